@@ -1,0 +1,21 @@
+# Installs the built library into a fresh prefix, then configures, builds and runs tests/consumer against it:
+# the proof that another project can `find_package(hml)` and `import hml;`.
+file(REMOVE_RECURSE ${WORK_DIR})
+set(prefix ${WORK_DIR}/prefix)
+
+function(run_step description)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "${description} failed (${result}):\n${output}")
+  endif()
+  message(STATUS "${description}: ok")
+endfunction()
+
+run_step("install hml into ${prefix}" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
+run_step("configure the consumer"
+  ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/build -G ${GENERATOR}
+    -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM} -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_BUILD_TYPE=${BUILD_TYPE}
+    "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${LINKER_FLAGS}"
+    -DCMAKE_PREFIX_PATH=${prefix})
+run_step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
+run_step("run the consumer" ${WORK_DIR}/build/consumer)

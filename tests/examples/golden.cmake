@@ -1,0 +1,13 @@
+# Runs PROGRAM and requires its standard output to equal the GOLDEN file byte for byte.
+execute_process(COMMAND ${PROGRAM} RESULT_VARIABLE result OUTPUT_VARIABLE actual ERROR_VARIABLE errors)
+if(NOT result EQUAL 0)
+  message(FATAL_ERROR "${PROGRAM} exited with ${result}:\n${errors}")
+endif()
+file(READ ${GOLDEN} expected)
+if(NOT actual STREQUAL expected)
+  get_filename_component(name ${GOLDEN} NAME)
+  set(actual_file ${CMAKE_CURRENT_BINARY_DIR}/${name}.actual)
+  file(WRITE ${actual_file} "${actual}")
+  execute_process(COMMAND diff -u ${GOLDEN} ${actual_file} OUTPUT_VARIABLE difference)
+  message(FATAL_ERROR "output differs from ${GOLDEN} (actual output kept in ${actual_file}):\n${difference}")
+endif()
