@@ -1,3 +1,7 @@
 // hml — the whole library in one import.
 export module hml;
 export import hml.units;
+export import hml.machine;
+export import hml.workload;
+export import hml.analysis;
+export import hml.report;

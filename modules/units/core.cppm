@@ -21,6 +21,7 @@ module;
 #include <cmath>
 #include <compare>
 #include <concepts>
+#include <stdexcept>
 #include <type_traits>
 export module hml.units:core;
 
@@ -196,6 +197,13 @@ template <class U>
 [[nodiscard]] constexpr bool isfinite(quantity<U> q) noexcept {
   const double v = q.value();
   return v == v && v - v == 0.0;  // std::isfinite is not constexpr before C++23
+}
+
+// Parameter checks for every model: at run time a std::invalid_argument with the message; during
+// constant evaluation the throw makes the expression non-constant, and the compiler's note quotes the
+// call with its message ("in call to 'expects(false, &"hml: hit rate must be within [0, 1]"[0])'").
+constexpr void expects(bool condition, const char* message) {
+  if (!condition) throw std::invalid_argument(message);
 }
 
 // Quantities by what they measure.

@@ -1,0 +1,4 @@
+// hml.analysis — how long a kernel takes on a machine and what limits it.
+export module hml.analysis;
+export import hml.workload;
+export import :time_model;

@@ -1,0 +1,170 @@
+// hml.machine — what a machine offers: memories with latency and bandwidth, cache hierarchies with hit
+// rates, access patterns, and compute cores with a peak rate.
+module;
+#include <array>
+#include <concepts>
+#include <cstddef>
+export module hml.machine;
+export import hml.units;
+
+export namespace hml {
+
+// A flat memory: every transfer pays the latency once, then streams at the bandwidth (the seed's
+// memory_model).
+struct memory {
+  duration latency;
+  data_rate bandwidth;
+};
+
+// One level of a cache hierarchy. Its hit rate is local: the fraction of the accesses that reach this
+// level and are served here. The last level serves whatever reaches it, whatever its hit rate says.
+struct memory_level {
+  data_rate bandwidth;
+  double hit_rate = 1.0;
+};
+
+// L1 / L2 / LLC / DRAM, or any shorter chain, fastest first.
+template <std::size_t Levels>
+struct memory_hierarchy {
+  duration latency;
+  std::array<memory_level, Levels> levels;
+};
+
+// The seed's two-tier memory: a fast tier that serves `hit_rate` of the bytes, a slow tier the rest.
+struct two_tier_memory {
+  duration latency;
+  data_rate fast;
+  data_rate slow;
+  double hit_rate;
+
+  [[nodiscard]] constexpr memory_hierarchy<2> hierarchy() const noexcept {
+    return {latency, {{{fast, hit_rate}, {slow, 1.0}}}};
+  }
+};
+
+namespace detail {
+constexpr bool is_valid_rate(data_rate r) noexcept { return isfinite(r) && r.value() > 0; }
+constexpr bool is_valid_fraction(double x) noexcept { return x >= 0.0 && x <= 1.0; }  // false for NaN
+constexpr bool is_valid_latency(duration t) noexcept { return isfinite(t) && t.value() >= 0; }
+}  // namespace detail
+
+constexpr void validate(const memory& m) {
+  expects(detail::is_valid_latency(m.latency), "hml: memory latency must be finite and >= 0");
+  expects(detail::is_valid_rate(m.bandwidth), "hml: memory bandwidth must be finite and > 0");
+}
+
+template <std::size_t Levels>
+constexpr void validate(const memory_hierarchy<Levels>& h) {
+  static_assert(Levels > 0, "hml: a memory hierarchy needs at least one level");
+  expects(detail::is_valid_latency(h.latency), "hml: memory latency must be finite and >= 0");
+  for (const memory_level& level : h.levels) {
+    expects(detail::is_valid_rate(level.bandwidth), "hml: every memory level needs a finite bandwidth > 0");
+    expects(detail::is_valid_fraction(level.hit_rate), "hml: hit rate must be within [0, 1]");
+  }
+}
+
+constexpr void validate(const two_tier_memory& m) { validate(m.hierarchy()); }
+
+// The bandwidth a stream of bytes sees: the harmonic mean of the levels' bandwidths, weighted by the
+// share of bytes each level serves (time adds up per byte, so rates combine harmonically).
+[[nodiscard]] constexpr data_rate effective_bandwidth(const memory& m) {
+  validate(m);
+  return m.bandwidth;
+}
+
+template <std::size_t Levels>
+[[nodiscard]] constexpr data_rate effective_bandwidth(const memory_hierarchy<Levels>& h) {
+  validate(h);
+  double reaching = 1.0;  // share of the bytes that get this far down
+  duration seconds_per_byte{};
+  for (std::size_t i = 0; i < Levels; ++i) {
+    const bool last = i + 1 == Levels;
+    const double served = last ? reaching : reaching * h.levels[i].hit_rate;
+    seconds_per_byte += served * (1 * byte / h.levels[i].bandwidth);
+    reaching -= served;
+  }
+  return 1 * byte / seconds_per_byte;
+}
+
+[[nodiscard]] constexpr data_rate effective_bandwidth(const two_tier_memory& m) {
+  return effective_bandwidth(m.hierarchy());
+}
+
+template <class M>
+concept memory_model = requires(const M& m) {
+  { effective_bandwidth(m) } -> std::same_as<data_rate>;
+  { m.latency } -> std::convertible_to<duration>;
+};
+
+// How a kernel touches memory. Sequential access uses every byte of each line it pulls. Random access to
+// elements of `element` bytes pulls whole lines of `line` bytes, so it moves line/element times the bytes,
+// and each line costs a full latency: with `outstanding` requests in flight, Little's law caps the rate
+// at outstanding x line / latency. Latency that is not hidden adds up.
+enum class access_order { sequential, random };
+
+struct access_pattern {
+  access_order order = access_order::sequential;
+  data_size element = 1 * byte;
+  data_size line = 64 * byte;
+  double outstanding = 1.0;
+};
+
+inline constexpr access_pattern sequential_access{};
+
+[[nodiscard]] constexpr access_pattern random_access(data_size element, data_size line = 64 * byte,
+                                                     double outstanding = 1.0) noexcept {
+  return {access_order::random, element, line, outstanding};
+}
+
+constexpr void validate(const access_pattern& p) {
+  expects(isfinite(p.element) && p.element.value() > 0, "hml: access element size must be > 0");
+  expects(isfinite(p.line) && p.line.value() > 0, "hml: cache line size must be > 0");
+  expects(p.outstanding >= 1.0 && p.outstanding < 1e12, "hml: outstanding requests must be >= 1");
+}
+
+// Bytes the memory really moves to deliver `useful` bytes in this pattern.
+[[nodiscard]] constexpr data_size traffic(data_size useful, const access_pattern& p) {
+  validate(p);
+  if (p.order == access_order::sequential) return useful;
+  // Each element touches ceil(element / line) whole lines.
+  const double lines_per_element = [&] {
+    const double ratio = p.element / p.line;
+    const auto whole = static_cast<double>(static_cast<long long>(ratio));
+    return whole == ratio ? ratio : whole + 1.0;
+  }();
+  return useful * (lines_per_element * (p.line / p.element));
+}
+
+// The rate a memory sustains for this pattern: its bandwidth, or for random access the latency-bound rate
+// of Little's law if that is lower.
+template <memory_model M>
+[[nodiscard]] constexpr data_rate sustained_bandwidth(const M& m, const access_pattern& p) {
+  const data_rate peak = effective_bandwidth(m);
+  validate(p);
+  if (p.order == access_order::sequential || m.latency.value() == 0) return peak;
+  const data_rate latency_bound = p.outstanding * p.line / m.latency;
+  return latency_bound < peak ? latency_bound : peak;
+}
+
+// Time to deliver `useful` bytes: one latency, then the traffic at the sustained rate.
+template <memory_model M>
+[[nodiscard]] constexpr duration transfer_time(const M& m, data_size useful, const access_pattern& p = sequential_access) {
+  return m.latency + traffic(useful, p) / sustained_bandwidth(m, p);
+}
+
+// A compute core: its peak rate for one precision (the seed's compute_core).
+struct compute_core {
+  compute_rate peak;
+};
+
+constexpr void validate(const compute_core& c) {
+  expects(isfinite(c.peak) && c.peak.value() > 0, "hml: peak compute rate must be finite and > 0");
+}
+
+[[nodiscard]] constexpr duration compute_time(const compute_core& c, work operations) {
+  validate(c);
+  expects(isfinite(operations) && operations.value() >= 0, "hml: work must be finite and >= 0");
+  return operations / c.peak;
+}
+
+}  // namespace hml

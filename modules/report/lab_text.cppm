@@ -1,0 +1,91 @@
+// hml.report:lab_text — the seed lab's printed blocks, as constexpr text:
+//   === Low bandwidth ===            === Poor locality ===
+//   Problem size: 10 MiB             Hit rate: 0.10
+//   Bandwidth: 1.0 Gbit/s            Fast BW: 500.0 Gbit/s
+//   Ops per byte: 1.0                Slow BW: 10.0 Gbit/s
+//   Memory time: 8.388613e-02 s      Memory time: 7.216e-03 s
+//   ...                              ...
+module;
+#include <cstddef>
+#include <string_view>
+export module hml.report:lab_text;
+import hml.analysis;
+
+namespace hml::detail {
+
+template <class Sink>
+constexpr void write_text(Sink& out, std::string_view text) {
+  for (char c : text) out.push_back(c);
+}
+
+template <class Sink>
+constexpr void write_number(Sink& out, double value, number_format format) {
+  format_number_to(out, value, format);
+}
+
+// "Bandwidth: 1.0 Gbit/s": the seed prints rates in Gbit/s with one decimal.
+template <class Sink>
+constexpr void write_gbit_per_second(Sink& out, data_rate rate) {
+  write_number(out, in(rate, gigabit / second), fixed(1));
+  write_text(out, " Gbit/s\n");
+}
+
+template <class Sink>
+constexpr void write_times(Sink& out, const time_breakdown& t, number_format seconds) {
+  write_text(out, "Memory time: ");
+  write_number(out, t.memory.value(), seconds);
+  write_text(out, " s\nCompute time: ");
+  write_number(out, t.compute.value(), seconds);
+  write_text(out, " s\nTotal time: ");
+  write_number(out, t.total.value(), seconds);
+  write_text(out, " s\nRegime: ");
+  write_text(out, to_string(t.limit));
+  write_text(out, "\n");
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+// The bandwidth sweep's block (seeds 000/001): times in %.6e seconds.
+template <class Sink>
+constexpr void write_bandwidth_block(Sink& out, std::string_view title, data_size problem_size, data_rate bandwidth,
+                                     arithmetic_intensity ops_per_byte, const time_breakdown& result) {
+  detail::write_text(out, "=== ");
+  detail::write_text(out, title);
+  detail::write_text(out, " ===\nProblem size: ");
+  format_to(out, problem_size);
+  detail::write_text(out, "\nBandwidth: ");
+  detail::write_gbit_per_second(out, bandwidth);
+  detail::write_text(out, "Ops per byte: ");
+  detail::write_number(out, in(ops_per_byte, flop_per_byte), fixed(1));
+  detail::write_text(out, "\n");
+  detail::write_times(out, result, scientific(6));
+}
+
+// The cache sweep's block (seed 000): hit rate with two decimals, times in %.3e seconds.
+template <class Sink>
+constexpr void write_cache_block(Sink& out, std::string_view title, const two_tier_memory& memory,
+                                 const time_breakdown& result) {
+  detail::write_text(out, "=== ");
+  detail::write_text(out, title);
+  detail::write_text(out, " ===\nHit rate: ");
+  detail::write_number(out, memory.hit_rate, fixed(2));
+  detail::write_text(out, "\nFast BW: ");
+  detail::write_gbit_per_second(out, memory.fast);
+  detail::write_text(out, "Slow BW: ");
+  detail::write_gbit_per_second(out, memory.slow);
+  detail::write_times(out, result, scientific(3));
+}
+
+// Line `n` (from 0) of a text, without its newline; empty past the end. For comparing printed lines.
+[[nodiscard]] constexpr std::string_view line(std::string_view text, std::size_t n) noexcept {
+  for (; n > 0; --n) {
+    const std::size_t end = text.find('\n');
+    if (end == std::string_view::npos) return {};
+    text.remove_prefix(end + 1);
+  }
+  return text.substr(0, text.find('\n'));
+}
+
+}  // namespace hml

@@ -1,0 +1,4 @@
+// hml.report — what the analyses look like on a page: the seed's text blocks, tables, CSV, JSON, SVG.
+export module hml.report;
+export import hml.analysis;
+export import :lab_text;

@@ -1,0 +1,167 @@
+// hml.units:text — quantities printed the way a person writes them: "10 MiB", "205 GB/s", "58.5 us",
+// "5.3 TFLOP/s", "0.0833 FLOP/B". constexpr, so compile-time tests can compare printed lines.
+module;
+#include <cstddef>
+#include <iterator>
+#include <ostream>
+#include <string>
+#include <string_view>
+export module hml.units:text;
+import :core;
+export import hml.format;
+
+namespace hml::detail {
+
+// What a dimension prints as, and which prefixes make sense for it.
+struct unit_text {
+  std::string_view byte_symbol;  // symbol in the base unit ("B/s")
+  std::string_view bit_symbol;   // symbol when printed in bits ("bit/s"); empty if not information
+  bool large_prefixes;           // k M G T P E
+  bool small_prefixes;           // m u n p
+  bool binary_prefixes;          // Ki Mi Gi Ti Pi
+};
+
+template <class Unit>
+inline constexpr unit_text unit_text_of = [] {
+  static_assert(always_false<Unit>, "hml: no text form for this unit");
+  return unit_text{};
+}();
+// clang-format off
+template <> inline constexpr unit_text unit_text_of<byte_unit>            {"B", "bit", true, false, true};
+template <> inline constexpr unit_text unit_text_of<byte_per_second_unit> {"B/s", "bit/s", true, false, true};
+template <> inline constexpr unit_text unit_text_of<second_unit>          {"s", "", false, true, false};
+template <> inline constexpr unit_text unit_text_of<flop_unit>            {"FLOP", "", true, false, false};
+template <> inline constexpr unit_text unit_text_of<flop_per_second_unit> {"FLOP/s", "", true, false, false};
+template <> inline constexpr unit_text unit_text_of<flop_per_byte_unit>   {"FLOP/B", "", false, false, false};
+template <> inline constexpr unit_text unit_text_of<hertz_unit>           {"Hz", "", true, false, false};
+// clang-format on
+
+struct prefix {
+  std::string_view symbol;
+  double factor;
+};
+inline constexpr prefix decimal_prefixes[] = {{"p", 1e-12}, {"n", 1e-9}, {"u", 1e-6}, {"m", 1e-3}, {"", 1.0},
+                                              {"k", 1e3},   {"M", 1e6},  {"G", 1e9},  {"T", 1e12}, {"P", 1e15},
+                                              {"E", 1e18}};
+inline constexpr prefix binary_prefixes[] = {{"", 1.0},           {"Ki", 0x1p10}, {"Mi", 0x1p20},
+                                             {"Gi", 0x1p30},      {"Ti", 0x1p40}, {"Pi", 0x1p50}};
+
+constexpr double magnitude(double x) noexcept { return x < 0 ? -x : x; }
+
+constexpr bool is_whole(double x) noexcept {
+  return magnitude(x) < 0x1p62 && static_cast<double>(static_cast<long long>(x)) == x;
+}
+
+constexpr bool allows(const unit_text& text, const prefix& p) noexcept {
+  if (p.factor == 1.0) return true;
+  return p.factor > 1.0 ? text.large_prefixes : text.small_prefixes;
+}
+
+// Half a unit in the last digit printed for a number in [100, 1000): a number at or above
+// 1000 minus that rounds to "1000", which reads better as 1 of the next prefix.
+constexpr double carry_threshold(number_format n) noexcept {
+  double half_unit = 0.5;
+  if (n.style == float_style::fixed) {
+    for (int d = 0; d < n.precision; ++d) half_unit /= 10.0;
+  } else {
+    const int significant = n.style == float_style::scientific ? n.precision + 1 : (n.precision == 0 ? 1 : n.precision);
+    for (int d = 3; d < significant; ++d) half_unit /= 10.0;
+    for (int d = significant; d < 3; ++d) half_unit *= 10.0;
+  }
+  return 1000.0 - half_unit;
+}
+
+// The largest allowed prefix that leaves a number >= 1 (none for zero, NaN or infinities).
+constexpr prefix choose_decimal_prefix(double size, const unit_text& text, number_format n) noexcept {
+  constexpr std::size_t count = std::size(decimal_prefixes);
+  std::size_t chosen = 4;  // no prefix
+  if (!(size > 0) || size - size != 0) return decimal_prefixes[chosen];
+  for (std::size_t i = 0; i < count; ++i) {
+    if (allows(text, decimal_prefixes[i]) && size >= decimal_prefixes[i].factor) chosen = i;
+  }
+  // Rounding may carry into the next prefix: 999.96 kB at three digits is 1 MB.
+  if (chosen + 1 < count && allows(text, decimal_prefixes[chosen + 1]) &&
+      size / decimal_prefixes[chosen].factor >= carry_threshold(n)) {
+    ++chosen;
+  }
+  return decimal_prefixes[chosen];
+}
+
+constexpr prefix choose_binary_prefix(double size) noexcept {
+  prefix chosen = binary_prefixes[0];
+  for (const prefix& p : binary_prefixes) {
+    if (size >= p.factor) chosen = p;
+  }
+  return chosen;
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+enum class prefix_system {
+  automatic,  // binary for sizes that are whole multiples of a binary prefix but not of the decimal one
+  decimal,
+  binary,
+};
+
+enum class information_unit { bytes, bits };
+
+struct quantity_format {
+  number_format number = general(3);
+  prefix_system prefixes = prefix_system::automatic;
+  information_unit information = information_unit::bytes;
+  bool micro_sign = false;  // "µs" rather than "us"
+};
+
+// Appends "<number> <prefix><symbol>" to any sink with push_back(char).
+template <class Sink, class Unit>
+constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {}) {
+  const detail::unit_text text = detail::unit_text_of<Unit>;
+  const bool in_bits = format.information == information_unit::bits && !text.bit_symbol.empty();
+  const double value = in_bits ? q.value() * 8.0 : q.value();
+  const double size = detail::magnitude(value);
+
+  bool binary = text.binary_prefixes && format.prefixes == prefix_system::binary;
+  if (text.binary_prefixes && format.prefixes == prefix_system::automatic && !in_bits) {
+    // 10485760 B is "10 MiB", not "10.5 MB"; 1000000 B stays "1 MB".
+    for (const detail::prefix& p : detail::binary_prefixes) {
+      if (p.factor > 1.0 && size >= p.factor && detail::is_whole(size / p.factor)) binary = true;
+    }
+    for (const detail::prefix& p : detail::decimal_prefixes) {
+      if (p.factor > 1.0 && size >= p.factor && detail::is_whole(size / p.factor)) binary = false;
+    }
+  }
+
+  const detail::prefix chosen = binary ? detail::choose_binary_prefix(size)
+                                       : detail::choose_decimal_prefix(size, text, format.number);
+  format_number_to(out, value / chosen.factor, format.number);
+  out.push_back(' ');
+  const std::string_view prefix = chosen.symbol == "u" && format.micro_sign ? "\u00b5" : chosen.symbol;
+  for (char c : prefix) out.push_back(c);
+  for (char c : in_bits ? text.bit_symbol : text.byte_symbol) out.push_back(c);
+}
+
+inline constexpr std::size_t quantity_text_capacity = number_text_capacity + 16;
+
+// The text of a quantity, usable in constant expressions: `to_text(12_MB / 205_GBps) == "58.5 us"`.
+template <class Unit>
+[[nodiscard]] constexpr fixed_text<quantity_text_capacity> to_text(quantity<Unit> q, quantity_format format = {}) {
+  fixed_text<quantity_text_capacity> text;
+  format_to(text, q, format);
+  return text;
+}
+
+template <class Unit>
+[[nodiscard]] std::string to_string(quantity<Unit> q, quantity_format format = {}) {
+  std::string text;
+  format_to(text, q, format);
+  return text;
+}
+
+template <class Unit>
+std::ostream& operator<<(std::ostream& os, quantity<Unit> q) {
+  return os << to_text(q).view();
+}
+
+}  // namespace hml

@@ -1,0 +1,125 @@
+// hml.workload — what a kernel does, independent of any machine: the FLOP it performs and the bytes it
+// moves, with its access pattern.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+export module hml.workload;
+export import hml.machine;
+
+export namespace hml {
+
+struct kernel {
+  std::string_view name;
+  work flops;
+  data_size bytes;  // bytes the kernel needs from memory
+  access_pattern pattern = sequential_access;
+};
+
+constexpr void validate(const kernel& k) {
+  expects(isfinite(k.flops) && k.flops.value() >= 0, "hml: a kernel's FLOP must be finite and >= 0");
+  expects(isfinite(k.bytes) && k.bytes.value() >= 0, "hml: a kernel's bytes must be finite and >= 0");
+  validate(k.pattern);
+}
+
+// FLOP per byte of memory traffic; infinite for a kernel that moves no bytes (seed 002's convention).
+[[nodiscard]] constexpr arithmetic_intensity intensity(const kernel& k) {
+  validate(k);
+  const data_size moved = traffic(k.bytes, k.pattern);
+  if (moved.value() == 0) return arithmetic_intensity::from_value(std::numeric_limits<double>::infinity());
+  return k.flops / moved;
+}
+
+// The seed lab's streaming kernel: read `size` bytes once and do `ops_per_byte` operations on each.
+[[nodiscard]] constexpr kernel streaming(data_size size, arithmetic_intensity ops_per_byte,
+                                         access_pattern pattern = sequential_access) {
+  return {"streaming", size * ops_per_byte, size, pattern};
+}
+
+template <class Element>
+inline constexpr data_size element_size = sizeof(Element) * byte;
+
+// c[i] = a[i] + b[i]: one FLOP, two reads and one write per element.
+template <class Element>
+[[nodiscard]] constexpr kernel vector_add(std::uint64_t n) {
+  return {"vector add", n * flop, 3 * n * element_size<Element>};
+}
+
+// b[i] = a[i]: no FLOP, one read and one write.
+template <class Element>
+[[nodiscard]] constexpr kernel copy(std::uint64_t n) {
+  return {"copy", 0 * flop, 2 * n * element_size<Element>};
+}
+
+// a[i] = b[i] + s * c[i] (STREAM triad): two FLOP, two reads and one write.
+template <class Element>
+[[nodiscard]] constexpr kernel triad(std::uint64_t n) {
+  return {"triad", 2 * n * flop, 3 * n * element_size<Element>};
+}
+
+// sum of n elements: n - 1 additions, one read each.
+template <class Element>
+[[nodiscard]] constexpr kernel reduction(std::uint64_t n) {
+  return {"reduction", (n == 0 ? 0 : n - 1) * flop, n * element_size<Element>};
+}
+
+// C = A B for n x n matrices with ideal caching: every element of A and B is read once and C written
+// once, so 2n^3 FLOP over 3n^2 elements; intensity n/6 FLOP/B in float32.
+template <class Element>
+[[nodiscard]] constexpr kernel matmul(std::uint64_t n) {
+  return {"matmul", 2 * n * n * n * flop, 3 * n * n * element_size<Element>};
+}
+
+// The textbook triple loop without cache reuse: each of the n^2 dot products reads a row of A and a column
+// of B from memory (2n elements) and writes one element of C.
+template <class Element>
+[[nodiscard]] constexpr kernel naive_matmul(std::uint64_t n) {
+  return {"naive matmul", 2 * n * n * n * flop, (2 * n * n * n + n * n) * element_size<Element>};
+}
+
+// Blocked matmul with tile x tile blocks held in fast memory: each of the (n/tile)^3 block products loads
+// one tile of A and one of B, and C is read and written once: 2n^3/tile + 2n^2 elements. The intensity
+// grows with the tile: about tile / sizeof(Element) FLOP/B when n is much larger than the tile.
+template <class Element>
+[[nodiscard]] constexpr kernel tiled_matmul(std::uint64_t n, std::uint64_t tile) {
+  expects(tile >= 1 && tile <= n && n % tile == 0, "hml: the tile must divide the matrix size");
+  const std::uint64_t blocks = n / tile;
+  const std::uint64_t loads = 2 * blocks * blocks * blocks * tile * tile;
+  return {"tiled matmul", 2 * n * n * n * flop, (loads + 2 * n * n) * element_size<Element>};
+}
+
+// Fast memory a tiled matmul needs: one tile each of A, B and C.
+template <class Element>
+[[nodiscard]] constexpr data_size tile_footprint(std::uint64_t tile) {
+  return 3 * tile * tile * element_size<Element>;
+}
+
+// The largest tile (a power of two dividing n) whose footprint fits in `capacity`; 0 if none does.
+template <class Element>
+[[nodiscard]] constexpr std::uint64_t largest_tile(std::uint64_t n, data_size capacity) {
+  std::uint64_t best = 0;
+  for (std::uint64_t tile = 1; tile <= n; tile *= 2) {
+    if (n % tile == 0 && tile_footprint<Element>(tile) <= capacity) best = tile;
+  }
+  return best;
+}
+
+// Seed 004's per-packet normalization of `packets` rows of `length` values: mean (L FLOP), variance (3L),
+// standard deviation (1), normalize (2L): 6L + 1 FLOP per packet; the input read once, the output written once.
+template <class Element>
+[[nodiscard]] constexpr kernel normalization(std::uint64_t packets, std::uint64_t length) {
+  return {"normalization", packets * (6 * length + 1) * flop, 2 * packets * length * element_size<Element>};
+}
+
+// A star stencil of radius 1 on an n^dims grid: 2 x dims neighbours plus the centre, one multiply-add
+// each (2 FLOP), read once and written once with ideal caching.
+template <class Element>
+[[nodiscard]] constexpr kernel stencil(std::uint64_t n, unsigned dims) {
+  expects(dims == 2 || dims == 3, "hml: stencils are 2D or 3D");
+  const std::uint64_t points = dims == 2 ? n * n : n * n * n;
+  const std::uint64_t taps = 2 * dims + 1;
+  return {dims == 2 ? "2D stencil" : "3D stencil", 2 * taps * points * flop, 2 * points * element_size<Element>};
+}
+
+}  // namespace hml

@@ -1,0 +1,25 @@
+// Quantities print the way a person writes them.
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+static_assert(hml::to_text(10_MiB) == "10 MiB");
+static_assert(hml::to_text(1_MB) == "1 MB");
+static_assert(hml::to_text(1_Gbps, {.information = hml::information_unit::bits}) == "1 Gbit/s");
+static_assert(hml::to_text(204.8_GBps) == "205 GB/s");
+static_assert(hml::to_text(12_MB / 205_GBps) == "58.5 us");
+static_assert(hml::to_text(12_MB / 205_GBps, {.micro_sign = true}) == "58.5 \u00b5s");
+static_assert(hml::to_text(5.3_TFLOPS) == "5.3 TFLOP/s");
+static_assert(hml::to_text(1_MFLOP / 12_MB) == "0.0833 FLOP/B");
+static_assert(hml::to_text(1_MFLOP / 5.3_TFLOPS) == "189 ns");
+static_assert(hml::to_text(999.96_kB) == "1 MB");           // rounding carries into the next prefix
+static_assert(hml::to_text(999.4_kB) == "999 kB");
+static_assert(hml::to_text(192_MiB, {.prefixes = hml::prefix_system::decimal}) == "201 MB");
+static_assert(hml::to_text(192_MiB, {.number = hml::fixed(1)}) == "192.0 MiB");
+static_assert(hml::to_text(8.388613e-2_s, {.number = hml::scientific(6)}) == "8.388613e+01 ms");
+static_assert(hml::to_text(2.5_GHz) == "2.5 GHz");
+static_assert(hml::to_text(0_B) == "0 B");
+
+}  // namespace
