@@ -1,0 +1,26 @@
+# The README shows real output: every fenced block announced by `<!-- output: NAME -->` must equal the
+# golden output of example NAME (tests/examples/NAME.txt), which the examples suite compares with the
+# program's actual output.
+file(READ ${README} readme)
+string(REGEX MATCHALL "<!-- output: [a-z_]+ -->" markers "${readme}")
+if(NOT markers)
+  message(FATAL_ERROR "README.md shows no example output (no <!-- output: NAME --> markers)")
+endif()
+foreach(marker IN LISTS markers)
+  string(REGEX REPLACE "<!-- output: ([a-z_]+) -->" "\\1" name "${marker}")
+  string(FIND "${readme}" "${marker}" at)
+  string(SUBSTRING "${readme}" ${at} -1 rest)
+  # The block: from the line after the opening fence up to the closing fence.
+  string(REGEX MATCH "```[a-z]*\n" opening "${rest}")
+  string(FIND "${rest}" "${opening}" open_at)
+  string(LENGTH "${opening}" opening_length)
+  math(EXPR body_at "${open_at} + ${opening_length}")
+  string(SUBSTRING "${rest}" ${body_at} -1 body)
+  string(FIND "${body}" "```" close_at)
+  string(SUBSTRING "${body}" 0 ${close_at} shown)
+  file(READ ${GOLDEN_DIR}/${name}.txt golden)
+  if(NOT shown STREQUAL golden)
+    message(FATAL_ERROR "README.md's output of ${name} differs from tests/examples/${name}.txt:\n--- README\n${shown}--- golden\n${golden}")
+  endif()
+  message(STATUS "README shows the real output of ${name}")
+endforeach()
