@@ -2,3 +2,4 @@
 export module hml.units;
 export import :core;
 export import :literals;
+export import :symbols;
