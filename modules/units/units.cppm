@@ -3,3 +3,4 @@ export module hml.units;
 export import :core;
 export import :literals;
 export import :symbols;
+export import :parse;
