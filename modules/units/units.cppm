@@ -3,3 +3,5 @@ export module hml.units;
 export import :core;
 export import :literals;
 export import :text;
+export import :symbols;
+export import :parse;

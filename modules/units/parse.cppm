@@ -1,0 +1,372 @@
+// hml.units:parse — quantities from text at run time: parse<data_rate>("205 GB/s").
+//
+// Grammar: [spaces] number [one space] unit [spaces], where number is what std::from_chars reads in
+// general format without a sign (205, 5.3, .5, 1e-3) and unit is a spelling of hml.units:symbols of the
+// requested dimension. The unit's decimal exponent is added to the exponent of the number's text, so that
+// "5.3 TFLOP/s" is converted as 5.3e12 with a single rounding, exactly as the literal 5.3_TFLOPS is; its
+// binary exponent (bits, KiB, MiB, ...) is then applied exactly. The result equals the literal bit for bit.
+//
+// Errors throw parse_error, whose one-line what() names the text, the position (0-based, in bytes) and
+// what was expected there.
+module;
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+export module hml.units:parse;
+import :core;
+import :symbols;
+
+export namespace hml {
+
+struct parse_options {
+  // A number without a unit is in the base unit: bytes, seconds, FLOP, B/s, FLOP/s, FLOP/B or Hz.
+  // Off by default, because "10" as a data rate is more often a forgotten unit than 10 B/s; the CLI turns
+  // it on for CSV files whose plain numbers are FLOP and bytes.
+  bool plain_number_is_base_unit = false;
+};
+
+class parse_error : public std::invalid_argument {
+public:
+  parse_error(const std::string& message, std::string_view input, std::size_t position, std::string expectation)
+      : std::invalid_argument(message), text_(input), position_(position), expected_(std::move(expectation)) {}
+
+  // The whole text that was given to parse().
+  [[nodiscard]] const std::string& text() const noexcept { return text_; }
+  // Where in text() reading stopped, 0-based, in bytes.
+  [[nodiscard]] std::size_t position() const noexcept { return position_; }
+  // What would have been accepted there: "a data rate such as GB/s or Gbit/s", "\"GB/s\" or \"Gbit/s\"".
+  [[nodiscard]] const std::string& expected() const noexcept { return expected_; }
+
+private:
+  std::string text_;
+  std::size_t position_;
+  std::string expected_;
+};
+
+}  // namespace hml
+
+namespace hml::detail {
+
+// The value of `text` in the base unit of `wanted`; throws parse_error.
+double parse_base_value(std::string_view text, dimension wanted, parse_options options);
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+// `text` as a quantity of type Q (data_size, duration, work, data_rate, compute_rate,
+// arithmetic_intensity, frequency); throws parse_error.
+template <class Q>
+[[nodiscard]] Q parse(std::string_view text, parse_options options = {}) {
+  return Q::from_value(detail::parse_base_value(text, dimension_of<Q>, options));
+}
+
+}  // namespace hml
+
+namespace hml::detail {
+
+constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
+constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool is_ascii_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr char to_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// ASCII punctuation: where a unit may end and trailing junk begin ("GB/s" + "/s"), unlike "GB" + "x".
+constexpr bool is_punctuation(char c) noexcept {
+  return c > ' ' && c < 0x7f && !is_digit(c) && !is_ascii_letter(c);
+}
+
+constexpr bool equal_ignoring_case(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (to_lower(a[i]) != to_lower(b[i])) return false;
+  }
+  return true;
+}
+
+// "a data size", "an amount of work": for "cannot read ... as <this>" and "expected <this> such as ...".
+constexpr std::string_view with_article(dimension d) noexcept {
+  switch (d) {
+    case dimension::data_size: return "a data size";
+    case dimension::duration: return "a duration";
+    case dimension::work: return "an amount of work";
+    case dimension::data_rate: return "a data rate";
+    case dimension::compute_rate: return "a compute rate";
+    case dimension::arithmetic_intensity: return "an arithmetic intensity";
+    case dimension::frequency: return "a frequency";
+  }
+  return "a quantity";
+}
+
+// The text between double quotes, control characters escaped so that the message stays on one line.
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      constexpr char hex[] = "0123456789abcdef";
+      const auto byte = static_cast<unsigned char>(c);
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+// "\"A\"", "\"A\" or \"B\"", "\"A\", \"B\" or \"C\"".
+std::string quoted_alternatives(const std::vector<std::string_view>& alternatives) {
+  std::string out;
+  for (std::size_t i = 0; i < alternatives.size(); ++i) {
+    if (i > 0) out += i + 1 == alternatives.size() ? " or " : ", ";
+    out += quoted(alternatives[i]);
+  }
+  return out;
+}
+
+// A number as written, split so that a unit's decimal exponent can be added to its exponent.
+struct written_number {
+  std::size_t end = 0;            // position just after the number
+  std::string_view significand;   // digits with at most one '.', at least one digit
+  long long exponent = 0;         // the written exponent (0 when there is none), clamped to +-1e15
+  bool is_zero = true;            // all digits are zero
+  long long magnitude = 0;        // the number is below 10^magnitude and at least 10^(magnitude - 1)
+};
+
+// Reads digits [. digits] [e|E [+|-] digits] at `pos`: the unsigned part of std::from_chars' general
+// format, without "inf" and "nan". An 'e' not followed by digits is left for the unit.
+std::optional<written_number> scan_number(std::string_view text, std::size_t pos) {
+  const std::size_t begin = pos;
+  std::size_t integer_digits = 0;  // significant ones, before the point
+  std::size_t leading_fraction_zeros = 0;
+  bool seen_point = false;
+  bool any_digit = false;
+  written_number number;
+  for (; pos < text.size(); ++pos) {
+    const char c = text[pos];
+    if (c == '.' && !seen_point) {
+      seen_point = true;
+    } else if (is_digit(c)) {
+      any_digit = true;
+      if (c != '0') number.is_zero = false;
+      if (!seen_point && !number.is_zero) ++integer_digits;
+      if (seen_point && number.is_zero) ++leading_fraction_zeros;
+    } else {
+      break;
+    }
+  }
+  if (!any_digit) return std::nullopt;
+  number.significand = text.substr(begin, pos - begin);
+  number.end = pos;
+
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    std::size_t digits = pos + 1;
+    const bool negative = digits < text.size() && text[digits] == '-';
+    if (digits < text.size() && (text[digits] == '-' || text[digits] == '+')) ++digits;
+    std::size_t digits_end = digits;
+    while (digits_end < text.size() && is_digit(text[digits_end])) ++digits_end;
+    if (digits_end > digits) {
+      constexpr long long limit = 1'000'000'000'000'000;  // far beyond any double, far from overflow
+      long long exponent = 0;
+      const auto [ptr, ec] = std::from_chars(text.data() + digits, text.data() + digits_end, exponent);
+      if (ec == std::errc::result_out_of_range || exponent > limit) exponent = limit;
+      number.exponent = negative ? -exponent : exponent;
+      number.end = digits_end;
+    }
+  }
+  number.magnitude = number.exponent + (integer_digits > 0 ? static_cast<long long>(integer_digits)
+                                                           : -static_cast<long long>(leading_fraction_zeros));
+  return number;
+}
+
+// "nan", "inf" or "infinity" (any case) at `pos`, which std::from_chars would read as a number.
+std::size_t non_finite_word_length(std::string_view text, std::size_t pos) {
+  for (const std::string_view word : {"infinity", "inf", "nan"}) {
+    if (equal_ignoring_case(text.substr(pos, word.size()), word)) return word.size();
+  }
+  return 0;
+}
+
+// Multiplies by 2^binary_exponent the way the literals do (doubling or halving, each exact for normal
+// numbers), so that the two agree even in the subnormal range.
+double scale_by_power_of_two(double value, int binary_exponent) {
+  for (; binary_exponent > 0; --binary_exponent) value *= 2.0;
+  for (; binary_exponent < 0; ++binary_exponent) value /= 2.0;
+  return value;
+}
+
+// Reads one quantity; every failure is reported through fail(), with the position it concerns.
+class quantity_reader {
+public:
+  quantity_reader(std::string_view text, dimension wanted, parse_options options)
+      : text_(text), wanted_(wanted), options_(options) {
+    while (first_ < text_.size() && is_space(text_[first_])) ++first_;
+    last_ = text_.size();
+    while (last_ > first_ && is_space(text_[last_ - 1])) --last_;
+  }
+
+  double read() const {
+    const written_number number = read_number();
+    std::size_t pos = number.end;
+    if (pos == last_) return to_base_value(number, plain_number_unit(pos), pos);
+    if (is_space(text_[pos])) {
+      ++pos;  // still before last_, which follows a non-space
+      if (is_space(text_[pos])) {
+        fail(pos, quoted(text_.substr(pos, 1)), " is a second space",
+             "at most one space between the number and the unit");
+      }
+    }
+    const std::size_t unit_end = token_end(pos);
+    const unit_symbol& unit = read_unit(pos, unit_end);
+    expect_end(unit_end, unit);
+    return to_base_value(number, unit, unit_end);
+  }
+
+private:
+  [[noreturn]] void fail(std::size_t position, const std::string& subject, std::string_view predicate,
+                         const std::string& expected, const std::string& advice = {}) const {
+    std::string message = "cannot read " + quoted(text_) + " as " + std::string(with_article(wanted_)) + ": " +
+                          subject + " at position " + std::to_string(position) + std::string(predicate);
+    message += advice.empty() ? "; expected " + expected : "; " + advice;
+    throw parse_error(message, text_, position, expected);
+  }
+
+  std::string number_and_unit_expected() const {
+    return "a number followed by " + unit_expected();
+  }
+  std::string unit_expected() const {
+    return std::string(with_article(wanted_)) + " unit such as " + std::string(example_units(wanted_));
+  }
+  std::string dimension_expected() const {
+    return std::string(with_article(wanted_)) + " such as " + std::string(example_units(wanted_));
+  }
+
+  std::size_t token_end(std::size_t pos) const {
+    while (pos < last_ && !is_space(text_[pos])) ++pos;
+    return pos;
+  }
+
+  written_number read_number() const {
+    if (first_ == last_) fail(first_, "nothing", "", number_and_unit_expected());
+    if (text_[first_] == '-') {
+      fail(first_, quoted("-"), " is a minus sign", "a number >= 0 (quantities are magnitudes)");
+    }
+    if (const std::optional<written_number> number = scan_number(text_.substr(0, last_), first_)) return *number;
+    if (const std::size_t length = non_finite_word_length(text_, first_)) {
+      fail(first_, quoted(text_.substr(first_, length)), " is not a finite number", "a finite number");
+    }
+    fail(first_, quoted(text_.substr(first_, token_end(first_) - first_)), " is not a number",
+         number_and_unit_expected());
+  }
+
+  const unit_symbol& plain_number_unit(std::size_t pos) const {
+    if (!options_.plain_number_is_base_unit) fail(pos, "nothing", "", unit_expected());
+    return *canonical_unit_symbol(wanted_, 0, 0);
+  }
+
+  // The unit spelled text_[begin, end): known, of the wanted dimension, else the most helpful error.
+  const unit_symbol& read_unit(std::size_t begin, std::size_t end) const {
+    const std::string_view spelled = text_.substr(begin, end - begin);
+    if (const unit_symbol* unit = find_unit_symbol(spelled)) {
+      if (unit->measures != wanted_) {
+        fail(begin, quoted(spelled), " is " + std::string(with_article(unit->measures)), dimension_expected());
+      }
+      return *unit;
+    }
+    fail_on_case_slip(begin, spelled);
+    fail_on_junk_after_unit(begin, spelled);
+    fail(begin, quoted(spelled), " is not a known unit", unit_expected());
+  }
+
+  // "gb/s": not a unit, but it would be one in another case.
+  void fail_on_case_slip(std::size_t begin, std::string_view spelled) const {
+    const std::vector<std::string_view> suggestions = case_insensitive_matches(spelled);
+    if (suggestions.empty()) return;
+    const bool mentions_bits_or_bytes = spelled.find_first_of("bB") != std::string_view::npos;
+    const std::string alternatives = quoted_alternatives(suggestions);
+    fail(begin, quoted(spelled), " is not a known unit", alternatives,
+         std::string("units are case-sensitive") + (mentions_bits_or_bytes ? ": b is bit, B is byte" : "") +
+             "; did you mean " + alternatives + "?");
+  }
+
+  // Canonical spellings of the units that match `spelled` but for case, those of the wanted dimension
+  // when there are any: "gb/s" -> "GB/s", "Gbit/s" (from "Gb/s").
+  std::vector<std::string_view> case_insensitive_matches(std::string_view spelled) const {
+    std::vector<std::string_view> wanted_matches;
+    std::vector<std::string_view> other_matches;
+    for (const unit_symbol& symbol : unit_symbols) {
+      if (!equal_ignoring_case(symbol.text, spelled)) continue;
+      std::vector<std::string_view>& matches = symbol.measures == wanted_ ? wanted_matches : other_matches;
+      const std::string_view canonical = canonical_form(symbol).text;
+      if (std::find(matches.begin(), matches.end(), canonical) == matches.end()) matches.push_back(canonical);
+    }
+    return wanted_matches.empty() ? other_matches : wanted_matches;
+  }
+
+  // "GB/s/s" or "GB/s,": a unit of the wanted dimension followed by punctuation that is not part of it.
+  void fail_on_junk_after_unit(std::size_t begin, std::string_view spelled) const {
+    const unit_symbol* longest = nullptr;
+    for (const unit_symbol& symbol : unit_symbols) {
+      if (symbol.measures == wanted_ && spelled.starts_with(symbol.text) && spelled.size() > symbol.text.size() &&
+          is_punctuation(spelled[symbol.text.size()]) &&
+          (longest == nullptr || symbol.text.size() > longest->text.size())) {
+        longest = &symbol;
+      }
+    }
+    if (longest != nullptr) expect_end(begin + longest->text.size(), *longest);
+  }
+
+  void expect_end(std::size_t pos, const unit_symbol& unit) const {
+    while (pos < last_ && is_space(text_[pos])) ++pos;
+    if (pos == last_) return;
+    fail(pos, quoted(text_.substr(pos, last_ - pos)), " is unexpected after " + quoted(unit.text),
+         "the end of the text");
+  }
+
+  // The number times the unit, converted with one decimal rounding (see the top of the file).
+  double to_base_value(const written_number& number, const unit_symbol& unit, std::size_t end) const {
+    std::string shifted(number.significand);
+    shifted += 'e';
+    shifted += std::to_string(number.exponent + unit.decimal_exponent);
+    double value = 0.0;
+    const auto [ptr, ec] = std::from_chars(shifted.data(), shifted.data() + shifted.size(), value);
+    const bool too_large_or_small = ec == std::errc::result_out_of_range;
+    const bool too_large = number.magnitude + unit.decimal_exponent > 0;
+    if (!too_large_or_small) value = scale_by_power_of_two(value, unit.binary_exponent);
+    const std::string written = quoted(text_.substr(first_, end - first_));
+    const std::string base_unit(base_unit_symbol(wanted_));
+    if ((too_large_or_small && too_large) || std::isinf(value)) {
+      fail(first_, written, " is too large for a double",
+           std::string(with_article(wanted_)) + " of at most 1.8e308 " + base_unit);
+    }
+    if (too_large_or_small || (value == 0.0 && !number.is_zero)) {
+      fail(first_, written, " is too small for a double and would read as zero",
+           "zero or " + std::string(with_article(wanted_)) + " of at least 4.9e-324 " + base_unit);
+    }
+    return value;
+  }
+
+  std::string_view text_;
+  dimension wanted_;
+  parse_options options_;
+  std::size_t first_ = 0;  // the text without leading and trailing spaces is [first_, last_)
+  std::size_t last_ = 0;
+};
+
+double parse_base_value(std::string_view text, dimension wanted, parse_options options) {
+  return quantity_reader(text, wanted, options).read();
+}
+
+}  // namespace hml::detail
