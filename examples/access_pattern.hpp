@@ -2,9 +2,9 @@
 // lines (8x the traffic for 8-byte elements), and unless enough requests are in flight, every line waits
 // a full latency (Little's law). Shared by the example and its compile-time test.
 #pragma once
-import hml;
-
 #include <string_view>
+
+import hml;
 
 namespace access_pattern {
 

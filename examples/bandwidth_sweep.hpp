@@ -1,9 +1,9 @@
 // Seed 000/001's bandwidth sweep: a streaming kernel over 10 MiB with 50 ns of base latency, on a
 // 10 GFLOP/s core; bandwidth and arithmetic intensity vary. Shared by the example and its compile-time test.
 #pragma once
-import hml;
-
 #include <string_view>
+
+import hml;
 
 namespace bandwidth_sweep {
 

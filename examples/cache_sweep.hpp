@@ -1,9 +1,9 @@
 // Seed 000's cache sweep: a two-tier memory (500 Gbit/s fast, 10 Gbit/s slow, 50 ns) serving 10 MB
 // (decimal here: 10,000,000 B) to a 1 FLOP/B kernel on a 10 GFLOP/s core; the hit rate varies.
 #pragma once
-import hml;
-
 #include <string_view>
+
+import hml;
 
 namespace cache_sweep {
 

@@ -3,10 +3,10 @@
 // intensity grows about as tile / 4 FLOP/B and the kernel turns compute-bound once it passes the ridge.
 // The fast memory (192 KiB here) caps the tile: three tiles (A, B, C) must fit.
 #pragma once
-import hml;
-
 #include <cstdint>
 #include <string_view>
+
+import hml;
 
 namespace tiling {
 

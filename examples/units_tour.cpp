@@ -1,6 +1,6 @@
-import hml;
-
 #include <cstdio>
+
+import hml;
 
 using namespace hml::literals;
 

@@ -1,8 +1,8 @@
 // hml.format at compile time: every expected string below is what glibc's printf writes for the same
 // conversion. The file passes by compiling.
-import hml.format;
-
 #include <limits>
+
+import hml.format;
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The tutorial's unit facts, checked by the compiler.
-import hml;
-
 #include <type_traits>
+
+import hml;
 
 using namespace hml::literals;
 

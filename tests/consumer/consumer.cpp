@@ -1,7 +1,7 @@
 // Compiled against the installed package only.
-import hml;
-
 #include <cstdio>
+
+import hml;
 
 using namespace hml::literals;
 

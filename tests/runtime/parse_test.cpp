@@ -1,13 +1,12 @@
 // hml::parse: every spelling of the symbol table, bit-for-bit equality with the literals, and the errors.
-import hml.units;
-
 #include <gtest/gtest.h>
-
 #include <cmath>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+import hml.units;
 
 using namespace hml::literals;
 using hml::parse;
