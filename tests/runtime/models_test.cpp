@@ -1,0 +1,85 @@
+// The models at run time: the same results as at compile time, and clear exceptions for bad parameters.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+// Runs `f` and returns the message of the std::invalid_argument it throws ("" if none).
+template <class F>
+std::string invalid_argument_message(F f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const hml::compute_core core{10_GFLOPS};
+
+TEST(Models, RunTimeEqualsCompileTime) {
+  constexpr auto compile_time = hml::run(hml::streaming(10_MiB, 1.0 * hml::flop_per_byte), hml::memory{50_ns, 1_Gbps},
+                                         hml::compute_core{10_GFLOPS});
+  volatile double latency_ns = 50;  // defeats constant folding
+  const auto run_time = hml::run(hml::streaming(10_MiB, 1.0 * hml::flop_per_byte),
+                                 hml::memory{latency_ns * hml::nanosecond, 1_Gbps}, core);
+  EXPECT_EQ(run_time.memory, compile_time.memory);
+  EXPECT_EQ(run_time.total, compile_time.total);
+  EXPECT_EQ(run_time.limit, hml::regime::memory_bound);
+}
+
+TEST(Models, BadParametersThrowWithAMessage) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::effective_bandwidth(hml::two_tier_memory{50_ns, 500_Gbps, 10_Gbps, 1.5}); }),
+            "hml: hit rate must be within [0, 1]");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::effective_bandwidth(hml::two_tier_memory{50_ns, 500_Gbps, 10_Gbps, nan}); }),
+            "hml: hit rate must be within [0, 1]");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::transfer_time(hml::memory{50_ns, -1_GBps}, 1_MB); }),
+            "hml: memory bandwidth must be finite and > 0");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::transfer_time(hml::memory{nan * hml::second, 1_GBps}, 1_MB); }),
+            "hml: memory latency must be finite and >= 0");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::compute_time(hml::compute_core{0_GFLOPS}, 1_GFLOP); }),
+            "hml: peak compute rate must be finite and > 0");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::classify(1_s, 2_s, 1.5); }),
+            "hml: balance tolerance must be within [0, 1)");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::tiled_matmul<float>(100, 7); }),
+            "hml: the tile must divide the matrix size");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::traffic(1_MB, hml::random_access(0_B)); }),
+            "hml: access element size must be > 0");
+}
+
+TEST(Models, HierarchyGeneralisesTwoTier) {
+  const hml::two_tier_memory two_tier{50_ns, 500_Gbps, 10_Gbps, 0.95};
+  const hml::memory_hierarchy<2> same{50_ns, {{{500_Gbps, 0.95}, {10_Gbps, 1.0}}}};
+  EXPECT_EQ(hml::effective_bandwidth(two_tier), hml::effective_bandwidth(same));
+  // A last level serves whatever reaches it, whatever its hit rate says.
+  const hml::memory_hierarchy<2> last_ignored{50_ns, {{{500_Gbps, 0.95}, {10_Gbps, 0.0}}}};
+  EXPECT_EQ(hml::effective_bandwidth(two_tier), hml::effective_bandwidth(last_ignored));
+  // Four levels: 90 % L1, then 50 % of the rest in L2, 50 % of that in L3, the rest from DRAM.
+  const hml::memory_hierarchy<4> four{80_ns, {{{1_TBps, 0.9}, {500_GBps, 0.5}, {200_GBps, 0.5}, {50_GBps, 1.0}}}};
+  const double seconds_per_byte = 0.9 / 1e12 + 0.05 / 500e9 + 0.025 / 200e9 + 0.025 / 50e9;
+  EXPECT_DOUBLE_EQ(hml::effective_bandwidth(four).value(), 1.0 / seconds_per_byte);
+}
+
+TEST(Models, OverlapPolicies) {
+  const auto k = hml::streaming(10_MB, 1.0 * hml::flop_per_byte);
+  const hml::memory m{0_s, 10_GBps};
+  const auto serial = hml::run(k, m, core);
+  const auto overlapped = hml::run(k, m, core, {.overlap_policy = hml::overlap::full});
+  EXPECT_EQ(serial.total, serial.memory + serial.compute);
+  EXPECT_EQ(overlapped.total, serial.memory > serial.compute ? serial.memory : serial.compute);
+  // Equal times are balanced at any tolerance; 5 % apart is balanced at 10 % and not at 1 %.
+  EXPECT_EQ(hml::classify(1_ms, 1_ms, 0.0), hml::regime::balanced);
+  EXPECT_EQ(hml::classify(1_ms, 1.05_ms, 0.10), hml::regime::balanced);
+  EXPECT_EQ(hml::classify(1_ms, 1.05_ms, 0.01), hml::regime::compute_bound);
+}
+
+}  // namespace
