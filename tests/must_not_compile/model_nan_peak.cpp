@@ -6,7 +6,7 @@ import hml;
 using namespace hml::literals;
 
 #ifdef HML_MUST_NOT_COMPILE
-constexpr hml::compute_rate peak = std::numeric_limits<double>::quiet_NaN() * hml::flop_per_second;
+constexpr auto peak = hml::compute_rate::from_value(std::numeric_limits<double>::quiet_NaN());
 #else
 constexpr hml::compute_rate peak = 10_GFLOPS;
 #endif
