@@ -1,5 +1,5 @@
-# Passes only when the control build compiles and the case build fails with the expected diagnostic.
-# A case that fails for another reason (a typo, a missing import) fails this check.
+# Passes only when the control build compiles and the case build fails with the expected diagnostic and no
+# other error. A case that fails for another reason (a typo, a missing import) fails this check.
 file(STRINGS ${CASE_FILE} expectation REGEX "^// expected-error: ")
 list(LENGTH expectation count)
 if(NOT count EQUAL 1)
@@ -19,9 +19,37 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target ${TARGET}
 if(case_result EQUAL 0)
   message(FATAL_ERROR "compiled, but must not: ${CASE_FILE}")
 endif()
-string(REGEX MATCH "error: [^\n]*(${expected_regex})" found "${case_output}")
-if(NOT found)
-  message(FATAL_ERROR "failed to compile for the wrong reason.\nexpected an error matching: ${expected_regex}\n"
-                      "compiler output:\n${case_output}")
+# Every error line must match, not just one: a typo in the offending line has an error of its own
+# ("no type named 'dta_size' in namespace 'hml'; did you mean 'data_size'?") even where clang's typo correction
+# recovers and then also reports the expected diagnostic. Semicolons and brackets are masked so that the
+# output splits into one list element per line.
+string(REPLACE ";" "<hml-semicolon>" lines "${case_output}")
+string(REPLACE "[" "<hml-lbracket>" lines "${lines}")
+string(REPLACE "]" "<hml-rbracket>" lines "${lines}")
+string(REPLACE "\n" ";" lines "${lines}")
+set(found "")
+set(other_errors "")
+foreach(line IN LISTS lines)
+  string(REPLACE "<hml-semicolon>" ";" line "${line}")
+  string(REPLACE "<hml-lbracket>" "[" line "${line}")
+  string(REPLACE "<hml-rbracket>" "]" line "${line}")
+  if(NOT line MATCHES "error: ")
+    continue()
+  endif()
+  string(REGEX MATCH "error: .*(${expected_regex})" match "${line}")
+  if(match)
+    set(found "${match}")
+  else()
+    string(APPEND other_errors "  ${line}\n")
+  endif()
+endforeach()
+if(NOT found OR NOT other_errors STREQUAL "")
+  if(found)
+    set(why "the expected error came with others")
+  else()
+    set(why "no error matches")
+  endif()
+  message(FATAL_ERROR "failed to compile for the wrong reason (${why}).\nexpected an error matching: ${expected_regex}\n"
+                      "errors that do not match:\n${other_errors}compiler output:\n${case_output}")
 endif()
 message(STATUS "rejected as expected: ${found}")
