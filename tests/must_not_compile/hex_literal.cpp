@@ -1,4 +1,4 @@
-// A hexadecimal literal with a unit suffix; hml literals are decimal only: write 16_GB.
+// A hexadecimal literal with a unit suffix; hml literals are decimal only (no 0x, no 0b): write 16_GB.
 // expected-error: call to consteval function 'hml::literals::operator""_GB<'0', 'x', '1', '0'>' is not a constant expression
 import hml;
 

@@ -1,4 +1,4 @@
-// The roofline max() of a size and a time; both arguments must be times: max(bytes / bw, flops / peak).
+// The roofline max() of a size and a time; both arguments must be times: max(bytes / bw, compute).
 // expected-error: no matching function for call to 'max'
 import hml;
 
