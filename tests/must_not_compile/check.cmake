@@ -1,5 +1,5 @@
-# Passes only when the control build compiles and the case build fails with the expected diagnostic.
-# A case that fails for another reason (a typo, a missing import) fails this check.
+# Passes only when the control build compiles and the case build fails with the expected diagnostic and no
+# other error (and, if the case names one, with the expected note). A case that fails for another reason (a typo, a missing import) fails this check.
 file(STRINGS ${CASE_FILE} expectation REGEX "^// expected-error: ")
 list(LENGTH expectation count)
 if(NOT count EQUAL 1)
@@ -19,11 +19,49 @@ execute_process(COMMAND ${CMAKE_COMMAND} --build ${BUILD_DIR} --target ${TARGET}
 if(case_result EQUAL 0)
   message(FATAL_ERROR "compiled, but must not: ${CASE_FILE}")
 endif()
-# The diagnostic may sit on the error line or on a note attached to it: a failed constant evaluation says
-# why in its notes ("in call to 'expects(false, &\"hml: hit rate must be within [0, 1]\"[0])'").
-string(REGEX MATCH "(error|note): [^\n]*(${expected_regex})" found "${case_output}")
-if(NOT found)
-  message(FATAL_ERROR "failed to compile for the wrong reason.\nexpected an error matching: ${expected_regex}\n"
-                      "compiler output:\n${case_output}")
+# Every error line must match, not just one: a typo in the offending line has an error of its own
+# ("no type named 'dta_size' in namespace 'hml'; did you mean 'data_size'?") even where clang's typo correction
+# recovers and then also reports the expected diagnostic. Semicolons and brackets are masked so that the
+# output splits into one list element per line.
+string(REPLACE ";" "<hml-semicolon>" lines "${case_output}")
+string(REPLACE "[" "<hml-lbracket>" lines "${lines}")
+string(REPLACE "]" "<hml-rbracket>" lines "${lines}")
+string(REPLACE "\n" ";" lines "${lines}")
+set(found "")
+set(other_errors "")
+foreach(line IN LISTS lines)
+  string(REPLACE "<hml-semicolon>" ";" line "${line}")
+  string(REPLACE "<hml-lbracket>" "[" line "${line}")
+  string(REPLACE "<hml-rbracket>" "]" line "${line}")
+  if(NOT line MATCHES "error: ")
+    continue()
+  endif()
+  string(REGEX MATCH "error: .*(${expected_regex})" match "${line}")
+  if(match)
+    set(found "${match}")
+  else()
+    string(APPEND other_errors "  ${line}\n")
+  endif()
+endforeach()
+if(NOT found OR NOT other_errors STREQUAL "")
+  if(found)
+    set(why "the expected error came with others")
+  else()
+    set(why "no error matches")
+  endif()
+  message(FATAL_ERROR "failed to compile for the wrong reason (${why}).\nexpected an error matching: ${expected_regex}\n"
+                      "errors that do not match:\n${other_errors}compiler output:\n${case_output}")
+endif()
+# A failed constant evaluation says why in a note attached to the error ("in call to 'expects(false,
+# &"hml: hit rate must be within [0, 1]"[0])'"); a case names it with `// expected-note: <regex>`.
+file(STRINGS ${CASE_FILE} note_expectation REGEX "^// expected-note: ")
+if(note_expectation)
+  string(REGEX REPLACE "^// expected-note: " "" expected_note "${note_expectation}")
+  string(REGEX MATCH "note: [^\n]*(${expected_note})" note_found "${case_output}")
+  if(NOT note_found)
+    message(FATAL_ERROR "failed to compile for the wrong reason (no note matches).\n"
+                        "expected a note matching: ${expected_note}\ncompiler output:\n${case_output}")
+  endif()
+  string(APPEND found "\n  with ${note_found}")
 endif()
 message(STATUS "rejected as expected: ${found}")

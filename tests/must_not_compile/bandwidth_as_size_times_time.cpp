@@ -1,0 +1,17 @@
+// Bandwidth as size times time (B s); a rate is size divided by time: bytes / t.
+// expected-error: no viable conversion from returned value of type 'quantity<[^']*static_rational<1, [^']*' to function return type 'quantity<[^']*static_rational<-1, 
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] hml::data_rate measured(hml::data_size bytes, hml::duration t) {
+#ifdef HML_MUST_NOT_COMPILE
+  return bytes * t;
+#else
+  return bytes / t;
+#endif
+}
+
+}  // namespace

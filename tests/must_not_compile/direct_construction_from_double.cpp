@@ -1,0 +1,17 @@
+// A size constructed from a double as if it had a value constructor; there is none by design: 4096.0 * hml::byte.
+// expected-error: no matching constructor for initialization of 'const hml::data_size'
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] void allocate() {
+#ifdef HML_MUST_NOT_COMPILE
+  [[maybe_unused]] const hml::data_size buffer{4096.0};
+#else
+  [[maybe_unused]] const hml::data_size buffer{4096.0 * hml::byte};
+#endif
+}
+
+}  // namespace

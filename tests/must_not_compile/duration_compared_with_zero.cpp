@@ -1,0 +1,17 @@
+// A duration compared with the integer 0: compare with a duration, t > 0_s.
+// expected-error: invalid operands to binary expression \('hml::duration' \(aka '[^']*'\) and 'int'\)
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] bool positive(hml::duration t) {
+#ifdef HML_MUST_NOT_COMPILE
+  return t > 0;
+#else
+  return t > 0_s;
+#endif
+}
+
+}  // namespace

@@ -1,0 +1,17 @@
+// A time budget minus a size: convert the size to a time first, bytes / bw.
+// expected-error: always_false<boost::units::unit<boost::units::list<boost::units::dim<boost::units::information_base_dimension, boost::units::static_rational<1, 1>>, boost::units::dimensionless_type>[^']*': hml: cannot subtract quantities of different dimensions
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] hml::duration slack(hml::duration budget, hml::data_size bytes, [[maybe_unused]] hml::data_rate bw) {
+#ifdef HML_MUST_NOT_COMPILE
+  return budget - bytes;
+#else
+  return budget - bytes / bw;
+#endif
+}
+
+}  // namespace

@@ -1,0 +1,17 @@
+// A size initialised from a bare double, whose unit nobody knows: write a literal (4096_B) or 4096.0 * hml::byte.
+// expected-error: no viable conversion from 'double' to 'const hml::data_size'
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] void allocate() {
+#ifdef HML_MUST_NOT_COMPILE
+  [[maybe_unused]] const hml::data_size page = 4096.0;
+#else
+  [[maybe_unused]] const hml::data_size page = 4096.0 * hml::byte;
+#endif
+}
+
+}  // namespace

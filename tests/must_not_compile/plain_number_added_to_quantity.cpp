@@ -1,0 +1,17 @@
+// A bare number added to a size (which unit is 64?): give it one, 64_B.
+// expected-error: invalid operands to binary expression \('hml::data_size' \(aka '[^']*'\) and 'int'\)
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] hml::data_size with_header(hml::data_size payload) {
+#ifdef HML_MUST_NOT_COMPILE
+  return payload + 64;
+#else
+  return payload + 64_B;
+#endif
+}
+
+}  // namespace

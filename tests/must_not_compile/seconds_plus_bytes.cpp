@@ -1,0 +1,17 @@
+// Latency plus payload size, as if a size were a time: divide the size by the bandwidth first.
+// expected-error: always_false<boost::units::unit<boost::units::list<boost::units::dim<boost::units::information_base_dimension, boost::units::static_rational<1, 1>>, boost::units::dimensionless_type>[^']*': hml: cannot add quantities of different dimensions
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] hml::duration message_time(hml::duration latency, hml::data_size payload, [[maybe_unused]] hml::data_rate bw) {
+#ifdef HML_MUST_NOT_COMPILE
+  return latency + payload;
+#else
+  return latency + payload / bw;
+#endif
+}
+
+}  // namespace

@@ -1,0 +1,17 @@
+// An explicit cast to double, which still does not say in which unit: hml::in(size, hml::byte).
+// expected-error: cannot convert 'hml::data_size' \(aka '[^']*'\) to 'double' without a conversion operator
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] double bytes(hml::data_size size) {
+#ifdef HML_MUST_NOT_COMPILE
+  return static_cast<double>(size);
+#else
+  return hml::in(size, hml::byte);
+#endif
+}
+
+}  // namespace

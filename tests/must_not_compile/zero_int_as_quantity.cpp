@@ -1,0 +1,17 @@
+// A size initialised with the integer 0; zero needs a unit too: hml::data_size{} or 0_B.
+// expected-error: no viable conversion from 'int' to 'hml::data_size'
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] void accumulate() {
+#ifdef HML_MUST_NOT_COMPILE
+  [[maybe_unused]] hml::data_size total = 0;
+#else
+  [[maybe_unused]] hml::data_size total = 0_B;
+#endif
+}
+
+}  // namespace
