@@ -105,8 +105,12 @@ struct unit {
   double base_per_unit = 1.0;
 };
 
+// Numbers that scale a quantity: bool and character types are integral but are not amounts.
 template <class T>
-concept arithmetic = std::integral<T> || std::floating_point<T>;
+concept arithmetic = (std::integral<T> || std::floating_point<T>) && !std::same_as<T, bool> &&
+                     !std::same_as<T, char> && !std::same_as<T, signed char> && !std::same_as<T, unsigned char> &&
+                     !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> && !std::same_as<T, char16_t> &&
+                     !std::same_as<T, char32_t>;
 
 // A product or quotient whose dimensions cancel is a plain number, not a quantity.
 template <class Unit>
@@ -160,28 +164,24 @@ template <class A, class B>
   return make_quantity<detail::quotient_unit<A, B>>(a.value() / b.value());
 }
 
-// Sums and comparisons across dimensions are the classic unit slips; say so in plain words.
-// (The same-unit versions are the hidden friends of quantity, which overload resolution prefers.)
+// Sums and comparisons across dimensions are the classic unit slips: deleted, with the reason in the
+// diagnostic, so that generic code (concepts, requires-expressions, std::plus) sees them as invalid too.
+// `= delete("reason")` is C++26; clang accepts it in C++20 mode as an extension.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"
 template <class A, class B>
-constexpr quantity<A> operator+(quantity<A>, quantity<B>) noexcept {
-  static_assert(detail::always_false<B>, "hml: cannot add quantities of different dimensions");
-  return {};
-}
+  requires(!std::same_as<A, B>)
+quantity<A> operator+(quantity<A>, quantity<B>) = delete("hml: cannot add quantities of different dimensions");
 template <class A, class B>
-constexpr quantity<A> operator-(quantity<A>, quantity<B>) noexcept {
-  static_assert(detail::always_false<B>, "hml: cannot subtract quantities of different dimensions");
-  return {};
-}
+  requires(!std::same_as<A, B>)
+quantity<A> operator-(quantity<A>, quantity<B>) = delete("hml: cannot subtract quantities of different dimensions");
 template <class A, class B>
-constexpr bool operator==(quantity<A>, quantity<B>) noexcept {
-  static_assert(detail::always_false<B>, "hml: cannot compare quantities of different dimensions");
-  return false;
-}
+  requires(!std::same_as<A, B>)
+bool operator==(quantity<A>, quantity<B>) = delete("hml: cannot compare quantities of different dimensions");
 template <class A, class B>
-constexpr std::partial_ordering operator<=>(quantity<A>, quantity<B>) noexcept {
-  static_assert(detail::always_false<B>, "hml: cannot compare quantities of different dimensions");
-  return std::partial_ordering::unordered;
-}
+  requires(!std::same_as<A, B>)
+std::partial_ordering operator<=>(quantity<A>, quantity<B>) = delete("hml: cannot compare quantities of different dimensions");
+#pragma clang diagnostic pop
 
 // The value as a plain number of `u`: `t.in(microsecond)`; the one explicit way out of the type system.
 template <class U>

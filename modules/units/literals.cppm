@@ -10,6 +10,15 @@ import :core;
 
 namespace hml::detail {
 
+// Called only for a literal that cannot be read. They are not constexpr, so a literal that reaches one is
+// not a constant expression and the compiler's note names the problem, e.g. "non-constexpr function
+// 'literal_is_too_large_for_a_double' cannot be used in a constant expression".
+inline void literal_takes_decimal_digits_only() {}
+inline void literal_has_more_than_19_significant_digits() {}
+inline void literal_exponent_is_out_of_range() {}
+inline void literal_is_too_large_for_a_double() {}
+inline void literal_is_too_small_for_a_double() {}
+
 // A literal's digits as an exact decimal: mantissa x 10^exponent.
 struct decimal {
   unsigned long long mantissa = 0;
@@ -20,7 +29,7 @@ template <char... Chars>
 consteval decimal parse_literal() {
   constexpr char text[] = {Chars..., '\0'};
   if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X' || text[1] == 'b' || text[1] == 'B')) {
-    throw "hml literals take decimal numbers only";
+    literal_takes_decimal_digits_only();
   }
   decimal d;
   int significant_digits = 0;
@@ -34,7 +43,7 @@ consteval decimal parse_literal() {
       continue;
     }
     if (d.mantissa != 0 || c != '0') ++significant_digits;
-    if (significant_digits > 19) throw "hml literals take at most 19 significant digits";
+    if (significant_digits > 19) literal_has_more_than_19_significant_digits();
     d.mantissa = d.mantissa * 10 + static_cast<unsigned long long>(c - '0');
     if (after_point) --d.exponent;
   }
@@ -46,7 +55,7 @@ consteval decimal parse_literal() {
     for (; text[i] != '\0'; ++i) {
       if (text[i] == '\'') continue;
       exponent = exponent * 10 + (text[i] - '0');
-      if (exponent > 400) throw "hml literal exponent out of range";
+      if (exponent > 400) literal_exponent_is_out_of_range();
     }
     d.exponent += negative ? -exponent : exponent;
   }
@@ -85,6 +94,8 @@ consteval double to_double(decimal d, int binary_exponent) {
   }
   for (; binary_exponent > 0; --binary_exponent) value *= 2.0;  // exact
   for (; binary_exponent < 0; ++binary_exponent) value /= 2.0;  // exact (bits to bytes)
+  if (value > 1.7976931348623157e308) literal_is_too_large_for_a_double();
+  if (value == 0.0 && d.mantissa != 0) literal_is_too_small_for_a_double();
   return value;
 }
 
