@@ -5,7 +5,7 @@ import hml;
 using namespace hml::literals;
 
 #ifdef HML_MUST_NOT_COMPILE
-[[maybe_unused]] constexpr hml::data_size everything = 1e300_PB;
+[[maybe_unused]] const hml::data_size everything = 1e300_PB;
 #else
-[[maybe_unused]] constexpr hml::data_size everything = 1e300_B;
+[[maybe_unused]] const hml::data_size everything = 1e300_B;
 #endif
