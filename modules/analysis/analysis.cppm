@@ -2,3 +2,5 @@
 export module hml.analysis;
 export import hml.workload;
 export import :time_model;
+export import :roofline;
+export import :measured;

@@ -1,9 +1,9 @@
 // The seed lab's documented output (seeds 000 and 001), line for line, checked against the text the
 // examples print. Any change to a model constant or formula breaks one of these.
+#include <string_view>
+
 #include "bandwidth_sweep.hpp"
 #include "cache_sweep.hpp"
-
-#include <string_view>
 
 namespace {
 
