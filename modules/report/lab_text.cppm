@@ -26,8 +26,8 @@ constexpr void write_number(Sink& out, double value, number_format format) {
 // "Bandwidth: 1.0 Gbit/s": the seed prints rates in Gbit/s with one decimal.
 template <class Sink>
 constexpr void write_gbit_per_second(Sink& out, data_rate rate) {
-  write_number(out, in(rate, gigabit / second), fixed(1));
-  write_text(out, " Gbit/s\n");
+  format_to(out, rate, {.number = fixed(1), .unit = "Gbit/s"});
+  write_text(out, "\n");
 }
 
 template <class Sink>

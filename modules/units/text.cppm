@@ -8,6 +8,7 @@ module;
 #include <string_view>
 export module hml.units:text;
 import :core;
+import :symbols;
 export import hml.format;
 
 namespace hml::detail {
@@ -112,11 +113,21 @@ struct quantity_format {
   prefix_system prefixes = prefix_system::automatic;
   information_unit information = information_unit::bytes;
   bool micro_sign = false;  // "µs" rather than "us"
+  std::string_view unit{};  // a fixed unit from hml::unit_symbols ("Gbit/s", "ms"): no automatic prefix
 };
 
 // Appends "<number> <prefix><symbol>" to any sink with push_back(char).
 template <class Sink, class Unit>
 constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {}) {
+  if (!format.unit.empty()) {
+    const unit_symbol* symbol = find_unit_symbol(format.unit);
+    expects(symbol != nullptr, "hml: the fixed unit is not in hml::unit_symbols");
+    expects(symbol->measures == dimension_of<quantity<Unit>>, "hml: the fixed unit measures another dimension");
+    format_number_to(out, q.value() / symbol->scale(), format.number);
+    out.push_back(' ');
+    for (char c : symbol->text) out.push_back(c);
+    return;
+  }
   const detail::unit_text text = detail::unit_text_of<Unit>;
   const bool in_bits = format.information == information_unit::bits && !text.bit_symbol.empty();
   const double value = in_bits ? q.value() * 8.0 : q.value();

@@ -22,4 +22,10 @@ static_assert(hml::to_text(8.388613e-2_s, {.number = hml::scientific(6)}) == "8.
 static_assert(hml::to_text(2.5_GHz) == "2.5 GHz");
 static_assert(hml::to_text(0_B) == "0 B");
 
+// A fixed unit: no automatic prefix.
+static_assert(hml::to_text(1_Gbps, {.number = hml::fixed(1), .unit = "Gbit/s"}) == "1.0 Gbit/s");
+static_assert(hml::to_text(192_MiB / 205_GBps, {.number = hml::fixed(3), .unit = "ms"}) == "0.982 ms");
+static_assert(hml::to_text(5.3_TFLOPS, {.unit = "GFLOP/s"}) == "5.3e+03 GFLOP/s");
+static_assert(hml::to_text(10_MiB, {.number = hml::fixed(0), .unit = "B"}) == "10485760 B");
+
 }  // namespace
