@@ -4,4 +4,5 @@ export import hml.units;
 export import hml.machine;
 export import hml.workload;
 export import hml.analysis;
+export import hml.sweep;
 export import hml.report;
