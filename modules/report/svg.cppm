@@ -247,7 +247,12 @@ export namespace hml {
     const double x = a.x(p.intensity.value());
     const double y = a.y(p.achieved.value());
     out += s::marker(p.kind, x, y);
-    out += s::text(x + 9, y + 4, p.label);
+    // Right of the marker, or left of it where the label would leave the plot (about 7 px a character).
+    if (x + 9 + 7.0 * static_cast<double>(p.label.size()) > s::right) {
+      out += s::text(x - 9, y + 4, p.label, "text-anchor=\"end\"");
+    } else {
+      out += s::text(x + 9, y + 4, p.label);
+    }
   }
 
   // Legend: the regions, the ridge, and each kind of point the chart uses.
