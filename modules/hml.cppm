@@ -5,4 +5,5 @@ export import hml.machine;
 export import hml.workload;
 export import hml.analysis;
 export import hml.catalog;
+export import hml.sweep;
 export import hml.report;

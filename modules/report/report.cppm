@@ -2,3 +2,8 @@
 export module hml.report;
 export import hml.analysis;
 export import :lab_text;
+export import :table;
+export import :csv;
+export import :json;
+export import :svg;
+export import :file;

@@ -1,0 +1,54 @@
+// hml.report:csv — a table as CSV per RFC 4180: records end in CRLF (the RFC's line break; readers that
+// expect LF accept it too), the first record is the header, a field containing a comma, a double quote,
+// CR or LF is enclosed in double quotes with inner quotes doubled. Numbers are written with %.17g, which
+// reads back as the same double ("inf", "-inf" and "nan" for the non-finite ones, as strtod reads them).
+module;
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+export module hml.report:csv;
+import hml.format;
+import :table;
+
+namespace hml::detail {
+
+inline void append_csv_field(std::string& out, std::string_view field) {
+  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+    out += field;
+    return;
+  }
+  out += '"';
+  for (char c : field) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+inline void append_csv_record(std::string& out, const std::vector<cell>& fields) {
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i > 0) out += ',';
+    if (const double* number = std::get_if<double>(&fields[i])) {
+      out += format_number(*number, general(17)).view();
+    } else {
+      append_csv_field(out, std::get<std::string>(fields[i]));
+    }
+  }
+  out += "\r\n";
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+inline constexpr std::string_view csv_line_break = "\r\n";
+
+[[nodiscard]] inline std::string to_csv(const table& t) {
+  std::string out;
+  detail::append_csv_record(out, std::vector<cell>(t.columns.begin(), t.columns.end()));
+  for (const auto& row : t.rows) detail::append_csv_record(out, row);
+  return out;
+}
+
+}  // namespace hml

@@ -1,0 +1,38 @@
+// hml.report:json's writer (see json.cppm), with nlohmann-json in the global module fragment.
+module;
+#include <cmath>
+#include <string>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+module hml.report;
+
+namespace hml {
+
+namespace {
+
+nlohmann::json json_number(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  return value;
+}
+
+}  // namespace
+
+std::string to_json(const table& t, int indent) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& row : t.rows) {
+    nlohmann::json object = nlohmann::json::object();
+    for (std::size_t c = 0; c < t.columns.size(); ++c) {
+      if (const double* number = std::get_if<double>(&row[c])) {
+        object[t.columns[c]] = json_number(*number);
+      } else {
+        object[t.columns[c]] = std::get<std::string>(row[c]);
+      }
+    }
+    rows.push_back(std::move(object));
+  }
+  return rows.dump(indent) + "\n";
+}
+
+}  // namespace hml

@@ -1,0 +1,247 @@
+// hml.sweep:axis — where a sweep samples: linear and logarithmic axes, value lists, grids of axes.
+//
+// A linear axis yields exactly the values of range-v3's linear_distribute (first, then last - step * k),
+// so the compile-time and the run-time paths see bit-identical points. A logarithmic axis is a linear axis
+// of natural logarithms mapped through exp, with both ends snapped back to the values given. std::exp and
+// std::log are not constexpr before C++26, so this partition has its own (within a few ulps).
+module;
+#include <array>
+#include <bit>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+export module hml.sweep:axis;
+import hml.units;
+
+namespace hml::detail {
+
+inline constexpr double ln2_high = 0x1.62e42fee00000p-1;  // fdlibm's split of ln 2: high * k is exact
+inline constexpr double ln2_low = 0x1.a39ef35793c76p-33;
+
+constexpr double power_of_two(int k) noexcept {
+  if (k > 1023) return power_of_two(1023) * power_of_two(k - 1023);
+  if (k < -1022) return power_of_two(-1022) * power_of_two(k + 1022);
+  return std::bit_cast<double>(static_cast<std::uint64_t>(k + 1023) << 52);
+}
+
+// Natural logarithm of a finite x > 0: x = m 2^e with m in [1/sqrt2, sqrt2], ln m = 2 atanh((m-1)/(m+1)).
+constexpr double natural_log(double x) noexcept {
+  int e = 0;
+  if (x < 0x1p-1022) {  // subnormal: scale into the normal range first
+    x *= 0x1p54;
+    e -= 54;
+  }
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  e += static_cast<int>((bits >> 52) & 0x7ff) - 1023;
+  double m = std::bit_cast<double>((bits & 0x000f'ffff'ffff'ffffULL) | 0x3ff0'0000'0000'0000ULL);
+  if (m > 1.4142135623730951) {
+    m /= 2.0;
+    ++e;
+  }
+  const double s = (m - 1.0) / (m + 1.0);
+  const double s2 = s * s;
+  double term = s;
+  double sum = 0.0;
+  for (int k = 1; k < 80; k += 2) {
+    const double next = sum + term / k;
+    if (next == sum) break;
+    sum = next;
+    term *= s2;
+  }
+  return 2.0 * sum + e * ln2_low + e * ln2_high;
+}
+
+// e^y: y = k ln2 + r with |r| <= ln2 / 2, a Taylor series for e^r, then an exact scaling by 2^k.
+constexpr double natural_exp(double y) noexcept {
+  if (y > 709.8) return std::numeric_limits<double>::infinity();
+  if (y < -745.2) return 0.0;
+  const double q = y / (ln2_high + ln2_low);
+  const auto k = static_cast<int>(q < 0 ? q - 0.5 : q + 0.5);
+  const double r = (y - k * ln2_high) - k * ln2_low;
+  double term = 1.0;
+  double sum = 1.0;
+  for (int n = 1; n < 40; ++n) {
+    term *= r / n;
+    const double next = sum + term;
+    if (next == sum) break;
+    sum = next;
+  }
+  return sum * power_of_two(k);
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+// What an axis can range over: a plain double or any hml quantity (held as its base-unit value).
+template <class T>
+concept sweep_value = std::same_as<T, double> || requires(T q) {
+  { q.value() } -> std::same_as<double>;
+  { T::from_value(1.0) } -> std::same_as<T>;
+};
+
+template <sweep_value T>
+[[nodiscard]] constexpr double number_of(T v) noexcept {
+  if constexpr (std::same_as<T, double>) {
+    return v;
+  } else {
+    return v.value();
+  }
+}
+
+template <sweep_value T>
+[[nodiscard]] constexpr T from_number(double x) noexcept {
+  if constexpr (std::same_as<T, double>) {
+    return x;
+  } else {
+    return T::from_value(x);
+  }
+}
+
+// `count` evenly spaced values from `first` to `last`, both included (ascending, as range-v3 requires).
+template <sweep_value T>
+struct linear_axis {
+  using value_type = T;
+
+  constexpr linear_axis(T first_value, T last_value, std::size_t point_count)
+      : first{first_value}, last{last_value}, count{point_count} {
+    expects(point_count >= 1, "hml: an axis needs at least one point");
+    expects(number_of(first_value) <= number_of(last_value), "hml: an axis runs from its smaller to its larger end");
+    step = point_count > 1 ? (number_of(last) - number_of(first)) / static_cast<double>(point_count - 1) : 0.0;
+  }
+
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return count; }
+  // linear_distribute's formula, so that both paths agree to the bit.
+  [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
+    if (i == 0) return first;
+    if (i + 1 == count) return last;
+    return from_number<T>(number_of(last) - step * static_cast<double>(count - 1 - i));
+  }
+
+  T first;
+  T last;
+  std::size_t count;
+  double step = 0.0;
+};
+
+// `count` values from `first` to `last` (both > 0) with a constant ratio between neighbours.
+template <sweep_value T>
+struct log_axis {
+  using value_type = T;
+
+  constexpr log_axis(T first_value, T last_value, std::size_t point_count)
+      : first{first_value}, last{last_value}, count{point_count} {
+    expects(point_count >= 1, "hml: an axis needs at least one point");
+    expects(number_of(first_value) > 0 && number_of(last_value) <= std::numeric_limits<double>::max(),
+            "hml: a logarithmic axis needs finite ends > 0");
+    expects(number_of(first_value) <= number_of(last_value), "hml: an axis runs from its smaller to its larger end");
+    log_first = detail::natural_log(number_of(first));
+    log_last = detail::natural_log(number_of(last));
+    log_step = point_count > 1 ? (log_last - log_first) / static_cast<double>(point_count - 1) : 0.0;
+  }
+
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return count; }
+  // A logarithm from the linear_distribute formula, mapped back; the ends come back exactly.
+  [[nodiscard]] constexpr T from_logarithm(double x) const noexcept {
+    if (x == log_first) return first;
+    if (x == log_last) return last;
+    return from_number<T>(detail::natural_exp(x));
+  }
+  [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
+    if (i == 0) return first;
+    if (i + 1 == count) return last;
+    return from_logarithm(log_last - log_step * static_cast<double>(count - 1 - i));
+  }
+
+  T first;
+  T last;
+  std::size_t count;
+  double log_first = 0.0;
+  double log_last = 0.0;
+  double log_step = 0.0;
+};
+
+// Values spelled out: `values(0.1, 0.5, 0.95)`, `values(1_Gbps, 10_Gbps)`. Any copyable type will do.
+template <class T, std::size_t N>
+struct value_list {
+  using value_type = T;
+  std::array<T, N> items;
+
+  [[nodiscard]] static constexpr std::size_t size() noexcept { return N; }
+  [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept { return items[i]; }
+};
+
+template <class T, class... More>
+[[nodiscard]] constexpr value_list<T, 1 + sizeof...(More)> values(T first, More... more) noexcept {
+  return {{first, static_cast<T>(more)...}};
+}
+
+template <class A>
+concept axis = requires(const A& a, std::size_t i) {
+  typename A::value_type;
+  { a.size() } -> std::same_as<std::size_t>;
+  { a[i] } -> std::convertible_to<typename A::value_type>;
+};
+
+// The cartesian product of several axes. Points are numbered row-major, the last axis varying fastest
+// (range-v3's cartesian_product order); a point is a std::tuple of one value per axis.
+template <axis... Axes>
+struct grid {
+  static_assert(sizeof...(Axes) >= 1, "hml: a grid needs at least one axis");
+  using value_type = std::tuple<typename Axes::value_type...>;
+  static constexpr std::size_t rank = sizeof...(Axes);
+
+  constexpr explicit grid(Axes... each) noexcept : axes{each...} {}
+
+  std::tuple<Axes...> axes;
+
+  [[nodiscard]] constexpr std::array<std::size_t, rank> shape() const noexcept {
+    return std::apply([](const auto&... a) { return std::array<std::size_t, rank>{a.size()...}; }, axes);
+  }
+  [[nodiscard]] constexpr std::size_t size() const noexcept {
+    std::size_t n = 1;
+    for (std::size_t extent : shape()) n *= extent;
+    return n;
+  }
+  // The index along each axis of point `i`.
+  [[nodiscard]] constexpr std::array<std::size_t, rank> indices(std::size_t i) const noexcept {
+    const auto extents = shape();
+    std::array<std::size_t, rank> at{};
+    for (std::size_t k = rank; k-- > 0;) {
+      at[k] = i % extents[k];
+      i /= extents[k];
+    }
+    return at;
+  }
+  [[nodiscard]] constexpr value_type operator[](std::size_t i) const noexcept {
+    const auto at = indices(i);
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return value_type{std::get<K>(axes)[at[K]]...};
+    }(std::index_sequence_for<Axes...>{});
+  }
+};
+
+template <class>
+inline constexpr bool is_grid = false;
+template <class... Axes>
+inline constexpr bool is_grid<grid<Axes...>> = true;
+
+// Anything a sweep can run over: one axis or a grid.
+template <class S>
+concept sweep_space = axis<S>;
+
+// `f` at point `i`: f(value) on an axis, f(value, value, ...) on a grid.
+template <sweep_space Space, class F>
+constexpr decltype(auto) invoke_at(const Space& space, std::size_t i, F& f) {
+  if constexpr (is_grid<Space>) {
+    return std::apply(f, space[i]);
+  } else {
+    return f(space[i]);
+  }
+}
+
+}  // namespace hml

@@ -1,0 +1,203 @@
+// Tables, CSV, JSON and SVG writers, and atomic output files. CSV is read back with a small RFC 4180
+// reader written here, JSON with nlohmann-json; numbers must come back as the same doubles.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+import hml;
+
+namespace {
+
+using namespace hml::literals;
+
+// RFC 4180: records separated by CRLF (LF accepted), fields by commas, quoted fields may hold commas,
+// CR, LF and doubled quotes.
+std::vector<std::vector<std::string>> read_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> records;
+  std::vector<std::string> record;
+  std::string field;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+        field += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = false;
+      } else {
+        field += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      record.push_back(field);
+      field.clear();
+    } else if (c == '\r' || c == '\n') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      record.push_back(field);
+      field.clear();
+      records.push_back(record);
+      record.clear();
+    } else {
+      field += c;
+    }
+  }
+  EXPECT_FALSE(quoted) << "unterminated quoted field";
+  EXPECT_TRUE(field.empty() && record.empty()) << "last record without a line break";
+  return records;
+}
+
+hml::table awkward_table() {
+  hml::table t{{"name", "value", "note"}, {}};
+  t.add_row({std::string{"plain"}, 0.1, std::string{"no quoting"}});
+  t.add_row({std::string{"with, comma"}, 1.0 / 3.0, std::string{"say \"hi\""}});
+  t.add_row({std::string{"line\r\nbreak"}, 6.02214076e23, std::string{"lf\nonly"}});
+  t.add_row({std::string{"tiny"}, 5e-324, std::string{""}});
+  t.add_row({std::string{"infinite"}, std::numeric_limits<double>::infinity(), std::string{"x"}});
+  return t;
+}
+
+TEST(Report, CsvFollowsRfc4180AndRoundTrips) {
+  const hml::table t = awkward_table();
+  const std::string csv = hml::to_csv(t);
+  EXPECT_EQ(csv.substr(0, 17), "name,value,note\r\n");
+  EXPECT_NE(csv.find("\"with, comma\""), std::string::npos);
+  EXPECT_NE(csv.find("\"say \"\"hi\"\"\""), std::string::npos);
+  const auto records = read_csv(csv);
+  ASSERT_EQ(records.size(), t.rows.size() + 1);
+  EXPECT_EQ(records[0], t.columns);
+  for (std::size_t r = 0; r < t.rows.size(); ++r) {
+    ASSERT_EQ(records[r + 1].size(), 3u);
+    EXPECT_EQ(records[r + 1][0], std::get<std::string>(t.rows[r][0]));
+    EXPECT_EQ(std::strtod(records[r + 1][1].c_str(), nullptr), std::get<double>(t.rows[r][1])) << records[r + 1][1];
+    EXPECT_EQ(records[r + 1][2], std::get<std::string>(t.rows[r][2]));
+  }
+}
+
+TEST(Report, JsonParsesBackAtFullPrecision) {
+  const hml::table t = awkward_table();
+  const nlohmann::json parsed = nlohmann::json::parse(hml::to_json(t));
+  ASSERT_TRUE(parsed.is_array());
+  ASSERT_EQ(parsed.size(), t.rows.size());
+  for (std::size_t r = 0; r + 1 < t.rows.size(); ++r) {
+    EXPECT_EQ(parsed[r]["name"].get<std::string>(), std::get<std::string>(t.rows[r][0]));
+    EXPECT_EQ(parsed[r]["value"].get<double>(), std::get<double>(t.rows[r][1]));
+    EXPECT_EQ(parsed[r]["note"].get<std::string>(), std::get<std::string>(t.rows[r][2]));
+  }
+  EXPECT_EQ(parsed.back()["value"], "inf");
+}
+
+TEST(Report, TextTableAlignsColumns) {
+  hml::table t{{"bandwidth", "time (s)", "regime"}, {}};
+  t.add_row({std::string{"1 Gbit/s"}, 0.0849, std::string{"memory-bound"}});
+  t.add_row({std::string{"100 Gbit/s"}, 0.00189, std::string{"compute-bound"}});
+  EXPECT_EQ(hml::format_table(t, hml::general(3)),
+            "bandwidth   time (s)  regime\n"
+            "----------  --------  -------------\n"
+            "1 Gbit/s      0.0849  memory-bound\n"
+            "100 Gbit/s   0.00189  compute-bound\n");
+  EXPECT_THROW(t.add_row({0.0}), std::invalid_argument);
+}
+
+hml::roofline_chart example_chart() {
+  return {"A <two-ceiling> roofline & points",
+          {{"DRAM", 100_GBps}, {"L2", 1_TBps}},
+          {{"FP32", 10_TFLOPS}, {"FP64", 5_TFLOPS}},
+          {{"stream", 0.1 * hml::flop_per_byte, 9_GFLOPS, hml::point_kind::measured},
+           {"gemm", 50.0 * hml::flop_per_byte, 7_TFLOPS, hml::point_kind::predicted},
+           {"stencil", 0.5 * hml::flop_per_byte, 40_GFLOPS, hml::point_kind::before},
+           {"stencil tiled", 4.0 * hml::flop_per_byte, 300_GFLOPS, hml::point_kind::after}}};
+}
+
+TEST(Report, SvgHasEveryLabelEscaped) {
+  const std::string svg = hml::to_svg(example_chart());
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("A &lt;two-ceiling&gt; roofline &amp; points"), std::string::npos);
+  for (const char* label : {"DRAM 100 GB/s", "L2 1 TB/s", "FP32 10 TFLOP/s", "FP64 5 TFLOP/s", "ridge 10 FLOP/B",
+                            "stream", "gemm", "stencil tiled", "measured kernel", "predicted kernel",
+                            "before kernel", "after kernel", "Arithmetic intensity (FLOP/B)", "100 GFLOP/s"}) {
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  }
+  EXPECT_THROW((void)hml::to_svg({"empty", {}, {}, {}}), std::invalid_argument);
+}
+
+// A fresh directory under the build's temporary directory, removed afterwards.
+struct scratch_directory {
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               ("hml-report-test-" + std::to_string(::getpid()) + "-" +
+                                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  scratch_directory() { std::filesystem::create_directories(path); }
+  ~scratch_directory() { std::filesystem::remove_all(path); }
+  [[nodiscard]] bool empty() const { return std::filesystem::is_empty(path); }
+};
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in{p, std::ios::binary};
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+TEST(Report, WriteFileAtomicallyReplacesWholeFile) {
+  const scratch_directory dir;
+  const auto target = dir.path / "out.csv";
+  hml::write_file_atomically(target, "first\n");
+  hml::write_file_atomically(target, "second, longer\n");
+  EXPECT_EQ(read(target), "second, longer\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator{dir.path}, {}), 1);  // no temporary left
+}
+
+TEST(Report, WriteFileAtomicallyFailsCleanlyAndNamesThePath) {
+  const scratch_directory dir;
+  const auto expect_failure = [](const std::filesystem::path& target) {
+    try {
+      hml::write_file_atomically(target, "content");
+      ADD_FAILURE() << "no exception for " << target;
+    } catch (const hml::file_write_error& e) {
+      EXPECT_NE(std::string{e.what()}.find(target.string()), std::string::npos) << e.what();
+      EXPECT_EQ(e.path(), target);
+    }
+  };
+  // A directory that does not exist, a "directory" that is a file, a target that is a directory.
+  expect_failure(dir.path / "missing" / "out.json");
+  hml::write_file_atomically(dir.path / "file", "x");
+  expect_failure(dir.path / "file" / "out.json");
+  std::filesystem::create_directory(dir.path / "taken");
+  std::ofstream{dir.path / "taken" / "inside"} << "keeps the directory non-empty";
+  expect_failure(dir.path / "taken");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator{dir.path}, {}), 2);  // file, taken: no leftovers
+
+  // A read-only directory (permissions do not stop root, so this part needs an ordinary user).
+  const auto locked = dir.path / "locked";
+  std::filesystem::create_directory(locked);
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  if (::geteuid() != 0) {
+    expect_failure(locked / "out.csv");
+    EXPECT_TRUE(std::filesystem::is_empty(locked));
+  }
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
+}
+
+}  // namespace
+
+namespace {
+
+// Writes the example chart where the render test (tests/examples/render_svg.cmake) and people can see it.
+TEST(Report, SvgExampleChartIsWritten) {
+  const auto target = std::filesystem::path{HML_BIN_DIR} / "roofline-test-chart.svg";
+  hml::write_file_atomically(target, hml::to_svg(example_chart()));
+  EXPECT_TRUE(std::filesystem::file_size(target) > 1000);
+}
+
+}  // namespace
