@@ -4,6 +4,8 @@
 #pragma once
 #include <string_view>
 
+#include "example_text.hpp"
+
 import hml;
 
 namespace access_pattern {
@@ -41,10 +43,7 @@ constexpr void write_report(Sink& out) {
     hml::format_number_to(out, t.value(), hml::scientific(3));
     put(" s\n");
   };
-  bool first = true;
-  for (const scenario& s : scenarios) {
-    if (!first) put("\n");
-    first = false;
+  example_text::write_blocks(out, scenarios, [&](const scenario& s) {
     const hml::time_breakdown result = run(s);
     put("=== ");
     put(s.title);
@@ -60,7 +59,7 @@ constexpr void write_report(Sink& out) {
     put("Regime: ");
     put(hml::to_string(result.limit));
     put("\n");
-  }
+  });
 }
 
 constexpr auto report() {

@@ -3,6 +3,8 @@
 #pragma once
 #include <string_view>
 
+#include "example_text.hpp"
+
 import hml;
 
 namespace bandwidth_sweep {
@@ -35,12 +37,9 @@ constexpr hml::time_breakdown run(const scenario& s) {
 
 template <class Sink>
 constexpr void write_report(Sink& out) {
-  bool first = true;
-  for (const scenario& s : scenarios) {
-    if (!first) out.push_back('\n');
-    first = false;
+  example_text::write_blocks(out, scenarios, [&out](const scenario& s) {
     hml::write_bandwidth_block(out, s.title, problem_size, s.bandwidth, s.ops_per_byte, run(s));
-  }
+  });
 }
 
 constexpr auto report() {

@@ -3,6 +3,8 @@
 #pragma once
 #include <string_view>
 
+#include "example_text.hpp"
+
 import hml;
 
 namespace cache_sweep {
@@ -34,12 +36,9 @@ constexpr hml::time_breakdown run(const scenario& s) {
 
 template <class Sink>
 constexpr void write_report(Sink& out) {
-  bool first = true;
-  for (const scenario& s : scenarios) {
-    if (!first) out.push_back('\n');
-    first = false;
+  example_text::write_blocks(out, scenarios, [&out](const scenario& s) {
     hml::write_cache_block(out, s.title, memory_for(s), run(s));
-  }
+  });
 }
 
 constexpr auto report() {

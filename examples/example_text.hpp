@@ -18,14 +18,21 @@ constexpr auto number(double x, hml::number_format f) { return hml::format_numbe
 
 // A duration in a fixed unit, the way the seeds print it ("0.982 ms", "660.713 us").
 constexpr auto in_ms(hml::duration t, hml::number_format f = hml::general(3)) {
-  auto text = number(in(t, hml::millisecond), f);
-  text.append(" ms");
-  return text;
+  return hml::to_text(t, {.number = f, .unit = "ms"});
 }
 constexpr auto in_us(hml::duration t, hml::number_format f = hml::general(3)) {
-  auto text = number(in(t, hml::microsecond), f);
-  text.append(" us");
-  return text;
+  return hml::to_text(t, {.number = f, .unit = "us"});
+}
+
+// One block per item, separated by blank lines, as the seed lab prints its cases.
+template <class Sink, class Items, class WriteBlock>
+constexpr void write_blocks(Sink& out, const Items& items, WriteBlock write_block) {
+  bool first = true;
+  for (const auto& item : items) {
+    if (!first) out.push_back('\n');
+    first = false;
+    write_block(item);
+  }
 }
 
 // "88.6 %"
