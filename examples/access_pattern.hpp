@@ -38,11 +38,6 @@ constexpr void write_report(Sink& out) {
   const auto put = [&out](std::string_view text) {
     for (char c : text) out.push_back(c);
   };
-  const auto put_time = [&](std::string_view label, hml::duration t) {
-    put(label);
-    hml::format_number_to(out, t.value(), hml::scientific(3));
-    put(" s\n");
-  };
   example_text::write_blocks(out, scenarios, [&](const scenario& s) {
     const hml::time_breakdown result = run(s);
     put("=== ");
@@ -53,12 +48,8 @@ constexpr void write_report(Sink& out) {
     hml::format_to(out, hml::traffic(useful_bytes, s.pattern));
     put("\nSustained bandwidth: ");
     hml::format_to(out, hml::sustained_bandwidth(memory, s.pattern));
-    put_time("\nMemory time: ", result.memory);
-    put_time("Compute time: ", result.compute);
-    put_time("Total time: ", result.total);
-    put("Regime: ");
-    put(hml::to_string(result.limit));
     put("\n");
+    hml::write_time_lines(out, result, hml::scientific(3));
   });
 }
 

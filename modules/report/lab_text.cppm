@@ -30,22 +30,24 @@ constexpr void write_gbit_per_second(Sink& out, data_rate rate) {
   write_text(out, "\n");
 }
 
-template <class Sink>
-constexpr void write_times(Sink& out, const time_breakdown& t, number_format seconds) {
-  write_text(out, "Memory time: ");
-  write_number(out, t.memory.value(), seconds);
-  write_text(out, " s\nCompute time: ");
-  write_number(out, t.compute.value(), seconds);
-  write_text(out, " s\nTotal time: ");
-  write_number(out, t.total.value(), seconds);
-  write_text(out, " s\nRegime: ");
-  write_text(out, to_string(t.limit));
-  write_text(out, "\n");
-}
-
 }  // namespace hml::detail
 
 export namespace hml {
+
+// The four lines that end every seed block: memory, compute and total time in seconds, then the regime.
+//   Memory time: 8.388613e-02 s / Compute time: ... / Total time: ... / Regime: memory-bound
+template <class Sink>
+constexpr void write_time_lines(Sink& out, const time_breakdown& t, number_format seconds) {
+  detail::write_text(out, "Memory time: ");
+  detail::write_number(out, t.memory.value(), seconds);
+  detail::write_text(out, " s\nCompute time: ");
+  detail::write_number(out, t.compute.value(), seconds);
+  detail::write_text(out, " s\nTotal time: ");
+  detail::write_number(out, t.total.value(), seconds);
+  detail::write_text(out, " s\nRegime: ");
+  detail::write_text(out, to_string(t.limit));
+  detail::write_text(out, "\n");
+}
 
 // The bandwidth sweep's block (seeds 000/001): times in %.6e seconds.
 template <class Sink>
@@ -60,7 +62,7 @@ constexpr void write_bandwidth_block(Sink& out, std::string_view title, data_siz
   detail::write_text(out, "Ops per byte: ");
   detail::write_number(out, in(ops_per_byte, flop_per_byte), fixed(1));
   detail::write_text(out, "\n");
-  detail::write_times(out, result, scientific(6));
+  write_time_lines(out, result, scientific(6));
 }
 
 // The cache sweep's block (seed 000): hit rate with two decimals, times in %.3e seconds.
@@ -75,7 +77,7 @@ constexpr void write_cache_block(Sink& out, std::string_view title, const two_ti
   detail::write_gbit_per_second(out, memory.fast);
   detail::write_text(out, "Slow BW: ");
   detail::write_gbit_per_second(out, memory.slow);
-  detail::write_times(out, result, scientific(3));
+  write_time_lines(out, result, scientific(3));
 }
 
 // Line `n` (from 0) of a text, without its newline; empty past the end. For comparing printed lines.
