@@ -18,11 +18,6 @@ constexpr void write_text(Sink& out, std::string_view text) {
   for (char c : text) out.push_back(c);
 }
 
-template <class Sink>
-constexpr void write_number(Sink& out, double value, number_format format) {
-  format_number_to(out, value, format);
-}
-
 // "Bandwidth: 1.0 Gbit/s": the seed prints rates in Gbit/s with one decimal.
 template <class Sink>
 constexpr void write_gbit_per_second(Sink& out, data_rate rate) {
@@ -39,11 +34,11 @@ export namespace hml {
 template <class Sink>
 constexpr void write_time_lines(Sink& out, const time_breakdown& t, number_format seconds) {
   detail::write_text(out, "Memory time: ");
-  detail::write_number(out, t.memory.value(), seconds);
+  format_number_to(out, t.memory.value(), seconds);
   detail::write_text(out, " s\nCompute time: ");
-  detail::write_number(out, t.compute.value(), seconds);
+  format_number_to(out, t.compute.value(), seconds);
   detail::write_text(out, " s\nTotal time: ");
-  detail::write_number(out, t.total.value(), seconds);
+  format_number_to(out, t.total.value(), seconds);
   detail::write_text(out, " s\nRegime: ");
   detail::write_text(out, to_string(t.limit));
   detail::write_text(out, "\n");
@@ -60,7 +55,7 @@ constexpr void write_bandwidth_block(Sink& out, std::string_view title, data_siz
   detail::write_text(out, "\nBandwidth: ");
   detail::write_gbit_per_second(out, bandwidth);
   detail::write_text(out, "Ops per byte: ");
-  detail::write_number(out, in(ops_per_byte, flop_per_byte), fixed(1));
+  format_number_to(out, in(ops_per_byte, flop_per_byte), fixed(1));
   detail::write_text(out, "\n");
   write_time_lines(out, result, scientific(6));
 }
@@ -72,7 +67,7 @@ constexpr void write_cache_block(Sink& out, std::string_view title, const two_ti
   detail::write_text(out, "=== ");
   detail::write_text(out, title);
   detail::write_text(out, " ===\nHit rate: ");
-  detail::write_number(out, memory.hit_rate, fixed(2));
+  format_number_to(out, memory.hit_rate, fixed(2));
   detail::write_text(out, "\nFast BW: ");
   detail::write_gbit_per_second(out, memory.fast);
   detail::write_text(out, "Slow BW: ");
