@@ -63,10 +63,31 @@ TEST(Plateaus, ToleranceDecidesWhatIsOneLevel) {
   EXPECT_EQ(hml::find_plateaus(samples, {.tolerance = 0.1, .min_samples = 1}).size(), 2u);
 }
 
+TEST(Plateaus, NoiseThatSplitsALevelIsMergedIntoAtMostMaxLevels) {
+  // A slow decline cut into 150 / 100 / 70 / 48 / 33 by the tolerance, with a fast level in front.
+  const std::vector<hml::bandwidth_sample> samples{
+      {1_KiB, 400_GBps}, {2_KiB, 400_GBps}, {4_KiB, 150_GBps}, {8_KiB, 150_GBps}, {16_KiB, 100_GBps},
+      {32_KiB, 100_GBps}, {64_KiB, 70_GBps}, {128_KiB, 70_GBps}, {256_KiB, 48_GBps}, {512_KiB, 48_GBps},
+      {1_MiB, 33_GBps}, {2_MiB, 33_GBps}};
+  EXPECT_EQ(hml::find_plateaus(samples, {.tolerance = 0.25, .max_levels = 8}).size(), 6u);
+  const auto levels = hml::find_plateaus(samples, {.tolerance = 0.25, .max_levels = 3});
+  ASSERT_EQ(levels.size(), 3u);
+  // The closest neighbours go first: 100/70 (1.43), then 48/33 (1.45), then 150 with 100-70 (1.76 < 2.1).
+  EXPECT_EQ(levels[0].ceiling.bandwidth, 400_GBps);
+  EXPECT_EQ(levels[1].smallest, 4_KiB);
+  EXPECT_EQ(levels[1].largest, 128_KiB);
+  EXPECT_EQ(levels[1].samples, 6u);
+  EXPECT_EQ(levels[1].ceiling.bandwidth, 100_GBps);
+  EXPECT_EQ(levels[2].ceiling.name, "DRAM");
+  EXPECT_EQ(levels[2].smallest, 256_KiB);
+  EXPECT_EQ(levels[2].ceiling.bandwidth, 40.5_GBps);
+}
+
 TEST(Plateaus, RejectsBadSamplesAndOptions) {
   const std::vector<hml::bandwidth_sample> zero{{1_KiB, 0_GBps}};
   EXPECT_THROW((void)hml::find_plateaus(zero), std::invalid_argument);
   EXPECT_THROW((void)hml::find_plateaus(three_levels(), {.tolerance = 1.0}), std::invalid_argument);
+  EXPECT_THROW((void)hml::find_plateaus(three_levels(), {.max_levels = 0}), std::invalid_argument);
   EXPECT_TRUE(hml::find_plateaus({}).empty());
 }
 
