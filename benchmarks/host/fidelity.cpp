@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,19 @@ struct experiment {
   hml::data_size outer_bytes;        // == model.bytes for streaming kernels
 };
 
+// Doubles on a cache-line boundary, as the probe's arrays are: a misaligned 64-byte vector load touches
+// two lines, which halves what L1 delivers.
+struct aligned_delete {
+  void operator()(double* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+};
+using aligned_doubles = std::unique_ptr<double[], aligned_delete>;
+
+aligned_doubles make_doubles(std::size_t n, double value) {
+  aligned_doubles a{static_cast<double*>(::operator new[](n * sizeof(double), std::align_val_t{64}))};
+  std::fill_n(a.get(), n, value);
+  return a;
+}
+
 std::size_t elements_per_thread(hml::data_size working_set, std::size_t arrays, unsigned threads) {
   const double n = working_set.value() / static_cast<double>(arrays * threads * sizeof(double));
   return std::max<std::size_t>(8, static_cast<std::size_t>(n) / 8 * 8);
@@ -40,12 +55,12 @@ std::size_t elements_per_thread(hml::data_size working_set, std::size_t arrays, 
 
 // A streaming kernel over `arrays` arrays per thread, each thread on its own arrays.
 hml::duration time_streaming(std::size_t arrays, std::size_t n, const hml::timing_options& timing,
-                             const std::function<void(std::vector<std::vector<double>>&, std::size_t)>& body) {
+                             const std::function<void(std::vector<aligned_doubles>&, std::size_t)>& body) {
   const unsigned threads = timing.threads == 0 ? hml::available_threads() : timing.threads;
-  std::vector<std::vector<std::vector<double>>> data(threads);
+  std::vector<std::vector<aligned_doubles>> data(threads);
   return hml::time_parallel(
       [&](unsigned t, unsigned) {
-        for (std::size_t a = 0; a < arrays; ++a) data[t].emplace_back(n, 1.0 + static_cast<double>(a));
+        for (std::size_t a = 0; a < arrays; ++a) data[t].push_back(make_doubles(n, 1.0 + static_cast<double>(a)));
       },
       [&](unsigned t, unsigned) { body(data[t], n); }, timing);
 }
@@ -59,13 +74,13 @@ std::vector<experiment> streaming(hml::data_size working_set, const hml::timing_
   };
   std::size_t n = elements_per_thread(working_set, 2, threads);
   add(hml::copy<double>(n * threads), 2, n,
-      time_streaming(2, n, timing, [](auto& d, std::size_t m) { kernels::copy(d[0].data(), d[1].data(), m); }));
+      time_streaming(2, n, timing, [](auto& d, std::size_t m) { kernels::copy(d[0].get(), d[1].get(), m); }));
   n = elements_per_thread(working_set, 3, threads);
   add(hml::triad<double>(n * threads), 3, n, time_streaming(3, n, timing, [](auto& d, std::size_t m) {
-        kernels::triad(d[0].data(), d[1].data(), d[2].data(), 3.0, m);
+        kernels::triad(d[0].get(), d[1].get(), d[2].get(), 3.0, m);
       }));
   add(hml::vector_add<double>(n * threads), 3, n, time_streaming(3, n, timing, [](auto& d, std::size_t m) {
-        kernels::vector_add(d[2].data(), d[0].data(), d[1].data(), m);
+        kernels::vector_add(d[2].get(), d[0].get(), d[1].get(), m);
       }));
   return out;
 }
@@ -107,7 +122,11 @@ std::string report(const bench::run_options& run) {
   const hml::timing_options& timing = options.timing;
 
   std::vector<experiment> all = streaming(m.levels.back().largest, timing);
-  for (experiment& e : streaming(m.levels.front().largest, timing)) all.push_back(e);
+  // The cache-resident point: the middle (geometric) of the fastest level's working sets, away from its edge.
+  const hml::bandwidth_plateau& fastest = m.levels.front();
+  for (experiment& e : streaming(fastest.smallest * std::sqrt(fastest.largest / fastest.smallest), timing)) {
+    all.push_back(e);
+  }
   for (experiment& e : matmuls(m, run.tiny ? 64 : 512, timing)) all.push_back(e);
 
   hml::table t{{"kernel", "n", "working set", "level", "measured", "achieved", "hml::run", "error %",
@@ -129,7 +148,7 @@ std::string report(const bench::run_options& run) {
     const double flat_error = hml::error_percent(flat, e.measured);
     const double error = has_roofline ? hml::error_percent(point.estimated_time, e.measured) : flat_error;
     const bool within = std::abs(error) <= target_percent;
-    t.add_row({std::string{e.model.name}, static_cast<double>(e.n), text(e.working_set), std::string{home.name},
+    t.add_row({std::string{e.model.name}, std::to_string(e.n), text(e.working_set), std::string{home.name},
                text(e.measured), e.streaming ? text(achieved.achieved_bandwidth) : text(achieved.achieved_compute),
                text(flat), flat_error, has_roofline ? hml::cell{text(point.estimated_time)} : hml::cell{"no FLOP"},
                has_roofline ? hml::cell{error} : hml::cell{"-"}, std::string{has_roofline ? point.binding : home.name},
