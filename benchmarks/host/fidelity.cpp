@@ -154,9 +154,9 @@ std::string report(const bench::run_options& run) {
                has_roofline ? hml::cell{error} : hml::cell{"-"}, std::string{has_roofline ? point.binding : home.name},
                (within ? "within " : "MISS ") + std::to_string(static_cast<int>(target_percent)) + " %"});
     if (!within) {
-      misses += "- " + std::string{e.model.name} + " in " + std::string{home.name} + ": the model is " +
-                (error > 0 ? "slower" : "faster") + " than the kernel by " +
-                std::to_string(static_cast<int>(std::lround(std::abs(error)))) + " %.\n";
+      misses += "- " + std::string{e.model.name} + " in " + std::string{home.name} + ": the model's time is " +
+                std::to_string(std::lround(std::abs(error))) + " % " + (error > 0 ? "longer" : "shorter") +
+                " than measured.\n";
     }
   }
   std::string out = "Machine from the probe in the same run: " + std::to_string(m.threads) + " threads, DRAM " +

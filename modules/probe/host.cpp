@@ -6,13 +6,16 @@
 // loop for other CPUs.
 module;
 #include <algorithm>
+#include <atomic>
 #include <barrier>
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string_view>
 #include <thread>
@@ -44,11 +47,11 @@ std::vector<int> allowed_cpus() {
 }
 
 // Best effort: an unpinned thread still measures, only with more noise.
-void pin(std::jthread& thread, int cpu) {
+void pin_this_thread(int cpu) {
   cpu_set_t set;
   CPU_ZERO(&set);
   CPU_SET(cpu, &set);
-  pthread_setaffinity_np(thread.native_handle(), sizeof set, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
 // Doubles aligned to a cache line, so vector loads never straddle two lines.
@@ -240,24 +243,42 @@ duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
   };
   std::barrier sync{static_cast<std::ptrdiff_t>(threads), on_phase};
 
+  // A thread that fails (say, cannot allocate its arrays) keeps arriving at every barrier, so that no
+  // other thread waits forever, and runs no more passes; the first failure is rethrown here.
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  const auto guarded = [&](auto&& step) {
+    if (failed) return;
+    try {
+      step();
+    } catch (...) {
+      const std::lock_guard lock{error_mutex};
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
   {
     std::vector<std::jthread> workers;
     workers.reserve(threads);
     for (unsigned t = 0; t < threads; ++t) {
       workers.emplace_back([&, t] {
-        prepare(t, threads);
+        if (!cpus.empty()) pin_this_thread(cpus[t % cpus.size()]);  // before it touches its data
+        guarded([&] { prepare(t, threads); });
         sync.arrive_and_wait();
-        pass(t, threads);
+        guarded([&] { pass(t, threads); });
         sync.arrive_and_wait();
         for (unsigned r = 0; r < options.repetitions; ++r) {
           sync.arrive_and_wait();
-          for (std::uint64_t p = 0; p < passes; ++p) pass(t, threads);
+          guarded([&] {
+            for (std::uint64_t p = 0; p < passes; ++p) pass(t, threads);
+          });
           sync.arrive_and_wait();
         }
       });
-      if (!cpus.empty()) pin(workers.back(), cpus[t % cpus.size()]);
     }
   }  // joined
+  if (error) std::rethrow_exception(error);
 
   double best = std::chrono::duration<double>(stamps[3] - stamps[2]).count();
   for (unsigned r = 1; r < options.repetitions; ++r) {

@@ -28,6 +28,7 @@ struct timing_options {
 // each pinned to its own CPU where the system allows; all threads start each repetition together (a
 // barrier) and the repetition ends when the last one finishes. Returns the best time of one pass.
 // `prepare` is where each thread allocates and first-touches its data, so that it is local to its core.
+// An exception from `prepare` or `pass` on any thread stops the passes and is rethrown here.
 [[nodiscard]] duration time_parallel(const std::function<void(unsigned thread, unsigned threads)>& prepare,
                                      const std::function<void(unsigned thread, unsigned threads)>& pass,
                                      const timing_options& options = {});

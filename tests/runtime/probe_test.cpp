@@ -151,6 +151,14 @@ TEST(TimeParallel, EveryThreadPreparesOnceAndRunsEveryPass) {
   }
 }
 
+TEST(TimeParallel, AFailingThreadIsReportedNotACrash) {
+  const auto fail_on_last = [](unsigned t, unsigned threads) {
+    if (t + 1 == threads) throw std::runtime_error("cannot allocate");
+  };
+  EXPECT_THROW((void)hml::time_parallel(fail_on_last, [](unsigned, unsigned) {}, tiny), std::runtime_error);
+  EXPECT_THROW((void)hml::time_parallel([](unsigned, unsigned) {}, fail_on_last, tiny), std::runtime_error);
+}
+
 TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
   // copy: 2 arrays; 1000 B over 1 thread is 62.5 doubles per array, rounded down to whole lines: 56.
   const auto copy = hml::measure_bandwidth(hml::stream_kernel::copy, 1000_B, {.threads = 1, .min_time = 1_ms});
