@@ -4,6 +4,7 @@ export import hml.units;
 export import hml.machine;
 export import hml.workload;
 export import hml.analysis;
+export import hml.probe;
 export import hml.catalog;
 export import hml.sweep;
 export import hml.report;

@@ -1,0 +1,385 @@
+// hml.probe's measuring half: threads, the streaming kernels and the FMA kernel.
+//
+// The library is built for the baseline instruction set, so the kernels carry their own: each has an
+// AVX-512 and an AVX2 version (target attributes, intrinsics, so the vector width is what likwid-bench
+// uses and not what the compiler prefers), chosen at run time with __builtin_cpu_supports, and a portable
+// loop for other CPUs.
+module;
+#include <algorithm>
+#include <atomic>
+#include <barrier>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <pthread.h>
+#include <sched.h>
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+module hml.probe;
+import hml.analysis;
+
+namespace hml {
+namespace {
+
+using clock = std::chrono::steady_clock;
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof set, &set) == 0) {
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+      if (CPU_ISSET(cpu, &set)) cpus.push_back(cpu);
+    }
+  }
+  return cpus;
+}
+
+// Best effort: an unpinned thread still measures, only with more noise.
+void pin_this_thread(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
+// Doubles aligned to a cache line, so vector loads never straddle two lines.
+struct aligned_deleter {
+  void operator()(double* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
+};
+using aligned_array = std::unique_ptr<double[], aligned_deleter>;
+
+aligned_array make_array(std::size_t n, double value) {
+  aligned_array a{static_cast<double*>(::operator new[](n * sizeof(double), std::align_val_t{64}))};
+  std::fill_n(a.get(), n, value);
+  return a;
+}
+
+// The streaming loops, one per instruction set. n is a multiple of 8 and the arrays are line-aligned, so
+// the vector loops need no remainder. Like likwid-bench's, they are plain loads and stores: no
+// non-temporal stores, and the generic copy must not become a memcpy call (no_builtin), which may use them.
+#if defined(__x86_64__)
+[[gnu::target("avx512f")]] void copy_avx512(double* a, const double* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 8) _mm512_store_pd(a + i, _mm512_load_pd(b + i));
+}
+[[gnu::target("avx512f")]] void triad_avx512(double* a, const double* b, const double* c, const double* d,
+                                             std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 8) {
+    _mm512_store_pd(a + i, _mm512_fmadd_pd(_mm512_load_pd(c + i), _mm512_load_pd(d + i), _mm512_load_pd(b + i)));
+  }
+}
+[[gnu::target("avx2")]] void copy_avx2(double* a, const double* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 4) _mm256_store_pd(a + i, _mm256_load_pd(b + i));
+}
+[[gnu::target("avx2,fma")]] void triad_avx2(double* a, const double* b, const double* c, const double* d,
+                                            std::size_t n) {
+  for (std::size_t i = 0; i < n; i += 4) {
+    _mm256_store_pd(a + i, _mm256_fmadd_pd(_mm256_load_pd(c + i), _mm256_load_pd(d + i), _mm256_load_pd(b + i)));
+  }
+}
+#endif
+[[clang::no_builtin("memcpy")]] void copy_generic(double* __restrict a, const double* __restrict b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) a[i] = b[i];
+}
+void triad_generic(double* __restrict a, const double* __restrict b, const double* __restrict c,
+                   const double* __restrict d, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) a[i] = b[i] + c[i] * d[i];
+}
+
+// Enough independent accumulators to cover the FMA latency on every FMA port, few enough to stay in
+// registers. x = x * m + a converges to a / (1 - m), so the values stay finite however long it runs.
+constexpr double multiplier = 0.999999;
+constexpr double addend = 1e-6;
+constexpr std::uint64_t fma_rounds = 4096;  // per pass
+
+#if defined(__x86_64__)
+constexpr int avx512_chains = 24;  // of 32 zmm registers
+[[gnu::target("avx512f")]] double fma_avx512(std::uint64_t rounds) {
+  __m512d acc[avx512_chains];
+  for (int c = 0; c < avx512_chains; ++c) acc[c] = _mm512_set1_pd(1.0 + c);
+  const __m512d m = _mm512_set1_pd(multiplier);
+  const __m512d a = _mm512_set1_pd(addend);
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    for (int c = 0; c < avx512_chains; ++c) acc[c] = _mm512_fmadd_pd(acc[c], m, a);
+  }
+  double sum = 0;
+  for (int c = 0; c < avx512_chains; ++c) sum += _mm512_reduce_add_pd(acc[c]);
+  return sum;
+}
+
+constexpr int avx2_chains = 12;  // of 16 ymm registers
+[[gnu::target("avx2,fma")]] double fma_avx2(std::uint64_t rounds) {
+  __m256d acc[avx2_chains];
+  for (int c = 0; c < avx2_chains; ++c) acc[c] = _mm256_set1_pd(1.0 + c);
+  const __m256d m = _mm256_set1_pd(multiplier);
+  const __m256d a = _mm256_set1_pd(addend);
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    for (int c = 0; c < avx2_chains; ++c) acc[c] = _mm256_fmadd_pd(acc[c], m, a);
+  }
+  alignas(32) double lanes[4];
+  double sum = 0;
+  for (int c = 0; c < avx2_chains; ++c) {
+    _mm256_store_pd(lanes, acc[c]);
+    sum += lanes[0] + lanes[1] + lanes[2] + lanes[3];
+  }
+  return sum;
+}
+#endif
+
+constexpr int generic_chains = 8;
+double fma_generic(std::uint64_t rounds) {
+  double acc[generic_chains];
+  for (int c = 0; c < generic_chains; ++c) acc[c] = 1.0 + c;
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    for (int c = 0; c < generic_chains; ++c) acc[c] = acc[c] * multiplier + addend;
+  }
+  double sum = 0;
+  for (int c = 0; c < generic_chains; ++c) sum += acc[c];
+  return sum;
+}
+
+enum class isa { avx512, avx2, generic };
+
+isa detect_isa() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return isa::avx512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return isa::avx2;
+#endif
+  return isa::generic;
+}
+
+// FLOP of one call to the kernel for `i` with `rounds` rounds: 2 per lane per chain per round.
+double fma_flops(isa i, std::uint64_t rounds) {
+  const double r = static_cast<double>(rounds);
+  switch (i) {
+#if defined(__x86_64__)
+    case isa::avx512: return 2.0 * 8 * avx512_chains * r;
+    case isa::avx2: return 2.0 * 4 * avx2_chains * r;
+#endif
+    default: return 2.0 * generic_chains * r;
+  }
+}
+
+double run_fma(isa i, std::uint64_t rounds) {
+  switch (i) {
+#if defined(__x86_64__)
+    case isa::avx512: return fma_avx512(rounds);
+    case isa::avx2: return fma_avx2(rounds);
+#endif
+    default: return fma_generic(rounds);
+  }
+}
+
+void run_copy(isa i, double* a, const double* b, std::size_t n) {
+  switch (i) {
+#if defined(__x86_64__)
+    case isa::avx512: return copy_avx512(a, b, n);
+    case isa::avx2: return copy_avx2(a, b, n);
+#endif
+    default: return copy_generic(a, b, n);
+  }
+}
+
+void run_triad(isa i, double* a, const double* b, const double* c, const double* d, std::size_t n) {
+  switch (i) {
+#if defined(__x86_64__)
+    case isa::avx512: return triad_avx512(a, b, c, d, n);
+    case isa::avx2: return triad_avx2(a, b, c, d, n);
+#endif
+    default: return triad_generic(a, b, c, d, n);
+  }
+}
+
+// The arrays one thread streams through.
+struct stream_arrays {
+  std::vector<aligned_array> arrays;
+  std::size_t n = 0;
+};
+
+constexpr std::size_t doubles_per_line = 64 / sizeof(double);
+
+std::size_t streams(stream_kernel k) { return k == stream_kernel::copy ? 2 : 4; }
+
+}  // namespace
+
+unsigned available_threads() {
+  const std::size_t cpus = allowed_cpus().size();
+  if (cpus > 0) return static_cast<unsigned>(cpus);
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
+                       const std::function<void(unsigned, unsigned)>& pass, const timing_options& options) {
+  expects(options.repetitions >= 1, "hml: timing needs at least one repetition");
+  expects(isfinite(options.min_time) && options.min_time.value() >= 0, "hml: min_time must be finite and >= 0");
+  const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
+  const std::vector<int> cpus = allowed_cpus();
+
+  // Phase stamps, written by the barrier's completion step (which runs once, after all threads arrive):
+  // 0 prepared, 1 one warm-up pass done, then a start and an end stamp per repetition.
+  std::vector<clock::time_point> stamps(2 + 2 * std::size_t{options.repetitions});
+  std::size_t phase = 0;
+  std::uint64_t passes = 1;
+  const double min_seconds = options.min_time.value();
+  auto on_phase = [&]() noexcept {
+    stamps[phase] = clock::now();
+    if (phase == 1) {  // calibrate: enough passes per repetition to last min_time
+      const double warm_up = std::chrono::duration<double>(stamps[1] - stamps[0]).count();
+      passes = warm_up <= 0 ? 1 : std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(min_seconds / warm_up)));
+    }
+    ++phase;
+  };
+  std::barrier sync{static_cast<std::ptrdiff_t>(threads), on_phase};
+
+  // A thread that fails (say, cannot allocate its arrays) keeps arriving at every barrier, so that no
+  // other thread waits forever, and runs no more passes; the first failure is rethrown here.
+  std::mutex error_mutex;
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+  const auto guarded = [&](auto&& step) {
+    if (failed) return;
+    try {
+      step();
+    } catch (...) {
+      const std::lock_guard lock{error_mutex};
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  {
+    std::vector<std::jthread> workers;
+    workers.reserve(threads);
+    for (unsigned t = 0; t < threads; ++t) {
+      workers.emplace_back([&, t] {
+        if (!cpus.empty()) pin_this_thread(cpus[t % cpus.size()]);  // before it touches its data
+        guarded([&] { prepare(t, threads); });
+        sync.arrive_and_wait();
+        guarded([&] { pass(t, threads); });
+        sync.arrive_and_wait();
+        for (unsigned r = 0; r < options.repetitions; ++r) {
+          sync.arrive_and_wait();
+          guarded([&] {
+            for (std::uint64_t p = 0; p < passes; ++p) pass(t, threads);
+          });
+          sync.arrive_and_wait();
+        }
+      });
+    }
+  }  // joined
+  if (error) std::rethrow_exception(error);
+
+  double best = std::chrono::duration<double>(stamps[3] - stamps[2]).count();
+  for (unsigned r = 1; r < options.repetitions; ++r) {
+    best = std::min(best, std::chrono::duration<double>(stamps[3 + 2 * r] - stamps[2 + 2 * r]).count());
+  }
+  return best / static_cast<double>(passes) * second;
+}
+
+bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, const timing_options& options) {
+  expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0");
+  const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
+  const std::size_t arrays = streams(kernel);
+  // Whole cache lines of every array on every thread, at least one.
+  const double per_array = working_set.value() / static_cast<double>(arrays * threads * sizeof(double));
+  const std::size_t n = std::max(doubles_per_line, static_cast<std::size_t>(per_array) / doubles_per_line * doubles_per_line);
+
+  std::vector<stream_arrays> data(threads);
+  const auto prepare = [&](unsigned t, unsigned) {
+    data[t].n = n;
+    for (std::size_t a = 0; a < arrays; ++a) data[t].arrays.push_back(make_array(n, 1.0 + static_cast<double>(a)));
+  };
+  const isa kind = detect_isa();
+  const auto pass = [&](unsigned t, unsigned) {
+    auto& d = data[t].arrays;
+    if (kernel == stream_kernel::copy) {
+      run_copy(kind, d[0].get(), d[1].get(), n);
+    } else {
+      run_triad(kind, d[0].get(), d[1].get(), d[2].get(), d[3].get(), n);
+    }
+  };
+  const duration time = time_parallel(prepare, pass, {threads, options.min_time, options.repetitions});
+  const data_size moved = static_cast<double>(arrays * n * threads * sizeof(double)) * byte;
+  return {moved, moved / time};
+}
+
+std::string_view vector_isa() {
+  switch (detect_isa()) {
+    case isa::avx512: return "avx512f";
+    case isa::avx2: return "avx2+fma";
+    case isa::generic: return "generic";
+  }
+  return "generic";
+}
+
+compute_rate measure_peak_compute(const timing_options& options) {
+  const isa kind = detect_isa();
+  const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
+  std::vector<double> sinks(threads);  // kept, so the chains cannot be optimised away
+  const auto pass = [&](unsigned t, unsigned) { sinks[t] += run_fma(kind, fma_rounds); };
+  const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions});
+  expects(std::ranges::all_of(sinks, [](double s) { return std::isfinite(s); }), "hml: the FMA kernel diverged");
+  return fma_flops(kind, fma_rounds) * static_cast<double>(threads) * flop / time;
+}
+
+std::vector<data_size> working_set_ladder(data_size smallest, data_size largest, unsigned steps_per_doubling) {
+  expects(isfinite(smallest) && smallest.value() > 0 && isfinite(largest) && !(largest < smallest),
+          "hml: a working-set ladder needs 0 < smallest <= largest");
+  expects(steps_per_doubling >= 1, "hml: a working-set ladder needs at least one step per doubling");
+  std::vector<data_size> sizes;
+  const double step = std::exp2(1.0 / steps_per_doubling);
+  for (double factor = 1.0; !(largest < smallest * factor * (1 - 1e-9)); factor *= step) {
+    sizes.push_back(smallest * factor);
+  }
+  return sizes;
+}
+
+const bandwidth_plateau& host_machine::level_for(data_size working_set) const {
+  expects(!levels.empty(), "hml: the machine has no measured memory level");
+  for (const bandwidth_plateau& level : levels) {
+    if (!(level.largest < working_set)) return level;
+  }
+  return levels.back();
+}
+
+memory host_machine::memory_for(data_size working_set) const {
+  return {0 * second, level_for(working_set).ceiling.bandwidth};
+}
+
+memory host_machine::dram() const {
+  expects(!levels.empty(), "hml: the machine has no measured memory level");
+  return {0 * second, levels.back().ceiling.bandwidth};
+}
+
+compute_core host_machine::core() const { return {peak}; }
+
+roof host_machine::roofline() const { return {dram().bandwidth, peak}; }
+
+compute_ceiling host_machine::compute() const { return {"FP64 FMA", peak}; }
+
+host_machine probe(const probe_options& options) {
+  expects(!options.working_sets.empty(), "hml: the probe needs at least one working set");
+  host_machine machine;
+  machine.threads = options.timing.threads == 0 ? available_threads() : options.timing.threads;
+  machine.isa = vector_isa();
+  for (const data_size size : options.working_sets) {
+    machine.copy.push_back(measure_bandwidth(stream_kernel::copy, size, options.timing));
+    machine.triad.push_back(measure_bandwidth(stream_kernel::triad, size, options.timing));
+  }
+  machine.levels = find_plateaus(machine.triad, options.plateaus);
+  machine.peak = measure_peak_compute(options.timing);
+  return machine;
+}
+
+}  // namespace hml

@@ -1,0 +1,95 @@
+// hml.probe:host — times kernels on every hardware thread of this machine and describes the machine.
+//
+// Bytes are counted the way likwid-bench counts them, so the two compare directly: copy a[i] = b[i] moves
+// 16 B per element (one load, one store), triad a[i] = b[i] + c[i] * d[i] moves 32 B (three loads, one
+// store); the extra read a cache does to allocate a written line (write-allocate) is not counted. A working
+// set is the size of all arrays of all threads together (likwid-bench's -W N:<size>:<threads>).
+module;
+#include <cstddef>
+#include <functional>
+#include <string_view>
+#include <vector>
+export module hml.probe:host;
+import hml.analysis;
+import :plateaus;
+
+export namespace hml {
+
+struct timing_options {
+  unsigned threads = 0;                      // 0: one per hardware thread this process may run on
+  duration min_time = 100 * millisecond;     // each repetition repeats the pass until it lasts this long
+  unsigned repetitions = 3;                  // the best repetition counts
+};
+
+// The hardware threads this process may run on (its CPU affinity).
+[[nodiscard]] unsigned available_threads();
+
+// Runs `prepare(thread, threads)` once, then `pass(thread, threads)` over and over on `threads` threads,
+// each pinned to its own CPU where the system allows; all threads start each repetition together (a
+// barrier) and the repetition ends when the last one finishes. Returns the best time of one pass.
+// `prepare` is where each thread allocates and first-touches its data, so that it is local to its core.
+// An exception from `prepare` or `pass` on any thread stops the passes and is rethrown here.
+[[nodiscard]] duration time_parallel(const std::function<void(unsigned thread, unsigned threads)>& prepare,
+                                     const std::function<void(unsigned thread, unsigned threads)>& pass,
+                                     const timing_options& options = {});
+
+enum class stream_kernel {
+  copy,   // a[i] = b[i]: 16 B per element
+  triad,  // a[i] = b[i] + c[i] * d[i]: 32 B per element, 2 FLOP
+};
+
+// Bandwidth of one streaming kernel over a working set of about `working_set` (rounded down so every
+// thread gets whole 64-byte lines of every array; the sample holds the size really used).
+[[nodiscard]] bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set,
+                                                 const timing_options& options = {});
+
+// The instruction set the FMA kernel uses here: "avx512f", "avx2+fma" or "generic" (no FMA: a multiply
+// and an add, still 2 FLOP).
+[[nodiscard]] std::string_view vector_isa();
+
+// Peak FP64 rate: independent chains of vector multiply-adds in registers, on every thread.
+[[nodiscard]] compute_rate measure_peak_compute(const timing_options& options = {});
+
+// Working sets from `smallest` to `largest`, `steps_per_doubling` per factor of two.
+[[nodiscard]] std::vector<data_size> working_set_ladder(data_size smallest, data_size largest,
+                                                        unsigned steps_per_doubling = 2);
+
+struct probe_options {
+  // From well inside L1 to well beyond any last-level cache (the largest sets must be served by DRAM).
+  std::vector<data_size> working_sets = working_set_ladder(16 * kibibyte, 2 * gibibyte);
+  timing_options timing{};
+  plateau_options plateaus{};
+};
+
+// This machine as the models see it.
+struct host_machine {
+  unsigned threads = 0;
+  std::string_view isa;
+  std::vector<bandwidth_sample> copy;
+  std::vector<bandwidth_sample> triad;
+  std::vector<bandwidth_plateau> levels;  // from the triad samples, fastest first; the last is DRAM
+  compute_rate peak;                      // FP64 FMA, all threads
+
+  // The level that serves a working set: the first whose measured sets reach it (a set between two
+  // levels gets the slower one); the last level for anything larger.
+  [[nodiscard]] const bandwidth_plateau& level_for(data_size working_set) const;
+  // A flat memory streaming at that level's ceiling. The probe measures no latency (0 s): a streaming
+  // kernel pays it once, which is negligible at the sizes measured.
+  [[nodiscard]] memory memory_for(data_size working_set) const;
+  [[nodiscard]] memory dram() const;
+  [[nodiscard]] compute_core core() const;
+  [[nodiscard]] roof roofline() const;  // DRAM and the FMA peak
+  [[nodiscard]] compute_ceiling compute() const;
+};
+
+// Measures copy and triad over every working set and the FMA peak, and finds the memory levels.
+[[nodiscard]] host_machine probe(const probe_options& options = {});
+
+// How far a model's time is from a measured one, in percent of the measurement: positive when the model
+// predicts a longer time than measured.
+[[nodiscard]] constexpr double error_percent(duration predicted, duration measured) {
+  expects(isfinite(measured) && measured.value() > 0, "hml: a measured time must be finite and > 0");
+  return (predicted / measured - 1.0) * 100.0;
+}
+
+}  // namespace hml

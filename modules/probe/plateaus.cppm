@@ -1,0 +1,104 @@
+// hml.probe:plateaus — from bandwidth samples over growing working sets to one ceiling per memory level.
+//
+// Bandwidth stays flat while the working set fits a level and falls when it spills into the next one.
+// Samples, ordered by working set, are grouped while they stay within a tolerance of the group's first
+// sample; a group of fewer than `min_samples` between two others is a transition between levels and
+// dropped. Noise can still cut one level in two, so while there are more groups than a machine has
+// levels, the two neighbours with the closest bandwidths are merged. The last group is served by the
+// slowest level probed: DRAM, if the largest working sets are well beyond the last cache.
+module;
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <vector>
+export module hml.probe:plateaus;
+import hml.analysis;
+
+export namespace hml {
+
+struct bandwidth_sample {
+  data_size working_set;  // all arrays of all threads together
+  data_rate bandwidth;
+};
+
+// One memory level as the samples show it: its ceiling and the working sets it served.
+struct bandwidth_plateau {
+  bandwidth_ceiling ceiling;  // the median bandwidth of the level's samples
+  data_size smallest;
+  data_size largest;
+  std::size_t samples;
+};
+
+struct plateau_options {
+  double tolerance = 0.25;      // a sample more than 25 % off the level's first sample starts a new level
+  std::size_t min_samples = 2;  // fewer samples than this, between two levels, are a transition
+  std::size_t max_levels = 4;   // L1, L2, L3 and DRAM; more groups than this are merged
+};
+
+[[nodiscard]] inline std::vector<bandwidth_plateau> find_plateaus(std::span<const bandwidth_sample> samples,
+                                                                  plateau_options options = {}) {
+  expects(options.tolerance > 0.0 && options.tolerance < 1.0, "hml: plateau tolerance must be within (0, 1)");
+  expects(options.max_levels >= 1, "hml: at least one memory level");
+  for (const bandwidth_sample& s : samples) {
+    expects(isfinite(s.bandwidth) && s.bandwidth.value() > 0, "hml: every sample needs a finite bandwidth > 0");
+  }
+  std::vector<bandwidth_sample> sorted(samples.begin(), samples.end());
+  std::ranges::sort(sorted, {}, [](const bandwidth_sample& s) { return s.working_set.value(); });
+
+  struct group {
+    data_size smallest, largest;
+    std::vector<data_rate> rates;  // rates.front() is the group's first sample
+  };
+  std::vector<group> groups;
+  for (const bandwidth_sample& s : sorted) {
+    const bool joins = !groups.empty() && [&] {
+      const double ratio = s.bandwidth / groups.back().rates.front();
+      return ratio >= 1.0 - options.tolerance && ratio <= 1.0 / (1.0 - options.tolerance);
+    }();
+    if (joins) {
+      groups.back().largest = s.working_set;
+      groups.back().rates.push_back(s.bandwidth);
+    } else {
+      groups.push_back({s.working_set, s.working_set, {s.bandwidth}});
+    }
+  }
+  // Short groups between two levels are transitions; the last group always stays.
+  for (std::size_t g = groups.size(); g-- > 1;) {
+    if (groups[g - 1].rates.size() < options.min_samples) groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g) - 1);
+  }
+
+  const auto median = [](std::vector<data_rate> rates) {
+    std::ranges::sort(rates);
+    const std::size_t middle = rates.size() / 2;
+    return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2.0;
+  };
+  // Noise can split a level in two: merge the two neighbours closest in bandwidth until few enough remain.
+  while (groups.size() > options.max_levels) {
+    std::size_t closest = 0;
+    double closest_ratio = 0;
+    for (std::size_t i = 0; i + 1 < groups.size(); ++i) {
+      const data_rate a = median(groups[i].rates), b = median(groups[i + 1].rates);
+      const double ratio = a < b ? b / a : a / b;
+      if (i == 0 || ratio < closest_ratio) std::tie(closest, closest_ratio) = std::tuple{i, ratio};
+    }
+    group& kept = groups[closest];
+    group& next = groups[closest + 1];
+    kept.largest = next.largest;
+    kept.rates.insert(kept.rates.end(), next.rates.begin(), next.rates.end());
+    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(closest) + 1);
+  }
+
+  static constexpr std::array<std::string_view, 8> cache_names{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"};
+  std::vector<bandwidth_plateau> levels;
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const std::string_view name =
+        g + 1 == groups.size() ? std::string_view{"DRAM"} : cache_names[std::min(g, cache_names.size() - 1)];
+    levels.push_back({{name, median(groups[g].rates)}, groups[g].smallest, groups[g].largest, groups[g].rates.size()});
+  }
+  return levels;
+}
+
+}  // namespace hml

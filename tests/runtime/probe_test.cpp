@@ -1,0 +1,197 @@
+// hml.probe: plateau detection on synthetic samples (a pure function, so exact), the machine description's
+// queries, the parallel timer's bookkeeping, and the real probe on a tiny setting. No timing thresholds:
+// the measured values are only checked to be finite, positive and within physical bounds.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+// L1 (with noise), a transition, L2 (noisy), a transition, DRAM.
+std::vector<hml::bandwidth_sample> three_levels() {
+  return {{16_KiB, 101_GBps}, {32_KiB, 99_GBps},  {48_KiB, 100_GBps}, {64_KiB, 70_GBps},
+          {128_KiB, 38_GBps}, {256_KiB, 43_GBps}, {512_KiB, 40_GBps}, {2_MiB, 24_GBps},
+          {8_MiB, 10_GBps},   {16_MiB, 11_GBps}};
+}
+
+TEST(Plateaus, OneCeilingPerLevelAtTheMedianTransitionsDropped) {
+  const auto levels = hml::find_plateaus(three_levels());
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[0].ceiling.name, "L1");
+  EXPECT_EQ(levels[0].ceiling.bandwidth, 100_GBps);
+  EXPECT_EQ(levels[0].smallest, 16_KiB);
+  EXPECT_EQ(levels[0].largest, 48_KiB);
+  EXPECT_EQ(levels[0].samples, 3u);
+  EXPECT_EQ(levels[1].ceiling.name, "L2");
+  EXPECT_EQ(levels[1].ceiling.bandwidth, 40_GBps);
+  EXPECT_EQ(levels[1].smallest, 128_KiB);
+  EXPECT_EQ(levels[1].largest, 512_KiB);
+  EXPECT_EQ(levels[2].ceiling.name, "DRAM");
+  EXPECT_EQ(levels[2].ceiling.bandwidth, 10.5_GBps);  // the median of an even group: the middle two's mean
+  EXPECT_EQ(levels[2].smallest, 8_MiB);
+}
+
+TEST(Plateaus, OrderOfTheSamplesDoesNotMatter) {
+  auto samples = three_levels();
+  std::ranges::reverse(samples);
+  const auto levels = hml::find_plateaus(samples);
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[1].ceiling.bandwidth, 40_GBps);
+}
+
+TEST(Plateaus, TheLastGroupIsKeptEvenWithOneSample) {
+  const std::vector<hml::bandwidth_sample> samples{{1_KiB, 50_GBps}, {2_KiB, 50_GBps}, {1_GiB, 5_GBps}};
+  const auto levels = hml::find_plateaus(samples);
+  ASSERT_EQ(levels.size(), 2u);
+  EXPECT_EQ(levels[1].ceiling.name, "DRAM");
+  EXPECT_EQ(levels[1].ceiling.bandwidth, 5_GBps);
+}
+
+TEST(Plateaus, ToleranceDecidesWhatIsOneLevel) {
+  const std::vector<hml::bandwidth_sample> samples{{1_KiB, 100_GBps}, {2_KiB, 85_GBps}, {4_KiB, 85_GBps}};
+  EXPECT_EQ(hml::find_plateaus(samples, {.tolerance = 0.2}).size(), 1u);
+  EXPECT_EQ(hml::find_plateaus(samples, {.tolerance = 0.1}).size(), 1u)
+      << "the first sample alone is a transition, dropped; the rest is the last level";
+  EXPECT_EQ(hml::find_plateaus(samples, {.tolerance = 0.1, .min_samples = 1}).size(), 2u);
+}
+
+TEST(Plateaus, NoiseThatSplitsALevelIsMergedIntoAtMostMaxLevels) {
+  // A slow decline cut into 150 / 100 / 70 / 48 / 33 by the tolerance, with a fast level in front.
+  const std::vector<hml::bandwidth_sample> samples{
+      {1_KiB, 400_GBps}, {2_KiB, 400_GBps}, {4_KiB, 150_GBps}, {8_KiB, 150_GBps}, {16_KiB, 100_GBps},
+      {32_KiB, 100_GBps}, {64_KiB, 70_GBps}, {128_KiB, 70_GBps}, {256_KiB, 48_GBps}, {512_KiB, 48_GBps},
+      {1_MiB, 33_GBps}, {2_MiB, 33_GBps}};
+  EXPECT_EQ(hml::find_plateaus(samples, {.tolerance = 0.25, .max_levels = 8}).size(), 6u);
+  const auto levels = hml::find_plateaus(samples, {.tolerance = 0.25, .max_levels = 3});
+  ASSERT_EQ(levels.size(), 3u);
+  // The closest neighbours go first: 100/70 (1.43), then 48/33 (1.45), then 150 with 100-70 (1.76 < 2.1).
+  EXPECT_EQ(levels[0].ceiling.bandwidth, 400_GBps);
+  EXPECT_EQ(levels[1].smallest, 4_KiB);
+  EXPECT_EQ(levels[1].largest, 128_KiB);
+  EXPECT_EQ(levels[1].samples, 6u);
+  EXPECT_EQ(levels[1].ceiling.bandwidth, 100_GBps);
+  EXPECT_EQ(levels[2].ceiling.name, "DRAM");
+  EXPECT_EQ(levels[2].smallest, 256_KiB);
+  EXPECT_EQ(levels[2].ceiling.bandwidth, 40.5_GBps);
+}
+
+TEST(Plateaus, RejectsBadSamplesAndOptions) {
+  const std::vector<hml::bandwidth_sample> zero{{1_KiB, 0_GBps}};
+  EXPECT_THROW((void)hml::find_plateaus(zero), std::invalid_argument);
+  EXPECT_THROW((void)hml::find_plateaus(three_levels(), {.tolerance = 1.0}), std::invalid_argument);
+  EXPECT_THROW((void)hml::find_plateaus(three_levels(), {.max_levels = 0}), std::invalid_argument);
+  EXPECT_TRUE(hml::find_plateaus({}).empty());
+}
+
+hml::host_machine synthetic_machine() {
+  hml::host_machine m;
+  m.levels = hml::find_plateaus(three_levels());
+  m.peak = 200_GFLOPS;
+  return m;
+}
+
+TEST(HostMachine, LevelForAWorkingSet) {
+  const auto m = synthetic_machine();
+  EXPECT_EQ(m.level_for(20_KiB).ceiling.name, "L1");
+  EXPECT_EQ(m.level_for(48_KiB).ceiling.name, "L1");
+  EXPECT_EQ(m.level_for(64_KiB).ceiling.name, "L2") << "between two levels: the slower one";
+  EXPECT_EQ(m.level_for(1_MiB).ceiling.name, "DRAM");
+  EXPECT_EQ(m.level_for(1_GiB).ceiling.name, "DRAM") << "beyond every sample: the last level";
+  EXPECT_EQ(m.memory_for(256_KiB).bandwidth, 40_GBps);
+  EXPECT_EQ(m.memory_for(256_KiB).latency, 0_s);
+}
+
+TEST(HostMachine, PlugsIntoTheModels) {
+  const auto m = synthetic_machine();
+  EXPECT_EQ(m.roofline().bandwidth, 10.5_GBps);
+  EXPECT_EQ(m.roofline().peak, 200_GFLOPS);
+  EXPECT_EQ(m.compute().peak, 200_GFLOPS);
+  // 1 GB at 10.5 GB/s with 2 GFLOP at 200 GFLOP/s: memory-bound, the memory time with full overlap.
+  const hml::kernel k{"k", 2_GFLOP, 1_GB};
+  const auto t = hml::run(k, m.dram(), m.core(), {.overlap_policy = hml::overlap::full});
+  EXPECT_EQ(t.limit, hml::regime::memory_bound);
+  EXPECT_EQ(t.total, 1_GB / 10.5_GBps);
+  EXPECT_THROW((void)hml::host_machine{}.dram(), std::invalid_argument);
+}
+
+static_assert(hml::error_percent(1.1_s, 1_s) > 9.999 && hml::error_percent(1.1_s, 1_s) < 10.001);
+static_assert(hml::error_percent(0.5_s, 1_s) == -50.0);
+
+TEST(WorkingSetLadder, StepsPerDoubling) {
+  const auto sizes = hml::working_set_ladder(16_KiB, 64_KiB, 2);
+  ASSERT_EQ(sizes.size(), 5u);
+  EXPECT_EQ(sizes.front(), 16_KiB);
+  EXPECT_NEAR(sizes[1] / sizes[0], std::sqrt(2.0), 1e-12);
+  EXPECT_NEAR(sizes.back() / 64_KiB, 1.0, 1e-12);
+  EXPECT_EQ(hml::working_set_ladder(1_KiB, 1_KiB, 1).size(), 1u);
+  EXPECT_THROW((void)hml::working_set_ladder(2_KiB, 1_KiB), std::invalid_argument);
+}
+
+const hml::timing_options tiny{.threads = 0, .min_time = 1_ms, .repetitions = 2};
+
+TEST(TimeParallel, EveryThreadPreparesOnceAndRunsEveryPass) {
+  const unsigned threads = hml::available_threads();
+  std::vector<std::atomic<int>> prepared(threads), passes(threads);
+  const auto time = hml::time_parallel([&](unsigned t, unsigned n) { EXPECT_EQ(n, threads); ++prepared[t]; },
+                                       [&](unsigned t, unsigned) { ++passes[t]; }, tiny);
+  EXPECT_TRUE(hml::isfinite(time));
+  EXPECT_GE(time.value(), 0.0);
+  for (unsigned t = 0; t < threads; ++t) {
+    EXPECT_EQ(prepared[t], 1);
+    EXPECT_GE(passes[t], 3) << "a warm-up pass and at least one per repetition";
+    EXPECT_EQ(passes[t], passes[0]) << "every thread runs the same number of passes";
+  }
+}
+
+TEST(TimeParallel, AFailingThreadIsReportedNotACrash) {
+  const auto fail_on_last = [](unsigned t, unsigned threads) {
+    if (t + 1 == threads) throw std::runtime_error("cannot allocate");
+  };
+  EXPECT_THROW((void)hml::time_parallel(fail_on_last, [](unsigned, unsigned) {}, tiny), std::runtime_error);
+  EXPECT_THROW((void)hml::time_parallel([](unsigned, unsigned) {}, fail_on_last, tiny), std::runtime_error);
+}
+
+TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
+  // copy: 2 arrays; 1000 B over 1 thread is 62.5 doubles per array, rounded down to whole lines: 56.
+  const auto copy = hml::measure_bandwidth(hml::stream_kernel::copy, 1000_B, {.threads = 1, .min_time = 1_ms});
+  EXPECT_EQ(copy.working_set, 2 * 56 * 8_B);
+  // triad: 4 arrays; 1 MiB over 2 threads divides into whole lines exactly.
+  const auto triad = hml::measure_bandwidth(hml::stream_kernel::triad, 1_MiB, {.threads = 2, .min_time = 1_ms});
+  EXPECT_EQ(triad.working_set, 1_MiB);
+  EXPECT_THROW((void)hml::measure_bandwidth(hml::stream_kernel::copy, 0_B), std::invalid_argument);
+}
+
+TEST(Probe, TinySettingGivesAPlausibleMachine) {
+  const auto m = hml::probe({.working_sets = {16_KiB, 64_KiB, 256_KiB}, .timing = tiny});
+  EXPECT_EQ(m.threads, hml::available_threads());
+  EXPECT_FALSE(m.isa.empty());
+  ASSERT_EQ(m.copy.size(), 3u);
+  ASSERT_EQ(m.triad.size(), 3u);
+  for (const auto& samples : {m.copy, m.triad}) {
+    for (const auto& s : samples) {
+      EXPECT_TRUE(hml::isfinite(s.bandwidth));
+      EXPECT_GT(s.bandwidth, 1_MBps);     // physical bounds, not a performance claim
+      EXPECT_LT(s.bandwidth, 1000_TBps);
+      EXPECT_GT(s.working_set, 0_B);
+    }
+  }
+  ASSERT_FALSE(m.levels.empty());
+  EXPECT_EQ(m.levels.back().ceiling.name, "DRAM");
+  EXPECT_TRUE(hml::isfinite(m.peak));
+  EXPECT_GT(m.peak, 0.001_GFLOPS);
+  EXPECT_LT(m.peak, 1000_PFLOPS);
+  // The description plugs into the models.
+  const auto point = hml::analyze(hml::triad<double>(1'000'000), m.roofline());
+  EXPECT_TRUE(hml::isfinite(point.estimated_time));
+  EXPECT_GT(point.estimated_time, 0_s);
+}
+
+}  // namespace
