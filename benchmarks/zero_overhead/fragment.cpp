@@ -1,11 +1,10 @@
-#include "fragment.hpp"
-
-#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <benchmark/benchmark.h>
+
+#include "fragment.hpp"
 
 import hml;
 
