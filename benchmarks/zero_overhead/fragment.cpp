@@ -56,7 +56,7 @@ std::string fragment(sweep_size size, const collecting_reporter& results, const 
                    repetitions + "; build type " HML_BUILD_TYPE ".\n\n";
   md += row({"sweep", "time per sweep", "per evaluation", "evaluations/s per core"});
   md += row({"---", "---:", "---:", "---:"});
-  md += sweep_row(names::raw_checked, "raw doubles, the same checks (baseline)");
+  md += sweep_row(names::raw_checked, "raw doubles with hml's checks (baseline)");
   md += sweep_row(names::raw_unchecked, "raw doubles, no checks");
   md += sweep_row(names::hml_quantities, "hml quantities, `hml::run`");
   md += sweep_row(names::hml_grid, "`hml::grid` point by point (the compile-time path)");

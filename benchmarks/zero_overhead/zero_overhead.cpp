@@ -29,43 +29,68 @@ namespace {
 using zero_overhead::sweep_size;
 using zero_overhead::sweep_total;
 
-// Everything a sweep reads, built once before timing.
+// The swept values, built once before timing.
 struct sweep_inputs {
   sweep_size size;
-  zero_overhead::seed_cache model;
   zero_overhead::axis_values values;
-  raw::seed_cache raw_model;
   std::vector<double> raw_slow_bandwidths;
 };
 
 sweep_inputs make_inputs(sweep_size size) {
-  sweep_inputs in{.size = size, .model = {}, .values = zero_overhead::values_of(size), .raw_model = {}, .raw_slow_bandwidths = {}};
-  in.raw_model = {.bytes = in.model.kernel.bytes.value(),
-                  .flops = in.model.kernel.flops.value(),
-                  .latency = in.model.latency.value(),
-                  .fast = in.model.fast.value(),
-                  .peak = in.model.core.peak.value()};
+  sweep_inputs in{.size = size, .values = zero_overhead::values_of(size), .raw_slow_bandwidths = {}};
   for (hml::data_rate slow : in.values.slow_bandwidths) in.raw_slow_bandwidths.push_back(slow.value());
   return in;
 }
 
-// A local copy the optimizer must treat as unknown, so no parameter is folded into the loop.
+raw::seed_cache raw_values(const zero_overhead::seed_cache& m) {
+  return {.bytes = m.kernel.bytes.value(),
+          .flops = m.kernel.flops.value(),
+          .latency = m.latency.value(),
+          .fast = m.fast.value(),
+          .peak = m.core.peak.value()};
+}
+
+// A value the optimizer must treat as unknown. Only the copy escapes into DoNotOptimize, so the struct it
+// is stored in stays unescaped and the rest of that struct stays known.
 template <class T>
-T opaque(const T& value) {
-  T copy = value;
-  benchmark::DoNotOptimize(copy);
-  return copy;
+T hidden(T value) {
+  benchmark::DoNotOptimize(value);
+  return value;
+}
+
+// The fixed parameters as a sweep writes them, with every number hidden from the optimizer so that none
+// is folded into the loop; what the code fixes by construction (sequential access) stays visible, as in
+// any program.
+zero_overhead::seed_cache opaque_model() {
+  zero_overhead::seed_cache m;
+  m.kernel.flops = hidden(m.kernel.flops);
+  m.kernel.bytes = hidden(m.kernel.bytes);
+  m.latency = hidden(m.latency);
+  m.fast = hidden(m.fast);
+  m.core.peak = hidden(m.core.peak);
+  return m;
+}
+
+raw::seed_cache opaque_raw_model() {
+  raw::seed_cache r = raw_values(zero_overhead::seed_cache{});
+  r.flops = hidden(r.flops);
+  r.bytes = hidden(r.bytes);
+  r.latency = hidden(r.latency);
+  r.fast = hidden(r.fast);
+  r.peak = hidden(r.peak);
+  return r;
 }
 
 // The sweeps. Each visits the points in the same order (slow bandwidth outer, hit rate inner).
 template <bool Checked>
 sweep_total raw_doubles(const sweep_inputs& in) {
-  const raw::seed_cache model = opaque(in.raw_model);
+  const raw::seed_cache model = opaque_raw_model();
   if constexpr (Checked) raw::validate(model);
   sweep_total total;
   for (double slow : in.raw_slow_bandwidths) {
     for (double hit_rate : in.values.hit_rates) {
-      const raw::breakdown t = Checked ? raw::run_checked(model, slow, hit_rate) : raw::run(model, slow, hit_rate);
+      if constexpr (Checked) raw::validate_swept(slow, hit_rate);
+      const raw::breakdown t = raw::run(model, slow, hit_rate);
       total.add(t.total, t.limit == raw::regime::memory_bound);
     }
   }
@@ -73,7 +98,7 @@ sweep_total raw_doubles(const sweep_inputs& in) {
 }
 
 sweep_total hml_quantities(const sweep_inputs& in) {
-  const zero_overhead::seed_cache model = opaque(in.model);
+  const zero_overhead::seed_cache model = opaque_model();
   sweep_total total;
   for (hml::data_rate slow : in.values.slow_bandwidths) {
     for (double hit_rate : in.values.hit_rates) {
@@ -85,7 +110,7 @@ sweep_total hml_quantities(const sweep_inputs& in) {
 }
 
 sweep_total hml_grid(const sweep_inputs& in) {
-  const zero_overhead::seed_cache model = opaque(in.model);
+  const zero_overhead::seed_cache model = opaque_model();
   const auto grid = zero_overhead::configurations(in.size);
   auto evaluate = [&model](hml::data_rate slow, double hit_rate) { return model.run(slow, hit_rate); };
   sweep_total total;
@@ -97,7 +122,7 @@ sweep_total hml_grid(const sweep_inputs& in) {
 }
 
 sweep_total hml_lazy_sweep(const sweep_inputs& in) {
-  const zero_overhead::seed_cache model = opaque(in.model);
+  const zero_overhead::seed_cache model = opaque_model();
   const auto grid = zero_overhead::configurations(in.size);
   sweep_total total;
   for (const hml::time_breakdown& t :
@@ -118,10 +143,12 @@ raw::regime as_raw(hml::regime r) {
 
 // hml and the raw doubles must agree to the bit at every point, or the timing compares different work.
 void check_agreement(const sweep_inputs& in) {
+  const zero_overhead::seed_cache model;
+  const raw::seed_cache raw_model = raw_values(model);
   for (std::size_t i = 0; i < in.size.bandwidths; ++i) {
     for (double hit_rate : in.values.hit_rates) {
-      const hml::time_breakdown t = in.model.run(in.values.slow_bandwidths[i], hit_rate);
-      const raw::breakdown r = raw::run(in.raw_model, in.raw_slow_bandwidths[i], hit_rate);
+      const hml::time_breakdown t = model.run(in.values.slow_bandwidths[i], hit_rate);
+      const raw::breakdown r = raw::run(raw_model, in.raw_slow_bandwidths[i], hit_rate);
       if (t.memory.value() != r.memory || t.compute.value() != r.compute || t.total.value() != r.total ||
           as_raw(t.limit) != r.limit) {
         char where[256];
