@@ -1,0 +1,244 @@
+// Measures what modules save at compile time: the seed examples' translation unit compiled against
+// `import hml;` and against the library as textual headers, and compile-time grid sweeps of 10^2, 10^3 and
+// 10^4 points against clang's constexpr step limit. Every compile is the build's own command (from
+// compile_commands.json) writing to a temporary object; time is the best of --runs, memory the peak RSS.
+// Writes a Markdown fragment for benchmarks/README.md (--markdown).
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include "compile_command.hpp"
+#include "measured_run.hpp"
+
+import hml;
+
+namespace {
+
+using compile_cost::compile_command;
+using compile_cost::measured_run;
+
+// clang's default -fconstexpr-steps: the budget of one constant expression.
+constexpr long long default_constexpr_steps = 1'048'576;
+
+struct options {
+  std::filesystem::path database;
+  std::vector<std::filesystem::path> seed_objects;     // built with import hml; and with textual headers
+  std::vector<std::filesystem::path> library_objects;  // the same pair for library_only.cpp
+  std::filesystem::path grid_object;
+  std::filesystem::path markdown;
+  int runs = 5;
+  std::size_t max_points = 10'000;
+};
+
+// A scratch directory for the objects and logs of the measured compiles, removed on the way out.
+class scratch_directory {
+public:
+  scratch_directory()
+      : path_{std::filesystem::temp_directory_path() / ("hml-compile-cost-" + std::to_string(::getpid()))} {
+    std::filesystem::create_directories(path_);
+  }
+  scratch_directory(const scratch_directory&) = delete;
+  scratch_directory& operator=(const scratch_directory&) = delete;
+  ~scratch_directory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
+
+private:
+  std::filesystem::path path_;
+};
+
+// The fastest of `runs` compiles, or the first failure.
+measured_run best_of(int runs, const compile_command& c, const scratch_directory& scratch) {
+  const compile_command to_scratch = compile_cost::writing_to(c, scratch.path() / "object.o");
+  std::optional<measured_run> best;
+  for (int i = 0; i < runs; ++i) {
+    measured_run run = compile_cost::run_measured(to_scratch, scratch.path() / "compiler.log");
+    if (!run.succeeded) return run;
+    if (!best || run.wall_time < best->wall_time) best = std::move(run);
+  }
+  return *best;
+}
+
+// Why a compile failed, in clang's words: its first error and the note on constant evaluation, if any.
+std::string diagnosis(std::string_view output) {
+  std::string found;
+  for (std::string_view kind : {"error: ", "note: constexpr evaluation"}) {
+    const std::size_t at = output.find(kind);
+    if (at == std::string_view::npos) continue;
+    const std::string_view line = output.substr(at, output.find('\n', at) - at);
+    found.append(found.empty() ? "" : "<br>").append("`").append(line).append("`");
+  }
+  return found.empty() ? "(no diagnostic)" : found;
+}
+
+std::string time_text(const measured_run& run) { return hml::to_string(run.wall_time); }
+std::string memory_text(const measured_run& run) {
+  return hml::to_string(run.peak_memory, {.prefixes = hml::prefix_system::binary});
+}
+std::string count_text(double x) { return std::string{hml::format_number(x, hml::fixed(0)).view()}; }
+std::string ratio_text(double x) { return std::string{hml::format_number(x, hml::general(3)).view()}; }
+
+std::string table_row(const std::vector<std::string>& cells) {
+  std::string row = "|";
+  for (const std::string& cell : cells) row.append(" ").append(cell).append(" |");
+  return row + "\n";
+}
+
+void progress(const std::string& what, const measured_run& run) {
+  std::printf("compile_cost: %-52s %s, %s%s\n", what.c_str(), time_text(run).c_str(), memory_text(run).c_str(),
+              run.succeeded ? "" : " (failed)");
+  std::fflush(stdout);
+}
+
+// Part 1: each translation unit with `import hml;` and with textual headers.
+struct both_ways {
+  measured_run modules;
+  measured_run headers;
+};
+
+both_ways compile_both_ways(const options& o, const std::vector<std::filesystem::path>& objects,
+                            const std::string& name, const scratch_directory& scratch) {
+  both_ways b{best_of(o.runs, compile_cost::find_compile_command(o.database, objects.at(0)), scratch),
+              best_of(o.runs, compile_cost::find_compile_command(o.database, objects.at(1)), scratch)};
+  progress(name + ", import hml;", b.modules);
+  progress(name + ", textual headers", b.headers);
+  for (const measured_run* run : {&b.modules, &b.headers}) {
+    if (!run->succeeded) throw std::runtime_error(name + " did not compile:\n" + run->output);
+  }
+  return b;
+}
+
+std::string modules_vs_headers(const options& o, const scratch_directory& scratch) {
+  const both_ways seed = compile_both_ways(o, o.seed_objects, "seed_examples.cpp", scratch);
+  const both_ways library = compile_both_ways(o, o.library_objects, "library_only.cpp", scratch);
+  const auto time_ratio = [](const both_ways& b) { return b.headers.wall_time / b.modules.wall_time; };
+  const auto memory_ratio = [](const both_ways& b) { return b.headers.peak_memory / b.modules.peak_memory; };
+  const auto row = [&](const std::string& name, const both_ways& b) {
+    return table_row({name, time_text(b.modules), memory_text(b.modules), time_text(b.headers), memory_text(b.headers),
+                      ratio_text(time_ratio(b)) + "x", ratio_text(memory_ratio(b)) + "x"});
+  };
+  const std::string runs = o.runs == 1 ? "one run" : "the best of " + std::to_string(o.runs) + " runs";
+  std::string md = "Compile time: " + runs + "; memory: the compiler's peak resident set.\n\n";
+  md += table_row({"translation unit", "`import hml;` time", "memory", "textual headers time", "memory",
+                   "headers / modules time", "memory"});
+  md += table_row({"---", "---:", "---:", "---:", "---:", "---:", "---:"});
+  md += row("`seed_examples.cpp`: the seed examples at compile time", seed);
+  md += row("`library_only.cpp`: the library alone", library);
+  md += "\n**Seed examples, headers / modules: " + ratio_text(time_ratio(seed)) +
+        "x the compile time (target >= 10x), " + ratio_text(memory_ratio(seed)) + "x the memory.** ";
+  md += "The library alone: " + ratio_text(time_ratio(library)) + "x the time. The seed examples' own work (" +
+        hml::to_string(seed.modules.wall_time - library.modules.wall_time) +
+        " with modules) is mostly constant evaluation, which modules do not make cheaper.\n";
+  return md;
+}
+
+// Part 2: compile-time sweeps of side x side points, with the default step limit and, where that stops
+// them, with the smallest power-of-two multiple of it that lets them through.
+struct grid_result {
+  std::size_t side;
+  long long steps;  // 0: clang's default
+  measured_run run;
+};
+
+std::string steps_text(long long steps) {
+  return steps == 0 ? "default (" + count_text(default_constexpr_steps) + ")" : count_text(static_cast<double>(steps));
+}
+
+measured_run compile_grid(const compile_command& grid, std::size_t side, long long steps,
+                          const scratch_directory& scratch, int runs) {
+  std::string flags = "-DHML_GRID_SIDE=" + std::to_string(side);
+  if (steps != 0) flags += " -fconstexpr-steps=" + std::to_string(steps);
+  measured_run run = best_of(runs, compile_cost::with_flags(grid, flags), scratch);
+  progress(std::to_string(side) + " x " + std::to_string(side) + " grid, steps " + steps_text(steps), run);
+  return run;
+}
+
+std::string grid_scaling(const options& o, const scratch_directory& scratch) {
+  const compile_command grid = compile_cost::find_compile_command(o.database, o.grid_object);
+  std::vector<grid_result> results;
+  std::size_t largest_passing = 0;
+  std::optional<std::size_t> smallest_failing;
+  for (std::size_t side : {std::size_t{10}, std::size_t{32}, std::size_t{100}}) {
+    if (side * side > o.max_points) continue;
+    measured_run run = compile_grid(grid, side, 0, scratch, o.runs);
+    const bool passed = run.succeeded;
+    results.push_back({side, 0, std::move(run)});
+    if (passed) {
+      largest_passing = side;
+      continue;
+    }
+    if (!smallest_failing) smallest_failing = side;
+    for (long long steps = 2 * default_constexpr_steps; steps <= 64 * default_constexpr_steps; steps *= 2) {
+      measured_run raised = compile_grid(grid, side, steps, scratch, 1);
+      if (!raised.succeeded) continue;
+      results.push_back({side, steps, o.runs > 1 ? compile_grid(grid, side, steps, scratch, o.runs) : raised});
+      break;
+    }
+  }
+
+  std::string md = table_row({"grid", "points", "`-fconstexpr-steps`", "result", "compile time", "peak memory"});
+  md += table_row({"---", "---:", "---:", "---", "---:", "---:"});
+  for (const grid_result& r : results) {
+    const std::string points = count_text(static_cast<double>(r.side * r.side));
+    const std::string shape = std::to_string(r.side) + " x " + std::to_string(r.side);
+    md += r.run.succeeded
+              ? table_row({shape, points, steps_text(r.steps), "compiles", time_text(r.run), memory_text(r.run)})
+              : table_row({shape, points, steps_text(r.steps), "fails: " + diagnosis(r.run.output), "", ""});
+  }
+  // Where exactly the default limit stops a square grid: bisect between the last grid that compiled and
+  // the first that did not (one compile each).
+  if (smallest_failing && largest_passing > 0) {
+    std::size_t pass = largest_passing;
+    std::size_t fail = *smallest_failing;
+    while (fail - pass > 1) {
+      const std::size_t middle = pass + (fail - pass) / 2;
+      (compile_grid(grid, middle, 0, scratch, 1).succeeded ? pass : fail) = middle;
+    }
+    md += "\nWith clang's default limits the largest square grid that compiles is " + std::to_string(pass) + " x " +
+          std::to_string(pass) + " = " + count_text(static_cast<double>(pass * pass)) + " points; " +
+          std::to_string(fail) + " x " + std::to_string(fail) + " = " + count_text(static_cast<double>(fail * fail)) +
+          " exceeds the step limit.\n";
+  }
+  return md;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  CLI::App app{"Compile time and compiler memory: import hml; vs textual headers, and compile-time grid sweeps"};
+  app.add_option("--compile-commands", o.database, "the build's compile_commands.json")->required()->check(CLI::ExistingFile);
+  app.add_option("--seed-objects", o.seed_objects, "objects of seed_examples.cpp: with import hml;, with headers")
+      ->required()->expected(2);
+  app.add_option("--library-objects", o.library_objects, "objects of library_only.cpp: with import hml;, with headers")
+      ->required()->expected(2);
+  app.add_option("--grid-object", o.grid_object, "object of grid_sweep.cpp")->required();
+  app.add_option("--markdown", o.markdown, "where to write the results as Markdown")->required();
+  app.add_option("--runs", o.runs, "compiles per measurement; the fastest counts")->check(CLI::Range(1, 100));
+  app.add_option("--max-points", o.max_points, "largest grid to sweep at compile time (100, 1024 or 10000)")
+      ->check(CLI::Range(std::size_t{100}, std::size_t{10'000}));
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    const scratch_directory scratch;
+    std::string md = "### `import hml;` vs textual headers\n\n" + modules_vs_headers(o, scratch);
+    md += "\n### Compile-time sweeps\n\n" + grid_scaling(o, scratch);
+    hml::write_file_atomically(o.markdown, md);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "compile_cost: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
