@@ -4,8 +4,8 @@
 //
 // How large a grid fits: clang's default -fconstexpr-steps (1,048,576) bounds one constant expression.
 // Measured with clang 19 on the seed model (run() of a 10 MiB streaming kernel, 50 ns, 10 GFLOP/s):
-//   two log axes (bandwidth x intensity): 32 x 32 = 1,024 and 36 x 36 = 1,296 points compile,
-//   40 x 40 = 1,600 does not (about 700 steps a point, half of them the axes' constexpr exp);
+//   two log axes (bandwidth x intensity): up to 38 x 38 = 1,444 points compile, 39 x 39 does not
+//   (about 700 steps a point, half of them the axes' constexpr exp; benchmarks/compile_cost bisects it);
 //   one linear axis: 2,500 points compile, 3,000 do not (about 400 steps a point).
 // So 10^2 and 10^3 points fit, 10^4 does not: 100 x 100 needs -fconstexpr-steps=10000000 (7.7 s, 230 MB).
 // tests/compile_time/sweep_grids.cpp keeps a 32 x 32 grid; larger sweeps use hml.sweep:run_time.
