@@ -5,5 +5,6 @@ export import hml.machine;
 export import hml.workload;
 export import hml.analysis;
 export import hml.catalog;
+export import hml.catalog.lookup;
 export import hml.sweep;
 export import hml.report;
