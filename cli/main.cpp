@@ -4,6 +4,7 @@
 #include <exception>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
@@ -15,6 +16,16 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Run `hml <command> --help` for a command's options and an example.");
   for (auto add_command : hml_cli::all_commands) add_command(app);
+  // CLI11 would call a mistyped command a missing one ("A subcommand is required"); say what it is.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* command : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
+      found = found || command->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + command->get_name();
+    }
+    if (!found) return hml_cli::fail("unknown command '" + std::string{argv[1]} + "'; the commands are " + known);
+  }
   try {
     app.parse(argc, argv);
     return 0;

@@ -12,10 +12,12 @@ namespace hml_cli {
 
 namespace {
 
-// A column of the sweep: its name with the unit of its numbers, and how to read it off a point as a
-// number (CSV, JSON) and as text (the aligned table).
+// A column of the sweep: its name with the unit of its numbers (CSV, JSON: "latency_s"), its label in the
+// aligned table ("latency", where the text carries the unit), and how to read it off a point as a number
+// and as text.
 struct column {
   std::string name;
+  std::string label;
   std::function<double(const model_point&)> number;
   std::function<std::string(const model_point&)> text;
   bool swept = true;  // the aligned table shows only the parameters that vary, then the results
@@ -28,33 +30,33 @@ std::function<std::string(const model_point&)> as_text(Q model_point::* member) 
 
 std::vector<column> columns_of(const model_space& s) {
   std::vector<column> columns;
-  columns.push_back({"size_B", [](const model_point& p) { return p.size.value(); }, as_text(&model_point::size),
+  columns.push_back({"size_B", "size", [](const model_point& p) { return p.size.value(); }, as_text(&model_point::size),
                      s.size.size() > 1});
   if (s.two_tier()) {
-    columns.push_back({"hit_rate", [](const model_point& p) { return p.hit_rate; },
+    columns.push_back({"hit_rate", "hit rate", [](const model_point& p) { return p.hit_rate; },
                        [](const model_point& p) { return std::string{hml::format_number(p.hit_rate, hml::general(3)).view()}; },
                        s.hit_rate.size() > 1});
-    columns.push_back({"fast_B_per_s", [](const model_point& p) { return p.fast.value(); },
+    columns.push_back({"fast_B_per_s", "fast", [](const model_point& p) { return p.fast.value(); },
                        as_text(&model_point::fast), s.fast.size() > 1});
-    columns.push_back({"slow_B_per_s", [](const model_point& p) { return p.slow.value(); },
+    columns.push_back({"slow_B_per_s", "slow", [](const model_point& p) { return p.slow.value(); },
                        as_text(&model_point::slow), s.slow.size() > 1});
   } else {
-    columns.push_back({"bandwidth_B_per_s", [](const model_point& p) { return p.bandwidth.value(); },
+    columns.push_back({"bandwidth_B_per_s", "bandwidth", [](const model_point& p) { return p.bandwidth.value(); },
                        as_text(&model_point::bandwidth), s.bandwidth.size() > 1});
   }
-  columns.push_back({"ops_per_byte", [](const model_point& p) { return p.ops_per_byte.value(); },
+  columns.push_back({"ops_per_byte", "ops per byte", [](const model_point& p) { return p.ops_per_byte.value(); },
                      as_text(&model_point::ops_per_byte), s.ops_per_byte.size() > 1});
-  columns.push_back({"latency_s", [](const model_point& p) { return p.latency.value(); },
+  columns.push_back({"latency_s", "latency", [](const model_point& p) { return p.latency.value(); },
                      as_text(&model_point::latency), s.latency.size() > 1});
-  columns.push_back({"peak_FLOP_per_s", [](const model_point& p) { return p.peak.value(); },
+  columns.push_back({"peak_FLOP_per_s", "peak", [](const model_point& p) { return p.peak.value(); },
                      as_text(&model_point::peak), s.peak.size() > 1});
-  const auto time_column = [&](std::string name, hml::duration hml::time_breakdown::* member) {
-    columns.push_back({std::move(name), [member](const model_point& p) { return (p.result.*member).value(); },
+  const auto time_column = [&](std::string name, std::string label, hml::duration hml::time_breakdown::* member) {
+    columns.push_back({std::move(name), std::move(label), [member](const model_point& p) { return (p.result.*member).value(); },
                        [member](const model_point& p) { return hml::to_string(p.result.*member); }, true});
   };
-  time_column("memory_time_s", &hml::time_breakdown::memory);
-  time_column("compute_time_s", &hml::time_breakdown::compute);
-  time_column("total_time_s", &hml::time_breakdown::total);
+  time_column("memory_time_s", "memory time", &hml::time_breakdown::memory);
+  time_column("compute_time_s", "compute time", &hml::time_breakdown::compute);
+  time_column("total_time_s", "total time", &hml::time_breakdown::total);
   return columns;
 }
 
@@ -62,7 +64,7 @@ hml::table sweep_table(const model_space& space, bool as_text) {
   std::vector<column> columns = columns_of(space);
   std::erase_if(columns, [as_text](const column& c) { return as_text && !c.swept; });
   hml::table t;
-  for (const column& c : columns) t.columns.push_back(c.name);
+  for (const column& c : columns) t.columns.push_back(as_text ? c.label : c.name);
   t.columns.push_back("regime");
   for_each_point(space, [&](const model_point& p) {
     std::vector<hml::cell> row;

@@ -118,7 +118,7 @@ export namespace hml {
   const std::string wanted = l::key(name);
   std::vector<std::pair<std::size_t, std::string_view>> ranked;  // (rank, id), in catalog order
   if (!wanted.empty()) {
-    const std::size_t tolerance = std::max<std::size_t>(2, wanted.size() / 3);
+    const std::size_t tolerance = std::max<std::size_t>(1, wanted.size() / 4);
     for (const device_id& entry : device_ids) {
       const std::string id = l::key(entry.id);
       const std::size_t distance = l::edit_distance(wanted, id);
