@@ -22,13 +22,7 @@ struct chart_options {
 
 void run(const chart_options& o) {
   const std::vector<named_roof> roofs = roofs_of(o.roof);
-  std::vector<hml::kernel_record> records;
-  try {
-    records = hml::read_kernels_csv(read_input("--ops", o.operations));
-  } catch (const hml::kernels_csv_error& e) {
-    throw input_error("--ops: " + (o.operations == "-" ? std::string{"standard input"} : o.operations) + ": " +
-                      e.what());
-  }
+  const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);
   hml::roofline_chart chart;
   chart.title = o.title.empty() ? "Roofline: " + roofs.front().title + (roofs.size() > 1 ? " and others" : "")
                                 : o.title;

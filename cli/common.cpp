@@ -1,4 +1,7 @@
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -52,11 +55,24 @@ void emit(const output_options& options, const std::string& content) {
 
 std::string read_input(std::string_view option, const std::string& path) {
   if (path == "-") return {std::istreambuf_iterator<char>{std::cin}, std::istreambuf_iterator<char>{}};
+  const auto cannot_read = [&](const std::string& reason) {
+    return input_error(std::string{option} + ": cannot read '" + path + "': " + reason);
+  };
+  if (std::filesystem::is_directory(path)) throw cannot_read("it is a directory");
   std::ifstream in{path, std::ios::binary};
+  if (!in) throw cannot_read(std::strerror(errno));
   std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) throw input_error(std::string{option} + ": cannot read '" + path + "'");
+  text << in.rdbuf();
+  if (in.bad()) throw cannot_read("reading failed");
   return text.str();
+}
+
+std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path) {
+  try {
+    return hml::read_kernels_csv(read_input(option, path));
+  } catch (const hml::kernels_csv_error& e) {
+    throw input_error(std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": " + e.what());
+  }
 }
 
 void add_roof_options(CLI::App& command, roof_options& options, bool several_devices) {

@@ -61,6 +61,9 @@ void emit(const output_options& options, const std::string& content);
 // The whole of a file, or of standard input for "-".
 std::string read_input(std::string_view option, const std::string& path);
 
+// The kernels of a CSV file (or "-"); errors name the option, the file and the line.
+std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path);
+
 // The roof to analyze against: --device NAME [--precision P], or --peak-compute and --peak-bandwidth.
 struct roof_options {
   std::vector<std::string> devices;

@@ -18,17 +18,9 @@ struct roofline_options {
   output_options output;
 };
 
-std::vector<hml::kernel_record> kernels_from(std::string_view option, const std::string& path) {
-  try {
-    return hml::read_kernels_csv(read_input(option, path));
-  } catch (const hml::kernels_csv_error& e) {
-    throw input_error(std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": " + e.what());
-  }
-}
-
 void run(const roofline_options& o) {
   const named_roof roof = roofs_of(o.roof).front();
-  const std::vector<hml::kernel_record> records = kernels_from("--ops", o.operations);
+  const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);
   std::vector<hml::roofline_point> points;
   for (const hml::kernel_record& r : records) points.push_back(hml::analyze(r.as_kernel(), roof.roof));
   const output_format format = o.output.chosen();

@@ -353,6 +353,40 @@ TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   EXPECT_NE(o.err.find("'in registers (0 B)' is not drawn"), std::string::npos) << o.err;
 }
 
+// The README's sessions are real: each `$ hml ...` line of its "The hml command" section, run again in the
+// source directory (stderr with stdout), prints what the README shows.
+TEST(Cli, ReadmeSessionsShowRealOutput) {
+  const std::string readme = read_file(fs::path{HML_SOURCE_DIR} / "README.md");
+  const std::size_t begin = readme.find("\n## The hml command\n");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string section = readme.substr(begin, readme.find("\n## ", begin + 1) - begin);
+  const scratch_directory io{"session"};
+  std::size_t sessions = 0;
+  for (std::size_t at = section.find("```console\n"); at != std::string::npos; at = section.find("```console\n", at)) {
+    at += 11;
+    const std::string block = section.substr(at, section.find("```", at) - at);
+    std::size_t line = 0;
+    while (line < block.size()) {
+      const std::size_t command_end = block.find('\n', line);
+      std::string command = block.substr(line + 2, command_end - line - 2);
+      std::size_t next = block.find("\n$ ", command_end);
+      next = next == std::string::npos ? block.size() : next + 1;
+      const std::string shown = block.substr(command_end + 1, next - command_end - 1);
+      line = next;
+      // `hml` at the start of the command or of a pipeline stage is the built program.
+      for (std::size_t h = command.find("hml "); h != std::string::npos; h = command.find("hml ", h + 1)) {
+        if (h == 0 || command.compare(h - 2, 2, "| ") == 0) command.replace(h, 3, shell_quoted(HML_CLI));
+      }
+      const std::string run = "cd " + shell_quoted(HML_SOURCE_DIR) + " && (" + command + ") >" +
+                              shell_quoted((io.path / "out").string()) + " 2>&1";
+      (void)std::system(run.c_str());
+      EXPECT_EQ(read_file(io.path / "out"), shown) << command;
+      ++sessions;
+    }
+  }
+  EXPECT_GE(sessions, 8u);
+}
+
 // --- bad input ----------------------------------------------------------------------------------------
 
 TEST(Cli, UnknownDeviceSuggestsTheClosestNames) {
