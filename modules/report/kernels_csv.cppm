@@ -4,7 +4,7 @@
 //   vector add,1000000,12000000
 //   "matmul, 4096",137.4 GFLOP,192 MiB
 //
-// RFC 4180 (quoted fields may hold commas, quotes and line breaks; CRLF or LF line ends). The header
+// RFC 4180 (quoted fields may hold commas, quotes and line breaks; lines end in CRLF, LF or a lone CR). The header
 // names the three columns in any order. Plain numbers are FLOP and bytes; numbers with units are read by
 // hml::parse. Blank lines are skipped. Any error names the line it is on.
 module;

@@ -60,6 +60,11 @@ TEST(KernelsCsv, QuotedFieldsCrlfBomBlankLinesAndColumnOrder) {
   EXPECT_EQ(kernels[2].line, 6u);  // the quoted line break counts
   EXPECT_EQ(kernels[2].name, "last");
   EXPECT_TRUE(hml::read_kernels_csv("name,flops,memory_bytes\n").empty());
+  // A lone CR ends a line too (and counts as one).
+  const auto classic_mac = hml::read_kernels_csv("name,flops,memory_bytes\ra,1,2\rb,3,4");
+  ASSERT_EQ(classic_mac.size(), 2u);
+  EXPECT_EQ(classic_mac[1].name, "b");
+  EXPECT_EQ(classic_mac[1].line, 3u);
 }
 
 TEST(KernelsCsv, ErrorsNameTheLine) {
