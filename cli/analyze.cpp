@@ -36,15 +36,15 @@ void run(const analyze_options& o) {
     emit(o.output, render(hml::measured_table({&m, 1}), format));
     return;
   }
-  emit(o.output,
-       o.name + ": " + hml::to_string(k.flops) + ", " + hml::to_string(k.bytes, {.prefixes = hml::prefix_system::decimal}) +
-           ", " + hml::to_string(m.intensity) + ", " + hml::to_string(time, {.number = hml::general(6)}) + " on " +
-           roof.title + " (" + describe(roof.roof) + ")\n" +
-           "achieved compute:   " + rate(m.achieved_compute) + " (" + percent(m.percent_of_peak_compute) + " of " +
-           rate(roof.roof.peak) + ")\n" + "achieved bandwidth: " + rate(m.achieved_bandwidth) + " (" +
-           percent(m.percent_of_bandwidth) + " of " + rate(roof.roof.bandwidth) + ")\n" + "bound: " +
-           std::string{hml::to_string(m.bound)} + "; the roofline allows " + rate(m.attainable) + ", " +
-           std::string{hml::format_number(m.gap, hml::general(3)).view()} + "x the achieved rate\n");
+  emit(o.output, o.name + ": " + hml::to_string(k.flops) + ", " +
+                     hml::to_string(k.bytes, {.prefixes = hml::prefix_system::decimal}) + ", " +
+                     hml::to_string(m.intensity) + ", " + hml::to_string(time, {.number = hml::general(6)}) + " on " +
+                     roof.title + " (" + describe(roof.roof) + ")\n" +
+                     "achieved compute:   " + rate(m.achieved_compute) + " (" + percent(m.percent_of_peak_compute) +
+                     " of " + rate(roof.roof.peak) + ")\n" + "achieved bandwidth: " + rate(m.achieved_bandwidth) +
+                     " (" + percent(m.percent_of_bandwidth) + " of " + rate(roof.roof.bandwidth) + ")\n" +
+                     "bound: " + std::string{hml::to_string(m.bound)} + "; the roofline allows " + rate(m.attainable) +
+                     ", " + std::string{hml::format_number(m.gap, hml::general(3)).view()} + "x the achieved rate\n");
 }
 
 }  // namespace
@@ -57,9 +57,13 @@ void add_analyze_command(CLI::App& hml) {
       "--peak-bandwidth 205GB/s");
   auto o = std::make_shared<analyze_options>();
   command->add_option("--name", o->name, "the kernel's name in the output")->capture_default_str();
-  command->add_option("--flops", o->flops, "work done, e.g. 10MFLOP (a plain number is FLOP)")->required();
-  command->add_option("--bytes", o->bytes, "bytes moved, e.g. 120MB (a plain number is bytes)")->required();
-  command->add_option("--time", o->time, "measured time, e.g. 660.713us")->required();
+  command->add_option("--flops", o->flops, "work done, e.g. 10MFLOP (a plain number is FLOP)")
+      ->type_name("WORK")
+      ->required();
+  command->add_option("--bytes", o->bytes, "bytes moved, e.g. 120MB (a plain number is bytes)")
+      ->type_name("SIZE")
+      ->required();
+  command->add_option("--time", o->time, "measured time, e.g. 660.713us")->type_name("TIME")->required();
   add_roof_options(*command, o->roof);
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });

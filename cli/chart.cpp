@@ -24,8 +24,8 @@ void run(const chart_options& o) {
   const std::vector<named_roof> roofs = roofs_of(o.roof);
   const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);
   hml::roofline_chart chart;
-  chart.title = o.title.empty() ? "Roofline: " + roofs.front().title + (roofs.size() > 1 ? " and others" : "")
-                                : o.title;
+  chart.title =
+      o.title.empty() ? "Roofline: " + roofs.front().title + (roofs.size() > 1 ? " and others" : "") : o.title;
   for (const named_roof& r : roofs) {
     chart.bandwidths.push_back({r.label, r.roof.bandwidth});
     chart.computes.push_back({r.label, r.roof.peak});
@@ -60,7 +60,9 @@ void add_chart_command(CLI::App& hml) {
       "         hml chart --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv -o m1.svg");
   auto o = std::make_shared<chart_options>();
   add_roof_options(*command, o->roof, true);
-  command->add_option("--ops", o->operations, "CSV file of kernels, or - for standard input")->required();
+  command->add_option("--ops", o->operations, "CSV file of kernels, or - for standard input")
+      ->type_name("FILE")
+      ->required();
   command->add_option("--title", o->title, "the chart's title");
   add_output_options(*command, o->output, false);
   command->get_option("--output")->required();

@@ -30,10 +30,12 @@ output_format output_options::chosen() const {
 void add_output_options(CLI::App& command, output_options& options, bool with_format) {
   if (with_format) {
     command.add_option("--format", options.format, "table (aligned text), csv (RFC 4180) or json")
+        ->type_name("FORMAT")
         ->check(CLI::IsMember({"table", "csv", "json"}))
         ->capture_default_str();
   }
-  command.add_option("-o,--output", options.path, "write to FILE (atomically) instead of standard output");
+  command.add_option("-o,--output", options.path, "write to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
 }
 
 std::string render(const hml::table& t, output_format format, hml::number_format numbers) {
@@ -76,15 +78,21 @@ std::vector<hml::kernel_record> read_kernels(std::string_view option, const std:
 }
 
 void add_roof_options(CLI::App& command, roof_options& options, bool several_devices) {
-  auto* device = command.add_option("--device", options.devices,
-                                    several_devices ? "catalog device id or name (repeat for several); see `hml devices`"
-                                                    : "catalog device id or name, e.g. h100_sxm; see `hml devices`");
+  auto* device =
+      command.add_option("--device", options.devices,
+                         several_devices ? "catalog device id or name (repeat for several); see `hml devices`"
+                                         : "catalog device id or name, e.g. h100_sxm; see `hml devices`");
+  device->type_name("NAME");
   if (!several_devices) device->expected(1);
-  auto* precision = command.add_option("--precision", options.precision,
-                                       "fp64, fp64_tensor, fp32, tf32_tensor or fp16_tensor (with --device)")
+  auto* precision = command
+                        .add_option("--precision", options.precision,
+                                    "fp64, fp64_tensor, fp32, tf32_tensor or fp16_tensor (with --device)")
+                        ->type_name("NAME")
                         ->capture_default_str();
-  auto* compute = command.add_option("--peak-compute", options.peak_compute, "peak compute, e.g. 5.3TFLOP/s");
-  auto* bandwidth = command.add_option("--peak-bandwidth", options.peak_bandwidth, "peak bandwidth, e.g. 205GB/s");
+  auto* compute =
+      command.add_option("--peak-compute", options.peak_compute, "peak compute, e.g. 5.3TFLOP/s")->type_name("RATE");
+  auto* bandwidth =
+      command.add_option("--peak-bandwidth", options.peak_bandwidth, "peak bandwidth, e.g. 205GB/s")->type_name("RATE");
   compute->excludes(device)->needs(bandwidth);
   bandwidth->excludes(device)->needs(compute);
   precision->excludes(compute);
@@ -95,7 +103,8 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     if (options.peak_compute.empty()) {
       throw input_error("give --device NAME, or --peak-compute and --peak-bandwidth");
     }
-    return {{"given", "given roof",
+    return {{"given",
+             "given roof",
              {quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth),
               quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute)}}};
   }

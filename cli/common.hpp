@@ -14,7 +14,7 @@ namespace hml_cli {
 
 // Bad input: the message names the option or file and what is wrong with it.
 class input_error : public std::runtime_error {
-public:
+ public:
   using std::runtime_error::runtime_error;
 };
 

@@ -45,8 +45,9 @@ std::string device_text(const hml::device& d) {
   if (d.interface.bus_bits > 0) {
     out += "memory interface: " + std::to_string(d.interface.bus_bits) + "-bit bus";
     if (d.interface.pin_rate.published()) {
-      out += ", " + hml::to_string(d.interface.pin_rate.value,
-                                   {.number = hml::general(4), .information = hml::information_unit::bits}) +
+      out += ", " +
+             hml::to_string(d.interface.pin_rate.value,
+                            {.number = hml::general(4), .information = hml::information_unit::bits}) +
              " per pin = " + hml::to_string(hml::interface_bandwidth(d.interface), {.number = hml::general(4)});
     }
     out += "\n";
@@ -70,9 +71,9 @@ void run(const devices_options& o) {
     }
   }
   if (format != output_format::table) {
-    const std::vector<const hml::device*> list = one ? std::vector<const hml::device*>{one}
-                                                     : std::vector<const hml::device*>(hml::devices::all.begin(),
-                                                                                       hml::devices::all.end());
+    const std::vector<const hml::device*> list =
+        one ? std::vector<const hml::device*>{one}
+            : std::vector<const hml::device*>(hml::devices::all.begin(), hml::devices::all.end());
     emit(o.output, render(hml::device_table(list), format));
   } else {
     emit(o.output, one ? device_text(*one) : catalog_text());

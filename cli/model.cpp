@@ -10,27 +10,32 @@
 namespace hml_cli {
 
 void add_model_options(CLI::App& command, model_options& o, bool axes) {
-  const std::string value = axes ? " (or an axis)" : "";
-  command.add_option("--size", o.size, "bytes the kernel streams" + value)->capture_default_str();
-  auto* bandwidth =
-      command.add_option("--bandwidth", o.bandwidth, "memory bandwidth" + value)->capture_default_str();
-  command.add_option("--ops-per-byte", o.ops_per_byte, "FLOP per byte (arithmetic intensity)" + value)
-      ->capture_default_str();
-  command.add_option("--latency", o.latency, "memory latency, paid once" + value)->capture_default_str();
-  command.add_option("--peak", o.peak, "peak compute rate of the core" + value)->capture_default_str();
-  auto* hit_rate = command.add_option("--hit-rate", o.hit_rate,
-                                      "share of the bytes the fast tier serves, in [0, 1]: a two-tier memory" + value);
-  auto* fast = command.add_option("--fast", o.fast, "fast tier bandwidth (with --hit-rate)" + value);
-  auto* slow = command.add_option("--slow", o.slow, "slow tier bandwidth (with --hit-rate)" + value);
+  // A model parameter: a quantity, or for `sweep` an axis of them (shown as SIZE|AXIS in --help).
+  const auto parameter = [&](const std::string& name, std::string& target, const std::string& help,
+                             const std::string& type) {
+    return command.add_option(name, target, help + (axes ? " (or an axis)" : ""))
+        ->type_name(axes ? type + "|AXIS" : type);
+  };
+  parameter("--size", o.size, "bytes the kernel streams", "SIZE")->capture_default_str();
+  auto* bandwidth = parameter("--bandwidth", o.bandwidth, "memory bandwidth", "RATE")->capture_default_str();
+  parameter("--ops-per-byte", o.ops_per_byte, "FLOP per byte (arithmetic intensity)", "FLOP/B")->capture_default_str();
+  parameter("--latency", o.latency, "memory latency, paid once", "TIME")->capture_default_str();
+  parameter("--peak", o.peak, "peak compute rate of the core", "RATE")->capture_default_str();
+  auto* hit_rate = parameter("--hit-rate", o.hit_rate,
+                             "share of the bytes the fast tier serves, in [0, 1]: a two-tier memory", "RATIO");
+  auto* fast = parameter("--fast", o.fast, "fast tier bandwidth (with --hit-rate)", "RATE");
+  auto* slow = parameter("--slow", o.slow, "slow tier bandwidth (with --hit-rate)", "RATE");
   hit_rate->needs(fast, slow)->excludes(bandwidth);
   fast->needs(hit_rate);
   slow->needs(hit_rate);
   command.add_option("--pattern", o.pattern, "access pattern")
       ->check(CLI::IsMember({"sequential", "random"}))
       ->capture_default_str();
-  command.add_option("--element", o.element, "element size of random access")->capture_default_str();
-  command.add_option("--line", o.line, "cache line of random access")->capture_default_str();
-  command.add_option("--outstanding", o.outstanding, "requests in flight in random access")->capture_default_str();
+  command.add_option("--element", o.element, "element size of random access")->type_name("SIZE")->capture_default_str();
+  command.add_option("--line", o.line, "cache line of random access")->type_name("SIZE")->capture_default_str();
+  command.add_option("--outstanding", o.outstanding, "requests in flight in random access")
+      ->type_name("COUNT")
+      ->capture_default_str();
   command.add_option("--overlap", o.overlap, "none: total = memory + compute (the seed); full: the larger")
       ->check(CLI::IsMember({"none", "full"}))
       ->capture_default_str();
@@ -109,8 +114,8 @@ void for_each_point(const model_space& s, const std::function<void(const model_p
     for (std::size_t i = 0; i < grid.size(); ++i) hml::invoke_at(grid, i, at);
   } else {
     const auto grid = hml::grid(s.size, s.bandwidth, s.ops_per_byte, s.latency, s.peak);
-    auto at = [&](hml::data_size size, hml::data_rate bandwidth, hml::arithmetic_intensity ops,
-                  hml::duration latency, hml::compute_rate peak) {
+    auto at = [&](hml::data_size size, hml::data_rate bandwidth, hml::arithmetic_intensity ops, hml::duration latency,
+                  hml::compute_rate peak) {
       model_point point;
       point.bandwidth = bandwidth;
       run(size, ops, latency, peak, hml::memory{latency, bandwidth}, point);

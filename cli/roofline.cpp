@@ -42,7 +42,9 @@ void add_roofline_command(CLI::App& hml) {
       "         hml roofline --device h100_sxm --precision fp32 --ops - --format json --round < kernels.csv");
   auto o = std::make_shared<roofline_options>();
   add_roof_options(*command, o->roof);
-  command->add_option("--ops", o->operations, "CSV file of operations, or - for standard input")->required();
+  command->add_option("--ops", o->operations, "CSV file of operations, or - for standard input")
+      ->type_name("FILE")
+      ->required();
   command->add_flag("--round", o->round, "round as seed 002 does: 4, 4, 2 and 8 decimals");
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });

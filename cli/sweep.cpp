@@ -24,7 +24,7 @@ struct column {
 };
 
 template <class Q>
-std::function<std::string(const model_point&)> as_text(Q model_point::* member) {
+std::function<std::string(const model_point&)> as_text(Q model_point::*member) {
   return [member](const model_point& p) { return hml::to_string(p.*member); };
 }
 
@@ -33,9 +33,10 @@ std::vector<column> columns_of(const model_space& s) {
   columns.push_back({"size_B", "size", [](const model_point& p) { return p.size.value(); }, as_text(&model_point::size),
                      s.size.size() > 1});
   if (s.two_tier()) {
-    columns.push_back({"hit_rate", "hit rate", [](const model_point& p) { return p.hit_rate; },
-                       [](const model_point& p) { return std::string{hml::format_number(p.hit_rate, hml::general(3)).view()}; },
-                       s.hit_rate.size() > 1});
+    columns.push_back(
+        {"hit_rate", "hit rate", [](const model_point& p) { return p.hit_rate; },
+         [](const model_point& p) { return std::string{hml::format_number(p.hit_rate, hml::general(3)).view()}; },
+         s.hit_rate.size() > 1});
     columns.push_back({"fast_B_per_s", "fast", [](const model_point& p) { return p.fast.value(); },
                        as_text(&model_point::fast), s.fast.size() > 1});
     columns.push_back({"slow_B_per_s", "slow", [](const model_point& p) { return p.slow.value(); },
@@ -50,8 +51,9 @@ std::vector<column> columns_of(const model_space& s) {
                      as_text(&model_point::latency), s.latency.size() > 1});
   columns.push_back({"peak_FLOP_per_s", "peak", [](const model_point& p) { return p.peak.value(); },
                      as_text(&model_point::peak), s.peak.size() > 1});
-  const auto time_column = [&](std::string name, std::string label, hml::duration hml::time_breakdown::* member) {
-    columns.push_back({std::move(name), std::move(label), [member](const model_point& p) { return (p.result.*member).value(); },
+  const auto time_column = [&](std::string name, std::string label, hml::duration hml::time_breakdown::*member) {
+    columns.push_back({std::move(name), std::move(label),
+                       [member](const model_point& p) { return (p.result.*member).value(); },
                        [member](const model_point& p) { return hml::to_string(p.result.*member); }, true});
   };
   time_column("memory_time_s", "memory time", &hml::time_breakdown::memory);

@@ -16,8 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const std::vector<hml::kernel_record> kernels = hml::read_kernels_csv(text);
     // The reader ends a line at LF, CRLF or a lone CR; the count of LF and CR bounds the lines.
-    const auto lines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n') +
-                                                std::count(text.begin(), text.end(), '\r')) + 1;
+    const auto line_ends = std::count(text.begin(), text.end(), '\n') + std::count(text.begin(), text.end(), '\r');
+    const auto lines = static_cast<std::size_t>(line_ends) + 1;
     for (const hml::kernel_record& k : kernels) {
       const bool valid = std::isfinite(k.flops.value()) && k.flops.value() >= 0 && std::isfinite(k.bytes.value()) &&
                          k.bytes.value() >= 0 && k.line >= 2 && k.line <= lines;

@@ -57,8 +57,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 6: read<hml::frequency>(text, options); break;
     // An axis may sample up to max_axis_points values (about 0.1 s): inputs with a run of four digits,
     // which could ask for that many, would slow the search a hundredfold, so they are not read as axes.
-    case 7: if (!has_four_digits_in_a_row(text)) read_axis<hml::data_rate>(text); break;
-    default: if (!has_four_digits_in_a_row(text)) read_axis<double>(text); break;
+    case 7:
+      if (!has_four_digits_in_a_row(text)) read_axis<hml::data_rate>(text);
+      break;
+    default:
+      if (!has_four_digits_in_a_row(text)) read_axis<double>(text);
+      break;
   }
   return 0;
 }

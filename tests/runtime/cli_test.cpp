@@ -43,9 +43,9 @@ std::string read_file(const fs::path& p) {
 struct scratch_directory {
   fs::path path;
   explicit scratch_directory(std::string_view purpose = "files")
-      : path{fs::temp_directory_path() / ("hml-cli-test-" + std::to_string(::getpid()) + "-" +
-                                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
-                                          std::string{purpose})} {
+      : path{fs::temp_directory_path() /
+             ("hml-cli-test-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + std::string{purpose})} {
     fs::create_directories(path);
   }
   ~scratch_directory() { fs::remove_all(path); }
@@ -72,8 +72,8 @@ outcome hml_run(std::initializer_list<std::string> args, const std::string& inpu
   const scratch_directory io{"io"};
   std::string command = shell_quoted(HML_CLI);
   for (const std::string& arg : args) command += " " + shell_quoted(arg);
-  command += " <" + shell_quoted(input.empty() ? "/dev/null" : input) + " >" + shell_quoted((io.path / "out").string()) +
-             " 2>" + shell_quoted((io.path / "err").string());
+  command += " <" + shell_quoted(input.empty() ? "/dev/null" : input) + " >" +
+             shell_quoted((io.path / "out").string()) + " 2>" + shell_quoted((io.path / "err").string());
   const int raw = std::system(command.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(io.path / "out"), read_file(io.path / "err")};
 }
@@ -142,14 +142,16 @@ TEST(Cli, LabPrintsTheSeedBlockOfTheLibrary) {
     hml::data_rate rate;
     double ops_per_byte;
   };
-  for (const seed_case& c : {seed_case{"1Gbit/s", "1", 1_Gbps, 1.0}, seed_case{"100Gbit/s", "1.0 FLOP/B", 100_Gbps, 1.0},
-                             seed_case{"10 Gbit/s", "0.5", 10_Gbps, 0.5}, seed_case{"10Gbps", "16", 10_Gbps, 16.0}}) {
+  for (const seed_case& c :
+       {seed_case{"1Gbit/s", "1", 1_Gbps, 1.0}, seed_case{"100Gbit/s", "1.0 FLOP/B", 100_Gbps, 1.0},
+        seed_case{"10 Gbit/s", "0.5", 10_Gbps, 0.5}, seed_case{"10Gbps", "16", 10_Gbps, 16.0}}) {
     const outcome o = hml_run({"lab", "--size", "10MiB", "--bandwidth", c.bandwidth, "--ops-per-byte", c.ops,
                                "--latency", "50ns", "--peak", "10GFLOP/s", "--title", "case"});
     const hml::arithmetic_intensity ops = c.ops_per_byte * hml::flop_per_byte;
     std::string expected;
-    hml::write_bandwidth_block(expected, "case", 10_MiB, c.rate, ops,
-                               hml::run(hml::streaming(10_MiB, ops), hml::memory{50_ns, c.rate}, hml::compute_core{10_GFLOPS}));
+    hml::write_bandwidth_block(
+        expected, "case", 10_MiB, c.rate, ops,
+        hml::run(hml::streaming(10_MiB, ops), hml::memory{50_ns, c.rate}, hml::compute_core{10_GFLOPS}));
     EXPECT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(o.out, expected);
   }
@@ -159,12 +161,13 @@ TEST(Cli, LabPrintsTheSeedBlockOfTheLibrary) {
 }
 
 TEST(Cli, LabTwoTierMemoryAndOptions) {
-  const outcome o = hml_run({"lab", "--size", "10MB", "--hit-rate", "0.95", "--fast", "500Gbit/s", "--slow",
-                             "10Gbit/s", "--title", "Good locality"});
+  const outcome o = hml_run({"lab", "--size", "10MB", "--hit-rate", "0.95", "--fast", "500Gbit/s", "--slow", "10Gbit/s",
+                             "--title", "Good locality"});
   const hml::two_tier_memory memory{50_ns, 500_Gbps, 10_Gbps, 0.95};
   std::string expected;
-  hml::write_cache_block(expected, "Good locality", memory,
-                         hml::run(hml::streaming(10_MB, 1.0 * hml::flop_per_byte), memory, hml::compute_core{10_GFLOPS}));
+  hml::write_cache_block(
+      expected, "Good locality", memory,
+      hml::run(hml::streaming(10_MB, 1.0 * hml::flop_per_byte), memory, hml::compute_core{10_GFLOPS}));
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out, expected);
 
@@ -173,9 +176,9 @@ TEST(Cli, LabTwoTierMemoryAndOptions) {
                                   "--outstanding", "16", "--overlap", "full", "--title", "r"});
   std::string random_expected;
   const hml::kernel k = hml::streaming(10_MiB, 1.0 * hml::flop_per_byte, hml::random_access(8_B, 64_B, 16));
-  hml::write_bandwidth_block(random_expected, "r", 10_MiB, 100_Gbps, 1.0 * hml::flop_per_byte,
-                             hml::run(k, hml::memory{50_ns, 100_Gbps}, hml::compute_core{10_GFLOPS},
-                                      {.overlap_policy = hml::overlap::full}));
+  hml::write_bandwidth_block(
+      random_expected, "r", 10_MiB, 100_Gbps, 1.0 * hml::flop_per_byte,
+      hml::run(k, hml::memory{50_ns, 100_Gbps}, hml::compute_core{10_GFLOPS}, {.overlap_policy = hml::overlap::full}));
   EXPECT_EQ(random.out, random_expected);
 }
 
@@ -185,17 +188,17 @@ TEST(Cli, SweepCsvAndJsonEqualTheLibraryAtEveryPoint) {
   const auto expected = [&](std::size_t row) {
     const hml::data_rate bandwidth = bandwidths[row / intensities.size()];
     const double ops = intensities[row % intensities.size()];
-    return std::pair{bandwidth, hml::run(hml::streaming(10_MiB, ops * hml::flop_per_byte), hml::memory{50_ns, bandwidth},
-                                         hml::compute_core{10_GFLOPS})};
+    return std::pair{bandwidth, hml::run(hml::streaming(10_MiB, ops * hml::flop_per_byte),
+                                         hml::memory{50_ns, bandwidth}, hml::compute_core{10_GFLOPS})};
   };
-  const outcome csv = hml_run({"sweep", "--bandwidth", "1Gbit/s:1000Gbit/s:7:log", "--ops-per-byte", "0.25,1,16",
-                               "--format", "csv"});
+  const outcome csv =
+      hml_run({"sweep", "--bandwidth", "1Gbit/s:1000Gbit/s:7:log", "--ops-per-byte", "0.25,1,16", "--format", "csv"});
   ASSERT_EQ(csv.status, 0) << csv.err;
   const auto records = csv_records(csv.out);
   ASSERT_EQ(records.size(), 1 + bandwidths.size() * intensities.size());
-  const std::vector<std::string> header{"size_B",         "bandwidth_B_per_s", "ops_per_byte", "latency_s",
-                                        "peak_FLOP_per_s", "memory_time_s",    "compute_time_s", "total_time_s",
-                                        "regime"};
+  const std::vector<std::string> header{"size_B",         "bandwidth_B_per_s", "ops_per_byte",
+                                        "latency_s",      "peak_FLOP_per_s",   "memory_time_s",
+                                        "compute_time_s", "total_time_s",      "regime"};
   EXPECT_EQ(records[0], header);
   for (std::size_t row = 0; row + 1 < records.size(); ++row) {
     const auto [bandwidth, result] = expected(row);
@@ -207,8 +210,8 @@ TEST(Cli, SweepCsvAndJsonEqualTheLibraryAtEveryPoint) {
     EXPECT_EQ(r[8], hml::to_string(result.limit));
   }
 
-  const outcome json = hml_run({"sweep", "--bandwidth", "1Gbit/s:1000Gbit/s:7:log", "--ops-per-byte", "0.25,1,16",
-                                "--format", "json"});
+  const outcome json =
+      hml_run({"sweep", "--bandwidth", "1Gbit/s:1000Gbit/s:7:log", "--ops-per-byte", "0.25,1,16", "--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
   const nlohmann::json rows = nlohmann::json::parse(json.out);
   ASSERT_EQ(rows.size(), bandwidths.size() * intensities.size());
@@ -241,14 +244,16 @@ TEST(Cli, RooflineAgreesWithTheLibraryOnSeed002) {
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   const hml::roof roof = hml::roof_of(hml::devices::h100_sxm);
   for (const bool rounded : {false, true}) {
-    const outcome o = rounded ? hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format",
-                                         "json", "--round"})
-                              : hml_run({"roofline", "--device", "h100_sxm", "--ops", "-", "--format", "json"},
-                                        operations.string());
+    const outcome o =
+        rounded
+            ? hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "json", "--round"})
+            : hml_run({"roofline", "--device", "h100_sxm", "--ops", "-", "--format", "json"}, operations.string());
     ASSERT_EQ(o.status, 0) << o.err;
     const nlohmann::json rows = nlohmann::json::parse(o.out);
     ASSERT_EQ(rows.size(), roofline_analysis::operations.size());
-    const auto maybe_rounded = [rounded](double x, int decimals) { return rounded ? hml::round_decimal(x, decimals) : x; };
+    const auto maybe_rounded = [rounded](double x, int decimals) {
+      return rounded ? hml::round_decimal(x, decimals) : x;
+    };
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const hml::roofline_point p = hml::analyze(roofline_analysis::operations[i], roof);
       const nlohmann::json& row = rows[i];
@@ -306,8 +311,8 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
   EXPECT_EQ(number_of(row["gap"]), m.gap);
   EXPECT_EQ(row["bound"], "memory-bound");
 
-  const outcome text = hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us",
-                                "--device", "m1_pro"});
+  const outcome text =
+      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us", "--device", "m1_pro"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("bound: memory-bound"), std::string::npos) << text.out;
 }
@@ -340,8 +345,8 @@ TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   const fs::path svg = dir.path / "roofline.svg";
-  const outcome o = hml_run({"chart", "--device", "h100_sxm", "--device", "a100_sxm_80gb", "--ops",
-                             operations.string(), "-o", svg.string()});
+  const outcome o = hml_run(
+      {"chart", "--device", "h100_sxm", "--device", "a100_sxm_80gb", "--ops", operations.string(), "-o", svg.string()});
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string chart = read_file(svg);
   EXPECT_TRUE(chart.starts_with("<svg ")) << chart.substr(0, 100);
@@ -395,9 +400,9 @@ TEST(Cli, UnknownDeviceSuggestsTheClosestNames) {
   expect_input_error(hml_run({"roofline", "--device", "h10", "--ops", operations.string()}),
                      "unknown device 'h10'; did you mean h100_sxm, h100_pcie?");
   expect_input_error(hml_run({"devices", "mi3000x"}), "did you mean mi300x");
-  expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "tf32_tensor", "--ops",
-                              operations.string()}),
-                     "NVIDIA V100 SXM2 32GB publishes no TF32 tensor peak");
+  expect_input_error(
+      hml_run({"roofline", "--device", "v100", "--precision", "tf32_tensor", "--ops", operations.string()}),
+      "NVIDIA V100 SXM2 32GB publishes no TF32 tensor peak");
   expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp8", "--ops", operations.string()}),
                      "--precision: unknown precision 'fp8'");
 }
@@ -415,12 +420,12 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
   expect_input_error(hml_run({"lab", "--bandwidth", "1Gbit/s:2Gbit/s:3"}), "--bandwidth:");
   expect_input_error(hml_run({"sweep", "--bandwidth", "10Gbit/s:1Gbit/s:3"}), "FROM is larger than TO");
   expect_input_error(hml_run({"sweep", "--size", "1MB:2MB:0"}), "POINTS");
-  expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device",
-                              "h100_sxm"}),
-                     "a measured time must be finite and > 0");
-  expect_input_error(hml_run({"analyze", "--flops", "1GFLOP/s", "--bytes", "1GB", "--time", "1s", "--device",
-                              "h100_sxm"}),
-                     "--flops:");
+  expect_input_error(
+      hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device", "h100_sxm"}),
+      "a measured time must be finite and > 0");
+  expect_input_error(
+      hml_run({"analyze", "--flops", "1GFLOP/s", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
+      "--flops:");
 }
 
 TEST(Cli, MalformedCsvNamesTheLine) {
@@ -453,9 +458,8 @@ TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", bad.string(), "--format", "csv", "-o",
                               (dir.path / "out.csv").string()}),
                      "line 3");
-  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--ops", bad.string(), "-o",
-                              (dir.path / "c.svg").string()}),
-                     "line 3");
+  expect_input_error(
+      hml_run({"chart", "--device", "h100_sxm", "--ops", bad.string(), "-o", (dir.path / "c.svg").string()}), "line 3");
   EXPECT_FALSE(fs::exists(dir.path / "out.csv"));
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 2);  // ops.csv and bad.csv only

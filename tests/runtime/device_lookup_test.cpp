@@ -31,10 +31,10 @@ TEST(DeviceLookup, IdsAndNamesInAnyCaseAndSeparator) {
 TEST(DeviceLookup, SuggestionsPreferPrefixesThenCloseSpellings) {
   EXPECT_EQ(hml::closest_device_ids("h10"), (ids{"h100_sxm", "h100_pcie"}));
   EXPECT_EQ(hml::closest_device_ids("a100"), (ids{"a100_sxm_80gb", "a100_sxm_40gb"}));
-  EXPECT_EQ(hml::closest_device_ids("4090"), (ids{"rtx_4090"}));                // contained in the id
-  EXPECT_EQ(hml::closest_device_ids("instinct"), (ids{"mi300x", "mi250x"}));    // contained in the name
-  EXPECT_EQ(hml::closest_device_ids("mi3000x"), (ids{"mi300x"}));               // one edit away
-  EXPECT_EQ(hml::closest_device_ids("h300"), (ids{"h200"}));                    // b200 is two edits away
+  EXPECT_EQ(hml::closest_device_ids("4090"), (ids{"rtx_4090"}));              // contained in the id
+  EXPECT_EQ(hml::closest_device_ids("instinct"), (ids{"mi300x", "mi250x"}));  // contained in the name
+  EXPECT_EQ(hml::closest_device_ids("mi3000x"), (ids{"mi300x"}));             // one edit away
+  EXPECT_EQ(hml::closest_device_ids("h300"), (ids{"h200"}));                  // b200 is two edits away
   EXPECT_EQ(hml::closest_device_ids("rtx-4080"), (ids{"rtx_4090"}));
   EXPECT_TRUE(hml::closest_device_ids("quantum annealer").empty());
   EXPECT_EQ(hml::closest_device_ids("h", 1).size(), 1u);
