@@ -1,4 +1,5 @@
-// The subcommands of `hml`. Adding one is a file that defines its add_*_command and one line here.
+// The subcommands of `hml`. Adding one is a cli/<name>.cpp that defines add_<name>_command, declared and
+// listed here (cli/CMakeLists.txt globs the sources).
 #pragma once
 #include <CLI/CLI.hpp>
 

@@ -49,7 +49,10 @@ std::string render(const hml::table& t, output_format format, hml::number_format
 
 void emit(const output_options& options, const std::string& content) {
   if (options.path.empty()) {
-    std::fwrite(content.data(), 1, content.size(), stdout);
+    // A full disk or a closed pipe is an error too, not a silently short output.
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
+      throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
+    }
   } else {
     hml::write_file_atomically(options.path, content);
   }

@@ -460,6 +460,15 @@ TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
                      "line 3");
   expect_input_error(
       hml_run({"chart", "--device", "h100_sxm", "--ops", bad.string(), "-o", (dir.path / "c.svg").string()}), "line 3");
+  // A full standard output is an error, not a silently short listing.
+  if (fs::exists("/dev/full")) {
+    const std::string command =
+        shell_quoted(HML_CLI) + " devices >/dev/full 2>" + shell_quoted((dir.path / "err").string());
+    const int raw = std::system(command.c_str());
+    EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+    EXPECT_TRUE(read_file(dir.path / "err").starts_with("hml: error: cannot write to standard output: "));
+    fs::remove(dir.path / "err");
+  }
   EXPECT_FALSE(fs::exists(dir.path / "out.csv"));
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 2);  // ops.csv and bad.csv only
