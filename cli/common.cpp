@@ -107,7 +107,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
       throw input_error("give --device NAME, or --peak-compute and --peak-bandwidth");
     }
     return {{"given",
-             "given roof",
+             "the given peaks",
              {quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth),
               quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute)}}};
   }

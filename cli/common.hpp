@@ -74,7 +74,7 @@ struct roof_options {
 
 struct named_roof {
   std::string_view label;  // the device's id, or "given" for --peak-* (static storage: charts keep it)
-  std::string title;       // "NVIDIA H100 SXM5 80GB, FP32" or "given roof"
+  std::string title;       // "NVIDIA H100 SXM5 80GB, FP32" or "the given peaks"
   hml::roof roof;
 };
 
