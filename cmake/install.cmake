@@ -20,3 +20,8 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/hmlConfigVersion.cmake
   COMPATIBILITY SameMinorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/hmlConfig.cmake ${PROJECT_BINARY_DIR}/hmlConfigVersion.cmake
   DESTINATION ${hml_config_dir})
+
+# The hml command, when it is built (HML_BUILD_CLI).
+if(TARGET hml_cli)
+  install(TARGETS hml_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()

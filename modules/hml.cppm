@@ -6,5 +6,6 @@ export import hml.workload;
 export import hml.analysis;
 export import hml.probe;
 export import hml.catalog;
+export import hml.catalog.lookup;
 export import hml.sweep;
 export import hml.report;

@@ -4,6 +4,7 @@
 export module hml.sweep;
 export import hml.analysis;
 export import :axis;
+export import :axis_text;
 export import :compile_time;
 export import :run_time;
 export import :crossover;

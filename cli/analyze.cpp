@@ -1,0 +1,72 @@
+// `hml analyze`: a kernel that was timed, against a roofline: achieved rates, % of each roof, bound.
+#include <memory>
+#include <string>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+struct analyze_options {
+  std::string name = "kernel";
+  std::string flops;
+  std::string bytes;
+  std::string time;
+  roof_options roof;
+  output_options output;
+};
+
+std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
+std::string rate(hml::data_rate r) {
+  return hml::to_string(r, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
+}
+std::string percent(double x) { return std::string{hml::format_number(x, hml::general(3)).view()} + " %"; }
+
+void run(const analyze_options& o) {
+  const named_roof roof = roofs_of(o.roof).front();
+  const hml::kernel k{o.name, quantity_of<hml::work>("--flops", o.flops, {.plain_number_is_base_unit = true}),
+                      quantity_of<hml::data_size>("--bytes", o.bytes, {.plain_number_is_base_unit = true})};
+  const hml::duration time = quantity_of<hml::duration>("--time", o.time);
+  const hml::measured_point m = hml::measure(k, time, roof.roof);
+  const output_format format = o.output.chosen();
+  if (format != output_format::table) {
+    emit(o.output, render(hml::measured_table({&m, 1}), format));
+    return;
+  }
+  emit(o.output, o.name + ": " + hml::to_string(k.flops) + ", " +
+                     hml::to_string(k.bytes, {.prefixes = hml::prefix_system::decimal}) + ", " +
+                     hml::to_string(m.intensity) + ", " + hml::to_string(time, {.number = hml::general(6)}) + " on " +
+                     roof.title + " (" + describe(roof.roof) + ")\n" +
+                     "achieved compute:   " + rate(m.achieved_compute) + " (" + percent(m.percent_of_peak_compute) +
+                     " of " + rate(roof.roof.peak) + ")\n" + "achieved bandwidth: " + rate(m.achieved_bandwidth) +
+                     " (" + percent(m.percent_of_bandwidth) + " of " + rate(roof.roof.bandwidth) + ")\n" +
+                     "bound: " + std::string{hml::to_string(m.bound)} + "; the roofline allows " + rate(m.attainable) +
+                     ", " + std::string{hml::format_number(m.gap, hml::general(3)).view()} + "x the achieved rate\n");
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("analyze", "a measured kernel against a roofline: achieved rates, % of roofs");
+  command->footer(
+      "Example: hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --device m1_pro\n"
+      "         hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --peak-compute 5.3TFLOP/s "
+      "--peak-bandwidth 205GB/s");
+  auto o = std::make_shared<analyze_options>();
+  command->add_option("--name", o->name, "the kernel's name in the output")->capture_default_str();
+  command->add_option("--flops", o->flops, "work done, e.g. 10MFLOP (a plain number is FLOP)")
+      ->type_name("WORK")
+      ->required();
+  command->add_option("--bytes", o->bytes, "bytes moved, e.g. 120MB (a plain number is bytes)")
+      ->type_name("SIZE")
+      ->required();
+  command->add_option("--time", o->time, "measured time, e.g. 660.713us")->type_name("TIME")->required();
+  add_roof_options(*command, o->roof);
+  add_output_options(*command, o->output);
+  command->callback([o] { run(*o); });
+}
+
+}  // namespace hml_cli

@@ -1,0 +1,72 @@
+// `hml chart`: the roofline chart (SVG) of a CSV list of kernels on one or more devices or a given roof.
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+struct chart_options {
+  roof_options roof;
+  std::string operations;
+  std::string title;
+  output_options output;
+};
+
+void run(const chart_options& o) {
+  const std::vector<named_roof> roofs = roofs_of(o.roof);
+  const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);
+  hml::roofline_chart chart;
+  chart.title =
+      o.title.empty() ? "Roofline: " + roofs.front().title + (roofs.size() > 1 ? " and others" : "") : o.title;
+  for (const named_roof& r : roofs) {
+    chart.bandwidths.push_back({r.label, r.roof.bandwidth});
+    chart.computes.push_back({r.label, r.roof.peak});
+  }
+  // Each kernel where the roofline puts it on each device; no point for an intensity of 0 or infinity,
+  // which a logarithmic axis cannot show.
+  std::vector<std::string> left_out;
+  for (const hml::kernel_record& record : records) {
+    for (const named_roof& r : roofs) {
+      const hml::roofline_point p = hml::analyze(record.as_kernel(), r.roof);
+      if (!(p.intensity.value() > 0) || !std::isfinite(p.intensity.value())) {
+        if (&r == &roofs.front()) left_out.push_back(record.name);
+        continue;
+      }
+      const std::string label = roofs.size() > 1 ? record.name + " (" + std::string{r.label} + ")" : record.name;
+      chart.points.push_back({label, p.intensity, p.attainable, hml::point_kind::predicted});
+    }
+  }
+  emit(o.output, hml::to_svg(chart));
+  for (const std::string& name : left_out) {
+    std::fprintf(stderr, "hml: note: '%s' is not drawn: its intensity is 0 or infinite\n", name.c_str());
+  }
+}
+
+}  // namespace
+
+void add_chart_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("chart", "the roofline chart (SVG) of a list of kernels on devices");
+  command->footer(
+      "FILE is CSV as for `hml roofline` (name,flops,memory_bytes). Each --device adds its ceilings.\n"
+      "Example: hml chart --device h100_sxm --device a100_sxm_80gb --ops kernels.csv -o roofline.svg\n"
+      "         hml chart --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv -o m1.svg");
+  auto o = std::make_shared<chart_options>();
+  add_roof_options(*command, o->roof, true);
+  command->add_option("--ops", o->operations, "CSV file of kernels, or - for standard input")
+      ->type_name("FILE")
+      ->required();
+  command->add_option("--title", o->title, "the chart's title");
+  add_output_options(*command, o->output, false);
+  command->get_option("--output")->required();
+  command->callback([o] { run(*o); });
+}
+
+}  // namespace hml_cli

@@ -1,0 +1,140 @@
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+#include "common.hpp"
+
+namespace hml_cli {
+
+int fail(std::string_view message) {
+  if (message.starts_with("hml: ")) message.remove_prefix(5);
+  std::fprintf(stderr, "hml: error: %.*s\n", static_cast<int>(message.size()), message.data());
+  return 2;
+}
+
+output_format output_options::chosen() const {
+  if (format == "csv") return output_format::csv;
+  if (format == "json") return output_format::json;
+  return output_format::table;
+}
+
+void add_output_options(CLI::App& command, output_options& options, bool with_format) {
+  if (with_format) {
+    command.add_option("--format", options.format, "table (aligned text), csv (RFC 4180) or json")
+        ->type_name("FORMAT")
+        ->check(CLI::IsMember({"table", "csv", "json"}))
+        ->capture_default_str();
+  }
+  command.add_option("-o,--output", options.path, "write to FILE (atomically) instead of standard output")
+      ->type_name("FILE");
+}
+
+std::string render(const hml::table& t, output_format format, hml::number_format numbers) {
+  switch (format) {
+    case output_format::csv: return hml::to_csv(t);
+    case output_format::json: return hml::to_json(t);
+    case output_format::table: break;
+  }
+  return hml::format_table(t, numbers);
+}
+
+void emit(const output_options& options, const std::string& content) {
+  if (options.path.empty()) {
+    // A full disk or a closed pipe is an error too, not a silently short output.
+    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
+      throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
+    }
+  } else {
+    hml::write_file_atomically(options.path, content);
+  }
+}
+
+std::string read_input(std::string_view option, const std::string& path) {
+  if (path == "-") return {std::istreambuf_iterator<char>{std::cin}, std::istreambuf_iterator<char>{}};
+  const auto cannot_read = [&](const std::string& reason) {
+    return input_error(std::string{option} + ": cannot read '" + path + "': " + reason);
+  };
+  if (std::filesystem::is_directory(path)) throw cannot_read("it is a directory");
+  std::ifstream in{path, std::ios::binary};
+  if (!in) throw cannot_read(std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw cannot_read("reading failed");
+  return text.str();
+}
+
+std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path) {
+  try {
+    return hml::read_kernels_csv(read_input(option, path));
+  } catch (const hml::kernels_csv_error& e) {
+    throw input_error(std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": " + e.what());
+  }
+}
+
+void add_roof_options(CLI::App& command, roof_options& options, bool several_devices) {
+  auto* device =
+      command.add_option("--device", options.devices,
+                         several_devices ? "catalog device id or name (repeat for several); see `hml devices`"
+                                         : "catalog device id or name, e.g. h100_sxm; see `hml devices`");
+  device->type_name("NAME");
+  if (!several_devices) device->expected(1);
+  auto* precision = command
+                        .add_option("--precision", options.precision,
+                                    "fp64, fp64_tensor, fp32, tf32_tensor or fp16_tensor (with --device)")
+                        ->type_name("NAME")
+                        ->capture_default_str();
+  auto* compute =
+      command.add_option("--peak-compute", options.peak_compute, "peak compute, e.g. 5.3TFLOP/s")->type_name("RATE");
+  auto* bandwidth =
+      command.add_option("--peak-bandwidth", options.peak_bandwidth, "peak bandwidth, e.g. 205GB/s")->type_name("RATE");
+  compute->excludes(device)->needs(bandwidth);
+  bandwidth->excludes(device)->needs(compute);
+  precision->excludes(compute);
+}
+
+std::vector<named_roof> roofs_of(const roof_options& options) {
+  if (options.devices.empty()) {
+    if (options.peak_compute.empty()) {
+      throw input_error("give --device NAME, or --peak-compute and --peak-bandwidth");
+    }
+    return {{"given",
+             "the given peaks",
+             {quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth),
+              quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute)}}};
+  }
+  const hml::precision precision = [&] {
+    try {
+      return hml::precision_named(options.precision);
+    } catch (const std::invalid_argument& e) {
+      throw input_error(std::string{"--precision: "} + e.what());
+    }
+  }();
+  std::vector<named_roof> roofs;
+  for (const std::string& name : options.devices) {
+    try {
+      const hml::device& d = hml::device_named(name);
+      roofs.push_back({hml::id_of(d), std::string{d.name} + ", " + std::string{hml::to_string(precision)},
+                       hml::roof_named(d, precision)});
+    } catch (const std::invalid_argument& e) {
+      throw input_error(std::string{"--device: "} + e.what());
+    }
+  }
+  return roofs;
+}
+
+std::string describe(const hml::roof& r) {
+  return hml::to_string(r.peak, {.number = hml::general(4)}) + ", " +
+         hml::to_string(r.bandwidth, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal}) +
+         ", ridge " + hml::to_string(hml::ridge_point(r), {.number = hml::general(4)});
+}
+
+}  // namespace hml_cli

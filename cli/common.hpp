@@ -1,0 +1,87 @@
+// What every subcommand shares: reading quantities from option text, the --format and -o options,
+// input files, the roof a kernel runs against, and the one-line error.
+#pragma once
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+import hml;
+
+namespace hml_cli {
+
+// Bad input: the message names the option or file and what is wrong with it.
+class input_error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// "hml: error: <message>" on stderr (the library's own "hml: " prefix dropped); returns exit status 2.
+int fail(std::string_view message);
+
+// `text` as a quantity for `option`; an input_error naming the option if it cannot be read.
+template <class Q>
+Q quantity_of(std::string_view option, const std::string& text, hml::parse_options options = {}) {
+  try {
+    return hml::parse<Q>(text, options);
+  } catch (const hml::parse_error& e) {
+    throw input_error(std::string{option} + ": " + e.what());
+  }
+}
+
+// `text` as an axis (FROM:TO:POINTS[:log], a list or one value) for `option`.
+template <class T>
+hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text, hml::parse_options options = {}) {
+  try {
+    return hml::parse_axis<T>(text, options);
+  } catch (const hml::parse_error& e) {
+    throw input_error(std::string{option} + ": " + e.what());
+  }
+}
+
+enum class output_format { table, csv, json };
+
+struct output_options {
+  std::string format = "table";
+  std::string path;  // empty: standard output
+
+  [[nodiscard]] output_format chosen() const;
+};
+
+void add_output_options(CLI::App& command, output_options& options, bool with_format = true);
+
+// The table in the chosen format (text tables with `numbers`).
+std::string render(const hml::table& t, output_format format, hml::number_format numbers = hml::general(6));
+
+// All of `content` to standard output, or atomically to the file (so a failure leaves no partial file).
+void emit(const output_options& options, const std::string& content);
+
+// The whole of a file, or of standard input for "-".
+std::string read_input(std::string_view option, const std::string& path);
+
+// The kernels of a CSV file (or "-"); errors name the option, the file and the line.
+std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path);
+
+// The roof to analyze against: --device NAME [--precision P], or --peak-compute and --peak-bandwidth.
+struct roof_options {
+  std::vector<std::string> devices;
+  std::string precision = "fp32";
+  std::string peak_compute;
+  std::string peak_bandwidth;
+};
+
+struct named_roof {
+  std::string_view label;  // the device's id, or "given" for --peak-* (static storage: charts keep it)
+  std::string title;       // "NVIDIA H100 SXM5 80GB, FP32" or "the given peaks"
+  hml::roof roof;
+};
+
+void add_roof_options(CLI::App& command, roof_options& options, bool several_devices = false);
+std::vector<named_roof> roofs_of(const roof_options& options);
+
+// "67 TFLOP/s, 3.35 TB/s, ridge 20 FLOP/B"
+std::string describe(const hml::roof& r);
+
+}  // namespace hml_cli

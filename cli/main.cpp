@@ -1,0 +1,38 @@
+// hml — the library's models from a shell: `hml lab`, `hml sweep`, `hml roofline`, `hml analyze`,
+// `hml devices`, `hml chart`. Every error is one line on stderr and exit status 2.
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"hml: is this kernel limited by memory or by compute on this machine, and by how much?", "hml"};
+  app.set_version_flag("--version", "hml " HML_VERSION);
+  app.require_subcommand(1);
+  app.footer("Run `hml <command> --help` for a command's options and an example.");
+  for (auto add_command : hml_cli::all_commands) add_command(app);
+  // CLI11 would call a mistyped command a missing one ("A subcommand is required"); say what it is.
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* command : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
+      found = found || command->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + command->get_name();
+    }
+    if (!found) return hml_cli::fail("unknown command '" + std::string{argv[1]} + "'; the commands are " + known);
+  }
+  try {
+    app.parse(argc, argv);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    return hml_cli::fail(e.what());
+  } catch (const std::exception& e) {  // input errors, library validation, unwritable files
+    return hml_cli::fail(e.what());
+  }
+}

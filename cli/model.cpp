@@ -1,0 +1,127 @@
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <CLI/CLI.hpp>
+
+#include "model.hpp"
+
+namespace hml_cli {
+
+void add_model_options(CLI::App& command, model_options& o, bool axes) {
+  // A model parameter: a quantity, or for `sweep` an axis of them (shown as SIZE|AXIS in --help).
+  const auto parameter = [&](const std::string& name, std::string& target, const std::string& help,
+                             const std::string& type) {
+    return command.add_option(name, target, help + (axes ? " (or an axis)" : ""))
+        ->type_name(axes ? type + "|AXIS" : type);
+  };
+  parameter("--size", o.size, "bytes the kernel streams", "SIZE")->capture_default_str();
+  auto* bandwidth = parameter("--bandwidth", o.bandwidth, "memory bandwidth", "RATE")->capture_default_str();
+  parameter("--ops-per-byte", o.ops_per_byte, "FLOP per byte (arithmetic intensity)", "FLOP/B")->capture_default_str();
+  parameter("--latency", o.latency, "memory latency, paid once", "TIME")->capture_default_str();
+  parameter("--peak", o.peak, "peak compute rate of the core", "RATE")->capture_default_str();
+  auto* hit_rate = parameter("--hit-rate", o.hit_rate,
+                             "share of the bytes the fast tier serves, in [0, 1]: a two-tier memory", "RATIO");
+  auto* fast = parameter("--fast", o.fast, "fast tier bandwidth (with --hit-rate)", "RATE");
+  auto* slow = parameter("--slow", o.slow, "slow tier bandwidth (with --hit-rate)", "RATE");
+  hit_rate->needs(fast, slow)->excludes(bandwidth);
+  fast->needs(hit_rate);
+  slow->needs(hit_rate);
+  command.add_option("--pattern", o.pattern, "access pattern")
+      ->check(CLI::IsMember({"sequential", "random"}))
+      ->capture_default_str();
+  command.add_option("--element", o.element, "element size of random access")->type_name("SIZE")->capture_default_str();
+  command.add_option("--line", o.line, "cache line of random access")->type_name("SIZE")->capture_default_str();
+  command.add_option("--outstanding", o.outstanding, "requests in flight in random access")
+      ->type_name("COUNT")
+      ->capture_default_str();
+  command.add_option("--overlap", o.overlap, "none: total = memory + compute (the seed); full: the larger")
+      ->check(CLI::IsMember({"none", "full"}))
+      ->capture_default_str();
+}
+
+namespace {
+
+template <class T>
+hml::sampled_axis<T> read(std::string_view option, const std::string& text, bool axes,
+                          hml::parse_options options = {}) {
+  if (axes) return axis_of<T>(option, text, options);
+  if constexpr (std::is_same_v<T, double>) {
+    hml::sampled_axis<double> one = axis_of<double>(option, text);
+    if (one.size() != 1 || text.find(':') != std::string::npos) {
+      throw input_error(std::string{option} + ": expected one number (axes are for `hml sweep`)");
+    }
+    return one;
+  } else {
+    return {{quantity_of<T>(option, text, options)}};
+  }
+}
+
+}  // namespace
+
+std::size_t model_space::points() const noexcept {
+  std::size_t n = size.size() * ops_per_byte.size() * latency.size() * peak.size();
+  return two_tier() ? n * hit_rate.size() * fast.size() * slow.size() : n * bandwidth.size();
+}
+
+model_space space_of(const model_options& o, bool axes) {
+  model_space s;
+  const hml::parse_options plain_is_flop_per_byte{.plain_number_is_base_unit = true};
+  s.size = read<hml::data_size>("--size", o.size, axes);
+  s.ops_per_byte = read<hml::arithmetic_intensity>("--ops-per-byte", o.ops_per_byte, axes, plain_is_flop_per_byte);
+  s.latency = read<hml::duration>("--latency", o.latency, axes);
+  s.peak = read<hml::compute_rate>("--peak", o.peak, axes);
+  if (o.hit_rate.empty()) {
+    s.bandwidth = read<hml::data_rate>("--bandwidth", o.bandwidth, axes);
+  } else {
+    s.hit_rate = read<double>("--hit-rate", o.hit_rate, axes);
+    s.fast = read<hml::data_rate>("--fast", o.fast, axes);
+    s.slow = read<hml::data_rate>("--slow", o.slow, axes);
+  }
+  if (o.pattern == "random") {
+    s.pattern = hml::random_access(quantity_of<hml::data_size>("--element", o.element),
+                                   quantity_of<hml::data_size>("--line", o.line), o.outstanding);
+  }
+  s.time.overlap_policy = o.overlap == "full" ? hml::overlap::full : hml::overlap::none;
+  if (s.points() > hml::max_axis_points) {
+    throw input_error("the sweep has " + std::to_string(s.points()) + " points; at most " +
+                      std::to_string(hml::max_axis_points) + " are allowed");
+  }
+  return s;
+}
+
+void for_each_point(const model_space& s, const std::function<void(const model_point&)>& visit) {
+  const auto run = [&](hml::data_size size, hml::arithmetic_intensity ops, hml::duration latency,
+                       hml::compute_rate peak, const auto& memory, model_point point) {
+    point.size = size;
+    point.ops_per_byte = ops;
+    point.latency = latency;
+    point.peak = peak;
+    point.result = hml::run(hml::streaming(size, ops, s.pattern), memory, hml::compute_core{peak}, s.time);
+    visit(point);
+  };
+  if (s.two_tier()) {
+    const auto grid = hml::grid(s.size, s.hit_rate, s.fast, s.slow, s.ops_per_byte, s.latency, s.peak);
+    auto at = [&](hml::data_size size, double hit, hml::data_rate fast, hml::data_rate slow,
+                  hml::arithmetic_intensity ops, hml::duration latency, hml::compute_rate peak) {
+      model_point point;
+      point.hit_rate = hit;
+      point.fast = fast;
+      point.slow = slow;
+      run(size, ops, latency, peak, hml::two_tier_memory{latency, fast, slow, hit}, point);
+    };
+    for (std::size_t i = 0; i < grid.size(); ++i) hml::invoke_at(grid, i, at);
+  } else {
+    const auto grid = hml::grid(s.size, s.bandwidth, s.ops_per_byte, s.latency, s.peak);
+    auto at = [&](hml::data_size size, hml::data_rate bandwidth, hml::arithmetic_intensity ops, hml::duration latency,
+                  hml::compute_rate peak) {
+      model_point point;
+      point.bandwidth = bandwidth;
+      run(size, ops, latency, peak, hml::memory{latency, bandwidth}, point);
+    };
+    for (std::size_t i = 0; i < grid.size(); ++i) hml::invoke_at(grid, i, at);
+  }
+}
+
+}  // namespace hml_cli

@@ -1,0 +1,106 @@
+// `hml sweep`: the seed lab's model over axes of any of its parameters, as a table, CSV or JSON.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "model.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+// A column of the sweep: its name with the unit of its numbers (CSV, JSON: "latency_s"), its label in the
+// aligned table ("latency", where the text carries the unit), and how to read it off a point as a number
+// and as text.
+struct column {
+  std::string name;
+  std::string label;
+  std::function<double(const model_point&)> number;
+  std::function<std::string(const model_point&)> text;
+  bool swept = true;  // the aligned table shows only the parameters that vary, then the results
+};
+
+template <class Q>
+std::function<std::string(const model_point&)> as_text(Q model_point::*member) {
+  return [member](const model_point& p) { return hml::to_string(p.*member); };
+}
+
+std::vector<column> columns_of(const model_space& s) {
+  std::vector<column> columns;
+  columns.push_back({"size_B", "size", [](const model_point& p) { return p.size.value(); }, as_text(&model_point::size),
+                     s.size.size() > 1});
+  if (s.two_tier()) {
+    columns.push_back(
+        {"hit_rate", "hit rate", [](const model_point& p) { return p.hit_rate; },
+         [](const model_point& p) { return std::string{hml::format_number(p.hit_rate, hml::general(3)).view()}; },
+         s.hit_rate.size() > 1});
+    columns.push_back({"fast_B_per_s", "fast", [](const model_point& p) { return p.fast.value(); },
+                       as_text(&model_point::fast), s.fast.size() > 1});
+    columns.push_back({"slow_B_per_s", "slow", [](const model_point& p) { return p.slow.value(); },
+                       as_text(&model_point::slow), s.slow.size() > 1});
+  } else {
+    columns.push_back({"bandwidth_B_per_s", "bandwidth", [](const model_point& p) { return p.bandwidth.value(); },
+                       as_text(&model_point::bandwidth), s.bandwidth.size() > 1});
+  }
+  columns.push_back({"ops_per_byte", "ops per byte", [](const model_point& p) { return p.ops_per_byte.value(); },
+                     as_text(&model_point::ops_per_byte), s.ops_per_byte.size() > 1});
+  columns.push_back({"latency_s", "latency", [](const model_point& p) { return p.latency.value(); },
+                     as_text(&model_point::latency), s.latency.size() > 1});
+  columns.push_back({"peak_FLOP_per_s", "peak", [](const model_point& p) { return p.peak.value(); },
+                     as_text(&model_point::peak), s.peak.size() > 1});
+  const auto time_column = [&](std::string name, std::string label, hml::duration hml::time_breakdown::*member) {
+    columns.push_back({std::move(name), std::move(label),
+                       [member](const model_point& p) { return (p.result.*member).value(); },
+                       [member](const model_point& p) { return hml::to_string(p.result.*member); }, true});
+  };
+  time_column("memory_time_s", "memory time", &hml::time_breakdown::memory);
+  time_column("compute_time_s", "compute time", &hml::time_breakdown::compute);
+  time_column("total_time_s", "total time", &hml::time_breakdown::total);
+  return columns;
+}
+
+hml::table sweep_table(const model_space& space, bool as_text) {
+  std::vector<column> columns = columns_of(space);
+  std::erase_if(columns, [as_text](const column& c) { return as_text && !c.swept; });
+  hml::table t;
+  for (const column& c : columns) t.columns.push_back(as_text ? c.label : c.name);
+  t.columns.push_back("regime");
+  for_each_point(space, [&](const model_point& p) {
+    std::vector<hml::cell> row;
+    for (const column& c : columns) {
+      if (as_text) {
+        row.emplace_back(c.text(p));
+      } else {
+        row.emplace_back(c.number(p));
+      }
+    }
+    row.emplace_back(std::string{hml::to_string(p.result.limit)});
+    t.add_row(std::move(row));
+  });
+  return t;
+}
+
+}  // namespace
+
+void add_sweep_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("sweep", "the lab's model over axes of any parameter: table, CSV or JSON");
+  command->footer(
+      "Axes: FROM:TO:POINTS (linear), FROM:TO:POINTS:log, a comma list, or one value.\n"
+      "Example: hml sweep --bandwidth 1Gbit/s:1Tbit/s:7:log --ops-per-byte 0.25,1,4,16\n"
+      "         hml sweep --size 10MB --hit-rate 0:1:11 --fast 500Gbit/s --slow 10Gbit/s --format csv\n"
+      "CSV and JSON hold every parameter in base units (B, s, B/s, FLOP/B, FLOP/s) at full precision.");
+  auto options = std::make_shared<model_options>();
+  auto output = std::make_shared<output_options>();
+  add_model_options(*command, *options, true);
+  add_output_options(*command, *output);
+  command->callback([options, output] {
+    const model_space space = space_of(*options, true);
+    const output_format format = output->chosen();
+    emit(*output, render(sweep_table(space, format == output_format::table), format));
+  });
+}
+
+}  // namespace hml_cli

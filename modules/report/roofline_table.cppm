@@ -1,0 +1,73 @@
+// hml.report:roofline_table — roofline results as a table with seed 002's field names, and seed 002's
+// rounding (Python's round(): 4 decimals for intensity and attainable FLOP/s, 2 for efficiency, 8 for the
+// time), so that CSV and JSON output reads like the reference solution's list of dicts; measured kernels
+// (hml::measure) likewise.
+module;
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <span>
+#include <string>
+#include <string_view>
+export module hml.report:roofline_table;
+import hml.format;
+import hml.analysis;
+import :table;
+
+export namespace hml {
+
+// x rounded to `decimals` places as Python's round(x, decimals) does: the correctly rounded decimal, an
+// exact tie to even (round(0.125, 2) == 0.12; 2.675 is below its decimal text, so round(2.675, 2) == 2.67).
+// printf's %.Nf rounds the same way, and hml.format matches printf to the last digit.
+[[nodiscard]] inline double round_decimal(double x, int decimals) {
+  if (!std::isfinite(x)) return x;
+  const auto text = format_number(x, fixed(decimals));
+  double rounded = 0.0;
+  std::from_chars(text.view().data(), text.view().data() + text.size(), rounded);
+  return rounded;
+}
+
+// Seed 002's result fields, in its order.
+inline constexpr std::array<std::string_view, 6> roofline_fields{
+    "name", "arithmetic_intensity", "attainable_flops", "bound", "efficiency", "estimated_time_s"};
+
+// Decimals seed 002 rounds each numeric field to.
+struct roofline_rounding {
+  int arithmetic_intensity = 4;
+  int attainable_flops = 4;
+  int efficiency = 2;
+  int estimated_time_s = 8;
+};
+
+// One row per point, numbers in FLOP/B, FLOP/s, percent and seconds; rounded as seed 002 rounds when
+// `seed_rounding` is set, at full precision otherwise.
+[[nodiscard]] inline table roofline_table(std::span<const roofline_point> points, bool seed_rounding = false) {
+  constexpr roofline_rounding decimals{};
+  const auto maybe_rounded = [seed_rounding](double x, int places) {
+    return seed_rounding ? round_decimal(x, places) : x;
+  };
+  table t{{roofline_fields.begin(), roofline_fields.end()}, {}};
+  for (const roofline_point& p : points) {
+    t.add_row({std::string{p.name}, maybe_rounded(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity),
+               maybe_rounded(in(p.attainable, flop_per_second), decimals.attainable_flops),
+               std::string{to_string(p.bound)}, maybe_rounded(p.efficiency_percent, decimals.efficiency),
+               maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)});
+  }
+  return t;
+}
+
+// Measured kernels against their roofline (hml::measure): one row per point, in FLOP/B, FLOP/s, B/s and
+// percent; gap = attainable / achieved.
+[[nodiscard]] inline table measured_table(std::span<const measured_point> points) {
+  table t{{"name", "arithmetic_intensity", "achieved_flops", "achieved_bytes_per_s", "percent_of_peak_compute",
+           "percent_of_bandwidth", "bound", "attainable_flops", "gap"},
+          {}};
+  for (const measured_point& p : points) {
+    t.add_row({std::string{p.name}, in(p.intensity, flop_per_byte), in(p.achieved_compute, flop_per_second),
+               in(p.achieved_bandwidth, byte_per_second), p.percent_of_peak_compute, p.percent_of_bandwidth,
+               std::string{to_string(p.bound)}, in(p.attainable, flop_per_second), p.gap});
+  }
+  return t;
+}
+
+}  // namespace hml

@@ -1,0 +1,155 @@
+// hml.sweep:axis_text — axes from text, for programs that take sweeps on a command line:
+//
+//   "1Gbit/s:100Gbit/s:5"      5 evenly spaced values, both ends included (a linear_axis)
+//   "1Gbit/s:1Tbit/s:7:log"    7 values with a constant ratio (a log_axis)
+//   "0.1,0.5,0.95"             the values listed
+//   "50ns"                     one value
+//
+// The values are held in a sampled_axis, a run-time axis that grids and sweeps take like any other.
+// Quantities are read by hml::parse; plain doubles (hit rates, ratios) by std::from_chars.
+module;
+#include <charconv>
+#include <cmath>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <vector>
+export module hml.sweep:axis_text;
+import hml.units;
+import :axis;
+
+export namespace hml {
+
+// An axis whose points are stored: what text gives, or any axis sampled with sample().
+template <sweep_value T>
+struct sampled_axis {
+  using value_type = T;
+  std::vector<T> samples;
+
+  [[nodiscard]] std::size_t size() const noexcept { return samples.size(); }
+  [[nodiscard]] T operator[](std::size_t i) const noexcept { return samples[i]; }
+};
+
+template <axis A>
+[[nodiscard]] sampled_axis<typename A::value_type> sample(const A& a) {
+  sampled_axis<typename A::value_type> s;
+  s.samples.reserve(a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) s.samples.push_back(a[i]);
+  return s;
+}
+
+// The most points one text axis may ask for; more is almost surely a typo, and a sweep over several such
+// axes would not end.
+inline constexpr std::size_t max_axis_points = 1'000'000;
+
+}  // namespace hml
+
+namespace hml::detail::axis_text {
+
+inline std::string quoted_text(std::string_view text) { return "\"" + std::string{text} + "\""; }
+
+[[noreturn]] inline void fail(std::string_view whole, std::size_t position, const std::string& problem,
+                              const std::string& expected) {
+  throw parse_error("cannot read " + quoted_text(whole) + " as an axis: " + problem + "; expected " + expected,
+                    whole, position, expected);
+}
+
+inline constexpr std::string_view axis_forms = "FROM:TO:POINTS[:log], a comma-separated list or one value";
+
+inline std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+// A finite double, the whole text (spaces around it aside).
+inline double read_number(std::string_view text) {
+  const std::string_view number = trimmed(text);
+  double value = 0.0;
+  const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+  if (number.empty() || error != std::errc{} || end != number.data() + number.size() || !std::isfinite(value)) {
+    throw parse_error("cannot read " + quoted_text(text) + " as a number; expected a finite number such as 0.95",
+                      text, 0, "a finite number");
+  }
+  return value;
+}
+
+template <class T>
+T read_value(std::string_view text, parse_options options) {
+  if constexpr (std::is_same_v<T, double>) {
+    return read_number(text);
+  } else {
+    return parse<T>(text, options);
+  }
+}
+
+inline std::vector<std::pair<std::size_t, std::string_view>> split(std::string_view text, char separator) {
+  std::vector<std::pair<std::size_t, std::string_view>> parts;
+  std::size_t begin = 0;
+  for (;;) {
+    const std::size_t end = text.find(separator, begin);
+    parts.emplace_back(begin, text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin));
+    if (end == std::string_view::npos) return parts;
+    begin = end + 1;
+  }
+}
+
+inline std::size_t read_count(std::string_view whole, std::size_t position, std::string_view text) {
+  const std::string_view digits = trimmed(text);
+  std::size_t count = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), count);
+  if (digits.empty() || error != std::errc{} || end != digits.data() + digits.size() || count == 0 ||
+      count > max_axis_points) {
+    fail(whole, position, "POINTS " + quoted_text(text) + " is not a whole number from 1 to " +
+                              std::to_string(max_axis_points),
+         "a number of points such as 5");
+  }
+  return count;
+}
+
+template <class T>
+sampled_axis<T> read_range(std::string_view text, parse_options options) {
+  const auto parts = split(text, ':');
+  if (parts.size() != 3 && parts.size() != 4) {
+    fail(text, 0, "a range has 3 or 4 parts separated by ':', this one " + std::to_string(parts.size()),
+         std::string{axis_forms});
+  }
+  const bool logarithmic = parts.size() == 4;
+  if (logarithmic && trimmed(parts[3].second) != "log") {
+    fail(text, parts[3].first, quoted_text(parts[3].second) + " is not \"log\"", "\"log\" or nothing");
+  }
+  const T first = read_value<T>(parts[0].second, options);
+  const T last = read_value<T>(parts[1].second, options);
+  const std::size_t count = read_count(text, parts[2].first, parts[2].second);
+  if (number_of(first) > number_of(last)) {
+    fail(text, 0, "FROM is larger than TO", "FROM <= TO (an axis runs from its smaller end)");
+  }
+  if (logarithmic && !(number_of(first) > 0)) {
+    fail(text, 0, "a logarithmic axis starts at 0 or below", "FROM > 0 on a log axis");
+  }
+  if (logarithmic) return sample(log_axis<T>(first, last, count));
+  return sample(linear_axis<T>(first, last, count));
+}
+
+}  // namespace hml::detail::axis_text
+
+export namespace hml {
+
+// An axis of T read from text (see the top of this file); throws parse_error. `options` applies to
+// each quantity (plain_number_is_base_unit lets "1" mean 1 FLOP/B).
+template <sweep_value T>
+[[nodiscard]] sampled_axis<T> parse_axis(std::string_view text, parse_options options = {}) {
+  namespace a = detail::axis_text;
+  if (text.find(':') != std::string_view::npos) return a::read_range<T>(text, options);
+  sampled_axis<T> listed;
+  for (const auto& [position, item] : a::split(text, ',')) {
+    if (a::trimmed(item).empty()) a::fail(text, position, "an empty item", std::string{a::axis_forms});
+    listed.samples.push_back(a::read_value<T>(item, options));
+  }
+  return listed;
+}
+
+}  // namespace hml

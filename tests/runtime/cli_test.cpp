@@ -1,0 +1,493 @@
+// The built `hml` program, driven from outside: every subcommand's output against the library's own
+// results (JSON and CSV read back, numbers compared exactly), and every kind of bad input: exit status 2,
+// one line on stderr, nothing on stdout, no output file.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "roofline_analysis.hpp"  // seed 002's operations, as the example runs them
+
+import hml;
+
+#ifdef HML_CLI
+
+namespace {
+
+using namespace hml::literals;
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in{p, std::ios::binary};
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+// A fresh directory for one test, removed afterwards.
+struct scratch_directory {
+  fs::path path;
+  explicit scratch_directory(std::string_view purpose = "files")
+      : path{fs::temp_directory_path() /
+             ("hml-cli-test-" + std::to_string(::getpid()) + "-" +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + std::string{purpose})} {
+    fs::create_directories(path);
+  }
+  ~scratch_directory() { fs::remove_all(path); }
+  [[nodiscard]] fs::path file(std::string_view name, std::string_view content) const {
+    std::ofstream{path / name, std::ios::binary} << content;
+    return path / name;
+  }
+};
+
+struct outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string shell_quoted(std::string_view arg) {
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
+  return quoted + "'";
+}
+
+// Runs `hml args...` with standard input from `input` (a file path, or empty for /dev/null).
+outcome hml_run(std::initializer_list<std::string> args, const std::string& input = {}) {
+  const scratch_directory io{"io"};
+  std::string command = shell_quoted(HML_CLI);
+  for (const std::string& arg : args) command += " " + shell_quoted(arg);
+  command += " <" + shell_quoted(input.empty() ? "/dev/null" : input) + " >" +
+             shell_quoted((io.path / "out").string()) + " 2>" + shell_quoted((io.path / "err").string());
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(io.path / "out"), read_file(io.path / "err")};
+}
+
+// A usage or input error: status 2, one line on stderr that starts "hml: error: " and contains `needle`.
+void expect_input_error(const outcome& o, std::string_view needle) {
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_TRUE(o.err.starts_with("hml: error: ")) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in: " << o.err;
+}
+
+// Shortest round-trip text of a double (what CSV input needs to carry the exact value).
+std::string exact(double x) { return std::string{hml::format_number(x, hml::general(17)).view()}; }
+
+// A JSON number, or the strings "inf" / "nan" the library writes for the non-finite ones.
+double number_of(const nlohmann::json& j) {
+  if (j.is_string()) {
+    if (j == "inf") return std::numeric_limits<double>::infinity();
+    if (j == "-inf") return -std::numeric_limits<double>::infinity();
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  return j.get<double>();
+}
+
+// CSV records of the library's writer (CRLF, no quoted fields in these tests).
+std::vector<std::vector<std::string>> csv_records(const std::string& text) {
+  std::vector<std::vector<std::string>> records;
+  std::istringstream lines{text};
+  for (std::string line; std::getline(lines, line);) {
+    EXPECT_TRUE(line.ends_with('\r')) << "not CRLF: " << line;
+    if (line.ends_with('\r')) line.pop_back();
+    std::vector<std::string>& fields = records.emplace_back();
+    std::istringstream cells{line};
+    for (std::string cell; std::getline(cells, cell, ',');) fields.push_back(cell);
+  }
+  return records;
+}
+
+double number_of(const std::string& csv_field) { return std::strtod(csv_field.c_str(), nullptr); }
+
+// --- every subcommand -------------------------------------------------------------------------------
+
+TEST(Cli, VersionAndHelp) {
+  const outcome version = hml_run({"--version"});
+  EXPECT_EQ(version.status, 0);
+  EXPECT_EQ(version.out, "hml " HML_VERSION "\n");
+  for (const std::string command : {"lab", "sweep", "roofline", "analyze", "devices", "chart"}) {
+    const outcome help = hml_run({command, "--help"});
+    EXPECT_EQ(help.status, 0) << command;
+    EXPECT_NE(help.out.find("Example: hml " + command), std::string::npos) << command << ":\n" << help.out;
+  }
+  const outcome top = hml_run({"--help"});
+  EXPECT_EQ(top.status, 0);
+  for (const char* command : {"lab", "sweep", "roofline", "analyze", "devices", "chart"}) {
+    EXPECT_NE(top.out.find(command), std::string::npos) << command;
+  }
+}
+
+TEST(Cli, LabPrintsTheSeedBlockOfTheLibrary) {
+  // The seed's bandwidth sweep, each case through the command and through the library.
+  struct seed_case {
+    std::string bandwidth;
+    std::string ops;
+    hml::data_rate rate;
+    double ops_per_byte;
+  };
+  for (const seed_case& c :
+       {seed_case{"1Gbit/s", "1", 1_Gbps, 1.0}, seed_case{"100Gbit/s", "1.0 FLOP/B", 100_Gbps, 1.0},
+        seed_case{"10 Gbit/s", "0.5", 10_Gbps, 0.5}, seed_case{"10Gbps", "16", 10_Gbps, 16.0}}) {
+    const outcome o = hml_run({"lab", "--size", "10MiB", "--bandwidth", c.bandwidth, "--ops-per-byte", c.ops,
+                               "--latency", "50ns", "--peak", "10GFLOP/s", "--title", "case"});
+    const hml::arithmetic_intensity ops = c.ops_per_byte * hml::flop_per_byte;
+    std::string expected;
+    hml::write_bandwidth_block(
+        expected, "case", 10_MiB, c.rate, ops,
+        hml::run(hml::streaming(10_MiB, ops), hml::memory{50_ns, c.rate}, hml::compute_core{10_GFLOPS}));
+    EXPECT_EQ(o.status, 0) << o.err;
+    EXPECT_EQ(o.out, expected);
+  }
+  // The defaults are the seed's low-bandwidth case.
+  EXPECT_EQ(hml_run({"lab", "--title", "case"}).out,
+            hml_run({"lab", "--size", "10MiB", "--bandwidth", "1Gbit/s", "--title", "case"}).out);
+}
+
+TEST(Cli, LabTwoTierMemoryAndOptions) {
+  const outcome o = hml_run({"lab", "--size", "10MB", "--hit-rate", "0.95", "--fast", "500Gbit/s", "--slow", "10Gbit/s",
+                             "--title", "Good locality"});
+  const hml::two_tier_memory memory{50_ns, 500_Gbps, 10_Gbps, 0.95};
+  std::string expected;
+  hml::write_cache_block(
+      expected, "Good locality", memory,
+      hml::run(hml::streaming(10_MB, 1.0 * hml::flop_per_byte), memory, hml::compute_core{10_GFLOPS}));
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.out, expected);
+
+  // Random access and full overlap reach the model.
+  const outcome random = hml_run({"lab", "--bandwidth", "100Gbit/s", "--pattern", "random", "--element", "8B",
+                                  "--outstanding", "16", "--overlap", "full", "--title", "r"});
+  std::string random_expected;
+  const hml::kernel k = hml::streaming(10_MiB, 1.0 * hml::flop_per_byte, hml::random_access(8_B, 64_B, 16));
+  hml::write_bandwidth_block(
+      random_expected, "r", 10_MiB, 100_Gbps, 1.0 * hml::flop_per_byte,
+      hml::run(k, hml::memory{50_ns, 100_Gbps}, hml::compute_core{10_GFLOPS}, {.overlap_policy = hml::overlap::full}));
+  EXPECT_EQ(random.out, random_expected);
+}
+
+TEST(Cli, SweepCsvAndJsonEqualTheLibraryAtEveryPoint) {
+  const auto bandwidths = hml::log_axis(1_Gbps, 1000_Gbps, 7);
+  const std::vector<double> intensities{0.25, 1.0, 16.0};
+  const auto expected = [&](std::size_t row) {
+    const hml::data_rate bandwidth = bandwidths[row / intensities.size()];
+    const double ops = intensities[row % intensities.size()];
+    return std::pair{bandwidth, hml::run(hml::streaming(10_MiB, ops * hml::flop_per_byte),
+                                         hml::memory{50_ns, bandwidth}, hml::compute_core{10_GFLOPS})};
+  };
+  const outcome csv =
+      hml_run({"sweep", "--bandwidth", "1Gbit/s:1000Gbit/s:7:log", "--ops-per-byte", "0.25,1,16", "--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const auto records = csv_records(csv.out);
+  ASSERT_EQ(records.size(), 1 + bandwidths.size() * intensities.size());
+  const std::vector<std::string> header{"size_B",         "bandwidth_B_per_s", "ops_per_byte",
+                                        "latency_s",      "peak_FLOP_per_s",   "memory_time_s",
+                                        "compute_time_s", "total_time_s",      "regime"};
+  EXPECT_EQ(records[0], header);
+  for (std::size_t row = 0; row + 1 < records.size(); ++row) {
+    const auto [bandwidth, result] = expected(row);
+    const auto& r = records[row + 1];
+    EXPECT_EQ(number_of(r[1]), bandwidth.value());
+    EXPECT_EQ(number_of(r[5]), result.memory.value());
+    EXPECT_EQ(number_of(r[6]), result.compute.value());
+    EXPECT_EQ(number_of(r[7]), result.total.value());
+    EXPECT_EQ(r[8], hml::to_string(result.limit));
+  }
+
+  const outcome json =
+      hml_run({"sweep", "--bandwidth", "1Gbit/s:1000Gbit/s:7:log", "--ops-per-byte", "0.25,1,16", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const nlohmann::json rows = nlohmann::json::parse(json.out);
+  ASSERT_EQ(rows.size(), bandwidths.size() * intensities.size());
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const auto [bandwidth, result] = expected(row);
+    EXPECT_EQ(number_of(rows[row]["bandwidth_B_per_s"]), bandwidth.value());
+    EXPECT_EQ(number_of(rows[row]["total_time_s"]), result.total.value());
+    EXPECT_EQ(rows[row]["regime"], hml::to_string(result.limit));
+  }
+
+  // The aligned table shows the swept parameters and the results.
+  const outcome table = hml_run({"sweep", "--hit-rate", "0:1:3", "--fast", "500Gbit/s", "--slow", "10Gbit/s"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_TRUE(table.out.starts_with("hit rate  memory time")) << table.out;
+  EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'), 2 + 3);
+}
+
+// Seed 002's operations (the example's list) as CSV with exact numbers.
+std::string seed_operations_csv() {
+  std::string csv{hml::kernels_csv_header};
+  csv += "\n";
+  for (const hml::kernel& k : roofline_analysis::operations) {
+    csv += "\"" + std::string{k.name} + "\"," + exact(k.flops.value()) + "," + exact(k.bytes.value()) + "\n";
+  }
+  return csv;
+}
+
+TEST(Cli, RooflineAgreesWithTheLibraryOnSeed002) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  const hml::roof roof = hml::roof_of(hml::devices::h100_sxm);
+  for (const bool rounded : {false, true}) {
+    const outcome o =
+        rounded
+            ? hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "json", "--round"})
+            : hml_run({"roofline", "--device", "h100_sxm", "--ops", "-", "--format", "json"}, operations.string());
+    ASSERT_EQ(o.status, 0) << o.err;
+    const nlohmann::json rows = nlohmann::json::parse(o.out);
+    ASSERT_EQ(rows.size(), roofline_analysis::operations.size());
+    const auto maybe_rounded = [rounded](double x, int decimals) {
+      return rounded ? hml::round_decimal(x, decimals) : x;
+    };
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const hml::roofline_point p = hml::analyze(roofline_analysis::operations[i], roof);
+      const nlohmann::json& row = rows[i];
+      EXPECT_EQ(row.size(), hml::roofline_fields.size());
+      EXPECT_EQ(row["name"], p.name);
+      EXPECT_EQ(number_of(row["arithmetic_intensity"]), maybe_rounded(in(p.intensity, hml::flop_per_byte), 4));
+      EXPECT_EQ(number_of(row["attainable_flops"]), maybe_rounded(in(p.attainable, hml::flop_per_second), 4));
+      EXPECT_EQ(row["bound"], hml::to_string(p.bound));
+      EXPECT_EQ(number_of(row["efficiency"]), maybe_rounded(p.efficiency_percent, 2));
+      EXPECT_EQ(number_of(row["estimated_time_s"]), maybe_rounded(in(p.estimated_time, hml::second), 8));
+    }
+  }
+  // The infinities of seed 002 (no bytes: intensity inf; no FLOP/s attainable: time inf) as "inf".
+  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "json"});
+  EXPECT_NE(json.out.find("\"arithmetic_intensity\": \"inf\""), std::string::npos);
+  EXPECT_NE(json.out.find("\"estimated_time_s\": \"inf\""), std::string::npos);
+}
+
+TEST(Cli, RooflineCsvAndGivenPeaks) {
+  const scratch_directory dir;
+  const fs::path operations =
+      dir.file("ops.csv", "name,flops,memory_bytes\r\n\"add, 1M\",1 MFLOP,12 MB\r\nmatmul,137438953472,201326592\r\n");
+  const outcome o = hml_run({"roofline", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--ops",
+                             operations.string(), "--format", "csv", "-o", (dir.path / "out.csv").string()});
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_TRUE(o.out.empty());
+  const std::string csv = read_file(dir.path / "out.csv");
+  const hml::roof tutorial{205_GBps, 5.3_TFLOPS};
+  const hml::roofline_point add = hml::analyze(hml::kernel{"add, 1M", 1_MFLOP, 12_MB}, tutorial);
+  EXPECT_TRUE(csv.starts_with("name,arithmetic_intensity,attainable_flops,bound,efficiency,estimated_time_s\r\n"));
+  EXPECT_NE(csv.find("\"add, 1M\"," + exact(in(add.intensity, hml::flop_per_byte)) + "," +
+                     exact(in(add.attainable, hml::flop_per_second)) + ",memory-bound," +
+                     exact(add.efficiency_percent) + "," + exact(in(add.estimated_time, hml::second)) + "\r\n"),
+            std::string::npos)
+      << csv;
+  // The table names the roof.
+  const outcome table = hml_run({"roofline", "--device", "M1 Pro", "--ops", operations.string()});
+  EXPECT_EQ(table.status, 0) << table.err;
+  EXPECT_TRUE(table.out.starts_with("roofline on Apple M1 Pro, 16-core GPU, FP32: ")) << table.out;
+}
+
+TEST(Cli, AnalyzeJsonEqualsMeasure) {
+  // Seed 003's measured vector add on the tutorial's M1 Pro figures.
+  const outcome o = hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us",
+                             "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--format", "json"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const hml::measured_point m =
+      hml::measure(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_us, hml::roof{205_GBps, 5.3_TFLOPS});
+  const nlohmann::json row = nlohmann::json::parse(o.out).at(0);
+  EXPECT_EQ(number_of(row["achieved_flops"]), in(m.achieved_compute, hml::flop_per_second));
+  EXPECT_EQ(number_of(row["achieved_bytes_per_s"]), in(m.achieved_bandwidth, hml::byte_per_second));
+  EXPECT_EQ(number_of(row["percent_of_peak_compute"]), m.percent_of_peak_compute);
+  EXPECT_EQ(number_of(row["percent_of_bandwidth"]), m.percent_of_bandwidth);
+  EXPECT_EQ(number_of(row["attainable_flops"]), in(m.attainable, hml::flop_per_second));
+  EXPECT_EQ(number_of(row["gap"]), m.gap);
+  EXPECT_EQ(row["bound"], "memory-bound");
+
+  const outcome text =
+      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us", "--device", "m1_pro"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("bound: memory-bound"), std::string::npos) << text.out;
+}
+
+TEST(Cli, DevicesListsTheCatalog) {
+  const outcome json = hml_run({"devices", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const nlohmann::json rows = nlohmann::json::parse(json.out);
+  ASSERT_EQ(rows.size(), hml::devices::all.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const hml::device& d = *hml::devices::all[i];
+    EXPECT_EQ(rows[i]["id"], hml::id_of(d));
+    EXPECT_EQ(rows[i]["name"], d.name);
+    EXPECT_EQ(number_of(rows[i]["bandwidth"]), d.bandwidth.value.value());
+    EXPECT_EQ(number_of(rows[i]["fp32"]), d.fp32.value.value());
+    EXPECT_EQ(rows[i]["fp32_kind"], d.fp32.published() ? hml::to_string(d.fp32.kind) : "not published");
+    EXPECT_EQ(rows[i]["source"], d.source);
+  }
+  const outcome table = hml_run({"devices"});
+  EXPECT_EQ(table.status, 0);
+  for (const hml::device* d : hml::devices::all) EXPECT_NE(table.out.find(d->source), std::string::npos) << d->name;
+  const outcome one = hml_run({"devices", "H100 SXM"});
+  EXPECT_EQ(one.status, 0);
+  EXPECT_TRUE(one.out.starts_with("h100_sxm: NVIDIA H100 SXM5 80GB\n")) << one.out;
+  const outcome one_csv = hml_run({"devices", "rtx-4090", "--format", "csv"});
+  EXPECT_EQ(csv_records(one_csv.out).size(), 2u);
+}
+
+TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  const fs::path svg = dir.path / "roofline.svg";
+  const outcome o = hml_run(
+      {"chart", "--device", "h100_sxm", "--device", "a100_sxm_80gb", "--ops", operations.string(), "-o", svg.string()});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::string chart = read_file(svg);
+  EXPECT_TRUE(chart.starts_with("<svg ")) << chart.substr(0, 100);
+  EXPECT_NE(chart.find("h100_sxm 3.35 TB/s"), std::string::npos);
+  EXPECT_NE(chart.find("a100_sxm_80gb 2.04 TB/s"), std::string::npos);
+  EXPECT_NE(chart.find("vector add 1Mi fp32 (h100_sxm)"), std::string::npos);
+  // The kernels a log axis cannot show are named on stderr, one note each.
+  EXPECT_NE(o.err.find("'copy 1Mi fp32 (0 FLOP)' is not drawn"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("'in registers (0 B)' is not drawn"), std::string::npos) << o.err;
+}
+
+// The README's sessions are real: each `$ hml ...` line of its "The hml command" section, run again in the
+// source directory (stderr with stdout), prints what the README shows.
+TEST(Cli, ReadmeSessionsShowRealOutput) {
+  const std::string readme = read_file(fs::path{HML_SOURCE_DIR} / "README.md");
+  const std::size_t begin = readme.find("\n## The hml command\n");
+  ASSERT_NE(begin, std::string::npos);
+  const std::string section = readme.substr(begin, readme.find("\n## ", begin + 1) - begin);
+  const scratch_directory io{"session"};
+  std::size_t sessions = 0;
+  for (std::size_t at = section.find("```console\n"); at != std::string::npos; at = section.find("```console\n", at)) {
+    at += 11;
+    const std::string block = section.substr(at, section.find("```", at) - at);
+    std::size_t line = 0;
+    while (line < block.size()) {
+      const std::size_t command_end = block.find('\n', line);
+      std::string command = block.substr(line + 2, command_end - line - 2);
+      std::size_t next = block.find("\n$ ", command_end);
+      next = next == std::string::npos ? block.size() : next + 1;
+      const std::string shown = block.substr(command_end + 1, next - command_end - 1);
+      line = next;
+      // `hml` at the start of the command or of a pipeline stage is the built program.
+      for (std::size_t h = command.find("hml "); h != std::string::npos; h = command.find("hml ", h + 1)) {
+        if (h == 0 || command.compare(h - 2, 2, "| ") == 0) command.replace(h, 3, shell_quoted(HML_CLI));
+      }
+      const std::string run = "cd " + shell_quoted(HML_SOURCE_DIR) + " && (" + command + ") >" +
+                              shell_quoted((io.path / "out").string()) + " 2>&1";
+      (void)std::system(run.c_str());
+      EXPECT_EQ(read_file(io.path / "out"), shown) << command;
+      ++sessions;
+    }
+  }
+  EXPECT_GE(sessions, 8u);
+}
+
+// --- bad input ----------------------------------------------------------------------------------------
+
+TEST(Cli, UnknownDeviceSuggestsTheClosestNames) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  expect_input_error(hml_run({"roofline", "--device", "h10", "--ops", operations.string()}),
+                     "unknown device 'h10'; did you mean h100_sxm, h100_pcie?");
+  expect_input_error(hml_run({"devices", "mi3000x"}), "did you mean mi300x");
+  expect_input_error(
+      hml_run({"roofline", "--device", "v100", "--precision", "tf32_tensor", "--ops", operations.string()}),
+      "NVIDIA V100 SXM2 32GB publishes no TF32 tensor peak");
+  expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp8", "--ops", operations.string()}),
+                     "--precision: unknown precision 'fp8'");
+}
+
+TEST(Cli, WrongDimensionNegativeAndNanValues) {
+  expect_input_error(hml_run({"lab", "--bandwidth", "1GB"}),
+                     "--bandwidth: cannot read \"1GB\" as a data rate: \"GB\" at position 1 is a data size");
+  expect_input_error(hml_run({"lab", "--size=-1MiB"}), "--size: cannot read \"-1MiB\" as a data size");
+  expect_input_error(hml_run({"lab", "--peak", "nan GFLOP/s"}), "is not a finite number");
+  expect_input_error(hml_run({"lab", "--latency", "50"}), "--latency:");
+  expect_input_error(hml_run({"lab", "--bandwidth", "0GB/s"}), "memory bandwidth must be finite and > 0");
+  expect_input_error(hml_run({"lab", "--hit-rate", "1.5", "--fast", "1GB/s", "--slow", "1GB/s"}),
+                     "hit rate must be within [0, 1]");
+  expect_input_error(hml_run({"lab", "--hit-rate", "nan", "--fast", "1GB/s", "--slow", "1GB/s"}), "--hit-rate:");
+  expect_input_error(hml_run({"lab", "--bandwidth", "1Gbit/s:2Gbit/s:3"}), "--bandwidth:");
+  expect_input_error(hml_run({"sweep", "--bandwidth", "10Gbit/s:1Gbit/s:3"}), "FROM is larger than TO");
+  expect_input_error(hml_run({"sweep", "--size", "1MB:2MB:0"}), "POINTS");
+  expect_input_error(
+      hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device", "h100_sxm"}),
+      "a measured time must be finite and > 0");
+  expect_input_error(
+      hml_run({"analyze", "--flops", "1GFLOP/s", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
+      "--flops:");
+}
+
+TEST(Cli, MalformedCsvNamesTheLine) {
+  const scratch_directory dir;
+  const auto run_on = [&](std::string_view csv) {
+    return hml_run({"roofline", "--device", "h100_sxm", "--ops", dir.file("ops.csv", csv).string()});
+  };
+  expect_input_error(run_on("name,flops,memory_bytes\na,1,2\nb,x,3\n"), "line 3: flops: cannot read \"x\"");
+  expect_input_error(run_on("name,flops,memory_bytes\na,1,2\n\nc,1\n"), "line 4: expected 3 fields");
+  expect_input_error(run_on("name,flops,memory_bytes\na,-1,2\n"), "line 2: flops:");
+  expect_input_error(run_on("name,flops,memory_bytes\na,1,nan\n"), "line 2: memory_bytes:");
+  expect_input_error(run_on("name,flops,memory_bytes\na,1,2 GB/s\n"), "line 2: memory_bytes:");
+  expect_input_error(run_on("name,flops,bytes\n"), "line 1: the header must name the columns");
+  expect_input_error(run_on("name,flops,memory_bytes\n\"open,1,2\n"), "line 2: a quoted field is not closed");
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", (dir.path / "missing.csv").string()}),
+                     "--ops: cannot read '");
+}
+
+TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "-o",
+                              (dir.path / "no-such-dir" / "out.json").string()}),
+                     "cannot write '");
+  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--ops", operations.string(), "-o",
+                              (dir.path / "no-such-dir" / "c.svg").string()}),
+                     "cannot write '");
+  // An input error after the output was named: no file, not even an empty one.
+  const fs::path bad = dir.file("bad.csv", "name,flops,memory_bytes\na,1,2\nb,1\n");
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", bad.string(), "--format", "csv", "-o",
+                              (dir.path / "out.csv").string()}),
+                     "line 3");
+  expect_input_error(
+      hml_run({"chart", "--device", "h100_sxm", "--ops", bad.string(), "-o", (dir.path / "c.svg").string()}), "line 3");
+  // A full standard output is an error, not a silently short listing.
+  if (fs::exists("/dev/full")) {
+    const std::string command =
+        shell_quoted(HML_CLI) + " devices >/dev/full 2>" + shell_quoted((dir.path / "err").string());
+    const int raw = std::system(command.c_str());
+    EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+    EXPECT_TRUE(read_file(dir.path / "err").starts_with("hml: error: cannot write to standard output: "));
+    fs::remove(dir.path / "err");
+  }
+  EXPECT_FALSE(fs::exists(dir.path / "out.csv"));
+  EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 2);  // ops.csv and bad.csv only
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  expect_input_error(hml_run({}), "A subcommand is required");
+  expect_input_error(hml_run({"frobnicate"}), "unknown command 'frobnicate'; the commands are lab, sweep, roofline");
+  expect_input_error(hml_run({"lab", "--bogus"}), "--bogus");
+  expect_input_error(hml_run({"sweep", "--format", "xml"}), "--format");
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm"}), "--ops is required");
+  expect_input_error(hml_run({"roofline", "--ops", "-"}), "give --device NAME, or --peak-compute and --peak-bandwidth");
+  expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--ops", "-"}), "--peak-bandwidth");
+  expect_input_error(hml_run({"lab", "--hit-rate", "0.5"}), "--hit-rate requires --fast");
+  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--ops", "-"}), "--output is required");
+}
+
+}  // namespace
+
+#else
+TEST(Cli, NotBuilt) { GTEST_SKIP() << "the hml program is not built (HML_BUILD_CLI=OFF)"; }
+#endif

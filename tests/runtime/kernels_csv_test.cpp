@@ -1,0 +1,103 @@
+// hml::read_kernels_csv: RFC 4180 fields, units or plain numbers, headers in any order, and errors that
+// name their line.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+import hml;
+
+namespace {
+
+using namespace hml::literals;
+
+// The line a malformed text is reported on; a test failure if it is not rejected.
+std::size_t error_line(std::string_view text) {
+  try {
+    (void)hml::read_kernels_csv(text);
+  } catch (const hml::kernels_csv_error& e) {
+    EXPECT_TRUE(std::string{e.what()}.starts_with("line " + std::to_string(e.line()) + ": ")) << e.what();
+    return e.line();
+  }
+  ADD_FAILURE() << "accepted: " << text;
+  return 0;
+}
+
+TEST(KernelsCsv, PlainNumbersAreFlopAndBytesAndUnitsAreRead) {
+  const auto kernels = hml::read_kernels_csv(
+      "name,flops,memory_bytes\n"
+      "vector add,1000000,12000000\n"
+      "matmul,137.4 GFLOP,192 MiB\n"
+      "exponent,1e9,0\n");
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].name, "vector add");
+  EXPECT_EQ(kernels[0].flops, 1_MFLOP);
+  EXPECT_EQ(kernels[0].bytes, 12_MB);
+  EXPECT_EQ(kernels[1].flops, 137.4_GFLOP);
+  EXPECT_EQ(kernels[1].bytes, 192_MiB);
+  EXPECT_EQ(kernels[2].flops, 1_GFLOP);
+  EXPECT_EQ(kernels[2].bytes, 0_B);
+  EXPECT_EQ(kernels[2].line, 4u);
+  const hml::kernel k = kernels[1].as_kernel();
+  EXPECT_EQ(k.name, "matmul");
+  EXPECT_EQ(hml::intensity(k), 137.4_GFLOP / 192_MiB);
+}
+
+TEST(KernelsCsv, QuotedFieldsCrlfBomBlankLinesAndColumnOrder) {
+  const auto kernels = hml::read_kernels_csv(
+      "\xEF\xBB\xBFmemory_bytes, flops ,name\r\n"
+      "\r\n"
+      "8,2,\"add, \"\"fused\"\"\"\r\n"
+      "16,4,\"two\nlines\"\r\n"
+      "32,8,last");
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].name, "add, \"fused\"");
+  EXPECT_EQ(kernels[0].flops, 2_FLOP);
+  EXPECT_EQ(kernels[0].bytes, 8_B);
+  EXPECT_EQ(kernels[0].line, 3u);
+  EXPECT_EQ(kernels[1].name, "two\nlines");
+  EXPECT_EQ(kernels[2].line, 6u);  // the quoted line break counts
+  EXPECT_EQ(kernels[2].name, "last");
+  EXPECT_TRUE(hml::read_kernels_csv("name,flops,memory_bytes\n").empty());
+  // A lone CR ends a line too (and counts as one).
+  const auto classic_mac = hml::read_kernels_csv("name,flops,memory_bytes\ra,1,2\rb,3,4");
+  ASSERT_EQ(classic_mac.size(), 2u);
+  EXPECT_EQ(classic_mac[1].name, "b");
+  EXPECT_EQ(classic_mac[1].line, 3u);
+}
+
+TEST(KernelsCsv, ErrorsNameTheLine) {
+  EXPECT_EQ(error_line(""), 1u);
+  EXPECT_EQ(error_line("name,flops\n"), 1u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes,extra\n"), 1u);
+  EXPECT_EQ(error_line("name,flops,flops\n"), 1u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na,1,2\nb,1\n"), 3u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na,1,2,3\n"), 2u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na,-1,2\n"), 2u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na,1,inf\n"), 2u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na,1 GB,2\n"), 2u);     // a size where work is expected
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na,1,2 GFLOP\n"), 2u);  // work where a size is expected
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na,,2\n"), 2u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\n\n\n\"a\"x,1,2\n"), 4u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\na\"b,1,2\n"), 2u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\nok,1,2\n\"never\nclosed,1,2\n"), 3u);
+}
+
+TEST(KernelsCsv, AQuantityErrorKeepsTheParserMessage) {
+  std::string parser_message;
+  try {
+    (void)hml::parse<hml::data_size>("10 gb", {.plain_number_is_base_unit = true});
+  } catch (const hml::parse_error& e) {
+    parser_message = e.what();
+  }
+  ASSERT_FALSE(parser_message.empty());
+  try {
+    (void)hml::read_kernels_csv("name,flops,memory_bytes\na,1,10 gb\n");
+    FAIL() << "accepted";
+  } catch (const hml::kernels_csv_error& e) {
+    EXPECT_EQ(std::string{e.what()}, "line 2: memory_bytes: " + parser_message);
+  }
+}
+
+}  // namespace
