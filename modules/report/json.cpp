@@ -11,7 +11,8 @@ namespace hml {
 
 namespace {
 
-nlohmann::json json_number(double value) {
+// ordered_json keeps the table's column order (plain json would sort the keys).
+nlohmann::ordered_json json_number(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
   return value;
@@ -20,9 +21,9 @@ nlohmann::json json_number(double value) {
 }  // namespace
 
 std::string to_json(const table& t, int indent) {
-  nlohmann::json rows = nlohmann::json::array();
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   for (const auto& row : t.rows) {
-    nlohmann::json object = nlohmann::json::object();
+    nlohmann::ordered_json object = nlohmann::ordered_json::object();
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       if (const double* number = std::get_if<double>(&row[c])) {
         object[t.columns[c]] = json_number(*number);

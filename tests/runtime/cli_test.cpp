@@ -474,6 +474,42 @@ TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 2);  // ops.csv and bad.csv only
 }
 
+TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
+  // A tiny probe (three working sets, short repetitions): what it measures is not judged here, only that the
+  // description is whole and typed. benchmarks/host holds it against likwid-bench.
+  const outcome o = hml_run({"probe", "--smallest", "16KiB", "--largest", "64KiB", "--min-time", "1ms",
+                             "--repetitions", "1", "--format", "json"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const nlohmann::json ceilings = nlohmann::json::parse(o.out);
+  ASSERT_GE(ceilings.size(), 2u);
+  for (std::size_t i = 0; i + 1 < ceilings.size(); ++i) {
+    EXPECT_EQ(ceilings[i]["kind"], "bandwidth");
+    EXPECT_EQ(ceilings[i]["unit"], "B/s");
+    EXPECT_GT(number_of(ceilings[i]["value"]), 0.0);
+    EXPECT_LE(number_of(ceilings[i]["smallest_working_set_B"]), number_of(ceilings[i]["largest_working_set_B"]));
+  }
+  const nlohmann::json& peak = ceilings.back();
+  EXPECT_EQ(peak["kind"], "compute");
+  EXPECT_EQ(peak["unit"], "FLOP/s");
+  EXPECT_GT(number_of(peak["value"]), 0.0);
+  EXPECT_EQ(peak["smallest_working_set_B"], "");  // a peak in registers has no working set
+  // Keys keep the table's column order.
+  EXPECT_EQ(peak.begin().key(), "ceiling");
+
+  const outcome text = hml_run({"probe", "--largest", "32KiB", "--min-time", "1ms", "--repetitions", "1"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_TRUE(text.out.starts_with("this machine: ")) << text.out;
+  EXPECT_NE(text.out.find("roofline (DRAM): "), std::string::npos) << text.out;
+}
+
+TEST(Cli, ProbeRejectsBadSizesThreadsAndTimes) {
+  expect_input_error(hml_run({"probe", "--largest", "1GB/s"}), "--largest: cannot read \"1GB/s\" as a data size");
+  expect_input_error(hml_run({"probe", "--smallest", "1MiB", "--largest", "64KiB"}), "must grow from --smallest");
+  expect_input_error(hml_run({"probe", "--threads", "100000"}), "--threads: this process may run on");
+  expect_input_error(hml_run({"probe", "--repetitions", "0"}), "--repetitions: at least 1");
+  expect_input_error(hml_run({"probe", "--min-time", "-1ms"}), "--min-time");
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   expect_input_error(hml_run({}), "A subcommand is required");
   expect_input_error(hml_run({"frobnicate"}), "unknown command 'frobnicate'; the commands are lab, sweep, roofline");

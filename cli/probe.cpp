@@ -1,0 +1,98 @@
+// `hml probe`: this machine's roofline, measured by hml.probe: the bandwidth of each memory level (triad
+// over working sets from L1 to DRAM) and the FP64 FMA peak on every hardware thread.
+#include <memory>
+#include <string>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+struct probe_command_options {
+  std::string smallest = "16KiB";
+  std::string largest = "2GiB";
+  unsigned threads = 0;
+  std::string min_time = "100ms";
+  unsigned repetitions = 3;
+  output_options output;
+};
+
+hml::probe_options probe_options_of(const probe_command_options& o) {
+  const auto smallest = quantity_of<hml::data_size>("--smallest", o.smallest);
+  const auto largest = quantity_of<hml::data_size>("--largest", o.largest);
+  if (!(smallest.value() > 0) || !(smallest < largest)) {
+    throw input_error("--largest: the working sets must grow from --smallest > 0 B to --largest (got " + o.smallest +
+                      " to " + o.largest + ")");
+  }
+  if (o.threads > hml::available_threads()) {
+    throw input_error("--threads: this process may run on " + std::to_string(hml::available_threads()) +
+                      " hardware threads, not " + std::to_string(o.threads));
+  }
+  if (o.repetitions == 0) throw input_error("--repetitions: at least 1");
+  const auto min_time = quantity_of<hml::duration>("--min-time", o.min_time);
+  if (!(min_time.value() > 0) || !hml::isfinite(min_time)) throw input_error("--min-time: must be a finite time > 0 s");
+  return {.working_sets = hml::working_set_ladder(smallest, largest),
+          .timing = {.threads = o.threads, .min_time = min_time, .repetitions = o.repetitions}};
+}
+
+// The machine as hierarchical-roofline ceilings: one per memory level, then the compute peak.
+hml::table ceilings_of(const hml::host_machine& m) {
+  hml::table t{{"ceiling", "kind", "value", "unit", "smallest_working_set_B", "largest_working_set_B"}, {}};
+  for (const hml::bandwidth_plateau& level : m.levels) {
+    t.add_row({std::string{level.ceiling.name}, "bandwidth", level.ceiling.bandwidth.value(), "B/s",
+               level.smallest.value(), level.largest.value()});
+  }
+  const hml::compute_ceiling peak = m.compute();
+  t.add_row({std::string{peak.name}, "compute", peak.peak.value(), "FLOP/s", "", ""});
+  return t;
+}
+
+std::string size_text(hml::data_size s) {
+  return hml::to_string(s, {.number = hml::general(3), .prefixes = hml::prefix_system::binary});
+}
+
+std::string machine_text(const hml::host_machine& m) {
+  hml::table levels{{"level", "working sets", "bandwidth (triad)"}, {}};
+  for (const hml::bandwidth_plateau& level : m.levels) {
+    levels.add_row({std::string{level.ceiling.name},
+                    size_text(level.smallest) + " - " + size_text(level.largest),
+                    hml::to_string(level.ceiling.bandwidth, {.number = hml::general(4)})});
+  }
+  return "this machine: " + std::to_string(m.threads) + " threads, " + std::string{m.isa} + " kernels\n" +
+         hml::format_table(levels) + "peak FP64 (FMA, all threads): " +
+         hml::to_string(m.peak, {.number = hml::general(4)}) + "\nroofline (DRAM): " + describe(m.roofline()) + "\n";
+}
+
+void run(const probe_command_options& o) {
+  const hml::host_machine m = hml::probe(probe_options_of(o));
+  const output_format format = o.output.chosen();
+  emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
+}
+
+}  // namespace
+
+void add_probe_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("probe", "measure this machine's roofline: bandwidth per memory level, FMA peak");
+  command->footer(
+      "Example: hml probe                       (16 KiB to 2 GiB: about a minute)\n"
+      "         hml probe --largest 64MiB --format json -o host.json");
+  auto o = std::make_shared<probe_command_options>();
+  command->add_option("--smallest", o->smallest, "the smallest working set (all arrays, all threads)")
+      ->type_name("SIZE")
+      ->capture_default_str();
+  command->add_option("--largest", o->largest, "the largest working set; make it well beyond the last cache")
+      ->type_name("SIZE")
+      ->capture_default_str();
+  command->add_option("--threads", o->threads, "threads to run (0: one per hardware thread)")->capture_default_str();
+  command->add_option("--min-time", o->min_time, "each repetition lasts at least this long")
+      ->type_name("TIME")
+      ->capture_default_str();
+  command->add_option("--repetitions", o->repetitions, "the best of this many repetitions counts")->capture_default_str();
+  add_output_options(*command, o->output);
+  command->callback([o] { run(*o); });
+}
+
+}  // namespace hml_cli
