@@ -47,6 +47,9 @@ inline int main(int argc, char** argv, const std::string& description,
   return 0;
 }
 
+// A percentage as table text: one decimal is all a measurement on a shared machine supports.
+inline std::string percent_text(double percent) { return std::string{hml::format_number(percent, hml::fixed(1)).view()}; }
+
 // A table as an aligned text block in Markdown.
 inline std::string text_block(const hml::table& t) { return "```text\n" + hml::format_table(t) + "```\n"; }
 

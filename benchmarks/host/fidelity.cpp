@@ -150,8 +150,8 @@ std::string report(const bench::run_options& run) {
     const bool within = std::abs(error) <= target_percent;
     t.add_row({std::string{e.model.name}, std::to_string(e.n), text(e.working_set), std::string{home.name},
                text(e.measured), e.streaming ? text(achieved.achieved_bandwidth) : text(achieved.achieved_compute),
-               text(flat), flat_error, has_roofline ? hml::cell{text(point.estimated_time)} : hml::cell{"no FLOP"},
-               has_roofline ? hml::cell{error} : hml::cell{"-"}, std::string{has_roofline ? point.binding : home.name},
+               text(flat), bench::percent_text(flat_error), has_roofline ? hml::cell{text(point.estimated_time)} : hml::cell{"no FLOP"},
+               has_roofline ? hml::cell{bench::percent_text(error)} : hml::cell{"-"}, std::string{has_roofline ? point.binding : home.name},
                (within ? "within " : "MISS ") + std::to_string(static_cast<int>(target_percent)) + " %"});
     if (!within) {
       misses += "- " + std::string{e.model.name} + " in " + std::string{home.name} + ": the model's time is " +

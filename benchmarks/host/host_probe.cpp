@@ -24,7 +24,7 @@ std::size_t middle_sample(const std::vector<hml::bandwidth_sample>& samples, con
 
 hml::cell percent_of(double ours, const std::optional<double>& reference) {
   if (!reference) return std::string{"-"};
-  return ours / *reference * 100.0;
+  return bench::percent_text(ours / *reference * 100.0);
 }
 
 std::string text(auto quantity) { return hml::to_string(quantity); }
