@@ -225,22 +225,46 @@ inline constexpr unit<second_unit> second{1.0};
 inline constexpr unit<flop_unit> flop{1.0};
 inline constexpr unit<hertz_unit> hertz{1.0};
 
-template <class U> [[nodiscard]] constexpr unit<U> kilo(unit<U> u) noexcept { return {u.base_per_unit * 1e3}; }
-template <class U> [[nodiscard]] constexpr unit<U> mega(unit<U> u) noexcept { return {u.base_per_unit * 1e6}; }
-template <class U> [[nodiscard]] constexpr unit<U> giga(unit<U> u) noexcept { return {u.base_per_unit * 1e9}; }
-template <class U> [[nodiscard]] constexpr unit<U> tera(unit<U> u) noexcept { return {u.base_per_unit * 1e12}; }
-template <class U> [[nodiscard]] constexpr unit<U> peta(unit<U> u) noexcept { return {u.base_per_unit * 1e15}; }
-template <class U> [[nodiscard]] constexpr unit<U> exa(unit<U> u) noexcept { return {u.base_per_unit * 1e18}; }
-template <class U> [[nodiscard]] constexpr unit<U> milli(unit<U> u) noexcept { return {u.base_per_unit / 1e3}; }
-template <class U> [[nodiscard]] constexpr unit<U> micro(unit<U> u) noexcept { return {u.base_per_unit / 1e6}; }
-template <class U> [[nodiscard]] constexpr unit<U> nano(unit<U> u) noexcept { return {u.base_per_unit / 1e9}; }
+namespace detail {
+// A prefix applies to a unit that has none: a base unit (1 byte, 1 s, 1 FLOP, 1 Hz and their quotients) or
+// the bit. giga(gigabyte) would silently be 1e18 bytes.
+template <class U>
+consteval unit<U> unprefixed(unit<U> u) {
+  expects(u.base_per_unit == 1.0 || u.base_per_unit == 0.125,
+          "hml: a prefix applies to a unit without one: write giga(byte), not giga(gigabyte)");
+  return u;
+}
+// Multiples multiply and fractions divide, so that 1 ms is 1 / 1e3 s, correctly rounded.
+template <class U> consteval unit<U> with_prefix(unit<U> u, double factor) { return {unprefixed(u).base_per_unit * factor}; }
+template <class U> consteval unit<U> with_sub_prefix(unit<U> u, double divisor) { return {unprefixed(u).base_per_unit / divisor}; }
+}  // namespace detail
 
-// IEC binary prefixes exist for information only.
-[[nodiscard]] constexpr unit<byte_unit> kibi(unit<byte_unit> u) noexcept { return {u.base_per_unit * 0x1p10}; }
-[[nodiscard]] constexpr unit<byte_unit> mebi(unit<byte_unit> u) noexcept { return {u.base_per_unit * 0x1p20}; }
-[[nodiscard]] constexpr unit<byte_unit> gibi(unit<byte_unit> u) noexcept { return {u.base_per_unit * 0x1p30}; }
-[[nodiscard]] constexpr unit<byte_unit> tebi(unit<byte_unit> u) noexcept { return {u.base_per_unit * 0x1p40}; }
-[[nodiscard]] constexpr unit<byte_unit> pebi(unit<byte_unit> u) noexcept { return {u.base_per_unit * 0x1p50}; }
+template <class U> [[nodiscard]] consteval unit<U> kilo(unit<U> u) { return detail::with_prefix(u, 1e3); }
+template <class U> [[nodiscard]] consteval unit<U> mega(unit<U> u) { return detail::with_prefix(u, 1e6); }
+template <class U> [[nodiscard]] consteval unit<U> giga(unit<U> u) { return detail::with_prefix(u, 1e9); }
+template <class U> [[nodiscard]] consteval unit<U> tera(unit<U> u) { return detail::with_prefix(u, 1e12); }
+template <class U> [[nodiscard]] consteval unit<U> peta(unit<U> u) { return detail::with_prefix(u, 1e15); }
+template <class U> [[nodiscard]] consteval unit<U> exa(unit<U> u) { return detail::with_prefix(u, 1e18); }
+template <class U> [[nodiscard]] consteval unit<U> milli(unit<U> u) { return detail::with_sub_prefix(u, 1e3); }
+template <class U> [[nodiscard]] consteval unit<U> micro(unit<U> u) { return detail::with_sub_prefix(u, 1e6); }
+template <class U> [[nodiscard]] consteval unit<U> nano(unit<U> u) { return detail::with_sub_prefix(u, 1e9); }
+
+// IEC binary prefixes exist for information only (bytes and bits).
+template <class U>
+  requires std::same_as<U, byte_unit>
+[[nodiscard]] consteval unit<U> kibi(unit<U> u) { return detail::with_prefix(u, 0x1p10); }
+template <class U>
+  requires std::same_as<U, byte_unit>
+[[nodiscard]] consteval unit<U> mebi(unit<U> u) { return detail::with_prefix(u, 0x1p20); }
+template <class U>
+  requires std::same_as<U, byte_unit>
+[[nodiscard]] consteval unit<U> gibi(unit<U> u) { return detail::with_prefix(u, 0x1p30); }
+template <class U>
+  requires std::same_as<U, byte_unit>
+[[nodiscard]] consteval unit<U> tebi(unit<U> u) { return detail::with_prefix(u, 0x1p40); }
+template <class U>
+  requires std::same_as<U, byte_unit>
+[[nodiscard]] consteval unit<U> pebi(unit<U> u) { return detail::with_prefix(u, 0x1p50); }
 
 inline constexpr auto kilobyte = kilo(byte);
 inline constexpr auto megabyte = mega(byte);
@@ -269,5 +293,6 @@ struct bus_width {
 [[nodiscard]] constexpr data_rate operator*(data_rate per_pin, bus_width width) noexcept {
   return per_pin * width.bits;
 }
+[[nodiscard]] constexpr data_rate operator*(bus_width width, data_rate per_pin) noexcept { return per_pin * width; }
 
 }  // namespace hml

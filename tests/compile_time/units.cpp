@@ -18,6 +18,8 @@ static_assert(1_Gbps == 125_MBps);
 static_assert(10_MiB == 10'485'760_B);
 static_assert(1_B == 8_bit);
 static_assert(6.4_Gbps * hml::bus_width{256} == 204.8_GBps);
+static_assert(hml::bus_width{256} * 6.4_Gbps == 204.8_GBps);  // either order
+static_assert(1 * hml::giga(hml::bit_per_second) == 1_Gbps);
 static_assert(1_GiBps == 1024_MiB / 1_s);
 static_assert(5.3_TFLOPS == 5.3e12 * hml::flop_per_second);
 
