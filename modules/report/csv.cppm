@@ -1,14 +1,15 @@
 // hml.report:csv — a table as CSV per RFC 4180: records end in CRLF (the RFC's line break; readers that
 // expect LF accept it too), the first record is the header, a field containing a comma, a double quote,
-// CR or LF is enclosed in double quotes with inner quotes doubled. Numbers are written with %.17g, which
-// reads back as the same double ("inf", "-inf" and "nan" for the non-finite ones, as strtod reads them).
+// CR or LF is enclosed in double quotes with inner quotes doubled. Numbers are written as the shortest text
+// that reads back as the same double (std::to_chars: 5e-08, not %.17g's 4.9999999999999998e-08), and
+// "inf", "-inf" and "nan" for the non-finite ones, as strtod reads them.
 module;
+#include <charconv>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 export module hml.report:csv;
-import hml.format;
 import :table;
 
 namespace hml::detail {
@@ -30,7 +31,8 @@ inline void append_csv_record(std::string& out, const std::vector<cell>& fields)
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) out += ',';
     if (const double* number = std::get_if<double>(&fields[i])) {
-      out += format_number(*number, general(17)).view();
+      char text[32];  // the longest shortest form of a double is 24 characters
+      out.append(text, std::to_chars(text, text + sizeof text, *number).ptr);
     } else {
       append_csv_field(out, std::get<std::string>(fields[i]));
     }
