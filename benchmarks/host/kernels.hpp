@@ -54,10 +54,7 @@ template <std::size_t rows, std::size_t vecs>
 [[gnu::always_inline]] inline void block_product(double* __restrict c, std::size_t ldc, const double* __restrict a,
                                                  std::size_t lda, const double* __restrict b, std::size_t ldb,
                                                  std::size_t depth) {
-  vec8 acc[rows][vecs];
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t v = 0; v < vecs; ++v) std::memcpy(&acc[r][v], c + r * ldc + 8 * v, sizeof(vec8));
-  }
+  vec8 acc[rows][vecs] = {};  // from zero, C added at the end: the chains do not wait for C's loads
   for (std::size_t k = 0; k < depth; ++k) {
     vec8 bk[vecs];
     for (std::size_t v = 0; v < vecs; ++v) std::memcpy(&bk[v], b + k * ldb + 8 * v, sizeof(vec8));
@@ -67,7 +64,12 @@ template <std::size_t rows, std::size_t vecs>
     }
   }
   for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t v = 0; v < vecs; ++v) std::memcpy(c + r * ldc + 8 * v, &acc[r][v], sizeof(vec8));
+    for (std::size_t v = 0; v < vecs; ++v) {
+      vec8 cv;
+      std::memcpy(&cv, c + r * ldc + 8 * v, sizeof(vec8));
+      cv += acc[r][v];
+      std::memcpy(c + r * ldc + 8 * v, &cv, sizeof(vec8));
+    }
   }
 }
 
@@ -100,34 +102,38 @@ inline void pack(double* __restrict to, const double* __restrict from, std::size
   for (std::size_t r = 0; r < rows; ++r) std::copy_n(from + r * ld, cols, to + r * cols);
 }
 
-// See tiled_matmul; `panel` holds (last - first) x tile doubles of A, `block` tile x tile of B.
+// See tiled_matmul; `panel` holds (last - first) x tile doubles, `slice` tile x n.
 [[gnu::target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")]]
 inline void tiled_matmul_packed(double* __restrict c, const double* __restrict a, const double* __restrict b,
                                 std::size_t n, std::size_t tile, std::size_t first, std::size_t last,
-                                double* __restrict panel, double* __restrict block) {
+                                double* __restrict panel, double* __restrict slice) {
   constexpr std::size_t rows = 4;
   for (std::size_t kk = 0; kk < n; kk += tile) {
     pack(panel, a + first * n + kk, n, last - first, tile);
-    for (std::size_t jj = 0; jj < n; jj += tile) {
-      pack(block, b + kk * n + jj, n, tile, tile);
-      std::size_t i = first;
-      for (; i + rows <= last; i += rows) row_block<rows>(c + i * n + jj, n, panel + (i - first) * tile, block, tile);
-      for (; i < last; ++i) row_block<1>(c + i * n + jj, n, panel + (i - first) * tile, block, tile);
+    for (std::size_t jj = 0; jj < n; jj += tile) pack(slice + jj * tile, b + kk * n + jj, n, tile, tile);
+    for (std::size_t ii = first; ii < last; ii += tile) {
+      const double* const a_tile = panel + (ii - first) * tile;
+      for (std::size_t jj = 0; jj < n; jj += tile) {
+        const double* const b_tile = slice + jj * tile;
+        std::size_t i = 0;
+        for (; i + rows <= tile; i += rows) row_block<rows>(c + (ii + i) * n + jj, n, a_tile + i * tile, b_tile, tile);
+        for (; i < tile; ++i) row_block<1>(c + (ii + i) * n + jj, n, a_tile + i * tile, b_tile, tile);
+      }
     }
   }
 }
 
 }  // namespace detail
 
-// Rows [first, last) of C += A B by tiles (n a multiple of the tile): for each tile-wide slice of k, this
-// thread's rows of A are copied into a contiguous panel and each tile x tile block of B into a contiguous
-// block that stays in L1 while every row of the panel passes it. Copying matters because rows of A and B
-// are n doubles apart, a power of two, so read in place they all fall into the same few cache sets. C is
-// register-blocked, 4 rows x 32 columns (detail::block_product).
+// Rows [first, last) of C += A B by tiles (first, last and n multiples of the tile), three tiles in L1 at a
+// time: a tile of A, one of B and the C tile they update. For each tile-wide slice of k, this thread's rows
+// of A and the slice's rows of B are first copied so that every tile is contiguous: rows of A and B are n
+// doubles apart, a power of two, so read in place a tile's rows all fall into the same few cache sets.
+// Inside a tile, C is register-blocked, 4 rows x 32 columns (detail::block_product).
 inline void tiled_matmul(double* c, const double* a, const double* b, std::size_t n, std::size_t tile,
                          std::size_t first, std::size_t last) {
-  std::vector<double> panel((last - first) * tile), block(tile * tile);
-  detail::tiled_matmul_packed(c, a, b, n, tile, first, last, panel.data(), block.data());
+  std::vector<double> panel((last - first) * tile), slice(tile * n);
+  detail::tiled_matmul_packed(c, a, b, n, tile, first, last, panel.data(), slice.data());
 }
 
 }  // namespace kernels
