@@ -73,27 +73,30 @@ template <std::size_t rows, std::size_t vecs>
   }
 }
 
-// One column of C: the scalar remainder for tiles narrower than a vector.
-template <std::size_t rows>
-[[gnu::always_inline]] inline void column_product(double* __restrict c, std::size_t ldc, const double* __restrict a,
-                                                  std::size_t lda, const double* __restrict b, std::size_t ldb,
-                                                  std::size_t depth) {
-  for (std::size_t r = 0; r < rows; ++r) {
-    double sum = c[r * ldc];
-    for (std::size_t k = 0; k < depth; ++k) sum += a[r * lda + k] * b[k * ldb];
-    c[r * ldc] = sum;
+// A tile of C (stride n) += a packed tile of A times a packed tile of B, in register blocks of rows x
+// 8 vecs (the tile a multiple of both).
+template <std::size_t rows, std::size_t vecs>
+[[gnu::always_inline]] inline void tile_product(double* __restrict c, std::size_t n, const double* __restrict a,
+                                                const double* __restrict b, std::size_t tile) {
+  for (std::size_t i = 0; i < tile; i += rows) {
+    for (std::size_t j = 0; j < tile; j += 8 * vecs) {
+      block_product<rows, vecs>(c + i * n + j, n, a + i * tile, tile, b + j, tile, tile);
+    }
   }
 }
 
-// `rows` rows of C (stride n) times a packed tile x tile block of B, A packed with stride tile: blocks of
-// 32 columns, then 8, then single ones, so that any tile the library picks is covered.
-template <std::size_t rows>
-[[gnu::always_inline]] inline void row_block(double* __restrict c, std::size_t n, const double* __restrict a,
-                                             const double* __restrict b, std::size_t tile) {
-  std::size_t j = 0;
-  for (; j + 32 <= tile; j += 32) block_product<rows, 4>(c + j, n, a, tile, b + j, tile, tile);
-  for (; j + 8 <= tile; j += 8) block_product<rows, 1>(c + j, n, a, tile, b + j, tile, tile);
-  for (; j < tile; ++j) column_product<rows>(c + j, n, a, tile, b + j, tile, tile);
+// The register block for a tile: 16 accumulators (of 32 AVX-512 registers), as wide as the tile allows
+// up to 32 columns, since a wider block loads B once for more rows; scalar for tiles under 8 columns.
+[[gnu::always_inline]] inline void tile_product(double* __restrict c, std::size_t n, const double* __restrict a,
+                                                const double* __restrict b, std::size_t tile) {
+  if (tile % 32 == 0) return tile_product<4, 4>(c, n, a, b, tile);
+  if (tile % 16 == 0) return tile_product<8, 2>(c, n, a, b, tile);
+  if (tile % 8 == 0) return tile_product<8, 1>(c, n, a, b, tile);
+  for (std::size_t i = 0; i < tile; ++i) {
+    for (std::size_t k = 0; k < tile; ++k) {
+      for (std::size_t j = 0; j < tile; ++j) c[i * n + j] += a[i * tile + k] * b[k * tile + j];
+    }
+  }
 }
 
 // Copies rows x cols of `from` (row stride ld) into `to`, contiguous.
@@ -107,7 +110,6 @@ inline void pack(double* __restrict to, const double* __restrict from, std::size
 inline void tiled_matmul_packed(double* __restrict c, const double* __restrict a, const double* __restrict b,
                                 std::size_t n, std::size_t tile, std::size_t first, std::size_t last,
                                 double* __restrict panel, double* __restrict slice) {
-  constexpr std::size_t rows = 4;
   for (std::size_t kk = 0; kk < n; kk += tile) {
     pack(panel, a + first * n + kk, n, last - first, tile);
     for (std::size_t jj = 0; jj < n; jj += tile) pack(slice + jj * tile, b + kk * n + jj, n, tile, tile);
@@ -115,9 +117,7 @@ inline void tiled_matmul_packed(double* __restrict c, const double* __restrict a
       const double* const a_tile = panel + (ii - first) * tile;
       for (std::size_t jj = 0; jj < n; jj += tile) {
         const double* const b_tile = slice + jj * tile;
-        std::size_t i = 0;
-        for (; i + rows <= tile; i += rows) row_block<rows>(c + (ii + i) * n + jj, n, a_tile + i * tile, b_tile, tile);
-        for (; i < tile; ++i) row_block<1>(c + (ii + i) * n + jj, n, a_tile + i * tile, b_tile, tile);
+        tile_product(c + ii * n + jj, n, a_tile, b_tile, tile);
       }
     }
   }
@@ -129,7 +129,7 @@ inline void tiled_matmul_packed(double* __restrict c, const double* __restrict a
 // time: a tile of A, one of B and the C tile they update. For each tile-wide slice of k, this thread's rows
 // of A and the slice's rows of B are first copied so that every tile is contiguous: rows of A and B are n
 // doubles apart, a power of two, so read in place a tile's rows all fall into the same few cache sets.
-// Inside a tile, C is register-blocked, 4 rows x 32 columns (detail::block_product).
+// Inside a tile, C is register-blocked, 4 rows x 32 columns where the tile allows (detail::tile_product).
 inline void tiled_matmul(double* c, const double* a, const double* b, std::size_t n, std::size_t tile,
                          std::size_t first, std::size_t last) {
   std::vector<double> panel((last - first) * tile), slice(tile * n);
