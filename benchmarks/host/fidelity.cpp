@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@ struct experiment {
   bool streaming;  // else matmul
   hml::data_size outer_working_set;  // == working_set for streaming kernels
   hml::data_size outer_bytes;        // == model.bytes for streaming kernels
+  hml::compute_ceiling compute;      // the ceiling the kernel's code can reach
 };
 
 // Doubles on a cache-line boundary, as the probe's arrays are: a misaligned 64-byte vector load touches
@@ -65,12 +67,13 @@ hml::duration time_streaming(std::size_t arrays, std::size_t n, const hml::timin
       [&](unsigned t, unsigned) { body(data[t], n); }, timing);
 }
 
-std::vector<experiment> streaming(hml::data_size working_set, const hml::timing_options& timing) {
+std::vector<experiment> streaming(hml::data_size working_set, const hml::compute_ceiling& compute,
+                                  const hml::timing_options& timing) {
   const unsigned threads = timing.threads == 0 ? hml::available_threads() : timing.threads;
   std::vector<experiment> out;
   const auto add = [&](hml::kernel model, std::size_t arrays, std::size_t n, hml::duration t) {
     const hml::data_size set = static_cast<double>(arrays * n * threads * sizeof(double)) * hml::byte;
-    out.push_back({model, n * threads, set, t, true, set, model.bytes});
+    out.push_back({model, n * threads, set, t, true, set, model.bytes, compute});
   };
   std::size_t n = elements_per_thread(working_set, 2, threads);
   add(hml::copy<double>(n * threads), 2, n,
@@ -83,6 +86,39 @@ std::vector<experiment> streaming(hml::data_size working_set, const hml::timing_
         kernels::vector_add(d[2].get(), d[0].get(), d[1].get(), m);
       }));
   return out;
+}
+
+// C = A B by the definition, for checking the kernels: small integers, so every sum is exact and the
+// kernels must agree to the last bit whatever order they add in.
+std::vector<double> reference_product(const std::vector<double>& a, const std::vector<double>& b, std::size_t n) {
+  std::vector<double> c(n * n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < n; ++j) {
+      for (std::size_t k = 0; k < n; ++k) c[i * n + j] += a[i * n + k] * b[k * n + j];
+    }
+  }
+  return c;
+}
+
+// Both matmul kernels against the reference on 2 x 2 tiles, each in two row ranges as two threads
+// would split it; a wrong product stops the program (a timing of a wrong kernel means nothing).
+void check_matmuls(std::size_t tile) {
+  const std::size_t n = 2 * tile;
+  std::vector<double> a(n * n), b(n * n);
+  for (std::size_t i = 0; i < n * n; ++i) {
+    a[i] = static_cast<double>(i * 7 % 11) - 5.0;
+    b[i] = static_cast<double>(i * 3 % 13) - 6.0;
+  }
+  const std::vector<double> expected = reference_product(a, b, n);
+  std::vector<double> naive(n * n, 0.0), tiled(n * n, 0.0);
+  for (const std::size_t first : {std::size_t{0}, tile}) {
+    kernels::naive_matmul(naive.data(), a.data(), b.data(), n, first, first + tile);
+    kernels::tiled_matmul(tiled.data(), a.data(), b.data(), n, tile, first, first + tile);
+  }
+  if (naive != expected) throw std::runtime_error("the naive matmul kernel computes a wrong product");
+  if (tiled != expected) {
+    throw std::runtime_error("the tiled matmul kernel computes a wrong product (tile " + std::to_string(tile) + ")");
+  }
 }
 
 std::vector<experiment> matmuls(const hml::host_machine& m, std::uint64_t n, const hml::timing_options& timing) {
@@ -102,15 +138,19 @@ std::vector<experiment> matmuls(const hml::host_machine& m, std::uint64_t n, con
     const auto [first, last] = rows(t, 1);
     kernels::naive_matmul(c.data(), a.data(), b.data(), n, first, last);
   }, timing);
-  out.push_back({hml::naive_matmul<double>(n), n, matrices, naive, false, m.levels.back().largest, compulsory});
+  // One dependent FMA chain per dot product: the scalar chain is its ceiling, not the vector peak.
+  out.push_back({hml::naive_matmul<double>(n), n, matrices, naive, false, m.levels.back().largest, compulsory,
+                 m.scalar_chain_compute()});
 
   // Tiles that fit the fastest level, per thread (the library picks the largest power of two that fits).
   const std::uint64_t tile = std::max<std::uint64_t>(1, hml::largest_tile<double>(n, m.levels.front().largest / threads));
+  check_matmuls(tile);
   const hml::duration tiled = hml::time_parallel(none, [&](unsigned t, unsigned) {
     const auto [first, last] = rows(t, tile);
     kernels::tiled_matmul(c.data(), a.data(), b.data(), n, tile, first, last);
   }, timing);
-  out.push_back({hml::tiled_matmul<double>(n, tile), n, matrices, tiled, false, m.levels.back().largest, compulsory});
+  out.push_back({hml::tiled_matmul<double>(n, tile), n, matrices, tiled, false, m.levels.back().largest, compulsory,
+                 m.compute()});
   return out;
 }
 
@@ -121,10 +161,10 @@ std::string report(const bench::run_options& run) {
   const hml::host_machine m = hml::probe(options);
   const hml::timing_options& timing = options.timing;
 
-  std::vector<experiment> all = streaming(m.levels.back().largest, timing);
+  std::vector<experiment> all = streaming(m.levels.back().largest, m.compute(), timing);
   // The cache-resident point: the middle (geometric) of the fastest level's working sets, away from its edge.
   const hml::bandwidth_plateau& fastest = m.levels.front();
-  for (experiment& e : streaming(fastest.smallest * std::sqrt(fastest.largest / fastest.smallest), timing)) {
+  for (experiment& e : streaming(fastest.smallest * std::sqrt(fastest.largest / fastest.smallest), m.compute(), timing)) {
     all.push_back(e);
   }
   for (experiment& e : matmuls(m, run.tiny ? 64 : 512, timing)) all.push_back(e);
@@ -135,11 +175,13 @@ std::string report(const bench::run_options& run) {
   std::string misses;
   for (const experiment& e : all) {
     const hml::bandwidth_ceiling home = m.level_for(e.working_set).ceiling;
-    const hml::duration flat =
-        hml::run(e.model, m.memory_for(e.working_set), m.core(), {.overlap_policy = hml::overlap::full}).total;
-    const hml::hierarchical_roof<2, 1> roof{{home, m.level_for(e.outer_working_set).ceiling}, {m.compute()}};
+    const hml::duration flat = hml::run(e.model, m.memory_for(e.working_set), hml::compute_core{e.compute.peak},
+                                        {.overlap_policy = hml::overlap::full}).total;
+    // Both compute ceilings the probe measured; the kernel names the one its code reaches.
+    const hml::hierarchical_roof<2, 2> roof{{home, m.level_for(e.outer_working_set).ceiling},
+                                            {m.compute(), m.scalar_chain_compute()}};
     const hml::hierarchical_point point =
-        hml::analyze(hml::hierarchical_kernel<2>{e.model.name, e.model.flops, {e.model.bytes, e.outer_bytes}, m.compute().name},
+        hml::analyze(hml::hierarchical_kernel<2>{e.model.name, e.model.flops, {e.model.bytes, e.outer_bytes}, e.compute.name},
                      roof);
     const hml::measured_point achieved = hml::measure(e.model, e.measured, {home.bandwidth, m.peak});
     const double target_percent = e.streaming ? 10.0 : 25.0;  // the targets
@@ -160,7 +202,8 @@ std::string report(const bench::run_options& run) {
     }
   }
   std::string out = "Machine from the probe in the same run: " + std::to_string(m.threads) + " threads, DRAM " +
-                    text(m.dram().bandwidth) + " (triad), peak " + text(m.peak) + " (FP64 FMA); levels:";
+                    text(m.dram().bandwidth) + " (triad), peak " + text(m.peak) + " (FP64 FMA), " + text(m.scalar_chain) +
+                    " (FP64 scalar FMA chain); levels:";
   for (const hml::bandwidth_plateau& level : m.levels) {
     out += " " + std::string{level.ceiling.name} + " " + text(level.ceiling.bandwidth) + " (to " + text(level.largest) + ")";
   }

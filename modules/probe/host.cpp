@@ -1,4 +1,4 @@
-// hml.probe's measuring half: threads, the streaming kernels and the FMA kernel.
+// hml.probe's measuring half: threads, the streaming kernels, the FMA kernel and the scalar FMA chain.
 //
 // The library is built for the baseline instruction set, so the kernels carry their own: each has an
 // AVX-512 and an AVX2 version (target attributes, intrinsics, so the vector width is what likwid-bench
@@ -149,6 +149,21 @@ double fma_generic(std::uint64_t rounds) {
   return sum;
 }
 
+// One chain: every multiply-add needs the result of the one before. With FMA (any CPU with AVX2 or
+// AVX-512) it is one fused instruction per step, as the compilers emit for `sum += a * b` when they
+// contract; without it a multiply and an add.
+constexpr std::uint64_t chain_steps = 16384;  // per pass
+#if defined(__x86_64__)
+[[gnu::target("fma")]] double chain_fma(std::uint64_t steps, double x) {
+  for (std::uint64_t s = 0; s < steps; ++s) x = __builtin_fma(x, multiplier, addend);
+  return x;
+}
+#endif
+double chain_generic(std::uint64_t steps, double x) {
+  for (std::uint64_t s = 0; s < steps; ++s) x = x * multiplier + addend;
+  return x;
+}
+
 enum class isa { avx512, avx2, generic };
 
 isa detect_isa() {
@@ -179,6 +194,16 @@ double run_fma(isa i, std::uint64_t rounds) {
     case isa::avx2: return fma_avx2(rounds);
 #endif
     default: return fma_generic(rounds);
+  }
+}
+
+double run_chain(isa i, std::uint64_t steps, double x) {
+  switch (i) {
+#if defined(__x86_64__)
+    case isa::avx512:
+    case isa::avx2: return chain_fma(steps, x);
+#endif
+    default: return chain_generic(steps, x);
   }
 }
 
@@ -333,6 +358,16 @@ compute_rate measure_peak_compute(const timing_options& options) {
   return fma_flops(kind, fma_rounds) * static_cast<double>(threads) * flop / time;
 }
 
+compute_rate measure_scalar_chain(const timing_options& options) {
+  const isa kind = detect_isa();
+  const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
+  std::vector<double> chains(threads, 1.0);  // each pass continues its thread's chain: nothing to hoist
+  const auto pass = [&](unsigned t, unsigned) { chains[t] = run_chain(kind, chain_steps, chains[t]); };
+  const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions});
+  expects(std::ranges::all_of(chains, [](double x) { return std::isfinite(x); }), "hml: the FMA chain diverged");
+  return 2.0 * static_cast<double>(chain_steps) * static_cast<double>(threads) * flop / time;
+}
+
 std::vector<data_size> working_set_ladder(data_size smallest, data_size largest, unsigned steps_per_doubling) {
   expects(isfinite(smallest) && smallest.value() > 0 && isfinite(largest) && !(largest < smallest),
           "hml: a working-set ladder needs 0 < smallest <= largest");
@@ -368,6 +403,8 @@ roof host_machine::roofline() const { return {dram().bandwidth, peak}; }
 
 compute_ceiling host_machine::compute() const { return {"FP64 FMA", peak}; }
 
+compute_ceiling host_machine::scalar_chain_compute() const { return {"FP64 scalar FMA chain", scalar_chain}; }
+
 host_machine probe(const probe_options& options) {
   expects(!options.working_sets.empty(), "hml: the probe needs at least one working set");
   host_machine machine;
@@ -379,6 +416,7 @@ host_machine probe(const probe_options& options) {
   }
   machine.levels = find_plateaus(machine.triad, options.plateaus);
   machine.peak = measure_peak_compute(options.timing);
+  machine.scalar_chain = measure_scalar_chain(options.timing);
   return machine;
 }
 

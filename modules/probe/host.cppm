@@ -50,6 +50,12 @@ enum class stream_kernel {
 // Peak FP64 rate: independent chains of vector multiply-adds in registers, on every thread.
 [[nodiscard]] compute_rate measure_peak_compute(const timing_options& options = {});
 
+// FP64 rate of one dependent chain of scalar multiply-adds per thread, on every thread: each FMA waits for
+// the one before, so the FMA latency sets the rate, not the vector width or the number of FMA units. It is
+// the compute ceiling of code that sums into one variable, such as a dot product the compiler may not
+// reorder (no -ffast-math), where the vector peak above is out of reach.
+[[nodiscard]] compute_rate measure_scalar_chain(const timing_options& options = {});
+
 // Working sets from `smallest` to `largest`, `steps_per_doubling` per factor of two.
 [[nodiscard]] std::vector<data_size> working_set_ladder(data_size smallest, data_size largest,
                                                         unsigned steps_per_doubling = 2);
@@ -69,6 +75,7 @@ struct host_machine {
   std::vector<bandwidth_sample> triad;
   std::vector<bandwidth_plateau> levels;  // from the triad samples, fastest first; the last is DRAM
   compute_rate peak;                      // FP64 FMA, all threads
+  compute_rate scalar_chain;              // one dependent scalar FMA chain per thread, all threads
 
   // The level that serves a working set: the first whose measured sets reach it (a set between two
   // levels gets the slower one); the last level for anything larger.
@@ -79,10 +86,12 @@ struct host_machine {
   [[nodiscard]] memory dram() const;
   [[nodiscard]] compute_core core() const;
   [[nodiscard]] roof roofline() const;  // DRAM and the FMA peak
-  [[nodiscard]] compute_ceiling compute() const;
+  [[nodiscard]] compute_ceiling compute() const;               // "FP64 FMA": the vector peak
+  [[nodiscard]] compute_ceiling scalar_chain_compute() const;  // "FP64 scalar FMA chain"
 };
 
-// Measures copy and triad over every working set and the FMA peak, and finds the memory levels.
+// Measures copy and triad over every working set, the FMA peak and the scalar chain, and finds the memory
+// levels.
 [[nodiscard]] host_machine probe(const probe_options& options = {});
 
 // How far a model's time is from a measured one, in percent of the measurement: positive when the model

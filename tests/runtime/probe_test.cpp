@@ -169,6 +169,15 @@ TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
   EXPECT_THROW((void)hml::measure_bandwidth(hml::stream_kernel::copy, 0_B), std::invalid_argument);
 }
 
+TEST(MeasureScalarChain, FiniteAndBelowTheVectorPeak) {
+  const auto chain = hml::measure_scalar_chain(tiny);
+  EXPECT_TRUE(hml::isfinite(chain));
+  EXPECT_GT(chain, 0.001_GFLOPS);
+  // One dependent scalar chain per thread against independent vector chains on every FMA unit: the gap is
+  // the vector width times the chains in flight (32 to 64 on AVX-512), far beyond timing noise.
+  EXPECT_LT(chain, hml::measure_peak_compute(tiny));
+}
+
 TEST(Probe, TinySettingGivesAPlausibleMachine) {
   const auto m = hml::probe({.working_sets = {16_KiB, 64_KiB, 256_KiB}, .timing = tiny});
   EXPECT_EQ(m.threads, hml::available_threads());
@@ -188,6 +197,9 @@ TEST(Probe, TinySettingGivesAPlausibleMachine) {
   EXPECT_TRUE(hml::isfinite(m.peak));
   EXPECT_GT(m.peak, 0.001_GFLOPS);
   EXPECT_LT(m.peak, 1000_PFLOPS);
+  EXPECT_EQ(m.scalar_chain_compute().name, "FP64 scalar FMA chain");
+  EXPECT_EQ(m.scalar_chain_compute().peak, m.scalar_chain);
+  EXPECT_GT(m.scalar_chain, 0.001_GFLOPS);
   // The description plugs into the models.
   const auto point = hml::analyze(hml::triad<double>(1'000'000), m.roofline());
   EXPECT_TRUE(hml::isfinite(point.estimated_time));
