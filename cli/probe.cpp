@@ -38,15 +38,16 @@ hml::probe_options probe_options_of(const probe_command_options& o) {
           .timing = {.threads = o.threads, .min_time = min_time, .repetitions = o.repetitions}};
 }
 
-// The machine as hierarchical-roofline ceilings: one per memory level, then the compute peak.
+// The machine as hierarchical-roofline ceilings: one per memory level, then the FMA peak and the scalar chain.
 hml::table ceilings_of(const hml::host_machine& m) {
   hml::table t{{"ceiling", "kind", "value", "unit", "smallest_working_set_B", "largest_working_set_B"}, {}};
   for (const hml::bandwidth_plateau& level : m.levels) {
     t.add_row({std::string{level.ceiling.name}, "bandwidth", level.ceiling.bandwidth.value(), "B/s",
                level.smallest.value(), level.largest.value()});
   }
-  const hml::compute_ceiling peak = m.compute();
-  t.add_row({std::string{peak.name}, "compute", peak.peak.value(), "FLOP/s", "", ""});
+  for (const hml::compute_ceiling& c : {m.compute(), m.scalar_chain_compute()}) {
+    t.add_row({std::string{c.name}, "compute", c.peak.value(), "FLOP/s", "", ""});
+  }
   return t;
 }
 
@@ -63,7 +64,8 @@ std::string machine_text(const hml::host_machine& m) {
   }
   return "this machine: " + std::to_string(m.threads) + " threads, " + std::string{m.isa} + " kernels\n" +
          hml::format_table(levels) + "peak FP64 (FMA, all threads): " +
-         hml::to_string(m.peak, {.number = hml::general(4)}) + "\nroofline (DRAM): " + describe(m.roofline()) + "\n";
+         hml::to_string(m.peak, {.number = hml::general(4)}) + "\none dependent scalar FMA chain per thread: " +
+         hml::to_string(m.scalar_chain, {.number = hml::general(4)}) + "\nroofline (DRAM): " + describe(m.roofline()) + "\n";
 }
 
 void run(const probe_command_options& o) {

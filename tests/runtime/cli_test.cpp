@@ -489,17 +489,21 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
                              "--repetitions", "1", "--format", "json"});
   ASSERT_EQ(o.status, 0) << o.err;
   const nlohmann::json ceilings = nlohmann::json::parse(o.out);
-  ASSERT_GE(ceilings.size(), 2u);
-  for (std::size_t i = 0; i + 1 < ceilings.size(); ++i) {
+  ASSERT_GE(ceilings.size(), 3u);
+  for (std::size_t i = 0; i + 2 < ceilings.size(); ++i) {
     EXPECT_EQ(ceilings[i]["kind"], "bandwidth");
     EXPECT_EQ(ceilings[i]["unit"], "B/s");
     EXPECT_GT(number_of(ceilings[i]["value"]), 0.0);
     EXPECT_LE(number_of(ceilings[i]["smallest_working_set_B"]), number_of(ceilings[i]["largest_working_set_B"]));
   }
-  const nlohmann::json& peak = ceilings.back();
+  const nlohmann::json& chain = ceilings.back();
+  EXPECT_EQ(chain["kind"], "compute");
+  const nlohmann::json& peak = ceilings[ceilings.size() - 2];
   EXPECT_EQ(peak["kind"], "compute");
   EXPECT_EQ(peak["unit"], "FLOP/s");
   EXPECT_GT(number_of(peak["value"]), 0.0);
+  EXPECT_GT(number_of(chain["value"]), 0.0);
+  EXPECT_LT(number_of(chain["value"]), number_of(peak["value"]));  // one scalar chain cannot reach the vector peak
   EXPECT_EQ(peak["smallest_working_set_B"], "");  // a peak in registers has no working set
   // Keys keep the table's column order.
   EXPECT_EQ(peak.begin().key(), "ceiling");
