@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "../markdown_row.hpp"
 #include "compile_command.hpp"
 #include "measured_run.hpp"
 
@@ -90,12 +91,6 @@ std::string memory_text(const measured_run& run) {
 std::string count_text(double x) { return std::string{hml::format_number(x, hml::fixed(0)).view()}; }
 std::string ratio_text(double x) { return std::string{hml::format_number(x, hml::general(3)).view()}; }
 
-std::string table_row(const std::vector<std::string>& cells) {
-  std::string row = "|";
-  for (const std::string& cell : cells) row.append(" ").append(cell).append(" |");
-  return row + "\n";
-}
-
 void progress(const std::string& what, const measured_run& run) {
   std::printf("compile_cost: %-52s %s, %s%s\n", what.c_str(), time_text(run).c_str(), memory_text(run).c_str(),
               run.succeeded ? "" : " (failed)");
@@ -126,14 +121,14 @@ std::string modules_vs_headers(const options& o, const scratch_directory& scratc
   const auto time_ratio = [](const both_ways& b) { return b.headers.wall_time / b.modules.wall_time; };
   const auto memory_ratio = [](const both_ways& b) { return b.headers.peak_memory / b.modules.peak_memory; };
   const auto row = [&](const std::string& name, const both_ways& b) {
-    return table_row({name, time_text(b.modules), memory_text(b.modules), time_text(b.headers), memory_text(b.headers),
+    return bench::markdown_row({name, time_text(b.modules), memory_text(b.modules), time_text(b.headers), memory_text(b.headers),
                       ratio_text(time_ratio(b)) + "x", ratio_text(memory_ratio(b)) + "x"});
   };
   const std::string runs = o.runs == 1 ? "one run" : "the best of " + std::to_string(o.runs) + " runs";
   std::string md = "Compile time: " + runs + "; memory: the compiler's peak resident set.\n\n";
-  md += table_row({"translation unit", "`import hml;` time", "memory", "textual headers time", "memory",
+  md += bench::markdown_row({"translation unit", "`import hml;` time", "memory", "textual headers time", "memory",
                    "headers / modules time", "memory"});
-  md += table_row({"---", "---:", "---:", "---:", "---:", "---:", "---:"});
+  md += bench::markdown_row({"---", "---:", "---:", "---:", "---:", "---:", "---:"});
   md += row("`seed_examples.cpp`: the seed examples at compile time", seed);
   md += row("`library_only.cpp`: the library alone", library);
   md += "\n**Seed examples, headers / modules: " + ratio_text(time_ratio(seed)) +
@@ -188,14 +183,14 @@ std::string grid_scaling(const options& o, const scratch_directory& scratch) {
     }
   }
 
-  std::string md = table_row({"grid", "points", "`-fconstexpr-steps`", "result", "compile time", "peak memory"});
-  md += table_row({"---", "---:", "---:", "---", "---:", "---:"});
+  std::string md = bench::markdown_row({"grid", "points", "`-fconstexpr-steps`", "result", "compile time", "peak memory"});
+  md += bench::markdown_row({"---", "---:", "---:", "---", "---:", "---:"});
   for (const grid_result& r : results) {
     const std::string points = count_text(static_cast<double>(r.side * r.side));
     const std::string shape = std::to_string(r.side) + " x " + std::to_string(r.side);
     md += r.run.succeeded
-              ? table_row({shape, points, steps_text(r.steps), "compiles", time_text(r.run), memory_text(r.run)})
-              : table_row({shape, points, steps_text(r.steps), "fails: " + diagnosis(r.run.output), "", ""});
+              ? bench::markdown_row({shape, points, steps_text(r.steps), "compiles", time_text(r.run), memory_text(r.run)})
+              : bench::markdown_row({shape, points, steps_text(r.steps), "fails: " + diagnosis(r.run.output), "", ""});
   }
   // Where exactly the default limit stops a square grid: bisect between the last grid that compiled and
   // the first that did not (one compile each).

@@ -4,6 +4,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "../markdown_row.hpp"
 #include "fragment.hpp"
 
 import hml;
@@ -27,12 +28,6 @@ namespace {
 
 std::string number(double x, hml::number_format f = hml::general(3)) { return std::string{hml::format_number(x, f).view()}; }
 
-std::string row(const std::vector<std::string>& cells) {
-  std::string line = "|";
-  for (const std::string& cell : cells) line.append(" ").append(cell).append(" |");
-  return line + "\n";
-}
-
 }  // namespace
 
 std::string fragment(sweep_size size, const collecting_reporter& results, const sweep_total& total) {
@@ -44,7 +39,7 @@ std::string fragment(sweep_size size, const collecting_reporter& results, const 
   const double points = static_cast<double>(size.points());
   const auto sweep_row = [&](const char* name, const std::string& description) {
     const double per_second = rate(name);
-    return row({description, hml::to_string(points / per_second * hml::second),
+    return bench::markdown_row({description, hml::to_string(points / per_second * hml::second),
                 hml::to_string(1.0 / per_second * hml::second), number(per_second / 1e6) + " M"});
   };
 
@@ -54,8 +49,8 @@ std::string fragment(sweep_size size, const collecting_reporter& results, const 
                    " slow-tier bandwidths x " + number(static_cast<double>(size.hit_rates), hml::fixed(0)) +
                    " hit rates = " + number(points, hml::fixed(0)) + " configurations per sweep; CPU time on one core, " +
                    repetitions + "; build type " HML_BUILD_TYPE ".\n\n";
-  md += row({"sweep", "time per sweep", "per evaluation", "evaluations/s per core"});
-  md += row({"---", "---:", "---:", "---:"});
+  md += bench::markdown_row({"sweep", "time per sweep", "per evaluation", "evaluations/s per core"});
+  md += bench::markdown_row({"---", "---:", "---:", "---:"});
   md += sweep_row(names::raw_checked, "raw doubles with hml's checks (baseline)");
   md += sweep_row(names::raw_unchecked, "raw doubles, no checks");
   md += sweep_row(names::hml_quantities, "hml quantities, `hml::run`");
