@@ -503,7 +503,6 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
   EXPECT_EQ(peak["unit"], "FLOP/s");
   EXPECT_GT(number_of(peak["value"]), 0.0);
   EXPECT_GT(number_of(chain["value"]), 0.0);
-  EXPECT_LT(number_of(chain["value"]), number_of(peak["value"]));  // one scalar chain cannot reach the vector peak
   EXPECT_EQ(peak["smallest_working_set_B"], "");  // a peak in registers has no working set
   // Keys keep the table's column order.
   EXPECT_EQ(peak.begin().key(), "ceiling");
