@@ -30,6 +30,7 @@ void run(const analyze_options& o) {
   const hml::kernel k{o.name, quantity_of<hml::work>("--flops", o.flops, {.plain_number_is_base_unit = true}),
                       quantity_of<hml::data_size>("--bytes", o.bytes, {.plain_number_is_base_unit = true})};
   const hml::duration time = quantity_of<hml::duration>("--time", o.time);
+  check_option("--time", [&] { hml::validate_measured_time(time); });
   const hml::measured_point m = hml::measure(k, time, roof.roof);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {

@@ -15,8 +15,13 @@
 
 namespace hml_cli {
 
-int fail(std::string_view message) {
+std::string_view without_library_prefix(std::string_view message) {
   if (message.starts_with("hml: ")) message.remove_prefix(5);
+  return message;
+}
+
+int fail(std::string_view message) {
+  message = without_library_prefix(message);
   std::fprintf(stderr, "hml: error: %.*s\n", static_cast<int>(message.size()), message.data());
   return 2;
 }
@@ -106,10 +111,11 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     if (options.peak_compute.empty()) {
       throw input_error("give --device NAME, or --peak-compute and --peak-bandwidth");
     }
-    return {{"given",
-             "the given peaks",
-             {quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth),
-              quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute)}}};
+    const auto bandwidth = quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth);
+    const auto compute = quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute);
+    check_option("--peak-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
+    check_option("--peak-compute", [&] { hml::validate_peak(compute); });
+    return {{"given", "the given peaks", {bandwidth, compute}}};
   }
   const hml::precision precision = [&] {
     try {

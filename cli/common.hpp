@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -20,6 +21,20 @@ class input_error : public std::runtime_error {
 
 // "hml: error: <message>" on stderr (the library's own "hml: " prefix dropped); returns exit status 2.
 int fail(std::string_view message);
+
+// The message of a library exception without the library's "hml: " prefix.
+std::string_view without_library_prefix(std::string_view message);
+
+// Runs one of the library's checks on an option's value (`check_option("--hit-rate", [&] {
+// hml::validate_hit_rate(h); })`); its message, named after the option, as an input_error.
+template <class Check>
+void check_option(std::string_view option, Check&& check) {
+  try {
+    std::forward<Check>(check)();
+  } catch (const std::invalid_argument& e) {
+    throw input_error(std::string{option} + ": " + std::string{without_library_prefix(e.what())});
+  }
+}
 
 // `text` as a quantity for `option`; an input_error naming the option if it cannot be read.
 template <class Q>

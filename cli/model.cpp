@@ -58,6 +58,12 @@ hml::sampled_axis<T> read(std::string_view option, const std::string& text, bool
   }
 }
 
+// Every value of the axis through the library's check of that parameter.
+template <class T>
+void check_each(std::string_view option, const hml::sampled_axis<T>& axis, void (*check)(T)) {
+  for (const T& value : axis.samples) check_option(option, [&] { check(value); });
+}
+
 }  // namespace
 
 std::size_t model_space::points() const noexcept {
@@ -71,17 +77,27 @@ model_space space_of(const model_options& o, bool axes) {
   s.size = read<hml::data_size>("--size", o.size, axes);
   s.ops_per_byte = read<hml::arithmetic_intensity>("--ops-per-byte", o.ops_per_byte, axes, plain_is_flop_per_byte);
   s.latency = read<hml::duration>("--latency", o.latency, axes);
+  check_each("--latency", s.latency, hml::validate_latency);
   s.peak = read<hml::compute_rate>("--peak", o.peak, axes);
+  check_each("--peak", s.peak, hml::validate_peak);
   if (o.hit_rate.empty()) {
     s.bandwidth = read<hml::data_rate>("--bandwidth", o.bandwidth, axes);
+    check_each("--bandwidth", s.bandwidth, hml::validate_bandwidth);
   } else {
     s.hit_rate = read<double>("--hit-rate", o.hit_rate, axes);
+    check_each("--hit-rate", s.hit_rate, hml::validate_hit_rate);
     s.fast = read<hml::data_rate>("--fast", o.fast, axes);
+    check_each("--fast", s.fast, hml::validate_bandwidth);
     s.slow = read<hml::data_rate>("--slow", o.slow, axes);
+    check_each("--slow", s.slow, hml::validate_bandwidth);
   }
   if (o.pattern == "random") {
-    s.pattern = hml::random_access(quantity_of<hml::data_size>("--element", o.element),
-                                   quantity_of<hml::data_size>("--line", o.line), o.outstanding);
+    const auto element = quantity_of<hml::data_size>("--element", o.element);
+    const auto line = quantity_of<hml::data_size>("--line", o.line);
+    check_option("--element", [&] { hml::validate_element_size(element); });
+    check_option("--line", [&] { hml::validate_line_size(line); });
+    check_option("--outstanding", [&] { hml::validate_outstanding(o.outstanding); });
+    s.pattern = hml::random_access(element, line, o.outstanding);
   }
   s.time.overlap_policy = o.overlap == "full" ? hml::overlap::full : hml::overlap::none;
   if (s.points() > hml::max_axis_points) {

@@ -2,6 +2,8 @@
 // over working sets from L1 to DRAM) and the FP64 FMA peak on every hardware thread.
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
@@ -23,18 +25,17 @@ struct probe_command_options {
 hml::probe_options probe_options_of(const probe_command_options& o) {
   const auto smallest = quantity_of<hml::data_size>("--smallest", o.smallest);
   const auto largest = quantity_of<hml::data_size>("--largest", o.largest);
-  if (!(smallest.value() > 0) || !(smallest < largest)) {
-    throw input_error("--largest: the working sets must grow from --smallest > 0 B to --largest (got " + o.smallest +
-                      " to " + o.largest + ")");
-  }
+  std::vector<hml::data_size> working_sets;
+  check_option("--smallest, --largest", [&] { working_sets = hml::working_set_ladder(smallest, largest); });
+  // The library runs more threads than CPUs if asked (the tests do); from the shell that is a mistake.
   if (o.threads > hml::available_threads()) {
     throw input_error("--threads: this process may run on " + std::to_string(hml::available_threads()) +
                       " hardware threads, not " + std::to_string(o.threads));
   }
-  if (o.repetitions == 0) throw input_error("--repetitions: at least 1");
+  check_option("--repetitions", [&] { hml::validate_repetitions(o.repetitions); });
   const auto min_time = quantity_of<hml::duration>("--min-time", o.min_time);
-  if (!(min_time.value() > 0) || !hml::isfinite(min_time)) throw input_error("--min-time: must be a finite time > 0 s");
-  return {.working_sets = hml::working_set_ladder(smallest, largest),
+  check_option("--min-time", [&] { hml::validate_min_time(min_time); });
+  return {.working_sets = std::move(working_sets),
           .timing = {.threads = o.threads, .min_time = min_time, .repetitions = o.repetitions}};
 }
 

@@ -21,10 +21,14 @@ struct measured_point {
   double gap;                      // attainable / achieved: 1 is on the roofline
 };
 
+constexpr void validate_measured_time(duration time) {
+  expects(isfinite(time) && time.value() > 0, "hml: a measured time must be finite and > 0");
+}
+
 // `k` took `time`. The bytes are those the kernel counts (k.bytes after its access pattern); a kernel that
 // really moved more (re-reads the caches did not catch) shows it as a low intensity-based gap.
 [[nodiscard]] constexpr measured_point measure(const kernel& k, duration time, const roof& r) {
-  expects(isfinite(time) && time.value() > 0, "hml: a measured time must be finite and > 0");
+  validate_measured_time(time);
   const roofline_point model = analyze(k, r);
   const compute_rate achieved_compute = k.flops / time;
   const data_rate achieved_bandwidth = traffic(k.bytes, k.pattern) / time;

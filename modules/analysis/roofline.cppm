@@ -29,8 +29,8 @@ struct roof {
 };
 
 constexpr void validate(const roof& r) {
-  expects(isfinite(r.bandwidth) && r.bandwidth.value() > 0, "hml: roof bandwidth must be finite and > 0");
-  expects(isfinite(r.peak) && r.peak.value() > 0, "hml: roof peak compute must be finite and > 0");
+  validate_bandwidth(r.bandwidth);
+  validate_peak(r.peak);
 }
 
 // The intensity at which the memory roof meets the compute roof.

@@ -42,24 +42,30 @@ struct two_tier_memory {
   }
 };
 
-namespace detail {
-constexpr bool is_valid_rate(data_rate r) noexcept { return isfinite(r) && r.value() > 0; }
-constexpr bool is_valid_fraction(double x) noexcept { return x >= 0.0 && x <= 1.0; }  // false for NaN
-constexpr bool is_valid_latency(duration t) noexcept { return isfinite(t) && t.value() >= 0; }
-}  // namespace detail
+// Each parameter's check, written once. The models' validate() compose them; a front end checks one value
+// at a time with them, so that its message can name the option that broke it (`hml lab --hit-rate 2`).
+constexpr void validate_latency(duration t) {
+  expects(isfinite(t) && t.value() >= 0, "hml: memory latency must be finite and >= 0");
+}
+constexpr void validate_bandwidth(data_rate r) {
+  expects(isfinite(r) && r.value() > 0, "hml: memory bandwidth must be finite and > 0");
+}
+constexpr void validate_hit_rate(double h) {
+  expects(h >= 0.0 && h <= 1.0, "hml: hit rate must be within [0, 1]");  // false for NaN
+}
 
 constexpr void validate(const memory& m) {
-  expects(detail::is_valid_latency(m.latency), "hml: memory latency must be finite and >= 0");
-  expects(detail::is_valid_rate(m.bandwidth), "hml: memory bandwidth must be finite and > 0");
+  validate_latency(m.latency);
+  validate_bandwidth(m.bandwidth);
 }
 
 template <std::size_t Levels>
 constexpr void validate(const memory_hierarchy<Levels>& h) {
   static_assert(Levels > 0, "hml: a memory hierarchy needs at least one level");
-  expects(detail::is_valid_latency(h.latency), "hml: memory latency must be finite and >= 0");
+  validate_latency(h.latency);
   for (const memory_level& level : h.levels) {
-    expects(detail::is_valid_rate(level.bandwidth), "hml: every memory level needs a finite bandwidth > 0");
-    expects(detail::is_valid_fraction(level.hit_rate), "hml: hit rate must be within [0, 1]");
+    validate_bandwidth(level.bandwidth);
+    validate_hit_rate(level.hit_rate);
   }
 }
 
@@ -121,10 +127,20 @@ inline constexpr access_pattern sequential_access{};
   return {access_order::random, element, line, outstanding};
 }
 
+constexpr void validate_element_size(data_size element) {
+  expects(isfinite(element) && element.value() > 0, "hml: access element size must be > 0");
+}
+constexpr void validate_line_size(data_size line) {
+  expects(isfinite(line) && line.value() > 0, "hml: cache line size must be > 0");
+}
+constexpr void validate_outstanding(double requests) {
+  expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be >= 1");
+}
+
 constexpr void validate(const access_pattern& p) {
-  expects(isfinite(p.element) && p.element.value() > 0, "hml: access element size must be > 0");
-  expects(isfinite(p.line) && p.line.value() > 0, "hml: cache line size must be > 0");
-  expects(p.outstanding >= 1.0 && p.outstanding < 1e12, "hml: outstanding requests must be >= 1");
+  validate_element_size(p.element);
+  validate_line_size(p.line);
+  validate_outstanding(p.outstanding);
 }
 
 // Bytes the memory really moves to deliver `useful` bytes in this pattern.
@@ -162,9 +178,11 @@ struct compute_core {
   compute_rate peak;
 };
 
-constexpr void validate(const compute_core& c) {
-  expects(isfinite(c.peak) && c.peak.value() > 0, "hml: peak compute rate must be finite and > 0");
+constexpr void validate_peak(compute_rate peak) {
+  expects(isfinite(peak) && peak.value() > 0, "hml: peak compute rate must be finite and > 0");
 }
+
+constexpr void validate(const compute_core& c) { validate_peak(c.peak); }
 
 [[nodiscard]] constexpr duration compute_time(const compute_core& c, work operations) {
   validate(c);

@@ -247,8 +247,8 @@ unsigned available_threads() {
 
 duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
                        const std::function<void(unsigned, unsigned)>& pass, const timing_options& options) {
-  expects(options.repetitions >= 1, "hml: timing needs at least one repetition");
-  expects(isfinite(options.min_time) && options.min_time.value() >= 0, "hml: min_time must be finite and >= 0");
+  validate_repetitions(options.repetitions);
+  validate_min_time(options.min_time);
   const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
   const std::vector<int> cpus = allowed_cpus();
 

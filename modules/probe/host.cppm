@@ -21,6 +21,14 @@ struct timing_options {
   unsigned repetitions = 3;                  // the best repetition counts
 };
 
+// The timing options' checks, one per field, as hml.machine has them (validate_latency, ...).
+constexpr void validate_min_time(duration t) {
+  expects(isfinite(t) && t.value() >= 0, "hml: the minimum time of a repetition must be finite and >= 0");
+}
+constexpr void validate_repetitions(unsigned repetitions) {
+  expects(repetitions >= 1, "hml: timing needs at least one repetition");
+}
+
 // The hardware threads this process may run on (its CPU affinity).
 [[nodiscard]] unsigned available_threads();
 
@@ -97,7 +105,7 @@ struct host_machine {
 // How far a model's time is from a measured one, in percent of the measurement: positive when the model
 // predicts a longer time than measured.
 [[nodiscard]] constexpr double error_percent(duration predicted, duration measured) {
-  expects(isfinite(measured) && measured.value() > 0, "hml: a measured time must be finite and > 0");
+  validate_measured_time(measured);
   return (predicted / measured - 1.0) * 100.0;
 }
 

@@ -421,16 +421,29 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
   expect_input_error(hml_run({"lab", "--size=-1MiB"}), "--size: cannot read \"-1MiB\" as a data size");
   expect_input_error(hml_run({"lab", "--peak", "nan GFLOP/s"}), "is not a finite number");
   expect_input_error(hml_run({"lab", "--latency", "50"}), "--latency:");
-  expect_input_error(hml_run({"lab", "--bandwidth", "0GB/s"}), "memory bandwidth must be finite and > 0");
+  // The library's own checks, named after the option that broke them.
+  expect_input_error(hml_run({"lab", "--bandwidth", "0GB/s"}), "--bandwidth: memory bandwidth must be finite and > 0");
   expect_input_error(hml_run({"lab", "--hit-rate", "1.5", "--fast", "1GB/s", "--slow", "1GB/s"}),
-                     "hit rate must be within [0, 1]");
+                     "--hit-rate: hit rate must be within [0, 1]");
+  expect_input_error(hml_run({"sweep", "--hit-rate", "0:2:3", "--fast", "1GB/s", "--slow", "1GB/s"}),
+                     "--hit-rate: hit rate must be within [0, 1]");
+  expect_input_error(hml_run({"sweep", "--hit-rate", "0.5", "--fast", "1GB/s", "--slow", "0GB/s,1GB/s"}),
+                     "--slow: memory bandwidth must be finite and > 0");
+  expect_input_error(hml_run({"lab", "--peak", "0TFLOP/s"}), "--peak: peak compute rate must be finite and > 0");
+  expect_input_error(hml_run({"lab", "--pattern", "random", "--element", "0B"}),
+                     "--element: access element size must be > 0");
+  expect_input_error(hml_run({"lab", "--pattern", "random", "--outstanding", "0.5"}),
+                     "--outstanding: outstanding requests must be >= 1");
+  expect_input_error(hml_run({"analyze", "--flops", "1", "--bytes", "1", "--time", "1s", "--peak-compute",
+                              "0FLOP/s", "--peak-bandwidth", "1GB/s"}),
+                     "--peak-compute: peak compute rate must be finite and > 0");
   expect_input_error(hml_run({"lab", "--hit-rate", "nan", "--fast", "1GB/s", "--slow", "1GB/s"}), "--hit-rate:");
   expect_input_error(hml_run({"lab", "--bandwidth", "1Gbit/s:2Gbit/s:3"}), "--bandwidth:");
   expect_input_error(hml_run({"sweep", "--bandwidth", "10Gbit/s:1Gbit/s:3"}), "FROM is larger than TO");
   expect_input_error(hml_run({"sweep", "--size", "1MB:2MB:0"}), "POINTS");
   expect_input_error(
       hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device", "h100_sxm"}),
-      "a measured time must be finite and > 0");
+      "--time: a measured time must be finite and > 0");
   expect_input_error(
       hml_run({"analyze", "--flops", "1GFLOP/s", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
       "--flops:");
@@ -515,10 +528,11 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
 
 TEST(Cli, ProbeRejectsBadSizesThreadsAndTimes) {
   expect_input_error(hml_run({"probe", "--largest", "1GB/s"}), "--largest: cannot read \"1GB/s\" as a data size");
-  expect_input_error(hml_run({"probe", "--smallest", "1MiB", "--largest", "64KiB"}), "must grow from --smallest");
+  expect_input_error(hml_run({"probe", "--smallest", "1MiB", "--largest", "64KiB"}), "--smallest, --largest: a working-set ladder needs 0 < smallest <= largest");
   expect_input_error(hml_run({"probe", "--threads", "100000"}), "--threads: this process may run on");
-  expect_input_error(hml_run({"probe", "--repetitions", "0"}), "--repetitions: at least 1");
+  expect_input_error(hml_run({"probe", "--repetitions", "0"}), "--repetitions: timing needs at least one repetition");
   expect_input_error(hml_run({"probe", "--min-time", "-1ms"}), "--min-time");
+  expect_input_error(hml_run({"probe", "--min-time", "inf s"}), "--min-time");
 }
 
 TEST(Cli, UsageErrorsExitWithTwo) {

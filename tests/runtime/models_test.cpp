@@ -56,6 +56,23 @@ TEST(Models, BadParametersThrowWithAMessage) {
             "hml: access element size must be > 0");
 }
 
+// The per-parameter checks the models compose (and `hml` runs on each option): the same messages.
+TEST(Models, EachParameterCheckIsTheModelsCheck) {
+  EXPECT_NO_THROW(hml::validate_hit_rate(1.0));
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_hit_rate(-0.1); }), "hml: hit rate must be within [0, 1]");
+  EXPECT_NO_THROW(hml::validate_latency(0_s));
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_bandwidth(0_GBps); }),
+            "hml: memory bandwidth must be finite and > 0");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::ridge_point(hml::roof{0_GBps, 1_TFLOPS}); }),
+            "hml: memory bandwidth must be finite and > 0");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::ridge_point(hml::roof{1_GBps, 0_TFLOPS}); }),
+            "hml: peak compute rate must be finite and > 0");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_outstanding(0.5); }), "hml: outstanding requests must be >= 1");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_line_size(0_B); }), "hml: cache line size must be > 0");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_measured_time(0_s); }),
+            "hml: a measured time must be finite and > 0");
+}
+
 TEST(Models, HierarchyGeneralisesTwoTier) {
   const hml::two_tier_memory two_tier{50_ns, 500_Gbps, 10_Gbps, 0.95};
   const hml::memory_hierarchy<2> same{50_ns, {{{500_Gbps, 0.95}, {10_Gbps, 1.0}}}};
