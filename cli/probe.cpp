@@ -47,7 +47,7 @@ hml::table ceilings_of(const hml::host_machine& m) {
                level.smallest.value(), level.largest.value()});
   }
   for (const hml::compute_ceiling& c : {m.compute(), m.scalar_chain_compute()}) {
-    t.add_row({std::string{c.name}, "compute", c.peak.value(), "FLOP/s", "", ""});
+    t.add_row({std::string{c.name}, "compute", c.peak.value(), "FLOP/s", hml::no_value{}, hml::no_value{}});
   }
   return t;
 }

@@ -33,9 +33,9 @@ inline void append_csv_record(std::string& out, const std::vector<cell>& fields)
     if (const double* number = std::get_if<double>(&fields[i])) {
       char text[32];  // the longest shortest form of a double is 24 characters
       out.append(text, std::to_chars(text, text + sizeof text, *number).ptr);
-    } else {
-      append_csv_field(out, std::get<std::string>(fields[i]));
-    }
+    } else if (const std::string* text = std::get_if<std::string>(&fields[i])) {
+      append_csv_field(out, *text);
+    }  // no_value: an empty field
   }
   out += "\r\n";
 }

@@ -27,8 +27,10 @@ std::string to_json(const table& t, int indent) {
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       if (const double* number = std::get_if<double>(&row[c])) {
         object[t.columns[c]] = json_number(*number);
+      } else if (const std::string* text = std::get_if<std::string>(&row[c])) {
+        object[t.columns[c]] = *text;
       } else {
-        object[t.columns[c]] = std::get<std::string>(row[c]);
+        object[t.columns[c]] = nullptr;
       }
     }
     rows.push_back(std::move(object));

@@ -13,8 +13,10 @@ import hml.units;
 
 export namespace hml {
 
-// A cell holds text or a number; numbers keep full precision until a writer formats them.
-using cell = std::variant<std::string, double>;
+// A cell holds text, a number, or nothing (a field that does not apply to its row: blank in text and CSV,
+// null in JSON). Numbers keep full precision until a writer formats them.
+using no_value = std::monostate;
+using cell = std::variant<std::string, double, no_value>;
 
 struct table {
   std::vector<std::string> columns;
@@ -38,8 +40,10 @@ struct table {
       if (const double* number = std::get_if<double>(&row[c])) {
         numeric[c] = true;
         line.push_back(std::string{format_number(*number, numbers).view()});
+      } else if (const std::string* text = std::get_if<std::string>(&row[c])) {
+        line.push_back(*text);
       } else {
-        line.push_back(std::get<std::string>(row[c]));
+        line.emplace_back();
       }
     }
   }

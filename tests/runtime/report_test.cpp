@@ -98,6 +98,17 @@ TEST(Report, JsonParsesBackAtFullPrecision) {
   EXPECT_EQ(parsed.back()["value"], "inf");
 }
 
+TEST(Report, NoValueIsBlankInTextAndCsvAndNullInJson) {
+  hml::table t{{"ceiling", "working_set_B"}, {}};
+  t.add_row({std::string{"L1"}, 32768.0});
+  t.add_row({std::string{"peak"}, hml::no_value{}});
+  EXPECT_EQ(hml::to_csv(t), "ceiling,working_set_B\r\nL1,32768\r\npeak,\r\n");
+  const nlohmann::json parsed = nlohmann::json::parse(hml::to_json(t));
+  EXPECT_EQ(parsed[0]["working_set_B"], 32768.0);
+  EXPECT_TRUE(parsed[1]["working_set_B"].is_null());
+  EXPECT_EQ(hml::format_table(t), "ceiling  working_set_B\n-------  -------------\nL1               32768\npeak\n");
+}
+
 TEST(Report, TextTableAlignsColumns) {
   hml::table t{{"bandwidth", "time (s)", "regime"}, {}};
   t.add_row({std::string{"1 Gbit/s"}, 0.0849, std::string{"memory-bound"}});
