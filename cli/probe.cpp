@@ -1,5 +1,6 @@
 // `hml probe`: this machine's roofline, measured by hml.probe: the bandwidth of each memory level (triad
-// over working sets from L1 to DRAM) and the FP64 FMA peak on every hardware thread.
+// over working sets from L1 to DRAM), its latency (a pointer chase) and the FP64 FMA peak on every thread.
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
@@ -41,13 +42,16 @@ hml::probe_options probe_options_of(const probe_command_options& o) {
 
 // The machine as hierarchical-roofline ceilings: one per memory level, then the FMA peak and the scalar chain.
 hml::table ceilings_of(const hml::host_machine& m) {
-  hml::table t{{"ceiling", "kind", "value", "unit", "smallest_working_set_B", "largest_working_set_B"}, {}};
-  for (const hml::bandwidth_plateau& level : m.levels) {
+  hml::table t{{"ceiling", "kind", "value", "unit", "smallest_working_set_B", "largest_working_set_B", "latency_s"},
+               {}};
+  for (std::size_t i = 0; i < m.levels.size(); ++i) {
+    const hml::bandwidth_plateau& level = m.levels[i];
     t.add_row({std::string{level.ceiling.name}, "bandwidth", level.ceiling.bandwidth.value(), "B/s",
-               level.smallest.value(), level.largest.value()});
+               level.smallest.value(), level.largest.value(), m.latency(i).value()});
   }
   for (const hml::compute_ceiling& c : {m.compute(), m.scalar_chain_compute()}) {
-    t.add_row({std::string{c.name}, "compute", c.peak.value(), "FLOP/s", hml::no_value{}, hml::no_value{}});
+    t.add_row({std::string{c.name}, "compute", c.peak.value(), "FLOP/s", hml::no_value{}, hml::no_value{},
+               hml::no_value{}});
   }
   return t;
 }
@@ -57,11 +61,13 @@ std::string size_text(hml::data_size s) {
 }
 
 std::string machine_text(const hml::host_machine& m) {
-  hml::table levels{{"level", "working sets", "bandwidth (triad)"}, {}};
-  for (const hml::bandwidth_plateau& level : m.levels) {
+  hml::table levels{{"level", "working sets", "bandwidth (triad)", "latency"}, {}};
+  for (std::size_t i = 0; i < m.levels.size(); ++i) {
+    const hml::bandwidth_plateau& level = m.levels[i];
     levels.add_row({std::string{level.ceiling.name},
                     size_text(level.smallest) + " - " + size_text(level.largest),
-                    hml::to_string(level.ceiling.bandwidth, {.number = hml::general(4)})});
+                    hml::to_string(level.ceiling.bandwidth, {.number = hml::general(4)}),
+                    hml::to_string(m.latency(i), {.number = hml::general(3)})});
   }
   return "this machine: " + std::to_string(m.threads) + " threads, " + std::string{m.isa} + " kernels\n" +
          hml::format_table(levels) + "peak FP64 (FMA, all threads): " +
@@ -78,7 +84,7 @@ void run(const probe_command_options& o) {
 }  // namespace
 
 void add_probe_command(CLI::App& hml) {
-  auto* command = hml.add_subcommand("probe", "measure this machine's roofline: bandwidth per memory level, FMA peak");
+  auto* command = hml.add_subcommand("probe", "measure this machine's roofline: bandwidth and latency per memory level, FMA peak");
   command->footer(
       "Example: hml probe                       (16 KiB to 2 GiB: about a minute)\n"
       "         hml probe --largest 64MiB --format json -o host.json");

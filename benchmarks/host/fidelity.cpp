@@ -204,8 +204,10 @@ std::string report(const bench::run_options& run) {
   std::string out = "Machine from the probe in the same run: " + std::to_string(m.threads) + " threads, DRAM " +
                     text(m.dram().bandwidth) + " (triad), peak " + text(m.peak) + " (FP64 FMA), " + text(m.scalar_chain) +
                     " (FP64 scalar FMA chain); levels:";
-  for (const hml::bandwidth_plateau& level : m.levels) {
-    out += " " + std::string{level.ceiling.name} + " " + text(level.ceiling.bandwidth) + " (to " + text(level.largest) + ")";
+  for (std::size_t i = 0; i < m.levels.size(); ++i) {
+    const hml::bandwidth_plateau& level = m.levels[i];
+    out += " " + std::string{level.ceiling.name} + " " + text(level.ceiling.bandwidth) + ", " + text(m.latency(i)) +
+           " (to " + text(level.largest) + ")";
   }
   out += ".\n\n" + bench::text_block(t) + "\nOutside the target (10 % streaming, 25 % matmul) in this run:\n\n" +
          (misses.empty() ? std::string{"- none\n"} : misses);

@@ -42,9 +42,10 @@ std::string report(const bench::run_options& run) {
                             : std::string{"none (likwid-bench not run)."}) +
                     "\n\n";
 
-  hml::table levels{{"level", "working sets", "ceiling (triad)", "compared at", "probe triad", "likwid triad", "%",
-                     "probe copy", "likwid copy", "%"}, {}};
-  for (const hml::bandwidth_plateau& level : m.levels) {
+  hml::table levels{{"level", "working sets", "ceiling (triad)", "latency", "compared at", "probe triad", "likwid triad",
+                     "%", "probe copy", "likwid copy", "%"}, {}};
+  for (std::size_t i = 0; i < m.levels.size(); ++i) {
+    const hml::bandwidth_plateau& level = m.levels[i];
     // Both programs measure the level's middle working set back to back, so load from other processes
     // hits them alike; the probe's figures here are fresh, not the sweep's.
     const hml::data_size at = m.triad[middle_sample(m.triad, level)].working_set;
@@ -63,7 +64,7 @@ std::string report(const bench::run_options& run) {
       }
     }
     levels.add_row({std::string{level.ceiling.name}, text(level.smallest) + " - " + text(level.largest),
-                    text(level.ceiling.bandwidth), text(at), text(triad.bandwidth), likwid_triad_text,
+                    text(level.ceiling.bandwidth), text(m.latency(i)), text(at), text(triad.bandwidth), likwid_triad_text,
                     percent_of(triad.bandwidth.value(), likwid_triad), text(copy.bandwidth), likwid_copy_text,
                     percent_of(copy.bandwidth.value(), likwid_copy)});
   }

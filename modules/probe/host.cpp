@@ -17,12 +17,15 @@ module;
 #include <memory>
 #include <mutex>
 #include <new>
+#include <numeric>
+#include <random>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -339,6 +342,52 @@ bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, 
   return {moved, moved / time};
 }
 
+// A cache line that points to the next one to load.
+struct alignas(64) chase_line {
+  const chase_line* next;
+};
+static_assert(sizeof(chase_line) == 64);
+
+constexpr std::uint64_t chase_steps = 4096;  // loads per pass
+
+// Lines on 2 MiB pages where the kernel gives them (transparent huge pages), so that a chase over a cache
+// level measures the cache and not the page walks that 4 KiB pages would add.
+constexpr std::size_t huge_page = std::size_t{2} << 20;
+struct huge_page_deleter {
+  void operator()(chase_line* p) const noexcept { ::operator delete[](p, std::align_val_t{huge_page}); }
+};
+using chase_lines = std::unique_ptr<chase_line[], huge_page_deleter>;
+
+chase_lines allocate_lines(std::size_t count) {
+  const std::size_t bytes = (count * sizeof(chase_line) + huge_page - 1) / huge_page * huge_page;
+  chase_lines lines{static_cast<chase_line*>(::operator new[](bytes, std::align_val_t{huge_page}))};
+  ::madvise(lines.get(), bytes, MADV_HUGEPAGE);  // best effort: 4 KiB pages if refused
+  return lines;
+}
+
+duration measure_latency(data_size working_set, const timing_options& options) {
+  expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0");
+  const std::size_t count = std::max<std::size_t>(2, static_cast<std::size_t>(working_set.value()) / sizeof(chase_line));
+  chase_lines lines;
+  const chase_line* position = nullptr;
+  const auto prepare = [&](unsigned, unsigned) {
+    lines = allocate_lines(count);  // first touched by the thread that chases
+    std::vector<std::size_t> order(count);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::shuffle(order.begin() + 1, order.end(), std::mt19937_64{count});  // one cycle through every line
+    for (std::size_t i = 0; i < count; ++i) lines[order[i]].next = &lines[order[(i + 1) % count]];
+    position = &lines[0];
+  };
+  // Each pass goes on from where the last one stopped, so every load depends on the one before.
+  const auto pass = [&](unsigned, unsigned) {
+    const chase_line* p = position;
+    for (std::uint64_t i = 0; i < chase_steps; ++i) p = p->next;
+    position = p;
+  };
+  const duration per_pass = time_parallel(prepare, pass, {1, options.min_time, options.repetitions});
+  return per_pass / static_cast<double>(chase_steps);
+}
+
 std::string_view vector_isa() {
   switch (detect_isa()) {
     case isa::avx512: return "avx512f";
@@ -380,21 +429,30 @@ std::vector<data_size> working_set_ladder(data_size smallest, data_size largest,
   return sizes;
 }
 
-const bandwidth_plateau& host_machine::level_for(data_size working_set) const {
+std::size_t host_machine::level_index(data_size working_set) const {
   expects(!levels.empty(), "hml: the machine has no measured memory level");
-  for (const bandwidth_plateau& level : levels) {
-    if (!(level.largest < working_set)) return level;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    if (!(levels[i].largest < working_set)) return i;
   }
-  return levels.back();
+  return levels.size() - 1;
+}
+
+const bandwidth_plateau& host_machine::level_for(data_size working_set) const {
+  return levels[level_index(working_set)];
+}
+
+duration host_machine::latency(std::size_t level) const {
+  return level < latencies.size() ? latencies[level] : 0 * second;
 }
 
 memory host_machine::memory_for(data_size working_set) const {
-  return {0 * second, level_for(working_set).ceiling.bandwidth};
+  const std::size_t level = level_index(working_set);
+  return {latency(level), levels[level].ceiling.bandwidth};
 }
 
 memory host_machine::dram() const {
   expects(!levels.empty(), "hml: the machine has no measured memory level");
-  return {0 * second, levels.back().ceiling.bandwidth};
+  return {latency(levels.size() - 1), levels.back().ceiling.bandwidth};
 }
 
 compute_core host_machine::core() const { return {peak}; }
@@ -415,6 +473,11 @@ host_machine probe(const probe_options& options) {
     machine.triad.push_back(measure_bandwidth(stream_kernel::triad, size, options.timing));
   }
   machine.levels = find_plateaus(machine.triad, options.plateaus);
+  for (const bandwidth_plateau& level : machine.levels) {
+    // The level's working sets are all threads' together; the latency is one thread's.
+    const data_size middle = std::sqrt(level.smallest.value() * level.largest.value()) * byte;
+    machine.latencies.push_back(measure_latency(middle / static_cast<double>(machine.threads), options.timing));
+  }
   machine.peak = measure_peak_compute(options.timing);
   machine.scalar_chain = measure_scalar_chain(options.timing);
   return machine;

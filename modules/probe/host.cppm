@@ -64,6 +64,11 @@ enum class stream_kernel {
 // reorder (no -ffast-math), where the vector peak above is out of reach.
 [[nodiscard]] compute_rate measure_scalar_chain(const timing_options& options = {});
 
+// Latency of a load that waits for the one before: one thread follows pointers through the 64-byte lines
+// of `working_set` in a random cyclic order, so neither the prefetchers nor out-of-order execution can
+// overlap two loads. Beyond the TLB's reach it includes page walks, as any random access does.
+[[nodiscard]] duration measure_latency(data_size working_set, const timing_options& options = {});
+
 // Working sets from `smallest` to `largest`, `steps_per_doubling` per factor of two.
 [[nodiscard]] std::vector<data_size> working_set_ladder(data_size smallest, data_size largest,
                                                         unsigned steps_per_doubling = 2);
@@ -82,14 +87,17 @@ struct host_machine {
   std::vector<bandwidth_sample> copy;
   std::vector<bandwidth_sample> triad;
   std::vector<bandwidth_plateau> levels;  // from the triad samples, fastest first; the last is DRAM
+  std::vector<duration> latencies;        // per level, one thread at the level's middle working set per thread
   compute_rate peak;                      // FP64 FMA, all threads
   compute_rate scalar_chain;              // one dependent scalar FMA chain per thread, all threads
 
   // The level that serves a working set: the first whose measured sets reach it (a set between two
   // levels gets the slower one); the last level for anything larger.
+  [[nodiscard]] std::size_t level_index(data_size working_set) const;
   [[nodiscard]] const bandwidth_plateau& level_for(data_size working_set) const;
-  // A flat memory streaming at that level's ceiling. The probe measures no latency (0 s): a streaming
-  // kernel pays it once, which is negligible at the sizes measured.
+  // The latency measured for levels[level]; 0 s where none was (a machine put together by hand).
+  [[nodiscard]] duration latency(std::size_t level) const;
+  // A flat memory with that level's latency, streaming at its ceiling.
   [[nodiscard]] memory memory_for(data_size working_set) const;
   [[nodiscard]] memory dram() const;
   [[nodiscard]] compute_core core() const;

@@ -508,6 +508,7 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
     EXPECT_EQ(ceilings[i]["unit"], "B/s");
     EXPECT_GT(number_of(ceilings[i]["value"]), 0.0);
     EXPECT_LE(number_of(ceilings[i]["smallest_working_set_B"]), number_of(ceilings[i]["largest_working_set_B"]));
+    EXPECT_GT(number_of(ceilings[i]["latency_s"]), 0.0);
   }
   const nlohmann::json& chain = ceilings.back();
   EXPECT_EQ(chain["kind"], "compute");
@@ -518,6 +519,7 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
   EXPECT_GT(number_of(chain["value"]), 0.0);
   EXPECT_TRUE(peak["smallest_working_set_B"].is_null());  // a peak in registers has no working set
   EXPECT_TRUE(chain["largest_working_set_B"].is_null());
+  EXPECT_TRUE(chain["latency_s"].is_null());
   // Keys keep the table's column order.
   EXPECT_EQ(peak.begin().key(), "ceiling");
 

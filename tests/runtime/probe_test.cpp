@@ -106,7 +106,13 @@ TEST(HostMachine, LevelForAWorkingSet) {
   EXPECT_EQ(m.level_for(1_MiB).ceiling.name, "DRAM");
   EXPECT_EQ(m.level_for(1_GiB).ceiling.name, "DRAM") << "beyond every sample: the last level";
   EXPECT_EQ(m.memory_for(256_KiB).bandwidth, 40_GBps);
-  EXPECT_EQ(m.memory_for(256_KiB).latency, 0_s);
+  EXPECT_EQ(m.memory_for(256_KiB).latency, 0_s) << "no latency measured: 0 s";
+  auto measured = m;
+  measured.latencies = {1_ns, 4_ns, 90_ns};
+  EXPECT_EQ(measured.memory_for(64_KiB).latency, 4_ns);
+  EXPECT_EQ(measured.dram().latency, 90_ns);
+  EXPECT_EQ(measured.latency(0), 1_ns);
+  EXPECT_EQ(measured.level_index(1_GiB), 2u);
 }
 
 TEST(HostMachine, PlugsIntoTheModels) {
@@ -178,6 +184,18 @@ TEST(MeasureScalarChain, FiniteAndWithinPhysicalBounds) {
   EXPECT_LT(chain, 1000_PFLOPS);
 }
 
+TEST(MeasureLatency, FiniteAndWithinPhysicalBounds) {
+  // Bounds only (see above): a load takes more than a picosecond (0.001 ns) and less than a millisecond.
+  for (const hml::data_size set : {4_KiB, 1_MiB}) {
+    const auto latency = hml::measure_latency(set, tiny);
+    EXPECT_TRUE(hml::isfinite(latency));
+    EXPECT_GT(latency, 0.001_ns);
+    EXPECT_LT(latency, 1_ms);
+  }
+  EXPECT_GT(hml::measure_latency(1_B, tiny), 0_s) << "the smallest chase is two lines";
+  EXPECT_THROW((void)hml::measure_latency(0_B), std::invalid_argument);
+}
+
 TEST(Probe, TinySettingGivesAPlausibleMachine) {
   const auto m = hml::probe({.working_sets = {16_KiB, 64_KiB, 256_KiB}, .timing = tiny});
   EXPECT_EQ(m.threads, hml::available_threads());
@@ -194,6 +212,12 @@ TEST(Probe, TinySettingGivesAPlausibleMachine) {
   }
   ASSERT_FALSE(m.levels.empty());
   EXPECT_EQ(m.levels.back().ceiling.name, "DRAM");
+  ASSERT_EQ(m.latencies.size(), m.levels.size());
+  for (const hml::duration latency : m.latencies) {
+    EXPECT_GT(latency, 0.001_ns);
+    EXPECT_LT(latency, 1_ms);
+  }
+  EXPECT_EQ(m.dram().latency, m.latencies.back());
   EXPECT_TRUE(hml::isfinite(m.peak));
   EXPECT_GT(m.peak, 0.001_GFLOPS);
   EXPECT_LT(m.peak, 1000_PFLOPS);
