@@ -1,5 +1,5 @@
 // `hml probe`: this machine's roofline, measured by hml.probe: the bandwidth of each memory level (triad
-// over working sets from L1 to DRAM), its latency (a pointer chase) and the FP64 FMA peak on every thread.
+// over working sets from L1 to DRAM), its latency (a pointer chase) and the FMA peaks on every thread.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -40,7 +40,7 @@ hml::probe_options probe_options_of(const probe_command_options& o) {
           .timing = {.threads = o.threads, .min_time = min_time, .repetitions = o.repetitions}};
 }
 
-// The machine as hierarchical-roofline ceilings: one per memory level, then the FMA peak and the scalar chain.
+// The machine as hierarchical-roofline ceilings: one per memory level, then the FMA peaks and the scalar chain.
 hml::table ceilings_of(const hml::host_machine& m) {
   hml::table t{{"ceiling", "kind", "value", "unit", "smallest_working_set_B", "largest_working_set_B", "latency_s"},
                {}};
@@ -49,7 +49,7 @@ hml::table ceilings_of(const hml::host_machine& m) {
     t.add_row({std::string{level.ceiling.name}, "bandwidth", level.ceiling.bandwidth.value(), "B/s",
                level.smallest.value(), level.largest.value(), m.latency(i).value()});
   }
-  for (const hml::compute_ceiling& c : {m.compute(), m.scalar_chain_compute()}) {
+  for (const hml::compute_ceiling& c : {m.compute(), m.compute_fp32(), m.scalar_chain_compute()}) {
     t.add_row({std::string{c.name}, "compute", c.peak.value(), "FLOP/s", hml::no_value{}, hml::no_value{},
                hml::no_value{}});
   }
@@ -71,7 +71,8 @@ std::string machine_text(const hml::host_machine& m) {
   }
   return "this machine: " + std::to_string(m.threads) + " threads, " + std::string{m.isa} + " kernels\n" +
          hml::format_table(levels) + "peak FP64 (FMA, all threads): " +
-         hml::to_string(m.peak, {.number = hml::general(4)}) + "\none dependent scalar FMA chain per thread: " +
+         hml::to_string(m.peak, {.number = hml::general(4)}) + "\npeak FP32 (FMA, all threads): " +
+         hml::to_string(m.peak_fp32, {.number = hml::general(4)}) + "\none dependent scalar FMA chain per thread: " +
          hml::to_string(m.scalar_chain, {.number = hml::general(4)}) + "\nroofline (DRAM): " + describe(m.roofline()) + "\n";
 }
 

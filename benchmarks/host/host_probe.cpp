@@ -1,9 +1,10 @@
 // The host roofline probe at full size, held against likwid-bench in the same run: bandwidth per memory
-// level (copy and triad at the middle working set of each level the probe found) and the peak FP64 FMA
-// rate. Writes the `host_probe` section of benchmarks/README.md.
+// level (copy and triad at the middle working set of each level the probe found) and the peak FP64 and
+// FP32 FMA rates. Writes the `host_probe` section of benchmarks/README.md.
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bench_run.hpp"
@@ -37,7 +38,7 @@ std::string report(const bench::run_options& run) {
 
   std::string out = "Probe: " + std::to_string(m.threads) + " threads (one per hardware thread, pinned), kernels for " +
                     std::string{m.isa} + ". Reference: " +
-                    (likwid ? "likwid-bench `" + reference.copy + "`, `" + reference.triad + "`, `" + reference.peakflops +
+                    (likwid ? "likwid-bench `" + reference.copy + "`, `" + reference.triad + "`, `" + reference.peakflops + "`, `" + reference.peakflops_sp +
                                   "` with the same threads and working sets."
                             : std::string{"none (likwid-bench not run)."}) +
                     "\n\n";
@@ -71,14 +72,19 @@ std::string report(const bench::run_options& run) {
   out += "Memory levels found in the triad samples, and both programs again, back to back, at the middle working set of each:\n\n" +
          bench::text_block(levels);
 
-  const hml::compute_rate probe_peak = hml::measure_peak_compute(options.timing);  // back to back, as above
-  std::optional<hml::compute_rate> likwid_peak;
-  if (likwid) likwid_peak = bench::likwid_flops(reference.peakflops, 32 * hml::kibibyte, m.threads);
-  hml::table peak{{"peak FP64", "probe", "likwid-bench", "%"}, {}};
-  peak.add_row({"FMA, all threads", text(probe_peak), likwid_peak ? text(*likwid_peak) : std::string{"-"},
-                percent_of(probe_peak.value(), likwid_peak ? std::optional{likwid_peak->value()} : std::nullopt)});
+  hml::table peak{{"peak", "probe", "likwid-bench", "%"}, {}};
+  for (const auto& [name, precision, likwid_kernel] :
+       {std::tuple{"FP64 FMA, all threads", hml::fma_precision::fp64, reference.peakflops},
+        std::tuple{"FP32 FMA, all threads", hml::fma_precision::fp32, reference.peakflops_sp}}) {
+    // Back to back, as above.
+    const hml::compute_rate probe_peak = hml::measure_peak_compute(options.timing, precision);
+    std::optional<hml::compute_rate> likwid_peak;
+    if (likwid) likwid_peak = bench::likwid_flops(likwid_kernel, 32 * hml::kibibyte, m.threads);
+    peak.add_row({name, text(probe_peak), likwid_peak ? text(*likwid_peak) : std::string{"-"},
+                  percent_of(probe_peak.value(), likwid_peak ? std::optional{likwid_peak->value()} : std::nullopt)});
+  }
   // likwid-bench has no single-chain kernel: the probe's figure stands alone.
-  peak.add_row({"scalar FMA chain, one per thread", text(m.scalar_chain), "-", "-"});
+  peak.add_row({"FP64 scalar FMA chain, one per thread", text(m.scalar_chain), "-", "-"});
   out += "\n" + bench::text_block(peak);
 
   const hml::roof roof = m.roofline();

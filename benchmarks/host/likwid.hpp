@@ -16,13 +16,13 @@ namespace bench {
 
 // The likwid-bench kernels that match the probe's instruction set and byte counts.
 struct likwid_kernels {
-  std::string copy, triad, peakflops;
+  std::string copy, triad, peakflops, peakflops_sp;
 };
 
 inline likwid_kernels likwid_kernels_for(std::string_view isa) {
-  if (isa == "avx512f") return {"copy_avx512", "triad_avx512_fma", "peakflops_avx512_fma"};
-  if (isa == "avx2+fma") return {"copy_avx", "triad_avx_fma", "peakflops_avx_fma"};
-  return {"copy", "triad", "peakflops"};
+  if (isa == "avx512f") return {"copy_avx512", "triad_avx512_fma", "peakflops_avx512_fma", "peakflops_sp_avx512_fma"};
+  if (isa == "avx2+fma") return {"copy_avx", "triad_avx_fma", "peakflops_avx_fma", "peakflops_sp_avx_fma"};
+  return {"copy", "triad", "peakflops", "peakflops_sp"};
 }
 
 inline bool likwid_available() { return std::system("command -v likwid-bench >/dev/null 2>&1") == 0; }

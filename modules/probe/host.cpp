@@ -106,51 +106,40 @@ constexpr double multiplier = 0.999999;
 constexpr double addend = 1e-6;
 constexpr std::uint64_t fma_rounds = 4096;  // per pass
 
-#if defined(__x86_64__)
+// The FMA kernel for lanes of T in vectors of Bytes (a GCC/clang vector type: one register of the
+// instruction set the caller's target attribute names). `acc * m + a` is one expression, which clang
+// contracts into one FMA where the target has it (-ffp-contract=on, its default), and computes as a
+// multiply and an add where it does not.
+template <class T, std::size_t Bytes, int Chains>
+[[gnu::always_inline]] inline double fma_chains(std::uint64_t rounds) {
+  using vector [[gnu::vector_size(Bytes)]] = T;
+  vector acc[Chains];
+  // Not 1: that is the fixed point of x * m + a, and the compiler proves a chain that starts there constant
+  // and drops it (so the kernel ran one chain less than it counted).
+  for (int c = 0; c < Chains; ++c) acc[c] = vector{} + static_cast<T>(2 + c);
+  const vector m = vector{} + static_cast<T>(multiplier);
+  const vector a = vector{} + static_cast<T>(addend);
+  for (std::uint64_t r = 0; r < rounds; ++r) {
+    for (int c = 0; c < Chains; ++c) acc[c] = acc[c] * m + a;
+  }
+  double sum = 0;
+  for (int c = 0; c < Chains; ++c) {
+    for (std::size_t lane = 0; lane < Bytes / sizeof(T); ++lane) sum += static_cast<double>(acc[c][lane]);
+  }
+  return sum;
+}
+
 constexpr int avx512_chains = 24;  // of 32 zmm registers
-[[gnu::target("avx512f")]] double fma_avx512(std::uint64_t rounds) {
-  __m512d acc[avx512_chains];
-  for (int c = 0; c < avx512_chains; ++c) acc[c] = _mm512_set1_pd(1.0 + c);
-  const __m512d m = _mm512_set1_pd(multiplier);
-  const __m512d a = _mm512_set1_pd(addend);
-  for (std::uint64_t r = 0; r < rounds; ++r) {
-    for (int c = 0; c < avx512_chains; ++c) acc[c] = _mm512_fmadd_pd(acc[c], m, a);
-  }
-  double sum = 0;
-  for (int c = 0; c < avx512_chains; ++c) sum += _mm512_reduce_add_pd(acc[c]);
-  return sum;
-}
-
-constexpr int avx2_chains = 12;  // of 16 ymm registers
-[[gnu::target("avx2,fma")]] double fma_avx2(std::uint64_t rounds) {
-  __m256d acc[avx2_chains];
-  for (int c = 0; c < avx2_chains; ++c) acc[c] = _mm256_set1_pd(1.0 + c);
-  const __m256d m = _mm256_set1_pd(multiplier);
-  const __m256d a = _mm256_set1_pd(addend);
-  for (std::uint64_t r = 0; r < rounds; ++r) {
-    for (int c = 0; c < avx2_chains; ++c) acc[c] = _mm256_fmadd_pd(acc[c], m, a);
-  }
-  alignas(32) double lanes[4];
-  double sum = 0;
-  for (int c = 0; c < avx2_chains; ++c) {
-    _mm256_store_pd(lanes, acc[c]);
-    sum += lanes[0] + lanes[1] + lanes[2] + lanes[3];
-  }
-  return sum;
-}
-#endif
-
+constexpr int avx2_chains = 12;    // of 16 ymm registers
 constexpr int generic_chains = 8;
-double fma_generic(std::uint64_t rounds) {
-  double acc[generic_chains];
-  for (int c = 0; c < generic_chains; ++c) acc[c] = 1.0 + c;
-  for (std::uint64_t r = 0; r < rounds; ++r) {
-    for (int c = 0; c < generic_chains; ++c) acc[c] = acc[c] * multiplier + addend;
-  }
-  double sum = 0;
-  for (int c = 0; c < generic_chains; ++c) sum += acc[c];
-  return sum;
-}
+#if defined(__x86_64__)
+template <class T>
+[[gnu::target("avx512f")]] double fma_avx512(std::uint64_t rounds) { return fma_chains<T, 64, avx512_chains>(rounds); }
+template <class T>
+[[gnu::target("avx2,fma")]] double fma_avx2(std::uint64_t rounds) { return fma_chains<T, 32, avx2_chains>(rounds); }
+#endif
+template <class T>
+double fma_generic(std::uint64_t rounds) { return fma_chains<T, sizeof(T), generic_chains>(rounds); }
 
 // One chain: every multiply-add needs the result of the one before. With FMA (any CPU with AVX2 or
 // AVX-512) it is one fused instruction per step, as the compilers emit for `sum += a * b` when they
@@ -179,24 +168,26 @@ isa detect_isa() {
 }
 
 // FLOP of one call to the kernel for `i` with `rounds` rounds: 2 per lane per chain per round.
+template <class T>
 double fma_flops(isa i, std::uint64_t rounds) {
   const double r = static_cast<double>(rounds);
   switch (i) {
 #if defined(__x86_64__)
-    case isa::avx512: return 2.0 * 8 * avx512_chains * r;
-    case isa::avx2: return 2.0 * 4 * avx2_chains * r;
+    case isa::avx512: return 2.0 * (64 / sizeof(T)) * avx512_chains * r;
+    case isa::avx2: return 2.0 * (32 / sizeof(T)) * avx2_chains * r;
 #endif
     default: return 2.0 * generic_chains * r;
   }
 }
 
+template <class T>
 double run_fma(isa i, std::uint64_t rounds) {
   switch (i) {
 #if defined(__x86_64__)
-    case isa::avx512: return fma_avx512(rounds);
-    case isa::avx2: return fma_avx2(rounds);
+    case isa::avx512: return fma_avx512<T>(rounds);
+    case isa::avx2: return fma_avx2<T>(rounds);
 #endif
-    default: return fma_generic(rounds);
+    default: return fma_generic<T>(rounds);
   }
 }
 
@@ -397,14 +388,18 @@ std::string_view vector_isa() {
   return "generic";
 }
 
-compute_rate measure_peak_compute(const timing_options& options) {
+compute_rate measure_peak_compute(const timing_options& options, fma_precision precision) {
   const isa kind = detect_isa();
   const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
+  const bool fp32 = precision == fma_precision::fp32;
   std::vector<double> sinks(threads);  // kept, so the chains cannot be optimised away
-  const auto pass = [&](unsigned t, unsigned) { sinks[t] += run_fma(kind, fma_rounds); };
+  const auto pass = [&](unsigned t, unsigned) {
+    sinks[t] += fp32 ? run_fma<float>(kind, fma_rounds) : run_fma<double>(kind, fma_rounds);
+  };
   const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions});
   expects(std::ranges::all_of(sinks, [](double s) { return std::isfinite(s); }), "hml: the FMA kernel diverged");
-  return fma_flops(kind, fma_rounds) * static_cast<double>(threads) * flop / time;
+  const double flop_per_pass = fp32 ? fma_flops<float>(kind, fma_rounds) : fma_flops<double>(kind, fma_rounds);
+  return flop_per_pass * static_cast<double>(threads) * flop / time;
 }
 
 compute_rate measure_scalar_chain(const timing_options& options) {
@@ -461,6 +456,8 @@ roof host_machine::roofline() const { return {dram().bandwidth, peak}; }
 
 compute_ceiling host_machine::compute() const { return {"FP64 FMA", peak}; }
 
+compute_ceiling host_machine::compute_fp32() const { return {"FP32 FMA", peak_fp32}; }
+
 compute_ceiling host_machine::scalar_chain_compute() const { return {"FP64 scalar FMA chain", scalar_chain}; }
 
 host_machine probe(const probe_options& options) {
@@ -479,6 +476,7 @@ host_machine probe(const probe_options& options) {
     machine.latencies.push_back(measure_latency(middle / static_cast<double>(machine.threads), options.timing));
   }
   machine.peak = measure_peak_compute(options.timing);
+  machine.peak_fp32 = measure_peak_compute(options.timing, fma_precision::fp32);
   machine.scalar_chain = measure_scalar_chain(options.timing);
   return machine;
 }

@@ -55,8 +55,11 @@ enum class stream_kernel {
 // and an add, still 2 FLOP).
 [[nodiscard]] std::string_view vector_isa();
 
-// Peak FP64 rate: independent chains of vector multiply-adds in registers, on every thread.
-[[nodiscard]] compute_rate measure_peak_compute(const timing_options& options = {});
+enum class fma_precision { fp64, fp32 };  // the lanes of the FMA kernel
+
+// Peak FP64 (or FP32) rate: independent chains of vector multiply-adds in registers, on every thread.
+[[nodiscard]] compute_rate measure_peak_compute(const timing_options& options = {},
+                                                fma_precision precision = fma_precision::fp64);
 
 // FP64 rate of one dependent chain of scalar multiply-adds per thread, on every thread: each FMA waits for
 // the one before, so the FMA latency sets the rate, not the vector width or the number of FMA units. It is
@@ -89,6 +92,7 @@ struct host_machine {
   std::vector<bandwidth_plateau> levels;  // from the triad samples, fastest first; the last is DRAM
   std::vector<duration> latencies;        // per level, one thread at the level's middle working set per thread
   compute_rate peak;                      // FP64 FMA, all threads
+  compute_rate peak_fp32;                 // FP32 FMA, all threads
   compute_rate scalar_chain;              // one dependent scalar FMA chain per thread, all threads
 
   // The level that serves a working set: the first whose measured sets reach it (a set between two
@@ -103,11 +107,12 @@ struct host_machine {
   [[nodiscard]] compute_core core() const;
   [[nodiscard]] roof roofline() const;  // DRAM and the FMA peak
   [[nodiscard]] compute_ceiling compute() const;               // "FP64 FMA": the vector peak
+  [[nodiscard]] compute_ceiling compute_fp32() const;          // "FP32 FMA"
   [[nodiscard]] compute_ceiling scalar_chain_compute() const;  // "FP64 scalar FMA chain"
 };
 
-// Measures copy and triad over every working set, the FMA peak and the scalar chain, and finds the memory
-// levels.
+// Measures copy and triad over every working set, each level's latency, the FP64 and FP32 FMA peaks and
+// the scalar chain, and finds the memory levels.
 [[nodiscard]] host_machine probe(const probe_options& options = {});
 
 // How far a model's time is from a measured one, in percent of the measurement: positive when the model

@@ -218,6 +218,9 @@ TEST(Probe, TinySettingGivesAPlausibleMachine) {
     EXPECT_LT(latency, 1_ms);
   }
   EXPECT_EQ(m.dram().latency, m.latencies.back());
+  EXPECT_TRUE(hml::isfinite(m.peak_fp32));
+  EXPECT_GT(m.peak_fp32, 0.001_GFLOPS);
+  EXPECT_EQ(m.compute_fp32().name, "FP32 FMA");
   EXPECT_TRUE(hml::isfinite(m.peak));
   EXPECT_GT(m.peak, 0.001_GFLOPS);
   EXPECT_LT(m.peak, 1000_PFLOPS);
