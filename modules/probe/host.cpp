@@ -105,6 +105,10 @@ void triad_generic(double* __restrict a, const double* __restrict b, const doubl
 constexpr double multiplier = 0.999999;
 constexpr double addend = 1e-6;
 constexpr std::uint64_t fma_rounds = 4096;  // per pass
+// Well away from a / (1 - m) = 1, the fixed point: the compiler proves a chain that starts there constant
+// and drops it, and the kernel would run one chain less than it counts.
+constexpr double first_chain_start = 2.0;
+static_assert(first_chain_start > 1.5 * addend / (1 - multiplier));
 
 // The FMA kernel for lanes of T in vectors of Bytes (a GCC/clang vector type: one register of the
 // instruction set the caller's target attribute names). `acc * m + a` is one expression, which clang
@@ -114,9 +118,7 @@ template <class T, std::size_t Bytes, int Chains>
 [[gnu::always_inline]] inline double fma_chains(std::uint64_t rounds) {
   using vector [[gnu::vector_size(Bytes)]] = T;
   vector acc[Chains];
-  // Not 1: that is the fixed point of x * m + a, and the compiler proves a chain that starts there constant
-  // and drops it (so the kernel ran one chain less than it counted).
-  for (int c = 0; c < Chains; ++c) acc[c] = vector{} + static_cast<T>(2 + c);
+  for (int c = 0; c < Chains; ++c) acc[c] = vector{} + static_cast<T>(first_chain_start + c);
   const vector m = vector{} + static_cast<T>(multiplier);
   const vector a = vector{} + static_cast<T>(addend);
   for (std::uint64_t r = 0; r < rounds; ++r) {
