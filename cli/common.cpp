@@ -39,7 +39,7 @@ void add_output_options(CLI::App& command, output_options& options, bool with_fo
         ->check(CLI::IsMember({"table", "csv", "json"}))
         ->capture_default_str();
   }
-  command.add_option("-o,--output", options.path, "write to FILE (atomically) instead of standard output")
+  command.add_option("-o,--output", options.path, "write to FILE (atomically) instead of standard output (-)")
       ->type_name("FILE");
 }
 
@@ -53,8 +53,9 @@ std::string render(const hml::table& t, output_format format, hml::number_format
 }
 
 void emit(const output_options& options, const std::string& content) {
-  if (options.path.empty()) {
-    // A full disk or a closed pipe is an error too, not a silently short output.
+  if (options.path == "-") {
+    // A full disk is an error too, not a silently short output. (A closed pipe ends the process with
+    // SIGPIPE first, as it does any Unix filter: `hml ... | head` stops quietly.)
     if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
       throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
     }

@@ -60,7 +60,7 @@ enum class output_format { table, csv, json };
 
 struct output_options {
   std::string format = "table";
-  std::string path;  // empty: standard output
+  std::string path = "-";  // "-": standard output
 
   [[nodiscard]] output_format chosen() const;
 };

@@ -490,9 +490,17 @@ TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
     EXPECT_TRUE(read_file(dir.path / "err").starts_with("hml: error: cannot write to standard output: "));
     fs::remove(dir.path / "err");
   }
+  expect_input_error(hml_run({"devices", "-o", ""}), "cannot write '': the path is empty");
   EXPECT_FALSE(fs::exists(dir.path / "out.csv"));
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 2);  // ops.csv and bad.csv only
+}
+
+TEST(Cli, OutputDashIsStandardOutput) {
+  const outcome to_dash = hml_run({"devices", "--format", "csv", "-o", "-"});
+  ASSERT_EQ(to_dash.status, 0) << to_dash.err;
+  EXPECT_EQ(to_dash.out, hml_run({"devices", "--format", "csv"}).out);
+  EXPECT_FALSE(fs::exists("-"));
 }
 
 TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {

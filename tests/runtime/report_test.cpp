@@ -9,9 +9,11 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 
 import hml;
@@ -167,6 +169,43 @@ TEST(Report, WriteFileAtomicallyReplacesWholeFile) {
   hml::write_file_atomically(target, "second, longer\n");
   EXPECT_EQ(read(target), "second, longer\n");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator{dir.path}, {}), 1);  // no temporary left
+}
+
+TEST(Report, WriteFileAtomicallyFollowsLinksAndKeepsPermissions) {
+  namespace fs = std::filesystem;
+  const scratch_directory dir;
+  const auto target = dir.path / "target.csv";
+  hml::write_file_atomically(target, "old\n");
+  fs::permissions(target, fs::perms::owner_read | fs::perms::owner_write);
+  fs::create_symlink(target, dir.path / "link.csv");
+  hml::write_file_atomically(dir.path / "link.csv", "new\n");
+  EXPECT_TRUE(fs::is_symlink(dir.path / "link.csv")) << "the link stays a link";
+  EXPECT_EQ(read(target), "new\n") << "the file it points to is replaced";
+  EXPECT_EQ(fs::status(target).permissions(), fs::perms::owner_read | fs::perms::owner_write);
+  // A name near the file system's limit: the temporary's name must not grow past it.
+  const auto long_name = dir.path / (std::string(250, 'n') + ".csv");
+  hml::write_file_atomically(long_name, "x");
+  EXPECT_EQ(read(long_name), "x");
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 3);  // target, link, long name: no temporaries
+  EXPECT_THROW(hml::write_file_atomically("", "x"), hml::file_write_error);
+}
+
+TEST(Report, WriteFileAtomicallyWritesIntoWhatIsNotARegularFile) {
+  // A FIFO (as /dev/null or /dev/stdout would be) is written in place, not replaced by a regular file.
+  namespace fs = std::filesystem;
+  const scratch_directory dir;
+  const auto fifo = dir.path / "pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  fs::create_hard_link(fifo, dir.path / "same-pipe");  // to release the reader if the FIFO were replaced
+  std::string received;
+  std::thread reader{[&] { received = read(fifo); }};
+  hml::write_file_atomically(fifo, "through the pipe\n");
+  const bool still_a_fifo = fs::is_fifo(fifo);
+  if (!still_a_fifo) std::ofstream{dir.path / "same-pipe"}.close();
+  reader.join();
+  EXPECT_TRUE(still_a_fifo);
+  EXPECT_EQ(received, "through the pipe\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 2);  // the FIFO's two names, no temporary
 }
 
 TEST(Report, WriteFileAtomicallyFailsCleanlyAndNamesThePath) {
