@@ -2,6 +2,7 @@
 // `hml devices`, `hml chart`. Every error is one line on stderr and exit status 2.
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     return hml_cli::fail(e.what());
+  } catch (const std::bad_alloc&) {
+    return hml_cli::fail("not enough memory for this run");
   } catch (const std::exception& e) {  // input errors, library validation, unwritable files
     return hml_cli::fail(e.what());
   }

@@ -14,16 +14,20 @@ module;
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
 
 #include <pthread.h>
+#include <unistd.h>
 #include <sched.h>
 #include <sys/mman.h>
 #if defined(__x86_64__)
@@ -235,6 +239,23 @@ std::size_t streams(stream_kernel k) { return k == stream_kernel::copy ? 2 : 4; 
 
 }  // namespace
 
+data_size physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES);
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page_size > 0 ? static_cast<double>(pages) * static_cast<double>(page_size) * byte
+                                    : data_size::from_value(std::numeric_limits<double>::infinity());
+}
+
+void validate_working_set(data_size working_set) {
+  expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0");
+  // Half: the rest is the system's, and a probe that swaps measures the disk.
+  const data_size limit = physical_memory() / 2;
+  if (limit < working_set) {
+    throw std::invalid_argument("hml: a working set must be at most half this machine's memory (" +
+                                to_string(limit, {.prefixes = prefix_system::binary}) + ")");
+  }
+}
+
 unsigned available_threads() {
   const std::size_t cpus = allowed_cpus().size();
   if (cpus > 0) return static_cast<unsigned>(cpus);
@@ -248,19 +269,37 @@ duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
   const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
   const std::vector<int> cpus = allowed_cpus();
 
-  // Phase stamps, written by the barrier's completion step (which runs once, after all threads arrive):
-  // 0 prepared, 1 one warm-up pass done, then a start and an end stamp per repetition.
-  std::vector<clock::time_point> stamps(2 + 2 * std::size_t{options.repetitions});
-  std::size_t phase = 0;
+  // The barrier's completion step runs once per phase, after every thread has arrived and before any
+  // leaves, so what it writes every thread reads after its arrive_and_wait. First the passes are
+  // calibrated: a round of `passes` passes on every thread, doubled (or scaled up, if far too short) until
+  // one round lasts min_time, so that a repetition is long against the barrier's own microseconds; the
+  // first round warms the caches. Then each repetition is timed between two phases.
+  enum class stage { prepared, calibrating, repeating };
+  stage current = stage::prepared;
   std::uint64_t passes = 1;
+  clock::time_point started;
+  bool timing = false;  // while repeating: a repetition runs, and the next phase ends it
+  std::vector<double> repetitions;
   const double min_seconds = options.min_time.value();
+  constexpr std::uint64_t max_passes = std::uint64_t{1} << 40;
   auto on_phase = [&]() noexcept {
-    stamps[phase] = clock::now();
-    if (phase == 1) {  // calibrate: enough passes per repetition to last min_time
-      const double warm_up = std::chrono::duration<double>(stamps[1] - stamps[0]).count();
-      passes = warm_up <= 0 ? 1 : std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::ceil(min_seconds / warm_up)));
+    const double elapsed = std::chrono::duration<double>(clock::now() - started).count();
+    switch (current) {
+      case stage::prepared: current = stage::calibrating; break;
+      case stage::calibrating:
+        if (elapsed >= min_seconds || passes >= max_passes) {
+          current = stage::repeating;
+        } else {
+          const double scale = elapsed > 0 ? std::clamp(1.2 * min_seconds / elapsed, 2.0, 100.0) : 100.0;
+          passes = std::min(max_passes, static_cast<std::uint64_t>(std::ceil(static_cast<double>(passes) * scale)));
+        }
+        break;
+      case stage::repeating:
+        if (timing) repetitions.push_back(elapsed);
+        timing = !timing;
+        break;
     }
-    ++phase;
+    started = clock::now();
   };
   std::barrier sync{static_cast<std::ptrdiff_t>(threads), on_phase};
 
@@ -285,31 +324,29 @@ duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
     for (unsigned t = 0; t < threads; ++t) {
       workers.emplace_back([&, t] {
         if (!cpus.empty()) pin_this_thread(cpus[t % cpus.size()]);  // before it touches its data
-        guarded([&] { prepare(t, threads); });
-        sync.arrive_and_wait();
-        guarded([&] { pass(t, threads); });
-        sync.arrive_and_wait();
-        for (unsigned r = 0; r < options.repetitions; ++r) {
-          sync.arrive_and_wait();
+        const auto round = [&] {
           guarded([&] {
             for (std::uint64_t p = 0; p < passes; ++p) pass(t, threads);
           });
           sync.arrive_and_wait();
+        };
+        guarded([&] { prepare(t, threads); });
+        sync.arrive_and_wait();
+        while (current == stage::calibrating) round();
+        for (unsigned r = 0; r < options.repetitions; ++r) {
+          sync.arrive_and_wait();  // the repetition starts
+          round();
         }
       });
     }
   }  // joined
   if (error) std::rethrow_exception(error);
 
-  double best = std::chrono::duration<double>(stamps[3] - stamps[2]).count();
-  for (unsigned r = 1; r < options.repetitions; ++r) {
-    best = std::min(best, std::chrono::duration<double>(stamps[3 + 2 * r] - stamps[2 + 2 * r]).count());
-  }
-  return best / static_cast<double>(passes) * second;
+  return std::ranges::min(repetitions) / static_cast<double>(passes) * second;
 }
 
 bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, const timing_options& options) {
-  expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0");
+  validate_working_set(working_set);
   const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
   const std::size_t arrays = streams(kernel);
   // Whole cache lines of every array on every thread, at least one.
@@ -359,7 +396,7 @@ chase_lines allocate_lines(std::size_t count) {
 }
 
 duration measure_latency(data_size working_set, const timing_options& options) {
-  expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0");
+  validate_working_set(working_set);
   const std::size_t count = std::max<std::size_t>(2, static_cast<std::size_t>(working_set.value()) / sizeof(chase_line));
   chase_lines lines;
   const chase_line* position = nullptr;
@@ -418,6 +455,8 @@ std::vector<data_size> working_set_ladder(data_size smallest, data_size largest,
   expects(isfinite(smallest) && smallest.value() > 0 && isfinite(largest) && !(largest < smallest),
           "hml: a working-set ladder needs 0 < smallest <= largest");
   expects(steps_per_doubling >= 1, "hml: a working-set ladder needs at least one step per doubling");
+  expects(std::log2(largest / smallest) * steps_per_doubling < static_cast<double>(max_working_sets),
+          "hml: a working-set ladder of more than 256 sizes (smallest and largest too far apart)");
   std::vector<data_size> sizes;
   const double step = std::exp2(1.0 / steps_per_doubling);
   for (double factor = 1.0; !(largest < smallest * factor * (1 - 1e-9)); factor *= step) {

@@ -29,6 +29,12 @@ constexpr void validate_repetitions(unsigned repetitions) {
   expects(repetitions >= 1, "hml: timing needs at least one repetition");
 }
 
+// The memory this machine has (what the kernel reports as physical pages).
+[[nodiscard]] data_size physical_memory();
+
+// A working set the probe can allocate: finite, > 0 and at most half of physical_memory().
+void validate_working_set(data_size working_set);
+
 // The hardware threads this process may run on (its CPU affinity).
 [[nodiscard]] unsigned available_threads();
 
@@ -72,7 +78,9 @@ enum class fma_precision { fp64, fp32 };  // the lanes of the FMA kernel
 // overlap two loads. Beyond the TLB's reach it includes page walks, as any random access does.
 [[nodiscard]] duration measure_latency(data_size working_set, const timing_options& options = {});
 
-// Working sets from `smallest` to `largest`, `steps_per_doubling` per factor of two.
+// Working sets from `smallest` to `largest`, `steps_per_doubling` per factor of two; at most
+// max_working_sets of them.
+inline constexpr std::size_t max_working_sets = 256;
 [[nodiscard]] std::vector<data_size> working_set_ladder(data_size smallest, data_size largest,
                                                         unsigned steps_per_doubling = 2);
 

@@ -547,6 +547,11 @@ TEST(Cli, ProbeRejectsBadSizesThreadsAndTimes) {
   expect_input_error(hml_run({"probe", "--repetitions", "0"}), "--repetitions: timing needs at least one repetition");
   expect_input_error(hml_run({"probe", "--min-time", "-1ms"}), "--min-time");
   expect_input_error(hml_run({"probe", "--min-time", "inf s"}), "--min-time");
+  // Sizes the machine cannot hold are refused before anything is allocated (not an overflow, not the OOM killer).
+  expect_input_error(hml_run({"probe", "--largest", "1e30B"}), "--largest: a working set must be at most half");
+  expect_input_error(hml_run({"probe", "--smallest", "1PB", "--largest", "2PB"}), "--smallest: a working set must");
+  expect_input_error(hml_run({"probe", "--smallest", "1e-300B", "--largest", "1B"}),
+                     "--smallest, --largest: a working-set ladder of more than 256 sizes");
 }
 
 TEST(Cli, UsageErrorsExitWithTwo) {

@@ -139,6 +139,8 @@ TEST(WorkingSetLadder, StepsPerDoubling) {
   EXPECT_NEAR(sizes.back() / 64_KiB, 1.0, 1e-12);
   EXPECT_EQ(hml::working_set_ladder(1_KiB, 1_KiB, 1).size(), 1u);
   EXPECT_THROW((void)hml::working_set_ladder(2_KiB, 1_KiB), std::invalid_argument);
+  EXPECT_THROW((void)hml::working_set_ladder(1_B, 1e300 * hml::byte), std::invalid_argument) << "too many sizes";
+  EXPECT_EQ(hml::working_set_ladder(1_KiB, 1_KiB * std::exp2(127), 2).size(), 255u);
 }
 
 const hml::timing_options tiny{.threads = 0, .min_time = 1_ms, .repetitions = 2};
@@ -173,6 +175,9 @@ TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
   const auto triad = hml::measure_bandwidth(hml::stream_kernel::triad, 1_MiB, {.threads = 2, .min_time = 1_ms});
   EXPECT_EQ(triad.working_set, 1_MiB);
   EXPECT_THROW((void)hml::measure_bandwidth(hml::stream_kernel::copy, 0_B), std::invalid_argument);
+  // More than the machine holds is refused before any allocation (the size would also overflow size_t).
+  EXPECT_THROW((void)hml::measure_bandwidth(hml::stream_kernel::copy, 1e30 * hml::byte), std::invalid_argument);
+  EXPECT_THROW((void)hml::measure_latency(hml::physical_memory()), std::invalid_argument);
 }
 
 TEST(MeasureScalarChain, FiniteAndWithinPhysicalBounds) {
