@@ -118,22 +118,15 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     check_option("--peak-compute", [&] { hml::validate_peak(compute); });
     return {{"given", "the given peaks", {bandwidth, compute}}};
   }
-  const hml::precision precision = [&] {
-    try {
-      return hml::precision_named(options.precision);
-    } catch (const std::invalid_argument& e) {
-      throw input_error(std::string{"--precision: "} + e.what());
-    }
-  }();
+  hml::precision precision{};
+  check_option("--precision", [&] { precision = hml::precision_named(options.precision); });
   std::vector<named_roof> roofs;
   for (const std::string& name : options.devices) {
-    try {
-      const hml::device& d = hml::device_named(name);
-      roofs.push_back({hml::id_of(d), std::string{d.name} + ", " + std::string{hml::to_string(precision)},
-                       hml::roof_named(d, precision)});
-    } catch (const std::invalid_argument& e) {
-      throw input_error(std::string{"--device: "} + e.what());
-    }
+    const hml::device* d = nullptr;
+    check_option("--device", [&] { d = &hml::device_named(name); });
+    hml::roof roof;
+    check_option("--precision", [&] { roof = hml::roof_named(*d, precision); });  // a peak the device lacks
+    roofs.push_back({hml::id_of(*d), std::string{d->name} + ", " + std::string{hml::to_string(precision)}, roof});
   }
   return roofs;
 }

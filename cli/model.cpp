@@ -19,7 +19,8 @@ void add_model_options(CLI::App& command, model_options& o, bool axes) {
   parameter("--size", o.size, "bytes the kernel streams", "SIZE")->capture_default_str();
   auto* bandwidth = parameter("--bandwidth", o.bandwidth, "memory bandwidth", "RATE")->capture_default_str();
   parameter("--ops-per-byte", o.ops_per_byte, "FLOP per byte (arithmetic intensity)", "FLOP/B")->capture_default_str();
-  parameter("--latency", o.latency, "memory latency, paid once", "TIME")->capture_default_str();
+  parameter("--latency", o.latency, "memory latency: paid once, and per line in random access", "TIME")
+      ->capture_default_str();
   parameter("--peak", o.peak, "peak compute rate of the core", "RATE")->capture_default_str();
   auto* hit_rate = parameter("--hit-rate", o.hit_rate,
                              "share of the bytes the fast tier serves, in [0, 1]: a two-tier memory", "RATIO");
@@ -31,11 +32,12 @@ void add_model_options(CLI::App& command, model_options& o, bool axes) {
   command.add_option("--pattern", o.pattern, "access pattern")
       ->check(CLI::IsMember({"sequential", "random"}))
       ->capture_default_str();
-  command.add_option("--element", o.element, "element size of random access")->type_name("SIZE")->capture_default_str();
-  command.add_option("--line", o.line, "cache line of random access")->type_name("SIZE")->capture_default_str();
-  command.add_option("--outstanding", o.outstanding, "requests in flight in random access")
-      ->type_name("COUNT")
-      ->capture_default_str();
+  o.random_only = {
+      command.add_option("--element", o.element, "element size of random access")->type_name("SIZE")->capture_default_str(),
+      command.add_option("--line", o.line, "cache line of random access")->type_name("SIZE")->capture_default_str(),
+      command.add_option("--outstanding", o.outstanding, "requests in flight in random access")
+          ->type_name("COUNT")
+          ->capture_default_str()};
   command.add_option("--overlap", o.overlap, "none: total = memory + compute (the seed); full: the larger")
       ->check(CLI::IsMember({"none", "full"}))
       ->capture_default_str();
@@ -90,6 +92,11 @@ model_space space_of(const model_options& o, bool axes) {
     check_each("--fast", s.fast, hml::validate_bandwidth);
     s.slow = read<hml::data_rate>("--slow", o.slow, axes);
     check_each("--slow", s.slow, hml::validate_bandwidth);
+  }
+  for (const CLI::Option* option : o.random_only) {
+    if (option->count() > 0 && o.pattern != "random") {
+      throw input_error(option->get_name() + ": only with --pattern random");
+    }
   }
   if (o.pattern == "random") {
     const auto element = quantity_of<hml::data_size>("--element", o.element);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 #include <CLI/CLI.hpp>
 
 #include "common.hpp"
@@ -26,6 +27,7 @@ struct model_options {
   std::string line = "64B";
   double outstanding = 1.0;
   std::string overlap = "none";
+  std::vector<const CLI::Option*> random_only;  // --element, --line, --outstanding: with --pattern random only
 };
 
 void add_model_options(CLI::App& command, model_options& options, bool axes);

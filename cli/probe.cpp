@@ -1,6 +1,7 @@
 // `hml probe`: this machine's roofline, measured by hml.probe: the bandwidth of each memory level (triad
 // over working sets from L1 to DRAM), its latency (a pointer chase) and the FMA peaks on every thread.
 #include <cstddef>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
@@ -74,14 +75,21 @@ std::string machine_text(const hml::host_machine& m) {
   return "this machine: " + std::to_string(m.threads) + " threads, " + std::string{m.isa} + " kernels\n" +
          hml::format_table(levels) + "peak FP64 (FMA, all threads): " +
          hml::to_string(m.peak, {.number = hml::general(4)}) + "\npeak FP32 (FMA, all threads): " +
-         hml::to_string(m.peak_fp32, {.number = hml::general(4)}) + "\none dependent scalar FMA chain per thread: " +
+         hml::to_string(m.peak_fp32, {.number = hml::general(4)}) + "\none dependent scalar FMA chain per thread, summed over the threads: " +
          hml::to_string(m.scalar_chain, {.number = hml::general(4)}) + "\nroofline (DRAM): " + describe(m.roofline()) + "\n";
 }
 
 void run(const probe_command_options& o) {
-  const hml::host_machine m = hml::probe(probe_options_of(o));
+  const hml::probe_options options = probe_options_of(o);
+  const hml::host_machine m = hml::probe(options);
   const output_format format = o.output.chosen();
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
+  // The slowest level probed is called DRAM; say so when it cannot be.
+  if (const hml::data_size cache = hml::last_level_cache(); !(cache < options.working_sets.back())) {
+    std::fprintf(stderr, "hml: note: the largest working set, %s, fits the last-level cache (%s): the level called "
+                 "DRAM is a cache; give --largest well beyond it\n", size_text(options.working_sets.back()).c_str(),
+                 size_text(cache).c_str());
+  }
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ constexpr void validate_line_size(data_size line) {
   expects(isfinite(line) && line.value() > 0, "hml: cache line size must be > 0");
 }
 constexpr void validate_outstanding(double requests) {
-  expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be >= 1");
+  expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be within [1, 1e12)");
 }
 
 constexpr void validate(const access_pattern& p) {

@@ -246,6 +246,13 @@ data_size physical_memory() {
                                     : data_size::from_value(std::numeric_limits<double>::infinity());
 }
 
+data_size last_level_cache() {
+  for (const int level : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL1_DCACHE_SIZE}) {
+    if (const long size = ::sysconf(level); size > 0) return static_cast<double>(size) * byte;
+  }
+  return 0 * byte;
+}
+
 void validate_working_set(data_size working_set) {
   expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0");
   // Half: the rest is the system's, and a probe that swaps measures the disk.

@@ -32,6 +32,10 @@ constexpr void validate_repetitions(unsigned repetitions) {
 // The memory this machine has (what the kernel reports as physical pages).
 [[nodiscard]] data_size physical_memory();
 
+// The size of the last cache level the system reports (L3, else L2, else L1 data); 0 B if none is reported.
+// A probe whose largest working set does not pass it has not reached DRAM.
+[[nodiscard]] data_size last_level_cache();
+
 // A working set the probe can allocate: finite, > 0 and at most half of physical_memory().
 void validate_working_set(data_size working_set);
 

@@ -2,8 +2,9 @@
 //
 // Bandwidth stays flat while the working set fits a level and falls when it spills into the next one.
 // Samples, ordered by working set, are grouped while they stay within a tolerance of the group's first
-// sample; a group of fewer than `min_samples` between two others is a transition between levels and
-// dropped. Noise can still cut one level in two, so while there are more groups than a machine has
+// sample; a group of fewer than `min_samples` before the last one is a transition between levels and
+// dropped (the first group too: at the smallest sizes a lone sample is timing overhead more often than a
+// level). Noise can still cut one level in two, so while there are more groups than a machine has
 // levels, the two neighbours with the closest bandwidths are merged. The last group is served by the
 // slowest level probed: DRAM, if the largest working sets are well beyond the last cache.
 module;
@@ -65,7 +66,7 @@ struct plateau_options {
       groups.push_back({s.working_set, s.working_set, {s.bandwidth}});
     }
   }
-  // Short groups between two levels are transitions; the last group always stays.
+  // Short groups before the last are transitions (see the top of the file); the last group always stays.
   for (std::size_t g = groups.size(); g-- > 1;) {
     if (groups[g - 1].rates.size() < options.min_samples) groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g) - 1);
   }

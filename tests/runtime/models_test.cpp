@@ -67,7 +67,7 @@ TEST(Models, EachParameterCheckIsTheModelsCheck) {
             "hml: memory bandwidth must be finite and > 0");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::ridge_point(hml::roof{1_GBps, 0_TFLOPS}); }),
             "hml: peak compute rate must be finite and > 0");
-  EXPECT_EQ(invalid_argument_message([] { hml::validate_outstanding(0.5); }), "hml: outstanding requests must be >= 1");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_outstanding(0.5); }), "hml: outstanding requests must be within [1, 1e12)");
   EXPECT_EQ(invalid_argument_message([] { hml::validate_line_size(0_B); }), "hml: cache line size must be > 0");
   EXPECT_EQ(invalid_argument_message([] { hml::validate_measured_time(0_s); }),
             "hml: a measured time must be finite and > 0");
