@@ -41,7 +41,8 @@ time_trace_breakdown read_time_trace(const std::filesystem::path& trace, const s
   if (!document.is_object() || !document.contains("traceEvents")) {
     throw std::runtime_error("'" + trace.string() + "' is not a clang -ftime-trace file");
   }
-  const std::string project_prefix = project.lexically_normal().string();
+  std::string project_prefix = project.lexically_normal().string();
+  if (!project_prefix.ends_with('/')) project_prefix += '/';  // /work/main is not /work/main-x
   std::vector<interval> frontend, headers, evaluation, instantiation, loading;
   const nlohmann::json& events = document["traceEvents"];
   for (std::size_t i = 0; i < events.size(); ++i) {

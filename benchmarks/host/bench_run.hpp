@@ -7,6 +7,7 @@
 #include <exception>
 #include <functional>
 #include <string>
+#include <type_traits>
 
 import hml;
 
@@ -49,6 +50,16 @@ inline int main(int argc, char** argv, const std::string& description,
 
 // A percentage as table text: one decimal is all a measurement on a shared machine supports.
 inline std::string percent_text(double percent) { return std::string{hml::format_number(percent, hml::fixed(1)).view()}; }
+
+// A quantity as the tables show it; sizes with binary prefixes, as working sets are doubled from 16 KiB.
+template <class Quantity>
+std::string text(Quantity q) {
+  if constexpr (std::is_same_v<Quantity, hml::data_size>) {
+    return hml::to_string(q, {.prefixes = hml::prefix_system::binary});
+  } else {
+    return hml::to_string(q);
+  }
+}
 
 // A table as an aligned text block in Markdown.
 inline std::string text_block(const hml::table& t) { return "```text\n" + hml::format_table(t) + "```\n"; }

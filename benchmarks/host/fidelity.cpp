@@ -154,7 +154,7 @@ std::vector<experiment> matmuls(const hml::host_machine& m, std::uint64_t n, con
   return out;
 }
 
-std::string text(auto quantity) { return hml::to_string(quantity); }
+using bench::text;
 
 std::string report(const bench::run_options& run) {
   const hml::probe_options options = bench::probe_options(run);
@@ -206,8 +206,8 @@ std::string report(const bench::run_options& run) {
                     " (FP64 scalar FMA chain); levels:";
   for (std::size_t i = 0; i < m.levels.size(); ++i) {
     const hml::bandwidth_plateau& level = m.levels[i];
-    out += " " + std::string{level.ceiling.name} + " " + text(level.ceiling.bandwidth) + ", " + text(m.latency(i)) +
-           " (to " + text(level.largest) + ")";
+    out += std::string{i == 0 ? " " : "; "} + std::string{level.ceiling.name} + " " + text(level.ceiling.bandwidth) +
+           ", " + text(m.latency(i)) + " (to " + text(level.largest) + ")";
   }
   out += ".\n\n" + bench::text_block(t) + "\nOutside the target (10 % streaming, 25 % matmul) in this run:\n\n" +
          (misses.empty() ? std::string{"- none\n"} : misses);

@@ -28,18 +28,20 @@ hml::cell percent_of(double ours, const std::optional<double>& reference) {
   return bench::percent_text(ours / *reference * 100.0);
 }
 
-std::string text(auto quantity) { return hml::to_string(quantity); }
+using bench::text;
 
 std::string report(const bench::run_options& run) {
   const hml::probe_options options = bench::probe_options(run);
   const hml::host_machine m = hml::probe(options);
   const bench::likwid_kernels reference = bench::likwid_kernels_for(m.isa);
   const bool likwid = !run.tiny && bench::likwid_available();
+  const unsigned runs = options.timing.repetitions;  // likwid-bench's best of as many runs as the probe's repetitions
 
   std::string out = "Probe: " + std::to_string(m.threads) + " threads (one per hardware thread, pinned), kernels for " +
                     std::string{m.isa} + ". Reference: " +
                     (likwid ? "likwid-bench `" + reference.copy + "`, `" + reference.triad + "`, `" + reference.peakflops + "`, `" + reference.peakflops_sp +
-                                  "` with the same threads and working sets."
+                                  "` with the same threads and working sets, the best of " + std::to_string(runs) +
+                                  " runs as the probe keeps the best of as many repetitions."
                             : std::string{"none (likwid-bench not run)."}) +
                     "\n\n";
 
@@ -55,11 +57,11 @@ std::string report(const bench::run_options& run) {
     std::optional<double> likwid_triad, likwid_copy;
     std::string likwid_triad_text = "-", likwid_copy_text = "-";
     if (likwid) {
-      if (const auto r = bench::likwid_bandwidth(reference.triad, triad.working_set, m.threads)) {
+      if (const auto r = bench::likwid_bandwidth(reference.triad, triad.working_set, m.threads, runs)) {
         likwid_triad = r->value();
         likwid_triad_text = text(*r);
       }
-      if (const auto r = bench::likwid_bandwidth(reference.copy, copy.working_set, m.threads)) {
+      if (const auto r = bench::likwid_bandwidth(reference.copy, copy.working_set, m.threads, runs)) {
         likwid_copy = r->value();
         likwid_copy_text = text(*r);
       }
@@ -72,14 +74,14 @@ std::string report(const bench::run_options& run) {
   out += "Memory levels found in the triad samples, and both programs again, back to back, at the middle working set of each:\n\n" +
          bench::text_block(levels);
 
-  hml::table peak{{"peak", "probe", "likwid-bench", "%"}, {}};
+  hml::table peak{{"peak (measured again, beside likwid-bench)", "probe", "likwid-bench", "%"}, {}};
   for (const auto& [name, precision, likwid_kernel] :
        {std::tuple{"FP64 FMA, all threads", hml::fma_precision::fp64, reference.peakflops},
         std::tuple{"FP32 FMA, all threads", hml::fma_precision::fp32, reference.peakflops_sp}}) {
     // Back to back, as above.
     const hml::compute_rate probe_peak = hml::measure_peak_compute(options.timing, precision);
     std::optional<hml::compute_rate> likwid_peak;
-    if (likwid) likwid_peak = bench::likwid_flops(likwid_kernel, 32 * hml::kibibyte, m.threads);
+    if (likwid) likwid_peak = bench::likwid_flops(likwid_kernel, 32 * hml::kibibyte, m.threads, runs);
     peak.add_row({name, text(probe_peak), likwid_peak ? text(*likwid_peak) : std::string{"-"},
                   percent_of(probe_peak.value(), likwid_peak ? std::optional{likwid_peak->value()} : std::nullopt)});
   }
@@ -92,8 +94,11 @@ std::string report(const bench::run_options& run) {
          ", ridge " + text(hml::ridge_point(roof)) + "; scalar FMA chain " + text(m.scalar_chain) + ".\n\nEvery sample (bytes counted as likwid-bench counts them):\n\n";
   hml::table samples{{"working set", "copy", "triad", "level"}, {}};
   for (std::size_t i = 0; i < m.triad.size(); ++i) {
-    samples.add_row({text(m.triad[i].working_set), text(m.copy[i].bandwidth), text(m.triad[i].bandwidth),
-                     std::string{m.level_for(m.triad[i].working_set).ceiling.name}});
+    const hml::data_size set = m.triad[i].working_set;
+    const hml::bandwidth_plateau& level = m.level_for(set);
+    const bool inside = !(set < level.smallest) && !(level.largest < set);
+    samples.add_row({text(set), text(m.copy[i].bandwidth), text(m.triad[i].bandwidth),
+                     inside ? std::string{level.ceiling.name} : std::string{"(transition)"}});
   }
   out += bench::text_block(samples);
   return out;
