@@ -79,11 +79,15 @@ std::string read_input(std::string_view option, const std::string& path) {
 }
 
 std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path) {
+  const std::string source = std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": ";
+  std::vector<hml::kernel_record> kernels;
   try {
-    return hml::read_kernels_csv(read_input(option, path));
+    kernels = hml::read_kernels_csv(read_input(option, path));
   } catch (const hml::kernels_csv_error& e) {
-    throw input_error(std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": " + e.what());
+    throw input_error(source + e.what());
   }
+  if (kernels.empty()) throw input_error(source + "no kernels after the header");
+  return kernels;
 }
 
 void add_roof_options(CLI::App& command, roof_options& options, bool several_devices) {

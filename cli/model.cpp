@@ -1,5 +1,6 @@
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -69,8 +70,17 @@ void check_each(std::string_view option, const hml::sampled_axis<T>& axis, void 
 }  // namespace
 
 std::size_t model_space::points() const noexcept {
-  std::size_t n = size.size() * ops_per_byte.size() * latency.size() * peak.size();
-  return two_tier() ? n * hit_rate.size() * fast.size() * slow.size() : n * bandwidth.size();
+  // Saturates instead of wrapping around, so a sweep too large to count is refused, not run as empty.
+  constexpr std::size_t most = std::numeric_limits<std::size_t>::max();
+  std::size_t n = 1;
+  const auto times = [&](std::size_t axis) { n = axis != 0 && n > most / axis ? most : n * axis; };
+  for (const std::size_t axis : {size.size(), ops_per_byte.size(), latency.size(), peak.size()}) times(axis);
+  if (two_tier()) {
+    for (const std::size_t axis : {hit_rate.size(), fast.size(), slow.size()}) times(axis);
+  } else {
+    times(bandwidth.size());
+  }
+  return n;
 }
 
 model_space space_of(const model_options& o, bool axes) {
@@ -108,8 +118,8 @@ model_space space_of(const model_options& o, bool axes) {
   }
   s.time.overlap_policy = o.overlap == "full" ? hml::overlap::full : hml::overlap::none;
   if (s.points() > hml::max_axis_points) {
-    throw input_error("the sweep has " + std::to_string(s.points()) + " points; at most " +
-                      std::to_string(hml::max_axis_points) + " are allowed");
+    throw input_error("the sweep has more than " + std::to_string(hml::max_axis_points) +
+                      " points (the product of the axes' points); make the axes shorter");
   }
   return s;
 }

@@ -127,6 +127,9 @@ sampled_axis<T> read_range(std::string_view text, parse_options options) {
   if (number_of(first) > number_of(last)) {
     fail(text, 0, "FROM is larger than TO", "FROM <= TO (an axis runs from its smaller end)");
   }
+  if (count == 1 && number_of(first) != number_of(last)) {
+    fail(text, parts[2].first, "one point cannot run from FROM to TO", "FROM alone, or POINTS >= 2");
+  }
   if (logarithmic && !(number_of(first) > 0)) {
     fail(text, 0, "a logarithmic axis starts at 0 or below", "FROM > 0 on a log axis");
   }

@@ -50,6 +50,8 @@ TEST(AxisText, ErrorsSayWhatIsWrong) {
   EXPECT_NE(error_of<hml::data_rate>("1Gbit/s:2Gbit/s:0").find("POINTS \"0\""), std::string::npos);
   EXPECT_NE(error_of<hml::data_rate>("1Gbit/s:2Gbit/s:2.5").find("POINTS"), std::string::npos);
   EXPECT_NE(error_of<hml::data_rate>("1Gbit/s:2Gbit/s:99999999").find("POINTS"), std::string::npos);
+  EXPECT_NE(error_of<hml::data_rate>("1Gbit/s:2Gbit/s:1").find("one point cannot run from FROM to TO"),
+            std::string::npos);
   EXPECT_NE(error_of<hml::data_rate>("1Gbit/s:2Gbit/s").find("3 or 4 parts"), std::string::npos);
   EXPECT_NE(error_of<hml::data_rate>("1Gbit/s:2Gbit/s:3:lin").find("is not \"log\""), std::string::npos);
   EXPECT_NE(error_of<double>("0:1:3:log").find("starts at 0 or below"), std::string::npos);

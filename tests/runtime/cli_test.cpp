@@ -443,6 +443,12 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
   expect_input_error(hml_run({"lab", "--bandwidth", "1Gbit/s:2Gbit/s:3"}), "--bandwidth:");
   expect_input_error(hml_run({"sweep", "--bandwidth", "10Gbit/s:1Gbit/s:3"}), "FROM is larger than TO");
   expect_input_error(hml_run({"sweep", "--size", "1MB:2MB:0"}), "POINTS");
+  // 65536^4 points wrap a 64-bit count around to 0: refused, not run as an empty sweep.
+  expect_input_error(hml_run({"sweep", "--size", "1B:2B:65536", "--ops-per-byte", "1:2:65536", "--latency",
+                              "1ns:2ns:65536", "--peak", "1GFLOP/s:2GFLOP/s:65536"}),
+                     "the sweep has more than 1000000 points");
+  expect_input_error(hml_run({"sweep", "--size", "1B:2B:1001", "--bandwidth", "1GB/s:2GB/s:1000"}),
+                     "the sweep has more than 1000000 points");
   expect_input_error(
       hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device", "h100_sxm"}),
       "--time: a measured time must be finite and > 0");
@@ -453,6 +459,9 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
 
 TEST(Cli, MalformedCsvNamesTheLine) {
   const scratch_directory dir;
+  const fs::path header_only = dir.file("header.csv", "name,flops,memory_bytes\n");
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", "-"}, header_only.string()),
+                     "--ops: standard input: no kernels after the header");
   const auto run_on = [&](std::string_view csv) {
     return hml_run({"roofline", "--device", "h100_sxm", "--ops", dir.file("ops.csv", csv).string()});
   };
