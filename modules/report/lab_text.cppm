@@ -18,10 +18,21 @@ constexpr void write_text(Sink& out, std::string_view text) {
   for (char c : text) out.push_back(c);
 }
 
+// The seed's fixed format with `decimals` where it shows `x` to within 1 %, else 4 significant digits:
+// the seed's own values print exactly as the seed prints them, and a user's 0.001 FLOP/B is not "0.0".
+constexpr number_format seed_or_exact(double x, int decimals) {
+  double scale = 1;
+  for (int d = 0; d < decimals; ++d) scale *= 10;
+  if (x == 0 || x * scale > 1e15) return fixed(decimals);  // 1e15: rounding is far below 1 % there
+  const double rounded = static_cast<double>(static_cast<long long>(x * scale + 0.5)) / scale;  // x >= 0
+  const double error = rounded > x ? rounded - x : x - rounded;
+  return error <= 0.01 * x ? fixed(decimals) : general(4);
+}
+
 // "Bandwidth: 1.0 Gbit/s": the seed prints rates in Gbit/s with one decimal.
 template <class Sink>
 constexpr void write_gbit_per_second(Sink& out, data_rate rate) {
-  format_to(out, rate, {.number = fixed(1), .unit = "Gbit/s"});
+  format_to(out, rate, {.number = seed_or_exact(in(rate, gigabit / second), 1), .unit = "Gbit/s"});
   write_text(out, "\n");
 }
 
@@ -55,7 +66,7 @@ constexpr void write_bandwidth_block(Sink& out, std::string_view title, data_siz
   detail::write_text(out, "\nBandwidth: ");
   detail::write_gbit_per_second(out, bandwidth);
   detail::write_text(out, "Ops per byte: ");
-  format_number_to(out, in(ops_per_byte, flop_per_byte), fixed(1));
+  format_number_to(out, in(ops_per_byte, flop_per_byte), detail::seed_or_exact(in(ops_per_byte, flop_per_byte), 1));
   detail::write_text(out, "\n");
   write_time_lines(out, result, scientific(6));
 }
@@ -67,7 +78,7 @@ constexpr void write_cache_block(Sink& out, std::string_view title, const two_ti
   detail::write_text(out, "=== ");
   detail::write_text(out, title);
   detail::write_text(out, " ===\nHit rate: ");
-  format_number_to(out, memory.hit_rate, fixed(2));
+  format_number_to(out, memory.hit_rate, detail::seed_or_exact(memory.hit_rate, 2));
   detail::write_text(out, "\nFast BW: ");
   detail::write_gbit_per_second(out, memory.fast);
   detail::write_text(out, "Slow BW: ");

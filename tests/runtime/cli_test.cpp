@@ -180,6 +180,13 @@ TEST(Cli, LabTwoTierMemoryAndOptions) {
       random_expected, "r", 10_MiB, 100_Gbps, 1.0 * hml::flop_per_byte,
       hml::run(k, hml::memory{50_ns, 100_Gbps}, hml::compute_core{10_GFLOPS}, {.overlap_policy = hml::overlap::full}));
   EXPECT_EQ(random.out, random_expected);
+
+  // The seed's fixed decimals where they show the value; a value they would round away keeps its digits.
+  const outcome small = hml_run({"lab", "--bandwidth", "1MB/s", "--ops-per-byte", "0.001"});
+  EXPECT_NE(small.out.find("\nBandwidth: 0.008 Gbit/s\nOps per byte: 0.001\n"), std::string::npos) << small.out;
+  const outcome tiers = hml_run({"lab", "--hit-rate", "0.004", "--fast", "500Gbit/s", "--slow", "10Gbit/s"});
+  EXPECT_NE(tiers.out.find("\nHit rate: 0.004\nFast BW: 500.0 Gbit/s\nSlow BW: 10.0 Gbit/s\n"), std::string::npos)
+      << tiers.out;
 }
 
 TEST(Cli, SweepCsvAndJsonEqualTheLibraryAtEveryPoint) {
