@@ -1,6 +1,8 @@
 // `hml analyze`: a kernel that was timed, against a roofline: achieved rates, % of each roof, bound.
+#include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <CLI/CLI.hpp>
 
 #include "commands.hpp"
@@ -25,13 +27,33 @@ std::string rate(hml::data_rate r) {
 }
 std::string percent(double x) { return std::string{hml::format_number(x, hml::general(3)).view()} + " %"; }
 
+// How far the kernel is from the roofline; a kernel of no FLOP is judged by its bandwidth alone.
+std::string verdict(const hml::measured_point& m) {
+  if (m.achieved_compute.value() == 0) {
+    return "no FLOP: a data movement, at " + percent(m.percent_of_bandwidth) + " of the memory roof\n";
+  }
+  return "the roofline allows " + rate(m.attainable) + ", " +
+         std::string{hml::format_number(m.gap, hml::general(3)).view()} + "x the achieved rate\n";
+}
+
 void run(const analyze_options& o) {
   const named_roof roof = roofs_of(o.roof).front();
   const hml::kernel k{o.name, quantity_of<hml::work>("--flops", o.flops, {.plain_number_is_base_unit = true}),
                       quantity_of<hml::data_size>("--bytes", o.bytes, {.plain_number_is_base_unit = true})};
   const hml::duration time = quantity_of<hml::duration>("--time", o.time);
   check_option("--time", [&] { hml::validate_measured_time(time); });
+  if (k.flops.value() == 0 && k.bytes.value() == 0) {
+    throw input_error("--flops, --bytes: a kernel of 0 FLOP and 0 B has nothing to analyse");
+  }
   const hml::measured_point m = hml::measure(k, time, roof.roof);
+  // Above a roof is not a result but a slip: a time in the wrong unit, or bytes the caches served.
+  for (const auto& [percent, roof_name] : {std::pair{m.percent_of_peak_compute, "peak compute"},
+                                           std::pair{m.percent_of_bandwidth, "memory bandwidth"}}) {
+    if (percent > 100) {
+      std::fprintf(stderr, "hml: note: the kernel reached %s %% of the %s; check --time and its unit\n",
+                   std::string{hml::format_number(percent, hml::general(3)).view()}.c_str(), roof_name);
+    }
+  }
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     emit(o.output, render(hml::measured_table({&m, 1}), format));
@@ -44,8 +66,7 @@ void run(const analyze_options& o) {
                      "achieved compute:   " + rate(m.achieved_compute) + " (" + percent(m.percent_of_peak_compute) +
                      " of " + rate(roof.roof.peak) + ")\n" + "achieved bandwidth: " + rate(m.achieved_bandwidth) +
                      " (" + percent(m.percent_of_bandwidth) + " of " + rate(roof.roof.bandwidth) + ")\n" +
-                     "bound: " + std::string{hml::to_string(m.bound)} + "; the roofline allows " + rate(m.attainable) +
-                     ", " + std::string{hml::format_number(m.gap, hml::general(3)).view()} + "x the achieved rate\n");
+                     "bound: " + std::string{hml::to_string(m.bound)} + "; " + verdict(m));
 }
 
 }  // namespace

@@ -35,7 +35,8 @@ std::string to_json(const table& t, int indent) {
     }
     rows.push_back(std::move(object));
   }
-  return rows.dump(indent) + "\n";
+  // Text that is not UTF-8 (a name from a Latin-1 CSV) gets U+FFFD for each bad byte rather than no JSON.
+  return rows.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace hml

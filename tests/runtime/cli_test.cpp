@@ -330,6 +330,20 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
       hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us", "--device", "m1_pro"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("bound: memory-bound"), std::string::npos) << text.out;
+  EXPECT_TRUE(text.err.empty()) << text.err;
+
+  // A time in the wrong unit puts the kernel above a roof: it runs, with a note.
+  const outcome slip =
+      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713ns", "--device", "m1_pro"});
+  ASSERT_EQ(slip.status, 0) << slip.err;
+  EXPECT_EQ(slip.err,
+            "hml: note: the kernel reached 291 % of the peak compute; check --time and its unit\n"
+            "hml: note: the kernel reached 8.86e+04 % of the memory bandwidth; check --time and its unit\n");
+  // A kernel of no FLOP is judged by its bandwidth alone, not by an infinite or NaN gap.
+  const outcome copy =
+      hml_run({"analyze", "--flops", "0", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"});
+  EXPECT_NE(copy.out.find("no FLOP: a data movement, at 0.0299 % of the memory roof"), std::string::npos) << copy.out;
+  EXPECT_EQ(copy.out.find("nan"), std::string::npos) << copy.out;
 }
 
 TEST(Cli, DevicesListsTheCatalog) {
@@ -462,6 +476,8 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
   expect_input_error(
       hml_run({"analyze", "--flops", "1GFLOP/s", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
       "--flops:");
+  expect_input_error(hml_run({"analyze", "--flops", "0", "--bytes", "0", "--time", "1s", "--device", "h100_sxm"}),
+                     "--flops, --bytes: a kernel of 0 FLOP and 0 B has nothing to analyse");
 }
 
 TEST(Cli, MalformedCsvNamesTheLine) {

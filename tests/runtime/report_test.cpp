@@ -100,6 +100,13 @@ TEST(Report, JsonParsesBackAtFullPrecision) {
   EXPECT_EQ(parsed.back()["value"], "inf");
 }
 
+TEST(Report, JsonReplacesBytesThatAreNotUtf8) {
+  hml::table t{{"name"}, {}};
+  t.add_row({std::string{"caf\xe9"}});
+  const nlohmann::json parsed = nlohmann::json::parse(hml::to_json(t));
+  EXPECT_EQ(parsed[0]["name"], "caf\xef\xbf\xbd");  // U+FFFD
+}
+
 TEST(Report, NoValueIsBlankInTextAndCsvAndNullInJson) {
   hml::table t{{"ceiling", "working_set_B"}, {}};
   t.add_row({std::string{"L1"}, 32768.0});
