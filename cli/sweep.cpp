@@ -51,6 +51,18 @@ std::vector<column> columns_of(const model_space& s) {
                      as_text(&model_point::latency), s.latency.size() > 1});
   columns.push_back({"peak_FLOP_per_s", "peak", [](const model_point& p) { return p.peak.value(); },
                      as_text(&model_point::peak), s.peak.size() > 1});
+  if (s.pattern.order == hml::access_order::random) {  // constants of the run, so the file reads on its own
+    const hml::access_pattern pattern = s.pattern;
+    columns.push_back({"element_B", "element", [pattern](const model_point&) { return pattern.element.value(); },
+                       [pattern](const model_point&) { return hml::to_string(pattern.element); }, false});
+    columns.push_back({"line_B", "line", [pattern](const model_point&) { return pattern.line.value(); },
+                       [pattern](const model_point&) { return hml::to_string(pattern.line); }, false});
+    columns.push_back({"outstanding", "outstanding", [pattern](const model_point&) { return pattern.outstanding; },
+                       [pattern](const model_point&) {
+                         return std::string{hml::format_number(pattern.outstanding, hml::general(6)).view()};
+                       },
+                       false});
+  }
   const auto time_column = [&](std::string name, std::string label, hml::duration hml::time_breakdown::*member) {
     columns.push_back({std::move(name), std::move(label),
                        [member](const model_point& p) { return (p.result.*member).value(); },
@@ -91,7 +103,8 @@ void add_sweep_command(CLI::App& hml) {
       "Axes: FROM:TO:POINTS (linear), FROM:TO:POINTS:log, a comma list, or one value.\n"
       "Example: hml sweep --bandwidth 1Gbit/s:1Tbit/s:7:log --ops-per-byte 0.25,1,4,16\n"
       "         hml sweep --size 10MB --hit-rate 0:1:11 --fast 500Gbit/s --slow 10Gbit/s --format csv\n"
-      "CSV and JSON hold every parameter in base units (B, s, B/s, FLOP/B, FLOP/s) at full precision.");
+      "CSV and JSON hold every parameter in base units (B, s, B/s, FLOP/B, FLOP/s) at full precision,\n"
+      "with element_B, line_B and outstanding for --pattern random; --overlap is the command's own.");
   auto options = std::make_shared<model_options>();
   auto output = std::make_shared<output_options>();
   add_model_options(*command, *options, true);

@@ -234,6 +234,16 @@ TEST(Cli, SweepCsvAndJsonEqualTheLibraryAtEveryPoint) {
   ASSERT_EQ(table.status, 0) << table.err;
   EXPECT_TRUE(table.out.starts_with("hit rate  memory time")) << table.out;
   EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'), 2 + 3);
+
+  // A random pattern's parameters travel with the file.
+  const outcome random = hml_run({"sweep", "--bandwidth", "1Gbit/s,2Gbit/s", "--pattern", "random", "--element", "4B",
+                                  "--outstanding", "8", "--format", "json"});
+  ASSERT_EQ(random.status, 0) << random.err;
+  const nlohmann::json random_rows = nlohmann::json::parse(random.out);
+  ASSERT_EQ(random_rows.size(), 2u);
+  EXPECT_EQ(number_of(random_rows[1]["element_B"]), 4.0);
+  EXPECT_EQ(number_of(random_rows[1]["line_B"]), 64.0);
+  EXPECT_EQ(number_of(random_rows[1]["outstanding"]), 8.0);
 }
 
 // Seed 002's operations (the example's list) as CSV with exact numbers.
