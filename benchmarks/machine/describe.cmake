@@ -26,7 +26,7 @@ file(WRITE ${OUT}
 |---|---|
 | CPU | ${cpu} |
 | cores / hardware threads available | ${cores} / ${threads} |
-| data caches (per core as seen by cpu0) | ${caches} |
+| data caches seen by cpu0 (L3 shared by every core) | ${caches} |
 | memory | ${memory_gib} GiB |
 | OS | ${os} |
 | compiler | ${compiler} |
