@@ -21,15 +21,17 @@ struct chart_options {
 };
 
 void run(const chart_options& o) {
-  const std::vector<named_roof> roofs = roofs_of(o.roof);
+  const std::vector<named_roof> roofs = roofs_of(o.roof);  // a device given twice is an input error there
+  if (roofs.size() > hml::max_chart_roofs) {
+    throw input_error("--device: a chart compares at most " + std::to_string(hml::max_chart_roofs) + " devices, not " +
+                      std::to_string(roofs.size()));
+  }
   const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);
   hml::roofline_chart chart;
   chart.title =
       o.title.empty() ? "Roofline: " + roofs.front().title + (roofs.size() > 1 ? " and others" : "") : o.title;
-  for (const named_roof& r : roofs) {
-    chart.bandwidths.push_back({r.label, r.roof.bandwidth});
-    chart.computes.push_back({r.label, r.roof.peak});
-  }
+  // Each device its own roofline, ridge and colour (not the ceilings of one machine's hierarchy).
+  for (const named_roof& r : roofs) chart.roofs.push_back({std::string{r.label}, r.roof});
   // Each kernel where the roofline puts it on each device; no point for an intensity of 0 or infinity,
   // which a logarithmic axis cannot show.
   std::vector<std::string> left_out;
@@ -55,7 +57,9 @@ void run(const chart_options& o) {
 void add_chart_command(CLI::App& hml) {
   auto* command = hml.add_subcommand("chart", "the roofline chart (SVG) of a list of kernels on devices");
   command->footer(
-      "FILE is CSV as for `hml roofline` (name,flops,memory_bytes). Each --device adds its ceilings.\n"
+      "FILE is CSV as for `hml roofline` (name,flops,memory_bytes). Each --device (at most " +
+      std::to_string(hml::max_chart_roofs) + ", each once)\n"
+      "adds its own roofline, ridge and colour; each kernel is drawn at its attainable rate on each device.\n"
       "Example: hml chart --device h100_sxm --device a100_sxm_80gb --ops kernels.csv -o roofline.svg\n"
       "         hml chart --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv -o m1.svg");
   auto o = std::make_shared<chart_options>();

@@ -128,6 +128,10 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
   for (const std::string& name : options.devices) {
     const hml::device* d = nullptr;
     check_option("--device", [&] { d = &hml::device_named(name); });
+    // Another spelling of a device already given (h100_sxm, H100-SXM) would draw it twice.
+    for (const named_roof& r : roofs) {
+      if (r.label == hml::id_of(*d)) throw input_error("--device: '" + std::string{r.label} + "' is given twice");
+    }
     hml::roof roof;
     check_option("--precision", [&] { roof = hml::roof_named(*d, precision); });  // a peak the device lacks
     roofs.push_back({hml::id_of(*d), std::string{d->name} + ", " + std::string{hml::to_string(precision)}, roof});

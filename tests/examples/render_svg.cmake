@@ -1,13 +1,19 @@
-# Runs PROGRAM --svg OUT, renders OUT with rsvg-convert and requires a non-empty PNG. Without
-# rsvg-convert the test is skipped (SKIP_REGULAR_EXPRESSION matches the message below).
+# Runs PROGRAM ARGS OUT (ARGS: the arguments before the output file, separated by "|"; --svg unless given),
+# renders OUT with rsvg-convert and requires a non-empty PNG. Without rsvg-convert the test is skipped
+# (SKIP_REGULAR_EXPRESSION matches the message below).
 find_program(RSVG_CONVERT rsvg-convert)
 if(NOT RSVG_CONVERT)
   message("SKIPPED: rsvg-convert not found; install librsvg2-bin (./lab setup does) to render the chart")
   return()
 endif()
-execute_process(COMMAND ${PROGRAM} --svg ${OUT} RESULT_VARIABLE result OUTPUT_QUIET ERROR_VARIABLE errors)
-if(NOT result EQUAL 0)
-  message(FATAL_ERROR "${PROGRAM} --svg ${OUT} exited with ${result}:\n${errors}")
+if(NOT DEFINED ARGS)
+  set(ARGS --svg)
+endif()
+string(REPLACE "|" ";" arguments "${ARGS}")
+file(REMOVE ${OUT})
+execute_process(COMMAND ${PROGRAM} ${arguments} ${OUT} RESULT_VARIABLE result OUTPUT_QUIET ERROR_VARIABLE errors)
+if(NOT result EQUAL 0 OR NOT EXISTS ${OUT})
+  message(FATAL_ERROR "${PROGRAM} ${arguments} ${OUT} exited with ${result}:\n${errors}")
 endif()
 file(REMOVE ${OUT}.png)
 execute_process(COMMAND ${RSVG_CONVERT} -o ${OUT}.png ${OUT} RESULT_VARIABLE result ERROR_VARIABLE errors)

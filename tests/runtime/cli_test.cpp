@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <iterator>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 #include <unistd.h>
 
 #include "roofline_analysis.hpp"  // seed 002's operations, as the example runs them
+#include "svg_read.hpp"           // where the chart drew things
 
 import hml;
 
@@ -385,18 +387,58 @@ TEST(Cli, DevicesListsTheCatalog) {
   EXPECT_EQ(csv_records(one_csv.out).size(), 2u);
 }
 
+// Each device its own roofline (ridge at its own peak / bandwidth, line capped at its own peak), and each
+// kernel at its attainable rate on each device: not one mixed roof of all the devices' ceilings.
 TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   const fs::path svg = dir.path / "roofline.svg";
-  const outcome o = hml_run(
-      {"chart", "--device", "h100_sxm", "--device", "a100_sxm_80gb", "--ops", operations.string(), "-o", svg.string()});
+  const outcome o = hml_run({"chart", "--device", "h100_sxm", "--device", "a100_sxm_80gb", "--device", "MI300X",
+                             "--ops", operations.string(), "-o", svg.string()});
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string chart = read_file(svg);
   EXPECT_TRUE(chart.starts_with("<svg ")) << chart.substr(0, 100);
-  EXPECT_NE(chart.find("h100_sxm 3.35 TB/s"), std::string::npos);
-  EXPECT_NE(chart.find("a100_sxm_80gb 2.04 TB/s"), std::string::npos);
-  EXPECT_NE(chart.find("vector add 1Mi fp32 (h100_sxm)"), std::string::npos);
+  const svg_read::plot p{chart};
+  const std::vector<svg_read::drawn_roof> drawn = svg_read::roofs(chart);
+  const std::pair<std::string, const hml::device*> devices[] = {
+      {"h100_sxm", &hml::devices::h100_sxm},
+      {"a100_sxm_80gb", &hml::devices::a100_sxm_80gb},
+      {"mi300x", &hml::devices::mi300x}};
+  ASSERT_EQ(drawn.size(), std::size(devices));
+  constexpr double pixel = 0.06;  // coordinates are written to 0.1 px
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    const auto& [id, device] = devices[i];
+    const hml::roof roof = hml::roof_of(*device);
+    const double ridge = hml::ridge_point(roof).value();
+    const double peak = roof.peak.value();
+    SCOPED_TRACE(id);
+    EXPECT_EQ(drawn[i].name, id);
+    EXPECT_EQ(drawn[i].ridge, ridge);
+    ASSERT_EQ(drawn[i].line.size(), 3u);
+    EXPECT_NEAR(drawn[i].line[1].x, p.x(ridge), pixel);
+    EXPECT_NEAR(drawn[i].line[1].y, p.y(peak), pixel);
+    EXPECT_NEAR(drawn[i].line[2].y, p.y(peak), pixel);
+    for (const svg_read::point& corner : drawn[i].line) EXPECT_GE(corner.y, p.y(peak) - pixel);
+    EXPECT_NEAR(drawn[i].marker.x, p.x(ridge), pixel);
+    EXPECT_TRUE(drawn[i].label.starts_with(id + " ridge ")) << drawn[i].label;
+    EXPECT_NE(chart.find(">" + id + "</text>"), std::string::npos);  // the legend entry
+
+    // Every kernel a log axis can show, labelled with the device, where the roofline puts it on this device.
+    for (const hml::kernel& k : roofline_analysis::operations) {
+      const hml::roofline_point at = hml::analyze(k, roof);
+      const std::string label = ">" + std::string{k.name} + " (" + id + ")</text>";
+      if (!(at.intensity.value() > 0) || !std::isfinite(at.intensity.value())) {
+        EXPECT_EQ(chart.find(label), std::string::npos) << label;
+        continue;
+      }
+      const std::size_t text = chart.find(label);
+      ASSERT_NE(text, std::string::npos) << label;
+      const std::string marker = svg_read::tag(chart, "<circle ", chart.rfind("<circle ", text));
+      EXPECT_NEAR(svg_read::number(marker, "cx"), p.x(at.intensity.value()), pixel) << label;
+      EXPECT_NEAR(svg_read::number(marker, "cy"), p.y(at.attainable.value()), pixel) << label;
+    }
+  }
+  EXPECT_EQ(chart.find("memory-bound region"), std::string::npos);  // regions differ between devices
   // The kernels a log axis cannot show are named on stderr, one note each.
   EXPECT_NE(o.err.find("'copy 1Mi fp32 (0 FLOP)' is not drawn"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("'in registers (0 B)' is not drawn"), std::string::npos) << o.err;
@@ -512,6 +554,31 @@ TEST(Cli, MalformedCsvNamesTheLine) {
   expect_input_error(run_on("name,flops,memory_bytes\n\"open,1,2\n"), "line 2: a quoted field is not closed");
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", (dir.path / "missing.csv").string()}),
                      "--ops: cannot read '");
+}
+
+// A device given twice, under any of its names, would be drawn twice: an input error, and no file.
+TEST(Cli, ChartRefusesADeviceGivenTwiceOrTooManyDevices) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  const fs::path svg = dir.path / "c.svg";
+  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--device", "mi300x", "--device", "H100-SXM", "--ops",
+                              operations.string(), "-o", svg.string()}),
+                     "hml: error: --device: 'h100_sxm' is given twice\n");
+  expect_input_error(
+      hml_run({"chart", "--device", "mi300x", "--device", "mi300x", "--ops", operations.string(), "-o", svg.string()}),
+      "--device: 'mi300x' is given twice");
+  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--device", "h100_pcie", "--device", "h200", "--device",
+                              "a100_sxm_80gb", "--device", "a100_sxm_40gb", "--device", "l40s", "--device", "rtx_4090",
+                              "--device", "rtx_3090", "--device", "mi300x", "--ops", operations.string(), "-o",
+                              svg.string()}),
+                     "--device: a chart compares at most 8 devices, not 9");
+  EXPECT_FALSE(fs::exists(svg));
+  // Two different devices are fine.
+  EXPECT_EQ(hml_run({"chart", "--device", "h100_sxm", "--device", "h100_pcie", "--ops", operations.string(), "-o",
+                     svg.string()})
+                .status,
+            0);
+  EXPECT_TRUE(fs::exists(svg));
 }
 
 TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {

@@ -2,6 +2,7 @@
 // reader written here, JSON with nlohmann-json; numbers must come back as the same doubles.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -15,6 +16,8 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "svg_read.hpp"
 
 import hml;
 
@@ -152,6 +155,165 @@ TEST(Report, SvgHasEveryLabelEscaped) {
   EXPECT_THROW((void)hml::to_svg({"empty", {}, {}, {}}), std::invalid_argument);
 }
 
+// The review's case: H100 (ridge 20 FLOP/B) and MI300X (30.8 FLOP/B, on faster memory) on one chart. Each must
+// be its own roofline, not one mixed roof with MI300X's ridge and H100's line rising past H100's peak.
+hml::roofline_chart two_machines() {
+  hml::roofline_chart chart{
+      "two machines", {}, {}, {{"stream", 0.25 * hml::flop_per_byte, 800_GFLOPS, hml::point_kind::predicted}}};
+  chart.roofs = {{"h100", {3350_GBps, 67_TFLOPS}}, {"mi300x", {5300_GBps, 163400_GFLOPS}}};
+  return chart;
+}
+
+constexpr double pixel = 0.06;  // the writer rounds coordinates to 0.1 px
+
+TEST(Report, SvgDrawsEachRoofWithItsOwnRidgeAndPeak) {
+  const hml::roofline_chart chart = two_machines();
+  const std::string svg = hml::to_svg(chart);
+  const svg_read::plot p{svg};
+  const std::vector<svg_read::drawn_roof> roofs = svg_read::roofs(svg);
+  ASSERT_EQ(roofs.size(), 2u);
+  const char* labels[] = {"h100 ridge 20 FLOP/B", "mi300x ridge 30.8 FLOP/B"};
+  for (std::size_t i = 0; i < roofs.size(); ++i) {
+    const hml::labelled_roof& given = chart.roofs[i];
+    const svg_read::drawn_roof& r = roofs[i];
+    const double bandwidth = given.roof.bandwidth.value();
+    const double peak = given.roof.peak.value();
+    const double ridge = peak / bandwidth;
+    SCOPED_TRACE(given.name);
+    EXPECT_EQ(r.name, given.name);
+    EXPECT_EQ(r.bandwidth, bandwidth);
+    EXPECT_EQ(r.peak, peak);
+    EXPECT_EQ(r.ridge, ridge);
+    // The axes show the ridge with room around it.
+    EXPECT_LT(p.x_low, ridge);
+    EXPECT_GT(p.x_high, ridge);
+    EXPECT_GT(p.y_high, peak);
+
+    // The polyline: from the left edge up the bandwidth line to this roof's ridge, then along its peak.
+    ASSERT_EQ(r.line.size(), 3u);
+    EXPECT_NEAR(r.line[0].x, p.left, pixel);
+    EXPECT_NEAR(std::log10(p.rate_at(r.line[0].y) / (bandwidth * p.intensity_at(r.line[0].x))), 0.0, 2e-3);
+    EXPECT_NEAR(r.line[1].x, p.x(ridge), pixel);
+    EXPECT_NEAR(r.line[1].y, p.y(peak), pixel);
+    EXPECT_NEAR(r.line[2].x, p.right(), pixel);
+    EXPECT_NEAR(r.line[2].y, p.y(peak), pixel);
+    for (const svg_read::point& corner : r.line) EXPECT_GE(corner.y, p.y(peak) - pixel);  // y grows downwards
+
+    // Its ridge marker and label at its own ridge.
+    EXPECT_NEAR(r.marker.x, p.x(ridge), pixel);
+    EXPECT_NEAR(r.marker.y, p.y(peak), pixel);
+    EXPECT_NEAR(r.label_at.x, p.x(ridge), pixel);
+    EXPECT_LT(r.label_at.y, r.marker.y);
+    EXPECT_EQ(r.label, labels[i]);
+    // Its legend entry: name, then bandwidth and peak.
+    EXPECT_NE(svg.find(">" + given.name + "</text>"), std::string::npos);
+  }
+  EXPECT_NE(roofs[0].colour, roofs[1].colour);
+  EXPECT_GT(roofs[1].line[1].x - roofs[0].line[1].x, 10.0);  // two ridges, MI300X's to the right
+  EXPECT_NE(svg.find(">3.35 TB/s, 67 TFLOP/s</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">5.3 TB/s, 163 TFLOP/s</text>"), std::string::npos);
+  // Regions under a roof differ between machines: none shaded, none in the legend.
+  EXPECT_EQ(svg.find("memory-bound region"), std::string::npos);
+  EXPECT_EQ(svg.find("#dbe8f7"), std::string::npos);
+  EXPECT_NE(svg.find(">stream</text>"), std::string::npos);
+  EXPECT_EQ(std::count(svg.begin(), svg.end(), '<') , std::count(svg.begin(), svg.end(), '>'));
+}
+
+TEST(Report, SvgAxesCoverEveryRidgeAndPoint) {
+  hml::roofline_chart chart = two_machines();
+  chart.roofs.push_back({"low", {10_GBps, 1_TFLOPS}});  // ridge 100 FLOP/B, far right of the others
+  chart.points.push_back(
+      {"far left", 0.001 * hml::flop_per_byte, hml::compute_rate::from_value(10e6), hml::point_kind::measured});
+  chart.points.push_back({"above", 1000.0 * hml::flop_per_byte, 2000_TFLOPS, hml::point_kind::measured});
+  const std::string svg = hml::to_svg(chart);
+  const svg_read::plot p{svg};
+  EXPECT_LT(p.x_low, 0.001);
+  EXPECT_GT(p.x_high, 1000.0);
+  EXPECT_LE(p.y_low, 10e6);
+  EXPECT_GT(p.y_high, 2000e12);
+  const std::vector<svg_read::drawn_roof> roofs = svg_read::roofs(svg);
+  ASSERT_EQ(roofs.size(), 3u);
+  EXPECT_NEAR(roofs[2].line[1].x, p.x(100.0), pixel);
+  EXPECT_NEAR(roofs[2].line[1].y, p.y(1e12), pixel);
+}
+
+// One machine given as a roof: its line, ridge and the shaded regions under it.
+TEST(Report, SvgOfOneRoofShadesItsRegions) {
+  hml::roofline_chart chart = two_machines();
+  chart.roofs.pop_back();
+  const std::string svg = hml::to_svg(chart);
+  const svg_read::plot p{svg};
+  const std::vector<svg_read::drawn_roof> roofs = svg_read::roofs(svg);
+  ASSERT_EQ(roofs.size(), 1u);
+  EXPECT_EQ(roofs[0].label, "ridge 20 FLOP/B");
+  EXPECT_NEAR(roofs[0].line[1].x, p.x(20.0), pixel);
+  for (const char* label : {"memory-bound region", "compute-bound region", ">h100</text>", ">3.35 TB/s, 67 TFLOP/s<"}) {
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  }
+  // The compute-bound region (the first element of its colour; the legend's swatch comes later) starts at
+  // the ridge, level with the peak.
+  const std::size_t fill = svg.find("fill=\"#fbe5d0\"");
+  ASSERT_NE(fill, std::string::npos);
+  const std::string region = svg_read::tag(svg, "<rect ", svg.rfind("<rect ", fill));
+  EXPECT_NEAR(svg_read::number(region, "x"), p.x(20.0), pixel);
+  EXPECT_NEAR(svg_read::number(region, "y"), p.y(67e12), pixel);
+}
+
+// What a log axis cannot show, and charts that are empty or ambiguous, are refused with a message that names
+// the part.
+TEST(Report, SvgRejectsChartsItCannotDraw) {
+  const auto message_of = [](const hml::roofline_chart& c) -> std::string {
+    try {
+      (void)hml::to_svg(c);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "no exception";
+  };
+  const auto expect_message = [&](const hml::roofline_chart& c, const std::string& part) {
+    const std::string message = message_of(c);
+    EXPECT_TRUE(message.starts_with("hml: roofline chart: ")) << message;
+    EXPECT_NE(message.find(part), std::string::npos) << "missing \"" << part << "\" in: " << message;
+  };
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  expect_message({"empty", {}, {}, {}}, "give roofs, or at least one bandwidth and one compute ceiling");
+  expect_message({"no peak", {{"DRAM", 100_GBps}}, {}, {}}, "at least one bandwidth and one compute ceiling");
+
+  hml::roofline_chart c = two_machines();
+  c.bandwidths = {{"DRAM", 100_GBps}};
+  expect_message(c, "not both");
+  c = two_machines();
+  c.roofs[1].roof.bandwidth = hml::data_rate::from_value(0);
+  expect_message(c, "roof 'mi300x': bandwidth must be finite and > 0");
+  c = two_machines();
+  c.roofs[0].roof.peak = hml::compute_rate::from_value(nan);
+  expect_message(c, "roof 'h100': peak must be finite and > 0");
+  c = two_machines();
+  c.roofs[1].name = "h100";
+  expect_message(c, "roof 'h100' is given twice");
+  c = two_machines();
+  c.roofs[1].name.clear();
+  expect_message(c, "a roof needs a name");
+  c = two_machines();
+  while (c.roofs.size() <= hml::max_chart_roofs) {
+    c.roofs.push_back({"r" + std::to_string(c.roofs.size()), {1_TBps, 1_TFLOPS}});
+  }
+  expect_message(c, "9 roofs; a chart draws at most 8");
+  c = two_machines();
+  c.points[0].intensity = hml::arithmetic_intensity::from_value(inf);
+  expect_message(c, "point 'stream': intensity must be finite and > 0");
+  c = two_machines();
+  c.points[0].achieved = hml::compute_rate::from_value(0);
+  expect_message(c, "point 'stream': rate must be finite and > 0");
+  c = example_chart();
+  c.bandwidths[0].bandwidth = hml::data_rate::from_value(-1);
+  expect_message(c, "bandwidth ceiling 'DRAM' must be finite and > 0");
+  c = example_chart();
+  c.computes[1].peak = hml::compute_rate::from_value(inf);
+  expect_message(c, "compute ceiling 'FP64' must be finite and > 0");
+}
+
 // A fresh directory under the build's temporary directory, removed afterwards.
 struct scratch_directory {
   std::filesystem::path path = std::filesystem::temp_directory_path() /
@@ -255,6 +417,9 @@ TEST(Report, SvgExampleChartIsWritten) {
   const auto target = std::filesystem::path{HML_BIN_DIR} / "roofline-test-chart.svg";
   hml::write_file_atomically(target, hml::to_svg(example_chart()));
   EXPECT_TRUE(std::filesystem::file_size(target) > 1000);
+  const auto two = std::filesystem::path{HML_BIN_DIR} / "roofline-test-two-machines.svg";
+  hml::write_file_atomically(two, hml::to_svg(two_machines()));
+  EXPECT_TRUE(std::filesystem::file_size(two) > 1000);
 }
 
 }  // namespace
