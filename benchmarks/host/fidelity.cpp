@@ -37,19 +37,6 @@ struct experiment {
   hml::compute_ceiling compute;      // the ceiling the kernel's code can reach
 };
 
-// Doubles on a cache-line boundary, as the probe's arrays are: a misaligned 64-byte vector load touches
-// two lines, which halves what L1 delivers.
-struct aligned_delete {
-  void operator()(double* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
-};
-using aligned_doubles = std::unique_ptr<double[], aligned_delete>;
-
-aligned_doubles make_doubles(std::size_t n, double value) {
-  aligned_doubles a{static_cast<double*>(::operator new[](n * sizeof(double), std::align_val_t{64}))};
-  std::fill_n(a.get(), n, value);
-  return a;
-}
-
 std::size_t elements_per_thread(hml::data_size working_set, std::size_t arrays, unsigned threads) {
   const double n = working_set.value() / static_cast<double>(arrays * threads * sizeof(double));
   return std::max<std::size_t>(8, static_cast<std::size_t>(n) / 8 * 8);
@@ -57,12 +44,14 @@ std::size_t elements_per_thread(hml::data_size working_set, std::size_t arrays, 
 
 // A streaming kernel over `arrays` arrays per thread, each thread on its own arrays.
 hml::duration time_streaming(std::size_t arrays, std::size_t n, const hml::timing_options& timing,
-                             const std::function<void(std::vector<aligned_doubles>&, std::size_t)>& body) {
+                             const std::function<void(std::vector<hml::line_aligned_doubles>&, std::size_t)>& body) {
   const unsigned threads = timing.threads == 0 ? hml::available_threads() : timing.threads;
-  std::vector<std::vector<aligned_doubles>> data(threads);
+  std::vector<std::vector<hml::line_aligned_doubles>> data(threads);
   return hml::time_parallel(
       [&](unsigned t, unsigned) {
-        for (std::size_t a = 0; a < arrays; ++a) data[t].push_back(make_doubles(n, 1.0 + static_cast<double>(a)));
+        for (std::size_t a = 0; a < arrays; ++a) {
+          data[t].push_back(hml::make_line_aligned_doubles(n, 1.0 + static_cast<double>(a)));
+        }
       },
       [&](unsigned t, unsigned) { body(data[t], n); }, timing);
 }

@@ -61,18 +61,6 @@ void pin_this_thread(int cpu) {
   pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
-// Doubles aligned to a cache line, so vector loads never straddle two lines.
-struct aligned_deleter {
-  void operator()(double* p) const noexcept { ::operator delete[](p, std::align_val_t{64}); }
-};
-using aligned_array = std::unique_ptr<double[], aligned_deleter>;
-
-aligned_array make_array(std::size_t n, double value) {
-  aligned_array a{static_cast<double*>(::operator new[](n * sizeof(double), std::align_val_t{64}))};
-  std::fill_n(a.get(), n, value);
-  return a;
-}
-
 // The streaming loops, one per instruction set. n is a multiple of 8 and the arrays are line-aligned, so
 // the vector loops need no remainder. Like likwid-bench's, they are plain loads and stores: no
 // non-temporal stores, and the generic copy must not become a memcpy call (no_builtin), which may use them.
@@ -229,7 +217,7 @@ void run_triad(isa i, double* a, const double* b, const double* c, const double*
 
 // The arrays one thread streams through.
 struct stream_arrays {
-  std::vector<aligned_array> arrays;
+  std::vector<line_aligned_doubles> arrays;
   std::size_t n = 0;
 };
 
@@ -363,7 +351,7 @@ bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, 
   std::vector<stream_arrays> data(threads);
   const auto prepare = [&](unsigned t, unsigned) {
     data[t].n = n;
-    for (std::size_t a = 0; a < arrays; ++a) data[t].arrays.push_back(make_array(n, 1.0 + static_cast<double>(a)));
+    for (std::size_t a = 0; a < arrays; ++a) data[t].arrays.push_back(make_line_aligned_doubles(n, 1.0 + static_cast<double>(a)));
   };
   const isa kind = detect_isa();
   const auto pass = [&](unsigned t, unsigned) {
@@ -390,14 +378,11 @@ constexpr std::uint64_t chase_steps = 4096;  // loads per pass
 // Lines on 2 MiB pages where the kernel gives them (transparent huge pages), so that a chase over a cache
 // level measures the cache and not the page walks that 4 KiB pages would add.
 constexpr std::size_t huge_page = std::size_t{2} << 20;
-struct huge_page_deleter {
-  void operator()(chase_line* p) const noexcept { ::operator delete[](p, std::align_val_t{huge_page}); }
-};
-using chase_lines = std::unique_ptr<chase_line[], huge_page_deleter>;
+using chase_lines = aligned_array<chase_line, huge_page>;
 
 chase_lines allocate_lines(std::size_t count) {
   const std::size_t bytes = (count * sizeof(chase_line) + huge_page - 1) / huge_page * huge_page;
-  chase_lines lines{static_cast<chase_line*>(::operator new[](bytes, std::align_val_t{huge_page}))};
+  chase_lines lines = allocate_aligned<chase_line, huge_page>(bytes);
   ::madvise(lines.get(), bytes, MADV_HUGEPAGE);  // best effort: 4 KiB pages if refused
   return lines;
 }

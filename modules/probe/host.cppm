@@ -5,8 +5,11 @@
 // store); the extra read a cache does to allocate a written line (write-allocate) is not counted. A working
 // set is the size of all arrays of all threads together (likwid-bench's -W N:<size>:<threads>).
 module;
+#include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <memory>
+#include <new>
 #include <string_view>
 #include <vector>
 export module hml.probe:host;
@@ -50,6 +53,30 @@ void validate_working_set(data_size working_set);
 [[nodiscard]] duration time_parallel(const std::function<void(unsigned thread, unsigned threads)>& prepare,
                                      const std::function<void(unsigned thread, unsigned threads)>& pass,
                                      const timing_options& options = {});
+
+// Arrays on an alignment boundary: the streams' doubles on cache lines (a misaligned 64-byte vector load
+// touches two lines, which halves what L1 delivers), the latency chase's lines on 2 MiB pages. Kernels
+// timed beside the probe (benchmarks/host) use the same arrays.
+template <class T, std::size_t Alignment>
+struct aligned_delete {
+  void operator()(T* p) const noexcept { ::operator delete[](p, std::align_val_t{Alignment}); }
+};
+template <class T, std::size_t Alignment>
+using aligned_array = std::unique_ptr<T[], aligned_delete<T, Alignment>>;
+
+// `bytes` of storage for T on an `Alignment` boundary, not yet initialised (its first touch places it).
+template <class T, std::size_t Alignment>
+[[nodiscard]] aligned_array<T, Alignment> allocate_aligned(std::size_t bytes) {
+  return aligned_array<T, Alignment>{static_cast<T*>(::operator new[](bytes, std::align_val_t{Alignment}))};
+}
+
+// `n` doubles on a cache line, each `value`.
+using line_aligned_doubles = aligned_array<double, 64>;
+[[nodiscard]] inline line_aligned_doubles make_line_aligned_doubles(std::size_t n, double value) {
+  line_aligned_doubles a = allocate_aligned<double, 64>(n * sizeof(double));
+  std::fill_n(a.get(), n, value);
+  return a;
+}
 
 enum class stream_kernel {
   copy,   // a[i] = b[i]: 16 B per element
