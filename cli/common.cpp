@@ -122,19 +122,17 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     check_option("--peak-compute", [&] { hml::validate_peak(compute); });
     return {{"given", "the given peaks", {bandwidth, compute}}};
   }
-  hml::precision precision{};
-  check_option("--precision", [&] { precision = hml::precision_named(options.precision); });
+  const hml::precision precision = check_option("--precision", [&] { return hml::precision_named(options.precision); });
   std::vector<named_roof> roofs;
   for (const std::string& name : options.devices) {
-    const hml::device* d = nullptr;
-    check_option("--device", [&] { d = &hml::device_named(name); });
+    const hml::device& d = check_option("--device", [&]() -> const hml::device& { return hml::device_named(name); });
     // Another spelling of a device already given (h100_sxm, H100-SXM) would draw it twice.
     for (const named_roof& r : roofs) {
-      if (r.label == hml::id_of(*d)) throw input_error("--device: '" + std::string{r.label} + "' is given twice");
+      if (r.label == hml::id_of(d)) throw input_error("--device: '" + std::string{r.label} + "' is given twice");
     }
-    hml::roof roof;
-    check_option("--precision", [&] { roof = hml::roof_named(*d, precision); });  // a peak the device lacks
-    roofs.push_back({hml::id_of(*d), std::string{d->name} + ", " + std::string{hml::to_string(precision)}, roof});
+    // A precision the device publishes no peak for is --precision's fault.
+    const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
+    roofs.push_back({hml::id_of(d), std::string{d.name} + ", " + std::string{hml::to_string(precision)}, roof});
   }
   return roofs;
 }

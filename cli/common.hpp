@@ -25,12 +25,13 @@ int fail(std::string_view message);
 // The message of a library exception without the library's "hml: " prefix.
 std::string_view without_library_prefix(std::string_view message);
 
-// Runs one of the library's checks on an option's value (`check_option("--hit-rate", [&] {
-// hml::validate_hit_rate(h); })`); its message, named after the option, as an input_error.
+// Runs one of the library's checks or readers on an option's value and returns what it returns; what it
+// throws (std::invalid_argument, parse errors among them) becomes an input_error named after the option:
+// `check_option("--hit-rate", [&] { hml::validate_hit_rate(h); })`.
 template <class Check>
-void check_option(std::string_view option, Check&& check) {
+decltype(auto) check_option(std::string_view option, Check&& check) {
   try {
-    std::forward<Check>(check)();
+    return std::forward<Check>(check)();
   } catch (const std::invalid_argument& e) {
     throw input_error(std::string{option} + ": " + std::string{without_library_prefix(e.what())});
   }
@@ -39,21 +40,13 @@ void check_option(std::string_view option, Check&& check) {
 // `text` as a quantity for `option`; an input_error naming the option if it cannot be read.
 template <class Q>
 Q quantity_of(std::string_view option, const std::string& text, hml::parse_options options = {}) {
-  try {
-    return hml::parse<Q>(text, options);
-  } catch (const hml::parse_error& e) {
-    throw input_error(std::string{option} + ": " + e.what());
-  }
+  return check_option(option, [&] { return hml::parse<Q>(text, options); });
 }
 
 // `text` as an axis (FROM:TO:POINTS[:log], a list or one value) for `option`.
 template <class T>
 hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text, hml::parse_options options = {}) {
-  try {
-    return hml::parse_axis<T>(text, options);
-  } catch (const hml::parse_error& e) {
-    throw input_error(std::string{option} + ": " + e.what());
-  }
+  return check_option(option, [&] { return hml::parse_axis<T>(text, options); });
 }
 
 enum class output_format { table, csv, json };

@@ -29,8 +29,8 @@ hml::probe_options probe_options_of(const probe_command_options& o) {
   const auto largest = quantity_of<hml::data_size>("--largest", o.largest);
   check_option("--smallest", [&] { hml::validate_working_set(smallest); });
   check_option("--largest", [&] { hml::validate_working_set(largest); });
-  std::vector<hml::data_size> working_sets;
-  check_option("--smallest, --largest", [&] { working_sets = hml::working_set_ladder(smallest, largest); });
+  std::vector<hml::data_size> working_sets =
+      check_option("--smallest, --largest", [&] { return hml::working_set_ladder(smallest, largest); });
   // The library runs more threads than CPUs if asked (the tests do); from the shell that is a mistake.
   if (o.threads > hml::available_threads()) {
     throw input_error("--threads: this process may run on " + std::to_string(hml::available_threads()) +
