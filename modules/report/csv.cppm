@@ -14,6 +14,13 @@ import :table;
 
 namespace hml::detail {
 
+// Appends the shortest text that reads back as the same double: the CSV's numbers and the chart's data-*
+// attributes.
+inline void append_shortest(std::string& out, double x) {
+  char text[32];  // the longest shortest form of a double is 24 characters
+  out.append(text, std::to_chars(text, text + sizeof text, x).ptr);
+}
+
 inline void append_csv_field(std::string& out, std::string_view field) {
   if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
     out += field;
@@ -31,8 +38,7 @@ inline void append_csv_record(std::string& out, const std::vector<cell>& fields)
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (i > 0) out += ',';
     if (const double* number = std::get_if<double>(&fields[i])) {
-      char text[32];  // the longest shortest form of a double is 24 characters
-      out.append(text, std::to_chars(text, text + sizeof text, *number).ptr);
+      append_shortest(out, *number);
     } else if (const std::string* text = std::get_if<std::string>(&fields[i])) {
       append_csv_field(out, *text);
     }  // no_value: an empty field

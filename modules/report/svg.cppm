@@ -10,7 +10,6 @@
 // read positions back out of the SVG.
 module;
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <iterator>
@@ -20,6 +19,7 @@ module;
 #include <vector>
 export module hml.report:svg;
 import hml.format;
+import :csv;  // detail::append_shortest
 import hml.analysis;  // roof and the bandwidth and compute ceilings: the chart draws the roofline's own types
 
 export namespace hml {
@@ -73,8 +73,9 @@ inline std::string number(double x) { return std::string{format_number(x, fixed(
 
 // The shortest text that reads back as the same double: data-* attributes carry exact values.
 inline std::string exact(double x) {
-  char text[32];
-  return {text, std::to_chars(text, text + sizeof text, x).ptr};
+  std::string text;
+  append_shortest(text, x);
+  return text;
 }
 
 inline std::string escaped(std::string_view text) {
