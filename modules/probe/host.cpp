@@ -419,18 +419,24 @@ std::string_view vector_isa() {
   return "generic";
 }
 
-compute_rate measure_peak_compute(const timing_options& options, fma_precision precision) {
+namespace {
+
+// The FMA peak in lanes of T, on every thread.
+template <class T>
+compute_rate measure_fma_peak(const timing_options& options) {
   const isa kind = detect_isa();
   const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
-  const bool fp32 = precision == fma_precision::fp32;
   std::vector<double> sinks(threads);  // kept, so the chains cannot be optimised away
-  const auto pass = [&](unsigned t, unsigned) {
-    sinks[t] += fp32 ? run_fma<float>(kind, fma_rounds) : run_fma<double>(kind, fma_rounds);
-  };
+  const auto pass = [&](unsigned t, unsigned) { sinks[t] += run_fma<T>(kind, fma_rounds); };
   const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions});
   expects(std::ranges::all_of(sinks, [](double s) { return std::isfinite(s); }), "hml: the FMA kernel diverged");
-  const double flop_per_pass = fp32 ? fma_flops<float>(kind, fma_rounds) : fma_flops<double>(kind, fma_rounds);
-  return flop_per_pass * static_cast<double>(threads) * flop / time;
+  return fma_flops<T>(kind, fma_rounds) * static_cast<double>(threads) * flop / time;
+}
+
+}  // namespace
+
+compute_rate measure_peak_compute(const timing_options& options, fma_precision precision) {
+  return precision == fma_precision::fp32 ? measure_fma_peak<float>(options) : measure_fma_peak<double>(options);
 }
 
 compute_rate measure_scalar_chain(const timing_options& options) {
