@@ -11,6 +11,8 @@
 #include "commands.hpp"
 #include "common.hpp"
 
+import hml.probe;
+
 namespace hml_cli {
 
 namespace {

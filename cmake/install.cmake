@@ -1,11 +1,13 @@
 # `cmake --install` puts the library, its module interface units and a relocatable package config in the
-# prefix; a consumer does `find_package(hml)` and `import hml;` (tests/consumer proves it).
+# prefix; a consumer does `find_package(hml)` and `import hml;` (tests/consumer proves it), and
+# `find_package(hml COMPONENTS probe)` with hml::probe for `import hml.probe;`.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
 set(hml_config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/hml)
 
-install(TARGETS hml EXPORT hmlTargets
+get_property(hml_layers GLOBAL PROPERTY hml_layers)
+install(TARGETS hml ${hml_layers} EXPORT hmlTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   FILE_SET CXX_MODULES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hml/modules)

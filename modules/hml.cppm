@@ -1,10 +1,9 @@
-// hml — the whole library in one import.
+// hml — the whole library in one import, but for hml.probe (its own component: `import hml.probe;`).
 export module hml;
 export import hml.units;
 export import hml.machine;
 export import hml.workload;
 export import hml.analysis;
-export import hml.probe;
 export import hml.catalog;
 export import hml.catalog.lookup;
 export import hml.sweep;

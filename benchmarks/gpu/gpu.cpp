@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "gpu_kernels.hpp"
+#include "../prediction_error.hpp"
 
 import hml;
 
@@ -73,9 +74,9 @@ std::string report(const gpu::device_info& gpu, bool tiny) {
                    {.overlap_policy = hml::overlap::full})
               .total;
       stated = text(roof_time);
-      stated_error = hml::error_percent(roof_time, t);
+      stated_error = bench::error_percent(roof_time, t);
     }
-    fidelity.add_row({std::string{k.name}, static_cast<double>(n), text(t), text(model), hml::error_percent(model, t),
+    fidelity.add_row({std::string{k.name}, static_cast<double>(n), text(t), text(model), bench::error_percent(model, t),
                       stated, stated_error});
   }
   out += "```text\n" + hml::format_table(fidelity) + "```\n";

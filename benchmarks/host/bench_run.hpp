@@ -10,6 +10,7 @@
 #include <type_traits>
 
 import hml;
+import hml.probe;
 
 namespace bench {
 

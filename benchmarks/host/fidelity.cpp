@@ -17,8 +17,10 @@
 
 #include "bench_run.hpp"
 #include "kernels.hpp"
+#include "../prediction_error.hpp"
 
 import hml;
+import hml.probe;
 
 namespace {
 
@@ -176,8 +178,8 @@ std::string report(const bench::run_options& run) {
     const double target_percent = e.streaming ? 10.0 : 25.0;  // the targets
     // A kernel without FLOP (copy) has no roofline time: it is judged on hml::run alone.
     const bool has_roofline = hml::isfinite(point.estimated_time);
-    const double flat_error = hml::error_percent(flat, e.measured);
-    const double error = has_roofline ? hml::error_percent(point.estimated_time, e.measured) : flat_error;
+    const double flat_error = bench::error_percent(flat, e.measured);
+    const double error = has_roofline ? bench::error_percent(point.estimated_time, e.measured) : flat_error;
     const bool within = std::abs(error) <= target_percent;
     t.add_row({std::string{e.model.name}, std::to_string(e.n), text(e.working_set), std::string{home.name},
                text(e.measured), e.streaming ? text(achieved.achieved_bandwidth) : text(achieved.achieved_compute),

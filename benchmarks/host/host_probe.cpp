@@ -11,6 +11,7 @@
 #include "likwid.hpp"
 
 import hml;
+import hml.probe;
 
 namespace {
 

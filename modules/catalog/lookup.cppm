@@ -1,11 +1,10 @@
 // hml.catalog.lookup — devices and precisions by the names people type: "h100_sxm", "H100-SXM",
 // "NVIDIA H100 SXM5 80GB" (case and the separators _ - and space do not matter), with the closest ids
-// suggested for a name that is not known; and the catalog as a table, every figure with its kind.
+// suggested for a name that is not known.
 module;
 #include <algorithm>
 #include <array>
 #include <cstddef>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -13,7 +12,6 @@ module;
 #include <vector>
 export module hml.catalog.lookup;
 export import hml.catalog;
-import hml.report;
 
 export namespace hml {
 
@@ -197,32 +195,6 @@ private:
     throw std::invalid_argument(std::string{d.name} + " publishes no " + std::string{to_string(p)} + " peak");
   }
   return roof_of(d, p);
-}
-
-// The catalog as a table: id, name, memory, bandwidth, the interface, every peak, each figure followed
-// by its kind ("vendor-stated", "derived", ...; "not published" with a value of 0), source and note.
-// Rates are in B/s and FLOP/s.
-[[nodiscard]] inline table device_table(std::span<const device* const> list = devices::all) {
-  table t{{"id", "name", "memory", "bandwidth", "bandwidth_kind", "bus_bits", "pin_rate", "pin_rate_kind"}, {}};
-  for (precision p : all_precisions) {
-    t.columns.push_back(std::string{id_of(p)});
-    t.columns.push_back(std::string{id_of(p)} + "_kind");
-  }
-  t.columns.insert(t.columns.end(), {"source", "note"});
-  const auto kind = [](const auto& f) { return std::string{f.published() ? to_string(f.kind) : "not published"}; };
-  for (const device* d : list) {
-    std::vector<cell> row{std::string{id_of(*d)}, std::string{d->name}, std::string{d->memory},
-                          d->bandwidth.value.value(), kind(d->bandwidth), static_cast<double>(d->interface.bus_bits),
-                          d->interface.pin_rate.value.value(), kind(d->interface.pin_rate)};
-    for (precision p : all_precisions) {
-      row.emplace_back(peak(*d, p).value.value());
-      row.emplace_back(kind(peak(*d, p)));
-    }
-    row.emplace_back(std::string{d->source});
-    row.emplace_back(std::string{d->note});
-    t.add_row(std::move(row));
-  }
-  return t;
 }
 
 }  // namespace hml

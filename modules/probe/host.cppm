@@ -154,11 +154,4 @@ struct host_machine {
 // the scalar chain, and finds the memory levels.
 [[nodiscard]] host_machine probe(const probe_options& options = {});
 
-// How far a model's time is from a measured one, in percent of the measurement: positive when the model
-// predicts a longer time than measured.
-[[nodiscard]] constexpr double error_percent(duration predicted, duration measured) {
-  validate_measured_time(measured);
-  return (predicted / measured - 1.0) * 100.0;
-}
-
 }  // namespace hml

@@ -1,7 +1,8 @@
-// hml.report — what the analyses look like on a page: the seed's text blocks, tables, CSV, JSON, SVG;
-// kernel lists read from CSV.
+// hml.report — what the analyses look like on a page: the seed's text blocks, tables, CSV, JSON, SVG, the
+// catalog as a table; kernel lists read from CSV.
 export module hml.report;
 export import hml.analysis;
+export import hml.catalog.lookup;
 export import :lab_text;
 export import :table;
 export import :csv;
@@ -10,3 +11,4 @@ export import :svg;
 export import :file;
 export import :kernels_csv;
 export import :roofline_table;
+export import :device_table;

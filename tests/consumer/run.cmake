@@ -19,3 +19,4 @@ run_step("configure the consumer"
     -DCMAKE_PREFIX_PATH=${prefix})
 run_step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_step("run the consumer" ${WORK_DIR}/build/consumer)
+run_step("run the probe's consumer" ${WORK_DIR}/build/consumer_probe)

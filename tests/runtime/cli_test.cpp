@@ -26,6 +26,7 @@
 #include "svg_read.hpp"           // where the chart drew things
 
 import hml;
+import hml.probe;
 
 #ifdef HML_CLI
 

@@ -3,7 +3,7 @@
 module;
 #include <string_view>
 export module hml.analysis:time_model;
-import hml.workload;
+import hml.machine;
 
 export namespace hml {
 

@@ -1,11 +1,11 @@
 // hml.machine — what a machine offers: memories with latency and bandwidth, cache hierarchies with hit
-// rates, access patterns, and compute cores with a peak rate.
+// rates, and compute cores with a peak rate; the rate a memory sustains for a workload's access pattern.
 module;
 #include <array>
 #include <concepts>
 #include <cstddef>
 export module hml.machine;
-export import hml.units;
+export import hml.workload;
 
 export namespace hml {
 
@@ -106,55 +106,6 @@ concept memory_model = requires(const M& m) {
   { effective_bandwidth(m) } -> std::same_as<data_rate>;
   { m.latency } -> std::convertible_to<duration>;
 };
-
-// How a kernel touches memory. Sequential access uses every byte of each line it pulls. Random access to
-// elements of `element` bytes pulls whole lines of `line` bytes, so it moves line/element times the bytes,
-// and each line costs a full latency: with `outstanding` requests in flight, Little's law caps the rate
-// at outstanding x line / latency. Latency that is not hidden adds up.
-enum class access_order { sequential, random };
-
-struct access_pattern {
-  access_order order = access_order::sequential;
-  data_size element = 1 * byte;
-  data_size line = 64 * byte;
-  double outstanding = 1.0;
-};
-
-inline constexpr access_pattern sequential_access{};
-
-[[nodiscard]] constexpr access_pattern random_access(data_size element, data_size line = 64 * byte,
-                                                     double outstanding = 1.0) noexcept {
-  return {access_order::random, element, line, outstanding};
-}
-
-constexpr void validate_element_size(data_size element) {
-  expects(isfinite(element) && element.value() > 0, "hml: access element size must be > 0");
-}
-constexpr void validate_line_size(data_size line) {
-  expects(isfinite(line) && line.value() > 0, "hml: cache line size must be > 0");
-}
-constexpr void validate_outstanding(double requests) {
-  expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be within [1, 1e12)");
-}
-
-constexpr void validate(const access_pattern& p) {
-  validate_element_size(p.element);
-  validate_line_size(p.line);
-  validate_outstanding(p.outstanding);
-}
-
-// Bytes the memory really moves to deliver `useful` bytes in this pattern.
-[[nodiscard]] constexpr data_size traffic(data_size useful, const access_pattern& p) {
-  validate(p);
-  if (p.order == access_order::sequential) return useful;
-  // Each element touches ceil(element / line) whole lines.
-  const double lines_per_element = [&] {
-    const double ratio = p.element / p.line;
-    const auto whole = static_cast<double>(static_cast<long long>(ratio));
-    return whole == ratio ? ratio : whole + 1.0;
-  }();
-  return useful * (lines_per_element * (p.line / p.element));
-}
 
 // The rate a memory sustains for this pattern: its bandwidth, or for random access the latency-bound rate
 // of Little's law if that is lower.

@@ -13,7 +13,7 @@ module;
 #include <span>
 #include <string_view>
 export module hml.analysis:roofline;
-import hml.workload;
+import hml.machine;
 import :time_model;
 
 namespace hml::detail {

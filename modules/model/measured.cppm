@@ -3,7 +3,7 @@
 module;
 #include <string_view>
 export module hml.analysis:measured;
-import hml.workload;
+import hml.machine;
 import :time_model;
 import :roofline;
 
