@@ -45,7 +45,7 @@ void run(const analyze_options& o) {
   if (k.flops.value() == 0 && k.bytes.value() == 0) {
     throw input_error("--flops, --bytes: a kernel of 0 FLOP and 0 B has nothing to analyse");
   }
-  const hml::measured_point m = hml::measure(k, time, roof.roof);
+  const hml::measured_point m = hml::analyze_measured(k, time, roof.roof);
   // Above a roof is not a result but a slip: a time in the wrong unit, or bytes the caches served.
   for (const auto& [percent, roof_name] : {std::pair{m.percent_of_peak_compute, "peak compute"},
                                            std::pair{m.percent_of_bandwidth, "memory bandwidth"}}) {

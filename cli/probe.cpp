@@ -66,7 +66,7 @@ std::string size_text(hml::data_size s) {
 }
 
 std::string machine_text(const hml::host_machine& m) {
-  hml::table levels{{"level", "working sets", "bandwidth (triad)", "latency"}, {}};
+  hml::table levels{{"level", "working sets", "bandwidth (Schoenauer triad)", "latency"}, {}};
   for (std::size_t i = 0; i < m.levels.size(); ++i) {
     const hml::bandwidth_plateau& level = m.levels[i];
     levels.add_row({std::string{level.ceiling.name},

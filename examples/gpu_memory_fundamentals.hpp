@@ -99,7 +99,7 @@ constexpr void write_intensity_table(Sink& out) {
 
 template <class Sink>
 constexpr void write_measured(Sink& out, std::string_view title, const hml::kernel& k, hml::duration t) {
-  const hml::measured_point m = hml::measure(k, t, tutorial_gpu);
+  const hml::measured_point m = hml::analyze_measured(k, t, tutorial_gpu);
   write(out, {title, ": ", hml::to_text(k.bytes, {hml::general(3), hml::prefix_system::decimal}), ", ", text(k.flops),
               ", ",
               number(in(m.intensity, hml::flop_per_byte), m.intensity < 1 * hml::flop_per_byte ? hml::fixed(4) : hml::fixed(1)),

@@ -174,7 +174,7 @@ std::string report(const bench::run_options& run) {
     const hml::hierarchical_point point =
         hml::analyze(hml::hierarchical_kernel<2>{e.model.name, e.model.flops, {e.model.bytes, e.outer_bytes}, e.compute.name},
                      roof);
-    const hml::measured_point achieved = hml::measure(e.model, e.measured, {home.bandwidth, m.peak});
+    const hml::measured_point achieved = hml::analyze_measured(e.model, e.measured, {home.bandwidth, m.peak});
     const double target_percent = e.streaming ? 10.0 : 25.0;  // the targets
     // A kernel without FLOP (copy) has no roofline time: it is judged on hml::run alone.
     const bool has_roofline = hml::isfinite(point.estimated_time);

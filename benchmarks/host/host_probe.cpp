@@ -46,14 +46,14 @@ std::string report(const bench::run_options& run) {
                             : std::string{"none (likwid-bench not run)."}) +
                     "\n\n";
 
-  hml::table levels{{"level", "working sets", "ceiling (triad)", "latency", "compared at", "probe triad", "likwid triad",
+  hml::table levels{{"level", "working sets", "ceiling (Schoenauer triad)", "latency", "compared at", "probe Schoenauer triad", "likwid triad",
                      "%", "probe copy", "likwid copy", "%"}, {}};
   for (std::size_t i = 0; i < m.levels.size(); ++i) {
     const hml::bandwidth_plateau& level = m.levels[i];
     // Both programs measure the level's middle working set back to back, so load from other processes
     // hits them alike; the probe's figures here are fresh, not the sweep's.
-    const hml::data_size at = m.triad[middle_sample(m.triad, level)].working_set;
-    const hml::bandwidth_sample triad = hml::measure_bandwidth(hml::stream_kernel::triad, at, options.timing);
+    const hml::data_size at = m.schoenauer_triad[middle_sample(m.schoenauer_triad, level)].working_set;
+    const hml::bandwidth_sample triad = hml::measure_bandwidth(hml::stream_kernel::schoenauer_triad, at, options.timing);
     const hml::bandwidth_sample copy = hml::measure_bandwidth(hml::stream_kernel::copy, at, options.timing);
     std::optional<double> likwid_triad, likwid_copy;
     std::string likwid_triad_text = "-", likwid_copy_text = "-";
@@ -72,7 +72,7 @@ std::string report(const bench::run_options& run) {
                     percent_of(triad.bandwidth.value(), likwid_triad), text(copy.bandwidth), likwid_copy_text,
                     percent_of(copy.bandwidth.value(), likwid_copy)});
   }
-  out += "Memory levels found in the triad samples, and both programs again, back to back, at the middle working set of each:\n\n" +
+  out += "Memory levels found in the Schoenauer triad samples, and both programs again, back to back, at the middle working set of each:\n\n" +
          bench::text_block(levels);
 
   hml::table peak{{"peak (measured again, beside likwid-bench)", "probe", "likwid-bench", "%"}, {}};
@@ -93,12 +93,12 @@ std::string report(const bench::run_options& run) {
   const hml::roof roof = m.roofline();
   out += "\nThe machine description the models get: DRAM " + text(roof.bandwidth) + ", peak " + text(roof.peak) +
          ", ridge " + text(hml::ridge_point(roof)) + "; scalar FMA chain " + text(m.scalar_chain) + ".\n\nEvery sample (bytes counted as likwid-bench counts them):\n\n";
-  hml::table samples{{"working set", "copy", "triad", "level"}, {}};
-  for (std::size_t i = 0; i < m.triad.size(); ++i) {
-    const hml::data_size set = m.triad[i].working_set;
+  hml::table samples{{"working set", "copy", "Schoenauer triad", "level"}, {}};
+  for (std::size_t i = 0; i < m.schoenauer_triad.size(); ++i) {
+    const hml::data_size set = m.schoenauer_triad[i].working_set;
     const hml::bandwidth_plateau& level = m.level_for(set);
     const bool inside = !(set < level.smallest) && !(level.largest < set);
-    samples.add_row({text(set), text(m.copy[i].bandwidth), text(m.triad[i].bandwidth),
+    samples.add_row({text(set), text(m.copy[i].bandwidth), text(m.schoenauer_triad[i].bandwidth),
                      inside ? std::string{level.ceiling.name} : std::string{"(transition)"}});
   }
   out += bench::text_block(samples);

@@ -27,7 +27,7 @@ constexpr void validate_measured_time(duration time) {
 
 // `k` took `time`. The bytes are those the kernel counts (k.bytes after its access pattern); a kernel that
 // really moved more (re-reads the caches did not catch) shows it as a low intensity-based gap.
-[[nodiscard]] constexpr measured_point measure(const kernel& k, duration time, const roof& r) {
+[[nodiscard]] constexpr measured_point analyze_measured(const kernel& k, duration time, const roof& r) {
   validate_measured_time(time);
   const roofline_point model = analyze(k, r);
   const compute_rate achieved_compute = k.flops / time;

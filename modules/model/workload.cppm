@@ -108,6 +108,13 @@ template <class Element>
   return {"triad", 2 * n * flop, 3 * n * element_size<Element>};
 }
 
+// a[i] = b[i] + c[i] * d[i] (Schönauer's vector triad; likwid-bench's "triad"): two FLOP, three reads and
+// one write. hml.probe measures the machine's bandwidth with it; `triad` above is STREAM's.
+template <class Element>
+[[nodiscard]] constexpr kernel schoenauer_triad(std::uint64_t n) {
+  return {"Schoenauer triad", 2 * n * flop, 4 * n * element_size<Element>};
+}
+
 // sum of n elements: n - 1 additions, one read each.
 template <class Element>
 [[nodiscard]] constexpr kernel reduction(std::uint64_t n) {

@@ -68,7 +68,7 @@ void pin_this_thread(int cpu) {
 [[gnu::target("avx512f")]] void copy_avx512(double* a, const double* b, std::size_t n) {
   for (std::size_t i = 0; i < n; i += 8) _mm512_store_pd(a + i, _mm512_load_pd(b + i));
 }
-[[gnu::target("avx512f")]] void triad_avx512(double* a, const double* b, const double* c, const double* d,
+[[gnu::target("avx512f")]] void schoenauer_triad_avx512(double* a, const double* b, const double* c, const double* d,
                                              std::size_t n) {
   for (std::size_t i = 0; i < n; i += 8) {
     _mm512_store_pd(a + i, _mm512_fmadd_pd(_mm512_load_pd(c + i), _mm512_load_pd(d + i), _mm512_load_pd(b + i)));
@@ -77,7 +77,7 @@ void pin_this_thread(int cpu) {
 [[gnu::target("avx2")]] void copy_avx2(double* a, const double* b, std::size_t n) {
   for (std::size_t i = 0; i < n; i += 4) _mm256_store_pd(a + i, _mm256_load_pd(b + i));
 }
-[[gnu::target("avx2,fma")]] void triad_avx2(double* a, const double* b, const double* c, const double* d,
+[[gnu::target("avx2,fma")]] void schoenauer_triad_avx2(double* a, const double* b, const double* c, const double* d,
                                             std::size_t n) {
   for (std::size_t i = 0; i < n; i += 4) {
     _mm256_store_pd(a + i, _mm256_fmadd_pd(_mm256_load_pd(c + i), _mm256_load_pd(d + i), _mm256_load_pd(b + i)));
@@ -87,7 +87,7 @@ void pin_this_thread(int cpu) {
 [[clang::no_builtin("memcpy")]] void copy_generic(double* __restrict a, const double* __restrict b, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) a[i] = b[i];
 }
-void triad_generic(double* __restrict a, const double* __restrict b, const double* __restrict c,
+void schoenauer_triad_generic(double* __restrict a, const double* __restrict b, const double* __restrict c,
                    const double* __restrict d, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) a[i] = b[i] + c[i] * d[i];
 }
@@ -205,13 +205,13 @@ void run_copy(isa i, double* a, const double* b, std::size_t n) {
   }
 }
 
-void run_triad(isa i, double* a, const double* b, const double* c, const double* d, std::size_t n) {
+void run_schoenauer_triad(isa i, double* a, const double* b, const double* c, const double* d, std::size_t n) {
   switch (i) {
 #if defined(__x86_64__)
-    case isa::avx512: return triad_avx512(a, b, c, d, n);
-    case isa::avx2: return triad_avx2(a, b, c, d, n);
+    case isa::avx512: return schoenauer_triad_avx512(a, b, c, d, n);
+    case isa::avx2: return schoenauer_triad_avx2(a, b, c, d, n);
 #endif
-    default: return triad_generic(a, b, c, d, n);
+    default: return schoenauer_triad_generic(a, b, c, d, n);
   }
 }
 
@@ -223,7 +223,15 @@ struct stream_arrays {
 
 constexpr std::size_t doubles_per_line = 64 / sizeof(double);
 
-std::size_t streams(stream_kernel k) { return k == stream_kernel::copy ? 2 : 4; }
+// The workload kernel a stream kernel runs: its bytes are what the probe counts.
+kernel workload_of(stream_kernel k, std::uint64_t n) {
+  return k == stream_kernel::copy ? hml::copy<double>(n) : hml::schoenauer_triad<double>(n);
+}
+
+// Arrays the kernel streams through: its bytes per element over the element size.
+std::size_t streams(stream_kernel k) {
+  return static_cast<std::size_t>(workload_of(k, 1).bytes / element_size<double>);
+}
 
 }  // namespace
 
@@ -359,11 +367,11 @@ bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, 
     if (kernel == stream_kernel::copy) {
       run_copy(kind, d[0].get(), d[1].get(), n);
     } else {
-      run_triad(kind, d[0].get(), d[1].get(), d[2].get(), d[3].get(), n);
+      run_schoenauer_triad(kind, d[0].get(), d[1].get(), d[2].get(), d[3].get(), n);
     }
   };
   const duration time = time_parallel(prepare, pass, {threads, options.min_time, options.repetitions});
-  const data_size moved = static_cast<double>(arrays * n * threads * sizeof(double)) * byte;
+  const data_size moved = workload_of(kernel, n * threads).bytes;
   return {moved, moved / time};
 }
 
@@ -506,9 +514,9 @@ host_machine probe(const probe_options& options) {
   machine.isa = vector_isa();
   for (const data_size size : options.working_sets) {
     machine.copy.push_back(measure_bandwidth(stream_kernel::copy, size, options.timing));
-    machine.triad.push_back(measure_bandwidth(stream_kernel::triad, size, options.timing));
+    machine.schoenauer_triad.push_back(measure_bandwidth(stream_kernel::schoenauer_triad, size, options.timing));
   }
-  machine.levels = find_plateaus(machine.triad, options.plateaus);
+  machine.levels = find_plateaus(machine.schoenauer_triad, options.plateaus);
   for (const bandwidth_plateau& level : machine.levels) {
     // The level's working sets are all threads' together; the latency is one thread's.
     const data_size middle = std::sqrt(level.smallest.value() * level.largest.value()) * byte;

@@ -1,8 +1,8 @@
 // hml.probe:host — times kernels on every hardware thread of this machine and describes the machine.
 //
 // Bytes are counted the way likwid-bench counts them, so the two compare directly: copy a[i] = b[i] moves
-// 16 B per element (one load, one store), triad a[i] = b[i] + c[i] * d[i] moves 32 B (three loads, one
-// store); the extra read a cache does to allocate a written line (write-allocate) is not counted. A working
+// 16 B per element (one load, one store), the Schoenauer triad a[i] = b[i] + c[i] * d[i] moves 32 B (three
+// loads, one store); the extra read a cache does to allocate a written line (write-allocate) is not counted. A working
 // set is the size of all arrays of all threads together (likwid-bench's -W N:<size>:<threads>).
 module;
 #include <algorithm>
@@ -78,9 +78,10 @@ using line_aligned_doubles = aligned_array<double, 64>;
   return a;
 }
 
+// The probe's streaming kernels, whose bytes are those of hml::copy<double> and hml::schoenauer_triad<double>.
 enum class stream_kernel {
-  copy,   // a[i] = b[i]: 16 B per element
-  triad,  // a[i] = b[i] + c[i] * d[i]: 32 B per element, 2 FLOP
+  copy,              // a[i] = b[i]: 16 B per element
+  schoenauer_triad,  // a[i] = b[i] + c[i] * d[i]: 32 B per element, 2 FLOP (likwid-bench's "triad")
 };
 
 // Bandwidth of one streaming kernel over a working set of about `working_set` (rounded down so every
@@ -127,8 +128,8 @@ struct host_machine {
   unsigned threads = 0;
   std::string_view isa;
   std::vector<bandwidth_sample> copy;
-  std::vector<bandwidth_sample> triad;
-  std::vector<bandwidth_plateau> levels;  // from the triad samples, fastest first; the last is DRAM
+  std::vector<bandwidth_sample> schoenauer_triad;
+  std::vector<bandwidth_plateau> levels;  // from the Schoenauer triad samples, fastest first; the last is DRAM
   std::vector<duration> latencies;        // per level, one thread at the level's middle working set per thread
   compute_rate peak;                      // FP64 FMA, all threads
   compute_rate peak_fp32;                 // FP32 FMA, all threads

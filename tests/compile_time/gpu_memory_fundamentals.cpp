@@ -46,7 +46,7 @@ static_assert(line(text, 21) == "n = 1024: 170.7 FLOP/B");
 static_assert(line(text, 22) == "n = 4096: 682.7 FLOP/B");
 
 // Measured vector add, 10M: 120e6 B, 10 MFLOP, 660.713 us -> 181.6 GB/s (88.6 %), 15.1 GFLOP/s (0.29 %).
-constexpr hml::measured_point add = hml::measure(g::measured_add, g::measured_add_time, g::tutorial_gpu);
+constexpr hml::measured_point add = hml::analyze_measured(g::measured_add, g::measured_add_time, g::tutorial_gpu);
 static_assert(g::measured_add.bytes == 120e6 * hml::byte && g::measured_add.flops == 10_MFLOP);
 static_assert(hml::format_number(in(add.achieved_bandwidth, hml::giga(hml::byte_per_second)), hml::fixed(1)) == "181.6");
 static_assert(hml::format_number(add.percent_of_bandwidth, hml::fixed(1)) == "88.6");
@@ -59,7 +59,7 @@ static_assert(line(text, 27) == "  memory-bound: the roofline allows 17.1 GFLOP/
 
 // Measured matmul 2048: 50,331,648 B, 17,179,869,184 FLOP, 341.3 FLOP/B, 5067.829 us -> 3.39 TFLOP/s (64.0 %),
 // 9.93 GB/s of unique bytes.
-constexpr hml::measured_point mm = hml::measure(g::measured_matmul, g::measured_matmul_time, g::tutorial_gpu);
+constexpr hml::measured_point mm = hml::analyze_measured(g::measured_matmul, g::measured_matmul_time, g::tutorial_gpu);
 static_assert(g::measured_matmul.bytes == 50'331'648_B && g::measured_matmul.flops == 17'179'869'184_FLOP);
 static_assert(hml::format_number(in(mm.intensity, hml::flop_per_byte), hml::fixed(1)) == "341.3");
 static_assert(hml::format_number(in(mm.achieved_compute, hml::tera(hml::flop_per_second)), hml::fixed(2)) == "3.39");

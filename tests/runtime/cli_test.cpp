@@ -329,7 +329,7 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
                              "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--format", "json"});
   ASSERT_EQ(o.status, 0) << o.err;
   const hml::measured_point m =
-      hml::measure(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_us, hml::roof{205_GBps, 5.3_TFLOPS});
+      hml::analyze_measured(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_us, hml::roof{205_GBps, 5.3_TFLOPS});
   const nlohmann::json row = nlohmann::json::parse(o.out).at(0);
   EXPECT_EQ(number_of(row["achieved_flops"]), in(m.achieved_compute, hml::flop_per_second));
   EXPECT_EQ(number_of(row["achieved_bytes_per_s"]), in(m.achieved_bandwidth, hml::byte_per_second));
@@ -349,7 +349,7 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
   const outcome slip =
       hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713ns", "--device", "m1_pro"});
   ASSERT_EQ(slip.status, 0) << slip.err;
-  const hml::measured_point fast = hml::measure(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_ns,
+  const hml::measured_point fast = hml::analyze_measured(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_ns,
                                                 hml::roof_named(hml::device_named("m1_pro"), hml::precision::fp32));
   const auto note = [](double percent, std::string_view roof) {
     return "hml: note: the kernel reached " + std::string{hml::format_number(percent, hml::general(3)).view()} +

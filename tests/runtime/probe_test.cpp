@@ -171,7 +171,7 @@ TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
   const auto copy = hml::measure_bandwidth(hml::stream_kernel::copy, 1000_B, {.threads = 1, .min_time = 1_ms});
   EXPECT_EQ(copy.working_set, 2 * 56 * 8_B);
   // triad: 4 arrays; 1 MiB over 2 threads divides into whole lines exactly.
-  const auto triad = hml::measure_bandwidth(hml::stream_kernel::triad, 1_MiB, {.threads = 2, .min_time = 1_ms});
+  const auto triad = hml::measure_bandwidth(hml::stream_kernel::schoenauer_triad, 1_MiB, {.threads = 2, .min_time = 1_ms});
   EXPECT_EQ(triad.working_set, 1_MiB);
   EXPECT_THROW((void)hml::measure_bandwidth(hml::stream_kernel::copy, 0_B), std::invalid_argument);
   // More than the machine holds is refused before any allocation (the size would also overflow size_t).
@@ -205,8 +205,8 @@ TEST(Probe, TinySettingGivesAPlausibleMachine) {
   EXPECT_EQ(m.threads, hml::available_threads());
   EXPECT_FALSE(m.isa.empty());
   ASSERT_EQ(m.copy.size(), 3u);
-  ASSERT_EQ(m.triad.size(), 3u);
-  for (const auto& samples : {m.copy, m.triad}) {
+  ASSERT_EQ(m.schoenauer_triad.size(), 3u);
+  for (const auto& samples : {m.copy, m.schoenauer_triad}) {
     for (const auto& s : samples) {
       EXPECT_TRUE(hml::isfinite(s.bandwidth));
       EXPECT_GT(s.bandwidth, 1_MBps);     // physical bounds, not a performance claim

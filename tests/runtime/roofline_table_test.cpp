@@ -67,7 +67,7 @@ TEST(RooflineTable, SeedFieldsAtFullPrecisionOrRounded) {
 }
 
 TEST(MeasuredTable, OneRowPerMeasurement) {
-  const hml::measured_point m = hml::measure(hml::vector_add<float>(10'000'000), 660.713_us, {205_GBps, 5.3_TFLOPS});
+  const hml::measured_point m = hml::analyze_measured(hml::vector_add<float>(10'000'000), 660.713_us, {205_GBps, 5.3_TFLOPS});
   const hml::table t = hml::measured_table({&m, 1});
   ASSERT_EQ(t.rows.size(), 1u);
   ASSERT_EQ(t.columns.size(), 9u);
