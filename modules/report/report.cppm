@@ -12,3 +12,4 @@ export import :file;
 export import :kernels_csv;
 export import :roofline_table;
 export import :device_table;
+export import :time_columns;
