@@ -6,9 +6,13 @@ module;
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <system_error>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
 export module hml.report:roofline_table;
 import hml.format;
 import hml.analysis;
@@ -18,12 +22,20 @@ export namespace hml {
 
 // x rounded to `decimals` places as Python's round(x, decimals) does: the correctly rounded decimal, an
 // exact tie to even (round(0.125, 2) == 0.12; 2.675 is below its decimal text, so round(2.675, 2) == 2.67).
-// printf's %.Nf rounds the same way, and hml.format matches printf to the last digit.
+// printf's %.Nf rounds the same way, and so do std::to_chars with a precision (specified as printf) and
+// hml.format (which matches printf to the last digit, but is constexpr and several times slower: this runs
+// on every number of `hml roofline --round`).
 [[nodiscard]] inline double round_decimal(double x, int decimals) {
   if (!std::isfinite(x)) return x;
-  const auto text = format_number(x, fixed(decimals));
+  char text[512];  // DBL_MAX has 309 integer digits
   double rounded = 0.0;
-  std::from_chars(text.view().data(), text.view().data() + text.size(), rounded);
+  if (const auto [end, error] = std::to_chars(text, text + sizeof text, x, std::chars_format::fixed, decimals);
+      error == std::errc{}) {
+    std::from_chars(text, end, rounded);
+  } else {  // more decimals than the buffer holds
+    const auto long_text = format_number(x, fixed(decimals));
+    std::from_chars(long_text.view().data(), long_text.view().data() + long_text.size(), rounded);
+  }
   return rounded;
 }
 
@@ -39,19 +51,36 @@ struct roofline_rounding {
   int estimated_time_s = 8;
 };
 
-// One row per point, numbers in FLOP/B, FLOP/s, percent and seconds; rounded as seed 002 rounds when
-// `seed_rounding` is set, at full precision otherwise.
-[[nodiscard]] inline table roofline_table(std::span<const roofline_point> points, bool seed_rounding = false) {
+// One point as a row of roofline_fields, numbers in FLOP/B, FLOP/s, percent and seconds; rounded as seed 002
+// rounds when `seed_rounding` is set, at full precision otherwise. The name and bound are viewed, not
+// copied: the row is valid while the point's name is.
+[[nodiscard]] inline std::array<cell_view, roofline_fields.size()> roofline_row(const roofline_point& p,
+                                                                                bool seed_rounding = false) {
   constexpr roofline_rounding decimals{};
   const auto maybe_rounded = [seed_rounding](double x, int places) {
     return seed_rounding ? round_decimal(x, places) : x;
   };
+  return {p.name,
+          maybe_rounded(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity),
+          maybe_rounded(in(p.attainable, flop_per_second), decimals.attainable_flops),
+          to_string(p.bound),
+          maybe_rounded(p.efficiency_percent, decimals.efficiency),
+          maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)};
+}
+
+// One row per point (roofline_row), in a table that owns its text.
+[[nodiscard]] inline table roofline_table(std::span<const roofline_point> points, bool seed_rounding = false) {
   table t{{roofline_fields.begin(), roofline_fields.end()}, {}};
   for (const roofline_point& p : points) {
-    t.add_row({std::string{p.name}, maybe_rounded(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity),
-               maybe_rounded(in(p.attainable, flop_per_second), decimals.attainable_flops),
-               std::string{to_string(p.bound)}, maybe_rounded(p.efficiency_percent, decimals.efficiency),
-               maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)});
+    std::vector<cell> row;
+    for (const cell_view& c : roofline_row(p, seed_rounding)) {
+      if (const double* number = std::get_if<double>(&c)) {
+        row.emplace_back(*number);
+      } else {
+        row.emplace_back(std::string{std::get<std::string_view>(c)});
+      }
+    }
+    t.add_row(std::move(row));
   }
   return t;
 }
