@@ -337,23 +337,28 @@ private:
 
   // The number times the unit, converted with one decimal rounding (see the top of the file).
   double to_base_value(const written_number& number, const unit_symbol& unit, std::size_t end) const {
-    std::string shifted(number.significand);
-    shifted += 'e';
-    shifted += std::to_string(number.exponent + unit.decimal_exponent);
+    // A plain significand (no exponent left after the unit's) is read as it is: no text to build, which is
+    // most of the time of reading a CSV of plain numbers.
+    const long long exponent = number.exponent + unit.decimal_exponent;
+    std::string shifted;
+    std::string_view decimal = number.significand;
+    if (exponent != 0) {
+      shifted = std::string(number.significand) + 'e' + std::to_string(exponent);
+      decimal = shifted;
+    }
     double value = 0.0;
-    const auto [ptr, ec] = std::from_chars(shifted.data(), shifted.data() + shifted.size(), value);
+    const auto [ptr, ec] = std::from_chars(decimal.data(), decimal.data() + decimal.size(), value);
     const bool too_large_or_small = ec == std::errc::result_out_of_range;
     const bool too_large = number.magnitude + unit.decimal_exponent > 0;
     if (!too_large_or_small) value = scale_by_power_of_two(value, unit.binary_exponent);
-    const std::string written = quoted(text_.substr(first_, end - first_));
-    const std::string base_unit(base_unit_symbol(wanted_));
     if ((too_large_or_small && too_large) || std::isinf(value)) {
-      fail(first_, written, " is too large for a double",
-           std::string(with_article(wanted_)) + " of at most 1.8e308 " + base_unit);
+      fail(first_, quoted(text_.substr(first_, end - first_)), " is too large for a double",
+           std::string(with_article(wanted_)) + " of at most 1.8e308 " + std::string(base_unit_symbol(wanted_)));
     }
     if (too_large_or_small || (value == 0.0 && !number.is_zero)) {
-      fail(first_, written, " is too small for a double and would read as zero",
-           "zero or " + std::string(with_article(wanted_)) + " of at least 4.9e-324 " + base_unit);
+      fail(first_, quoted(text_.substr(first_, end - first_)), " is too small for a double and would read as zero",
+           "zero or " + std::string(with_article(wanted_)) + " of at least 4.9e-324 " +
+               std::string(base_unit_symbol(wanted_)));
     }
     return value;
   }
