@@ -1,7 +1,11 @@
 // What every subcommand shares: reading quantities from option text, the --format and -o options,
 // input files, the roof a kernel runs against, and the one-line error.
 #pragma once
+#include <cstddef>
+#include <cstdio>
+#include <functional>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -63,13 +67,68 @@ void add_output_options(CLI::App& command, output_options& options, bool with_fo
 // The table in the chosen format (text tables with `numbers`).
 std::string render(const hml::table& t, output_format format, hml::number_format numbers = hml::general(6));
 
+// Where a command's output goes as it is produced: standard output, or a file written atomically (-o). Text
+// is appended to buffer() and handed on in blocks of output_block bytes (flush_if_full), so memory does not
+// grow with the output. Nothing is written before the first block is full: a run that fails early leaves
+// no output at all. A file appears at finish(), whole; a run that fails leaves none (on standard output,
+// blocks already written stay written, as with any filter).
+class output_stream {
+ public:
+  static constexpr std::size_t output_block = std::size_t{1} << 20;
+
+  explicit output_stream(const output_options& options);
+  std::string& buffer() noexcept { return buffer_; }
+  void flush_if_full() {
+    if (buffer_.size() >= output_block) write_out();
+  }
+  void finish();
+
+ private:
+  void write_out();
+
+  std::string path_;
+  std::string buffer_;
+  std::optional<hml::atomic_file> file_;
+};
+
 // All of `content` to standard output, or atomically to the file (so a failure leaves no partial file).
 void emit(const output_options& options, const std::string& content);
 
-// The whole of a file, or of standard input for "-".
-std::string read_input(std::string_view option, const std::string& path);
+// An input file, or standard input for "-", read in blocks by a kernels reader; errors name the option and
+// the file. A command that reads its input twice (a text table measures its columns first) asks for
+// rewind(): a regular file is read again from where it started, anything else (a pipe) from a temporary
+// copy made while it was read the first time (keep_copy()), so memory stays bounded either way.
+class input_file {
+ public:
+  input_file(std::string_view option, const std::string& path);
+  ~input_file();
+  input_file(const input_file&) = delete;
+  input_file& operator=(const input_file&) = delete;
 
-// The kernels of a CSV file (or "-"); errors name the option, the file and the line.
+  // "--ops: standard input: " or "--ops: kernels.csv: ", for errors in what the input holds.
+  [[nodiscard]] const std::string& source_name() const noexcept { return source_name_; }
+  [[nodiscard]] hml::byte_source source();
+  void keep_copy();
+  void rewind();
+
+ private:
+  std::size_t read(std::span<char> buffer);
+
+  std::string option_;
+  std::string path_;
+  std::string source_name_;
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  long long start_ = -1;      // where a regular file started; -1: not seekable
+  std::FILE* copy_ = nullptr;  // the bytes read so far, where the input cannot be read again
+  bool copying_ = false;
+};
+
+// Every kernel of the input, in order, to `visit`; errors name the option, the file and the line, and an
+// input with no kernels after its header is an error.
+void for_each_kernel(input_file& input, const std::function<void(const hml::kernel_record&)>& visit);
+
+// The kernels of a CSV file (or "-"), all in memory (a chart draws them all).
 std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path);
 
 // The roof to analyze against: --device NAME [--precision P], or --peak-compute and --peak-bandwidth.
