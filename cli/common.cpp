@@ -1,4 +1,5 @@
 #include <cerrno>
+#include <exception>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -145,21 +146,19 @@ void input_file::rewind() {
   copying_ = false;
 }
 
-void for_each_kernel(input_file& input, const std::function<void(const hml::kernel_record&)>& visit) {
-  std::size_t kernels = 0;
+[[noreturn]] void rethrow_kernels_error(const input_file& input, std::exception_ptr failure) {
   try {
-    hml::kernels_csv_reader reader{input.source()};
-    for (hml::kernel_record k; reader.next(k); ++kernels) visit(k);
+    std::rethrow_exception(std::move(failure));
   } catch (const hml::kernels_csv_error& e) {
     throw input_error(input.source_name() + e.what());
   }
-  if (kernels == 0) throw input_error(input.source_name() + "no kernels after the header");
 }
 
 std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path) {
   input_file input{option, path};
   std::vector<hml::kernel_record> kernels;
-  for_each_kernel(input, [&](const hml::kernel_record& k) { kernels.push_back(k); });
+  for_each_kernel<int>(
+      input, [](const hml::kernel_record&, int&) {}, [&](const hml::kernel_record& k, int) { kernels.push_back(k); });
   return kernels;
 }
 

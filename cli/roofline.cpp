@@ -1,4 +1,5 @@
 // `hml roofline`: seed 002's roofline analysis of a CSV list of operations on a device or a given roof.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,9 +27,14 @@ void run(const roofline_options& o) {
   input_file input{"--ops", o.operations};
   output_stream out{o.output};
   const std::vector<std::string> columns(hml::roofline_fields.begin(), hml::roofline_fields.end());
+  // Analysed and rounded on the reading thread; the row views the kernel's name, which outlives the visit.
+  using row = std::array<hml::cell_view, hml::roofline_fields.size()>;
+  const auto prepare = [&](const hml::kernel_record& k, row& r) {
+    r = hml::roofline_row(hml::analyze(k.as_kernel(), roof.roof), o.round);
+  };
   const auto each_row = [&](const auto& visit) {
-    for_each_kernel(input, [&](const hml::kernel_record& k) {
-      visit(hml::roofline_row(hml::analyze(k.as_kernel(), roof.roof), o.round));
+    for_each_kernel<row>(input, prepare, [&](const hml::kernel_record&, const row& r) {
+      visit(r);
       out.flush_if_full();
     });
   };
@@ -48,9 +54,7 @@ void run(const roofline_options& o) {
     case output_format::table: {
       hml::table_layout layout{columns};
       input.keep_copy();
-      for_each_kernel(input, [&](const hml::kernel_record& k) {
-        layout.measure(hml::roofline_row(hml::analyze(k.as_kernel(), roof.roof), o.round));
-      });
+      for_each_kernel<row>(input, prepare, [&](const hml::kernel_record&, const row& r) { layout.measure(r); });
       input.rewind();
       out.buffer() = "roofline on " + roof.title + ": " + describe(roof.roof) + "\n";
       layout.header(out.buffer());
