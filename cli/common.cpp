@@ -22,7 +22,13 @@ std::string_view without_library_prefix(std::string_view message) {
 
 int fail(std::string_view message) {
   message = without_library_prefix(message);
-  std::fprintf(stderr, "hml: error: %.*s\n", static_cast<int>(message.size()), message.data());
+  // One line whatever the input held: a field quoted in a message may hold a line break or binary bytes,
+  // and may be as long as a record (1 MiB).
+  constexpr std::size_t longest = 400;
+  std::string line;
+  hml::append_visible(line, message.substr(0, longest));
+  if (message.size() > longest) line += "...";
+  std::fprintf(stderr, "hml: error: %s\n", line.c_str());
   return 2;
 }
 

@@ -44,14 +44,14 @@ struct table {
 
 }  // namespace hml
 
-namespace hml::detail {
+export namespace hml {
 
-// Text as the aligned table shows it: a control character (a line break in a quoted CSV field, say) would
-// break the table's lines, so it is written as an escape: \n, \r, \t, or \xHH.
+// Text as a table or a one-line message shows it: a control character (a line break in a quoted CSV field,
+// a NUL) would break the lines or hide the rest, so it is written as an escape: \n, \r, \t, or \xHH.
 inline void append_visible(std::string& out, std::string_view text) {
   for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (byte >= 0x20 && byte != 0x7F) {
+    const auto code = static_cast<unsigned char>(c);
+    if (code >= 0x20 && code != 0x7F) {
       out += c;
     } else if (c == '\n') {
       out += "\\n";
@@ -62,13 +62,13 @@ inline void append_visible(std::string& out, std::string_view text) {
     } else {
       constexpr std::string_view hex = "0123456789abcdef";
       out += "\\x";
-      out += hex[byte >> 4];
-      out += hex[byte & 0xF];
+      out += hex[code >> 4];
+      out += hex[code & 0xF];
     }
   }
 }
 
-}  // namespace hml::detail
+}  // namespace hml
 
 export namespace hml {
 
@@ -116,7 +116,7 @@ public:
 private:
   [[nodiscard]] static std::string visible(std::string_view text) {
     std::string out;
-    detail::append_visible(out, text);
+    append_visible(out, text);
     return out;
   }
   [[nodiscard]] std::string text_of(const cell_view& c) const {

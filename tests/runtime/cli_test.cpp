@@ -664,6 +664,10 @@ TEST(Cli, LineBreakOrNulInAFieldBreaksNoTable) {
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_NE(csv.out.find("\r\n\"two\nlines\","), std::string::npos) << csv.out;
 
+  // An error that quotes such a field is still one line.
+  const fs::path broken_header = dir.file("header.csv", "\"na\nme\",flops,memory_bytes\nok,1,2\n");
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", broken_header.string()}),
+                     "found \"na\\nme\"");
   const char with_nul[] = "name,flops,memory_bytes\nok,1,2\nn\0ul,1,2\n";
   const fs::path nul = dir.file("nul.csv", std::string{with_nul, sizeof with_nul - 1});
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", nul.string()}),
