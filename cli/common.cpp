@@ -1,4 +1,5 @@
 #include <cerrno>
+#include <csignal>
 #include <exception>
 #include <cstdio>
 #include <cstring>
@@ -58,7 +59,41 @@ std::string render(const hml::table& t, output_format format, hml::number_format
   return hml::format_table(t, numbers);
 }
 
+namespace {
+
+// The temporary file being written, for the signal handler: a fixed buffer and a flag, which are all a
+// handler may touch.
+char pending_temporary[4096];
+volatile std::sig_atomic_t has_pending_temporary = 0;
+
+void remember_temporary(const std::filesystem::path& path) {
+  const std::string& text = path.native();
+  if (text.empty() || text.size() >= sizeof pending_temporary) return;
+  has_pending_temporary = 0;
+  std::memcpy(pending_temporary, text.c_str(), text.size() + 1);
+  has_pending_temporary = 1;
+}
+
+void forget_temporary() { has_pending_temporary = 0; }
+
+extern "C" void remove_temporary_and_end(int signal_number) {
+  if (has_pending_temporary != 0) ::unlink(pending_temporary);
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
+}  // namespace
+
+void remove_temporary_on_interrupt() {
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    // A signal ignored when hml started (SIGINT in a background job, SIGHUP under nohup) stays ignored.
+    if (std::signal(signal_number, remove_temporary_and_end) == SIG_IGN) std::signal(signal_number, SIG_IGN);
+  }
+}
+
 output_stream::output_stream(const output_options& options) : path_{options.path} {}
+
+output_stream::~output_stream() { forget_temporary(); }
 
 void output_stream::write_out() {
   if (path_ == "-") {
@@ -68,7 +103,10 @@ void output_stream::write_out() {
       throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
     }
   } else {
-    if (!file_) file_.emplace(path_);  // opened with the first block: an early failure touches no file
+    if (!file_) {  // opened with the first block: an early failure touches no file
+      file_.emplace(path_);
+      remember_temporary(file_->temporary_path());
+    }
     file_->write(buffer_);
   }
   buffer_.clear();
@@ -77,6 +115,7 @@ void output_stream::write_out() {
 void output_stream::finish() {
   write_out();
   if (file_) file_->commit();
+  forget_temporary();
 }
 
 void emit(const output_options& options, const std::string& content) {

@@ -84,6 +84,9 @@ class output_stream {
   static constexpr std::size_t output_block = std::size_t{1} << 20;
 
   explicit output_stream(const output_options& options);
+  ~output_stream();
+  output_stream(const output_stream&) = delete;
+  output_stream& operator=(const output_stream&) = delete;
   std::string& buffer() noexcept { return buffer_; }
   void flush_if_full() {
     if (buffer_.size() >= output_block) write_out();
@@ -97,6 +100,10 @@ class output_stream {
   std::string buffer_;
   std::optional<hml::atomic_file> file_;
 };
+
+// SIGINT, SIGTERM and SIGHUP remove the output file's temporary (an interrupted `hml sweep -o FILE` of 10^8
+// points leaves no partial file either), then end the process as the signal would.
+void remove_temporary_on_interrupt();
 
 // All of `content` to standard output, or atomically to the file (so a failure leaves no partial file).
 void emit(const output_options& options, const std::string& content);

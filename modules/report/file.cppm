@@ -91,6 +91,10 @@ public:
   atomic_file& operator=(const atomic_file&) = delete;
   ~atomic_file() { abandon(); }
 
+  // The temporary file the content goes to until commit(); empty where the target is written in place or
+  // after commit(). (A program that may be killed part way can remove it from a signal handler.)
+  [[nodiscard]] const std::filesystem::path& temporary_path() const noexcept { return temporary_; }
+
   // Appends `content`; a failure throws file_write_error and leaves nothing behind.
   void write(std::string_view content) {
     if (fd_ < 0) throw file_write_error{path_, "the file is already closed"};

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -695,6 +696,22 @@ TEST(Cli, FailurePartWayLeavesNoFile) {
   const outcome streamed = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "csv"});
   EXPECT_EQ(streamed.status, 2);
   EXPECT_EQ(streamed.err, "hml: error: --ops: " + operations.string() + ": line 50002: expected 3 fields like the header, found 2\n");
+}
+
+// An interrupted run (SIGTERM, or Ctrl-C's SIGINT, in a long sweep) removes the temporary file it was writing:
+// no output file, no leftover. The sweep has 10^8 points, far more than it writes before the signal comes.
+// (SIGTERM here: a background job of a script ignores SIGINT, and hml keeps a signal ignored that was.)
+TEST(Cli, InterruptedRunLeavesNoFile) {
+  const scratch_directory dir;
+  const fs::path out = dir.path / "sweep.csv";
+  const std::string command =
+      shell_quoted(HML_CLI) + " sweep --bandwidth 1GB/s:2GB/s:10000 --ops-per-byte 1:2:10000 --format csv -o " +
+      shell_quoted(out.string()) + " & pid=$!; cd " + shell_quoted(dir.path.string()) +
+      " && until ls -A | grep -q '[.]tmp$'; do sleep 0.05; done; kill -TERM $pid; wait $pid; exit $?";
+  const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 128 + SIGTERM);  // the shell's status for a run ended by SIGTERM
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(fs::is_empty(dir.path)) << "a temporary file is left";
 }
 
 TEST(Cli, MalformedCsvNamesTheLine) {
