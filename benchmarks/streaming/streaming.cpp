@@ -319,7 +319,19 @@ std::string fragment(const options& o, const fs::path& work) {
     if (m.status != 2 || !m.error.starts_with("hml: error: ")) {
       throw std::runtime_error("hml roofline --ops " + std::string{device} + ": status " + std::to_string(m.status) + ", " + m.error);
     }
-    std::string message = m.error.substr(0, m.error.find('\n'));
+    // Random bytes quoted in the message would not be UTF-8 (nor a Markdown cell): shown as \xHH.
+    std::string message;
+    for (const char c : m.error.substr(0, m.error.find('\n'))) {
+      const auto code = static_cast<unsigned char>(c);
+      if (code >= 0x20 && code < 0x7F && c != '`' && c != '|') {
+        message += c;
+      } else {
+        constexpr std::string_view hex = "0123456789abcdef";
+        message += "\\x";
+        message += hex[code >> 4];
+        message += hex[code & 0xF];
+      }
+    }
     md << markdown_row({std::string{device}, seconds(m.seconds), memory(m.peak_bytes), "`" + message + "`"});
   }
   fs::remove(operations);
