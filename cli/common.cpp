@@ -1,15 +1,16 @@
 #include <cerrno>
+#include <csignal>
+#include <exception>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common.hpp"
 
@@ -22,7 +23,13 @@ std::string_view without_library_prefix(std::string_view message) {
 
 int fail(std::string_view message) {
   message = without_library_prefix(message);
-  std::fprintf(stderr, "hml: error: %.*s\n", static_cast<int>(message.size()), message.data());
+  // One line whatever the input held: a field quoted in a message may hold a line break or binary bytes,
+  // and may be as long as a record (1 MiB).
+  constexpr std::size_t longest = 400;
+  std::string line;
+  hml::append_visible(line, message.substr(0, longest));
+  if (message.size() > longest) line += "...";
+  std::fprintf(stderr, "hml: error: %s\n", line.c_str());
   return 2;
 }
 
@@ -52,41 +59,151 @@ std::string render(const hml::table& t, output_format format, hml::number_format
   return hml::format_table(t, numbers);
 }
 
-void emit(const output_options& options, const std::string& content) {
-  if (options.path == "-") {
+namespace {
+
+// The temporary file being written, for the signal handler: a fixed buffer and a flag, which are all a
+// handler may touch.
+char pending_temporary[4096];
+volatile std::sig_atomic_t has_pending_temporary = 0;
+
+void remember_temporary(const std::filesystem::path& path) {
+  const std::string& text = path.native();
+  if (text.empty() || text.size() >= sizeof pending_temporary) return;
+  has_pending_temporary = 0;
+  std::memcpy(pending_temporary, text.c_str(), text.size() + 1);
+  has_pending_temporary = 1;
+}
+
+void forget_temporary() { has_pending_temporary = 0; }
+
+extern "C" void remove_temporary_and_end(int signal_number) {
+  if (has_pending_temporary != 0) ::unlink(pending_temporary);
+  std::signal(signal_number, SIG_DFL);
+  std::raise(signal_number);
+}
+
+}  // namespace
+
+void remove_temporary_on_interrupt() {
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+    // A signal ignored when hml started (SIGINT in a background job, SIGHUP under nohup) stays ignored.
+    if (std::signal(signal_number, remove_temporary_and_end) == SIG_IGN) std::signal(signal_number, SIG_IGN);
+  }
+}
+
+output_stream::output_stream(const output_options& options) : path_{options.path} {}
+
+output_stream::~output_stream() { forget_temporary(); }
+
+void output_stream::write_out() {
+  if (path_ == "-") {
     // A full disk is an error too, not a silently short output. (A closed pipe ends the process with
     // SIGPIPE first, as it does any Unix filter: `hml ... | head` stops quietly.)
-    if (std::fwrite(content.data(), 1, content.size(), stdout) != content.size() || std::fflush(stdout) != 0) {
+    if (std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) != buffer_.size() || std::fflush(stdout) != 0) {
       throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
     }
   } else {
-    hml::write_file_atomically(options.path, content);
+    if (!file_) {  // opened with the first block: an early failure touches no file
+      file_.emplace(path_);
+      remember_temporary(file_->temporary_path());
+    }
+    file_->write(buffer_);
+  }
+  buffer_.clear();
+}
+
+void output_stream::finish() {
+  write_out();
+  if (file_) file_->commit();
+  forget_temporary();
+}
+
+void emit(const output_options& options, const std::string& content) {
+  output_stream out{options};
+  out.buffer() = content;
+  out.finish();
+}
+
+input_file::input_file(std::string_view option, const std::string& path)
+    : option_{option},
+      path_{path},
+      source_name_{std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": "} {
+  const auto cannot_read = [&](const std::string& reason) {
+    return input_error(option_ + ": cannot read '" + path_ + "': " + reason);
+  };
+  if (path == "-") {
+    fd_ = STDIN_FILENO;
+  } else {
+    if (std::filesystem::is_directory(path)) throw cannot_read("it is a directory");
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw cannot_read(std::strerror(errno));
+    owns_fd_ = true;
+  }
+  struct stat status {};
+  if (::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode)) start_ = ::lseek(fd_, 0, SEEK_CUR);
+}
+
+input_file::~input_file() {
+  if (owns_fd_) ::close(fd_);
+  if (copy_ != nullptr) std::fclose(copy_);
+}
+
+std::size_t input_file::read(std::span<char> buffer) {
+  for (;;) {
+    const ::ssize_t got = ::read(fd_, buffer.data(), buffer.size());
+    if (got >= 0) {
+      const auto n = static_cast<std::size_t>(got);
+      if (copying_ && n > 0 && std::fwrite(buffer.data(), 1, n, copy_) != n) {
+        throw input_error(option_ + ": cannot keep a copy of '" + path_ + "' to read it twice: " + std::strerror(errno));
+      }
+      return n;
+    }
+    if (errno != EINTR) throw input_error(option_ + ": cannot read '" + path_ + "': " + std::strerror(errno));
   }
 }
 
-std::string read_input(std::string_view option, const std::string& path) {
-  if (path == "-") return {std::istreambuf_iterator<char>{std::cin}, std::istreambuf_iterator<char>{}};
-  const auto cannot_read = [&](const std::string& reason) {
-    return input_error(std::string{option} + ": cannot read '" + path + "': " + reason);
-  };
-  if (std::filesystem::is_directory(path)) throw cannot_read("it is a directory");
-  std::ifstream in{path, std::ios::binary};
-  if (!in) throw cannot_read(std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw cannot_read("reading failed");
-  return text.str();
+hml::byte_source input_file::source() {
+  return [this](std::span<char> buffer) { return read(buffer); };
+}
+
+void input_file::keep_copy() {
+  if (start_ >= 0) return;  // a regular file is read again in place
+  copy_ = std::tmpfile();   // unlinked already: it vanishes with the process, however that ends
+  if (copy_ == nullptr) {
+    throw input_error(option_ + ": cannot keep a copy of '" + path_ + "' to read it twice: " + std::strerror(errno));
+  }
+  copying_ = true;
+}
+
+void input_file::rewind() {
+  if (start_ >= 0) {
+    if (::lseek(fd_, start_, SEEK_SET) < 0) {
+      throw input_error(option_ + ": cannot read '" + path_ + "' again: " + std::strerror(errno));
+    }
+    return;
+  }
+  if (copy_ == nullptr || std::fflush(copy_) != 0 || ::lseek(::fileno(copy_), 0, SEEK_SET) < 0) {
+    throw input_error(option_ + ": cannot read '" + path_ + "' again");
+  }
+  if (owns_fd_) ::close(fd_);
+  fd_ = ::fileno(copy_);
+  owns_fd_ = false;
+  copying_ = false;
+}
+
+[[noreturn]] void rethrow_kernels_error(const input_file& input, std::exception_ptr failure) {
+  try {
+    std::rethrow_exception(std::move(failure));
+  } catch (const hml::kernels_csv_error& e) {
+    throw input_error(input.source_name() + e.what());
+  }
 }
 
 std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path) {
-  const std::string source = std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": ";
+  input_file input{option, path};
   std::vector<hml::kernel_record> kernels;
-  try {
-    kernels = hml::read_kernels_csv(read_input(option, path));
-  } catch (const hml::kernels_csv_error& e) {
-    throw input_error(source + e.what());
-  }
-  if (kernels.empty()) throw input_error(source + "no kernels after the header");
+  for_each_kernel<int>(
+      input, [](const hml::kernel_record&, int&) {}, [&](const hml::kernel_record& k, int) { kernels.push_back(k); });
   return kernels;
 }
 

@@ -1,10 +1,21 @@
 // What every subcommand shares: reading quantities from option text, the --format and -o options,
 // input files, the roof a kernel runs against, and the one-line error.
 #pragma once
+#include <array>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdio>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <stop_token>
 #include <string_view>
+#include <thread>
 #include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
@@ -63,13 +74,155 @@ void add_output_options(CLI::App& command, output_options& options, bool with_fo
 // The table in the chosen format (text tables with `numbers`).
 std::string render(const hml::table& t, output_format format, hml::number_format numbers = hml::general(6));
 
+// Where a command's output goes as it is produced: standard output, or a file written atomically (-o). Text
+// is appended to buffer() and handed on in blocks of output_block bytes (flush_if_full), so memory does not
+// grow with the output. Nothing is written before the first block is full: a run that fails early leaves
+// no output at all. A file appears at finish(), whole; a run that fails leaves none (on standard output,
+// blocks already written stay written, as with any filter).
+class output_stream {
+ public:
+  static constexpr std::size_t output_block = std::size_t{1} << 20;
+
+  explicit output_stream(const output_options& options);
+  ~output_stream();
+  output_stream(const output_stream&) = delete;
+  output_stream& operator=(const output_stream&) = delete;
+  std::string& buffer() noexcept { return buffer_; }
+  void flush_if_full() {
+    if (buffer_.size() >= output_block) write_out();
+  }
+  void finish();
+
+ private:
+  void write_out();
+
+  std::string path_;
+  std::string buffer_;
+  std::optional<hml::atomic_file> file_;
+};
+
+// SIGINT, SIGTERM and SIGHUP remove the output file's temporary (an interrupted `hml sweep -o FILE` of 10^8
+// points leaves no partial file either), then end the process as the signal would.
+void remove_temporary_on_interrupt();
+
 // All of `content` to standard output, or atomically to the file (so a failure leaves no partial file).
 void emit(const output_options& options, const std::string& content);
 
-// The whole of a file, or of standard input for "-".
-std::string read_input(std::string_view option, const std::string& path);
+// An input file, or standard input for "-", read in blocks by a kernels reader; errors name the option and
+// the file. A command that reads its input twice (a text table measures its columns first) asks for
+// rewind(): a regular file is read again from where it started, anything else (a pipe) from a temporary
+// copy made while it was read the first time (keep_copy()), so memory stays bounded either way.
+class input_file {
+ public:
+  input_file(std::string_view option, const std::string& path);
+  ~input_file();
+  input_file(const input_file&) = delete;
+  input_file& operator=(const input_file&) = delete;
 
-// The kernels of a CSV file (or "-"); errors name the option, the file and the line.
+  // "--ops: standard input: " or "--ops: kernels.csv: ", for errors in what the input holds.
+  [[nodiscard]] const std::string& source_name() const noexcept { return source_name_; }
+  [[nodiscard]] hml::byte_source source();
+  void keep_copy();
+  void rewind();
+
+ private:
+  std::size_t read(std::span<char> buffer);
+
+  std::string option_;
+  std::string path_;
+  std::string source_name_;
+  int fd_ = -1;
+  bool owns_fd_ = false;
+  long long start_ = -1;      // where a regular file started; -1: not seekable
+  std::FILE* copy_ = nullptr;  // the bytes read so far, where the input cannot be read again
+  bool copying_ = false;
+};
+
+// The error of a kernels reader, as an input_error naming the option and the file.
+[[noreturn]] void rethrow_kernels_error(const input_file& input, std::exception_ptr failure);
+
+// Every kernel of the input, in order: `prepare(kernel, T& work)` on a second thread, then
+// `visit(kernel, const T& work)` on this one. Errors name the option, the file and the line, and an input
+// with no kernels after its header is an error.
+//
+// The input is read, parsed and prepared (a roofline analysed and rounded, say) a batch or two ahead of
+// `visit` (formatting and writing): those halves take about as long as each other, so on two cores a long
+// list takes half the time. Three batches of 4096 kernels circulate (one read, one visited, one waiting),
+// their strings reused, so memory stays bounded.
+template <class T, class Prepare, class Visit>
+void for_each_kernel(input_file& input, Prepare prepare, Visit visit) {
+  constexpr std::size_t batch_size = 4096;
+  struct batch {
+    std::vector<hml::kernel_record> kernels = std::vector<hml::kernel_record>(batch_size);
+    std::vector<T> work = std::vector<T>(batch_size);
+    std::size_t size = 0;
+  };
+  std::array<batch, 3> batches;
+  std::mutex mutex;
+  std::condition_variable_any changed;
+  std::deque<batch*> empty{&batches[0], &batches[1], &batches[2]};
+  std::deque<batch*> full;
+  bool read_all = false;
+  std::exception_ptr failure;
+
+  std::jthread reader{[&](const std::stop_token& stop) {
+    try {
+      hml::kernels_csv_reader kernels{input.source()};
+      for (bool more = true; more;) {
+        batch* b = nullptr;
+        {
+          std::unique_lock lock{mutex};
+          if (!changed.wait(lock, stop, [&] { return !empty.empty(); })) return;  // the visitor failed
+          b = empty.front();
+          empty.pop_front();
+        }
+        b->size = 0;
+        while (b->size < batch_size && (more = kernels.next(b->kernels[b->size]))) {
+          prepare(std::as_const(b->kernels[b->size]), b->work[b->size]);
+          ++b->size;
+        }
+        {
+          const std::scoped_lock lock{mutex};
+          full.push_back(b);
+          read_all = !more;
+        }
+        changed.notify_all();
+      }
+    } catch (...) {
+      {
+        const std::scoped_lock lock{mutex};
+        failure = std::current_exception();
+        read_all = true;
+      }
+      changed.notify_all();
+    }
+  }};
+
+  std::size_t count = 0;
+  for (;;) {
+    batch* b = nullptr;
+    {
+      std::unique_lock lock{mutex};
+      changed.wait(lock, [&] { return !full.empty() || read_all; });
+      if (full.empty()) break;
+      b = full.front();
+      full.pop_front();
+    }
+    // A throw here leaves through the jthread's destructor, which stops the reader and joins it.
+    for (std::size_t i = 0; i < b->size; ++i) visit(std::as_const(b->kernels[i]), std::as_const(b->work[i]));
+    count += b->size;
+    {
+      const std::scoped_lock lock{mutex};
+      empty.push_back(b);
+    }
+    changed.notify_all();
+  }
+  reader.join();
+  if (failure) rethrow_kernels_error(input, failure);
+  if (count == 0) throw input_error(input.source_name() + "no kernels after the header");
+}
+
+// The kernels of a CSV file (or "-"), all in memory (a chart draws them all).
 std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path);
 
 // The roof to analyze against: --device NAME [--precision P], or --peak-compute and --peak-bandwidth.

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
     }
     if (!found) return hml_cli::fail("unknown command '" + std::string{argv[1]} + "'; the commands are " + known);
   }
+  hml_cli::remove_temporary_on_interrupt();
   try {
     app.parse(argc, argv);
     return 0;

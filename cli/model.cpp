@@ -117,8 +117,8 @@ model_space space_of(const model_options& o, bool axes) {
     s.pattern = hml::random_access(element, line, o.outstanding);
   }
   s.time.overlap_policy = o.overlap == "full" ? hml::overlap::full : hml::overlap::none;
-  if (s.points() > hml::max_axis_points) {
-    throw input_error("the sweep has more than " + std::to_string(hml::max_axis_points) +
+  if (s.points() > max_sweep_points) {
+    throw input_error("the sweep has more than " + std::to_string(max_sweep_points) +
                       " points (the product of the axes' points); make the axes shorter");
   }
   return s;

@@ -1,4 +1,5 @@
 // `hml roofline`: seed 002's roofline analysis of a CSV list of operations on a device or a given roof.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,16 +19,50 @@ struct roofline_options {
   output_options output;
 };
 
+// Streams: each operation is read, analysed and written before the next is read, so memory does not grow
+// with the number of operations. The text table takes two passes over the input (column widths, then rows).
 void run(const roofline_options& o) {
   const named_roof roof = roofs_of(o.roof).front();
-  const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);
-  std::vector<hml::roofline_point> points;
-  for (const hml::kernel_record& r : records) points.push_back(hml::analyze(r.as_kernel(), roof.roof));
   const output_format format = o.output.chosen();
-  std::string out;
-  if (format == output_format::table) out = "roofline on " + roof.title + ": " + describe(roof.roof) + "\n";
-  out += render(hml::roofline_table(points, o.round), format);
-  emit(o.output, out);
+  input_file input{"--ops", o.operations};
+  output_stream out{o.output};
+  const std::vector<std::string> columns(hml::roofline_fields.begin(), hml::roofline_fields.end());
+  // Analysed and rounded on the reading thread; the row views the kernel's name, which outlives the visit.
+  using row = std::array<hml::cell_view, hml::roofline_fields.size()>;
+  const auto prepare = [&](const hml::kernel_record& k, row& r) {
+    r = hml::roofline_row(hml::analyze(k.as_kernel(), roof.roof), o.round);
+  };
+  const auto each_row = [&](const auto& visit) {
+    for_each_kernel<row>(input, prepare, [&](const hml::kernel_record&, const row& r) {
+      visit(r);
+      out.flush_if_full();
+    });
+  };
+  switch (format) {
+    case output_format::csv: {
+      hml::csv_writer csv{columns};
+      csv.header(out.buffer());
+      each_row([&](const auto& row) { csv.row(out.buffer(), row); });
+      break;
+    }
+    case output_format::json: {
+      hml::json_writer json{columns};
+      each_row([&](const auto& row) { json.row(out.buffer(), row); });
+      json.finish(out.buffer());
+      break;
+    }
+    case output_format::table: {
+      hml::table_layout layout{columns};
+      input.keep_copy();
+      for_each_kernel<row>(input, prepare, [&](const hml::kernel_record&, const row& r) { layout.measure(r); });
+      input.rewind();
+      out.buffer() = "roofline on " + roof.title + ": " + describe(roof.roof) + "\n";
+      layout.header(out.buffer());
+      each_row([&](const auto& row) { layout.row(out.buffer(), row); });
+      break;
+    }
+  }
+  out.finish();
 }
 
 }  // namespace

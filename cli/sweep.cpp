@@ -1,7 +1,12 @@
 // `hml sweep`: the seed lab's model over axes of any of its parameters, as a table, CSV or JSON.
+#include <bit>
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -74,25 +79,69 @@ std::vector<column> columns_of(const model_space& s) {
   return columns;
 }
 
-hml::table sweep_table(const model_space& space, bool as_text) {
+// Writes the sweep as its points are computed: nothing is kept but one row. The text table runs the model
+// twice, once to measure its columns and once to write them (a point costs a few nanoseconds; its text
+// costs more, so the table is the slowest format, but its memory stays flat too).
+void write_sweep(const model_space& space, output_format format, output_stream& out) {
+  const bool as_text = format == output_format::table;
   std::vector<column> columns = columns_of(space);
   std::erase_if(columns, [as_text](const column& c) { return as_text && !c.swept; });
-  hml::table t;
-  for (const column& c : columns) t.columns.push_back(as_text ? c.label : c.name);
-  t.columns.push_back("regime");
-  for_each_point(space, [&](const model_point& p) {
-    std::vector<hml::cell> row;
-    for (const column& c : columns) {
+  std::vector<std::string> names;
+  for (const column& c : columns) names.push_back(as_text ? c.label : c.name);
+  names.emplace_back("regime");
+
+  std::vector<hml::cell_view> row(names.size());
+  // The text table's cells, which the row views; a column's text is a function of its number, so it is
+  // formatted again only when the number changes (most columns of a sweep repeat over many rows).
+  std::vector<std::string> texts(columns.size());
+  std::vector<std::optional<std::uint64_t>> text_of_bits(columns.size());
+  const auto row_of = [&](const model_point& p) -> const std::vector<hml::cell_view>& {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
       if (as_text) {
-        row.emplace_back(c.text(p));
+        const auto bits = std::bit_cast<std::uint64_t>(columns[c].number(p));
+        if (text_of_bits[c] != bits) {
+          texts[c] = columns[c].text(p);
+          text_of_bits[c] = bits;
+        }
+        row[c] = std::string_view{texts[c]};
       } else {
-        row.emplace_back(c.number(p));
+        row[c] = columns[c].number(p);
       }
     }
-    row.emplace_back(std::string{hml::to_string(p.result.limit)});
-    t.add_row(std::move(row));
-  });
-  return t;
+    row.back() = hml::to_string(p.result.limit);
+    return row;
+  };
+  switch (format) {
+    case output_format::csv: {
+      hml::csv_writer csv{names};
+      csv.header(out.buffer());
+      for_each_point(space, [&](const model_point& p) {
+        csv.row(out.buffer(), row_of(p));
+        out.flush_if_full();
+      });
+      break;
+    }
+    case output_format::json: {
+      hml::json_writer json{names};
+      for_each_point(space, [&](const model_point& p) {
+        json.row(out.buffer(), row_of(p));
+        out.flush_if_full();
+      });
+      json.finish(out.buffer());
+      break;
+    }
+    case output_format::table: {
+      hml::table_layout layout{names};
+      for_each_point(space, [&](const model_point& p) { layout.measure(row_of(p)); });
+      layout.header(out.buffer());
+      for_each_point(space, [&](const model_point& p) {
+        layout.row(out.buffer(), row_of(p));
+        out.flush_if_full();
+      });
+      break;
+    }
+  }
+  out.finish();
 }
 
 }  // namespace
@@ -111,8 +160,8 @@ void add_sweep_command(CLI::App& hml) {
   add_output_options(*command, *output);
   command->callback([options, output] {
     const model_space space = space_of(*options, true);
-    const output_format format = output->chosen();
-    emit(*output, render(sweep_table(space, format == output_format::table), format));
+    output_stream out{*output};
+    write_sweep(space, output->chosen(), out);
   });
 }
 

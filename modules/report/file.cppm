@@ -1,6 +1,7 @@
 // hml.report:file — output files that appear whole or not at all: the content goes to a temporary file
 // in the target's directory (so the rename stays on one file system), which is then renamed over the
-// target; a reader never sees a half-written file, and a failure leaves nothing behind.
+// target; a reader never sees a half-written file, and a failure leaves nothing behind. The content may
+// come in pieces (atomic_file::write), so output of any size streams through a bounded buffer.
 module;
 #include <atomic>
 #include <cerrno>
@@ -11,6 +12,7 @@ module;
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -20,7 +22,7 @@ export module hml.report:file;
 
 namespace hml::detail::file {
 
-// All of `content` to the open descriptor `fd`, then to the disk (fsync), or the reason it failed.
+// All of `content` to the open descriptor `fd`, or the reason it failed.
 inline std::string write_all(int fd, std::string_view content) {
   while (!content.empty()) {
     const ::ssize_t written = ::write(fd, content.data(), content.size());
@@ -30,6 +32,11 @@ inline std::string write_all(int fd, std::string_view content) {
     }
     content.remove_prefix(static_cast<std::size_t>(written));
   }
+  return {};
+}
+
+// What `fd` holds, to the disk (fsync), or the reason it failed.
+inline std::string sync(int fd) {
   // Devices and pipes cannot be synced (EINVAL); that is no failure of the write.
   if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) return std::strerror(errno);
   return {};
@@ -51,49 +58,92 @@ private:
 };
 
 
-// Writes `content` to `path` so that a reader sees the old file or the whole new one, never a part: a
-// temporary file beside the target, synced, then renamed over it (keeping the target's permissions). A
-// symbolic link is followed, so the file it points to is replaced, not the link; a target that is not a
-// regular file (/dev/null, a FIFO) is written in place, as there is nothing to replace.
-inline void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
-  namespace fs = std::filesystem;
-  if (path.empty()) throw file_write_error{path, "the path is empty"};
-  std::error_code error;
-  fs::path target = fs::weakly_canonical(path, error);
-  if (error) target = path;
-  const fs::file_status status = fs::status(target, error);
-  if (fs::is_directory(status)) throw file_write_error{path, "it is a directory"};
-  if (fs::exists(status) && !fs::is_regular_file(status)) {
-    const int fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) throw file_write_error{path, std::strerror(errno)};
-    const std::string failure = detail::file::write_all(fd, content);
-    ::close(fd);
-    if (!failure.empty()) throw file_write_error{path, failure};
-    return;
+// An output file written piece by piece that a reader sees whole or not at all: the pieces go to a
+// temporary file beside the target (so the rename stays on one file system), which commit() syncs and
+// renames over the target, keeping the target's permissions. A symbolic link is followed, so the file it
+// points to is replaced, not the link; a target that is not a regular file (/dev/null, a FIFO) is written in
+// place, as there is nothing to replace. Destroyed without commit() (a failure part way), it removes the
+// temporary file, so nothing is left behind.
+class atomic_file {
+public:
+  explicit atomic_file(const std::filesystem::path& path) : path_{path} {
+    namespace fs = std::filesystem;
+    if (path.empty()) throw file_write_error{path, "the path is empty"};
+    std::error_code error;
+    target_ = fs::weakly_canonical(path, error);
+    if (error) target_ = path;
+    status_ = fs::status(target_, error);
+    if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory"};
+    if (fs::exists(status_) && !fs::is_regular_file(status_)) {
+      fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
+      if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
+      return;
+    }
+    // A short name of its own: the target's name plus a suffix could pass the file system's name limit.
+    static std::atomic<unsigned> serial{0};
+    const fs::path directory = target_.has_parent_path() ? target_.parent_path() : fs::path{"."};
+    temporary_ = directory / (".hml-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".tmp");
+    const ::mode_t mode = fs::exists(status_) ? static_cast<::mode_t>(status_.permissions()) : 0666;
+    fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
+  }
+  atomic_file(const atomic_file&) = delete;
+  atomic_file& operator=(const atomic_file&) = delete;
+  ~atomic_file() { abandon(); }
+
+  // The temporary file the content goes to until commit(); empty where the target is written in place or
+  // after commit(). (A program that may be killed part way can remove it from a signal handler.)
+  [[nodiscard]] const std::filesystem::path& temporary_path() const noexcept { return temporary_; }
+
+  // Appends `content`; a failure throws file_write_error and leaves nothing behind.
+  void write(std::string_view content) {
+    if (fd_ < 0) throw file_write_error{path_, "the file is already closed"};
+    if (std::string failure = detail::file::write_all(fd_, content); !failure.empty()) fail(failure);
   }
 
-  // A short name of its own: the target's name plus a suffix could pass the file system's name limit.
-  static std::atomic<unsigned> serial{0};
-  const fs::path directory = target.has_parent_path() ? target.parent_path() : fs::path{"."};
-  const fs::path temporary =
-      directory / (".hml-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".tmp");
-  const ::mode_t mode = fs::exists(status) ? static_cast<::mode_t>(status.permissions()) : 0666;
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) throw file_write_error{path, std::strerror(errno)};
-  std::string failure = detail::file::write_all(fd, content);
-  if (::close(fd) != 0 && failure.empty()) failure = std::strerror(errno);
-  if (failure.empty() && fs::exists(status)) {
-    fs::permissions(temporary, status.permissions(), error);  // the umask narrowed `mode` at creation
+  // Syncs, closes and renames the temporary file over the target: from here on a reader sees the new file.
+  void commit() {
+    namespace fs = std::filesystem;
+    if (fd_ < 0) throw file_write_error{path_, "the file is already closed"};
+    std::string failure = detail::file::sync(fd_);
+    if (::close(std::exchange(fd_, -1)) != 0 && failure.empty()) failure = std::strerror(errno);
+    if (!failure.empty()) fail(failure);
+    if (temporary_.empty()) return;  // written in place
+    std::error_code error;
+    if (fs::exists(status_)) {
+      fs::permissions(temporary_, status_.permissions(), error);  // the umask narrowed the mode at creation
+    }
+    fs::rename(temporary_, target_, error);
+    if (error) fail(error.message());
+    temporary_.clear();
   }
-  if (failure.empty()) {
-    fs::rename(temporary, target, error);
-    if (error) failure = error.message();
+
+private:
+  void abandon() noexcept {
+    if (fd_ >= 0) ::close(std::exchange(fd_, -1));
+    if (!temporary_.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove(temporary_, ignored);
+      temporary_.clear();
+    }
   }
-  if (!failure.empty()) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw file_write_error{path, failure};
+  [[noreturn]] void fail(const std::string& reason) {
+    abandon();
+    throw file_write_error{path_, reason};
   }
+
+  std::filesystem::path path_;       // as given: error messages name it
+  std::filesystem::path target_;     // with links resolved
+  std::filesystem::path temporary_;  // empty: written in place, or renamed already
+  std::filesystem::file_status status_;
+  int fd_ = -1;
+};
+
+// Writes `content` to `path` as one atomic_file: a reader sees the old file or the whole new one.
+inline void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+  atomic_file file{path};
+  file.write(content);
+  file.commit();
 }
 
 }  // namespace hml

@@ -2,12 +2,33 @@
 // Numbers keep full precision (nlohmann-json writes the shortest text that reads back as the same double);
 // infinities become the strings "inf" / "-inf" and NaN "nan", which JSON has no numbers for. The writer
 // lives in json.cpp, a module implementation unit, so nlohmann's headers stay out of every importer's way.
+// json_writer streams the same text row by row; to_json is json_writer over a table's rows.
 module;
+#include <memory>
+#include <span>
 #include <string>
 export module hml.report:json;
 import :table;
 
 export namespace hml {
+
+class json_writer {
+public:
+  // `indent` spaces per level as nlohmann-json's dump(indent) has them; a negative indent: one line.
+  explicit json_writer(std::span<const std::string> columns, int indent = 2);
+  json_writer(json_writer&&) noexcept;
+  json_writer& operator=(json_writer&&) noexcept;
+  ~json_writer();
+
+  // Appends one row's object (and the array's opening or the comma before it).
+  void row(std::string& out, std::span<const cell_view> cells);
+  // Appends the array's end and a line break: the text is whole.
+  void finish(std::string& out);
+
+private:
+  struct state;
+  std::unique_ptr<state> state_;
+};
 
 [[nodiscard]] std::string to_json(const table& t, int indent = 2);
 

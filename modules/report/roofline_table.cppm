@@ -4,11 +4,18 @@
 // (hml::measure) likewise.
 module;
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <system_error>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
 export module hml.report:roofline_table;
 import hml.format;
 import hml.analysis;
@@ -18,12 +25,43 @@ export namespace hml {
 
 // x rounded to `decimals` places as Python's round(x, decimals) does: the correctly rounded decimal, an
 // exact tie to even (round(0.125, 2) == 0.12; 2.675 is below its decimal text, so round(2.675, 2) == 2.67).
-// printf's %.Nf rounds the same way, and hml.format matches printf to the last digit.
+// printf's %.Nf rounds the same way, and so do std::to_chars with a precision (specified as printf) and
+// hml.format (which matches printf to the last digit, but is constexpr and several times slower).
+//
+// This runs on every number of `hml roofline --round`, so the common cases take a shortcut:
+// - where the doubles near x are further apart than 10^-N (ulp(x) >= 10^-N), the decimal nearest x is within
+//   half an ulp of x, so the double nearest that decimal is x itself;
+// - else y = x * 10^N is one correctly rounded product, within half an ulp of the exact one. Where y is below
+//   2^52 and its fraction is further than an ulp from one half, the exact product rounds to the same integer k
+//   as y does, and k / 10^N (both exact doubles, one correctly rounded division) is the double nearest the
+//   decimal text: what strtod of printf's text gives.
+// Near a tie, or where neither holds, the text is written and read.
 [[nodiscard]] inline double round_decimal(double x, int decimals) {
   if (!std::isfinite(x)) return x;
-  const auto text = format_number(x, fixed(decimals));
+  constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (decimals >= 0 && decimals < static_cast<int>(std::size(powers_of_ten))) {
+    const double scale = powers_of_ten[decimals];  // exact up to 10^22
+    const double magnitude = std::abs(x);
+    // The gap to the next double up: exact, and ulp * 10^N is exact too (a power of two times 5^N < 2^53).
+    const double ulp = std::bit_cast<double>(std::bit_cast<std::uint64_t>(magnitude) + 1) - magnitude;
+    if (ulp * scale >= 1.0) return x;
+    const double y = x * scale;
+    if (std::abs(y) < 0x1p52) {
+      const double fraction = std::abs(y - std::trunc(y));  // exact below 2^52
+      // ulp(y) <= |y| 2^-52 for a normal y; a subnormal y has a fraction near 0, far from the half.
+      if (std::abs(fraction - 0.5) > std::abs(y) * 0x1p-51) return std::round(y) / scale;
+    }
+  }
+  char text[512];  // DBL_MAX has 309 integer digits
   double rounded = 0.0;
-  std::from_chars(text.view().data(), text.view().data() + text.size(), rounded);
+  if (const auto [end, error] = std::to_chars(text, text + sizeof text, x, std::chars_format::fixed, decimals);
+      error == std::errc{}) {
+    std::from_chars(text, end, rounded);
+  } else {  // more decimals than the buffer holds
+    const auto long_text = format_number(x, fixed(decimals));
+    std::from_chars(long_text.view().data(), long_text.view().data() + long_text.size(), rounded);
+  }
   return rounded;
 }
 
@@ -39,19 +77,36 @@ struct roofline_rounding {
   int estimated_time_s = 8;
 };
 
-// One row per point, numbers in FLOP/B, FLOP/s, percent and seconds; rounded as seed 002 rounds when
-// `seed_rounding` is set, at full precision otherwise.
-[[nodiscard]] inline table roofline_table(std::span<const roofline_point> points, bool seed_rounding = false) {
+// One point as a row of roofline_fields, numbers in FLOP/B, FLOP/s, percent and seconds; rounded as seed 002
+// rounds when `seed_rounding` is set, at full precision otherwise. The name and bound are viewed, not
+// copied: the row is valid while the point's name is.
+[[nodiscard]] inline std::array<cell_view, roofline_fields.size()> roofline_row(const roofline_point& p,
+                                                                                bool seed_rounding = false) {
   constexpr roofline_rounding decimals{};
   const auto maybe_rounded = [seed_rounding](double x, int places) {
     return seed_rounding ? round_decimal(x, places) : x;
   };
+  return {p.name,
+          maybe_rounded(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity),
+          maybe_rounded(in(p.attainable, flop_per_second), decimals.attainable_flops),
+          to_string(p.bound),
+          maybe_rounded(p.efficiency_percent, decimals.efficiency),
+          maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)};
+}
+
+// One row per point (roofline_row), in a table that owns its text.
+[[nodiscard]] inline table roofline_table(std::span<const roofline_point> points, bool seed_rounding = false) {
   table t{{roofline_fields.begin(), roofline_fields.end()}, {}};
   for (const roofline_point& p : points) {
-    t.add_row({std::string{p.name}, maybe_rounded(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity),
-               maybe_rounded(in(p.attainable, flop_per_second), decimals.attainable_flops),
-               std::string{to_string(p.bound)}, maybe_rounded(p.efficiency_percent, decimals.efficiency),
-               maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)});
+    std::vector<cell> row;
+    for (const cell_view& c : roofline_row(p, seed_rounding)) {
+      if (const double* number = std::get_if<double>(&c)) {
+        row.emplace_back(*number);
+      } else {
+        row.emplace_back(std::string{std::get<std::string_view>(c)});
+      }
+    }
+    t.add_row(std::move(row));
   }
   return t;
 }

@@ -1,9 +1,14 @@
 // hml.report:table — results as rows of named columns, and as an aligned text table. The same table
-// feeds the CSV and JSON writers, so a sweep is tabulated once and written in every format.
+// feeds the CSV and JSON writers, so a sweep is tabulated once and written in every format. Each format
+// also has a writer that takes one row at a time (`cell_view`s, appended to a caller's string), so a
+// front end can stream rows as it produces them; the whole-table functions are those writers run over
+// the table's rows.
 module;
 #include <algorithm>
 #include <cstddef>
+#include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -18,6 +23,15 @@ export namespace hml {
 using no_value = std::monostate;
 using cell = std::variant<std::string, double, no_value>;
 
+// A cell as the row writers take it: the text is viewed, not owned, so a streamed row costs no allocation.
+using cell_view = std::variant<std::string_view, double, no_value>;
+
+[[nodiscard]] inline cell_view view_of(const cell& c) noexcept {
+  if (const double* number = std::get_if<double>(&c)) return *number;
+  if (const std::string* text = std::get_if<std::string>(&c)) return std::string_view{*text};
+  return no_value{};
+}
+
 struct table {
   std::vector<std::string> columns;
   std::vector<std::vector<cell>> rows;
@@ -28,47 +42,121 @@ struct table {
   }
 };
 
-// Columns separated by two spaces; numbers right-aligned (and their headers), text left-aligned; a
-// dashed rule under the header; no trailing spaces.
-[[nodiscard]] inline std::string format_table(const table& t, number_format numbers = general(6)) {
-  const std::size_t width = t.columns.size();
-  std::vector<std::vector<std::string>> texts;
-  std::vector<bool> numeric(width, false);
-  for (const auto& row : t.rows) {
-    std::vector<std::string>& line = texts.emplace_back();
-    for (std::size_t c = 0; c < width; ++c) {
-      if (const double* number = std::get_if<double>(&row[c])) {
-        numeric[c] = true;
-        line.push_back(std::string{format_number(*number, numbers).view()});
-      } else if (const std::string* text = std::get_if<std::string>(&row[c])) {
-        line.push_back(*text);
-      } else {
-        line.emplace_back();
-      }
+}  // namespace hml
+
+export namespace hml {
+
+// Text as a table or a one-line message shows it: a control character (a line break in a quoted CSV field,
+// a NUL) would break the lines or hide the rest, so it is written as an escape: \n, \r, \t, or \xHH.
+inline void append_visible(std::string& out, std::string_view text) {
+  for (const char c : text) {
+    const auto code = static_cast<unsigned char>(c);
+    if (code >= 0x20 && code != 0x7F) {
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else {
+      constexpr std::string_view hex = "0123456789abcdef";
+      out += "\\x";
+      out += hex[code >> 4];
+      out += hex[code & 0xF];
     }
   }
-  std::vector<std::size_t> widths(width);
-  for (std::size_t c = 0; c < width; ++c) {
-    widths[c] = t.columns[c].size();
-    for (const auto& line : texts) widths[c] = std::max(widths[c], line[c].size());
+}
+
+}  // namespace hml
+
+export namespace hml {
+
+// The aligned text table, written row by row: columns separated by two spaces; numbers right-aligned (and
+// their headers), text left-aligned; a dashed rule under the header; no trailing spaces. Every row goes
+// through measure() first (a first pass), which sets each column's width and alignment; then header() and
+// row() write. Streaming a table therefore takes two passes over its rows, and no memory for them.
+class table_layout {
+public:
+  explicit table_layout(std::vector<std::string> columns, number_format numbers = general(6))
+      : columns_{std::move(columns)}, numbers_{numbers}, widths_(columns_.size()), numeric_(columns_.size(), false) {
+    for (std::size_t c = 0; c < columns_.size(); ++c) widths_[c] = visible(columns_[c]).size();
   }
-  std::string out;
-  const auto write_line = [&](const std::vector<std::string>& fields) {
-    std::string line;
-    for (std::size_t c = 0; c < width; ++c) {
-      if (c > 0) line += "  ";
-      const std::string padding(widths[c] - fields[c].size(), ' ');
-      line += numeric[c] ? padding + fields[c] : fields[c] + padding;
+
+  [[nodiscard]] std::size_t size() const noexcept { return columns_.size(); }
+
+  // Widens the columns to fit `row`; a column with a number in any row is right-aligned.
+  void measure(std::span<const cell_view> row) {
+    expects(row.size() == columns_.size(), "hml: a table row needs one cell per column");
+    for (std::size_t c = 0; c < row.size(); ++c) {
+      if (std::holds_alternative<double>(row[c])) numeric_[c] = true;
+      widths_[c] = std::max(widths_[c], text_of(row[c]).size());
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line;
+  }
+
+  // The header and the rule under it.
+  void header(std::string& out) const {
+    std::vector<cell_view> names(columns_.begin(), columns_.end());
+    write_line(out, names);
+    std::string rule;
+    for (std::size_t c = 0; c < columns_.size(); ++c) {
+      if (c > 0) rule += "  ";
+      rule.append(widths_[c], '-');
+    }
+    out += rule;
     out += '\n';
+  }
+
+  // One row, measured before.
+  void row(std::string& out, std::span<const cell_view> cells) const {
+    expects(cells.size() == columns_.size(), "hml: a table row needs one cell per column");
+    write_line(out, cells);
+  }
+
+private:
+  [[nodiscard]] static std::string visible(std::string_view text) {
+    std::string out;
+    append_visible(out, text);
+    return out;
+  }
+  [[nodiscard]] std::string text_of(const cell_view& c) const {
+    if (const double* number = std::get_if<double>(&c)) return std::string{format_number(*number, numbers_).view()};
+    if (const std::string_view* text = std::get_if<std::string_view>(&c)) return visible(*text);
+    return {};
+  }
+  void write_line(std::string& out, std::span<const cell_view> cells) const {
+    const std::size_t start = out.size();
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (c > 0) out += "  ";
+      const std::string text = text_of(cells[c]);
+      const std::size_t padding = widths_[c] > text.size() ? widths_[c] - text.size() : 0;
+      if (numeric_[c]) out.append(padding, ' ');
+      out += text;
+      if (!numeric_[c]) out.append(padding, ' ');
+    }
+    while (out.size() > start && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+
+  std::vector<std::string> columns_;
+  number_format numbers_;
+  std::vector<std::size_t> widths_;
+  std::vector<bool> numeric_;
+};
+
+// The whole table, aligned (table_layout over its rows).
+[[nodiscard]] inline std::string format_table(const table& t, number_format numbers = general(6)) {
+  table_layout layout{t.columns, numbers};
+  std::vector<cell_view> row;
+  const auto view_row = [&](const std::vector<cell>& cells) -> const std::vector<cell_view>& {
+    row.clear();
+    for (const cell& c : cells) row.push_back(view_of(c));
+    return row;
   };
-  write_line(t.columns);
-  std::vector<std::string> rule;
-  for (std::size_t c = 0; c < width; ++c) rule.emplace_back(widths[c], '-');
-  write_line(rule);
-  for (const auto& line : texts) write_line(line);
+  for (const auto& cells : t.rows) layout.measure(view_row(cells));
+  std::string out;
+  layout.header(out);
+  for (const auto& cells : t.rows) layout.row(out, view_row(cells));
   return out;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -80,6 +81,41 @@ outcome hml_run(std::initializer_list<std::string> args, const std::string& inpu
   const int raw = std::system(command.c_str());
   return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(io.path / "out"), read_file(io.path / "err")};
 }
+
+// Runs `producer | hml args... > consumer` in the shell, hml's address space limited to `limit_mib` MiB
+// (ulimit -v) so that a run whose memory grows with its input or output fails instead of passing. `producer`
+// writes hml's standard input (empty: none); `consumer` takes its standard output (empty: a file, read back).
+outcome hml_run_bounded(std::size_t limit_mib, std::string_view producer, std::initializer_list<std::string> args,
+                        std::string_view consumer = {}) {
+  const scratch_directory io{"io"};
+  std::string command = "{ " + (producer.empty() ? std::string{"true"} : std::string{producer}) + "; }";
+  command += " | (ulimit -v " + std::to_string(limit_mib * 1024) + " && " + shell_quoted(HML_CLI);
+  for (const std::string& arg : args) command += " " + shell_quoted(arg);
+  command += " 2>" + shell_quoted((io.path / "err").string()) + "; echo $? >" +
+             shell_quoted((io.path / "status").string()) + ")";
+  command += consumer.empty() ? " >" + shell_quoted((io.path / "out").string())
+                              : " | " + std::string{consumer} + " >" + shell_quoted((io.path / "out").string());
+  EXPECT_EQ(std::system(command.c_str()), 0) << command;
+  return {std::stoi(read_file(io.path / "status")), read_file(io.path / "out"), read_file(io.path / "err")};
+}
+
+// The address space `hml` may use in those runs: a run that streams needs under 24 MiB (a debug build
+// included); holding the rows took about 930 B a sweep point and 600 B an operation (10^6 of them: 930 MB
+// and 600 MB), so 2 x 10^5 rows of either would not fit.
+constexpr std::size_t bounded_mib = 64;
+
+// AddressSanitizer reserves terabytes of address space for its shadow memory, so ulimit -v stops any run.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool address_space_limits_work = false;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool address_space_limits_work = false;
+#else
+constexpr bool address_space_limits_work = true;
+#endif
+#else
+constexpr bool address_space_limits_work = true;
+#endif
 
 // A usage or input error: status 2, one line on stderr that starts "hml: error: " and contains `needle`.
 void expect_input_error(const outcome& o, std::string_view needle) {
@@ -525,9 +561,9 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
   // 65536^4 points wrap a 64-bit count around to 0: refused, not run as an empty sweep.
   expect_input_error(hml_run({"sweep", "--size", "1B:2B:65536", "--ops-per-byte", "1:2:65536", "--latency",
                               "1ns:2ns:65536", "--peak", "1GFLOP/s:2GFLOP/s:65536"}),
-                     "the sweep has more than 1000000 points");
-  expect_input_error(hml_run({"sweep", "--size", "1B:2B:1001", "--bandwidth", "1GB/s:2GB/s:1000"}),
-                     "the sweep has more than 1000000 points");
+                     "the sweep has more than 1000000000 points");
+  expect_input_error(hml_run({"sweep", "--size", "1B:2B:1001", "--bandwidth", "1GB/s:2GB/s:1000000"}),
+                     "the sweep has more than 1000000000 points");
   expect_input_error(
       hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device", "h100_sxm"}),
       "--time: a measured time must be finite and > 0");
@@ -536,6 +572,147 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
       "--flops:");
   expect_input_error(hml_run({"analyze", "--flops", "0", "--bytes", "0", "--time", "1s", "--device", "h100_sxm"}),
                      "--flops, --bytes: a kernel of 0 FLOP and 0 B has nothing to analyse");
+}
+
+// Past the old cap of 10^6 points, in every format, in an address space too small to hold the rows.
+TEST(Cli, SweepStreamsRowsInBoundedMemory) {
+  if (!address_space_limits_work) GTEST_SKIP() << "ulimit -v stops every run under AddressSanitizer";
+  const outcome csv = hml_run_bounded(
+      bounded_mib, {}, {"sweep", "--bandwidth", "1GB/s:2GB/s:1001", "--ops-per-byte", "1:2:1000", "--format", "csv"},
+      "wc -l");
+  EXPECT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(std::stoul(csv.out), 1 + 1'001'000u);
+  const outcome json = hml_run_bounded(
+      bounded_mib, {}, {"sweep", "--bandwidth", "1GB/s:2GB/s:1000", "--ops-per-byte", "1:2:200", "--format", "json"},
+      "grep -c regime");
+  EXPECT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(std::stoul(json.out), 200'000u);
+  // The table takes two passes (widths first) and holds no row either.
+  const outcome table = hml_run_bounded(
+      bounded_mib, {}, {"sweep", "--bandwidth", "1GB/s:2GB/s:1000", "--ops-per-byte", "1:2:200"}, "wc -l");
+  EXPECT_EQ(table.status, 0) << table.err;
+  EXPECT_EQ(std::stoul(table.out), 2 + 200'000u);
+}
+
+std::string many_operations(std::size_t n) {
+  return "{ echo name,flops,memory_bytes; yes 'kernel,1 GFLOP,100 MB' | head -n " + std::to_string(n) + "; }";
+}
+
+TEST(Cli, RooflineStreamsOperationsInBoundedMemory) {
+  if (!address_space_limits_work) GTEST_SKIP() << "ulimit -v stops every run under AddressSanitizer";
+  const std::vector<std::string> formats{"csv", "json", "table"};
+  for (const std::string& format : formats) {
+    const outcome o = hml_run_bounded(
+        bounded_mib, many_operations(200'000),
+        {"roofline", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--ops", "-", "--format", format},
+        "grep -c memory-bound");
+    EXPECT_EQ(o.status, 0) << format << ": " << o.err;
+    EXPECT_EQ(std::stoul(o.out), 200'000u) << format;
+  }
+}
+
+// A text table measures its columns in a first pass; from a pipe, the second pass reads a temporary copy.
+TEST(Cli, RooflineTableFromAPipeEqualsTheTableFromAFile) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  const outcome from_file = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()});
+  ASSERT_EQ(from_file.status, 0) << from_file.err;
+  const outcome from_pipe = hml_run_bounded(address_space_limits_work ? bounded_mib : 1U << 30, "cat " + shell_quoted(operations.string()),
+                                            {"roofline", "--device", "h100_sxm", "--ops", "-"});
+  ASSERT_EQ(from_pipe.status, 0) << from_pipe.err;
+  EXPECT_EQ(from_pipe.out, from_file.out);
+  EXPECT_EQ(std::count(from_file.out.begin(), from_file.out.end(), '\n'),
+            static_cast<std::ptrdiff_t>(3 + roofline_analysis::operations.size()));
+}
+
+// Binary data, endless streams and a line of gigabytes: one line on stderr and status 2, in bounded memory
+// (each of these would grow without end in a reader that takes the whole input before it parses).
+TEST(Cli, HostileOperationsFailFastInBoundedMemory) {
+  if (!address_space_limits_work) GTEST_SKIP() << "ulimit -v stops every run under AddressSanitizer";
+  const auto roofline_of = [](std::string_view producer) {
+    return hml_run_bounded(bounded_mib, producer, {"roofline", "--device", "h100_sxm", "--ops", "-"});
+  };
+  const auto expect_refused = [](const outcome& o, std::string_view needle) {
+    EXPECT_EQ(o.status, 2) << o.err;
+    EXPECT_TRUE(o.out.empty()) << o.out.substr(0, 200);
+    EXPECT_TRUE(o.err.starts_with("hml: error: --ops: standard input: line ")) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find(needle), std::string::npos) << o.err;
+  };
+  expect_refused(roofline_of("cat /dev/zero"), "line 1: a NUL byte: this is binary data, not CSV text");
+  expect_refused(roofline_of("cat /dev/urandom"), "");
+  expect_refused(roofline_of("yes abcdefgh | tr -d '\\n'"), "line 1: a record longer than 1048576 bytes");
+  expect_refused(roofline_of("printf 'name,flops,memory_bytes\\n\"never closed'; yes"), "line 2: a record longer than");
+  // The files themselves, not through a pipe.
+  const outcome zero_file = hml_run_bounded(bounded_mib, {}, {"roofline", "--device", "h100_sxm", "--ops", "/dev/zero"});
+  EXPECT_EQ(zero_file.status, 2);
+  EXPECT_EQ(zero_file.err, "hml: error: --ops: /dev/zero: line 1: a NUL byte: this is binary data, not CSV text\n");
+}
+
+// A field may hold a line break (RFC 4180 quotes it); the text table shows it as \n, CSV and JSON keep it.
+// A NUL is refused: no CSV text holds one.
+TEST(Cli, LineBreakOrNulInAFieldBreaksNoTable) {
+  const scratch_directory dir;
+  const fs::path operations =
+      dir.file("ops.csv", "name,flops,memory_bytes\n\"two\nlines\",1 GFLOP,1 MB\nplain,1 GFLOP,1 GB\n");
+  const outcome table = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'), 3 + 2) << table.out;
+  EXPECT_NE(table.out.find("\ntwo\\nlines  "), std::string::npos) << table.out;
+  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)[0]["name"], "two\nlines");
+  const outcome csv = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find("\r\n\"two\nlines\","), std::string::npos) << csv.out;
+
+  // An error that quotes such a field is still one line.
+  const fs::path broken_header = dir.file("header.csv", "\"na\nme\",flops,memory_bytes\nok,1,2\n");
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", broken_header.string()}),
+                     "found \"na\\nme\"");
+  const char with_nul[] = "name,flops,memory_bytes\nok,1,2\nn\0ul,1,2\n";
+  const fs::path nul = dir.file("nul.csv", std::string{with_nul, sizeof with_nul - 1});
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", nul.string()}),
+                     "--ops: " + nul.string() + ": line 3: a NUL byte: this is binary data, not CSV text");
+}
+
+// An error part way through a long input, after megabytes of rows were written to -o's temporary file:
+// no output file, no temporary left.
+TEST(Cli, FailurePartWayLeavesNoFile) {
+  const scratch_directory dir;
+  std::string csv{"name,flops,memory_bytes\n"};
+  for (int i = 0; i < 50'000; ++i) csv += "kernel " + std::to_string(i) + ",1 GFLOP,100 MB\n";
+  csv += "broken,1 GFLOP\n";
+  const fs::path operations = dir.file("ops.csv", csv);
+  for (const std::string format : {"csv", "json", "table"}) {
+    const fs::path out = dir.path / ("out." + format);
+    expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", format,
+                                "-o", out.string()}),
+                       "line 50002: expected 3 fields like the header, found 2");
+    EXPECT_FALSE(fs::exists(out));
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 1);  // ops.csv only
+  // On standard output the rows before the error have gone out (a pipe cannot take them back); the status
+  // and the one line on stderr say that the run failed.
+  const outcome streamed = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "csv"});
+  EXPECT_EQ(streamed.status, 2);
+  EXPECT_EQ(streamed.err, "hml: error: --ops: " + operations.string() + ": line 50002: expected 3 fields like the header, found 2\n");
+}
+
+// An interrupted run (SIGTERM, or Ctrl-C's SIGINT, in a long sweep) removes the temporary file it was writing:
+// no output file, no leftover. The sweep has 10^8 points, far more than it writes before the signal comes.
+// (SIGTERM here: a background job of a script ignores SIGINT, and hml keeps a signal ignored that was.)
+TEST(Cli, InterruptedRunLeavesNoFile) {
+  const scratch_directory dir;
+  const fs::path out = dir.path / "sweep.csv";
+  const std::string command =
+      shell_quoted(HML_CLI) + " sweep --bandwidth 1GB/s:2GB/s:10000 --ops-per-byte 1:2:10000 --format csv -o " +
+      shell_quoted(out.string()) + " & pid=$!; cd " + shell_quoted(dir.path.string()) +
+      " && until ls -A | grep -q '[.]tmp$'; do sleep 0.05; done; kill -TERM $pid; wait $pid; exit $?";
+  const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 128 + SIGTERM);  // the shell's status for a run ended by SIGTERM
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(fs::is_empty(dir.path)) << "a temporary file is left";
 }
 
 TEST(Cli, MalformedCsvNamesTheLine) {

@@ -1,0 +1,373 @@
+// Streaming: `hml sweep` and `hml roofline` as a user runs them, measured from outside: the wall time of
+// each run and its peak resident memory (wait4's rusage, what /usr/bin/time -v reports), all in one run,
+// so that every ratio compares figures taken under the same conditions.
+//
+// - sweeps of side x side points to CSV, JSON and the text table, to a file with -o (atomic: written,
+//   synced, renamed) and to /dev/null (the program's own cost); the same sweep at a hundredth of the points
+//   (memory must not grow with points), and one sweep of big_side x big_side points (10^8) to /dev/null;
+// - `hml roofline --round` against the roofline exercise's Python reference solution (roofline_reference.py)
+//   on one generated file of `operations` operations, CSV in and CSV out; the two outputs must agree
+//   (same names and bounds, the same doubles), else the program reports nothing and fails; then
+//   `hml roofline` at full precision in each format, and on a tenth of the operations (memory);
+// - binary input (/dev/zero, /dev/urandom): how long until the one-line error, and in what memory.
+//
+//   streaming --hml PATH --reference roofline_reference.py [--python python3] [--side N] [--big-side N]
+//             [--operations N] [--runs N] --markdown FILE
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../markdown_row.hpp"
+
+import hml;
+
+namespace {
+
+namespace fs = std::filesystem;
+using bench::markdown_row;
+
+struct measured {
+  int status = -1;             // exit status (-1: killed)
+  double seconds = 0;          // wall time, start to exit
+  double peak_bytes = 0;       // peak resident set of the process
+  std::string error;           // what it wrote to stderr
+};
+
+// Runs `argv` with standard input from `in` and standard output to `out` (paths), and measures it.
+measured run(const std::vector<std::string>& argv, const fs::path& in, const fs::path& out, const fs::path& err) {
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  const auto start = std::chrono::steady_clock::now();
+  const ::pid_t child = ::fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    const int i = ::open(in.c_str(), O_RDONLY);
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (i < 0 || o < 0 || e < 0 || ::dup2(i, 0) < 0 || ::dup2(o, 1) < 0 || ::dup2(e, 2) < 0) ::_exit(127);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  ::rusage usage{};
+  if (::wait4(child, &status, 0, &usage) != child) throw std::runtime_error("wait4 failed");
+  measured m;
+  m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  m.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  m.peak_bytes = static_cast<double>(usage.ru_maxrss) * 1024.0;  // ru_maxrss is in KiB on Linux
+  std::ifstream text{err};
+  std::getline(text, m.error, '\0');
+  return m;
+}
+
+// The best (shortest) of `runs` runs, with the largest peak memory seen; a failed run is an error.
+measured best_of(int runs, const std::vector<std::string>& argv, const fs::path& in, const fs::path& out,
+                 const fs::path& err) {
+  measured best;
+  for (int r = 0; r < runs; ++r) {
+    const measured m = run(argv, in, out, err);
+    if (m.status != 0) throw std::runtime_error(argv[0] + " failed (status " + std::to_string(m.status) + "): " + m.error);
+    if (r == 0 || m.seconds < best.seconds) best = {m.status, m.seconds, std::max(best.peak_bytes, m.peak_bytes), {}};
+    best.peak_bytes = std::max(best.peak_bytes, m.peak_bytes);
+  }
+  return best;
+}
+
+std::string seconds(double s) { return hml::to_string(hml::duration::from_value(s), {.number = hml::general(3)}); }
+std::string memory(double bytes) {
+  return hml::to_string(hml::data_size::from_value(bytes), {.number = hml::general(3), .prefixes = hml::prefix_system::binary});
+}
+std::string number(double x, int digits = 3) { return std::string{hml::format_number(x, hml::general(digits)).view()}; }
+std::string ratio(double x) { return number(x) + "x"; }
+// 1000000 as "1,000,000".
+std::string count(std::size_t n) {
+  std::string digits = std::to_string(n);
+  for (std::size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+  return digits;
+}
+std::string runs(int n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); }
+
+// The 1-minute load average: figures taken while other programs compete for the cores read slower.
+std::string load_average() {
+  std::ifstream in{"/proc/loadavg"};
+  std::string first;
+  in >> first;
+  return first.empty() ? std::string{"unknown"} : first;
+}
+
+std::size_t count_lines(const fs::path& p) {
+  std::ifstream in{p, std::ios::binary};
+  std::size_t lines = 0;
+  std::vector<char> block(1 << 20);
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    lines += static_cast<std::size_t>(std::count(block.data(), block.data() + in.gcount(), '\n'));
+  }
+  return lines;
+}
+
+// A list of operations as the Python reference reads them (plain numbers): FLOP and bytes log-uniform over
+// eight and six decades, so both bounds occur, fixed by the seed.
+void write_operations(const fs::path& p, std::size_t n) {
+  std::mt19937_64 random{2026};
+  std::uniform_real_distribution<double> flop_decades{3, 13};
+  std::uniform_real_distribution<double> byte_decades{3, 11};
+  std::ofstream out{p, std::ios::binary};
+  out << "name,flops,memory_bytes\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    out << "kernel " << i << ',' << std::llround(std::pow(10.0, flop_decades(random))) << ','
+        << std::llround(std::pow(10.0, byte_decades(random))) << '\n';
+  }
+}
+
+std::vector<std::string> split(std::string_view line, char separator) {
+  std::vector<std::string> fields;
+  std::size_t begin = 0;
+  for (std::size_t end; (end = line.find(separator, begin)) != std::string_view::npos; begin = end + 1) {
+    fields.emplace_back(line.substr(begin, end - begin));
+  }
+  fields.emplace_back(line.substr(begin));
+  return fields;
+}
+
+// hml's and the reference's CSV: the same header, names and bounds, and the same doubles in every other
+// field (the texts differ: Python writes 5300000000000.0 where hml writes 5.3e+12). Returns the rows.
+std::size_t check_agreement(const fs::path& hml_csv, const fs::path& python_csv) {
+  std::ifstream a{hml_csv, std::ios::binary};
+  std::ifstream b{python_csv, std::ios::binary};
+  std::string line_a;
+  std::string line_b;
+  std::size_t rows = 0;
+  for (std::size_t line = 1;; ++line) {
+    const bool more_a = static_cast<bool>(std::getline(a, line_a));
+    const bool more_b = static_cast<bool>(std::getline(b, line_b));
+    if (more_a != more_b) throw std::runtime_error("hml and the reference wrote different numbers of lines");
+    if (!more_a) return rows;
+    const std::vector<std::string> x = split(line_a, ',');
+    const std::vector<std::string> y = split(line_b, ',');
+    bool same = x.size() == y.size() && x.size() == 6;
+    for (std::size_t f = 0; same && f < x.size(); ++f) {
+      const bool text = line == 1 || f == 0 || f == 3;
+      same = text ? x[f] == y[f] : std::strtod(x[f].c_str(), nullptr) == std::strtod(y[f].c_str(), nullptr);
+    }
+    if (!same) throw std::runtime_error("line " + std::to_string(line) + ": hml wrote '" + line_a + "', the reference '" + line_b + "'");
+    rows += line > 1 ? 1 : 0;
+  }
+}
+
+struct options {
+  std::string hml;
+  std::string reference;
+  std::string python;
+  std::size_t side = 1000;
+  std::size_t big_side = 10'000;
+  std::size_t operations = 1'000'000;
+  int runs = 3;
+  std::string markdown;
+};
+
+std::string fragment(const options& o, const fs::path& work) {
+  const fs::path null = "/dev/null";
+  const fs::path err = work / "stderr";
+  std::ostringstream md;
+  const std::string load_before = load_average();
+  const std::string axes_bandwidth = "1Gbit/s:1Tbit/s:";
+  const auto sweep = [&](std::size_t side, std::string_view format) {
+    return std::vector<std::string>{o.hml, "sweep", "--bandwidth", axes_bandwidth + std::to_string(side) + ":log",
+                                    "--ops-per-byte", "0.25:16:" + std::to_string(side), "--format",
+                                    std::string{format}};
+  };
+  const std::size_t point_count = o.side * o.side;
+  const auto points = static_cast<double>(point_count);
+
+  // --- sweeps ---
+  md << "### `hml sweep`\n\n";
+  md << "`hml sweep --bandwidth 1Gbit/s:1Tbit/s:" << o.side << ":log --ops-per-byte 0.25:16:" << o.side
+     << " --format F`: " << count(point_count) << " points; wall time the best of " << runs(o.runs)
+     << ", peak resident memory the largest. `-o FILE` writes a temporary file beside FILE, syncs it to the "
+        "disk and renames it; `> /dev/null` is the program's own cost.\n\n";
+  md << markdown_row({"format", "`-o FILE`", "points/s", "peak memory", "`> /dev/null`", "points/s", "peak memory",
+                      "output"});
+  md << markdown_row({"---", "---:", "---:", "---:", "---:", "---:", "---:", "---:"});
+  double csv_seconds = 0;
+  double csv_peak = 0;
+  double csv_file_seconds = 0;
+  double json_seconds = 0;
+  double json_file_seconds = 0;
+  double largest_peak = 0;
+  for (const std::string_view format : {"csv", "json", "table"}) {
+    const fs::path file = work / ("sweep." + std::string{format});
+    std::vector<std::string> to_file = sweep(o.side, format);
+    to_file.insert(to_file.end(), {"-o", file.string()});
+    const measured f = best_of(o.runs, to_file, null, null, err);
+    const std::size_t lines = count_lines(file);
+    const std::size_t expected = format == "csv" ? o.side * o.side + 1
+                                 : format == "table" ? o.side * o.side + 2
+                                                     : o.side * o.side * 11 + 2;  // a line per brace and per field
+    if (lines != expected) {
+      throw std::runtime_error("hml sweep --format " + std::string{format} + " wrote " + std::to_string(lines) +
+                               " lines, not " + std::to_string(expected));
+    }
+    const auto size = static_cast<double>(fs::file_size(file));
+    fs::remove(file);
+    const measured n = best_of(o.runs, sweep(o.side, format), null, null, err);
+    if (format == "csv") {
+      csv_seconds = n.seconds;
+      csv_file_seconds = f.seconds;
+      csv_peak = n.peak_bytes;
+    } else if (format == "json") {
+      json_seconds = n.seconds;
+      json_file_seconds = f.seconds;
+    }
+    if (format != "table") largest_peak = std::max({largest_peak, f.peak_bytes, n.peak_bytes});
+    md << markdown_row({std::string{format}, seconds(f.seconds), number(points / f.seconds), memory(f.peak_bytes),
+                        seconds(n.seconds), number(points / n.seconds), memory(n.peak_bytes),
+                        hml::to_string(hml::data_size::from_value(size), {.number = hml::general(3)})});
+  }
+  md << "\n**" << count(point_count) << " points: CSV in " << seconds(csv_seconds) << " to /dev/null, "
+     << seconds(csv_file_seconds) << " to a synced file (target <= 300 ms); JSON in " << seconds(json_seconds) << ", "
+     << seconds(json_file_seconds) << " (target <= 600 ms); peak memory at most " << memory(largest_peak)
+     << " (target <= 64 MiB).**\n";
+  const std::size_t small_side = std::max<std::size_t>(o.side / 10, 1);
+  const measured small = best_of(1, sweep(small_side, "csv"), null, null, err);
+  const measured big = best_of(1, sweep(o.big_side, "csv"), null, null, err);
+  const double big_points = static_cast<double>(o.big_side * o.big_side);
+  md << "\nMemory against points (CSV to /dev/null): " << count(small_side * small_side) << " points peak at "
+     << memory(small.peak_bytes) << ", " << count(point_count) << " at " << memory(csv_peak) << " ("
+     << ratio(csv_peak / small.peak_bytes) << "), and " << count(o.big_side * o.big_side) << " points ran to the end in "
+     << seconds(big.seconds) << " (" << number(big_points / big.seconds) << " points/s) at a peak of "
+     << memory(big.peak_bytes) << " (" << ratio(big.peak_bytes / small.peak_bytes) << " the small sweep's).\n\n";
+
+  // --- roofline ---
+  const fs::path operations = work / "operations.csv";
+  const fs::path fewer = work / "operations-tenth.csv";
+  write_operations(operations, o.operations);
+  write_operations(fewer, std::max<std::size_t>(o.operations / 10, 1));
+  const double n_ops = static_cast<double>(o.operations);
+  const std::vector<std::string> peaks{"--peak-compute", "67TFLOP/s", "--peak-bandwidth", "3.35TB/s"};
+  const auto roofline = [&](const fs::path& ops, std::vector<std::string> extra) {
+    std::vector<std::string> argv{o.hml, "roofline"};
+    argv.insert(argv.end(), peaks.begin(), peaks.end());
+    argv.insert(argv.end(), {"--ops", ops.string()});
+    argv.insert(argv.end(), extra.begin(), extra.end());
+    return argv;
+  };
+  const fs::path hml_out = work / "hml.csv";
+  const measured hml_round = best_of(o.runs, roofline(operations, {"--format", "csv", "--round"}), null, hml_out, err);
+  md << "### `hml roofline` against the Python reference\n\n";
+  md << "One file of " << count(o.operations) << " operations (`name,flops,memory_bytes`, plain numbers, "
+     << memory(static_cast<double>(fs::file_size(operations))) << "), CSV in and CSV out, on a roof of 67 TFLOP/s and "
+        "3.35 TB/s. The reference is the exercise's `roofline_analysis()` as published, in "
+        "`benchmarks/streaming/roofline_reference.py` with the csv module to read and write; `hml roofline --round` "
+        "rounds as it does. ";
+  if (o.python.empty()) {
+    md << "No python3 was found, so the reference did not run.\n\n";
+  } else {
+    const fs::path python_out = work / "python.csv";
+    const measured python = best_of(std::min(o.runs, 2), {o.python, o.reference, "67e12", "3.35e12", operations.string(), python_out.string()},
+                                    null, null, err);
+    const std::size_t rows = check_agreement(hml_out, python_out);
+    if (rows != o.operations) throw std::runtime_error("the outputs hold " + std::to_string(rows) + " rows");
+    fs::remove(python_out);
+    md << "Both wrote the same " << count(o.operations) << " rows (names and bounds equal, every number the same "
+          "double); wall time the best of " << runs(o.runs) << " for hml, of " << runs(std::min(o.runs, 2))
+       << " for Python; the operations are read and analysed on a second thread while the first writes.\n\n";
+    md << markdown_row({"program", "wall time", "operations/s", "peak memory"});
+    md << markdown_row({"---", "---:", "---:", "---:"});
+    md << markdown_row({"Python reference", seconds(python.seconds), number(n_ops / python.seconds), memory(python.peak_bytes)});
+    md << markdown_row({"`hml roofline --format csv --round`", seconds(hml_round.seconds), number(n_ops / hml_round.seconds),
+                        memory(hml_round.peak_bytes)});
+    md << "\n**hml roofline / Python: " << ratio(python.seconds / hml_round.seconds) << " faster (target >= 50x), "
+       << ratio(hml_round.peak_bytes / python.peak_bytes) << " the peak memory.**\n\n";
+  }
+  fs::remove(hml_out);
+  md << "`hml roofline` at full precision (no `--round`), output to /dev/null:\n\n";
+  md << markdown_row({"format", "wall time", "operations/s", "peak memory", "a tenth of the operations: peak memory"});
+  md << markdown_row({"---", "---:", "---:", "---:", "---:"});
+  for (const std::string_view format : {"csv", "json", "table"}) {
+    const measured all = best_of(o.runs, roofline(operations, {"--format", std::string{format}}), null, null, err);
+    const measured tenth = best_of(1, roofline(fewer, {"--format", std::string{format}}), null, null, err);
+    md << markdown_row({std::string{format}, seconds(all.seconds), number(n_ops / all.seconds), memory(all.peak_bytes),
+                        memory(tenth.peak_bytes)});
+  }
+
+  // --- hostile input ---
+  md << "\nBinary input ends in one line on stderr and status 2:\n\n";
+  md << markdown_row({"`--ops`", "wall time", "peak memory", "message"});
+  md << markdown_row({"---", "---:", "---:", "---"});
+  for (const std::string_view device : {"/dev/zero", "/dev/urandom"}) {
+    const measured m = run(roofline(device, {}), null, null, err);
+    if (m.status != 2 || !m.error.starts_with("hml: error: ")) {
+      throw std::runtime_error("hml roofline --ops " + std::string{device} + ": status " + std::to_string(m.status) + ", " + m.error);
+    }
+    // Random bytes quoted in the message would not be UTF-8 (nor a Markdown cell): shown as \xHH.
+    std::string message;
+    for (const char c : m.error.substr(0, m.error.find('\n'))) {
+      const auto code = static_cast<unsigned char>(c);
+      if (code >= 0x20 && code < 0x7F && c != '`' && c != '|') {
+        message += c;
+      } else {
+        constexpr std::string_view hex = "0123456789abcdef";
+        message += "\\x";
+        message += hex[code >> 4];
+        message += hex[code & 0xF];
+      }
+    }
+    md << markdown_row({std::string{device}, seconds(m.seconds), memory(m.peak_bytes), "`" + message + "`"});
+  }
+  fs::remove(operations);
+  fs::remove(fewer);
+  md << "\nThe machine's 1-minute load average was " << load_before << " when this part started and "
+     << load_average() << " when it ended (above the core count, other programs shared the cores, and wall "
+        "times read long).\n";
+  return md.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hml sweep and hml roofline, measured from outside; a Markdown fragment for benchmarks/README.md"};
+  options o;
+  app.add_option("--hml", o.hml, "the hml program")->required();
+  app.add_option("--reference", o.reference, "roofline_reference.py")->required();
+  app.add_option("--python", o.python, "python3 (none: the reference is not run)");
+  app.add_option("--side", o.side, "sweep side x side points")->capture_default_str();
+  app.add_option("--big-side", o.big_side, "the big sweep's side")->capture_default_str();
+  app.add_option("--operations", o.operations, "operations in the roofline file")->capture_default_str();
+  app.add_option("--runs", o.runs, "runs of each measurement (the best is kept)")->capture_default_str();
+  app.add_option("--markdown", o.markdown, "write the fragment here")->required();
+  CLI11_PARSE(app, argc, argv);
+  const fs::path work = fs::temp_directory_path() / ("hml-streaming-bench-" + std::to_string(::getpid()));
+  try {
+    fs::create_directories(work);
+    const std::string md = fragment(o, work);
+    fs::remove_all(work);
+    hml::write_file_atomically(o.markdown, md);
+    std::fputs(md.c_str(), stdout);
+    return 0;
+  } catch (const std::exception& e) {
+    std::error_code ignored;
+    fs::remove_all(work, ignored);
+    std::fprintf(stderr, "streaming: %s\n", e.what());
+    return 1;
+  }
+}
