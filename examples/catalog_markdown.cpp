@@ -194,6 +194,8 @@ int main() {
       "  ceiling of the same unit (\"FP64 no FMA\").\n"
       "- A figure is a quantity with its unit (`\"2039 GB/s\"`: stated, no source) or an object with `value`,\n"
       "  `kind` (stated, derived, measured, unconfirmed) and `source` (a key of the file's `sources`).\n\n"
+      "`hml probe --save-device host.json` writes the machine it measured in this format (every figure measured),\n"
+      "and `hml::to_device_json` writes any description, a catalog device included.\n\n"
       "Anything else is refused with one line naming the file and the field, and exit status 2:\n"
       "`hml: error: --device-file: my_gpu.json: memory[1].bandwidth: cannot read \"2039 GB\" as a data rate: ...`.\n");
 

@@ -135,8 +135,10 @@ enum class sharing { shared, per_core };
   return s == sharing::shared ? "shared" : "per core";
 }
 
-// One level of the memory hierarchy. `bandwidth` is the datasheet's (or derived from the interface);
-// `measured_bandwidth` is a published measurement beside it, never in its place.
+// One level of the memory hierarchy. `bandwidth` is the level's own figure, the one a roofline takes: the
+// datasheet's, derived from the interface, or for a machine that was only measured (hml probe) measured;
+// its kind says which. `measured_bandwidth` is a published measurement beside a datasheet figure, never in
+// its place.
 struct level_description {
   std::string_view name{};            // "L2", "HBM3", "DDR5"
   figure<data_size> capacity{};
@@ -201,7 +203,8 @@ struct compute_kind {
   return k.unit == compute_unit::vector ? vector[i] : tensor[i];
 }
 
-// One compute ceiling. `dense` is the datasheet's peak (or derived); `sparse` is the vendor's
+// One compute ceiling. `dense` is its own peak, as `bandwidth` is a level's (datasheet, derived or, for a
+// machine that was only measured, measured); `sparse` is the vendor's
 // structured-sparsity figure, kept apart so that it never passes for a dense one; `measured` is a published
 // measurement beside the datasheet. A `variant` ("no FMA") is a lower ceiling of the same unit, such as code
 // without fused multiply-adds reaches; the unit's peak has none.
@@ -240,7 +243,8 @@ struct machine_description {
   std::string_view note{};
 };
 
-// Which figure a view takes: the datasheet's (stated or derived) or the published measurement.
+// Which figure a view takes: the machine's own (`bandwidth`, `dense`: the datasheet's for a catalog device)
+// or the published measurement beside it (`measured_bandwidth`, `measured`).
 enum class basis { datasheet, measured };
 
 [[nodiscard]] constexpr const level_description& main_memory(const machine_description& m) {

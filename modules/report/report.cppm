@@ -13,3 +13,4 @@ export import :kernels_csv;
 export import :roofline_table;
 export import :device_table;
 export import :device_file;
+export import :device_json;

@@ -1,7 +1,8 @@
 // libFuzzer target: hml::read_device_json on arbitrary bytes. Either a device comes back whose every figure
 // is usable (main memory with a bandwidth, every published value finite and > 0, every peak's roof valid),
 // or hml::device_file_error; anything else (another exception, a crash, a NaN) is a finding. The seed corpus
-// holds valid files, so mutations start from the real format.
+// holds valid files, so mutations start from the real format. A device read is written back
+// (hml::to_device_json) and must read again.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -48,6 +49,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
     (void)hml::device_table(file.as_list());
+    // What the writer makes of it reads back, with the same main-memory bandwidth.
+    try {
+      const hml::loaded_device again = hml::read_device_json(hml::to_device_json(d, file.sources()));
+      if (!(hml::main_memory(again.machine()).bandwidth.value == main.bandwidth.value)) std::abort();
+    } catch (const hml::device_file_error&) {
+      std::abort();
+    }
   } catch (const hml::device_file_error&) {
   }
   return 0;

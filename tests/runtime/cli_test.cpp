@@ -794,6 +794,22 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
   // Keys keep the table's column order.
   EXPECT_EQ(peak.begin().key(), "ceiling");
 
+  // --save-device keeps the machine as a device file, which --device-file reads back: the probe's result is
+  // a machine description like any catalog device's, every figure measured.
+  const scratch_directory dir;
+  const fs::path saved = dir.path / "host.json";
+  const outcome save = hml_run({"probe", "--smallest", "16KiB", "--largest", "64KiB", "--min-time", "1ms",
+                                "--repetitions", "1", "--format", "json", "--save-device", saved.string()});
+  ASSERT_EQ(save.status, 0) << save.err;
+  const hml::loaded_device host = hml::read_device_json(read_file(saved));
+  EXPECT_EQ(host.machine().memory.size(), nlohmann::json::parse(save.out).size() - 3);
+  EXPECT_EQ(hml::main_memory(host.machine()).bandwidth.kind, hml::provenance::measured);
+  EXPECT_EQ(hml::peak(host.machine(), {hml::precision::fp64, hml::compute_unit::vector}).kind, hml::provenance::measured);
+  const outcome on_host = hml_run({"roofline", "--device-file", saved.string(), "--precision", "fp64", "--ops", "-"},
+                                  dir.file("ops.csv", seed_operations_csv()).string());
+  ASSERT_EQ(on_host.status, 0) << on_host.err;
+  EXPECT_TRUE(on_host.out.starts_with("roofline on this machine (hml probe), FP64: ")) << on_host.out;
+
   const outcome text = hml_run({"probe", "--largest", "32KiB", "--min-time", "1ms", "--repetitions", "1"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_TRUE(text.out.starts_with("this machine: ")) << text.out;

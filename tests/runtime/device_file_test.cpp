@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 import hml;
 
@@ -87,6 +88,59 @@ TEST(DeviceFile, AMinimalFileAndItsDefaults) {
   EXPECT_EQ(hml::memory_of(d).latency, 80_ns);
   EXPECT_EQ(hml::roof_of(d, precision::fp64).peak, 1_TFLOPS);  // the peak, not the variant
   EXPECT_TRUE(file.sources().empty());
+}
+
+template <class Q>
+void expect_same(const hml::figure<Q>& written, const hml::figure<Q>& read, std::string_view what) {
+  EXPECT_EQ(read.value, written.value) << what;  // exactly: the writer's digits read back as the same double
+  EXPECT_EQ(read.kind, written.kind) << what;
+  EXPECT_EQ(read.source, written.source) << what;
+}
+
+// Every catalog device, written as a device file and read back, is the same description.
+TEST(DeviceFile, EveryCatalogDeviceRoundTrips) {
+  for (const hml::device* d : hml::devices::all) {
+    SCOPED_TRACE(d->id);
+    const hml::loaded_device file = hml::read_device_json(hml::to_device_json(*d));
+    const hml::device& r = file.machine();
+    EXPECT_EQ(r.id, d->id);
+    EXPECT_EQ(r.name, d->name);
+    EXPECT_EQ(r.note, d->note);
+    EXPECT_EQ(r.cores, d->cores);
+    expect_same(d->clock, r.clock, "clock");
+    ASSERT_EQ(r.memory.size(), d->memory.size());
+    for (std::size_t i = 0; i < d->memory.size(); ++i) {
+      const hml::level_description& a = d->memory[i];
+      const hml::level_description& b = r.memory[i];
+      EXPECT_EQ(b.name, a.name);
+      EXPECT_EQ(b.scope, a.scope);
+      expect_same(a.capacity, b.capacity, "capacity");
+      expect_same(a.bandwidth, b.bandwidth, "bandwidth");
+      expect_same(a.write_bandwidth, b.write_bandwidth, "write bandwidth");
+      expect_same(a.measured_bandwidth, b.measured_bandwidth, "measured bandwidth");
+      expect_same(a.latency, b.latency, "latency");
+      EXPECT_EQ(b.interface.channels, a.interface.bus_bits > 0 ? a.interface.channels : 1u);
+      EXPECT_EQ(b.interface.bus_bits, a.interface.bus_bits);
+      expect_same(a.interface.pin_rate, b.interface.pin_rate, "pin rate");
+    }
+    ASSERT_EQ(r.compute.size(), d->compute.size());
+    for (std::size_t i = 0; i < d->compute.size(); ++i) {
+      const hml::ceiling_description& a = d->compute[i];
+      const hml::ceiling_description& b = r.compute[i];
+      EXPECT_TRUE(b.kind() == a.kind());
+      EXPECT_EQ(b.variant, a.variant);
+      expect_same(a.dense, b.dense, "dense");
+      expect_same(a.sparse, b.sparse, "sparse");
+      expect_same(a.measured, b.measured, "measured");
+    }
+    // The sources it cites, with their titles and places.
+    const std::vector<std::string_view> cited = hml::cited_sources(*d);
+    ASSERT_EQ(file.sources().size(), cited.size());
+    for (std::size_t i = 0; i < cited.size(); ++i) {
+      EXPECT_EQ(file.sources()[i].key, cited[i]);
+      EXPECT_EQ(file.sources()[i].where, hml::devices::find_source(cited[i])->where);
+    }
+  }
 }
 
 TEST(DeviceFile, ErrorsNameTheField) {
