@@ -170,7 +170,9 @@ std::string catalog_text() {
     }
     figures.add_row(std::move(row));
   }
-  return hml::format_table(figures) + "\n`hml devices NAME` shows every figure of a device with its kind and source.\n";
+  return hml::format_table(figures) +
+         "\nt: on tensor units (the device publishes no vector peak for that precision). `hml devices NAME` shows\n"
+         "every figure of a device with its kind and source.\n";
 }
 
 void run(const devices_options& o) {

@@ -268,11 +268,13 @@ enum class basis { datasheet, measured };
   return nullptr;
 }
 
-// A precision alone means its vector units where the machine publishes a peak for them, else its tensor
-// units (FP16 on an H100: the tensor cores, 989 TFLOP/s). Name the unit to choose otherwise.
+// A precision alone means its vector units where the machine has a peak for them (datasheet or measured),
+// else its tensor units (FP16 on an H100: the tensor cores, 989 TFLOP/s). Name the unit to choose otherwise.
 [[nodiscard]] constexpr compute_kind kind_for(const machine_description& m, precision p) noexcept {
   const ceiling_description* vector = find_ceiling(m, {p, compute_unit::vector});
-  if (vector != nullptr && vector->dense.published()) return {p, compute_unit::vector};
+  if (vector != nullptr && (vector->dense.published() || vector->measured.published())) {
+    return {p, compute_unit::vector};
+  }
   return {p, compute_unit::tensor};
 }
 
