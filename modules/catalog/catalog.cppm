@@ -208,13 +208,14 @@ inline constexpr device l40s{
     .id = "l40s", .name = "NVIDIA L40S",
     .memory = {{.name = "GDDR6 ECC", .capacity = stated(48_GB, l40s_datasheet), .bandwidth = stated(864_GBps, l40s_datasheet),
                 .interface = {.bus_bits = 384, .pin_rate = stated(18_Gbps, l40s_datasheet)}}},
-    .compute = {vec(fp64, unconfirmed(1.4_TFLOPS, l40s_datasheet)), vec(fp32, stated(91.6_TFLOPS, l40s_datasheet)),
+    .compute = {vec(fp32, stated(91.6_TFLOPS, l40s_datasheet)),
                 tc(tf32, stated(183_TFLOPS, l40s_datasheet), stated(366_TFLOPS, l40s_datasheet)),
                 tc(bf16, stated(362_TFLOPS, l40s_datasheet), stated(733_TFLOPS, l40s_datasheet)),
                 tc(fp16, stated(362_TFLOPS, l40s_datasheet), stated(733_TFLOPS, l40s_datasheet)),
                 tc(int8, stated(733_TFLOPS, l40s_datasheet), stated(1466_TFLOPS, l40s_datasheet))},
     .cores = 142, .clock = stated(2.52_GHz, l40s_datasheet),
-    .note = "FP64 ~1.4 (1:64) is third-party; L2 size is not in the datasheet"};
+    .note = "FP64 ~1.4 TFLOP/s (1:64) is only third-party, with no source to cite: left out; L2 size is not in "
+            "the datasheet"};
 inline constexpr device rtx_4090{
     .id = "rtx_4090", .name = "NVIDIA GeForce RTX 4090",
     .memory = {{.name = "L2", .capacity = stated(72_MB, geforce_tables)},
