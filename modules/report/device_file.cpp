@@ -272,7 +272,7 @@ loaded_device read_device_json(std::string_view text) {
   json root;
   try {
     root = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large for a double
     std::string_view message = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
     if (const auto end = message.find("] "); message.starts_with("[json.exception") && end != std::string_view::npos) {
       message.remove_prefix(end + 2);

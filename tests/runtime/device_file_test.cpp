@@ -153,6 +153,8 @@ TEST(DeviceFile, ErrorsNameTheField) {
   EXPECT_EQ(error_of(file("")), "accepted");
   EXPECT_TRUE(error_of("").starts_with("not JSON: ")) << error_of("");
   EXPECT_EQ(error_of("42"), "the top level: expected an object, not number");
+  // A number too large for a double is nlohmann's out_of_range, not a parse_error (found by fuzz.device_file).
+  EXPECT_EQ(error_of("1E99999"), "not JSON: number overflow parsing '1E99999'");
   EXPECT_EQ(error_of(file("\"colour\": \"red\", ")),
             "colour: unknown field; expected one of id, name, cores, clock, note, sources, memory, compute");
   EXPECT_EQ(error_of(file("", R"("memory": [])")), "memory: needs at least one entry");
