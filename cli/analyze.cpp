@@ -74,7 +74,7 @@ void run(const analyze_options& o) {
 void add_analyze_command(CLI::App& hml) {
   auto* command = hml.add_subcommand("analyze", "a measured kernel against a roofline: achieved rates, % of roofs");
   command->footer(
-      "Example: hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --device m1_pro\n"
+      "Example: hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --device m1_pro --precision fp32\n"
       "         hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --peak-compute 5.3TFLOP/s "
       "--peak-bandwidth 205GB/s");
   auto o = std::make_shared<analyze_options>();

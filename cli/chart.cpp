@@ -60,7 +60,7 @@ void add_chart_command(CLI::App& hml) {
       "FILE is CSV as for `hml roofline` (name,flops,memory_bytes). Each --device (at most " +
       std::to_string(hml::max_chart_roofs) + ", each once)\n"
       "adds its own roofline, ridge and colour; each kernel is drawn at its attainable rate on each device.\n"
-      "Example: hml chart --device h100_sxm --device a100_sxm_80gb --ops kernels.csv -o roofline.svg\n"
+      "Example: hml chart --device h100_sxm --device a100_sxm_80gb --precision fp32 --ops kernels.csv -o roofline.svg\n"
       "         hml chart --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv -o m1.svg");
   auto o = std::make_shared<chart_options>();
   add_roof_options(*command, o->roof, true);

@@ -207,31 +207,49 @@ std::vector<hml::kernel_record> read_kernels(std::string_view option, const std:
   return kernels;
 }
 
+hml::loaded_device read_device_file(std::string_view option, const std::string& path) {
+  const std::string text = read_input(option, path);
+  try {
+    return hml::read_device_json(text);
+  } catch (const hml::device_file_error& e) {
+    throw input_error(std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": " + e.what());
+  }
+}
+
 void add_roof_options(CLI::App& command, roof_options& options, bool several_devices) {
   auto* device =
       command.add_option("--device", options.devices,
                          several_devices ? "catalog device id or name (repeat for several); see `hml devices`"
                                          : "catalog device id or name, e.g. h100_sxm; see `hml devices`");
   device->type_name("NAME");
-  if (!several_devices) device->expected(1);
+  auto* file = command.add_option("--device-file", options.device_files,
+                                  several_devices ? "a device described in a JSON file (repeat for several); see "
+                                                    "docs/catalog.md"
+                                                  : "a device described in a JSON file; see docs/catalog.md");
+  file->type_name("FILE");
+  if (!several_devices) {
+    device->expected(1);
+    file->expected(1);
+    device->excludes(file);
+  }
   auto* precision = command
                         .add_option("--precision", options.precision,
-                                    "fp64, fp64_tensor, fp32, tf32_tensor or fp16_tensor (with --device)")
-                        ->type_name("NAME")
-                        ->capture_default_str();
+                                    "required with a device: fp64, fp32, tf32, bf16, fp16, fp8, int8 or int4 "
+                                    "(vector units where published, else tensor), or with _vector or _tensor")
+                        ->type_name("NAME");
   auto* compute =
       command.add_option("--peak-compute", options.peak_compute, "peak compute, e.g. 5.3TFLOP/s")->type_name("RATE");
   auto* bandwidth =
       command.add_option("--peak-bandwidth", options.peak_bandwidth, "peak bandwidth, e.g. 205GB/s")->type_name("RATE");
-  compute->excludes(device)->needs(bandwidth);
-  bandwidth->excludes(device)->needs(compute);
+  compute->excludes(device)->excludes(file)->needs(bandwidth);
+  bandwidth->excludes(device)->excludes(file)->needs(compute);
   precision->excludes(compute);
 }
 
 std::vector<named_roof> roofs_of(const roof_options& options) {
-  if (options.devices.empty()) {
+  if (options.devices.empty() && options.device_files.empty()) {
     if (options.peak_compute.empty()) {
-      throw input_error("give --device NAME, or --peak-compute and --peak-bandwidth");
+      throw input_error("give --device NAME or --device-file FILE, or --peak-compute and --peak-bandwidth");
     }
     const auto bandwidth = quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth);
     const auto compute = quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute);
@@ -239,17 +257,29 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     check_option("--peak-compute", [&] { hml::validate_peak(compute); });
     return {{"given", "the given peaks", {bandwidth, compute}}};
   }
-  const hml::precision precision = check_option("--precision", [&] { return hml::precision_named(options.precision); });
+  // A device has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
+  if (options.precision.empty()) {
+    throw input_error("--precision: give the precision the kernels run at with a device, e.g. --precision fp32");
+  }
+  const hml::precision_choice precision =
+      check_option("--precision", [&] { return hml::precision_named(options.precision); });
   std::vector<named_roof> roofs;
-  for (const std::string& name : options.devices) {
-    const hml::device& d = check_option("--device", [&]() -> const hml::device& { return hml::device_named(name); });
+  const auto add = [&](const hml::device& d, std::string_view option) {
     // Another spelling of a device already given (h100_sxm, H100-SXM) would draw it twice.
     for (const named_roof& r : roofs) {
-      if (r.label == hml::id_of(d)) throw input_error("--device: '" + std::string{r.label} + "' is given twice");
+      if (r.label == d.id) throw input_error(std::string{option} + ": '" + r.label + "' is given twice");
     }
     // A precision the device publishes no peak for is --precision's fault.
     const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
-    roofs.push_back({hml::id_of(d), std::string{d.name} + ", " + std::string{hml::to_string(precision)}, roof});
+    roofs.push_back({std::string{d.id},
+                     std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof});
+  };
+  for (const std::string& name : options.devices) {
+    add(check_option("--device", [&]() -> const hml::device& { return hml::device_named(name); }), "--device");
+  }
+  for (const std::string& path : options.device_files) {
+    const hml::loaded_device file = read_device_file("--device-file", path);
+    add(file.machine(), "--device-file");
   }
   return roofs;
 }

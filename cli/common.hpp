@@ -225,17 +225,22 @@ void for_each_kernel(input_file& input, Prepare prepare, Visit visit) {
 // The kernels of a CSV file (or "-"), all in memory (a chart draws them all).
 std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path);
 
-// The roof to analyze against: --device NAME [--precision P], or --peak-compute and --peak-bandwidth.
+// A device described in a JSON file (or "-"); errors name the option, the file and the field.
+hml::loaded_device read_device_file(std::string_view option, const std::string& path);
+
+// The roof to analyze against: --device NAME or --device-file FILE with --precision P (required: a device
+// has a peak per precision, and none is assumed), or --peak-compute and --peak-bandwidth.
 struct roof_options {
   std::vector<std::string> devices;
-  std::string precision = "fp32";
+  std::vector<std::string> device_files;
+  std::string precision;
   std::string peak_compute;
   std::string peak_bandwidth;
 };
 
 struct named_roof {
-  std::string_view label;  // the device's id, or "given" for --peak-* (static storage: charts keep it)
-  std::string title;       // "NVIDIA H100 SXM5 80GB, FP32" or "the given peaks"
+  std::string label;  // the device's id, or "given" for --peak-*
+  std::string title;  // "NVIDIA H100 SXM5 80GB, FP32" or "the given peaks"
   hml::roof roof;
 };
 

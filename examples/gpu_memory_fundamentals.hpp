@@ -19,7 +19,7 @@ using example_text::write;
 // The tutorial's M1 Pro: 205 GB/s (its rounding of 204.8) and 5.3 TFLOP/s (Apple states 200 and 5.2;
 // see hml::devices::m1_pro).
 inline constexpr hml::roof tutorial_gpu{205_GBps, 5.3_TFLOPS};
-inline constexpr hml::memory_interface m1_pro_interface = hml::devices::m1_pro.interface;
+inline constexpr hml::memory_interface m1_pro_interface = hml::main_memory(hml::devices::m1_pro).interface;
 
 inline constexpr hml::kernel small_add = hml::vector_add<float>(1'000'000);
 inline constexpr hml::kernel big_matmul = hml::matmul<float>(4096);
@@ -58,7 +58,7 @@ constexpr void write_bandwidth(Sink& out) {
               " bit = ", bits(hml::interface_bandwidth(m1_pro_interface)), " = ",
               text(hml::interface_bandwidth(m1_pro_interface)), "\n",
               "The tutorial rounds this to ", text(tutorial_gpu.bandwidth), " (", bits(tutorial_pin),
-              " per pin); Apple states ", text(hml::devices::m1_pro.bandwidth.value), ".\n"});
+              " per pin); Apple states ", text(hml::main_memory(hml::devices::m1_pro).bandwidth.value), ".\n"});
 }
 
 template <class Sink>

@@ -34,7 +34,7 @@ constexpr hml::regime seed_rule(hml::arithmetic_intensity ai) {
 }
 
 constexpr bool disagrees(const hml::kernel& k, const hml::device& d) {
-  return hml::analyze(k, d).bound != seed_rule(hml::intensity(k));
+  return hml::analyze(k, d, hml::precision::fp32).bound != seed_rule(hml::intensity(k));
 }
 
 constexpr auto text(hml::arithmetic_intensity ai) { return hml::to_text(ai, {hml::fixed(2)}); }
@@ -44,7 +44,7 @@ constexpr void write_kernel(Sink& out, const hml::kernel& k, std::string_view la
   write(out, {"\n", k.name, " ", label, ": ", hml::to_text(k.bytes, {hml::general(3), hml::prefix_system::decimal}),
               ", ", hml::to_text(k.flops), ", ", text(hml::intensity(k)), "\n"});
   for (const hml::device* d : devices) {
-    const hml::roofline_point p = hml::analyze(k, *d);
+    const hml::roofline_point p = hml::analyze(k, *d, hml::precision::fp32);
     write(out, {"  ", d->name, ": ", hml::to_text(p.estimated_time), " at ", hml::to_text(p.attainable),
                 "; roofline: ", hml::to_string(p.bound), ", seed rule: ", hml::to_string(seed_rule(p.intensity)),
                 disagrees(k, *d) ? "  <- disagree" : "", "\n"});
@@ -57,7 +57,7 @@ constexpr void write_report(Sink& out) {
               "Roofline verdict: compute-bound when intensity >= the device's ridge point (FP32)\n",
               "Seed rule: compute-bound when intensity >= 10 FLOP/B, whatever the device\n"});
   for (const hml::device* d : devices) {
-    const hml::roof r = hml::roof_of(*d);
+    const hml::roof r = hml::roof_of(*d, hml::precision::fp32);
     write(out, {"  ", d->name, ": ", hml::to_text(r.bandwidth, {hml::general(4)}), ", ", hml::to_text(r.peak), ", ridge ",
                 text(hml::ridge_point(r)), "\n"});
   }

@@ -53,13 +53,13 @@ std::string report(const gpu::device_info& gpu, bool tiny) {
   std::string out = "GPU: " + std::string{gpu.name} + " (" + std::to_string(gpu.multiprocessors) + " SMs); catalog entry: " +
                     (catalog ? std::string{catalog->name} : std::string{"none"}) + ".\n\n";
   hml::table probe{{"figure", "measured", "catalog", "% of catalog"}, {}};
-  const std::string stated_bandwidth = catalog ? text(catalog->bandwidth.value) : "-";
+  const std::string stated_bandwidth = catalog ? text(hml::main_memory(*catalog).bandwidth.value) : "-";
   probe.add_row({"copy (device to device)", text(copy_rate), stated_bandwidth,
-                 percent_of(copy_rate.value(), catalog, catalog ? catalog->bandwidth.value.value() : 0)});
+                 percent_of(copy_rate.value(), catalog, catalog ? hml::main_memory(*catalog).bandwidth.value.value() : 0)});
   probe.add_row({"triad", text(probed.bandwidth), stated_bandwidth,
-                 percent_of(probed.bandwidth.value(), catalog, catalog ? catalog->bandwidth.value.value() : 0)});
-  probe.add_row({"FP32 FMA peak", text(probed.peak), catalog ? text(catalog->fp32.value) : "-",
-                 percent_of(probed.peak.value(), catalog, catalog ? catalog->fp32.value.value() : 0)});
+                 percent_of(probed.bandwidth.value(), catalog, catalog ? hml::main_memory(*catalog).bandwidth.value.value() : 0)});
+  probe.add_row({"FP32 FMA peak", text(probed.peak), catalog ? text(hml::peak(*catalog, {hml::precision::fp32, hml::compute_unit::vector}).value) : "-",
+                 percent_of(probed.peak.value(), catalog, catalog ? hml::peak(*catalog, {hml::precision::fp32, hml::compute_unit::vector}).value.value() : 0)});
   out += "```text\n" + hml::format_table(probe) + "```\n\n";
 
   const hml::memory memory{0 * hml::second, probed.bandwidth};
@@ -70,7 +70,7 @@ std::string report(const gpu::device_info& gpu, bool tiny) {
     hml::cell stated = std::string{"-"}, stated_error = std::string{"-"};
     if (catalog != nullptr) {  // the datasheet's roof: time = bytes at the stated bandwidth, or FLOP at the peak
       const hml::duration roof_time =
-          hml::run(k, hml::memory{0 * hml::second, catalog->bandwidth.value}, hml::compute_core{catalog->fp32.value},
+          hml::run(k, hml::memory{0 * hml::second, hml::main_memory(*catalog).bandwidth.value}, hml::compute_core{hml::peak(*catalog, {hml::precision::fp32, hml::compute_unit::vector}).value},
                    {.overlap_policy = hml::overlap::full})
               .total;
       stated = text(roof_time);

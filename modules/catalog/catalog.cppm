@@ -1,220 +1,338 @@
-// hml.catalog — real devices as constexpr values: peak memory bandwidth and peak compute per precision,
-// each figure typed and tagged with where it comes from, each device with its sources (the source list
-// of docs/hardware notes). docs/catalog.md is printed from this file by examples/catalog_markdown.cpp.
+// hml.catalog — real devices as constexpr machine descriptions (hml.machine_description): memory levels with
+// typed capacities and bandwidths, compute ceilings per precision and unit, every figure tagged stated,
+// derived, measured or unconfirmed and citing a source by key. The sources are a list of their own
+// (hml::devices::sources: key, title, where to find it), and hml::devices::all is the one list of devices:
+// their ids, lookup by name, `hml devices` and docs/catalog.md all read it.
 //
-// Tensor figures are dense. Vendors also quote "with sparsity" figures, twice the dense ones; they are not
-// stored, so that no sparse figure can pass for a dense one.
+// Tensor figures are dense; the vendor's "with sparsity" figures (twice the dense ones) are kept apart in
+// each ceiling's `sparse`, so that no sparse figure can pass for a dense one. Derived figures (a bandwidth
+// from its interface, a CPU's peak from cores x clock x FLOP/cycle) are computed here from their parts, not
+// typed. Where a published measurement exists it is carried beside the datasheet figure as `measured`:
+// BabelStream / gpu-stream triads for HBM, and the empirical (ERT) hierarchical roofline of a V100.
 //
 // Seed 004's profile_kernel.py has a GPU table with wrong FP32 peaks, e.g. H100 "1980 GFLOPS" where the
-// H100 SXM does 67 TFLOP/s (33x more; 1,979 TFLOP/s is its FP16-sparse / FP8-dense tensor figure, ~2 PF),
+// H100 SXM does 67 TFLOP/s (33x more; 1,979 TFLOP/s is its FP16-sparse / INT8-dense tensor figure, ~2 PF),
 // A100 "1248" (19.5 TFLOP/s), V100 "1245" (15.7), RTX 4090 "1321" (82.6), RTX 3090 "1188" (35.6), GH200
 // "1980" (67). It also gives the A100 "SXM" 1935 GB/s, the A100 PCIe 80GB's bandwidth (SXM: 2,039).
 // The table in docs/catalog.md lists them next to these figures.
 module;
 #include <array>
+#include <cstddef>
 #include <string_view>
 export module hml.catalog;
-export import hml.analysis;
+export import hml.machine_description;
 
 export namespace hml {
 
-// Where a figure comes from.
-enum class provenance {
-  vendor_stated,  // in the vendor's datasheet or press release
-  derived,        // computed from stated figures (channels x transfer rate x width, cores x clock x FLOP/cycle)
-  measured,       // a published benchmark result
-  unconfirmed,    // third-party or from memory: not confirmed in a retrieved text
-};
-
-[[nodiscard]] constexpr std::string_view to_string(provenance p) noexcept {
-  switch (p) {
-    case provenance::vendor_stated: return "vendor-stated";
-    case provenance::derived: return "derived";
-    case provenance::measured: return "measured";
-    case provenance::unconfirmed: return "unconfirmed";
-  }
-  return "?";
-}
-
-// A value and where it comes from; a zero value means "not published" (or not offered).
-template <class Quantity>
-struct figure {
-  Quantity value{};
-  provenance kind = provenance::vendor_stated;
-
-  [[nodiscard]] constexpr bool published() const noexcept { return value.value() > 0; }
-};
-
-template <class Quantity>
-[[nodiscard]] constexpr figure<Quantity> stated(Quantity q) noexcept { return {q, provenance::vendor_stated}; }
-template <class Quantity>
-[[nodiscard]] constexpr figure<Quantity> derived(Quantity q) noexcept { return {q, provenance::derived}; }
-template <class Quantity>
-[[nodiscard]] constexpr figure<Quantity> unconfirmed(Quantity q) noexcept { return {q, provenance::unconfirmed}; }
-
-// Compute ceilings, dense. Vector units for FP64 and FP32, tensor / matrix units for the rest.
-enum class precision { fp64, fp64_tensor, fp32, tf32_tensor, fp16_tensor };
-inline constexpr std::array<precision, 5> all_precisions{precision::fp64, precision::fp64_tensor, precision::fp32,
-                                                         precision::tf32_tensor, precision::fp16_tensor};
-
-[[nodiscard]] constexpr std::string_view to_string(precision p) noexcept {
-  switch (p) {
-    case precision::fp64: return "FP64";
-    case precision::fp64_tensor: return "FP64 tensor";
-    case precision::fp32: return "FP32";
-    case precision::tf32_tensor: return "TF32 tensor";
-    case precision::fp16_tensor: return "FP16 tensor";
-  }
-  return "?";
-}
-
-// A DRAM / HBM interface: every pin moves `pin_rate` bits per second.
-struct memory_interface {
-  unsigned bus_bits = 0;  // 0: not published
-  figure<data_rate> pin_rate;
-};
-
-// The interface's bandwidth: pin rate x bus width (6.4 Gbit/s x 256 bits = 204.8 GB/s).
-[[nodiscard]] constexpr data_rate interface_bandwidth(const memory_interface& i) {
-  expects(i.bus_bits > 0 && i.pin_rate.published(), "hml: the memory interface is not published");
-  return i.pin_rate.value * bus_width{i.bus_bits};
-}
-
-struct device {
-  std::string_view name;
-  std::string_view memory;      // capacity and type, as stated
-  figure<data_rate> bandwidth;  // peak DRAM / HBM bandwidth
-  memory_interface interface;
-  figure<compute_rate> fp64, fp64_tensor, fp32, tf32_tensor, fp16_tensor;
-  std::string_view source;
-  std::string_view note;
-};
-
-[[nodiscard]] constexpr figure<compute_rate> peak(const device& d, precision p) noexcept {
-  switch (p) {
-    case precision::fp64: return d.fp64;
-    case precision::fp64_tensor: return d.fp64_tensor;
-    case precision::fp32: return d.fp32;
-    case precision::tf32_tensor: return d.tf32_tensor;
-    case precision::fp16_tensor: return d.fp16_tensor;
-  }
-  return {};
-}
-
-// The device's roofline for one precision: peak bandwidth and that precision's peak.
-[[nodiscard]] constexpr roof roof_of(const device& d, precision p = precision::fp32) {
-  expects(peak(d, p).published(), "hml: the device publishes no peak for this precision");
-  return {d.bandwidth.value, peak(d, p).value};
-}
-
-// `analyze(matmul<float>(4096), devices::h100_sxm).bound == regime::compute_bound`
-[[nodiscard]] constexpr roofline_point analyze(const kernel& k, const device& d, precision p = precision::fp32) {
-  return analyze(k, roof_of(d, p));
-}
+// A catalog device is a machine description.
+using device = machine_description;
 
 }  // namespace hml
 
 namespace hml::devices {
 using namespace hml::literals;  // for the figures below; not exported
+using enum hml::precision;
+using enum hml::compute_unit;
+
+// Source keys, so that a mistyped key is a compile error (and every key is checked against the list below).
+constexpr std::string_view h100_datasheet = "nvidia-h100-datasheet";
+constexpr std::string_view h100_pcie_brief = "nvidia-h100-pcie-brief";
+constexpr std::string_view lockwood_h100 = "lockwood-h100";
+constexpr std::string_view anandtech_h200 = "anandtech-21136";
+constexpr std::string_view aiwiki_h200 = "aiwiki-h200";
+constexpr std::string_view blackwell_table = "blackwell-spec-table";
+constexpr std::string_view a100_datasheet = "nvidia-a100-datasheet";
+constexpr std::string_view v100_datasheet = "nvidia-v100-datasheet";
+constexpr std::string_view v100_ert = "yang-kurth-williams-ert-v100";
+constexpr std::string_view l40s_datasheet = "nvidia-l40s-datasheet";
+constexpr std::string_view geforce_tables = "tomshardware-geforce-tables";
+constexpr std::string_view mi300_docs = "amd-rocm-mi300";
+constexpr std::string_view mi200_table = "amd-mi200-launch";
+constexpr std::string_view apple_m1_pro = "apple-m1-pro-press";
+constexpr std::string_view epyc_9004 = "amd-epyc-9004";
+constexpr std::string_view xeon_8480 = "intel-xeon-8480";
+constexpr std::string_view babelstream = "azure-babelstream";
+constexpr std::string_view gpu_stream = "gpu-benches-gpu-stream";
+
+// Ceilings, dense; `sparse` where the vendor states a sparsity figure.
+constexpr ceiling_description vec(precision p, figure<compute_rate> dense) {
+  return {.type = p, .unit = compute_unit::vector, .dense = dense};
+}
+constexpr ceiling_description tc(precision p, figure<compute_rate> dense, figure<compute_rate> sparse = {}) {
+  return {.type = p, .unit = compute_unit::tensor, .dense = dense, .sparse = sparse};
+}
+
 }  // namespace hml::devices
 
 export namespace hml::devices {
 
-inline constexpr figure<compute_rate> none{};  // not published, or no such unit
+// Every document a catalog figure cites. `where` is what a reader types or looks for; the hardware notes
+// this catalog was collected from cite these, row by row.
+inline constexpr std::array<source, 18> sources{{
+    {h100_datasheet, "NVIDIA H100 Tensor Core GPU datasheet (specification table)",
+     "archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html"},
+    {h100_pcie_brief, "NVIDIA H100 PCIe GPU product brief, PB-11133-001", "NVIDIA document PB-11133-001"},
+    {lockwood_h100, "Glenn K. Lockwood, \"H100\" (processor notes)", "glennklockwood.com/garden/processors/h100"},
+    {anandtech_h200, "AnandTech on the H100 and H200", "anandtech.com/show/21136"},
+    {aiwiki_h200, "NVIDIA H200 specifications", "aiwiki.ai/wiki/nvidia_h200"},
+    {blackwell_table, "GB200 NVL72 / HGX B200 specification table; Glenn K. Lockwood, \"B200\"",
+     "zdszero.github.io/Computer/Artificial_Intelligence/Hardware.html; glennklockwood.com/garden/processors/B200"},
+    {a100_datasheet, "NVIDIA A100 Tensor Core GPU datasheet", "nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf"},
+    {v100_datasheet, "NVIDIA V100 Tensor Core GPU datasheet (final, 1530 MHz); NVIDIA Tesla V100 whitepaper",
+     "NVIDIA V100 datasheet; whitepaper copy at techrival.com"},
+    {v100_ert,
+     "C. Yang, T. Kurth, S. Williams, \"Hierarchical Roofline Analysis for GPUs: Accelerating Performance "
+     "Optimization for the NERSC-9 Perlmutter System\" (CUG 2019; CCPE 2020): ERT ceilings of a V100, in the "
+     "first author's plotting data",
+     "github.com/cyanguwa/nersc-roofline, Plotting/data_hierarchical.txt (memroofs 14336 2996.77 828.758; "
+     "comproofs 7068.86 3535.79) and Plotting/gpu.3.fma; paper text at docslib.org/doc/323895"},
+    {l40s_datasheet, "NVIDIA L40S datasheet (specification table)", "mullet.se (copy of the datasheet table)"},
+    {geforce_tables, "Tom's Hardware RTX 4090 / RTX 3090 specification tables",
+     "holynerdvana.blogspot.com (copy); waredb.com"},
+    {mi300_docs, "AMD ROCm documentation: MI300 architecture; GPU specifications",
+     "github.com/ROCm/legacy-rocm-build docs/conceptual/gpu-arch/mi300.md; github.com/ROCm/rocm-docs "
+     "docs/reference/gpu-specs.rst"},
+    {mi200_table, "AMD Instinct MI200 launch specification table",
+     "zexron.com (copy); ROCm docs/reference/gpu-specs.rst; siliconcat.net"},
+    {apple_m1_pro, "Apple press release, 18 October 2021 (M1 Pro and M1 Max)",
+     "apple.com/newsroom, 18 Oct 2021; techzone.top; winabode.com; notebookcheck.net"},
+    {epyc_9004, "AMD EPYC 9004 series specifications", "hpctech.co.jp/product/amd-epyc-9004-series"},
+    {xeon_8480, "Intel Xeon Platinum 8480+ specifications",
+     "servethehome.com (Xeon Max 9480 article); stackoverflow.com/q/15655835"},
+    {babelstream, "Azure AI benchmarking guide: BabelStream results (triad)",
+     "github.com/Azure/AI-benchmarking-guide, Azure_Results/; MI300X: fork samuel-bohman/AI-benchmarking-guide"},
+    {gpu_stream, "gpu-benches: gpu-stream results (best triad)", "github.com/te42kyfo/gpu-benches, gpu-stream/*.txt"},
+}};
 
-// Sources, as listed in the hardware notes.
-inline constexpr std::string_view source_n1 =
-    "N1: H100 datasheet table (archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html); PCIe product brief PB-11133-001";
-inline constexpr std::string_view source_n1_n2_n3 =
-    "N1: H100 datasheet table (archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html); N2: "
-    "glennklockwood.com/garden/processors/h100; N3: anandtech.com/show/21136";
-inline constexpr std::string_view source_n3_n4 =
-    "N3: anandtech.com/show/21136; N4: H200 specs (aiwiki.ai/wiki/nvidia_h200)";
-inline constexpr std::string_view source_n6 =
-    "N6: GB200 NVL72 / HGX B200 spec table (zdszero.github.io/Computer/Artificial_Intelligence/Hardware.html); "
-    "glennklockwood.com/garden/processors/B200";
-inline constexpr std::string_view source_n7 =
-    "N7: A100 datasheet (nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf); thundercompute.com A100 guide";
-inline constexpr std::string_view source_n8 = "N8: V100 datasheet; Volta whitepaper (techrival.com copy)";
-inline constexpr std::string_view source_n9 = "N9: L40S datasheet (table at mullet.se)";
-inline constexpr std::string_view source_n10_n11 =
-    "N10/N11: Tom's Hardware 4090/3090 tables (holynerdvana.blogspot.com); waredb.com";
-inline constexpr std::string_view source_a1 =
-    "A1: ROCm/legacy-rocm-build docs/conceptual/gpu-arch/mi300.md; ROCm/rocm-docs docs/reference/gpu-specs.rst";
-inline constexpr std::string_view source_a2 =
-    "A2: AMD MI200 launch table (zexron.com copy); gpu-specs.rst; siliconcat.net";
-inline constexpr std::string_view source_p1 =
-    "P1: Apple press release (18 Oct 2021); techzone.top; winabode.com; notebookcheck";
-inline constexpr std::string_view source_c1 = "C1: hpctech.co.jp/product/amd-epyc-9004-series";
-inline constexpr std::string_view source_c2_c3 =
-    "C2: servethehome.com Xeon Max 9480 article; C3: stackoverflow.com/q/15655835";
+// The source with this key; nullptr if none.
+[[nodiscard]] constexpr const source* find_source(std::string_view key) noexcept {
+  for (const source& s : sources) {
+    if (s.key == key) return &s;
+  }
+  return nullptr;
+}
 
 // clang-format off
 inline constexpr device h100_sxm{
-    "NVIDIA H100 SXM5 80GB", "80 GB HBM3", stated(3.35_TBps), {5120, stated(5.24_Gbps)},
-    stated(34_TFLOPS), stated(67_TFLOPS), stated(67_TFLOPS), stated(494.7_TFLOPS), stated(989_TFLOPS),
-    source_n1_n2_n3, "FP32 = 16,896 lanes x 2 x 1.98 GHz = 66.9 TFLOP/s"};
+    .id = "h100_sxm", .name = "NVIDIA H100 SXM5 80GB",
+    .memory = {{.name = "L2", .capacity = stated(50_MB, lockwood_h100)},
+               {.name = "HBM3", .capacity = stated(80_GB, h100_datasheet), .bandwidth = stated(3.35_TBps, h100_datasheet),
+                .measured_bandwidth = measured(2.97_TBps, babelstream),
+                .interface = {.bus_bits = 5120, .pin_rate = stated(5.24_Gbps, lockwood_h100)}}},
+    .compute = {vec(fp64, stated(34_TFLOPS, h100_datasheet)), tc(fp64, stated(67_TFLOPS, h100_datasheet)),
+                vec(fp32, stated(67_TFLOPS, h100_datasheet)),
+                tc(tf32, stated(494.7_TFLOPS, h100_datasheet), stated(989_TFLOPS, h100_datasheet)),
+                tc(bf16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet)),
+                tc(fp16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet)),
+                tc(int8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet))},
+    .cores = 132, .clock = stated(1.98_GHz, lockwood_h100),
+    .note = "FP32 = 16,896 lanes x 2 x 1.98 GHz = 66.9 TFLOP/s; tensor clock 1.83 GHz"};
 inline constexpr device h100_pcie{
-    "NVIDIA H100 PCIe 80GB", "80 GB HBM2e", stated(2000_GBps), {5120, {}},
-    stated(26_TFLOPS), stated(51_TFLOPS), stated(51_TFLOPS), stated(378_TFLOPS), stated(756_TFLOPS),
-    source_n1, "Chips and Cheese gives 2.04 TB/s"};
+    .id = "h100_pcie", .name = "NVIDIA H100 PCIe 80GB",
+    .memory = {{.name = "L2", .capacity = stated(50_MB, h100_datasheet)},
+               {.name = "HBM2e", .capacity = stated(80_GB, h100_datasheet), .bandwidth = stated(2000_GBps, h100_pcie_brief),
+                .measured_bandwidth = measured(1832_GBps, gpu_stream), .interface = {.bus_bits = 5120}}},
+    .compute = {vec(fp64, stated(26_TFLOPS, h100_datasheet)), tc(fp64, stated(51_TFLOPS, h100_datasheet)),
+                vec(fp32, stated(51_TFLOPS, h100_datasheet)),
+                tc(tf32, stated(378_TFLOPS, h100_datasheet), stated(756_TFLOPS, h100_datasheet)),
+                tc(bf16, stated(756_TFLOPS, h100_datasheet), stated(1513_TFLOPS, h100_datasheet)),
+                tc(fp16, stated(756_TFLOPS, h100_datasheet), stated(1513_TFLOPS, h100_datasheet)),
+                tc(int8, stated(1513_TFLOPS, h100_datasheet), stated(3026_TFLOPS, h100_datasheet))},
+    .cores = 114, .clock = stated(1.755_GHz, h100_datasheet),
+    .note = "Chips and Cheese gives 2.04 TB/s"};
 inline constexpr device h200{
-    "NVIDIA H200 SXM 141GB", "141 GB HBM3e", stated(4.8_TBps), {},
-    stated(34_TFLOPS), stated(67_TFLOPS), stated(67_TFLOPS), stated(494.7_TFLOPS), stated(989_TFLOPS),
-    source_n3_n4, "bus width: sources disagree (6144-bit or 8192-bit)"};
+    .id = "h200", .name = "NVIDIA H200 SXM 141GB",
+    .memory = {{.name = "L2", .capacity = stated(50_MB, anandtech_h200)},
+               {.name = "HBM3e", .capacity = stated(141_GB, aiwiki_h200), .bandwidth = stated(4.8_TBps, aiwiki_h200),
+                .measured_bandwidth = measured(4.15_TBps, babelstream)}},
+    .compute = {vec(fp64, stated(34_TFLOPS, aiwiki_h200)), tc(fp64, stated(67_TFLOPS, aiwiki_h200)),
+                vec(fp32, stated(67_TFLOPS, aiwiki_h200)),
+                tc(tf32, stated(494.7_TFLOPS, aiwiki_h200), stated(989_TFLOPS, aiwiki_h200)),
+                tc(bf16, stated(989_TFLOPS, aiwiki_h200), stated(1979_TFLOPS, aiwiki_h200)),
+                tc(fp16, stated(989_TFLOPS, aiwiki_h200), stated(1979_TFLOPS, aiwiki_h200)),
+                tc(int8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200))},
+    .cores = 132,
+    .note = "bus width: sources disagree (6144-bit or 8192-bit); gpu-stream measures 3.53 TB/s, BabelStream 4.15"};
 inline constexpr device b200{
-    "NVIDIA B200 (HGX)", "180 GB HBM3e", stated(7.7_TBps), {8192, {}},
-    stated(37_TFLOPS), stated(37_TFLOPS), stated(75_TFLOPS), stated(1100_TFLOPS), stated(2250_TFLOPS),
-    source_n6, "current datasheet; GTC-2024 figures were 192 GB, 8 TB/s, FP64 40, FP32 80"};
+    .id = "b200", .name = "NVIDIA B200 (HGX)",
+    .memory = {{.name = "HBM3e", .capacity = stated(180_GB, blackwell_table), .bandwidth = stated(7.7_TBps, blackwell_table),
+                .interface = {.bus_bits = 8192}}},
+    .compute = {vec(fp64, stated(37_TFLOPS, blackwell_table)), tc(fp64, stated(37_TFLOPS, blackwell_table)),
+                vec(fp32, stated(75_TFLOPS, blackwell_table)),
+                tc(tf32, stated(1100_TFLOPS, blackwell_table), stated(2200_TFLOPS, blackwell_table)),
+                tc(bf16, stated(2250_TFLOPS, blackwell_table), stated(4500_TFLOPS, blackwell_table)),
+                tc(fp16, stated(2250_TFLOPS, blackwell_table), stated(4500_TFLOPS, blackwell_table)),
+                tc(int8, stated(4500_TFLOPS, blackwell_table), stated(9000_TFLOPS, blackwell_table))},
+    .note = "current datasheet; GTC-2024 figures were 192 GB, 8 TB/s, FP64 40, FP32 80"};
 inline constexpr device a100_sxm_80gb{
-    "NVIDIA A100 SXM4 80GB", "80 GB HBM2e", stated(2039_GBps), {5120, stated(3.19_Gbps)},
-    stated(9.7_TFLOPS), stated(19.5_TFLOPS), stated(19.5_TFLOPS), stated(156_TFLOPS), stated(312_TFLOPS),
-    source_n7, ""};
+    .id = "a100_sxm_80gb", .name = "NVIDIA A100 SXM4 80GB",
+    .memory = {{.name = "L2", .capacity = stated(40_MB, a100_datasheet)},
+               {.name = "HBM2e", .capacity = stated(80_GB, a100_datasheet), .bandwidth = stated(2039_GBps, a100_datasheet),
+                .measured_bandwidth = measured(1.70_TBps, babelstream),
+                .interface = {.bus_bits = 5120, .pin_rate = stated(3.19_Gbps, a100_datasheet)}}},
+    .compute = {vec(fp64, stated(9.7_TFLOPS, a100_datasheet)), tc(fp64, stated(19.5_TFLOPS, a100_datasheet)),
+                vec(fp32, stated(19.5_TFLOPS, a100_datasheet)),
+                tc(tf32, stated(156_TFLOPS, a100_datasheet), stated(312_TFLOPS, a100_datasheet)),
+                tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
+                tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
+                tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet))},
+    .cores = 108, .clock = stated(1.41_GHz, a100_datasheet)};
 inline constexpr device a100_sxm_40gb{
-    "NVIDIA A100 SXM4 40GB", "40 GB HBM2", stated(1555_GBps), {5120, stated(2.43_Gbps)},
-    stated(9.7_TFLOPS), stated(19.5_TFLOPS), stated(19.5_TFLOPS), stated(156_TFLOPS), stated(312_TFLOPS),
-    source_n7, ""};
+    .id = "a100_sxm_40gb", .name = "NVIDIA A100 SXM4 40GB",
+    .memory = {{.name = "L2", .capacity = stated(40_MB, a100_datasheet)},
+               {.name = "HBM2", .capacity = stated(40_GB, a100_datasheet), .bandwidth = stated(1555_GBps, a100_datasheet),
+                .measured_bandwidth = measured(1375_GBps, gpu_stream),
+                .interface = {.bus_bits = 5120, .pin_rate = stated(2.43_Gbps, a100_datasheet)}}},
+    .compute = {vec(fp64, stated(9.7_TFLOPS, a100_datasheet)), tc(fp64, stated(19.5_TFLOPS, a100_datasheet)),
+                vec(fp32, stated(19.5_TFLOPS, a100_datasheet)),
+                tc(tf32, stated(156_TFLOPS, a100_datasheet), stated(312_TFLOPS, a100_datasheet)),
+                tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
+                tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
+                tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet))},
+    .cores = 108, .clock = stated(1.41_GHz, a100_datasheet)};
+// The ERT ceilings: L1 (per SM, summed over the 80 SMs), L2 and HBM bandwidth, FP64 with and without FMA.
 inline constexpr device v100{
-    "NVIDIA V100 SXM2 32GB", "32 GB HBM2", stated(900_GBps), {4096, {}},
-    stated(7.8_TFLOPS), none, stated(15.7_TFLOPS), none, stated(125_TFLOPS),
-    source_n8, "final datasheet (1530 MHz); no FP64 or TF32 tensor cores; the FP16 tensor figure is FP16 only"};
+    .id = "v100", .name = "NVIDIA V100 SXM2 32GB",
+    .memory = {{.name = "L1", .measured_bandwidth = measured(14336_GBps, v100_ert), .scope = sharing::per_core},
+               {.name = "L2", .capacity = stated(6_MB, v100_datasheet), .measured_bandwidth = measured(2996.77_GBps, v100_ert)},
+               {.name = "HBM2", .capacity = stated(32_GB, v100_datasheet), .bandwidth = stated(900_GBps, v100_datasheet),
+                .measured_bandwidth = measured(828.758_GBps, v100_ert), .interface = {.bus_bits = 4096}}},
+    .compute = {{.type = fp64, .unit = vector, .dense = stated(7.8_TFLOPS, v100_datasheet),
+                 .measured = measured(7068.86_GFLOPS, v100_ert)},
+                {.type = fp64, .unit = vector, .measured = measured(3535.79_GFLOPS, v100_ert), .variant = "FP64 no FMA"},
+                vec(fp32, stated(15.7_TFLOPS, v100_datasheet)), tc(fp16, stated(125_TFLOPS, v100_datasheet))},
+    .cores = 80, .clock = stated(1.53_GHz, v100_datasheet),
+    .note = "final datasheet (1530 MHz); no FP64, TF32 or INT8 tensor cores; the tensor figure is FP16 only; "
+            "ERT's FP64 FMA rate, 7068.86 GFLOP/s, is 80 SMs x 32 FP64 lanes x 2 FLOP at 1.38 GHz"};
 inline constexpr device l40s{
-    "NVIDIA L40S", "48 GB GDDR6 ECC", stated(864_GBps), {384, stated(18_Gbps)},
-    unconfirmed(1.4_TFLOPS), none, stated(91.6_TFLOPS), stated(183_TFLOPS), stated(362_TFLOPS),
-    source_n9, "FP64 ~1.4 (1:64) is third-party"};
+    .id = "l40s", .name = "NVIDIA L40S",
+    .memory = {{.name = "GDDR6 ECC", .capacity = stated(48_GB, l40s_datasheet), .bandwidth = stated(864_GBps, l40s_datasheet),
+                .interface = {.bus_bits = 384, .pin_rate = stated(18_Gbps, l40s_datasheet)}}},
+    .compute = {vec(fp32, stated(91.6_TFLOPS, l40s_datasheet)),
+                tc(tf32, stated(183_TFLOPS, l40s_datasheet), stated(366_TFLOPS, l40s_datasheet)),
+                tc(bf16, stated(362_TFLOPS, l40s_datasheet), stated(733_TFLOPS, l40s_datasheet)),
+                tc(fp16, stated(362_TFLOPS, l40s_datasheet), stated(733_TFLOPS, l40s_datasheet)),
+                tc(int8, stated(733_TFLOPS, l40s_datasheet), stated(1466_TFLOPS, l40s_datasheet))},
+    .cores = 142, .clock = stated(2.52_GHz, l40s_datasheet),
+    .note = "FP64 ~1.4 TFLOP/s (1:64) is only third-party, with no source to cite: left out; L2 size is not in "
+            "the datasheet"};
 inline constexpr device rtx_4090{
-    "NVIDIA GeForce RTX 4090", "24 GB GDDR6X", stated(1008_GBps), {384, stated(21_Gbps)},
-    stated(1.29_TFLOPS), none, stated(82.6_TFLOPS), stated(82.6_TFLOPS), stated(165.2_TFLOPS),
-    source_n10_n11, "FP16 tensor with FP32 accumulate (FP16 accumulate: 330.3)"};
+    .id = "rtx_4090", .name = "NVIDIA GeForce RTX 4090",
+    .memory = {{.name = "L2", .capacity = stated(72_MB, geforce_tables)},
+               {.name = "GDDR6X", .capacity = stated(24_GB, geforce_tables), .bandwidth = stated(1008_GBps, geforce_tables),
+                .interface = {.bus_bits = 384, .pin_rate = stated(21_Gbps, geforce_tables)}}},
+    .compute = {vec(fp64, stated(1.29_TFLOPS, geforce_tables)), vec(fp32, stated(82.6_TFLOPS, geforce_tables)),
+                tc(tf32, stated(82.6_TFLOPS, geforce_tables), stated(165.2_TFLOPS, geforce_tables)),
+                tc(fp16, stated(165.2_TFLOPS, geforce_tables), stated(330.4_TFLOPS, geforce_tables)),
+                tc(int8, stated(660.6_TFLOPS, geforce_tables), stated(1321_TFLOPS, geforce_tables))},
+    .cores = 128, .clock = stated(2.52_GHz, geforce_tables),
+    .note = "FP16 tensor with FP32 accumulate (FP16 accumulate: 330.3)"};
 inline constexpr device rtx_3090{
-    "NVIDIA GeForce RTX 3090", "24 GB GDDR6X", stated(936_GBps), {384, stated(19.5_Gbps)},
-    stated(0.56_TFLOPS), none, stated(35.6_TFLOPS), stated(35.6_TFLOPS), stated(71_TFLOPS),
-    source_n10_n11, "FP16 tensor with FP32 accumulate (FP16 accumulate: 142)"};
+    .id = "rtx_3090", .name = "NVIDIA GeForce RTX 3090",
+    .memory = {{.name = "L2", .capacity = stated(6_MB, geforce_tables)},
+               {.name = "GDDR6X", .capacity = stated(24_GB, geforce_tables), .bandwidth = stated(936_GBps, geforce_tables),
+                .interface = {.bus_bits = 384, .pin_rate = stated(19.5_Gbps, geforce_tables)}}},
+    .compute = {vec(fp64, stated(0.56_TFLOPS, geforce_tables)), vec(fp32, stated(35.6_TFLOPS, geforce_tables)),
+                tc(tf32, stated(35.6_TFLOPS, geforce_tables), stated(71_TFLOPS, geforce_tables)),
+                tc(fp16, stated(71_TFLOPS, geforce_tables), stated(142_TFLOPS, geforce_tables)),
+                tc(int8, stated(284_TFLOPS, geforce_tables), stated(568_TFLOPS, geforce_tables))},
+    .cores = 82, .clock = stated(1.695_GHz, geforce_tables),
+    .note = "FP16 tensor with FP32 accumulate (FP16 accumulate: 142)"};
 inline constexpr device mi300x{
-    "AMD Instinct MI300X", "192 GB HBM3", stated(5.3_TBps), {8192, {}},
-    stated(81.7_TFLOPS), stated(163.4_TFLOPS), stated(163.4_TFLOPS), stated(653.7_TFLOPS), stated(1307.4_TFLOPS),
-    source_a1, "AMD: 5.3 TB/s is not achievable in real-world tests (BabelStream: 4.09-4.26 TB/s)"};
+    .id = "mi300x", .name = "AMD Instinct MI300X",
+    .memory = {{.name = "L2", .capacity = stated(32_MB, mi300_docs)},
+               {.name = "Infinity Cache", .capacity = stated(256_MB, mi300_docs)},
+               {.name = "HBM3", .capacity = stated(192_GB, mi300_docs), .bandwidth = stated(5.3_TBps, mi300_docs),
+                .measured_bandwidth = measured(4.09_TBps, babelstream), .interface = {.bus_bits = 8192}}},
+    .compute = {vec(fp64, stated(81.7_TFLOPS, mi300_docs)), tc(fp64, stated(163.4_TFLOPS, mi300_docs)),
+                vec(fp32, stated(163.4_TFLOPS, mi300_docs)),
+                tc(tf32, stated(653.7_TFLOPS, mi300_docs), stated(1307.4_TFLOPS, mi300_docs)),
+                tc(bf16, stated(1307.4_TFLOPS, mi300_docs), stated(2614.9_TFLOPS, mi300_docs)),
+                tc(fp16, stated(1307.4_TFLOPS, mi300_docs), stated(2614.9_TFLOPS, mi300_docs)),
+                tc(int8, stated(2614.9_TFLOPS, mi300_docs), stated(5229.8_TFLOPS, mi300_docs))},
+    .cores = 304, .clock = stated(2.1_GHz, mi300_docs),
+    .note = "AMD: 5.3 TB/s is not achievable in real-world tests (BabelStream: 4.09-4.26 TB/s)"};
 inline constexpr device mi250x{
-    "AMD Instinct MI250X", "128 GB HBM2e (2 GCDs x 64 GB)", stated(3276.8_GBps), {8192, stated(3.2_Gbps)},
-    stated(47.9_TFLOPS), stated(95.7_TFLOPS), stated(47.9_TFLOPS), none, stated(383_TFLOPS),
-    source_a2, "FP32 95.7 packed; FP32 matrix 95.7; no sparsity figures"};
+    .id = "mi250x", .name = "AMD Instinct MI250X",
+    .memory = {{.name = "L2", .capacity = stated(16_MB, mi200_table)},
+               {.name = "HBM2e", .capacity = stated(128_GB, mi200_table),
+                .bandwidth = stated(3276.8_GBps, mi200_table),
+                .interface = {.bus_bits = 8192, .pin_rate = stated(3.2_Gbps, mi200_table)}}},
+    .compute = {vec(fp64, stated(47.9_TFLOPS, mi200_table)), tc(fp64, stated(95.7_TFLOPS, mi200_table)),
+                vec(fp32, stated(47.9_TFLOPS, mi200_table)), tc(fp32, stated(95.7_TFLOPS, mi200_table)),
+                tc(bf16, stated(383_TFLOPS, mi200_table)), tc(fp16, stated(383_TFLOPS, mi200_table)),
+                tc(int8, stated(383_TFLOPS, mi200_table))},
+    .cores = 220, .clock = stated(1.7_GHz, mi200_table),
+    .note = "2 GCDs x 64 GB; 3.2768 TB/s is 8192 bits x 3.2 Gbit/s; FP32 95.7 packed; no sparsity figures"};
 inline constexpr device m1_pro{
-    "Apple M1 Pro, 16-core GPU", "<= 32 GB LPDDR5, unified", stated(200_GBps), {256, stated(6.4_Gbps)},
-    none, none, stated(5.2_TFLOPS), none, none,
-    source_p1, "LPDDR5-6400 x 256 bits = 204.8 GB/s; the tinygrad tutorial uses 205 GB/s and 5.3 TFLOP/s"};
-inline constexpr device epyc_9654{
-    "AMD EPYC 9654 (one socket)", "12 ch DDR5-4800", derived(460.8_GBps), {},
-    derived(3.6864_TFLOPS), none, none, none, none,
-    source_c1, "BW = 12 ch x 4800 MT/s x 8 B; FP64 = 96 cores x 2.4 GHz base x 16 FLOP/cycle"};
-inline constexpr device xeon_8480_plus{
-    "Intel Xeon Platinum 8480+ (one socket)", "8 ch DDR5-4800", derived(307.2_GBps), {},
-    unconfirmed(3.584_TFLOPS), none, none, none, none,
-    source_c2_c3, "BW = 8 ch x 4800 MT/s x 8 B; FP64 = 56 cores x 2.0 GHz x 32 FLOP/cycle (base clock from "
-    "memory; AVX-512 runs below base)"};
+    .id = "m1_pro", .name = "Apple M1 Pro, 16-core GPU",
+    .memory = {{.name = "LPDDR5 (unified)", .capacity = stated(32_GB, apple_m1_pro), .bandwidth = stated(200_GBps, apple_m1_pro),
+                .interface = {.bus_bits = 256, .pin_rate = stated(6.4_Gbps, apple_m1_pro)}}},
+    .compute = {vec(fp32, stated(5.2_TFLOPS, apple_m1_pro))},
+    .cores = 16,
+    .note = "up to 32 GB; no FP64 in Metal; LPDDR5-6400 x 256 bits = 204.8 GB/s; the tinygrad tutorial uses "
+            "205 GB/s and 5.3 TFLOP/s"};
+// CPUs, one socket: bandwidth = channels x pin rate x 64 bits, FP64 = cores x clock x FLOP/cycle, in code.
+inline constexpr device epyc_9654 = [] {
+  device d{.id = "epyc_9654", .name = "AMD EPYC 9654 (one socket)",
+           .memory = {{.name = "L3", .capacity = stated(384_MB, epyc_9004)}},
+           .cores = 96, .clock = stated(2.4_GHz, epyc_9004),
+           .note = "FP64 at the 2.4 GHz base clock, 16 FLOP/cycle (Zen 4: two 256-bit FMA pipes); 5.45 TFLOP/s at "
+                   "the 3.55 GHz all-core boost (from memory)"};
+  const memory_interface ddr5{.channels = 12, .bus_bits = 64, .pin_rate = stated(4.8_Gbps, epyc_9004)};
+  d.memory.push_back({.name = "DDR5-4800", .bandwidth = derived_bandwidth(ddr5), .interface = ddr5});
+  d.compute.push_back(vec(fp64, derived_peak(d.cores, d.clock, 16)));
+  return d;
+}();
+inline constexpr device xeon_8480_plus = [] {
+  device d{.id = "xeon_8480_plus", .name = "Intel Xeon Platinum 8480+ (one socket)",
+           .memory = {{.name = "L3", .capacity = stated(105_MB, xeon_8480)}},
+           .cores = 56, .clock = unconfirmed(2.0_GHz, xeon_8480),
+           .note = "FP64 at the 2.0 GHz base clock (from memory), 32 FLOP/cycle (two 512-bit FMA units); AVX-512 "
+                   "runs below base; DDR5 runs at 4400 with 2 DIMMs per channel"};
+  const memory_interface ddr5{.channels = 8, .bus_bits = 64, .pin_rate = stated(4.8_Gbps, xeon_8480)};
+  d.memory.push_back({.name = "DDR5-4800", .bandwidth = derived_bandwidth(ddr5), .interface = ddr5});
+  d.compute.push_back(vec(fp64, derived_peak(d.cores, d.clock, 32)));
+  return d;
+}();
 // clang-format on
 
+// The one list of devices: ids, lookup, `hml devices` and docs/catalog.md follow it, in this order.
 inline constexpr std::array<const device*, 15> all{&h100_sxm,  &h100_pcie, &h200,      &b200,     &a100_sxm_80gb,
                                                    &a100_sxm_40gb, &v100,  &l40s,      &rtx_4090, &rtx_3090,
                                                    &mi300x,    &mi250x,    &m1_pro,    &epyc_9654, &xeon_8480_plus};
 
 }  // namespace hml::devices
+
+namespace hml::devices::detail {
+
+template <class Q>
+constexpr bool cited(const figure<Q>& f) {
+  return !f.published() || find_source(f.source) != nullptr;
+}
+
+// Every device has an id of its own, main memory with a bandwidth, and every published figure cites a
+// source in the list.
+consteval bool catalog_is_sourced() {
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const device& d = *all[i];
+    if (d.id.empty() || d.name.empty() || d.memory.empty() || !main_memory(d).bandwidth.published()) return false;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (all[j]->id == d.id) return false;
+    }
+    if (!cited(d.clock)) return false;
+    for (const level_description& l : d.memory) {
+      if (!cited(l.capacity) || !cited(l.bandwidth) || !cited(l.write_bandwidth) || !cited(l.measured_bandwidth) ||
+          !cited(l.latency) || !cited(l.interface.pin_rate)) {
+        return false;
+      }
+    }
+    for (const ceiling_description& c : d.compute) {
+      if (!cited(c.dense) || !cited(c.sparse) || !cited(c.measured)) return false;
+    }
+  }
+  return true;
+}
+static_assert(catalog_is_sourced(), "hml: every catalog device needs a unique id, main-memory bandwidth and sources");
+
+}  // namespace hml::devices::detail

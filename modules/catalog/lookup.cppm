@@ -1,6 +1,7 @@
 // hml.catalog.lookup — devices and precisions by the names people type: "h100_sxm", "H100-SXM",
 // "NVIDIA H100 SXM5 80GB" (case and the separators _ - and space do not matter), with the closest ids
-// suggested for a name that is not known.
+// suggested for a name that is not known. The ids are the catalog entries' own (hml::devices::all); a list
+// of devices read from a file is searched the same way.
 module;
 #include <algorithm>
 #include <array>
@@ -8,42 +9,13 @@ module;
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <span>
 #include <utility>
 #include <vector>
 export module hml.catalog.lookup;
 export import hml.catalog;
 
-export namespace hml {
-
-// A device's short id, the name of its constant in hml::devices.
-struct device_id {
-  std::string_view id;
-  const device* entry;
-};
-
-// clang-format off
-inline constexpr std::array<device_id, 15> device_ids{{
-    {"h100_sxm", &devices::h100_sxm}, {"h100_pcie", &devices::h100_pcie}, {"h200", &devices::h200},
-    {"b200", &devices::b200}, {"a100_sxm_80gb", &devices::a100_sxm_80gb}, {"a100_sxm_40gb", &devices::a100_sxm_40gb},
-    {"v100", &devices::v100}, {"l40s", &devices::l40s}, {"rtx_4090", &devices::rtx_4090},
-    {"rtx_3090", &devices::rtx_3090}, {"mi300x", &devices::mi300x}, {"mi250x", &devices::mi250x},
-    {"m1_pro", &devices::m1_pro}, {"epyc_9654", &devices::epyc_9654}, {"xeon_8480_plus", &devices::xeon_8480_plus},
-}};
-// clang-format on
-
-}  // namespace hml
-
 namespace hml::detail::lookup {
-
-// Every catalog device has exactly one id, in the catalog's order.
-consteval bool ids_follow_the_catalog() {
-  if (device_ids.size() != devices::all.size()) return false;
-  for (std::size_t i = 0; i < device_ids.size(); ++i) {
-    if (device_ids[i].entry != devices::all[i]) return false;
-  }
-  return true;
-}
-static_assert(ids_follow_the_catalog(), "hml: device_ids must list hml::devices::all, in order");
 
 constexpr char folded(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 constexpr bool is_separator(char c) noexcept { return c == '_' || c == '-' || c == ' '; }
@@ -73,13 +45,6 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-inline std::size_t device_order(std::string_view id) {
-  for (std::size_t i = 0; i < device_ids.size(); ++i) {
-    if (device_ids[i].id == id) return i;
-  }
-  return device_ids.size();
-}
-
 inline std::string joined(const std::vector<std::string_view>& names) {
   std::string out;
   for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string{n};
@@ -90,54 +55,48 @@ inline std::string joined(const std::vector<std::string_view>& names) {
 
 export namespace hml {
 
-[[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept {
-  for (const device_id& entry : device_ids) {
-    if (entry.entry == &d) return entry.id;
-  }
-  return {};
-}
+// The device's id ("h100_sxm"), its entry's own.
+[[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept { return d.id; }
 
-// The device with this id or full name, ignoring case and separators; nullptr if there is none.
-[[nodiscard]] inline const device* find_device(std::string_view name) {
+// The device with this id or full name in `list`, ignoring case and separators; nullptr if there is none.
+[[nodiscard]] inline const device* find_device(std::string_view name,
+                                               std::span<const device* const> list = devices::all) {
   const std::string wanted = detail::lookup::key(name);
   if (wanted.empty()) return nullptr;
-  for (const device_id& entry : device_ids) {
-    if (detail::lookup::key(entry.id) == wanted || detail::lookup::key(entry.entry->name) == wanted) {
-      return entry.entry;
-    }
+  for (const device* d : list) {
+    if (detail::lookup::key(d->id) == wanted || detail::lookup::key(d->name) == wanted) return d;
   }
   return nullptr;
 }
 
 // Up to `count` ids close to `name`: ids that start with it, then ids or names that contain it, each in
-// catalog order; if there are none, ids within a small edit distance, closest first.
-[[nodiscard]] inline std::vector<std::string_view> closest_device_ids(std::string_view name, std::size_t count = 3) {
+// list order; if there are none, ids within a small edit distance, closest first.
+[[nodiscard]] inline std::vector<std::string_view> closest_device_ids(
+    std::string_view name, std::size_t count = 3, std::span<const device* const> list = devices::all) {
   namespace l = detail::lookup;
   const std::string wanted = l::key(name);
-  std::vector<std::pair<std::size_t, std::string_view>> ranked;  // (rank, id), in catalog order
+  std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (rank, position in the list)
   if (!wanted.empty()) {
     const std::size_t tolerance = std::max<std::size_t>(1, wanted.size() / 4);
-    for (const device_id& entry : device_ids) {
-      const std::string id = l::key(entry.id);
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string id = l::key(list[i]->id);
       const std::size_t distance = l::edit_distance(wanted, id);
       if (id.starts_with(wanted)) {
-        ranked.emplace_back(0, entry.id);
-      } else if (id.find(wanted) != std::string::npos || l::key(entry.entry->name).find(wanted) != std::string::npos) {
-        ranked.emplace_back(1, entry.id);
+        ranked.emplace_back(0, i);
+      } else if (id.find(wanted) != std::string::npos || l::key(list[i]->name).find(wanted) != std::string::npos) {
+        ranked.emplace_back(1, i);
       } else if (distance <= tolerance) {
-        ranked.emplace_back(2 + distance, entry.id);
+        ranked.emplace_back(2 + distance, i);
       }
     }
   }
-  // Catalog order within a rank (std::stable_sort's buffer is deprecated in libstdc++ 12 under clang 19).
-  std::ranges::sort(ranked, [](const auto& a, const auto& b) {
-    return a.first != b.first ? a.first < b.first : l::device_order(a.second) < l::device_order(b.second);
-  });
+  // List order within a rank (std::stable_sort's buffer is deprecated in libstdc++ 12 under clang 19).
+  std::ranges::sort(ranked);
   // Close spellings only when no id starts with or contains the name.
   const bool any_containing = !ranked.empty() && ranked.front().first <= 1;
   std::vector<std::string_view> ids;
   for (std::size_t i = 0; i < ranked.size() && ids.size() < count; ++i) {
-    if (!any_containing || ranked[i].first <= 1) ids.push_back(ranked[i].second);
+    if (!any_containing || ranked[i].first <= 1) ids.push_back(list[ranked[i].second]->id);
   }
   return ids;
 }
@@ -145,56 +104,85 @@ export namespace hml {
 // "unknown device 'h10'; did you mean h100_sxm, h100_pcie?"
 class unknown_device_error : public std::invalid_argument {
 public:
-  unknown_device_error(std::string_view name, std::vector<std::string_view> suggestions)
-      : std::invalid_argument(message(name, suggestions)), suggestions_{std::move(suggestions)} {}
+  unknown_device_error(std::string_view name, std::vector<std::string_view> suggestions,
+                       std::span<const device* const> list = devices::all)
+      : std::invalid_argument(message(name, suggestions, list)), suggestions_{std::move(suggestions)} {}
   [[nodiscard]] const std::vector<std::string_view>& suggestions() const noexcept { return suggestions_; }
 
 private:
-  static std::string message(std::string_view name, const std::vector<std::string_view>& suggestions) {
+  static std::string message(std::string_view name, const std::vector<std::string_view>& suggestions,
+                             std::span<const device* const> list) {
     std::string text = "unknown device '" + std::string{name} + "'; ";
     if (!suggestions.empty()) return text + "did you mean " + detail::lookup::joined(suggestions) + "?";
-    std::vector<std::string_view> all;
-    for (const device_id& entry : device_ids) all.push_back(entry.id);
-    return text + "known devices: " + detail::lookup::joined(all);
+    std::vector<std::string_view> ids;
+    for (const device* d : list) ids.push_back(d->id);
+    return text + "known devices: " + detail::lookup::joined(ids);
   }
   std::vector<std::string_view> suggestions_;
 };
 
 // find_device, or unknown_device_error with suggestions.
-[[nodiscard]] inline const device& device_named(std::string_view name) {
-  if (const device* d = find_device(name)) return *d;
-  throw unknown_device_error{name, closest_device_ids(name)};
+[[nodiscard]] inline const device& device_named(std::string_view name,
+                                                std::span<const device* const> list = devices::all) {
+  if (const device* d = find_device(name, list)) return *d;
+  throw unknown_device_error{name, closest_device_ids(name, 3, list), list};
 }
 
-// "fp64", "fp64_tensor", "fp32", "tf32_tensor", "fp16_tensor".
+// A precision as people name it: "fp16" (its vector units where published, else its tensor units; see
+// kind_for), or with the unit, "fp16_tensor" / "fp64_vector".
+struct precision_choice {
+  constexpr precision_choice(precision p) noexcept : type{p} {}  // NOLINT: a precision is a choice
+  constexpr precision_choice(compute_kind k) noexcept : type{k.type}, unit_given{true}, unit{k.unit} {}  // NOLINT
+
+  precision type;
+  bool unit_given = false;
+  compute_unit unit = compute_unit::vector;
+};
+
 [[nodiscard]] constexpr std::string_view id_of(precision p) noexcept {
-  switch (p) {
-    case precision::fp64: return "fp64";
-    case precision::fp64_tensor: return "fp64_tensor";
-    case precision::fp32: return "fp32";
-    case precision::tf32_tensor: return "tf32_tensor";
-    case precision::fp16_tensor: return "fp16_tensor";
-  }
-  return "?";
+  constexpr std::array<std::string_view, 8> ids{"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4"};
+  return ids[static_cast<std::size_t>(p)];
 }
 
-// The precision with this id or display name ("FP16 tensor"), ignoring case and separators.
-[[nodiscard]] inline precision precision_named(std::string_view name) {
+// "fp64_vector", "fp16_tensor", ...
+[[nodiscard]] inline std::string id_of(compute_kind k) {
+  return std::string{id_of(k.type)} + (k.unit == compute_unit::vector ? "_vector" : "_tensor");
+}
+
+// The precision with this id ("fp16", "fp16_tensor", "fp64_vector") or display name ("FP16 tensor"), ignoring
+// case and separators.
+[[nodiscard]] inline precision_choice precision_named(std::string_view name) {
+  namespace l = detail::lookup;
+  const std::string wanted = l::key(name);
   std::vector<std::string_view> ids;
   for (precision p : all_precisions) {
-    if (detail::lookup::key(id_of(p)) == detail::lookup::key(name)) return p;
     ids.push_back(id_of(p));
+    if (l::key(id_of(p)) == wanted) return p;
+    for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
+      if (l::key(id_of(compute_kind{p, u})) == wanted || l::key(to_string(compute_kind{p, u})) == wanted) {
+        return compute_kind{p, u};
+      }
+    }
   }
   throw std::invalid_argument("unknown precision '" + std::string{name} + "'; expected one of " +
-                              detail::lookup::joined(ids));
+                              detail::lookup::joined(ids) + ", each alone or with _vector or _tensor");
+}
+
+[[nodiscard]] constexpr compute_kind kind_for(const device& d, precision_choice p) noexcept {
+  return p.unit_given ? compute_kind{p.type, p.unit} : kind_for(d, p.type);
 }
 
 // The device's roofline for one precision; a clear error if the device publishes no such peak.
-[[nodiscard]] inline roof roof_named(const device& d, precision p) {
-  if (!peak(d, p).published()) {
-    throw std::invalid_argument(std::string{d.name} + " publishes no " + std::string{to_string(p)} + " peak");
+[[nodiscard]] inline roof roof_named(const device& d, precision_choice p, basis b = basis::datasheet) {
+  const compute_kind k = kind_for(d, p);
+  const std::string what = b == basis::datasheet ? "" : "measured ";
+  if (!peak(d, k, b).published()) {
+    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + std::string{to_string(k)} + " peak");
   }
-  return roof_of(d, p);
+  if (!bandwidth_of(main_memory(d), b).published()) {
+    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + "main-memory bandwidth");
+  }
+  return roof_of(d, k, b);
 }
 
 }  // namespace hml

@@ -1,6 +1,9 @@
-// hml.report:device_table — the catalog as a table: id, name, memory, every figure followed by its kind
-// ("vendor-stated", "derived", ...; "not published" with a value of 0), source and note. Rates are in B/s
-// and FLOP/s. It lives in the report layer, which may read the catalog; the catalog never reads a report.
+// hml.report:device_table — devices as a table, one row each: id, name, cores, clock, main memory (its name,
+// capacity, datasheet and measured bandwidth, interface), every compute ceiling that any listed device has
+// (dense peak, its kind, sparse figure), the keys of the sources cited and the note. Every figure is followed
+// by its kind ("stated", "derived", ...; "not published" with a value of 0). Quantities are in base units
+// (B, B/s, Hz, FLOP/s). It lives in the report layer, which may read the catalog; the catalog never reads a
+// report.
 module;
 #include <span>
 #include <string>
@@ -10,25 +13,95 @@ export module hml.report:device_table;
 import hml.catalog.lookup;
 import :table;
 
+namespace hml::detail {
+
+template <class Q>
+std::string kind_text(const figure<Q>& f) {
+  return std::string{f.published() ? to_string(f.kind) : "not published"};
+}
+
+// Every source key the device cites, once each, in the order first cited.
+inline std::vector<std::string_view> cited_keys(const device& d) {
+  std::vector<std::string_view> keys;
+  const auto cite = [&](const auto& f) {
+    if (!f.published() || f.source.empty()) return;
+    for (std::string_view k : keys) {
+      if (k == f.source) return;
+    }
+    keys.push_back(f.source);
+  };
+  for (const level_description& l : d.memory) {
+    cite(l.capacity);
+    cite(l.bandwidth);
+    cite(l.write_bandwidth);
+    cite(l.measured_bandwidth);
+    cite(l.latency);
+    cite(l.interface.pin_rate);
+  }
+  for (const ceiling_description& c : d.compute) {
+    cite(c.dense);
+    cite(c.sparse);
+    cite(c.measured);
+  }
+  cite(d.clock);
+  return keys;
+}
+
+}  // namespace hml::detail
+
 export namespace hml {
 
+// The keys of every source `d` cites, in the order first cited.
+[[nodiscard]] inline std::vector<std::string_view> cited_sources(const device& d) { return detail::cited_keys(d); }
+
 [[nodiscard]] inline table device_table(std::span<const device* const> list = devices::all) {
-  table t{{"id", "name", "memory", "bandwidth", "bandwidth_kind", "bus_bits", "pin_rate", "pin_rate_kind"}, {}};
+  table t{{"id", "name", "cores", "clock", "clock_kind", "memory", "capacity", "capacity_kind", "bandwidth",
+           "bandwidth_kind", "measured_bandwidth", "bus_bits", "pin_rate", "pin_rate_kind"},
+          {}};
+  // The compute kinds any listed device has, in precision order, vector before tensor.
+  std::vector<compute_kind> kinds;
   for (precision p : all_precisions) {
-    t.columns.push_back(std::string{id_of(p)});
-    t.columns.push_back(std::string{id_of(p)} + "_kind");
-  }
-  t.columns.insert(t.columns.end(), {"source", "note"});
-  const auto kind = [](const auto& f) { return std::string{f.published() ? to_string(f.kind) : "not published"}; };
-  for (const device* d : list) {
-    std::vector<cell> row{std::string{id_of(*d)}, std::string{d->name}, std::string{d->memory},
-                          d->bandwidth.value.value(), kind(d->bandwidth), static_cast<double>(d->interface.bus_bits),
-                          d->interface.pin_rate.value.value(), kind(d->interface.pin_rate)};
-    for (precision p : all_precisions) {
-      row.emplace_back(peak(*d, p).value.value());
-      row.emplace_back(kind(peak(*d, p)));
+    for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
+      for (const device* d : list) {
+        if (find_ceiling(*d, {p, u}) != nullptr) {
+          kinds.push_back({p, u});
+          break;
+        }
+      }
     }
-    row.emplace_back(std::string{d->source});
+  }
+  for (compute_kind k : kinds) {
+    const std::string id = id_of(k);
+    t.columns.insert(t.columns.end(), {id, id + "_kind", id + "_sparse"});
+  }
+  t.columns.insert(t.columns.end(), {"sources", "note"});
+  for (const device* d : list) {
+    const level_description& main = main_memory(*d);
+    std::vector<cell> row{std::string{d->id},
+                          std::string{d->name},
+                          static_cast<double>(d->cores),
+                          d->clock.value.value(),
+                          detail::kind_text(d->clock),
+                          std::string{main.name},
+                          main.capacity.value.value(),
+                          detail::kind_text(main.capacity),
+                          main.bandwidth.value.value(),
+                          detail::kind_text(main.bandwidth),
+                          main.measured_bandwidth.value.value(),
+                          static_cast<double>(main.interface.channels) * static_cast<double>(main.interface.bus_bits),
+                          main.interface.pin_rate.value.value(),
+                          detail::kind_text(main.interface.pin_rate)};
+    for (compute_kind k : kinds) {
+      const ceiling_description* c = find_ceiling(*d, k);
+      const ceiling_description none{};
+      const ceiling_description& ceiling = c != nullptr ? *c : none;
+      row.emplace_back(ceiling.dense.value.value());
+      row.emplace_back(detail::kind_text(ceiling.dense));
+      row.emplace_back(ceiling.sparse.value.value());
+    }
+    std::string keys;
+    for (std::string_view k : detail::cited_keys(*d)) keys += (keys.empty() ? "" : " ") + std::string{k};
+    row.emplace_back(std::move(keys));
     row.emplace_back(std::string{d->note});
     t.add_row(std::move(row));
   }

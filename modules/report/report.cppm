@@ -1,5 +1,5 @@
 // hml.report — what the analyses look like on a page: the seed's text blocks, tables, CSV, JSON, SVG, the
-// catalog as a table; kernel lists read from CSV.
+// catalog as a table; kernel lists read from CSV, machine descriptions from JSON.
 export module hml.report;
 export import hml.analysis;
 export import hml.catalog.lookup;
@@ -13,3 +13,5 @@ export import :kernels_csv;
 export import :roofline_table;
 export import :device_table;
 export import :time_columns;
+export import :device_file;
+export import :device_json;

@@ -1,4 +1,6 @@
-// The device catalog: figures as typed quantities, their provenance, and the README's one-liner.
+// The device catalog and the machine description: figures as typed quantities with their provenance and
+// sources, derived figures computed from their parts, the measured V100 hierarchical roofline, precisions
+// that must be named, and the seed's simple forms as descriptions.
 #include <string_view>
 
 import hml;
@@ -7,53 +9,114 @@ namespace {
 
 using namespace hml::literals;
 namespace devices = hml::devices;
+using hml::compute_unit;
 using hml::precision;
 
-static_assert(hml::analyze(hml::matmul<float>(4096), hml::devices::h100_sxm).bound == hml::regime::compute_bound);
-static_assert(hml::analyze(hml::vector_add<float>(1'000'000), devices::h100_sxm).bound == hml::regime::memory_bound);
+constexpr hml::compute_kind fp32{precision::fp32, compute_unit::vector};
 
-// Figures from the hardware notes, typed.
-static_assert(devices::h100_sxm.bandwidth.value == 3350_GBps);
-static_assert(devices::h100_sxm.fp32.value == 67_TFLOPS && devices::h100_pcie.fp32.value == 51_TFLOPS);
-static_assert(devices::a100_sxm_80gb.fp32.value == 19.5_TFLOPS && devices::v100.fp32.value == 15.7_TFLOPS);
-static_assert(devices::rtx_4090.fp32.value == 82.6_TFLOPS && devices::rtx_3090.fp32.value == 35.6_TFLOPS);
-static_assert(devices::mi300x.fp16_tensor.value == 1307.4_TFLOPS);  // dense; 2,614.9 is the sparse figure
-static_assert(devices::mi250x.fp32.value == 47.9_TFLOPS);           // not 383 (that is FP16)
+// The README's one-liner: the precision is part of the question.
+static_assert(hml::analyze(hml::matmul<float>(4096), devices::h100_sxm, precision::fp32).bound ==
+              hml::regime::compute_bound);
+static_assert(hml::analyze(hml::vector_add<float>(1'000'000), devices::h100_sxm, hml::precision_of<float>).bound ==
+              hml::regime::memory_bound);
+static_assert(hml::precision_of<double> == precision::fp64 && hml::precision_of<float> == precision::fp32);
+
+// Figures from the hardware notes, typed, capacity included.
+static_assert(hml::main_memory(devices::h100_sxm).bandwidth.value == 3350_GBps);
+static_assert(hml::main_memory(devices::h100_sxm).capacity.value == 80_GB);
+static_assert(hml::main_memory(devices::h100_sxm).name == "HBM3");
+static_assert(devices::h100_sxm.memory[0].capacity.value == 50_MB);  // L2
+static_assert(hml::peak(devices::h100_sxm, fp32).value == 67_TFLOPS && hml::peak(devices::h100_pcie, fp32).value == 51_TFLOPS);
+static_assert(hml::peak(devices::a100_sxm_80gb, fp32).value == 19.5_TFLOPS && hml::peak(devices::v100, fp32).value == 15.7_TFLOPS);
+static_assert(hml::peak(devices::rtx_4090, fp32).value == 82.6_TFLOPS && hml::peak(devices::rtx_3090, fp32).value == 35.6_TFLOPS);
+static_assert(hml::peak(devices::mi300x, {precision::fp16, compute_unit::tensor}).value == 1307.4_TFLOPS);  // dense
+static_assert(hml::find_ceiling(devices::mi300x, {precision::fp16, compute_unit::tensor})->sparse.value == 2614.9_TFLOPS);
+static_assert(hml::peak(devices::mi250x, fp32).value == 47.9_TFLOPS);  // not 383 (that is FP16)
+static_assert(hml::peak(devices::mi250x, {precision::fp32, compute_unit::tensor}).value == 95.7_TFLOPS);
+static_assert(hml::find_ceiling(devices::h100_sxm, {precision::tf32, compute_unit::tensor})->sparse.value == 989_TFLOPS);
+static_assert(devices::h100_sxm.cores == 132 && devices::h100_sxm.clock.value == 1.98_GHz);
 
 // Seed 004's FP32 table is off by 33x for the H100: 1980 GFLOPS vs 67 TFLOP/s.
-static_assert(devices::h100_sxm.fp32.value / 1980_GFLOPS > 33.8 && devices::h100_sxm.fp32.value / 1980_GFLOPS < 33.9);
+static_assert(hml::peak(devices::h100_sxm, fp32).value / 1980_GFLOPS > 33.8 &&
+              hml::peak(devices::h100_sxm, fp32).value / 1980_GFLOPS < 33.9);
 
-// Ridge points (FLOP/B) for FP32.
-static_assert(hml::format_number(in(hml::ridge_point(hml::roof_of(devices::h100_sxm)), hml::flop_per_byte),
-                                 hml::fixed(1)) == "20.0");
-static_assert(hml::format_number(in(hml::ridge_point(hml::roof_of(devices::a100_sxm_80gb)), hml::flop_per_byte),
-                                 hml::fixed(2)) == "9.56");
-
-// Memory interfaces: pin rate x bus width.
-static_assert(hml::interface_bandwidth(devices::m1_pro.interface) == 204.8_GBps);
-static_assert(hml::to_text(hml::interface_bandwidth(devices::h100_sxm.interface), {hml::general(5)}) == "3.3536 TB/s");
-static_assert(hml::interface_bandwidth(devices::rtx_4090.interface) == 1008_GBps);
-static_assert(hml::interface_bandwidth(devices::mi250x.interface) == devices::mi250x.bandwidth.value);
-static_assert(!devices::h200.interface.pin_rate.published());
-
-// Provenance.
-static_assert(devices::h100_sxm.fp32.kind == hml::provenance::vendor_stated);
-static_assert(devices::epyc_9654.bandwidth.kind == hml::provenance::derived);
-static_assert(devices::epyc_9654.fp64.value == 96 * 2.4_GHz * (16 * hml::flop));
-static_assert(devices::xeon_8480_plus.fp64.kind == hml::provenance::unconfirmed);
-static_assert(devices::l40s.fp64.kind == hml::provenance::unconfirmed);
-static_assert(!hml::peak(devices::v100, precision::tf32_tensor).published());
-static_assert(hml::to_string(hml::provenance::derived) == "derived");
-static_assert(devices::all.size() == 15);
-static_assert([] {
-  for (const hml::device* d : devices::all) {
-    if (d->source.empty() || !d->bandwidth.published()) return false;
-  }
-  return true;
-}());
-
-// A precision picks the compute ceiling: FP64 on the A100 has its ridge at 4.76 FLOP/B.
+// Ridge points (FLOP/B): FP32 on the H100 is 20, FP16 on its tensor cores 295 (15x more), FP64 4.76 on the A100.
+constexpr auto ridge_text = [](const hml::roof& r, int decimals) {
+  return hml::format_number(in(hml::ridge_point(r), hml::flop_per_byte), hml::fixed(decimals));
+};
+static_assert(ridge_text(hml::roof_of(devices::h100_sxm, precision::fp32), 1) == "20.0");
+static_assert(ridge_text(hml::roof_of(devices::h100_sxm, precision::fp16), 1) == "295.2");
+static_assert(ridge_text(hml::roof_of(devices::a100_sxm_80gb, precision::fp32), 2) == "9.56");
+static_assert(ridge_text(hml::roof_of(devices::a100_sxm_80gb, precision::fp64), 2) == "4.76");
+// A precision alone is its vector units where published (FP64 on the H100: 34, not the tensor cores' 67) ...
+static_assert(hml::kind_for(devices::h100_sxm, precision::fp64).unit == compute_unit::vector);
+static_assert(hml::roof_of(devices::h100_sxm, precision::fp64).peak == 34_TFLOPS);
+// ... else its tensor units.
+static_assert(hml::kind_for(devices::h100_sxm, precision::fp16).unit == compute_unit::tensor);
 static_assert(hml::analyze(hml::naive_matmul<double>(1024), devices::a100_sxm_80gb, precision::fp64).bound ==
               hml::regime::memory_bound);
+
+// Derived figures, computed from their parts: pin rate x bus width, channels x pin rate x 64 bits, cores x
+// clock x FLOP/cycle.
+static_assert(hml::interface_bandwidth(hml::main_memory(devices::m1_pro).interface) == 204.8_GBps);
+static_assert(hml::to_text(hml::interface_bandwidth(hml::main_memory(devices::h100_sxm).interface), {hml::general(5)}) ==
+              "3.3536 TB/s");
+static_assert(hml::interface_bandwidth(hml::main_memory(devices::rtx_4090).interface) == 1008_GBps);
+static_assert(hml::interface_bandwidth(hml::main_memory(devices::mi250x).interface) ==
+              hml::main_memory(devices::mi250x).bandwidth.value);
+static_assert(!hml::main_memory(devices::h200).interface.pin_rate.published());
+static_assert(hml::main_memory(devices::epyc_9654).bandwidth.value == 460.8_GBps);
+static_assert(hml::main_memory(devices::epyc_9654).bandwidth.kind == hml::provenance::derived);
+static_assert(hml::main_memory(devices::xeon_8480_plus).bandwidth.value == 307.2_GBps);
+static_assert(hml::peak(devices::epyc_9654, {precision::fp64, compute_unit::vector}).value ==
+              96 * 2.4_GHz * (16 * hml::flop));
+static_assert(hml::peak(devices::epyc_9654, {precision::fp64, compute_unit::vector}).kind == hml::provenance::derived);
+// A peak derived from an unconfirmed clock is unconfirmed.
+static_assert(hml::peak(devices::xeon_8480_plus, {precision::fp64, compute_unit::vector}).kind ==
+              hml::provenance::unconfirmed);
+static_assert(hml::peak(devices::xeon_8480_plus, {precision::fp64, compute_unit::vector}).value == 3.584_TFLOPS);
+
+// Provenance and sources: every figure cites a source in the list (the catalog also checks this itself).
+static_assert(hml::peak(devices::h100_sxm, fp32).kind == hml::provenance::stated);
+static_assert(hml::peak(devices::h100_sxm, fp32).source == "nvidia-h100-datasheet");
+static_assert(devices::find_source("nvidia-h100-datasheet")->where == "archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html");
+static_assert(devices::find_source("N7") == nullptr);
+// A third-party figure with no source to cite is left out (the L40S's FP64), not carried unsourced.
+static_assert(!hml::peak(devices::l40s, {precision::fp64, compute_unit::vector}).published());
+static_assert(!hml::peak(devices::v100, {precision::tf32, compute_unit::tensor}).published());
+static_assert(hml::to_string(hml::provenance::derived) == "derived");
+static_assert(devices::all.size() == 15);
+static_assert(devices::all[0]->id == "h100_sxm" && devices::all[14]->id == "xeon_8480_plus");
+
+// The V100's measured (ERT) hierarchical roofline beside its datasheet: L1, L2 and HBM, FP64 with and
+// without FMA, and the per-level ridges that come out of it.
+constexpr auto v100_ert = hml::hierarchical_roof_of<3, 2>(devices::v100, hml::basis::measured);
+static_assert(v100_ert.memory[0].name == "L1" && v100_ert.memory[0].bandwidth == 14336_GBps);
+static_assert(v100_ert.memory[1].name == "L2" && v100_ert.memory[1].bandwidth == 2996.77_GBps);
+static_assert(v100_ert.memory[2].name == "HBM2" && v100_ert.memory[2].bandwidth == 828.758_GBps);
+static_assert(v100_ert.compute[0].name == "FP64" && v100_ert.compute[0].peak == 7068.86_GFLOPS);
+static_assert(v100_ert.compute[1].name == "FP64 no FMA" && v100_ert.compute[1].peak == 3535.79_GFLOPS);
+static_assert(hml::main_memory(devices::v100).measured_bandwidth.kind == hml::provenance::measured);
+static_assert(hml::main_memory(devices::v100).bandwidth.value == 900_GBps);  // the datasheet's, kept beside
+static_assert(ridge_text({v100_ert.memory[0].bandwidth, v100_ert.compute[0].peak}, 3) == "0.493");
+static_assert(ridge_text({v100_ert.memory[1].bandwidth, v100_ert.compute[0].peak}, 2) == "2.36");
+static_assert(ridge_text({v100_ert.memory[2].bandwidth, v100_ert.compute[0].peak}, 2) == "8.53");
+static_assert(ridge_text({v100_ert.memory[2].bandwidth, v100_ert.compute[1].peak}, 2) == "4.27");
+static_assert(ridge_text(hml::roof_of(devices::v100, precision::fp64, hml::basis::measured), 2) == "8.53");
+// A kernel at 2 FLOP/B per L2 byte and 10 per HBM byte is L2-bound on the measured V100.
+static_assert(hml::analyze(hml::hierarchical_kernel<3>{"k", 1_GFLOP, {0.1_GB, 0.5_GB, 0.1_GB}, "FP64"}, v100_ert).binding ==
+              "L2");
+
+// The seed's simple forms are descriptions too, and come back unchanged.
+constexpr hml::memory seed_memory{.latency = 50_ns, .bandwidth = 1_Gbps};
+constexpr hml::compute_core seed_core{10_GFLOPS};
+constexpr hml::machine_description seed = hml::describe(seed_memory, seed_core, precision::fp32);
+static_assert(hml::memory_of(seed).bandwidth == seed_memory.bandwidth && hml::memory_of(seed).latency == 50_ns);
+static_assert(hml::core_of(seed, fp32).peak == seed_core.peak);
+static_assert(hml::roof_of(seed, precision::fp32).peak == 10_GFLOPS);
+constexpr hml::machine_description two_tier =
+    hml::describe(hml::two_tier_memory{50_ns, 100_GBps, 10_GBps, 0.9}, seed_core, precision::fp64);
+static_assert(two_tier.memory.size() == 2 && hml::main_memory(two_tier).bandwidth.value == 10_GBps);
+static_assert(hml::roof_of(two_tier, precision::fp64).bandwidth == 10_GBps);
 
 }  // namespace

@@ -34,7 +34,7 @@ static_assert(line(text, 25) ==
 static_assert([] {
   for (const hml::kernel& kernel : k::seed_configs)
     for (const hml::device* d : k::devices)
-      if (k::disagrees(kernel, *d) || hml::analyze(kernel, *d).bound != hml::regime::memory_bound) return false;
+      if (k::disagrees(kernel, *d) || hml::analyze(kernel, *d, hml::precision::fp32).bound != hml::regime::memory_bound) return false;
   return true;
 }());
 

@@ -14,4 +14,5 @@ static_assert(hml::to_text(result.memory) == "83.9 ms");
 }  // namespace
 
 // The README's catalog example.
-static_assert(hml::analyze(hml::matmul<float>(4096), hml::devices::h100_sxm).bound == hml::regime::compute_bound);
+static_assert(hml::analyze(hml::matmul<float>(4096), hml::devices::h100_sxm, hml::precision::fp32).bound ==
+              hml::regime::compute_bound);

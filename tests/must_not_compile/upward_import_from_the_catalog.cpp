@@ -7,4 +7,4 @@ import hml.catalog;
 import hml.report;
 #endif
 
-static_assert(hml::devices::h100_sxm.bandwidth.published());
+static_assert(hml::main_memory(hml::devices::h100_sxm).bandwidth.published());

@@ -298,12 +298,12 @@ std::string seed_operations_csv() {
 TEST(Cli, RooflineAgreesWithTheLibraryOnSeed002) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
-  const hml::roof roof = hml::roof_of(hml::devices::h100_sxm);
+  const hml::roof roof = hml::roof_of(hml::devices::h100_sxm, hml::precision::fp32);
   for (const bool rounded : {false, true}) {
     const outcome o =
         rounded
-            ? hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "json", "--round"})
-            : hml_run({"roofline", "--device", "h100_sxm", "--ops", "-", "--format", "json"}, operations.string());
+            ? hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "json", "--round"})
+            : hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", "-", "--format", "json"}, operations.string());
     ASSERT_EQ(o.status, 0) << o.err;
     const nlohmann::json rows = nlohmann::json::parse(o.out);
     ASSERT_EQ(rows.size(), roofline_analysis::operations.size());
@@ -323,7 +323,7 @@ TEST(Cli, RooflineAgreesWithTheLibraryOnSeed002) {
     }
   }
   // The infinities of seed 002 (no bytes: intensity inf; no FLOP/s attainable: time inf) as "inf".
-  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "json"});
+  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "json"});
   EXPECT_NE(json.out.find("\"arithmetic_intensity\": \"inf\""), std::string::npos);
   EXPECT_NE(json.out.find("\"estimated_time_s\": \"inf\""), std::string::npos);
 }
@@ -354,7 +354,7 @@ TEST(Cli, RooflineCsvAndGivenPeaks) {
   EXPECT_EQ(number_of(row[4]), in(add.estimated_time, hml::second));
   EXPECT_EQ(row[0], "0.08333333333333333");  // the shortest text that reads back, not %.17g's
   // The table names the roof.
-  const outcome table = hml_run({"roofline", "--device", "M1 Pro", "--ops", operations.string()});
+  const outcome table = hml_run({"roofline", "--device", "M1 Pro", "--precision", "fp32", "--ops", operations.string()});
   EXPECT_EQ(table.status, 0) << table.err;
   EXPECT_TRUE(table.out.starts_with("roofline on Apple M1 Pro, 16-core GPU, FP32: ")) << table.out;
 }
@@ -376,14 +376,14 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
   EXPECT_EQ(row["bound"], "memory-bound");
 
   const outcome text =
-      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us", "--device", "m1_pro"});
+      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us", "--device", "m1_pro", "--precision", "fp32"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("bound: memory-bound"), std::string::npos) << text.out;
   EXPECT_TRUE(text.err.empty()) << text.err;
 
   // A time in the wrong unit puts the kernel above a roof: it runs, with a note.
   const outcome slip =
-      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713ns", "--device", "m1_pro"});
+      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713ns", "--device", "m1_pro", "--precision", "fp32"});
   ASSERT_EQ(slip.status, 0) << slip.err;
   const hml::measured_point fast = hml::analyze_measured(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_ns,
                                                 hml::roof_named(hml::device_named("m1_pro"), hml::precision::fp32));
@@ -395,7 +395,7 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
                           note(fast.percent_of_bandwidth, "memory bandwidth"));
   // A kernel of no FLOP is judged by its bandwidth alone, not by an infinite or NaN gap.
   const outcome copy =
-      hml_run({"analyze", "--flops", "0", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"});
+      hml_run({"analyze", "--flops", "0", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm", "--precision", "fp32"});
   EXPECT_NE(copy.out.find("no FLOP: a data movement, at 0.0299 % of the memory roof"), std::string::npos) << copy.out;
   EXPECT_EQ(copy.out.find("nan"), std::string::npos) << copy.out;
 }
@@ -405,23 +405,161 @@ TEST(Cli, DevicesListsTheCatalog) {
   ASSERT_EQ(json.status, 0) << json.err;
   const nlohmann::json rows = nlohmann::json::parse(json.out);
   ASSERT_EQ(rows.size(), hml::devices::all.size());
+  const hml::compute_kind fp32{hml::precision::fp32, hml::compute_unit::vector};
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const hml::device& d = *hml::devices::all[i];
-    EXPECT_EQ(rows[i]["id"], hml::id_of(d));
+    EXPECT_EQ(rows[i]["id"], d.id);
     EXPECT_EQ(rows[i]["name"], d.name);
-    EXPECT_EQ(number_of(rows[i]["bandwidth"]), d.bandwidth.value.value());
-    EXPECT_EQ(number_of(rows[i]["fp32"]), d.fp32.value.value());
-    EXPECT_EQ(rows[i]["fp32_kind"], d.fp32.published() ? hml::to_string(d.fp32.kind) : "not published");
-    EXPECT_EQ(rows[i]["source"], d.source);
+    EXPECT_EQ(number_of(rows[i]["bandwidth"]), hml::main_memory(d).bandwidth.value.value());
+    EXPECT_EQ(number_of(rows[i]["capacity"]), hml::main_memory(d).capacity.value.value());
+    EXPECT_EQ(number_of(rows[i]["fp32_vector"]), hml::peak(d, fp32).value.value());
+    EXPECT_EQ(rows[i]["fp32_vector_kind"], hml::peak(d, fp32).published() ? hml::to_string(hml::peak(d, fp32).kind) : "not published");
+    for (std::string_view key : hml::cited_sources(d)) {
+      EXPECT_NE(rows[i]["sources"].get<std::string>().find(key), std::string::npos) << d.id << ": " << key;
+    }
   }
   const outcome table = hml_run({"devices"});
   EXPECT_EQ(table.status, 0);
-  for (const hml::device* d : hml::devices::all) EXPECT_NE(table.out.find(d->source), std::string::npos) << d->name;
-  const outcome one = hml_run({"devices", "H100 SXM"});
-  EXPECT_EQ(one.status, 0);
-  EXPECT_TRUE(one.out.starts_with("h100_sxm: NVIDIA H100 SXM5 80GB\n")) << one.out;
+  for (const hml::device* d : hml::devices::all) EXPECT_NE(table.out.find(d->name), std::string::npos) << d->name;
   const outcome one_csv = hml_run({"devices", "rtx-4090", "--format", "csv"});
   EXPECT_EQ(csv_records(one_csv.out).size(), 2u);
+}
+
+// One device: capacity as a quantity, every figure tagged with a numbered source whose title and place are
+// listed below it, and the ridges that follow from the figures.
+TEST(Cli, DevicesShowsOneDeviceWithItsSources) {
+  const outcome one = hml_run({"devices", "H100 SXM"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_TRUE(one.out.starts_with("h100_sxm: NVIDIA H100 SXM5 80GB\n")) << one.out;
+  EXPECT_NE(one.out.find("  HBM3: 80 GB [2], 3.35 TB/s [2], 2.97 TB/s measured [3]\n"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("  FP16 tensor: 989 TFLOP/s [2] (sparse 1.979 PFLOP/s [2]), ridge 295.2 FLOP/B\n"),
+            std::string::npos) << one.out;
+  for (std::string_view key : hml::cited_sources(hml::devices::h100_sxm)) {
+    const hml::source* s = hml::devices::find_source(key);
+    ASSERT_NE(s, nullptr);
+    EXPECT_NE(one.out.find(std::string{s->title} + "; " + std::string{s->where}), std::string::npos) << key;
+  }
+  // The V100: the measured L1, L2 and HBM ceilings and their ridges, beside the datasheet.
+  const outcome v100 = hml_run({"devices", "v100"});
+  ASSERT_EQ(v100.status, 0) << v100.err;
+  for (const char* line : {"  L1: 14.34 TB/s measured [1], per core\n",
+                           "  L1 14.34 TB/s measured [1]: ridge 0.4931 FLOP/B (FP64), ridge 0.2466 FLOP/B (FP64 no FMA)\n",
+                           "  L2 2.997 TB/s measured [1]: ridge 2.359 FLOP/B (FP64), ridge 1.18 FLOP/B (FP64 no FMA)\n",
+                           "  HBM2 828.8 GB/s measured [1]: ridge 8.529 FLOP/B (FP64), ridge 4.266 FLOP/B (FP64 no FMA)\n"}) {
+    EXPECT_NE(v100.out.find(line), std::string::npos) << line << v100.out;
+  }
+}
+
+// A device of the user's own, from a JSON file: shown by `hml devices --file`, and taken by --device-file
+// wherever --device is, with the same results as the same figures given as peaks.
+std::string my_gpu_json() {
+  return R"({
+  "id": "my_gpu", "name": "My GPU", "cores": 108, "clock": "1.41 GHz",
+  "sources": [{"key": "spec", "title": "My GPU datasheet", "where": "example.com/my-gpu.pdf"}],
+  "memory": [
+    {"name": "L2", "capacity": "40 MB", "measured_bandwidth": {"value": "5 TB/s", "kind": "measured"}},
+    {"name": "HBM2e", "capacity": "80 GB", "bandwidth": {"value": "2039 GB/s", "kind": "stated", "source": "spec"},
+     "interface": {"bus_bits": 5120, "pin_rate": "3.19 Gbit/s"}}
+  ],
+  "compute": [
+    {"precision": "fp32", "unit": "vector", "dense": {"value": "19.5 TFLOP/s", "source": "spec"}},
+    {"precision": "fp16", "unit": "tensor", "dense": "312 TFLOP/s", "sparse": "624 TFLOP/s"}
+  ]
+})";
+}
+
+TEST(Cli, DeviceFileWhereverADeviceIsTaken) {
+  const scratch_directory dir;
+  const fs::path file = dir.file("my_gpu.json", my_gpu_json());
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+
+  const outcome shown = hml_run({"devices", "--file", file.string()});
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  EXPECT_TRUE(shown.out.starts_with("my_gpu: My GPU\n")) << shown.out;
+  EXPECT_NE(shown.out.find("  HBM2e: 80 GB, 2.039 TB/s [1]\n"), std::string::npos) << shown.out;
+  EXPECT_NE(shown.out.find("  [1] My GPU datasheet; example.com/my-gpu.pdf\n"), std::string::npos) << shown.out;
+  const outcome as_json = hml_run({"devices", "--file", file.string(), "--format", "json"});
+  ASSERT_EQ(as_json.status, 0) << as_json.err;
+  EXPECT_EQ(nlohmann::json::parse(as_json.out).at(0)["fp16_tensor"], 312e12);
+
+  // The roofline on the file's device equals the roofline on its figures given as peaks.
+  const outcome from_file = hml_run({"roofline", "--device-file", file.string(), "--precision", "fp16", "--ops",
+                                     operations.string(), "--format", "json"});
+  const outcome from_peaks = hml_run({"roofline", "--peak-compute", "312TFLOP/s", "--peak-bandwidth", "2039GB/s",
+                                      "--ops", operations.string(), "--format", "json"});
+  ASSERT_EQ(from_file.status, 0) << from_file.err;
+  EXPECT_EQ(from_file.out, from_peaks.out);
+  const outcome table = hml_run({"roofline", "--device-file", file.string(), "--precision", "fp32", "--ops", operations.string()});
+  EXPECT_TRUE(table.out.starts_with("roofline on My GPU, FP32: 19.5 TFLOP/s, 2.039 TB/s, ridge 9.564 FLOP/B\n")) << table.out;
+  const outcome analyzed = hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "100us",
+                                    "--device-file", file.string(), "--precision", "fp16_tensor"});
+  ASSERT_EQ(analyzed.status, 0) << analyzed.err;
+  EXPECT_NE(analyzed.out.find(" on My GPU, FP16 tensor (312 TFLOP/s, 2.039 TB/s, "), std::string::npos) << analyzed.out;
+  const fs::path svg = dir.path / "chart.svg";
+  const outcome chart = hml_run({"chart", "--device", "h100_sxm", "--device-file", file.string(), "--precision",
+                                 "fp32", "--ops", operations.string(), "-o", svg.string()});
+  ASSERT_EQ(chart.status, 0) << chart.err;
+  EXPECT_NE(read_file(svg).find(">my_gpu</text>"), std::string::npos);
+}
+
+TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  const auto with = [&](std::string_view json) {
+    const fs::path file = dir.file("bad.json", json);
+    return hml_run({"roofline", "--device-file", file.string(), "--precision", "fp32", "--ops", operations.string()});
+  };
+  const std::string prefix = "--device-file: " + (dir.path / "bad.json").string() + ": ";
+  std::string good = my_gpu_json();
+  const auto replaced = [&](std::string_view from, std::string_view to) {
+    std::string text = good;
+    text.replace(text.find(from), from.size(), to);
+    return text;
+  };
+  expect_input_error(with("{\"id\": "), prefix + "not JSON: ");
+  expect_input_error(with("[]"), prefix + "the top level: expected an object, not array");
+  expect_input_error(with(replaced("\"2039 GB/s\"", "\"2039 GB\"")),
+                     prefix + "memory[1].bandwidth: cannot read \"2039 GB\" as a data rate");
+  expect_input_error(with(replaced("\"capacity\": \"80 GB\"", "\"capacity\": \"-80 GB\"")), prefix + "memory[1].capacity: ");
+  expect_input_error(with(replaced("\"capacity\": \"80 GB\"", "\"capacity\": \"0 GB\"")),
+                     prefix + "memory[1].capacity: must be finite and > 0");
+  expect_input_error(with(replaced("\"bus_bits\"", "\"bus_width\"")),
+                     prefix + "memory[1].interface.bus_width: unknown field; expected one of channels, bus_bits, pin_rate");
+  expect_input_error(with(replaced("\"source\": \"spec\"}}", "\"source\": \"specs\"}}")),
+                     prefix + "compute[0].dense.source: 'specs' is not in the file's sources");
+  expect_input_error(with(replaced("\"kind\": \"stated\"", "\"kind\": \"vendor\"")),
+                     prefix + "memory[1].bandwidth.kind: expected stated, derived, measured or unconfirmed, not 'vendor'");
+  expect_input_error(with(replaced("\"precision\": \"fp16\"", "\"precision\": \"fp17\"")),
+                     prefix + "compute[1].precision: unknown precision 'fp17'");
+  expect_input_error(with(replaced("\"unit\": \"tensor\"", "\"unit\": \"matrix\"")),
+                     prefix + "compute[1].unit: expected vector or tensor, not 'matrix'");
+  expect_input_error(with(replaced("\"precision\": \"fp16\", \"unit\": \"tensor\"", "\"precision\": \"fp32\", \"unit\": \"vector\"")),
+                     prefix + "compute[1]: FP32 is given twice");
+  expect_input_error(with(replaced("\"id\": \"my_gpu\"", "\"id\": \"My GPU\"")), prefix + "id: use lower-case letters");
+  expect_input_error(with(replaced("\"name\": \"My GPU\", ", "")), prefix + "name: missing");
+  expect_input_error(with(replaced("\"bandwidth\": {\"value\": \"2039 GB/s\", \"kind\": \"stated\", \"source\": \"spec\"},", "")),
+                     prefix + "memory[1]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
+  expect_input_error(with(replaced("\"cores\": 108", "\"cores\": -1")), prefix + "cores: must be within [0, 1000000]");
+  // A precision the file's device has no peak for is --precision's fault, as for a catalog device.
+  const fs::path file = dir.file("my_gpu.json", my_gpu_json());
+  expect_input_error(hml_run({"roofline", "--device-file", file.string(), "--precision", "fp64", "--ops", operations.string()}),
+                     "--precision: My GPU publishes no FP64 tensor peak");
+  expect_input_error(hml_run({"devices", "--file", (dir.path / "missing.json").string()}), "--file: cannot read '");
+  expect_input_error(hml_run({"devices", "v100", "--file", file.string()}), "name excludes --file");
+}
+
+// A device's peak depends on the precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): the
+// command asks for it rather than assume FP32.
+TEST(Cli, ADeviceNeedsAPrecision) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", seed_operations_csv());
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()}),
+                     "hml: error: --precision: give the precision the kernels run at with a device, e.g. --precision fp32\n");
+  expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
+                     "--precision: give the precision");
+  const outcome fp16 = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--ops", operations.string()});
+  EXPECT_TRUE(fp16.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 989 TFLOP/s, 3.35 TB/s, ridge 295.2 FLOP/B\n"))
+      << fp16.out << fp16.err;
 }
 
 // Each device its own roofline (ridge at its own peak / bandwidth, line capped at its own peak), and each
@@ -430,7 +568,7 @@ TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   const fs::path svg = dir.path / "roofline.svg";
-  const outcome o = hml_run({"chart", "--device", "h100_sxm", "--device", "a100_sxm_80gb", "--device", "MI300X",
+  const outcome o = hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "a100_sxm_80gb", "--device", "MI300X",
                              "--ops", operations.string(), "-o", svg.string()});
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string chart = read_file(svg);
@@ -445,7 +583,7 @@ TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   constexpr double pixel = 0.06;  // coordinates are written to 0.1 px
   for (std::size_t i = 0; i < drawn.size(); ++i) {
     const auto& [id, device] = devices[i];
-    const hml::roof roof = hml::roof_of(*device);
+    const hml::roof roof = hml::roof_of(*device, hml::precision::fp32);
     const double ridge = hml::ridge_point(roof).value();
     const double peak = roof.peak.value();
     SCOPED_TRACE(id);
@@ -520,14 +658,16 @@ TEST(Cli, ReadmeSessionsShowRealOutput) {
 TEST(Cli, UnknownDeviceSuggestsTheClosestNames) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
-  expect_input_error(hml_run({"roofline", "--device", "h10", "--ops", operations.string()}),
+  expect_input_error(hml_run({"roofline", "--device", "h10", "--precision", "fp32", "--ops", operations.string()}),
                      "unknown device 'h10'; did you mean h100_sxm, h100_pcie?");
   expect_input_error(hml_run({"devices", "mi3000x"}), "did you mean mi300x");
   expect_input_error(
       hml_run({"roofline", "--device", "v100", "--precision", "tf32_tensor", "--ops", operations.string()}),
       "--precision: NVIDIA V100 SXM2 32GB publishes no TF32 tensor peak");
+  expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp7", "--ops", operations.string()}),
+                     "--precision: unknown precision 'fp7'");
   expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp8", "--ops", operations.string()}),
-                     "--precision: unknown precision 'fp8'");
+                     "--precision: NVIDIA V100 SXM2 32GB publishes no FP8 tensor peak");
 }
 
 TEST(Cli, WrongDimensionNegativeAndNanValues) {
@@ -565,12 +705,12 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
   expect_input_error(hml_run({"sweep", "--size", "1B:2B:1001", "--bandwidth", "1GB/s:2GB/s:1000000"}),
                      "the sweep has more than 1000000000 points");
   expect_input_error(
-      hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device", "h100_sxm"}),
+      hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "0s", "--device", "h100_sxm", "--precision", "fp32"}),
       "--time: a measured time must be finite and > 0");
   expect_input_error(
-      hml_run({"analyze", "--flops", "1GFLOP/s", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
+      hml_run({"analyze", "--flops", "1GFLOP/s", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm", "--precision", "fp32"}),
       "--flops:");
-  expect_input_error(hml_run({"analyze", "--flops", "0", "--bytes", "0", "--time", "1s", "--device", "h100_sxm"}),
+  expect_input_error(hml_run({"analyze", "--flops", "0", "--bytes", "0", "--time", "1s", "--device", "h100_sxm", "--precision", "fp32"}),
                      "--flops, --bytes: a kernel of 0 FLOP and 0 B has nothing to analyse");
 }
 
@@ -718,10 +858,10 @@ TEST(Cli, InterruptedRunLeavesNoFile) {
 TEST(Cli, MalformedCsvNamesTheLine) {
   const scratch_directory dir;
   const fs::path header_only = dir.file("header.csv", "name,flops,memory_bytes\n");
-  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", "-"}, header_only.string()),
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", "-"}, header_only.string()),
                      "--ops: standard input: no kernels after the header");
   const auto run_on = [&](std::string_view csv) {
-    return hml_run({"roofline", "--device", "h100_sxm", "--ops", dir.file("ops.csv", csv).string()});
+    return hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", dir.file("ops.csv", csv).string()});
   };
   expect_input_error(run_on("name,flops,memory_bytes\na,1,2\nb,x,3\n"), "line 3: flops: cannot read \"x\"");
   expect_input_error(run_on("name,flops,memory_bytes\na,1,2\n\nc,1\n"), "line 4: expected 3 fields");
@@ -730,7 +870,7 @@ TEST(Cli, MalformedCsvNamesTheLine) {
   expect_input_error(run_on("name,flops,memory_bytes\na,1,2 GB/s\n"), "line 2: memory_bytes:");
   expect_input_error(run_on("name,flops,bytes\n"), "line 1: the header must name the columns");
   expect_input_error(run_on("name,flops,memory_bytes\n\"open,1,2\n"), "line 2: a quoted field is not closed");
-  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", (dir.path / "missing.csv").string()}),
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", (dir.path / "missing.csv").string()}),
                      "--ops: cannot read '");
 }
 
@@ -739,20 +879,20 @@ TEST(Cli, ChartRefusesADeviceGivenTwiceOrTooManyDevices) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   const fs::path svg = dir.path / "c.svg";
-  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--device", "mi300x", "--device", "H100-SXM", "--ops",
+  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "mi300x", "--device", "H100-SXM", "--ops",
                               operations.string(), "-o", svg.string()}),
                      "hml: error: --device: 'h100_sxm' is given twice\n");
   expect_input_error(
-      hml_run({"chart", "--device", "mi300x", "--device", "mi300x", "--ops", operations.string(), "-o", svg.string()}),
+      hml_run({"chart", "--device", "mi300x", "--precision", "fp32", "--device", "mi300x", "--ops", operations.string(), "-o", svg.string()}),
       "--device: 'mi300x' is given twice");
-  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--device", "h100_pcie", "--device", "h200", "--device",
+  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "h100_pcie", "--device", "h200", "--device",
                               "a100_sxm_80gb", "--device", "a100_sxm_40gb", "--device", "l40s", "--device", "rtx_4090",
                               "--device", "rtx_3090", "--device", "mi300x", "--ops", operations.string(), "-o",
                               svg.string()}),
                      "--device: a chart compares at most 8 devices, not 9");
   EXPECT_FALSE(fs::exists(svg));
   // Two different devices are fine.
-  EXPECT_EQ(hml_run({"chart", "--device", "h100_sxm", "--device", "h100_pcie", "--ops", operations.string(), "-o",
+  EXPECT_EQ(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "h100_pcie", "--ops", operations.string(), "-o",
                      svg.string()})
                 .status,
             0);
@@ -762,19 +902,19 @@ TEST(Cli, ChartRefusesADeviceGivenTwiceOrTooManyDevices) {
 TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
-  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "-o",
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "-o",
                               (dir.path / "no-such-dir" / "out.json").string()}),
                      "cannot write '");
-  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--ops", operations.string(), "-o",
+  expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "-o",
                               (dir.path / "no-such-dir" / "c.svg").string()}),
                      "cannot write '");
   // An input error after the output was named: no file, not even an empty one.
   const fs::path bad = dir.file("bad.csv", "name,flops,memory_bytes\na,1,2\nb,1\n");
-  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", bad.string(), "--format", "csv", "-o",
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", bad.string(), "--format", "csv", "-o",
                               (dir.path / "out.csv").string()}),
                      "line 3");
   expect_input_error(
-      hml_run({"chart", "--device", "h100_sxm", "--ops", bad.string(), "-o", (dir.path / "c.svg").string()}), "line 3");
+      hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", bad.string(), "-o", (dir.path / "c.svg").string()}), "line 3");
   // A full standard output is an error, not a silently short listing.
   if (fs::exists("/dev/full")) {
     const std::string command =
@@ -831,6 +971,22 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
   // Keys keep the table's column order.
   EXPECT_EQ(peak.begin().key(), "ceiling");
 
+  // --save-device keeps the machine as a device file, which --device-file reads back: the probe's result is
+  // a machine description like any catalog device's, every figure measured.
+  const scratch_directory dir;
+  const fs::path saved = dir.path / "host.json";
+  const outcome save = hml_run({"probe", "--smallest", "16KiB", "--largest", "64KiB", "--min-time", "1ms",
+                                "--repetitions", "1", "--format", "json", "--save-device", saved.string()});
+  ASSERT_EQ(save.status, 0) << save.err;
+  const hml::loaded_device host = hml::read_device_json(read_file(saved));
+  EXPECT_EQ(host.machine().memory.size(), nlohmann::json::parse(save.out).size() - 3);
+  EXPECT_EQ(hml::main_memory(host.machine()).bandwidth.kind, hml::provenance::measured);
+  EXPECT_EQ(hml::peak(host.machine(), {hml::precision::fp64, hml::compute_unit::vector}).kind, hml::provenance::measured);
+  const outcome on_host = hml_run({"roofline", "--device-file", saved.string(), "--precision", "fp64", "--ops", "-"},
+                                  dir.file("ops.csv", seed_operations_csv()).string());
+  ASSERT_EQ(on_host.status, 0) << on_host.err;
+  EXPECT_TRUE(on_host.out.starts_with("roofline on this machine (hml probe), FP64: ")) << on_host.out;
+
   const outcome text = hml_run({"probe", "--largest", "32KiB", "--min-time", "1ms", "--repetitions", "1"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_TRUE(text.out.starts_with("this machine: ")) << text.out;
@@ -857,7 +1013,7 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   expect_input_error(hml_run({"lab", "--bogus"}), "--bogus");
   expect_input_error(hml_run({"sweep", "--format", "xml"}), "--format");
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm"}), "--ops is required");
-  expect_input_error(hml_run({"roofline", "--ops", "-"}), "give --device NAME, or --peak-compute and --peak-bandwidth");
+  expect_input_error(hml_run({"roofline", "--ops", "-"}), "give --device NAME or --device-file FILE, or --peak-compute and --peak-bandwidth");
   expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--ops", "-"}), "--peak-bandwidth");
   expect_input_error(hml_run({"lab", "--hit-rate", "0.5"}), "--hit-rate requires --fast");
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--ops", "-"}), "--output is required");

@@ -12,12 +12,14 @@ import hml;
 namespace {
 
 using ids = std::vector<std::string_view>;
+using hml::compute_unit;
+using hml::precision;
 
 TEST(DeviceLookup, IdsAndNamesInAnyCaseAndSeparator) {
-  for (const hml::device_id& entry : hml::device_ids) {
-    EXPECT_EQ(hml::find_device(entry.id), entry.entry) << entry.id;
-    EXPECT_EQ(hml::find_device(entry.entry->name), entry.entry) << entry.entry->name;
-    EXPECT_EQ(hml::id_of(*entry.entry), entry.id);
+  for (const hml::device* d : hml::devices::all) {
+    EXPECT_EQ(hml::find_device(d->id), d) << d->id;
+    EXPECT_EQ(hml::find_device(d->name), d) << d->name;
+    EXPECT_EQ(hml::id_of(*d), d->id);
   }
   EXPECT_EQ(hml::find_device("H100-SXM"), &hml::devices::h100_sxm);
   EXPECT_EQ(hml::find_device("h100 pcie"), &hml::devices::h100_pcie);
@@ -54,28 +56,61 @@ TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {
   } catch (const hml::unknown_device_error& e) {
     const std::string message = e.what();
     EXPECT_TRUE(message.starts_with("unknown device 'zzz'; known devices: h100_sxm, h100_pcie,")) << message;
-    for (const hml::device_id& entry : hml::device_ids) EXPECT_NE(message.find(entry.id), std::string::npos);
+    for (const hml::device* d : hml::devices::all) EXPECT_NE(message.find(d->id), std::string::npos);
   }
 }
 
-TEST(DeviceLookup, PrecisionsAndRoofs) {
-  for (hml::precision p : hml::all_precisions) {
-    EXPECT_EQ(hml::precision_named(hml::id_of(p)), p);
-    EXPECT_EQ(hml::precision_named(hml::to_string(p)), p);  // "FP16 tensor"
+TEST(DeviceLookup, PrecisionsWithAndWithoutTheirUnit) {
+  for (precision p : hml::all_precisions) {
+    const hml::precision_choice alone = hml::precision_named(hml::id_of(p));
+    EXPECT_EQ(alone.type, p);
+    EXPECT_FALSE(alone.unit_given);
+    EXPECT_FALSE(hml::precision_named(hml::to_string(p)).unit_given);  // "FP64" is the precision alone
+    for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
+      std::vector<std::string> names{hml::id_of(hml::compute_kind{p, u})};
+      if (u == compute_unit::tensor) names.emplace_back(hml::to_string(hml::compute_kind{p, u}));  // "FP16 tensor"
+      for (const std::string& name : names) {
+        const hml::precision_choice with_unit = hml::precision_named(name);
+        EXPECT_EQ(with_unit.type, p) << name;
+        EXPECT_TRUE(with_unit.unit_given) << name;
+        EXPECT_EQ(with_unit.unit, u) << name;
+      }
+    }
   }
-  EXPECT_THROW((void)hml::precision_named("fp8"), std::invalid_argument);
-  const hml::roof r = hml::roof_named(hml::devices::h100_sxm, hml::precision::fp64);
-  EXPECT_EQ(r.peak, hml::devices::h100_sxm.fp64.value);
-  EXPECT_EQ(r.bandwidth, hml::devices::h100_sxm.bandwidth.value);
-  try {
-    (void)hml::roof_named(hml::devices::v100, hml::precision::tf32_tensor);
-    FAIL() << "the V100 has no TF32 tensor peak";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string{e.what()}, std::string{hml::devices::v100.name} + " publishes no TF32 tensor peak");
-  }
+  EXPECT_EQ(hml::id_of(hml::compute_kind{precision::fp16, compute_unit::tensor}), "fp16_tensor");
+  EXPECT_THROW((void)hml::precision_named("fp7"), std::invalid_argument);
+  EXPECT_THROW((void)hml::precision_named("fp16_matrix"), std::invalid_argument);
 }
 
-TEST(DeviceLookup, TableHasEveryFigureWithItsKind) {
+TEST(DeviceLookup, RoofsNamePrecisionAndUnit) {
+  const hml::device& h100 = hml::devices::h100_sxm;
+  // FP64 alone is the vector units (34 TFLOP/s); FP64 tensor is asked for by name.
+  EXPECT_EQ(hml::roof_named(h100, precision::fp64).peak, hml::peak(h100, {precision::fp64, compute_unit::vector}).value);
+  EXPECT_EQ(hml::roof_named(h100, hml::precision_named("fp64_tensor")).peak,
+            hml::peak(h100, {precision::fp64, compute_unit::tensor}).value);
+  EXPECT_EQ(hml::roof_named(h100, precision::fp64).bandwidth, hml::main_memory(h100).bandwidth.value);
+  // FP16 alone is the tensor cores, where the H100 publishes no vector FP16 peak.
+  EXPECT_EQ(hml::roof_named(h100, precision::fp16).peak, hml::peak(h100, {precision::fp16, compute_unit::tensor}).value);
+  const auto refused = [](const hml::device& d, hml::precision_choice p, hml::basis b = hml::basis::datasheet) {
+    try {
+      (void)hml::roof_named(d, p, b);
+    } catch (const std::invalid_argument& e) {
+      return std::string{e.what()};
+    }
+    return std::string{"accepted"};
+  };
+  EXPECT_EQ(refused(hml::devices::v100, precision::tf32), std::string{hml::devices::v100.name} + " publishes no TF32 tensor peak");
+  EXPECT_EQ(refused(hml::devices::v100, hml::compute_kind{precision::fp16, compute_unit::vector}),
+            std::string{hml::devices::v100.name} + " publishes no FP16 peak");
+  EXPECT_EQ(refused(h100, precision::fp32, hml::basis::measured),
+            std::string{h100.name} + " publishes no measured FP32 peak");
+  // The V100's measured roof: ERT's FP64 FMA rate over its HBM bandwidth.
+  const hml::roof ert = hml::roof_named(hml::devices::v100, precision::fp64, hml::basis::measured);
+  EXPECT_EQ(ert.bandwidth, hml::main_memory(hml::devices::v100).measured_bandwidth.value);
+  EXPECT_EQ(ert.peak, hml::find_ceiling(hml::devices::v100, {precision::fp64, compute_unit::vector})->measured.value);
+}
+
+TEST(DeviceLookup, TableHasEveryFigureWithItsKindAndSources) {
   const hml::table t = hml::device_table();
   ASSERT_EQ(t.rows.size(), hml::devices::all.size());
   const auto column = [&](std::string_view name) {
@@ -88,15 +123,41 @@ TEST(DeviceLookup, TableHasEveryFigureWithItsKind) {
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     const hml::device& d = *hml::devices::all[i];
     const auto& row = t.rows[i];
-    EXPECT_EQ(std::get<std::string>(row[column("id")]), hml::id_of(d));
-    EXPECT_EQ(std::get<double>(row[column("bandwidth")]), d.bandwidth.value.value());
-    for (hml::precision p : hml::all_precisions) {
-      const std::string id{hml::id_of(p)};
-      EXPECT_EQ(std::get<double>(row[column(id)]), hml::peak(d, p).value.value());
-      EXPECT_EQ(std::get<std::string>(row[column(id + "_kind")]),
-                hml::peak(d, p).published() ? hml::to_string(hml::peak(d, p).kind) : "not published");
+    const hml::level_description& main = hml::main_memory(d);
+    EXPECT_EQ(std::get<std::string>(row[column("id")]), d.id);
+    EXPECT_EQ(std::get<double>(row[column("bandwidth")]), main.bandwidth.value.value());
+    EXPECT_EQ(std::get<double>(row[column("capacity")]), main.capacity.value.value());
+    EXPECT_EQ(std::get<std::string>(row[column("memory")]), main.name);
+    for (precision p : hml::all_precisions) {
+      for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
+        const hml::compute_kind k{p, u};
+        const std::string id = hml::id_of(k);
+        const bool any = [&] {
+          for (const hml::device* other : hml::devices::all) {
+            if (hml::find_ceiling(*other, k) != nullptr) return true;
+          }
+          return false;
+        }();
+        const bool has_column = [&] {
+          for (const std::string& c : t.columns) {
+            if (c == id) return true;
+          }
+          return false;
+        }();
+        ASSERT_EQ(has_column, any) << id;  // a column for every kind some device has, and no other
+        if (!any) continue;
+        const hml::figure<hml::compute_rate> f = hml::peak(d, k);
+        EXPECT_EQ(std::get<double>(row[column(id)]), f.value.value()) << id;
+        EXPECT_EQ(std::get<std::string>(row[column(id + "_kind")]), f.published() ? hml::to_string(f.kind) : "not published");
+      }
     }
-    EXPECT_EQ(std::get<std::string>(row[column("source")]), d.source);
+    // Every cited key is a source of the catalog.
+    const std::string keys = std::get<std::string>(row[column("sources")]);
+    EXPECT_FALSE(keys.empty()) << d.id;
+    for (std::string_view key : hml::cited_sources(d)) {
+      EXPECT_NE(keys.find(key), std::string::npos) << key;
+      EXPECT_NE(hml::devices::find_source(key), nullptr) << key;
+    }
   }
 }
 

@@ -1,0 +1,288 @@
+// hml.report:device_file's reader (see device_file.cppm), with nlohmann-json in the global module fragment.
+module;
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+module hml.report;
+
+namespace hml {
+
+struct loaded_device::storage {
+  std::deque<std::string> text;  // a deque never moves its strings, so views of them stay valid
+  std::vector<source> sources;
+  device machine{};
+  const device* list[1] = {nullptr};
+
+  std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
+};
+
+loaded_device::loaded_device(std::unique_ptr<storage> state) : state_{std::move(state)} {}
+loaded_device::loaded_device(loaded_device&&) noexcept = default;
+loaded_device& loaded_device::operator=(loaded_device&&) noexcept = default;
+loaded_device::~loaded_device() = default;
+
+const device& loaded_device::machine() const noexcept { return state_->machine; }
+std::span<const source> loaded_device::sources() const noexcept { return state_->sources; }
+std::span<const device* const> loaded_device::as_list() const noexcept { return state_->list; }
+
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& field, const std::string& problem) {
+  throw device_file_error(field + ": " + problem);
+}
+
+std::string type_name(const json& j) { return j.type_name(); }
+
+// Only these fields, so that a misspelt one is an error rather than a figure silently left out.
+void expect_fields(const json& object, const std::string& field, std::initializer_list<std::string_view> known) {
+  if (!object.is_object()) {
+    fail(field.empty() ? "the top level" : field, std::string{"expected an object, not "} + type_name(object));
+  }
+  for (const auto& [name, value] : object.items()) {
+    bool found = false;
+    for (std::string_view k : known) found = found || name == k;
+    if (!found) {
+      std::string list;
+      for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string{k};
+      fail(field.empty() ? name : field + "." + name, "unknown field; expected one of " + list);
+    }
+  }
+}
+
+std::string path(const std::string& parent, std::string_view name) {
+  return parent.empty() ? std::string{name} : parent + "." + std::string{name};
+}
+
+class reader {
+public:
+  explicit reader(loaded_device::storage& out) : out_{out} {}
+
+  std::string_view text(const json& object, const std::string& parent, std::string_view name, bool required) {
+    const std::string field = path(parent, name);
+    if (!object.contains(name)) {
+      if (required) fail(field, "missing");
+      return {};
+    }
+    const json& value = object.at(std::string{name});
+    if (!value.is_string()) fail(field, "expected a string, not " + type_name(value));
+    const auto& s = value.get_ref<const std::string&>();
+    if (required && s.empty()) fail(field, "must not be empty");
+    return out_.keep(s);
+  }
+
+  unsigned count(const json& object, const std::string& parent, std::string_view name, unsigned fallback,
+                 unsigned least) {
+    const std::string field = path(parent, name);
+    if (!object.contains(name)) return fallback;
+    const json& value = object.at(std::string{name});
+    if (!value.is_number_integer()) fail(field, "expected a whole number, not " + type_name(value));
+    const auto n = value.get<std::int64_t>();
+    if (n < least || n > 1'000'000) {
+      fail(field, "must be within [" + std::to_string(least) + ", 1000000], not " + std::to_string(n));
+    }
+    return static_cast<unsigned>(n);
+  }
+
+  template <class Q>
+  figure<Q> quantity_figure(const json& object, const std::string& parent, std::string_view name) {
+    const std::string field = path(parent, name);
+    if (!object.contains(name)) return {};
+    const json& value = object.at(std::string{name});
+    figure<Q> f{};
+    const json* number = &value;
+    if (value.is_object()) {
+      expect_fields(value, field, {"value", "kind", "source"});
+      if (!value.contains("value")) fail(field + ".value", "missing");
+      number = &value.at("value");
+      f.kind = kind(value, field);
+      f.source = source_key(value, field);
+    }
+    if (!number->is_string()) {
+      fail(value.is_object() ? field + ".value" : field,
+           "expected a quantity with its unit as a string (\"2 TB/s\"), not " + type_name(*number));
+    }
+    try {
+      f.value = parse<Q>(number->get_ref<const std::string&>());
+    } catch (const std::invalid_argument& e) {
+      std::string_view message = e.what();
+      if (message.starts_with("hml: ")) message.remove_prefix(5);
+      fail(field, std::string{message});
+    }
+    if (!std::isfinite(f.value.value()) || !(f.value.value() > 0)) fail(field, "must be finite and > 0");
+    return f;
+  }
+
+  void read_sources(const json& root) {
+    if (!root.contains("sources")) return;
+    const json& list = root.at("sources");
+    if (!list.is_array()) fail("sources", "expected an array, not " + type_name(list));
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string field = "sources[" + std::to_string(i) + "]";
+      expect_fields(list[i], field, {"key", "title", "where"});
+      const source s{text(list[i], field, "key", true), text(list[i], field, "title", true),
+                     text(list[i], field, "where", true)};
+      for (const source& before : out_.sources) {
+        if (before.key == s.key) fail(field + ".key", "'" + std::string{s.key} + "' is listed twice");
+      }
+      out_.sources.push_back(s);
+    }
+  }
+
+  level_description level(const json& j, const std::string& field) {
+    expect_fields(j, field,
+                  {"name", "capacity", "bandwidth", "write_bandwidth", "measured_bandwidth", "latency", "scope",
+                   "interface"});
+    level_description l{};
+    l.name = text(j, field, "name", true);
+    l.capacity = quantity_figure<data_size>(j, field, "capacity");
+    l.bandwidth = quantity_figure<data_rate>(j, field, "bandwidth");
+    l.write_bandwidth = quantity_figure<data_rate>(j, field, "write_bandwidth");
+    l.measured_bandwidth = quantity_figure<data_rate>(j, field, "measured_bandwidth");
+    l.latency = quantity_figure<duration>(j, field, "latency");
+    const std::string_view scope = text(j, field, "scope", false);
+    if (scope == "per_core") {
+      l.scope = sharing::per_core;
+    } else if (!scope.empty() && scope != "shared") {
+      fail(field + ".scope", "expected shared or per_core, not '" + std::string{scope} + "'");
+    }
+    if (j.contains("interface")) {
+      const std::string at = field + ".interface";
+      const json& i = j.at("interface");
+      expect_fields(i, at, {"channels", "bus_bits", "pin_rate"});
+      l.interface.channels = count(i, at, "channels", 1, 1);
+      l.interface.bus_bits = count(i, at, "bus_bits", 0, 1);
+      l.interface.pin_rate = quantity_figure<data_rate>(i, at, "pin_rate");
+      if (l.interface.bus_bits == 0) fail(at + ".bus_bits", "missing");
+    }
+    return l;
+  }
+
+  ceiling_description ceiling(const json& j, const std::string& field) {
+    expect_fields(j, field, {"precision", "unit", "dense", "sparse", "measured", "variant"});
+    ceiling_description c{};
+    const std::string_view name = text(j, field, "precision", true);
+    bool known = false;
+    for (precision p : all_precisions) {
+      if (id_of(p) == name) {
+        c.type = p;
+        known = true;
+      }
+    }
+    if (!known) {
+      std::string ids;
+      for (precision p : all_precisions) ids += (ids.empty() ? "" : ", ") + std::string{id_of(p)};
+      fail(field + ".precision", "unknown precision '" + std::string{name} + "'; expected one of " + ids);
+    }
+    const std::string_view unit = text(j, field, "unit", true);
+    if (unit == "tensor") {
+      c.unit = compute_unit::tensor;
+    } else if (unit != "vector") {
+      fail(field + ".unit", "expected vector or tensor, not '" + std::string{unit} + "'");
+    }
+    c.dense = quantity_figure<compute_rate>(j, field, "dense");
+    c.sparse = quantity_figure<compute_rate>(j, field, "sparse");
+    c.measured = quantity_figure<compute_rate>(j, field, "measured");
+    c.variant = text(j, field, "variant", false);
+    if (!c.dense.published() && !c.measured.published()) fail(field, "needs a dense or a measured peak");
+    return c;
+  }
+
+  void read(const json& root) {
+    expect_fields(root, "", {"id", "name", "cores", "clock", "note", "sources", "memory", "compute"});
+    read_sources(root);  // first, so that every figure's source can be checked against them
+    device& d = out_.machine;
+    d.id = text(root, "", "id", true);
+    for (char c : d.id) {
+      const bool allowed = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+      if (!allowed) fail("id", "use lower-case letters, digits and _ only, not '" + std::string{d.id} + "'");
+    }
+    d.name = text(root, "", "name", true);
+    d.cores = count(root, "", "cores", 0, 0);
+    d.clock = quantity_figure<frequency>(root, "", "clock");
+    d.note = text(root, "", "note", false);
+
+    const json& memory = array(root, "memory", max_memory_levels);
+    for (std::size_t i = 0; i < memory.size(); ++i) {
+      d.memory.push_back(level(memory[i], "memory[" + std::to_string(i) + "]"));
+    }
+    const level_description& main = d.memory.back();
+    if (!main.bandwidth.published() && !main.measured_bandwidth.published()) {
+      fail("memory[" + std::to_string(memory.size() - 1) + "]",
+           "main memory (the last level) needs a bandwidth or a measured_bandwidth");
+    }
+
+    const json& compute = array(root, "compute", max_compute_ceilings);
+    for (std::size_t i = 0; i < compute.size(); ++i) {
+      const std::string field = "compute[" + std::to_string(i) + "]";
+      const ceiling_description c = ceiling(compute[i], field);
+      if (c.variant.empty() && find_ceiling(d, c.kind()) != nullptr) {
+        fail(field, std::string{to_string(c.kind())} + " is given twice (a lower ceiling of it needs a variant)");
+      }
+      d.compute.push_back(c);
+    }
+  }
+
+private:
+  provenance kind(const json& object, const std::string& field) {
+    const std::string_view name = text(object, field, "kind", false);
+    for (provenance p : {provenance::stated, provenance::derived, provenance::measured, provenance::unconfirmed}) {
+      if (name == to_string(p)) return p;
+    }
+    if (name.empty()) return provenance::stated;
+    fail(field + ".kind", "expected stated, derived, measured or unconfirmed, not '" + std::string{name} + "'");
+  }
+
+  std::string_view source_key(const json& object, const std::string& field) {
+    const std::string_view key = text(object, field, "source", false);
+    if (key.empty()) return {};
+    for (const source& s : out_.sources) {
+      if (s.key == key) return s.key;
+    }
+    fail(field + ".source", "'" + std::string{key} + "' is not in the file's sources");
+  }
+
+  static const json& array(const json& root, std::string_view name, std::size_t most) {
+    const std::string field{name};
+    if (!root.contains(name)) fail(field, "missing");
+    const json& list = root.at(field);
+    if (!list.is_array()) fail(field, "expected an array, not " + type_name(list));
+    if (list.empty()) fail(field, "needs at least one entry");
+    if (list.size() > most) fail(field, "has " + std::to_string(list.size()) + " entries; at most " + std::to_string(most));
+    return list;
+  }
+
+  loaded_device::storage& out_;
+};
+
+}  // namespace
+
+loaded_device read_device_json(std::string_view text) {
+  json root;
+  try {
+    root = json::parse(text.begin(), text.end());
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large for a double
+    std::string_view message = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
+    if (const auto end = message.find("] "); message.starts_with("[json.exception") && end != std::string_view::npos) {
+      message.remove_prefix(end + 2);
+    }
+    throw device_file_error("not JSON: " + std::string{message});
+  }
+  auto state = std::make_unique<loaded_device::storage>();
+  reader{*state}.read(root);
+  state->list[0] = &state->machine;
+  return loaded_device{std::move(state)};
+}
+
+}  // namespace hml
