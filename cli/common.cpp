@@ -162,6 +162,18 @@ std::size_t input_file::read(std::span<char> buffer) {
   }
 }
 
+std::string input_file::read_whole(std::size_t limit) {
+  std::string text;
+  std::array<char, 64 * 1024> block{};
+  while (const std::size_t n = read(block)) {
+    if (text.size() + n > limit) {
+      throw input_error(source_name_ + "larger than " + std::to_string(limit) + " bytes; is it the right file?");
+    }
+    text.append(block.data(), n);
+  }
+  return text;
+}
+
 hml::byte_source input_file::source() {
   return [this](std::span<char> buffer) { return read(buffer); };
 }
@@ -208,7 +220,9 @@ std::vector<hml::kernel_record> read_kernels(std::string_view option, const std:
 }
 
 hml::loaded_device read_device_file(std::string_view option, const std::string& path) {
-  const std::string text = read_input(option, path);
+  constexpr std::size_t largest_device_file = std::size_t{1} << 20;  // a description is a few KiB
+  input_file input{option, path};
+  const std::string text = input.read_whole(largest_device_file);
   try {
     return hml::read_device_json(text);
   } catch (const hml::device_file_error& e) {

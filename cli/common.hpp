@@ -122,6 +122,9 @@ class input_file {
   // "--ops: standard input: " or "--ops: kernels.csv: ", for errors in what the input holds.
   [[nodiscard]] const std::string& source_name() const noexcept { return source_name_; }
   [[nodiscard]] hml::byte_source source();
+  // The whole input, for a small file read at once (a device file); more than `limit` bytes is an error,
+  // so an endless stream fails in bounded memory.
+  [[nodiscard]] std::string read_whole(std::size_t limit);
   void keep_copy();
   void rewind();
 

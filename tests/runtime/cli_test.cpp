@@ -755,10 +755,10 @@ TEST(Cli, RooflineStreamsOperationsInBoundedMemory) {
 TEST(Cli, RooflineTableFromAPipeEqualsTheTableFromAFile) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
-  const outcome from_file = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()});
+  const outcome from_file = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string()});
   ASSERT_EQ(from_file.status, 0) << from_file.err;
   const outcome from_pipe = hml_run_bounded(address_space_limits_work ? bounded_mib : 1U << 30, "cat " + shell_quoted(operations.string()),
-                                            {"roofline", "--device", "h100_sxm", "--ops", "-"});
+                                            {"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", "-"});
   ASSERT_EQ(from_pipe.status, 0) << from_pipe.err;
   EXPECT_EQ(from_pipe.out, from_file.out);
   EXPECT_EQ(std::count(from_file.out.begin(), from_file.out.end(), '\n'),
@@ -770,7 +770,7 @@ TEST(Cli, RooflineTableFromAPipeEqualsTheTableFromAFile) {
 TEST(Cli, HostileOperationsFailFastInBoundedMemory) {
   if (!address_space_limits_work) GTEST_SKIP() << "ulimit -v stops every run under AddressSanitizer";
   const auto roofline_of = [](std::string_view producer) {
-    return hml_run_bounded(bounded_mib, producer, {"roofline", "--device", "h100_sxm", "--ops", "-"});
+    return hml_run_bounded(bounded_mib, producer, {"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", "-"});
   };
   const auto expect_refused = [](const outcome& o, std::string_view needle) {
     EXPECT_EQ(o.status, 2) << o.err;
@@ -784,7 +784,7 @@ TEST(Cli, HostileOperationsFailFastInBoundedMemory) {
   expect_refused(roofline_of("yes abcdefgh | tr -d '\\n'"), "line 1: a record longer than 1048576 bytes");
   expect_refused(roofline_of("printf 'name,flops,memory_bytes\\n\"never closed'; yes"), "line 2: a record longer than");
   // The files themselves, not through a pipe.
-  const outcome zero_file = hml_run_bounded(bounded_mib, {}, {"roofline", "--device", "h100_sxm", "--ops", "/dev/zero"});
+  const outcome zero_file = hml_run_bounded(bounded_mib, {}, {"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", "/dev/zero"});
   EXPECT_EQ(zero_file.status, 2);
   EXPECT_EQ(zero_file.err, "hml: error: --ops: /dev/zero: line 1: a NUL byte: this is binary data, not CSV text\n");
 }
@@ -795,24 +795,24 @@ TEST(Cli, LineBreakOrNulInAFieldBreaksNoTable) {
   const scratch_directory dir;
   const fs::path operations =
       dir.file("ops.csv", "name,flops,memory_bytes\n\"two\nlines\",1 GFLOP,1 MB\nplain,1 GFLOP,1 GB\n");
-  const outcome table = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()});
+  const outcome table = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string()});
   ASSERT_EQ(table.status, 0) << table.err;
   EXPECT_EQ(std::count(table.out.begin(), table.out.end(), '\n'), 3 + 2) << table.out;
   EXPECT_NE(table.out.find("\ntwo\\nlines  "), std::string::npos) << table.out;
-  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "json"});
+  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
   EXPECT_EQ(nlohmann::json::parse(json.out)[0]["name"], "two\nlines");
-  const outcome csv = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "csv"});
+  const outcome csv = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "csv"});
   ASSERT_EQ(csv.status, 0) << csv.err;
   EXPECT_NE(csv.out.find("\r\n\"two\nlines\","), std::string::npos) << csv.out;
 
   // An error that quotes such a field is still one line.
   const fs::path broken_header = dir.file("header.csv", "\"na\nme\",flops,memory_bytes\nok,1,2\n");
-  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", broken_header.string()}),
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", broken_header.string()}),
                      "found \"na\\nme\"");
   const char with_nul[] = "name,flops,memory_bytes\nok,1,2\nn\0ul,1,2\n";
   const fs::path nul = dir.file("nul.csv", std::string{with_nul, sizeof with_nul - 1});
-  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", nul.string()}),
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", nul.string()}),
                      "--ops: " + nul.string() + ": line 3: a NUL byte: this is binary data, not CSV text");
 }
 
@@ -826,7 +826,7 @@ TEST(Cli, FailurePartWayLeavesNoFile) {
   const fs::path operations = dir.file("ops.csv", csv);
   for (const std::string format : {"csv", "json", "table"}) {
     const fs::path out = dir.path / ("out." + format);
-    expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", format,
+    expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", format,
                                 "-o", out.string()}),
                        "line 50002: expected 3 fields like the header, found 2");
     EXPECT_FALSE(fs::exists(out));
@@ -834,7 +834,7 @@ TEST(Cli, FailurePartWayLeavesNoFile) {
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 1);  // ops.csv only
   // On standard output the rows before the error have gone out (a pipe cannot take them back); the status
   // and the one line on stderr say that the run failed.
-  const outcome streamed = hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string(), "--format", "csv"});
+  const outcome streamed = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "csv"});
   EXPECT_EQ(streamed.status, 2);
   EXPECT_EQ(streamed.err, "hml: error: --ops: " + operations.string() + ": line 50002: expected 3 fields like the header, found 2\n");
 }
