@@ -15,7 +15,6 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
-#include <range/v3/iterator/basic_iterator.hpp>  // before the import (toolchain pitfall 4)
 #include <CLI/CLI.hpp>
 
 #include "fragment.hpp"

@@ -10,6 +10,7 @@ module;
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -221,6 +222,56 @@ struct grid {
       return value_type{std::get<K>(axes)[at[K]]...};
     }(std::index_sequence_for<Axes...>{});
   }
+
+  // The points in order, `for (const auto& [b, h] : g)`: an odometer, so going to the next point costs an
+  // increment and the one axis value that changed, where g[i] costs a division per axis.
+  class iterator {
+  public:
+    using value_type = grid::value_type;
+    using difference_type = std::ptrdiff_t;
+    using iterator_concept = std::forward_iterator_tag;
+    using iterator_category = std::forward_iterator_tag;
+
+    constexpr iterator() = default;
+    constexpr iterator(const grid* g, std::size_t index) : grid_{g}, index_{index} {
+      if (index == 0) point_ = (*g)[0];
+    }
+    [[nodiscard]] constexpr const value_type& operator*() const noexcept { return point_; }
+    constexpr iterator& operator++() {
+      ++index_;
+      next<rank - 1>();
+      return *this;
+    }
+    constexpr iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    [[nodiscard]] friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
+      return a.index_ == b.index_;
+    }
+
+  private:
+    template <std::size_t K>
+    constexpr void next() {
+      const auto& axis = std::get<K>(grid_->axes);
+      if (++at_[K] < axis.size()) {
+        std::get<K>(point_) = axis[at_[K]];
+        return;
+      }
+      at_[K] = 0;
+      std::get<K>(point_) = axis[0];
+      if constexpr (K > 0) next<K - 1>();
+    }
+
+    const grid* grid_ = nullptr;
+    std::size_t index_ = 0;
+    std::array<std::size_t, rank> at_{};
+    value_type point_{};
+  };
+
+  [[nodiscard]] constexpr iterator begin() const { return {this, 0}; }
+  [[nodiscard]] constexpr iterator end() const { return {this, size()}; }
 };
 
 template <class>

@@ -11,10 +11,27 @@ module;
 #include <range/v3/view/zip.hpp>
 
 #include <cstddef>
+#include <iterator>
+#include <optional>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 export module hml.sweep:run_time;
 import :axis;
+
+// range-v3's iterators compare and subtract through operator templates of namespace ranges, declared in
+// the headers above: an importer of hml cannot find them (`invalid operands ... operator!=` in a range-for
+// over hml::points or hml::sweep_rows) unless the module re-exports them (llvm#60488's kind of gap).
+export namespace ranges {
+using ranges::operator==;
+using ranges::operator!=;
+using ranges::operator<;
+using ranges::operator<=;
+using ranges::operator>;
+using ranges::operator>=;
+using ranges::operator+;
+using ranges::operator-;
+}  // namespace ranges
 
 export namespace hml {
 
@@ -44,16 +61,154 @@ template <class... Axes>
          });
 }
 
+}  // namespace hml
+
+namespace hml::detail {
+
+// A value a view can hold and still be default-constructible and copy-assignable, as range-v3 wants its
+// views: a lambda with captures is neither, a grid is not default-constructible.
+template <class F>
+class box {
+public:
+  box() = default;
+  explicit box(F f) : f_{std::move(f)} {}
+  box(const box&) = default;
+  box(box&&) = default;
+  box& operator=(const box& other) {
+    if (this != &other) {
+      f_.reset();
+      if (other.f_) f_.emplace(*other.f_);
+    }
+    return *this;
+  }
+  box& operator=(box&& other) noexcept(std::is_nothrow_move_constructible_v<F>) {
+    if (this != &other) {
+      f_.reset();
+      if (other.f_) f_.emplace(std::move(*other.f_));
+    }
+    return *this;
+  }
+  ~box() = default;
+  [[nodiscard]] F& operator*() noexcept { return *f_; }
+  [[nodiscard]] const F& operator*() const noexcept { return *f_; }
+
+private:
+  std::optional<F> f_;
+};
+
+// The points of one axis in order, by index.
+template <class Axis>
+class axis_iterator {
+public:
+  using value_type = typename Axis::value_type;
+  using difference_type = std::ptrdiff_t;
+  using iterator_concept = std::forward_iterator_tag;
+  using iterator_category = std::forward_iterator_tag;
+
+  axis_iterator() = default;
+  axis_iterator(const Axis* a, std::size_t index) : axis_{a}, index_{index} {}
+  [[nodiscard]] value_type operator*() const { return (*axis_)[index_]; }
+  axis_iterator& operator++() noexcept {
+    ++index_;
+    return *this;
+  }
+  axis_iterator operator++(int) noexcept {
+    axis_iterator before = *this;
+    ++index_;
+    return before;
+  }
+  [[nodiscard]] friend bool operator==(const axis_iterator& a, const axis_iterator& b) noexcept {
+    return a.index_ == b.index_;
+  }
+
+private:
+  const Axis* axis_ = nullptr;
+  std::size_t index_ = 0;
+};
+
+template <class Space>
+[[nodiscard]] auto begin_of(const Space& space) {
+  if constexpr (is_grid<Space>) {
+    return space.begin();
+  } else {
+    return axis_iterator<Space>{&space, 0};
+  }
+}
+template <class Space>
+[[nodiscard]] auto end_of(const Space& space) {
+  if constexpr (is_grid<Space>) {
+    return space.end();
+  } else {
+    return axis_iterator<Space>{&space, space.size()};
+  }
+}
+
+// lazy_sweep's view: the space's points in order (a grid walks them as an odometer), `f` applied to each as
+// it is read. Plain iterators with their comparisons as hidden friends, so that a range-for over it needs
+// nothing but `import hml;`, and a forward range of range-v3 (chunk, zip and to<> take it).
+template <class Space, class F>
+class sweep_view : public ranges::view_base {
+public:
+  sweep_view() = default;
+  sweep_view(Space space, F f) : space_{std::move(space)}, f_{std::move(f)} {}
+  sweep_view(const sweep_view&) = default;
+  sweep_view(sweep_view&&) = default;
+  sweep_view& operator=(const sweep_view&) = default;
+  sweep_view& operator=(sweep_view&&) = default;
+  ~sweep_view() = default;
+
+  class iterator {
+  public:
+    using point_iterator = decltype(begin_of(std::declval<const Space&>()));
+    using reference = decltype(invoke_at(std::declval<const Space&>(), 0, std::declval<F&>()));
+    using value_type = std::remove_cvref_t<reference>;
+    using difference_type = std::ptrdiff_t;
+    using iterator_concept = std::forward_iterator_tag;
+    using iterator_category = std::input_iterator_tag;  // dereferencing yields a value, not a reference
+
+    iterator() = default;
+    iterator(sweep_view* view, point_iterator at) : view_{view}, at_{at} {}
+    [[nodiscard]] value_type operator*() const {
+      if constexpr (is_grid<Space>) {
+        return std::apply(*view_->f_, *at_);
+      } else {
+        return (*view_->f_)(*at_);
+      }
+    }
+    iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator before = *this;
+      ++at_;
+      return before;
+    }
+    [[nodiscard]] friend bool operator==(const iterator& a, const iterator& b) { return a.at_ == b.at_; }
+
+  private:
+    sweep_view* view_ = nullptr;
+    point_iterator at_{};
+  };
+
+  // The function is called through a mutable view even from a const one: a sweep may count its calls.
+  [[nodiscard]] iterator begin() const { return {const_cast<sweep_view*>(this), begin_of(*space_)}; }
+  [[nodiscard]] iterator end() const { return {const_cast<sweep_view*>(this), end_of(*space_)}; }
+  [[nodiscard]] std::size_t size() const { return (*space_).size(); }
+
+private:
+  box<Space> space_;
+  box<F> f_;
+};
+
+}  // namespace hml::detail
+
+export namespace hml {
+
 // `f` at every point, lazily: f(value) on an axis, f(value, value, ...) on a grid.
 template <sweep_space Space, class F>
 [[nodiscard]] auto lazy_sweep(const Space& space, F f) {
-  return points(space) | ranges::views::transform([f](const auto& point) mutable {
-           if constexpr (is_grid<Space>) {
-             return std::apply(f, point);
-           } else {
-             return f(point);
-           }
-         });
+  return detail::sweep_view<Space, F>{space, std::move(f)};
 }
 
 // Each point with its result: a lazy range of (point, result) pairs.
