@@ -118,7 +118,9 @@ struct linear_axis {
   [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
     if (i == 0) return first;
     if (i + 1 == count) return last;
-    return from_number<T>(number_of(last) - step * static_cast<double>(count - 1 - i));
+    // Through a signed integer: the same double for any count below 2^63, in one instruction where an
+    // unsigned 64-bit conversion takes several (x86-64), at every point of a run-time sweep.
+    return from_number<T>(number_of(last) - step * static_cast<double>(static_cast<std::int64_t>(count - 1 - i)));
   }
 
   T first;
@@ -153,7 +155,7 @@ struct log_axis {
   [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
     if (i == 0) return first;
     if (i + 1 == count) return last;
-    return from_logarithm(log_last - log_step * static_cast<double>(count - 1 - i));
+    return from_logarithm(log_last - log_step * static_cast<double>(static_cast<std::int64_t>(count - 1 - i)));
   }
 
   T first;
@@ -237,7 +239,7 @@ struct grid {
       if (index == 0) point_ = (*g)[0];
     }
     [[nodiscard]] constexpr const value_type& operator*() const noexcept { return point_; }
-    constexpr iterator& operator++() {
+    [[gnu::always_inline]] constexpr iterator& operator++() {
       ++index_;
       next<rank - 1>();
       return *this;
@@ -253,7 +255,7 @@ struct grid {
 
   private:
     template <std::size_t K>
-    constexpr void next() {
+    [[gnu::always_inline]] constexpr void next() {
       const auto& axis = std::get<K>(grid_->axes);
       if (++at_[K] < axis.size()) {
         std::get<K>(point_) = axis[at_[K]];
@@ -282,6 +284,31 @@ inline constexpr bool is_grid<grid<Axes...>> = true;
 // Anything a sweep can run over: one axis or a grid.
 template <class S>
 concept sweep_space = axis<S>;
+
+namespace detail {
+template <std::size_t K, class Axes, class F, class... Values>
+constexpr void for_each_from(const Axes& axes, F& f, const Values&... values) {
+  if constexpr (K == std::tuple_size_v<Axes>) {
+    f(values...);
+  } else {
+    const auto& axis = std::get<K>(axes);
+    const std::size_t n = axis.size();
+    for (std::size_t i = 0; i < n; ++i) for_each_from<K + 1>(axes, f, values..., axis[i]);
+  }
+}
+}  // namespace detail
+
+// f(value) at every point of an axis, f(value, value, ...) at every point of a grid, in point order, as
+// one loop per axis: what f computes from the outer axes' values alone stays out of the inner loops.
+template <sweep_space Space, class F>
+constexpr void for_each_point(const Space& space, F&& f) {
+  if constexpr (is_grid<Space>) {
+    detail::for_each_from<0>(space.axes, f);
+  } else {
+    const std::size_t n = space.size();
+    for (std::size_t i = 0; i < n; ++i) f(space[i]);
+  }
+}
 
 // `f` at point `i`: f(value) on an axis, f(value, value, ...) on a grid.
 template <sweep_space Space, class F>
