@@ -39,10 +39,14 @@ constexpr void validate_balance_tolerance(double tolerance) {
 
 export namespace hml::detail {
 
+// On the two times' values in seconds, one expression: the same operations as on the quantities, which a
+// compile-time sweep would pay in constexpr steps (each quantity operator is a few calls).
 [[nodiscard]] constexpr regime classify_of(duration memory_time, duration compute_time, double tolerance) noexcept {
-  const duration larger = memory_time > compute_time ? memory_time : compute_time;
-  if (abs(memory_time - compute_time) <= tolerance * larger) return regime::balanced;
-  return memory_time > compute_time ? regime::memory_bound : regime::compute_bound;
+  const double memory = memory_time.value();
+  const double compute = compute_time.value();
+  const double larger = memory > compute ? memory : compute;
+  if (__builtin_fabs(memory - compute) <= tolerance * larger) return regime::balanced;
+  return memory > compute ? regime::memory_bound : regime::compute_bound;
 }
 
 }  // namespace hml::detail

@@ -1,24 +1,32 @@
 // hml.sweep:compile_time — a sweep evaluated during constant evaluation into a std::array, and the
-// questions one asks of it in a static_assert: how many points, what share is in a regime, where the
-// answer first and last flips, whether a property holds at every point.
+// questions one asks of it in a static_assert: how many points pass a test or are in a regime, what share,
+// where the answer first and last flips, whether a property holds at every point or flips once along an axis.
 //
-// How large a sweep fits. clang bounds each constant expression by -fconstexpr-steps (default 1,048,576;
-// a step is about one statement evaluated). A sweep therefore does not run as one expression:
-//   - each axis of a grid is materialised once (a log axis costs an exp a value, so a 100 x 100 grid pays
-//     200 of them, not 20,000);
-//   - the points are evaluated in chunks of `points_per_chunk`, each chunk a constant expression of its own
-//     (a variable template) with its own step budget, and the chunks are then copied into one std::array.
-// This needs the function as a compile-time value: a lambda without captures (`hml::sweep<g>([](...) {...})`)
-// or a function named as a template argument (`hml::sweep<g, seed>()`). A function passed as a pointer
-// (`hml::sweep<g>(seed)`) or a capturing lambda is evaluated in one expression, so at most
-// `points_per_constant_expression` points; more is a static_assert that says what to write instead.
-// Collecting the chunks costs a few steps a point in one expression; a sweep whose collection would not fit
-// this compile's -fconstexpr-steps fails a static_assert that names the steps it needs, before any point is
-// evaluated. Each question below is one expression too, of a few steps a point plus its test.
+// How a large sweep fits. clang bounds each constant expression by -fconstexpr-steps (default 1,048,576; a
+// step is about one statement evaluated), so a sweep is not one expression:
+//   - each axis of a grid is materialised once (a log axis costs an exp a value: a 100 x 100 grid pays 200
+//     of them, not 20,000);
+//   - the points are evaluated in chunks of `points_per_chunk` (1,024), each chunk a constant expression of
+//     its own (a variable template) with its own step budget; the chunks are then copied into one std::array
+//     (collect_steps_per_point, 6 steps a point, in one expression: at most ~170,000 points by default).
+// A chunk needs the function as a compile-time value: named as a template argument (`hml::sweep<g, seed>()`)
+// or a lambda without captures (`hml::sweep<g>([](...) {...})`). A function pointer (`hml::sweep<g>(seed)`)
+// or a capturing lambda is one expression of at most `points_per_constant_expression` (1,024) points; more
+// is a static_assert that says what to write instead. A sweep too large to collect fails a static_assert
+// naming its points and the steps it needs, before any point is evaluated (a probe in a requires-expression
+// asks whether this compile's budget allows that many). Each question is one expression too: a few steps a
+// point plus its test, so a question over 10^5 points needs a larger -fconstexpr-steps.
 //
-// Measured limits (clang 19, the seed model: run() of a 10 MiB streaming kernel, 50 ns, 10 GFLOP/s, on
-// this project's 2-vCPU machine; benchmarks/compile_cost measures them again, benchmarks/README.md):
-//   SEE-BENCHMARKS
+// Measured (clang 19, this project's 2-vCPU machine shared with other builds; benchmarks/compile_cost
+// compiles these sizes again, benchmarks/README.md#compile-time-sweeps). The seed model, run() of a 10 MiB
+// streaming kernel at 50 ns and 10 GFLOP/s, costs about 210 steps a point and a grid point about 230, so a
+// chunk takes under a quarter of the default budget and a function of up to ~1,000 steps a point fits one:
+//   100 x 100 grid of two log axes, with its regime and flips_once_along: compiles with the defaults,
+//     3.56 s (2.5 s of CPU) and 385 MiB for the translation unit
+//   10^4 points along one log axis, with flips_once: compiles with the defaults, 2.49 s, 370 MiB
+//   317 x 317 (10^5) grid: the chunks and the collection fit the defaults, flips_once_along over all its
+//     points (about 12 steps a point) does not; -fconstexpr-steps=2097152 compiles it, 25.7 s, 563 MiB
+//   a function pointer: 1,024 points (points_per_constant_expression), as one expression
 module;
 #include <algorithm>
 #include <array>
@@ -36,7 +44,7 @@ import :axis;
 export namespace hml {
 
 // Points one constant expression evaluates: a chunk of a sweep, or a whole sweep of a function pointer.
-// The seed model costs about 350 steps a point, so a chunk takes a third of clang's default budget.
+// A grid point of the seed model costs about 230 steps, so a chunk takes under a quarter of the default.
 inline constexpr std::size_t points_per_chunk = 1024;
 inline constexpr std::size_t points_per_constant_expression = points_per_chunk;
 // clang's default -fconstexpr-steps, the budget of one constant expression.
@@ -78,17 +86,24 @@ inline constexpr auto axis_values = [] {
   return values;
 }();
 
-// `function` at points [First, First + Count) of Space, in the space's point order.
+// `function` at points [First, First + Count) of Space, in the space's point order. Raw pointers and
+// arrays, not std::array's operator[]: each call to it costs constexpr steps, at every point.
 template <const auto& Space, std::size_t First, std::size_t Count, class F>
 constexpr auto evaluate_points(const F& function) {
   std::array<result_of<Space, F>, Count> results{};
+  auto* result = results.data();
   if constexpr (is_grid<space_type<Space>>) {
     constexpr std::size_t rank = space_type<Space>::rank;
-    constexpr auto extents = Space.shape();
-    auto at = Space.indices(First);
+    constexpr auto shape = Space.shape();
+    const auto values = []<std::size_t... K>(std::index_sequence<K...>) {
+      return std::tuple{axis_values<Space, K>.data()...};
+    }(std::make_index_sequence<rank>{});
+    const std::size_t* extents = shape.data();
+    auto indices = Space.indices(First);
+    std::size_t* at = indices.data();
     for (std::size_t n = 0; n < Count; ++n) {
-      results[n] = [&]<std::size_t... K>(std::index_sequence<K...>) {
-        return function(axis_values<Space, K>[at[K]]...);
+      result[n] = [&]<std::size_t... K>(std::index_sequence<K...>) {
+        return function(std::get<K>(values)[at[K]]...);
       }(std::make_index_sequence<rank>{});
       for (std::size_t k = rank; k-- > 0;) {  // the next point: the last axis fastest
         if (++at[k] < extents[k]) break;
@@ -96,7 +111,7 @@ constexpr auto evaluate_points(const F& function) {
       }
     }
   } else {
-    for (std::size_t n = 0; n < Count; ++n) results[n] = function(Space[First + n]);
+    for (std::size_t n = 0; n < Count; ++n) result[n] = function(Space[First + n]);
   }
   return results;
 }
@@ -105,8 +120,9 @@ constexpr auto evaluate_points(const F& function) {
 template <const auto& Space, auto Function, std::size_t First, std::size_t Count>
 inline constexpr auto chunk = evaluate_points<Space, First, Count>(Function);
 
-// Spends `steps` steps (one an iteration, measured); a template argument that calls it is a constant only if this compile's
-// -fconstexpr-steps allows that many, which makes the budget something a static_assert can ask about.
+// Spends `steps` steps (one an iteration, measured); a template argument that calls it is a constant only
+// if this compile's -fconstexpr-steps allows that many, which makes the budget something a static_assert
+// can ask about (a failed evaluation in a requires-expression is false, not an error).
 constexpr bool spend_steps(std::size_t steps) {
   for (std::size_t i = 0; i < steps; ++i) {
   }

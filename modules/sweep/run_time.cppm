@@ -1,6 +1,10 @@
-// hml.sweep:run_time — sweeps of any size at run time, lazily, with range-v3: nothing is stored, each
-// point is computed when the consumer reaches it. Linear axes are range-v3's linear_distribute, grids its
-// cartesian_product; the values equal the compile-time path's bit for bit (see hml.sweep:axis).
+// hml.sweep:run_time — sweeps of any size at run time, lazily: nothing is stored, each point is computed
+// when the consumer reaches it, and the values equal the compile-time path's bit for bit (hml.sweep:axis).
+// lazy_sweep and sweep_rows are views of their own (a grid walked as an odometer; rows as nested ranges)
+// that range-v3's adaptors take; points() are range-v3's linear_distribute and cartesian_product.
+// Measured (benchmarks/zero_overhead, the seed cache model): for_each_point and sweep_rows run within
+// 1.5x of nested loops written by hand; a flat range-for over lazy_sweep or a grid pays, at every point,
+// what f computes from the outer values alone (4x the nested loop, ~3x the same flat loop by hand).
 module;
 #include <range/v3/view/all.hpp>
 #include <range/v3/view/cartesian_product.hpp>

@@ -42,6 +42,9 @@ constexpr auto seed_grid = hml::grid(hml::log_axis(1_Gbps, 1000_Gbps, 32),
                                      hml::log_axis(0.01 * hml::flop_per_byte, 1000.0 * hml::flop_per_byte, 32));
 constexpr auto regimes = hml::sweep<seed_grid>(seed);
 static_assert(regimes.size() == 1024 && regimes.size() == hml::points_per_constant_expression);
+// Collecting chunks costs collect_steps_per_point steps a point in one expression: 10^5 points fit the
+// default budget (the header of hml.sweep:compile_time says ~170,000).
+static_assert(hml::default_constexpr_steps / hml::collect_steps_per_point > 170'000);
 // The same grid in chunks (the function as a template argument) gives the same results in the same order.
 constexpr auto regimes_in_chunks = hml::sweep<seed_grid, seed>();
 static_assert(regimes_in_chunks.size() == regimes.size());
