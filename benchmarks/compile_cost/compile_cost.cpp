@@ -31,7 +31,7 @@ using compile_cost::compile_command;
 using compile_cost::measured_run;
 
 // clang's default -fconstexpr-steps: the budget of one constant expression.
-constexpr long long default_constexpr_steps = 1'048'576;
+constexpr auto default_constexpr_steps = static_cast<long long>(hml::default_constexpr_steps);
 
 struct options {
   std::filesystem::path database;
