@@ -3,8 +3,8 @@
 // lazy_sweep and sweep_rows are views of their own (a grid walked as an odometer; rows as nested ranges)
 // that range-v3's adaptors take; points() are range-v3's linear_distribute and cartesian_product.
 // Measured (benchmarks/zero_overhead, the seed cache model): for_each_point and sweep_rows run within
-// 1.5x of nested loops written by hand; a flat range-for over lazy_sweep or a grid pays, at every point,
-// what f computes from the outer values alone (4x the nested loop, ~3x the same flat loop by hand).
+// 1.5x of nested loops written by hand (1.33x, 1.23x); a flat range-for over lazy_sweep or over a grid's
+// points took 4.1x the nested loop and 2.8x the same points in one flat loop by hand.
 module;
 #include <range/v3/view/all.hpp>
 #include <range/v3/view/cartesian_product.hpp>
