@@ -5,13 +5,9 @@
 #include <string>
 #include <tuple>
 #include <vector>
-#include <range/v3/iterator/basic_iterator.hpp>
 
 #include "bandwidth_sweep.hpp"
 #include "output_options.hpp"
-
-// range-v3's iterator comparisons are found through its headers, not through the module (llvm#60488's
-// kind of visibility gap): a TU that iterates hml's lazy sweeps includes this one header.
 
 namespace {
 

@@ -1,8 +1,9 @@
 // Measures what modules save at compile time: the seed examples' translation unit compiled against
-// `import hml;` and against the library as textual headers, and compile-time grid sweeps of 10^2, 10^3 and
-// 10^4 points against clang's constexpr step limit. Every compile is the build's own command (from
+// `import hml;` and against the library as textual headers, and compile-time sweeps of the seed model (grids
+// of 10^2 to 10^5 points, 10^4 points along one axis) against clang's constexpr step limit. Every compile is the build's own command (from
 // compile_commands.json) writing to a temporary object; time is the best of --runs, memory the peak RSS.
 // Writes a Markdown fragment for benchmarks/README.md (--markdown).
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <exception>
@@ -30,7 +31,7 @@ using compile_cost::compile_command;
 using compile_cost::measured_run;
 
 // clang's default -fconstexpr-steps: the budget of one constant expression.
-constexpr long long default_constexpr_steps = 1'048'576;
+constexpr auto default_constexpr_steps = static_cast<long long>(hml::default_constexpr_steps);
 
 struct options {
   std::filesystem::path database;
@@ -40,7 +41,7 @@ struct options {
   std::filesystem::path source_dir;  // the project's: headers outside it are the outside ones
   std::filesystem::path markdown;
   int runs = 5;
-  std::size_t max_points = 10'000;
+  std::size_t max_points = 100'489;
 };
 
 // A scratch directory for the objects and logs of the measured compiles, removed on the way out.
@@ -171,10 +172,25 @@ std::string modules_vs_headers(const options& o, const scratch_directory& scratc
   return md;
 }
 
-// Part 2: compile-time sweeps of side x side points, with the default step limit and, where that stops
-// them, with the smallest power-of-two multiple of it that lets them through.
-struct grid_result {
-  std::size_t side;
+// Part 2: compile-time sweeps of the seed model, square grids over two log axes and sweeps along one, with
+// clang's default limits and, where those stop them, with the smallest power-of-two multiple of the default
+// -fconstexpr-steps that lets them through.
+struct sweep_shape {
+  std::size_t side;  // a side x side grid; 0: a sweep along one axis
+  std::size_t axis_points;
+
+  [[nodiscard]] std::size_t points() const noexcept { return side != 0 ? side * side : axis_points; }
+  [[nodiscard]] std::string text() const {
+    return side != 0 ? std::to_string(side) + " x " + std::to_string(side) + " grid (two log axes)"
+                     : count_text(static_cast<double>(axis_points)) + " along one log axis";
+  }
+  [[nodiscard]] std::string flag() const {
+    return side != 0 ? "-DHML_GRID_SIDE=" + std::to_string(side) : "-DHML_AXIS_POINTS=" + std::to_string(axis_points);
+  }
+};
+
+struct sweep_result {
+  sweep_shape shape;
   long long steps;  // 0: clang's default
   measured_run run;
 };
@@ -183,60 +199,42 @@ std::string steps_text(long long steps) {
   return steps == 0 ? "default (" + count_text(default_constexpr_steps) + ")" : count_text(static_cast<double>(steps));
 }
 
-measured_run compile_grid(const compile_command& grid, std::size_t side, long long steps,
-                          const scratch_directory& scratch, int runs) {
-  std::string flags = "-DHML_GRID_SIDE=" + std::to_string(side);
+measured_run compile_sweep(const compile_command& unit, const sweep_shape& shape, long long steps,
+                           const scratch_directory& scratch, int runs) {
+  std::string flags = shape.flag();
   if (steps != 0) flags += " -fconstexpr-steps=" + std::to_string(steps);
-  measured_run run = best_of(runs, compile_cost::with_flags(grid, flags), scratch);
-  progress(std::to_string(side) + " x " + std::to_string(side) + " grid, steps " + steps_text(steps), run);
+  measured_run run = best_of(runs, compile_cost::with_flags(unit, flags), scratch);
+  progress(shape.text() + ", steps " + steps_text(steps), run);
   return run;
 }
 
-std::string grid_scaling(const options& o, const scratch_directory& scratch) {
-  const compile_command grid = compile_cost::find_compile_command(o.database, o.grid_object);
-  std::vector<grid_result> results;
-  std::size_t largest_passing = 0;
-  std::optional<std::size_t> smallest_failing;
-  for (std::size_t side : {std::size_t{10}, std::size_t{32}, std::size_t{100}}) {
-    if (side * side > o.max_points) continue;
-    measured_run run = compile_grid(grid, side, 0, scratch, o.runs);
+std::string sweep_scaling(const options& o, const scratch_directory& scratch) {
+  const compile_command unit = compile_cost::find_compile_command(o.database, o.grid_object);
+  const std::vector<sweep_shape> shapes{{10, 0}, {32, 0}, {100, 0}, {0, 10'000}, {317, 0}};
+  std::vector<sweep_result> results;
+  for (const sweep_shape& shape : shapes) {
+    if (shape.points() > o.max_points) continue;
+    // The largest sizes take tens of seconds a compile: fewer runs of those.
+    const int runs = shape.points() > 10'000 ? std::min(o.runs, 2) : o.runs;
+    measured_run run = compile_sweep(unit, shape, 0, scratch, runs);
     const bool passed = run.succeeded;
-    results.push_back({side, 0, std::move(run)});
-    if (passed) {
-      largest_passing = side;
-      continue;
-    }
-    if (!smallest_failing) smallest_failing = side;
+    results.push_back({shape, 0, std::move(run)});
+    if (passed) continue;
     for (long long steps = 2 * default_constexpr_steps; steps <= 64 * default_constexpr_steps; steps *= 2) {
-      measured_run raised = compile_grid(grid, side, steps, scratch, 1);
+      measured_run raised = compile_sweep(unit, shape, steps, scratch, runs);
       if (!raised.succeeded) continue;
-      results.push_back({side, steps, o.runs > 1 ? compile_grid(grid, side, steps, scratch, o.runs) : raised});
+      results.push_back({shape, steps, std::move(raised)});
       break;
     }
   }
 
-  std::string md = bench::markdown_row({"grid", "points", "`-fconstexpr-steps`", "result", "compile time", "peak memory"});
+  std::string md = bench::markdown_row({"sweep", "points", "`-fconstexpr-steps`", "result", "compile time", "peak memory"});
   md += bench::markdown_row({"---", "---:", "---:", "---", "---:", "---:"});
-  for (const grid_result& r : results) {
-    const std::string points = count_text(static_cast<double>(r.side * r.side));
-    const std::string shape = std::to_string(r.side) + " x " + std::to_string(r.side);
+  for (const sweep_result& r : results) {
+    const std::string points = count_text(static_cast<double>(r.shape.points()));
     md += r.run.succeeded
-              ? bench::markdown_row({shape, points, steps_text(r.steps), "compiles", time_text(r.run), memory_text(r.run)})
-              : bench::markdown_row({shape, points, steps_text(r.steps), "fails: " + diagnosis(r.run.output), "", ""});
-  }
-  // Where exactly the default limit stops a square grid: bisect between the last grid that compiled and
-  // the first that did not (one compile each).
-  if (smallest_failing && largest_passing > 0) {
-    std::size_t pass = largest_passing;
-    std::size_t fail = *smallest_failing;
-    while (fail - pass > 1) {
-      const std::size_t middle = pass + (fail - pass) / 2;
-      (compile_grid(grid, middle, 0, scratch, 1).succeeded ? pass : fail) = middle;
-    }
-    md += "\nWith clang's default limits the largest square grid that compiles is " + std::to_string(pass) + " x " +
-          std::to_string(pass) + " = " + count_text(static_cast<double>(pass * pass)) + " points; " +
-          std::to_string(fail) + " x " + std::to_string(fail) + " = " + count_text(static_cast<double>(fail * fail)) +
-          " exceeds the step limit.\n";
+              ? bench::markdown_row({r.shape.text(), points, steps_text(r.steps), "compiles", time_text(r.run), memory_text(r.run)})
+              : bench::markdown_row({r.shape.text(), points, steps_text(r.steps), "fails: " + diagnosis(r.run.output), "", ""});
   }
   return md;
 }
@@ -255,14 +253,14 @@ int main(int argc, char** argv) {
   app.add_option("--source-dir", o.source_dir, "the project's source directory")->required()->check(CLI::ExistingDirectory);
   app.add_option("--markdown", o.markdown, "where to write the results as Markdown")->required();
   app.add_option("--runs", o.runs, "compiles per measurement; the fastest counts")->check(CLI::Range(1, 100));
-  app.add_option("--max-points", o.max_points, "largest grid to sweep at compile time (100, 1024 or 10000)")
-      ->check(CLI::Range(std::size_t{100}, std::size_t{10'000}));
+  app.add_option("--max-points", o.max_points, "largest sweep to compile (100 to 100489 points)")
+      ->check(CLI::Range(std::size_t{100}, std::size_t{100'489}));
   CLI11_PARSE(app, argc, argv);
 
   try {
     const scratch_directory scratch;
     std::string md = "### `import hml;` vs textual headers\n\n" + modules_vs_headers(o, scratch);
-    md += "\n### Compile-time sweeps\n\n" + grid_scaling(o, scratch);
+    md += "\n### Compile-time sweeps\n\n" + sweep_scaling(o, scratch);
     hml::write_file_atomically(o.markdown, md);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "compile_cost: %s\n", e.what());

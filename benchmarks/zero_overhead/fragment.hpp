@@ -15,8 +15,11 @@ namespace names {
 inline constexpr const char* raw_checked = "raw_doubles_checked";
 inline constexpr const char* raw_unchecked = "raw_doubles_unchecked";
 inline constexpr const char* hml_quantities = "hml_quantities";
+inline constexpr const char* raw_flat = "raw_doubles_flat";
 inline constexpr const char* hml_grid = "hml_grid";
+inline constexpr const char* hml_for_each_point = "hml_for_each_point";
 inline constexpr const char* hml_lazy_sweep = "hml_lazy_sweep";
+inline constexpr const char* hml_sweep_rows = "hml_sweep_rows";
 }  // namespace names
 
 // The console output as usual, and each benchmark's evaluations per second of CPU time: the median over

@@ -1,6 +1,7 @@
 // Zero overhead: the same sweep of seed 000's cache model over 10^7 configurations, written with hml
 // quantities (hml::run) and by hand on raw doubles; plus the sweep's throughput through hml::grid point by
-// point (the compile-time path, run at run time) and through hml::lazy_sweep (range-v3). Before timing
+// point (a range-for over the grid, and hml::for_each_point), through hml::lazy_sweep and through
+// hml::sweep_rows, against loops of the same shape written by hand (nested, and one flat loop). Before timing
 // anything it checks that hml and the raw doubles give the same bits at every point, and after timing that
 // every sweep added up to the same totals; either failing is an error (exit 1), never a figure.
 //
@@ -15,7 +16,6 @@
 #include <vector>
 
 #include <benchmark/benchmark.h>
-#include <range/v3/iterator/basic_iterator.hpp>  // before the import (toolchain pitfall 4)
 #include <CLI/CLI.hpp>
 
 #include "fragment.hpp"
@@ -97,6 +97,31 @@ sweep_total raw_doubles(const sweep_inputs& in) {
   return total;
 }
 
+// The same points in one flat loop (one counter, the hit rate's index wrapping into the bandwidth's), the
+// shape of a range-for over a grid's points: what depends on the bandwidth alone is no longer outside an
+// inner loop. The baseline of the flat iterations below.
+sweep_total raw_doubles_flat(const sweep_inputs& in) {
+  const raw::seed_cache model = opaque_raw_model();
+  raw::validate(model);
+  sweep_total total;
+  const std::size_t rows = in.raw_slow_bandwidths.size();
+  const std::size_t columns = in.values.hit_rates.size();
+  std::size_t row = 0;
+  std::size_t column = 0;
+  for (std::size_t i = 0; i < rows * columns; ++i) {
+    const double slow = in.raw_slow_bandwidths[row];
+    const double hit_rate = in.values.hit_rates[column];
+    raw::validate_swept(slow, hit_rate);
+    const raw::breakdown t = raw::run(model, slow, hit_rate);
+    total.add(t.total, t.limit == raw::regime::memory_bound);
+    if (++column == columns) {
+      column = 0;
+      ++row;
+    }
+  }
+  return total;
+}
+
 sweep_total hml_quantities(const sweep_inputs& in) {
   const zero_overhead::seed_cache model = opaque_model();
   sweep_total total;
@@ -112,11 +137,30 @@ sweep_total hml_quantities(const sweep_inputs& in) {
 sweep_total hml_grid(const sweep_inputs& in) {
   const zero_overhead::seed_cache model = opaque_model();
   const auto grid = zero_overhead::configurations(in.size);
-  auto evaluate = [&model](hml::data_rate slow, double hit_rate) { return model.run(slow, hit_rate); };
   sweep_total total;
-  for (std::size_t i = 0; i < grid.size(); ++i) {
-    const hml::time_breakdown t = hml::invoke_at(grid, i, evaluate);
+  for (const auto& [slow, hit_rate] : grid) {
+    const hml::time_breakdown t = model.run(slow, hit_rate);
     total.add(t.total.value(), t.limit == hml::regime::memory_bound);
+  }
+  return total;
+}
+
+sweep_total hml_for_each_point(const sweep_inputs& in) {
+  const zero_overhead::seed_cache model = opaque_model();
+  sweep_total total;
+  hml::for_each_point(zero_overhead::configurations(in.size), [&](hml::data_rate slow, double hit_rate) {
+    const hml::time_breakdown t = model.run(slow, hit_rate);
+    total.add(t.total.value(), t.limit == hml::regime::memory_bound);
+  });
+  return total;
+}
+
+sweep_total hml_sweep_rows(const sweep_inputs& in) {
+  const zero_overhead::seed_cache model = opaque_model();
+  sweep_total total;
+  for (const auto& row : hml::sweep_rows(zero_overhead::configurations(in.size),
+                                         [&model](hml::data_rate slow, double hit_rate) { return model.run(slow, hit_rate); })) {
+    for (const hml::time_breakdown& t : row) total.add(t.total.value(), t.limit == hml::regime::memory_bound);
   }
   return total;
 }
@@ -191,8 +235,11 @@ int main(int argc, char** argv) {
     add(zero_overhead::names::raw_checked, raw_doubles<true>);
     add(zero_overhead::names::raw_unchecked, raw_doubles<false>);
     add(zero_overhead::names::hml_quantities, hml_quantities);
+    add(zero_overhead::names::raw_flat, raw_doubles_flat);
     add(zero_overhead::names::hml_grid, hml_grid);
+    add(zero_overhead::names::hml_for_each_point, hml_for_each_point);
     add(zero_overhead::names::hml_lazy_sweep, hml_lazy_sweep);
+    add(zero_overhead::names::hml_sweep_rows, hml_sweep_rows);
 
     zero_overhead::collecting_reporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);

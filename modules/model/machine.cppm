@@ -71,16 +71,19 @@ constexpr void validate(const memory_hierarchy<Levels>& h) {
 
 constexpr void validate(const two_tier_memory& m) { validate(m.hierarchy()); }
 
+}  // namespace hml
+
+// The formulas, on parameters already checked. Each public function below checks its arguments, then calls
+// one of these; a model that checks all its parameters first (run()) calls them directly, so that no
+// parameter is checked twice in one evaluation (a compile-time sweep pays every check in constexpr steps).
+export namespace hml::detail {
+
 // The bandwidth a stream of bytes sees: the harmonic mean of the levels' bandwidths, weighted by the
 // share of bytes each level serves (time adds up per byte, so rates combine harmonically).
-[[nodiscard]] constexpr data_rate effective_bandwidth(const memory& m) {
-  validate(m);
-  return m.bandwidth;
-}
+[[nodiscard]] constexpr data_rate effective_bandwidth_of(const memory& m) noexcept { return m.bandwidth; }
 
 template <std::size_t Levels>
-[[nodiscard]] constexpr data_rate effective_bandwidth(const memory_hierarchy<Levels>& h) {
-  validate(h);
+[[nodiscard]] constexpr data_rate effective_bandwidth_of(const memory_hierarchy<Levels>& h) noexcept {
   double reaching = 1.0;  // share of the bytes that get this far down
   const auto seconds_per_byte_at = [&](std::size_t i) {
     const bool last = i + 1 == Levels;
@@ -97,8 +100,28 @@ template <std::size_t Levels>
   return 1 * byte / seconds_per_byte;
 }
 
+[[nodiscard]] constexpr data_rate effective_bandwidth_of(const two_tier_memory& m) noexcept {
+  return effective_bandwidth_of(m.hierarchy());
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+[[nodiscard]] constexpr data_rate effective_bandwidth(const memory& m) {
+  validate(m);
+  return detail::effective_bandwidth_of(m);
+}
+
+template <std::size_t Levels>
+[[nodiscard]] constexpr data_rate effective_bandwidth(const memory_hierarchy<Levels>& h) {
+  validate(h);
+  return detail::effective_bandwidth_of(h);
+}
+
 [[nodiscard]] constexpr data_rate effective_bandwidth(const two_tier_memory& m) {
-  return effective_bandwidth(m.hierarchy());
+  validate(m);
+  return detail::effective_bandwidth_of(m);
 }
 
 template <class M>
@@ -107,21 +130,62 @@ concept memory_model = requires(const M& m) {
   { m.latency } -> std::convertible_to<duration>;
 };
 
+}  // namespace hml
+
+export namespace hml::detail {
+
+// A memory model's bandwidth without its checks where it has such a formula, else with them.
+template <class M>
+[[nodiscard]] constexpr data_rate peak_bandwidth_of(const M& m) {
+  if constexpr (requires { effective_bandwidth_of(m); }) {
+    return effective_bandwidth_of(m);
+  } else {
+    return effective_bandwidth(m);
+  }
+}
+
 // The rate a memory sustains for this pattern: its bandwidth, or for random access the latency-bound rate
 // of Little's law if that is lower.
-template <memory_model M>
-[[nodiscard]] constexpr data_rate sustained_bandwidth(const M& m, const access_pattern& p) {
-  const data_rate peak = effective_bandwidth(m);
-  validate(p);
+template <class M>
+[[nodiscard]] constexpr data_rate sustained_bandwidth_of(const M& m, const access_pattern& p) {
+  const data_rate peak = peak_bandwidth_of(m);
   if (p.order == access_order::sequential || m.latency.value() == 0) return peak;
   const data_rate latency_bound = p.outstanding * p.line / m.latency;
   return latency_bound < peak ? latency_bound : peak;
 }
 
 // Time to deliver `useful` bytes: one latency, then the traffic at the sustained rate.
+template <class M>
+[[nodiscard]] constexpr duration transfer_time_of(const M& m, data_size useful, const access_pattern& p) {
+  return m.latency + traffic_of(useful, p) / sustained_bandwidth_of(m, p);
+}
+
+// A memory model's checks: its validate() where it has one, else those of its bandwidth.
+template <class M>
+constexpr void validate_memory(const M& m) {
+  if constexpr (requires { validate(m); }) {
+    validate(m);
+  } else {
+    (void)effective_bandwidth(m);
+  }
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+template <memory_model M>
+[[nodiscard]] constexpr data_rate sustained_bandwidth(const M& m, const access_pattern& p) {
+  detail::validate_memory(m);
+  validate(p);
+  return detail::sustained_bandwidth_of(m, p);
+}
+
 template <memory_model M>
 [[nodiscard]] constexpr duration transfer_time(const M& m, data_size useful, const access_pattern& p = sequential_access) {
-  return m.latency + traffic(useful, p) / sustained_bandwidth(m, p);
+  validate(p);
+  detail::validate_memory(m);
+  return detail::transfer_time_of(m, useful, p);
 }
 
 // A compute core: its peak rate for one precision (the seed's compute_core).
@@ -135,10 +199,26 @@ constexpr void validate_peak(compute_rate peak) {
 
 constexpr void validate(const compute_core& c) { validate_peak(c.peak); }
 
+constexpr void validate_work(work operations) {
+  expects(isfinite(operations) && operations.value() >= 0, "hml: work must be finite and >= 0");
+}
+
+}  // namespace hml
+
+export namespace hml::detail {
+
+[[nodiscard]] constexpr duration compute_time_of(const compute_core& c, work operations) noexcept {
+  return operations / c.peak;
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
 [[nodiscard]] constexpr duration compute_time(const compute_core& c, work operations) {
   validate(c);
-  expects(isfinite(operations) && operations.value() >= 0, "hml: work must be finite and >= 0");
-  return operations / c.peak;
+  validate_work(operations);
+  return detail::compute_time_of(c, operations);
 }
 
 }  // namespace hml

@@ -31,12 +31,32 @@ struct time_options {
   double balance_tolerance = default_balance_tolerance;
 };
 
+constexpr void validate_balance_tolerance(double tolerance) {
+  expects(tolerance >= 0.0 && tolerance < 1.0, "hml: balance tolerance must be within [0, 1)");
+}
+
+}  // namespace hml
+
+export namespace hml::detail {
+
+// On the two times' values in seconds, one expression: the same operations as on the quantities, which a
+// compile-time sweep would pay in constexpr steps (each quantity operator is a few calls).
+[[nodiscard]] constexpr regime classify_of(duration memory_time, duration compute_time, double tolerance) noexcept {
+  const double memory = memory_time.value();
+  const double compute = compute_time.value();
+  const double larger = memory > compute ? memory : compute;
+  if (__builtin_fabs(memory - compute) <= tolerance * larger) return regime::balanced;
+  return memory > compute ? regime::memory_bound : regime::compute_bound;
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
 [[nodiscard]] constexpr regime classify(duration memory_time, duration compute_time,
                                         double tolerance = default_balance_tolerance) {
-  expects(tolerance >= 0.0 && tolerance < 1.0, "hml: balance tolerance must be within [0, 1)");
-  const duration larger = memory_time > compute_time ? memory_time : compute_time;
-  if (abs(memory_time - compute_time) <= tolerance * larger) return regime::balanced;
-  return memory_time > compute_time ? regime::memory_bound : regime::compute_bound;
+  validate_balance_tolerance(tolerance);
+  return detail::classify_of(memory_time, compute_time, tolerance);
 }
 
 struct time_breakdown {
@@ -52,15 +72,18 @@ struct time_breakdown {
 }
 
 // The kernel on this memory and core: memory time, compute time, their total under the overlap policy,
-// and the regime.
+// and the regime. Every parameter is checked once, up front, then the formulas run unchecked.
 template <memory_model Memory>
 [[nodiscard]] constexpr time_breakdown run(const kernel& k, const Memory& memory, const compute_core& core,
                                            time_options options = {}) {
   validate(k);
-  const duration memory_time = transfer_time(memory, k.bytes, k.pattern);
-  const duration compute_time = hml::compute_time(core, k.flops);
+  detail::validate_memory(memory);
+  validate(core);
+  validate_balance_tolerance(options.balance_tolerance);
+  const duration memory_time = detail::transfer_time_of(memory, k.bytes, k.pattern);
+  const duration compute_time = detail::compute_time_of(core, k.flops);
   return {memory_time, compute_time, combine(memory_time, compute_time, options.overlap_policy),
-          classify(memory_time, compute_time, options.balance_tolerance)};
+          detail::classify_of(memory_time, compute_time, options.balance_tolerance)};
 }
 
 }  // namespace hml

@@ -8,6 +8,10 @@ module;
 export module hml.workload;
 export import hml.units;
 
+// Kernel names are string_view literals: from a plain "..." the length is counted a character at a time
+// during constant evaluation, a cost every point of a compile-time sweep would pay.
+using namespace std::string_view_literals;
+
 export namespace hml {
 
 // How a kernel touches memory. Sequential access uses every byte of each line it pulls. Random access to
@@ -46,9 +50,13 @@ constexpr void validate(const access_pattern& p) {
   validate_outstanding(p.outstanding);
 }
 
-// Bytes the memory really moves to deliver `useful` bytes in this pattern.
-[[nodiscard]] constexpr data_size traffic(data_size useful, const access_pattern& p) {
-  validate(p);
+}  // namespace hml
+
+export namespace hml::detail {
+
+// Bytes the memory really moves to deliver `useful` bytes in this pattern (unchecked: for models that
+// validated the pattern once, up front).
+[[nodiscard]] constexpr data_size traffic_of(data_size useful, const access_pattern& p) noexcept {
   if (p.order == access_order::sequential) return useful;
   // Each element touches ceil(element / line) whole lines.
   const double lines_per_element = [&] {
@@ -59,6 +67,15 @@ constexpr void validate(const access_pattern& p) {
   return useful * (lines_per_element * (p.line / p.element));
 }
 
+}  // namespace hml::detail
+
+export namespace hml {
+
+// Bytes the memory really moves to deliver `useful` bytes in this pattern.
+[[nodiscard]] constexpr data_size traffic(data_size useful, const access_pattern& p) {
+  validate(p);
+  return detail::traffic_of(useful, p);
+}
 
 struct kernel {
   std::string_view name;
@@ -84,7 +101,7 @@ constexpr void validate(const kernel& k) {
 // The seed lab's streaming kernel: read `size` bytes once and do `ops_per_byte` operations on each.
 [[nodiscard]] constexpr kernel streaming(data_size size, arithmetic_intensity ops_per_byte,
                                          access_pattern pattern = sequential_access) {
-  return {"streaming", size * ops_per_byte, size, pattern};
+  return {"streaming"sv, size * ops_per_byte, size, pattern};
 }
 
 template <class Element>
@@ -93,19 +110,19 @@ inline constexpr data_size element_size = sizeof(Element) * byte;
 // c[i] = a[i] + b[i]: one FLOP, two reads and one write per element.
 template <class Element>
 [[nodiscard]] constexpr kernel vector_add(std::uint64_t n) {
-  return {"vector add", n * flop, 3 * n * element_size<Element>};
+  return {"vector add"sv, n * flop, 3 * n * element_size<Element>};
 }
 
 // b[i] = a[i]: no FLOP, one read and one write.
 template <class Element>
 [[nodiscard]] constexpr kernel copy(std::uint64_t n) {
-  return {"copy", 0 * flop, 2 * n * element_size<Element>};
+  return {"copy"sv, 0 * flop, 2 * n * element_size<Element>};
 }
 
 // a[i] = b[i] + s * c[i] (STREAM triad): two FLOP, two reads and one write.
 template <class Element>
 [[nodiscard]] constexpr kernel triad(std::uint64_t n) {
-  return {"triad", 2 * n * flop, 3 * n * element_size<Element>};
+  return {"triad"sv, 2 * n * flop, 3 * n * element_size<Element>};
 }
 
 // a[i] = b[i] + c[i] * d[i] (Schönauer's vector triad; likwid-bench's "triad"): two FLOP, three reads and
@@ -118,21 +135,21 @@ template <class Element>
 // sum of n elements: n - 1 additions, one read each.
 template <class Element>
 [[nodiscard]] constexpr kernel reduction(std::uint64_t n) {
-  return {"reduction", (n == 0 ? 0 : n - 1) * flop, n * element_size<Element>};
+  return {"reduction"sv, (n == 0 ? 0 : n - 1) * flop, n * element_size<Element>};
 }
 
 // C = A B for n x n matrices with ideal caching: every element of A and B is read once and C written
 // once, so 2n^3 FLOP over 3n^2 elements; intensity n/6 FLOP/B in float32.
 template <class Element>
 [[nodiscard]] constexpr kernel matmul(std::uint64_t n) {
-  return {"matmul", 2 * n * n * n * flop, 3 * n * n * element_size<Element>};
+  return {"matmul"sv, 2 * n * n * n * flop, 3 * n * n * element_size<Element>};
 }
 
 // The textbook triple loop without cache reuse: each of the n^2 dot products reads a row of A and a column
 // of B from memory (2n elements) and writes one element of C.
 template <class Element>
 [[nodiscard]] constexpr kernel naive_matmul(std::uint64_t n) {
-  return {"naive matmul", 2 * n * n * n * flop, (2 * n * n * n + n * n) * element_size<Element>};
+  return {"naive matmul"sv, 2 * n * n * n * flop, (2 * n * n * n + n * n) * element_size<Element>};
 }
 
 // Blocked matmul with tile x tile blocks held in fast memory: each of the (n/tile)^3 block products loads
@@ -143,7 +160,7 @@ template <class Element>
   expects(tile >= 1 && tile <= n && n % tile == 0, "hml: the tile must divide the matrix size");
   const std::uint64_t blocks = n / tile;
   const std::uint64_t loads = 2 * blocks * blocks * blocks * tile * tile;
-  return {"tiled matmul", 2 * n * n * n * flop, (loads + 2 * n * n) * element_size<Element>};
+  return {"tiled matmul"sv, 2 * n * n * n * flop, (loads + 2 * n * n) * element_size<Element>};
 }
 
 // Fast memory a tiled matmul needs: one tile each of A, B and C.
@@ -166,7 +183,7 @@ template <class Element>
 // standard deviation (1), normalize (2L): 6L + 1 FLOP per packet; the input read once, the output written once.
 template <class Element>
 [[nodiscard]] constexpr kernel normalization(std::uint64_t packets, std::uint64_t length) {
-  return {"normalization", packets * (6 * length + 1) * flop, 2 * packets * length * element_size<Element>};
+  return {"normalization"sv, packets * (6 * length + 1) * flop, 2 * packets * length * element_size<Element>};
 }
 
 // A star stencil of radius 1 on an n^dims grid: 2 x dims neighbours plus the centre, one multiply-add
@@ -176,7 +193,7 @@ template <class Element>
   expects(dims == 2 || dims == 3, "hml: stencils are 2D or 3D");
   const std::uint64_t points = dims == 2 ? n * n : n * n * n;
   const std::uint64_t taps = 2 * dims + 1;
-  return {dims == 2 ? "2D stencil" : "3D stencil", 2 * taps * points * flop, 2 * points * element_size<Element>};
+  return {dims == 2 ? "2D stencil"sv : "3D stencil"sv, 2 * taps * points * flop, 2 * points * element_size<Element>};
 }
 
 }  // namespace hml

@@ -10,6 +10,7 @@ module;
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -55,22 +56,20 @@ constexpr double natural_log(double x) noexcept {
   return 2.0 * sum + e * ln2_low + e * ln2_high;
 }
 
-// e^y: y = k ln2 + r with |r| <= ln2 / 2, a Taylor series for e^r, then an exact scaling by 2^k.
+// e^y: y = k ln2 + r with |r| <= ln2 / 2, the Taylor polynomial of e^r to degree 17 (the next term is below
+// 1e-24 there) in Horner form, then an exact scaling by 2^k. One expression, not a loop: a compile-time
+// sweep of a log axis pays it at every value, in constexpr steps.
 constexpr double natural_exp(double y) noexcept {
   if (y > 709.8) return std::numeric_limits<double>::infinity();
   if (y < -745.2) return 0.0;
   const double q = y / (ln2_high + ln2_low);
   const auto k = static_cast<int>(q < 0 ? q - 0.5 : q + 0.5);
   const double r = (y - k * ln2_high) - k * ln2_low;
-  double term = 1.0;
-  double sum = 1.0;
-  for (int n = 1; n < 40; ++n) {
-    term *= r / n;
-    const double next = sum + term;
-    if (next == sum) break;
-    sum = next;
-  }
-  return sum * power_of_two(k);
+  const double e_r =
+      1 + r * (1 + r / 2 * (1 + r / 3 * (1 + r / 4 * (1 + r / 5 * (1 + r / 6 * (1 + r / 7 * (1 + r / 8 *
+      (1 + r / 9 * (1 + r / 10 * (1 + r / 11 * (1 + r / 12 * (1 + r / 13 * (1 + r / 14 * (1 + r / 15 *
+      (1 + r / 16 * (1 + r / 17))))))))))))))));
+  return e_r * power_of_two(k);
 }
 
 }  // namespace hml::detail
@@ -119,7 +118,9 @@ struct linear_axis {
   [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
     if (i == 0) return first;
     if (i + 1 == count) return last;
-    return from_number<T>(number_of(last) - step * static_cast<double>(count - 1 - i));
+    // Through a signed integer: the same double for any count below 2^63, in one instruction where an
+    // unsigned 64-bit conversion takes several (x86-64), at every point of a run-time sweep.
+    return from_number<T>(number_of(last) - step * static_cast<double>(static_cast<std::int64_t>(count - 1 - i)));
   }
 
   T first;
@@ -154,7 +155,7 @@ struct log_axis {
   [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
     if (i == 0) return first;
     if (i + 1 == count) return last;
-    return from_logarithm(log_last - log_step * static_cast<double>(count - 1 - i));
+    return from_logarithm(log_last - log_step * static_cast<double>(static_cast<std::int64_t>(count - 1 - i)));
   }
 
   T first;
@@ -223,6 +224,56 @@ struct grid {
       return value_type{std::get<K>(axes)[at[K]]...};
     }(std::index_sequence_for<Axes...>{});
   }
+
+  // The points in order, `for (const auto& [b, h] : g)`: an odometer, so going to the next point costs an
+  // increment and the one axis value that changed, where g[i] costs a division per axis.
+  class iterator {
+  public:
+    using value_type = grid::value_type;
+    using difference_type = std::ptrdiff_t;
+    using iterator_concept = std::forward_iterator_tag;
+    using iterator_category = std::forward_iterator_tag;
+
+    constexpr iterator() = default;
+    constexpr iterator(const grid* g, std::size_t index) : grid_{g}, index_{index} {
+      if (index == 0) point_ = (*g)[0];
+    }
+    [[nodiscard]] constexpr const value_type& operator*() const noexcept { return point_; }
+    [[gnu::always_inline]] constexpr iterator& operator++() {
+      ++index_;
+      next<rank - 1>();
+      return *this;
+    }
+    constexpr iterator operator++(int) {
+      iterator before = *this;
+      ++*this;
+      return before;
+    }
+    [[nodiscard]] friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
+      return a.index_ == b.index_;
+    }
+
+  private:
+    template <std::size_t K>
+    [[gnu::always_inline]] constexpr void next() {
+      const auto& axis = std::get<K>(grid_->axes);
+      if (++at_[K] < axis.size()) {
+        std::get<K>(point_) = axis[at_[K]];
+        return;
+      }
+      at_[K] = 0;
+      std::get<K>(point_) = axis[0];
+      if constexpr (K > 0) next<K - 1>();
+    }
+
+    const grid* grid_ = nullptr;
+    std::size_t index_ = 0;
+    std::array<std::size_t, rank> at_{};
+    value_type point_{};
+  };
+
+  [[nodiscard]] constexpr iterator begin() const { return {this, 0}; }
+  [[nodiscard]] constexpr iterator end() const { return {this, size()}; }
 };
 
 template <class>
@@ -233,6 +284,31 @@ inline constexpr bool is_grid<grid<Axes...>> = true;
 // Anything a sweep can run over: one axis or a grid.
 template <class S>
 concept sweep_space = axis<S>;
+
+namespace detail {
+template <std::size_t K, class Axes, class F, class... Values>
+constexpr void for_each_from(const Axes& axes, F& f, const Values&... values) {
+  if constexpr (K == std::tuple_size_v<Axes>) {
+    f(values...);
+  } else {
+    const auto& axis = std::get<K>(axes);
+    const std::size_t n = axis.size();
+    for (std::size_t i = 0; i < n; ++i) for_each_from<K + 1>(axes, f, values..., axis[i]);
+  }
+}
+}  // namespace detail
+
+// f(value) at every point of an axis, f(value, value, ...) at every point of a grid, in point order, as
+// one loop per axis: what f computes from the outer axes' values alone stays out of the inner loops.
+template <sweep_space Space, class F>
+constexpr void for_each_point(const Space& space, F&& f) {
+  if constexpr (is_grid<Space>) {
+    detail::for_each_from<0>(space.axes, f);
+  } else {
+    const std::size_t n = space.size();
+    for (std::size_t i = 0; i < n; ++i) f(space[i]);
+  }
+}
 
 // `f` at point `i`: f(value) on an axis, f(value, value, ...) on a grid.
 template <sweep_space Space, class F>

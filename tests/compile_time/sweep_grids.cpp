@@ -1,6 +1,7 @@
 // Compile-time sweeps over the seed model (bandwidth_sweep's kernel, memory latency and core): the regime
-// along bandwidth and intensity axes, in static_asserts. The grid size is the largest measured to fit
-// clang's default -fconstexpr-steps with margin (see hml.sweep:compile_time).
+// along bandwidth and intensity axes, in static_asserts, with the function passed by pointer (one constant
+// expression, up to hml::points_per_constant_expression points). sweep_limits.cpp has the large sizes.
+#include <array>
 #include <cstddef>
 #include <tuple>
 
@@ -36,12 +37,22 @@ static_assert(hml::flips_once(along_bandwidth, memory_dominates));
 static_assert(along_bandwidth.front().limit == hml::regime::memory_bound);
 static_assert(along_bandwidth.back().limit == hml::regime::compute_bound);
 
-// A 32 x 32 grid (1,024 points) of bandwidth x intensity: 10^3 points fit the default step limit, 40 x 40
-// does not (measured; see hml.sweep:compile_time).
+// A 32 x 32 grid (1,024 points) of bandwidth x intensity: the most a function pointer may sweep.
 constexpr auto seed_grid = hml::grid(hml::log_axis(1_Gbps, 1000_Gbps, 32),
                                      hml::log_axis(0.01 * hml::flop_per_byte, 1000.0 * hml::flop_per_byte, 32));
 constexpr auto regimes = hml::sweep<seed_grid>(seed);
-static_assert(regimes.size() == 1024);
+static_assert(regimes.size() == 1024 && regimes.size() == hml::points_per_constant_expression);
+// Collecting chunks costs collect_steps_per_point steps a point in one expression: 10^5 points fit the
+// default budget (the header of hml.sweep:compile_time says ~170,000).
+static_assert(hml::default_constexpr_steps / hml::collect_steps_per_point > 170'000);
+// The same grid in chunks (the function as a template argument) gives the same results in the same order.
+constexpr auto regimes_in_chunks = hml::sweep<seed_grid, seed>();
+static_assert(regimes_in_chunks.size() == regimes.size());
+static_assert(hml::every_point(seed_grid, regimes_in_chunks, [](const auto& point, const hml::time_breakdown& t) {
+  const auto [bandwidth, intensity] = point;
+  const hml::time_breakdown direct = seed(bandwidth, intensity);
+  return t.memory == direct.memory && t.compute == direct.compute && t.total == direct.total && t.limit == direct.limit;
+}));
 // Along the intensity axis every row flips exactly once; along bandwidth not every column does (at very
 // low or very high intensity one regime holds throughout), which flips_once_along reports.
 static_assert(hml::flips_once_along<1>(seed_grid, regimes, memory_dominates));
@@ -58,5 +69,20 @@ constexpr std::size_t flip = hml::first_flip(along_bandwidth, memory_dominates);
 constexpr auto crossing = hml::balance_bandwidth(hml::streaming(problem_size, 1.0 * hml::flop_per_byte),
                                                  base_latency, core);
 static_assert(crossing.exists() && bandwidths[flip - 1] < crossing.value && crossing.value <= bandwidths[flip]);
+
+// The questions on a sequence whose answers can be read off: off, off, on, on, off, on.
+constexpr std::array<int, 6> answers{0, 0, 1, 1, 0, 1};
+constexpr auto on = [](int x) { return x == 1; };
+static_assert(hml::count_if(answers, on) == 3 && hml::share(answers, on) == 0.5);
+static_assert(hml::count_flips(answers, on) == 3 && !hml::flips_once(answers, on));
+static_assert(hml::first_flip(answers, on) == 2 && hml::last_flip(answers, on) == 5);
+static_assert(hml::first_flip(std::array{1, 1}, on) == 2 && hml::last_flip(std::array{1, 1}, on) == 2);  // none
+static_assert(!hml::all_of(answers, on) && hml::all_of(std::array{1, 1}, on));
+// Regimes: of a regime itself or of a time_breakdown's limit.
+constexpr std::array seed_regimes{hml::regime::memory_bound, hml::regime::balanced, hml::regime::compute_bound};
+static_assert(hml::count_if(seed_regimes, hml::regime::balanced) == 1);
+static_assert(hml::count_if(regimes, hml::regime::memory_bound) == hml::count_if(regimes, [](const hml::time_breakdown& t) {
+  return t.limit == hml::regime::memory_bound;
+}));
 
 }  // namespace
