@@ -63,34 +63,6 @@ hml::table ceilings_of(const hml::host_machine& m) {
   return t;
 }
 
-// The probed machine as a machine description: its own figures (the ones a roofline takes), each tagged
-// measured, by this run. (A conversion that
-// belongs with host_machine in hml.probe; it is here until that module takes it.)
-inline constexpr hml::source probe_source{"hml-probe", "this machine, measured by hml probe",
-                                          "the file's own run of `hml probe --save-device`"};
-
-hml::machine_description description_of(const hml::host_machine& m) {
-  hml::machine_description d{.id = "this_machine", .name = "this machine (hml probe)"};
-  if (m.levels.size() > decltype(d.memory)::capacity()) {
-    throw input_error("--save-device: the probe found " + std::to_string(m.levels.size()) +
-                      " memory levels; a device file holds at most " + std::to_string(decltype(d.memory)::capacity()));
-  }
-  const auto measured = [](auto q) { return hml::measured(q, probe_source.key); };
-  for (std::size_t i = 0; i < m.levels.size(); ++i) {
-    hml::level_description level{.name = m.levels[i].ceiling.name,
-                                 .bandwidth = measured(m.levels[i].ceiling.bandwidth)};
-    if (m.latency(i).value() > 0) level.latency = measured(m.latency(i));
-    d.memory.push_back(level);
-  }
-  using hml::compute_unit;
-  using hml::precision;
-  d.compute.push_back({.type = precision::fp64, .unit = compute_unit::vector, .dense = measured(m.peak)});
-  d.compute.push_back({.type = precision::fp32, .unit = compute_unit::vector, .dense = measured(m.peak_fp32)});
-  d.compute.push_back({.type = precision::fp64, .unit = compute_unit::vector, .dense = measured(m.scalar_chain),
-                       .variant = m.scalar_chain_compute().name});
-  return d;
-}
-
 std::string size_text(hml::data_size s) {
   return hml::to_string(s, {.number = hml::general(3), .prefixes = hml::prefix_system::binary});
 }
@@ -116,7 +88,8 @@ void run(const probe_command_options& o) {
   const hml::host_machine m = hml::probe(options);
   const output_format format = o.output.chosen();
   if (!o.save_device.empty()) {
-    hml::write_file_atomically(o.save_device, hml::to_device_json(description_of(m), {&probe_source, 1}));
+    const hml::machine_description d = check_option("--save-device", [&] { return m.description(); });
+    hml::write_file_atomically(o.save_device, hml::to_device_json(d, {&hml::probe_source, 1}));
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
   // The slowest level probed is called DRAM; say so when it cannot be.

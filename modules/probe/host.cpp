@@ -34,7 +34,7 @@ module;
 #include <immintrin.h>
 #endif
 module hml.probe;
-import hml.analysis;
+import hml.machine_description;
 
 namespace hml {
 namespace {
@@ -504,6 +504,23 @@ roof host_machine::roofline() const { return {dram().bandwidth, peak}; }
 compute_ceiling host_machine::compute() const { return {"FP64 FMA", peak}; }
 
 compute_ceiling host_machine::compute_fp32() const { return {"FP32 FMA", peak_fp32}; }
+
+machine_description host_machine::description() const {
+  machine_description d{.id = "this_machine", .name = "this machine (hml probe)"};
+  expects(levels.size() <= decltype(d.memory)::capacity(),
+          "hml: the probe found more memory levels than a machine description holds");
+  const auto measured = [](auto q) { return hml::measured(q, probe_source.key); };
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    level_description level{.name = levels[i].ceiling.name, .bandwidth = measured(levels[i].ceiling.bandwidth)};
+    if (latency(i).value() > 0) level.latency = measured(latency(i));
+    d.memory.push_back(level);
+  }
+  d.compute.push_back({.type = precision::fp64, .unit = compute_unit::vector, .dense = measured(peak)});
+  d.compute.push_back({.type = precision::fp32, .unit = compute_unit::vector, .dense = measured(peak_fp32)});
+  d.compute.push_back({.type = precision::fp64, .unit = compute_unit::vector, .dense = measured(scalar_chain),
+                       .variant = scalar_chain_compute().name});
+  return d;
+}
 
 compute_ceiling host_machine::scalar_chain_compute() const { return {"FP64 scalar FMA chain", scalar_chain}; }
 

@@ -13,7 +13,7 @@ module;
 #include <string_view>
 #include <vector>
 export module hml.probe:host;
-import hml.analysis;
+import hml.machine_description;
 import :plateaus;
 
 export namespace hml {
@@ -149,7 +149,14 @@ struct host_machine {
   [[nodiscard]] compute_ceiling compute() const;               // "FP64 FMA": the vector peak
   [[nodiscard]] compute_ceiling compute_fp32() const;          // "FP32 FMA"
   [[nodiscard]] compute_ceiling scalar_chain_compute() const;  // "FP64 scalar FMA chain"
+  // This machine as a machine description (what a device file holds): every level and peak found,
+  // tagged measured by probe_source. A description holds a fixed number of levels; more is an error.
+  [[nodiscard]] machine_description description() const;
 };
+
+// Where a probed machine's figures come from.
+inline constexpr source probe_source{"hml-probe", "this machine, measured by hml probe",
+                                     "the file's own run of `hml probe --save-device`"};
 
 // Measures copy and triad over every working set, each level's latency, the FP64 and FP32 FMA peaks and
 // the scalar chain, and finds the memory levels.

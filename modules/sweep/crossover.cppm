@@ -59,18 +59,6 @@ struct crossover {
   return {crossing::at, (per_byte_slow - per_byte_needed) / (per_byte_slow - per_byte_fast)};
 }
 
-// The roofline's ridge: the intensity above which a kernel is compute-bound (no latency, full overlap).
-[[nodiscard]] constexpr arithmetic_intensity ridge_intensity(compute_rate peak, data_rate bandwidth) {
-  expects(isfinite(peak) && peak.value() > 0, "hml: peak compute rate must be finite and > 0");
-  expects(isfinite(bandwidth) && bandwidth.value() > 0, "hml: bandwidth must be finite and > 0");
-  return peak / bandwidth;
-}
-
-template <memory_model Memory>
-[[nodiscard]] constexpr arithmetic_intensity ridge_intensity(const Memory& m, const compute_core& core) {
-  return ridge_intensity(core.peak, effective_bandwidth(m));
-}
-
 // The smallest tile (a divisor of n) that makes tiled_matmul<Element>(n, tile) compute-bound on `m` and
 // `core`. The model's traffic is a / tile + b bytes; a and b are read off tiled_matmul at tile 1 and
 // tile n rather than restated. Never when even the untiled reads of C (b) leave no time, or no divisor

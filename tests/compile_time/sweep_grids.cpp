@@ -62,7 +62,7 @@ static_assert(!hml::flips_once_along<0>(seed_grid, regimes, memory_dominates));
 // seed's bandwidth and peak is a lower bound, so every point above it must be compute-bound.
 static_assert(hml::every_point(seed_grid, regimes, [](const auto& point, const hml::time_breakdown& t) {
   const auto [bandwidth, intensity] = point;
-  return intensity <= hml::ridge_intensity(core.peak, bandwidth) || t.limit != hml::regime::memory_bound;
+  return intensity <= hml::ridge_point(hml::roof{bandwidth, core.peak}) || t.limit != hml::regime::memory_bound;
 }));
 // Closed form vs sweep: the bandwidth crossover lies between the two points where the sign changes.
 constexpr std::size_t flip = hml::first_flip(along_bandwidth, memory_dominates);

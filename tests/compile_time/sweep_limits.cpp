@@ -36,7 +36,7 @@ static_assert(hml::count_if(regimes, hml::regime::memory_bound) <= hml::count_if
 static_assert(hml::share(regimes, memory_dominates) > 0.0 && hml::share(regimes, memory_dominates) < 1.0);
 // Above the ridge of its bandwidth (intensity x bandwidth > peak) no point is memory-bound. A question is
 // one constant expression, its test paid at every point: this one is the ridge's condition, not
-// hml::ridge_intensity, whose checks at 10^4 points would not fit clang's default step limit.
+// hml::ridge_point, whose checks at 10^4 points would not fit clang's default step limit.
 static_assert(hml::every_point(seed_grid, regimes, [](const auto& point, const hml::time_breakdown& t) {
   const auto [bandwidth, intensity] = point;
   return intensity * bandwidth <= core.peak || t.limit != hml::regime::memory_bound;

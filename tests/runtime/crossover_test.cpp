@@ -79,10 +79,9 @@ TEST(Crossover, CriticalHitRateMatchesSweep) {
   EXPECT_EQ(hml::critical_hit_rate(k, {50_ns, 1000_Gbps, 500_Gbps, 0.0}, seed_core).where, hml::crossing::always);
 }
 
-TEST(Crossover, RidgeIntensityMatchesSweep) {
-  constexpr auto ridge = hml::ridge_intensity(10_GFLOPS, 10_GBps);
+TEST(Crossover, RidgePointMatchesSweep) {
+  constexpr auto ridge = hml::ridge_point(hml::roof{10_GBps, 10_GFLOPS});
   static_assert(ridge == 1.0 * hml::flop_per_byte);
-  EXPECT_EQ(hml::ridge_intensity(hml::memory{0_s, 10_GBps}, seed_core), ridge);
   // Without latency the streaming kernel turns compute-bound exactly at the ridge.
   const auto axis = hml::log_axis(0.01 * hml::flop_per_byte, 100.0 * hml::flop_per_byte, 1001);
   const std::size_t flip = flip_of(axis, [](hml::arithmetic_intensity i) {
