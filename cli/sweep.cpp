@@ -68,14 +68,12 @@ std::vector<column> columns_of(const model_space& s) {
                        },
                        false});
   }
-  const auto time_column = [&](std::string name, std::string label, hml::duration hml::time_breakdown::*member) {
-    columns.push_back({std::move(name), std::move(label),
+  for (const hml::time_column& t : hml::time_breakdown_times) {
+    const auto member = t.member;
+    columns.push_back({std::string{t.name}, std::string{t.label},
                        [member](const model_point& p) { return (p.result.*member).value(); },
                        [member](const model_point& p) { return hml::to_string(p.result.*member); }, true});
-  };
-  time_column("memory_time_s", "memory time", &hml::time_breakdown::memory);
-  time_column("compute_time_s", "compute time", &hml::time_breakdown::compute);
-  time_column("total_time_s", "total time", &hml::time_breakdown::total);
+  }
   return columns;
 }
 
@@ -88,7 +86,7 @@ void write_sweep(const model_space& space, output_format format, output_stream& 
   std::erase_if(columns, [as_text](const column& c) { return as_text && !c.swept; });
   std::vector<std::string> names;
   for (const column& c : columns) names.push_back(as_text ? c.label : c.name);
-  names.emplace_back("regime");
+  names.emplace_back(hml::regime_column);
 
   std::vector<hml::cell_view> row(names.size());
   // The text table's cells, which the row views; a column's text is a function of its number, so it is

@@ -11,19 +11,32 @@ import :table;
 
 export namespace hml {
 
-// The columns' names, in order, with the unit of their numbers.
-inline constexpr std::array<std::string_view, 4> time_breakdown_columns{"memory_time_s", "compute_time_s",
-                                                                        "total_time_s", "regime"};
+// The times of a time_breakdown: each column's name with the unit of its numbers (CSV, JSON), its label in
+// an aligned table (where the text carries the unit), and the member it shows.
+struct time_column {
+  std::string_view name;
+  std::string_view label;
+  duration time_breakdown::*member;
+};
+inline constexpr std::array<time_column, 3> time_breakdown_times{{
+    {"memory_time_s", "memory time", &time_breakdown::memory},
+    {"compute_time_s", "compute time", &time_breakdown::compute},
+    {"total_time_s", "total time", &time_breakdown::total},
+}};
+// The regime's column, after the times.
+inline constexpr std::string_view regime_column = "regime";
 
-// `columns` followed by the time columns.
+// `columns` followed by the times' and the regime's.
 [[nodiscard]] inline std::vector<std::string> with_time_columns(std::vector<std::string> columns) {
-  columns.insert(columns.end(), time_breakdown_columns.begin(), time_breakdown_columns.end());
+  for (const time_column& c : time_breakdown_times) columns.emplace_back(c.name);
+  columns.emplace_back(regime_column);
   return columns;
 }
 
-// Appends the cells of `t` to `row`, in the order of time_breakdown_columns.
+// Appends the cells of `t` to `row`, in the order of with_time_columns: seconds, then the regime.
 inline void append_time_cells(std::vector<cell>& row, const time_breakdown& t) {
-  row.insert(row.end(), {t.memory.value(), t.compute.value(), t.total.value(), std::string{to_string(t.limit)}});
+  for (const time_column& c : time_breakdown_times) row.emplace_back((t.*c.member).value());
+  row.emplace_back(std::string{to_string(t.limit)});
 }
 
 }  // namespace hml
