@@ -24,7 +24,7 @@ constexpr hml::time_breakdown seed(hml::data_rate bandwidth, double ops_per_byte
   return hml::run(hml::streaming(problem_size, ops_per_byte * hml::flop_per_byte),
                   hml::memory{base_latency, bandwidth}, core);
 }
-constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory > t.compute; }
+constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
 
 // The same grid at compile time: along bandwidth, every intensity flips exactly once.
 constexpr auto regimes = hml::sweep<seed_grid>(seed);

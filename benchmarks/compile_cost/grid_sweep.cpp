@@ -19,7 +19,7 @@ constexpr hml::time_breakdown seed(hml::data_rate bandwidth, hml::arithmetic_int
   return hml::run(hml::streaming(bandwidth_sweep::problem_size, intensity),
                   hml::memory{bandwidth_sweep::base_latency, bandwidth}, bandwidth_sweep::core);
 }
-constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory > t.compute; }
+constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
 
 #ifdef HML_GRID_SIDE
 constexpr std::size_t side = HML_GRID_SIDE;

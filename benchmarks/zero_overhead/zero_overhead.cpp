@@ -193,7 +193,7 @@ void check_agreement(const sweep_inputs& in) {
     for (double hit_rate : in.values.hit_rates) {
       const hml::time_breakdown t = model.run(in.values.slow_bandwidths[i], hit_rate);
       const raw::breakdown r = raw::run(raw_model, in.raw_slow_bandwidths[i], hit_rate);
-      if (t.memory.value() != r.memory || t.compute.value() != r.compute || t.total.value() != r.total ||
+      if (t.memory_time.value() != r.memory || t.compute_time.value() != r.compute || t.total.value() != r.total ||
           as_raw(t.limit) != r.limit) {
         char where[256];
         std::snprintf(where, sizeof where, "at slow bandwidth %.17g B/s, hit rate %.17g: total %.17g s vs %.17g s",

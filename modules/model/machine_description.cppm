@@ -318,13 +318,13 @@ template <std::size_t Levels, std::size_t Units>
   for (const level_description& l : m.memory) {
     if (!bandwidth_of(l, b).published()) continue;
     expects(levels < Levels, "hml: the machine has more memory ceilings than asked for");
-    r.memory[levels++] = {l.name, bandwidth_of(l, b).value};
+    r.bandwidths[levels++] = {l.name, bandwidth_of(l, b).value};
   }
   std::size_t units = 0;
   for (const ceiling_description& c : m.compute) {
     if (!peak(c, b).published()) continue;
     expects(units < Units, "hml: the machine has more compute ceilings than asked for");
-    r.compute[units++] = {c.variant.empty() ? to_string(c.kind()) : c.variant, peak(c, b).value};
+    r.peaks[units++] = {c.variant.empty() ? to_string(c.kind()) : c.variant, peak(c, b).value};
   }
   expects(levels == Levels && units == Units, "hml: the machine has fewer ceilings than asked for");
   return r;

@@ -103,8 +103,8 @@ struct compute_ceiling {
 
 template <std::size_t Levels, std::size_t Units>
 struct hierarchical_roof {
-  std::array<bandwidth_ceiling, Levels> memory;
-  std::array<compute_ceiling, Units> compute;
+  std::array<bandwidth_ceiling, Levels> bandwidths;  // one per memory level, fastest first
+  std::array<compute_ceiling, Units> peaks;          // one per precision or unit
 };
 
 // What a kernel does at every memory level of a hierarchical roof, and which compute ceiling it uses.
@@ -127,16 +127,16 @@ template <std::size_t Levels, std::size_t Units>
 [[nodiscard]] constexpr hierarchical_point analyze(const hierarchical_kernel<Levels>& k,
                                                    const hierarchical_roof<Levels, Units>& r) {
   const compute_ceiling* unit = nullptr;
-  for (const compute_ceiling& c : r.compute) {
+  for (const compute_ceiling& c : r.peaks) {
     if (c.name == k.compute) unit = &c;
   }
   expects(unit != nullptr, "hml: the kernel's compute ceiling is not in the roof");
   hierarchical_point point{unit->name, regime::compute_bound, unit->peak, {}};
   // Each level is a single-ceiling roofline; a tie with the compute ceiling stays compute-bound.
   for (std::size_t i = 0; i < Levels; ++i) {
-    const roof level{r.memory[i].bandwidth, unit->peak};
+    const roof level{r.bandwidths[i].bandwidth, unit->peak};
     const compute_rate rate = attainable(intensity(kernel{k.name, k.flops, k.bytes[i]}), level);
-    if (rate < point.attainable) point = {r.memory[i].name, regime::memory_bound, rate, {}};
+    if (rate < point.attainable) point = {r.bandwidths[i].name, regime::memory_bound, rate, {}};
   }
   point.estimated_time = time_at(k.flops, point.attainable);
   return point;

@@ -60,8 +60,8 @@ export namespace hml {
 }
 
 struct time_breakdown {
-  duration memory;
-  duration compute;
+  duration memory_time;
+  duration compute_time;
   duration total;
   regime limit;
 };

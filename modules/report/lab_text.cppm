@@ -45,9 +45,9 @@ export namespace hml {
 template <class Sink>
 constexpr void write_time_lines(Sink& out, const time_breakdown& t, number_format seconds) {
   detail::write_text(out, "Memory time: ");
-  format_number_to(out, t.memory.value(), seconds);
+  format_number_to(out, t.memory_time.value(), seconds);
   detail::write_text(out, " s\nCompute time: ");
-  format_number_to(out, t.compute.value(), seconds);
+  format_number_to(out, t.compute_time.value(), seconds);
   detail::write_text(out, " s\nTotal time: ");
   format_number_to(out, t.total.value(), seconds);
   detail::write_text(out, " s\nRegime: ");

@@ -19,8 +19,8 @@ struct time_column {
   duration time_breakdown::*member;
 };
 inline constexpr std::array<time_column, 3> time_breakdown_times{{
-    {"memory_time_s", "memory time", &time_breakdown::memory},
-    {"compute_time_s", "compute time", &time_breakdown::compute},
+    {"memory_time_s", "memory time", &time_breakdown::memory_time},
+    {"compute_time_s", "compute time", &time_breakdown::compute_time},
     {"total_time_s", "total time", &time_breakdown::total},
 }};
 // The regime's column, after the times.

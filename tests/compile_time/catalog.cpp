@@ -91,17 +91,17 @@ static_assert(devices::all[0]->id == "h100_sxm" && devices::all[14]->id == "xeon
 // The V100's measured (ERT) hierarchical roofline beside its datasheet: L1, L2 and HBM, FP64 with and
 // without FMA, and the per-level ridges that come out of it.
 constexpr auto v100_ert = hml::hierarchical_roof_of<3, 2>(devices::v100, hml::basis::measured);
-static_assert(v100_ert.memory[0].name == "L1" && v100_ert.memory[0].bandwidth == 14336_GBps);
-static_assert(v100_ert.memory[1].name == "L2" && v100_ert.memory[1].bandwidth == 2996.77_GBps);
-static_assert(v100_ert.memory[2].name == "HBM2" && v100_ert.memory[2].bandwidth == 828.758_GBps);
-static_assert(v100_ert.compute[0].name == "FP64" && v100_ert.compute[0].peak == 7068.86_GFLOPS);
-static_assert(v100_ert.compute[1].name == "FP64 no FMA" && v100_ert.compute[1].peak == 3535.79_GFLOPS);
+static_assert(v100_ert.bandwidths[0].name == "L1" && v100_ert.bandwidths[0].bandwidth == 14336_GBps);
+static_assert(v100_ert.bandwidths[1].name == "L2" && v100_ert.bandwidths[1].bandwidth == 2996.77_GBps);
+static_assert(v100_ert.bandwidths[2].name == "HBM2" && v100_ert.bandwidths[2].bandwidth == 828.758_GBps);
+static_assert(v100_ert.peaks[0].name == "FP64" && v100_ert.peaks[0].peak == 7068.86_GFLOPS);
+static_assert(v100_ert.peaks[1].name == "FP64 no FMA" && v100_ert.peaks[1].peak == 3535.79_GFLOPS);
 static_assert(hml::main_memory(devices::v100).measured_bandwidth.kind == hml::provenance::measured);
 static_assert(hml::main_memory(devices::v100).bandwidth.value == 900_GBps);  // the datasheet's, kept beside
-static_assert(ridge_text({v100_ert.memory[0].bandwidth, v100_ert.compute[0].peak}, 3) == "0.493");
-static_assert(ridge_text({v100_ert.memory[1].bandwidth, v100_ert.compute[0].peak}, 2) == "2.36");
-static_assert(ridge_text({v100_ert.memory[2].bandwidth, v100_ert.compute[0].peak}, 2) == "8.53");
-static_assert(ridge_text({v100_ert.memory[2].bandwidth, v100_ert.compute[1].peak}, 2) == "4.27");
+static_assert(ridge_text({v100_ert.bandwidths[0].bandwidth, v100_ert.peaks[0].peak}, 3) == "0.493");
+static_assert(ridge_text({v100_ert.bandwidths[1].bandwidth, v100_ert.peaks[0].peak}, 2) == "2.36");
+static_assert(ridge_text({v100_ert.bandwidths[2].bandwidth, v100_ert.peaks[0].peak}, 2) == "8.53");
+static_assert(ridge_text({v100_ert.bandwidths[2].bandwidth, v100_ert.peaks[1].peak}, 2) == "4.27");
 static_assert(ridge_text(hml::roof_of(devices::v100, precision::fp64, hml::basis::measured), 2) == "8.53");
 // A kernel at 2 FLOP/B per L2 byte and 10 per HBM byte is L2-bound on the measured V100.
 static_assert(hml::analyze(hml::hierarchical_kernel<3>{"k", 1_GFLOP, {0.1_GB, 0.5_GB, 0.1_GB}, "FP64"}, v100_ert).binding ==

@@ -9,7 +9,7 @@ constexpr auto result = hml::run(hml::streaming(10_MiB, 1.0 * hml::flop_per_byte
                                  hml::memory{.latency = 50_ns, .bandwidth = 1_Gbps},
                                  hml::compute_core{10_GFLOPS});
 static_assert(result.limit == hml::regime::memory_bound);
-static_assert(hml::to_text(result.memory) == "83.9 ms");
+static_assert(hml::to_text(result.memory_time) == "83.9 ms");
 
 }  // namespace
 

@@ -17,7 +17,7 @@ using bandwidth_sweep::problem_size;
 constexpr hml::time_breakdown seed(hml::data_rate bandwidth, hml::arithmetic_intensity intensity) {
   return hml::run(hml::streaming(problem_size, intensity), hml::memory{base_latency, bandwidth}, core);
 }
-constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory > t.compute; }
+constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
 
 // Axes: values, ends, spacing.
 constexpr auto gbps = hml::log_axis(1_Gbps, 100_Gbps, 5);
@@ -51,7 +51,7 @@ static_assert(regimes_in_chunks.size() == regimes.size());
 static_assert(hml::every_point(seed_grid, regimes_in_chunks, [](const auto& point, const hml::time_breakdown& t) {
   const auto [bandwidth, intensity] = point;
   const hml::time_breakdown direct = seed(bandwidth, intensity);
-  return t.memory == direct.memory && t.compute == direct.compute && t.total == direct.total && t.limit == direct.limit;
+  return t.memory_time == direct.memory_time && t.compute_time == direct.compute_time && t.total == direct.total && t.limit == direct.limit;
 }));
 // Along the intensity axis every row flips exactly once; along bandwidth not every column does (at very
 // low or very high intensity one regime holds throughout), which flips_once_along reports.

@@ -16,7 +16,7 @@ using bandwidth_sweep::problem_size;
 constexpr hml::time_breakdown seed(hml::data_rate bandwidth, hml::arithmetic_intensity intensity) {
   return hml::run(hml::streaming(problem_size, intensity), hml::memory{base_latency, bandwidth}, core);
 }
-constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory > t.compute; }
+constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
 
 // 10^4 points: bandwidth x intensity, the function named as a template argument.
 constexpr auto seed_grid = hml::grid(hml::log_axis(1_Gbps, 1000_Gbps, 100),

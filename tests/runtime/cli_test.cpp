@@ -250,8 +250,8 @@ TEST(Cli, SweepCsvAndJsonEqualTheLibraryAtEveryPoint) {
     const auto [bandwidth, result] = expected(row);
     const auto& r = records[row + 1];
     EXPECT_EQ(number_of(r[1]), bandwidth.value());
-    EXPECT_EQ(number_of(r[5]), result.memory.value());
-    EXPECT_EQ(number_of(r[6]), result.compute.value());
+    EXPECT_EQ(number_of(r[5]), result.memory_time.value());
+    EXPECT_EQ(number_of(r[6]), result.compute_time.value());
     EXPECT_EQ(number_of(r[7]), result.total.value());
     EXPECT_EQ(r[8], hml::to_string(result.limit));
   }

@@ -17,7 +17,7 @@ using namespace hml::literals;
 constexpr hml::compute_core seed_core{10_GFLOPS};
 constexpr hml::duration seed_latency = 50_ns;
 
-bool memory_dominates(const hml::time_breakdown& t) { return t.memory > t.compute; }
+bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
 
 // The two neighbours of a sweep between which memory stops dominating.
 template <class Space, class F>
@@ -38,7 +38,7 @@ TEST(Crossover, BalanceBandwidthMatchesSweep) {
     EXPECT_GE(axis[flip], closed.value);
     // At the crossover itself, memory and compute time agree.
     const auto at = hml::run(k, hml::memory{seed_latency, closed.value}, seed_core);
-    EXPECT_NEAR(at.memory / at.compute, 1.0, 1e-12);
+    EXPECT_NEAR(at.memory_time / at.compute_time, 1.0, 1e-12);
   }
 }
 

@@ -31,7 +31,7 @@ TEST(Models, RunTimeEqualsCompileTime) {
   volatile double latency_ns = 50;  // defeats constant folding
   const auto run_time = hml::run(hml::streaming(10_MiB, 1.0 * hml::flop_per_byte),
                                  hml::memory{latency_ns * hml::nanosecond, 1_Gbps}, core);
-  EXPECT_EQ(run_time.memory, compile_time.memory);
+  EXPECT_EQ(run_time.memory_time, compile_time.memory_time);
   EXPECT_EQ(run_time.total, compile_time.total);
   EXPECT_EQ(run_time.limit, hml::regime::memory_bound);
 }
@@ -91,8 +91,8 @@ TEST(Models, OverlapPolicies) {
   const hml::memory m{0_s, 10_GBps};
   const auto serial = hml::run(k, m, core);
   const auto overlapped = hml::run(k, m, core, {.overlap_policy = hml::overlap::full});
-  EXPECT_EQ(serial.total, serial.memory + serial.compute);
-  EXPECT_EQ(overlapped.total, serial.memory > serial.compute ? serial.memory : serial.compute);
+  EXPECT_EQ(serial.total, serial.memory_time + serial.compute_time);
+  EXPECT_EQ(overlapped.total, serial.memory_time > serial.compute_time ? serial.memory_time : serial.compute_time);
   // Equal times are balanced at any tolerance; 5 % apart is balanced at 10 % and not at 1 %.
   EXPECT_EQ(hml::classify(1_ms, 1_ms, 0.0), hml::regime::balanced);
   EXPECT_EQ(hml::classify(1_ms, 1.05_ms, 0.10), hml::regime::balanced);

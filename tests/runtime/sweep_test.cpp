@@ -27,8 +27,8 @@ TEST(Sweep, CompileTimeAndRunTimeAgreeBitForBit) {
   for (const auto& [point, result] : hml::sweep_with_points(seed_grid, seed)) {
     ASSERT_LT(i, at_compile_time.size());
     EXPECT_EQ(point, seed_grid[i]) << "point " << i;
-    EXPECT_EQ(result.memory, at_compile_time[i].memory) << "point " << i;
-    EXPECT_EQ(result.compute, at_compile_time[i].compute) << "point " << i;
+    EXPECT_EQ(result.memory_time, at_compile_time[i].memory_time) << "point " << i;
+    EXPECT_EQ(result.compute_time, at_compile_time[i].compute_time) << "point " << i;
     EXPECT_EQ(result.total, at_compile_time[i].total) << "point " << i;
     EXPECT_EQ(result.limit, at_compile_time[i].limit) << "point " << i;
     ++i;
@@ -72,7 +72,7 @@ TEST(Sweep, RunTimeSweepsAreLazyAndAnySize) {
   // Rows of a grid, via chunk: each row flips at most once along intensity.
   std::size_t rows = 0;
   for (const auto& row : hml::sweep_rows(big, [](hml::data_rate b, double i) { return seed(b, i * hml::flop_per_byte); })) {
-    EXPECT_LE(hml::count_flips(row, [](const hml::time_breakdown& t) { return t.memory > t.compute; }), 1u);
+    EXPECT_LE(hml::count_flips(row, [](const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }), 1u);
     if (++rows == 50) break;
   }
   EXPECT_EQ(rows, 50u);
