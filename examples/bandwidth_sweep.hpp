@@ -31,9 +31,15 @@ inline constexpr scenario scenarios[] = {
     {"High arithmetic intensity", 10_Gbps, 16.0 * hml::flop_per_byte},
 };
 
-constexpr hml::time_breakdown run(const scenario& s) {
-  return hml::run(hml::streaming(problem_size, s.ops_per_byte), hml::memory{base_latency, s.bandwidth}, core);
+// The seed model at any bandwidth and intensity: what the scenarios run, and what sweeps over them run.
+constexpr hml::time_breakdown model(hml::data_rate bandwidth, hml::arithmetic_intensity ops_per_byte) {
+  return hml::run(hml::streaming(problem_size, ops_per_byte), hml::memory{base_latency, bandwidth}, core);
 }
+
+constexpr hml::time_breakdown run(const scenario& s) { return model(s.bandwidth, s.ops_per_byte); }
+
+// Memory takes longer than compute: memory-bound, or the memory side of balanced.
+constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
 
 template <class Sink>
 constexpr void write_report(Sink& out) {

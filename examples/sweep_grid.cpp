@@ -20,11 +20,12 @@ constexpr auto bandwidths = hml::log_axis(1_Gbps, 1000_Gbps, 7);
 constexpr auto intensities = hml::values(0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0);
 constexpr auto seed_grid = hml::grid(bandwidths, intensities);
 
+using bandwidth_sweep::memory_dominates;
+
+// The seed model over an intensity axis of plain numbers (FLOP per byte).
 constexpr hml::time_breakdown seed(hml::data_rate bandwidth, double ops_per_byte) {
-  return hml::run(hml::streaming(problem_size, ops_per_byte * hml::flop_per_byte),
-                  hml::memory{base_latency, bandwidth}, core);
+  return bandwidth_sweep::model(bandwidth, ops_per_byte * hml::flop_per_byte);
 }
-constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
 
 // The same grid at compile time: along bandwidth, every intensity flips exactly once.
 constexpr auto regimes = hml::sweep<seed_grid>(seed);

@@ -15,11 +15,8 @@ namespace {
 
 using namespace hml::literals;
 
-constexpr hml::time_breakdown seed(hml::data_rate bandwidth, hml::arithmetic_intensity intensity) {
-  return hml::run(hml::streaming(bandwidth_sweep::problem_size, intensity),
-                  hml::memory{bandwidth_sweep::base_latency, bandwidth}, bandwidth_sweep::core);
-}
-constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
+using bandwidth_sweep::memory_dominates;
+constexpr auto& seed = bandwidth_sweep::model;  // the seed model at (bandwidth, intensity)
 
 #ifdef HML_GRID_SIDE
 constexpr std::size_t side = HML_GRID_SIDE;

@@ -13,10 +13,8 @@ using bandwidth_sweep::base_latency;
 using bandwidth_sweep::core;
 using bandwidth_sweep::problem_size;
 
-constexpr hml::time_breakdown seed(hml::data_rate bandwidth, hml::arithmetic_intensity intensity) {
-  return hml::run(hml::streaming(problem_size, intensity), hml::memory{base_latency, bandwidth}, core);
-}
-constexpr bool memory_dominates(const hml::time_breakdown& t) { return t.memory_time > t.compute_time; }
+using bandwidth_sweep::memory_dominates;
+constexpr auto& seed = bandwidth_sweep::model;  // the seed model at (bandwidth, intensity)
 
 // 10^4 points: bandwidth x intensity, the function named as a template argument.
 constexpr auto seed_grid = hml::grid(hml::log_axis(1_Gbps, 1000_Gbps, 100),
