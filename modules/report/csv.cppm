@@ -12,6 +12,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 export module hml.report:csv;
@@ -32,16 +33,22 @@ inline char* short_decimal_chars(char* out, double x) noexcept {
                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
   const double magnitude = x < 0 ? -x : x;
   if (!(magnitude < 0x1p50) || magnitude == 0.0) return nullptr;  // NaN, infinities, zeros: to_chars
-  int k = 0;
-  while (k < 22 && magnitude * powers_of_ten[k + 1] < 0x1p50) ++k;
+  // The most places k (up to 22) with |x| 10^k < 2^50: |x| < 2^(e+1), so 10^k <= 2^(49-e) is enough, and
+  // k = floor((49 - e) log10 2) (78913 / 2^18 is log10 2 from below) is that or one less.
+  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(magnitude) >> 52) & 0x7ff) - 1023;
+  int k = e >= 49 ? 0 : std::min(22, ((49 - e) * 78913) >> 18);
+  if (k < 22 && magnitude * powers_of_ten[k + 1] < 0x1p50) ++k;
   const double y = magnitude * powers_of_ten[k];
   const auto m = static_cast<std::uint64_t>(y + 0.5);  // y < 2^50: rounds half up, and m is exact
   if (static_cast<double>(m) / powers_of_ten[k] != magnitude || m == 0) return nullptr;
   std::uint64_t digits = m;
   int exponent = -k;  // x = digits 10^exponent
-  while (digits % 10 == 0) {
-    digits /= 10;
-    ++exponent;
+  // At most 15 trailing zeros (m < 2^50 has at most 16 digits): stripped 8, 4, 2 and 1 at a time.
+  for (const auto [power, zeros] : {std::pair<std::uint64_t, int>{100'000'000, 8}, {10'000, 4}, {100, 2}, {10, 1}}) {
+    if (digits % power == 0) {
+      digits /= power;
+      exponent += zeros;
+    }
   }
   char d[20];
   const int n = static_cast<int>(std::to_chars(d, d + sizeof d, digits).ptr - d);
