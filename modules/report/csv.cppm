@@ -22,7 +22,7 @@ import :table;
 namespace hml::detail {
 
 // std::to_chars(x)'s text for a double that is a short decimal (hml roofline --round writes 4, 2 and 8
-// decimals), in about a quarter of its time; nullptr where x is not one, for std::to_chars to write.
+// decimals), in fewer than half its instructions; nullptr where x is not one, for std::to_chars to write.
 // With |x| 10^k < 2^50 the doubles near x are less than 10^-k / 2 apart, so at most one decimal of k places
 // reads back as x, and if one does, round(x 10^k) is its integer m (the product is off by under 1/4 + 1/8).
 // So x is the decimal m / 10^k exactly when that correctly rounded division gives x back, and m without its
