@@ -27,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -336,9 +337,13 @@ std::string fragment(const options& o, const fs::path& work) {
   }
   fs::remove(operations);
   fs::remove(fewer);
-  md << "\nThe machine's 1-minute load average was " << load_before << " when this part started and "
-     << load_average() << " when it ended (above the core count, other programs shared the cores, and wall "
-        "times read long).\n";
+  const std::string load_after = load_average();
+  const double cores = static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
+  const bool busy = std::atof(load_before.c_str()) > cores || std::atof(load_after.c_str()) > cores;
+  md << "\nThe machine's 1-minute load average was " << load_before << " when this part started and " << load_after
+     << " when it ended" << (busy ? " (above the core count: other programs shared the cores, and wall times read long)"
+                                  : " (below the core count)")
+     << ".\n";
   return md.str();
 }
 

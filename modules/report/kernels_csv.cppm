@@ -16,6 +16,7 @@
 module;
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <span>
@@ -261,6 +262,18 @@ inline columns read_header(const record& header) {
 
 template <class Q>
 Q read_quantity(const record& r, std::size_t column, std::string_view column_name) {
+  // Digits alone, as most files of operations hold them: below 10^15 the integer they spell is exact as a
+  // double, so it is the value hml::parse reads (a plain number in the base unit), without its scan and
+  // std::from_chars, which were a quarter of the time of reading such a file.
+  if (const std::string& text = r.fields[column]; !text.empty() && text.size() <= 15) {
+    std::uint64_t value = 0;
+    bool digits_only = true;
+    for (const char c : text) {
+      digits_only = digits_only && c >= '0' && c <= '9';
+      value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    if (digits_only) return Q::from_value(static_cast<double>(value));
+  }
   try {
     return parse<Q>(r.fields[column], {.plain_number_is_base_unit = true});
   } catch (const parse_error& e) {

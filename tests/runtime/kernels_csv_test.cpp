@@ -44,6 +44,20 @@ TEST(KernelsCsv, PlainNumbersAreFlopAndBytesAndUnitsAreRead) {
   EXPECT_EQ(hml::intensity(k), 137.4_GFLOP / 192_MiB);
 }
 
+// Fields of digits alone take a shortcut past hml::parse; they must read as the same values, and anything
+// else (spaces, a point, an exponent, 16 digits and more) as hml::parse reads it.
+TEST(KernelsCsv, DigitsAloneReadAsHmlParseReadsThem) {
+  const std::vector<std::string> fields{"0",          "7",    "007", "123456789012345", "1234567890123456",
+                                        "99999999999999999999", "12.5", "1e3", " 42", "42 "};
+  for (const std::string& f : fields) {
+    const auto kernels = hml::read_kernels_csv("name,flops,memory_bytes\nk,\"" + f + "\",\"" + f + "\"\n");
+    ASSERT_EQ(kernels.size(), 1u) << f;
+    const hml::parse_options plain{.plain_number_is_base_unit = true};
+    EXPECT_EQ(kernels[0].flops.value(), hml::parse<hml::work>(f, plain).value()) << f;
+    EXPECT_EQ(kernels[0].bytes.value(), hml::parse<hml::data_size>(f, plain).value()) << f;
+  }
+}
+
 TEST(KernelsCsv, QuotedFieldsCrlfBomBlankLinesAndColumnOrder) {
   const auto kernels = hml::read_kernels_csv(
       "\xEF\xBB\xBFmemory_bytes, flops ,name\r\n"

@@ -3,13 +3,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -87,6 +91,34 @@ TEST(Report, CsvFollowsRfc4180AndRoundTrips) {
     EXPECT_EQ(records[r + 1][0], std::get<std::string>(t.rows[r][0]));
     EXPECT_EQ(std::strtod(records[r + 1][1].c_str(), nullptr), std::get<double>(t.rows[r][1])) << records[r + 1][1];
     EXPECT_EQ(records[r + 1][2], std::get<std::string>(t.rows[r][2]));
+  }
+}
+
+// The CSV writer has a fast path for doubles that are short decimals (what `hml roofline --round` writes);
+// its text must be std::to_chars' to the byte, for those and for every other double.
+TEST(Report, CsvNumbersAreToCharsTextByteForByte) {
+  std::vector<double> values{0.0,    -0.0,   1.0,   -1.0,   0.1,    0.5,    100.0,  1e-5,   1e-4,    0.001,
+                             1234.5, 1e15,   1e16,  1e22,   1e23,   0x1p50, 0x1p49, 0x1p53, 5e-324,  1e-300,
+                             67e12,  3.35e12, 99.99, 9.999e-5, 1.5e-7, 123456789.1234, 0.30000000000000004,
+                             std::numeric_limits<double>::max(), std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(), std::numeric_limits<double>::quiet_NaN()};
+  std::mt19937_64 random{2026};
+  std::uniform_real_distribution<double> decades{-12.0, 17.0};
+  std::uniform_int_distribution<int> places{0, 10};
+  for (int i = 0; i < 200'000; ++i) {
+    const double x = std::pow(10.0, decades(random)) * (i % 3 == 0 ? -1.0 : 1.0);
+    values.push_back(x);
+    values.push_back(hml::round_decimal(x, places(random)));
+  }
+  const std::vector<std::string> columns{"x"};
+  hml::csv_writer csv{columns};
+  for (const double x : values) {
+    std::string written;
+    const std::array<hml::cell_view, 1> row{x};
+    csv.row(written, row);
+    char expected[64];
+    const std::string_view text{expected, static_cast<std::size_t>(std::to_chars(expected, expected + 64, x).ptr - expected)};
+    ASSERT_EQ(written, std::string{text} + "\r\n") << "for " << x;
   }
 }
 
