@@ -1,6 +1,6 @@
-// A device has a roof per precision: FP32 on an H100 has its ridge at 20 FLOP/B, FP16 on its tensor cores at
-// 295. analyze(kernel, device) without one would have to guess (it once took FP32 silently), so it does
-// not compile: name the precision, or take it from the element type with hml::precision_of<float>.
+// A kernel analysed on a device without a precision: a device has a roof per precision, so name one.
+// FP32 on an H100 has its ridge at 20 FLOP/B, FP16 on its tensor cores at 295; analyze(kernel, device)
+// would have to guess (it once took FP32 silently). Or take it from the element type: precision_of<float>.
 // expected-error: no matching function for call to 'analyze'
 import hml;
 

@@ -1,5 +1,5 @@
-// The layers are one-way: code built on the catalog layer cannot reach the report layer above it. This
-// case links hml::catalog only, as modules/catalog does, so importing hml.report is not found.
+// An upward import does not build: code on the catalog layer cannot reach the report layer above it.
+// This case links hml::catalog only, as modules/catalog does, so importing hml.report is not found.
 // links: hml::catalog
 // expected-error: module 'hml.report' not found
 import hml.catalog;
