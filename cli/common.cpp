@@ -226,7 +226,7 @@ hml::loaded_device read_device_file(std::string_view option, const std::string& 
   try {
     return hml::read_device_json(text);
   } catch (const hml::device_file_error& e) {
-    throw input_error(std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": " + e.what());
+    throw input_error(input.source_name() + e.what());
   }
 }
 
