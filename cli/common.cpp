@@ -238,8 +238,8 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_dev
   device->type_name("NAME");
   auto* file = command.add_option("--device-file", options.device_files,
                                   several_devices ? "a device described in a JSON file (repeat for several); see "
-                                                    "docs/catalog.md"
-                                                  : "a device described in a JSON file; see docs/catalog.md");
+                                                    "docs/reference/catalog.md"
+                                                  : "a device described in a JSON file; see docs/reference/catalog.md");
   file->type_name("FILE");
   if (!several_devices) {
     device->expected(1);

@@ -208,7 +208,7 @@ void add_devices_command(CLI::App& hml) {
   command->footer(
       "Example: hml devices\n"
       "         hml devices h100_sxm\n"
-      "         hml devices --file my_gpu.json   (a device described in JSON; see docs/catalog.md)\n"
+      "         hml devices --file my_gpu.json   (a device described in JSON; see docs/reference/catalog.md)\n"
       "         hml devices --format json   (in base units; 0 with kind \"not published\")");
   auto o = std::make_shared<devices_options>();
   auto* name = command->add_option("name", o->name, "one device: its id (h100_sxm) or name, any case");

@@ -13,7 +13,7 @@ void add_lab_command(CLI::App& hml) {
   command->footer(
       "Example: hml lab --size 10MiB --bandwidth 1Gbit/s --ops-per-byte 1 --latency 50ns --peak 10GFLOP/s\n"
       "         hml lab --size 10MB --hit-rate 0.95 --fast 500Gbit/s --slow 10Gbit/s\n"
-      "Without options: the seed's low-bandwidth case.");
+      "Without options: the toy lab's low-bandwidth case (docs/explanation/origins.md).");
   auto options = std::make_shared<model_options>();
   auto title = std::make_shared<std::string>("hml lab");
   add_model_options(*command, *options, false);

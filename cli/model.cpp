@@ -39,7 +39,7 @@ void add_model_options(CLI::App& command, model_options& o, bool axes) {
       command.add_option("--outstanding", o.outstanding, "requests in flight in random access")
           ->type_name("COUNT")
           ->capture_default_str()};
-  command.add_option("--overlap", o.overlap, "none: total = memory + compute (the seed); full: the larger")
+  command.add_option("--overlap", o.overlap, "none: total = memory + compute (the toy lab); full: the larger")
       ->check(CLI::IsMember({"none", "full"}))
       ->capture_default_str();
 }

@@ -68,7 +68,7 @@ void run(const roofline_options& o) {
 }  // namespace
 
 void add_roofline_command(CLI::App& hml) {
-  auto* command = hml.add_subcommand("roofline", "seed 002's roofline analysis of a list of operations");
+  auto* command = hml.add_subcommand("roofline", "the roofline analysis of a list of operations on a device or a given roof");
   command->footer(
       "FILE is CSV with the header name,flops,memory_bytes; plain numbers are FLOP and bytes, numbers with\n"
       "units (10 MFLOP, 12 MB) are accepted too. Output fields: name, arithmetic_intensity, attainable_flops,\n"
@@ -80,7 +80,7 @@ void add_roofline_command(CLI::App& hml) {
   command->add_option("--ops", o->operations, "CSV file of operations, or - for standard input")
       ->type_name("FILE")
       ->required();
-  command->add_flag("--round", o->round, "round as seed 002 does: 4, 4, 2 and 8 decimals");
+  command->add_flag("--round", o->round, "round as the roofline exercise does: 4, 4, 2 and 8 decimals");
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });
 }

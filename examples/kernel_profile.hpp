@@ -24,8 +24,8 @@ inline constexpr std::array<std::string_view, 4> seed_labels{"1024x128", "4096x2
 
 // Not in seed 004: small float32 matmuls with ideal caching, intensity n/6 just above and below 10.
 inline constexpr std::array<hml::kernel, 2> extra_kernels{hml::matmul<float>(64), hml::matmul<float>(58)};
-inline constexpr std::array<std::string_view, 2> extra_labels{"64x64 (extra, not in seed 004)",
-                                                              "58x58 (extra, not in seed 004)"};
+inline constexpr std::array<std::string_view, 2> extra_labels{"64x64 (extra, not in the profiling script)",
+                                                              "58x58 (extra, not in the profiling script)"};
 
 // Seed 004: `if arithmetic_intensity < 10: MEMORY BOUND else: COMPUTE BOUND`, on every GPU.
 inline constexpr hml::arithmetic_intensity seed_threshold = 10 * hml::flop_per_byte;
@@ -46,16 +46,16 @@ constexpr void write_kernel(Sink& out, const hml::kernel& k, std::string_view la
   for (const hml::device* d : devices) {
     const hml::roofline_point p = hml::analyze(k, *d, hml::precision::fp32);
     write(out, {"  ", d->name, ": ", hml::to_text(p.estimated_time), " at ", hml::to_text(p.attainable),
-                "; roofline: ", hml::to_string(p.bound), ", seed rule: ", hml::to_string(seed_rule(p.intensity)),
+                "; roofline: ", hml::to_string(p.bound), ", the script's rule: ", hml::to_string(seed_rule(p.intensity)),
                 disagrees(k, *d) ? "  <- disagree" : "", "\n"});
   }
 }
 
 template <class Sink>
 constexpr void write_report(Sink& out) {
-  write(out, {"Seed 004's normalization kernel (6L + 1 FLOP per packet of L float32, read once, written once)\n",
+  write(out, {"The profiling script's normalization kernel (6L + 1 FLOP per packet of L float32, read once, written once)\n",
               "Roofline verdict: compute-bound when intensity >= the device's ridge point (FP32)\n",
-              "Seed rule: compute-bound when intensity >= 10 FLOP/B, whatever the device\n"});
+              "The script's rule: compute-bound when intensity >= 10 FLOP/B, whatever the device\n"});
   for (const hml::device* d : devices) {
     const hml::roof r = hml::roof_of(*d, hml::precision::fp32);
     write(out, {"  ", d->name, ": ", hml::to_text(r.bandwidth, {hml::general(4)}), ", ", hml::to_text(r.peak), ", ridge ",

@@ -2,7 +2,7 @@
 // typed capacities and bandwidths, compute ceilings per precision and unit, every figure tagged stated,
 // derived, measured or unconfirmed and citing a source by key. The sources are a list of their own
 // (hml::devices::sources: key, title, where to find it), and hml::devices::all is the one list of devices:
-// their ids, lookup by name, `hml devices` and docs/catalog.md all read it.
+// their ids, lookup by name, `hml devices` and docs/reference/catalog.md all read it.
 //
 // Tensor figures are dense; the vendor's "with sparsity" figures (twice the dense ones) are kept apart in
 // each ceiling's `sparse`, so that no sparse figure can pass for a dense one. Derived figures (a bandwidth
@@ -14,7 +14,7 @@
 // H100 SXM does 67 TFLOP/s (33x more; 1,979 TFLOP/s is its FP16-sparse / INT8-dense tensor figure, ~2 PF),
 // A100 "1248" (19.5 TFLOP/s), V100 "1245" (15.7), RTX 4090 "1321" (82.6), RTX 3090 "1188" (35.6), GH200
 // "1980" (67). It also gives the A100 "SXM" 1935 GB/s, the A100 PCIe 80GB's bandwidth (SXM: 2,039).
-// The table in docs/catalog.md lists them next to these figures.
+// The table in docs/reference/catalog.md lists them next to these figures.
 module;
 #include <array>
 #include <cstddef>
@@ -297,7 +297,7 @@ inline constexpr device xeon_8480_plus = [] {
 }();
 // clang-format on
 
-// The one list of devices: ids, lookup, `hml devices` and docs/catalog.md follow it, in this order.
+// The one list of devices: ids, lookup, `hml devices` and docs/reference/catalog.md follow it, in this order.
 inline constexpr std::array<const device*, 15> all{&h100_sxm,  &h100_pcie, &h200,      &b200,     &a100_sxm_80gb,
                                                    &a100_sxm_40gb, &v100,  &l40s,      &rtx_4090, &rtx_3090,
                                                    &mi300x,    &mi250x,    &m1_pro,    &epyc_9654, &xeon_8480_plus};

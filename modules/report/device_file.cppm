@@ -1,5 +1,5 @@
 // hml.report:device_file — a machine description read from a JSON file, so that users can describe their
-// own machine in the shape the catalog uses (docs/catalog.md, "Your own machine"):
+// own machine in the shape the catalog uses (docs/reference/catalog.md, "Your own machine"):
 //
 //   {
 //     "id": "my_gpu", "name": "My GPU",

@@ -1,5 +1,5 @@
 // hml.report:device_json — a machine description written as a device file (the format hml.report:
-// device_file reads; docs/catalog.md), so that a description made in code or measured by the probe can be
+// device_file reads; docs/reference/catalog.md), so that a description made in code or measured by the probe can be
 // kept, edited and given back to `hml` with --device-file. Quantities are written in base units with the
 // shortest digits that read back as the same double ("2039000000000 B/s"); only the sources the device
 // cites are listed. The writer (nlohmann-json, for the escaping) is in device_json.cpp.

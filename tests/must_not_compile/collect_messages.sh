@@ -2,7 +2,7 @@
 # collect_messages.sh — the first compiler error of every must_not_compile case, as the compiler writes it.
 #
 #   tests/must_not_compile/collect_messages.sh [BUILD_DIR]              one line per case: name, first error
-#   tests/must_not_compile/collect_messages.sh --markdown [BUILD_DIR] > docs/units-mixups.md
+#   tests/must_not_compile/collect_messages.sh --markdown [BUILD_DIR] > docs/reference/units-mixups.md
 #
 # BUILD_DIR is a configured build directory (default: build/default, as `./lab test` leaves it). Each case's
 # `.case` target (the file with HML_MUST_NOT_COMPILE defined) is built there, and its first `error:` line is
@@ -142,7 +142,7 @@ cat <<EOF
 
 Each entry below is a mistake that \`hml.units\` turns into a compile error: the code a user writes, why it is
 wrong and what to write instead, and the first error clang 19 prints for it. The entries are the test cases in
-[\`tests/must_not_compile/\`](../tests/must_not_compile/); \`ctest -L must_not_compile\` checks that each still fails
+[\`tests/must_not_compile/\`](../../tests/must_not_compile/); \`ctest -L must_not_compile\` checks that each still fails
 with that error and no other, and that its correction compiles.
 
 The error lines are real compiler output. They are shortened only by eliding long template argument lists with
@@ -159,7 +159,7 @@ This page is generated; after changing a case or the library, rebuild and regene
 
 \`\`\`sh
 ./lab test -L must_not_compile
-tests/must_not_compile/collect_messages.sh --markdown build/default > docs/units-mixups.md
+tests/must_not_compile/collect_messages.sh --markdown build/default > docs/reference/units-mixups.md
 \`\`\`
 EOF
 

@@ -619,36 +619,65 @@ TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   EXPECT_NE(o.err.find("'in registers (0 B)' is not drawn"), std::string::npos) << o.err;
 }
 
-// The README's sessions are real: each `$ hml ...` line of its "The hml command" section, run again in the
-// source directory (stderr with stdout), prints what the README shows.
-TEST(Cli, ReadmeSessionsShowRealOutput) {
-  const std::string readme = read_file(fs::path{HML_SOURCE_DIR} / "README.md");
-  const std::size_t begin = readme.find("\n## The hml command\n");
-  ASSERT_NE(begin, std::string::npos);
-  const std::string section = readme.substr(begin, readme.find("\n## ", begin + 1) - begin);
+// The docs' sessions are real: each `$ hml ...` line of every ```console block in README.md and
+// docs/**/*.md, run again in the source directory (stderr with stdout), prints what the page shows. A block
+// whose fence follows a line `<!-- not rerun: REASON -->` is a measurement of one machine and is skipped.
+// With HML_REFRESH_DOCS=1 in the environment the pages are rewritten with the real output instead (after an
+// intended change of the output; review the diff):
+//   HML_REFRESH_DOCS=1 build/default/bin/hml_runtime_tests --gtest_filter=Cli.DocsSessionsShowRealOutput
+TEST(Cli, DocsSessionsShowRealOutput) {
+  const fs::path source{HML_SOURCE_DIR};
+  std::vector<fs::path> pages{source / "README.md"};
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(source / "docs")) {
+    if (entry.is_regular_file() && entry.path().extension() == ".md") pages.push_back(entry.path());
+  }
+  std::sort(pages.begin() + 1, pages.end());
+  const char* refresh_variable = std::getenv("HML_REFRESH_DOCS");
+  const bool refresh = refresh_variable != nullptr && std::string_view{refresh_variable} == "1";
   const scratch_directory io{"session"};
   std::size_t sessions = 0;
-  for (std::size_t at = section.find("```console\n"); at != std::string::npos; at = section.find("```console\n", at)) {
-    at += 11;
-    const std::string block = section.substr(at, section.find("```", at) - at);
-    std::size_t line = 0;
-    while (line < block.size()) {
-      const std::size_t command_end = block.find('\n', line);
-      std::string command = block.substr(line + 2, command_end - line - 2);
-      std::size_t next = block.find("\n$ ", command_end);
-      next = next == std::string::npos ? block.size() : next + 1;
-      const std::string shown = block.substr(command_end + 1, next - command_end - 1);
-      line = next;
-      // `hml` at the start of the command or of a pipeline stage is the built program.
-      for (std::size_t h = command.find("hml "); h != std::string::npos; h = command.find("hml ", h + 1)) {
-        if (h == 0 || command.compare(h - 2, 2, "| ") == 0) command.replace(h, 3, shell_quoted(HML_CLI));
+  for (const fs::path& page : pages) {
+    const std::string text = read_file(page);
+    std::string rewritten;
+    std::size_t copied = 0;
+    const std::string opening = "```console\n";
+    for (std::size_t at = text.find(opening); at != std::string::npos; at = text.find(opening, at)) {
+      // The line before the fence (rfind's npos + 1 is 0: the page's first line).
+      const std::size_t previous_end = at == 0 ? 0 : at - 1;
+      const std::size_t previous_start = previous_end == 0 ? 0 : text.rfind('\n', previous_end - 1) + 1;
+      const std::string_view previous = std::string_view{text}.substr(previous_start, previous_end - previous_start);
+      at += opening.size();
+      const std::size_t close = text.find("```", at);
+      ASSERT_NE(close, std::string::npos) << page;
+      if (previous.starts_with("<!-- not rerun: ")) continue;
+      const std::string block = text.substr(at, close - at);
+      ASSERT_TRUE(block.starts_with("$ ")) << page << ": a console block starts with its command";
+      rewritten += text.substr(copied, at - copied);
+      copied = close;
+      std::size_t line = 0;
+      while (line < block.size()) {
+        const std::size_t command_end = block.find('\n', line);
+        const std::string shown_command = block.substr(line + 2, command_end - line - 2);
+        std::string command = shown_command;
+        std::size_t next = block.find("\n$ ", command_end);
+        next = next == std::string::npos ? block.size() : next + 1;
+        const std::string shown = block.substr(command_end + 1, next - command_end - 1);
+        line = next;
+        // `hml` at the start of the command or of a pipeline stage is the built program.
+        for (std::size_t h = command.find("hml "); h != std::string::npos; h = command.find("hml ", h + 1)) {
+          if (h == 0 || command.compare(h - 2, 2, "| ") == 0) command.replace(h, 3, shell_quoted(HML_CLI));
+        }
+        const std::string run = "cd " + shell_quoted(HML_SOURCE_DIR) + " && (" + command + ") >" +
+                                shell_quoted((io.path / "out").string()) + " 2>&1";
+        (void)std::system(run.c_str());
+        const std::string real = read_file(io.path / "out");
+        rewritten += "$ " + shown_command + "\n" + real;
+        if (!refresh) EXPECT_EQ(real, shown) << page << ": " << shown_command;
+        ++sessions;
       }
-      const std::string run = "cd " + shell_quoted(HML_SOURCE_DIR) + " && (" + command + ") >" +
-                              shell_quoted((io.path / "out").string()) + " 2>&1";
-      (void)std::system(run.c_str());
-      EXPECT_EQ(read_file(io.path / "out"), shown) << command;
-      ++sessions;
     }
+    rewritten += text.substr(copied);
+    if (refresh && rewritten != text) std::ofstream{page, std::ios::binary} << rewritten;
   }
   EXPECT_GE(sessions, 8u);
 }
