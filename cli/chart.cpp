@@ -1,5 +1,7 @@
 // `hml chart`: the roofline chart (SVG) of a CSV list of kernels on one or more devices or a given roof.
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -20,7 +22,20 @@ struct chart_options {
   output_options output;
 };
 
+// The writer produces SVG only: a path that names another format (roofline.png, chart.pdf) would get SVG
+// text under a name that promises something else, so it is refused before anything is read or written.
+// Standard output (-) and a name without an extension (a device, a FIFO) take the SVG as it is.
+void check_output_name(const std::string& path) {
+  if (path == "-") return;
+  std::string extension = std::filesystem::path{path}.extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension.empty() || extension == ".svg") return;
+  throw input_error("--output: '" + path + "': hml chart writes SVG only, not " + extension.substr(1) +
+                    "; name the file .svg (rsvg-convert or inkscape can convert it)");
+}
+
 void run(const chart_options& o) {
+  check_output_name(o.output.path);
   const std::vector<named_roof> roofs = roofs_of(o.roof);  // a device given twice is an input error there
   if (roofs.size() > hml::max_chart_roofs) {
     throw input_error("--device: a chart compares at most " + std::to_string(hml::max_chart_roofs) + " devices, not " +
@@ -42,8 +57,8 @@ void run(const chart_options& o) {
         if (&r == &roofs.front()) left_out.push_back(record.name);
         continue;
       }
-      const std::string label = roofs.size() > 1 ? record.name + " (" + std::string{r.label} + ")" : record.name;
-      chart.points.push_back({label, p.intensity, p.attainable, hml::point_kind::predicted});
+      // One label per kernel; with several devices, the marker says which device a point is on.
+      chart.points.push_back({record.name, p.intensity, p.attainable, hml::point_kind::predicted, std::string{r.label}});
     }
   }
   emit(o.output, hml::to_svg(chart));

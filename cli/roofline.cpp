@@ -1,5 +1,7 @@
 // `hml roofline`: seed 002's roofline analysis of a CSV list of operations on a device or a given roof.
 #include <array>
+#include <cstddef>
+#include <string_view>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,13 +54,27 @@ void run(const roofline_options& o) {
       break;
     }
     case output_format::table: {
-      hml::table_layout layout{columns};
+      // For people: quantities with their units and prefixes, efficiency in % (CSV and JSON keep base units).
+      using text_row = std::array<std::string, hml::roofline_text_fields.size()>;
+      const auto prepare_text = [&](const hml::kernel_record& k, text_row& r) {
+        r = hml::roofline_text_row(hml::analyze(k.as_kernel(), roof.roof));
+      };
+      const auto cells = [](const text_row& r) {
+        std::array<hml::cell_view, hml::roofline_text_fields.size()> viewed;
+        for (std::size_t c = 0; c < r.size(); ++c) viewed[c] = std::string_view{r[c]};
+        return viewed;
+      };
+      hml::table_layout layout{{hml::roofline_text_fields.begin(), hml::roofline_text_fields.end()}};
       input.keep_copy();
-      for_each_kernel<row>(input, prepare, [&](const hml::kernel_record&, const row& r) { layout.measure(r); });
+      for_each_kernel<text_row>(input, prepare_text,
+                                [&](const hml::kernel_record&, const text_row& r) { layout.measure(cells(r)); });
       input.rewind();
       out.buffer() = "roofline on " + roof.title + ": " + describe(roof.roof) + "\n";
       layout.header(out.buffer());
-      each_row([&](const auto& row) { layout.row(out.buffer(), row); });
+      for_each_kernel<text_row>(input, prepare_text, [&](const hml::kernel_record&, const text_row& r) {
+        layout.row(out.buffer(), cells(r));
+        out.flush_if_full();
+      });
       break;
     }
   }
@@ -72,7 +88,8 @@ void add_roofline_command(CLI::App& hml) {
   command->footer(
       "FILE is CSV with the header name,flops,memory_bytes; plain numbers are FLOP and bytes, numbers with\n"
       "units (10 MFLOP, 12 MB) are accepted too. Output fields: name, arithmetic_intensity, attainable_flops,\n"
-      "bound, efficiency, estimated_time_s.\n"
+      "bound, efficiency, estimated_time_s (CSV and JSON: FLOP/B, FLOP/s, percent, seconds at full precision;\n"
+      "the table: the same with SI prefixes and units, efficiency in %).\n"
       "Example: hml roofline --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv\n"
       "         hml roofline --device h100_sxm --precision fp32 --ops - --format json --round < kernels.csv");
   auto o = std::make_shared<roofline_options>();
@@ -80,7 +97,7 @@ void add_roofline_command(CLI::App& hml) {
   command->add_option("--ops", o->operations, "CSV file of operations, or - for standard input")
       ->type_name("FILE")
       ->required();
-  command->add_flag("--round", o->round, "round as the roofline exercise does: 4, 4, 2 and 8 decimals");
+  command->add_flag("--round", o->round, "round CSV and JSON as the roofline exercise does: 4, 4, 2 and 8 decimals");
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });
 }

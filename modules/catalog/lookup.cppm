@@ -29,20 +29,23 @@ inline std::string key(std::string_view name) {
   return out;
 }
 
-// Levenshtein distance, for suggestions.
+// Edit distance for suggestions: insertions, deletions, substitutions and transpositions of two adjacent
+// characters, each 1 (Damerau-Levenshtein, optimal string alignment), so that "h100_smx", two letters
+// swapped, is 1 from "h100_sxm" as a typo of one key is.
 inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  // Three rows of the table: the one before the previous (for a transposition), the previous, this one.
+  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
   for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
     row[0] = i;
     for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
     }
+    std::swap(before, previous);
+    std::swap(previous, row);
   }
-  return row[b.size()];
+  return previous[b.size()];
 }
 
 inline std::string joined(const std::vector<std::string_view>& names) {
@@ -177,7 +180,17 @@ struct precision_choice {
   const compute_kind k = kind_for(d, p);
   const std::string what = b == basis::datasheet ? "" : "measured ";
   if (!peak(d, k, b).published()) {
-    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + std::string{to_string(k)} + " peak");
+    // The precisions it does have, as --precision takes them.
+    std::vector<std::string> has;
+    for (precision q : all_precisions) {
+      for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
+        if (peak(d, compute_kind{q, u}, b).published()) has.push_back(id_of(compute_kind{q, u}));
+      }
+    }
+    std::vector<std::string_view> names(has.begin(), has.end());
+    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + std::string{to_string(k)} + " peak; " +
+                                (names.empty() ? "it has no " + what + "peak at all"
+                                               : "it has " + detail::lookup::joined(names)));
   }
   if (!bandwidth_of(main_memory(d), b).published()) {
     throw std::invalid_argument(std::string{d.name} + " publishes no " + what + "main-memory bandwidth");

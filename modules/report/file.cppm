@@ -58,6 +58,30 @@ private:
 };
 
 
+// Why no file can be created in `directory` (the system's errno text alone says "No such file or directory"
+// for /proc, which exists): whether the directory is missing, is not one, is read-only or not writable, or
+// is a file system that holds no files of ours.
+inline std::string cannot_create_in(const std::filesystem::path& directory, int error) {
+  namespace fs = std::filesystem;
+  const std::string where = "'" + directory.string() + "'";
+  std::error_code ignored;
+  const fs::file_status status = fs::status(directory, ignored);
+  if (!fs::exists(status)) return "the directory " + where + " does not exist";
+  if (!fs::is_directory(status)) return where + " is not a directory";
+  const std::string detail = std::string{" ("} + std::strerror(error) + ")";
+  switch (error) {
+    case EACCES:
+    case EPERM: return "the directory " + where + " is not writable" + detail;
+    case EROFS: return "the directory " + where + " is on a read-only file system" + detail;
+    // The directory exists, yet creating in it says ENOENT: a virtual file system such as /proc or /sys.
+    case ENOENT:
+      return "cannot create a file in the directory " + where + ": its file system takes no new files (as /proc and /sys)";
+    case ENOSPC:
+    case EDQUOT: return "no space left to create a file in " + where + detail;
+    default: return "cannot create a file in the directory " + where + detail;
+  }
+}
+
 // An output file written piece by piece that a reader sees whole or not at all: the pieces go to a
 // temporary file beside the target (so the rename stays on one file system), which commit() syncs and
 // renames over the target, keeping the target's permissions. A symbolic link is followed, so the file it
@@ -85,7 +109,7 @@ public:
     temporary_ = directory / (".hml-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".tmp");
     const ::mode_t mode = fs::exists(status_) ? static_cast<::mode_t>(status_.permissions()) : 0666;
     fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
+    if (fd_ < 0) throw file_write_error{path, cannot_create_in(directory, errno)};
   }
   atomic_file(const atomic_file&) = delete;
   atomic_file& operator=(const atomic_file&) = delete;

@@ -243,19 +243,36 @@ struct columns {
 
 inline columns read_header(const record& header) {
   constexpr std::size_t missing = static_cast<std::size_t>(-1);
+  const std::string expected =
+      "expected the columns " + std::string{kernels_csv_header} + " (in any order, each once)";
   columns at{missing, missing, missing};
+  std::string found;  // the header's columns as written, for the message
+  std::string unknown;
   for (std::size_t c = 0; c < header.fields.size(); ++c) {
     const std::string_view column = trimmed(header.fields[c]);
+    found += (found.empty() ? "\"" : ", \"") + std::string{column} + "\"";
     std::size_t* slot = column == "name" ? &at.name : column == "flops" ? &at.flops
                         : column == "memory_bytes" ? &at.bytes : nullptr;
-    if (slot == nullptr || *slot != missing) {
-      throw kernels_csv_error{header.line, "the header must name the columns " + std::string{kernels_csv_header} +
-                                               " (in any order), each once; found \"" + std::string{column} + "\""};
+    if (slot == nullptr) {
+      if (unknown.empty()) unknown = std::string{column};
+      continue;
+    }
+    if (*slot != missing) {
+      throw kernels_csv_error{header.line, "the header names the column " + std::string{column} + " twice; " + expected};
     }
     *slot = c;
   }
-  if (at.name == missing || at.flops == missing || at.bytes == missing) {
-    throw kernels_csv_error{header.line, "the header must name the columns " + std::string{kernels_csv_header}};
+  // A missing column is named: "bytes" for "memory_bytes" is the usual slip, and the message shows both.
+  std::string absent;
+  for (const auto& [slot, name] : {std::pair{at.name, "name"}, {at.flops, "flops"}, {at.bytes, "memory_bytes"}}) {
+    if (slot == missing) absent += (absent.empty() ? "" : " and ") + std::string{name};
+  }
+  if (!absent.empty()) {
+    throw kernels_csv_error{header.line, "the header has no " + absent + " column (it has " + found + "); " + expected};
+  }
+  if (!unknown.empty()) {
+    throw kernels_csv_error{header.line, "the header has a column \"" + unknown + "\" that is not one of " +
+                                             std::string{kernels_csv_header} + "; " + expected};
   }
   return at;
 }

@@ -18,6 +18,7 @@ module;
 #include <vector>
 export module hml.report:roofline_table;
 import hml.format;
+import hml.units;  // quantities as text
 import hml.analysis;
 import :table;
 
@@ -92,6 +93,26 @@ struct roofline_rounding {
           to_string(p.bound),
           maybe_rounded(p.efficiency_percent, decimals.efficiency),
           maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)};
+}
+
+// The aligned table for people: the same fields, in the units people read (SI prefixes, %), through
+// hml.units' own text: "0.08333 FLOP/B", "279.2 GFLOP/s", "0.4167 %", "3.582 us". CSV and JSON keep
+// roofline_row's base units at full precision.
+inline constexpr std::array<std::string_view, 6> roofline_text_fields{
+    "name", "arithmetic intensity", "attainable", "bound", "efficiency", "estimated time"};
+
+[[nodiscard]] inline std::string percent_text(double percent, number_format numbers = general(4)) {
+  return std::string{format_number(percent, numbers).view()} + " %";
+}
+
+[[nodiscard]] inline std::array<std::string, roofline_text_fields.size()> roofline_text_row(const roofline_point& p) {
+  constexpr quantity_format four{.number = general(4)};
+  return {std::string{p.name},
+          to_string(p.intensity, four),
+          to_string(p.attainable, four),
+          std::string{to_string(p.bound)},
+          percent_text(p.efficiency_percent),
+          to_string(p.estimated_time, four)};
 }
 
 // One row per point (roofline_row), in a table that owns its text.

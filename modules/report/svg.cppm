@@ -5,6 +5,12 @@
 // - one or more machines' rooflines side by side: each its own line min(peak, I x bandwidth) in its own
 //   colour, with its own ridge marked and a legend entry (regions shaded only for a single machine, since
 //   they differ between machines).
+// With several machines, each machine's points have its colour and a marker shape of their own, shown in the
+// legend; a kernel drawn on several machines is labelled once, beside the column of its markers.
+// Every label (ceilings, ridges, points) is placed where it crosses no line, marker or other label: the
+// candidates around its anchor are tried nearest first against the geometry drawn so far (a conservative
+// estimate of DejaVu Sans's glyph widths gives each text's box). tests/runtime/chart_layout_test.cpp checks
+// the written charts of the sample kernel lists for collisions.
 // The input is generic (named ceilings, roofs and points), so any roofline analysis can draw through it.
 // The plot's axis ranges and each roof's figures are written as data-* attributes, so that a program can
 // read positions back out of the SVG.
@@ -16,6 +22,7 @@ module;
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 export module hml.report:svg;
 import hml.format;
@@ -32,6 +39,9 @@ struct chart_point {
   arithmetic_intensity intensity;
   compute_rate achieved;
   point_kind kind = point_kind::measured;
+  // On a chart of several machines: the name of the roof (labelled_roof::name) the point belongs to, which
+  // gives it that machine's marker and colour; empty: the marker of its kind.
+  std::string roof = {};
 };
 
 // One machine's roofline on a chart of several: its name (a device id, say) and its roof.
@@ -59,7 +69,7 @@ namespace hml::detail::svg {
 
 inline constexpr double width = 910;
 inline constexpr double height = 560;
-inline constexpr double left = 112;    // room for "100 GFLOP/s" tick labels and the axis title
+inline constexpr double left = 120;    // room for "100 GFLOP/s" tick labels and, left of them, the axis title
 inline constexpr double right = 700;   // the legend sits to the right of the plot
 inline constexpr double top = 56;
 inline constexpr double bottom = 490;
@@ -208,8 +218,193 @@ inline void validate(const roofline_chart& chart) {
   for (const chart_point& p : chart.points) {
     require_positive(p.intensity.value(), "point '" + p.label + "': intensity");
     require_positive(p.achieved.value(), "point '" + p.label + "': rate");
+    require(p.roof.empty() || std::any_of(chart.roofs.begin(), chart.roofs.end(),
+                                          [&](const labelled_roof& r) { return r.name == p.roof; }),
+            "point '" + p.label + "': no roof is named '" + p.roof + "'");
   }
 }
+
+// --- where things are: every line, marker and text drawn so far, so that a label goes where it is clear ---
+//
+// A text's box comes from an estimate of the glyph widths of DejaVu Sans, the font the SVG names first
+// (DejaVuSans.ttf, hmtx table, 2048 units per em): for each class of characters the widest glyph of the
+// class, rounded up, so the box is never narrower than the text drawn (Helvetica and Arial, the fallbacks,
+// are narrower still). Vertically it runs from the ascender, 0.93 em above the baseline, to the descender,
+// 0.24 em below. tests/runtime/svg_layout.hpp checks the written SVG with the same estimate, independently.
+
+struct point2 {
+  double x, y;
+};
+using polygon = std::vector<point2>;  // convex; two corners make a segment
+
+inline double em_width(unsigned char c) {
+  constexpr std::string_view narrow = "'ijlIJ ,./:;\\|f-()[]t!r";  // widest: r, 0.411 em
+  constexpr std::string_view wide = "mwMW%@#+<=>^~&";             // widest: @, 1.0 em
+  if (c >= 0x80) return 1.0;
+  if (narrow.find(static_cast<char>(c)) != std::string_view::npos) return 0.42;
+  if (wide.find(static_cast<char>(c)) != std::string_view::npos) return 1.0;
+  if (c >= 'A' && c <= 'Z') return 0.8;  // widest: O and Q, 0.787 em
+  return 0.64;                           // lower case and digits; widest: the digits, 0.636 em
+}
+
+inline double text_width(std::string_view content, double font_size) {
+  double ems = 0;
+  for (char c : content) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte & 0xC0) != 0x80) ems += em_width(byte);  // a UTF-8 continuation byte counts with its lead byte
+  }
+  return ems * font_size;
+}
+
+inline constexpr double ascent = 0.93;   // em above the baseline
+inline constexpr double descent = 0.24;  // em below it
+inline constexpr double font_size = 12;
+inline constexpr double text_height = (ascent + descent) * font_size;
+inline constexpr double clearance = 2.5;  // px kept free around every label
+
+// Where a text goes: its anchor point and how it hangs from it, as SVG's text-anchor and rotate() say.
+struct text_spot {
+  double x, y;  // the baseline's anchor point
+  std::string_view anchor = "start";
+  double angle = 0;  // degrees, about (x, y)
+};
+
+// The text's box, grown by `margin` on every side, as a polygon on the page.
+inline polygon box_of(const text_spot& at, double text_wide, double margin) {
+  const double shift = at.anchor == "middle" ? text_wide / 2 : at.anchor == "end" ? text_wide : 0;
+  const double x0 = -shift - margin, x1 = text_wide - shift + margin;
+  const double y0 = -ascent * font_size - margin, y1 = descent * font_size + margin;
+  const double a = at.angle * 3.14159265358979 / 180;
+  polygon corners{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+  for (point2& c : corners) {
+    c = {at.x + c.x * std::cos(a) - c.y * std::sin(a), at.y + c.x * std::sin(a) + c.y * std::cos(a)};
+  }
+  return corners;
+}
+
+inline polygon rectangle(double x0, double y0, double x1, double y1) { return {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}; }
+
+// Separating axes: two convex polygons are apart when the projections on some edge normal do not overlap.
+inline bool overlap(const polygon& a, const polygon& b) {
+  const auto apart_along = [&](point2 axis) {
+    double a_low = 1e300, a_high = -1e300, b_low = 1e300, b_high = -1e300;
+    for (const point2& p : a) a_low = std::min(a_low, p.x * axis.x + p.y * axis.y), a_high = std::max(a_high, p.x * axis.x + p.y * axis.y);
+    for (const point2& p : b) b_low = std::min(b_low, p.x * axis.x + p.y * axis.y), b_high = std::max(b_high, p.x * axis.x + p.y * axis.y);
+    return a_high <= b_low || b_high <= a_low;
+  };
+  for (const polygon* shape : {&a, &b}) {
+    const std::size_t n = shape->size();
+    for (std::size_t i = 0; i < (n == 2 ? 1 : n); ++i) {
+      const point2 p = (*shape)[i], q = (*shape)[(i + 1) % n];
+      if (apart_along({p.y - q.y, q.x - p.x})) return false;
+      if (n == 2 && apart_along({q.x - p.x, q.y - p.y})) return false;
+    }
+  }
+  return true;
+}
+
+// The part of the segment p-q inside the plot (Liang-Barsky); false when none is.
+inline bool clip_to_plot(point2& p, point2& q) {
+  double t0 = 0, t1 = 1;
+  const double dx = q.x - p.x, dy = q.y - p.y;
+  const double sides[4][2] = {{-dx, p.x - left}, {dx, right - p.x}, {-dy, p.y - top}, {dy, bottom - p.y}};
+  for (const auto& [d, distance] : sides) {
+    if (d == 0) {
+      if (distance < 0) return false;
+    } else if (d < 0) {
+      t0 = std::max(t0, distance / d);
+    } else {
+      t1 = std::min(t1, distance / d);
+    }
+  }
+  if (t0 > t1) return false;
+  const point2 a{p.x + t0 * dx, p.y + t0 * dy}, b{p.x + t1 * dx, p.y + t1 * dy};
+  p = a;
+  q = b;
+  return true;
+}
+
+// An axis-aligned box: a marker, a column of markers, an unrotated text.
+struct box {
+  double x0, y0, x1, y1;
+};
+
+// The nearest points of two boxes, a on the first and b on the second (equal where they overlap).
+inline std::pair<point2, point2> nearest_points(const box& a, const box& b) {
+  const auto span = [](double a0, double a1, double b0, double b1) {
+    if (a1 < b0) return std::pair{a1, b0};
+    if (b1 < a0) return std::pair{a0, b1};
+    const double middle = (std::max(a0, b0) + std::min(a1, b1)) / 2;
+    return std::pair{middle, middle};
+  };
+  const auto [ax, bx] = span(a.x0, a.x1, b.x0, b.x1);
+  const auto [ay, by] = span(a.y0, a.y1, b.y0, b.y1);
+  return {{ax, ay}, {bx, by}};
+}
+
+// A label where it was placed, and the leader line that ties it to what it names when it had to go further
+// away than `beside` (leader.first == leader.second: none).
+struct placed_label {
+  text_spot spot;
+  std::pair<point2, point2> leader{};
+  [[nodiscard]] bool has_leader() const { return leader.first.x != leader.second.x || leader.first.y != leader.second.y; }
+};
+
+inline constexpr double beside_gap = 12;  // px: a label further than this from what it names gets a leader
+
+// What is on the page so far, and the first clear spot among a label's candidates.
+class layout {
+ public:
+  void segment(point2 p, point2 q, bool clipped = true) {
+    if (!clipped || clip_to_plot(p, q)) taken_.push_back({p, q});
+  }
+  void area(polygon shape) { taken_.push_back(std::move(shape)); }
+  void marker(const box& b) {
+    area(rectangle(b.x0, b.y0, b.x1, b.y1));
+    solid_.push_back(rectangle(b.x0, b.y0, b.x1, b.y1));
+  }
+
+  // The first candidate whose box, with clearance, is inside the plot and meets nothing drawn; else the one
+  // that meets the fewest things. Where the label names something (`named`, a marker's box) and lands more
+  // than beside_gap from it, a leader line joins them, which must cross no text or marker either. The label
+  // (and its leader) are taken.
+  placed_label place(std::string_view content, const std::vector<text_spot>& candidates, const box* named = nullptr) {
+    const double wide = text_width(content, font_size);
+    std::size_t best = 0, fewest = static_cast<std::size_t>(-1);
+    std::pair<point2, point2> best_leader{};
+    for (std::size_t i = 0; i < candidates.size() && fewest > 0; ++i) {
+      const polygon with_clearance = box_of(candidates[i], wide, clearance);
+      std::size_t met = 0;
+      for (const point2& c : with_clearance) met += (c.x < left || c.x > right || c.y < top || c.y > bottom) ? 100 : 0;
+      for (const polygon& other : taken_) met += overlap(with_clearance, other) ? 1 : 0;
+      std::pair<point2, point2> leader{};
+      if (named != nullptr && candidates[i].angle == 0) {
+        const polygon drawn = box_of(candidates[i], wide, 0);
+        auto [from, to] = nearest_points(*named, {drawn[0].x, drawn[0].y, drawn[2].x, drawn[2].y});
+        const double length = std::hypot(to.x - from.x, to.y - from.y);
+        if (length > beside_gap) {
+          // Stop short of the label, so that the line touches neither it nor the marker's box.
+          to = {to.x - (to.x - from.x) * 2 / length, to.y - (to.y - from.y) * 2 / length};
+          leader = {from, to};
+          const polygon line_shape{from, to};
+          for (const polygon& other : solid_) met += overlap(line_shape, other) ? 1 : 0;
+        }
+      }
+      if (met < fewest) best = i, fewest = met, best_leader = leader;
+    }
+    const polygon drawn = box_of(candidates[best], wide, 0);
+    area(drawn);
+    solid_.push_back(drawn);
+    if (best_leader.first.x != best_leader.second.x || best_leader.first.y != best_leader.second.y) {
+      taken_.push_back({best_leader.first, best_leader.second});
+    }
+    return {candidates[best], best_leader};
+  }
+
+ private:
+  std::vector<polygon> taken_;  // everything drawn
+  std::vector<polygon> solid_;  // texts and markers, which a leader line must not cross either
+};
 
 // --- drawing ------------------------------------------------------------------------------------------
 
@@ -218,9 +413,29 @@ inline std::string text(double x, double y, std::string_view content, std::strin
          std::string{attributes} + ">" + escaped(content) + "</text>\n";
 }
 
+// A placed label: its anchor, rotation and further attributes.
+inline std::string text(const text_spot& at, std::string_view content, std::string_view attributes = {}) {
+  std::string all = at.anchor == "start" ? std::string{} : "text-anchor=\"" + std::string{at.anchor} + "\"";
+  if (!attributes.empty()) all += (all.empty() ? "" : " ") + std::string{attributes};
+  if (at.angle == 0) return text(at.x, at.y, content, all);
+  return text(0, 0, content,
+              all + (all.empty() ? "" : " ") + "transform=\"translate(" + number(at.x) + " " + number(at.y) +
+                  ") rotate(" + number(at.angle) + ")\"");
+}
+
 inline std::string line(double x1, double y1, double x2, double y2, std::string_view attributes) {
   return "<line x1=\"" + number(x1) + "\" y1=\"" + number(y1) + "\" x2=\"" + number(x2) + "\" y2=\"" + number(y2) +
          "\" " + std::string{attributes} + "/>\n";
+}
+
+// A placed label and, where it went further away, its leader line (thin and grey, under nothing).
+inline std::string labelled(const placed_label& at, std::string_view content, std::string_view attributes = {}) {
+  std::string out;
+  if (at.has_leader()) {
+    out += line(at.leader.first.x, at.leader.first.y, at.leader.second.x, at.leader.second.y,
+                "class=\"leader\" stroke=\"#888\" stroke-width=\"0.8\"");
+  }
+  return out + text(at.spot, content, attributes);
 }
 
 inline std::string circle(double x, double y, std::string_view attributes) {
@@ -244,6 +459,32 @@ inline std::string marker(point_kind kind, double x, double y) {
              number(x - 6) + " " + number(y + 5) + " Z\" fill=\"#1e8449\"/>\n";
   }
   return {};
+}
+
+// With several machines, a point's machine shows in its marker: the machine's colour and a shape of its own
+// (circle, square, triangle, diamond, triangle down, pentagon, hexagon, triangle right), filled for a
+// measured or after point, hollow for a predicted or before one. `extra` carries data-roof and class.
+inline constexpr std::size_t shape_count = 8;
+static_assert(shape_count == max_chart_roofs);
+
+inline bool filled(point_kind kind) { return kind == point_kind::measured || kind == point_kind::after; }
+
+inline std::string device_marker(std::size_t roof, bool solid, double x, double y, std::string_view extra = {}) {
+  const std::string colour{roof_colours[roof]};
+  const std::string paint = solid ? "fill=\"" + colour + "\" stroke=\"" + colour + "\" stroke-width=\"1\""
+                                  : "fill=\"white\" stroke=\"" + colour + "\" stroke-width=\"2\"";
+  const std::string tail = " " + paint + (extra.empty() ? "" : " " + std::string{extra}) + "/>\n";
+  if (roof == 0) return "<circle cx=\"" + number(x) + "\" cy=\"" + number(y) + "\" r=\"5\"" + tail;
+  // Regular polygons of radius 6: corners, first angle (degrees from the top, clockwise).
+  constexpr std::pair<int, double> polygons[shape_count] = {{0, 0},  {4, 45}, {3, 0},  {4, 0},
+                                                            {3, 180}, {5, 0}, {6, 30}, {3, 90}};
+  const auto [corners, first] = polygons[roof % shape_count];
+  std::string d;
+  for (int i = 0; i < corners; ++i) {
+    const double a = (first + 360.0 * i / corners) * 3.14159265358979 / 180;
+    d += (i == 0 ? "M" : " L") + number(x + 6 * std::sin(a)) + " " + number(y - 6 * std::cos(a));
+  }
+  return "<path d=\"" + d + " Z\"" + tail;
 }
 
 inline std::string_view kind_name(point_kind kind) {
@@ -319,61 +560,132 @@ inline std::string grid(const axes& a) {
   out += text((left + right) / 2, bottom + 44, "Arithmetic intensity (FLOP/B)",
               "text-anchor=\"middle\" font-size=\"13\"");
   out += text(0, 0, "Performance (FLOP/s)",
-              "text-anchor=\"middle\" font-size=\"13\" transform=\"translate(20 " + number((top + bottom) / 2) +
+              "text-anchor=\"middle\" font-size=\"13\" transform=\"translate(16 " + number((top + bottom) / 2) +
                   ") rotate(-90)\"");
   return out;
 }
 
+// Candidate spots for a label beside a box (a marker, or a column of markers), nearest first: right of it,
+// left of it, above and below it, at growing distances (the far ones get a leader line).
+inline std::vector<text_spot> beside(const box& b) {
+  struct scored {
+    double cost;
+    text_spot spot;
+  };
+  std::vector<scored> spots;
+  const double middle = (b.y0 + b.y1) / 2 + (ascent - descent) * font_size / 2;  // baseline of a centred text
+  for (double dy = 0; dy <= 160; dy += 4) {
+    for (double sign : {1.0, -1.0}) {
+      if (dy == 0 && sign < 0) continue;
+      for (double dx : {4.0, 20.0, 44.0}) {
+        spots.push_back({dy + dx, {b.x1 + dx, middle + sign * dy}});
+        spots.push_back({dy + dx + 6, {b.x0 - dx, middle + sign * dy, "end"}});
+      }
+    }
+    spots.push_back({dy + 8, {(b.x0 + b.x1) / 2, b.y0 - 3 - dy - descent * font_size, "middle"}});
+    spots.push_back({dy + 8, {(b.x0 + b.x1) / 2, b.y1 + 3 + dy + ascent * font_size, "middle"}});
+  }
+  std::vector<std::size_t> order(spots.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // By cost, then as generated (std::stable_sort's buffer is deprecated in libstdc++ 12 under clang 19).
+  std::ranges::sort(order, [&](std::size_t i, std::size_t j) {
+    return spots[i].cost < spots[j].cost || (spots[i].cost == spots[j].cost && i < j);
+  });
+  std::vector<text_spot> sorted;
+  for (std::size_t i : order) sorted.push_back(spots[i].spot);
+  return sorted;
+}
+
+// Candidate spots for a ridge label: above its marker, then beside and under it.
+inline std::vector<text_spot> around_ridge(double x, double y) {
+  std::vector<text_spot> spots;
+  for (double d : {10.0, 18.0, 28.0, 40.0, 56.0, 76.0, 100.0, 130.0}) {
+    spots.push_back({x, y - d, "middle"});
+    spots.push_back({x + 8, y - d});
+    spots.push_back({x - 8, y - d, "end"});
+    spots.push_back({x + 8, y + d + 8});
+    spots.push_back({x - 8, y + d + 8, "end"});
+  }
+  return spots;
+}
+
 // One machine's hierarchical ceilings: each bandwidth rises until it meets the highest compute roof; each
 // compute roof runs from its ridge with the fastest bandwidth to the right edge; one ridge, where the fastest
-// memory meets the highest roof. Labels sit on the lines, inside the plot.
-inline std::string ceilings(const axes& a, const std::vector<bandwidth_ceiling>& bandwidths,
-                            const std::vector<compute_ceiling>& computes) {
+// memory meets the highest roof. Lines first (and what they occupy); labels are placed after the points.
+inline std::string ceiling_lines(const axes& a, const std::vector<bandwidth_ceiling>& bandwidths,
+                                 const std::vector<compute_ceiling>& computes, layout& page) {
   const double peak = highest_peak(computes);
   const double fastest = fastest_bandwidth(bandwidths);
-  const double ridge = peak / fastest;
-  const double ridge_x = a.x(ridge);
+  const double ridge_x = a.x(peak / fastest);
   const double ridge_y = a.y(peak);
-
   std::string out = "<g clip-path=\"url(#plot)\">\n";
   for (const compute_ceiling& c : computes) {
     const double y = a.y(c.peak.value());
     out += line(a.x(c.peak.value() / fastest), y, right, y, "stroke=\"#a04000\" stroke-width=\"2\"");
+    page.segment({a.x(c.peak.value() / fastest), y}, {right, y});
   }
   for (const bandwidth_ceiling& b : bandwidths) {
-    out += line(a.x(a.x_low), a.y(b.bandwidth.value() * a.x_low), a.x(peak / b.bandwidth.value()), ridge_y,
-                "stroke=\"#1a5276\" stroke-width=\"2\"");
+    const point2 from{a.x(a.x_low), a.y(b.bandwidth.value() * a.x_low)}, to{a.x(peak / b.bandwidth.value()), ridge_y};
+    out += line(from.x, from.y, to.x, to.y, "stroke=\"#1a5276\" stroke-width=\"2\"");
+    page.segment(from, to);
   }
   out += "</g>\n";
+  out += line(ridge_x, ridge_y, ridge_x, bottom, "stroke=\"#555\" stroke-dasharray=\"4 3\"");
+  page.segment({ridge_x, ridge_y}, {ridge_x, bottom});
+  out += circle(ridge_x, ridge_y, "r=\"6\" fill=\"#f5b041\" stroke=\"black\"");
+  page.marker({ridge_x - 7, ridge_y - 7, ridge_x + 7, ridge_y + 7});
+  return out;
+}
+
+inline std::string ceiling_labels(const axes& a, const std::vector<bandwidth_ceiling>& bandwidths,
+                                  const std::vector<compute_ceiling>& computes, layout& page) {
+  const double peak = highest_peak(computes);
+  const double fastest = fastest_bandwidth(bandwidths);
+  std::string out;
   for (const compute_ceiling& c : computes) {
-    out += text(right - 6, a.y(c.peak.value()) - 6, std::string{c.name} + " " + rate_text(c.peak),
-                "text-anchor=\"end\" fill=\"#a04000\"");
+    // Along the roof, right end first, above it or under it.
+    const double y = a.y(c.peak.value());
+    const double start = a.x(c.peak.value() / fastest);
+    std::vector<text_spot> spots;
+    for (double f : {1.0, 0.75, 0.5, 0.25}) {
+      const double x = start + 14 + f * (right - 6 - start - 14);
+      spots.push_back({x, y - 6, "end"});
+      spots.push_back({x, y + 4 + ascent * font_size, "end"});
+    }
+    const std::string content = std::string{c.name} + " " + rate_text(c.peak);
+    out += text(page.place(content, spots).spot, content, "fill=\"#a04000\"");
   }
   // A diagonal's screen angle: one decade in x and one in y have different lengths on screen.
   const double angle = -std::atan2((bottom - top) / std::log10(a.y_high / a.y_low),
                                    (right - left) / std::log10(a.x_high / a.x_low)) * 180.0 / 3.14159265358979;
+  const double slant = angle * 3.14159265358979 / 180;
   for (const bandwidth_ceiling& b : bandwidths) {
-    // Start where the line enters the plot, a little way along it.
+    // Along the line from where it enters the plot, above it or under it.
     const double enters = std::max(a.x_low, a.y_low / b.bandwidth.value());
-    const double at = enters * std::pow(peak / b.bandwidth.value() / enters, 0.12);
-    const double x = a.x(at) + 4;
-    const double y = a.y(b.bandwidth.value() * at) - 7;
-    out += text(0, 0, std::string{b.name} + " " + rate_text(b.bandwidth),
-                "fill=\"#1a5276\" transform=\"translate(" + number(x) + " " + number(y) + ") rotate(" + number(angle) +
-                    ")\"");
+    std::vector<text_spot> spots;
+    for (double f : {0.12, 0.05, 0.22, 0.32, 0.42, 0.52}) {
+      const double at = enters * std::pow(peak / b.bandwidth.value() / enters, f);
+      const double x = a.x(at), y = a.y(b.bandwidth.value() * at);
+      // Offsets perpendicular to the line: the baseline 5 px above it, or the top 5 px under it.
+      for (const double off : {-5.0 - descent * font_size, 5.0 + ascent * font_size}) {
+        spots.push_back({x - off * std::sin(slant), y + off * std::cos(slant), "start", angle});
+      }
+    }
+    const std::string content = std::string{b.name} + " " + rate_text(b.bandwidth);
+    out += text(page.place(content, spots).spot, content, "fill=\"#1a5276\"");
   }
-
-  out += line(ridge_x, ridge_y, ridge_x, bottom, "stroke=\"#555\" stroke-dasharray=\"4 3\"");
-  out += circle(ridge_x, ridge_y, "r=\"6\" fill=\"#f5b041\" stroke=\"black\"");
-  // Above the roof, where no line or point can be.
-  out += text(ridge_x, ridge_y - 12, ridge_text(ridge), "text-anchor=\"middle\"");
+  const double ridge = peak / fastest;
+  const std::string content = ridge_text(ridge);
+  const box marker{a.x(ridge) - 7, a.y(peak) - 7, a.x(ridge) + 7, a.y(peak) + 7};
+  out += labelled(page.place(content, around_ridge(a.x(ridge), a.y(peak)), &marker), content);
   return out;
 }
 
 // Each machine's roofline on its own: the polyline min(peak, I x bandwidth) from the left edge through its
-// ridge to the right edge, the ridge marked and labelled, all in the roof's colour. The group carries the
-// roof's figures (data-*) and a title (a tooltip in browsers).
-inline std::string roof_lines(const axes& a, const std::vector<labelled_roof>& roofs) {
+// ridge to the right edge, the ridge marked, all in the roof's colour. The group carries the roof's figures
+// (data-*) and a title (a tooltip in browsers). The ridge's label is placed once the points are drawn
+// (ridge_labels) and names its roof in data-roof.
+inline std::string roof_lines(const axes& a, const std::vector<labelled_roof>& roofs, layout& page) {
   std::string out;
   for (std::size_t i = 0; i < roofs.size(); ++i) {
     const labelled_roof& r = roofs[i];
@@ -381,38 +693,86 @@ inline std::string roof_lines(const axes& a, const std::vector<labelled_roof>& r
     const double bandwidth = r.roof.bandwidth.value();
     const double peak = r.roof.peak.value();
     const double ridge = ridge_point(r.roof).value();
-    const double ridge_x = a.x(ridge);
-    const double ridge_y = a.y(peak);
+    const point2 start{a.x(a.x_low), a.y(bandwidth * a.x_low)}, corner{a.x(ridge), a.y(peak)}, end{right, a.y(peak)};
+    page.segment(start, corner);
+    page.segment(corner, end);
+    page.segment(corner, {corner.x, bottom});
+    page.marker({corner.x - 7, corner.y - 7, corner.x + 7, corner.y + 7});
     out += "<g class=\"roof\" data-name=\"" + escaped(r.name) + "\" data-bandwidth=\"" + exact(bandwidth) +
            "\" data-peak=\"" + exact(peak) + "\" data-ridge=\"" + exact(ridge) + "\">\n";
     out += "<title>" + escaped(r.name + ": " + rate_text(r.roof.bandwidth) + ", " + rate_text(r.roof.peak) + ", " +
                                ridge_text(ridge)) +
            "</title>\n";
-    out += "<polyline points=\"" + number(a.x(a.x_low)) + "," + number(a.y(bandwidth * a.x_low)) + " " +
-           number(ridge_x) + "," + number(ridge_y) + " " + number(right) + "," + number(ridge_y) +
-           "\" fill=\"none\" stroke=\"" + colour + "\" stroke-width=\"2\" clip-path=\"url(#plot)\"/>\n";
-    out += line(ridge_x, ridge_y, ridge_x, bottom, "stroke=\"" + colour + "\" stroke-dasharray=\"4 3\"");
-    out += circle(ridge_x, ridge_y, "r=\"6\" fill=\"" + colour + "\" stroke=\"black\"");
-    // Above the roof; with several machines the label names whose ridge it is.
-    out += text(ridge_x, ridge_y - 12, (roofs.size() > 1 ? r.name + " " : std::string{}) + ridge_text(ridge),
-                "text-anchor=\"middle\" fill=\"" + colour + "\"");
+    out += "<polyline points=\"" + number(start.x) + "," + number(start.y) + " " + number(corner.x) + "," +
+           number(corner.y) + " " + number(end.x) + "," + number(end.y) + "\" fill=\"none\" stroke=\"" + colour +
+           "\" stroke-width=\"2\" clip-path=\"url(#plot)\"/>\n";
+    out += line(corner.x, corner.y, corner.x, bottom, "stroke=\"" + colour + "\" stroke-dasharray=\"4 3\"");
+    out += circle(corner.x, corner.y, "r=\"6\" fill=\"" + colour + "\" stroke=\"black\"");
     out += "</g>\n";
   }
   return out;
 }
 
-inline std::string points(const axes& a, const std::vector<chart_point>& kernels) {
+inline std::string ridge_labels(const axes& a, const std::vector<labelled_roof>& roofs, layout& page) {
+  std::string out;
+  for (std::size_t i = 0; i < roofs.size(); ++i) {
+    const labelled_roof& r = roofs[i];
+    const double ridge = ridge_point(r.roof).value();
+    // With several machines the label names whose ridge it is.
+    const std::string content = (roofs.size() > 1 ? r.name + " " : std::string{}) + ridge_text(ridge);
+    const double x = a.x(ridge), y = a.y(r.roof.peak.value());
+    const box marker{x - 7, y - 7, x + 7, y + 7};
+    out += labelled(page.place(content, around_ridge(x, y), &marker), content,
+                "class=\"ridge\" data-roof=\"" + escaped(r.name) + "\" fill=\"" + std::string{roof_colours[i]} + "\"");
+  }
+  return out;
+}
+
+// The points' markers, which take their place before any label is placed.
+struct drawn_point {
+  const chart_point* point;
+  double x, y;
+};
+
+inline std::string point_markers(const axes& a, const std::vector<chart_point>& kernels,
+                                 const std::vector<labelled_roof>& roofs, layout& page,
+                                 std::vector<drawn_point>& drawn) {
   std::string out;
   for (const chart_point& p : kernels) {
     const double x = a.x(p.intensity.value());
     const double y = a.y(p.achieved.value());
-    out += marker(p.kind, x, y);
-    // Right of the marker, or left of it where the label would leave the plot (about 7 px a character).
-    if (x + 9 + 7.0 * static_cast<double>(p.label.size()) > right) {
-      out += text(x - 9, y + 4, p.label, "text-anchor=\"end\"");
+    const auto roof = std::find_if(roofs.begin(), roofs.end(), [&](const labelled_roof& r) { return r.name == p.roof; });
+    if (roofs.size() > 1 && roof != roofs.end()) {
+      out += device_marker(static_cast<std::size_t>(roof - roofs.begin()), filled(p.kind), x, y,
+                           "class=\"point\" data-roof=\"" + escaped(p.roof) + "\"");
     } else {
-      out += text(x + 9, y + 4, p.label);
+      out += marker(p.kind, x, y);
     }
+    page.marker({x - 7, y - 7, x + 7, y + 7});
+    drawn.push_back({&p, x, y});
+  }
+  return out;
+}
+
+// One label per kernel: the points of one kernel on several machines (one label, one intensity) share it,
+// placed beside the column of their markers.
+inline std::string point_labels(const std::vector<drawn_point>& drawn, layout& page) {
+  std::string out;
+  std::vector<bool> done(drawn.size(), false);
+  for (std::size_t i = 0; i < drawn.size(); ++i) {
+    if (done[i]) continue;
+    double x0 = drawn[i].x, x1 = drawn[i].x, y0 = drawn[i].y, y1 = drawn[i].y;
+    for (std::size_t j = i; j < drawn.size(); ++j) {
+      if (drawn[j].point->label == drawn[i].point->label &&
+          drawn[j].point->intensity.value() == drawn[i].point->intensity.value()) {
+        done[j] = true;
+        x0 = std::min(x0, drawn[j].x), x1 = std::max(x1, drawn[j].x);
+        y0 = std::min(y0, drawn[j].y), y1 = std::max(y1, drawn[j].y);
+      }
+    }
+    const std::string& content = drawn[i].point->label;
+    const box column{x0 - 7, y0 - 7, x1 + 7, y1 + 7};
+    out += labelled(page.place(content, beside(column), &column), content);
   }
   return out;
 }
@@ -431,30 +791,40 @@ class legend {
         label);
   }
   void ridge_point() { row(circle(x + 7, y_ + 6, "r=\"6\" fill=\"#f5b041\" stroke=\"black\""), "ridge point"); }
-  // A roof: its colour's line and ridge marker, its name, and its figures on a second line.
-  void roof(std::string_view colour, const labelled_roof& r) {
-    const std::string c{colour};
-    rows_ += line(x, y_ + 6, x + 14, y_ + 6, "stroke=\"" + c + "\" stroke-width=\"2\"");
-    rows_ += circle(x + 7, y_ + 6, "r=\"4\" fill=\"" + c + "\" stroke=\"black\"");
+  // A roof: its colour's line and, when its points have a marker of their own, that marker; its name, and
+  // its figures on a second line.
+  void roof(std::size_t index, const labelled_roof& r, const std::string& point_marker) {
+    const std::string c{roof_colours[index]};
+    rows_ += line(x - 4, y_ + 6, x + 18, y_ + 6, "stroke=\"" + c + "\" stroke-width=\"2\"");
+    rows_ += point_marker.empty() ? circle(x + 7, y_ + 6, "r=\"4\" fill=\"" + c + "\" stroke=\"black\"") : point_marker;
     rows_ += text(x + 22, y_ + 11, r.name);
     rows_ += text(x + 22, y_ + 26, rate_text(r.roof.bandwidth) + ", " + rate_text(r.roof.peak),
                   "font-size=\"11\" fill=\"#444\"");
     y_ += 36;
   }
-  void kinds(const std::vector<chart_point>& kernels) {
+  // The point kinds: in their own markers, or, where markers show the machine, filled or hollow in grey.
+  void kinds(const std::vector<chart_point>& kernels, bool by_machine) {
     std::vector<point_kind> seen;
     for (const chart_point& p : kernels) {
       if (std::find(seen.begin(), seen.end(), p.kind) == seen.end()) seen.push_back(p.kind);
     }
-    for (point_kind kind : seen) row(marker(kind, x + 7, y_ + 6), std::string{kind_name(kind)} + " kernel");
+    for (point_kind kind : seen) {
+      const std::string swatch =
+          by_machine ? circle(x + 7, y_ + 6, filled(kind) ? "r=\"5\" fill=\"#666\""
+                                                          : "r=\"5\" fill=\"white\" stroke=\"#666\" stroke-width=\"2\"")
+                     : marker(kind, x + 7, y_ + 6);
+      row(swatch, std::string{kind_name(kind)} + " kernel");
+    }
   }
+  [[nodiscard]] double next_y() const { return y_; }
   [[nodiscard]] std::string boxed() const {
     return "<rect x=\"" + number(x - 10) + "\" y=\"" + number(first - 10) + "\" width=\"" + number(width - x) +
            "\" height=\"" + number(y_ - first + 10) + "\" fill=\"white\" stroke=\"#888\"/>\n" + rows_;
   }
 
- private:
   static constexpr double x = right + 20;
+
+ private:
   static constexpr double first = top + 10;
   double y_ = first;
   std::string rows_;
@@ -475,28 +845,46 @@ export namespace hml {
 
   std::string out = s::header(chart.title);
   s::legend key;
+  s::layout page;  // what is drawn where: labels go where they cross nothing
+  std::string labels;
+  std::vector<s::drawn_point> drawn;
+  const bool by_machine = chart.roofs.size() > 1;
   if (hierarchical) {
     // The regions under the highest roof with the fastest memory.
     out += s::regions(a, s::fastest_bandwidth(chart.bandwidths), s::highest_peak(chart.computes));
     out += s::grid(a);
-    out += s::ceilings(a, chart.bandwidths, chart.computes);
+    out += s::ceiling_lines(a, chart.bandwidths, chart.computes, page);
+    out += s::point_markers(a, chart.points, chart.roofs, page, drawn);
+    labels += s::ceiling_labels(a, chart.bandwidths, chart.computes, page);
     key.region("#dbe8f7", "memory-bound region");
     key.region("#fbe5d0", "compute-bound region");
     key.ridge_point();
   } else {
     // Regions belong to one machine: with several, each kernel's region depends on the machine.
-    const bool one_machine = chart.roofs.size() == 1;
-    if (one_machine) out += s::regions(a, chart.roofs.front().roof.bandwidth.value(), chart.roofs.front().roof.peak.value());
+    if (!by_machine) out += s::regions(a, chart.roofs.front().roof.bandwidth.value(), chart.roofs.front().roof.peak.value());
     out += s::grid(a);
-    out += s::roof_lines(a, chart.roofs);
-    if (one_machine) {
+    out += s::roof_lines(a, chart.roofs, page);
+    out += s::point_markers(a, chart.points, chart.roofs, page, drawn);
+    labels += s::ridge_labels(a, chart.roofs, page);
+    if (!by_machine) {
       key.region("#dbe8f7", "memory-bound region");
       key.region("#fbe5d0", "compute-bound region");
     }
-    for (std::size_t i = 0; i < chart.roofs.size(); ++i) key.roof(s::roof_colours[i], chart.roofs[i]);
+    for (std::size_t i = 0; i < chart.roofs.size(); ++i) {
+      // The machine's point marker, as its first point has it (hollow where it has none).
+      const auto first = std::find_if(chart.points.begin(), chart.points.end(),
+                                      [&](const chart_point& p) { return p.roof == chart.roofs[i].name; });
+      const std::string point_marker =
+          by_machine ? s::device_marker(i, first != chart.points.end() && s::filled(first->kind), s::legend::x + 7,
+                                        key.next_y() + 6,
+                                        "class=\"key\" data-roof=\"" + s::escaped(chart.roofs[i].name) + "\"")
+                     : std::string{};
+      key.roof(i, chart.roofs[i], point_marker);
+    }
   }
-  out += s::points(a, chart.points);
-  key.kinds(chart.points);
+  out += labels;
+  out += s::point_labels(drawn, page);
+  key.kinds(chart.points, by_machine);
   out += key.boxed();
   out += "</svg>\n";
   return out;

@@ -234,8 +234,8 @@ TEST(Report, SvgDrawsEachRoofWithItsOwnRidgeAndPeak) {
     // Its ridge marker and label at its own ridge.
     EXPECT_NEAR(r.marker.x, p.x(ridge), pixel);
     EXPECT_NEAR(r.marker.y, p.y(peak), pixel);
-    EXPECT_NEAR(r.label_at.x, p.x(ridge), pixel);
-    EXPECT_LT(r.label_at.y, r.marker.y);
+    // Its label near its marker (where it is clear of every other thing: chart_layout_test checks that).
+    EXPECT_LT(std::hypot(r.label_at.x - r.marker.x, r.label_at.y - r.marker.y), 100.0);
     EXPECT_EQ(r.label, labels[i]);
     // Its legend entry: name, then bandwidth and peak.
     EXPECT_NE(svg.find(">" + given.name + "</text>"), std::string::npos);

@@ -1,5 +1,5 @@
 // Reads a roofline chart's SVG back: the plot frame with its axis ranges (data-intensity-range,
-// data-rate-range) and each roof's group (data-* figures, polyline, ridge marker, ridge label), so that tests
+// data-rate-range) and each roof's group (data-* figures, polyline, ridge marker) and ridge label, so that tests
 // can check where things were drawn against the roofline's own arithmetic. Plain text search: the writer's
 // elements are one a line, attributes in double quotes.
 #pragma once
@@ -96,11 +96,15 @@ inline std::vector<drawn_roof> roofs(std::string_view svg) {
     }
     const std::string circle = tag(group, "<circle ");
     r.marker = {number(circle, "cx"), number(circle, "cy")};
-    const std::string text = tag(group, "<text ");
-    r.label_at = {number(text, "x"), number(text, "y")};
-    const std::size_t text_at = group.find("<text ");
-    const std::size_t content = group.find('>', text_at) + 1;
-    r.label = std::string{group.substr(content, group.find("</text>", content) - content)};
+    // Its ridge label, placed where it is clear, outside the group: the text of class "ridge" naming it.
+    const std::size_t named = svg.find(" class=\"ridge\" data-roof=\"" + r.name + "\"");
+    if (named != std::string_view::npos) {
+      const std::size_t text_at = svg.rfind("<text ", named);
+      const std::string text = tag(svg, "<text ", text_at);
+      r.label_at = {number(text, "x"), number(text, "y")};
+      const std::size_t content = svg.find('>', text_at) + 1;
+      r.label = std::string{svg.substr(content, svg.find("</text>", content) - content)};
+    }
     found.push_back(r);
   }
   return found;

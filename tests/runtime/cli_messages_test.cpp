@@ -1,0 +1,200 @@
+// What `hml` says to people: the aligned roofline table in human units (CSV keeps base units), and the
+// messages for the slips people make: two letters of a device swapped, a kernels CSV without a column, an
+// output file that cannot be created, a precision a device has no figure for, a bit rate given where a byte
+// rate is wanted, a chart asked for in a format the writer does not produce. Each bad input: exit status 2,
+// one line on stderr naming what is wrong, nothing on stdout, no file written.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+import hml;
+
+#ifdef HML_CLI
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in{p, std::ios::binary};
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+struct outcome {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string shell_quoted(std::string_view arg) {
+  std::string quoted = "'";
+  for (char c : arg) quoted += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
+  return quoted + "'";
+}
+
+// A directory of its own for each test, removed afterwards.
+struct scratch {
+  fs::path path;
+  explicit scratch(std::string_view purpose = "files")
+      : path{fs::temp_directory_path() / ("hml-messages-" + std::to_string(::getpid()) + "-" +
+                                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
+                                          std::string{purpose})} {
+    fs::create_directories(path);
+  }
+  ~scratch() { fs::remove_all(path); }
+  [[nodiscard]] fs::path file(std::string_view name, std::string_view content) const {
+    std::ofstream{path / name, std::ios::binary} << content;
+    return path / name;
+  }
+};
+
+outcome hml_run(std::initializer_list<std::string> args) {
+  const scratch io{"io"};
+  std::string command = shell_quoted(HML_CLI);
+  for (const std::string& arg : args) command += " " + shell_quoted(arg);
+  command += " </dev/null >" + shell_quoted((io.path / "out").string()) + " 2>" +
+             shell_quoted((io.path / "err").string());
+  const int raw = std::system(command.c_str());
+  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(io.path / "out"), read_file(io.path / "err")};
+}
+
+void expect_input_error(const outcome& o, std::string_view needle) {
+  EXPECT_EQ(o.status, 2) << o.err;
+  EXPECT_TRUE(o.out.empty()) << o.out;
+  EXPECT_TRUE(o.err.starts_with("hml: error: ")) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  EXPECT_NE(o.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in: " << o.err;
+}
+
+const std::string kernels = std::string{HML_SOURCE_DIR} + "/cli/kernels.csv";
+
+// The table for people. cli/kernels.csv's first row, "vector add 1M fp32", is 1 MFLOP over 12 MB; on the
+// H100 SXM's FP32 roof (67 TFLOP/s, 3.35 TB/s, NVIDIA's datasheet) by hand: intensity 1/12 = 0.08333 FLOP/B,
+// attainable 3.35 TB/s x 1/12 = 279.17 GFLOP/s, efficiency 279.17 G / 67 T = 0.4167 %, time 12 MB / 3.35 TB/s
+// = 3.582 us; matmul 4096 (2 x 4096^3 FLOP over 192 MiB) is compute-bound: 67 TFLOP/s, 100 %, 2.051 ms.
+TEST(CliMessages, RooflineTableIsInHumanUnits) {
+  const outcome o = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels});
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("arithmetic intensity  attainable"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("vector add 1M fp32    0.08333 FLOP/B        279.2 GFLOP/s  memory-bound   0.4167 %    3.582 us\n"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("matmul 4096 fp32      682.7 FLOP/B          67 TFLOP/s     compute-bound  100 %       2.051 ms\n"),
+            std::string::npos)
+      << o.out;
+  EXPECT_FALSE(std::regex_search(o.out, std::regex{"[0-9]e[-+]?[0-9]"})) << o.out;  // no exponent forms
+
+  // CSV keeps base units at full precision: FLOP/s and seconds, the efficiency in percent.
+  const outcome csv = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels, "--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const std::size_t row = csv.out.find("vector add 1M fp32,");
+  ASSERT_NE(row, std::string::npos) << csv.out;
+  std::istringstream fields{csv.out.substr(row + 19, csv.out.find('\n', row) - row - 19)};
+  double intensity = 0, attainable = 0;
+  char comma = 0;
+  fields >> intensity >> comma >> attainable;
+  EXPECT_DOUBLE_EQ(intensity, 1.0 / 12);
+  EXPECT_DOUBLE_EQ(attainable, 3.35e12 / 12);
+}
+
+TEST(CliMessages, SwappedLettersInADeviceGetASuggestion) {
+  expect_input_error(hml_run({"roofline", "--device", "h100_smx", "--precision", "fp32", "--ops", kernels}),
+                     "unknown device 'h100_smx'; did you mean h100_sxm?");
+  expect_input_error(hml_run({"devices", "mi300xx"}), "did you mean mi300x");
+  expect_input_error(hml_run({"devices", "im300x"}), "did you mean mi300x");
+}
+
+TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
+  const scratch dir;
+  const auto run_on = [&](std::string_view csv) {
+    return hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", dir.file("ops.csv", csv).string()});
+  };
+  expect_input_error(run_on("name,flops,bytes\na,1,2\n"),
+                     "line 1: the header has no memory_bytes column (it has \"name\", \"flops\", \"bytes\")");
+  expect_input_error(run_on("flops,memory_bytes\n1,2\n"), "the header has no name column");
+  expect_input_error(run_on("name\na\n"), "the header has no flops and memory_bytes column");
+  expect_input_error(run_on("name,flops,flops,memory_bytes\na,1,1,2\n"), "the header names the column flops twice");
+  expect_input_error(run_on("name,flops,memory_bytes,extra\na,1,2,3\n"),
+                     "the header has a column \"extra\" that is not one of name,flops,memory_bytes");
+}
+
+TEST(CliMessages, AnOutputFileThatCannotBeCreatedSaysWhy) {
+  const scratch dir;
+  const auto chart_to = [&](const fs::path& out) {
+    return hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels, "-o", out.string()});
+  };
+  // /proc exists and is a directory; it takes no new files. The system's own text, ENOENT's "No such file
+  // or directory", would say the opposite of the truth.
+  const outcome proc = chart_to("/proc/x.svg");
+  expect_input_error(proc, "cannot create a file in the directory '/proc'");
+  EXPECT_EQ(proc.err.find("No such file or directory"), std::string::npos) << proc.err;
+  expect_input_error(chart_to(dir.path / "missing" / "x.svg"), "the directory '" + (dir.path / "missing").string() + "' does not exist");
+  const fs::path plain = dir.file("plain", "a file");
+  expect_input_error(chart_to(plain / "x.svg"), "'" + plain.string() + "' is not a directory");
+  if (::geteuid() != 0) {  // root writes anywhere
+    const fs::path locked = dir.path / "locked";
+    fs::create_directory(locked);
+    fs::permissions(locked, fs::perms::owner_read | fs::perms::owner_exec);
+    expect_input_error(chart_to(locked / "x.svg"), "the directory '" + locked.string() + "' is not writable");
+    EXPECT_FALSE(fs::exists(locked / "x.svg"));
+    fs::permissions(locked, fs::perms::owner_all);
+  }
+}
+
+// The V100's datasheet gives FP64 and FP32 on its vector units and FP16 on its tensor cores; no TF32, no FP8.
+TEST(CliMessages, APrecisionADeviceLacksListsTheOnesItHas) {
+  expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "tf32", "--ops", kernels}),
+                     "--precision: NVIDIA V100 SXM2 32GB publishes no TF32 tensor peak; it has fp64_vector, "
+                     "fp32_vector, fp16_tensor");
+  expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp8", "--ops", kernels}),
+                     "; it has fp64_vector, fp32_vector, fp16_tensor");
+}
+
+TEST(CliMessages, ABitRateForAPeakBandwidthIsNamedAsSuch) {
+  for (const std::string rate : {"3.35Tbps", "3.35 Tbit/s", "3.35Tb/s"}) {
+    const outcome o = hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "30us", "--peak-compute",
+                               "67TFLOP/s", "--peak-bandwidth", rate});
+    expect_input_error(o, "--peak-bandwidth: \"" + rate + "\" is a bit rate (418.8 GB/s)");
+    EXPECT_NE(o.err.find("did you mean 3.35TB/s?"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("--time"), std::string::npos) << o.err;  // not blamed on another option
+    expect_input_error(hml_run({"roofline", "--peak-compute", "67TFLOP/s", "--peak-bandwidth", rate, "--ops", kernels}),
+                       "is a bit rate");
+  }
+  // Bytes per second, however written, are what is wanted.
+  for (const std::string rate : {"3.35TB/s", "3.35TBps", "3350 GB/s"}) {
+    const outcome o = hml_run({"roofline", "--peak-compute", "67TFLOP/s", "--peak-bandwidth", rate, "--ops", kernels});
+    EXPECT_EQ(o.status, 0) << rate << ": " << o.err;
+    EXPECT_TRUE(o.out.starts_with("roofline on the given peaks: 67 TFLOP/s, 3.35 TB/s, ridge 20 FLOP/B\n")) << o.out;
+  }
+}
+
+TEST(CliMessages, AChartInAFormatTheWriterDoesNotProduceIsRefused) {
+  const scratch dir;
+  for (const std::string name : {"roofline.png", "roofline.PDF", "roofline.svg.png"}) {
+    const fs::path out = dir.path / name;
+    expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels, "-o", out.string()}),
+                       "hml chart writes SVG only");
+    EXPECT_FALSE(fs::exists(out)) << out;
+  }
+  EXPECT_TRUE(fs::is_empty(dir.path));
+  const fs::path svg = dir.path / "roofline.SVG";
+  EXPECT_EQ(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels, "-o", svg.string()}).status, 0);
+  EXPECT_TRUE(read_file(svg).starts_with("<svg "));
+}
+
+}  // namespace
+
+#endif
