@@ -5,6 +5,8 @@
 // (64 of the 200 GiB) without knowing which bytes are hot. tests/compile_time/tiers_and_offload.cpp
 // derives every figure by hand.
 #pragma once
+#include <cstddef>
+#include <string_view>
 
 import hml;
 
@@ -25,5 +27,64 @@ inline constexpr hml::placement best_sequential =
 // Interleave on a working set that fits it: 64 GiB, 84 % of it (53.9 GiB) in HBM.
 inline constexpr hml::working_set small_set{.footprint = 64_GiB};
 inline constexpr hml::placement interleave_small = hml::weighted_interleave(xeon_max, small_set);
+
+template <class Sink>
+constexpr void write_report(Sink& out) {
+  const auto put = [&out](std::string_view text) {
+    for (char c : text) out.push_back(c);
+  };
+  const auto column = [&](std::string_view text, std::size_t width) {
+    put(text);
+    for (std::size_t i = text.size(); i < width; ++i) out.push_back(' ');
+  };
+  const auto percent = [&](double share) {
+    put(hml::format_number(100.0 * share, hml::fixed(1)).view());
+    put(" %");
+  };
+  const auto row = [&](std::string_view name, const hml::placement& p) {
+    column(name, 26);
+    column(hml::to_text(p.bandwidth).view(), 14);
+    column(hml::to_text(p.time).view(), 12);
+    percent(p.tiers[0].bytes);
+    put(" of the bytes, ");
+    percent(p.tiers[0].traffic);
+    put(" of the traffic in HBM\n");
+  };
+  put(hml::systems::xeon_max_9480.name);
+  put("\n");
+  for (const hml::tier& t : xeon_max.tiers) {
+    put("  ");
+    column(t.name, 11);
+    column(hml::to_text(t.capacity).view(), 12);
+    put(hml::to_text(t.read).view());
+    put("\n");
+  }
+  put("working set 200 GiB, the hot 30 % of it taking 90 % of the accesses\n\n");
+  column("policy", 26);
+  column("bandwidth", 14);
+  column("one pass", 12);
+  put("placement\n");
+  row("cache (ideal, with fill)", cache);
+  row("flat, HBM full", flat);
+  column("weighted interleave", 26);
+  if (interleave_fits) {
+    put("fits\n");
+  } else {
+    put("does not fit: ");
+    percent(hml::interleave_shares(xeon_max)[0]);
+    put(" of the bytes would go to HBM\n");
+  }
+  row("best, concurrent tiers", best);
+  row("best, sequential tiers", best_sequential);
+  put("\nweighted interleave of a 64 GiB working set: ");
+  put(hml::to_text(interleave_small.bandwidth).view());
+  put("\n");
+}
+
+constexpr auto report() {
+  hml::fixed_text<4096> text;
+  write_report(text);
+  return text;
+}
 
 }  // namespace tiered_memory

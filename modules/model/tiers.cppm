@@ -209,14 +209,20 @@ export namespace hml {
   return detail::finish_of("flat", m, w, use);
 }
 
-// Weighted interleave: pages spread with weights proportional to the tiers' read bandwidths.
-[[nodiscard]] constexpr placement weighted_interleave(const tiered_memory& m, const working_set& w) {
+// Weighted interleave's shares of the bytes: proportional to the tiers' read bandwidths (Linux's
+// MPOL_WEIGHTED_INTERLEAVE weights).
+[[nodiscard]] constexpr fixed_list<double, max_tiers> interleave_shares(const tiered_memory& m) {
   validate(m);
   data_rate total = m.tiers[0].read;
   for (std::size_t i = 1; i < m.tiers.size(); ++i) total += m.tiers[i].read;
   fixed_list<double, max_tiers> shares;
   for (const tier& t : m.tiers) shares.push_back(t.read / total);
-  placement p = flat(m, w, shares);
+  return shares;
+}
+
+// Weighted interleave: pages spread with weights proportional to the tiers' read bandwidths.
+[[nodiscard]] constexpr placement weighted_interleave(const tiered_memory& m, const working_set& w) {
+  placement p = flat(m, w, interleave_shares(m));
   p.policy = "weighted interleave";
   return p;
 }
@@ -282,12 +288,10 @@ enum class miss_fill { paid, free };
 // Whether the weighted interleave of this working set fits the tiers (it spreads bytes by bandwidth, not
 // by room: on a Xeon Max, 84 % of the bytes go to the 64 GiB of HBM).
 [[nodiscard]] constexpr bool interleave_fits(const tiered_memory& m, const working_set& w) {
-  validate(m);
   validate(w);
-  data_rate total = m.tiers[0].read;
-  for (std::size_t i = 1; i < m.tiers.size(); ++i) total += m.tiers[i].read;
-  for (const tier& t : m.tiers) {
-    if ((t.read / total) * w.footprint.value() > t.capacity.value() * (1.0 + 1e-12)) return false;
+  const fixed_list<double, max_tiers> shares = interleave_shares(m);
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    if (shares[i] * w.footprint.value() > m.tiers[i].capacity.value() * (1.0 + 1e-12)) return false;
   }
   return true;
 }

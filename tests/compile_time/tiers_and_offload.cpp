@@ -151,3 +151,24 @@ static_assert(hml::every_point(capacity_grid, best_bandwidths, [](const auto& po
 }));
 
 }  // namespace
+
+// The examples print these figures (tests/examples/*.txt are their golden outputs).
+namespace {
+constexpr auto offload_text = offload_decision::report();
+constexpr auto tiers_text = tiered_memory::report();
+constexpr bool contains(std::string_view text, std::string_view part) { return text.find(part) != std::string_view::npos; }
+// 52.73 ms serial, 35.24 pipelined, 34.08 zero-copy, verdict host, 3.53 runs, 33.0 FLOP/B (derived above).
+static_assert(contains(offload_text.view(), "serial              52.7 ms\n"));
+static_assert(contains(offload_text.view(), "pipelined (16)      35.2 ms\n"));
+static_assert(contains(offload_text.view(), "verdict: run on the host (fastest offload: zero-copy, speed-up 0.473x)"));
+static_assert(contains(offload_text.view(), "pays from 3.53 runs on the transferred data, or from 33 FLOP/B"));
+// PCIe 6.0 x16 at 128 GB/s: 2 GiB in 16.8 ms; break-even 1/(128e9 x (1/2e12 - 1/51e12)) = 16.3 -- but the
+// device is memory-bound there: 2e12 x (1/128e9 + 1/2e12) = 16.6 <= 25.5, so 16.6 FLOP/B.
+static_assert(contains(offload_text.view(), "PCIe 6.0 x16                128 GB/s        zero-copy 16.8 ms       16.6 FLOP/B"));
+// NVLink 4 (450 GB/s): 1/450 + 1/2000 < 1/200 per GB/s, so offloading pays from any intensity.
+static_assert(contains(offload_text.view(), "NVLink 4 (H100, 18 links)   450 GB/s        zero-copy 4.77 ms       0 FLOP/B"));
+static_assert(contains(tiers_text.view(), "cache (ideal, with fill)  1.08 TB/s"));
+static_assert(contains(tiers_text.view(), "flat, HBM full            452 GB/s"));
+static_assert(contains(tiers_text.view(), "weighted interleave       does not fit: 84.2 % of the bytes would go to HBM"));
+static_assert(contains(tiers_text.view(), "best, concurrent tiers    1.95 TB/s     110 ms      28.1 % of the bytes, 84.2 % of the traffic"));
+}  // namespace
