@@ -12,6 +12,8 @@
 module;
 #include <array>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 export module hml.catalog.systems;
 export import hml.catalog;
@@ -240,6 +242,45 @@ inline constexpr std::array<const system_description*, 4> all{&gh200, &mi300a_ap
     if (s->id == id) return s;
   }
   return nullptr;
+}
+
+// --- Names and specs, as a front end reads them ------------------------------------------------------
+
+// The link with this catalog id ("pcie5x16", "nvlink4", "c2c"), or a per-direction rate ("63GB/s"): full
+// duplex, no latency. Throws std::invalid_argument saying what is accepted.
+[[nodiscard]] inline link link_named(std::string_view text) {
+  if (const link_description* l = find_link(text)) return link_of(*l);
+  if (text.empty() || text.front() < '0' || text.front() > '9') {
+    std::string ids;
+    for (const link_description* l : links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
+    throw std::invalid_argument("unknown link '" + std::string{text} + "'; expected one of " + ids +
+                                ", or a rate per direction such as 63GB/s");
+  }
+  const link l{parse<data_rate>(text)};
+  validate(l);
+  return l;
+}
+
+// A tier from "NAME:CAPACITY:BANDWIDTH[:WRITE]" ("HBM:64GiB:1638.4GB/s"); its name views `text`, which must
+// outlive it. Throws std::invalid_argument.
+[[nodiscard]] inline tier parse_tier(std::string_view text) {
+  std::string_view parts[5];
+  std::size_t count = 0;
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = text.find(':', start);
+    if (count == 5) throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s");
+    parts[count++] = text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (count < 3 || count > 4 || parts[0].empty()) {
+    throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s; got '" +
+                                std::string{text} + "'");
+  }
+  tier t{.name = parts[0], .capacity = parse<data_size>(parts[1]), .read = parse<data_rate>(parts[2])};
+  if (count == 4) t.write = parse<data_rate>(parts[3]);
+  validate(t);
+  return t;
 }
 
 }  // namespace hml::systems
