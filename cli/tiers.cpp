@@ -53,6 +53,12 @@ void run(const tiers_options& o) {
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};
   check_option("--hot-bytes", [&] { hml::validate(w.skew); });
   check_option("--footprint", [&] { hml::validate(w); });
+  hml::data_size total = memory.tiers[0].capacity;
+  for (std::size_t i = 1; i < memory.tiers.size(); ++i) total += memory.tiers[i].capacity;
+  if (footprint > total) {
+    throw input_error("--footprint: the working set does not fit the tiers (" +
+                      hml::to_string(total, {.number = hml::general(4)}) + " in all)");
+  }
 
   // Flat mode's shares: given, or the fast tier filled and the rest in order.
   hml::fixed_list<double, hml::max_tiers> shares;
