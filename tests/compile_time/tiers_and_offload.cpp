@@ -172,3 +172,23 @@ static_assert(contains(tiers_text.view(), "flat, HBM full            452 GB/s"))
 static_assert(contains(tiers_text.view(), "weighted interleave       does not fit: 84.2 % of the bytes would go to HBM"));
 static_assert(contains(tiers_text.view(), "best, concurrent tiers    1.95 TB/s     110 ms      28.1 % of the bytes, 84.2 % of the traffic"));
 }  // namespace
+
+// docs/how-to/tiers-and-offload.md and docs/explanation/heterogeneous-memory.md: their snippets and figures.
+namespace {
+constexpr hml::offload_job doc_job = hml::offload_of(hml::vector_add<float>(1 << 28), 2_GiB, 1_GiB);
+constexpr hml::offload_plan doc_plan = hml::plan_offload(doc_job, offload_decision::host, hml::devices::h100_pcie,
+                                                         hml::link_of(hml::systems::pcie5_x16), hml::precision::fp32);
+static_assert(!doc_plan.offload && doc_plan.best == "zero-copy");
+static_assert(near(ms(doc_plan.best_time), 34.07872) && near(ms(doc_plan.host), 16.10612736));
+constexpr hml::working_set doc_set{.footprint = 200_GiB, .skew = {.hot_bytes = 0.3, .hot_accesses = 0.9}};
+static_assert(hml::best_placement(tiered_memory::xeon_max, doc_set).bandwidth >
+              hml::cache_mode(tiered_memory::xeon_max, doc_set).bandwidth);
+static_assert(!hml::interleave_fits(tiered_memory::xeon_max, doc_set));
+// C2C measured: 375/450 = 83 %, 297/450 = 66 % of the per-direction figure.
+static_assert(static_cast<int>(100 * (hml::systems::nvlink_c2c.measured_to_device.value.rate / hml::systems::nvlink_c2c.bandwidth.value.rate)) == 83);
+static_assert(static_cast<int>(100 * (hml::systems::nvlink_c2c.measured_from_device.value.rate / hml::systems::nvlink_c2c.bandwidth.value.rate)) == 66);
+// Xeon Max peaks: 1,638.4 / 307.2 = 5.33x.
+static_assert(near(tiered_memory::xeon_max.tiers[0].read / tiered_memory::xeon_max.tiers[1].read, 16.0 / 3.0));
+// NVLink 4: 18 x 25 GB/s = 450 GB/s; PCIe 5.0 x16 = 16 x 32 GT/s x 128/130 / 8 = 63.0 GB/s.
+static_assert(hml::nvlink(18, {25_GBps}).rate == 450_GBps && near(gbps(hml::pcie(5, 16).rate), 16 * 32 * 128.0 / 130.0 / 8));
+}  // namespace
