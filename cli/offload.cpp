@@ -134,11 +134,13 @@ void add_offload_command(CLI::App& hml) {
   auto o = std::make_shared<offload_options>();
   auto* system = command->add_option("--system", o->system, "a catalog system: gh200, h100_pcie_host (hml devices)")
                      ->type_name("NAME");
-  command->add_option("--host", o->host, "the host, a catalog device (where the data is)")->type_name("NAME")->excludes(system);
+  auto* host = command->add_option("--host", o->host, "the host, a catalog device (where the data is)")
+                   ->type_name("NAME")
+                   ->excludes(system);
   auto* bandwidth = command->add_option("--host-bandwidth", o->host_bandwidth, "the host's memory bandwidth, e.g. 200GB/s")
                         ->type_name("RATE");
   auto* peak = command->add_option("--host-peak", o->host_peak, "the host's peak compute, e.g. 2TFLOP/s")->type_name("RATE");
-  bandwidth->needs(peak)->excludes(system);
+  bandwidth->needs(peak)->excludes(system)->excludes(host);
   peak->needs(bandwidth);
   command->add_option("--device", o->device, "the device, a catalog device, e.g. h100_pcie")->type_name("NAME");
   command->add_option("--link", o->link, "pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., or a rate per direction")

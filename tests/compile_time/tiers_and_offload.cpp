@@ -192,3 +192,33 @@ static_assert(near(tiered_memory::xeon_max.tiers[0].read / tiered_memory::xeon_m
 // NVLink 4: 18 x 25 GB/s = 450 GB/s; PCIe 5.0 x16 = 16 x 32 GT/s x 128/130 / 8 = 63.0 GB/s.
 static_assert(hml::nvlink(18, {25_GBps}).rate == 450_GBps && near(gbps(hml::pcie(5, 16).rate), 16 * 32 * 128.0 / 130.0 / 8));
 }  // namespace
+
+// --- A compile-time sweep: link rate x intensity ---------------------------------------------------------
+
+// The closed-form break-even intensity against the timeline it summarises: over links of 10 GB/s to 1 TB/s
+// per direction and intensities of 0.1 to 1000 FLOP/B, a streaming kernel (2 GB in, 1 GB out, 3 GB of
+// traffic) offloaded serially to the H100 PCIe beats the 200 GB/s host exactly where its intensity is
+// above hml::break_even_intensity for that link.
+namespace {
+constexpr auto link_grid = hml::grid(hml::log_axis(10_GBps, 1000_GBps, 12),
+                                     hml::log_axis(0.1 * hml::flop_per_byte, 1000.0 * hml::flop_per_byte, 12));
+struct serial_versus_host {
+  bool serial_pays;
+  bool above_break_even;
+};
+constexpr auto closed_form_agrees = hml::sweep<link_grid>([](hml::data_rate rate, hml::arithmetic_intensity i) {
+  const hml::link over{rate};
+  const hml::offload_plan p = hml::plan_offload(hml::offload_of(hml::streaming(3_GB, i), 2_GB, 1_GB),
+                                                offload_decision::host, hml::devices::h100_pcie, over,
+                                                hml::precision::fp32);
+  return serial_versus_host{p.serial < p.host,
+                            i > hml::break_even_intensity(offload_decision::host, hml::devices::h100_pcie, over,
+                                                          hml::precision::fp32)};
+});
+static_assert(closed_form_agrees.size() == 144);
+static_assert(hml::every_point(link_grid, closed_form_agrees,
+                               [](const auto&, serial_versus_host r) { return r.serial_pays == r.above_break_even; }));
+// Both verdicts occur on the grid, so the agreement is not vacuous.
+static_assert(!hml::every_point(link_grid, closed_form_agrees, [](const auto&, serial_versus_host r) { return r.serial_pays; }));
+static_assert(!hml::every_point(link_grid, closed_form_agrees, [](const auto&, serial_versus_host r) { return !r.serial_pays; }));
+}  // namespace
