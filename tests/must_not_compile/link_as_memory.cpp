@@ -1,5 +1,5 @@
-// A link is not a memory: a kernel does not run "on" PCIe. Offload it over the link with plan_offload, or
-// run it on a memory (a link's rate as a memory is hml::memory{latency, link.bandwidth.rate}, on purpose).
+// A link is not a memory: a kernel does not run "on" PCIe, it is offloaded over it (hml::plan_offload).
+// To treat a link's rate as a memory on purpose, write hml::memory{link.latency, link.bandwidth.rate}.
 // expected-error: no matching function for call to 'run'
 import hml;
 using namespace hml::literals;

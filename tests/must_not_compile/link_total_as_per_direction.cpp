@@ -1,5 +1,5 @@
-// A datasheet's NVLink figure, 900 GB/s, is both directions summed: it cannot be a link's per-direction
-// bandwidth. Write per_direction_of(hml::bidirectional_total{900_GBps}, hml::duplex::full) (450 GB/s).
+// A datasheet's 900 GB/s NVLink figure counts both directions, so it is not a link's per-direction rate.
+// Write per_direction_of(hml::bidirectional_total{900_GBps}, hml::duplex::full) (450 GB/s).
 // expected-error: no viable conversion from 'const hml::bidirectional_total' to 'per_direction'
 import hml;
 using namespace hml::literals;

@@ -1,5 +1,6 @@
-// Weighted interleave spreads pages by bandwidth, not by room: 84 % of a 200 GiB working set (168 GiB) in
-// a Xeon Max's 64 GiB of HBM does not fit, which constant evaluation rejects with the model's message.
+// Interleaving 200 GiB by bandwidth puts 168 GiB in a Xeon Max's 64 GiB of HBM: the placement does not fit.
+// Weighted interleave spreads pages by bandwidth, not by room; constant evaluation rejects it with the
+// model's message.
 // expected-error: constexpr variable '[a-z_]+' must be initialized by a constant expression
 // expected-note: hml: the placement does not fit a tier's capacity
 import hml;
