@@ -20,6 +20,9 @@ struct offload_options {
   std::string host_bandwidth;
   std::string host_peak;
   std::string device;
+  std::string device_bandwidth;
+  std::string device_peak;
+  std::string device_capacity;
   std::string link;
   std::string precision = "fp32";
   std::string in;
@@ -42,6 +45,7 @@ void run(const offload_options& o) {
   const hml::machine_description* host = nullptr;
   const hml::machine_description* device = nullptr;
   std::optional<hml::machine_description> given_host;
+  std::optional<hml::machine_description> given_device;
   std::optional<hml::link> link;
   if (!o.system.empty()) {
     const hml::system_description* s = hml::systems::find_system(o.system);
@@ -65,9 +69,27 @@ void run(const offload_options& o) {
     host = &*given_host;
   }
   if (!o.device.empty()) device = &check_option("--device", [&]() -> const hml::device& { return hml::device_named(o.device); });
+  if (!o.device_bandwidth.empty()) {
+    const auto bandwidth = quantity_of<hml::data_rate>("--device-bandwidth", o.device_bandwidth);
+    const auto peak = quantity_of<hml::compute_rate>("--device-peak", o.device_peak);
+    check_option("--device-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
+    check_option("--device-peak", [&] { hml::validate_peak(peak); });
+    given_device = hml::describe(hml::memory{.latency = {}, .bandwidth = bandwidth}, hml::compute_core{peak}, p);
+    given_device->name = "given";
+    if (!o.device_capacity.empty()) {
+      const auto capacity = quantity_of<hml::data_size>("--device-capacity", o.device_capacity);
+      check_option("--device-capacity", [&] { hml::validate_capacity(capacity); });
+      hml::machine_description with_capacity{.name = "given", .compute = given_device->compute};
+      hml::level_description main = hml::main_memory(*given_device);
+      main.capacity = hml::stated(capacity);
+      with_capacity.memory.push_back(main);
+      given_device = with_capacity;
+    }
+    device = &*given_device;
+  }
   if (!o.link.empty()) link = check_option("--link", [&] { return hml::systems::link_named(o.link); });
   if (host == nullptr) throw input_error("give --system NAME, or --host NAME or --host-bandwidth and --host-peak");
-  if (device == nullptr) throw input_error("give --system NAME or --device NAME");
+  if (device == nullptr) throw input_error("give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
   if (!link) throw input_error("give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
 
   const auto in = quantity_of<hml::data_size>("--in", o.in);
@@ -130,7 +152,9 @@ void add_offload_command(CLI::App& hml) {
       "The kernel reads --in bytes and writes --out bytes (its memory traffic is their sum) and does --flops.\n"
       "Example: hml offload --host-bandwidth 200GB/s --host-peak 2TFLOP/s --device h100_pcie --link pcie5x16 \\\n"
       "           --in 2GiB --out 1GiB --flops 0.268435456GFLOP\n"
-      "         hml offload --system gh200 --in 40GB --out 20GB --flops 1TFLOP --format json");
+      "         hml offload --system gh200 --in 40GB --out 20GB --flops 1TFLOP --format json\n"
+      "         hml offload --host h100_sxm --device-bandwidth 2TB/s --device-peak 51TFLOP/s --device-capacity 80GB \\\n"
+      "           --link 63GB/s --in 100GB --out 20GB");
   auto o = std::make_shared<offload_options>();
   auto* system = command->add_option("--system", o->system, "a catalog system: gh200, h100_pcie_host (hml devices)")
                      ->type_name("NAME");
@@ -142,7 +166,17 @@ void add_offload_command(CLI::App& hml) {
   auto* peak = command->add_option("--host-peak", o->host_peak, "the host's peak compute, e.g. 2TFLOP/s")->type_name("RATE");
   bandwidth->needs(peak)->excludes(system)->excludes(host);
   peak->needs(bandwidth);
-  command->add_option("--device", o->device, "the device, a catalog device, e.g. h100_pcie")->type_name("NAME");
+  auto* device = command->add_option("--device", o->device, "the device, a catalog device, e.g. h100_pcie")->type_name("NAME");
+  auto* device_bandwidth =
+      command->add_option("--device-bandwidth", o->device_bandwidth, "the device's memory bandwidth, e.g. 2TB/s")
+          ->type_name("RATE");
+  auto* device_peak =
+      command->add_option("--device-peak", o->device_peak, "the device's peak compute, e.g. 51TFLOP/s")->type_name("RATE");
+  command->add_option("--device-capacity", o->device_capacity, "the device's memory, e.g. 80GB (default: unlimited)")
+      ->type_name("SIZE")
+      ->needs(device_bandwidth);
+  device_bandwidth->needs(device_peak)->excludes(device);
+  device_peak->needs(device_bandwidth);
   command->add_option("--link", o->link, "pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., or a rate per direction")
       ->type_name("LINK");
   command->add_option("--precision", o->precision, "the kernel's precision (default fp32)")->type_name("NAME");

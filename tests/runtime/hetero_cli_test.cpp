@@ -126,6 +126,27 @@ TEST(HeteroCli, OffloadOverARateOrASystem) {
   EXPECT_NEAR(nlohmann::json::parse(gh200.out)[0]["copy_in_s"].get<double>(), 40.0 / 450.0, 1e-12);
 }
 
+TEST(HeteroCli, OffloadOversubscribedOnAGivenDevice) {
+  // 180 GB on an 80 GB device (2 TB/s, 51 TFLOP/s) over PCIe 5.0 x16: 80/180 resident; the copies move that
+  // share, and the kernel streams the other 100/180 over the link at 63.015 GB/s while it runs
+  // (tests/compile_time/tiers_and_offload.cpp derives the same on the catalog's H100 PCIe).
+  const hetero_outcome o = hml_do({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s",
+                                   "--device-bandwidth", "2TB/s", "--device-peak", "51TFLOP/s", "--device-capacity",
+                                   "80GB", "--link", "pcie5x16", "--in", "120GB", "--out", "60GB", "--flops",
+                                   "180GFLOP", "--format", "json"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const nlohmann::json r = nlohmann::json::parse(o.out)[0];
+  const double link = 16 * 32e9 / 8 * 128.0 / 130.0;
+  EXPECT_NEAR(r["resident_share"].get<double>(), 80.0 / 180.0, 1e-15);
+  EXPECT_NEAR(r["copy_in_s"].get<double>(), 120e9 * (80.0 / 180.0) / link, 1e-12);
+  EXPECT_NEAR(r["device_s"].get<double>(), 180e9 * (100.0 / 180.0) / link, 1e-12);
+  EXPECT_EQ(r["best"], "pipelined");
+  expect_one_line_error(hml_do({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s",
+                                "--device-bandwidth", "2TB/s", "--device-peak", "51TFLOP/s", "--device-capacity",
+                                "0GB", "--link", "pcie5x16", "--in", "1GB", "--out", "1GB"}),
+                        "--device-capacity: tier capacity must be finite and > 0");
+}
+
 TEST(HeteroCli, TiersJsonIsTheLibrarysPlacements) {
   const hetero_outcome o = hml_do({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
                                    "--hot-accesses", "0.9", "--format", "json"});
