@@ -149,6 +149,26 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
   return out;
 }
 
+// The links and systems of hml.catalog.systems (`hml offload --link ID`, `--system ID`; `hml tiers --system`).
+std::string links_and_systems_text() {
+  hml::table links{{"link", "name", "per direction", "kind", "measured (to, from device)"}, {}};
+  for (const hml::link_description* l : hml::systems::links) {
+    links.add_row({std::string{l->id}, std::string{l->name}, quantity_text(l->bandwidth.value.rate),
+                   std::string{hml::to_string(l->bandwidth.kind)},
+                   l->measured_to_device.published()
+                       ? quantity_text(l->measured_to_device.value.rate) + ", " +
+                             quantity_text(l->measured_from_device.value.rate)
+                       : std::string{"-"}});
+  }
+  hml::table systems{{"system", "name", "host", "device", "link"}, {}};
+  for (const hml::system_description* s : hml::systems::all) {
+    systems.add_row({std::string{s->id}, std::string{s->name}, std::string{s->host->id}, std::string{s->device->id},
+                     s->joined_by != nullptr ? std::string{s->joined_by->id} : std::string{"- (one pool)"}});
+  }
+  return "\nlinks (hml offload --link ID):\n" + hml::format_table(links) +
+         "\nsystems (hml offload --system ID, hml tiers --system ID):\n" + hml::format_table(systems);
+}
+
 // The catalog at a glance: main memory, and the peak of each common precision (vector units where
 // published, else tensor; "t" marks tensor); every figure's kind and source is in `hml devices NAME`.
 std::string catalog_text() {
@@ -172,7 +192,7 @@ std::string catalog_text() {
   }
   return hml::format_table(figures) +
          "\nt: on tensor units (the device publishes no vector peak for that precision). `hml devices NAME` shows\n"
-         "every figure of a device with its kind and source.\n";
+         "every figure of a device with its kind and source.\n" + links_and_systems_text();
 }
 
 void run(const devices_options& o) {

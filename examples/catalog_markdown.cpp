@@ -82,6 +82,46 @@ const seed_row seed_004[] = {
 constexpr hml::precision overview[] = {hml::precision::fp64, hml::precision::fp32, hml::precision::tf32,
                                        hml::precision::bf16, hml::precision::fp16, hml::precision::int8};
 
+// Links and systems (hml::systems in modules/catalog/systems.cppm): `hml offload --link ID / --system ID`.
+void links_and_systems() {
+  put("\n## Links\n\n"
+      "From `hml::systems::links`. A link's figure is its rate per direction (`hml::per_direction`); the\n"
+      "datasheets' totals over both directions (`hml::bidirectional_total`) are shown beside it. PCIe is lanes x\n"
+      "transfer rate x encoding (128b/130b for 3.0 to 5.0; PCIe 6.0 and CXL 3.0 at the raw 64 GT/s, their FLIT\n"
+      "overhead counted with the protocol's), NVLink links x rate per link, both derived in code.\n\n"
+      "| id | Link | Per direction | Both directions | Kind | Measured (to, from the device) | Source | Note |\n"
+      "|---|---|---|---|---|---|---|---|\n");
+  for (const hml::link_description* l : hml::systems::links) {
+    put("| `" + std::string{l->id} + "` | " + std::string{l->name} + " | " + value(l->bandwidth.value.rate) + " | " +
+        value(hml::bidirectional_of(l->bandwidth.value, l->mode).rate) + " | " + std::string{hml::to_string(l->bandwidth.kind)} +
+        " | " +
+        (l->measured_to_device.published()
+             ? value(l->measured_to_device.value.rate) + ", " + value(l->measured_from_device.value.rate) + " (`" +
+                   std::string{l->measured_to_device.source} + "`)"
+             : std::string{"—"}) +
+        " | `" + std::string{l->bandwidth.source} + "` | " + std::string{l->note} + " |\n");
+  }
+  put("\n## Systems\n\n"
+      "From `hml::systems::all`: machines joined by a link, the host where the data is and a device.\n\n"
+      "| id | System | Host | Device | Link | Note |\n|---|---|---|---|---|---|\n");
+  for (const hml::system_description* sys : hml::systems::all) {
+    put("| `" + std::string{sys->id} + "` | " + std::string{sys->name} + " | `" + std::string{sys->host->id} + "` | `" +
+        std::string{sys->device->id} + "` | " +
+        (sys->joined_by != nullptr ? "`" + std::string{sys->joined_by->id} + "`" : std::string{"— (one pool)"}) + " | " +
+        std::string{sys->note} + " |\n");
+  }
+  put("\n### The systems' own machines, every figure and its source\n\n"
+      "| Device | Figure | Value | Kind | Source |\n|---|---|---|---|---|\n");
+  for (const hml::device* d : {&hml::systems::grace, &hml::systems::gh200_hopper, &hml::systems::mi300a,
+                               &hml::systems::xeon_max_9480}) {
+    figure_rows(*d);
+  }
+  put("\n### Sources of the links and systems\n\n| Key | Document | Where to find it |\n|---|---|---|\n");
+  for (const hml::source& src : hml::systems::sources) {
+    put("| `" + std::string{src.key} + "` | " + std::string{src.title} + " | " + std::string{src.where} + " |\n");
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -217,4 +257,5 @@ int main() {
     put(std::string(row.device->name) + " | " + cell(hml::main_memory(*row.device).bandwidth) + " | " + cell(fp32) +
         " | " + std::string(hml::format_number(fp32.value / seed_fp32, hml::fixed(1)).view()) + "x |\n");
   }
+  links_and_systems();
 }

@@ -7,8 +7,9 @@
 // roofline are views of it (roof_of, hierarchical_roof_of); memory and compute_core convert to it and back.
 //
 // The shape is constexpr: lists have a fixed capacity and a count, so entries of different shapes are one
-// type and the catalog stays a constexpr table. Links between machines (NVLink, PCIe, ...) are not here
-// yet: a machine description is one node, and the links will join descriptions, not live inside them.
+// type and the catalog stays a constexpr table. A machine description is one node: links between machines
+// (hml.link) join descriptions into systems (hml.catalog.systems) rather than live inside them, and its
+// levels are the tiers of hml.tiers (tier_of).
 module;
 #include <array>
 #include <cstddef>

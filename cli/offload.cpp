@@ -1,0 +1,192 @@
+// `hml offload`: a kernel whose data is in the host's memory, run there or on a device over a link: copy
+// in, compute, copy out (serially and pipelined), zero-copy, the verdict and the break-even (hml.offload).
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+struct offload_options {
+  std::string system;
+  std::string host;
+  std::string host_bandwidth;
+  std::string host_peak;
+  std::string device;
+  std::string device_bandwidth;
+  std::string device_peak;
+  std::string device_capacity;
+  std::string link;
+  std::string precision = "fp32";
+  std::string in;
+  std::string out;
+  std::string flops = "0FLOP";
+  double runs = 1.0;
+  unsigned chunks = 16;
+  output_options output;
+};
+
+std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(3)}); }
+std::string number(double x, hml::number_format f) { return std::string{hml::format_number(x, f).view()}; }
+
+void run(const offload_options& o) {
+  const output_format format = o.output.chosen();
+  // The machines and the link: a catalog system, or each given.
+  const hml::precision_choice choice = check_option("--precision", [&] { return hml::precision_named(o.precision); });
+  if (choice.unit_given) throw input_error("--precision: give a precision alone (fp32), without a unit");
+  const hml::precision p = choice.type;
+  const hml::machine_description* host = nullptr;
+  const hml::machine_description* device = nullptr;
+  std::optional<hml::machine_description> given_host;
+  std::optional<hml::machine_description> given_device;
+  std::optional<hml::link> link;
+  if (!o.system.empty()) {
+    const hml::system_description* s = hml::systems::find_system(o.system);
+    if (s == nullptr) {
+      std::string ids;
+      for (const hml::system_description* each : hml::systems::all) ids += (ids.empty() ? "" : ", ") + std::string{each->id};
+      throw input_error("--system: unknown system '" + o.system + "'; expected one of " + ids);
+    }
+    if (s->joined_by == nullptr) throw input_error("--system: " + o.system + " has one memory pool: nothing to offload over");
+    host = s->host;
+    device = s->device;
+    link = hml::link_of(*s->joined_by);
+  }
+  if (!o.host.empty()) host = &check_option("--host", [&]() -> const hml::device& { return hml::device_named(o.host); });
+  if (!o.host_bandwidth.empty()) {
+    const auto bandwidth = quantity_of<hml::data_rate>("--host-bandwidth", o.host_bandwidth);
+    const auto peak = quantity_of<hml::compute_rate>("--host-peak", o.host_peak);
+    check_option("--host-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
+    check_option("--host-peak", [&] { hml::validate_peak(peak); });
+    given_host = hml::describe(hml::memory{.latency = {}, .bandwidth = bandwidth}, hml::compute_core{peak}, p);
+    host = &*given_host;
+  }
+  if (!o.device.empty()) device = &check_option("--device", [&]() -> const hml::device& { return hml::device_named(o.device); });
+  if (!o.device_bandwidth.empty()) {
+    const auto bandwidth = quantity_of<hml::data_rate>("--device-bandwidth", o.device_bandwidth);
+    const auto peak = quantity_of<hml::compute_rate>("--device-peak", o.device_peak);
+    check_option("--device-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
+    check_option("--device-peak", [&] { hml::validate_peak(peak); });
+    given_device = hml::describe(hml::memory{.latency = {}, .bandwidth = bandwidth}, hml::compute_core{peak}, p);
+    given_device->name = "given";
+    if (!o.device_capacity.empty()) {
+      const auto capacity = quantity_of<hml::data_size>("--device-capacity", o.device_capacity);
+      check_option("--device-capacity", [&] { hml::validate_capacity(capacity); });
+      hml::machine_description with_capacity{.name = "given", .compute = given_device->compute};
+      hml::level_description main = hml::main_memory(*given_device);
+      main.capacity = hml::stated(capacity);
+      with_capacity.memory.push_back(main);
+      given_device = with_capacity;
+    }
+    device = &*given_device;
+  }
+  if (!o.link.empty()) link = check_option("--link", [&] { return hml::systems::link_named(o.link); });
+  if (host == nullptr) throw input_error("give --system NAME, or --host NAME or --host-bandwidth and --host-peak");
+  if (device == nullptr) throw input_error("give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
+  if (!link) throw input_error("give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
+
+  const auto in = quantity_of<hml::data_size>("--in", o.in);
+  const auto out = quantity_of<hml::data_size>("--out", o.out);
+  const auto flops = quantity_of<hml::work>("--flops", o.flops);
+  const hml::kernel k{"kernel", flops, in + out};
+  const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
+  check_option("--in", [&] { hml::validate(job); });
+  check_option("--chunks", [&] { hml::validate_chunks(o.chunks); });
+  const hml::offload_plan plan = check_option("--precision", [&] {
+    return hml::plan_offload(job, *host, *device, *link, p, {.chunks = o.chunks});
+  });
+  const hml::arithmetic_intensity break_even =
+      check_option("--precision", [&] { return hml::break_even_intensity(*host, *device, *link, p); });
+
+  if (format != output_format::table) {
+    hml::table t{{"host_s", "copy_in_s", "device_s", "copy_out_s", "serial_s", "pipelined_s", "zero_copy_s", "best",
+                  "speedup", "offload", "resident_share", "break_even_runs", "break_even_flop_per_byte"},
+                 {}};
+    t.add_row({plan.host.value(), plan.copy_in.value(), plan.device.value(), plan.copy_out.value(),
+               plan.serial.value(), plan.pipelined.value(), plan.zero_copy.value(), std::string{plan.best},
+               plan.speedup, std::string{plan.offload ? "yes" : "no"}, plan.resident, plan.break_even_runs,
+               break_even.value()});
+    emit(o.output, render(t, format, hml::general(17)));
+    return;
+  }
+  std::string s = "host: " + std::string{host->name.empty() ? "given" : host->name} + "\ndevice: " + std::string{device->name} +
+                  "\nlink: " + hml::to_string(link->bandwidth.rate, {.number = hml::general(4)}) + " per direction, " +
+                  std::string{hml::to_string(link->mode)} + "\n\n";
+  const auto row = [&](std::string name, hml::duration t) {
+    name.resize(20, ' ');
+    s += name + text(t) + "\n";
+  };
+  row("on the host", plan.host);
+  row("copy in", plan.copy_in);
+  row("kernel on device", plan.device);
+  row("copy out", plan.copy_out);
+  row("serial", plan.serial);
+  row("pipelined (" + std::to_string(o.chunks) + ")", plan.pipelined);
+  row("zero-copy", plan.zero_copy);
+  if (plan.resident < 1.0) {
+    s += "oversubscribed: " + number(100 * plan.resident, hml::fixed(1)) +
+         " % of the data fits the device; the rest streams over the link\n";
+  }
+  s += "\nverdict: " + std::string{plan.offload ? "offload" : "run on the host"} + " (fastest offload: " +
+       std::string{plan.best} + ", speed-up " + number(plan.speedup, hml::general(3)) + "x)\n";
+  s += "serial offloading pays from " +
+       (plan.break_even_runs == std::numeric_limits<double>::infinity()
+            ? std::string{"no number of runs"}
+            : number(plan.break_even_runs, hml::general(3)) + " runs") +
+       " on the transferred data, or from " + hml::to_string(break_even, {.number = hml::general(3)}) + "\n";
+  emit(o.output, s);
+}
+
+}  // namespace
+
+void add_offload_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("offload", "run a kernel where its data is, or offload it over a link?");
+  command->footer(
+      "The kernel reads --in bytes and writes --out bytes (its memory traffic is their sum) and does --flops.\n"
+      "Example: hml offload --host-bandwidth 200GB/s --host-peak 2TFLOP/s --device h100_pcie --link pcie5x16 \\\n"
+      "           --in 2GiB --out 1GiB --flops 0.268435456GFLOP\n"
+      "         hml offload --system gh200 --in 40GB --out 20GB --flops 1TFLOP --format json\n"
+      "         hml offload --host h100_sxm --device-bandwidth 2TB/s --device-peak 51TFLOP/s --device-capacity 80GB \\\n"
+      "           --link 63GB/s --in 100GB --out 20GB");
+  auto o = std::make_shared<offload_options>();
+  auto* system = command->add_option("--system", o->system, "a catalog system: gh200, h100_pcie_host (hml devices)")
+                     ->type_name("NAME");
+  auto* host = command->add_option("--host", o->host, "the host, a catalog device (where the data is)")
+                   ->type_name("NAME")
+                   ->excludes(system);
+  auto* bandwidth = command->add_option("--host-bandwidth", o->host_bandwidth, "the host's memory bandwidth, e.g. 200GB/s")
+                        ->type_name("RATE");
+  auto* peak = command->add_option("--host-peak", o->host_peak, "the host's peak compute, e.g. 2TFLOP/s")->type_name("RATE");
+  bandwidth->needs(peak)->excludes(system)->excludes(host);
+  peak->needs(bandwidth);
+  auto* device = command->add_option("--device", o->device, "the device, a catalog device, e.g. h100_pcie")->type_name("NAME");
+  auto* device_bandwidth =
+      command->add_option("--device-bandwidth", o->device_bandwidth, "the device's memory bandwidth, e.g. 2TB/s")
+          ->type_name("RATE");
+  auto* device_peak =
+      command->add_option("--device-peak", o->device_peak, "the device's peak compute, e.g. 51TFLOP/s")->type_name("RATE");
+  command->add_option("--device-capacity", o->device_capacity, "the device's memory, e.g. 80GB (default: unlimited)")
+      ->type_name("SIZE")
+      ->needs(device_bandwidth);
+  device_bandwidth->needs(device_peak)->excludes(device);
+  device_peak->needs(device_bandwidth);
+  command->add_option("--link", o->link, "pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., or a rate per direction")
+      ->type_name("LINK");
+  command->add_option("--precision", o->precision, "the kernel's precision (default fp32)")->type_name("NAME");
+  command->add_option("--in", o->in, "bytes copied to the device, e.g. 2GiB")->type_name("SIZE")->required();
+  command->add_option("--out", o->out, "bytes copied back, e.g. 1GiB")->type_name("SIZE")->required();
+  command->add_option("--flops", o->flops, "the kernel's work, e.g. 1TFLOP (default 0)")->type_name("WORK");
+  command->add_option("--runs", o->runs, "runs of the kernel on the transferred data (default 1)");
+  command->add_option("--chunks", o->chunks, "chunks of the pipelined offload (default 16)");
+  add_output_options(*command, o->output);
+  command->callback([o] { run(*o); });
+}
+
+}  // namespace hml_cli

@@ -1,0 +1,155 @@
+// `hml tiers`: a working set over a tiered memory (a catalog machine's levels, or tiers given as
+// NAME:CAPACITY:BANDWIDTH) under each placement policy, with the best placement (hml.tiers).
+#include <memory>
+#include <string>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+struct tiers_options {
+  std::string system;
+  std::vector<std::string> tiers;
+  std::string footprint;
+  double hot_bytes = 1.0;
+  double hot_accesses = 1.0;
+  double write_share = 0.0;
+  std::vector<double> shares;
+  bool sequential = false;
+  output_options output;
+};
+
+std::string number(double x, hml::number_format f) { return std::string{hml::format_number(x, f).view()}; }
+
+struct outcome {
+  std::string policy;
+  bool fits = true;
+  hml::placement placement{};
+};
+
+void run(const tiers_options& o) {
+  const output_format format = o.output.chosen();
+  hml::tiered_memory memory{.mode = o.sequential ? hml::serving::sequential : hml::serving::concurrent};
+  std::string title;
+  if (!o.system.empty()) {
+    const hml::system_description* s = hml::systems::find_system(o.system);
+    const hml::machine_description* m = s != nullptr ? s->host : nullptr;
+    if (m == nullptr) m = &check_option("--system", [&]() -> const hml::device& { return hml::device_named(o.system); });
+    memory.tiers = hml::systems::tiers_of(*m).tiers;
+    title = std::string{m->name};
+  }
+  for (const std::string& spec : o.tiers) {
+    if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: at most 4 tiers");
+    memory.tiers.push_back(check_option("--tier", [&] { return hml::systems::parse_tier(spec); }));
+  }
+  if (memory.tiers.size() < 2) throw input_error("give --system with two tiers (xeon_max) or --tier twice or more");
+  if (title.empty()) title = "the given tiers";
+  const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);
+  const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};
+  check_option("--hot-bytes", [&] { hml::validate(w.skew); });
+  check_option("--footprint", [&] { hml::validate(w); });
+  hml::data_size total = memory.tiers[0].capacity;
+  for (std::size_t i = 1; i < memory.tiers.size(); ++i) total += memory.tiers[i].capacity;
+  if (footprint > total) {
+    throw input_error("--footprint: the working set does not fit the tiers (" +
+                      hml::to_string(total, {.number = hml::general(4)}) + " in all)");
+  }
+
+  // Flat mode's shares: given, or the fast tier filled and the rest in order.
+  hml::fixed_list<double, hml::max_tiers> shares;
+  if (!o.shares.empty()) {
+    for (double share : o.shares) shares.push_back(share);
+  } else {
+    double left = 1.0;
+    for (std::size_t i = 0; i < memory.tiers.size(); ++i) {
+      const double room = memory.tiers[i].capacity / footprint;
+      const double share = i + 1 == memory.tiers.size() || room > left ? left : room;
+      shares.push_back(share);
+      left -= share;
+    }
+  }
+  std::vector<outcome> outcomes;
+  const auto attempt = [&](std::string policy, auto place) {
+    try {
+      outcomes.push_back({policy, true, place()});
+    } catch (const std::invalid_argument& e) {
+      if (std::string_view{e.what()}.find("does not fit") == std::string_view::npos) throw;
+      outcomes.push_back({std::move(policy), false, {}});
+    }
+  };
+  const bool two = memory.tiers.size() == 2;
+  if (two) attempt("cache", [&] { return hml::cache_mode(memory, w); });
+  check_option("--shares", [&] { attempt("flat", [&] { return hml::flat(memory, w, shares); }); });
+  attempt("weighted interleave", [&] { return hml::weighted_interleave(memory, w); });
+  if (two) {
+    check_option("--tier", [&] { attempt("best placement", [&] { return hml::best_placement(memory, w); }); });
+  }
+
+  if (format != output_format::table) {
+    hml::table t{{"policy", "fits", "bandwidth_Bps", "time_s", "fast_tier_bytes_share", "fast_tier_traffic_share", "hit_rate"}, {}};
+    for (const outcome& r : outcomes) {
+      if (!r.fits) {
+        t.add_row({r.policy, std::string{"no"}, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}});
+        continue;
+      }
+      t.add_row({r.policy, std::string{"yes"}, r.placement.bandwidth.value(), r.placement.time.value(),
+                 r.placement.tiers[0].bytes, r.placement.tiers[0].traffic, r.placement.hit_rate});
+    }
+    emit(o.output, render(t, format, hml::general(17)));
+    return;
+  }
+  std::string s = title + ", " + std::string{hml::to_string(memory.mode)} + " tiers\n";
+  for (const hml::tier& t : memory.tiers) {
+    s += "  " + std::string{t.name} + ": " + hml::to_string(t.capacity, {.number = hml::general(4)}) + ", " +
+         hml::to_string(t.read, {.number = hml::general(4)}) + "\n";
+  }
+  s += "working set " + hml::to_string(footprint, {.number = hml::general(4)}) + "; " +
+       number(100 * o.hot_bytes, hml::general(3)) + " % of it takes " + number(100 * o.hot_accesses, hml::general(3)) +
+       " % of the accesses\n\n";
+  hml::table t{{"policy", "bandwidth", "one pass", "bytes in " + std::string{memory.tiers[0].name},
+                "traffic in " + std::string{memory.tiers[0].name}},
+               {}};
+  for (const outcome& r : outcomes) {
+    if (!r.fits) {
+      t.add_row({r.policy, std::string{"does not fit"}, std::string{"-"}, std::string{"-"}, std::string{"-"}});
+      continue;
+    }
+    t.add_row({r.policy, hml::to_string(r.placement.bandwidth, {.number = hml::general(3)}),
+               hml::to_string(r.placement.time, {.number = hml::general(3)}),
+               number(100 * r.placement.tiers[0].bytes, hml::fixed(1)) + " %",
+               number(100 * r.placement.tiers[0].traffic, hml::fixed(1)) + " %"});
+  }
+  emit(o.output, s + hml::format_table(t));
+}
+
+}  // namespace
+
+void add_tiers_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("tiers", "a working set over tiered memory under each placement policy");
+  command->footer(
+      "Policies: cache (the first tier caches the second), flat (--shares, default: fill the first tier),\n"
+      "weighted interleave (shares by bandwidth) and the best placement of the hottest bytes.\n"
+      "Example: hml tiers --system xeon_max --footprint 200GiB --hot-bytes 0.3 --hot-accesses 0.9\n"
+      "         hml tiers --tier HBM:64GiB:1638.4GB/s --tier DDR5:512GiB:307.2GB/s --footprint 200GiB --format csv");
+  auto o = std::make_shared<tiers_options>();
+  auto* system = command->add_option("--system", o->system, "a catalog system or device with tiers: xeon_max")
+                     ->type_name("NAME");
+  command->add_option("--tier", o->tiers, "a tier NAME:CAPACITY:BANDWIDTH[:WRITE], fastest first (repeat)")
+      ->type_name("SPEC")
+      ->excludes(system);
+  command->add_option("--footprint", o->footprint, "the working set's size, e.g. 200GiB")->type_name("SIZE")->required();
+  command->add_option("--hot-bytes", o->hot_bytes, "share of the bytes that is hot (default 1: uniform)");
+  command->add_option("--hot-accesses", o->hot_accesses, "share of the accesses the hot bytes take (default 1)");
+  command->add_option("--write-share", o->write_share, "share of the traffic that writes (default 0)");
+  command->add_option("--shares", o->shares, "flat mode's share of the bytes per tier, e.g. 0.32,0.68")->delimiter(',');
+  command->add_flag("--sequential", o->sequential, "tiers serve one after the other (default: at once)");
+  add_output_options(*command, o->output);
+  command->callback([o] { run(*o); });
+}
+
+}  // namespace hml_cli

@@ -1,0 +1,176 @@
+// hml.offload — whether to run a kernel where its data is (the host) or on another machine (a device)
+// behind a link, and from what intensity or number of reuses offloading pays.
+//
+// The kernel's time on each machine is the time model's (run() on the machine description's main memory
+// and its peak for the precision, memory and compute overlapped: the roofline's assumption). On top:
+//   serial      copy in, run, copy out: T = L + in/B + T_dev + L + out/B.
+//   pipelined   in c chunks, a three-stage pipeline (copy in, run, copy out) whose stages take
+//               a = L + in/(cB), k = T_dev/c, b = L + out/(cB): T = a + k + b + (c - 1) max(a, k, b) on a
+//               full-duplex link (in and out overlap), max(a + b, k) on a half-duplex one.
+//   zero-copy   the device reads its inputs and writes its outputs over the link in place (unified memory:
+//               the link is the device's memory for them): T = max(link time in and out, compute time);
+//               the kernel's other traffic is assumed to hit the device's caches.
+//   host        the kernel where the data is.
+// The verdict compares the fastest way to offload with the host; the speed-up is host time over it.
+// Break-even, in closed form, for the serial way (the others are not closed forms in general):
+//   reuses   the kernel runs r times on the transferred data: r* = (copy in + copy out)/(T_host - T_dev),
+//            never (infinite) when the device is not faster per run.
+//   intensity  a streaming kernel (it moves as many bytes in memory as it transfers, b) at I FLOP/B:
+//            offloading pays from I* = P_h (1/B_l + 1/B_d) when the device is still memory-bound there
+//            (I* <= P_d/B_d), else from I* = 1/(B_l (1/P_h - 1/P_d)); never when P_d <= P_h; from 0 when
+//            1/B_l + 1/B_d < 1/B_h (the link and device together outrun the host's memory).
+// Oversubscription: a footprint (in + out) larger than the device's main memory keeps the share that fits
+// there and streams the rest over the link while the kernel runs: the device's memory is then a flat,
+// concurrent tiered memory of its main memory and the link (hml.tiers), and only the resident share is
+// copied.
+module;
+#include <limits>
+#include <string_view>
+export module hml.offload;
+export import hml.link;
+export import hml.tiers;
+
+export namespace hml {
+
+struct offload_job {
+  kernel work;       // one run of the kernel: its FLOP and the bytes it moves in memory
+  data_size in;      // copied to the device before it runs
+  data_size out;     // copied back after
+  double runs = 1.0; // runs of the kernel on the transferred data (reuses)
+};
+
+// A streaming kernel's job: its inputs in, its outputs out (vector add of n floats: 2n x 4 B in, n x 4 B out).
+[[nodiscard]] constexpr offload_job offload_of(const kernel& k, data_size in, data_size out, double runs = 1.0) noexcept {
+  return {k, in, out, runs};
+}
+
+struct offload_options {
+  unsigned chunks = 16;
+};
+
+struct offload_plan {
+  duration host;       // all runs where the data is
+  duration copy_in;    // one transfer of the resident inputs
+  duration device;     // all runs on the device
+  duration copy_out;
+  duration serial;
+  duration pipelined;
+  duration zero_copy;
+  std::string_view best;  // "serial", "pipelined" or "zero-copy"
+  duration best_time;
+  double speedup;         // host / best_time
+  bool offload;           // the verdict: best_time < host
+  double resident;        // share of the footprint in device memory (1 unless oversubscribed)
+  double break_even_runs; // serial: runs from which offloading pays (infinite: never)
+};
+
+constexpr void validate(const offload_job& j) {
+  validate(j.work);
+  expects(isfinite(j.in) && j.in.value() >= 0 && isfinite(j.out) && j.out.value() >= 0,
+          "hml: bytes copied in and out must be finite and >= 0");
+  expects(j.runs >= 1.0 && j.runs < 1e15, "hml: runs must be within [1, 1e15)");
+}
+
+constexpr void validate_chunks(unsigned chunks) {
+  expects(chunks >= 1 && chunks <= 1'000'000, "hml: chunks must be within [1, 1000000]");
+}
+
+// One run of the kernel on this machine: the time model on its main memory and its peak for the precision.
+[[nodiscard]] constexpr duration kernel_time(const kernel& k, const machine_description& m, precision p) {
+  return run(k, memory_of(m), core_of(m, kind_for(m, p)), {.overlap_policy = overlap::full}).total;
+}
+
+}  // namespace hml
+
+export namespace hml::detail {
+
+[[nodiscard]] constexpr duration longest(duration a, duration b) noexcept { return a > b ? a : b; }
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+// The share of a footprint that fits the device's main memory (1 if its capacity is not published).
+[[nodiscard]] constexpr double resident_share(const machine_description& device, data_size footprint) {
+  const figure<data_size> capacity = main_memory(device).capacity;
+  if (!capacity.published() || footprint <= capacity.value) return 1.0;
+  return capacity.value / footprint;
+}
+
+// The device's memory for a kernel whose footprint is `resident` in it: its main memory, or with
+// oversubscription main memory and the link serving at once (flat shares: resident, 1 - resident).
+[[nodiscard]] constexpr memory device_memory(const machine_description& device, const link& l, double resident) {
+  const memory main = memory_of(device);
+  if (resident >= 1.0) return main;
+  const data_size capacity = main_memory(device).capacity.value;
+  const data_size footprint = capacity / resident;
+  const tiered_memory over_link{{{"device memory", capacity, main.bandwidth}, {"link", footprint, l.bandwidth.rate}},
+                                serving::concurrent};
+  const placement p = flat(over_link, {.footprint = footprint}, {resident, 1.0 - resident});
+  return {main.latency > l.latency ? main.latency : l.latency, p.bandwidth};
+}
+
+[[nodiscard]] constexpr offload_plan plan_offload(const offload_job& job, const machine_description& host,
+                                                  const machine_description& device, const link& l, precision p,
+                                                  offload_options options = {}) {
+  validate(job);
+  validate(l);
+  validate_chunks(options.chunks);
+  const double runs = job.runs;
+  const duration host_time = runs * kernel_time(job.work, host, p);
+
+  const double resident = resident_share(device, job.in + job.out);
+  const memory device_mem = device_memory(device, l, resident);
+  const compute_core device_core = core_of(device, kind_for(device, p));
+  const duration device_time =
+      runs * run(job.work, device_mem, device_core, {.overlap_policy = overlap::full}).total;
+
+  const duration in = link_time(l, resident * job.in);
+  const duration out = link_time(l, resident * job.out);
+  const duration serial = in + device_time + out;
+
+  const double c = options.chunks;
+  const duration a = link_time(l, resident * job.in / c);
+  const duration k = device_time / c;
+  const duration b = link_time(l, resident * job.out / c);
+  const duration link_stage = l.mode == duplex::full ? detail::longest(a, b) : a + b;
+  const duration pipelined = a + k + b + (c - 1.0) * detail::longest(link_stage, k);
+
+  const duration zero_copy =
+      detail::longest(detail::link_time_both_ways_of(l, runs * job.in, runs * job.out),
+                      runs * compute_time(device_core, job.work.flops));
+
+  std::string_view best = "serial";
+  duration best_time = serial;
+  if (pipelined < best_time) {
+    best = "pipelined";
+    best_time = pipelined;
+  }
+  if (zero_copy < best_time) {
+    best = "zero-copy";
+    best_time = zero_copy;
+  }
+
+  const duration per_run_gain = host_time / runs - device_time / runs;
+  const double break_even = per_run_gain.value() > 0 ? (in + out) / per_run_gain : std::numeric_limits<double>::infinity();
+  return {host_time, in, device_time, out, serial, pipelined, zero_copy, best, best_time,
+          host_time / best_time, best_time < host_time, resident, break_even};
+}
+
+// The intensity from which offloading a streaming kernel serially pays (see the header).
+[[nodiscard]] constexpr arithmetic_intensity break_even_intensity(const machine_description& host,
+                                                                  const machine_description& device, const link& l,
+                                                                  precision p) {
+  validate(l);
+  const roof h = roof_of(host, p);
+  const roof d = roof_of(device, p);
+  const data_rate link_rate = l.bandwidth.rate;
+  const duration per_byte_offloaded = 1 * byte / link_rate + 1 * byte / d.bandwidth;
+  if (per_byte_offloaded < 1 * byte / h.bandwidth) return 0.0 * flop_per_byte;
+  const arithmetic_intensity device_memory_bound = h.peak * per_byte_offloaded / (1 * byte);
+  if (device_memory_bound <= d.peak / d.bandwidth) return device_memory_bound;
+  if (d.peak <= h.peak) return arithmetic_intensity::from_value(std::numeric_limits<double>::infinity());
+  return 1 * flop / (link_rate * (1 * flop / h.peak - 1 * flop / d.peak));
+}
+
+}  // namespace hml
