@@ -5,6 +5,7 @@ export import hml.machine;
 export import hml.workload;
 export import hml.analysis;
 export import hml.machine_description;
+export import hml.ecm;
 export import hml.catalog;
 export import hml.catalog.lookup;
 export import hml.sweep;
