@@ -8,5 +8,6 @@ export import hml.machine_description;
 export import hml.ecm;
 export import hml.catalog;
 export import hml.catalog.lookup;
+export import hml.catalog.cpus;
 export import hml.sweep;
 export import hml.report;

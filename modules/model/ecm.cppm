@@ -146,7 +146,8 @@ constexpr void validate(const cpu_description& c) {
   return best->bandwidth.value * factor;
 }
 
-// The rate of the path into level `i` (between level i - 1 and level i), in bytes per cycle.
+// The rate of the path between level i - 1 and level i, in bytes per cycle; it is listed on level i, the
+// outer one, as kerncraft lists a level's `upstream throughput`.
 [[nodiscard]] constexpr bytes_per_cycle transfer_rate(const loop_kernel& k, const cpu_description& c, std::size_t i) {
   if (i < c.transfers.size() && c.transfers[i].rate.published()) return c.transfers[i].rate.value;
   const bool memory = i + 1 == c.machine.memory.size();
