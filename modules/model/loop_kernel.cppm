@@ -70,9 +70,18 @@ constexpr void validate(const loop_kernel& k) {
   const std::size_t element = k.arrays[0].element_bytes;
   for (const kernel_array& a : k.arrays) {
     expects(a.element_bytes > 0 && a.element_bytes == element, "hml: a loop kernel has one element size");
-    for (std::size_t d = 0; d < k.dimensions; ++d) expects(a.extents[d] > 0, "hml: every array extent must be > 0");
+    double elements = 1;
+    for (std::size_t d = 0; d < k.dimensions; ++d) {
+      expects(a.extents[d] > 0, "hml: every array extent must be > 0");
+      elements *= static_cast<double>(a.extents[d]);
+    }
+    expects(elements <= 0x1p50, "hml: an array has at most 2^50 elements");
   }
-  for (const array_access& x : k.accesses) expects(x.array < k.arrays.size(), "hml: an access names no array");
+  for (const array_access& x : k.accesses) {
+    expects(x.array < k.arrays.size(), "hml: an access names no array");
+    for (std::size_t d = 0; d < k.dimensions; ++d)
+      expects(x.offset[d] > -(1 << 20) && x.offset[d] < (1 << 20), "hml: an access offset is within +-2^20");
+  }
 }
 
 [[nodiscard]] constexpr std::size_t element_bytes(const loop_kernel& k) { return k.arrays[0].element_bytes; }
@@ -90,9 +99,9 @@ constexpr void validate(const loop_kernel& k) {
 }
 
 [[nodiscard]] constexpr data_size array_size(const loop_kernel& k, const kernel_array& a) {
-  std::int64_t elements = 1;
-  for (std::size_t d = 0; d < k.dimensions; ++d) elements *= a.extents[d];
-  return static_cast<double>(elements) * static_cast<double>(a.element_bytes) * byte;
+  double elements = 1;
+  for (std::size_t d = 0; d < k.dimensions; ++d) elements *= static_cast<double>(a.extents[d]);
+  return elements * static_cast<double>(a.element_bytes) * byte;
 }
 
 [[nodiscard]] constexpr data_size total_array_size(const loop_kernel& k) {
