@@ -69,18 +69,19 @@ constexpr void validate(const loop_kernel& k) {
   for (std::size_t d = 0; d < k.dimensions; ++d) expects(k.extents[d] > 0, "hml: every loop extent must be > 0");
   const std::size_t element = k.arrays[0].element_bytes;
   for (const kernel_array& a : k.arrays) {
-    expects(a.element_bytes > 0 && a.element_bytes == element, "hml: a loop kernel has one element size");
+    expects(a.element_bytes > 0 && a.element_bytes <= 64 && a.element_bytes == element, "hml: a loop kernel has one element size");
     double elements = 1;
     for (std::size_t d = 0; d < k.dimensions; ++d) {
       expects(a.extents[d] > 0, "hml: every array extent must be > 0");
       elements *= static_cast<double>(a.extents[d]);
     }
-    expects(elements <= 0x1p50, "hml: an array has at most 2^50 elements");
+    // Bounds that keep every offset and reuse distance in bytes well inside 64 bits.
+    expects(elements <= 0x1p36, "hml: an array has at most 2^36 elements");
   }
   for (const array_access& x : k.accesses) {
     expects(x.array < k.arrays.size(), "hml: an access names no array");
     for (std::size_t d = 0; d < k.dimensions; ++d)
-      expects(x.offset[d] > -(1 << 20) && x.offset[d] < (1 << 20), "hml: an access offset is within +-2^20");
+      expects(x.offset[d] > -(1 << 16) && x.offset[d] < (1 << 16), "hml: an access offset is within +-2^16");
   }
 }
 

@@ -210,6 +210,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   m.cores = static_cast<unsigned>(r.integer(root, "", "cores", 0, 1, 1 << 20));
   if (m.cores == 0) r.fail(root, "cores", "missing");
   const data_size line = r.quantity<data_size>(root, "", "cacheline size", false);
+  if (line.value() > 0 && !(line.value() >= 8 && line.value() <= 4096 && line.value() == static_cast<double>(static_cast<int>(line.value()))))
+    r.fail(root["cacheline size"], "cacheline size", "must be a whole number of bytes within [8 B, 4 KiB]");
   c.cacheline_bytes = line.value() > 0 ? static_cast<std::size_t>(line.value()) : 64;
   c.write_allocate = r.boolean(root, "", "write-allocate", true);
   c.layer_condition_share = r.number(root, "", "layer condition share", 0.5, 1e-3, 1);
@@ -344,7 +346,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     } else if (kind != "read") {
       r.fail(x["kind"], yaml_reader::path(field, "kind"), "expected read or write, not \"" + kind + "\"");
     }
-    access.offset = extents_of(x, field, "offset", -(std::int64_t{1} << 20), std::int64_t{1} << 20, index_vector{});
+    access.offset = extents_of(x, field, "offset", 1 - (std::int64_t{1} << 16), (std::int64_t{1} << 16) - 1, index_vector{});
     k.accesses.push_back(access);
   }
 
