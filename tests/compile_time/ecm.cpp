@@ -65,6 +65,21 @@ static_assert(hml::ecm(triad, my_machine, {10 * hml::cycle, 2 * hml::cycle}).tim
 static_assert(hml::ecm(hml::kernels::stream_triad(100'000'000, hml::store_kind::non_temporal), my_machine).time ==
               18 * hml::cycle);
 
+// examples/ecm_triad's other kernels. Schönauer triad: 6 loads / 2 = 3 cy (T_nOL), T_OL = max(2 stores / 1,
+// 2 FMA / 2) = 2; 5 lines: 5, 20, 10 cy: 3 + 5 + 20 + 10 = 38 cy/CL, ceil(38 / 10) = 4 cores.
+static_assert(hml::ecm(hml::kernels::schoenauer_triad(100'000'000), my_machine).time == 38 * hml::cycle);
+static_assert(hml::ecm(hml::kernels::schoenauer_triad(100'000'000), my_machine).saturation_cores == 4);
+// copy: 2 loads / 2 = 1 cy, 2 stores: T_OL = 2; 3 lines: 3, 12, 6 cy: 1 + 3 + 12 + 6 = 22 cy/CL.
+static_assert(hml::ecm(hml::kernels::copy(100'000'000), my_machine).time == 22 * hml::cycle);
+// copy with non-temporal stores: 1 line through the caches, 2 to and from memory: 1 + 1 + 4 + 4 = 10 cy/CL,
+// saturating at ceil(10 / 4) = 3 cores.
+static_assert(hml::ecm(hml::kernels::copy(100'000'000, hml::store_kind::non_temporal), my_machine).time == 10 * hml::cycle);
+static_assert(hml::ecm(hml::kernels::copy(100'000'000, hml::store_kind::non_temporal), my_machine).saturation_cores == 3);
+// 2D 5-point stencil (T_nOL 4 loads x 2 / 2 = 4, T_OL 3 = max(2 stores, 3 ADD x 2 / 2, 1 MUL x 2 / 2)): rows of
+// 512 keep the L1 layer condition (3 lines: 3, 12, 6 cy: 25), rows of 513 do not (5 lines into L1: 27).
+static_assert(hml::ecm(hml::kernels::stencil2d5(4000, 512), my_machine).time == 25 * hml::cycle);
+static_assert(hml::ecm(hml::kernels::stencil2d5(4000, 513), my_machine).time == 27 * hml::cycle);
+
 // Cycles and seconds meet only through a clock: 30 cy at 2 GHz = 15 ns.
 static_assert(hml::to_duration(30 * hml::cycle, 2_GHz) == 15_ns);
 static_assert(hml::per_cycle(64_GBps, 2_GHz) == 32 * hml::byte_per_cycle);
