@@ -16,3 +16,4 @@ export import :time_columns;
 export import :device_file;
 export import :device_json;
 export import :ecm_files;
+export import :machine_yaml;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 import hml;
+import hml.probe;
 
 namespace {
 
@@ -56,6 +57,57 @@ TEST(EcmFiles, MachineFileGivesTheCatalogMachinesResults) {
   EXPECT_EQ(file.cpu().machine.cores, 8U);
   EXPECT_EQ(file.cpu().memory_bandwidths.size(), 3U);
 }
+
+TEST(EcmFiles, WrittenMachineFileReadsBackToTheSameModel) {
+  const hml::cpu_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
+  const std::string text = hml::to_machine_yaml(snb);
+  const hml::loaded_cpu again = hml::read_machine_yaml(text, "written.yml");
+  for (const hml::loop_kernel& k : {hml::kernels::stencil2d5(1000, 2000), hml::kernels::copy(100'000'000),
+                                    hml::kernels::schoenauer_triad(100'000'000)}) {
+    const hml::ecm_result a = hml::ecm(k, snb);
+    const hml::ecm_result b = hml::ecm(k, again.cpu());
+    EXPECT_NEAR(hml::in(a.time, hml::cycle), hml::in(b.time, hml::cycle), 1e-9 * hml::in(a.time, hml::cycle)) << text;
+    EXPECT_EQ(a.saturation_cores, b.saturation_cores);
+  }
+}
+
+// A probed machine as the ECM model takes it: per-core cache bandwidths scaled by 5/4 to the lines a
+// Schoenauer triad really moves, main memory's two stream mixes, the clock.
+TEST(EcmProbe, HostMachineBecomesAnEcmDescription) {
+  using namespace hml::literals;
+  hml::host_machine m;
+  m.threads = 2;
+  m.clock = 2.5_GHz;
+  m.copy = {{1_GiB, 50_GBps}};
+  m.levels = {{{"L1", 800_GBps}, 16_KiB, 64_KiB, 3}, {{"L2", 400_GBps}, 128_KiB, 1_MiB, 3},
+              {{"L3", 200_GBps}, 4_MiB, 16_MiB, 3}, {{"DRAM", 60_GBps}, 64_MiB, 1_GiB, 3}};
+  m.latencies = {1_ns, 4_ns, 40_ns, 100_ns};
+  m.peak = 200_GFLOPS;
+  const hml::cpu_description c = m.cpu();
+  EXPECT_EQ(c.machine.cores, 2U);
+  EXPECT_DOUBLE_EQ(hml::in(c.machine.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);  // 400 / 2 x 5/4
+  EXPECT_EQ(c.machine.memory[2].scope, hml::sharing::shared);
+  ASSERT_EQ(c.memory_bandwidths.size(), 2U);
+  // A Schoenauer triad in DRAM on this machine, by hand: 5 lines per CL each way; L2->L1 250 GB/s = 100 B/cy,
+  // L3->L2 125 GB/s = 50 B/cy; memory: 60 GB/s x (3 + 2) / 4 = 75 GB/s = 30 B/cy.
+  const hml::ecm_result r = hml::ecm(hml::kernels::schoenauer_triad(1'000'000'000), c);
+  EXPECT_DOUBLE_EQ(hml::in(r.transfers[0].time, hml::cycle), 5 * 64 / 100.0);
+  EXPECT_DOUBLE_EQ(hml::in(r.transfers[1].time, hml::cycle), 5 * 64 / 50.0);
+  EXPECT_DOUBLE_EQ(hml::in(r.transfers[2].time, hml::cycle), 5 * 64 / 30.0);
+  // It writes a machine file that reads back.
+  const hml::loaded_cpu again = hml::read_machine_yaml(hml::to_machine_yaml(c), "host.yml");
+  EXPECT_NEAR(hml::in(hml::ecm(hml::kernels::schoenauer_triad(1'000'000'000), again.cpu()).time, hml::cycle),
+              hml::in(r.time, hml::cycle), 1e-6);
+}
+
+#if defined(__x86_64__)
+// The clock from a chain of dependent additions: a plausible x86-64 clock, not a timing claim.
+TEST(EcmProbe, ClockIsPlausible) {
+  const hml::frequency f = hml::measure_clock({.min_time = 20 * hml::millisecond, .repetitions = 2});
+  EXPECT_GT(hml::in(f, hml::gigahertz), 0.3);
+  EXPECT_LT(hml::in(f, hml::gigahertz), 7.0);
+}
+#endif
 
 struct bad_file {
   std::string_view text;
