@@ -117,6 +117,8 @@ void run(const ecm_options& o) {
   const hml::ecm_result r = check_option("--kernel", [&] {
     return o.t_ol ? hml::ecm(*kernel, c, {*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}) : hml::ecm(*kernel, c);
   });
+  if (!(r.time.value() > 0))
+    throw input_error("--t-ol, --t-nol: the kernel would take no time at all; give an in-core time > 0");
   const hml::frequency clock = c.machine.clock.value;
   const bool has_peak = hml::find_ceiling(c.machine, {hml::precision::fp64, hml::compute_unit::vector}) != nullptr;
   const std::optional<hml::roofline_point> roof =

@@ -100,6 +100,14 @@ constexpr void validate(const cpu_description& c) {
   expects(c.machine.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
   expects(c.cacheline_bytes > 0, "hml: the cache line size must be > 0");
   expects(c.layer_condition_share > 0 && c.layer_condition_share <= 1, "hml: the layer-condition share is in (0, 1]");
+  for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
+    expects(m.reads + m.writes > 0, "hml: a measured stream mix needs read or write streams");
+    expects(m.bandwidth.published() && isfinite(m.bandwidth.value), "hml: a measured stream mix needs its bandwidth");
+  }
+  const port_model& p = c.ports;
+  expects(p.loads_per_cycle > 0 && p.stores_per_cycle > 0 && p.fma_per_cycle > 0 && p.add_per_cycle > 0 &&
+              p.mul_per_cycle > 0 && p.vector_bytes > 0,
+          "hml: every port throughput and the vector width must be > 0");
 }
 
 // In-core time from the port model.
