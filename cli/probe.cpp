@@ -25,6 +25,7 @@ struct probe_command_options {
   std::string min_time = "100ms";
   unsigned repetitions = 3;
   std::string save_device;
+  std::string save_machine;
   output_options output;
 };
 
@@ -91,6 +92,10 @@ void run(const probe_command_options& o) {
     const hml::machine_description d = check_option("--save-device", [&] { return m.description(); });
     hml::write_file_atomically(o.save_device, hml::to_device_json(d, {&hml::probe_source, 1}));
   }
+  if (!o.save_machine.empty()) {
+    const hml::cpu_description c = check_option("--save-machine", [&] { return m.cpu(); });
+    hml::write_file_atomically(o.save_machine, hml::to_machine_yaml(c));
+  }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
   // The slowest level probed is called DRAM; say so when it cannot be.
   if (const hml::data_size cache = hml::last_level_cache(); !(cache < options.working_sets.back())) {
@@ -122,6 +127,9 @@ void add_probe_command(CLI::App& hml) {
   command->add_option("--repetitions", o->repetitions, "the best of this many repetitions counts")->capture_default_str();
   command->add_option("--save-device", o->save_device,
                       "also write the machine as a device file (every figure measured), for --device-file")
+      ->type_name("FILE");
+  command->add_option("--save-machine", o->save_machine,
+                      "also write the machine as an ECM machine file (YAML, with the measured clock), for hml ecm")
       ->type_name("FILE");
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });

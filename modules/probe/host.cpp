@@ -13,6 +13,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <memory>
@@ -35,6 +36,7 @@ module;
 #endif
 module hml.probe;
 import hml.machine_description;
+import hml.ecm;
 
 namespace hml {
 namespace {
@@ -522,6 +524,96 @@ machine_description host_machine::description() const {
   return d;
 }
 
+frequency measure_clock(const timing_options& options) {
+#if defined(__x86_64__)
+  // Per pass; 8 additions per loop trip, so that the loop's own counter and branch run beside the chain
+  // on other ports and do not lengthen it.
+  constexpr std::uint64_t additions = 1'000'000;
+  timing_options one_thread = options;
+  one_thread.threads = 1;
+  std::uint64_t sink = 0;
+  const duration t = time_parallel([](unsigned, unsigned) {},
+                                   [&](unsigned, unsigned) {
+                                     std::uint64_t x = sink;
+                                     for (std::uint64_t i = 0; i < additions / 8; ++i) {
+                                       asm volatile(
+                                           "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
+                                           "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
+                                           : "+r"(x));
+                                     }
+                                     sink = x;
+                                   },
+                                   one_thread);
+  return static_cast<double>(additions) / t.value() * hertz;
+#else
+  (void)options;
+  return frequency{};
+#endif
+}
+
+namespace {
+// The first line of a small sysfs file, "" if it cannot be read.
+std::string sysfs_line(const std::string& path) {
+  std::ifstream in{path};
+  std::string line;
+  std::getline(in, line);
+  return line;
+}
+
+// The data (or unified) cache of `level` (1, 2, 3) of CPU 0 as Linux reports it in sysfs ("48K"), the one
+// instance a core sees; else as sysconf reports it, which may be the whole package's (a VM on a 384 MB
+// EPYC reported 384 MiB of L3 where sysfs and lscpu say 32 MiB); 0 B if neither does.
+data_size cache_size(std::size_t level) {
+  for (int index = 0; index < 10; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    const std::string found = sysfs_line(dir + "level");
+    if (found.empty()) break;
+    if (found != std::to_string(level) || sysfs_line(dir + "type") == "Instruction") continue;
+    const std::string size = sysfs_line(dir + "size");
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(size, &used);
+    } catch (const std::exception&) {
+      break;
+    }
+    const char unit = used < size.size() ? size[used] : ' ';
+    const double scale = unit == 'K' ? 1024.0 : unit == 'M' ? 1024.0 * 1024.0 : unit == 'G' ? 1024.0 * 1024.0 * 1024.0 : 1.0;
+    if (value > 0) return value * scale * byte;
+  }
+  const int name = level == 1 ? _SC_LEVEL1_DCACHE_SIZE : level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL3_CACHE_SIZE;
+  const long size = level <= 3 ? ::sysconf(name) : 0;
+  return size > 0 ? static_cast<double>(size) * byte : data_size{};
+}
+}  // namespace
+
+cpu_description host_machine::cpu() const {
+  expects(clock.value() > 0, "hml: the ECM description of this machine needs its measured clock");
+  expects(levels.size() >= 2, "hml: the ECM description needs a cache level and main memory");
+  cpu_description c{.machine = description()};
+  machine_description& m = c.machine;
+  m.clock = hml::measured(clock, probe_source.key);
+  m.cores = threads;
+  const double per_core = 1.0 / static_cast<double>(threads);
+  fixed_list<level_description, max_memory_levels> memory;
+  for (std::size_t i = 0; i < m.memory.size(); ++i) {
+    level_description level = m.memory[i];
+    if (i + 1 < m.memory.size()) {
+      const data_size reported = cache_size(i + 1);
+      const bool shared_last_cache = i + 2 == m.memory.size() && threads > 1;
+      level.capacity = hml::measured(reported.value() > 0 ? reported : levels[i].largest * per_core, probe_source.key);
+      level.scope = shared_last_cache ? sharing::shared : sharing::per_core;
+      level.bandwidth = hml::measured(levels[i].ceiling.bandwidth * (per_core * 1.25), probe_source.key);
+    }
+    memory.push_back(level);
+    c.transfers.push_back({});
+  }
+  m.memory = memory;
+  c.memory_bandwidths.push_back({"triad", 3, 1, hml::measured(levels.back().ceiling.bandwidth, probe_source.key)});
+  if (!copy.empty()) c.memory_bandwidths.push_back({"copy", 1, 1, hml::measured(copy.back().bandwidth, probe_source.key)});
+  return c;
+}
+
 compute_ceiling host_machine::scalar_chain_compute() const { return {"FP64 scalar FMA chain", scalar_chain}; }
 
 host_machine probe(const probe_options& options) {
@@ -542,6 +634,7 @@ host_machine probe(const probe_options& options) {
   machine.peak = measure_peak_compute(options.timing);
   machine.peak_fp32 = measure_peak_compute(options.timing, fma_precision::fp32);
   machine.scalar_chain = measure_scalar_chain(options.timing);
+  machine.clock = measure_clock(options.timing);
   return machine;
 }
 

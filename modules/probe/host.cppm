@@ -14,6 +14,7 @@ module;
 #include <vector>
 export module hml.probe:host;
 import hml.machine_description;
+import hml.ecm;
 import :plateaus;
 
 export namespace hml {
@@ -105,6 +106,12 @@ enum class fma_precision { fp64, fp32 };  // the lanes of the FMA kernel
 // reorder (no -ffast-math), where the vector peak above is out of reach.
 [[nodiscard]] compute_rate measure_scalar_chain(const timing_options& options = {});
 
+// This core's clock: one thread times a chain of dependent 64-bit integer additions, each of which waits
+// for the one before and takes one cycle on every x86-64 core (Agner Fog's instruction tables: ADD r,r has
+// latency 1), so additions per second are cycles per second, boost included. 0 Hz where the chain is not
+// available (not x86-64).
+[[nodiscard]] frequency measure_clock(const timing_options& options = {});
+
 // Latency of a load that waits for the one before: one thread follows pointers through the 64-byte lines
 // of `working_set` in a random cyclic order, so neither the prefetchers nor out-of-order execution can
 // overlap two loads. Beyond the TLB's reach it includes page walks, as any random access does.
@@ -134,6 +141,7 @@ struct host_machine {
   compute_rate peak;                      // FP64 FMA, all threads
   compute_rate peak_fp32;                 // FP32 FMA, all threads
   compute_rate scalar_chain;              // one dependent scalar FMA chain per thread, all threads
+  frequency clock{};                      // measure_clock(); 0 Hz: not measured
 
   // The level that serves a working set: the first whose measured sets reach it (a set between two
   // levels gets the slower one); the last level for anything larger.
@@ -152,6 +160,12 @@ struct host_machine {
   // This machine as a machine description (what a device file holds): every level and peak found,
   // tagged measured by probe_source. A description holds a fixed number of levels; more is an error.
   [[nodiscard]] machine_description description() const;
+  // This machine for the ECM model: description() with the clock, the cores (threads), the caches' sizes
+  // as the system reports them, each cache level's bandwidth per core scaled by 5/4 to the lines a
+  // Schoenauer triad really moves (3 loads, 1 store and its write-allocate; the probe counts 4), and main
+  // memory's bandwidth measured for two stream mixes (the triad: 3 reads, 1 write; copy: 1 and 1), which
+  // the model scales for write-allocate itself. Needs a measured clock.
+  [[nodiscard]] cpu_description cpu() const;
 };
 
 // Where a probed machine's figures come from.

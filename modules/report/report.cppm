@@ -15,3 +15,5 @@ export import :device_table;
 export import :time_columns;
 export import :device_file;
 export import :device_json;
+export import :ecm_files;
+export import :machine_yaml;

@@ -39,7 +39,18 @@ struct flop_base_unit : bu::base_unit<flop_base_unit, work_dimension, 1> {
   static constexpr const char* symbol() { return "FLOP"; }
 };
 
-using system = bu::make_system<bu::information::byte_base_unit, bu::si::second_base_unit, flop_base_unit>::type;
+// A processor cycle is a base dimension too: the ECM model counts time in cycles of a core's clock, and a
+// cycle becomes seconds only through a stated clock, so cycles and seconds (B/cy and B/s) never mix.
+struct cycle_base_dimension : bu::base_dimension<cycle_base_dimension, 2> {};
+using cycle_dimension = cycle_base_dimension::dimension_type;
+
+struct cycle_base_unit : bu::base_unit<cycle_base_unit, cycle_dimension, 2> {
+  static constexpr const char* name() { return "cycle"; }
+  static constexpr const char* symbol() { return "cy"; }
+};
+
+using system = bu::make_system<bu::information::byte_base_unit, bu::si::second_base_unit, flop_base_unit,
+                               cycle_base_unit>::type;
 
 template <class Unit>
 inline constexpr bool is_dimensionless = std::is_same_v<typename Unit::dimension_type, bu::dimensionless_type>;
@@ -64,6 +75,8 @@ using hertz_unit = detail::quotient_unit<bu::unit<bu::dimensionless_type, detail
 using byte_per_second_unit = detail::quotient_unit<byte_unit, second_unit>;
 using flop_per_second_unit = detail::quotient_unit<flop_unit, second_unit>;
 using flop_per_byte_unit = detail::quotient_unit<flop_unit, byte_unit>;
+using cycle_unit = bu::unit<detail::cycle_dimension, detail::system>;
+using byte_per_cycle_unit = detail::quotient_unit<byte_unit, cycle_unit>;
 
 // A value of `Unit`, stored in the base unit of the system. Built from a literal (`10_MiB`), a number
 // times a unit (`10 * mebibyte`) or from_value(); read with in(unit) or value(). There is deliberately no
@@ -226,6 +239,8 @@ using bandwidth = data_rate;
 using compute_rate = quantity<flop_per_second_unit>;
 using arithmetic_intensity = quantity<flop_per_byte_unit>;
 using frequency = quantity<hertz_unit>;
+using cycles = quantity<cycle_unit>;                    // core clock cycles (ECM: per cache line of work)
+using bytes_per_cycle = quantity<byte_per_cycle_unit>;  // a transfer rate in a core's clock
 
 // Base units and the prefixes people write (SI for everything, IEC for bits and bytes).
 inline constexpr unit<byte_unit> byte{1.0};
@@ -233,6 +248,7 @@ inline constexpr unit<byte_unit> bit{0.125};
 inline constexpr unit<second_unit> second{1.0};
 inline constexpr unit<flop_unit> flop{1.0};
 inline constexpr unit<hertz_unit> hertz{1.0};
+inline constexpr unit<cycle_unit> cycle{1.0};
 
 namespace detail {
 // A prefix applies to a unit that has none: a base unit (1 byte, 1 s, 1 FLOP, 1 Hz and their quotients) or
@@ -293,6 +309,7 @@ inline constexpr auto byte_per_second = byte / second;
 inline constexpr auto bit_per_second = bit / second;
 inline constexpr auto flop_per_second = flop / second;
 inline constexpr auto flop_per_byte = flop / byte;
+inline constexpr auto byte_per_cycle = byte / cycle;
 
 // A memory interface moves one bit per pin per transfer: its bandwidth is the per-pin data rate times
 // the bus width in bits (lanes). 6.4 Gbit/s per pin x a 256-bit bus = 204.8 GB/s.

@@ -1,0 +1,213 @@
+// `hml ecm`: a loop kernel on a CPU by the Execution-Cache-Memory model: the ECM line in cy/CL, the
+// prediction for data in each level, the scaling over cores with the saturation point, and the roofline of
+// the same kernel beside it. The machine is a YAML machine file (docs/reference/machine-file.md) or one of
+// hml::cpus by id; the kernel is one of the built-in loop kernels by name or a YAML kernel file.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+struct ecm_options {
+  std::string machine;
+  std::string kernel;
+  std::int64_t size = 100'000'000;
+  std::int64_t rows = 1000;
+  unsigned cores = 0;
+  std::optional<double> t_ol;
+  std::optional<double> t_nol;
+  output_options output;
+};
+
+constexpr std::string_view kernel_names = "triad, schoenauer, copy, copy-nt, update, scalar-product, stencil2d5";
+
+std::optional<hml::loop_kernel> builtin_kernel(std::string_view name, std::int64_t size, std::int64_t rows) {
+  using namespace hml::kernels;
+  if (name == "triad") return stream_triad(size);
+  if (name == "schoenauer") return schoenauer_triad(size);
+  if (name == "copy") return copy(size);
+  if (name == "copy-nt") return copy(size, hml::store_kind::non_temporal);
+  if (name == "update") return update(size);
+  if (name == "scalar-product") return scalar_product(size);
+  if (name == "stencil2d5") return stencil2d5(rows, size);
+  return std::nullopt;
+}
+
+const hml::cpu_description* builtin_machine(std::string_view id) {
+  for (const hml::cpu_description* c : hml::cpus::all)
+    if (c->machine.id == id) return c;
+  return nullptr;
+}
+
+std::string read_text(std::string_view option, const std::string& path, std::string& name) {
+  constexpr std::size_t largest_file = std::size_t{1} << 20;  // a machine or kernel file is a few KiB
+  input_file input{option, path};
+  name = path == "-" ? "standard input" : path;
+  return input.read_whole(largest_file);
+}
+
+std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
+std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
+// A rate of things per second with an SI prefix: "1.2 GIt/s".
+std::string per_second(double x, std::string_view unit) {
+  std::string_view prefix;
+  for (const auto& [scale, name] : {std::pair{1e12, "T"}, std::pair{1e9, "G"}, std::pair{1e6, "M"}, std::pair{1e3, "k"}}) {
+    if (x >= scale) {
+      x /= scale;
+      prefix = name;
+      break;
+    }
+  }
+  return std::string{hml::format_number(x, hml::general(4)).view()} + " " + std::string{prefix} + std::string{unit};
+}
+
+std::string ecm_line(const hml::ecm_result& r) {
+  std::string line = "{" + cy(r.core.overlapping) + " || " + cy(r.core.non_overlapping);
+  for (const hml::transfer_term& t : r.transfers) line += " | " + cy(t.time);
+  return line + "} cy/CL";
+}
+
+void run(const ecm_options& o) {
+  // The machine: a catalog CPU by id, else a YAML file.
+  std::optional<hml::loaded_cpu> loaded_machine;
+  const hml::cpu_description* machine = builtin_machine(o.machine);
+  if (machine == nullptr) {
+    std::string name;
+    const std::string text = read_text("--machine", o.machine, name);
+    try {
+      loaded_machine.emplace(hml::read_machine_yaml(text, name));
+    } catch (const hml::ecm_file_error& e) {
+      throw input_error(std::string{"--machine: "} + e.what());
+    }
+    machine = &loaded_machine->cpu();
+  }
+  // The kernel: a built-in one by name, else a YAML file.
+  std::optional<hml::loaded_kernel> loaded_kernel;
+  if (o.size < 8 || o.rows < 3) throw input_error("--size and --rows: at least 8 elements and 3 rows");
+  std::optional<hml::loop_kernel> kernel = builtin_kernel(o.kernel, o.size, o.rows);
+  if (!kernel) {
+    if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
+      throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
+                        ", or a YAML kernel file");
+    std::string name;
+    const std::string text = read_text("--kernel", o.kernel, name);
+    try {
+      loaded_kernel.emplace(hml::read_kernel_yaml(text, name));
+    } catch (const hml::ecm_file_error& e) {
+      throw input_error(std::string{"--kernel: "} + e.what());
+    }
+    kernel = loaded_kernel->kernel();
+  }
+  const hml::cpu_description& c = *machine;
+  const unsigned cores = o.cores > 0 ? o.cores : (c.machine.cores > 0 ? c.machine.cores : 1);
+  if (o.t_ol.has_value() != o.t_nol.has_value())
+    throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
+  if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
+  const hml::ecm_result r = check_option("--kernel", [&] {
+    return o.t_ol ? hml::ecm(*kernel, c, {*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}) : hml::ecm(*kernel, c);
+  });
+  if (!(r.time.value() > 0))
+    throw input_error("--t-ol, --t-nol: the kernel would take no time at all; give an in-core time > 0");
+  const hml::frequency clock = c.machine.clock.value;
+  const bool has_peak = hml::find_ceiling(c.machine, {hml::precision::fp64, hml::compute_unit::vector}) != nullptr;
+  const std::optional<hml::roofline_point> roof =
+      has_peak && r.flop_per_cacheline > 0 ? std::optional{hml::roofline_beside(*kernel, r, c)} : std::nullopt;
+
+  const output_format format = o.output.chosen();
+  if (format != output_format::table) {
+    hml::table t{{"kernel", "machine", "cores", "t_ol_cy", "t_nol_cy"}, {}};
+    for (const hml::transfer_term& x : r.transfers)
+      t.columns.push_back("t_" + std::string{x.inner} + "_" + std::string{x.outer} + "_cy");
+    for (const std::string name : {"t_ecm_cy", "saturation_cores", "chip_cy_per_cl", "iterations_per_s", "flop_per_s",
+                                   "roofline_flop_per_s"})
+      t.columns.push_back(name);
+    for (unsigned n = 1; n <= cores; ++n) {
+      std::vector<hml::cell> row{std::string{r.kernel}, std::string{c.machine.name}, static_cast<double>(n),
+                                 hml::in(r.core.overlapping, hml::cycle), hml::in(r.core.non_overlapping, hml::cycle)};
+      for (const hml::transfer_term& x : r.transfers) row.emplace_back(hml::in(x.time, hml::cycle));
+      row.emplace_back(hml::in(r.time, hml::cycle));
+      row.emplace_back(static_cast<double>(r.saturation_cores));
+      row.emplace_back(hml::in(hml::chip_time(r, n), hml::cycle));
+      row.emplace_back(hml::iterations_per_second(r, n, clock));
+      row.emplace_back(hml::performance(r, n, clock).value());
+      row.emplace_back(roof ? hml::cell{roof->attainable.value()} : hml::cell{hml::no_value{}});
+      t.add_row(std::move(row));
+    }
+    emit(o.output, render(t, format));
+    return;
+  }
+
+  std::string out = std::string{r.kernel} + " on " + std::string{c.machine.name} + ", " +
+                    hml::to_string(clock, {.number = hml::general(4)}) + ", " + std::to_string(cores) + " cores\n";
+  out += "ECM " + ecm_line(r) + " = " + cy(r.time) + " cy/CL (" +
+         std::string{hml::format_number(r.iterations_per_cacheline, hml::general(3)).view()} + " iterations per CL)\n";
+  hml::table levels{{"data in", "cy/CL", "per core"}, {}};
+  for (std::size_t i = 0; i < r.predictions.size(); ++i) {
+    const std::string where = std::string{c.machine.memory[i].name};
+    const hml::cycles t = r.predictions[i];
+    levels.add_row({where, std::string{cy(t)},
+                    t.value() > 0 ? per_second(r.iterations_per_cacheline / hml::to_duration(t, clock).value(), "It/s")
+                                  : std::string{"-"}});
+  }
+  out += "\n" + hml::format_table(levels);
+  out += r.saturation_cores > 0
+             ? "\nmemory saturates at n_s = ceil(" + cy(r.time) + " / " + cy(r.transfers.back().time) +
+                   ") = " + std::to_string(r.saturation_cores) + " cores\n"
+             : "\nno line comes from main memory: no saturation\n";
+  hml::table scaling{{"cores", "cy/CL (chip)", "iterations/s", "FLOP/s"}, {}};
+  for (unsigned n = 1; n <= cores; ++n) {
+    scaling.add_row({static_cast<double>(n), cy(hml::chip_time(r, n)),
+                     per_second(hml::iterations_per_second(r, n, clock), "It/s"),
+                     r.flop_per_cacheline > 0 ? rate(hml::performance(r, n, clock)) : std::string{"-"}});
+  }
+  out += "\n" + hml::format_table(scaling);
+  if (roof) {
+    out += "\nroofline beside it (FP64, main memory " +
+           hml::to_string(hml::main_memory(c.machine).bandwidth.value, {.number = hml::general(4),
+                                                                        .prefixes = hml::prefix_system::decimal}) +
+           "): " + hml::to_string(roof->intensity, {.number = hml::general(3)}) + ", " + rate(roof->attainable) + ", " +
+           std::string{hml::to_string(roof->bound)} + "\n";
+  } else {
+    out += "\nroofline: " + std::string{r.flop_per_cacheline > 0 ? "the machine states no FP64 peak" : "no FLOP"} + "\n";
+  }
+  emit(o.output, out);
+}
+
+}  // namespace
+
+void add_ecm_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("ecm", "a loop kernel on a CPU by the ECM model: cy/CL, levels, scaling");
+  command->footer(
+      "Example: hml ecm --machine snb_e5_2680 --kernel stencil2d5 --size 2000 --t-ol 26 --t-nol 20\n"
+      "         hml ecm --machine my_cpu.yml --kernel my_kernel.yml --cores 4 --format csv\n"
+      "Machine and kernel files: docs/reference/machine-file.md");
+  auto o = std::make_shared<ecm_options>();
+  command->add_option("--machine", o->machine, "a YAML machine file, or snb_e5_2680 / hsw_e5_2695v3")
+      ->type_name("FILE")
+      ->required();
+  command->add_option("--kernel", o->kernel, std::string{"built-in kernel ("} + std::string{kernel_names} +
+                                                 ") or a YAML kernel file")
+      ->type_name("NAME|FILE")
+      ->required();
+  command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5)")
+      ->capture_default_str();
+  command->add_option("--rows", o->rows, "rows of stencil2d5")->capture_default_str();
+  command->add_option("--cores", o->cores, "cores in the scaling table (default: the machine's)");
+  command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");
+  command->add_option("--t-nol", o->t_nol, "in-core non-overlapping cycles per CL");
+  add_output_options(*command, o->output);
+  command->callback([o] { run(*o); });
+}
+
+}  // namespace hml_cli

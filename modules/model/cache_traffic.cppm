@@ -1,0 +1,178 @@
+// hml.cache_traffic — what a loop kernel moves between the levels of a cache hierarchy, per cache line of
+// work (one cache line's worth of iterations: 8 doubles of 64 B), from layer conditions.
+//
+// The formulation is kerncraft's layer-condition predictor (RRZE-HPC/kerncraft, kerncraft/cacheprediction.py,
+// LayerConditionPredictor): for each array, its accesses' linear offsets sorted in decreasing order give the
+// reuse distances between neighbours, and the first access of every array has an infinite one. A cache of
+// size C keeps the reuse of every distance up to a tail t when
+//     sum(distances <= t) + t * count(distances > t) <= C        (in bytes)
+// and the largest t that fits decides: accesses at distances <= t hit, the others miss, one cache line
+// stream each. A cache larger than all arrays together holds everything (no misses, no evictions). Every
+// written array evicts one line per cache line of work from a level that does not hold everything.
+//
+// Which share of C counts is a convention: kerncraft compares with the whole cache (its tests of 2d-5pt at
+// N = 1000 on a 32 kB L1 expect the condition to hold, 31,984 B <= 32,768 B), while the ECM papers and the
+// RRZE tutorials' pen-and-paper rule keep a safety margin and take half of it, since the other streams and
+// associativity take their share too. hml takes half by default (`layer_condition_share`) and the published
+// kerncraft cases in tests/compile_time/ecm_published.cpp set it to 1 as kerncraft does.
+//
+// Write-allocate: a written array whose line is not also read (b in b[i] = a[i]) misses with an infinite
+// distance, which is the line read before it is written. A machine without write-allocate, or an array with
+// non-temporal stores, has no such miss; a non-temporal array's lines also skip every cache and are counted
+// once, between the last cache and main memory.
+module;
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+export module hml.cache_traffic;
+export import hml.loop_kernel;
+
+namespace hml::detail {
+
+inline constexpr std::int64_t infinite_distance = -1;  // the first access of an array: never a reuse
+
+struct reuse_distances {
+  std::array<std::int64_t, max_kernel_accesses + max_kernel_arrays> bytes{};  // finite ones first
+  std::size_t finite = 0;
+  std::size_t infinite = 0;
+};
+
+constexpr bool counts_write_allocate(const loop_kernel& k, std::size_t array, bool write_allocate) {
+  return write_allocate && k.arrays[array].stores == store_kind::normal;
+}
+
+// The reuse distances of all arrays in bytes; a write-only array without write-allocate (or with
+// non-temporal stores) has none, since no line of it is ever read.
+constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate) {
+  reuse_distances r{};
+  for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+    const bool read = is_read(k, a);
+    if (!read && !counts_write_allocate(k, a, write_allocate)) continue;
+    std::array<std::int64_t, max_kernel_accesses> offsets{};
+    std::size_t n = 0;
+    for (const array_access& x : k.accesses) {
+      if (x.array != a) continue;
+      const std::int64_t o = linear_offset(k, x);
+      if (std::find(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), o) ==
+          offsets.begin() + static_cast<std::ptrdiff_t>(n))
+        offsets[n++] = o;
+    }
+    std::sort(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), [](auto x, auto y) { return x > y; });
+    for (std::size_t i = 1; i < n; ++i)
+      r.bytes[r.finite++] = (offsets[i - 1] - offsets[i]) * static_cast<std::int64_t>(k.arrays[a].element_bytes);
+    ++r.infinite;
+  }
+  return r;
+}
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+struct traffic_options {
+  double layer_condition_share = 0.5;  // the share of a cache's capacity that may hold reuse (see above)
+  bool write_allocate = true;          // the machine reads a line before a normal store writes it
+  std::size_t cores_sharing = 1;       // cores that share a shared level's capacity, working alike
+};
+
+// Between one cache level and the next level out, per cache line of work: lines that come in (loads for
+// reads, write-allocates for stores) and lines that go out (evictions of written lines).
+struct level_traffic {
+  std::string_view level{};      // the inner level of the pair ("L1" for L1 <-> L2)
+  std::size_t loads = 0;         // lines read for the kernel's reads
+  std::size_t write_allocates = 0;
+  std::size_t evictions = 0;
+  std::size_t hits = 0;          // reuse distances this level keeps
+  bool layer_condition = false;  // every finite reuse distance is kept
+  bool fully_cached = false;     // the level holds all arrays
+  data_size requirement{};       // capacity the kept reuse needs
+
+  [[nodiscard]] constexpr std::size_t lines() const noexcept { return loads + write_allocates + evictions; }
+};
+
+struct cache_traffic {
+  fixed_list<level_traffic, max_memory_levels> levels{};  // one per cache level, L1 first
+  std::size_t non_temporal_stores = 0;  // lines per CL of work written around the caches, into main memory
+};
+
+// The capacity a level offers one core's kernel under these options.
+[[nodiscard]] constexpr data_size usable_capacity(const level_description& l, const traffic_options& o) {
+  const double sharing = l.scope == sharing::shared ? static_cast<double>(o.cores_sharing) : 1.0;
+  return l.capacity.value * (o.layer_condition_share / sharing);
+}
+
+// The traffic of one cache level of capacity `capacity`.
+[[nodiscard]] constexpr level_traffic traffic_at(const loop_kernel& k, std::string_view name, data_size capacity,
+                                                 const traffic_options& o = {}) {
+  validate(k);
+  const detail::reuse_distances d = detail::distances_of(k, o.write_allocate);
+  level_traffic t{.level = name};
+  const data_size all_arrays = total_array_size(k);
+  std::size_t misses = d.finite + d.infinite;
+  if (capacity > all_arrays) {
+    t.fully_cached = true;
+    t.layer_condition = true;
+    t.hits = misses;
+    t.requirement = all_arrays;
+    return t;  // no misses, no evictions
+  }
+  // Tails in decreasing order; the first whose requirement fits decides.
+  std::array<std::int64_t, max_kernel_accesses + max_kernel_arrays> tails = d.bytes;
+  std::sort(tails.begin(), tails.begin() + static_cast<std::ptrdiff_t>(d.finite), [](auto x, auto y) { return x > y; });
+  for (std::size_t i = 0; i < d.finite; ++i) {
+    const std::int64_t tail = tails[i];
+    std::int64_t requirement = 0;
+    std::size_t hits = 0;
+    for (std::size_t j = 0; j < d.finite; ++j) {
+      if (d.bytes[j] <= tail) {
+        requirement += d.bytes[j];
+        ++hits;
+      } else {
+        requirement += tail;
+      }
+    }
+    requirement += tail * static_cast<std::int64_t>(d.infinite);
+    if (static_cast<double>(requirement) * byte <= capacity) {
+      t.hits = hits;
+      t.requirement = static_cast<double>(requirement) * byte;
+      misses -= hits;
+      break;
+    }
+  }
+  t.layer_condition = t.hits == d.finite;
+  // Misses split into reads and write-allocates: a write-only array's infinite distance is its allocate.
+  for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+    if (!is_written(k, a)) continue;
+    if (k.arrays[a].stores == store_kind::normal) ++t.evictions;
+    if (!is_read(k, a) && detail::counts_write_allocate(k, a, o.write_allocate)) ++t.write_allocates;
+  }
+  t.loads = misses - t.write_allocates;
+  return t;
+}
+
+// Every cache level of the machine (all levels but the last, main memory), L1 first.
+[[nodiscard]] constexpr cache_traffic traffic_of(const loop_kernel& k, const machine_description& m,
+                                                 const traffic_options& o = {}) {
+  expects(m.memory.size() >= 2, "hml: cache traffic needs at least one cache level and main memory");
+  cache_traffic c{};
+  for (std::size_t i = 0; i + 1 < m.memory.size(); ++i) {
+    const level_description& l = m.memory[i];
+    expects(l.capacity.published(), "hml: cache traffic needs every cache level's capacity");
+    c.levels.push_back(traffic_at(k, l.name, usable_capacity(l, o), o));
+  }
+  for (std::size_t a = 0; a < k.arrays.size(); ++a)
+    if (is_written(k, a) && k.arrays[a].stores == store_kind::non_temporal) ++c.non_temporal_stores;
+  return c;
+}
+
+// Lines per cache line of work between cache level `i` and the next level out; the last pair (last cache
+// and main memory) also carries the non-temporal stores, unless a cache holds all arrays.
+[[nodiscard]] constexpr double lines_between(const cache_traffic& c, std::size_t i) {
+  const level_traffic& t = c.levels[i];
+  const bool last = i + 1 == c.levels.size();
+  return static_cast<double>(t.lines()) + (last && !t.fully_cached ? static_cast<double>(c.non_temporal_stores) : 0.0);
+}
+
+}  // namespace hml

@@ -1,0 +1,280 @@
+// hml.ecm — the Execution-Cache-Memory model of a loop kernel on one CPU core and its multicore scaling, as
+// kerncraft (RRZE-HPC/kerncraft, kerncraft/models/ecm.py) and the ECM papers (Hager et al., "Exploring
+// performance and power properties of modern multicore chips via simple machine models", CCPE 2016;
+// Stengel et al., ICS 2015; Hofmann et al., arXiv:1509.03118) compose it. Time is counted in core cycles
+// per cache line of work (cy/CL):
+//
+//   T_ECM = max(T_OL, T_nOL + T_L1L2 + T_L2L3 + T_L3Mem)      printed as {T_OL || T_nOL | T_L1L2 | ...} cy/CL
+//
+// T_OL is the in-core time that overlaps data transfers (arithmetic, stores), T_nOL the time that does not
+// (loads retiring from L1), and each T_XY is the lines that move between X and Y (hml.cache_traffic) times
+// 64 B over that path's bytes per cycle. A level whose transfers overlap (kerncraft's `transfers overlap`)
+// joins the max instead of the sum. Data in level k: the same with the first k transfer terms. On n cores
+// the chip takes max(T_ECM / n, T_L3Mem) per cache line, so memory saturates at n_s = ceil(T_ECM / T_L3Mem).
+//
+// The machine is a cpu_description: the single machine_description (levels, clock, cores, ceilings), plus
+// what only the cycle view needs and a roofline never uses: the cache line size, each path's rate in
+// bytes per cycle where it is stated per cycle (kerncraft's `upstream throughput`, e.g. 32 B/cy) and
+// whether it overlaps, main memory's bandwidth measured per read/write stream mix (likwid-bench kernels, as
+// in kerncraft's machine files), the in-core port throughput, write-allocate and the layer-condition
+// share. A path without a per-cycle rate takes its level's bandwidth over the clock.
+module;
+#include <algorithm>
+#include <cstddef>
+#include <string_view>
+export module hml.ecm;
+export import hml.cache_traffic;
+
+export namespace hml {
+
+// --- Cycles and seconds, through a stated clock ---------------------------------------------------------
+
+[[nodiscard]] constexpr cycles to_cycles(duration t, frequency clock) {
+  expects(clock.value() > 0, "hml: converting to cycles needs a clock > 0");
+  return t.value() * clock.value() * cycle;
+}
+[[nodiscard]] constexpr duration to_duration(cycles c, frequency clock) {
+  expects(clock.value() > 0, "hml: converting cycles to time needs a clock > 0");
+  return c.value() / clock.value() * second;
+}
+[[nodiscard]] constexpr bytes_per_cycle per_cycle(data_rate rate, frequency clock) {
+  expects(clock.value() > 0, "hml: bytes per cycle needs a clock > 0");
+  return rate.value() / clock.value() * byte_per_cycle;
+}
+[[nodiscard]] constexpr data_rate per_second(bytes_per_cycle rate, frequency clock) noexcept {
+  return rate.value() * clock.value() * byte_per_second;
+}
+
+// --- In-core time -----------------------------------------------------------------------------------------
+
+// The in-core part, per cache line of work, when data is in L1.
+struct in_core_time {
+  cycles overlapping{};      // T_OL
+  cycles non_overlapping{};  // T_nOL
+};
+
+// A simple port model: instructions of each kind per cycle and the SIMD width. Loads are the non-overlapping
+// part (the L1 ports are busy with them and cannot take a line from L2 at the same time, as on Intel cores
+// in the ECM papers); stores, FMA, ADD and MUL overlap, each on its own ports. A sketch, not IACA/OSACA: it
+// ignores dependencies, the front end and ports shared between kinds.
+struct port_model {
+  double loads_per_cycle = 2;
+  double stores_per_cycle = 1;
+  double fma_per_cycle = 2;
+  double add_per_cycle = 2;
+  double mul_per_cycle = 2;
+  std::size_t vector_bytes = 32;  // AVX2: 32 B per instruction
+};
+
+// Level of detail of the machine that only the ECM model needs; see the module comment.
+struct level_transfer {
+  figure<bytes_per_cycle> rate{};  // toward the inner level; not published: the level's bandwidth / clock
+  bool overlaps = false;
+};
+
+// A main-memory bandwidth measured with a kernel of `reads` read and `writes` write streams. likwid-bench
+// counts the streams, not the write-allocates behind normal stores (write_allocate_counted = false), so
+// hml scales it by (R + 2W) / (R + W) to the traffic that really moved, as kerncraft does.
+struct stream_mix_bandwidth {
+  std::string_view kernel{};  // "copy", "triad", "load"
+  unsigned reads = 0;
+  unsigned writes = 0;
+  figure<data_rate> bandwidth{};
+  bool write_allocate_counted = false;
+};
+
+inline constexpr std::size_t max_stream_mixes = 8;
+
+struct cpu_description {
+  machine_description machine{};
+  std::size_t cacheline_bytes = 64;
+  fixed_list<level_transfer, max_memory_levels> transfers{};  // per level, aligned with machine.memory; [0] (L1) unused
+  fixed_list<stream_mix_bandwidth, max_stream_mixes> memory_bandwidths{};
+  port_model ports{};
+  bool write_allocate = true;
+  double layer_condition_share = 0.5;
+};
+
+constexpr void validate(const cpu_description& c) {
+  expects(c.machine.clock.published(), "hml: the ECM model needs the machine's clock");
+  expects(c.machine.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
+  expects(c.cacheline_bytes > 0, "hml: the cache line size must be > 0");
+  expects(c.layer_condition_share > 0 && c.layer_condition_share <= 1, "hml: the layer-condition share is in (0, 1]");
+  for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
+    expects(m.reads + m.writes > 0, "hml: a measured stream mix needs read or write streams");
+    expects(m.bandwidth.published() && isfinite(m.bandwidth.value), "hml: a measured stream mix needs its bandwidth");
+  }
+  const port_model& p = c.ports;
+  expects(p.loads_per_cycle > 0 && p.stores_per_cycle > 0 && p.fma_per_cycle > 0 && p.add_per_cycle > 0 &&
+              p.mul_per_cycle > 0 && p.vector_bytes > 0,
+          "hml: every port throughput and the vector width must be > 0");
+}
+
+// In-core time from the port model.
+[[nodiscard]] constexpr in_core_time in_core(const loop_kernel& k, const cpu_description& c) {
+  validate(k);
+  const port_model& p = c.ports;
+  const double instructions_per_access = static_cast<double>(c.cacheline_bytes) / static_cast<double>(p.vector_bytes);
+  double loads = 0;
+  double stores = 0;
+  for (const array_access& x : k.accesses) (x.kind == access_kind::read ? loads : stores) += instructions_per_access;
+  const double fma = k.flops.fma * instructions_per_access;
+  const double add = k.flops.add * instructions_per_access;
+  const double mul = (k.flops.mul + k.flops.div) * instructions_per_access;
+  const double overlapping = std::max({stores / p.stores_per_cycle, fma / p.fma_per_cycle, add / p.add_per_cycle,
+                                       mul / p.mul_per_cycle});
+  return {overlapping * cycle, loads / p.loads_per_cycle * cycle};
+}
+
+// --- Transfers --------------------------------------------------------------------------------------------
+
+// Main memory's bandwidth for this kernel: the measured stream mix whose read share is nearest the
+// kernel's, scaled to the traffic that really moved; the level's own bandwidth where none is measured.
+[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c) {
+  const level_description& memory = main_memory(c.machine);
+  if (c.memory_bandwidths.empty()) {
+    expects(memory.bandwidth.published(), "hml: the machine publishes no main-memory bandwidth");
+    return memory.bandwidth.value;
+  }
+  const stream_counts s = streams(k);
+  const double share = s.reads + s.writes == 0 ? 1.0 : static_cast<double>(s.reads) / (s.reads + s.writes);
+  const stream_mix_bandwidth* best = nullptr;
+  double best_distance = 2;
+  for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
+    const double mix = static_cast<double>(m.reads) / static_cast<double>(m.reads + m.writes);
+    const double distance = mix > share ? mix - share : share - mix;
+    if (distance < best_distance) {
+      best = &m;
+      best_distance = distance;
+    }
+  }
+  const double factor = best->write_allocate_counted || !c.write_allocate
+                            ? 1.0
+                            : static_cast<double>(best->reads + 2 * best->writes) / (best->reads + best->writes);
+  return best->bandwidth.value * factor;
+}
+
+// The rate of the path between level i - 1 and level i, in bytes per cycle; it is listed on level i, the
+// outer one, as kerncraft lists a level's `upstream throughput`.
+[[nodiscard]] constexpr bytes_per_cycle transfer_rate(const loop_kernel& k, const cpu_description& c, std::size_t i) {
+  if (i < c.transfers.size() && c.transfers[i].rate.published()) return c.transfers[i].rate.value;
+  const bool memory = i + 1 == c.machine.memory.size();
+  if (memory) return per_cycle(memory_bandwidth_for(k, c), c.machine.clock.value);
+  const level_description& l = c.machine.memory[i];
+  expects(l.bandwidth.published(), "hml: a cache level has neither a per-cycle rate nor a bandwidth");
+  return per_cycle(l.bandwidth.value, c.machine.clock.value);
+}
+
+// One term of the ECM sum: lines between two levels, the path's rate and the cycles they take.
+struct transfer_term {
+  std::string_view inner{};  // "L1"
+  std::string_view outer{};  // "L2"
+  double lines = 0;          // per cache line of work
+  bytes_per_cycle rate{};
+  cycles time{};
+  bool overlaps = false;
+};
+
+struct ecm_result {
+  std::string_view kernel{};
+  in_core_time core{};
+  fixed_list<transfer_term, max_memory_levels> transfers{};  // L1L2, L2L3, ..., last cache to memory
+  fixed_list<cycles, max_memory_levels> predictions{};       // data in L1, L2, ..., main memory
+  cycles time{};                                             // T_ECM: data where the kernel's arrays are
+  unsigned saturation_cores = 0;  // ceil(T_ECM / T_L3Mem); 0 where no line comes from memory
+  double iterations_per_cacheline = 0;
+  double flop_per_cacheline = 0;
+};
+
+namespace detail {
+// max(T_OL, overlapping transfers) against T_nOL + the non-overlapping ones, over the first `terms` terms.
+constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_term, max_memory_levels>& t,
+                         std::size_t terms) {
+  cycles overlapped = core.overlapping;
+  cycles serial = core.non_overlapping;
+  for (std::size_t i = 0; i < terms; ++i) {
+    if (t[i].overlaps) {
+      overlapped = std::max(overlapped, t[i].time);
+    } else {
+      serial += t[i].time;
+    }
+  }
+  return std::max(overlapped, serial);
+}
+}  // namespace detail
+
+// The ECM model with the in-core time given (from IACA, OSACA, a paper, or in_core()).
+[[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const cpu_description& c, const in_core_time& core) {
+  validate(k);
+  validate(c);
+  const traffic_options options{.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
+  const cache_traffic traffic = traffic_of(k, c.machine, options);
+  ecm_result r{.kernel = k.name, .core = core};
+  for (std::size_t i = 0; i < traffic.levels.size(); ++i) {
+    transfer_term t{.inner = c.machine.memory[i].name, .outer = c.machine.memory[i + 1].name};
+    t.lines = lines_between(traffic, i);
+    t.rate = transfer_rate(k, c, i + 1);
+    t.time = t.lines * (static_cast<double>(c.cacheline_bytes) * byte) / t.rate;
+    t.overlaps = i + 1 < c.transfers.size() && c.transfers[i + 1].overlaps;
+    r.transfers.push_back(t);
+  }
+  for (std::size_t terms = 0; terms <= r.transfers.size(); ++terms)
+    r.predictions.push_back(detail::compose(core, r.transfers, terms));
+  r.time = r.predictions.back();
+  const cycles memory_term = r.transfers.back().time;
+  if (memory_term.value() > 0) {
+    // ceil(T_ECM / T_L3Mem), with a ratio within 1e-9 of an integer taken as that integer (std::ceil is
+    // not constexpr in C++20).
+    const double ratio = r.time / memory_term;
+    r.saturation_cores = static_cast<unsigned>(ratio);
+    if (static_cast<double>(r.saturation_cores) < ratio - 1e-9) ++r.saturation_cores;
+  }
+  r.iterations_per_cacheline = static_cast<double>(c.cacheline_bytes) / static_cast<double>(element_bytes(k));
+  r.flop_per_cacheline = k.flops.total() * r.iterations_per_cacheline;
+  return r;
+}
+
+// The ECM model with the in-core time from the machine's port model.
+[[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const cpu_description& c) {
+  return ecm(k, c, in_core(k, c));
+}
+
+// --- Multicore scaling --------------------------------------------------------------------------------------
+
+// Cycles per cache line of work for the whole chip on `n` cores: the single-core time shared by n, until
+// the memory path is busy all the time.
+[[nodiscard]] constexpr cycles chip_time(const ecm_result& r, unsigned n) {
+  expects(n > 0, "hml: the core count must be > 0");
+  const cycles shared = r.time / static_cast<double>(n);
+  const cycles memory = r.transfers.empty() ? cycles{} : r.transfers.back().time;
+  return std::max(shared, memory);
+}
+
+// Iterations per second on `n` cores at the machine's clock.
+[[nodiscard]] constexpr double iterations_per_second(const ecm_result& r, unsigned n, frequency clock) {
+  return r.iterations_per_cacheline / to_duration(chip_time(r, n), clock).value();
+}
+
+// FLOP/s on `n` cores at the machine's clock.
+[[nodiscard]] constexpr compute_rate performance(const ecm_result& r, unsigned n, frequency clock) {
+  return r.flop_per_cacheline * flop / to_duration(chip_time(r, n), clock);
+}
+
+// --- The roofline of the same kernel ------------------------------------------------------------------------
+
+// The loop kernel as the roofline sees it: all its FLOP, and the bytes the cache traffic model moves between
+// the last cache and main memory (write-allocates and non-temporal stores included).
+[[nodiscard]] constexpr kernel roofline_kernel(const loop_kernel& k, const ecm_result& r, std::size_t cacheline_bytes) {
+  const double cachelines = iterations(k) / r.iterations_per_cacheline;
+  const double memory_lines = r.transfers.empty() ? 0.0 : r.transfers.back().lines;
+  return {k.name, iterations(k) * k.flops.total() * flop,
+          cachelines * memory_lines * static_cast<double>(cacheline_bytes) * byte};
+}
+
+// The roofline point beside the ECM prediction, through hml::analyze on the same machine description.
+[[nodiscard]] constexpr roofline_point roofline_beside(const loop_kernel& k, const ecm_result& r,
+                                                       const cpu_description& c, precision p = precision::fp64) {
+  return analyze(roofline_kernel(k, r, c.cacheline_bytes), c.machine, p);
+}
+
+}  // namespace hml

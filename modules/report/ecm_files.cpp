@@ -1,0 +1,386 @@
+// hml.report:ecm_files's readers (see ecm_files.cppm), with yaml-cpp in the global module fragment.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <initializer_list>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <yaml-cpp/yaml.h>
+module hml.report;
+import hml.ecm;
+
+namespace hml {
+
+struct loaded_cpu::storage {
+  std::deque<std::string> text;  // a deque never moves its strings, so views of them stay valid
+  cpu_description cpu{};
+  std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
+};
+loaded_cpu::loaded_cpu(std::unique_ptr<storage> state) : state_{std::move(state)} {}
+loaded_cpu::loaded_cpu(loaded_cpu&&) noexcept = default;
+loaded_cpu& loaded_cpu::operator=(loaded_cpu&&) noexcept = default;
+loaded_cpu::~loaded_cpu() = default;
+const cpu_description& loaded_cpu::cpu() const noexcept { return state_->cpu; }
+
+struct loaded_kernel::storage {
+  std::deque<std::string> text;
+  loop_kernel kernel{};
+  std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
+};
+loaded_kernel::loaded_kernel(std::unique_ptr<storage> state) : state_{std::move(state)} {}
+loaded_kernel::loaded_kernel(loaded_kernel&&) noexcept = default;
+loaded_kernel& loaded_kernel::operator=(loaded_kernel&&) noexcept = default;
+loaded_kernel::~loaded_kernel() = default;
+const loop_kernel& loaded_kernel::kernel() const noexcept { return state_->kernel; }
+
+namespace {
+
+// Reads one YAML document; every error names the file, the line (1-based) and the field.
+class yaml_reader {
+public:
+  explicit yaml_reader(std::string_view file) : file_{file} {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& problem) const {
+    const int line = at.IsDefined() ? at.Mark().line + 1 : 0;
+    throw ecm_file_error(std::string{file_} + ":" + (line > 0 ? std::to_string(line) : std::string{"?"}) + ": " +
+                         (field.empty() ? std::string{"the top level"} : field) + ": " + problem);
+  }
+
+  YAML::Node load(std::string_view text) const {
+    try {
+      YAML::Node root = YAML::Load(std::string{text});
+      return root;
+    } catch (const YAML::Exception& e) {
+      throw ecm_file_error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg);
+    }
+  }
+
+  void expect_map(const YAML::Node& node, const std::string& field,
+                  std::initializer_list<std::string_view> known) const {
+    if (!node.IsMap()) fail(node, field, "expected a mapping of fields");
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text");
+      const std::string name = entry.first.Scalar();
+      bool found = false;
+      for (std::string_view k : known) found = found || name == k;
+      if (!found) {
+        std::string list;
+        for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string{k};
+        fail(entry.first, path(field, name), "unknown field; expected one of " + list);
+      }
+    }
+  }
+
+  static std::string path(const std::string& parent, std::string_view name) {
+    return parent.empty() ? std::string{name} : parent + "." + std::string{name};
+  }
+  static std::string item(const std::string& parent, std::size_t i) {
+    return parent + "[" + std::to_string(i) + "]";
+  }
+
+  // The field's scalar text, or "" when it is absent and not required.
+  std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+    const YAML::Node node = map[std::string{name}];
+    if (!node.IsDefined() || node.IsNull()) {
+      if (required) fail(map, path(parent, name), "missing");
+      return {};
+    }
+    if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value");
+    return node.Scalar();
+  }
+
+  template <class Q>
+  Q quantity(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+    const std::string text = scalar(map, parent, name, required);
+    if (text.empty()) return Q{};
+    Q q{};
+    try {
+      q = parse<Q>(text);
+    } catch (const std::invalid_argument& e) {
+      fail(map[std::string{name}], path(parent, name), e.what());
+    }
+    if (!(q.value() > 0)) fail(map[std::string{name}], path(parent, name), "must be > 0");
+    return q;
+  }
+
+  // "32 B/cy": a number and the unit B/cy.
+  bytes_per_cycle per_cycle_rate(const YAML::Node& map, const std::string& parent, std::string_view name) const {
+    const std::string text = scalar(map, parent, name, false);
+    if (text.empty()) return {};
+    const std::string field = path(parent, name);
+    const std::size_t unit = text.find("B/cy");
+    if (unit == std::string::npos || text.find_first_not_of(' ', unit + 4) != std::string::npos)
+      fail(map[std::string{name}], field, "expected bytes per cycle such as 32 B/cy, not \"" + text + "\"");
+    const double value = number_in(map[std::string{name}], field, text.substr(0, unit));
+    if (!(value > 0)) fail(map[std::string{name}], field, "must be > 0");
+    return value * byte_per_cycle;
+  }
+
+  double number_in(const YAML::Node& at, const std::string& field, const std::string& text) const {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(text, &used);
+    } catch (const std::exception&) {
+      fail(at, field, "expected a number, not \"" + text + "\"");
+    }
+    if (text.find_first_not_of(' ', used) != std::string::npos) fail(at, field, "expected a number, not \"" + text + "\"");
+    return value;
+  }
+
+  double number(const YAML::Node& map, const std::string& parent, std::string_view name, double fallback,
+                double low, double high) const {
+    const std::string text = scalar(map, parent, name, false);
+    if (text.empty()) return fallback;
+    const std::string field = path(parent, name);
+    const double value = number_in(map[std::string{name}], field, text);
+    if (!(value >= low && value <= high))
+      fail(map[std::string{name}], field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+    return value;
+  }
+
+  std::int64_t integer(const YAML::Node& at, const std::string& field, std::int64_t low, std::int64_t high) const {
+    if (!at.IsScalar()) fail(at, field, "expected an integer");
+    const std::string text = at.Scalar();
+    std::size_t used = 0;
+    long long value = 0;
+    try {
+      value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+      fail(at, field, "expected an integer, not \"" + text + "\"");
+    }
+    if (used != text.size()) fail(at, field, "expected an integer, not \"" + text + "\"");
+    if (value < low || value > high)
+      fail(at, field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+    return value;
+  }
+
+  std::int64_t integer(const YAML::Node& map, const std::string& parent, std::string_view name, std::int64_t fallback,
+                       std::int64_t low, std::int64_t high) const {
+    const YAML::Node node = map[std::string{name}];
+    if (!node.IsDefined() || node.IsNull()) return fallback;
+    return integer(node, path(parent, name), low, high);
+  }
+
+  bool boolean(const YAML::Node& map, const std::string& parent, std::string_view name, bool fallback) const {
+    const std::string text = scalar(map, parent, name, false);
+    if (text.empty()) return fallback;
+    if (text == "true") return true;
+    if (text == "false") return false;
+    fail(map[std::string{name}], path(parent, name), "expected true or false, not \"" + text + "\"");
+  }
+
+  YAML::Node sequence(const YAML::Node& map, const std::string& parent, std::string_view name, bool required,
+                      std::size_t most) const {
+    const YAML::Node node = map[std::string{name}];
+    const std::string field = path(parent, name);
+    if (!node.IsDefined() || node.IsNull()) {
+      if (required) fail(map, field, "missing");
+      return node;
+    }
+    if (!node.IsSequence()) fail(node, field, "expected a list");
+    if (node.size() > most) fail(node, field, "at most " + std::to_string(most) + " entries");
+    return node;
+  }
+
+private:
+  std::string_view file_;
+};
+
+}  // namespace
+
+namespace {
+loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
+  auto out = std::make_unique<loaded_cpu::storage>();
+  const yaml_reader r{file};
+  const YAML::Node root = r.load(text);
+  r.expect_map(root, "",
+               {"name", "id", "clock", "cores", "cacheline size", "write-allocate", "layer condition share",
+                "FP64 FLOP per cycle", "ports", "memory hierarchy", "memory bandwidths"});
+  cpu_description& c = out->cpu;
+  machine_description& m = c.machine;
+  m.name = out->keep(r.scalar(root, "", "name", true));
+  m.id = out->keep(r.scalar(root, "", "id", false));
+  m.clock = stated(r.quantity<frequency>(root, "", "clock", true));
+  m.cores = static_cast<unsigned>(r.integer(root, "", "cores", 0, 1, 1 << 20));
+  if (m.cores == 0) r.fail(root, "cores", "missing");
+  const data_size line = r.quantity<data_size>(root, "", "cacheline size", false);
+  if (line.value() > 0 && !(line.value() >= 8 && line.value() <= 4096 && line.value() == static_cast<double>(static_cast<int>(line.value()))))
+    r.fail(root["cacheline size"], "cacheline size", "must be a whole number of bytes within [8 B, 4 KiB]");
+  c.cacheline_bytes = line.value() > 0 ? static_cast<std::size_t>(line.value()) : 64;
+  c.write_allocate = r.boolean(root, "", "write-allocate", true);
+  c.layer_condition_share = r.number(root, "", "layer condition share", 0.5, 1e-3, 1);
+  const double flop_per_cycle = r.number(root, "", "FP64 FLOP per cycle", 0, 0, 1e4);
+  if (flop_per_cycle > 0)
+    m.compute.push_back({.type = precision::fp64, .dense = derived_peak(m.cores, m.clock, flop_per_cycle)});
+
+  if (const YAML::Node ports = root["ports"]; ports.IsDefined() && !ports.IsNull()) {
+    r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes"});
+    c.ports.loads_per_cycle = r.number(ports, "ports", "loads", c.ports.loads_per_cycle, 1e-3, 64);
+    c.ports.stores_per_cycle = r.number(ports, "ports", "stores", c.ports.stores_per_cycle, 1e-3, 64);
+    c.ports.fma_per_cycle = r.number(ports, "ports", "FMA", c.ports.fma_per_cycle, 1e-3, 64);
+    c.ports.add_per_cycle = r.number(ports, "ports", "ADD", c.ports.add_per_cycle, 1e-3, 64);
+    c.ports.mul_per_cycle = r.number(ports, "ports", "MUL", c.ports.mul_per_cycle, 1e-3, 64);
+    c.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
+  }
+
+  const YAML::Node levels = r.sequence(root, "", "memory hierarchy", true, max_memory_levels);
+  if (levels.size() < 2) r.fail(levels, "memory hierarchy", "needs at least one cache level and main memory");
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    const YAML::Node l = levels[i];
+    const std::string field = yaml_reader::item("memory hierarchy", i);
+    r.expect_map(l, field, {"level", "size", "shared", "bandwidth", "upstream throughput", "transfers overlap"});
+    const bool last = i + 1 == levels.size();
+    level_description level{.name = out->keep(r.scalar(l, field, "level", true))};
+    level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
+    level.bandwidth = stated(r.quantity<data_rate>(l, field, "bandwidth", false));
+    level.scope = r.boolean(l, field, "shared", last) ? sharing::shared : sharing::per_core;
+    level_transfer transfer{.rate = stated(r.per_cycle_rate(l, field, "upstream throughput")),
+                            .overlaps = r.boolean(l, field, "transfers overlap", false)};
+    if (i == 0 && transfer.rate.published())
+      r.fail(l["upstream throughput"], yaml_reader::path(field, "upstream throughput"),
+             "the first level has no level inside it; give the rate on the level it comes from");
+    m.memory.push_back(level);
+    c.transfers.push_back(transfer);
+  }
+
+  const YAML::Node mixes = r.sequence(root, "", "memory bandwidths", false, max_stream_mixes);
+  if (mixes.IsDefined() && !mixes.IsNull()) {
+    for (std::size_t i = 0; i < mixes.size(); ++i) {
+      const YAML::Node x = mixes[i];
+      const std::string field = yaml_reader::item("memory bandwidths", i);
+      r.expect_map(x, field, {"kernel", "read streams", "write streams", "bandwidth", "write-allocate counted"});
+      stream_mix_bandwidth mix{.kernel = out->keep(r.scalar(x, field, "kernel", true))};
+      mix.reads = static_cast<unsigned>(r.integer(x, field, "read streams", 0, 0, 64));
+      mix.writes = static_cast<unsigned>(r.integer(x, field, "write streams", 0, 0, 64));
+      if (mix.reads + mix.writes == 0) r.fail(x, field, "needs read streams or write streams");
+      mix.bandwidth = measured(r.quantity<data_rate>(x, field, "bandwidth", true));
+      mix.write_allocate_counted = r.boolean(x, field, "write-allocate counted", false);
+      c.memory_bandwidths.push_back(mix);
+    }
+  }
+
+  // Every path needs a rate: per cycle, or the level's bandwidth (main memory: or a measured mix).
+  for (std::size_t i = 1; i < m.memory.size(); ++i) {
+    const bool last = i + 1 == m.memory.size();
+    if (c.transfers[i].rate.published() || m.memory[i].bandwidth.published() || (last && !c.memory_bandwidths.empty()))
+      continue;
+    r.fail(levels[i], yaml_reader::item("memory hierarchy", i),
+           last ? "main memory needs a bandwidth or memory bandwidths" : "needs an upstream throughput or a bandwidth");
+  }
+  try {
+    validate(c);
+  } catch (const std::invalid_argument& e) {
+    r.fail(root, "", e.what());
+  }
+  return loaded_cpu{std::move(out)};
+}
+
+loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
+  auto out = std::make_unique<loaded_kernel::storage>();
+  const yaml_reader r{file};
+  const YAML::Node root = r.load(text);
+  r.expect_map(root, "", {"name", "element size", "loops", "arrays", "accesses", "flops"});
+  loop_kernel& k = out->kernel;
+  k.name = out->keep(r.scalar(root, "", "name", true));
+  const auto element = static_cast<std::size_t>(r.integer(root, "", "element size", 8, 1, 64));
+
+  const YAML::Node loops = r.sequence(root, "", "loops", true, max_loop_dimensions);
+  if (loops.size() == 0) r.fail(loops, "loops", "needs 1 to 3 extents");
+  k.dimensions = loops.size();
+  for (std::size_t d = 0; d < k.dimensions; ++d) k.extents[d] = r.integer(loops[d], yaml_reader::item("loops", d), 1, std::int64_t{1} << 40);
+
+  const auto extents_of = [&](const YAML::Node& map, const std::string& field, std::string_view name,
+                              std::int64_t low, std::int64_t high, const index_vector& fallback) {
+    const YAML::Node list = r.sequence(map, field, name, false, max_loop_dimensions);
+    if (!list.IsDefined() || list.IsNull()) return fallback;
+    const std::string where = yaml_reader::path(field, name);
+    if (list.size() != k.dimensions) r.fail(list, where, "needs one entry per loop (" + std::to_string(k.dimensions) + ")");
+    index_vector v{};
+    for (std::size_t d = 0; d < k.dimensions; ++d) v[d] = r.integer(list[d], yaml_reader::item(where, d), low, high);
+    return v;
+  };
+
+  const YAML::Node arrays = r.sequence(root, "", "arrays", true, max_kernel_arrays);
+  if (arrays.size() == 0) r.fail(arrays, "arrays", "needs at least one array");
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    const YAML::Node a = arrays[i];
+    const std::string field = yaml_reader::item("arrays", i);
+    r.expect_map(a, field, {"name", "extents", "stores"});
+    kernel_array array{.name = out->keep(r.scalar(a, field, "name", true)), .element_bytes = element};
+    array.extents = extents_of(a, field, "extents", 1, std::int64_t{1} << 40, k.extents);
+    const std::string stores = r.scalar(a, field, "stores", false);
+    if (stores == "non-temporal") {
+      array.stores = store_kind::non_temporal;
+    } else if (!stores.empty() && stores != "normal") {
+      r.fail(a["stores"], yaml_reader::path(field, "stores"), "expected normal or non-temporal, not \"" + stores + "\"");
+    }
+    for (const kernel_array& other : k.arrays)
+      if (other.name == array.name) r.fail(a, yaml_reader::path(field, "name"), "two arrays named \"" + std::string{array.name} + "\"");
+    k.arrays.push_back(array);
+  }
+
+  const YAML::Node accesses = r.sequence(root, "", "accesses", true, max_kernel_accesses);
+  if (accesses.size() == 0) r.fail(accesses, "accesses", "needs at least one access");
+  for (std::size_t i = 0; i < accesses.size(); ++i) {
+    const YAML::Node x = accesses[i];
+    const std::string field = yaml_reader::item("accesses", i);
+    r.expect_map(x, field, {"array", "kind", "offset"});
+    const std::string name = r.scalar(x, field, "array", true);
+    array_access access{};
+    bool found = false;
+    for (std::size_t a = 0; a < k.arrays.size(); ++a)
+      if (k.arrays[a].name == name) {
+        access.array = a;
+        found = true;
+      }
+    if (!found) r.fail(x["array"], yaml_reader::path(field, "array"), "no array named \"" + name + "\"");
+    const std::string kind = r.scalar(x, field, "kind", true);
+    if (kind == "write") {
+      access.kind = access_kind::write;
+    } else if (kind != "read") {
+      r.fail(x["kind"], yaml_reader::path(field, "kind"), "expected read or write, not \"" + kind + "\"");
+    }
+    access.offset = extents_of(x, field, "offset", 1 - (std::int64_t{1} << 16), (std::int64_t{1} << 16) - 1, index_vector{});
+    k.accesses.push_back(access);
+  }
+
+  if (const YAML::Node flops = root["flops"]; flops.IsDefined() && !flops.IsNull()) {
+    r.expect_map(flops, "flops", {"add", "mul", "fma", "div"});
+    k.flops.add = static_cast<unsigned>(r.integer(flops, "flops", "add", 0, 0, 1 << 16));
+    k.flops.mul = static_cast<unsigned>(r.integer(flops, "flops", "mul", 0, 0, 1 << 16));
+    k.flops.fma = static_cast<unsigned>(r.integer(flops, "flops", "fma", 0, 0, 1 << 16));
+    k.flops.div = static_cast<unsigned>(r.integer(flops, "flops", "div", 0, 0, 1 << 16));
+  }
+  try {
+    validate(k);
+  } catch (const std::invalid_argument& e) {
+    r.fail(root, "", e.what());
+  }
+  return loaded_kernel{std::move(out)};
+}
+
+// yaml-cpp reports what it cannot convert with an exception of its own; it becomes one line too.
+template <class Read>
+auto guarded(std::string_view file, Read read) {
+  try {
+    return read();
+  } catch (const YAML::Exception& e) {
+    throw ecm_file_error(std::string{file} + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+}  // namespace
+
+loaded_cpu read_machine_yaml(std::string_view text, std::string_view file) {
+  return guarded(file, [&] { return machine_from_yaml(text, file); });
+}
+loaded_kernel read_kernel_yaml(std::string_view text, std::string_view file) {
+  return guarded(file, [&] { return kernel_from_yaml(text, file); });
+}
+
+}  // namespace hml

@@ -1,0 +1,65 @@
+// Cache traffic per cache line of work, each case derived by hand in its comment (64 B lines, doubles).
+import hml;
+
+namespace {
+
+using namespace hml::literals;
+using hml::kernels::copy;
+using hml::kernels::schoenauer_triad;
+using hml::kernels::stencil2d5;
+using hml::kernels::stream_triad;
+
+constexpr hml::traffic_options half{};  // the default: half of a cache may hold reuse
+constexpr auto capacity = 32_KiB;       // an L1; the streaming arrays below are far larger
+
+// Schönauer triad a = b + c * d: b, c and d are read (3 loads), a is written (1 write-allocate, 1 eviction).
+constexpr auto triad = hml::traffic_at(schoenauer_triad(10'000'000), "L1", capacity * 0.5, half);
+static_assert(triad.loads == 3 && triad.write_allocates == 1 && triad.evictions == 1 && triad.lines() == 5);
+
+// STREAM triad a = b + s * c: 2 loads, 1 write-allocate, 1 eviction.
+static_assert(hml::traffic_at(stream_triad(10'000'000), "L1", capacity * 0.5).lines() == 4);
+
+// copy b = a: 1 load, 1 write-allocate, 1 eviction; with non-temporal stores only the load stays in the
+// caches, and the store goes straight to memory.
+static_assert(hml::traffic_at(copy(10'000'000), "L1", capacity * 0.5).lines() == 3);
+constexpr auto nt = hml::traffic_at(copy(10'000'000, hml::store_kind::non_temporal), "L1", capacity * 0.5);
+static_assert(nt.loads == 1 && nt.write_allocates == 0 && nt.evictions == 0);
+// A machine without write-allocate reads no line before a store.
+static_assert(hml::traffic_at(copy(10'000'000), "L1", capacity * 0.5, {.write_allocate = false}).lines() == 2);
+
+// update a = s * a: the line read is the line written: 1 load, 1 eviction, no write-allocate of its own.
+constexpr auto update = hml::traffic_at(hml::kernels::update(10'000'000), "L1", capacity * 0.5);
+static_assert(update.loads == 1 && update.write_allocates == 0 && update.evictions == 1);
+
+// 2D 5-point stencil over rows of N doubles. a's offsets +N, +1, -1, -N give reuse distances 8(N-1), 16,
+// 8(N-1) bytes and one infinite; b adds one infinite. Keeping all rows needs
+// 16(N-1) + 16 + 2 * 8(N-1) = 32N - 16 bytes. In half of a 32 KiB L1 (16,384 B): N = 512 needs 16,368 B
+// and holds (a loads 1 row: 1 load + 1 write-allocate + 1 eviction = 3 lines); N = 513 needs 16,400 B and
+// fails (rows j-1 and j+1 miss too: 3 loads, 5 lines).
+constexpr auto holds = hml::traffic_at(stencil2d5(1000, 512), "L1", capacity * 0.5);
+constexpr auto fails = hml::traffic_at(stencil2d5(1000, 513), "L1", capacity * 0.5);
+static_assert(holds.layer_condition && holds.loads == 1 && holds.lines() == 3);
+static_assert(holds.requirement == 16'368_B);
+static_assert(!fails.layer_condition && fails.loads == 3 && fails.lines() == 5);
+
+// A level larger than all arrays keeps everything: no line moves (two 8 kB vectors in 32 KiB).
+constexpr auto cached = hml::traffic_at(schoenauer_triad(1000), "L1", capacity);
+static_assert(cached.fully_cached && cached.lines() == 0);
+
+// Over a machine's levels, with half of each: the layer condition of a 2D stencil with rows of 2,000
+// doubles (32N - 16 = 63,984 B) fails in a 32 KiB L1 and holds in a 1 MiB L2 and a shared 32 MiB L3.
+constexpr hml::machine_description three_levels{
+    .memory = {{.name = "L1", .capacity = hml::stated(32_KiB), .scope = hml::sharing::per_core},
+               {.name = "L2", .capacity = hml::stated(1_MiB), .scope = hml::sharing::per_core},
+               {.name = "L3", .capacity = hml::stated(32_MiB)},
+               {.name = "DRAM", .bandwidth = hml::stated(64_GBps)}}};
+constexpr auto stencil = hml::traffic_of(stencil2d5(4000, 2000), three_levels);
+static_assert(stencil.levels.size() == 3);
+static_assert(hml::lines_between(stencil, 0) == 5 && hml::lines_between(stencil, 1) == 3 &&
+              hml::lines_between(stencil, 2) == 3);
+// On 32 cores sharing L3, each has 32 MiB / 32 / 2 = 512 KiB: still enough for 63,984 B.
+static_assert(hml::lines_between(hml::traffic_of(stencil2d5(4000, 2000), three_levels, {.cores_sharing = 32}), 2) == 3);
+// Non-temporal copy: one line in from memory and one line out around the caches.
+static_assert(hml::lines_between(hml::traffic_of(copy(100'000'000, hml::store_kind::non_temporal), three_levels), 2) == 2);
+
+}  // namespace

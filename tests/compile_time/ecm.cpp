@@ -1,0 +1,93 @@
+// The ECM model on a machine written in C++, every figure derived by hand in the comments.
+import hml;
+
+namespace {
+
+using namespace hml::literals;
+
+// A CPU at 2 GHz with 8 cores: L2 -> L1 at 64 B/cy, L3 -> L2 at 16 B/cy (both stated per cycle), main
+// memory at 64 GB/s, which is 32 B/cy at 2 GHz. AVX2 ports: 2 loads, 1 store, 2 FMA per cycle.
+constexpr hml::cpu_description my_machine{
+    .machine = {.id = "my_cpu",
+                .name = "a CPU written in C++",
+                .memory = {{.name = "L1", .capacity = hml::stated(32_KiB), .scope = hml::sharing::per_core},
+                           {.name = "L2", .capacity = hml::stated(1_MiB), .scope = hml::sharing::per_core},
+                           {.name = "L3", .capacity = hml::stated(32_MiB)},
+                           {.name = "DRAM", .bandwidth = hml::stated(64_GBps)}},
+                .compute = {{.type = hml::precision::fp64, .dense = hml::stated(256_GFLOPS)}},
+                .cores = 8,
+                .clock = hml::stated(2_GHz)},
+    .transfers = {{}, {.rate = hml::stated(64 * hml::byte_per_cycle)}, {.rate = hml::stated(16 * hml::byte_per_cycle)}, {}},
+};
+
+// STREAM triad a = b + s * c in DRAM: 4 lines per CL between every pair (2 loads, write-allocate,
+// eviction). In-core, per CL of 8 doubles with 32 B vectors: 4 loads / 2 = 2 cy (T_nOL); 2 stores / 1 and
+// 2 FMA / 2: T_OL = 2 cy. Transfers: 4 x 64 B / 64 = 4 cy, 4 x 64 / 16 = 16 cy, 4 x 64 / 32 = 8 cy.
+// T_ECM = max(2, 2 + 4 + 16 + 8) = 30 cy/CL; memory saturates at ceil(30 / 8) = 4 cores.
+constexpr auto triad = hml::kernels::stream_triad(100'000'000);
+constexpr hml::ecm_result r = hml::ecm(triad, my_machine);
+static_assert(r.core.overlapping == 2 * hml::cycle && r.core.non_overlapping == 2 * hml::cycle);
+static_assert(r.transfers.size() == 3);
+static_assert(r.transfers[0].time == 4 * hml::cycle && r.transfers[1].time == 16 * hml::cycle &&
+              r.transfers[2].time == 8 * hml::cycle);
+static_assert(r.transfers[2].rate == 32 * hml::byte_per_cycle);
+static_assert(r.time == 30 * hml::cycle);
+static_assert(hml::ecm(triad, my_machine).saturation_cores == 4);
+
+// Predictions for data in each level: {2 | 6 | 22 | 30} cy/CL.
+static_assert(r.predictions.size() == 4);
+static_assert(r.predictions[0] == 2 * hml::cycle && r.predictions[1] == 6 * hml::cycle &&
+              r.predictions[2] == 22 * hml::cycle && r.predictions[3] == 30 * hml::cycle);
+
+// Scaling: 30, 15, 10 cy/CL on 1-3 cores, then memory's 8 cy/CL from 4 cores on.
+static_assert(hml::chip_time(r, 1) == 30 * hml::cycle && hml::chip_time(r, 3) == 10 * hml::cycle);
+static_assert(hml::chip_time(r, 4) == 8 * hml::cycle && hml::chip_time(r, 8) == 8 * hml::cycle);
+// One core: 16 FLOP per CL in 30 cy at 2 GHz = 1.0667 GFLOP/s; saturated: 16 / 8 x 2 GHz = 4 GFLOP/s.
+constexpr bool near(hml::compute_rate a, hml::compute_rate b) { return hml::abs(a - b) < b * 1e-12; }
+static_assert(near(hml::performance(r, 8, my_machine.machine.clock.value), 4_GFLOPS));
+
+// A level whose transfers overlap leaves the sum and joins the max: with L3 -> L2 overlapping,
+// T_ECM = max(2, 16, 2 + 4 + 8) = 16 cy/CL.
+constexpr hml::cpu_description overlapping_l3 = [] {
+  hml::cpu_description c = my_machine;
+  c.transfers = {{}, {.rate = hml::stated(64 * hml::byte_per_cycle)},
+                 {.rate = hml::stated(16 * hml::byte_per_cycle), .overlaps = true}, {}};
+  return c;
+}();
+static_assert(hml::ecm(triad, overlapping_l3).time == 16 * hml::cycle);
+
+// The in-core time can be given instead of the port model: {10 || 2 | ...} gives max(10, 30) = 30.
+static_assert(hml::ecm(triad, my_machine, {10 * hml::cycle, 2 * hml::cycle}).time == 30 * hml::cycle);
+
+// Non-temporal stores: 2 lines per CL in the caches (the loads of b and c; a is neither allocated nor
+// evicted through them, its lines are counted at memory): L1L2 2 x 64 / 64 = 2, L2L3 2 x 64 / 16 = 8, L3Mem
+// (2 loads + 1 streaming store) x 64 / 32 = 6; T_ECM = 2 + 2 + 8 + 6 = 18 cy/CL.
+static_assert(hml::ecm(hml::kernels::stream_triad(100'000'000, hml::store_kind::non_temporal), my_machine).time ==
+              18 * hml::cycle);
+
+// examples/ecm_triad's other kernels. Schönauer triad: 6 loads / 2 = 3 cy (T_nOL), T_OL = max(2 stores / 1,
+// 2 FMA / 2) = 2; 5 lines: 5, 20, 10 cy: 3 + 5 + 20 + 10 = 38 cy/CL, ceil(38 / 10) = 4 cores.
+static_assert(hml::ecm(hml::kernels::schoenauer_triad(100'000'000), my_machine).time == 38 * hml::cycle);
+static_assert(hml::ecm(hml::kernels::schoenauer_triad(100'000'000), my_machine).saturation_cores == 4);
+// copy: 2 loads / 2 = 1 cy, 2 stores: T_OL = 2; 3 lines: 3, 12, 6 cy: 1 + 3 + 12 + 6 = 22 cy/CL.
+static_assert(hml::ecm(hml::kernels::copy(100'000'000), my_machine).time == 22 * hml::cycle);
+// copy with non-temporal stores: 1 line through the caches, 2 to and from memory: 1 + 1 + 4 + 4 = 10 cy/CL,
+// saturating at ceil(10 / 4) = 3 cores.
+static_assert(hml::ecm(hml::kernels::copy(100'000'000, hml::store_kind::non_temporal), my_machine).time == 10 * hml::cycle);
+static_assert(hml::ecm(hml::kernels::copy(100'000'000, hml::store_kind::non_temporal), my_machine).saturation_cores == 3);
+// 2D 5-point stencil (T_nOL 4 loads x 2 / 2 = 4, T_OL 3 = max(2 stores, 3 ADD x 2 / 2, 1 MUL x 2 / 2)): rows of
+// 512 keep the L1 layer condition (3 lines: 3, 12, 6 cy: 25), rows of 513 do not (5 lines into L1: 27).
+static_assert(hml::ecm(hml::kernels::stencil2d5(4000, 512), my_machine).time == 25 * hml::cycle);
+static_assert(hml::ecm(hml::kernels::stencil2d5(4000, 513), my_machine).time == 27 * hml::cycle);
+
+// Cycles and seconds meet only through a clock: 30 cy at 2 GHz = 15 ns.
+static_assert(hml::to_duration(30 * hml::cycle, 2_GHz) == 15_ns);
+static_assert(hml::per_cycle(64_GBps, 2_GHz) == 32 * hml::byte_per_cycle);
+
+// The roofline of the same kernel, through hml::analyze: 4 lines = 256 B and 16 FLOP per CL, so
+// 1/16 FLOP/B; at 64 GB/s that is 4 GFLOP/s, the ECM model's saturated figure.
+constexpr hml::roofline_point roof = hml::roofline_beside(triad, r, my_machine);
+static_assert(roof.intensity == 0.0625 * hml::flop_per_byte);
+static_assert(roof.attainable == 4_GFLOPS);
+
+}  // namespace

@@ -1,0 +1,57 @@
+// Published ECM analyses reproduced from their stated inputs: the expected results of kerncraft's own test
+// suite (RRZE-HPC/kerncraft, tests/test_kerncraft.py at commit a08af4de; machine files
+// tests/test_files/phinally_gcc.yaml and hasep1.yaml, in hml::cpus with their figures). kerncraft's tests
+// compare with assertAlmostEqual(places=1) (within 0.05 cy) for L1-L2 and L2-L3 and places=0 (within 0.5)
+// for L3-MEM; so do these. All in cy/CL; kerncraft's layer conditions take the whole cache (share 1).
+import hml;
+
+namespace {
+
+using hml::cpus::haswell_ep_e5_2695v3;
+using hml::cpus::sandy_bridge_ep_e5_2680;
+
+constexpr bool within(hml::cycles value, double expected, double tolerance) {
+  const double v = hml::in(value, hml::cycle);
+  return v > expected - tolerance && v < expected + tolerance;
+}
+
+// 1. test_2d5pt_ECM: 2d-5pt.c (b[j][i] = (a[j][i-1] + a[j][i+1] + a[j-1][i] + a[j+1][i]) * s), N = 2000,
+//    M = 1000, on Sandy Bridge EP; in-core from IACA as the test states it: T_OL = 26, T_nOL = 20.
+//    Expected: L1-L2 10, L2-L3 6, L3-MEM 13. By hand: rows of 2000 doubles need 32N - 16 = 63,984 B > 32 kB,
+//    so L1 loses rows j-1 and j+1: 3 loads + write-allocate + eviction = 5 lines x 64 B / 32 B/cy = 10;
+//    L2 (256 kB) keeps them: 3 lines = 6; L3 too, 3 lines over memory, whose stream mix is copy's (1 read,
+//    1 write): 27.47 GB/s x (1 + 2) / (1 + 1) for the uncounted write-allocate = 41.2 GB/s = 15.26 B/cy at
+//    2.7 GHz: 192 / 15.26 = 12.58 cy.
+constexpr auto stencil = hml::ecm(hml::kernels::stencil2d5(1000, 2000), sandy_bridge_ep_e5_2680,
+                                  {26 * hml::cycle, 20 * hml::cycle});
+static_assert(within(stencil.transfers[0].time, 10, 0.05));
+static_assert(within(stencil.transfers[1].time, 6, 0.05));
+static_assert(within(stencil.transfers[2].time, 13, 0.5));
+static_assert(within(stencil.transfers[2].time, 12.58, 0.005));  // the hand derivation above
+// The composition (not asserted by kerncraft's test): max(26, 20 + 10 + 6 + 12.58) = 48.58 cy/CL, and
+// memory saturates at ceil(48.58 / 12.58) = 4 of the 8 cores.
+static_assert(within(stencil.time, 48.58, 0.005));
+static_assert(stencil.saturation_cores == 4);
+
+// 2. test_2d5pt_ECMData_LC's neighbour test_2d5pt_ECMData: N = 1000, M = 50. Rows need 31,984 B <= 32,768 B:
+//    the layer condition holds in L1 (3 lines = 6 cy); L2 (256 kB) is smaller than the arrays (800 kB):
+//    3 lines = 6 cy; L3 holds both arrays, so no line comes from memory. kerncraft expects 6 and 6, and
+//    3.9 for L3-MEM, marked in the test "FIXME should be 0" (its stores ignore full caching): hml gives 0.
+constexpr auto small = hml::ecm(hml::kernels::stencil2d5(50, 1000), sandy_bridge_ep_e5_2680);
+static_assert(within(small.transfers[0].time, 6, 0.05) && within(small.transfers[1].time, 6, 0.05));
+static_assert(small.transfers[2].time == 0 * hml::cycle && small.saturation_cores == 0);
+
+// 3. test_copy_ECMData(_LC): copy.c (a[i] = b[i]), N = 1,000,000 on Haswell EP. Expected L1-L2 6, L2-L3 6:
+//    load + write-allocate + eviction = 3 lines x 2 cy ("cycles per cacheline transfer: 2"). The arrays
+//    (16 MB) fit the 35 MB L3: kerncraft's 2.3 cy for L3-MEM is marked "FIXME ... should be 0.0"; hml gives 0.
+constexpr auto copy = hml::ecm(hml::kernels::copy(1'000'000), haswell_ep_e5_2695v3);
+static_assert(within(copy.transfers[0].time, 6, 0.05) && within(copy.transfers[1].time, 6, 0.05));
+static_assert(copy.transfers[2].time == 0 * hml::cycle);
+
+// 4. test_sclar_product_ECMData(_LC): scalar_product.c (s += a[i] * b[i]), N = 10,000 on Haswell EP.
+//    Expected L1-L2 4 (2 loads x 2 cy), L2-L3 0 and L3-MEM 0: both arrays (160 kB) fit L2.
+constexpr auto dot = hml::ecm(hml::kernels::scalar_product(10'000), haswell_ep_e5_2695v3);
+static_assert(within(dot.transfers[0].time, 4, 0.05));
+static_assert(dot.transfers[1].time == 0 * hml::cycle && dot.transfers[2].time == 0 * hml::cycle);
+
+}  // namespace

@@ -1,0 +1,28 @@
+// libFuzzer target: hml::read_machine_yaml on arbitrary bytes. Either a machine comes back that the ECM model
+// takes without an error and with finite, non-negative cycles, or hml::ecm_file_error; anything else
+// (another exception, a crash, a NaN) is a finding. The seed corpus holds valid files.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+import hml;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text{reinterpret_cast<const char*>(data), size};
+  try {
+    const auto file = hml::read_machine_yaml(text, "fuzz.yml");
+    try {
+      const hml::ecm_result r = hml::ecm(hml::kernels::stencil2d5(1000, 2000), file.cpu());
+      for (const hml::cycles c : r.predictions)
+        if (!(std::isfinite(c.value()) && c.value() >= 0)) std::abort();
+      if (!(std::isfinite(r.time.value()) && r.time.value() >= 0)) std::abort();
+      (void)hml::chip_time(r, 1);
+    } catch (const std::exception&) {
+      std::abort();  // a file the reader accepts must be one the model takes
+    }
+  } catch (const hml::ecm_file_error&) {
+  }
+  return 0;
+}

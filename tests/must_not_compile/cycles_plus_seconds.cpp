@@ -1,0 +1,17 @@
+// Cycles added to seconds: cycles become time only through a clock, hml::to_duration(cycles, clock).
+// expected-error: overload resolution selected deleted operator '\+': hml: cannot add quantities of different dimensions
+import hml;
+
+using namespace hml::literals;
+
+namespace {
+
+[[maybe_unused]] hml::duration total(hml::duration startup, hml::cycles work, [[maybe_unused]] hml::frequency clock) {
+#ifdef HML_MUST_NOT_COMPILE
+  return startup + work;
+#else
+  return startup + hml::to_duration(work, clock);
+#endif
+}
+
+}  // namespace
