@@ -7,5 +7,8 @@ export import hml.analysis;
 export import hml.machine_description;
 export import hml.catalog;
 export import hml.catalog.lookup;
+export import hml.operators;
+export import hml.transformer;
+export import hml.catalog.transformers;
 export import hml.sweep;
 export import hml.report;
