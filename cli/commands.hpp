@@ -12,9 +12,10 @@ void add_analyze_command(CLI::App& hml);
 void add_devices_command(CLI::App& hml);
 void add_chart_command(CLI::App& hml);
 void add_probe_command(CLI::App& hml);
+void add_llm_command(CLI::App& hml);
 
 inline constexpr void (*all_commands[])(CLI::App&) = {add_lab_command,     add_sweep_command,   add_roofline_command,
                                                       add_analyze_command, add_devices_command, add_chart_command,
-                                                      add_probe_command};
+                                                      add_probe_command,   add_llm_command};
 
 }  // namespace hml_cli

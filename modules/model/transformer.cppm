@@ -119,6 +119,28 @@ constexpr void validate(const transformer& t, const inference_options& o) {
           "hml: tensor parallelism needs a link bandwidth > 0");
 }
 
+// The operators count elements in 64-bit integers (then FLOP and bytes in doubles): every element count
+// must stay below 2^62, far from overflow (a batch of 10^9 sequences of 10^6 tokens would not).
+[[nodiscard]] constexpr bool counts_are_exact(const transformer& t, std::uint64_t batch, std::uint64_t new_tokens,
+                                              std::uint64_t context) noexcept {
+  constexpr double limit = 4611686018427387904.0;  // 2^62
+  const auto d = [](std::uint64_t x) { return static_cast<double>(x); };
+  const double rows = d(batch) * d(new_tokens);
+  const double widest = d(t.hidden) > 2.0 * d(t.ffn) ? d(t.hidden) : 2.0 * d(t.ffn);
+  return rows * (widest > d(t.vocab) ? widest : d(t.vocab)) * d(t.heads + 2 * t.kv_heads) < limit &&
+         rows * d(context) * d(t.heads) < limit &&
+         2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * d(t.head_dim) < limit &&
+         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) + d(t.heads + t.kv_heads) * d(t.head_dim)) +
+                 2.0 * d(t.vocab) * d(t.hidden) <
+             limit;
+}
+
+constexpr void validate_counts(const transformer& t, std::uint64_t batch, std::uint64_t new_tokens,
+                               std::uint64_t context) {
+  expects(counts_are_exact(t, batch, new_tokens, context),
+          "hml: the sizes are too large to count (element counts must stay below 2^62)");
+}
+
 enum class phase { prefill, decode };
 
 [[nodiscard]] constexpr std::string_view to_string(phase p) noexcept {
@@ -161,6 +183,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   validate(t, o);
   expects(s.batch > 0 && s.new_tokens > 0 && s.context >= s.new_tokens,
           "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+  validate_counts(t, s.batch, s.new_tokens, s.context);
   const precision act = o.types.activations;
   const precision w = o.types.weights;
   const precision kv = o.types.kv_cache;
@@ -396,6 +419,7 @@ struct memory_use {
 [[nodiscard]] constexpr data_size kv_cache_size(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                 const inference_options& o = {}) {
   validate(t, o);
+  validate_counts(t, batch, 1, context);
   return bytes_of(2 * t.layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * context, o.types.kv_cache);
 }
 
@@ -426,8 +450,10 @@ struct memory_use {
   return c.value;
 }
 
+// Sizes too large for exact counts (see validate_counts) are far beyond any memory: they do not fit.
 [[nodiscard]] constexpr bool fits(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                   const machine_description& m, const inference_options& o = {}) {
+  if (!counts_are_exact(t, batch, context, context)) return false;
   return memory_needed(t, batch, context, o).total() <= capacity_of(m);
 }
 
