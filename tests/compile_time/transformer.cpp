@@ -6,6 +6,8 @@
 #include <string_view>
 #include <tuple>
 
+#include "llm_decode.hpp"  // the example's figures, checked below
+
 import hml;
 
 namespace {
@@ -221,5 +223,19 @@ static_assert(!hml::fits(models::llama_3_70b, 1, 1, devices::a100_sxm_80gb));  /
 //    Llama-2 7B) ours is the page's 2.1 GB.
 static_assert(hml::kv_cache_size(models::llama_3_8b, 1, 4096) == 0.5_GiB);
 static_assert(near(hml::kv_cache_size(models::llama_2_7b, 1, 4096) / 1_GB, 2.1, 0.03));
+
+// --- The example's figures (examples/llm_decode.cpp, docs/how-to/transformer-inference.md) -----------
+
+// The step reads 13.21 GB of weights and 268 MB of cache: at 3.35 TB/s, 4.03 ms; 248 tokens/s.
+static_assert(near(llm_decode::step.time.value / 1_ms, (llm_decode::step.weights + 256_MiB) / 3.35_TBps / 1_ms, 0.002));
+static_assert(near(hml::throughput(llm_decode::step.time, llm_decode::step.produced()).per_second, 248.2, 0.001));
+static_assert(near(llm_decode::ridge_empty, 403.4, 0.001) && llm_decode::ridge_at_context == __builtin_inf());
+static_assert(llm_decode::largest_batch == batch_at_4k && llm_decode::memory.kv_cache == 2_GiB);
+// INT4 weights read a quarter of the weights' bytes; FP8 half of everything.
+static_assert(near(llm_decode::step_int4.time.value / 1_ms, (llm_decode::step.weights / 4 + 256_MiB) / 3.35_TBps / 1_ms, 0.01));
+static_assert(near(llm_decode::step_fp8.time.value / llm_decode::step.time.value, 0.5, 0.001));
+static_assert(!llm_decode::big_fits_one && llm_decode::big_fits_two);
+// The fitted efficiency of a memory-bound step is the model's time over the measured one: 4.028 / 5.
+static_assert(near(llm_decode::fitted_memory_efficiency, llm_decode::step.time.value / 5_ms, 1e-6));
 
 }  // namespace
