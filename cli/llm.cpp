@@ -208,6 +208,15 @@ void run(const llm_options& o) {
   out += ridge == __builtin_inf()
              ? "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n"
              : "decode turns compute-bound at batch " + number(ridge) + at + "\n";
+  if (i.tensor_parallel > 1) {
+    const auto rate = [](hml::data_rate r) {
+      return r.value() == __builtin_inf() ? std::string{"any bandwidth (its latencies alone exceed the step)"}
+                                          : hml::to_string(r, {.number = hml::general(4),
+                                                               .prefixes = hml::prefix_system::decimal});
+    };
+    out += "the link binds the prefill below " + rate(hml::binding_link_bandwidth(prefill, i)) +
+           ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
+  }
   emit(o.output, out);
 }
 

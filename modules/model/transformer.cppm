@@ -347,6 +347,24 @@ struct step_analysis {
   return r;
 }
 
+// Where the link starts to bind: the link bandwidth below which a step's link time (S / B + k x latency,
+// S the bytes each device sends, k its messages) exceeds both its memory and its compute time:
+// B* = S / (max(memory, compute) - k latency). Infinite when the latencies alone exceed them (any link binds);
+// zero when the step sends nothing.
+[[nodiscard]] constexpr data_rate binding_link_bandwidth(const step_analysis& s, const inference_options& o) {
+  data_size sent{};
+  double messages = 0;
+  for (const operator_time& t : s.operators) {
+    sent += t.op.link_sent;
+    messages += t.op.link_messages;
+  }
+  if (sent.value() == 0) return data_rate{};
+  const duration other = combine(s.memory_time, s.compute_time, overlap::full);
+  const duration slack = other - messages * o.link.latency;
+  if (slack.value() <= 0) return data_rate::from_value(__builtin_inf());
+  return sent / slack;
+}
+
 // A request: `batch` sequences of `prompt` tokens, each generating `generate` tokens (the first of them by
 // the prefill, the rest by decode steps over contexts prompt + 1 ... prompt + generate - 1).
 struct generation {

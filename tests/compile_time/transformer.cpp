@@ -174,6 +174,24 @@ static_assert(decode_70b_tp2.bound() == hml::limit::memory);
 static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, tp2)
                   .operators[8].bound == hml::limit::link);
 
+// Where the link binds the whole step: for that prefill (8 x 2,048 tokens: 1.1 PFLOP a device, compute-
+// bound), a link below B* = S / (compute time - 320 x 5 us) makes the step link-bound. S: 160 all-reduces
+// of 8 x 2,048 x 8,192 x 2 B, all of each sent (2 (n - 1) / n = 1), 160 x 268 MB = 42.9 GB over 1.18 s of
+// compute: B* = 36.4 GB/s, so PCIe
+// 5 x16 (64 GB/s a direction) does not bind it and 25 GB/s does.
+constexpr auto prefill_70b_tp2 = hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, tp2);
+constexpr hml::data_rate binding = hml::binding_link_bandwidth(prefill_70b_tp2, tp2);
+static_assert(near(binding / 1_GBps,
+                   160 * (8 * 2048 * 8192 * 2_B).value() / (prefill_70b_tp2.compute_time - 320 * 5_us).value() / 1e9,
+                   1e-9));
+static_assert(near(binding / 1_GBps, 36.38, 0.001));
+constexpr hml::inference_options slow_link{.tensor_parallel = 2, .link = {binding * 0.99, 5_us}};
+constexpr hml::inference_options fast_link{.tensor_parallel = 2, .link = {binding * 1.01, 5_us}};
+static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, slow_link).bound() ==
+              hml::limit::link);
+static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, fast_link).bound() ==
+              hml::limit::compute);
+
 // --- A compile-time sweep: decode of Llama-2 7B on an H100 SXM over batch x context ------------------
 
 constexpr auto batches = hml::values(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0);
