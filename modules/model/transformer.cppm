@@ -127,10 +127,10 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   const auto d = [](std::uint64_t x) { return static_cast<double>(x); };
   const double rows = d(batch) * d(new_tokens);
   const double widest = d(t.hidden) > 2.0 * d(t.ffn) ? d(t.hidden) : 2.0 * d(t.ffn);
-  return rows * (widest > d(t.vocab) ? widest : d(t.vocab)) * d(t.heads + 2 * t.kv_heads) < limit &&
+  return rows * (widest > d(t.vocab) ? widest : d(t.vocab)) * (d(t.heads) + 2.0 * d(t.kv_heads)) < limit &&
          rows * d(context) * d(t.heads) < limit &&
          2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * d(t.head_dim) < limit &&
-         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) + d(t.heads + t.kv_heads) * d(t.head_dim)) +
+         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) + (d(t.heads) + d(t.kv_heads)) * d(t.head_dim)) +
                  2.0 * d(t.vocab) * d(t.hidden) <
              limit;
 }
@@ -448,6 +448,7 @@ struct memory_use {
 [[nodiscard]] constexpr memory_use memory_needed(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                  const inference_options& o = {}) {
   validate(t, o);
+  validate_counts(t, batch, context, context);
   memory_use r{};
   r.weights = bytes_of(parameters(t), o.types.weights) / static_cast<double>(o.tensor_parallel);
   r.kv_cache = kv_cache_size(t, batch, context, o);

@@ -169,16 +169,15 @@ static_assert(hml::fits(models::llama_2_70b, 1, 4096, devices::h100_sxm, tp2));
 constexpr auto decode_70b_tp2 = hml::analyze_step(models::llama_2_70b, hml::decode_step(1, 512), devices::h100_sxm, tp2);
 static_assert(near(decode_70b_tp2.link_time / (160 * (16384_B / 450_GBps + 2 * 5_us)), 1.0, 1e-12));
 static_assert(decode_70b_tp2.bound() == hml::limit::memory);
-// At batch 4096 of prefill-sized steps the link carries 160 all-reduces of 64 MiB: the link binds the
-// all-reduce operators.
+// An all-reduce moves no main memory in this model: the operator itself is always link-bound (here 160 of
+// 256 MiB each, in a prefill of 8 x 2,048 tokens).
 static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, tp2)
                   .operators[8].bound == hml::limit::link);
 
 // Where the link binds the whole step: for that prefill (8 x 2,048 tokens: 1.1 PFLOP a device, compute-
 // bound), a link below B* = S / (compute time - 320 x 5 us) makes the step link-bound. S: 160 all-reduces
 // of 8 x 2,048 x 8,192 x 2 B, all of each sent (2 (n - 1) / n = 1), 160 x 268 MB = 42.9 GB over 1.18 s of
-// compute: B* = 36.4 GB/s, so PCIe
-// 5 x16 (64 GB/s a direction) does not bind it and 25 GB/s does.
+// compute: B* = 36.4 GB/s, so PCIe 5 x16 (64 GB/s a direction) does not bind it and 25 GB/s does.
 constexpr auto prefill_70b_tp2 = hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, tp2);
 constexpr hml::data_rate binding = hml::binding_link_bandwidth(prefill_70b_tp2, tp2);
 static_assert(near(binding / 1_GBps,
