@@ -33,6 +33,7 @@ struct llm_options {
   double efficiency_memory = 1.0;
   std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab;
   bool no_gated = false;
+  std::string as_kernels;
   output_options output;
 };
 
@@ -169,6 +170,15 @@ void run(const llm_options& o) {
   const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
   const double ridge = hml::ridge_batch(t, g.prompt + 1, d, i);
 
+  // The operators of one phase as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
+  if (!o.as_kernels.empty()) {
+    hml::table kernels{{"name", "flops", "memory_bytes"}, {}};
+    for (const hml::operator_time& op : (o.as_kernels == "prefill" ? prefill : decode).operators) {
+      if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
+    }
+    emit(o.output, hml::to_csv(kernels));
+    return;
+  }
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -233,7 +243,9 @@ void add_llm_command(CLI::App& hml) {
       "a device without that peak is an error. Conventions: docs/explanation/transformer-conventions.md.\n"
       "Example: hml llm --model llama-2-7b --device a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
       "         hml llm --model llama-2-70b --device h100_sxm --weights int4 --kv fp8 --tp 2 "
-      "--link-bandwidth 450GB/s --efficiency-memory 0.8 --format csv");
+      "--link-bandwidth 450GB/s --efficiency-memory 0.8 --format csv\n"
+      "         hml llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | "
+      "hml chart --device h100_sxm --precision fp16 --ops - -o decode.svg");
   auto o = std::make_shared<llm_options>();
   command->add_option("--model", o->model, "a preset model (see below)")->type_name("NAME");
   command->add_option("--device", o->device, "a catalog device, e.g. h100_sxm")->type_name("NAME")->required();
@@ -278,6 +290,10 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads)")->check(count);
   command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
   command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");
+  command->add_option("--as-kernels", o->as_kernels,
+                      "write the operators of this phase (prefill or decode) as a kernels CSV for `hml chart --ops`")
+      ->check(CLI::IsMember({"prefill", "decode"}))
+      ->type_name("PHASE");
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });
 }

@@ -50,9 +50,9 @@ int main() {
   std::printf("largest batch that fits: %llu\n", static_cast<unsigned long long>(largest_batch));
 
   std::printf("\n-- precisions (decode step, batch 1)\n");
-  std::printf("FP16:                    %s\n", text(step.time.value).c_str());
-  std::printf("INT4 weights, FP16 math: %s\n", text(step_int4.time.value).c_str());
-  std::printf("FP8 on FP8 tensor units: %s\n", text(step_fp8.time.value).c_str());
+  std::printf("FP16:                      %s\n", text(step.time.value).c_str());
+  std::printf("INT4 weights, FP16 math:   %s\n", text(step_int4.time.value).c_str());
+  std::printf("W8A8 on INT8 tensor units: %s\n", text(step_w8a8.time.value).c_str());
 
   std::printf("\n-- llama-2-70b, FP16, over two H100s (450 GB/s a direction, 5 us a message)\n");
   std::printf("fits one: %s; fits two: %s\n", big_fits_one ? "yes" : "no", big_fits_two ? "yes" : "no");

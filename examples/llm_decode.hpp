@@ -28,11 +28,11 @@ inline constexpr std::uint64_t long_context = 4096;
 inline constexpr hml::memory_use memory = hml::memory_needed(model, 1, long_context);
 inline constexpr std::uint64_t largest_batch = hml::largest_batch(model, long_context, gpu);
 
-// Precisions: the same step with INT4 weights (FP16 compute), and all in FP8 (FP8 tensor units).
+// Precisions: the same step with INT4 weights (FP16 compute), and all in INT8 (W8A8: INT8 tensor units).
 inline constexpr hml::inference_options int4_weights{.types = {.weights = precision::int4}};
-inline constexpr hml::inference_options all_fp8{.types = {precision::fp8, precision::fp8, precision::fp8}};
+inline constexpr hml::inference_options all_int8{.types = {precision::int8, precision::int8, precision::int8}};
 inline constexpr hml::step_analysis step_int4 = hml::analyze_step(model, hml::decode_step(1, context), gpu, int4_weights);
-inline constexpr hml::step_analysis step_fp8 = hml::analyze_step(model, hml::decode_step(1, context), gpu, all_fp8);
+inline constexpr hml::step_analysis step_w8a8 = hml::analyze_step(model, hml::decode_step(1, context), gpu, all_int8);
 
 // Llama-2 70B in FP16 over two H100s joined by NVLink 4 (450 GB/s each way; 5 us a message, an assumption).
 inline constexpr hml::inference_options two_gpus{.tensor_parallel = 2, .link = {450_GBps, 5_us}};

@@ -138,12 +138,18 @@ static_assert(hml::largest_context(models::llama_2_7b, 1, devices::h100_sxm).cou
 
 // --- Precisions --------------------------------------------------------------------------------------
 
-// FP8 weights and activations run on the H100's FP8 tensor units (1,979 TFLOP/s), twice the FP16 peak:
-// half the bytes at twice the FLOP/s leave the ridge batch where it was (the FP32 vector ops move it <1 %).
+// FP8 weights and activations run on FP8 tensor units: on an H200 (FP8 1,979 TFLOP/s, twice its FP16 peak)
+// half the bytes at twice the FLOP/s leave the ridge batch where FP16's is (the FP32 vector ops move it <1 %).
+// W8A8 on the H100's INT8 tensor units does the same.
 constexpr hml::inference_options fp8{.types = {precision::fp8, precision::fp8, precision::fp8}};
-static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, fp8)
+static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h200, fp8)
                   .operators[2].op.compute == hml::compute_kind{precision::fp8, hml::compute_unit::tensor});
-static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, fp8), ridge_7b, 0.01));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h200, fp8),
+                   hml::ridge_batch(models::llama_2_7b, 1, devices::h200), 0.01));
+constexpr hml::inference_options w8a8{.types = {precision::int8, precision::int8, precision::int8}};
+static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, w8a8)
+                  .operators[2].op.compute == hml::compute_kind{precision::int8, hml::compute_unit::tensor});
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, w8a8), ridge_7b, 0.01));
 // INT4 weights with FP16 activations (weight-only) quarter the weights' bytes (M0) and keep FP16 compute:
 // the ridge falls to a quarter.
 static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, int4_weights), ridge_7b / 4, 0.001));
@@ -248,9 +254,9 @@ static_assert(near(llm_decode::step.time.value / 1_ms, (llm_decode::step.weights
 static_assert(near(hml::throughput(llm_decode::step.time, llm_decode::step.produced()).per_second, 248.2, 0.001));
 static_assert(near(llm_decode::ridge_empty, 403.4, 0.001) && llm_decode::ridge_at_context == __builtin_inf());
 static_assert(llm_decode::largest_batch == batch_at_4k && llm_decode::memory.kv_cache == 2_GiB);
-// INT4 weights read a quarter of the weights' bytes; FP8 half of everything.
+// INT4 weights read a quarter of the weights' bytes; W8A8 half of everything.
 static_assert(near(llm_decode::step_int4.time.value / 1_ms, (llm_decode::step.weights / 4 + 256_MiB) / 3.35_TBps / 1_ms, 0.01));
-static_assert(near(llm_decode::step_fp8.time.value / llm_decode::step.time.value, 0.5, 0.001));
+static_assert(near(llm_decode::step_w8a8.time.value / llm_decode::step.time.value, 0.5, 0.001));
 static_assert(!llm_decode::big_fits_one && llm_decode::big_fits_two);
 // The fitted efficiency of a memory-bound step is the model's time over the measured one: 4.028 / 5.
 static_assert(near(llm_decode::fitted_memory_efficiency, llm_decode::step.time.value / 5_ms, 1e-6));

@@ -114,6 +114,25 @@ TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
   EXPECT_NE(big.out.find("(does NOT fit)"), std::string::npos);
 }
 
+TEST(LlmCli, AsKernelsFeedsTheChart) {
+  const result r = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--batch", "64", "--as-kernels", "decode"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto decode = hml::analyze_step(hml::models::llama_3_8b, hml::decode_step(64, 513), hml::devices::h100_sxm);
+  EXPECT_TRUE(r.out.starts_with("name,flops,memory_bytes\r\n")) << r.out;
+  const std::string row = "gate+up projection,";
+  const std::size_t at = r.out.find(row);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_EQ(std::stod(r.out.substr(at + row.size())), decode.operators[8].op.flops.value());
+  // And `hml chart` draws them.
+  const fs::path dir = scratch();
+  const std::string command = shell_arg(HML_CLI) + " llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | " +
+                              shell_arg(HML_CLI) + " chart --device h100_sxm --precision fp16 --ops - -o " +
+                              shell_arg((dir / "decode.svg").string());
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  EXPECT_NE(contents(dir / "decode.svg").find("gate+up projection"), std::string::npos);
+  fs::remove_all(dir);
+}
+
 TEST(LlmCli, HelpShowsAnExample) {
   const result r = llm({"--help"});
   EXPECT_EQ(r.status, 0);
