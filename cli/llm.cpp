@@ -193,7 +193,7 @@ void run(const llm_options& o) {
   add_rows(prefill_table, "prefill", prefill, true);
   add_rows(decode_table, "decode", decode, true);
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
-  const hml::data_size capacity = hml::capacity_of(d);
+  const bool capacity_known = hml::main_memory(d).capacity.published();
   std::string out = std::string{t.name} + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) +
                     " B parameters) on " + std::string{d.name} + (i.tensor_parallel > 1 ? " x " + std::to_string(o.tp) : "") +
                     ": batch " + std::to_string(g.batch) + ", prompt " + std::to_string(g.prompt) + ", generate " +
@@ -202,8 +202,11 @@ void run(const llm_options& o) {
                     "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) +
                     "\n" + "memory per device: weights " + text(memory.weights) + " + KV cache " +
                     text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " +
-                    text(memory.total()) + " of " + text(capacity) +
-                    (memory.total() <= capacity ? " (fits)" : " (does NOT fit)") + "\n\n" +
+                    text(memory.total()) +
+                    (!capacity_known                             ? std::string{" (the device publishes no capacity)"}
+                     : memory.total() <= hml::capacity_of(d) ? " of " + text(hml::capacity_of(d)) + " (fits)"
+                                                               : " of " + text(hml::capacity_of(d)) + " (does NOT fit)") +
+                    "\n\n" +
                     "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
                     hml::format_table(prefill_table) + "\n" + "decode step (batch " + std::to_string(g.batch) +
                     ", context " + std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n" +

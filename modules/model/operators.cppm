@@ -44,6 +44,12 @@ export namespace hml {
   return bits_of(b) > bits_of(a) ? b : a;
 }
 
+// The units a matrix product runs on: tensor units for 16-bit and narrower types; vector units for FP32 and
+// FP64 (FP32 on tensor units is TF32, a precision of its own, which a user names to get it).
+[[nodiscard]] constexpr compute_kind matrix_compute(precision p) noexcept {
+  return {p, bits_of(p) <= 16 ? compute_unit::tensor : compute_unit::vector};
+}
+
 // A count of tokens: a type of its own, so that a token count never passes for bytes or FLOP.
 struct tokens {
   std::uint64_t count = 0;
@@ -95,7 +101,7 @@ struct gemm_types {
 // `batch` independent GEMMs C = A B of m x k times k x n. FLOP: one multiply and one add per (i, j, l):
 // 2 batch m n k. Bytes with each operand moved once: batch (m k |A| + k n |B| + m n |C|). A and C count as
 // activations; B as activations too (attention's K and V are batched GEMMs of activations): a linear layer,
-// whose B is shared weights, is `linear` below. Runs on the tensor units of the wider operand precision.
+// whose B is shared weights, is `linear` below. Runs in the wider operand precision (matrix_compute says on which units).
 [[nodiscard]] constexpr operator_cost gemm(std::string_view name, std::uint64_t m, std::uint64_t n, std::uint64_t k,
                                            gemm_types t = {}, std::uint64_t batch = 1) {
   expects(m > 0 && n > 0 && k > 0 && batch > 0, "hml: a GEMM needs m, n, k and batch >= 1");
@@ -103,7 +109,7 @@ struct gemm_types {
           .flops = 2.0 * static_cast<double>(batch * m) * static_cast<double>(n * k) * flop,
           .activations_read = bytes_of(batch * m * k, t.a) + bytes_of(batch * k * n, t.b),
           .activations_written = bytes_of(batch * m * n, t.c),
-          .compute = {compute_precision(t.a, t.b), compute_unit::tensor}};
+          .compute = matrix_compute(compute_precision(t.a, t.b))};
 }
 
 // A linear layer: `rows` tokens (A, rows x in) times a weight matrix (B, in x out) read once whatever the
@@ -117,7 +123,7 @@ struct gemm_types {
           .weights = bytes_of(in * out, weights),
           .activations_read = bytes_of(rows * in, activations),
           .activations_written = bytes_of(rows * out, activations),
-          .compute = {compute_precision(activations, weights), compute_unit::tensor}};
+          .compute = matrix_compute(compute_precision(activations, weights))};
 }
 
 // The shape of attention: query heads, key-value heads (fewer under grouped-query attention) and the
@@ -155,7 +161,7 @@ inline constexpr double softmax_flop_per_score = 5.0;
                     softmax_flop_per_score * static_cast<double>(scores)) * flop,
           .activations_read = bytes_of(qkv + 2 * scores, activations),
           .activations_written = bytes_of(2 * scores + out, activations),
-          .compute = {activations, compute_unit::tensor}};
+          .compute = matrix_compute(activations)};
 }
 
 // The same attention fused (FlashAttention): the scores stay on chip, so only Q, K, V are read and O is
@@ -188,7 +194,7 @@ inline constexpr double softmax_flop_per_score = 5.0;
           .kv_read = bytes_of(2 * batch * s.kv_heads * context * s.head_dim, kv_cache),
           .activations_read = bytes_of(batch * s.heads * s.head_dim, activations),
           .activations_written = bytes_of(batch * s.heads * s.head_dim, activations),
-          .compute = {activations, compute_unit::tensor}};
+          .compute = matrix_compute(activations)};
 }
 
 // Storing the keys and values of `new_tokens` tokens in the cache: no FLOP; read from the activations,

@@ -11,7 +11,8 @@
 //   - a decode step reads all the weights of the linear layers, one embedding row per sequence, the final
 //     norm and LM head, and the whole KV cache of the context; it writes the new token's keys and values;
 //   - the LM head runs on the last token of each sequence only (prefill included);
-//   - GEMMs run on tensor units in the wider of the activations' and weights' precision; norms, softmax's
+//   - GEMMs run in the wider of the activations' and weights' precision (tensor units for 16 bits and
+//     narrower, vector units for FP32 and FP64: hml::matrix_compute); norms, softmax's
 //     element-wise neighbours and activations on FP32 vector units; a precision the machine publishes no
 //     peak for is an error (a compile error in a constant expression), never a fallback.
 //   - parameters are counted without biases (Llama, Mistral have none) and stored at the weights' precision.

@@ -150,6 +150,13 @@ constexpr hml::inference_options w8a8{.types = {precision::int8, precision::int8
 static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, w8a8)
                   .operators[2].op.compute == hml::compute_kind{precision::int8, hml::compute_unit::tensor});
 static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, w8a8), ridge_7b, 0.01));
+// FP32 matrix products run on vector units (FP32 on tensor units would be TF32): on an M1 Pro, which has
+// only FP32 vector units, Llama-2 7B in FP32 decodes memory-bound (26.4 GB of weights read at 200 GB/s: 132 ms).
+constexpr hml::inference_options fp32{.types = {precision::fp32, precision::fp32, precision::fp32}};
+static_assert(hml::linear("l", 1, 4, 4, precision::fp32, precision::fp32).compute ==
+              hml::compute_kind{precision::fp32, hml::compute_unit::vector});
+constexpr auto m1_decode = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::m1_pro, fp32);
+static_assert(m1_decode.bound() == hml::limit::memory && near(m1_decode.time.value / 1_ms, 2 * 13.21 / 0.2, 0.01));
 // INT4 weights with FP16 activations (weight-only) quarter the weights' bytes (M0) and keep FP16 compute:
 // the ridge falls to a quarter.
 static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, int4_weights), ridge_7b / 4, 0.001));

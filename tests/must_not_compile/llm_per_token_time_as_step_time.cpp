@@ -1,6 +1,5 @@
-// A time per token added to a step's time: at batch 32 a decode step's time is 32 times its time per
-// token, so the two are distinct types. Add step times (prefill + decode), or divide a step's time by the
-// tokens it produced with per_token().
+// A time per token added to a step's time: distinct types, as a step of batch 32 makes 32 tokens.
+// Add step times (prefill + decode), or divide a step's time by the tokens it produced with per_token().
 // expected-error: invalid operands to binary expression \('const step_time' and 'const hml::time_per_token'\)
 import hml;
 

@@ -1,6 +1,6 @@
-// A decode step at FP8 on an A100, which has no FP8 tensor units: the compute ceiling follows the
-// precision, and a machine without a published peak for it is an error, never a silent fallback to FP16.
-// Run at FP16 (or INT8 for W8A8), or pick a device with FP8 (h100_sxm).
+// A decode step at FP8 on an A100, which publishes no FP8 peak: an error, never a fallback to FP16.
+// The compute ceiling follows the precision. Run at FP16 (or INT8 for W8A8), or pick a device with FP8
+// tensor units (h200).
 // expected-error: constexpr variable 'step' must be initialized by a constant expression
 // expected-note: in call to 'expects\(false, &"hml: the machine publishes no peak for this precision and unit"
 import hml;
