@@ -15,10 +15,11 @@ void add_probe_command(CLI::App& hml);
 void add_tiers_command(CLI::App& hml);
 void add_offload_command(CLI::App& hml);
 void add_ecm_command(CLI::App& hml);
+void add_llm_command(CLI::App& hml);
 
 inline constexpr void (*all_commands[])(CLI::App&) = {add_lab_command,     add_sweep_command,   add_roofline_command,
                                                       add_analyze_command, add_devices_command, add_chart_command,
                                                       add_probe_command,   add_tiers_command,   add_offload_command,
-                                                      add_ecm_command};
+                                                      add_ecm_command,     add_llm_command};
 
 }  // namespace hml_cli

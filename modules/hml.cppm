@@ -13,5 +13,8 @@ export import hml.catalog;
 export import hml.catalog.lookup;
 export import hml.catalog.systems;
 export import hml.catalog.cpus;
+export import hml.operators;
+export import hml.transformer;
+export import hml.catalog.transformers;
 export import hml.sweep;
 export import hml.report;

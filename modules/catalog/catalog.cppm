@@ -137,6 +137,7 @@ inline constexpr device h100_pcie{
                 tc(tf32, stated(378_TFLOPS, h100_datasheet), stated(756_TFLOPS, h100_datasheet)),
                 tc(bf16, stated(756_TFLOPS, h100_datasheet), stated(1513_TFLOPS, h100_datasheet)),
                 tc(fp16, stated(756_TFLOPS, h100_datasheet), stated(1513_TFLOPS, h100_datasheet)),
+                tc(fp8, stated(1513_TFLOPS, h100_datasheet), stated(3026_TFLOPS, h100_datasheet)),
                 tc(int8, stated(1513_TFLOPS, h100_datasheet), stated(3026_TFLOPS, h100_datasheet))},
     .cores = 114, .clock = stated(1.755_GHz, h100_datasheet),
     .note = "Chips and Cheese gives 2.04 TB/s"};
@@ -150,6 +151,7 @@ inline constexpr device h200{
                 tc(tf32, stated(494.7_TFLOPS, aiwiki_h200), stated(989_TFLOPS, aiwiki_h200)),
                 tc(bf16, stated(989_TFLOPS, aiwiki_h200), stated(1979_TFLOPS, aiwiki_h200)),
                 tc(fp16, stated(989_TFLOPS, aiwiki_h200), stated(1979_TFLOPS, aiwiki_h200)),
+                tc(fp8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200)),
                 tc(int8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200))},
     .cores = 132,
     .note = "bus width: sources disagree (6144-bit or 8192-bit); gpu-stream measures 3.53 TB/s, BabelStream 4.15"};

@@ -1,0 +1,304 @@
+// `hml llm`: a transformer's inference on a catalog device: prefill and decode per operator on the roofline,
+// the time to first token, the time per token and tokens/s, the ridge batch, and the memory against the
+// device's capacity. Every figure comes from hml.transformer; this file only reads options and prints.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+struct llm_options {
+  std::string model;
+  std::string device;
+  std::uint64_t batch = 1;
+  std::uint64_t prompt = 512;
+  std::uint64_t generate = 32;
+  std::string weights = "fp16";
+  std::string activations = "fp16";
+  std::string kv = "fp16";
+  std::string attention = "fused";
+  unsigned tp = 1;
+  std::string link_bandwidth;
+  std::string link_latency = "0s";
+  double efficiency_compute = 1.0;
+  double efficiency_memory = 1.0;
+  std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab;
+  bool no_gated = false;
+  std::string as_kernels;
+  output_options output;
+};
+
+std::string text(hml::work w) { return hml::to_string(w, {.number = hml::general(4)}); }
+std::string text(hml::data_size s) {
+  return hml::to_string(s, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
+}
+std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(4)}); }
+std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
+std::string number(double x, int digits = 4) { return std::string{hml::format_number(x, hml::general(digits)).view()}; }
+std::string percent(double share) { return number(share * 100, 3) + " %"; }
+
+hml::precision precision_of_option(std::string_view option, const std::string& name) {
+  return check_option(option, [&] { return hml::precision_named(name).type; });
+}
+
+// The model: a preset, with any of its sizes overridden, or all of them given.
+hml::transformer model_of(const llm_options& o) {
+  hml::transformer t{};
+  if (!o.model.empty()) {
+    const hml::transformer* preset = hml::models::find(o.model);
+    if (preset == nullptr) {
+      std::string known;
+      for (const hml::transformer* m : hml::models::all) known += (known.empty() ? "" : ", ") + std::string{m->name};
+      throw input_error("--model: unknown model '" + o.model + "'; known models: " + known);
+    }
+    t = *preset;
+  } else if (!o.layers || !o.hidden || !o.ffn || !o.heads || !o.vocab) {
+    throw input_error("--model: give a preset, or --layers, --hidden, --ffn, --heads and --vocab");
+  } else {
+    t.name = "custom";
+  }
+  if (o.layers) t.layers = *o.layers;
+  if (o.hidden) t.hidden = *o.hidden;
+  if (o.ffn) t.ffn = *o.ffn;
+  if (o.heads) t.heads = *o.heads;
+  if (o.vocab) t.vocab = *o.vocab;
+  if (o.kv_heads) {
+    t.kv_heads = *o.kv_heads;
+  } else if (o.model.empty()) {
+    t.kv_heads = t.heads;
+  }
+  if (o.head_dim) {
+    t.head_dim = *o.head_dim;
+  } else if (o.model.empty() || o.hidden || o.heads) {
+    t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
+  }
+  if (o.no_gated) t.gated_mlp = false;
+  check_option("--layers, --hidden, --ffn, --heads, --kv-heads, --head-dim, --vocab", [&] { hml::validate(t); });
+  return t;
+}
+
+hml::inference_options inference_of(const llm_options& o, const hml::transformer& t) {
+  hml::inference_options i{};
+  i.types = {precision_of_option("--weights", o.weights), precision_of_option("--activations", o.activations),
+             precision_of_option("--kv", o.kv)};
+  i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
+  i.tensor_parallel = o.tp;
+  if (o.tp > 1) {
+    if (o.link_bandwidth.empty()) throw input_error("--link-bandwidth: --tp above 1 needs the link's bandwidth");
+    i.link = {quantity_of<hml::data_rate>("--link-bandwidth", o.link_bandwidth),
+              quantity_of<hml::duration>("--link-latency", o.link_latency)};
+    check_option("--link-bandwidth", [&] {
+      hml::expects(i.link.bandwidth.value() > 0 && hml::isfinite(i.link.bandwidth), "hml: must be finite and > 0");
+    });
+    check_option("--link-latency", [&] {
+      hml::expects(i.link.latency.value() >= 0 && hml::isfinite(i.link.latency), "hml: must be finite and >= 0");
+    });
+  }
+  i.achieved = {o.efficiency_compute, o.efficiency_memory};
+  check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
+  check_option("--tp", [&] { hml::validate(t, i); });
+  return i;
+}
+
+// Every compute kind the steps use must have a peak on the device: say which does not, and what it has.
+void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::device& d,
+                      const hml::inference_options& i) {
+  for (const hml::step_shape& s : {hml::prefill_step(g.batch, g.prompt), hml::decode_step(g.batch, g.prompt + 1)}) {
+    for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
+      if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
+      std::string has;
+      for (const hml::ceiling_description& c : d.compute) {
+        if (c.variant.empty() && c.dense.published()) has += (has.empty() ? "" : ", ") + std::string{to_string(c.kind())};
+      }
+      throw input_error("--weights, --activations: " + std::string{d.name} + " publishes no " +
+                        std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} +
+                        "); it has " + has);
+    }
+  }
+}
+
+const std::vector<std::string> csv_columns{"phase",         "operator",      "flops",       "bytes_read",
+                                           "bytes_written", "intensity",     "bound",       "compute_time_s",
+                                           "memory_time_s", "link_time_s",   "time_s",      "share"};
+
+void add_rows(hml::table& table, std::string_view phase, const hml::step_analysis& s, bool human) {
+  for (const hml::operator_time& op : s.operators) {
+    if (human) {
+      table.add_row({std::string{op.op.name}, text(op.op.flops), text(op.op.bytes_read()), text(op.op.bytes_written()),
+                     text(op.intensity), std::string{to_string(op.bound)}, text(op.time), percent(s.share(op))});
+    } else {
+      table.add_row({std::string{phase}, std::string{op.op.name}, op.op.flops.value(), op.op.bytes_read().value(),
+                     op.op.bytes_written().value(), op.intensity.value(), std::string{to_string(op.bound)},
+                     op.compute_time.value(), op.memory_time.value(), op.link_time.value(), op.time.value(),
+                     s.share(op)});
+    }
+  }
+  if (human) {
+    table.add_row({std::string{"total"}, text(s.flops), text(s.bytes), std::string{}, std::string{},
+                   std::string{to_string(s.bound())}, text(s.time.value), std::string{"100 %"}});
+  } else {
+    table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), s.bytes.value(), hml::no_value{},
+                   hml::no_value{}, std::string{to_string(s.bound())}, s.compute_time.value(), s.memory_time.value(),
+                   s.link_time.value(), s.time.value.value(), 1.0});
+  }
+}
+
+void run(const llm_options& o) {
+  const hml::device& d = check_option("--device", [&] { return hml::device_named(o.device); });
+  const hml::transformer t = model_of(o);
+  const hml::inference_options i = inference_of(o, t);
+  const hml::generation g{o.batch, o.prompt, o.generate};
+  check_option("--batch, --prompt, --generate", [&] {
+    hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
+    hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
+  });
+  check_precisions(t, g, d, i);
+
+  const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);
+  const hml::step_analysis decode = hml::analyze_step(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
+  const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
+  const std::uint64_t context = g.prompt + g.generate;
+  const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
+  const double ridge = hml::ridge_batch(t, g.prompt + 1, d, i);
+
+  // The operators of one phase as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
+  if (!o.as_kernels.empty()) {
+    hml::table kernels{{"name", "flops", "memory_bytes"}, {}};
+    for (const hml::operator_time& op : (o.as_kernels == "prefill" ? prefill : decode).operators) {
+      if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
+    }
+    emit(o.output, hml::to_csv(kernels));
+    return;
+  }
+  const output_format format = o.output.chosen();
+  if (format != output_format::table) {
+    hml::table table{csv_columns, {}};
+    add_rows(table, "prefill", prefill, false);
+    add_rows(table, "decode", decode, false);
+    emit(o.output, render(table, format));
+    return;
+  }
+  const std::vector<std::string> columns{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"};
+  hml::table prefill_table{columns, {}};
+  hml::table decode_table{columns, {}};
+  add_rows(prefill_table, "prefill", prefill, true);
+  add_rows(decode_table, "decode", decode, true);
+  const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
+  const bool capacity_known = hml::main_memory(d).capacity.published();
+  std::string out = std::string{t.name} + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) +
+                    " B parameters) on " + std::string{d.name} + (i.tensor_parallel > 1 ? " x " + std::to_string(o.tp) : "") +
+                    ": batch " + std::to_string(g.batch) + ", prompt " + std::to_string(g.prompt) + ", generate " +
+                    std::to_string(g.generate) + "\n" + "precisions: weights " + precision(i.types.weights) +
+                    ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
+                    "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) +
+                    "\n" + "memory per device: weights " + text(memory.weights) + " + KV cache " +
+                    text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " +
+                    text(memory.total()) +
+                    (!capacity_known                             ? std::string{" (the device publishes no capacity)"}
+                     : memory.total() <= hml::capacity_of(d) ? " of " + text(hml::capacity_of(d)) + " (fits)"
+                                                               : " of " + text(hml::capacity_of(d)) + " (does NOT fit)") +
+                    "\n\n" +
+                    "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
+                    hml::format_table(prefill_table) + "\n" + "decode step (batch " + std::to_string(g.batch) +
+                    ", context " + std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n" +
+                    "time to first token: " + text(run.prefill.value) + "\n";
+  if (g.generate > 1) {
+    out += "decode: " + text(run.decode.value) + " for " + std::to_string(g.generate - 1) + " steps, " +
+           text(run.decode_per_token.value) + " per token, " + number(run.decode_throughput.per_second) +
+           " tokens/s\n";
+  }
+  out += "total: " + text(run.total.value) + "\n";
+  const std::string at = " at context " + std::to_string(g.prompt + 1);
+  out += ridge == __builtin_inf()
+             ? "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n"
+             : "decode turns compute-bound at batch " + number(ridge) + at + "\n";
+  if (i.tensor_parallel > 1) {
+    const auto rate = [](hml::data_rate r) {
+      return r.value() == __builtin_inf() ? std::string{"any bandwidth (its latencies alone exceed the step)"}
+                                          : hml::to_string(r, {.number = hml::general(4),
+                                                               .prefixes = hml::prefix_system::decimal});
+    };
+    out += "the link binds the prefill below " + rate(hml::binding_link_bandwidth(prefill, i)) +
+           ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
+  }
+  emit(o.output, out);
+}
+
+}  // namespace
+
+void add_llm_command(CLI::App& hml) {
+  auto* command = hml.add_subcommand("llm", "transformer inference on a device: prefill, decode, memory, ridge batch");
+  std::string models;
+  for (const hml::transformer* m : hml::models::all) models += (models.empty() ? "" : ", ") + std::string{m->name};
+  command->footer(
+      "Models: " + models +
+      " (or --layers --hidden --ffn --heads --vocab [--kv-heads --head-dim]).\n"
+      "Precisions: fp32, bf16, fp16, fp8, int8, int4. The compute ceiling of each operator follows its precision;\n"
+      "a device without that peak is an error. Conventions: docs/explanation/transformer-conventions.md.\n"
+      "Example: hml llm --model llama-2-7b --device a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
+      "         hml llm --model llama-2-70b --device h100_sxm --weights int4 --kv fp8 --tp 2 "
+      "--link-bandwidth 450GB/s --efficiency-memory 0.8 --format csv\n"
+      "         hml llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | "
+      "hml chart --device h100_sxm --precision fp16 --ops - -o decode.svg");
+  auto o = std::make_shared<llm_options>();
+  command->add_option("--model", o->model, "a preset model (see below)")->type_name("NAME");
+  command->add_option("--device", o->device, "a catalog device, e.g. h100_sxm")->type_name("NAME")->required();
+    // Counts are checked as text first: CLI11 would read -1 into an unsigned option as 2^64 - 1.
+  const auto whole_number = [](double most) {
+    return CLI::Validator(
+        [most](const std::string& text) -> std::string {
+          const std::string digits = "0123456789";
+          const bool whole = !text.empty() && text.size() <= 12 && text.find_first_not_of(digits) == std::string::npos;
+          if (whole && std::stod(text) >= 1 && std::stod(text) <= most) return {};
+          return "must be a whole number from 1 to " + number(most, 12) + ", not '" + text + "'";
+        },
+        "COUNT");
+  };
+  const auto count = whole_number(1e9);
+  command->add_option("--batch", o->batch, "sequences in a batch")->check(count)->capture_default_str();
+  command->add_option("--prompt", o->prompt, "prompt tokens per sequence")->check(count)->capture_default_str();
+  command->add_option("--generate", o->generate, "tokens generated per sequence")
+      ->check(whole_number(1e6))
+      ->capture_default_str();
+  command->add_option("--weights", o->weights, "precision of the weights")->capture_default_str();
+  command->add_option("--activations", o->activations, "precision of the activations")->capture_default_str();
+  command->add_option("--kv", o->kv, "precision of the KV cache")->capture_default_str();
+  command->add_option("--attention", o->attention, "prefill attention kernel: fused or unfused")
+      ->check(CLI::IsMember({"fused", "unfused"}))
+      ->capture_default_str();
+  command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(4096))->capture_default_str();
+  command->add_option("--link-bandwidth", o->link_bandwidth, "link bandwidth per direction, e.g. 450GB/s")
+      ->type_name("RATE");
+  command->add_option("--link-latency", o->link_latency, "latency of one message on the link, e.g. 5us")
+      ->type_name("TIME")
+      ->capture_default_str();
+  command->add_option("--efficiency-compute", o->efficiency_compute, "achieved share of peak compute, (0, 1]")
+      ->capture_default_str();
+  command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
+      ->capture_default_str();
+  command->add_option("--layers", o->layers, "layers")->check(count);
+  command->add_option("--hidden", o->hidden, "hidden size")->check(count);
+  command->add_option("--ffn", o->ffn, "MLP intermediate size")->check(count);
+  command->add_option("--heads", o->heads, "attention heads")->check(count);
+  command->add_option("--kv-heads", o->kv_heads, "key-value heads (default: --heads)")->check(count);
+  command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads)")->check(count);
+  command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
+  command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");
+  command->add_option("--as-kernels", o->as_kernels,
+                      "write the operators of this phase (prefill or decode) as a kernels CSV for `hml chart --ops`")
+      ->check(CLI::IsMember({"prefill", "decode"}))
+      ->type_name("PHASE");
+  add_output_options(*command, o->output);
+  command->callback([o] { run(*o); });
+}
+
+}  // namespace hml_cli

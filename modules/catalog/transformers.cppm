@@ -1,0 +1,61 @@
+// hml.catalog.transformers — widely used open models as transformer descriptions (hml.transformer), each
+// with the Hugging Face config.json it was read from, and lookup by name. The parameter counts that follow
+// from these configurations are checked against the published sizes below and in
+// tests/compile_time/transformer.cpp.
+module;
+#include <array>
+#include <cstddef>
+#include <string_view>
+export module hml.catalog.transformers;
+export import hml.transformer;
+
+export namespace hml::models {
+
+// clang-format off
+inline constexpr transformer llama_2_7b{
+    .name = "llama-2-7b", .layers = 32, .hidden = 4096, .ffn = 11008, .heads = 32, .kv_heads = 32, .head_dim = 128,
+    .vocab = 32000, .source = "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"};
+inline constexpr transformer llama_2_13b{
+    .name = "llama-2-13b", .layers = 40, .hidden = 5120, .ffn = 13824, .heads = 40, .kv_heads = 40, .head_dim = 128,
+    .vocab = 32000, .source = "https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json"};
+inline constexpr transformer llama_2_70b{
+    .name = "llama-2-70b", .layers = 80, .hidden = 8192, .ffn = 28672, .heads = 64, .kv_heads = 8, .head_dim = 128,
+    .vocab = 32000, .source = "https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json"};
+inline constexpr transformer llama_3_8b{
+    .name = "llama-3-8b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
+    .vocab = 128256, .source = "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json"};
+inline constexpr transformer llama_3_70b{
+    .name = "llama-3-70b", .layers = 80, .hidden = 8192, .ffn = 28672, .heads = 64, .kv_heads = 8, .head_dim = 128,
+    .vocab = 128256, .source = "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json"};
+inline constexpr transformer mistral_7b{
+    .name = "mistral-7b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
+    .vocab = 32000, .source = "https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json"};
+// clang-format on
+
+// The one list of presets, in this order for `hml llm --help`.
+inline constexpr std::array<const transformer*, 6> all{&llama_2_7b, &llama_2_13b, &llama_2_70b,
+                                                        &llama_3_8b, &llama_3_70b, &mistral_7b};
+
+// The preset with this name; nullptr if none.
+[[nodiscard]] constexpr const transformer* find(std::string_view name) noexcept {
+  for (const transformer* t : all) {
+    if (t->name == name) return t;
+  }
+  return nullptr;
+}
+
+}  // namespace hml::models
+
+namespace hml::models::detail {
+
+// Published sizes (the model cards' parameter counts, as the safetensors metadata gives them):
+// Llama-2 7B 6,738,415,616; 13B 13,015,864,320; 70B 68,976,648,192; Llama-3 8B 8,030,261,248;
+// 70B 70,553,706,496; Mistral 7B 7,241,732,096.
+static_assert(parameters(llama_2_7b) == 6'738'415'616);
+static_assert(parameters(llama_2_13b) == 13'015'864'320);
+static_assert(parameters(llama_2_70b) == 68'976'648'192);
+static_assert(parameters(llama_3_8b) == 8'030'261'248);
+static_assert(parameters(llama_3_70b) == 70'553'706'496);
+static_assert(parameters(mistral_7b) == 7'241'732'096);
+
+}  // namespace hml::models::detail

@@ -1,0 +1,541 @@
+// hml.transformer — a decoder-only transformer (Llama-style) and its inference on a machine description:
+// the operators of a prefill step (batch x prompt tokens) and of a decode step (one token per sequence over
+// a growing context), each placed on the machine's roofline at the precision it computes in; the time of a
+// step, a phase and a token; the batch at which decode turns compute-bound, in closed form; the memory it
+// needs (weights + KV cache + activations) against the machine's typed capacity; efficiency factors and
+// their fit from one measured time; tensor parallelism over N devices joined by a link.
+//
+// Conventions (docs/explanation/transformer-conventions.md states them all, with what they leave out):
+//   - every operand crosses main memory once per operator (ideal on-chip reuse), compute and memory overlap
+//     within an operator (time = max of the two), operators run one after another (times add);
+//   - a decode step reads all the weights of the linear layers, one embedding row per sequence, the final
+//     norm and LM head, and the whole KV cache of the context; it writes the new token's keys and values;
+//   - the LM head runs on the last token of each sequence only (prefill included);
+//   - GEMMs run in the wider of the activations' and weights' precision (tensor units for 16 bits and
+//     narrower, vector units for FP32 and FP64: hml::matrix_compute); norms, softmax's
+//     element-wise neighbours and activations on FP32 vector units; a precision the machine publishes no
+//     peak for is an error (a compile error in a constant expression), never a fallback.
+//   - parameters are counted without biases (Llama, Mistral have none) and stored at the weights' precision.
+// Mixture of experts is not modelled yet.
+module;
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+export module hml.transformer;
+export import hml.operators;
+
+using namespace std::string_view_literals;
+
+export namespace hml {
+
+// --- The model ---------------------------------------------------------------------------------------
+
+struct transformer {
+  std::string_view name{};
+  std::uint64_t layers = 0;
+  std::uint64_t hidden = 0;    // d_model
+  std::uint64_t ffn = 0;       // intermediate size of the MLP
+  std::uint64_t heads = 0;     // query heads
+  std::uint64_t kv_heads = 0;  // key-value heads (= heads without grouped-query attention)
+  std::uint64_t head_dim = 0;  // usually hidden / heads
+  std::uint64_t vocab = 0;
+  bool gated_mlp = true;       // SwiGLU: gate and up projections, then down
+  bool tied_embeddings = false;
+  normalization_kind norm = normalization_kind::rms_norm;
+  std::string_view source{};   // where the configuration comes from
+};
+
+constexpr void validate(const transformer& t) {
+  expects(t.layers > 0 && t.hidden > 0 && t.ffn > 0 && t.vocab > 0,
+          "hml: a transformer needs layers, hidden, ffn and vocab >= 1");
+  validate(attention_shape{t.heads, t.kv_heads, t.head_dim});
+}
+
+[[nodiscard]] constexpr attention_shape attention_of(const transformer& t) noexcept {
+  return {t.heads, t.kv_heads, t.head_dim};
+}
+
+// Parameters of one layer's linear projections: Q and O are hidden x (heads d), K and V hidden x (kv d);
+// the MLP is 3 hidden ffn gated (gate, up, down), else 2 hidden ffn.
+[[nodiscard]] constexpr std::uint64_t linear_parameters_per_layer(const transformer& t) noexcept {
+  const std::uint64_t attention = t.hidden * (2 * t.heads + 2 * t.kv_heads) * t.head_dim;
+  const std::uint64_t mlp = (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn;
+  return attention + mlp;
+}
+
+// All parameters: the layers' projections and norms (2 per layer; LayerNorm has a gain and a bias), the
+// final norm, the embedding (vocab x hidden) and the LM head (another vocab x hidden unless tied).
+// Llama-2 7B: 32 (4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096) + 4096 + 2 x 32000 x 4096 = 6,738,415,616.
+[[nodiscard]] constexpr std::uint64_t parameters(const transformer& t) noexcept {
+  const std::uint64_t norm = (t.norm == normalization_kind::rms_norm ? 1 : 2) * t.hidden;
+  const std::uint64_t per_layer = linear_parameters_per_layer(t) + 2 * norm;
+  const std::uint64_t embeddings = (t.tied_embeddings ? 1 : 2) * t.vocab * t.hidden;
+  return t.layers * per_layer + norm + embeddings;
+}
+
+// --- How it runs -------------------------------------------------------------------------------------
+
+struct precisions {
+  precision weights = precision::fp16;
+  precision activations = precision::fp16;
+  precision kv_cache = precision::fp16;
+};
+
+enum class attention_kernel { fused, unfused };
+
+// A link between devices, per direction: its bandwidth and the latency of one message. (Typed links of
+// the machine description will replace this; the model takes only these two figures.)
+struct interconnect {
+  data_rate bandwidth{};
+  duration latency{};
+};
+
+// Achieved share of the compute peak and of the memory bandwidth, in (0, 1].
+struct efficiency {
+  double compute = 1.0;
+  double memory = 1.0;
+};
+
+constexpr void validate(const efficiency& e) {
+  expects(e.compute > 0 && e.compute <= 1 && e.memory > 0 && e.memory <= 1,
+          "hml: efficiencies must be within (0, 1]");
+}
+
+struct inference_options {
+  precisions types{};
+  attention_kernel attention = attention_kernel::fused;
+  unsigned tensor_parallel = 1;  // devices the model is split over
+  interconnect link{};           // between them (needed when tensor_parallel > 1)
+  efficiency achieved{};
+};
+
+constexpr void validate(const transformer& t, const inference_options& o) {
+  validate(t);
+  validate(o.achieved);
+  const std::uint64_t n = o.tensor_parallel;
+  expects(n >= 1, "hml: tensor parallelism needs at least one device");
+  expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0,
+          "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
+  expects(n == 1 || (o.link.bandwidth.value() > 0 && o.link.latency.value() >= 0),
+          "hml: tensor parallelism needs a link bandwidth > 0");
+}
+
+// The operators count elements in 64-bit integers (then FLOP and bytes in doubles): every element count
+// must stay below 2^62, far from overflow (a batch of 10^9 sequences of 10^6 tokens would not).
+[[nodiscard]] constexpr bool counts_are_exact(const transformer& t, std::uint64_t batch, std::uint64_t new_tokens,
+                                              std::uint64_t context) noexcept {
+  constexpr double limit = 4611686018427387904.0;  // 2^62
+  const auto d = [](std::uint64_t x) { return static_cast<double>(x); };
+  const double rows = d(batch) * d(new_tokens);
+  const double widest = d(t.hidden) > 2.0 * d(t.ffn) ? d(t.hidden) : 2.0 * d(t.ffn);
+  return rows * (widest > d(t.vocab) ? widest : d(t.vocab)) * (d(t.heads) + 2.0 * d(t.kv_heads)) < limit &&
+         rows * d(context) * d(t.heads) < limit &&
+         2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * d(t.head_dim) < limit &&
+         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) + (d(t.heads) + d(t.kv_heads)) * d(t.head_dim)) +
+                 2.0 * d(t.vocab) * d(t.hidden) <
+             limit;
+}
+
+constexpr void validate_counts(const transformer& t, std::uint64_t batch, std::uint64_t new_tokens,
+                               std::uint64_t context) {
+  expects(counts_are_exact(t, batch, new_tokens, context),
+          "hml: the sizes are too large to count (element counts must stay below 2^62)");
+}
+
+enum class phase { prefill, decode };
+
+[[nodiscard]] constexpr std::string_view to_string(phase p) noexcept {
+  return p == phase::prefill ? "prefill" : "decode";
+}
+
+// One forward pass: `batch` sequences, each adding `new_tokens` tokens (the prompt in prefill, 1 in decode)
+// to a context of `context` tokens in all (the new ones included).
+struct step_shape {
+  phase kind = phase::decode;
+  std::uint64_t batch = 1;
+  std::uint64_t new_tokens = 1;
+  std::uint64_t context = 1;
+};
+
+[[nodiscard]] constexpr step_shape prefill_step(std::uint64_t batch, std::uint64_t prompt) noexcept {
+  return {phase::prefill, batch, prompt, prompt};
+}
+[[nodiscard]] constexpr step_shape decode_step(std::uint64_t batch, std::uint64_t context) noexcept {
+  return {phase::decode, batch, 1, context};
+}
+
+// Ring all-reduce of `size` bytes over n devices: each device sends 2 (n - 1) / n x size, in 2 (n - 1)
+// messages one after another (reduce-scatter, then all-gather).
+[[nodiscard]] constexpr operator_cost all_reduce(data_size size, unsigned n) {
+  expects(n >= 1, "hml: an all-reduce needs at least one device");
+  const double steps = 2.0 * (n - 1);
+  return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = steps};
+}
+
+inline constexpr std::size_t max_step_operators = 20;
+using operator_list = fixed_list<operator_cost, max_step_operators>;
+
+// The operators of one step on one device, each summed over the layers. Under tensor parallelism over n
+// devices, Q/K/V and gate/up are split by columns and O and down by rows (Megatron-LM), the heads, kv heads
+// and ffn by n, the LM head by vocabulary; the embedding and the norms are replicated; two all-reduces of
+// the tokens' hidden states per layer (after attention and after the MLP).
+[[nodiscard]] constexpr operator_list step_operators(const transformer& t, const step_shape& s,
+                                                     const inference_options& o = {}) {
+  validate(t, o);
+  expects(s.batch > 0 && s.new_tokens > 0 && s.context >= s.new_tokens,
+          "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+  validate_counts(t, s.batch, s.new_tokens, s.context);
+  const precision act = o.types.activations;
+  const precision w = o.types.weights;
+  const precision kv = o.types.kv_cache;
+  const std::uint64_t n = o.tensor_parallel;
+  const std::uint64_t rows = s.batch * s.new_tokens;
+  const attention_shape a{t.heads / n, t.kv_heads / n, t.head_dim};
+  const std::uint64_t ffn = t.ffn / n;
+  const std::uint64_t L = t.layers;
+  const bool gated = t.gated_mlp;
+
+  operator_list ops;
+  ops.push_back(embedding_lookup(rows, t.hidden, act, w));
+  ops.push_back(repeated(normalization_layer(rows, t.hidden, t.norm, act, w), L));
+  ops.push_back(repeated(linear("QKV projection"sv, rows, t.hidden, (a.heads + 2 * a.kv_heads) * a.head_dim, act, w), L));
+  ops.push_back(repeated(rotary(rows, a, act), L));
+  ops.push_back(repeated(kv_cache_store(rows, a, act, kv), L));
+  if (s.kind == phase::decode) {
+    ops.push_back(repeated(attention_decode(s.batch, s.context, a, act, kv), L));
+  } else if (o.attention == attention_kernel::fused) {
+    ops.push_back(repeated(attention_prefill_fused(s.batch, s.new_tokens, a, act), L));
+  } else {
+    ops.push_back(repeated(attention_prefill_unfused(s.batch, s.new_tokens, a, act), L));
+  }
+  ops.push_back(repeated(linear("O projection"sv, rows, a.heads * a.head_dim, t.hidden, act, w), L));
+  ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
+  if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel), 2 * L));
+  ops.push_back(repeated(linear(gated ? "gate+up projection"sv : "up projection"sv, rows, t.hidden,
+                                (gated ? 2 : 1) * ffn, act, w), L));
+  ops.push_back(repeated(gated ? elementwise("SwiGLU"sv, rows * ffn, 2, 5.0, act)
+                               : elementwise("GELU"sv, rows * ffn, 1, 8.0, act), L));
+  ops.push_back(repeated(linear("down projection"sv, rows, ffn, t.hidden, act, w), L));
+  // The norms after attention and after the last layer, and the LM head on each sequence's last token.
+  operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
+  norms = repeated(norms, L);
+  const operator_cost final_norm = normalization_layer(s.batch, t.hidden, t.norm, act, w);
+  norms.flops += final_norm.flops;
+  norms.weights += final_norm.weights;
+  norms.activations_read += final_norm.activations_read;
+  norms.activations_written += final_norm.activations_written;
+  norms.name = "norms (MLP, final)"sv;
+  ops.push_back(norms);
+  ops.push_back(linear("LM head"sv, s.batch, t.hidden, (t.vocab + n - 1) / n, act, w));
+  return ops;
+}
+
+// --- Time --------------------------------------------------------------------------------------------
+
+// Distinct times, so that one is never taken for the other: a step's time (one forward pass) and the
+// time per token (a step's time over the tokens it produced).
+struct step_time {
+  duration value{};
+  friend constexpr step_time operator+(step_time a, step_time b) noexcept { return {a.value + b.value}; }
+  friend constexpr bool operator==(step_time, step_time) noexcept = default;
+};
+struct time_per_token {
+  duration value{};
+  friend constexpr bool operator==(time_per_token, time_per_token) noexcept = default;
+};
+// Tokens per second.
+struct token_rate {
+  double per_second = 0;
+};
+
+[[nodiscard]] constexpr time_per_token per_token(step_time t, tokens produced) {
+  expects(produced.count > 0, "hml: a step produces at least one token");
+  return {t.value / static_cast<double>(produced.count)};
+}
+[[nodiscard]] constexpr token_rate throughput(step_time t, tokens produced) noexcept {
+  return {static_cast<double>(produced.count) / t.value.value()};
+}
+
+enum class limit { compute, memory, link };
+
+[[nodiscard]] constexpr std::string_view to_string(limit l) noexcept {
+  switch (l) {
+    case limit::compute: return "compute";
+    case limit::memory: return "memory";
+    case limit::link: return "link";
+  }
+  return "?";
+}
+
+// One operator on the machine: its intensity, the time its FLOP and its bytes take at the achieved rates,
+// the link time, its time (max of compute and memory, plus the link) and what binds it.
+struct operator_time {
+  operator_cost op{};
+  arithmetic_intensity intensity{};
+  duration compute_time{};
+  duration memory_time{};
+  duration link_time{};
+  duration time{};
+  limit bound = limit::memory;
+};
+
+// The roof an operator sees: the machine's main-memory bandwidth and the peak of its compute kind, each
+// scaled by the achieved share. A machine without a peak for that kind fails here: a compile error in a
+// constant expression, std::invalid_argument at run time.
+[[nodiscard]] constexpr operator_time time_on(const operator_cost& op, const machine_description& m,
+                                              const inference_options& o) {
+  validate(o.achieved);
+  operator_time r{.op = op};
+  const data_size moved = op.bytes();
+  r.intensity = moved.value() > 0 ? op.flops / moved : arithmetic_intensity{};
+  const data_rate bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory;
+  expects(bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
+  r.memory_time = moved / bandwidth;
+  if (op.flops.value() > 0) {
+    r.compute_time = op.flops / (roof_of(m, op.compute).peak * o.achieved.compute);
+  }
+  if (op.link_sent.value() > 0 || op.link_messages > 0) {
+    expects(o.link.bandwidth.value() > 0, "hml: an all-reduce needs a link bandwidth > 0");
+    r.link_time = op.link_sent / o.link.bandwidth + op.link_messages * o.link.latency;
+  }
+  r.time = combine(r.memory_time, r.compute_time, overlap::full) + r.link_time;
+  r.bound = r.link_time > combine(r.memory_time, r.compute_time, overlap::full) ? limit::link
+            : r.compute_time > r.memory_time                                    ? limit::compute
+                                                                                : limit::memory;
+  return r;
+}
+
+// A step on a machine: its operators, their totals, its time and what binds it overall.
+struct step_analysis {
+  step_shape shape{};
+  fixed_list<operator_time, max_step_operators> operators{};
+  work flops{};
+  data_size weights{};
+  data_size kv_read{};
+  data_size bytes{};
+  duration compute_time{};  // sum of the operators' compute times
+  duration memory_time{};   // sum of the operators' memory times
+  duration link_time{};
+  step_time time{};
+
+  [[nodiscard]] constexpr tokens produced() const noexcept {
+    return {shape.kind == phase::decode ? shape.batch : shape.batch * shape.new_tokens};
+  }
+  // The share of the step's time an operator takes.
+  [[nodiscard]] constexpr double share(const operator_time& t) const noexcept { return t.time / time.value; }
+  // Memory-bound overall when the operators' memory times add up to more than their compute times.
+  [[nodiscard]] constexpr limit bound() const noexcept {
+    if (link_time > memory_time && link_time > compute_time) return limit::link;
+    return compute_time > memory_time ? limit::compute : limit::memory;
+  }
+};
+
+[[nodiscard]] constexpr step_analysis analyze_step(const transformer& t, const step_shape& s,
+                                                   const machine_description& m, const inference_options& o = {}) {
+  step_analysis r{.shape = s};
+  for (const operator_cost& op : step_operators(t, s, o)) {
+    const operator_time ot = time_on(op, m, o);
+    r.operators.push_back(ot);
+    r.flops += op.flops;
+    r.weights += op.weights;
+    r.kv_read += op.kv_read;
+    r.bytes += op.bytes();
+    r.compute_time += ot.compute_time;
+    r.memory_time += ot.memory_time;
+    r.link_time += ot.link_time;
+    r.time.value += ot.time;
+  }
+  return r;
+}
+
+// Where the link starts to bind: the link bandwidth below which a step's link time (S / B + k x latency,
+// S the bytes each device sends, k its messages) exceeds both its memory and its compute time:
+// B* = S / (max(memory, compute) - k latency). Infinite when the latencies alone exceed them (any link binds);
+// zero when the step sends nothing.
+[[nodiscard]] constexpr data_rate binding_link_bandwidth(const step_analysis& s, const inference_options& o) {
+  data_size sent{};
+  double messages = 0;
+  for (const operator_time& t : s.operators) {
+    sent += t.op.link_sent;
+    messages += t.op.link_messages;
+  }
+  if (sent.value() == 0) return data_rate{};
+  const duration other = combine(s.memory_time, s.compute_time, overlap::full);
+  const duration slack = other - messages * o.link.latency;
+  if (slack.value() <= 0) return data_rate::from_value(__builtin_inf());
+  return sent / slack;
+}
+
+// A request: `batch` sequences of `prompt` tokens, each generating `generate` tokens (the first of them by
+// the prefill, the rest by decode steps over contexts prompt + 1 ... prompt + generate - 1).
+struct generation {
+  std::uint64_t batch = 1;
+  std::uint64_t prompt = 1;
+  std::uint64_t generate = 1;
+};
+
+struct generation_analysis {
+  step_time prefill{};          // time to first token
+  step_time decode{};           // all decode steps
+  step_time total{};
+  time_per_token decode_per_token{};  // decode time over the tokens decode produced
+  token_rate decode_throughput{};
+  step_analysis first_decode{};
+  step_analysis last_decode{};
+};
+
+[[nodiscard]] constexpr generation_analysis analyze_generation(const transformer& t, const generation& g,
+                                                               const machine_description& m,
+                                                               const inference_options& o = {}) {
+  expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
+  generation_analysis r{};
+  r.prefill = analyze_step(t, prefill_step(g.batch, g.prompt), m, o).time;
+  for (std::uint64_t i = 1; i < g.generate; ++i) {
+    const step_analysis step = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
+    if (i == 1) r.first_decode = step;
+    r.last_decode = step;
+    r.decode = r.decode + step.time;
+  }
+  r.total = r.prefill + r.decode;
+  if (g.generate > 1) {
+    const tokens decoded{g.batch * (g.generate - 1)};
+    r.decode_per_token = per_token(r.decode, decoded);
+    r.decode_throughput = throughput(r.decode, decoded);
+  }
+  return r;
+}
+
+// --- The ridge batch ---------------------------------------------------------------------------------
+
+// The batch at which a decode step over `context` tokens turns compute-bound overall: its compute time and
+// its memory time (sums over the operators) are both affine in the batch, C(b) = C0 + c b and
+// M(b) = M0 + m b (weights are read once whatever the batch; activations, KV cache and FLOP grow with it),
+// so they meet at b* = (M0 - C0) / (c - m). Read off the library's own step at b = 1 and b = 2. Infinite
+// when the step never turns (c <= m: the KV cache grows as fast as the compute, as at long contexts).
+// With only the weights counted this is llm-analysis's pivot, peak x |w| / (2 bandwidth).
+[[nodiscard]] constexpr double ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
+                                           const inference_options& o = {}) {
+  const step_analysis one = analyze_step(t, decode_step(1, context), m, o);
+  const step_analysis two = analyze_step(t, decode_step(2, context), m, o);
+  const double c = (two.compute_time - one.compute_time).value();
+  const double mem = (two.memory_time - one.memory_time).value();
+  const double c0 = one.compute_time.value() - c;
+  const double m0 = one.memory_time.value() - mem;
+  if (c <= mem) return __builtin_inf();
+  return (m0 - c0) / (c - mem);
+}
+
+// --- Memory ------------------------------------------------------------------------------------------
+
+struct memory_use {
+  data_size weights{};
+  data_size kv_cache{};
+  data_size activations{};
+  [[nodiscard]] constexpr data_size total() const noexcept { return weights + kv_cache + activations; }
+};
+
+// The KV cache of `batch` sequences of `context` tokens on one device: 2 layers (kv / n) d batch context |kv|.
+[[nodiscard]] constexpr data_size kv_cache_size(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                                const inference_options& o = {}) {
+  validate(t, o);
+  validate_counts(t, batch, 1, context);
+  return bytes_of(2 * t.layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * context, o.types.kv_cache);
+}
+
+// What one device holds: its share of the weights (all parameters over n: the replicated norms and
+// embedding are counted once over n too, a small undercount), the KV cache of batch x context, and the
+// activations: the largest live set of one operator (its activations read and written) of the prefill of
+// the whole context, the heaviest step.
+[[nodiscard]] constexpr memory_use memory_needed(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                                 const inference_options& o = {}) {
+  validate(t, o);
+  validate_counts(t, batch, context, context);
+  memory_use r{};
+  r.weights = bytes_of(parameters(t), o.types.weights) / static_cast<double>(o.tensor_parallel);
+  r.kv_cache = kv_cache_size(t, batch, context, o);
+  for (const operator_cost& op : step_operators(t, prefill_step(batch, context), o)) {
+    if (op.name == "all-reduce"sv) continue;
+    // An operator summed over the layers holds one layer's buffers at a time.
+    const double times = op.name == "embedding"sv || op.name == "LM head"sv ? 1.0 : static_cast<double>(t.layers);
+    const data_size live = (op.activations_read + op.activations_written) / times;
+    if (live > r.activations) r.activations = live;
+  }
+  return r;
+}
+
+// The capacity of the machine's main memory (typed; published by every catalog GPU).
+[[nodiscard]] constexpr data_size capacity_of(const machine_description& m) {
+  const figure<data_size> c = main_memory(m).capacity;
+  expects(c.published(), "hml: the machine publishes no main-memory capacity");
+  return c.value;
+}
+
+// Sizes too large for exact counts (see validate_counts) are far beyond any memory: they do not fit.
+[[nodiscard]] constexpr bool fits(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                  const machine_description& m, const inference_options& o = {}) {
+  if (!counts_are_exact(t, batch, context, context)) return false;
+  return memory_needed(t, batch, context, o).total() <= capacity_of(m);
+}
+
+// The largest batch of `context`-token sequences that fits (0 if not even one), by bisection: memory
+// grows with the batch.
+[[nodiscard]] constexpr std::uint64_t largest_batch(const transformer& t, std::uint64_t context,
+                                                    const machine_description& m, const inference_options& o = {}) {
+  std::uint64_t low = 0, high = 1;
+  while (fits(t, high, context, m, o) && high < (std::uint64_t{1} << 40)) high *= 2;
+  while (high - low > 1) {
+    const std::uint64_t mid = low + (high - low) / 2;
+    (fits(t, mid, context, m, o) ? low : high) = mid;
+  }
+  return low;
+}
+
+// The longest context that `batch` sequences may hold (0 if none fits).
+[[nodiscard]] constexpr tokens largest_context(const transformer& t, std::uint64_t batch,
+                                               const machine_description& m, const inference_options& o = {}) {
+  std::uint64_t low = 0, high = 1;
+  while (fits(t, batch, high, m, o) && high < (std::uint64_t{1} << 40)) high *= 2;
+  while (high - low > 1) {
+    const std::uint64_t mid = low + (high - low) / 2;
+    (fits(t, batch, mid, m, o) ? low : high) = mid;
+  }
+  return {low};
+}
+
+// --- Calibration -------------------------------------------------------------------------------------
+
+// The memory efficiency at which the model's step takes `measured` (the compute efficiency as given), by
+// bisection: the step's time falls as the memory efficiency grows. Fails if no efficiency in (0, 1] gives
+// that time (the measurement is faster than the model at full bandwidth, or compute-bound throughout).
+[[nodiscard]] constexpr double fit_memory_efficiency(const transformer& t, const step_shape& s,
+                                                     const machine_description& m, step_time measured,
+                                                     inference_options o = {}) {
+  o.achieved.memory = 1.0;
+  expects(analyze_step(t, s, m, o).time.value <= measured.value,
+          "hml: the measured time is shorter than the model's at full bandwidth");
+  double low = 1e-6, high = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    o.achieved.memory = mid;
+    (analyze_step(t, s, m, o).time.value > measured.value ? low : high) = mid;
+  }
+  return high;
+}
+
+// The same for the compute efficiency (the memory efficiency as given).
+[[nodiscard]] constexpr double fit_compute_efficiency(const transformer& t, const step_shape& s,
+                                                      const machine_description& m, step_time measured,
+                                                      inference_options o = {}) {
+  o.achieved.compute = 1.0;
+  expects(analyze_step(t, s, m, o).time.value <= measured.value,
+          "hml: the measured time is shorter than the model's at full compute");
+  double low = 1e-6, high = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    o.achieved.compute = mid;
+    (analyze_step(t, s, m, o).time.value > measured.value ? low : high) = mid;
+  }
+  return high;
+}
+
+}  // namespace hml

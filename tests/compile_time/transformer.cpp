@@ -1,0 +1,271 @@
+// Transformer inference at compile time: each operator's FLOP and bytes on small cases worked by hand;
+// the presets' parameter counts (in hml.catalog.transformers); decode of Llama-2 7B on an H100 SXM at
+// batch 1 is memory-bound; the ridge batch in closed form; "fits in 80 GB"; a compile-time sweep over batch
+// x context; and published figures of other calculators reproduced, with the differences stated.
+#include <cstdint>
+#include <string_view>
+#include <tuple>
+
+#include "llm_decode.hpp"  // the example's figures, checked below
+
+import hml;
+
+namespace {
+
+using namespace hml::literals;
+namespace devices = hml::devices;
+namespace models = hml::models;
+using hml::precision;
+
+constexpr bool near(double a, double b, double tolerance) { return a > b * (1 - tolerance) && a < b * (1 + tolerance); }
+
+// --- Operators, by hand ------------------------------------------------------------------------------
+
+// C = A B, 2 x 4 times 4 x 3 in FP16: 2 x 2 x 3 x 4 = 48 FLOP; A 8 and B 12 elements read (40 B), C 6
+// written (12 B).
+constexpr auto g = hml::gemm("g", 2, 3, 4);
+static_assert(g.flops == 48_FLOP && g.bytes_read() == 40_B && g.bytes_written() == 12_B);
+static_assert(g.compute == hml::compute_kind{precision::fp16, hml::compute_unit::tensor});
+// Batched: 5 of them, five times everything.
+static_assert(hml::gemm("g", 2, 3, 4, {}, 5).flops == 240_FLOP && hml::gemm("g", 2, 3, 4, {}, 5).bytes() == 260_B);
+// GEMV (n = 1) in FP32: 2 x 4 x 1 x 2 = 16 FLOP; (8 + 4) x 4 B read, 2 x 4 B written.
+static_assert(hml::gemm("v", 2, 1, 4, {precision::fp32, precision::fp32, precision::fp32}).bytes() == 56_B);
+
+// A linear layer of 2 rows, 4 in, 3 out, FP16 activations, INT4 weights: 48 FLOP; 12 weights in 6 B;
+// 8 activations read (16 B), 6 written (12 B); it computes at FP16 (weight-only quantization).
+constexpr auto w4a16 = hml::linear("l", 2, 4, 3, precision::fp16, precision::int4);
+static_assert(w4a16.flops == 48_FLOP && w4a16.weights == 6_B && w4a16.activations_read == 16_B &&
+              w4a16.activations_written == 12_B && w4a16.compute.type == precision::fp16);
+// W8A8 computes at INT8.
+static_assert(hml::linear("l", 2, 4, 3, precision::int8, precision::int8).compute.type == precision::int8);
+
+// Prefill attention, 1 sequence of 4 tokens, 2 heads, 1 kv head, head dim 8, FP16: 2 x 16 = 32 scores;
+// FLOP 4 x 32 x 8 + 5 x 32 = 1,184. Unfused: Q (2 x 4 x 8) + K, V (2 x 1 x 4 x 8) = 128 elements, scores
+// read twice (64): 192 elements, 384 B read; scores written twice (64) and O (64): 256 B written.
+// Fused: only Q, K, V read (256 B) and O written (128 B).
+constexpr hml::attention_shape small{.heads = 2, .kv_heads = 1, .head_dim = 8};
+constexpr auto unfused = hml::attention_prefill_unfused(1, 4, small, precision::fp16);
+constexpr auto fused = hml::attention_prefill_fused(1, 4, small, precision::fp16);
+static_assert(unfused.flops == 1184_FLOP && unfused.bytes_read() == 384_B && unfused.bytes_written() == 256_B);
+static_assert(fused.flops == 1184_FLOP && fused.bytes_read() == 256_B && fused.bytes_written() == 128_B);
+
+// Decode attention, 2 sequences, context 10, 4 heads, 2 kv heads, d 8, FP8 cache: 80 scores; FLOP
+// 4 x 80 x 8 + 5 x 80 = 2,960; K and V of 2 x 2 x 10 x 8 elements, 1 B each: 640 B; the query and the
+// output, 2 x 4 x 8 FP16 elements each: 128 B.
+constexpr auto decode_attention =
+    hml::attention_decode(2, 10, {.heads = 4, .kv_heads = 2, .head_dim = 8}, precision::fp16, precision::fp8);
+static_assert(decode_attention.flops == 2960_FLOP && decode_attention.kv_read == 640_B &&
+              decode_attention.activations_read == 128_B && decode_attention.activations_written == 128_B);
+
+// RMSNorm of 3 rows of 4: 4 FLOP an element (48); the gain (4 FP16, 8 B) and the rows (24 B) read, 24 B
+// written. LayerNorm: 7 an element, gain and bias.
+constexpr auto rms = hml::normalization_layer(3, 4, hml::normalization_kind::rms_norm, precision::fp16, precision::fp16);
+static_assert(rms.flops == 48_FLOP && rms.bytes_read() == 32_B && rms.bytes_written() == 24_B);
+static_assert(hml::normalization_layer(3, 4, hml::normalization_kind::layer_norm, precision::fp16, precision::fp16)
+                  .flops == 84_FLOP);
+// SwiGLU on 10 elements: 5 FLOP each, two inputs: 50 FLOP, 40 B read, 20 B written.
+constexpr auto swiglu = hml::elementwise("SwiGLU", 10, 2, 5.0, precision::fp16);
+static_assert(swiglu.flops == 50_FLOP && swiglu.bytes_read() == 40_B && swiglu.bytes_written() == 20_B);
+// Rotary on 2 tokens, (2 + 1) heads of 8: 48 elements, 3 FLOP each, read and written in place.
+static_assert(hml::rotary(2, small, precision::fp16).flops == 144_FLOP &&
+              hml::rotary(2, small, precision::fp16).bytes() == 192_B);
+// The embedding: one row per token, no FLOP.
+static_assert(hml::embedding_lookup(3, 4, precision::fp16, precision::int8).weights == 12_B &&
+              hml::embedding_lookup(3, 4, precision::fp16, precision::int8).flops == 0_FLOP);
+// The KV cache store of 3 tokens, 1 kv head of 8, INT8 cache: 48 elements written, 48 B.
+static_assert(hml::kv_cache_store(3, small, precision::fp16, precision::int8).kv_written == 48_B);
+// Element sizes: INT4 packs two elements a byte.
+static_assert(hml::bytes_of(10, precision::int4) == 5_B && hml::bytes_of(3, precision::bf16) == 6_B);
+
+// --- Decode on an H100 SXM ---------------------------------------------------------------------------
+
+// Llama-2 7B, FP16, batch 1, 512 tokens of context: the step reads the linear layers' weights
+// (32 x 202,375,168), the LM head (32,000 x 4,096), one embedding row and the norms' gains, 2 B each.
+constexpr auto decode_7b = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 512), devices::h100_sxm);
+constexpr double linear_weights = 32.0 * 202'375'168 + 32'000.0 * 4096;
+static_assert(decode_7b.weights == 2 * (linear_weights + 4096 + 65 * 4096) * 1_B);
+// ... and the KV cache of 512 tokens: 2 x 32 layers x 32 heads x 128 x 512 x 2 B = 256 MiB.
+static_assert(decode_7b.kv_read == 256_MiB);
+// Memory-bound, every GEMM included, and about 4 ms a token (13.2 GB at 3.35 TB/s).
+static_assert(decode_7b.bound() == hml::limit::memory);
+static_assert(decode_7b.operators[2].op.name == "QKV projection" && decode_7b.operators[2].bound == hml::limit::memory);
+static_assert(near(decode_7b.time.value / 1_ms, (2 * linear_weights * 1_B + 256_MiB) / 3.35_TBps / 1_ms, 0.01));
+static_assert(hml::per_token(decode_7b.time, decode_7b.produced()) == hml::time_per_token{decode_7b.time.value});
+
+// --- The ridge batch ---------------------------------------------------------------------------------
+
+// In closed form; below it decode is memory-bound, above it compute-bound (context 1: no KV cache).
+constexpr double ridge_7b = hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm);
+constexpr auto ridge_floor = static_cast<std::uint64_t>(ridge_7b);
+static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(ridge_floor, 1), devices::h100_sxm).bound() ==
+              hml::limit::memory);
+static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(ridge_floor + 1, 1), devices::h100_sxm).bound() ==
+              hml::limit::compute);
+// Decomposed: C(b) = c b (no FLOP without a sequence) and M(b) = M0 + m b. M0 / c alone is the weights-only
+// pivot, peak x 2 B / (2 x bandwidth) = 989 / 3.35 = 295; the activations each sequence moves (about
+// 15 MB a token in FP16: the element-wise ops are not fused) take m = 27 % of c and raise the ridge to
+// M0 / (c - m) = 403.
+constexpr auto at_1 = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm);
+constexpr auto at_2 = hml::analyze_step(models::llama_2_7b, hml::decode_step(2, 1), devices::h100_sxm);
+constexpr double c_per_sequence = (at_2.compute_time - at_1.compute_time).value();
+constexpr double m_per_sequence = (at_2.memory_time - at_1.memory_time).value();
+constexpr double m0 = at_1.memory_time.value() - m_per_sequence;
+static_assert(near(m0 / c_per_sequence, 989.0 / 3.35, 0.01));
+static_assert(near(ridge_7b, m0 / (c_per_sequence - m_per_sequence), 1e-9) && near(ridge_7b, 403, 0.01));
+// At long contexts the KV cache grows with the batch as fast as the compute: decode never turns.
+static_assert(hml::ridge_batch(models::llama_2_7b, 8192, devices::h100_sxm) == __builtin_inf());
+
+// --- Memory ------------------------------------------------------------------------------------------
+
+// FP16 weights of Llama-2 7B: 13.48 GB; the KV cache at 4,096 tokens: 2 GiB a sequence.
+static_assert(hml::memory_needed(models::llama_2_7b, 1, 4096).weights == 2 * 6'738'415'616.0 * 1_B);
+static_assert(hml::kv_cache_size(models::llama_2_7b, 1, 4096) == 2_GiB);
+// Fits in the H100's 80 GB at batch 1 and 4,096 tokens; 70B in FP16 (141 GB of weights) does not.
+static_assert(hml::fits(models::llama_2_7b, 1, 4096, devices::h100_sxm));
+static_assert(!hml::fits(models::llama_2_70b, 1, 1, devices::h100_sxm));
+// ... but in INT4 (35 GB) it does; GQA keeps its cache at 1/8 of the heads'.
+constexpr hml::inference_options int4_weights{.types = {.weights = precision::int4}};
+static_assert(hml::fits(models::llama_2_70b, 1, 4096, devices::h100_sxm, int4_weights));
+// The largest batch at 4,096 tokens: a sequence holds 2 GiB of cache, and the prefill of its 4,096 tokens
+// keeps SwiGLU's two inputs and output live, 4,096 x 3 x 11,008 x 2 B = 270.5 MB: (80 GB - 13.48 GB) /
+// 2.418 GB = 27.5, so 27.
+constexpr std::uint64_t batch_at_4k = hml::largest_batch(models::llama_2_7b, 4096, devices::h100_sxm);
+static_assert((80_GB - 2 * 6'738'415'616.0 * 1_B) / (2_GiB + 4096 * 3 * 11008 * 2_B) > 27.4);
+static_assert(batch_at_4k == 27);
+static_assert(hml::fits(models::llama_2_7b, batch_at_4k, 4096, devices::h100_sxm) &&
+              !hml::fits(models::llama_2_7b, batch_at_4k + 1, 4096, devices::h100_sxm));
+static_assert(hml::largest_context(models::llama_2_7b, 1, devices::h100_sxm).count > 100'000);
+
+// --- Precisions --------------------------------------------------------------------------------------
+
+// FP8 weights and activations run on FP8 tensor units: on an H200 (FP8 1,979 TFLOP/s, twice its FP16 peak)
+// half the bytes at twice the FLOP/s leave the ridge batch where FP16's is (the FP32 vector ops move it <1 %).
+// W8A8 on the H100's INT8 tensor units does the same.
+constexpr hml::inference_options fp8{.types = {precision::fp8, precision::fp8, precision::fp8}};
+static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h200, fp8)
+                  .operators[2].op.compute == hml::compute_kind{precision::fp8, hml::compute_unit::tensor});
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h200, fp8),
+                   hml::ridge_batch(models::llama_2_7b, 1, devices::h200), 0.01));
+constexpr hml::inference_options w8a8{.types = {precision::int8, precision::int8, precision::int8}};
+static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, w8a8)
+                  .operators[2].op.compute == hml::compute_kind{precision::int8, hml::compute_unit::tensor});
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, w8a8), ridge_7b, 0.01));
+// FP32 matrix products run on vector units (FP32 on tensor units would be TF32): on an M1 Pro, which has
+// only FP32 vector units, Llama-2 7B in FP32 decodes memory-bound (26.4 GB of weights read at 200 GB/s: 132 ms).
+constexpr hml::inference_options fp32{.types = {precision::fp32, precision::fp32, precision::fp32}};
+static_assert(hml::linear("l", 1, 4, 4, precision::fp32, precision::fp32).compute ==
+              hml::compute_kind{precision::fp32, hml::compute_unit::vector});
+constexpr auto m1_decode = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::m1_pro, fp32);
+static_assert(m1_decode.bound() == hml::limit::memory && near(m1_decode.time.value / 1_ms, 2 * 13.21 / 0.2, 0.01));
+// INT4 weights with FP16 activations (weight-only) quarter the weights' bytes (M0) and keep FP16 compute:
+// the ridge falls to a quarter.
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, int4_weights), ridge_7b / 4, 0.001));
+
+// --- Efficiency --------------------------------------------------------------------------------------
+
+// At 80 % of the bandwidth a memory-bound step takes 1/0.8 as long; fitting the efficiency from that time
+// gives 0.8 back.
+constexpr hml::inference_options at_80{.achieved = {.compute = 1.0, .memory = 0.8}};
+constexpr auto decode_80 = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 512), devices::h100_sxm, at_80);
+static_assert(near(decode_80.time.value / decode_7b.time.value, 1.25, 1e-9));
+static_assert(near(hml::fit_memory_efficiency(models::llama_2_7b, hml::decode_step(1, 512), devices::h100_sxm,
+                                              decode_80.time),
+                   0.8, 1e-6));
+
+// --- Tensor parallelism ------------------------------------------------------------------------------
+
+// Llama-2 70B in FP16 on 2 H100s over a 450 GB/s-per-direction link (NVLink 4, 900 GB/s both ways) with
+// 5 us a message: each device holds half the weights (70 GB: fits); a decode step reads half of them and
+// pays 2 all-reduces per layer of 8,192 x 2 B each (2 (n - 1) / n of it sent: 16 KiB) - latency-bound.
+constexpr hml::inference_options tp2{.tensor_parallel = 2, .link = {450_GBps, 5_us}};
+static_assert(hml::fits(models::llama_2_70b, 1, 4096, devices::h100_sxm, tp2));
+constexpr auto decode_70b_tp2 = hml::analyze_step(models::llama_2_70b, hml::decode_step(1, 512), devices::h100_sxm, tp2);
+static_assert(near(decode_70b_tp2.link_time / (160 * (16384_B / 450_GBps + 2 * 5_us)), 1.0, 1e-12));
+static_assert(decode_70b_tp2.bound() == hml::limit::memory);
+// An all-reduce moves no main memory in this model: the operator itself is always link-bound (here 160 of
+// 256 MiB each, in a prefill of 8 x 2,048 tokens).
+static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, tp2)
+                  .operators[8].bound == hml::limit::link);
+
+// Where the link binds the whole step: for that prefill (8 x 2,048 tokens: 1.1 PFLOP a device, compute-
+// bound), a link below B* = S / (compute time - 320 x 5 us) makes the step link-bound. S: 160 all-reduces
+// of 8 x 2,048 x 8,192 x 2 B, all of each sent (2 (n - 1) / n = 1), 160 x 268 MB = 42.9 GB over 1.18 s of
+// compute: B* = 36.4 GB/s, so PCIe 5 x16 (64 GB/s a direction) does not bind it and 25 GB/s does.
+constexpr auto prefill_70b_tp2 = hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, tp2);
+constexpr hml::data_rate binding = hml::binding_link_bandwidth(prefill_70b_tp2, tp2);
+static_assert(near(binding / 1_GBps,
+                   160 * (8 * 2048 * 8192 * 2_B).value() / (prefill_70b_tp2.compute_time - 320 * 5_us).value() / 1e9,
+                   1e-9));
+static_assert(near(binding / 1_GBps, 36.38, 0.001));
+constexpr hml::inference_options slow_link{.tensor_parallel = 2, .link = {binding * 0.99, 5_us}};
+constexpr hml::inference_options fast_link{.tensor_parallel = 2, .link = {binding * 1.01, 5_us}};
+static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, slow_link).bound() ==
+              hml::limit::link);
+static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, fast_link).bound() ==
+              hml::limit::compute);
+
+// --- A compile-time sweep: decode of Llama-2 7B on an H100 SXM over batch x context ------------------
+
+constexpr auto batches = hml::values(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0);
+constexpr auto contexts = hml::values(1.0, 512.0, 8192.0);
+constexpr auto batch_by_context = hml::grid(batches, contexts);
+constexpr auto decode_limits = hml::sweep<batch_by_context>([](double batch, double context) {
+  return hml::analyze_step(models::llama_2_7b,
+                           hml::decode_step(static_cast<std::uint64_t>(batch), static_cast<std::uint64_t>(context)),
+                           devices::h100_sxm)
+      .bound();
+});
+constexpr auto is_memory = [](hml::limit l) { return l == hml::limit::memory; };
+// Batch 1 is memory-bound at every context; at 8,192 tokens every batch is.
+static_assert(decode_limits[0] == hml::limit::memory && decode_limits[1] == hml::limit::memory &&
+              decode_limits[2] == hml::limit::memory);
+static_assert(hml::every_point(batch_by_context, decode_limits, [](const auto& point, hml::limit l) {
+  return std::get<1>(point) < 8192.0 || l == hml::limit::memory;
+}));
+// With no cache the step turns once, between batch 256 and 512, where the closed form says (403).
+static_assert(decode_limits[8 * 3] == hml::limit::memory && decode_limits[9 * 3] == hml::limit::compute);
+static_assert(ridge_7b > 256 && ridge_7b < 512);
+static_assert(!hml::flips_once_along<0>(batch_by_context, decode_limits, is_memory));  // 8,192 never flips
+
+// --- Published figures -------------------------------------------------------------------------------
+
+// 1. llm-analysis (cli99/llm-analysis, the inference "pivot" batch: peak x bytes per weight / bandwidth / 2)
+//    gives about 153 tokens for an A100 SXM 80GB in FP16 (312 TFLOP/s, 2,039 GB/s: 312 / 2.039 = 153.0).
+//    Under its convention (weights only: M0 / c) ours is the same to 1 %; counting the activations each
+//    sequence moves, ours is 177 (+16 %), the difference being the activation traffic it leaves out.
+constexpr auto a100_1 = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::a100_sxm_80gb);
+constexpr auto a100_2 = hml::analyze_step(models::llama_2_7b, hml::decode_step(2, 1), devices::a100_sxm_80gb);
+constexpr double a100_c = (a100_2.compute_time - a100_1.compute_time).value();
+constexpr double a100_m0 = 2 * a100_1.memory_time.value() - a100_2.memory_time.value();
+static_assert(near(a100_m0 / a100_c, 153.0, 0.01));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::a100_sxm_80gb), 177.2, 0.001));
+// 2. "A Llama 3 70B model in float16 requires 140 GB of weights. An A100 80GB GPU has ~2 TB/s memory
+//    bandwidth. Loading all weights takes roughly 70ms per decoding step" (gadaalabs.com, LLM inference
+//    optimization): ours at batch 1, context 1, is 68.2 ms, 2.6 % less: they take 140 GB at 2 TB/s; we
+//    read 139.0 GB (all weights but the 1.05 G-parameter embedding table, of which one row) at the
+//    datasheet's 2,039 GB/s.
+constexpr auto decode_70b = hml::analyze_step(models::llama_3_70b, hml::decode_step(1, 1), devices::a100_sxm_80gb);
+static_assert(near(decode_70b.time.value / 1_ms, 70.0, 0.03) && near(decode_70b.time.value / 1_ms, 68.2, 0.001));
+static_assert(!hml::fits(models::llama_3_70b, 1, 1, devices::a100_sxm_80gb));  // which needs 2 of them
+// 3. KV cache "for LLaMA 3 8B at 4K context: 32 layers x 32 heads x 4096 tokens x 128 dim x 2 x 2 bytes
+//    (fp16) = ~2.1 GB" (yellamaraju.com, LLM mastery, inference optimization). That counts 32 KV heads;
+//    Llama-3 8B has 8 (grouped-query attention), so ours is a quarter, 0.54 GB; with 32 KV heads (as in
+//    Llama-2 7B) ours is the page's 2.1 GB.
+static_assert(hml::kv_cache_size(models::llama_3_8b, 1, 4096) == 0.5_GiB);
+static_assert(near(hml::kv_cache_size(models::llama_2_7b, 1, 4096) / 1_GB, 2.1, 0.03));
+
+// --- The example's figures (examples/llm_decode.cpp, docs/how-to/transformer-inference.md) -----------
+
+// The step reads 13.21 GB of weights and 268 MB of cache: at 3.35 TB/s, 4.03 ms; 248 tokens/s.
+static_assert(near(llm_decode::step.time.value / 1_ms, (llm_decode::step.weights + 256_MiB) / 3.35_TBps / 1_ms, 0.002));
+static_assert(near(hml::throughput(llm_decode::step.time, llm_decode::step.produced()).per_second, 248.2, 0.001));
+static_assert(near(llm_decode::ridge_empty, 403.4, 0.001) && llm_decode::ridge_at_context == __builtin_inf());
+static_assert(llm_decode::largest_batch == batch_at_4k && llm_decode::memory.kv_cache == 2_GiB);
+// INT4 weights read a quarter of the weights' bytes; W8A8 half of everything.
+static_assert(near(llm_decode::step_int4.time.value / 1_ms, (llm_decode::step.weights / 4 + 256_MiB) / 3.35_TBps / 1_ms, 0.01));
+static_assert(near(llm_decode::step_w8a8.time.value / llm_decode::step.time.value, 0.5, 0.001));
+static_assert(!llm_decode::big_fits_one && llm_decode::big_fits_two);
+// The fitted efficiency of a memory-bound step is the model's time over the measured one: 4.028 / 5.
+static_assert(near(llm_decode::fitted_memory_efficiency, llm_decode::step.time.value / 5_ms, 1e-6));
+
+}  // namespace

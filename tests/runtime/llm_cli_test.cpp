@@ -1,0 +1,187 @@
+// `hml llm`, driven from outside: its CSV and JSON read back and compared with the library's own analysis
+// (exactly: the CLI composes hml.transformer, it does not re-derive), explicit sizes equal to a preset, and
+// every kind of bad input: exit status 2, one line on stderr, nothing on stdout, no output file.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+import hml;
+
+#ifdef HML_CLI
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string contents(const fs::path& p) {
+  std::ifstream in{p, std::ios::binary};
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string shell_arg(std::string_view arg) {
+  std::string q = "'";
+  for (char c : arg) q += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
+  return q + "'";
+}
+
+struct result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+fs::path scratch() {
+  const fs::path dir = fs::temp_directory_path() / ("hml-llm-cli-test-" + std::to_string(::getpid()) + "-" +
+                                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  fs::create_directories(dir);
+  return dir;
+}
+
+result llm(std::initializer_list<std::string> args) {
+  const fs::path dir = scratch();
+  std::string command = shell_arg(HML_CLI) + " llm";
+  for (const std::string& arg : args) command += " " + shell_arg(arg);
+  command += " </dev/null >" + shell_arg((dir / "out").string()) + " 2>" + shell_arg((dir / "err").string());
+  const int raw = std::system(command.c_str());
+  result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, contents(dir / "out"), contents(dir / "err")};
+  fs::remove_all(dir);
+  return r;
+}
+
+TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
+  const result r = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "4", "--prompt", "512",
+                        "--generate", "32", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = nlohmann::json::parse(r.out);
+  const auto& d = hml::devices::a100_sxm_80gb;
+  const auto prefill = hml::analyze_step(hml::models::llama_2_7b, hml::prefill_step(4, 512), d);
+  const auto decode = hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(4, 513), d);
+  ASSERT_EQ(rows.size(), prefill.operators.size() + decode.operators.size() + 2);
+  double shares = 0;
+  for (std::size_t i = 0; i < decode.operators.size(); ++i) {
+    const auto& row = rows[prefill.operators.size() + 1 + i];
+    EXPECT_EQ(row["phase"], "decode");
+    EXPECT_EQ(row["operator"], std::string{decode.operators[i].op.name});
+    EXPECT_EQ(row["flops"].get<double>(), decode.operators[i].op.flops.value());
+    EXPECT_EQ(row["time_s"].get<double>(), decode.operators[i].time.value());
+    shares += row["share"].get<double>();
+  }
+  EXPECT_NEAR(shares, 1.0, 1e-12);
+  const auto& prefill_total = rows[prefill.operators.size()];
+  EXPECT_EQ(prefill_total["operator"], "total");
+  EXPECT_EQ(prefill_total["time_s"].get<double>(), prefill.time.value.value());
+  const auto& decode_total = rows.back();
+  EXPECT_EQ(decode_total["time_s"].get<double>(), decode.time.value.value());
+  EXPECT_EQ(decode_total["bound"], "memory");
+}
+
+TEST(LlmCli, CsvHasOneRowPerOperatorAndTotals) {
+  const result r = llm({"--model", "mistral-7b", "--device", "h100_sxm", "--format", "csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("phase,operator,flops,bytes_read,bytes_written,intensity,bound,compute_time_s,"));
+  EXPECT_NE(r.out.find("decode,total,"), std::string::npos);
+  EXPECT_NE(r.out.find("prefill,attention (fused),"), std::string::npos);
+}
+
+TEST(LlmCli, ExplicitSizesAreThePreset) {
+  const result preset = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--format", "csv"});
+  const result sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
+                            "--vocab", "128256", "--device", "h100_sxm", "--format", "csv"});
+  ASSERT_EQ(preset.status, 0) << preset.err;
+  EXPECT_EQ(preset.out, sizes.out);
+}
+
+TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
+  const result r = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--weights", "int4", "--kv", "fp8",
+                        "--tp", "2", "--link-bandwidth", "450GB/s", "--link-latency", "5us"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("all-reduce"), std::string::npos);
+  EXPECT_NE(r.out.find("(fits)"), std::string::npos);
+  EXPECT_NE(r.out.find("time to first token: "), std::string::npos);
+  const result big = llm({"--model", "llama-2-70b", "--device", "a100_sxm_80gb"});
+  EXPECT_NE(big.out.find("(does NOT fit)"), std::string::npos);
+}
+
+TEST(LlmCli, AsKernelsFeedsTheChart) {
+  const result r = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--batch", "64", "--as-kernels", "decode"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto decode = hml::analyze_step(hml::models::llama_3_8b, hml::decode_step(64, 513), hml::devices::h100_sxm);
+  EXPECT_TRUE(r.out.starts_with("name,flops,memory_bytes\r\n")) << r.out;
+  const std::string row = "gate+up projection,";
+  const std::size_t at = r.out.find(row);
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_EQ(std::stod(r.out.substr(at + row.size())), decode.operators[8].op.flops.value());
+  // And `hml chart` draws them.
+  const fs::path dir = scratch();
+  const std::string command = shell_arg(HML_CLI) + " llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | " +
+                              shell_arg(HML_CLI) + " chart --device h100_sxm --precision fp16 --ops - -o " +
+                              shell_arg((dir / "decode.svg").string());
+  EXPECT_EQ(std::system(command.c_str()), 0);
+  EXPECT_NE(contents(dir / "decode.svg").find("gate+up projection"), std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST(LlmCli, HelpShowsAnExample) {
+  const result r = llm({"--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("Example: hml llm --model llama-2-7b"), std::string::npos);
+}
+
+void expect_one_line_error(std::initializer_list<std::string> args, std::string_view part) {
+  const fs::path dir = scratch();
+  const fs::path file = dir / "out.csv";
+  std::string command = shell_arg(HML_CLI) + " llm";
+  for (const std::string& arg : args) command += " " + shell_arg(arg);
+  command += " -o " + shell_arg(file.string()) + " </dev/null >" + shell_arg((dir / "out").string()) + " 2>" +
+             shell_arg((dir / "err").string());
+  const int raw = std::system(command.c_str());
+  const std::string err = contents(dir / "err");
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2) << command;
+  EXPECT_TRUE(err.starts_with("hml: error: ")) << err;
+  EXPECT_EQ(err.find('\n'), err.size() - 1) << err;
+  EXPECT_NE(err.find(part), std::string::npos) << err;
+  EXPECT_TRUE(contents(dir / "out").empty());
+  EXPECT_FALSE(fs::exists(file));
+  fs::remove_all(dir);
+}
+
+TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
+  expect_one_line_error({"--model", "llama-9", "--device", "h100_sxm"}, "--model: unknown model 'llama-9'; known models: llama-2-7b");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h10"}, "--device: unknown device 'h10'");
+  expect_one_line_error({"--device", "h100_sxm"}, "--model: give a preset, or --layers");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "0"}, "--batch: must be a whole number from 1");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "fp7"}, "--weights: unknown precision 'fp7'");
+  // A precision the device lacks: named, with what the device has.
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--weights", "fp8", "--activations", "fp8"},
+                        "publishes no FP8 tensor peak (for the QKV projection); it has FP64, FP64 tensor, FP32");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link-bandwidth: --tp above 1");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link-bandwidth", "450GB/s"},
+                        "--tp: heads, kv heads and ffn must divide");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link-bandwidth", "fast"},
+                        "--link-bandwidth: ");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
+                        "efficiencies must be within (0, 1]");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
+                        "the attention heads must be a multiple of the key-value heads");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "-1"}, "--batch: must be a whole number from 1 to 1000000000, not '-1'");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1.5"}, "--prompt: must be a whole");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "1000000000", "--prompt",
+                         "1000000000"},
+                        "--batch, --prompt, --generate: the sizes are too large to count");
+}
+
+}  // namespace
+
+#endif  // HML_CLI
