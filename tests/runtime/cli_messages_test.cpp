@@ -15,8 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include <sys/wait.h>
-#include <unistd.h>
+#include "cli_harness.hpp"
 
 import hml;
 
@@ -26,58 +25,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-struct outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shell_quoted(std::string_view arg) {
-  std::string quoted = "'";
-  for (char c : arg) quoted += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
-  return quoted + "'";
-}
-
-// A directory of its own for each test, removed afterwards.
-struct scratch {
-  fs::path path;
-  explicit scratch(std::string_view purpose = "files")
-      : path{fs::temp_directory_path() / ("hml-messages-" + std::to_string(::getpid()) + "-" +
-                                          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" +
-                                          std::string{purpose})} {
-    fs::create_directories(path);
-  }
-  ~scratch() { fs::remove_all(path); }
-  [[nodiscard]] fs::path file(std::string_view name, std::string_view content) const {
-    std::ofstream{path / name, std::ios::binary} << content;
-    return path / name;
-  }
-};
-
-outcome hml_run(std::initializer_list<std::string> args) {
-  const scratch io{"io"};
-  std::string command = shell_quoted(HML_CLI);
-  for (const std::string& arg : args) command += " " + shell_quoted(arg);
-  command += " </dev/null >" + shell_quoted((io.path / "out").string()) + " 2>" +
-             shell_quoted((io.path / "err").string());
-  const int raw = std::system(command.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(io.path / "out"), read_file(io.path / "err")};
-}
-
-void expect_input_error(const outcome& o, std::string_view needle) {
-  EXPECT_EQ(o.status, 2) << o.err;
-  EXPECT_TRUE(o.out.empty()) << o.out;
-  EXPECT_TRUE(o.err.starts_with("hml: error: ")) << o.err;
-  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
-  EXPECT_NE(o.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in: " << o.err;
-}
+using namespace hml_test;
 
 const std::string kernels = std::string{HML_SOURCE_DIR} + "/cli/kernels.csv";
 
@@ -118,7 +66,7 @@ TEST(CliMessages, SwappedLettersInADeviceGetASuggestion) {
 }
 
 TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
-  const scratch dir;
+  const scratch_directory dir;
   const auto run_on = [&](std::string_view csv) {
     return hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", dir.file("ops.csv", csv).string()});
   };
@@ -132,7 +80,7 @@ TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
 }
 
 TEST(CliMessages, AnOutputFileThatCannotBeCreatedSaysWhy) {
-  const scratch dir;
+  const scratch_directory dir;
   const auto chart_to = [&](const fs::path& out) {
     return hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels, "-o", out.string()});
   };
@@ -182,7 +130,7 @@ TEST(CliMessages, ABitRateForAPeakBandwidthIsNamedAsSuch) {
 }
 
 TEST(CliMessages, AChartInAFormatTheWriterDoesNotProduceIsRefused) {
-  const scratch dir;
+  const scratch_directory dir;
   for (const std::string name : {"roofline.png", "roofline.PDF", "roofline.svg.png"}) {
     const fs::path out = dir.path / name;
     expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels, "-o", out.string()}),

@@ -23,7 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "roofline_analysis.hpp"  // seed 002's operations, as the example runs them
+#include "cli_harness.hpp"        // runs hml as a shell would
+#include "roofline_analysis.hpp"  // the roofline exercise's operations, as the example runs them
 #include "svg_layout.hpp"         // the geometry of what the chart drew
 #include "svg_read.hpp"           // where the chart drew things
 
@@ -37,51 +38,7 @@ namespace {
 using namespace hml::literals;
 namespace fs = std::filesystem;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-// A fresh directory for one test, removed afterwards.
-struct scratch_directory {
-  fs::path path;
-  explicit scratch_directory(std::string_view purpose = "files")
-      : path{fs::temp_directory_path() /
-             ("hml-cli-test-" + std::to_string(::getpid()) + "-" +
-              ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-" + std::string{purpose})} {
-    fs::create_directories(path);
-  }
-  ~scratch_directory() { fs::remove_all(path); }
-  [[nodiscard]] fs::path file(std::string_view name, std::string_view content) const {
-    std::ofstream{path / name, std::ios::binary} << content;
-    return path / name;
-  }
-};
-
-struct outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shell_quoted(std::string_view arg) {
-  std::string quoted = "'";
-  for (char c : arg) quoted += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
-  return quoted + "'";
-}
-
-// Runs `hml args...` with standard input from `input` (a file path, or empty for /dev/null).
-outcome hml_run(std::initializer_list<std::string> args, const std::string& input = {}) {
-  const scratch_directory io{"io"};
-  std::string command = shell_quoted(HML_CLI);
-  for (const std::string& arg : args) command += " " + shell_quoted(arg);
-  command += " <" + shell_quoted(input.empty() ? "/dev/null" : input) + " >" +
-             shell_quoted((io.path / "out").string()) + " 2>" + shell_quoted((io.path / "err").string());
-  const int raw = std::system(command.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(io.path / "out"), read_file(io.path / "err")};
-}
+using namespace hml_test;
 
 // Runs `producer | hml args... > consumer` in the shell, hml's address space limited to `limit_mib` MiB
 // (ulimit -v) so that a run whose memory grows with its input or output fails instead of passing. `producer`
@@ -117,15 +74,6 @@ constexpr bool address_space_limits_work = true;
 #else
 constexpr bool address_space_limits_work = true;
 #endif
-
-// A usage or input error: status 2, one line on stderr that starts "hml: error: " and contains `needle`.
-void expect_input_error(const outcome& o, std::string_view needle) {
-  EXPECT_EQ(o.status, 2) << o.err;
-  EXPECT_TRUE(o.out.empty()) << o.out;
-  EXPECT_TRUE(o.err.starts_with("hml: error: ")) << o.err;
-  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
-  EXPECT_NE(o.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in: " << o.err;
-}
 
 // Shortest round-trip text of a double (what CSV input needs to carry the exact value).
 std::string exact(double x) { return std::string{hml::format_number(x, hml::general(17)).view()}; }

@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "cli_harness.hpp"
 
 import hml;
 import hml.probe;
@@ -21,12 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string read_text(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
+using hml_test::read_file;
 
 const fs::path examples = fs::path{HML_SOURCE_DIR} / "examples" / "ecm";
 
@@ -42,8 +37,8 @@ std::string error_of(Read read) {
 }
 
 TEST(EcmFiles, MachineFileGivesTheCatalogMachinesResults) {
-  const hml::loaded_cpu file = hml::read_machine_yaml(read_text(examples / "sandy_bridge_ep.yml"), "snb.yml");
-  const hml::loaded_kernel kernel = hml::read_kernel_yaml(read_text(examples / "stencil2d5.yml"), "k.yml");
+  const hml::loaded_cpu file = hml::read_machine_yaml(read_file(examples / "sandy_bridge_ep.yml"), "snb.yml");
+  const hml::loaded_kernel kernel = hml::read_kernel_yaml(read_file(examples / "stencil2d5.yml"), "k.yml");
   const hml::in_core_time core{26 * hml::cycle, 20 * hml::cycle};
   const hml::ecm_result from_files = hml::ecm(kernel.kernel(), file.cpu(), core);
   const hml::ecm_result from_code =
@@ -115,7 +110,7 @@ struct bad_file {
 };
 
 TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
-  const std::string good = read_text(examples / "sandy_bridge_ep.yml");
+  const std::string good = read_file(examples / "sandy_bridge_ep.yml");
   const auto replaced = [&](std::string_view from, std::string_view to) {
     std::string text = good;
     const std::size_t at = text.find(from);
@@ -141,7 +136,7 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
 }
 
 TEST(EcmFiles, BadKernelFilesNameFileLineAndField) {
-  const std::string good = read_text(examples / "stencil2d5.yml");
+  const std::string good = read_file(examples / "stencil2d5.yml");
   const auto replaced = [&](std::string_view from, std::string_view to) {
     std::string text = good;
     const std::size_t at = text.find(from);
@@ -163,41 +158,10 @@ TEST(EcmFiles, BadKernelFilesNameFileLineAndField) {
 
 #ifdef HML_CLI
 
-struct outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string shell_quote(std::string_view arg) {
-  std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
-  return q + "'";
-}
-
-outcome ecm_run(std::initializer_list<std::string> args) {
-  const fs::path io = fs::temp_directory_path() / ("hml-ecm-cli-test-" + std::to_string(::getpid()) + "-" +
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  fs::create_directories(io);
-  std::string command = shell_quote(HML_CLI) + " ecm";
-  for (const std::string& arg : args) command += " " + shell_quote(arg);
-  command += " </dev/null >" + shell_quote((io / "out").string()) + " 2>" + shell_quote((io / "err").string());
-  const int raw = std::system(command.c_str());
-  outcome o{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_text(io / "out"), read_text(io / "err")};
-  fs::remove_all(io);
-  return o;
-}
-
-void expect_input_error(const outcome& o, std::string_view needle) {
-  EXPECT_EQ(o.status, 2) << o.err;
-  EXPECT_TRUE(o.out.empty()) << o.out;
-  EXPECT_TRUE(o.err.starts_with("hml: error: ")) << o.err;
-  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
-  EXPECT_NE(o.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in: " << o.err;
-}
+using namespace hml_test;
 
 TEST(EcmCli, TablePrintsTheEcmLineLevelsScalingAndRoofline) {
-  const outcome o = ecm_run({"--machine", (examples / "sandy_bridge_ep.yml").string(), "--kernel",
+  const outcome o = hml_run({"ecm", "--machine", (examples / "sandy_bridge_ep.yml").string(), "--kernel",
                              (examples / "stencil2d5.yml").string(), "--t-ol", "26", "--t-nol", "20"});
   ASSERT_EQ(o.status, 0) << o.err;
   // kerncraft's test_2d5pt_ECM: {26 || 20 | 10 | 6 | 13}; hml's memory term is 12.58 (see ecm_published.cpp).
@@ -207,7 +171,7 @@ TEST(EcmCli, TablePrintsTheEcmLineLevelsScalingAndRoofline) {
 }
 
 TEST(EcmCli, JsonCarriesFullPrecisionAndOneRowPerCore) {
-  const outcome o = ecm_run({"--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "2000", "--t-ol", "26",
+  const outcome o = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "2000", "--t-ol", "26",
                              "--t-nol", "20", "--cores", "6", "--format", "json"});
   ASSERT_EQ(o.status, 0) << o.err;
   const nlohmann::json rows = nlohmann::json::parse(o.out);
@@ -226,11 +190,11 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
   fs::create_directories(dir);
   std::ofstream{dir / "bad.yml"} << "name: x\nclock: 3 GHz\ncores: 2\nmemory hierarchy:\n  - level: L1\n    size: 1 KiB\n"
                                     "  - level: MEM\n    bandwidth: 10 GB/s\n    colour: blue\n";
-  expect_input_error(ecm_run({"--machine", (dir / "bad.yml").string(), "--kernel", "triad"}),
+  expect_input_error(hml_run({"ecm", "--machine", (dir / "bad.yml").string(), "--kernel", "triad"}),
                      "--machine: " + (dir / "bad.yml").string() + ":9: memory hierarchy[1].colour: unknown field");
-  expect_input_error(ecm_run({"--machine", "snb_e5_2680", "--kernel", "nosuch"}), "--kernel: no kernel named \"nosuch\"");
-  expect_input_error(ecm_run({"--machine", (dir / "missing.yml").string(), "--kernel", "triad"}), "--machine:");
-  expect_input_error(ecm_run({"--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "3"}), "--t-ol, --t-nol");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "nosuch"}), "--kernel: no kernel named \"nosuch\"");
+  expect_input_error(hml_run({"ecm", "--machine", (dir / "missing.yml").string(), "--kernel", "triad"}), "--machine:");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "3"}), "--t-ol, --t-nol");
   fs::remove_all(dir);
 }
 

@@ -15,9 +15,8 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cli_harness.hpp"
 #include "offload_decision.hpp"
 #include "tiered_memory.hpp"
 
@@ -29,62 +28,21 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct hetero_outcome {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::ostringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-std::string shell_arg(std::string_view arg) {
-  std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
-  return q + "'";
-}
-
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("hml-hetero-cli-" + std::to_string(::getpid()) + "-" +
-                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  fs::create_directories(dir);
-  return dir;
-}
-
-void expect_one_line_error(const hetero_outcome& o, std::string_view needle) {
-  EXPECT_EQ(o.status, 2) << o.err;
-  EXPECT_TRUE(o.out.empty()) << o.out;
-  EXPECT_TRUE(o.err.starts_with("hml: error: ")) << o.err;
-  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
-  EXPECT_NE(o.err.find(needle), std::string::npos) << "missing \"" << needle << "\" in: " << o.err;
-}
+using namespace hml_test;
 
 // The vector add of offload_decision.hpp, as options: 2^28 FLOP, 2 GiB in, 1 GiB out (the link added).
 const std::initializer_list<std::string> vector_add_args{
     "offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device", "h100_pcie", "--in", "2GiB", "--out", "1GiB", "--flops", "268435456FLOP"};
 
-hetero_outcome with(std::initializer_list<std::string> base, std::initializer_list<std::string> more) {
+// `hml BASE... MORE...`: a scenario's options with what a test adds.
+outcome with(std::initializer_list<std::string> base, std::initializer_list<std::string> more) {
   std::vector<std::string> all{base};
   all.insert(all.end(), more);
-  const fs::path io = scratch();
-  std::string line = shell_arg(HML_CLI);
-  for (const std::string& arg : all) line += " " + shell_arg(arg);
-  line += " </dev/null >" + shell_arg((io / "out").string()) + " 2>" + shell_arg((io / "err").string());
-  const int raw = std::system(line.c_str());
-  hetero_outcome o{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(io / "out"), slurp(io / "err")};
-  fs::remove_all(io);
-  return o;
+  return hml_run(all);
 }
 
-hetero_outcome hml_do(std::initializer_list<std::string> args) { return with(args, {}); }
-
 TEST(HeteroCli, OffloadJsonIsTheLibrarysPlan) {
-  const hetero_outcome o = with(vector_add_args, {"--link", "pcie5x16", "--format", "json"});
+  const outcome o = with(vector_add_args, {"--link", "pcie5x16", "--format", "json"});
   ASSERT_EQ(o.status, 0) << o.err;
   const nlohmann::json rows = nlohmann::json::parse(o.out);
   ASSERT_EQ(rows.size(), 1u);
@@ -106,7 +64,7 @@ TEST(HeteroCli, OffloadJsonIsTheLibrarysPlan) {
 }
 
 TEST(HeteroCli, OffloadTableShowsTheTimelineAndVerdict) {
-  const hetero_outcome o = with(vector_add_args, {"--link", "pcie5x16"});
+  const outcome o = with(vector_add_args, {"--link", "pcie5x16"});
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("serial              52.7 ms\n"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("verdict: run on the host (fastest offload: zero-copy, speed-up 0.473x)"), std::string::npos);
@@ -115,12 +73,12 @@ TEST(HeteroCli, OffloadTableShowsTheTimelineAndVerdict) {
 
 TEST(HeteroCli, OffloadOverARateOrASystem) {
   // NVLink 4's 450 GB/s given as a rate is the catalog's nvlink4.
-  const hetero_outcome by_rate = with(vector_add_args, {"--link", "450GB/s", "--format", "csv"});
-  const hetero_outcome by_id = with(vector_add_args, {"--link", "nvlink4", "--format", "csv"});
+  const outcome by_rate = with(vector_add_args, {"--link", "450GB/s", "--format", "csv"});
+  const outcome by_id = with(vector_add_args, {"--link", "nvlink4", "--format", "csv"});
   ASSERT_EQ(by_rate.status, 0) << by_rate.err;
   EXPECT_EQ(by_rate.out, by_id.out);
   EXPECT_NE(by_id.out.find(",zero-copy,"), std::string::npos) << by_id.out;
-  const hetero_outcome gh200 = hml_do({"offload", "--system", "gh200", "--in", "40GB", "--out", "20GB", "--format", "json"});
+  const outcome gh200 = hml_run({"offload", "--system", "gh200", "--in", "40GB", "--out", "20GB", "--format", "json"});
   ASSERT_EQ(gh200.status, 0) << gh200.err;
   // C2C: 450 GB/s per direction, 40 GB in: 88.9 ms.
   EXPECT_NEAR(nlohmann::json::parse(gh200.out)[0]["copy_in_s"].get<double>(), 40.0 / 450.0, 1e-12);
@@ -130,7 +88,7 @@ TEST(HeteroCli, OffloadOversubscribedOnAGivenDevice) {
   // 180 GB on an 80 GB device (2 TB/s, 51 TFLOP/s) over PCIe 5.0 x16: 80/180 resident; the copies move that
   // share, and the kernel streams the other 100/180 over the link at 63.015 GB/s while it runs
   // (tests/compile_time/tiers_and_offload.cpp derives the same on the catalog's H100 PCIe).
-  const hetero_outcome o = hml_do({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s",
+  const outcome o = hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s",
                                    "--device-bandwidth", "2TB/s", "--device-peak", "51TFLOP/s", "--device-capacity",
                                    "80GB", "--link", "pcie5x16", "--in", "120GB", "--out", "60GB", "--flops",
                                    "180GFLOP", "--format", "json"});
@@ -141,14 +99,14 @@ TEST(HeteroCli, OffloadOversubscribedOnAGivenDevice) {
   EXPECT_NEAR(r["copy_in_s"].get<double>(), 120e9 * (80.0 / 180.0) / link, 1e-12);
   EXPECT_NEAR(r["device_s"].get<double>(), 180e9 * (100.0 / 180.0) / link, 1e-12);
   EXPECT_EQ(r["best"], "pipelined");
-  expect_one_line_error(hml_do({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s",
+  expect_input_error(hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s",
                                 "--device-bandwidth", "2TB/s", "--device-peak", "51TFLOP/s", "--device-capacity",
                                 "0GB", "--link", "pcie5x16", "--in", "1GB", "--out", "1GB"}),
                         "--device-capacity: tier capacity must be finite and > 0");
 }
 
 TEST(HeteroCli, TiersJsonIsTheLibrarysPlacements) {
-  const hetero_outcome o = hml_do({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
+  const outcome o = hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
                                    "--hot-accesses", "0.9", "--format", "json"});
   ASSERT_EQ(o.status, 0) << o.err;
   const nlohmann::json rows = nlohmann::json::parse(o.out);
@@ -167,21 +125,21 @@ TEST(HeteroCli, TiersJsonIsTheLibrarysPlacements) {
 }
 
 TEST(HeteroCli, TiersGivenAsSpecsMatchTheCatalogsTiers) {
-  const hetero_outcome given = hml_do({"tiers", "--tier", "HBM2e:64GiB:1638.4GB/s", "--tier", "DDR5-4800:512GiB:307.2GB/s",
+  const outcome given = hml_run({"tiers", "--tier", "HBM2e:64GiB:1638.4GB/s", "--tier", "DDR5-4800:512GiB:307.2GB/s",
                                        "--footprint", "200GiB", "--hot-bytes", "0.3", "--hot-accesses", "0.9",
                                        "--format", "csv"});
-  const hetero_outcome catalog = hml_do({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
+  const outcome catalog = hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
                                          "--hot-accesses", "0.9", "--format", "csv"});
   ASSERT_EQ(given.status, 0) << given.err;
   EXPECT_EQ(given.out, catalog.out);
-  const hetero_outcome table = hml_do({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
+  const outcome table = hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
                                        "--hot-accesses", "0.9"});
   EXPECT_NE(table.out.find("weighted interleave  does not fit"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("best placement       1.95 TB/s"), std::string::npos) << table.out;
 }
 
 TEST(HeteroCli, DevicesListsLinksAndSystems) {
-  const hetero_outcome o = hml_do({"devices"});
+  const outcome o = hml_run({"devices"});
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("pcie5x16  PCIe 5.0 x16               63.02 GB/s"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("c2c       NVLink-C2C (GH200)         450 GB/s       stated   375 GB/s, 297 GB/s"), std::string::npos);
@@ -189,32 +147,31 @@ TEST(HeteroCli, DevicesListsLinksAndSystems) {
 }
 
 TEST(HeteroCli, BadInputIsOneLine) {
-  expect_one_line_error(with(vector_add_args, {"--link", "pcie9x16"}), "--link: unknown link 'pcie9x16'");
-  expect_one_line_error(with(vector_add_args, {"--link", "0GB/s"}), "--link: link bandwidth must be finite and > 0");
-  expect_one_line_error(with(vector_add_args, {"--link", "pcie5x16", "--chunks", "0"}), "--chunks: chunks must be within");
-  expect_one_line_error(with({"offload", "--system", "gh200", "--out", "1GB"}, {"--in", "2GB/s"}), "--in: ");
-  expect_one_line_error(hml_do({"offload", "--system", "mi300a", "--in", "1GB", "--out", "1GB"}), "one memory pool");
-  expect_one_line_error(hml_do({"offload", "--system", "nope", "--in", "1GB", "--out", "1GB"}), "--system: unknown system");
-  expect_one_line_error(hml_do({"tiers", "--tier", "HBM:64GiB", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
+  expect_input_error(with(vector_add_args, {"--link", "pcie9x16"}), "--link: unknown link 'pcie9x16'");
+  expect_input_error(with(vector_add_args, {"--link", "0GB/s"}), "--link: link bandwidth must be finite and > 0");
+  expect_input_error(with(vector_add_args, {"--link", "pcie5x16", "--chunks", "0"}), "--chunks: chunks must be within");
+  expect_input_error(with({"offload", "--system", "gh200", "--out", "1GB"}, {"--in", "2GB/s"}), "--in: ");
+  expect_input_error(hml_run({"offload", "--system", "mi300a", "--in", "1GB", "--out", "1GB"}), "one memory pool");
+  expect_input_error(hml_run({"offload", "--system", "nope", "--in", "1GB", "--out", "1GB"}), "--system: unknown system");
+  expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
                         "--tier: a tier is NAME:CAPACITY:BANDWIDTH");
-  expect_one_line_error(hml_do({"tiers", "--tier", "HBM:64GB/s:1GB/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
+  expect_input_error(hml_run({"tiers", "--tier", "HBM:64GB/s:1GB/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
                         "--tier: ");
-  expect_one_line_error(hml_do({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "1.5"}),
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "1.5"}),
                         "--hot-bytes: a share must be within [0, 1]");
-  expect_one_line_error(hml_do({"tiers", "--system", "xeon_max", "--footprint", "2TiB"}), "--footprint: the working set does not fit the tiers");
-  expect_one_line_error(hml_do({"tiers", "--system", "xeon_max", "--footprint", "1GiB", "--shares", "0.5,0.6"}),
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "2TiB"}), "--footprint: the working set does not fit the tiers");
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "1GiB", "--shares", "0.5,0.6"}),
                         "--shares: flat mode's shares must add up to 1");
   // -o FILE: no file on failure.
-  const fs::path dir = scratch();
-  const fs::path file = dir / "plan.csv";
-  expect_one_line_error(with(vector_add_args, {"--link", "pcie9x16", "-o", file.string()}), "--link");
+  const scratch_directory dir;
+  const fs::path file = dir.path / "plan.csv";
+  expect_input_error(with(vector_add_args, {"--link", "pcie9x16", "-o", file.string()}), "--link");
   EXPECT_FALSE(fs::exists(file));
-  fs::remove_all(dir);
 }
 
 TEST(HeteroCli, HelpHasAnExample) {
   for (const std::string command : {"tiers", "offload"}) {
-    const hetero_outcome o = hml_do({command, "--help"});
+    const outcome o = hml_run({command, "--help"});
     EXPECT_EQ(o.status, 0);
     EXPECT_NE(o.out.find("Example: hml " + command), std::string::npos) << o.out;
   }
