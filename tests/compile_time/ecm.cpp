@@ -1,24 +1,16 @@
 // The ECM model on a machine written in C++, every figure derived by hand in the comments.
 import hml;
 
+#include "ecm_triad.hpp"  // my_machine, the CPU written in C++
+
 namespace {
 
 using namespace hml::literals;
 
 // A CPU at 2 GHz with 8 cores: L2 -> L1 at 64 B/cy, L3 -> L2 at 16 B/cy (both stated per cycle), main
 // memory at 64 GB/s, which is 32 B/cy at 2 GHz. AVX2 ports: 2 loads, 1 store, 2 FMA per cycle.
-constexpr hml::cpu_description my_machine{
-    .machine = {.id = "my_cpu",
-                .name = "a CPU written in C++",
-                .memory = {{.name = "L1", .capacity = hml::stated(32_KiB), .scope = hml::sharing::per_core},
-                           {.name = "L2", .capacity = hml::stated(1_MiB), .scope = hml::sharing::per_core},
-                           {.name = "L3", .capacity = hml::stated(32_MiB)},
-                           {.name = "DRAM", .bandwidth = hml::stated(64_GBps)}},
-                .compute = {{.type = hml::precision::fp64, .dense = hml::stated(256_GFLOPS)}},
-                .cores = 8,
-                .clock = hml::stated(2_GHz)},
-    .transfers = {{}, {.rate = hml::stated(64 * hml::byte_per_cycle)}, {.rate = hml::stated(16 * hml::byte_per_cycle)}, {}},
-};
+// (examples/ecm_triad.hpp writes it once; the example prints what is checked here.)
+using ecm_triad::my_machine;
 
 // STREAM triad a = b + s * c in DRAM: 4 lines per CL between every pair (2 loads, write-allocate,
 // eviction). In-core, per CL of 8 doubles with 32 B vectors: 4 loads / 2 = 2 cy (T_nOL); 2 stores / 1 and
