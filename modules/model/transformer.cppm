@@ -23,6 +23,7 @@ module;
 #include <string_view>
 export module hml.transformer;
 export import hml.operators;
+export import hml.link;
 
 using namespace std::string_view_literals;
 
@@ -83,13 +84,6 @@ struct precisions {
 
 enum class attention_kernel { fused, unfused };
 
-// A link between devices, per direction: its bandwidth and the latency of one message. (Typed links of
-// the machine description will replace this; the model takes only these two figures.)
-struct interconnect {
-  data_rate bandwidth{};
-  duration latency{};
-};
-
 // Achieved share of the compute peak and of the memory bandwidth, in (0, 1].
 struct efficiency {
   double compute = 1.0;
@@ -105,7 +99,7 @@ struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
   unsigned tensor_parallel = 1;  // devices the model is split over
-  interconnect link{};           // between them (needed when tensor_parallel > 1)
+  hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
   efficiency achieved{};
 };
 
@@ -116,8 +110,7 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   expects(n >= 1, "hml: tensor parallelism needs at least one device");
   expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0,
           "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
-  expects(n == 1 || (o.link.bandwidth.value() > 0 && o.link.latency.value() >= 0),
-          "hml: tensor parallelism needs a link bandwidth > 0");
+  if (n > 1) validate(o.link);
 }
 
 // The operators count elements in 64-bit integers (then FLOP and bytes in doubles): every element count
@@ -295,8 +288,12 @@ struct operator_time {
     r.compute_time = op.flops / (roof_of(m, op.compute).peak * o.achieved.compute);
   }
   if (op.link_sent.value() > 0 || op.link_messages > 0) {
-    expects(o.link.bandwidth.value() > 0, "hml: an all-reduce needs a link bandwidth > 0");
-    r.link_time = op.link_sent / o.link.bandwidth + op.link_messages * o.link.latency;
+    expects(op.link_messages > 0, "hml: link traffic needs at least one message");
+    validate(o.link);
+    // Each message of a ring sends a chunk to the next device while it receives one from the previous:
+    // at once on a full-duplex link, in turn on a half-duplex one (hml.link says how long each takes).
+    const data_size chunk = op.link_sent / op.link_messages;
+    r.link_time = op.link_messages * detail::link_time_both_ways_of(o.link, chunk, chunk);
   }
   r.time = combine(r.memory_time, r.compute_time, overlap::full) + r.link_time;
   r.bound = r.link_time > combine(r.memory_time, r.compute_time, overlap::full) ? limit::link
@@ -348,10 +345,11 @@ struct step_analysis {
   return r;
 }
 
-// Where the link starts to bind: the link bandwidth below which a step's link time (S / B + k x latency,
-// S the bytes each device sends, k its messages) exceeds both its memory and its compute time:
-// B* = S / (max(memory, compute) - k latency). Infinite when the latencies alone exceed them (any link binds);
-// zero when the step sends nothing.
+// Where the link starts to bind: the per-direction bandwidth below which a step's link time exceeds both
+// its memory and its compute time. Each device sends S bytes in k messages and receives as much: on a
+// full-duplex link both at once, S / B + k latency; on a half-duplex one in turn, 2 (S / B + k latency).
+// So B* = w S / (max(memory, compute) - w k latency), w = 1 full duplex, 2 half. Infinite when the
+// latencies alone exceed them (any bandwidth binds); zero when the step sends nothing.
 [[nodiscard]] constexpr data_rate binding_link_bandwidth(const step_analysis& s, const inference_options& o) {
   data_size sent{};
   double messages = 0;
@@ -360,10 +358,11 @@ struct step_analysis {
     messages += t.op.link_messages;
   }
   if (sent.value() == 0) return data_rate{};
+  const double ways = o.link.mode == duplex::half ? 2.0 : 1.0;
   const duration other = combine(s.memory_time, s.compute_time, overlap::full);
-  const duration slack = other - messages * o.link.latency;
+  const duration slack = other - ways * messages * o.link.latency;
   if (slack.value() <= 0) return data_rate::from_value(__builtin_inf());
-  return sent / slack;
+  return ways * sent / slack;
 }
 
 // A request: `batch` sequences of `prompt` tokens, each generating `generate` tokens (the first of them by
