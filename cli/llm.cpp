@@ -31,7 +31,7 @@ struct llm_options {
   std::string link_latency;
   double efficiency_compute = 1.0;
   double efficiency_memory = 1.0;
-  std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab;
+  std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
   bool no_gated = false;
   std::string as_kernels;
   output_options output;
@@ -82,7 +82,10 @@ hml::transformer model_of(const llm_options& o) {
     t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
   }
   if (o.no_gated) t.gated_mlp = false;
-  check_option("--layers, --hidden, --ffn, --heads, --kv-heads, --head-dim, --vocab", [&] { hml::validate(t); });
+  if (o.experts) t.experts = *o.experts;
+  if (o.active_experts) t.active_experts = *o.active_experts;
+  check_option("--layers, --hidden, --ffn, --heads, --kv-heads, --head-dim, --vocab, --experts, --active-experts",
+               [&] { hml::validate(t); });
   return t;
 }
 
@@ -241,7 +244,7 @@ void add_llm_command(CLI::App& hml) {
   for (const hml::transformer* m : hml::models::all) models += (models.empty() ? "" : ", ") + std::string{m->name};
   command->footer(
       "Models: " + models +
-      " (or --layers --hidden --ffn --heads --vocab [--kv-heads --head-dim]).\n"
+      " (or --layers --hidden --ffn --heads --vocab [--kv-heads --head-dim --experts --active-experts]).\n"
       "Precisions: fp32, bf16, fp16, fp8, int8, int4. The compute ceiling of each operator follows its precision;\n"
       "a device without that peak is an error. Conventions: docs/explanation/transformer-conventions.md.\n"
       "Example: hml llm --model llama-2-7b --device a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
@@ -295,6 +298,8 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads)")->check(count);
   command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
   command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");
+  command->add_option("--experts", o->experts, "MLP experts per layer (mixture of experts; default 1: dense)")->check(count);
+  command->add_option("--active-experts", o->active_experts, "experts each token runs (default 1)")->check(count);
   command->add_option("--as-kernels", o->as_kernels,
                       "write the operators of this phase (prefill or decode) as a kernels CSV for `hml chart --ops`")
       ->check(CLI::IsMember({"prefill", "decode"}))

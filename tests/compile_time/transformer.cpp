@@ -258,6 +258,34 @@ static_assert(near(hml::binding_link_bandwidth(prefill_on(tp4_half), tp4_half) /
                    2.0, 1e-9));
 static_assert(near(prefill_on(tp4_half).link_time / prefill_on(tp4_pcie).link_time, 2.0, 1e-9));
 
+// --- Mixture of experts: Mixtral 8x7B on an H100 SXM (FP16) -----------------------------------------
+
+// At batch 1 a decode step runs 2 of the 8 experts: it reads the active parameters but the embedding table
+// (12.88 G - 0.131 G) x 2 B = 25.5 GB, 7.6 ms at 3.35 TB/s. From batch 4 (8 experts / 2 a token) every
+// expert is touched: (46.70 G - 0.131 G) x 2 B = 93.1 GB, 27.8 ms, while the FLOP stay at the active
+// parameters' 2 x 12.75 G a token (25.8 us at 989 TFLOP/s). So the ridge is past the weights-only pivot
+// 27.8 ms / 25.8 us = 1,078 (the activations each token moves push it further), against Mistral 7B's 400.
+constexpr auto mixtral_1 = hml::analyze_step(models::mixtral_8x7b, hml::decode_step(1, 1), devices::h100_sxm);
+constexpr auto mixtral_4 = hml::analyze_step(models::mixtral_8x7b, hml::decode_step(4, 1), devices::h100_sxm);
+constexpr auto mixtral_8 = hml::analyze_step(models::mixtral_8x7b, hml::decode_step(8, 1), devices::h100_sxm);
+constexpr double mixtral_embedding = 32000.0 * 4096;
+static_assert(mixtral_1.weights == (hml::active_parameters(models::mixtral_8x7b) - mixtral_embedding) * 2 * 1_B +
+                                       4096 * 2_B);  // + the one embedding row
+static_assert(mixtral_4.weights == (hml::parameters(models::mixtral_8x7b) - mixtral_embedding) * 2 * 1_B + 4 * 4096 * 2_B &&
+              mixtral_8.weights == mixtral_4.weights + 4 * 4096 * 2_B);
+static_assert(mixtral_1.bound() == hml::limit::memory && near(mixtral_1.time.value / 1_ms, 7.6, 0.02));
+constexpr double mixtral_ridge = hml::ridge_batch(models::mixtral_8x7b, 1, devices::h100_sxm);
+static_assert(mixtral_ridge > 1078 && mixtral_ridge < 1.6 * 1078);
+static_assert(hml::analyze_step(models::mixtral_8x7b, hml::decode_step(static_cast<std::uint64_t>(mixtral_ridge) - 1, 1),
+                                devices::h100_sxm)
+                  .bound() == hml::limit::memory &&
+              hml::analyze_step(models::mixtral_8x7b, hml::decode_step(static_cast<std::uint64_t>(mixtral_ridge) + 1, 1),
+                                devices::h100_sxm)
+                  .bound() == hml::limit::compute);
+// All 46.7 G parameters must be held (93.4 GB in FP16): not on one 80 GB H100, on two with TP 2.
+static_assert(!hml::fits(models::mixtral_8x7b, 1, 1, devices::h100_sxm) &&
+              hml::fits(models::mixtral_8x7b, 1, 4096, devices::h100_sxm, tp2));
+
 // --- A compile-time sweep: decode of Llama-2 7B on an H100 SXM over batch x context ------------------
 
 constexpr auto batches = hml::values(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0);

@@ -139,6 +139,21 @@ TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
   EXPECT_EQ(prefill.bound(), hml::limit::link);
 }
 
+// A mixture of experts: the preset and the same sizes given by hand are one model; its router and its
+// experts' reads are the library's.
+TEST(LlmCli, MixtureOfExpertsIsThePresetsAnalysis) {
+  const result preset = llm({"--model", "mixtral-8x7b", "--device", "h200", "--batch", "2", "--format", "json"});
+  const result sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
+                            "--vocab", "32000", "--experts", "8", "--active-experts", "2", "--device", "h200",
+                            "--batch", "2", "--format", "json"});
+  ASSERT_EQ(preset.status, 0) << preset.err;
+  EXPECT_EQ(preset.out, sizes.out);
+  const auto rows = nlohmann::json::parse(preset.out);
+  const auto decode = hml::analyze_step(hml::models::mixtral_8x7b, hml::decode_step(2, 513), hml::devices::h200);
+  EXPECT_EQ(rows.back()["time_s"].get<double>(), decode.time.value.value());
+  EXPECT_NE(preset.out.find("\"router\""), std::string::npos);
+}
+
 TEST(LlmCli, AsKernelsFeedsTheChart) {
   const result r = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--batch", "64", "--as-kernels", "decode"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -200,6 +215,8 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "nvlink4",
                          "--link-latency", "-1us"},
                         "--link-latency: ");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--experts", "2", "--active-experts", "3"},
+                        "1 <= active experts <= experts");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
                         "efficiencies must be within (0, 1]");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
