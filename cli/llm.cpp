@@ -27,11 +27,11 @@ struct llm_options {
   std::string kv = "fp16";
   std::string attention = "fused";
   unsigned tp = 1;
-  std::string link_bandwidth;
-  std::string link_latency = "0s";
+  std::string link;
+  std::string link_latency;
   double efficiency_compute = 1.0;
   double efficiency_memory = 1.0;
-  std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab;
+  std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
   bool no_gated = false;
   std::string as_kernels;
   output_options output;
@@ -82,7 +82,10 @@ hml::transformer model_of(const llm_options& o) {
     t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
   }
   if (o.no_gated) t.gated_mlp = false;
-  check_option("--layers, --hidden, --ffn, --heads, --kv-heads, --head-dim, --vocab", [&] { hml::validate(t); });
+  if (o.experts) t.experts = *o.experts;
+  if (o.active_experts) t.active_experts = *o.active_experts;
+  check_option("--layers, --hidden, --ffn, --heads, --kv-heads, --head-dim, --vocab, --experts, --active-experts",
+               [&] { hml::validate(t); });
   return t;
 }
 
@@ -93,15 +96,13 @@ hml::inference_options inference_of(const llm_options& o, const hml::transformer
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
   if (o.tp > 1) {
-    if (o.link_bandwidth.empty()) throw input_error("--link-bandwidth: --tp above 1 needs the link's bandwidth");
-    i.link = {quantity_of<hml::data_rate>("--link-bandwidth", o.link_bandwidth),
-              quantity_of<hml::duration>("--link-latency", o.link_latency)};
-    check_option("--link-bandwidth", [&] {
-      hml::expects(i.link.bandwidth.value() > 0 && hml::isfinite(i.link.bandwidth), "hml: must be finite and > 0");
-    });
-    check_option("--link-latency", [&] {
-      hml::expects(i.link.latency.value() >= 0 && hml::isfinite(i.link.latency), "hml: must be finite and >= 0");
-    });
+    if (o.link.empty()) throw input_error("--link: --tp above 1 needs the link, e.g. --link nvlink4");
+    // The same reader as `hml offload --link`: a catalog link (per direction, duplex, latency) or a rate.
+    i.link = check_option("--link", [&] { return hml::systems::link_named(o.link); });
+    if (!o.link_latency.empty()) {
+      i.link.latency = quantity_of<hml::duration>("--link-latency", o.link_latency);
+      check_option("--link-latency", [&] { hml::validate_link_latency(i.link.latency); });
+    }
   }
   i.achieved = {o.efficiency_compute, o.efficiency_memory};
   check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
@@ -227,6 +228,8 @@ void run(const llm_options& o) {
                                           : hml::to_string(r, {.number = hml::general(4),
                                                                .prefixes = hml::prefix_system::decimal});
     };
+    out += "link: " + rate(i.link.bandwidth.rate) + " per direction, " + std::string{hml::to_string(i.link.mode)} +
+           ", " + text(i.link.latency) + " a message\n";
     out += "the link binds the prefill below " + rate(hml::binding_link_bandwidth(prefill, i)) +
            ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
   }
@@ -241,12 +244,12 @@ void add_llm_command(CLI::App& hml) {
   for (const hml::transformer* m : hml::models::all) models += (models.empty() ? "" : ", ") + std::string{m->name};
   command->footer(
       "Models: " + models +
-      " (or --layers --hidden --ffn --heads --vocab [--kv-heads --head-dim]).\n"
+      " (or --layers --hidden --ffn --heads --vocab [--kv-heads --head-dim --experts --active-experts]).\n"
       "Precisions: fp32, bf16, fp16, fp8, int8, int4. The compute ceiling of each operator follows its precision;\n"
       "a device without that peak is an error. Conventions: docs/explanation/transformer-conventions.md.\n"
       "Example: hml llm --model llama-2-7b --device a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
       "         hml llm --model llama-2-70b --device h100_sxm --weights int4 --kv fp8 --tp 2 "
-      "--link-bandwidth 450GB/s --efficiency-memory 0.8 --format csv\n"
+      "--link nvlink4 --efficiency-memory 0.8 --format csv\n"
       "         hml llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | "
       "hml chart --device h100_sxm --precision fp16 --ops - -o decode.svg");
   auto o = std::make_shared<llm_options>();
@@ -276,11 +279,13 @@ void add_llm_command(CLI::App& hml) {
       ->check(CLI::IsMember({"fused", "unfused"}))
       ->capture_default_str();
   command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(4096))->capture_default_str();
-  command->add_option("--link-bandwidth", o->link_bandwidth, "link bandwidth per direction, e.g. 450GB/s")
-      ->type_name("RATE");
-  command->add_option("--link-latency", o->link_latency, "latency of one message on the link, e.g. 5us")
-      ->type_name("TIME")
-      ->capture_default_str();
+  command->add_option("--link", o->link,
+                      "the link between the --tp devices: pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., "
+                      "or a rate per direction")
+      ->type_name("LINK");
+  command->add_option("--link-latency", o->link_latency,
+                      "latency of one message on the link, e.g. 5us (default: the catalog link's, else 0 s)")
+      ->type_name("TIME");
   command->add_option("--efficiency-compute", o->efficiency_compute, "achieved share of peak compute, (0, 1]")
       ->capture_default_str();
   command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
@@ -293,6 +298,8 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads)")->check(count);
   command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
   command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");
+  command->add_option("--experts", o->experts, "MLP experts per layer (mixture of experts; default 1: dense)")->check(count);
+  command->add_option("--active-experts", o->active_experts, "experts each token runs (default 1)")->check(count);
   command->add_option("--as-kernels", o->as_kernels,
                       "write the operators of this phase (prefill or decode) as a kernels CSV for `hml chart --ops`")
       ->check(CLI::IsMember({"prefill", "decode"}))

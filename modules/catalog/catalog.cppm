@@ -124,6 +124,7 @@ inline constexpr device h100_sxm{
                 tc(tf32, stated(494.7_TFLOPS, h100_datasheet), stated(989_TFLOPS, h100_datasheet)),
                 tc(bf16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet)),
                 tc(fp16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet)),
+                tc(fp8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet)),
                 tc(int8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet))},
     .cores = 132, .clock = stated(1.98_GHz, lockwood_h100),
     .note = "FP32 = 16,896 lanes x 2 x 1.98 GHz = 66.9 TFLOP/s; tensor clock 1.83 GHz"};

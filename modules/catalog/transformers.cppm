@@ -30,11 +30,15 @@ inline constexpr transformer llama_3_70b{
 inline constexpr transformer mistral_7b{
     .name = "mistral-7b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
     .vocab = 32000, .source = "https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json"};
+inline constexpr transformer mixtral_8x7b{
+    .name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
+    .vocab = 32000, .experts = 8, .active_experts = 2,
+    .source = "https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json"};
 // clang-format on
 
 // The one list of presets, in this order for `hml llm --help`.
-inline constexpr std::array<const transformer*, 6> all{&llama_2_7b, &llama_2_13b, &llama_2_70b,
-                                                        &llama_3_8b, &llama_3_70b, &mistral_7b};
+inline constexpr std::array<const transformer*, 7> all{&llama_2_7b, &llama_2_13b, &llama_2_70b, &llama_3_8b,
+                                                        &llama_3_70b, &mistral_7b, &mixtral_8x7b};
 
 // The preset with this name; nullptr if none.
 [[nodiscard]] constexpr const transformer* find(std::string_view name) noexcept {
@@ -57,5 +61,9 @@ static_assert(parameters(llama_2_70b) == 68'976'648'192);
 static_assert(parameters(llama_3_8b) == 8'030'261'248);
 static_assert(parameters(llama_3_70b) == 70'553'706'496);
 static_assert(parameters(mistral_7b) == 7'241'732'096);
+// Mixtral 8x7B: 46.7 G parameters, 12.9 G active a token (Mistral AI, "Mixtral of experts"): 32 layers of
+// attention 41,943,040 + 8 experts x 176,160,768 + router 32,768 + norms 8,192, plus 2 x 32,000 x 4,096 + 4,096.
+static_assert(parameters(mixtral_8x7b) == 46'702'792'704);
+static_assert(active_parameters(mixtral_8x7b) == 12'879'925'248);
 
 }  // namespace hml::models::detail

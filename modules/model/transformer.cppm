@@ -16,13 +16,17 @@
 //     element-wise neighbours and activations on FP32 vector units; a precision the machine publishes no
 //     peak for is an error (a compile error in a constant expression), never a fallback.
 //   - parameters are counted without biases (Llama, Mistral have none) and stored at the weights' precision.
-// Mixture of experts is not modelled yet.
+//   - mixture of experts: each token runs `active_experts` of the `experts` MLPs, chosen by a router (a
+//     hidden x experts GEMM); a step reads the weights of min(experts, tokens x active) experts, every
+//     token's experts counted as distinct until all are touched (an upper bound for uniform routing); the
+//     weighted sum of the experts' outputs is not counted (hidden per active expert per token: small).
 module;
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 export module hml.transformer;
 export import hml.operators;
+export import hml.link;
 
 using namespace std::string_view_literals;
 
@@ -40,6 +44,8 @@ struct transformer {
   std::uint64_t head_dim = 0;  // usually hidden / heads
   std::uint64_t vocab = 0;
   bool gated_mlp = true;       // SwiGLU: gate and up projections, then down
+  std::uint64_t experts = 1;         // MLPs per layer (mixture of experts); 1: a dense model
+  std::uint64_t active_experts = 1;  // of them, those each token runs
   bool tied_embeddings = false;
   normalization_kind norm = normalization_kind::rms_norm;
   std::string_view source{};   // where the configuration comes from
@@ -49,6 +55,8 @@ constexpr void validate(const transformer& t) {
   expects(t.layers > 0 && t.hidden > 0 && t.ffn > 0 && t.vocab > 0,
           "hml: a transformer needs layers, hidden, ffn and vocab >= 1");
   validate(attention_shape{t.heads, t.kv_heads, t.head_dim});
+  expects(t.experts >= 1 && t.active_experts >= 1 && t.active_experts <= t.experts,
+          "hml: a mixture of experts needs 1 <= active experts <= experts");
 }
 
 [[nodiscard]] constexpr attention_shape attention_of(const transformer& t) noexcept {
@@ -56,11 +64,13 @@ constexpr void validate(const transformer& t) {
 }
 
 // Parameters of one layer's linear projections: Q and O are hidden x (heads d), K and V hidden x (kv d);
-// the MLP is 3 hidden ffn gated (gate, up, down), else 2 hidden ffn.
+// the MLP is 3 hidden ffn gated (gate, up, down), else 2 hidden ffn, once per expert, plus the router
+// (hidden x experts) in a mixture of experts.
 [[nodiscard]] constexpr std::uint64_t linear_parameters_per_layer(const transformer& t) noexcept {
   const std::uint64_t attention = t.hidden * (2 * t.heads + 2 * t.kv_heads) * t.head_dim;
   const std::uint64_t mlp = (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn;
-  return attention + mlp;
+  const std::uint64_t router = t.experts > 1 ? t.hidden * t.experts : 0;
+  return attention + t.experts * mlp + router;
 }
 
 // All parameters: the layers' projections and norms (2 per layer; LayerNorm has a gain and a bias), the
@@ -73,6 +83,12 @@ constexpr void validate(const transformer& t) {
   return t.layers * per_layer + norm + embeddings;
 }
 
+// The parameters a token runs through: all but the experts it does not use (Mixtral 8x7B: 12.9 G of 46.7 G).
+[[nodiscard]] constexpr std::uint64_t active_parameters(const transformer& t) noexcept {
+  const std::uint64_t mlp = (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn;
+  return parameters(t) - t.layers * (t.experts - t.active_experts) * mlp;
+}
+
 // --- How it runs -------------------------------------------------------------------------------------
 
 struct precisions {
@@ -82,13 +98,6 @@ struct precisions {
 };
 
 enum class attention_kernel { fused, unfused };
-
-// A link between devices, per direction: its bandwidth and the latency of one message. (Typed links of
-// the machine description will replace this; the model takes only these two figures.)
-struct interconnect {
-  data_rate bandwidth{};
-  duration latency{};
-};
 
 // Achieved share of the compute peak and of the memory bandwidth, in (0, 1].
 struct efficiency {
@@ -105,7 +114,7 @@ struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
   unsigned tensor_parallel = 1;  // devices the model is split over
-  interconnect link{};           // between them (needed when tensor_parallel > 1)
+  hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
   efficiency achieved{};
 };
 
@@ -116,8 +125,7 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   expects(n >= 1, "hml: tensor parallelism needs at least one device");
   expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0,
           "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
-  expects(n == 1 || (o.link.bandwidth.value() > 0 && o.link.latency.value() >= 0),
-          "hml: tensor parallelism needs a link bandwidth > 0");
+  if (n > 1) validate(o.link);
 }
 
 // The operators count elements in 64-bit integers (then FLOP and bytes in doubles): every element count
@@ -127,11 +135,12 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   constexpr double limit = 4611686018427387904.0;  // 2^62
   const auto d = [](std::uint64_t x) { return static_cast<double>(x); };
   const double rows = d(batch) * d(new_tokens);
-  const double widest = d(t.hidden) > 2.0 * d(t.ffn) ? d(t.hidden) : 2.0 * d(t.ffn);
+  const double widest = d(t.hidden) > 2.0 * d(t.ffn) * d(t.active_experts) ? d(t.hidden)
+                                                                              : 2.0 * d(t.ffn) * d(t.active_experts);
   return rows * (widest > d(t.vocab) ? widest : d(t.vocab)) * (d(t.heads) + 2.0 * d(t.kv_heads)) < limit &&
          rows * d(context) * d(t.heads) < limit &&
          2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * d(t.head_dim) < limit &&
-         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) + (d(t.heads) + d(t.kv_heads)) * d(t.head_dim)) +
+         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) * d(t.experts) + (d(t.heads) + d(t.kv_heads)) * d(t.head_dim)) +
                  2.0 * d(t.vocab) * d(t.hidden) <
              limit;
 }
@@ -211,11 +220,21 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   ops.push_back(repeated(linear("O projection"sv, rows, a.heads * a.head_dim, t.hidden, act, w), L));
   ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
   if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel), 2 * L));
-  ops.push_back(repeated(linear(gated ? "gate+up projection"sv : "up projection"sv, rows, t.hidden,
-                                (gated ? 2 : 1) * ffn, act, w), L));
-  ops.push_back(repeated(gated ? elementwise("SwiGLU"sv, rows * ffn, 2, 5.0, act)
-                               : elementwise("GELU"sv, rows * ffn, 1, 8.0, act), L));
-  ops.push_back(repeated(linear("down projection"sv, rows, ffn, t.hidden, act, w), L));
+  // A mixture of experts: the router, then each token through its experts (rows x active token-expert
+  // pairs), reading the weights of the experts the step touches.
+  const std::uint64_t pairs = rows * t.active_experts;
+  const double touched = static_cast<double>(pairs < t.experts ? pairs : t.experts);
+  const auto experts = [&](operator_cost op) {
+    op.weights *= touched;
+    return op;
+  };
+  if (t.experts > 1) ops.push_back(repeated(linear("router"sv, rows, t.hidden, t.experts, act, w), L));
+  ops.push_back(repeated(experts(linear(gated ? "gate+up projection"sv : "up projection"sv, pairs, t.hidden,
+                                        (gated ? 2 : 1) * ffn, act, w)),
+                         L));
+  ops.push_back(repeated(gated ? elementwise("SwiGLU"sv, pairs * ffn, 2, 5.0, act)
+                               : elementwise("GELU"sv, pairs * ffn, 1, 8.0, act), L));
+  ops.push_back(repeated(experts(linear("down projection"sv, pairs, ffn, t.hidden, act, w)), L));
   // The norms after attention and after the last layer, and the LM head on each sequence's last token.
   operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
   norms = repeated(norms, L);
@@ -295,8 +314,12 @@ struct operator_time {
     r.compute_time = op.flops / (roof_of(m, op.compute).peak * o.achieved.compute);
   }
   if (op.link_sent.value() > 0 || op.link_messages > 0) {
-    expects(o.link.bandwidth.value() > 0, "hml: an all-reduce needs a link bandwidth > 0");
-    r.link_time = op.link_sent / o.link.bandwidth + op.link_messages * o.link.latency;
+    expects(op.link_messages > 0, "hml: link traffic needs at least one message");
+    validate(o.link);
+    // Each message of a ring sends a chunk to the next device while it receives one from the previous:
+    // at once on a full-duplex link, in turn on a half-duplex one (hml.link says how long each takes).
+    const data_size chunk = op.link_sent / op.link_messages;
+    r.link_time = op.link_messages * detail::link_time_both_ways_of(o.link, chunk, chunk);
   }
   r.time = combine(r.memory_time, r.compute_time, overlap::full) + r.link_time;
   r.bound = r.link_time > combine(r.memory_time, r.compute_time, overlap::full) ? limit::link
@@ -348,10 +371,11 @@ struct step_analysis {
   return r;
 }
 
-// Where the link starts to bind: the link bandwidth below which a step's link time (S / B + k x latency,
-// S the bytes each device sends, k its messages) exceeds both its memory and its compute time:
-// B* = S / (max(memory, compute) - k latency). Infinite when the latencies alone exceed them (any link binds);
-// zero when the step sends nothing.
+// Where the link starts to bind: the per-direction bandwidth below which a step's link time exceeds both
+// its memory and its compute time. Each device sends S bytes in k messages and receives as much: on a
+// full-duplex link both at once, S / B + k latency; on a half-duplex one in turn, 2 (S / B + k latency).
+// So B* = w S / (max(memory, compute) - w k latency), w = 1 full duplex, 2 half. Infinite when the
+// latencies alone exceed them (any bandwidth binds); zero when the step sends nothing.
 [[nodiscard]] constexpr data_rate binding_link_bandwidth(const step_analysis& s, const inference_options& o) {
   data_size sent{};
   double messages = 0;
@@ -360,10 +384,11 @@ struct step_analysis {
     messages += t.op.link_messages;
   }
   if (sent.value() == 0) return data_rate{};
+  const double ways = o.link.mode == duplex::half ? 2.0 : 1.0;
   const duration other = combine(s.memory_time, s.compute_time, overlap::full);
-  const duration slack = other - messages * o.link.latency;
+  const duration slack = other - ways * messages * o.link.latency;
   if (slack.value() <= 0) return data_rate::from_value(__builtin_inf());
-  return sent / slack;
+  return ways * sent / slack;
 }
 
 // A request: `batch` sequences of `prompt` tokens, each generating `generate` tokens (the first of them by
@@ -413,16 +438,26 @@ struct generation_analysis {
 // so they meet at b* = (M0 - C0) / (c - m). Read off the library's own step at b = 1 and b = 2. Infinite
 // when the step never turns (c <= m: the KV cache grows as fast as the compute, as at long contexts).
 // With only the weights counted this is llm-analysis's pivot, peak x |w| / (2 bandwidth).
+// A mixture of experts reads more experts' weights as the batch grows until every expert is touched, at
+// batch experts / active: the affine form holds from there, and below it the first compute-bound batch is
+// searched for.
 [[nodiscard]] constexpr double ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
                                            const inference_options& o = {}) {
-  const step_analysis one = analyze_step(t, decode_step(1, context), m, o);
-  const step_analysis two = analyze_step(t, decode_step(2, context), m, o);
+  const std::uint64_t from = t.experts > 1 ? (t.experts + t.active_experts - 1) / t.active_experts : 1;
+  const step_analysis one = analyze_step(t, decode_step(from, context), m, o);
+  const step_analysis two = analyze_step(t, decode_step(from + 1, context), m, o);
   const double c = (two.compute_time - one.compute_time).value();
   const double mem = (two.memory_time - one.memory_time).value();
-  const double c0 = one.compute_time.value() - c;
-  const double m0 = one.memory_time.value() - mem;
+  const double b = static_cast<double>(from);
+  const double c0 = one.compute_time.value() - c * b;
+  const double m0 = one.memory_time.value() - mem * b;
   if (c <= mem) return __builtin_inf();
-  return (m0 - c0) / (c - mem);
+  const double ridge = (m0 - c0) / (c - mem);
+  if (t.experts == 1 || ridge >= b) return ridge;
+  for (std::uint64_t batch = 1; batch < from; ++batch) {
+    if (analyze_step(t, decode_step(batch, context), m, o).bound() == limit::compute) return static_cast<double>(batch);
+  }
+  return b;
 }
 
 // --- Memory ------------------------------------------------------------------------------------------

@@ -146,6 +146,19 @@ static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devi
                   .operators[2].op.compute == hml::compute_kind{precision::fp8, hml::compute_unit::tensor});
 static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h200, fp8),
                    hml::ridge_batch(models::llama_2_7b, 1, devices::h200), 0.01));
+// The H100 SXM's FP8 tensor peak (1,979 TFLOP/s dense, twice its FP16 989.4; NVIDIA H100 datasheet): FP8
+// runs there too, at the same ridge as FP16, and a memory-bound FP8 decode step takes half the FP16 one's
+// time (every byte but the FP32 norms' halves).
+static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, fp8)
+                  .operators[2].op.compute == hml::compute_kind{precision::fp8, hml::compute_unit::tensor});
+static_assert(near(hml::roof_of(devices::h100_sxm, hml::compute_kind{precision::fp8, hml::compute_unit::tensor}).peak /
+                       hml::roof_of(devices::h100_sxm, hml::compute_kind{precision::fp16, hml::compute_unit::tensor}).peak,
+                   2.0, 0.001));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, fp8),
+                   hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm), 0.01));
+static_assert(near(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, fp8).time.value /
+                       hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm).time.value,
+                   0.5, 0.01));
 constexpr hml::inference_options w8a8{.types = {precision::int8, precision::int8, precision::int8}};
 static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, w8a8)
                   .operators[2].op.compute == hml::compute_kind{precision::int8, hml::compute_unit::tensor});
@@ -204,6 +217,75 @@ static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048),
 static_assert(hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, fast_link).bound() ==
               hml::limit::compute);
 
+// --- NVLink 4 against PCIe 5.0 x16: where the link binds Llama-2 70B (FP16, H100 SXM, catalog links) --
+
+// By hand. Per token, a device computes 2 x (68.451 G linear + 0.262 G LM-head parameters) / n FLOP at
+// 989 TFLOP/s: 69.5 us at TP 2, 34.7 us at TP 4. It sends 2 all-reduces x 80 layers of 8,192 x 2 B, of which
+// 2 (n - 1) / n each: 2.62 MB at TP 2, 3.93 MB at TP 4, over PCIe 5.0 x16 (32 GT/s x 16 x 128/130 =
+// 63.0 GB/s per direction) or NVLink 4 (18 x 25 = 450 GB/s per direction), both full duplex, no published
+// latency: 41.6 or 5.8 us a token at TP 2, 62.4 or 8.7 us at TP 4.
+// Prefill (compute-bound): the link binds below 2.62 MB / 69.5 us = 37.7 GB/s at TP 2, 3.93 MB / 34.7 us =
+// 113 GB/s at TP 4 (attention's FLOP, 4 % of a 2,048-token prefill's, lower both a little). So PCIe 5.0
+// x16 binds at TP 4 and not at TP 2; NVLink 4 at neither (4x and 12x above the threshold).
+// Decode at context 513 (TP 4): memory reads 34.4 GB of weights a device (10.3 ms) plus 42 MB of KV cache
+// and ~8 MB of activations a sequence (15 us); over PCIe the link's 62.4 us a sequence overtakes that above
+// batch 10.3 ms / (62.4 - 15) us = 217, and the compute (34.7 us a sequence) never does. Over NVLink 4 the
+// link (8.7 us a sequence) stays below the compute at every batch.
+constexpr hml::inference_options tp2_pcie{.tensor_parallel = 2, .link = hml::link_of(hml::systems::pcie5_x16)};
+constexpr hml::inference_options tp4_pcie{.tensor_parallel = 4, .link = hml::link_of(hml::systems::pcie5_x16)};
+constexpr hml::inference_options tp2_nvlink{.tensor_parallel = 2, .link = hml::link_of(hml::systems::nvlink4)};
+constexpr hml::inference_options tp4_nvlink{.tensor_parallel = 4, .link = hml::link_of(hml::systems::nvlink4)};
+static_assert(near(tp4_pcie.link.bandwidth.rate / 1_GBps, 63.02, 0.001) && tp4_nvlink.link.bandwidth.rate == 450_GBps);
+constexpr auto prefill_on = [](const hml::inference_options& o) {
+  return hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, o);
+};
+static_assert(near(hml::binding_link_bandwidth(prefill_on(tp2_pcie), tp2_pcie) / 1_GBps, 37.7, 0.05));
+static_assert(near(hml::binding_link_bandwidth(prefill_on(tp4_pcie), tp4_pcie) / 1_GBps, 113, 0.05));
+static_assert(prefill_on(tp2_pcie).bound() == hml::limit::compute && prefill_on(tp4_pcie).bound() == hml::limit::link);
+static_assert(prefill_on(tp2_nvlink).bound() == hml::limit::compute && prefill_on(tp4_nvlink).bound() == hml::limit::compute);
+constexpr auto decode_on = [](std::uint64_t batch, const hml::inference_options& o) {
+  return hml::analyze_step(models::llama_2_70b, hml::decode_step(batch, 513), devices::h100_sxm, o).bound();
+};
+static_assert(decode_on(192, tp4_pcie) == hml::limit::memory && decode_on(256, tp4_pcie) == hml::limit::link);
+static_assert(decode_on(256, tp4_nvlink) == hml::limit::memory && decode_on(4096, tp4_nvlink) == hml::limit::compute);
+static_assert(decode_on(4096, tp2_pcie) == hml::limit::compute);  // TP 2: 41.6 us < 69.5 us a token, never
+// A half-duplex link of the same rate carries each ring step's send and receive in turn: twice the time,
+// so the binding bandwidth doubles.
+constexpr hml::inference_options tp4_half{.tensor_parallel = 4,
+                                          .link = {hml::link_of(hml::systems::pcie5_x16).bandwidth, {}, hml::duplex::half}};
+static_assert(near(hml::binding_link_bandwidth(prefill_on(tp4_half), tp4_half) /
+                       hml::binding_link_bandwidth(prefill_on(tp4_pcie), tp4_pcie),
+                   2.0, 1e-9));
+static_assert(near(prefill_on(tp4_half).link_time / prefill_on(tp4_pcie).link_time, 2.0, 1e-9));
+
+// --- Mixture of experts: Mixtral 8x7B on an H100 SXM (FP16) -----------------------------------------
+
+// At batch 1 a decode step runs 2 of the 8 experts: it reads the active parameters but the embedding table
+// (12.88 G - 0.131 G) x 2 B = 25.5 GB, 7.6 ms at 3.35 TB/s. From batch 4 (8 experts / 2 a token) every
+// expert is touched: (46.70 G - 0.131 G) x 2 B = 93.1 GB, 27.8 ms, while the FLOP stay at the active
+// parameters' 2 x 12.75 G a token (25.8 us at 989 TFLOP/s). So the ridge is past the weights-only pivot
+// 27.8 ms / 25.8 us = 1,078 (the activations each token moves push it further), against Mistral 7B's 400.
+constexpr auto mixtral_1 = hml::analyze_step(models::mixtral_8x7b, hml::decode_step(1, 1), devices::h100_sxm);
+constexpr auto mixtral_4 = hml::analyze_step(models::mixtral_8x7b, hml::decode_step(4, 1), devices::h100_sxm);
+constexpr auto mixtral_8 = hml::analyze_step(models::mixtral_8x7b, hml::decode_step(8, 1), devices::h100_sxm);
+constexpr double mixtral_embedding = 32000.0 * 4096;
+static_assert(mixtral_1.weights == (hml::active_parameters(models::mixtral_8x7b) - mixtral_embedding) * 2 * 1_B +
+                                       4096 * 2_B);  // + the one embedding row
+static_assert(mixtral_4.weights == (hml::parameters(models::mixtral_8x7b) - mixtral_embedding) * 2 * 1_B + 4 * 4096 * 2_B &&
+              mixtral_8.weights == mixtral_4.weights + 4 * 4096 * 2_B);
+static_assert(mixtral_1.bound() == hml::limit::memory && near(mixtral_1.time.value / 1_ms, 7.6, 0.02));
+constexpr double mixtral_ridge = hml::ridge_batch(models::mixtral_8x7b, 1, devices::h100_sxm);
+static_assert(mixtral_ridge > 1078 && mixtral_ridge < 1.6 * 1078);
+static_assert(hml::analyze_step(models::mixtral_8x7b, hml::decode_step(static_cast<std::uint64_t>(mixtral_ridge) - 1, 1),
+                                devices::h100_sxm)
+                  .bound() == hml::limit::memory &&
+              hml::analyze_step(models::mixtral_8x7b, hml::decode_step(static_cast<std::uint64_t>(mixtral_ridge) + 1, 1),
+                                devices::h100_sxm)
+                  .bound() == hml::limit::compute);
+// All 46.7 G parameters must be held (93.4 GB in FP16): not on one 80 GB H100, on two with TP 2.
+static_assert(!hml::fits(models::mixtral_8x7b, 1, 1, devices::h100_sxm) &&
+              hml::fits(models::mixtral_8x7b, 1, 4096, devices::h100_sxm, tp2));
+
 // --- A compile-time sweep: decode of Llama-2 7B on an H100 SXM over batch x context ------------------
 
 constexpr auto batches = hml::values(1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0);
@@ -253,6 +335,31 @@ static_assert(!hml::fits(models::llama_3_70b, 1, 1, devices::a100_sxm_80gb));  /
 //    Llama-2 7B) ours is the page's 2.1 GB.
 static_assert(hml::kv_cache_size(models::llama_3_8b, 1, 4096) == 0.5_GiB);
 static_assert(near(hml::kv_cache_size(models::llama_2_7b, 1, 4096) / 1_GB, 2.1, 0.03));
+
+// 4. Prefill: "a prompt of P tokens costs 2 · N · P FLOPs. Divide by the rate the GPU actually achieves —
+//    peak FLOP/s scaled by MFU ... TTFT ≈ 3.2e13 / 4.95e14 ≈ 0.065 s = 65 ms" for an 8B model and a 2K
+//    prompt on an H100 (jiahuanglin.xyz, ML system design lesson 3a, "Estimating latency — TTFT and TPOT in
+//    milliseconds"). Its inputs: N = 8e9 parameters, P = 2,000 tokens (2 N P = 3.2e13), 989 TFLOP/s at 50 %
+//    MFU (4.95e14 FLOP/s). With Llama-3 8B's 8.03 G parameters and the catalog's H100 SXM FP16 peak, that
+//    formula gives 64.9 ms. Ours, same inputs (batch 1, prompt 2,000, FP16, compute efficiency 0.5), is
+//    64.8 ms: the totals agree to 0.3 %, but the terms differ. We count 30.04 TFLOP, not 32.1: the
+//    projections 2 x 6.979 G x 2,000 = 27.92 T (the embedding is a lookup, not a GEMM, and the LM head runs on
+//    the last token only, where 2 N P counts both 525 M-parameter tables for every token: 4.2 T, 8.5 ms) plus
+//    attention's QK^T and PV over all 2,000 x 2,000 scores, 32 x 32 x (4 x 2000^2 x 128 + 5 x 2000^2) =
+//    2.12 T (4.3 ms, which 2 N P leaves out), 60.7 ms at 494.5 TFLOP/s; and the memory-bound element-wise
+//    operators and norms (SwiGLU, residual adds, rotary, RMSNorm: ~4 ms at 3.35 TB/s) that a FLOP-only
+//    estimate has no term for.
+constexpr hml::inference_options at_half_compute{.achieved = {.compute = 0.5, .memory = 1.0}};
+constexpr auto prefill_8b = hml::analyze_step(models::llama_3_8b, hml::prefill_step(1, 2000), devices::h100_sxm,
+                                              at_half_compute);
+constexpr double their_formula_ms =
+    2.0 * static_cast<double>(hml::parameters(models::llama_3_8b)) * 2000 /
+    (hml::roof_of(devices::h100_sxm, hml::compute_kind{precision::fp16, hml::compute_unit::tensor}).peak.value() * 0.5) *
+    1e3;
+static_assert(near(their_formula_ms, 65.0, 0.002));
+static_assert(near(prefill_8b.flops / 1_TFLOP, 2 * 6'979'321'856.0 * 2000 / 1e12 + 2.12 + 0.001, 0.002));
+static_assert(near(prefill_8b.time.value / 1_ms, 65.0, 0.005) && near(prefill_8b.time.value / 1_ms, 64.82, 0.001));
+static_assert(prefill_8b.bound() == hml::limit::compute);
 
 // --- The example's figures (examples/llm_decode.cpp, docs/how-to/transformer-inference.md) -----------
 

@@ -105,13 +105,53 @@ TEST(LlmCli, ExplicitSizesAreThePreset) {
 
 TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
   const result r = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--weights", "int4", "--kv", "fp8",
-                        "--tp", "2", "--link-bandwidth", "450GB/s", "--link-latency", "5us"});
+                        "--tp", "2", "--link", "nvlink4", "--link-latency", "5us"});
   ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("link: 450 GB/s per direction, full duplex, 5 us a message"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("all-reduce"), std::string::npos);
   EXPECT_NE(r.out.find("(fits)"), std::string::npos);
   EXPECT_NE(r.out.find("time to first token: "), std::string::npos);
   const result big = llm({"--model", "llama-2-70b", "--device", "a100_sxm_80gb"});
   EXPECT_NE(big.out.find("(does NOT fit)"), std::string::npos);
+}
+
+// --link reads a link as `hml offload --link` does: a catalog link is hml.catalog.systems' typed link (NVLink 4:
+// 18 x 25 GB/s = 450 GB/s per direction, full duplex), the same as that rate given by hand; the JSON's link
+// times are the library's over it. Over PCIe 5.0 x16 at TP 4 the link binds the prefill (see transformer.cpp).
+TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
+  const result named = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "nvlink4",
+                            "--format", "json"});
+  const result rate = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "450GB/s",
+                           "--format", "json"});
+  ASSERT_EQ(named.status, 0) << named.err;
+  EXPECT_EQ(named.out, rate.out);
+  const hml::inference_options over_pcie{.tensor_parallel = 4, .link = hml::link_of(hml::systems::pcie5_x16)};
+  const auto prefill = hml::analyze_step(hml::models::llama_2_70b, hml::prefill_step(1, 512), hml::devices::h100_sxm,
+                                         over_pcie);
+  const result pcie = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "pcie5x16",
+                           "--format", "json"});
+  ASSERT_EQ(pcie.status, 0) << pcie.err;
+  const auto rows = nlohmann::json::parse(pcie.out);
+  const auto& total = rows[prefill.operators.size()];
+  EXPECT_EQ(total["operator"], "total");
+  EXPECT_EQ(total["link_time_s"].get<double>(), prefill.link_time.value());
+  EXPECT_EQ(total["bound"], "link");
+  EXPECT_EQ(prefill.bound(), hml::limit::link);
+}
+
+// A mixture of experts: the preset and the same sizes given by hand are one model; its router and its
+// experts' reads are the library's.
+TEST(LlmCli, MixtureOfExpertsIsThePresetsAnalysis) {
+  const result preset = llm({"--model", "mixtral-8x7b", "--device", "h200", "--batch", "2", "--format", "json"});
+  const result sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
+                            "--vocab", "32000", "--experts", "8", "--active-experts", "2", "--device", "h200",
+                            "--batch", "2", "--format", "json"});
+  ASSERT_EQ(preset.status, 0) << preset.err;
+  EXPECT_EQ(preset.out, sizes.out);
+  const auto rows = nlohmann::json::parse(preset.out);
+  const auto decode = hml::analyze_step(hml::models::mixtral_8x7b, hml::decode_step(2, 513), hml::devices::h200);
+  EXPECT_EQ(rows.back()["time_s"].get<double>(), decode.time.value.value());
+  EXPECT_NE(preset.out.find("\"router\""), std::string::npos);
 }
 
 TEST(LlmCli, AsKernelsFeedsTheChart) {
@@ -166,11 +206,17 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   // A precision the device lacks: named, with what the device has.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--weights", "fp8", "--activations", "fp8"},
                         "publishes no FP8 tensor peak (for the QKV projection); it has FP64, FP64 tensor, FP32");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link-bandwidth: --tp above 1");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link-bandwidth", "450GB/s"},
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link: --tp above 1");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link", "450GB/s"},
                         "--tp: heads, kv heads and ffn must divide");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link-bandwidth", "fast"},
-                        "--link-bandwidth: ");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "fast"},
+                        "--link: unknown link 'fast'; expected one of pcie3x16");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "0GB/s"}, "--link: ");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "nvlink4",
+                         "--link-latency", "-1us"},
+                        "--link-latency: ");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--experts", "2", "--active-experts", "3"},
+                        "1 <= active experts <= experts");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
                         "efficiencies must be within (0, 1]");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
