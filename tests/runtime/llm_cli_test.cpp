@@ -10,10 +10,11 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
-#include <sys/wait.h>
-#include <unistd.h>
+
+#include "cli_harness.hpp"
 
 import hml;
 
@@ -23,45 +24,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string contents(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using namespace hml_test;
 
-std::string shell_arg(std::string_view arg) {
-  std::string q = "'";
-  for (char c : arg) q += c == '\'' ? std::string{"'\\''"} : std::string(1, c);
-  return q + "'";
-}
-
-struct result {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("hml-llm-cli-test-" + std::to_string(::getpid()) + "-" +
-                                                    ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  fs::create_directories(dir);
-  return dir;
-}
-
-result llm(std::initializer_list<std::string> args) {
-  const fs::path dir = scratch();
-  std::string command = shell_arg(HML_CLI) + " llm";
-  for (const std::string& arg : args) command += " " + shell_arg(arg);
-  command += " </dev/null >" + shell_arg((dir / "out").string()) + " 2>" + shell_arg((dir / "err").string());
-  const int raw = std::system(command.c_str());
-  result r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, contents(dir / "out"), contents(dir / "err")};
-  fs::remove_all(dir);
-  return r;
+// `hml llm ARGS...`, then what the test adds after them.
+outcome llm(std::initializer_list<std::string> args, std::initializer_list<std::string> more = {}) {
+  std::vector<std::string> all{"llm"};
+  all.insert(all.end(), args);
+  all.insert(all.end(), more);
+  return hml_run(all);
 }
 
 TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
-  const result r = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "4", "--prompt", "512",
+  const outcome r = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "4", "--prompt", "512",
                         "--generate", "32", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto rows = nlohmann::json::parse(r.out);
@@ -88,7 +62,7 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
 }
 
 TEST(LlmCli, CsvHasOneRowPerOperatorAndTotals) {
-  const result r = llm({"--model", "mistral-7b", "--device", "h100_sxm", "--format", "csv"});
+  const outcome r = llm({"--model", "mistral-7b", "--device", "h100_sxm", "--format", "csv"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.out.starts_with("phase,operator,flops,bytes_read,bytes_written,intensity,bound,compute_time_s,"));
   EXPECT_NE(r.out.find("decode,total,"), std::string::npos);
@@ -96,22 +70,22 @@ TEST(LlmCli, CsvHasOneRowPerOperatorAndTotals) {
 }
 
 TEST(LlmCli, ExplicitSizesAreThePreset) {
-  const result preset = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--format", "csv"});
-  const result sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
+  const outcome preset = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--format", "csv"});
+  const outcome sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
                             "--vocab", "128256", "--device", "h100_sxm", "--format", "csv"});
   ASSERT_EQ(preset.status, 0) << preset.err;
   EXPECT_EQ(preset.out, sizes.out);
 }
 
 TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
-  const result r = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--weights", "int4", "--kv", "fp8",
+  const outcome r = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--weights", "int4", "--kv", "fp8",
                         "--tp", "2", "--link", "nvlink4", "--link-latency", "5us"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("link: 450 GB/s per direction, full duplex, 5 us a message"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("all-reduce"), std::string::npos);
   EXPECT_NE(r.out.find("(fits)"), std::string::npos);
   EXPECT_NE(r.out.find("time to first token: "), std::string::npos);
-  const result big = llm({"--model", "llama-2-70b", "--device", "a100_sxm_80gb"});
+  const outcome big = llm({"--model", "llama-2-70b", "--device", "a100_sxm_80gb"});
   EXPECT_NE(big.out.find("(does NOT fit)"), std::string::npos);
 }
 
@@ -119,16 +93,16 @@ TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
 // 18 x 25 GB/s = 450 GB/s per direction, full duplex), the same as that rate given by hand; the JSON's link
 // times are the library's over it. Over PCIe 5.0 x16 at TP 4 the link binds the prefill (see transformer.cpp).
 TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
-  const result named = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "nvlink4",
+  const outcome named = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "nvlink4",
                             "--format", "json"});
-  const result rate = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "450GB/s",
+  const outcome rate = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "450GB/s",
                            "--format", "json"});
   ASSERT_EQ(named.status, 0) << named.err;
   EXPECT_EQ(named.out, rate.out);
   const hml::inference_options over_pcie{.tensor_parallel = 4, .link = hml::link_of(hml::systems::pcie5_x16)};
   const auto prefill = hml::analyze_step(hml::models::llama_2_70b, hml::prefill_step(1, 512), hml::devices::h100_sxm,
                                          over_pcie);
-  const result pcie = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "pcie5x16",
+  const outcome pcie = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "pcie5x16",
                            "--format", "json"});
   ASSERT_EQ(pcie.status, 0) << pcie.err;
   const auto rows = nlohmann::json::parse(pcie.out);
@@ -142,8 +116,8 @@ TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
 // A mixture of experts: the preset and the same sizes given by hand are one model; its router and its
 // experts' reads are the library's.
 TEST(LlmCli, MixtureOfExpertsIsThePresetsAnalysis) {
-  const result preset = llm({"--model", "mixtral-8x7b", "--device", "h200", "--batch", "2", "--format", "json"});
-  const result sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
+  const outcome preset = llm({"--model", "mixtral-8x7b", "--device", "h200", "--batch", "2", "--format", "json"});
+  const outcome sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
                             "--vocab", "32000", "--experts", "8", "--active-experts", "2", "--device", "h200",
                             "--batch", "2", "--format", "json"});
   ASSERT_EQ(preset.status, 0) << preset.err;
@@ -155,7 +129,7 @@ TEST(LlmCli, MixtureOfExpertsIsThePresetsAnalysis) {
 }
 
 TEST(LlmCli, AsKernelsFeedsTheChart) {
-  const result r = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--batch", "64", "--as-kernels", "decode"});
+  const outcome r = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--batch", "64", "--as-kernels", "decode"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto decode = hml::analyze_step(hml::models::llama_3_8b, hml::decode_step(64, 513), hml::devices::h100_sxm);
   EXPECT_TRUE(r.out.starts_with("name,flops,memory_bytes\r\n")) << r.out;
@@ -164,37 +138,26 @@ TEST(LlmCli, AsKernelsFeedsTheChart) {
   ASSERT_NE(at, std::string::npos) << r.out;
   EXPECT_EQ(std::stod(r.out.substr(at + row.size())), decode.operators[8].op.flops.value());
   // And `hml chart` draws them.
-  const fs::path dir = scratch();
-  const std::string command = shell_arg(HML_CLI) + " llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | " +
-                              shell_arg(HML_CLI) + " chart --device h100_sxm --precision fp16 --ops - -o " +
-                              shell_arg((dir / "decode.svg").string());
+  const scratch_directory dir;
+  const std::string command = shell_quoted(HML_CLI) + " llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | " +
+                              shell_quoted(HML_CLI) + " chart --device h100_sxm --precision fp16 --ops - -o " +
+                              shell_quoted((dir.path / "decode.svg").string());
   EXPECT_EQ(std::system(command.c_str()), 0);
-  EXPECT_NE(contents(dir / "decode.svg").find("gate+up projection"), std::string::npos);
-  fs::remove_all(dir);
+  EXPECT_NE(read_file(dir.path / "decode.svg").find("gate+up projection"), std::string::npos);
 }
 
 TEST(LlmCli, HelpShowsAnExample) {
-  const result r = llm({"--help"});
+  const outcome r = llm({"--help"});
   EXPECT_EQ(r.status, 0);
   EXPECT_NE(r.out.find("Example: hml llm --model llama-2-7b"), std::string::npos);
 }
 
+// A bad input: one line, exit status 2, nothing on stdout and no file written for -o.
 void expect_one_line_error(std::initializer_list<std::string> args, std::string_view part) {
-  const fs::path dir = scratch();
-  const fs::path file = dir / "out.csv";
-  std::string command = shell_arg(HML_CLI) + " llm";
-  for (const std::string& arg : args) command += " " + shell_arg(arg);
-  command += " -o " + shell_arg(file.string()) + " </dev/null >" + shell_arg((dir / "out").string()) + " 2>" +
-             shell_arg((dir / "err").string());
-  const int raw = std::system(command.c_str());
-  const std::string err = contents(dir / "err");
-  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2) << command;
-  EXPECT_TRUE(err.starts_with("hml: error: ")) << err;
-  EXPECT_EQ(err.find('\n'), err.size() - 1) << err;
-  EXPECT_NE(err.find(part), std::string::npos) << err;
-  EXPECT_TRUE(contents(dir / "out").empty());
+  const scratch_directory dir;
+  const fs::path file = dir.path / "out.csv";
+  expect_input_error(llm(args, {"-o", file.string()}), part);
   EXPECT_FALSE(fs::exists(file));
-  fs::remove_all(dir);
 }
 
 TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
