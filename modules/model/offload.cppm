@@ -133,7 +133,7 @@ export namespace hml {
   const duration a = link_time(l, resident * job.in / c);
   const duration k = device_time / c;
   const duration b = link_time(l, resident * job.out / c);
-  const duration link_stage = l.mode == duplex::full ? detail::longest(a, b) : a + b;
+  const duration link_stage = detail::link_time_both_ways_of(l, resident * job.in / c, resident * job.out / c);
   const duration pipelined = a + k + b + (c - 1.0) * detail::longest(link_stage, k);
 
   const duration zero_copy =
