@@ -241,7 +241,7 @@ enum class miss_fill { paid, free };
   const data_rate fast_rate = detail::tier_rate_of(fast, w.write_share);
   const data_rate slow_rate = detail::tier_rate_of(m.tiers[1], w.write_share);
   const data_rate without_fill = detail::effective_bandwidth_of(memory_hierarchy<2>{0 * second, {{{fast_rate, hit_rate}, {slow_rate, 1.0}}}});
-  const data_rate fill_rate = fast.write.value() == 0 ? fast.read : fast.write;
+  const data_rate fill_rate = detail::tier_rate_of(fast, 1.0);  // a fill writes the fast tier
   const data_rate bandwidth = fill == miss_fill::free
                                   ? without_fill
                                   : 1 * byte / (1 * byte / without_fill + (1.0 - hit_rate) * (1 * byte / fill_rate));
