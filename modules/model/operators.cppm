@@ -69,6 +69,7 @@ struct operator_cost {
   data_size link_sent{};          // bytes this device sends over the link to the others
   double link_messages = 0;       // messages sent one after another (each pays the link's latency)
   compute_kind compute{precision::fp32, compute_unit::vector};
+  double repeats = 1;             // how many times a step runs it (repeated(): once or twice per layer)
 
   [[nodiscard]] constexpr data_size bytes_read() const noexcept { return weights + kv_read + activations_read; }
   [[nodiscard]] constexpr data_size bytes_written() const noexcept { return kv_written + activations_written; }
@@ -88,6 +89,7 @@ struct operator_cost {
   op.activations_written *= n;
   op.link_sent *= n;
   op.link_messages *= n;
+  op.repeats *= n;
   return op;
 }
 

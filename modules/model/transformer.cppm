@@ -63,14 +63,18 @@ constexpr void validate(const transformer& t) {
   return {t.heads, t.kv_heads, t.head_dim};
 }
 
+// Parameters of one MLP (one expert's in a mixture of experts): 3 hidden ffn gated (gate, up, down), else
+// 2 hidden ffn.
+[[nodiscard]] constexpr std::uint64_t mlp_parameters(const transformer& t) noexcept {
+  return (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn;
+}
+
 // Parameters of one layer's linear projections: Q and O are hidden x (heads d), K and V hidden x (kv d);
-// the MLP is 3 hidden ffn gated (gate, up, down), else 2 hidden ffn, once per expert, plus the router
-// (hidden x experts) in a mixture of experts.
+// the MLP once per expert, plus the router (hidden x experts) in a mixture of experts.
 [[nodiscard]] constexpr std::uint64_t linear_parameters_per_layer(const transformer& t) noexcept {
   const std::uint64_t attention = t.hidden * (2 * t.heads + 2 * t.kv_heads) * t.head_dim;
-  const std::uint64_t mlp = (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn;
   const std::uint64_t router = t.experts > 1 ? t.hidden * t.experts : 0;
-  return attention + t.experts * mlp + router;
+  return attention + t.experts * mlp_parameters(t) + router;
 }
 
 // All parameters: the layers' projections and norms (2 per layer; LayerNorm has a gain and a bias), the
@@ -85,8 +89,7 @@ constexpr void validate(const transformer& t) {
 
 // The parameters a token runs through: all but the experts it does not use (Mixtral 8x7B: 12.9 G of 46.7 G).
 [[nodiscard]] constexpr std::uint64_t active_parameters(const transformer& t) noexcept {
-  const std::uint64_t mlp = (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn;
-  return parameters(t) - t.layers * (t.experts - t.active_experts) * mlp;
+  return parameters(t) - t.layers * (t.experts - t.active_experts) * mlp_parameters(t);
 }
 
 // --- How it runs -------------------------------------------------------------------------------------
@@ -490,9 +493,8 @@ struct memory_use {
   r.kv_cache = kv_cache_size(t, batch, context, o);
   for (const operator_cost& op : step_operators(t, prefill_step(batch, context), o)) {
     if (op.name == "all-reduce"sv) continue;
-    // An operator summed over the layers holds one layer's buffers at a time.
-    const double times = op.name == "embedding"sv || op.name == "LM head"sv ? 1.0 : static_cast<double>(t.layers);
-    const data_size live = (op.activations_read + op.activations_written) / times;
+    // An operator summed over its runs (once or twice per layer) holds one run's buffers at a time.
+    const data_size live = (op.activations_read + op.activations_written) / op.repeats;
     if (live > r.activations) r.activations = live;
   }
   return r;
