@@ -120,9 +120,9 @@ void run(const ecm_options& o) {
   if (!(r.time.value() > 0))
     throw input_error("--t-ol, --t-nol: the kernel would take no time at all; give an in-core time > 0");
   const hml::frequency clock = c.machine.clock.value;
-  const bool has_peak = hml::find_ceiling(c.machine, {hml::precision::fp64, hml::compute_unit::vector}) != nullptr;
+  const bool has_roof = hml::has_roof(c.machine, hml::precision::fp64);
   const std::optional<hml::roofline_point> roof =
-      has_peak && r.flop_per_cacheline > 0 ? std::optional{hml::roofline_beside(*kernel, r, c)} : std::nullopt;
+      has_roof && r.flop_per_cacheline > 0 ? std::optional{hml::roofline_beside(*kernel, r, c)} : std::nullopt;
 
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
@@ -179,7 +179,7 @@ void run(const ecm_options& o) {
            "): " + hml::to_string(roof->intensity, {.number = hml::general(3)}) + ", " + rate(roof->attainable) + ", " +
            std::string{hml::to_string(roof->bound)} + "\n";
   } else {
-    out += "\nroofline: " + std::string{r.flop_per_cacheline > 0 ? "the machine states no FP64 peak" : "no FLOP"} + "\n";
+    out += "\nroofline: " + std::string{r.flop_per_cacheline > 0 ? "the machine states no FP64 peak or no main-memory bandwidth" : "no FLOP"} + "\n";
   }
   emit(o.output, out);
 }

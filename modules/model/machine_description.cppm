@@ -295,6 +295,11 @@ enum class basis { datasheet, measured };
   return {memory_roof.value, compute_roof.value};
 }
 
+// Whether roof_of(m, p) has both its figures: a main-memory bandwidth and a peak for the precision.
+[[nodiscard]] constexpr bool has_roof(const machine_description& m, precision p, basis b = basis::datasheet) {
+  return bandwidth_of(main_memory(m), b).published() && peak(m, kind_for(m, p), b).published();
+}
+
 // There is no roof_of(machine) without a precision: FP32 on an H100 has its ridge at 20 FLOP/B, FP16 on
 // its tensor cores at 295.
 [[nodiscard]] constexpr roof roof_of(const machine_description& m, precision p, basis b = basis::datasheet) {

@@ -119,4 +119,13 @@ constexpr hml::machine_description two_tier =
 static_assert(two_tier.memory.size() == 2 && hml::main_memory(two_tier).bandwidth.value == 10_GBps);
 static_assert(hml::roof_of(two_tier, precision::fp64).bandwidth == 10_GBps);
 
+// A roof needs both figures: the V100 publishes no INT8 peak (its tensor cores are FP16 only), and a
+// machine that states a peak but no main-memory bandwidth has no roof either.
+static_assert(hml::has_roof(devices::h100_sxm, precision::fp32) && hml::has_roof(devices::h100_sxm, precision::fp8));
+static_assert(!hml::has_roof(devices::v100, precision::int8));
+static_assert(!hml::has_roof(hml::machine_description{.memory = {{.name = "DRAM", .capacity = hml::stated(64_GiB)}},
+                                                      .compute = {{.type = precision::fp64,
+                                                                   .dense = hml::stated(1_TFLOPS)}}},
+                             precision::fp64));
+
 }  // namespace
