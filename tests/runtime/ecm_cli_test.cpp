@@ -3,6 +3,7 @@
 // bad file is one line naming file, line and field with exit status 2, and the outputs agree.
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -104,56 +105,49 @@ TEST(EcmProbe, ClockIsPlausible) {
 }
 #endif
 
-struct bad_file {
-  std::string_view text;
-  std::string_view expected;  // a piece of the one-line message
-};
+// `text` with the first `from` replaced by `to`: a good example file made bad in one place.
+std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
 
-TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
-  const std::string good = read_file(examples / "sandy_bridge_ep.yml");
-  const auto replaced = [&](std::string_view from, std::string_view to) {
-    std::string text = good;
-    const std::size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return text.replace(at, from.size(), to);
-  };
-  const std::string cases[][2] = {
-      {replaced("clock: 2.7 GHz", "clock: 2.7 GB"), "m.yml:5: clock: "},
-      {replaced("clock: 2.7 GHz", "clok: 2.7 GHz"), "m.yml:5: clok: unknown field"},
-      {replaced("    upstream throughput: 32 B/cy\n  - level: L3", "    upstream throughput: 32 GB/s\n  - level: L3"),
-       "m.yml:17: memory hierarchy[1].upstream throughput: expected bytes per cycle"},
-      {replaced("  - level: L1\n    size: 32 KiB\n", "  - level: L1\n"), "m.yml:13: memory hierarchy[0].size: missing"},
-      {replaced("read streams: 3", "read streams: three"), "memory bandwidths[1].read streams: expected an integer"},
-      {replaced("write-allocate: true", "write-allocate: maybe"), "m.yml:8: write-allocate: expected true or false"},
-      {"name: [unclosed", "m.yml:1: not YAML"},
-      {"just text", "m.yml:1: the top level: expected a mapping"},
-  };
+// Each case {file text, a piece of the message}: `read` refuses the text with one line containing the piece.
+template <std::size_t N, class Read>
+void expect_refused(const std::string (&cases)[N][2], Read read) {
   for (const auto& [text, expected] : cases) {
-    const std::string message = error_of([&] { (void)hml::read_machine_yaml(text, "m.yml"); });
+    const std::string message = error_of([&] { read(text); });
     EXPECT_NE(message.find(expected), std::string::npos) << "expected \"" << expected << "\" in: " << message;
     EXPECT_EQ(std::count(message.begin(), message.end(), '\n'), 0) << message;
   }
 }
 
+TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
+  const std::string good = read_file(examples / "sandy_bridge_ep.yml");
+  const std::string cases[][2] = {
+      {replaced(good, "clock: 2.7 GHz", "clock: 2.7 GB"), "m.yml:5: clock: "},
+      {replaced(good, "clock: 2.7 GHz", "clok: 2.7 GHz"), "m.yml:5: clok: unknown field"},
+      {replaced(good, "    upstream throughput: 32 B/cy\n  - level: L3", "    upstream throughput: 32 GB/s\n  - level: L3"),
+       "m.yml:17: memory hierarchy[1].upstream throughput: expected bytes per cycle"},
+      {replaced(good, "  - level: L1\n    size: 32 KiB\n", "  - level: L1\n"), "m.yml:13: memory hierarchy[0].size: missing"},
+      {replaced(good, "read streams: 3", "read streams: three"), "memory bandwidths[1].read streams: expected an integer"},
+      {replaced(good, "write-allocate: true", "write-allocate: maybe"), "m.yml:8: write-allocate: expected true or false"},
+      {"name: [unclosed", "m.yml:1: not YAML"},
+      {"just text", "m.yml:1: the top level: expected a mapping"},
+  };
+  expect_refused(cases, [](const std::string& text) { (void)hml::read_machine_yaml(text, "m.yml"); });
+}
+
 TEST(EcmFiles, BadKernelFilesNameFileLineAndField) {
   const std::string good = read_file(examples / "stencil2d5.yml");
-  const auto replaced = [&](std::string_view from, std::string_view to) {
-    std::string text = good;
-    const std::size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    return text.replace(at, from.size(), to);
-  };
   const std::string cases[][2] = {
-      {replaced("{array: b, kind: write}", "{array: c, kind: write}"), "k.yml:14: accesses[4].array: no array named \"c\""},
-      {replaced("{array: b, kind: write}", "{array: b, kind: store}"), "accesses[4].kind: expected read or write"},
-      {replaced("offset: [1, 0]", "offset: [1]"), "accesses[3].offset: needs one entry per loop (2)"},
-      {replaced("loops: [998, 1998]", "loops: [998, -3]"), "k.yml:5: loops[1]: must be within"},
-      {replaced("flops: {add: 3, mul: 1}", "flops: {add: 3, sub: 1}"), "flops.sub: unknown field"},
+      {replaced(good, "{array: b, kind: write}", "{array: c, kind: write}"), "k.yml:14: accesses[4].array: no array named \"c\""},
+      {replaced(good, "{array: b, kind: write}", "{array: b, kind: store}"), "accesses[4].kind: expected read or write"},
+      {replaced(good, "offset: [1, 0]", "offset: [1]"), "accesses[3].offset: needs one entry per loop (2)"},
+      {replaced(good, "loops: [998, 1998]", "loops: [998, -3]"), "k.yml:5: loops[1]: must be within"},
+      {replaced(good, "flops: {add: 3, mul: 1}", "flops: {add: 3, sub: 1}"), "flops.sub: unknown field"},
   };
-  for (const auto& [text, expected] : cases) {
-    const std::string message = error_of([&] { (void)hml::read_kernel_yaml(text, "k.yml"); });
-    EXPECT_NE(message.find(expected), std::string::npos) << "expected \"" << expected << "\" in: " << message;
-  }
+  expect_refused(cases, [](const std::string& text) { (void)hml::read_kernel_yaml(text, "k.yml"); });
 }
 
 #ifdef HML_CLI
