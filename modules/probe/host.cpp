@@ -6,6 +6,7 @@
 // loop for other CPUs.
 module;
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <barrier>
 #include <chrono>
@@ -20,7 +21,9 @@ module;
 #include <mutex>
 #include <new>
 #include <numeric>
+#include <optional>
 #include <random>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -587,30 +590,74 @@ data_size cache_size(std::size_t level) {
 }
 }  // namespace
 
-cpu_description host_machine::cpu() const {
+std::vector<data_size> reported_caches() {
+  std::vector<data_size> caches;
+  for (std::size_t level = 1; level <= 3; ++level) {
+    const data_size size = cache_size(level);
+    if (size.value() <= 0) break;
+    caches.push_back(size);
+  }
+  return caches;
+}
+
+cpu_description host_machine::cpu() const { return cpu(reported_caches()); }
+
+cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   expects(clock.value() > 0, "hml: the ECM description of this machine needs its measured clock");
   expects(levels.size() >= 2, "hml: the ECM description needs a cache level and main memory");
-  cpu_description c{.machine = description()};
-  machine_description& m = c.machine;
-  m.clock = hml::measured(clock, probe_source.key);
-  m.cores = threads;
+  const auto measured = [](auto q) { return hml::measured(q, probe_source.key); };
+  const auto measured_latency = [&](std::size_t level) {
+    return latency(level).value() > 0 ? measured(latency(level)) : figure<duration>{};
+  };
   const double per_core = 1.0 / static_cast<double>(threads);
-  fixed_list<level_description, max_memory_levels> memory;
-  for (std::size_t i = 0; i < m.memory.size(); ++i) {
-    level_description level = m.memory[i];
-    if (i + 1 < m.memory.size()) {
-      const data_size reported = cache_size(i + 1);
-      const bool shared_last_cache = i + 2 == m.memory.size() && threads > 1;
-      level.capacity = hml::measured(reported.value() > 0 ? reported : levels[i].largest * per_core, probe_source.key);
-      level.scope = shared_last_cache ? sharing::shared : sharing::per_core;
-      level.bandwidth = hml::measured(levels[i].ceiling.bandwidth * (per_core * 1.25), probe_source.key);
-    }
-    memory.push_back(level);
+  const machine_description probed = description();
+  cpu_description c{.machine = {.id = probed.id, .name = probed.name, .compute = probed.compute}};
+  machine_description& m = c.machine;
+  m.clock = measured(clock);
+  m.cores = threads;
+
+  // Each level's bandwidth per core from the samples inside it, scaled to the lines a triad moves.
+  const auto add_level = [&](level_description level, data_rate all_threads) {
+    level.bandwidth = measured(all_threads * (per_core * 1.25));
+    m.memory.push_back(level);
     c.transfers.push_back({});
+  };
+  data_rate memory_triad = levels.back().ceiling.bandwidth;
+  data_rate memory_copy = copy.empty() ? data_rate{} : copy.back().bandwidth;
+  if (caches.empty()) {
+    // Nothing reported: the plateaus are the levels, their sizes what the samples show.
+    for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
+      add_level({.name = levels[i].ceiling.name, .capacity = measured(levels[i].largest * per_core),
+                 .latency = measured_latency(i), .scope = sharing::per_core},
+                levels[i].ceiling.bandwidth);
+    }
+  } else {
+    static constexpr std::array<std::string_view, 3> names{"L1", "L2", "L3"};
+    expects(caches.size() <= names.size(), "hml: the ECM description takes up to three cache levels");
+    // All threads' working sets: the one inside level i is from twice what the level inside holds to
+    // half of what this one holds (the last cache is shared: its capacity is all threads' together).
+    data_size inner_share{};
+    for (std::size_t i = 0; i < caches.size(); ++i) {
+      const bool shared = i + 1 == caches.size() && threads > 1;
+      const data_size all_threads_hold = shared ? caches[i] : caches[i] * static_cast<double>(threads);
+      const data_size smallest = 2.0 * inner_share, largest = all_threads_hold / 2.0;
+      const std::optional<data_rate> inside = median_within(schoenauer_triad, smallest, largest);
+      expects(inside.has_value(), "hml: no probed working set lies inside a cache the system reports; probe from "
+                                  "below the first cache to well beyond the last");
+      add_level({.name = names[i], .capacity = measured(caches[i]),
+                 .latency = measured_latency(level_index((smallest + largest) / 2.0)),
+                 .scope = shared ? sharing::shared : sharing::per_core},
+                *inside);
+      inner_share = all_threads_hold;
+    }
+    const data_size beyond = 4.0 * inner_share, unbounded = std::numeric_limits<double>::infinity() * byte;
+    if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
+    if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
-  m.memory = memory;
-  c.memory_bandwidths.push_back({"triad", 3, 1, hml::measured(levels.back().ceiling.bandwidth, probe_source.key)});
-  if (!copy.empty()) c.memory_bandwidths.push_back({"copy", 1, 1, hml::measured(copy.back().bandwidth, probe_source.key)});
+  m.memory.push_back({.name = "DRAM", .bandwidth = measured(memory_triad), .latency = measured_latency(levels.size() - 1)});
+  c.transfers.push_back({});
+  c.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
+  if (!copy.empty()) c.memory_bandwidths.push_back({"copy", 1, 1, measured(memory_copy)});
   return c;
 }
 

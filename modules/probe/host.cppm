@@ -10,6 +10,7 @@ module;
 #include <functional>
 #include <memory>
 #include <new>
+#include <span>
 #include <string_view>
 #include <vector>
 export module hml.probe:host;
@@ -42,6 +43,10 @@ constexpr void validate_repetitions(unsigned repetitions) {
 
 // A working set the probe can allocate: finite, > 0 and at most half of physical_memory().
 void validate_working_set(data_size working_set);
+
+// The data caches the system reports for CPU 0, L1 first, each as one core sees it (sysfs; "48K"), an
+// empty list where it reports none.
+[[nodiscard]] std::vector<data_size> reported_caches();
 
 // The hardware threads this process may run on (its CPU affinity).
 [[nodiscard]] unsigned available_threads();
@@ -160,12 +165,19 @@ struct host_machine {
   // This machine as a machine description (what a device file holds): every level and peak found,
   // tagged measured by probe_source. A description holds a fixed number of levels; more is an error.
   [[nodiscard]] machine_description description() const;
-  // This machine for the ECM model: description() with the clock, the cores (threads), the caches' sizes
-  // as the system reports them, each cache level's bandwidth per core scaled by 5/4 to the lines a
-  // Schoenauer triad really moves (3 loads, 1 store and its write-allocate; the probe counts 4), and main
-  // memory's bandwidth measured for two stream mixes (the triad: 3 reads, 1 write; copy: 1 and 1), which
-  // the model scales for write-allocate itself. Needs a measured clock.
+  // This machine for the ECM model, its levels the caches the system reports (reported_caches()) and main
+  // memory: the clock, the cores (threads), description()'s compute ceilings, each cache's capacity, and
+  // its bandwidth per core from the Schoenauer triad samples clearly inside it (the median of those whose
+  // working set is from twice what the level inside holds to half of what this one holds; the plateaus
+  // can merge two levels or call a spill into DRAM a cache), scaled by 5/4 to the lines a Schoenauer triad
+  // really moves (3 loads, 1 store and its write-allocate; the probe counts 4). Main memory: the median of
+  // the samples from four times the last cache on, for two stream mixes (the triad: 3 reads, 1 write; copy:
+  // 1 and 1), which the model scales for write-allocate itself; the slowest plateau where no sample is
+  // that large. Needs a measured clock and a sample inside every cache.
   [[nodiscard]] cpu_description cpu() const;
+  // The same with the caches' capacities given, L1 first, each as one core sees it (the last one is
+  // shared by all threads); without any, the levels are the plateaus found.
+  [[nodiscard]] cpu_description cpu(std::span<const data_size> caches) const;
 };
 
 // Where a probed machine's figures come from.

@@ -11,9 +11,11 @@ module;
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 export module hml.probe:plateaus;
 import hml.analysis;
@@ -38,6 +40,26 @@ struct plateau_options {
   std::size_t min_samples = 2;  // fewer samples than this, between two levels, are a transition
   std::size_t max_levels = 4;   // L1, L2, L3 and DRAM; more groups than this are merged
 };
+
+// The median of some rates (the mean of the middle two of an even count); `rates` must not be empty.
+[[nodiscard]] inline data_rate median(std::vector<data_rate> rates) {
+  expects(!rates.empty(), "hml: the median of no rates");
+  std::ranges::sort(rates);
+  const std::size_t middle = rates.size() / 2;
+  return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2.0;
+}
+
+// The median bandwidth of the samples whose working set lies within [smallest, largest]; none if no
+// sample does. What a level delivers where its capacity is known: the samples clearly inside it.
+[[nodiscard]] inline std::optional<data_rate> median_within(std::span<const bandwidth_sample> samples,
+                                                             data_size smallest, data_size largest) {
+  std::vector<data_rate> inside;
+  for (const bandwidth_sample& s : samples) {
+    if (!(s.working_set < smallest) && !(largest < s.working_set)) inside.push_back(s.bandwidth);
+  }
+  if (inside.empty()) return std::nullopt;
+  return median(std::move(inside));
+}
 
 [[nodiscard]] inline std::vector<bandwidth_plateau> find_plateaus(std::span<const bandwidth_sample> samples,
                                                                   plateau_options options = {}) {
@@ -71,11 +93,6 @@ struct plateau_options {
     if (groups[g - 1].rates.size() < options.min_samples) groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g) - 1);
   }
 
-  const auto median = [](std::vector<data_rate> rates) {
-    std::ranges::sort(rates);
-    const std::size_t middle = rates.size() / 2;
-    return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2.0;
-  };
   // Noise can split a level in two: merge the two neighbours closest in bandwidth until few enough remain.
   while (groups.size() > options.max_levels) {
     std::size_t closest = 0;

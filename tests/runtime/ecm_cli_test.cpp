@@ -3,12 +3,15 @@
 // bad file is one line naming file, line and field with exit status 2, and the outputs agree.
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <span>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <nlohmann/json.hpp>
@@ -67,25 +70,40 @@ TEST(EcmFiles, WrittenMachineFileReadsBackToTheSameModel) {
   }
 }
 
-// A probed machine as the ECM model takes it: per-core cache bandwidths scaled by 5/4 to the lines a
-// Schoenauer triad really moves, main memory's two stream mixes, the clock.
-TEST(EcmProbe, HostMachineBecomesAnEcmDescription) {
+// A probed machine as the ECM model takes it: per-core cache bandwidths from the samples inside each cache
+// the system reports, scaled by 5/4 to the lines a Schoenauer triad really moves; main memory's two stream
+// mixes from the samples well beyond the last cache; the clock.
+hml::host_machine probed_machine() {
   using namespace hml::literals;
   hml::host_machine m;
   m.threads = 2;
   m.clock = 2.5_GHz;
-  m.copy = {{1_GiB, 50_GBps}};
-  m.levels = {{{"L1", 800_GBps}, 16_KiB, 64_KiB, 3}, {{"L2", 400_GBps}, 128_KiB, 1_MiB, 3},
-              {{"L3", 200_GBps}, 4_MiB, 16_MiB, 3}, {{"DRAM", 60_GBps}, 64_MiB, 1_GiB, 3}};
+  // Inside L1 (up to 2 x 48 KiB / 2), L2 (192 KiB to 1 MiB), L3 (4 to 16 MiB), beyond (128 MiB on); the 64 MiB
+  // sample spills from L3 into DRAM, and the plateaus below call it L3, as they did on this project's host.
+  m.schoenauer_triad = {{32_KiB, 800_GBps}, {512_KiB, 400_GBps}, {8_MiB, 200_GBps}, {64_MiB, 90_GBps},
+                        {256_MiB, 62_GBps}, {512_MiB, 60_GBps}, {1_GiB, 58_GBps}};
+  m.copy = {{64_MiB, 70_GBps}, {256_MiB, 48_GBps}, {512_MiB, 50_GBps}, {1_GiB, 52_GBps}};
+  m.levels = {{{"L1", 800_GBps}, 16_KiB, 64_KiB, 3}, {{"L2", 300_GBps}, 128_KiB, 16_MiB, 3},
+              {{"L3", 90_GBps}, 32_MiB, 64_MiB, 2}, {{"DRAM", 60_GBps}, 128_MiB, 1_GiB, 3}};
   m.latencies = {1_ns, 4_ns, 40_ns, 100_ns};
   m.peak = 200_GFLOPS;
-  const hml::cpu_description c = m.cpu();
+  return m;
+}
+
+TEST(EcmProbe, HostMachineBecomesAnEcmDescription) {
+  using namespace hml::literals;
+  const std::array caches{48_KiB, 1_MiB, 32_MiB};
+  const hml::cpu_description c = probed_machine().cpu(caches);
   EXPECT_EQ(c.machine.cores, 2U);
+  ASSERT_EQ(c.machine.memory.size(), 4U);
   EXPECT_DOUBLE_EQ(hml::in(c.machine.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);  // 400 / 2 x 5/4
+  EXPECT_EQ(c.machine.memory[2].capacity.value, 32_MiB);
   EXPECT_EQ(c.machine.memory[2].scope, hml::sharing::shared);
   ASSERT_EQ(c.memory_bandwidths.size(), 2U);
+  EXPECT_DOUBLE_EQ(hml::in(c.memory_bandwidths[1].bandwidth.value, hml::giga(hml::byte_per_second)), 50);  // copy's median
   // A Schoenauer triad in DRAM on this machine, by hand: 5 lines per CL each way; L2->L1 250 GB/s = 100 B/cy,
-  // L3->L2 125 GB/s = 50 B/cy; memory: 60 GB/s x (3 + 2) / 4 = 75 GB/s = 30 B/cy.
+  // L3->L2 200 / 2 x 5/4 = 125 GB/s = 50 B/cy (not the 90 GB/s plateau); memory: the median 60 GB/s x (3 + 2) / 4
+  // = 75 GB/s = 30 B/cy.
   const hml::ecm_result r = hml::ecm(hml::kernels::schoenauer_triad(1'000'000'000), c);
   EXPECT_DOUBLE_EQ(hml::in(r.transfers[0].time, hml::cycle), 5 * 64 / 100.0);
   EXPECT_DOUBLE_EQ(hml::in(r.transfers[1].time, hml::cycle), 5 * 64 / 50.0);
@@ -94,6 +112,25 @@ TEST(EcmProbe, HostMachineBecomesAnEcmDescription) {
   const hml::loaded_cpu again = hml::read_machine_yaml(hml::to_machine_yaml(c), "host.yml");
   EXPECT_NEAR(hml::in(hml::ecm(hml::kernels::schoenauer_triad(1'000'000'000), again.cpu()).time, hml::cycle),
               hml::in(r.time, hml::cycle), 1e-6);
+}
+
+// Where the system reports no caches, the plateaus found are the levels.
+TEST(EcmProbe, WithoutReportedCachesThePlateausAreTheLevels) {
+  const hml::cpu_description c = probed_machine().cpu(std::span<const hml::data_size>{});
+  ASSERT_EQ(c.machine.memory.size(), 4U);
+  EXPECT_DOUBLE_EQ(hml::in(c.machine.memory[2].bandwidth.value, hml::giga(hml::byte_per_second)), 56.25);  // 90 / 2 x 5/4
+  EXPECT_DOUBLE_EQ(hml::in(c.memory_bandwidths[0].bandwidth.value, hml::giga(hml::byte_per_second)), 60);
+}
+
+// A cache no sample lies inside cannot be described: one clear error, not a level with a made-up rate.
+TEST(EcmProbe, ACacheWithoutSamplesIsRefused) {
+  using namespace hml::literals;
+  const std::array caches{48_KiB, 1_MiB, 256_MiB};  // inside: 4 to 128 MiB, where only the 8 and 64 MiB samples lie
+  EXPECT_NO_THROW((void)probed_machine().cpu(caches));
+  const std::array larger{48_KiB, 16_MiB, 256_MiB};  // L2 inside 192 KiB to 16 MiB, L3 64 to 128 MiB: 64 MiB only
+  EXPECT_NO_THROW((void)probed_machine().cpu(larger));
+  const std::array none_inside{48_KiB, 16_MiB, 64_MiB};  // L3 inside 64 MiB to 32 MiB: empty
+  EXPECT_THROW((void)probed_machine().cpu(none_inside), std::invalid_argument);
 }
 
 #if defined(__x86_64__)
