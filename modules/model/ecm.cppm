@@ -74,13 +74,17 @@ struct level_transfer {
 
 // A main-memory bandwidth measured with a kernel of `reads` read and `writes` write streams. likwid-bench
 // counts the streams, not the write-allocates behind normal stores (write_allocate_counted = false), so
-// hml scales it by (R + 2W) / (R + W) to the traffic that really moved, as kerncraft does.
+// hml scales it by (R + 2W) / (R + W) to the traffic that really moved, as kerncraft does. A mix measured
+// with non-temporal stores (a streaming copy, glibc's memmove of a large block) moved what it counts: its
+// stores read no line first, and they take their own path to memory, so kernels that store that way are
+// predicted from such a mix where the machine has one.
 struct stream_mix_bandwidth {
-  std::string_view kernel{};  // "copy", "triad", "load"
+  std::string_view kernel{};  // "copy", "triad", "load", "copy-nt"
   unsigned reads = 0;
   unsigned writes = 0;
   figure<data_rate> bandwidth{};
   bool write_allocate_counted = false;
+  bool non_temporal = false;
 };
 
 inline constexpr std::size_t max_stream_mixes = 8;
@@ -128,8 +132,9 @@ constexpr void validate(const cpu_description& c) {
 
 // --- Transfers --------------------------------------------------------------------------------------------
 
-// Main memory's bandwidth for this kernel: the measured stream mix whose read share is nearest the
-// kernel's, scaled to the traffic that really moved; the level's own bandwidth where none is measured.
+// Main memory's bandwidth for this kernel: among the measured stream mixes whose stores take the kernel's
+// path (non-temporal or through the caches; any mix where none does), the one whose read share is nearest
+// the kernel's, scaled to the traffic that really moved; the level's own bandwidth where none is measured.
 [[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c) {
   const level_description& memory = main_memory(c.machine);
   if (c.memory_bandwidths.empty()) {
@@ -138,9 +143,13 @@ constexpr void validate(const cpu_description& c) {
   }
   const stream_counts s = streams(k);
   const double share = s.reads + s.writes == 0 ? 1.0 : static_cast<double>(s.reads) / (s.reads + s.writes);
+  const bool non_temporal = writes_non_temporal(k);
+  bool same_path_measured = false;
+  for (const stream_mix_bandwidth& m : c.memory_bandwidths) same_path_measured |= m.non_temporal == non_temporal;
   const stream_mix_bandwidth* best = nullptr;
   double best_distance = 2;
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
+    if (same_path_measured && m.non_temporal != non_temporal) continue;
     const double mix = static_cast<double>(m.reads) / static_cast<double>(m.reads + m.writes);
     const double distance = mix > share ? mix - share : share - mix;
     if (distance < best_distance) {
@@ -148,7 +157,7 @@ constexpr void validate(const cpu_description& c) {
       best_distance = distance;
     }
   }
-  const double factor = best->write_allocate_counted || !c.write_allocate
+  const double factor = best->write_allocate_counted || best->non_temporal || !c.write_allocate
                             ? 1.0
                             : static_cast<double>(best->reads + 2 * best->writes) / (best->reads + best->writes);
   return best->bandwidth.value * factor;

@@ -143,6 +143,17 @@ struct stream_counts {
   return s;
 }
 
+// Whether every array the kernel writes is written with non-temporal stores (none is written: false).
+[[nodiscard]] constexpr bool writes_non_temporal(const loop_kernel& k) {
+  bool any = false;
+  for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+    if (!is_written(k, a)) continue;
+    if (k.arrays[a].stores != store_kind::non_temporal) return false;
+    any = true;
+  }
+  return any;
+}
+
 // --- The kernels people ask about, in double precision over n elements (or rows x columns) -------------
 
 namespace kernels {

@@ -13,6 +13,7 @@ module;
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <functional>
@@ -230,7 +231,7 @@ constexpr std::size_t doubles_per_line = 64 / sizeof(double);
 
 // The workload kernel a stream kernel runs: its bytes are what the probe counts.
 kernel workload_of(stream_kernel k, std::uint64_t n) {
-  return k == stream_kernel::copy ? hml::copy<double>(n) : hml::schoenauer_triad<double>(n);
+  return k == stream_kernel::schoenauer_triad ? hml::schoenauer_triad<double>(n) : hml::copy<double>(n);
 }
 
 // Arrays the kernel streams through: its bytes per element over the element size.
@@ -369,10 +370,11 @@ bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, 
   const isa kind = detect_isa();
   const auto pass = [&](unsigned t, unsigned) {
     auto& d = data[t].arrays;
-    if (kernel == stream_kernel::copy) {
-      run_copy(kind, d[0].get(), d[1].get(), n);
-    } else {
-      run_schoenauer_triad(kind, d[0].get(), d[1].get(), d[2].get(), d[3].get(), n);
+    switch (kernel) {
+      case stream_kernel::copy: return run_copy(kind, d[0].get(), d[1].get(), n);
+      case stream_kernel::copy_memmove: std::memmove(d[0].get(), d[1].get(), n * sizeof(double)); return;
+      case stream_kernel::schoenauer_triad:
+        return run_schoenauer_triad(kind, d[0].get(), d[1].get(), d[2].get(), d[3].get(), n);
     }
   };
   const duration time = time_parallel(prepare, pass, {threads, options.min_time, options.repetitions});
@@ -658,6 +660,11 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   c.transfers.push_back({});
   c.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
   if (!copy.empty()) c.memory_bandwidths.push_back({"copy", 1, 1, measured(memory_copy)});
+  if (!copy_memmove.empty()) {
+    c.memory_bandwidths.push_back({.kernel = "copy-nt", .reads = 1, .writes = 1,
+                                   .bandwidth = measured(median_within(copy_memmove, data_size{}, copy_memmove.back().working_set).value()),
+                                   .non_temporal = true});
+  }
   return c;
 }
 
@@ -671,6 +678,9 @@ host_machine probe(const probe_options& options) {
   for (const data_size size : options.working_sets) {
     machine.copy.push_back(measure_bandwidth(stream_kernel::copy, size, options.timing));
     machine.schoenauer_triad.push_back(measure_bandwidth(stream_kernel::schoenauer_triad, size, options.timing));
+    // memmove's own path only matters in main memory: beyond four times the last cache.
+    if (!(size < 4.0 * last_level_cache()))
+      machine.copy_memmove.push_back(measure_bandwidth(stream_kernel::copy_memmove, size, options.timing));
   }
   machine.levels = find_plateaus(machine.schoenauer_triad, options.plateaus);
   for (const bandwidth_plateau& level : machine.levels) {

@@ -88,6 +88,7 @@ using line_aligned_doubles = aligned_array<double, 64>;
 enum class stream_kernel {
   copy,              // a[i] = b[i]: 16 B per element
   schoenauer_triad,  // a[i] = b[i] + c[i] * d[i]: 32 B per element, 2 FLOP (likwid-bench's "triad")
+  copy_memmove,      // std::memmove of the array, 16 B per element: glibc stores a large block non-temporally
 };
 
 // Bandwidth of one streaming kernel over a working set of about `working_set` (rounded down so every
@@ -141,6 +142,7 @@ struct host_machine {
   std::string_view isa;
   std::vector<bandwidth_sample> copy;
   std::vector<bandwidth_sample> schoenauer_triad;
+  std::vector<bandwidth_sample> copy_memmove;  // only beyond four times the last cache: main memory's store path
   std::vector<bandwidth_plateau> levels;  // from the Schoenauer triad samples, fastest first; the last is DRAM
   std::vector<duration> latencies;        // per level, one thread at the level's middle working set per thread
   compute_rate peak;                      // FP64 FMA, all threads
@@ -173,7 +175,8 @@ struct host_machine {
   // really moves (3 loads, 1 store and its write-allocate; the probe counts 4). Main memory: the median of
   // the samples from four times the last cache on, for two stream mixes (the triad: 3 reads, 1 write; copy:
   // 1 and 1), which the model scales for write-allocate itself; the slowest plateau where no sample is
-  // that large. Needs a measured clock and a sample inside every cache.
+  // that large; and memmove's non-temporal copy ("copy-nt"), the path kernels that stream their stores
+  // take. Needs a measured clock and a sample inside every cache.
   [[nodiscard]] cpu_description cpu() const;
   // The same with the caches' capacities given, L1 first, each as one core sees it (the last one is
   // shared by all threads); without any, the levels are the plateaus found.

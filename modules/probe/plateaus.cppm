@@ -41,12 +41,13 @@ struct plateau_options {
   std::size_t max_levels = 4;   // L1, L2, L3 and DRAM; more groups than this are merged
 };
 
-// The median of some rates (the mean of the middle two of an even count); `rates` must not be empty.
-[[nodiscard]] inline data_rate median(std::vector<data_rate> rates) {
-  expects(!rates.empty(), "hml: the median of no rates");
-  std::ranges::sort(rates);
-  const std::size_t middle = rates.size() / 2;
-  return rates.size() % 2 == 1 ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2.0;
+// The median of some measurements (the mean of the middle two of an even count); not of none.
+template <class Quantity>
+[[nodiscard]] Quantity median(std::vector<Quantity> values) {
+  expects(!values.empty(), "hml: the median of no measurements");
+  std::ranges::sort(values);
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
 }
 
 // The median bandwidth of the samples whose working set lies within [smallest, largest]; none if no

@@ -254,13 +254,15 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     for (std::size_t i = 0; i < mixes.size(); ++i) {
       const YAML::Node x = mixes[i];
       const std::string field = yaml_reader::item("memory bandwidths", i);
-      r.expect_map(x, field, {"kernel", "read streams", "write streams", "bandwidth", "write-allocate counted"});
+      r.expect_map(x, field,
+                   {"kernel", "read streams", "write streams", "bandwidth", "write-allocate counted", "non-temporal stores"});
       stream_mix_bandwidth mix{.kernel = out->keep(r.scalar(x, field, "kernel", true))};
       mix.reads = static_cast<unsigned>(r.integer(x, field, "read streams", 0, 0, 64));
       mix.writes = static_cast<unsigned>(r.integer(x, field, "write streams", 0, 0, 64));
       if (mix.reads + mix.writes == 0) r.fail(x, field, "needs read streams or write streams");
       mix.bandwidth = measured(r.quantity<data_rate>(x, field, "bandwidth", true));
       mix.write_allocate_counted = r.boolean(x, field, "write-allocate counted", false);
+      mix.non_temporal = r.boolean(x, field, "non-temporal stores", false);
       c.memory_bandwidths.push_back(mix);
     }
   }

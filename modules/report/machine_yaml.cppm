@@ -59,7 +59,8 @@ export namespace hml {
       out += "  - {kernel: " + detail::yaml_text(b.kernel) + ", read streams: " + std::to_string(b.reads) +
              ", write streams: " + std::to_string(b.writes) + ", bandwidth: " +
              yaml_number(in(b.bandwidth.value, giga(byte_per_second))) + " GB/s" +
-             (b.write_allocate_counted ? ", write-allocate counted: true}\n" : "}\n");
+             (b.write_allocate_counted ? ", write-allocate counted: true" : "") +
+             (b.non_temporal ? ", non-temporal stores: true}\n" : "}\n");
     }
   }
   return out;

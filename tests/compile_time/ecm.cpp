@@ -82,4 +82,30 @@ constexpr hml::roofline_point roof = hml::roofline_beside(triad, r, my_machine);
 static_assert(roof.intensity == 0.0625 * hml::flop_per_byte);
 static_assert(roof.attainable == 4_GFLOPS);
 
+// Main memory measured per stream mix, the store path included. A copy with write-allocate measured at
+// 40 GB/s (counted as likwid-bench counts: 1 read, 1 write stream) moved 40 x (1 + 2) / 2 = 60 GB/s; a
+// triad (3 reads, 1 write) at 48 GB/s moved 48 x 5 / 4 = 60 GB/s; memmove's non-temporal copy at 45 GB/s moved
+// what it counts. A copy with normal stores takes the copy mix (read share 1/2, the triad's is 3/4): 60 GB/s;
+// a copy with non-temporal stores takes the mix measured on its own path: 45 GB/s; with no such mix it falls
+// back to the nearest read share, the copy's 60 GB/s.
+constexpr hml::cpu_description with_mixes = [] {
+  hml::cpu_description c = my_machine;
+  c.memory_bandwidths = {{"copy", 1, 1, hml::measured(40_GBps, "test")},
+                         {"triad", 3, 1, hml::measured(48_GBps, "test")},
+                         {.kernel = "copy-nt", .reads = 1, .writes = 1, .bandwidth = hml::measured(45_GBps, "test"),
+                          .non_temporal = true}};
+  return c;
+}();
+constexpr auto copy_nt = hml::kernels::copy(1'000'000, hml::store_kind::non_temporal);
+static_assert(hml::writes_non_temporal(copy_nt) && !hml::writes_non_temporal(hml::kernels::copy(1'000'000)));
+static_assert(hml::memory_bandwidth_for(hml::kernels::copy(1'000'000), with_mixes) == 60_GBps);
+static_assert(hml::memory_bandwidth_for(copy_nt, with_mixes) == 45_GBps);
+static_assert(hml::memory_bandwidth_for(hml::kernels::schoenauer_triad(1'000'000), with_mixes) == 60_GBps);
+constexpr hml::cpu_description without_nt = [] {
+  hml::cpu_description c = with_mixes;
+  c.memory_bandwidths = {with_mixes.memory_bandwidths[0], with_mixes.memory_bandwidths[1]};
+  return c;
+}();
+static_assert(hml::memory_bandwidth_for(copy_nt, without_nt) == 60_GBps);
+
 }  // namespace

@@ -83,6 +83,7 @@ hml::host_machine probed_machine() {
   m.schoenauer_triad = {{32_KiB, 800_GBps}, {512_KiB, 400_GBps}, {8_MiB, 200_GBps}, {64_MiB, 90_GBps},
                         {256_MiB, 62_GBps}, {512_MiB, 60_GBps}, {1_GiB, 58_GBps}};
   m.copy = {{64_MiB, 70_GBps}, {256_MiB, 48_GBps}, {512_MiB, 50_GBps}, {1_GiB, 52_GBps}};
+  m.copy_memmove = {{256_MiB, 55_GBps}, {1_GiB, 57_GBps}};
   m.levels = {{{"L1", 800_GBps}, 16_KiB, 64_KiB, 3}, {{"L2", 300_GBps}, 128_KiB, 16_MiB, 3},
               {{"L3", 90_GBps}, 32_MiB, 64_MiB, 2}, {{"DRAM", 60_GBps}, 128_MiB, 1_GiB, 3}};
   m.latencies = {1_ns, 4_ns, 40_ns, 100_ns};
@@ -99,8 +100,12 @@ TEST(EcmProbe, HostMachineBecomesAnEcmDescription) {
   EXPECT_DOUBLE_EQ(hml::in(c.machine.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);  // 400 / 2 x 5/4
   EXPECT_EQ(c.machine.memory[2].capacity.value, 32_MiB);
   EXPECT_EQ(c.machine.memory[2].scope, hml::sharing::shared);
-  ASSERT_EQ(c.memory_bandwidths.size(), 2U);
+  ASSERT_EQ(c.memory_bandwidths.size(), 3U);
   EXPECT_DOUBLE_EQ(hml::in(c.memory_bandwidths[1].bandwidth.value, hml::giga(hml::byte_per_second)), 50);  // copy's median
+  EXPECT_TRUE(c.memory_bandwidths[2].non_temporal);  // memmove's copy: 56 GB/s, moved as counted
+  EXPECT_DOUBLE_EQ(hml::in(hml::memory_bandwidth_for(hml::kernels::copy(1'000'000, hml::store_kind::non_temporal), c),
+                           hml::giga(hml::byte_per_second)),
+                   56);
   // A Schoenauer triad in DRAM on this machine, by hand: 5 lines per CL each way; L2->L1 250 GB/s = 100 B/cy,
   // L3->L2 200 / 2 x 5/4 = 125 GB/s = 50 B/cy (not the 90 GB/s plateau); memory: the median 60 GB/s x (3 + 2) / 4
   // = 75 GB/s = 30 B/cy.
@@ -112,6 +117,8 @@ TEST(EcmProbe, HostMachineBecomesAnEcmDescription) {
   const hml::loaded_cpu again = hml::read_machine_yaml(hml::to_machine_yaml(c), "host.yml");
   EXPECT_NEAR(hml::in(hml::ecm(hml::kernels::schoenauer_triad(1'000'000'000), again.cpu()).time, hml::cycle),
               hml::in(r.time, hml::cycle), 1e-6);
+  const auto copy_nt = hml::kernels::copy(1'000'000'000, hml::store_kind::non_temporal);
+  EXPECT_NEAR(hml::in(hml::ecm(copy_nt, again.cpu()).time, hml::cycle), hml::in(hml::ecm(copy_nt, c).time, hml::cycle), 1e-6);
 }
 
 // Where the system reports no caches, the plateaus found are the levels.
