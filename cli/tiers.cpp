@@ -53,41 +53,30 @@ void run(const tiers_options& o) {
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};
   check_option("--hot-bytes", [&] { hml::validate(w.skew); });
   check_option("--footprint", [&] { hml::validate(w); });
-  hml::data_size total = memory.tiers[0].capacity;
-  for (std::size_t i = 1; i < memory.tiers.size(); ++i) total += memory.tiers[i].capacity;
-  if (footprint > total) {
+  if (!hml::any_placement_fits(memory, w)) {
     throw input_error("--footprint: the working set does not fit the tiers (" +
-                      hml::to_string(total, {.number = hml::general(4)}) + " in all)");
+                      hml::to_string(hml::total_capacity(memory), {.number = hml::general(4)}) + " in all)");
   }
 
   // Flat mode's shares: given, or the fast tier filled and the rest in order.
   hml::fixed_list<double, hml::max_tiers> shares;
-  if (!o.shares.empty()) {
-    for (double share : o.shares) shares.push_back(share);
-  } else {
-    double left = 1.0;
-    for (std::size_t i = 0; i < memory.tiers.size(); ++i) {
-      const double room = memory.tiers[i].capacity / footprint;
-      const double share = i + 1 == memory.tiers.size() || room > left ? left : room;
-      shares.push_back(share);
-      left -= share;
-    }
-  }
+  for (double share : o.shares) shares.push_back(share);
+  if (o.shares.empty()) shares = hml::fill_in_order_shares(memory, w);
   std::vector<outcome> outcomes;
-  const auto attempt = [&](std::string policy, auto place) {
-    try {
-      outcomes.push_back({policy, true, place()});
-    } catch (const std::invalid_argument& e) {
-      if (std::string_view{e.what()}.find("does not fit") == std::string_view::npos) throw;
-      outcomes.push_back({std::move(policy), false, {}});
-    }
+  // A policy without room for the working set is a row that says so; any other error is the input's.
+  const auto attempt = [&](std::string policy, bool fits, auto place) {
+    outcomes.push_back(fits ? outcome{std::move(policy), true, place()} : outcome{std::move(policy), false, {}});
   };
   const bool two = memory.tiers.size() == 2;
-  if (two) attempt("cache", [&] { return hml::cache_mode(memory, w); });
-  check_option("--shares", [&] { attempt("flat", [&] { return hml::flat(memory, w, shares); }); });
-  attempt("weighted interleave", [&] { return hml::weighted_interleave(memory, w); });
+  if (two) attempt("cache", hml::cache_mode_fits(memory, w), [&] { return hml::cache_mode(memory, w); });
+  check_option("--shares", [&] {
+    attempt("flat", hml::shares_fit(memory, w, shares), [&] { return hml::flat(memory, w, shares); });
+  });
+  attempt("weighted interleave", hml::interleave_fits(memory, w), [&] { return hml::weighted_interleave(memory, w); });
   if (two) {
-    check_option("--tier", [&] { attempt("best placement", [&] { return hml::best_placement(memory, w); }); });
+    check_option("--tier", [&] {
+      attempt("best placement", hml::any_placement_fits(memory, w), [&] { return hml::best_placement(memory, w); });
+    });
   }
 
   if (format != output_format::table) {

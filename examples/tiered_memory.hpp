@@ -16,10 +16,9 @@ using namespace hml::literals;
 
 inline constexpr hml::tiered_memory xeon_max = hml::systems::tiers_of(hml::systems::xeon_max_9480);
 inline constexpr hml::working_set working_set{.footprint = 200_GiB, .skew = {.hot_bytes = 0.3, .hot_accesses = 0.9}};
-inline constexpr double hbm_share = 64.0 / 200.0;
 
 inline constexpr hml::placement cache = hml::cache_mode(xeon_max, working_set);
-inline constexpr hml::placement flat = hml::flat(xeon_max, working_set, {hbm_share, 1.0 - hbm_share});
+inline constexpr hml::placement flat = hml::flat(xeon_max, working_set, hml::fill_in_order_shares(xeon_max, working_set));
 inline constexpr bool interleave_fits = hml::interleave_fits(xeon_max, working_set);
 inline constexpr hml::placement best = hml::best_placement(xeon_max, working_set);
 inline constexpr hml::placement best_sequential =

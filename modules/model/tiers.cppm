@@ -220,6 +220,60 @@ export namespace hml {
   return shares;
 }
 
+// The capacity of all tiers together.
+[[nodiscard]] constexpr data_size total_capacity(const tiered_memory& m) {
+  validate(m);
+  data_size total = m.tiers[0].capacity;
+  for (std::size_t i = 1; i < m.tiers.size(); ++i) total += m.tiers[i].capacity;
+  return total;
+}
+
+// Whether tier i has room for shares[i] of the working set's bytes, for every tier (a share computed from
+// a capacity may land an ulp above it).
+[[nodiscard]] constexpr bool shares_fit(const tiered_memory& m, const working_set& w, const fixed_list<double, max_tiers>& shares) {
+  validate(m);
+  validate(w);
+  expects(shares.size() == m.tiers.size(), "hml: flat mode needs one share per tier");
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    if (shares[i] * w.footprint.value() > m.tiers[i].capacity.value() * (1.0 + 1e-12)) return false;
+  }
+  return true;
+}
+
+// The shares of the bytes when each tier is filled before the next, fastest first; the last takes the rest.
+[[nodiscard]] constexpr fixed_list<double, max_tiers> fill_in_order_shares(const tiered_memory& m, const working_set& w) {
+  validate(m);
+  validate(w);
+  fixed_list<double, max_tiers> shares;
+  double left = 1.0;
+  for (std::size_t i = 0; i < m.tiers.size(); ++i) {
+    const double room = m.tiers[i].capacity / w.footprint;
+    const double share = i + 1 == m.tiers.size() || room > left ? left : room;
+    shares.push_back(share);
+    left -= share;
+  }
+  return shares;
+}
+
+// Whether the weighted interleave of this working set fits the tiers (it spreads bytes by bandwidth, not
+// by room: on a Xeon Max, 84 % of the bytes go to the 64 GiB of HBM).
+[[nodiscard]] constexpr bool interleave_fits(const tiered_memory& m, const working_set& w) {
+  return shares_fit(m, w, interleave_shares(m));
+}
+
+// Whether cache mode has room: the slow tier holds the whole footprint (the fast one caches part of it).
+[[nodiscard]] constexpr bool cache_mode_fits(const tiered_memory& m, const working_set& w) {
+  validate(m);
+  validate(w);
+  return w.footprint <= m.tiers.back().capacity;
+}
+
+// Whether some placement has room: the tiers together hold the footprint.
+[[nodiscard]] constexpr bool any_placement_fits(const tiered_memory& m, const working_set& w) {
+  validate(w);
+  return w.footprint.value() <= total_capacity(m).value() * (1.0 + 1e-12);
+}
+
 // Weighted interleave: pages spread with weights proportional to the tiers' read bandwidths.
 [[nodiscard]] constexpr placement weighted_interleave(const tiered_memory& m, const working_set& w) {
   placement p = flat(m, w, interleave_shares(m));
@@ -247,7 +301,7 @@ enum class miss_fill { paid, free };
                                   : 1 * byte / (1 * byte / without_fill + (1.0 - hit_rate) * (1 * byte / fill_rate));
   const fixed_list<tier_use, max_tiers> use{{fast.capacity / w.footprint < 1.0 ? fast.capacity / w.footprint : 1.0, hit_rate},
                                             {1.0, 1.0 - hit_rate}};
-  expects(w.footprint <= m.tiers[1].capacity, "hml: the placement does not fit a tier's capacity");
+  expects(cache_mode_fits(m, w), "hml: the placement does not fit a tier's capacity");
   return {"cache", use, bandwidth, detail::traffic_of(w) / bandwidth, hit_rate};
 }
 
@@ -266,8 +320,7 @@ enum class miss_fill { paid, free };
   expects(m.tiers.size() == 2, "hml: the best placement takes two tiers, the faster first");
   const tier& fast = m.tiers[0];
   const tier& slow = m.tiers[1];
-  expects(w.footprint.value() <= (fast.capacity + slow.capacity).value() * (1.0 + 1e-12),
-          "hml: the placement does not fit a tier's capacity");
+  expects(any_placement_fits(m, w), "hml: the placement does not fit a tier's capacity");
   const data_rate fast_rate = detail::tier_rate_of(fast, w.write_share);
   const data_rate slow_rate = detail::tier_rate_of(slow, w.write_share);
   expects(fast_rate >= slow_rate, "hml: the best placement takes the faster tier first");
@@ -283,17 +336,6 @@ enum class miss_fill { paid, free };
   if (bytes < overflow) bytes = overflow;  // a mix of hot and cold bytes that fills what the slow tier cannot hold
   const fixed_list<tier_use, max_tiers> use{{bytes, share}, {1.0 - bytes, 1.0 - share}};
   return detail::finish_of("best placement", m, w, use);
-}
-
-// Whether the weighted interleave of this working set fits the tiers (it spreads bytes by bandwidth, not
-// by room: on a Xeon Max, 84 % of the bytes go to the 64 GiB of HBM).
-[[nodiscard]] constexpr bool interleave_fits(const tiered_memory& m, const working_set& w) {
-  validate(w);
-  const fixed_list<double, max_tiers> shares = interleave_shares(m);
-  for (std::size_t i = 0; i < shares.size(); ++i) {
-    if (shares[i] * w.footprint.value() > m.tiers[i].capacity.value() * (1.0 + 1e-12)) return false;
-  }
-  return true;
 }
 
 }  // namespace hml

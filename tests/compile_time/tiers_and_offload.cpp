@@ -105,6 +105,19 @@ static_assert(near(gbps(q2::cache.bandwidth), 1079.2471769134256));
 // Flat, HBM full (32 % of the bytes, blind to heat): concurrent tiers, max(0.32/1638.4, 0.68/307.2) ->
 // 307.2 / 0.68 = 451.76 GB/s.
 static_assert(near(gbps(q2::flat.bandwidth), 307.2 / 0.68));
+// Flat mode's HBM full is the fill-in-order shares: 64 of the 200 GiB (0.32), the rest (0.68) in DDR5.
+static_assert(hml::fill_in_order_shares(q2::xeon_max, q2::working_set)[0] == 64.0 / 200.0);
+static_assert(hml::fill_in_order_shares(q2::xeon_max, q2::working_set)[1] == 1.0 - 64.0 / 200.0);
+// On 40 GiB the HBM holds it all and DDR5 gets nothing.
+static_assert(hml::fill_in_order_shares(q2::xeon_max, {.footprint = 40_GiB})[0] == 1.0 &&
+              hml::fill_in_order_shares(q2::xeon_max, {.footprint = 40_GiB})[1] == 0.0);
+// Room: 576 GiB in all; cache mode needs DDR5's 512 GiB to hold the footprint, a placement only the sum.
+static_assert(hml::total_capacity(q2::xeon_max) == 576_GiB);
+static_assert(hml::cache_mode_fits(q2::xeon_max, q2::working_set) && !hml::cache_mode_fits(q2::xeon_max, {.footprint = 540_GiB}));
+static_assert(hml::any_placement_fits(q2::xeon_max, {.footprint = 540_GiB}) &&
+              !hml::any_placement_fits(q2::xeon_max, {.footprint = 577_GiB}));
+static_assert(hml::shares_fit(q2::xeon_max, q2::working_set, {0.32, 0.68}) &&
+              !hml::shares_fit(q2::xeon_max, q2::working_set, {0.5, 0.5}));
 // Weighted interleave puts 1638.4/1945.6 = 84.2 % of the bytes, 168 GiB, in 64 GiB of HBM: it does not fit.
 static_assert(!q2::interleave_fits);
 // On 64 GiB it fits (53.9 GiB in HBM) and reaches the sum, 1,945.6 GB/s.
