@@ -59,19 +59,6 @@ std::string read_text(std::string_view option, const std::string& path, std::str
 
 std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
-// A rate of things per second with an SI prefix: "1.2 GIt/s".
-std::string per_second(double x, std::string_view unit) {
-  std::string_view prefix;
-  for (const auto& [scale, name] : {std::pair{1e12, "T"}, std::pair{1e9, "G"}, std::pair{1e6, "M"}, std::pair{1e3, "k"}}) {
-    if (x >= scale) {
-      x /= scale;
-      prefix = name;
-      break;
-    }
-  }
-  return std::string{hml::format_number(x, hml::general(4)).view()} + " " + std::string{prefix} + std::string{unit};
-}
-
 std::string ecm_line(const hml::ecm_result& r) {
   std::string line = "{" + cy(r.core.overlapping) + " || " + cy(r.core.non_overlapping);
   for (const hml::transfer_term& t : r.transfers) line += " | " + cy(t.time);
@@ -157,8 +144,7 @@ void run(const ecm_options& o) {
     const std::string where = std::string{c.machine.memory[i].name};
     const hml::cycles t = r.predictions[i];
     levels.add_row({where, std::string{cy(t)},
-                    t.value() > 0 ? per_second(r.iterations_per_cacheline / hml::to_duration(t, clock).value(), "It/s")
-                                  : std::string{"-"}});
+                    t.value() > 0 ? hml::rate_text(hml::iterations_per_second(r, t, clock), "It/s") : std::string{"-"}});
   }
   out += "\n" + hml::format_table(levels);
   out += r.saturation_cores > 0
@@ -168,7 +154,7 @@ void run(const ecm_options& o) {
   hml::table scaling{{"cores", "cy/CL (chip)", "iterations/s", "FLOP/s"}, {}};
   for (unsigned n = 1; n <= cores; ++n) {
     scaling.add_row({static_cast<double>(n), cy(hml::chip_time(r, n)),
-                     per_second(hml::iterations_per_second(r, n, clock), "It/s"),
+                     hml::rate_text(hml::iterations_per_second(r, n, clock), "It/s"),
                      r.flop_per_cacheline > 0 ? rate(hml::performance(r, n, clock)) : std::string{"-"}});
   }
   out += "\n" + hml::format_table(scaling);

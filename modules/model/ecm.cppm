@@ -259,9 +259,15 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
   return std::max(shared, memory);
 }
 
+// Iterations per second at `per_cacheline` cycles per cache line of work (a level's prediction, a chip's
+// time) at the machine's clock.
+[[nodiscard]] constexpr double iterations_per_second(const ecm_result& r, cycles per_cacheline, frequency clock) {
+  return r.iterations_per_cacheline / to_duration(per_cacheline, clock).value();
+}
+
 // Iterations per second on `n` cores at the machine's clock.
 [[nodiscard]] constexpr double iterations_per_second(const ecm_result& r, unsigned n, frequency clock) {
-  return r.iterations_per_cacheline / to_duration(chip_time(r, n), clock).value();
+  return iterations_per_second(r, chip_time(r, n), clock);
 }
 
 // FLOP/s on `n` cores at the machine's clock.

@@ -170,6 +170,18 @@ template <class Unit>
   return text;
 }
 
+// A rate of something hml has no unit for, with a decimal prefix chosen as for quantities (rounding may
+// carry into the next one): `rate_text(1.2e9, "It/s") == "1.2 GIt/s"`, iterations per second.
+[[nodiscard]] inline std::string rate_text(double per_second, std::string_view unit, number_format format = general(4)) {
+  const detail::prefix chosen = detail::choose_decimal_prefix(per_second, {unit, "", true, false, false}, format);
+  std::string text;
+  format_number_to(text, per_second / chosen.factor, format);
+  text += ' ';
+  text += chosen.symbol;
+  text += unit;
+  return text;
+}
+
 template <class Unit>
 std::ostream& operator<<(std::ostream& os, quantity<Unit> q) {
   return os << to_text(q).view();

@@ -454,4 +454,13 @@ TEST(Report, SvgExampleChartIsWritten) {
   EXPECT_TRUE(std::filesystem::file_size(two) > 1000);
 }
 
+// Rates of things hml has no unit for take the quantities' decimal prefixes, carry included.
+TEST(RateText, DecimalPrefixAsQuantitiesHave) {
+  EXPECT_EQ(hml::rate_text(1.2e9, "It/s"), "1.2 GIt/s");
+  EXPECT_EQ(hml::rate_text(512, "It/s"), "512 It/s");
+  EXPECT_EQ(hml::rate_text(15.26e9, "It/s"), "15.26 GIt/s");
+  EXPECT_EQ(hml::rate_text(999.96e6, "It/s"), "1 GIt/s");  // 999.96 M at four digits rounds to 1000 M
+  EXPECT_EQ(hml::rate_text(0, "It/s"), "0 It/s");
+}
+
 }  // namespace
