@@ -44,7 +44,7 @@ std::string text(hml::data_size s) {
 std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(4)}); }
 std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
 std::string number(double x, int digits = 4) { return std::string{hml::format_number(x, hml::general(digits)).view()}; }
-std::string percent(double share) { return number(share * 100, 3) + " %"; }
+std::string percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
 
 hml::precision precision_of_option(std::string_view option, const std::string& name) {
   return check_option(option, [&] { return hml::precision_named(name).type; });
@@ -117,9 +117,7 @@ void check_precisions(const hml::transformer& t, const hml::generation& g, const
     for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
       if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
       std::string has;
-      for (const hml::ceiling_description& c : d.compute) {
-        if (c.variant.empty() && c.dense.published()) has += (has.empty() ? "" : ", ") + std::string{to_string(c.kind())};
-      }
+      for (const hml::compute_kind& k : hml::published_kinds(d)) has += (has.empty() ? "" : ", ") + std::string{to_string(k)};
       throw input_error("--weights, --activations: " + std::string{d.name} + " publishes no " +
                         std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} +
                         "); it has " + has);

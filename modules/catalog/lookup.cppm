@@ -175,6 +175,17 @@ struct precision_choice {
   return p.unit_given ? compute_kind{p.type, p.unit} : kind_for(d, p.type);
 }
 
+// The kinds of compute the device publishes a dense peak for, widest precision first, vector before tensor.
+[[nodiscard]] inline std::vector<compute_kind> published_kinds(const device& d, basis b = basis::datasheet) {
+  std::vector<compute_kind> kinds;
+  for (precision q : all_precisions) {
+    for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
+      if (peak(d, compute_kind{q, u}, b).published()) kinds.push_back({q, u});
+    }
+  }
+  return kinds;
+}
+
 // The device's roofline for one precision; a clear error if the device publishes no such peak.
 [[nodiscard]] inline roof roof_named(const device& d, precision_choice p, basis b = basis::datasheet) {
   const compute_kind k = kind_for(d, p);
@@ -182,11 +193,7 @@ struct precision_choice {
   if (!peak(d, k, b).published()) {
     // The precisions it does have, as --precision takes them.
     std::vector<std::string> has;
-    for (precision q : all_precisions) {
-      for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
-        if (peak(d, compute_kind{q, u}, b).published()) has.push_back(id_of(compute_kind{q, u}));
-      }
-    }
+    for (const compute_kind& kind : published_kinds(d, b)) has.push_back(id_of(kind));
     std::vector<std::string_view> names(has.begin(), has.end());
     throw std::invalid_argument(std::string{d.name} + " publishes no " + what + std::string{to_string(k)} + " peak; " +
                                 (names.empty() ? "it has no " + what + "peak at all"

@@ -310,11 +310,13 @@ struct operator_time {
   operator_time r{.op = op};
   const data_size moved = op.bytes();
   r.intensity = moved.value() > 0 ? op.flops / moved : arithmetic_intensity{};
-  const data_rate bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory;
-  expects(bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
-  r.memory_time = moved / bandwidth;
+  // The time model's streaming transfer and compute time (no latency: operators stream their bytes).
+  const memory streaming{.latency = 0 * second,
+                         .bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory};
+  expects(streaming.bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
+  r.memory_time = transfer_time(streaming, moved);
   if (op.flops.value() > 0) {
-    r.compute_time = op.flops / (roof_of(m, op.compute).peak * o.achieved.compute);
+    r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
   }
   if (op.link_sent.value() > 0 || op.link_messages > 0) {
     expects(op.link_messages > 0, "hml: link traffic needs at least one message");
