@@ -164,7 +164,7 @@ inline extent extent_of(const std::vector<bandwidth_ceiling>& bandwidths,
                         const std::vector<compute_ceiling>& computes) {
   const auto [lowest, highest] = std::minmax_element(computes.begin(), computes.end(), by_peak);
   const auto [slowest, fastest] = std::minmax_element(bandwidths.begin(), bandwidths.end(), by_bandwidth);
-  return {lowest->peak.value() / fastest->bandwidth.value(), highest->peak.value() / slowest->bandwidth.value(),
+  return {ridge_point(roof{fastest->bandwidth, lowest->peak}).value(), ridge_point(roof{slowest->bandwidth, highest->peak}).value(),
           lowest->peak.value(), highest->peak.value(), slowest->bandwidth.value()};
 }
 
