@@ -23,8 +23,8 @@
 // A range-for over a grid's points has no such call: its body is the caller's own code, whose only loop
 // is the flat one, and no iterator can weight that loop's branch (LLVM lowers __builtin_expect inside the
 // iterator's operator== before inlining, where no branch uses it; a [[gnu::cold]] call where the iteration
-// ends leaves the exit branch's own estimate unchanged). For speed over a grid: lazy_sweep, for_each_point
-// or sweep_rows.
+// ends, or in the iterator's destructor at the loop's exit, left the threshold at 250). For speed over a
+// grid: lazy_sweep, for_each_point or sweep_rows.
 module;
 #include <range/v3/view/all.hpp>
 #include <range/v3/view/cartesian_product.hpp>
@@ -171,9 +171,10 @@ template <class Space>
 // condition is __builtin_expect'ed true; with no profile, LLVM's block-frequency estimate believes the
 // expectation, so f's call (and what inlining f exposes, such as hml::run) is judged against the threshold
 // of a hot call site (525) instead of that of a call in one flat loop (250). The bound depends on `key`, a
-// run-time value, so that the loop lasts until the inliner has decided; later passes see that it runs once
-// and remove it. Without it a flat range-for over lazy_sweep called hml::run out of line (4x the nested
-// loop by hand in benchmarks/zero_overhead); with it, as fast as the same flat loop written by hand.
+// run-time value, so that the loop lasts until the inliner has decided (an earlier try with a loop the
+// early passes could fold showed no inlining into it); later passes see that it runs once and remove it.
+// Without it a flat range-for over lazy_sweep called hml::run out of line (4x the nested loop by hand in
+// benchmarks/zero_overhead); with it, it runs as fast as the same flat loop written by hand.
 template <class R, class F, class... Args>
 [[gnu::always_inline]] inline R call_as_hot(std::size_t key, F& f, const Args&... args) {
   std::optional<R> result;
