@@ -68,16 +68,16 @@ std::string fragment(sweep_size size, const collecting_reporter& results, const 
   md += "**Sweeping through hml, against the nested loop by hand: `hml::for_each_point` " +
         against(names::hml_for_each_point, names::raw_checked) + ", `hml::sweep_rows` " +
         against(names::hml_sweep_rows, names::raw_checked) + " (target <= 1.5).** ";
-  md += "A flat range-for over the grid's points or over `hml::lazy_sweep` takes " +
-        against(names::hml_grid, names::raw_checked) + " and " + against(names::hml_lazy_sweep, names::raw_checked) +
-        " of the nested loop, and " + against(names::hml_grid, names::raw_flat) + " and " +
-        against(names::hml_lazy_sweep, names::raw_flat) + " of the same flat loop written by hand. That loop itself "
-        "takes " + against(names::raw_flat, names::raw_checked) + " of the nested one: in one flat loop what depends "
-        "on the bandwidth alone (its check, its reciprocal) runs at every point instead of once a row. The rest of "
-        "the gap is one inlining decision of clang: in the flat iterations `hml::run` is called out of line at "
-        "every point, so its checks of the fixed parameters run at every call instead of once before the loop "
-        "(see the explanation below the table); for speed, sweep a grid with `hml::for_each_point` or "
-        "`hml::sweep_rows`. ";
+  md += "A flat range-for over `hml::lazy_sweep` takes " + against(names::hml_lazy_sweep, names::raw_checked) +
+        " of the nested loop and " + against(names::hml_lazy_sweep, names::raw_flat) +
+        " of the same flat loop written by hand, which itself takes " + against(names::raw_flat, names::raw_checked) +
+        " of the nested one: in one flat loop what depends on the bandwidth alone (its check, its reciprocal) runs "
+        "at every point instead of once a row. A range-for over the grid's points takes " +
+        against(names::hml_grid, names::raw_checked) + " of the nested loop (" +
+        against(names::hml_grid, names::raw_flat) + " of the flat one): there the loop body is the caller's own "
+        "code, and clang calls `hml::run` out of line from it, so its checks of the fixed parameters run at every "
+        "call instead of once before the loop (see the explanation below the table); for speed, sweep a grid with "
+        "`hml::for_each_point`, `hml::sweep_rows` or `hml::lazy_sweep`. ";
   md += "hml and raw doubles agree to the bit at every configuration, and all nine sweeps add up to the same "
         "total (" + number(static_cast<double>(total.memory_bound), hml::fixed(0)) + " memory-bound configurations).\n";
   return md;

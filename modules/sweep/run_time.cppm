@@ -2,22 +2,29 @@
 // when the consumer reaches it, and the values equal the compile-time path's bit for bit (hml.sweep:axis).
 // lazy_sweep and sweep_rows are views of their own (a grid walked as an odometer; rows as nested ranges)
 // that range-v3's adaptors take; points() are range-v3's linear_distribute and cartesian_product.
-// Measured (benchmarks/zero_overhead, the seed cache model): for_each_point and sweep_rows run within
-// 1.5x of nested loops written by hand; a flat range-for over lazy_sweep or over a grid's points does not,
-// and the cause is clang's inliner, not these iterators. hml::run of a two-tier memory costs 460 in LLVM's
-// inline cost model. The threshold is 250 at an ordinary call site and 525 at a "locally hot" one, whose
-// block LLVM estimates to run >= 60 times per entry of the function (-hot-callsite-rel-freq); with no
-// profile it estimates a loop at about 32 iterations, so the inner body of a nested loop (~1,000x) qualifies
-// and the body of one flat loop (~32x) does not (-Rpass=inline: "cost=460, threshold=525" into the nested
-// loops and sweep_rows, "threshold=250" into the flat range-fors). Out of line, hml::run checks the fixed
-// parameters at every point and takes them through memory. Compiled with -mllvm -hot-callsite-rel-freq=20
-// the flat range-fors ran as fast as the same flat loop by hand (1.02x, 1.05x). Tried without effect: a
-// [[gnu::cold]] call where the iteration ends (the loop's exit branch is the caller's, which the iterator
-// cannot weight), and calling f inside a one-iteration loop whose condition is __builtin_expect'ed true
-// (reached through an always_inline or flatten call, f's call was never judged inside that loop: the
-// remarks show no inlining into it, so the helper was inlined first, it seems by the always-inliner).
-// The user's own call is the one to inline, so only the user's loop shape decides: nest the loops, or use
-// for_each_point or sweep_rows.
+// Measured (benchmarks/zero_overhead, the seed cache model, against nested loops written by hand):
+// for_each_point 1.33x, sweep_rows 1.22x, a flat range-for over lazy_sweep about 1.5x, as fast as the same
+// flat loop by hand (in a flat loop what depends on the outer axis alone is computed at every point); a
+// flat range-for over a grid's points 4x. The difference is clang's inliner. hml::run of a two-tier memory
+// costs 460 in LLVM's inline cost model, and the validate(kernel) it calls 260 more. The threshold is 250
+// at an ordinary call site and 525 at a "locally hot" one, a block that LLVM estimates to run >= 60 times
+// per entry of the function (-hot-callsite-rel-freq); with no profile it estimates a loop at about 32
+// iterations, so the body of a nested inner loop (~1,000x) is hot and the body of one flat loop (~32x) is
+// not (-Rpass=inline: "cost=460, threshold=525" into the nested loops, "threshold=250" into a flat one).
+// Called out of line, hml::run checks the fixed parameters at every point and takes them through memory.
+// Inlining hml::run alone is not enough: [[gnu::always_inline]] on it gave ~3x, since validate(kernel)
+// (cost 260 > 250) stayed a call inside the loop, and with it the kernel's loads and its traffic formula;
+// and a user's wrapper around hml::run (seed_cache::run in the benchmark) then costs 690, over even the
+// hot threshold, so nested loops would call it out of line too. Cheaper checks do not get there: all of
+// run's checks as one condition and one cold call measured cost 530. What works is to make f's call site
+// hot: lazy_sweep calls f through call_as_hot (below), inside a loop that runs once but that LLVM's
+// estimate takes for a hot inner loop; f, hml::run and validate(kernel) are then inlined (threshold 525)
+// and the flat range-for runs at 1.05x the flat loop by hand, as with -mllvm -hot-callsite-rel-freq=20.
+// A range-for over a grid's points has no such call: its body is the caller's own code, whose only loop
+// is the flat one, and no iterator can weight that loop's branch (LLVM lowers __builtin_expect inside the
+// iterator's operator== before inlining, where no branch uses it; a [[gnu::cold]] call where the iteration
+// ends, or in the iterator's destructor at the loop's exit, left the threshold at 250). For speed over a
+// grid: lazy_sweep, for_each_point or sweep_rows.
 module;
 #include <range/v3/view/all.hpp>
 #include <range/v3/view/cartesian_product.hpp>
@@ -160,6 +167,21 @@ template <class Space>
   }
 }
 
+// f(args...), called where clang's inliner takes it for a hot call. It runs once, inside a loop whose
+// condition is __builtin_expect'ed true; with no profile, LLVM's block-frequency estimate believes the
+// expectation, so f's call (and what inlining f exposes, such as hml::run) is judged against the threshold
+// of a hot call site (525) instead of that of a call in one flat loop (250). The bound depends on `key`, a
+// run-time value, so that the loop lasts until the inliner has decided (an earlier try with a loop the
+// early passes could fold showed no inlining into it); later passes see that it runs once and remove it.
+// Without it a flat range-for over lazy_sweep called hml::run out of line (4x the nested loop by hand in
+// benchmarks/zero_overhead); with it, it runs as fast as the same flat loop written by hand.
+template <class R, class F, class... Args>
+[[gnu::always_inline]] inline R call_as_hot(std::size_t key, F& f, const Args&... args) {
+  std::optional<R> result;
+  for (std::size_t k = key; __builtin_expect(k != key + 1, 1); ++k) result.emplace(f(args...));
+  return *std::move(result);
+}
+
 // lazy_sweep's view: the space's points in order (a grid walks them as an odometer), `f` applied to each as
 // it is read. Plain iterators with their comparisons as hidden friends, so that a range-for over it needs
 // nothing but `import hml;`, and a forward range of range-v3 (chunk, zip and to<> take it).
@@ -189,18 +211,19 @@ public:
     // and the optimiser can hoist what f checks of its fixed parameters (measured: 5-10x slower without).
     [[nodiscard, gnu::always_inline, gnu::flatten]] value_type operator*() const {
       if constexpr (is_grid<Space>) {
-        return std::apply(*view_->f_, *at_);
+        return call_with_values(std::make_index_sequence<Space::rank>{});
       } else {
-        return (*view_->f_)(*at_);
+        return call_as_hot<value_type>(step_, *view_->f_, *at_);
       }
     }
     [[gnu::always_inline]] iterator& operator++() {
       ++at_;
+      ++step_;
       return *this;
     }
     iterator operator++(int) {
       iterator before = *this;
-      ++at_;
+      ++*this;
       return before;
     }
     [[nodiscard, gnu::always_inline]] friend bool operator==(const iterator& a, const iterator& b) {
@@ -208,8 +231,17 @@ public:
     }
 
   private:
+    // f(the point's values...), with no std::apply between: each call layer is one more function the
+    // inliner must take in whole, and std::apply's grows to f's size once f is inlined into it.
+    template <std::size_t... K>
+    [[gnu::always_inline]] value_type call_with_values(std::index_sequence<K...>) const {
+      const auto& point = *at_;
+      return call_as_hot<value_type>(step_, *view_->f_, std::get<K>(point)...);
+    }
+
     sweep_view* view_ = nullptr;
     point_iterator at_{};
+    std::size_t step_ = 0;  // the points passed, a run-time value for call_as_hot
   };
 
   // The function is called through a mutable view even from a const one: a sweep may count its calls.
