@@ -78,7 +78,7 @@ std::string fragment(sweep_size size, const collecting_reporter& results, const 
         "code, and clang calls `hml::run` out of line from it, so its checks of the fixed parameters run at every "
         "call instead of once before the loop (see the explanation below the table); for speed, sweep a grid with "
         "`hml::for_each_point`, `hml::sweep_rows` or `hml::lazy_sweep`. ";
-  md += "hml and raw doubles agree to the bit at every configuration, and all nine sweeps add up to the same "
+  md += "hml and raw doubles agree to the bit at every configuration, and every sweep adds up to the same "
         "total (" + number(static_cast<double>(total.memory_bound), hml::fixed(0)) + " memory-bound configurations).\n";
   return md;
 }
