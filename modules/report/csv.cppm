@@ -5,10 +5,13 @@
 // "inf", "-inf" and "nan" for the non-finite ones, as strtod reads them.
 module;
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,83 +24,167 @@ import :table;
 
 namespace hml::detail {
 
+inline constexpr double double_powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                  1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                                  1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+// The 8 decimal digits of value < 10^8, leading zeros included, as the 8 bytes of their text (the first
+// digit in the lowest byte). No division and no branch, so the cost does not depend on the value (Paul
+// Khuong's method: 2 lanes of 4 digits, 4 lanes of 2, 8 lanes of 1, each split by a multiplication).
+inline std::uint64_t eight_digits_text(std::uint64_t value) noexcept {
+  const std::uint64_t fours = value / 10'000 | (value % 10'000) << 32;
+  const std::uint64_t high_pairs = ((fours * 10486) >> 20) & ((0x7FULL << 32) | 0x7F);  // x / 100 in each lane
+  const std::uint64_t pairs = ((fours - 100 * high_pairs) << 16) + high_pairs;
+  std::uint64_t ones = ((pairs * 103) >> 10) & ((0xFULL << 48) | (0xFULL << 32) | (0xFULL << 16) | 0xF);  // x / 10
+  ones += (pairs - 10 * ones) << 8;
+  return ones + 0x3030'3030'3030'3030ULL;  // + '0' in each byte
+}
+
+// Room the caller gives short_decimal_chars: its text is at most 24 characters, but it copies digits 16 at a
+// time and lets the copies run past the text's end (into this room) rather than branch on their length.
+inline constexpr std::size_t short_decimal_room = 48;
+
 // std::to_chars(x)'s text for a double that is a short decimal (hml roofline --round writes 4, 2 and 8
-// decimals), in fewer than half its instructions; nullptr where x is not one, for std::to_chars to write.
+// decimals), in a fraction of its time; nullptr where x is not one, for std::to_chars to write. `out` has
+// short_decimal_room characters. Zeros are "0" and "-0", as to_chars writes them.
 // With |x| 10^k < 2^50 the doubles near x are less than 10^-k / 2 apart, so at most one decimal of k places
 // reads back as x, and if one does, round(x 10^k) is its integer m (the product is off by under 1/4 + 1/8).
 // So x is the decimal m / 10^k exactly when that correctly rounded division gives x back, and m without its
 // trailing zeros is the shortest text's digits (a decimal with fewer digits would be another one of k
-// places). The layout is to_chars': fixed or scientific, whichever is shorter, fixed on a tie.
+// places). Such an x has |x| >= 10^-22 and < 2^50, so its exponent has 2 digits. The layout is to_chars':
+// fixed or scientific, whichever is shorter, fixed on a tie.
 inline char* short_decimal_chars(char* out, double x) noexcept {
-  constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if constexpr (std::endian::native != std::endian::little) return nullptr;  // eight_digits_text's byte order
   const double magnitude = x < 0 ? -x : x;
-  if (!(magnitude < 0x1p50) || magnitude == 0.0) return nullptr;  // NaN, infinities, zeros: to_chars
+  if (magnitude == 0.0) {
+    if (std::signbit(x)) *out++ = '-';
+    *out = '0';
+    return out + 1;
+  }
+  if (!(magnitude < 0x1p50)) return nullptr;  // NaN, infinities, large numbers: to_chars
   // The most places k (up to 22) with |x| 10^k < 2^50: |x| < 2^(e+1), so 10^k <= 2^(49-e) is enough, and
   // k = floor((49 - e) log10 2) (78913 / 2^18 is log10 2 from below) is that or one less.
   const int e = static_cast<int>((std::bit_cast<std::uint64_t>(magnitude) >> 52) & 0x7ff) - 1023;
   int k = e >= 49 ? 0 : std::min(22, ((49 - e) * 78913) >> 18);
-  if (k < 22 && magnitude * powers_of_ten[k + 1] < 0x1p50) ++k;
-  const double y = magnitude * powers_of_ten[k];
+  if (k < 22 && magnitude * double_powers_of_ten[k + 1] < 0x1p50) ++k;
+  const double y = magnitude * double_powers_of_ten[k];
   const auto m = static_cast<std::uint64_t>(y + 0.5);  // y < 2^50: rounds half up, and m is exact
-  if (static_cast<double>(m) / powers_of_ten[k] != magnitude || m == 0) return nullptr;
-  std::uint64_t digits = m;
-  int exponent = -k;  // x = digits 10^exponent
-  // At most 15 trailing zeros (m < 2^50 has at most 16 digits): stripped 8, 4, 2 and 1 at a time.
-  for (const auto [power, zeros] : {std::pair<std::uint64_t, int>{100'000'000, 8}, {10'000, 4}, {100, 2}, {10, 1}}) {
-    if (digits % power == 0) {
-      digits /= power;
-      exponent += zeros;
-    }
-  }
-  char d[20];
-  const int n = static_cast<int>(std::to_chars(d, d + sizeof d, digits).ptr - d);
+  if (static_cast<double>(m) / double_powers_of_ten[k] != magnitude || m == 0) return nullptr;
+  // m's 16 digits, leading zeros too, then room for the 16-byte copies below to read past them.
+  char text[32] = "0000000000000000000000000000000";
+  const std::uint64_t high = eight_digits_text(m / 100'000'000);
+  const std::uint64_t low = eight_digits_text(m % 100'000'000);
+  std::memcpy(text, &high, 8);
+  std::memcpy(text + 8, &low, 8);
+  // Its leading and trailing zeros, counted as the bytes of the text that are '0' at either end (in a word
+  // the first digit is the lowest byte); m > 0, so some digit is not. x = digits 10^exponent, where digits
+  // are the n significant ones, m without its trailing zeros.
+  const std::uint64_t high_digits = high ^ 0x3030'3030'3030'3030ULL;  // 0 where a byte is '0'
+  const std::uint64_t low_digits = low ^ 0x3030'3030'3030'3030ULL;
+  const int leading = high_digits != 0 ? std::countr_zero(high_digits) / 8 : 8 + std::countr_zero(low_digits) / 8;
+  const int trailing = low_digits != 0 ? std::countl_zero(low_digits) / 8 : 8 + std::countl_zero(high_digits) / 8;
+  const char* const significant = text + leading;
+  const int n = 16 - leading - trailing;
+  const int exponent = trailing - k;
   const int e10 = exponent + n - 1;  // scientific exponent
-  const int e10_digits = (e10 < 0 ? -e10 : e10) >= 100 ? 3 : 2;
-  const int scientific = n + (n > 1 ? 1 : 0) + 2 + e10_digits;
+  const int scientific = n + (n > 1 ? 1 : 0) + 4;
   const int fixed = exponent >= 0 ? n + exponent : (n > -exponent ? n + 1 : 2 - exponent);
   if (x < 0) *out++ = '-';
   if (fixed <= scientific) {
-    if (exponent >= 0) {
-      out = std::copy_n(d, n, out);
-      out = std::fill_n(out, exponent, '0');
-    } else if (n > -exponent) {
-      out = std::copy_n(d, n + exponent, out);
-      *out++ = '.';
-      out = std::copy_n(d + n + exponent, -exponent, out);
-    } else {
-      *out++ = '0';
-      *out++ = '.';
-      out = std::fill_n(out, -exponent - n, '0');
-      out = std::copy_n(d, n, out);
+    const int whole = n + exponent;  // digits before the point
+    if (exponent >= 0) {             // ddd00 (at most 5 zeros, else scientific is shorter)
+      std::memcpy(out, significant, 16);
+      std::memcpy(out + n, "00000000", 8);
+    } else if (whole > 0) {  // dd.ddd
+      std::memcpy(out, significant, 16);
+      out[whole] = '.';
+      std::memcpy(out + whole + 1, significant + whole, 16);
+      ++out;
+    } else {  // 0.00ddd (at most 3 zeros after the point, else scientific is shorter)
+      std::memcpy(out, "0.000000", 8);
+      std::memcpy(out + 2 - whole, significant, 16);
+      out += 2 - whole;
     }
-    return out;
+    return out + (exponent >= 0 ? whole : n);
   }
-  *out++ = d[0];
-  if (n > 1) {
-    *out++ = '.';
-    out = std::copy_n(d + 1, n - 1, out);
-  }
-  *out++ = 'e';
-  *out++ = e10 < 0 ? '-' : '+';
+  // d.ddde-05
+  out[0] = significant[0];
+  out[1] = '.';
+  std::memcpy(out + 2, significant + 1, 16);
+  out += n > 1 ? n + 1 : 1;
   const int a = e10 < 0 ? -e10 : e10;
-  if (a >= 100) *out++ = static_cast<char>('0' + a / 100);
-  *out++ = static_cast<char>('0' + a / 10 % 10);
-  *out++ = static_cast<char>('0' + a % 10);
-  return out;
+  out[0] = 'e';
+  out[1] = e10 < 0 ? '-' : '+';
+  out[2] = static_cast<char>('0' + a / 10);
+  out[3] = static_cast<char>('0' + a % 10);
+  return out + 4;
+}
+
+// The shortest text that reads back as the same double, at `out` (short_decimal_room characters); returns
+// its end.
+inline char* shortest_chars(char* out, double x) noexcept {
+  if (char* end = short_decimal_chars(out, x)) return end;
+  return std::to_chars(out, out + short_decimal_room, x).ptr;  // the longest is 24 characters
 }
 
 // Appends the shortest text that reads back as the same double: the CSV's numbers and the chart's data-*
 // attributes.
 inline void append_shortest(std::string& out, double x) {
-  char text[32];  // the longest shortest form of a double is 24 characters
-  char* end = short_decimal_chars(text, x);
-  if (end == nullptr) end = std::to_chars(text, text + sizeof text, x).ptr;
-  out.append(text, end);
+  char text[short_decimal_room];
+  out.append(text, shortest_chars(text, x));
+}
+
+// The position of the first byte of `text` at or after `from` that is one of `Bytes`, or text.size(): the
+// CSV reader's and writer's search for the bytes that end a field or need quotes, which is much of their
+// work. Those bytes are all below 0x2D, where the text of a field rarely is, so eight bytes at a time are
+// tested for any byte below the highest of them plus one, and only such a byte is compared with each:
+// (v - n in every byte) & ~v & 0x80.. flags the bytes of v below n (n <= 0x80), the lowest one exactly (a
+// borrow may flag bytes above it, which come after it in memory).
+template <char... Bytes>
+std::size_t find_first_of_bytes(std::string_view text, std::size_t from = 0) noexcept {
+  constexpr auto is_one = [](char c) { return ((c == Bytes) || ...); };
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr unsigned above = std::max({static_cast<unsigned>(static_cast<unsigned char>(Bytes))...}) + 1;
+    static_assert(above <= 0x80, "find_first_of_bytes looks for ASCII bytes");
+    constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
+    while (from + 8 <= text.size()) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, text.data() + from, 8);
+      const std::uint64_t below = (word - above * ones) & ~word & 0x8080'8080'8080'8080ULL;
+      if (below == 0) {
+        from += 8;
+        continue;
+      }
+      const std::size_t at = from + static_cast<std::size_t>(std::countr_zero(below)) / 8;
+      if (is_one(text[at])) return at;
+      from = at + 1;  // a byte such as a space
+    }
+  }
+  while (from < text.size() && !is_one(text[from])) ++from;
+  return from;
+}
+
+// Whether a CSV field must be quoted: it holds a comma, a double quote, CR or LF.
+inline bool needs_csv_quotes(std::string_view field) noexcept {
+  return find_first_of_bytes<',', '"', '\r', '\n'>(field) != field.size();
+}
+
+// The field as CSV text at `out`, which has room for 2 size + 2 characters; returns its end.
+inline char* csv_field_chars(char* out, std::string_view field) noexcept {
+  if (!needs_csv_quotes(field)) {
+    std::memcpy(out, field.data(), field.size());
+    return out + field.size();
+  }
+  *out++ = '"';
+  for (const char c : field) {
+    if (c == '"') *out++ = '"';
+    *out++ = c;
+  }
+  *out++ = '"';
+  return out;
 }
 
 inline void append_csv_field(std::string& out, std::string_view field) {
-  if (field.find_first_of(",\"\r\n") == std::string_view::npos) {
+  if (!needs_csv_quotes(field)) {
     out += field;
     return;
   }
@@ -129,7 +216,8 @@ inline constexpr std::string_view csv_line_break = "\r\n";
 
 // A table streamed as CSV: the header record, then one record per row. A column's number is formatted
 // once while it repeats (a sweep's fixed and outer parameters repeat over many rows), which halves the
-// cost of a sweep's rows; the text is the same either way.
+// cost of a sweep's rows; the text is the same either way. A record is composed in the writer's own
+// buffer and appended to the caller's string in one go: one std::string append a row, not one a field.
 class csv_writer {
 public:
   explicit csv_writer(std::span<const std::string> columns)
@@ -143,37 +231,68 @@ public:
   void row(std::string& out, std::span<const cell_view> cells) {
     expects(cells.size() == columns_.size(), "hml: a table row needs one cell per column");
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i > 0) out += ',';
+      if (i > 0) put(out, ",");
       if (const double* number = std::get_if<double>(&cells[i])) {
-        out += last_[i].text_of(*number);
+        used_ = static_cast<std::size_t>(last_[i].chars(room(out, detail::short_decimal_room), *number) - pending_.data());
       } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[i])) {
-        detail::append_csv_field(out, *text);
+        put_field(out, *text);
       }  // no_value: an empty field
     }
-    out += csv_line_break;
+    put(out, csv_line_break);
+    flush(out);
   }
 
 private:
+  static constexpr std::size_t pending_size = 1024;
+
   // The last number of a column and its text; equal means the same bits (so 0 and -0 differ, NaN repeats).
   struct remembered {
     std::uint64_t bits = 0;
     bool known = false;
-    std::string text;
+    std::size_t size = 0;
+    std::array<char, detail::short_decimal_room> text{};
 
-    const std::string& text_of(double x) {
+    // x's text at `out` (short_decimal_room characters); returns its end.
+    char* chars(char* out, double x) noexcept {
       const auto b = std::bit_cast<std::uint64_t>(x);
       if (!known || b != bits) {
-        text.clear();
-        detail::append_shortest(text, x);
+        size = static_cast<std::size_t>(detail::shortest_chars(text.data(), x) - text.data());
         bits = b;
         known = true;
       }
-      return text;
+      std::memcpy(out, text.data(), 32);  // the longest text is 24 bytes; a copy of fixed size costs no call
+      return out + size;
     }
   };
 
+  // Room for `n` more characters in the pending record (n <= pending_size), handing on what it holds first if
+  // it has less.
+  char* room(std::string& out, std::size_t n) {
+    if (pending_size - used_ < n) flush(out);
+    return pending_.data() + used_;
+  }
+  void put(std::string& out, std::string_view text) {
+    std::memcpy(room(out, text.size()), text.data(), text.size());
+    used_ += text.size();
+  }
+  void put_field(std::string& out, std::string_view text) {
+    const std::size_t longest = 2 * text.size() + 2;  // every byte a doubled quote, and the enclosing ones
+    if (longest > pending_size) {
+      flush(out);
+      detail::append_csv_field(out, text);
+      return;
+    }
+    used_ = static_cast<std::size_t>(detail::csv_field_chars(room(out, longest), text) - pending_.data());
+  }
+  void flush(std::string& out) {
+    out.append(pending_.data(), used_);
+    used_ = 0;
+  }
+
   std::vector<std::string> columns_;
   std::vector<remembered> last_;
+  std::array<char, pending_size> pending_{};
+  std::size_t used_ = 0;
 };
 
 [[nodiscard]] inline std::string to_csv(const table& t) {

@@ -9,12 +9,15 @@
 // hml::parse. Blank lines are skipped. Any error names the line it is on.
 //
 // The reader streams: kernels_csv_reader pulls bytes from a source in 64 KiB blocks and hands out one
-// kernel at a time, so its memory does not grow with the input. Hostile input fails fast in bounded memory:
+// kernel at a time, so its memory does not grow with the input. A line without quotes that a block holds
+// whole (nearly every line of a real file) is read in one pass, its fields views of the block; any other
+// record is read byte by byte into strings. Hostile input fails fast in bounded memory:
 // a record (a line, or the lines of a quoted field) longer than max_kernels_csv_record bytes is refused as
 // soon as it passes the bound, and so is a NUL byte, which no CSV text holds (binary data such as
 // /dev/zero or /dev/urandom fails at its first NUL, or at its first line's header).
 module;
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -27,6 +30,7 @@ module;
 #include <vector>
 export module hml.report:kernels_csv;
 import hml.analysis;
+import :csv;  // detail::find_first_of_bytes
 
 export namespace hml {
 
@@ -65,9 +69,11 @@ using byte_source = std::function<std::size_t(std::span<char>)>;
 
 namespace hml::detail::kernels_csv {
 
+// A record's fields, valid until the next record is read: views of the reader's buffer, or of `copies` for
+// a record read byte by byte. Both vectors are kept between records, so their buffers are reused.
 struct record {
-  std::vector<std::string> fields;  // kept between records, so their buffers are reused
-  std::size_t count = 0;            // fields in use
+  std::vector<std::string_view> fields;
+  std::vector<std::string> copies;
   std::size_t line = 0;
 };
 
@@ -135,8 +141,8 @@ public:
   bool next(record& r) {
     for (;;) {
       if (in_.peek() == byte_reader::end) return false;
-      read(r);
-      const bool blank = r.count == 1 && r.fields[0].find_first_not_of(" \t") == std::string::npos;
+      if (!read_plain_line(r)) read(r);
+      const bool blank = r.fields.size() == 1 && r.fields[0].find_first_not_of(" \t") == std::string_view::npos;
       if (!blank) return true;
     }
   }
@@ -144,10 +150,36 @@ public:
   [[nodiscard]] std::size_t line() const noexcept { return line_; }
 
 private:
-  // Bytes that end a run of field text: those that end an unquoted field, the quote that ends a quoted one
-  // (or is an error in an unquoted one), the line break a quoted field counts, and NUL, which is refused.
-  static constexpr bool stops_run(char c) noexcept {
-    return c == ',' || c == '"' || c == '\r' || c == '\n' || c == '\0';
+  // The first byte of `block` at or after `from` that ends a run of field text: one that ends an unquoted
+  // field, the quote that ends a quoted one (or is an error in an unquoted one), the line break a quoted
+  // field counts, and NUL, which is refused. block.size() if none does.
+  static std::size_t end_of_run(std::string_view block, std::size_t from = 0) noexcept {
+    return find_first_of_bytes<',', '"', '\r', '\n', '\0'>(block, from);
+  }
+
+  // The common record, a line without quotes that the buffer holds whole, read in one pass over the buffer,
+  // its fields views of it (no byte is copied); false, with nothing read, for any other, which read() takes
+  // byte by byte: a quote or NUL, a line that goes on past the buffer, a CR at its end (an LF may follow).
+  // The buffer is far shorter than max_kernels_csv_record, so such a line is never too long.
+  bool read_plain_line(record& r) {
+    const std::string_view block = in_.buffered();
+    r.fields.clear();
+    std::size_t field_start = 0;
+    for (std::size_t i = end_of_run(block); i < block.size(); i = end_of_run(block, i + 1)) {
+      const char c = block[i];
+      if (c == ',') {
+        r.fields.push_back(block.substr(field_start, i - field_start));
+        field_start = i + 1;
+        continue;
+      }
+      const bool line_end = c == '\n' || (c == '\r' && i + 1 < block.size());
+      if (!line_end) return false;
+      r.fields.push_back(block.substr(field_start, i - field_start));
+      r.line = line_++;
+      in_.skip(i + (c == '\r' && block[i + 1] == '\n' ? 2 : 1));
+      return true;
+    }
+    return false;
   }
 
   // Counts `n` more bytes of the record `r`: refuses records past the bound.
@@ -167,12 +199,11 @@ private:
     return c;
   }
 
-  // Appends to `field` the bytes before the next one that stops_run (from the buffer, a block at a time).
+  // Appends to `field` the bytes before the next one that ends a run (from the buffer, a block at a time).
   void take_run(const record& r, std::string& field) {
     for (;;) {
       const std::string_view block = in_.buffered();
-      std::size_t n = 0;
-      while (n < block.size() && !stops_run(block[n])) ++n;
+      const std::size_t n = end_of_run(block);
       count(r, n);
       field.append(block.data(), n);
       in_.skip(n);
@@ -181,12 +212,12 @@ private:
   }
 
   void read(record& r) {
-    r.count = 0;
+    std::size_t count = 0;
     r.line = line_;
     length_ = 0;
     for (;;) {
-      if (r.count == r.fields.size()) r.fields.emplace_back();
-      std::string& field = r.fields[r.count++];
+      if (count == r.copies.size()) r.copies.emplace_back();
+      std::string& field = r.copies[count++];
       field.clear();
       if (in_.peek() == '"') {
         const std::size_t opened_on = line_;
@@ -221,6 +252,7 @@ private:
       if (in_.peek() == '\r') take(r);
       if (in_.peek() == '\n') take(r);
       ++line_;
+      r.fields.assign(r.copies.begin(), r.copies.begin() + static_cast<std::ptrdiff_t>(count));
       return;
     }
   }
@@ -277,19 +309,44 @@ inline columns read_header(const record& header) {
   return at;
 }
 
+// Whether the 8 bytes at `text` are all digits, and if so their value in `value`: a test and three
+// multiplications for the 8 (the method of simdjson's parse_eight_digits), where a loop takes 8 of each.
+inline bool eight_digits_value(const char* text, std::uint64_t& value) noexcept {
+  if constexpr (std::endian::native != std::endian::little) return false;
+  std::uint64_t word = 0;
+  std::memcpy(&word, text, 8);
+  // A digit is 0x30 to 0x39: its high half is 3, and adding 6 to its low half carries nothing into it.
+  if (((word & 0xF0F0'F0F0'F0F0'F0F0ULL) | (((word + 0x0606'0606'0606'0606ULL) & 0xF0F0'F0F0'F0F0'F0F0ULL) >> 4)) !=
+      0x3333'3333'3333'3333ULL) {
+    return false;
+  }
+  word -= 0x3030'3030'3030'3030ULL;
+  word = word * 10 + (word >> 8);  // pairs of digits, in every other byte
+  value = ((((word & 0x0000'00FF'0000'00FFULL) * 0x000F'4240'0000'0064ULL) +
+            (((word >> 16) & 0x0000'00FF'0000'00FFULL) * 0x0000'2710'0000'0001ULL)) >> 32) & 0xFFFF'FFFFULL;
+  return true;
+}
+
 template <class Q>
 Q read_quantity(const record& r, std::size_t column, std::string_view column_name) {
   // Digits alone, as most files of operations hold them: below 10^15 the integer they spell is exact as a
   // double, so it is the value hml::parse reads (a plain number in the base unit), without its scan and
-  // std::from_chars, which were a quarter of the time of reading such a file.
-  if (const std::string& text = r.fields[column]; !text.empty() && text.size() <= 15) {
+  // std::from_chars, which were a quarter of the time of reading such a file. The last 8 digits are read
+  // at once, the others one at a time.
+  if (const std::string_view text = r.fields[column]; !text.empty() && text.size() <= 15) {
+    const std::size_t one_by_one = text.size() >= 8 ? text.size() - 8 : text.size();
     std::uint64_t value = 0;
-    bool digits_only = true;
-    for (const char c : text) {
-      digits_only = digits_only && c >= '0' && c <= '9';
-      value = value * 10 + static_cast<std::uint64_t>(c - '0');
+    std::size_t digits = 0;
+    for (; digits < one_by_one; ++digits) {
+      const unsigned digit = static_cast<unsigned char>(text[digits]) - unsigned{'0'};  // > 9 if not a digit
+      if (digit > 9) break;
+      value = value * 10 + digit;
     }
-    if (digits_only) return Q::from_value(static_cast<double>(value));
+    if (digits == text.size()) return Q::from_value(static_cast<double>(value));
+    std::uint64_t last_eight = 0;
+    if (digits == one_by_one && eight_digits_value(text.data() + digits, last_eight)) {
+      return Q::from_value(static_cast<double>(value * 100'000'000 + last_eight));
+    }
   }
   try {
     return parse<Q>(r.fields[column], {.plain_number_is_base_unit = true});
@@ -308,31 +365,32 @@ class kernels_csv_reader {
 public:
   explicit kernels_csv_reader(byte_source source) : records_{std::move(source)} {
     namespace k = detail::kernels_csv;
-    if (!records_.next(header_)) throw kernels_csv_error{1, "no header: expected " + std::string{kernels_csv_header}};
-    header_.fields.resize(header_.count);
-    at_ = k::read_header(header_);
+    k::record header;
+    if (!records_.next(header)) throw kernels_csv_error{1, "no header: expected " + std::string{kernels_csv_header}};
+    at_ = k::read_header(header);
+    header_fields_ = header.fields.size();
   }
 
   // The next kernel into `out` (its buffers reused), or false at the end of the input.
   bool next(kernel_record& out) {
     namespace k = detail::kernels_csv;
     if (!records_.next(record_)) return false;
-    if (record_.count != header_.count) {
-      throw kernels_csv_error{record_.line, "expected " + std::to_string(header_.count) +
-                                                " fields like the header, found " + std::to_string(record_.count)};
+    if (record_.fields.size() != header_fields_) {
+      throw kernels_csv_error{record_.line, "expected " + std::to_string(header_fields_) + " fields like the header, found " +
+                                                std::to_string(record_.fields.size())};
     }
     out.flops = k::read_quantity<work>(record_, at_.flops, "flops");
     out.bytes = k::read_quantity<data_size>(record_, at_.bytes, "memory_bytes");
-    out.name.swap(record_.fields[at_.name]);
+    out.name.assign(record_.fields[at_.name]);
     out.line = record_.line;
     return true;
   }
 
 private:
   detail::kernels_csv::record_reader records_;
-  detail::kernels_csv::record header_;
   detail::kernels_csv::record record_;
   detail::kernels_csv::columns at_{};
+  std::size_t header_fields_ = 0;
 };
 
 // The kernels of a CSV text, in order; throws kernels_csv_error.

@@ -2,6 +2,8 @@
 // name their line.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -96,6 +98,71 @@ TEST(KernelsCsv, ErrorsNameTheLine) {
   EXPECT_EQ(error_line("name,flops,memory_bytes\n\n\n\"a\"x,1,2\n"), 4u);
   EXPECT_EQ(error_line("name,flops,memory_bytes\na\"b,1,2\n"), 2u);
   EXPECT_EQ(error_line("name,flops,memory_bytes\nok,1,2\n\"never\nclosed,1,2\n"), 3u);
+}
+
+// What the reader makes of a text handed to it one byte at a time: then no line is ever whole in its buffer,
+// so every line is read byte by byte, where read_kernels_csv reads most in one pass over its buffer.
+struct read_result {
+  std::vector<hml::kernel_record> kernels;
+  std::string error;
+};
+read_result read_one_byte_at_a_time(std::string_view text) {
+  read_result result;
+  try {
+    hml::kernels_csv_reader reader{[&text](std::span<char> buffer) {
+      if (text.empty() || buffer.empty()) return std::size_t{0};
+      buffer[0] = text.front();
+      text.remove_prefix(1);
+      return std::size_t{1};
+    }};
+    for (hml::kernel_record k; reader.next(k);) result.kernels.push_back(k);
+  } catch (const hml::kernels_csv_error& e) {
+    result.error = e.what();
+  }
+  return result;
+}
+read_result read_whole(std::string_view text) {
+  try {
+    return {hml::read_kernels_csv(text), {}};
+  } catch (const hml::kernels_csv_error& e) {
+    return {{}, e.what()};
+  }
+}
+
+// Both ways must read the same kernels, and refuse the same input with the same message, wherever in a line
+// the byte that ends a field falls (the one-pass search goes eight bytes at a time).
+TEST(KernelsCsv, LinesReadInOnePassReadAsByteByByte) {
+  std::string text = "name,flops,memory_bytes\n\n  \r\n";
+  for (std::size_t at = 0; at < 20; ++at) {
+    const char* const line_end = at % 3 == 0 ? "\r\n" : at % 3 == 1 ? "\n" : "\r";
+    text += std::string(at, 'n') + "," + std::string(1 + at % 9, '7') + "," + std::to_string(at) + " GB" + line_end;
+  }
+  text += "\"quoted, once\",1,2\nlast,3,4";  // a quote, and a last line without a line break
+  const read_result whole = read_whole(text);
+  const read_result bytes = read_one_byte_at_a_time(text);
+  ASSERT_EQ(whole.error, "");
+  ASSERT_EQ(whole.kernels.size(), 22u);
+  ASSERT_EQ(bytes.kernels.size(), whole.kernels.size());
+  for (std::size_t i = 0; i < whole.kernels.size(); ++i) {
+    EXPECT_EQ(whole.kernels[i].name, bytes.kernels[i].name);
+    EXPECT_EQ(whole.kernels[i].flops, bytes.kernels[i].flops);
+    EXPECT_EQ(whole.kernels[i].bytes, bytes.kernels[i].bytes);
+    EXPECT_EQ(whole.kernels[i].line, bytes.kernels[i].line);
+  }
+  EXPECT_EQ(whole.kernels[19].name, std::string(19, 'n'));
+  EXPECT_EQ(whole.kernels[19].flops, 77_FLOP);  // 1 + 19 % 9 sevens
+  EXPECT_EQ(whole.kernels[19].bytes, 19_GB);
+  EXPECT_EQ(whole.kernels[19].line, 23u);  // after the header, two blank lines and 19 lines
+  EXPECT_EQ(whole.kernels[20].name, "quoted, once");
+  for (std::size_t at = 0; at < 20; ++at) {
+    for (const char wrong : {'\0', '"'}) {
+      std::string bad = "name,flops,memory_bytes\nok,1,2\n" + std::string(20, 'x') + ",1,2\n";
+      bad[bad.size() - 25 + at] = wrong;  // in the 20 x's
+      const read_result refused = read_whole(bad);
+      EXPECT_TRUE(refused.error.starts_with("line 3: ")) << refused.error;
+      EXPECT_EQ(refused.error, read_one_byte_at_a_time(bad).error);
+    }
+  }
 }
 
 TEST(KernelsCsv, AQuantityErrorKeepsTheParserMessage) {

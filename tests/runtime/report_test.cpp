@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -109,6 +110,10 @@ TEST(Report, CsvNumbersAreToCharsTextByteForByte) {
     const double x = std::pow(10.0, decades(random)) * (i % 3 == 0 ? -1.0 : 1.0);
     values.push_back(x);
     values.push_back(hml::round_decimal(x, places(random)));
+    // Any double at all, and short decimals of up to 16 digits with up to 22 places (the fast path's edges).
+    values.push_back(std::bit_cast<double>(random()));
+    const auto digits = static_cast<double>(random() >> (random() % 64));
+    values.push_back(digits / std::pow(10.0, static_cast<double>(random() % 23)));
   }
   const std::vector<std::string> columns{"x"};
   hml::csv_writer csv{columns};
@@ -119,6 +124,29 @@ TEST(Report, CsvNumbersAreToCharsTextByteForByte) {
     char expected[64];
     const std::string_view text{expected, static_cast<std::size_t>(std::to_chars(expected, expected + 64, x).ptr - expected)};
     ASSERT_EQ(written, std::string{text} + "\r\n") << "for " << x;
+  }
+}
+
+// The writer looks for the bytes that need quotes eight at a time; a comma, a quote, CR or LF anywhere in a
+// field (here at every place of fields of 1 to 22 bytes) must quote it, and no other byte may.
+TEST(Report, CsvQuotesAFieldWhereverItsSpecialByteIs) {
+  const auto quoted_by_hand = [](std::string_view field) {
+    if (field.find_first_of(",\"\r\n") == std::string_view::npos) return std::string{field};
+    std::string quoted = "\"";
+    for (const char c : field) quoted += c == '"' ? std::string{"\"\""} : std::string{c};
+    return quoted + "\"";
+  };
+  const std::vector<std::string> columns{"text"};
+  hml::csv_writer csv{columns};
+  for (const char special : {',', '"', '\r', '\n', 'x', '\0', '\x80'}) {
+    for (std::size_t at = 0; at < 20; ++at) {
+      std::string field(1 + at + at % 3, 'a');
+      field[at] = special;
+      std::string written;
+      const std::array<hml::cell_view, 1> row{std::string_view{field}};
+      csv.row(written, row);
+      EXPECT_EQ(written, quoted_by_hand(field) + "\r\n") << "byte " << static_cast<int>(special) << " at " << at;
+    }
   }
 }
 
