@@ -624,6 +624,7 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
     m.memory.push_back(level);
     c.transfers.push_back({});
   };
+  const data_size unbounded = std::numeric_limits<double>::infinity() * byte;
   data_rate memory_triad = levels.back().ceiling.bandwidth;
   data_rate memory_copy = copy.empty() ? data_rate{} : copy.back().bandwidth;
   if (caches.empty()) {
@@ -652,7 +653,7 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
                 *inside);
       inner_share = all_threads_hold;
     }
-    const data_size beyond = 4.0 * inner_share, unbounded = std::numeric_limits<double>::infinity() * byte;
+    const data_size beyond = 4.0 * inner_share;
     if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
@@ -660,10 +661,10 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   c.transfers.push_back({});
   c.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
   if (!copy.empty()) c.memory_bandwidths.push_back({"copy", 1, 1, measured(memory_copy)});
-  if (!copy_memmove.empty()) {
-    c.memory_bandwidths.push_back({.kernel = "copy-nt", .reads = 1, .writes = 1,
-                                   .bandwidth = measured(median_within(copy_memmove, data_size{}, copy_memmove.back().working_set).value()),
-                                   .non_temporal = true});
+  // memmove's samples are all beyond four times the last cache (probe() takes no others).
+  if (const auto moved = median_within(copy_memmove, data_size{}, unbounded)) {
+    c.memory_bandwidths.push_back(
+        {.kernel = "copy-nt", .reads = 1, .writes = 1, .bandwidth = measured(*moved), .non_temporal = true});
   }
   return c;
 }
