@@ -102,10 +102,9 @@ export namespace hml {
 [[nodiscard]] constexpr memory device_memory(const machine_description& device, const link& l, double resident) {
   const memory main = memory_of(device);
   if (resident >= 1.0) return main;
-  const data_size capacity = main_memory(device).capacity.value;
-  const data_size footprint = capacity / resident;
-  const tiered_memory over_link{{{"device memory", capacity, main.bandwidth}, {"link", footprint, l.bandwidth.rate}},
-                                serving::concurrent};
+  const tier device_tier = tier_of(main_memory(device));
+  const data_size footprint = device_tier.capacity / resident;
+  const tiered_memory over_link{{device_tier, {"link", footprint, l.bandwidth.rate}}, serving::concurrent};
   const placement p = flat(over_link, {.footprint = footprint}, {resident, 1.0 - resident});
   return {main.latency > l.latency ? main.latency : l.latency, p.bandwidth};
 }
