@@ -1,13 +1,13 @@
 // The ECM model against real kernels on this machine. The probe runs first and writes the machine for the
 // model (hml::host_machine::cpu(): its measured clock, the caches the system reports with the bandwidth of
-// the samples inside each, main memory's triad and copy mixes); then each kernel runs on every thread, each
+// the samples inside each, main memory's triad, copy and memmove mixes); then each kernel runs on every thread, each
 // thread on its own arrays, beside the ECM prediction for all threads (hml::chip_time): copy in DRAM through
 // std::memmove, which glibc turns into non-temporal stores for large copies (so the model's kernel declares
 // them: hml::kernels::copy(n, store_kind::non_temporal)), STREAM's triad in DRAM (normal stores,
 // write-allocate), and the 2D five-point stencil in DRAM with row lengths on both sides of its L1 and of
-// its L2 layer condition (half of each cache, the library's default). Main memory's two mixes are measured
-// again beside each kernel, by the probe's own kernels at the kernel's working set, in alternating rounds
-// with it (the best of each): this shared host's DRAM bandwidth drifts by up to 1.5x between runs a minute
+// its L2 layer condition (half of each cache, the library's default). Main memory's three mixes are
+// measured again beside each kernel, by the probe's own kernels at the kernel's working set, in alternating
+// rounds with it (the median of each, the kernel's time too): this shared host's DRAM bandwidth drifts by up to 1.5x between runs a minute
 // apart, more than the targets allow, and a figure taken beside the kernel sees the same machine it does.
 // The in-core part is the default port model (hml::port_model), not Zen's. Targets: 10 % for streaming,
 // 15 % for the stencil. Writes the `ecm_fidelity` section of benchmarks/README.md.
