@@ -152,11 +152,15 @@ export namespace hml::detail {
   return s.hot_bytes + (1.0 - s.hot_bytes) * ((traffic - s.hot_accesses) / (1.0 - s.hot_accesses));
 }
 
-// A placement that does not fit is an error. A share computed from a capacity may land an ulp above it.
+// Whether a tier has room for `share` of a footprint. A share computed from a capacity may land an ulp above it.
+[[nodiscard]] constexpr bool has_room(const tier& t, double share, data_size footprint) noexcept {
+  return share * footprint.value() <= t.capacity.value() * (1.0 + 1e-12);
+}
+
+// A placement that does not fit is an error.
 constexpr void expect_fits(const tiered_memory& m, const working_set& w, const fixed_list<tier_use, max_tiers>& use) {
   for (std::size_t i = 0; i < use.size(); ++i) {
-    expects(use[i].bytes * w.footprint.value() <= m.tiers[i].capacity.value() * (1.0 + 1e-12),
-            "hml: the placement does not fit a tier's capacity");
+    expects(has_room(m.tiers[i], use[i].bytes, w.footprint), "hml: the placement does not fit a tier's capacity");
   }
 }
 
@@ -228,14 +232,13 @@ export namespace hml {
   return total;
 }
 
-// Whether tier i has room for shares[i] of the working set's bytes, for every tier (a share computed from
-// a capacity may land an ulp above it).
+// Whether tier i has room for shares[i] of the working set's bytes, for every tier.
 [[nodiscard]] constexpr bool shares_fit(const tiered_memory& m, const working_set& w, const fixed_list<double, max_tiers>& shares) {
   validate(m);
   validate(w);
   expects(shares.size() == m.tiers.size(), "hml: flat mode needs one share per tier");
   for (std::size_t i = 0; i < shares.size(); ++i) {
-    if (shares[i] * w.footprint.value() > m.tiers[i].capacity.value() * (1.0 + 1e-12)) return false;
+    if (!detail::has_room(m.tiers[i], shares[i], w.footprint)) return false;
   }
   return true;
 }
