@@ -30,11 +30,12 @@ struct ecm_options {
   output_options output;
 };
 
-constexpr std::string_view kernel_names = "triad, schoenauer, copy, copy-nt, update, scalar-product, stencil2d5";
+constexpr std::string_view kernel_names = "triad, add, schoenauer, copy, copy-nt, update, scalar-product, stencil2d5";
 
 std::optional<hml::loop_kernel> builtin_kernel(std::string_view name, std::int64_t size, std::int64_t rows) {
   using namespace hml::kernels;
   if (name == "triad") return stream_triad(size);
+  if (name == "add") return vector_add(size);
   if (name == "schoenauer") return schoenauer_triad(size);
   if (name == "copy") return copy(size);
   if (name == "copy-nt") return copy(size, hml::store_kind::non_temporal);

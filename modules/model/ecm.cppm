@@ -56,10 +56,14 @@ struct in_core_time {
 // A simple port model: instructions of each kind per cycle and the SIMD width. Loads are the non-overlapping
 // part (the L1 ports are busy with them and cannot take a line from L2 at the same time, as on Intel cores
 // in the ECM papers); stores, FMA, ADD and MUL overlap, each on its own ports. A sketch, not IACA/OSACA: it
-// ignores dependencies, the front end and ports shared between kinds.
+// ignores dependencies and the front end. Where loads and stores share the L1's ports, so that together
+// they issue fewer per cycle than each kind alone (a Zen 5 core: 2 vector loads or 1 vector store a cycle,
+// but about 2.3 vector accesses of both together on this host), memory_ops_per_cycle caps them: the L1 is
+// busy (loads + stores) / memory_ops_per_cycle cycles, and the loads cannot be served faster than that.
 struct port_model {
   double loads_per_cycle = 2;
   double stores_per_cycle = 1;
+  double memory_ops_per_cycle = 0;  // loads and stores together; 0: no shared limit
   double fma_per_cycle = 2;
   double add_per_cycle = 2;
   double mul_per_cycle = 2;
@@ -112,6 +116,7 @@ constexpr void validate(const cpu_description& c) {
   expects(p.loads_per_cycle > 0 && p.stores_per_cycle > 0 && p.fma_per_cycle > 0 && p.add_per_cycle > 0 &&
               p.mul_per_cycle > 0 && p.vector_bytes > 0,
           "hml: every port throughput and the vector width must be > 0");
+  expects(p.memory_ops_per_cycle >= 0, "hml: the loads and stores per cycle together must be >= 0 (0: no shared limit)");
 }
 
 // In-core time from the port model.
@@ -127,7 +132,8 @@ constexpr void validate(const cpu_description& c) {
   const double mul = (k.flops.mul + k.flops.div) * instructions_per_access;
   const double overlapping = std::max({stores / p.stores_per_cycle, fma / p.fma_per_cycle, add / p.add_per_cycle,
                                        mul / p.mul_per_cycle});
-  return {overlapping * cycle, loads / p.loads_per_cycle * cycle};
+  const double l1_busy = p.memory_ops_per_cycle > 0 ? (loads + stores) / p.memory_ops_per_cycle : 0.0;
+  return {overlapping * cycle, std::max(loads / p.loads_per_cycle, l1_busy) * cycle};
 }
 
 // --- Transfers --------------------------------------------------------------------------------------------

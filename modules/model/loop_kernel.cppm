@@ -183,6 +183,16 @@ namespace kernels {
           .flops = {.fma = 1}};
 }
 
+// a[i] = b[i] + c[i] (STREAM's add): two loads, one store.
+[[nodiscard]] constexpr loop_kernel vector_add(std::int64_t n) {
+  return {.name = "vector add",
+          .dimensions = 1,
+          .extents = {n, 0, 0},
+          .arrays = {vector("a", n), vector("b", n), vector("c", n)},
+          .accesses = {{1, access_kind::read, {}}, {2, access_kind::read, {}}, {0, access_kind::write, {}}},
+          .flops = {.add = 1}};
+}
+
 // a[i] = b[i] + c[i] * d[i] (Schönauer's vector triad, likwid-bench's and kerncraft's "triad"): three loads,
 // one store.
 [[nodiscard]] constexpr loop_kernel schoenauer_triad(std::int64_t n, store_kind stores = store_kind::normal) {

@@ -220,13 +220,14 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     m.compute.push_back({.type = precision::fp64, .dense = derived_peak(m.cores, m.clock, flop_per_cycle)});
 
   if (const YAML::Node ports = root["ports"]; ports.IsDefined() && !ports.IsNull()) {
-    r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes"});
+    r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes", "loads and stores"});
     c.ports.loads_per_cycle = r.number(ports, "ports", "loads", c.ports.loads_per_cycle, 1e-3, 64);
     c.ports.stores_per_cycle = r.number(ports, "ports", "stores", c.ports.stores_per_cycle, 1e-3, 64);
     c.ports.fma_per_cycle = r.number(ports, "ports", "FMA", c.ports.fma_per_cycle, 1e-3, 64);
     c.ports.add_per_cycle = r.number(ports, "ports", "ADD", c.ports.add_per_cycle, 1e-3, 64);
     c.ports.mul_per_cycle = r.number(ports, "ports", "MUL", c.ports.mul_per_cycle, 1e-3, 64);
     c.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
+    c.ports.memory_ops_per_cycle = r.number(ports, "ports", "loads and stores", 0, 0, 64);
   }
 
   const YAML::Node levels = r.sequence(root, "", "memory hierarchy", true, max_memory_levels);

@@ -41,7 +41,9 @@ export namespace hml {
   out += "layer condition share: " + yaml_number(c.layer_condition_share) + "\n";
   out += "ports: {loads: " + yaml_number(c.ports.loads_per_cycle) + ", stores: " + yaml_number(c.ports.stores_per_cycle) +
          ", FMA: " + yaml_number(c.ports.fma_per_cycle) + ", ADD: " + yaml_number(c.ports.add_per_cycle) +
-         ", MUL: " + yaml_number(c.ports.mul_per_cycle) + ", vector bytes: " + std::to_string(c.ports.vector_bytes) + "}\n";
+         ", MUL: " + yaml_number(c.ports.mul_per_cycle) + ", vector bytes: " + std::to_string(c.ports.vector_bytes) +
+         (c.ports.memory_ops_per_cycle > 0 ? ", loads and stores: " + yaml_number(c.ports.memory_ops_per_cycle) : std::string{}) +
+         "}\n";
   out += "memory hierarchy:\n";
   for (std::size_t i = 0; i < m.memory.size(); ++i) {
     const level_description& l = m.memory[i];

@@ -51,6 +51,29 @@ static_assert(hml::ecm(triad, overlapping_l3).time == 16 * hml::cycle);
 // The in-core time can be given instead of the port model: {10 || 2 | ...} gives max(10, 30) = 30.
 static_assert(hml::ecm(triad, my_machine, {10 * hml::cycle, 2 * hml::cycle}).time == 30 * hml::cycle);
 
+// Loads and stores sharing the L1's ports: with 64 B vectors and at most 2.5 of both a cycle, a STREAM triad's
+// 2 loads and 1 store per CL keep the L1 busy 3 / 2.5 = 1.2 cy, more than its loads alone take (2 / 2 = 1 cy)
+// or its store (1 / 1 = 1 cy): {1 || 1.2} in L1. A copy's load and store: 2 / 2.5 = 0.8 < 1 store cycle,
+// {1 || 0.8}: the store still binds. Without the shared limit (0, the default) T_nOL is the loads' 1 cy.
+constexpr hml::cpu_description shared_l1_ports = [] {
+  hml::cpu_description c = my_machine;
+  c.ports.vector_bytes = 64;
+  c.ports.memory_ops_per_cycle = 2.5;
+  return c;
+}();
+static_assert(hml::in_core(triad, shared_l1_ports).non_overlapping == 1.2 * hml::cycle);
+static_assert(hml::in_core(triad, shared_l1_ports).overlapping == 1 * hml::cycle);
+static_assert(hml::ecm(triad, shared_l1_ports).predictions[0] == 1.2 * hml::cycle);
+static_assert(hml::in_core(hml::kernels::copy(1000), shared_l1_ports).non_overlapping == 0.8 * hml::cycle);
+static_assert(hml::ecm(hml::kernels::copy(1000), shared_l1_ports).predictions[0] == 1 * hml::cycle);
+static_assert(hml::in_core(triad, [] {
+                hml::cpu_description c = shared_l1_ports;
+                c.ports.memory_ops_per_cycle = 0;
+                return c;
+              }()).non_overlapping == 1 * hml::cycle);
+// STREAM's add a = b + c moves what the triad moves and does an ADD where the triad does an FMA.
+static_assert(hml::ecm(hml::kernels::vector_add(100'000'000), my_machine).time == 30 * hml::cycle);
+
 // Non-temporal stores: 2 lines per CL in the caches (the loads of b and c; a is neither allocated nor
 // evicted through them, its lines are counted at memory): L1L2 2 x 64 / 64 = 2, L2L3 2 x 64 / 16 = 8, L3Mem
 // (2 loads + 1 streaming store) x 64 / 32 = 6; T_ECM = 2 + 2 + 8 + 6 = 18 cy/CL.
