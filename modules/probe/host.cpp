@@ -590,6 +590,15 @@ data_size cache_size(std::size_t level) {
   const long size = level <= 3 ? ::sysconf(name) : 0;
   return size > 0 ? static_cast<double>(size) * byte : data_size{};
 }
+
+// The bytes one vector load or store of the probe's kernels moves for vector_isa()'s name; 0 if unknown
+// (a machine put together by hand).
+std::size_t vector_bytes(std::string_view isa) {
+  if (isa == "avx512f") return 64;
+  if (isa == "avx2+fma") return 32;
+  if (isa == "generic") return 16;  // the baseline x86-64 compiler's SSE2
+  return 0;
+}
 }  // namespace
 
 std::vector<data_size> reported_caches() {
@@ -625,6 +634,7 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
     c.transfers.push_back({});
   };
   const data_size unbounded = std::numeric_limits<double>::infinity() * byte;
+  data_rate l1_triad = levels.front().ceiling.bandwidth;  // counted, all threads: the in-core figure below
   data_rate memory_triad = levels.back().ceiling.bandwidth;
   data_rate memory_copy = copy.empty() ? data_rate{} : copy.back().bandwidth;
   if (caches.empty()) {
@@ -651,11 +661,18 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
                  .latency = measured_latency(level_index((smallest + largest) / 2.0)),
                  .scope = shared ? sharing::shared : sharing::per_core},
                 *inside);
+      if (i == 0) l1_triad = *fastest_within(schoenauer_triad, smallest, largest);
       inner_share = all_threads_hold;
     }
     const data_size beyond = 4.0 * inner_share;
     if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
+  }
+  // The port model: the vector width of the probe's kernels, and the vector loads and stores one core's
+  // Schoenauer triad issues per cycle in L1 (each 8 B it counts is one 8 B access), as the shared limit.
+  if (const std::size_t width = vector_bytes(isa); width > 0) {
+    c.ports.vector_bytes = width;
+    c.ports.memory_ops_per_cycle = per_cycle(l1_triad * per_core, clock).value() / static_cast<double>(width);
   }
   m.memory.push_back({.name = "DRAM", .bandwidth = measured(memory_triad), .latency = measured_latency(levels.size() - 1)});
   c.transfers.push_back({});

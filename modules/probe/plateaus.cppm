@@ -50,16 +50,35 @@ template <class Quantity>
   return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2.0;
 }
 
-// The median bandwidth of the samples whose working set lies within [smallest, largest]; none if no
-// sample does. What a level delivers where its capacity is known: the samples clearly inside it.
-[[nodiscard]] inline std::optional<data_rate> median_within(std::span<const bandwidth_sample> samples,
-                                                             data_size smallest, data_size largest) {
+namespace detail {
+// The bandwidths of the samples whose working set lies within [smallest, largest].
+[[nodiscard]] inline std::vector<data_rate> bandwidths_within(std::span<const bandwidth_sample> samples,
+                                                              data_size smallest, data_size largest) {
   std::vector<data_rate> inside;
   for (const bandwidth_sample& s : samples) {
     if (!(s.working_set < smallest) && !(largest < s.working_set)) inside.push_back(s.bandwidth);
   }
+  return inside;
+}
+}  // namespace detail
+
+// The median bandwidth of the samples whose working set lies within [smallest, largest]; none if no
+// sample does. What a level delivers where its capacity is known: the samples clearly inside it.
+[[nodiscard]] inline std::optional<data_rate> median_within(std::span<const bandwidth_sample> samples,
+                                                            data_size smallest, data_size largest) {
+  std::vector<data_rate> inside = detail::bandwidths_within(samples, smallest, largest);
   if (inside.empty()) return std::nullopt;
   return median(std::move(inside));
+}
+
+// The fastest of those samples; none if no sample lies within. What a core's own loads and stores reach:
+// inside L1 nothing is shared, so a slower sample only lost time to something else (a pass too short to
+// hide the loop's start-up, another process).
+[[nodiscard]] inline std::optional<data_rate> fastest_within(std::span<const bandwidth_sample> samples,
+                                                             data_size smallest, data_size largest) {
+  const std::vector<data_rate> inside = detail::bandwidths_within(samples, smallest, largest);
+  if (inside.empty()) return std::nullopt;
+  return std::ranges::max(inside);
 }
 
 [[nodiscard]] inline std::vector<bandwidth_plateau> find_plateaus(std::span<const bandwidth_sample> samples,
