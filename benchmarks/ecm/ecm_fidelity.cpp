@@ -1,16 +1,18 @@
 // The ECM model against real kernels on this machine. The probe runs first and writes the machine for the
 // model (hml::host_machine::cpu(): its measured clock, the caches the system reports with the bandwidth of
-// the samples inside each, main memory's triad, copy and memmove mixes); then each kernel runs on every thread, each
-// thread on its own arrays, beside the ECM prediction for all threads (hml::chip_time): copy in DRAM through
-// std::memmove, which glibc turns into non-temporal stores for large copies (so the model's kernel declares
-// them: hml::kernels::copy(n, store_kind::non_temporal)), STREAM's triad in DRAM (normal stores,
-// write-allocate), and the 2D five-point stencil in DRAM with row lengths on both sides of its L1 and of
-// its L2 layer condition (half of each cache, the library's default). Main memory's three mixes are
-// measured again beside each kernel, by the probe's own kernels at the kernel's working set, in alternating
-// rounds with it (the median of each, the kernel's time too): this shared host's DRAM bandwidth drifts by up to 1.5x between runs a minute
-// apart, more than the targets allow, and a figure taken beside the kernel sees the same machine it does.
-// The in-core part is the default port model (hml::port_model), not Zen's. Targets: 10 % for streaming,
-// 15 % for the stencil. Writes the `ecm_fidelity` section of benchmarks/README.md.
+// the samples inside each, main memory's triad, copy and memmove mixes, the port model with L1's rate);
+// then each kernel runs on every thread, each thread on its own arrays, beside the ECM prediction for all
+// threads (hml::chip_time). In DRAM: copy through std::memmove, which glibc turns into non-temporal stores
+// for large copies (so the model's kernel declares them: hml::kernels::copy(n, store_kind::non_temporal)),
+// STREAM's triad and vector add (normal stores, write-allocate), and the 2D five-point stencil with row
+// lengths on both sides of its L1 and of its L2 layer condition (half of each cache, the library's
+// default). In L1: copy as a loop, the triad and vector add, predicted from the in-core time alone. What
+// the model takes from the probe is measured again beside each kernel, by the probe's own kernels at the
+// kernel's working set, in alternating rounds with it (the median of each, the kernel's time too): main
+// memory's three mixes for DRAM, L1's Schoenauer triad for L1. This shared host's DRAM bandwidth drifts by
+// up to 1.5x between runs a minute apart, more than the targets allow, and a figure taken beside the kernel
+// sees the same machine it does. Targets: 10 % for streaming, 15 % for the stencil. Writes the
+// `ecm_fidelity` section of benchmarks/README.md.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -21,6 +23,7 @@
 #include <vector>
 
 #include "bench_run.hpp"
+#include "kernels.hpp"
 #include "../markdown_row.hpp"
 #include "../prediction_error.hpp"
 
@@ -33,12 +36,31 @@ using namespace hml::literals;
 
 [[gnu::noinline]] void copy_memmove(double* a, const double* b, std::size_t n) { std::memmove(a, b, n * sizeof(double)); }
 
-[[gnu::noinline]] void stream_triad(double* __restrict a, const double* __restrict b, const double* __restrict c,
-                                    std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) a[i] = b[i] + 3.0 * c[i];
+// b -> a as the compiler's own vector loop, not memmove: glibc copies a block that fits L1 with
+// `rep movsb`, at about 2.3 cy/CL on this host, a rate no port model gives. no_builtin keeps the loop a
+// loop, and cannot be combined with target_clones, so the instruction set is picked here as the probe
+// picks its own.
+[[gnu::target("avx512f"), clang::no_builtin("memcpy", "memmove")]]
+void copy_loop_avx512(double* __restrict a, const double* __restrict b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) a[i] = b[i];
+}
+[[gnu::target("avx2"), clang::no_builtin("memcpy", "memmove")]]
+void copy_loop_avx2(double* __restrict a, const double* __restrict b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) a[i] = b[i];
+}
+[[clang::no_builtin("memcpy", "memmove")]]
+void copy_loop_baseline(double* __restrict a, const double* __restrict b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) a[i] = b[i];
+}
+void copy_loop(double* __restrict a, const double* __restrict b, std::size_t n) {
+  static const std::string_view isa = hml::vector_isa();
+  if (isa == "avx512f") return copy_loop_avx512(a, b, n);
+  if (isa == "avx2+fma") return copy_loop_avx2(a, b, n);
+  copy_loop_baseline(a, b, n);
 }
 
-[[gnu::noinline]] void stencil(const double* __restrict a, double* __restrict b, std::size_t rows, std::size_t columns) {
+[[gnu::target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")]]
+void stencil(const double* __restrict a, double* __restrict b, std::size_t rows, std::size_t columns) {
   for (std::size_t j = 1; j + 1 < rows; ++j)
     for (std::size_t i = 1; i + 1 < columns; ++i)
       b[j * columns + i] =
@@ -93,18 +115,21 @@ struct row {
   std::string kernel;
   std::string layer_conditions;
   hml::ecm_result model;
+  std::size_t terms;  // transfer terms up to the data's level
   hml::duration predicted;
   hml::duration measured;
-  hml::cpu_description machine;  // the probe's, with main memory's mixes measured beside the kernel
+  std::string beside;  // what was measured again beside the kernel: main memory's mixes, or L1's rate
   double target;
 };
 
 std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
 
-std::string ecm_line(const hml::ecm_result& r) {
+// The ECM line with the first `terms` transfer terms, data in the level after them: all of them for data
+// in main memory, none for data in L1.
+std::string ecm_line(const hml::ecm_result& r, std::size_t terms) {
   std::string line = "{" + cy(r.core.overlapping) + " \\|\\| " + cy(r.core.non_overlapping);
-  for (const hml::transfer_term& t : r.transfers) line += " \\| " + cy(t.time);
-  return line + "} = " + cy(r.time);
+  for (std::size_t i = 0; i < terms; ++i) line += " \\| " + cy(r.transfers[i].time);
+  return line + "} = " + cy(r.predictions[terms]);
 }
 
 std::string mixes_text(const hml::cpu_description& c) {
@@ -138,7 +163,7 @@ std::string run(const bench::run_options& run_options) {
     const double lines_per_thread = hml::iterations(k) / r.iterations_per_cacheline;
     const hml::duration predicted =
         hml::to_duration(lines_per_thread * threads * hml::chip_time(r, threads), measured.machine.machine.clock.value);
-    rows.push_back({std::move(kernel), std::move(conditions), r, predicted, measured.kernel, measured.machine, target});
+    rows.push_back({std::move(kernel), std::move(conditions), r, r.transfers.size(), predicted, measured.kernel, mixes_text(measured.machine), target});
   };
 
   {
@@ -154,7 +179,14 @@ std::string run(const bench::run_options& run_options) {
     const hml::loop_kernel k = hml::kernels::stream_triad(static_cast<std::int64_t>(n));
     add_row("STREAM triad", "-", k,
             measure_beside(probed, working_set, rounds, options.timing, 3, n,
-                           [](auto& d, std::size_t m) { stream_triad(d[0].get(), d[1].get(), d[2].get(), m); }),
+                           [](auto& d, std::size_t m) { kernels::triad(d[0].get(), d[1].get(), d[2].get(), 3.0, m); }),
+            10);
+  }
+  {
+    const auto n = static_cast<std::size_t>(per_thread_bytes / 24) / 8 * 8;
+    add_row("vector add", "-", hml::kernels::vector_add(static_cast<std::int64_t>(n)),
+            measure_beside(probed, working_set, rounds, options.timing, 3, n,
+                           [](auto& d, std::size_t m) { kernels::vector_add(d[0].get(), d[1].get(), d[2].get(), m); }),
             10);
   }
   // Row lengths around the layer conditions: half of a 48 KiB L1 holds the rows up to 768 doubles, half of
@@ -176,19 +208,56 @@ std::string run(const bench::run_options& run_options) {
             15);
   }
 
+  // In L1: each thread's arrays fill half of its core's L1, so no line comes from outside and the prediction
+  // is the in-core time alone, max(T_OL, T_nOL), on every core at once (nothing is shared). The kernels are
+  // the fidelity table's (kernels.hpp), copy as a loop. What L1 serves per cycle (the port model's shared
+  // limit on loads and stores) is measured again beside each kernel, as main memory's mixes are: the
+  // probe's Schoenauer triad at the same working set, in rounds alternating with it, the median of each.
+  const hml::data_size l1_share = probed.machine.memory[0].capacity.value / 2.0;
+  const auto l1_elements = [&](std::size_t arrays) {
+    return static_cast<std::size_t>(l1_share.value() / 8 / static_cast<double>(arrays)) / 8 * 8;
+  };
+  const auto add_l1_row = [&](std::string kernel, const hml::loop_kernel& k, std::size_t arrays, auto body) {
+    hml::timing_options once = options.timing;
+    once.repetitions = 1;
+    std::vector<hml::data_rate> l1_triad;
+    std::vector<hml::duration> kernel_times;
+    for (unsigned round = 0; round < rounds; ++round) {
+      l1_triad.push_back(hml::measure_bandwidth(hml::stream_kernel::schoenauer_triad, l1_share * threads, once).bandwidth);
+      kernel_times.push_back(time_kernel(arrays, l1_elements(arrays), once, body));
+    }
+    hml::cpu_description machine = probed;
+    machine.ports = host.ports(hml::median(l1_triad));
+    const hml::ecm_result r = hml::ecm(k, machine);
+    const double lines = hml::iterations(k) / r.iterations_per_cacheline;
+    const hml::duration predicted = hml::to_duration(lines * r.predictions[0], machine.machine.clock.value);
+    rows.push_back({std::move(kernel), "-", r, 0, predicted, hml::median(kernel_times),
+                    "Schoenauer triad in L1 " + hml::to_string(hml::median(l1_triad), {.number = hml::general(3)}) + ": " +
+                        std::string{hml::format_number(machine.ports.memory_ops_per_cycle, hml::general(3)).view()} +
+                        " loads and stores per cycle",
+                    10});
+  };
+  const auto n1 = [&](std::size_t arrays) { return static_cast<std::int64_t>(l1_elements(arrays)); };
+  add_l1_row("copy (a loop), in L1", hml::kernels::copy(n1(2)), 2,
+             [](auto& d, std::size_t m) { copy_loop(d[1].get(), d[0].get(), m); });
+  add_l1_row("STREAM triad, in L1", hml::kernels::stream_triad(n1(3)), 3,
+             [](auto& d, std::size_t m) { kernels::triad(d[0].get(), d[1].get(), d[2].get(), 3.0, m); });
+  add_l1_row("vector add, in L1", hml::kernels::vector_add(n1(3)), 3,
+             [](auto& d, std::size_t m) { kernels::vector_add(d[0].get(), d[1].get(), d[2].get(), m); });
+
   std::string out = "\nMachine for the model, from the probe in the same run: " + std::to_string(threads) + " threads at " +
                     hml::to_string(probed.machine.clock.value, {.number = hml::general(4)}) + " (measured); " +
                     "cache bandwidths per core as `hml probe --save-machine` writes them; main memory's mixes (" +
                     mixes_text(probed) + " in the probe) measured again beside each kernel at its working set, " +
                     hml::to_string(working_set, {.number = hml::general(3)}) + ", the median of " + std::to_string(rounds) +
                     " rounds alternating with it (the kernel's time too).\n\n";
-  out += bench::markdown_row({"kernel", "layer conditions", "memory mixes beside it", "ECM (cy/CL, one core)", "predicted",
+  out += bench::markdown_row({"kernel", "layer conditions", "measured beside it", "ECM (cy/CL, one core)", "predicted",
                               "measured", "error", "target"});
   out += bench::markdown_row({"---", "---", "---", "---", "---:", "---:", "---:", "---:"});
   for (const row& r : rows) {
     const double error = bench::error_percent(r.predicted, r.measured);
     const bool within = error < r.target && error > -r.target;
-    out += bench::markdown_row({r.kernel, r.layer_conditions, mixes_text(r.machine), ecm_line(r.model),
+    out += bench::markdown_row({r.kernel, r.layer_conditions, r.beside, ecm_line(r.model, r.terms),
                                 bench::text(r.predicted), bench::text(r.measured), bench::percent_text(error) + " %",
                                 std::string{within ? "within " : "MISSES "} + bench::percent_text(r.target) + " %"});
   }

@@ -668,12 +668,7 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
     if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
-  // The port model: the vector width of the probe's kernels, and the vector loads and stores one core's
-  // Schoenauer triad issues per cycle in L1 (each 8 B it counts is one 8 B access), as the shared limit.
-  if (const std::size_t width = vector_bytes(isa); width > 0) {
-    c.ports.vector_bytes = width;
-    c.ports.memory_ops_per_cycle = per_cycle(l1_triad * per_core, clock).value() / static_cast<double>(width);
-  }
+  c.ports = ports(l1_triad);
   m.memory.push_back({.name = "DRAM", .bandwidth = measured(memory_triad), .latency = measured_latency(levels.size() - 1)});
   c.transfers.push_back({});
   c.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
@@ -684,6 +679,15 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
         {.kernel = "copy-nt", .reads = 1, .writes = 1, .bandwidth = measured(*moved), .non_temporal = true});
   }
   return c;
+}
+
+port_model host_machine::ports(data_rate l1_triad) const {
+  port_model p;
+  if (const std::size_t width = vector_bytes(isa); width > 0 && threads > 0 && clock.value() > 0) {
+    p.vector_bytes = width;
+    p.memory_ops_per_cycle = per_cycle(l1_triad / static_cast<double>(threads), clock).value() / static_cast<double>(width);
+  }
+  return p;
 }
 
 compute_ceiling host_machine::scalar_chain_compute() const { return {"FP64 scalar FMA chain", scalar_chain}; }

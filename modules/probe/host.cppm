@@ -181,6 +181,11 @@ struct host_machine {
   // The same with the caches' capacities given, L1 first, each as one core sees it (the last one is
   // shared by all threads); without any, the levels are the plateaus found.
   [[nodiscard]] cpu_description cpu(std::span<const data_size> caches) const;
+  // The ECM port model of this machine: the vector width of the probe's kernels and, as the loads and
+  // stores L1 serves together per cycle, what a Schoenauer triad at `l1_triad` (all threads, counted: one
+  // 8 B access per 8 B) issues on one core; the other throughputs are port_model's defaults. A machine
+  // put together by hand (no instruction set named) keeps the defaults.
+  [[nodiscard]] port_model ports(data_rate l1_triad) const;
 };
 
 // Where a probed machine's figures come from.
