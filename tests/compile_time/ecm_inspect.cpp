@@ -1,8 +1,8 @@
-// A published ECM analysis of a stencil reproduced from its stated inputs: INSPECT, the RRZE's Intranode
+// Published ECM analyses of stencils reproduced from their stated inputs: INSPECT, the RRZE's Intranode
 // Stencil Performance Evaluation Collection (https://rrze-hpc.github.io/INSPECT/; data in RRZE-HPC/INSPECT,
-// stencils/3D/1r/isotropic/star/constant/double/IvyBridgeEP_E5-2660v2/results.csv at commit 0690ff22). It
-// publishes, per cube edge N, the ECM contributions {T_OL || T_nOL | T_L1L2 | T_L2L3 | T_L3MEM} and T_ECM of
-// the 3D 7-point Jacobi stencil
+// stencils/3D/1r/isotropic/star/constant/double/IvyBridgeEP_E5-2660v2/results.csv at commit 0690ff22, and
+// the radius-2 stencil in the second half of this file). It publishes, per cube edge N, the ECM
+// contributions {T_OL || T_nOL | T_L1L2 | T_L2L3 | T_L3MEM} and T_ECM of the 3D 7-point Jacobi stencil
 //
 //   b[k][j][i] = c0 * (a[k][j][i] + a[k][j][i-1] + a[k][j][i+1] + a[k-1][j][i] + a[k+1][j][i]
 //                      + a[k][j-1][i] + a[k][j+1][i]);        double a[N][N][N], b[N][N][N]; 1 <= i,j,k < N-1
@@ -71,36 +71,48 @@ constexpr hml::cpu_description ivy_bridge_ep_e5_2660v2{
     .layer_condition_share = 1.0,
 };
 
-// The stencil above on an N^3 grid: seven reads of a (the centre and its six neighbours), one write of b,
-// six additions and one multiplication per lattice update.
-constexpr hml::loop_kernel star3d7(std::int64_t n) {
+// The star stencils on an N^3 grid: the centre and its neighbours up to `radius` away along each axis read
+// from a, one write of b; 6 r additions and one multiplication per lattice update.
+constexpr hml::loop_kernel star3d(std::int64_t n, std::int64_t radius) {
   const hml::kernel_array a{.name = "a", .element_bytes = 8, .extents = {n, n, n}};
   const hml::kernel_array b{.name = "b", .element_bytes = 8, .extents = {n, n, n}};
   using hml::access_kind;
-  return {.name = "3D 7-point stencil",
-          .dimensions = 3,
-          .extents = {n - 2, n - 2, n - 2},
-          .arrays = {a, b},
-          .accesses = {{0, access_kind::read, {0, 0, 0}},
-                       {0, access_kind::read, {0, 0, -1}},
-                       {0, access_kind::read, {0, 0, 1}},
-                       {0, access_kind::read, {-1, 0, 0}},
-                       {0, access_kind::read, {1, 0, 0}},
-                       {0, access_kind::read, {0, -1, 0}},
-                       {0, access_kind::read, {0, 1, 0}},
-                       {1, access_kind::write, {0, 0, 0}}},
-          .flops = {.add = 6, .mul = 1}};
+  hml::loop_kernel k{.name = radius == 1 ? "3D 7-point stencil" : "3D 13-point stencil",
+                     .dimensions = 3,
+                     .extents = {n - 2 * radius, n - 2 * radius, n - 2 * radius},
+                     .arrays = {a, b},
+                     .accesses = {{0, access_kind::read, {0, 0, 0}}},
+                     .flops = {.add = static_cast<unsigned>(6 * radius), .mul = 1}};
+  for (std::int64_t d = 1; d <= radius; ++d) {
+    k.accesses.push_back({0, access_kind::read, {0, 0, -d}});
+    k.accesses.push_back({0, access_kind::read, {0, 0, d}});
+    k.accesses.push_back({0, access_kind::read, {-d, 0, 0}});
+    k.accesses.push_back({0, access_kind::read, {d, 0, 0}});
+    k.accesses.push_back({0, access_kind::read, {0, -d, 0}});
+    k.accesses.push_back({0, access_kind::read, {0, d, 0}});
+  }
+  k.accesses.push_back({1, access_kind::write, {0, 0, 0}});
+  return k;
 }
 
-constexpr hml::in_core_time iaca{12 * cycle, 15 * cycle};  // INSPECT's T_OL and T_nOL, every row
-constexpr hml::ecm_result at(std::int64_t n) { return hml::ecm(star3d7(n), ivy_bridge_ep_e5_2660v2, iaca); }
+// In-core times are INSPECT's (IACA), the same in every row of a stencil.
+constexpr hml::in_core_time iaca_7pt{12 * cycle, 15 * cycle};
+constexpr hml::in_core_time iaca_13pt{26 * cycle, 25 * cycle};
+constexpr hml::ecm_result at(std::int64_t n) { return hml::ecm(star3d(n, 1), ivy_bridge_ep_e5_2660v2, iaca_7pt); }
+constexpr hml::ecm_result at_r2(std::int64_t n) {
+  return hml::ecm(star3d(n, 2), ivy_bridge_ep_e5_2660v2, iaca_13pt);
+}
 
-// Each INSPECT row with no line from memory: {12 || 15 | L1L2 | L2L3 | 0} and T_ECM, all from the data file.
-constexpr bool cached_row(std::int64_t n, double l1l2, double l2l3, double t_ecm) {
-  const hml::ecm_result r = at(n);
+// Each INSPECT row with no line from memory: {T_OL || T_nOL | L1L2 | L2L3 | 0} and T_ECM, all from the file.
+constexpr bool cached_row(const hml::ecm_result& r, double l1l2, double l2l3, double t_ecm) {
   return published(r.transfers[0].time, l1l2) && published(r.transfers[1].time, l2l3) &&
          r.transfers[2].time == 0 * cycle && published(r.time, t_ecm);
 }
+constexpr bool cached_row(std::int64_t n, double l1l2, double l2l3, double t_ecm) {
+  return cached_row(at(n), l1l2, l2l3, t_ecm);
+}
+
+// --- The 7-point stencil (radius 1) -------------------------------------------------------------------------
 
 // N = 10: both arrays (16 kB) fit in L1: {12 || 15 | 0 | 0 | 0} = 15.
 static_assert(cached_row(10, 0, 0, 15));
@@ -149,5 +161,46 @@ static_assert(published(n690.predictions[0], 15) && published(n690.predictions[1
 // Memory saturates at ceil(45.39 / 10.39) = 5 of the 10 cores (INSPECT states no saturation point; its own
 // figures give ceil(45.8 / 10.8) = 5 too).
 static_assert(n120.saturation_cores == 5);
+
+// --- The 13-point stencil (radius 2) ------------------------------------------------------------------------
+// INSPECT, stencils/3D/2r/isotropic/star/constant/double/IvyBridgeEP_E5-2660v2/results.csv at commit 535809ad,
+// same machine; the kernel as INSPECT's stencil.c states it (the "_variant_vector_aligned" directory, which
+// adds only `#pragma vector aligned`): b[k][j][i] = c0 * (a[k][j][i] + a at +-1 and +-2 along each axis),
+// 2 <= i,j,k < N-2. IACA: T_OL = 26, T_nOL = 25 cy/CL. The reuse distances of a (in elements) are N^2,
+// N^2 - 2N, N and N - 2, twice each, and four of 1, so the conditions come in more steps than three:
+//   3D (every distance kept): 48 N^2 B; a tail of N^2 - 2N: 48 N^2 - 64 N; 2D (tail N): 80 N;
+//   a tail of N - 2 (rows j +- 1 kept, j +- 2 lost): 80 N - 128; 1D: 112 B.
+// N = 10: both arrays fit in L1; T_OL exceeds T_nOL, so the overlapping part decides: {26 || 25 | 0 | 0 | 0} = 26.
+static_assert(cached_row(at_r2(10), 0, 0, 26));
+// N = 20: L1 keeps 3D (19,200 B): 3 lines = 6 cy; both arrays (128 kB) fit in L2: {26 || 25 | 6 | 0 | 0} = 31.
+static_assert(cached_row(at_r2(20), 6, 0, 31));
+// N = 30 ... 70: L1 keeps 2D only (43,200 B for 3D): 5 loads + write-allocate + eviction = 7 lines = 14 cy;
+// L2 keeps 3D up to N = 73 (235,200 B at N = 70): {26 || 25 | 14 | 6 | 0} = 45.
+static_assert(cached_row(at_r2(30), 14, 6, 45) && cached_row(at_r2(70), 14, 6, 45));
+// N = 80 ... 110: L2 keeps 2D only: 14 cy; both arrays still fit in L3: {26 || 25 | 14 | 14 | 0} = 53.
+static_assert(cached_row(at_r2(80), 14, 14, 53) && cached_row(at_r2(110), 14, 14, 53));
+// From N = 120 lines come from memory. L1: 7 lines up to N = 409 (80 N <= 32,768 B), 9 lines at N = 410 and
+// 411 (a partial condition: 80 N - 128 B still fits, so rows j +- 1 hit and j +- 2 miss), 11 from N = 412;
+// L3 keeps 3D (3 lines) up to N = 739, then 7 lines. INSPECT: L1L2 14 up to N = 400, 18 at N = 410, 22 from
+// N = 420; L3MEM 10.8 (3 lines) up to N = 730, 25 (7 lines) from N = 740.
+constexpr hml::ecm_result r2_400 = at_r2(400);
+constexpr hml::ecm_result r2_410 = at_r2(410);
+constexpr hml::ecm_result r2_420 = at_r2(420);
+constexpr hml::ecm_result r2_730 = at_r2(730);
+constexpr hml::ecm_result r2_740 = at_r2(740);
+static_assert(r2_400.transfers[0].lines == 7 && r2_410.transfers[0].lines == 9 && r2_420.transfers[0].lines == 11);
+static_assert(published(r2_400.transfers[0].time, 14) && published(r2_410.transfers[0].time, 18) &&
+              published(r2_420.transfers[0].time, 22) && published(r2_740.transfers[0].time, 22));
+static_assert(published(r2_400.transfers[1].time, 14) && published(r2_740.transfers[1].time, 14));
+static_assert(r2_730.transfers[2].lines == 3 && r2_740.transfers[2].lines == 7);
+// The memory term, from the retrieved machine file as above: 3 lines 10.391 cy (INSPECT 10.8), 7 lines
+// 7 x 64 B x 2.2 GHz / 40.65 GB/s = 24.246 cy (INSPECT 25; kerncraft's triad choice for 6 read and 1 written
+// line gives 23.8 with this file). T_ECM: 25 + 18 + 14 + 10.391 = 67.391 at N = 410 (INSPECT 67.8) and
+// 25 + 22 + 14 + 24.246 = 85.246 at N = 740 (INSPECT 86).
+static_assert(within(r2_730.transfers[2].time, 10.391, 0.001) && within(r2_740.transfers[2].time, 24.246, 0.001));
+static_assert(within(r2_410.time, 67.391, 0.001) && within(r2_740.time, 85.246, 0.001));
+// Saturation: hml ceil(63.39 / 10.39) = 7 cores at N = 400, where INSPECT's own figures (63.8 / 10.8) would
+// give 6: the memory term's gap is enough to move it by one core here.
+static_assert(r2_400.saturation_cores == 7);
 
 }  // namespace
