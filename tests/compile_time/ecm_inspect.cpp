@@ -199,6 +199,9 @@ static_assert(r2_730.transfers[2].lines == 3 && r2_740.transfers[2].lines == 7);
 // 25 + 22 + 14 + 24.246 = 85.246 at N = 740 (INSPECT 86).
 static_assert(within(r2_730.transfers[2].time, 10.391, 0.001) && within(r2_740.transfers[2].time, 24.246, 0.001));
 static_assert(within(r2_410.time, 67.391, 0.001) && within(r2_740.time, 85.246, 0.001));
+// ... and 25 + 14 + 14 + 10.391 = 63.391 at N = 400 (INSPECT 63.8), 25 + 22 + 14 + 10.391 = 71.391 at
+// N = 420 (INSPECT 71.8).
+static_assert(within(r2_400.time, 63.391, 0.001) && within(r2_420.time, 71.391, 0.001));
 // Saturation: hml ceil(63.39 / 10.39) = 7 cores at N = 400, where INSPECT's own figures (63.8 / 10.8) would
 // give 6: the memory term's gap is enough to move it by one core here.
 static_assert(r2_400.saturation_cores == 7);
