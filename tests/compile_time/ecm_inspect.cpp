@@ -1,0 +1,209 @@
+// Published ECM analyses of stencils reproduced from their stated inputs: INSPECT, the RRZE's Intranode
+// Stencil Performance Evaluation Collection (https://rrze-hpc.github.io/INSPECT/; data in RRZE-HPC/INSPECT,
+// stencils/3D/1r/isotropic/star/constant/double/IvyBridgeEP_E5-2660v2/results.csv at commit 0690ff22, and
+// the radius-2 stencil in the second half of this file). It publishes, per cube edge N, the ECM
+// contributions {T_OL || T_nOL | T_L1L2 | T_L2L3 | T_L3MEM} and T_ECM of the 3D 7-point Jacobi stencil
+//
+//   b[k][j][i] = c0 * (a[k][j][i] + a[k][j][i-1] + a[k][j][i+1] + a[k-1][j][i] + a[k+1][j][i]
+//                      + a[k][j-1][i] + a[k][j+1][i]);        double a[N][N][N], b[N][N][N]; 1 <= i,j,k < N-1
+//
+// on an Intel Xeon E5-2660 v2 (Ivy Bridge EP), with the cache transfers from layer conditions ("Layer
+// Condition" columns; the "Cache Simulator" columns come from kerncraft's cache simulator, which hml does not
+// have). The in-core part is IACA's, stated in every row: T_OL = 12, T_nOL = 15 cy/CL; hml takes it as given.
+//
+// The machine is kerncraft's machine file for that CPU (RRZE-HPC/kerncraft,
+// examples/machine-files/IvyBridgeEP_E5-2660v2.yml at commit 192c9ce9), written below in C++: 2.2 GHz, 10
+// cores; L1 32 kB, L2 256 kB (32 B/cy to L1), L3 25 MB = 25600 sets x 16 ways x 64 B (32 B/cy to L2);
+// likwid-bench in main memory, the largest of the 1-thread-per-core runs on 1 to 10 cores: copy 27.10 GB/s,
+// triad 33.13 GB/s, load 46.49 GB/s. kerncraft compares a layer condition with the whole cache, so the
+// machine sets layer_condition_share = 1.
+//
+// What matches: every cache term (L1-L2 and L2-L3) at every N INSPECT lists, hence every T_ECM with data in
+// the caches, and the N at which each layer condition breaks (L1 3D at 30/40, L2 3D at 90/100, L3 holds all
+// at 110/120, L1 2D at 680/690, L3 3D at 900/910), each asserted on both sides.
+//
+// What does not, and why: T_L3MEM. INSPECT lists 10.8 cy for 3 lines (N = 120 ... 900) and 17.8 for 5 lines
+// (N >= 910). From the machine file retrieved here, kerncraft's own rule (copy's bandwidth for 2 read and 1
+// written line, scaled by (1 + 2) / (1 + 1) for the uncounted write-allocate) gives 192 B / (27.10 GB/s x 1.5
+// / 2.2 GHz) = 10.39 cy, which hml reproduces; 10.8 implies a copy bandwidth of 26.1 GB/s, so INSPECT's run
+// took another version of the file (the 5-line figure is off by the same 4 %). hml also picks the stream mix
+// from the kernel's arrays (1 read, 1 written: copy) where kerncraft picks it from the lines at that level
+// (4 read, 1 written: triad) once the L3 layer condition breaks: for N >= 910 hml takes copy's bandwidth,
+// 17.32 cy, where kerncraft would take triad's, 17.0 cy with this file. Both gaps are asserted below as
+// what they are, not hidden in a tolerance.
+#include <cstdint>
+import hml;
+
+namespace {
+
+using hml::cycle;
+
+constexpr bool within(hml::cycles value, double expected, double tolerance) {
+  const double v = hml::in(value, cycle);
+  return v > expected - tolerance && v < expected + tolerance;
+}
+// INSPECT prints one decimal; cache terms are whole cycles (lines x 64 B / 32 B/cy).
+constexpr bool published(hml::cycles value, double expected) { return within(value, expected, 0.05); }
+
+constexpr hml::data_rate gbps(double n) { return n * hml::giga(hml::byte_per_second); }
+
+constexpr auto clock = hml::stated(2.2 * hml::giga(hml::hertz), "kerncraft-ivb");
+
+constexpr hml::cpu_description ivy_bridge_ep_e5_2660v2{
+    .machine = {.id = "ivb_e5_2660v2",
+                .name = "Intel Xeon E5-2660 v2 (Ivy Bridge EP)",
+                .memory = {{.name = "L1", .capacity = hml::stated(32768.0 * hml::byte, "kerncraft-ivb"),
+                            .scope = hml::sharing::per_core},
+                           {.name = "L2", .capacity = hml::stated(262144.0 * hml::byte, "kerncraft-ivb"),
+                            .scope = hml::sharing::per_core},
+                           {.name = "L3", .capacity = hml::stated(26214400.0 * hml::byte, "kerncraft-ivb")},
+                           {.name = "MEM", .bandwidth = hml::measured(gbps(46.49), "kerncraft-ivb")}},
+                .compute = {{.type = hml::precision::fp64, .dense = hml::derived_peak(10, clock, 8)}},
+                .cores = 10,
+                .clock = clock},
+    .transfers = {{},
+                  {.rate = hml::stated(32.0 * hml::byte_per_cycle, "kerncraft-ivb")},
+                  {.rate = hml::stated(32.0 * hml::byte_per_cycle, "kerncraft-ivb")},
+                  {}},
+    .memory_bandwidths = {{"copy", 1, 1, hml::measured(gbps(27.10), "kerncraft-ivb")},
+                          {"triad", 3, 1, hml::measured(gbps(33.13), "kerncraft-ivb")},
+                          {"load", 1, 0, hml::measured(gbps(46.49), "kerncraft-ivb")}},
+    .layer_condition_share = 1.0,
+};
+
+// The star stencils on an N^3 grid: the centre and its neighbours up to `radius` away along each axis read
+// from a, one write of b; 6 r additions and one multiplication per lattice update.
+constexpr hml::loop_kernel star3d(std::int64_t n, std::int64_t radius) {
+  const hml::kernel_array a{.name = "a", .element_bytes = 8, .extents = {n, n, n}};
+  const hml::kernel_array b{.name = "b", .element_bytes = 8, .extents = {n, n, n}};
+  using hml::access_kind;
+  hml::loop_kernel k{.name = radius == 1 ? "3D 7-point stencil" : "3D 13-point stencil",
+                     .dimensions = 3,
+                     .extents = {n - 2 * radius, n - 2 * radius, n - 2 * radius},
+                     .arrays = {a, b},
+                     .accesses = {{0, access_kind::read, {0, 0, 0}}},
+                     .flops = {.add = static_cast<unsigned>(6 * radius), .mul = 1}};
+  for (std::int64_t d = 1; d <= radius; ++d) {
+    k.accesses.push_back({0, access_kind::read, {0, 0, -d}});
+    k.accesses.push_back({0, access_kind::read, {0, 0, d}});
+    k.accesses.push_back({0, access_kind::read, {-d, 0, 0}});
+    k.accesses.push_back({0, access_kind::read, {d, 0, 0}});
+    k.accesses.push_back({0, access_kind::read, {0, -d, 0}});
+    k.accesses.push_back({0, access_kind::read, {0, d, 0}});
+  }
+  k.accesses.push_back({1, access_kind::write, {0, 0, 0}});
+  return k;
+}
+
+// In-core times are INSPECT's (IACA), the same in every row of a stencil.
+constexpr hml::in_core_time iaca_7pt{12 * cycle, 15 * cycle};
+constexpr hml::in_core_time iaca_13pt{26 * cycle, 25 * cycle};
+constexpr hml::ecm_result at(std::int64_t n) { return hml::ecm(star3d(n, 1), ivy_bridge_ep_e5_2660v2, iaca_7pt); }
+constexpr hml::ecm_result at_r2(std::int64_t n) {
+  return hml::ecm(star3d(n, 2), ivy_bridge_ep_e5_2660v2, iaca_13pt);
+}
+
+// Each INSPECT row with no line from memory: {T_OL || T_nOL | L1L2 | L2L3 | 0} and T_ECM, all from the file.
+constexpr bool cached_row(const hml::ecm_result& r, double l1l2, double l2l3, double t_ecm) {
+  return published(r.transfers[0].time, l1l2) && published(r.transfers[1].time, l2l3) &&
+         r.transfers[2].time == 0 * cycle && published(r.time, t_ecm);
+}
+constexpr bool cached_row(std::int64_t n, double l1l2, double l2l3, double t_ecm) {
+  return cached_row(at(n), l1l2, l2l3, t_ecm);
+}
+
+// --- The 7-point stencil (radius 1) -------------------------------------------------------------------------
+
+// N = 10: both arrays (16 kB) fit in L1: {12 || 15 | 0 | 0 | 0} = 15.
+static_assert(cached_row(10, 0, 0, 15));
+// N = 20, 30: the 3D layer condition holds in L1 (16 N^2 + 16 N (N - 1) = 28,320 B <= 32 kB at N = 30): a, the
+// write-allocate of b and its eviction, 3 lines = 6 cy. The arrays (128 kB) fit in L2 at N = 20; at N = 30
+// (432 kB) L2 keeps the 3D condition: 6 cy. INSPECT: {12 || 15 | 6 | 0 | 0} = 21, {12 || 15 | 6 | 6 | 0} = 27.
+static_assert(cached_row(20, 6, 0, 21));
+static_assert(cached_row(30, 6, 6, 27));
+// N = 40 ... 90: L1 keeps only the 2D condition (rows j-1, j, j+1 of the current layer; layers k-1 and k+1
+// miss): 3 loads + write-allocate + eviction = 5 lines = 10 cy; L2 still 3D: INSPECT {12 || 15 | 10 | 6 | 0} = 31.
+static_assert(cached_row(40, 10, 6, 31) && cached_row(90, 10, 6, 31));
+// N = 100, 110: L2 breaks its 3D condition (318,400 B > 256 kB at N = 100): 5 lines = 10 cy; both arrays
+// still fit the 25 MB L3 (21.3 MB at N = 110): INSPECT {12 || 15 | 10 | 10 | 0} = 35.
+static_assert(cached_row(100, 10, 10, 35) && cached_row(110, 10, 10, 35));
+
+// From N = 120 (27.6 MB) lines come from memory. Lines per CL between each pair of levels, as INSPECT's cache
+// terms and its "Data Transfer" columns have them: L1-L2 5, then 7 once L1 breaks its 2D condition
+// (48 N - 32 B > 32 kB from N = 684); L2-L3 5; L3-MEM 3 while L3 keeps the 3D condition (up to N = 905), then 5.
+constexpr hml::ecm_result n120 = at(120);
+constexpr hml::ecm_result n680 = at(680);
+constexpr hml::ecm_result n690 = at(690);
+constexpr hml::ecm_result n900 = at(900);
+constexpr hml::ecm_result n910 = at(910);
+static_assert(n120.transfers[0].lines == 5 && n120.transfers[1].lines == 5 && n120.transfers[2].lines == 3);
+static_assert(n680.transfers[0].lines == 5 && n690.transfers[0].lines == 7);
+static_assert(n900.transfers[2].lines == 3 && n910.transfers[2].lines == 5);
+// The cache terms INSPECT lists for these rows: 10 | 10 up to N = 680, 14 | 10 from N = 690.
+static_assert(published(n120.transfers[0].time, 10) && published(n120.transfers[1].time, 10));
+static_assert(published(n680.transfers[0].time, 10) && published(n680.transfers[1].time, 10));
+static_assert(published(n690.transfers[0].time, 14) && published(n690.transfers[1].time, 10));
+static_assert(published(n910.transfers[0].time, 14) && published(n910.transfers[1].time, 10));
+
+// T_L3MEM from the retrieved machine file (see the header for why INSPECT's 10.8 and 17.8 differ):
+// 3 lines x 64 B x 2.2 GHz / (27.10 GB/s x 1.5) = 10.391 cy; 5 lines = 17.319 cy.
+static_assert(within(n120.transfers[2].time, 10.391, 0.001) && within(n900.transfers[2].time, 10.391, 0.001));
+static_assert(within(n910.transfers[2].time, 17.319, 0.001));
+// ... so T_ECM = 15 + 10 + 10 + 10.39 = 45.39 (INSPECT 45.8), 15 + 14 + 10 + 10.39 = 49.39 (INSPECT 49.8) and
+// 15 + 14 + 10 + 17.32 = 56.32 (INSPECT 56.8): the cache part of each sum is INSPECT's to the cycle.
+static_assert(within(n120.time, 45.391, 0.001) && within(n690.time, 49.391, 0.001));
+static_assert(within(n910.time, 56.319, 0.001));
+// The gap to INSPECT is the memory term alone, 3.9 % of it (10.8 / 10.391) and under 1 % of T_ECM.
+static_assert(within(n120.time, 45.8, 0.45) && within(n120.transfers[2].time, 10.8, 0.45));
+// Predictions per level for N = 690: data in L1 15, L2 15 + 14 = 29, L3 29 + 10 = 39, memory 49.39.
+static_assert(published(n690.predictions[0], 15) && published(n690.predictions[1], 29) &&
+              published(n690.predictions[2], 39));
+// Memory saturates at ceil(45.39 / 10.39) = 5 of the 10 cores (INSPECT states no saturation point; its own
+// figures give ceil(45.8 / 10.8) = 5 too).
+static_assert(n120.saturation_cores == 5);
+
+// --- The 13-point stencil (radius 2) ------------------------------------------------------------------------
+// INSPECT, stencils/3D/2r/isotropic/star/constant/double/IvyBridgeEP_E5-2660v2/results.csv at commit 535809ad,
+// same machine; the kernel as INSPECT's stencil.c states it (the "_variant_vector_aligned" directory, which
+// adds only `#pragma vector aligned`): b[k][j][i] = c0 * (a[k][j][i] + a at +-1 and +-2 along each axis),
+// 2 <= i,j,k < N-2. IACA: T_OL = 26, T_nOL = 25 cy/CL. The reuse distances of a (in elements) are N^2,
+// N^2 - 2N, N and N - 2, twice each, and four of 1, so the conditions come in more steps than three:
+//   3D (every distance kept): 48 N^2 B; a tail of N^2 - 2N: 48 N^2 - 64 N; 2D (tail N): 80 N;
+//   a tail of N - 2 (rows j +- 1 kept, j +- 2 lost): 80 N - 128; 1D: 112 B.
+// N = 10: both arrays fit in L1; T_OL exceeds T_nOL, so the overlapping part decides: {26 || 25 | 0 | 0 | 0} = 26.
+static_assert(cached_row(at_r2(10), 0, 0, 26));
+// N = 20: L1 keeps 3D (19,200 B): 3 lines = 6 cy; both arrays (128 kB) fit in L2: {26 || 25 | 6 | 0 | 0} = 31.
+static_assert(cached_row(at_r2(20), 6, 0, 31));
+// N = 30 ... 70: L1 keeps 2D only (43,200 B for 3D): 5 loads + write-allocate + eviction = 7 lines = 14 cy;
+// L2 keeps 3D up to N = 73 (235,200 B at N = 70): {26 || 25 | 14 | 6 | 0} = 45.
+static_assert(cached_row(at_r2(30), 14, 6, 45) && cached_row(at_r2(70), 14, 6, 45));
+// N = 80 ... 110: L2 keeps 2D only: 14 cy; both arrays still fit in L3: {26 || 25 | 14 | 14 | 0} = 53.
+static_assert(cached_row(at_r2(80), 14, 14, 53) && cached_row(at_r2(110), 14, 14, 53));
+// From N = 120 lines come from memory. L1: 7 lines up to N = 409 (80 N <= 32,768 B), 9 lines at N = 410 and
+// 411 (a partial condition: 80 N - 128 B still fits, so rows j +- 1 hit and j +- 2 miss), 11 from N = 412;
+// L3 keeps 3D (3 lines) up to N = 739, then 7 lines. INSPECT: L1L2 14 up to N = 400, 18 at N = 410, 22 from
+// N = 420; L3MEM 10.8 (3 lines) up to N = 730, 25 (7 lines) from N = 740.
+constexpr hml::ecm_result r2_400 = at_r2(400);
+constexpr hml::ecm_result r2_410 = at_r2(410);
+constexpr hml::ecm_result r2_420 = at_r2(420);
+constexpr hml::ecm_result r2_730 = at_r2(730);
+constexpr hml::ecm_result r2_740 = at_r2(740);
+static_assert(r2_400.transfers[0].lines == 7 && r2_410.transfers[0].lines == 9 && r2_420.transfers[0].lines == 11);
+static_assert(published(r2_400.transfers[0].time, 14) && published(r2_410.transfers[0].time, 18) &&
+              published(r2_420.transfers[0].time, 22) && published(r2_740.transfers[0].time, 22));
+static_assert(published(r2_400.transfers[1].time, 14) && published(r2_740.transfers[1].time, 14));
+static_assert(r2_730.transfers[2].lines == 3 && r2_740.transfers[2].lines == 7);
+// The memory term, from the retrieved machine file as above: 3 lines 10.391 cy (INSPECT 10.8), 7 lines
+// 7 x 64 B x 2.2 GHz / 40.65 GB/s = 24.246 cy (INSPECT 25; kerncraft's triad choice for 6 read and 1 written
+// line gives 23.8 with this file). T_ECM: 25 + 18 + 14 + 10.391 = 67.391 at N = 410 (INSPECT 67.8) and
+// 25 + 22 + 14 + 24.246 = 85.246 at N = 740 (INSPECT 86).
+static_assert(within(r2_730.transfers[2].time, 10.391, 0.001) && within(r2_740.transfers[2].time, 24.246, 0.001));
+static_assert(within(r2_410.time, 67.391, 0.001) && within(r2_740.time, 85.246, 0.001));
+// ... and 25 + 14 + 14 + 10.391 = 63.391 at N = 400 (INSPECT 63.8), 25 + 22 + 14 + 10.391 = 71.391 at
+// N = 420 (INSPECT 71.8).
+static_assert(within(r2_400.time, 63.391, 0.001) && within(r2_420.time, 71.391, 0.001));
+// Saturation: hml ceil(63.39 / 10.39) = 7 cores at N = 400, where INSPECT's own figures (63.8 / 10.8) would
+// give 6: the memory term's gap is enough to move it by one core here.
+static_assert(r2_400.saturation_cores == 7);
+
+}  // namespace
