@@ -57,9 +57,9 @@ struct in_core_time {
 // part (the L1 ports are busy with them and cannot take a line from L2 at the same time, as on Intel cores
 // in the ECM papers); stores, FMA, ADD and MUL overlap, each on its own ports. A sketch, not IACA/OSACA: it
 // ignores dependencies and the front end. Where loads and stores share the L1's ports, so that together
-// they issue fewer per cycle than each kind alone (a Zen 5 core: 2 vector loads or 1 vector store a cycle,
-// but about 2.3 vector accesses of both together on this host), memory_ops_per_cycle caps them: the L1 is
-// busy (loads + stores) / memory_ops_per_cycle cycles, and the loads cannot be served faster than that.
+// they issue fewer per cycle than each kind alone (on this project's Zen 5 host, loops of one kind ran 2
+// vector loads or 1 vector store a cycle, mixed ones about 2.1 to 2.3 accesses), memory_ops_per_cycle caps
+// them: the L1 is busy (loads + stores) / memory_ops_per_cycle cycles, and the loads wait for it.
 struct port_model {
   double loads_per_cycle = 2;
   double stores_per_cycle = 1;
