@@ -139,24 +139,40 @@ constexpr void validate(const cpu_description& c) {
 // --- Transfers --------------------------------------------------------------------------------------------
 
 // Main memory's bandwidth for this kernel: among the measured stream mixes whose stores take the kernel's
-// path (non-temporal or through the caches; any mix where none does), the one whose read share is nearest
-// the kernel's, scaled to the traffic that really moved; the level's own bandwidth where none is measured.
+// path (non-temporal or through the caches; any mix where none does), the one whose share of lines read is
+// nearest that of the lines the kernel moves between the last cache and memory (write-allocates read,
+// evictions and non-temporal stores written), scaled to the traffic that really moved; the level's own
+// bandwidth where none is measured. As kerncraft picks it (machinemodel.py, get_bandwidth: the misses and
+// evictions at that level, a mix's write streams counted as read too), by share rather than by ratio: so a
+// stencil whose last cache loses its layer condition reads more rows per line it writes and takes a
+// triad-like mix, where its arrays alone (one read, one written) would take copy's. A kernel no line of
+// which reaches memory is matched by its arrays' streams.
 [[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c) {
   const level_description& memory = main_memory(c.machine);
   if (c.memory_bandwidths.empty()) {
     expects(memory.bandwidth.published(), "hml: the machine publishes no main-memory bandwidth");
     return memory.bandwidth.value;
   }
-  const stream_counts s = streams(k);
-  const double share = s.reads + s.writes == 0 ? 1.0 : static_cast<double>(s.reads) / (s.reads + s.writes);
   const bool non_temporal = writes_non_temporal(k);
+  const traffic_options options{.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
+  const cache_traffic traffic = traffic_of(k, c.machine, options);
+  const level_traffic& last = traffic.levels.back();
+  double read = static_cast<double>(last.loads + last.write_allocates);
+  double written = static_cast<double>(last.evictions + traffic.non_temporal_stores);
+  if (last.fully_cached || read + written == 0) {
+    const stream_counts s = streams(k);
+    read = s.reads + (non_temporal || !c.write_allocate ? 0.0 : s.writes);
+    written = s.writes;
+  }
+  const double share = read + written == 0 ? 1.0 : read / (read + written);
   bool same_path_measured = false;
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) same_path_measured |= m.non_temporal == non_temporal;
   const stream_mix_bandwidth* best = nullptr;
   double best_distance = 2;
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
     if (same_path_measured && m.non_temporal != non_temporal) continue;
-    const double mix = static_cast<double>(m.reads) / static_cast<double>(m.reads + m.writes);
+    const double allocated = m.non_temporal || !c.write_allocate ? 0.0 : m.writes;
+    const double mix = (m.reads + allocated) / (m.reads + allocated + m.writes);
     const double distance = mix > share ? mix - share : share - mix;
     if (distance < best_distance) {
       best = &m;

@@ -131,4 +131,18 @@ constexpr hml::cpu_description without_nt = [] {
 }();
 static_assert(hml::memory_bandwidth_for(copy_nt, without_nt) == 60_GBps);
 
+// The mix follows the lines between the last cache and memory, as kerncraft picks it. A 2D five-point
+// stencil whose rows the L3 keeps (1,000 columns) reads 1 line and its write-allocate per line it evicts: a
+// share of 2/3 read, copy's exactly (1 read, 1 write-allocate, 1 write): 40 x 3/2 = 60 GB/s. Rows of
+// 2,000,000 doubles (two rows, 32 MB, exceed half of the 32 MiB L3) read three rows and the write-allocate
+// per line evicted: 4/5, the triad's exactly (3 reads, 1 write-allocate, 1 write): 56 x 5/4 = 70 GB/s. Its
+// arrays alone (one read, one written) would have taken copy's for both.
+constexpr hml::cpu_description distinct_mixes = [] {
+  hml::cpu_description c = my_machine;
+  c.memory_bandwidths = {{"copy", 1, 1, hml::measured(40_GBps, "test")}, {"triad", 3, 1, hml::measured(56_GBps, "test")}};
+  return c;
+}();
+static_assert(hml::memory_bandwidth_for(hml::kernels::stencil2d5(100, 1000), distinct_mixes) == 60_GBps);
+static_assert(hml::memory_bandwidth_for(hml::kernels::stencil2d5(100, 2'000'000), distinct_mixes) == 70_GBps);
+
 }  // namespace
