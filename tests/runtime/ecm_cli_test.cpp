@@ -249,6 +249,21 @@ TEST(EcmCli, JsonCarriesFullPrecisionAndOneRowPerCore) {
   EXPECT_DOUBLE_EQ(rows[5]["chip_cy_per_cl"].get<double>(), hml::in(r.transfers[2].time, hml::cycle));
 }
 
+// STREAM's add by name: the triad's lines, loads and store, an ADD where the triad has an FMA; in the default
+// port model (2 ADD and 2 FMA a cycle, 1 store) the store binds T_OL for both, so the same T_ECM on Sandy
+// Bridge as the triad of the same size.
+TEST(EcmCli, VectorAddByName) {
+  const outcome add = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "add", "--format", "json"});
+  const outcome triad = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--format", "json"});
+  ASSERT_EQ(add.status, 0) << add.err;
+  ASSERT_EQ(triad.status, 0) << triad.err;
+  const nlohmann::json a = nlohmann::json::parse(add.out);
+  const nlohmann::json t = nlohmann::json::parse(triad.out);
+  EXPECT_DOUBLE_EQ(a[0]["t_ecm_cy"].get<double>(), t[0]["t_ecm_cy"].get<double>());
+  EXPECT_DOUBLE_EQ(a[0]["t_ecm_cy"].get<double>(),
+                   hml::in(hml::ecm(hml::kernels::vector_add(100'000'000), hml::cpus::sandy_bridge_ep_e5_2680).time, hml::cycle));
+}
+
 TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
   const fs::path dir = fs::temp_directory_path() / ("hml-ecm-bad-" + std::to_string(::getpid()));
   fs::create_directories(dir);
