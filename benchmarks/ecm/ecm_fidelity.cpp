@@ -255,7 +255,9 @@ std::string run(const bench::run_options& run_options) {
                     "cache bandwidths per core as `hml probe --save-machine` writes them; main memory's mixes (" +
                     mixes_text(probed) + " in the probe) measured again beside each kernel at its working set, " +
                     hml::to_string(working_set, {.number = hml::general(3)}) + ", the median of " + std::to_string(rounds) +
-                    " rounds alternating with it (the kernel's time too).\n\n";
+                    " rounds alternating with it (the kernel's time too); for the L1 rows, the loads and stores L1 serves per "
+                    "cycle (the port model's shared limit) from the probe's Schoenauer triad in L1, measured the same way "
+                    "at the kernel's working set, three quarters of each core's L1.\n\n";
   out += bench::markdown_row({"kernel", "layer conditions", "measured beside it", "ECM (cy/CL, one core)", "predicted",
                               "measured", "error", "target"});
   out += bench::markdown_row({"---", "---", "---", "---", "---:", "---:", "---:", "---:"});
