@@ -43,32 +43,18 @@ inline std::uint64_t eight_digits_text(std::uint64_t value) noexcept {
 // time and lets the copies run past the text's end (into this room) rather than branch on their length.
 inline constexpr std::size_t short_decimal_room = 48;
 
-// std::to_chars(x)'s text for a double that is a short decimal (hml roofline --round writes 4, 2 and 8
-// decimals), in a fraction of its time; nullptr where x is not one, for std::to_chars to write. `out` has
-// short_decimal_room characters. Zeros are "0" and "-0", as to_chars writes them.
-// With |x| 10^k < 2^50 the doubles near x are less than 10^-k / 2 apart, so at most one decimal of k places
-// reads back as x, and if one does, round(x 10^k) is its integer m (the product is off by under 1/4 + 1/8).
-// So x is the decimal m / 10^k exactly when that correctly rounded division gives x back, and m without its
-// trailing zeros is the shortest text's digits (a decimal with fewer digits would be another one of k
-// places). Such an x has |x| >= 10^-22 and < 2^50, so its exponent has 2 digits. The layout is to_chars':
-// fixed or scientific, whichever is shorter, fixed on a tie.
-inline char* short_decimal_chars(char* out, double x) noexcept {
-  if constexpr (std::endian::native != std::endian::little) return nullptr;  // eight_digits_text's byte order
-  const double magnitude = x < 0 ? -x : x;
-  if (magnitude == 0.0) {
-    if (std::signbit(x)) *out++ = '-';
+// The text of the decimal (-)m / 10^k (m < 2^50, k <= 22) as std::to_chars writes the double nearest it, at
+// `out` (short_decimal_room characters); returns its end. That double's shortest text has m's digits: with
+// |x| 10^k < 2^50 the doubles near x are less than 10^-k / 2 apart, so no other decimal of k places reads
+// back as x, and a decimal with fewer digits would be another one of k places. m without its trailing zeros
+// is those digits. Such an x has |x| >= 10^-22 and < 2^50, so its exponent has 2 digits. The layout is
+// to_chars': fixed or scientific, whichever is shorter, fixed on a tie. Zeros are "0" and "-0".
+inline char* decimal_chars(char* out, bool negative, std::uint64_t m, int k) noexcept {
+  if (negative) *out++ = '-';
+  if (m == 0) {
     *out = '0';
     return out + 1;
   }
-  if (!(magnitude < 0x1p50)) return nullptr;  // NaN, infinities, large numbers: to_chars
-  // The most places k (up to 22) with |x| 10^k < 2^50: |x| < 2^(e+1), so 10^k <= 2^(49-e) is enough, and
-  // k = floor((49 - e) log10 2) (78913 / 2^18 is log10 2 from below) is that or one less.
-  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(magnitude) >> 52) & 0x7ff) - 1023;
-  int k = e >= 49 ? 0 : std::min(22, ((49 - e) * 78913) >> 18);
-  if (k < 22 && magnitude * double_powers_of_ten[k + 1] < 0x1p50) ++k;
-  const double y = magnitude * double_powers_of_ten[k];
-  const auto m = static_cast<std::uint64_t>(y + 0.5);  // y < 2^50: rounds half up, and m is exact
-  if (static_cast<double>(m) / double_powers_of_ten[k] != magnitude || m == 0) return nullptr;
   // m's 16 digits, leading zeros too, then room for the 16-byte copies below to read past them.
   char text[32] = "0000000000000000000000000000000";
   const std::uint64_t high = eight_digits_text(m / 100'000'000);
@@ -88,7 +74,6 @@ inline char* short_decimal_chars(char* out, double x) noexcept {
   const int e10 = exponent + n - 1;  // scientific exponent
   const int scientific = n + (n > 1 ? 1 : 0) + 4;
   const int fixed = exponent >= 0 ? n + exponent : (n > -exponent ? n + 1 : 2 - exponent);
-  if (x < 0) *out++ = '-';
   if (fixed <= scientific) {
     const int whole = n + exponent;  // digits before the point
     if (exponent >= 0) {             // ddd00 (at most 5 zeros, else scientific is shorter)
@@ -117,6 +102,38 @@ inline char* short_decimal_chars(char* out, double x) noexcept {
   out[2] = static_cast<char>('0' + a / 10);
   out[3] = static_cast<char>('0' + a % 10);
   return out + 4;
+}
+
+// std::to_chars(x)'s text for a double that is a short decimal (a sum rounded after the fact), in a fraction
+// of its time; nullptr where x is not one, for std::to_chars to write. `out` has short_decimal_room
+// characters. With |x| 10^k < 2^50, round(x 10^k) is the integer m of the only decimal of k places that can
+// read back as x (the product is off by under 1/4 + 1/8), so x is the decimal m / 10^k exactly when that
+// correctly rounded division gives x back; decimal_chars writes it. (Where the digits are known from the
+// start, as in a short_decimal cell, decimal_chars alone does it.)
+inline char* short_decimal_chars(char* out, double x) noexcept {
+  if constexpr (std::endian::native != std::endian::little) return nullptr;  // eight_digits_text's byte order
+  const double magnitude = x < 0 ? -x : x;
+  if (magnitude == 0.0) return decimal_chars(out, std::signbit(x), 0, 0);
+  if (!(magnitude < 0x1p50)) return nullptr;  // NaN, infinities, large numbers: to_chars
+  // The most places k (up to 22) with |x| 10^k < 2^50: |x| < 2^(e+1), so 10^k <= 2^(49-e) is enough, and
+  // k = floor((49 - e) log10 2) (78913 / 2^18 is log10 2 from below) is that or one less.
+  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(magnitude) >> 52) & 0x7ff) - 1023;
+  int k = e >= 49 ? 0 : std::min(22, ((49 - e) * 78913) >> 18);
+  if (k < 22 && magnitude * double_powers_of_ten[k + 1] < 0x1p50) ++k;
+  const double y = magnitude * double_powers_of_ten[k];
+  const auto m = static_cast<std::uint64_t>(y + 0.5);  // y < 2^50: rounds half up, and m is exact
+  if (static_cast<double>(m) / double_powers_of_ten[k] != magnitude || m == 0) return nullptr;
+  return decimal_chars(out, x < 0, m, k);
+}
+
+// A short_decimal cell's text, as std::to_chars writes its value() (decimal_chars, or to_chars for one
+// outside short_decimal's bounds).
+inline char* short_decimal_text(char* out, const short_decimal& d) noexcept {
+  if (std::endian::native == std::endian::little && d.digits < short_decimal::digits_limit && d.places >= 0 &&
+      d.places <= 22) {
+    return decimal_chars(out, d.negative, d.digits, d.places);
+  }
+  return std::to_chars(out, out + short_decimal_room, d.value()).ptr;
 }
 
 // The shortest text that reads back as the same double, at `out` (short_decimal_room characters); returns
@@ -201,6 +218,9 @@ inline void append_csv_record(std::string& out, std::span<const cell_view> field
     if (i > 0) out += ',';
     if (const double* number = std::get_if<double>(&fields[i])) {
       append_shortest(out, *number);
+    } else if (const short_decimal* decimal = std::get_if<short_decimal>(&fields[i])) {
+      char text[short_decimal_room];
+      out.append(text, short_decimal_text(text, *decimal));
     } else if (const std::string_view* text = std::get_if<std::string_view>(&fields[i])) {
       append_csv_field(out, *text);
     }  // no_value: an empty field
@@ -234,6 +254,9 @@ public:
       if (i > 0) put(out, ",");
       if (const double* number = std::get_if<double>(&cells[i])) {
         used_ = static_cast<std::size_t>(last_[i].chars(room(out, detail::short_decimal_room), *number) - pending_.data());
+      } else if (const short_decimal* decimal = std::get_if<short_decimal>(&cells[i])) {
+        used_ = static_cast<std::size_t>(detail::short_decimal_text(room(out, detail::short_decimal_room), *decimal) -
+                                         pending_.data());
       } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[i])) {
         put_field(out, *text);
       }  // no_value: an empty field
