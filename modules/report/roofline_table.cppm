@@ -23,6 +23,25 @@ import hml.units;  // quantities as text
 import hml.analysis;
 import :table;
 
+namespace hml::detail {
+
+// round_decimal's slow way, out of line so that the shortcut inlines where it is called: x as printf's %.Nf
+// text (correctly rounded, ties to even), read back.
+[[gnu::noinline]] inline double round_decimal_by_text(double x, int decimals) {
+  char text[512];  // DBL_MAX has 309 integer digits
+  double rounded = 0.0;
+  if (const auto [end, error] = std::to_chars(text, text + sizeof text, x, std::chars_format::fixed, decimals);
+      error == std::errc{}) {
+    std::from_chars(text, end, rounded);
+  } else {  // more decimals than the buffer holds
+    const auto long_text = format_number(x, fixed(decimals));
+    std::from_chars(long_text.view().data(), long_text.view().data() + long_text.size(), rounded);
+  }
+  return rounded;
+}
+
+}  // namespace hml::detail
+
 export namespace hml {
 
 // x rounded to `decimals` places as Python's round(x, decimals) does: the correctly rounded decimal, an
@@ -39,7 +58,7 @@ export namespace hml {
 //   decimal text: what strtod of printf's text gives.
 // Near a tie, or where neither holds, the text is written and read.
 //
-// rounded_cell is the same rounding with the decimal's digits where the shortcut found them (k, below 2^50):
+// rounded_cell is the same rounding with the decimal's digits where the shortcut found them (k, below 2^52):
 // a short_decimal, whose text the CSV writer writes from its digits; round_decimal is its value.
 [[nodiscard]] inline cell_view rounded_cell(double x, int decimals) {
   if (!std::isfinite(x)) return x;
@@ -61,20 +80,11 @@ export namespace hml {
       if (std::abs(fraction - 0.5) > y * 0x1p-51) {
         const short_decimal rounded{whole + (fraction < 0.5 ? 0 : 1), decimals, std::signbit(x)};
         if (rounded.digits < short_decimal::digits_limit) return rounded;
-        return rounded.value();  // (-)k / 10^N, as below 2^50
+        return rounded.value();  // k = 2^52 exactly
       }
     }
   }
-  char text[512];  // DBL_MAX has 309 integer digits
-  double rounded = 0.0;
-  if (const auto [end, error] = std::to_chars(text, text + sizeof text, x, std::chars_format::fixed, decimals);
-      error == std::errc{}) {
-    std::from_chars(text, end, rounded);
-  } else {  // more decimals than the buffer holds
-    const auto long_text = format_number(x, fixed(decimals));
-    std::from_chars(long_text.view().data(), long_text.view().data() + long_text.size(), rounded);
-  }
-  return rounded;
+  return detail::round_decimal_by_text(x, decimals);
 }
 
 [[nodiscard]] inline double round_decimal(double x, int decimals) {

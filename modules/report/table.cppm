@@ -28,9 +28,9 @@ using cell = std::variant<std::string, double, no_value>;
 // A number rounded to a few decimal places, with its decimal digits: (-)digits x 10^-places, {87, 4} for
 // 0.0087. `hml roofline --round` rounds each number to 4, 2 or 8 places and has the digits from the
 // rounding, so the CSV writer writes them as they are instead of searching for the shortest text of the
-// double: the text is the same (with digits < 2^50, no other decimal as short reads back as that double).
+// double: the text is the same (with digits < 2^52, no other decimal as short reads back as that double).
 struct short_decimal {
-  static constexpr std::uint64_t digits_limit = std::uint64_t{1} << 50;
+  static constexpr std::uint64_t digits_limit = std::uint64_t{1} << 52;
 
   std::uint64_t digits = 0;  // below digits_limit
   int places = 0;            // 0 to 22, so 10^places is an exact double
