@@ -109,9 +109,20 @@ TEST(ShortDecimal, RoundedCellsCarryTheirDigitsAndWriteAsTheirDoubles) {
   ASSERT_TRUE(std::holds_alternative<hml::short_decimal>(twelfth));
   EXPECT_EQ(std::get<hml::short_decimal>(twelfth).digits, 833u);
   EXPECT_EQ(std::get<hml::short_decimal>(twelfth).places, 4);
-  // A double already coarser than the places (10^300) and a tie (0.125 to 2 places) stay doubles.
+  // A double already coarser than the places (10^300) stays a double.
   EXPECT_TRUE(std::holds_alternative<double>(hml::rounded_cell(1e300, 4)));
-  EXPECT_TRUE(std::holds_alternative<double>(hml::rounded_cell(0.125, 2)));
+  // Ties are decided in integers, to the even digit (Python: round(0.125, 2) == 0.12, round(0.375, 2) == 0.38),
+  // and so are products of 2^52 and more, whose digits are too many for a short_decimal (5 x 10^11 + 1/3 is
+  // 500000000000.33331298828125, 5000000000003333 x 10^-4 to 4 places).
+  const auto digits_of = [](const hml::cell_view& c) {
+    const auto* d = std::get_if<hml::short_decimal>(&c);
+    return d != nullptr ? d->digits : 0;
+  };
+  EXPECT_EQ(digits_of(hml::rounded_cell(0.125, 2)), 12u);
+  EXPECT_EQ(digits_of(hml::rounded_cell(0.375, 2)), 38u);
+  const hml::cell_view large = hml::rounded_cell(5e11 + 1.0 / 3.0, 4);
+  ASSERT_TRUE(std::holds_alternative<double>(large));
+  EXPECT_EQ(std::get<double>(large), 500000000000.3333);
   // A rounded roofline row writes the same CSV through its short_decimal cells as through the doubles.
   const hml::roof roof{3.35_TBps, 67_TFLOPS};
   std::mt19937_64 random{11};
