@@ -39,60 +39,60 @@ inline std::uint64_t eight_digits_text(std::uint64_t value) noexcept {
   return ones + 0x3030'3030'3030'3030ULL;  // + '0' in each byte
 }
 
-// Room the caller gives short_decimal_chars: its text is at most 24 characters, but it copies digits 16 at a
-// time and lets the copies run past the text's end (into this room) rather than branch on their length.
+// Room the caller gives short_decimal_chars: its text is at most 24 characters, but it copies digits 16 or 24
+// at a time and lets the copies run past the text's end (into this room) rather than branch on their length.
 inline constexpr std::size_t short_decimal_room = 48;
 
-// std::to_chars(x)'s text for a double that is a short decimal (hml roofline --round writes 4, 2 and 8
-// decimals), in a fraction of its time; nullptr where x is not one, for std::to_chars to write. `out` has
-// short_decimal_room characters. Zeros are "0" and "-0", as to_chars writes them.
-// With |x| 10^k < 2^50 the doubles near x are less than 10^-k / 2 apart, so at most one decimal of k places
-// reads back as x, and if one does, round(x 10^k) is its integer m (the product is off by under 1/4 + 1/8).
-// So x is the decimal m / 10^k exactly when that correctly rounded division gives x back, and m without its
-// trailing zeros is the shortest text's digits (a decimal with fewer digits would be another one of k
-// places). Such an x has |x| >= 10^-22 and < 2^50, so its exponent has 2 digits. The layout is to_chars':
-// fixed or scientific, whichever is shorter, fixed on a tie.
-inline char* short_decimal_chars(char* out, double x) noexcept {
-  if constexpr (std::endian::native != std::endian::little) return nullptr;  // eight_digits_text's byte order
-  const double magnitude = x < 0 ? -x : x;
-  if (magnitude == 0.0) {
-    if (std::signbit(x)) *out++ = '-';
+// The text (-)m 10^-k as std::to_chars writes a double whose shortest digits are m's (m < 10^17 without
+// its trailing zeros, the text's exponent between -99 and 99), at `out` (short_decimal_room characters);
+// returns its end. The layout is to_chars': fixed or scientific, whichever is shorter, fixed on a tie. Zeros
+// are "0" and "-0". k may be negative (m 10^|k|).
+inline char* decimal_chars(char* out, bool negative, std::uint64_t m, int k) noexcept {
+  if (negative) *out++ = '-';
+  if (m == 0) {
     *out = '0';
     return out + 1;
   }
-  if (!(magnitude < 0x1p50)) return nullptr;  // NaN, infinities, large numbers: to_chars
-  // The most places k (up to 22) with |x| 10^k < 2^50: |x| < 2^(e+1), so 10^k <= 2^(49-e) is enough, and
-  // k = floor((49 - e) log10 2) (78913 / 2^18 is log10 2 from below) is that or one less.
-  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(magnitude) >> 52) & 0x7ff) - 1023;
-  int k = e >= 49 ? 0 : std::min(22, ((49 - e) * 78913) >> 18);
-  if (k < 22 && magnitude * double_powers_of_ten[k + 1] < 0x1p50) ++k;
-  const double y = magnitude * double_powers_of_ten[k];
-  const auto m = static_cast<std::uint64_t>(y + 0.5);  // y < 2^50: rounds half up, and m is exact
-  if (static_cast<double>(m) / double_powers_of_ten[k] != magnitude || m == 0) return nullptr;
-  // m's 16 digits, leading zeros too, then room for the 16-byte copies below to read past them.
-  char text[32] = "0000000000000000000000000000000";
-  const std::uint64_t high = eight_digits_text(m / 100'000'000);
-  const std::uint64_t low = eight_digits_text(m % 100'000'000);
-  std::memcpy(text, &high, 8);
-  std::memcpy(text + 8, &low, 8);
-  // Its leading and trailing zeros, counted as the bytes of the text that are '0' at either end (in a word
-  // the first digit is the lowest byte); m > 0, so some digit is not. x = digits 10^exponent, where digits
-  // are the n significant ones, m without its trailing zeros.
-  const std::uint64_t high_digits = high ^ 0x3030'3030'3030'3030ULL;  // 0 where a byte is '0'
-  const std::uint64_t low_digits = low ^ 0x3030'3030'3030'3030ULL;
-  const int leading = high_digits != 0 ? std::countr_zero(high_digits) / 8 : 8 + std::countr_zero(low_digits) / 8;
-  const int trailing = low_digits != 0 ? std::countl_zero(low_digits) / 8 : 8 + std::countl_zero(high_digits) / 8;
+  // m's digits, leading zeros too (8 or 17), then room for the 16- and 24-byte copies below to read past
+  // them. The leading and trailing zeros are counted as the bytes of the text that are '0' at either end (in
+  // a word the first digit is the lowest byte); m > 0, so some digit is not. x = digits 10^exponent, where
+  // digits are the n significant ones, m without its trailing zeros.
+  char text[48];
+  std::memset(text, '0', sizeof text);
+  int leading = 0;
+  int trailing = 0;
+  int n = 0;
+  constexpr std::uint64_t zeros = 0x3030'3030'3030'3030ULL;
+  if (m < 100'000'000) {  // most rounded numbers: one word
+    const std::uint64_t word = eight_digits_text(m);
+    std::memcpy(text, &word, 8);
+    const std::uint64_t digits = word ^ zeros;  // 0 where a byte is '0'
+    leading = std::countr_zero(digits) / 8;
+    trailing = std::countl_zero(digits) / 8;
+    n = 8 - leading - trailing;
+  } else {
+    const std::uint64_t top = m / 10'000'000'000'000'000ULL;  // 0 but for a 17-digit m
+    const std::uint64_t rest = m - top * 10'000'000'000'000'000ULL;
+    const std::uint64_t high = eight_digits_text(rest / 100'000'000);
+    const std::uint64_t low = eight_digits_text(rest % 100'000'000);
+    text[0] = static_cast<char>('0' + top);
+    std::memcpy(text + 1, &high, 8);
+    std::memcpy(text + 9, &low, 8);
+    const std::uint64_t high_digits = high ^ zeros;
+    const std::uint64_t low_digits = low ^ zeros;
+    leading = top != 0 ? 0 : high_digits != 0 ? 1 + std::countr_zero(high_digits) / 8 : 9 + std::countr_zero(low_digits) / 8;
+    trailing = low_digits != 0 ? std::countl_zero(low_digits) / 8 : 8 + std::countl_zero(high_digits) / 8;
+    n = 17 - leading - trailing;
+  }
   const char* const significant = text + leading;
-  const int n = 16 - leading - trailing;
   const int exponent = trailing - k;
   const int e10 = exponent + n - 1;  // scientific exponent
   const int scientific = n + (n > 1 ? 1 : 0) + 4;
   const int fixed = exponent >= 0 ? n + exponent : (n > -exponent ? n + 1 : 2 - exponent);
-  if (x < 0) *out++ = '-';
   if (fixed <= scientific) {
     const int whole = n + exponent;  // digits before the point
     if (exponent >= 0) {             // ddd00 (at most 5 zeros, else scientific is shorter)
-      std::memcpy(out, significant, 16);
+      std::memcpy(out, significant, 24);
       std::memcpy(out + n, "00000000", 8);
     } else if (whole > 0) {  // dd.ddd
       std::memcpy(out, significant, 16);
@@ -101,7 +101,7 @@ inline char* short_decimal_chars(char* out, double x) noexcept {
       ++out;
     } else {  // 0.00ddd (at most 3 zeros after the point, else scientific is shorter)
       std::memcpy(out, "0.000000", 8);
-      std::memcpy(out + 2 - whole, significant, 16);
+      std::memcpy(out + 2 - whole, significant, 24);
       out += 2 - whole;
     }
     return out + (exponent >= 0 ? whole : n);
@@ -119,10 +119,108 @@ inline char* short_decimal_chars(char* out, double x) noexcept {
   return out + 4;
 }
 
+// The shortest digits of the double nearest (-)m / 10^k, for m < 2^52 and k <= 22, are m's without its
+// trailing zeros: that double x has |x| 10^k < 2^52 (x cannot round up to the next power of two), so the
+// doubles near it are less than 10^-k apart and no other decimal of k places reads back as x; and a decimal
+// with fewer digits reading back as x would be another one of k places. Such an x has |x| >= 10^-22 and
+// < 2^52, so its exponent has 2 digits, and m has at most 16 digits: decimal_chars writes it.
+
+// std::to_chars(x)'s text for a double that is a short decimal (a number rounded to a few places before it
+// was a double), in a fraction of its time; nullptr where x is not one, for std::to_chars to write. `out` has
+// short_decimal_room characters. With |x| 10^k < 2^50, round(x 10^k) is the integer m of the only decimal
+// of k places that can read back as x (the product is off by under 1/4 + 1/8), so x is the decimal m / 10^k
+// exactly when that correctly rounded division gives x back (a short_decimal cell has m and k already).
+inline char* short_decimal_chars(char* out, double x) noexcept {
+  if constexpr (std::endian::native != std::endian::little) return nullptr;  // eight_digits_text's byte order
+  const double magnitude = x < 0 ? -x : x;
+  if (magnitude == 0.0) return decimal_chars(out, std::signbit(x), 0, 0);
+  if (!(magnitude < 0x1p50)) return nullptr;  // NaN, infinities, large numbers: to_chars
+  // The most places k (up to 22) with |x| 10^k < 2^50: |x| < 2^(e+1), so 10^k <= 2^(49-e) is enough, and
+  // k = floor((49 - e) log10 2) (78913 / 2^18 is log10 2 from below) is that or one less.
+  const int e = static_cast<int>((std::bit_cast<std::uint64_t>(magnitude) >> 52) & 0x7ff) - 1023;
+  int k = e >= 49 ? 0 : std::min(22, ((49 - e) * 78913) >> 18);
+  if (k < 22 && magnitude * double_powers_of_ten[k + 1] < 0x1p50) ++k;
+  const double y = magnitude * double_powers_of_ten[k];
+  const auto m = static_cast<std::uint64_t>(y + 0.5);  // y < 2^50: rounds half up, and m is exact
+  if (static_cast<double>(m) / double_powers_of_ten[k] != magnitude || m == 0) return nullptr;
+  return decimal_chars(out, x < 0, m, k);
+}
+
+inline constexpr std::uint64_t integer_powers_of_ten[] = {1ULL,
+                                                          10ULL,
+                                                          100ULL,
+                                                          1'000ULL,
+                                                          10'000ULL,
+                                                          100'000ULL,
+                                                          1'000'000ULL,
+                                                          10'000'000ULL,
+                                                          100'000'000ULL,
+                                                          1'000'000'000ULL,
+                                                          10'000'000'000ULL};
+
+// std::to_chars(x)'s text for 2^22 <= |x| < 2^53, in a fraction of its time (to_chars' general method costs
+// ~640 instructions; `hml roofline --round` leaves a fifth of its attainable FLOP/s, 10^11 and more, with
+// all their digits); nullptr for other x, and for the rare x where to_chars' rules for ties and for the
+// rounding interval's bounds would decide, for to_chars to write.
+// x = M 2^-s with s <= 30, so x 10^N is exact in 128 bits; and its rounding interval is x +- 2^-s / 2 (M is
+// not a power of two: one of those has a narrower interval below). With 10^N >= 2^s, the decimal of N
+// places nearest x is in the interval. The shortest text is the decimal with the fewest places (N - j for
+// the largest j) that is in the interval, the nearest such; decimals of N - j places are multiples of 10^j
+// units of 10^-N, so each step of j drops the last digit of q = floor(x 10^N) and tests the two multiples
+// around x. Lengths in units of 2^-s 10^-N: the interval's half is 10^N / 2.
+inline char* coarse_double_chars(char* out, double x) noexcept {
+  if constexpr (std::endian::native != std::endian::little) return nullptr;  // decimal_chars' byte order
+  const auto bits = std::bit_cast<std::uint64_t>(x);
+  const int s = 1075 - static_cast<int>((bits >> 52) & 0x7ff);  // x = M 2^-s
+  constexpr std::uint64_t hidden = std::uint64_t{1} << 52;
+  const std::uint64_t fraction = bits & (hidden - 1);
+  if (s < 0 || s > 30 || fraction == 0) return nullptr;
+  const std::uint64_t M = hidden | fraction;
+  int N = (s * 78913) >> 18;  // floor(s log10 2): 10^N <= 2^s
+  if (integer_powers_of_ten[N] < (std::uint64_t{1} << s)) ++N;
+  using u128 = unsigned __int128;
+  const u128 X = static_cast<u128>(M) * integer_powers_of_ten[N];  // x 10^N, in units of 2^-s; < 10 M 2^s
+  const u128 interval = integer_powers_of_ten[N];                   // twice the interval's half
+  std::uint64_t t = static_cast<std::uint64_t>(X >> s);  // q without its last j digits (q < 10 M < 2^57)
+  const u128 r = X & ((u128{1} << s) - 1);                // x 10^N - q, in units
+  u128 below = r;                                         // x - t 10^j, in units
+  u128 step = u128{1} << s;                               // 10^j, in units
+  std::uint64_t digits = 0;
+  int j = 0;
+  for (;; ++j) {
+    const u128 above = step - below;  // (t + 1) 10^j - x
+    const u128 nearest = below < above ? below : above;
+    if (2 * nearest > interval) break;                      // no decimal of N - j places reads back as x
+    if (2 * nearest == interval || below == above) return nullptr;  // a bound or a tie: to_chars' rules
+    digits = below < above ? t : t + 1;
+    if (t == 0) {  // x rounds to 10^j; the next step's candidates are 0 and 10^(j+1), both out
+      ++j;
+      break;
+    }
+    below += static_cast<u128>(t % 10) * step;
+    t /= 10;
+    step *= 10;
+  }
+  --j;  // the last j that had a decimal in the interval (j = 0 always has one)
+  return decimal_chars(out, x < 0, digits, N - j);
+}
+
+// A short_decimal cell's text, as std::to_chars writes its value() (decimal_chars, or the general path for
+// one outside short_decimal's bounds).
+inline char* shortest_chars(char* out, double x) noexcept;
+inline char* short_decimal_text(char* out, const short_decimal& d) noexcept {
+  if (std::endian::native == std::endian::little && d.digits < short_decimal::digits_limit && d.places >= 0 &&
+      d.places <= 22) {
+    return decimal_chars(out, d.negative, d.digits, d.places);
+  }
+  return shortest_chars(out, d.value());
+}
+
 // The shortest text that reads back as the same double, at `out` (short_decimal_room characters); returns
 // its end.
 inline char* shortest_chars(char* out, double x) noexcept {
   if (char* end = short_decimal_chars(out, x)) return end;
+  if (char* end = coarse_double_chars(out, x)) return end;
   return std::to_chars(out, out + short_decimal_room, x).ptr;  // the longest is 24 characters
 }
 
@@ -168,11 +266,29 @@ inline bool needs_csv_quotes(std::string_view field) noexcept {
   return find_first_of_bytes<',', '"', '\r', '\n'>(field) != field.size();
 }
 
-// The field as CSV text at `out`, which has room for 2 size + 2 characters; returns its end.
+// The field as CSV text at `out`, which has room for 2 size + 2 characters; returns its end. A field of 8
+// bytes or more (a kernel's name, a bound) is tested and copied a word at a time, the last word overlapping
+// the one before where the size is not a multiple of 8; (v - 0x01..) & ~v & 0x80.. is nonzero exactly where
+// some byte of v is 0, so v ^ c 0x01.. tests the bytes for c.
 inline char* csv_field_chars(char* out, std::string_view field) noexcept {
-  if (!needs_csv_quotes(field)) {
-    std::memcpy(out, field.data(), field.size());
-    return out + field.size();
+  const std::size_t size = field.size();
+  if (std::endian::native == std::endian::little && size >= 8) {
+    constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
+    constexpr std::uint64_t highs = 0x8080'8080'8080'8080ULL;
+    const auto has_zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
+    std::uint64_t to_quote = 0;
+    for (std::size_t at = 0; at < size; at += 8) {
+      const std::size_t from = at + 8 <= size ? at : size - 8;
+      std::uint64_t word = 0;
+      std::memcpy(&word, field.data() + from, 8);
+      std::memcpy(out + from, &word, 8);
+      to_quote |= has_zero_byte(word ^ (',' * ones)) | has_zero_byte(word ^ ('"' * ones)) |
+                  has_zero_byte(word ^ ('\r' * ones)) | has_zero_byte(word ^ ('\n' * ones));
+    }
+    if (to_quote == 0) return out + size;
+  } else if (!needs_csv_quotes(field)) {
+    std::memcpy(out, field.data(), size);
+    return out + size;
   }
   *out++ = '"';
   for (const char c : field) {
@@ -201,6 +317,9 @@ inline void append_csv_record(std::string& out, std::span<const cell_view> field
     if (i > 0) out += ',';
     if (const double* number = std::get_if<double>(&fields[i])) {
       append_shortest(out, *number);
+    } else if (const short_decimal* decimal = std::get_if<short_decimal>(&fields[i])) {
+      char text[short_decimal_room];
+      out.append(text, short_decimal_text(text, *decimal));
     } else if (const std::string_view* text = std::get_if<std::string_view>(&fields[i])) {
       append_csv_field(out, *text);
     }  // no_value: an empty field
@@ -234,6 +353,9 @@ public:
       if (i > 0) put(out, ",");
       if (const double* number = std::get_if<double>(&cells[i])) {
         used_ = static_cast<std::size_t>(last_[i].chars(room(out, detail::short_decimal_room), *number) - pending_.data());
+      } else if (const short_decimal* decimal = std::get_if<short_decimal>(&cells[i])) {
+        used_ = static_cast<std::size_t>(detail::short_decimal_text(room(out, detail::short_decimal_room), *decimal) -
+                                         pending_.data());
       } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[i])) {
         put_field(out, *text);
       }  // no_value: an empty field

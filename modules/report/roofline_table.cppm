@@ -9,6 +9,7 @@ module;
 #include <cmath>
 #include <cstdint>
 #include <iterator>
+#include <optional>
 #include <system_error>
 #include <span>
 #include <string>
@@ -21,6 +22,52 @@ import hml.format;
 import hml.units;  // quantities as text
 import hml.analysis;
 import :table;
+
+namespace hml::detail {
+
+// round_decimal's slow way, out of line so that the shortcut inlines where it is called: x as printf's %.Nf
+// text (correctly rounded, ties to even), read back.
+[[gnu::noinline]] inline double round_decimal_by_text(double x, int decimals) {
+  char text[512];  // DBL_MAX has 309 integer digits
+  double rounded = 0.0;
+  if (const auto [end, error] = std::to_chars(text, text + sizeof text, x, std::chars_format::fixed, decimals);
+      error == std::errc{}) {
+    std::from_chars(text, end, rounded);
+  } else {  // more decimals than the buffer holds
+    const auto long_text = format_number(x, fixed(decimals));
+    std::from_chars(long_text.view().data(), long_text.view().data() + long_text.size(), rounded);
+  }
+  return rounded;
+}
+
+
+// round_decimal near a tie, or where x 10^N is 2^52 or more (ulp(x) 10^N < 1 still): exactly, in integers.
+// x = M 2^-s (M < 2^53), so x 10^N = M 10^N 2^-s, whose integer part and fraction are the shifts of M 10^N
+// (below 2^117 for N <= 19); a tie goes to the even integer k. x < 2^53 ulp(x), so x 10^N < 2^53: k and
+// k / 10^N are exact doubles again. The text way for the rest (more than 19 places, subnormals).
+[[gnu::noinline]] inline cell_view round_decimal_slowly(double x, int decimals) {
+  const auto bits = std::bit_cast<std::uint64_t>(std::abs(x));
+  const int s = 1075 - static_cast<int>(bits >> 52);
+  if (std::isfinite(x) && bits >> 52 != 0 && s >= 1 && s <= 127 && decimals >= 0 && decimals <= 19) {
+    using u128 = unsigned __int128;
+    constexpr std::uint64_t hidden = std::uint64_t{1} << 52;
+    std::uint64_t scale = 1;
+    for (int i = 0; i < decimals; ++i) scale *= 10;
+    const u128 product = static_cast<u128>(hidden | (bits & (hidden - 1))) * scale;
+    const u128 whole_part = product >> s;
+    if (whole_part >> 53 != 0) return round_decimal_by_text(x, decimals);  // ulp(x) 10^N >= 1: not for here
+    const auto whole = static_cast<std::uint64_t>(whole_part);
+    const u128 fraction = product & ((u128{1} << s) - 1);
+    const u128 half = u128{1} << (s - 1);
+    const bool up = fraction > half || (fraction == half && whole % 2 == 1);
+    const short_decimal rounded{whole + (up ? 1 : 0), decimals, std::signbit(x)};
+    if (rounded.digits < short_decimal::digits_limit) return rounded;
+    return rounded.value();
+  }
+  return round_decimal_by_text(x, decimals);
+}
+
+}  // namespace hml::detail
 
 export namespace hml {
 
@@ -36,8 +83,13 @@ export namespace hml {
 //   2^52 and its fraction is further than an ulp from one half, the exact product rounds to the same integer k
 //   as y does, and k / 10^N (both exact doubles, one correctly rounded division) is the double nearest the
 //   decimal text: what strtod of printf's text gives.
-// Near a tie, or where neither holds, the text is written and read.
-[[nodiscard]] inline double round_decimal(double x, int decimals) {
+// Near a tie, or where y is 2^52 or more, the exact product in 128-bit integers decides (round_decimal_slowly;
+// the text way it replaced took about 80 of the ~950 instructions a row of `hml roofline --round`'s reading
+// thread); the text way remains for what it does not cover (more than 19 places, subnormals).
+//
+// rounded_cell is the same rounding with the decimal's digits where the shortcut found them (k, below 2^52):
+// a short_decimal, whose text the CSV writer writes from its digits; round_decimal is its value.
+[[nodiscard]] inline cell_view rounded_cell(double x, int decimals) {
   if (!std::isfinite(x)) return x;
   constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
@@ -47,30 +99,26 @@ export namespace hml {
     // The gap to the next double up: exact, and ulp * 10^N is exact too (a power of two times 5^N < 2^53).
     const double ulp = std::bit_cast<double>(std::bit_cast<std::uint64_t>(magnitude) + 1) - magnitude;
     if (ulp * scale >= 1.0) return x;
-    const double y = x * scale;
-    if (std::abs(y) < 0x1p52) {
+    const double y = magnitude * scale;
+    if (y < 0x1p52) {
       // trunc(y) and round(y) without their libm calls (a quarter of this function's time): below 2^52 the
-      // conversion to an integer truncates exactly, and away from a tie round(y) is the nearer whole number,
-      // with y's sign (round(-0.3) is -0).
-      const double whole = static_cast<double>(static_cast<std::int64_t>(y));
-      const double fraction = std::abs(y - whole);  // exact below 2^52
-      // ulp(y) <= |y| 2^-52 for a normal y; a subnormal y has a fraction near 0, far from the half.
-      if (std::abs(fraction - 0.5) > std::abs(y) * 0x1p-51) {
-        const double nearest = fraction < 0.5 ? whole : whole + std::copysign(1.0, y);
-        return std::copysign(nearest, y) / scale;
+      // conversion to an integer truncates exactly, and away from a tie round(y) is the nearer whole number.
+      const auto whole = static_cast<std::uint64_t>(y);
+      const double fraction = y - static_cast<double>(whole);  // exact below 2^52
+      // ulp(y) <= y 2^-52 for a normal y; a subnormal y has a fraction near 0, far from the half.
+      if (std::abs(fraction - 0.5) > y * 0x1p-51) {
+        const short_decimal rounded{whole + (fraction < 0.5 ? 0 : 1), decimals, std::signbit(x)};
+        if (rounded.digits < short_decimal::digits_limit) return rounded;
+        return rounded.value();  // k = 2^52 exactly
       }
     }
   }
-  char text[512];  // DBL_MAX has 309 integer digits
-  double rounded = 0.0;
-  if (const auto [end, error] = std::to_chars(text, text + sizeof text, x, std::chars_format::fixed, decimals);
-      error == std::errc{}) {
-    std::from_chars(text, end, rounded);
-  } else {  // more decimals than the buffer holds
-    const auto long_text = format_number(x, fixed(decimals));
-    std::from_chars(long_text.view().data(), long_text.view().data() + long_text.size(), rounded);
-  }
-  return rounded;
+  return detail::round_decimal_slowly(x, decimals);
+}
+
+[[nodiscard]] inline double round_decimal(double x, int decimals) {
+  const cell_view rounded = rounded_cell(x, decimals);
+  return *number_of(rounded);
 }
 
 // Seed 002's result fields, in its order.
@@ -86,13 +134,14 @@ struct roofline_rounding {
 };
 
 // One point as a row of roofline_fields, numbers in FLOP/B, FLOP/s, percent and seconds; rounded as seed 002
-// rounds when `seed_rounding` is set, at full precision otherwise. The name and bound are viewed, not
-// copied: the row is valid while the point's name is.
+// rounds when `seed_rounding` is set (as short_decimal cells where the rounding found their digits, the CSV
+// writer's fast path), at full precision otherwise. The name and bound are viewed, not copied: the row is
+// valid while the point's name is.
 [[nodiscard]] inline std::array<cell_view, roofline_fields.size()> roofline_row(const roofline_point& p,
                                                                                 bool seed_rounding = false) {
   constexpr roofline_rounding decimals{};
-  const auto maybe_rounded = [seed_rounding](double x, int places) {
-    return seed_rounding ? round_decimal(x, places) : x;
+  const auto maybe_rounded = [seed_rounding](double x, int places) -> cell_view {
+    return seed_rounding ? rounded_cell(x, places) : x;
   };
   return {p.name,
           maybe_rounded(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity),
@@ -128,7 +177,7 @@ inline constexpr std::array<std::string_view, 6> roofline_text_fields{
   for (const roofline_point& p : points) {
     std::vector<cell> row;
     for (const cell_view& c : roofline_row(p, seed_rounding)) {
-      if (const double* number = std::get_if<double>(&c)) {
+      if (const std::optional<double> number = number_of(c)) {
         row.emplace_back(*number);
       } else {
         row.emplace_back(std::string{std::get<std::string_view>(c)});

@@ -6,6 +6,8 @@
 module;
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -23,8 +25,37 @@ export namespace hml {
 using no_value = std::monostate;
 using cell = std::variant<std::string, double, no_value>;
 
+// A number rounded to a few decimal places, with its decimal digits: (-)digits x 10^-places, {87, 4} for
+// 0.0087. `hml roofline --round` rounds each number to 4, 2 or 8 places and has the digits from the
+// rounding, so the CSV writer writes them as they are instead of searching for the shortest text of the
+// double: the text is the same (with digits < 2^52, no other decimal as short reads back as that double).
+struct short_decimal {
+  static constexpr std::uint64_t digits_limit = std::uint64_t{1} << 52;
+
+  std::uint64_t digits = 0;  // below digits_limit
+  int places = 0;            // 0 to 22, so 10^places is an exact double
+  bool negative = false;     // the sign, which the digits lack where they are 0 (-0)
+
+  // The double nearest the decimal (one correctly rounded division of two exact doubles).
+  [[nodiscard]] double value() const noexcept {
+    constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const double magnitude = static_cast<double>(digits) / powers_of_ten[places];
+    return negative ? -magnitude : magnitude;
+  }
+};
+
 // A cell as the row writers take it: the text is viewed, not owned, so a streamed row costs no allocation.
-using cell_view = std::variant<std::string_view, double, no_value>;
+// A number is a double or a short_decimal (its digits known); writers that do not use the digits take
+// number_of's double.
+using cell_view = std::variant<std::string_view, double, no_value, short_decimal>;
+
+// The number a cell holds, if it holds one.
+[[nodiscard]] inline std::optional<double> number_of(const cell_view& c) noexcept {
+  if (const double* number = std::get_if<double>(&c)) return *number;
+  if (const short_decimal* decimal = std::get_if<short_decimal>(&c)) return decimal->value();
+  return std::nullopt;
+}
 
 [[nodiscard]] inline cell_view view_of(const cell& c) noexcept {
   if (const double* number = std::get_if<double>(&c)) return *number;
@@ -89,7 +120,7 @@ public:
   void measure(std::span<const cell_view> row) {
     expects(row.size() == columns_.size(), "hml: a table row needs one cell per column");
     for (std::size_t c = 0; c < row.size(); ++c) {
-      if (std::holds_alternative<double>(row[c])) numeric_[c] = true;
+      if (number_of(row[c])) numeric_[c] = true;
       widths_[c] = std::max(widths_[c], text_of(row[c]).size());
     }
   }
@@ -120,7 +151,7 @@ private:
     return out;
   }
   [[nodiscard]] std::string text_of(const cell_view& c) const {
-    if (const double* number = std::get_if<double>(&c)) return std::string{format_number(*number, numbers_).view()};
+    if (const std::optional<double> number = number_of(c)) return std::string{format_number(*number, numbers_).view()};
     if (const std::string_view* text = std::get_if<std::string_view>(&c)) return visible(*text);
     return {};
   }
