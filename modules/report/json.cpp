@@ -95,7 +95,7 @@ void json_writer::row(std::string& out, std::span<const cell_view> cells) {
   for (std::size_t c = 0; c < cells.size(); ++c) {
     if (c > 0) out += pretty ? ",\n" : ",";
     out += s.keys[c];
-    if (const std::optional<double> number = number_of(cells[c])) {
+    if (const std::optional<double> number = cell_number(cells[c])) {
       const auto bits = std::bit_cast<std::uint64_t>(*number);
       if (s.last_text[c].empty() || bits != s.last_bits[c]) {
         s.last_text[c].clear();

@@ -118,7 +118,7 @@ export namespace hml {
 
 [[nodiscard]] inline double round_decimal(double x, int decimals) {
   const cell_view rounded = rounded_cell(x, decimals);
-  return *number_of(rounded);
+  return *cell_number(rounded);
 }
 
 // Seed 002's result fields, in its order.
@@ -177,7 +177,7 @@ inline constexpr std::array<std::string_view, 6> roofline_text_fields{
   for (const roofline_point& p : points) {
     std::vector<cell> row;
     for (const cell_view& c : roofline_row(p, seed_rounding)) {
-      if (const std::optional<double> number = number_of(c)) {
+      if (const std::optional<double> number = cell_number(c)) {
         row.emplace_back(*number);
       } else {
         row.emplace_back(std::string{std::get<std::string_view>(c)});

@@ -47,11 +47,11 @@ struct short_decimal {
 
 // A cell as the row writers take it: the text is viewed, not owned, so a streamed row costs no allocation.
 // A number is a double or a short_decimal (its digits known); writers that do not use the digits take
-// number_of's double.
+// cell_number's double.
 using cell_view = std::variant<std::string_view, double, no_value, short_decimal>;
 
 // The number a cell holds, if it holds one.
-[[nodiscard]] inline std::optional<double> number_of(const cell_view& c) noexcept {
+[[nodiscard]] inline std::optional<double> cell_number(const cell_view& c) noexcept {
   if (const double* number = std::get_if<double>(&c)) return *number;
   if (const short_decimal* decimal = std::get_if<short_decimal>(&c)) return decimal->value();
   return std::nullopt;
@@ -120,7 +120,7 @@ public:
   void measure(std::span<const cell_view> row) {
     expects(row.size() == columns_.size(), "hml: a table row needs one cell per column");
     for (std::size_t c = 0; c < row.size(); ++c) {
-      if (number_of(row[c])) numeric_[c] = true;
+      if (cell_number(row[c])) numeric_[c] = true;
       widths_[c] = std::max(widths_[c], text_of(row[c]).size());
     }
   }
@@ -151,7 +151,7 @@ private:
     return out;
   }
   [[nodiscard]] std::string text_of(const cell_view& c) const {
-    if (const std::optional<double> number = number_of(c)) return std::string{format_number(*number, numbers_).view()};
+    if (const std::optional<double> number = cell_number(c)) return std::string{format_number(*number, numbers_).view()};
     if (const std::string_view* text = std::get_if<std::string_view>(&c)) return visible(*text);
     return {};
   }

@@ -44,7 +44,7 @@ TEST(ShortDecimal, ValueIsTheDoubleNearestTheDecimal) {
   EXPECT_EQ((hml::short_decimal{125, 0, true}.value()), -125.0);
   const double negative_zero = hml::short_decimal{0, 2, true}.value();
   EXPECT_TRUE(negative_zero == 0.0 && std::signbit(negative_zero));
-  EXPECT_EQ(hml::number_of(hml::cell_view{hml::short_decimal{1, 1, false}}), 0.1);
+  EXPECT_EQ(hml::cell_number(hml::cell_view{hml::short_decimal{1, 1, false}}), 0.1);
 }
 
 TEST(ShortDecimal, CsvTextIsToCharsOfItsValue) {
@@ -141,7 +141,7 @@ TEST(ShortDecimal, RoundedCellsCarryTheirDigitsAndWriteAsTheirDoubles) {
     std::array<hml::cell_view, hml::roofline_fields.size()> doubles = row;
     for (hml::cell_view& c : doubles) {
       if (std::holds_alternative<hml::short_decimal>(c)) {
-        c = *hml::number_of(c);
+        c = *hml::cell_number(c);
         ++decimals;
       }
     }
