@@ -5,6 +5,7 @@
 // the table's rows.
 module;
 #include <algorithm>
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -32,15 +33,25 @@ using cell = std::variant<std::string, double, no_value>;
 struct short_decimal {
   static constexpr std::uint64_t digits_limit = std::uint64_t{1} << 52;
 
-  std::uint64_t digits = 0;  // below digits_limit
+  std::uint64_t digits = 0;  // below digits_limit, as hml::rounded_cell makes them
   int places = 0;            // 0 to 22, so 10^places is an exact double
   bool negative = false;     // the sign, which the digits lack where they are 0 (-0)
 
-  // The double nearest the decimal (one correctly rounded division of two exact doubles).
+  // The double nearest the decimal: one correctly rounded division of two exact doubles within the bounds
+  // above; outside them (a cell made by hand), the decimal's text read back by std::from_chars.
   [[nodiscard]] double value() const noexcept {
     constexpr double powers_of_ten[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    const double magnitude = static_cast<double>(digits) / powers_of_ten[places];
+    double magnitude = 0;
+    if (digits < digits_limit && places >= 0 && places <= 22) {
+      magnitude = static_cast<double>(digits) / powers_of_ten[places];
+    } else {
+      char text[48];
+      char* end = std::to_chars(text, text + sizeof text, digits).ptr;
+      *end++ = 'e';
+      end = std::to_chars(end, text + sizeof text, -places).ptr;
+      std::from_chars(text, end, magnitude);
+    }
     return negative ? -magnitude : magnitude;
   }
 };

@@ -10,6 +10,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <variant>
@@ -72,6 +73,17 @@ TEST(ShortDecimal, CsvTextIsToCharsOfItsValue) {
   // Outside a short_decimal's bounds the writer takes the double's way, with the same text.
   check({hml::short_decimal::digits_limit + 12345, 4, false});
   check({1234, 30, false});
+}
+
+// value() is the double nearest the decimal, inside the bounds (one division) and outside them (the text read
+// back), as strtod reads the same decimal.
+TEST(ShortDecimal, ValueIsTheNearestDouble) {
+  EXPECT_EQ((hml::short_decimal{833, 4, false}.value()), std::strtod("833e-4", nullptr));
+  EXPECT_EQ((hml::short_decimal{1234, 30, true}.value()), -std::strtod("1234e-30", nullptr));
+  EXPECT_EQ((hml::short_decimal{1234, -3, false}.value()), 1234000.0);
+  const std::uint64_t wide = hml::short_decimal::digits_limit * 2 + 1;  // not a double: rounded once, not twice
+  EXPECT_EQ((hml::short_decimal{wide, 4, false}.value()),
+            std::strtod((std::to_string(wide) + "e-4").c_str(), nullptr));
 }
 
 TEST(ShortDecimal, CsvTextOfLargeDoublesIsToCharsText) {
