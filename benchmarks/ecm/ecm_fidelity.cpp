@@ -9,7 +9,7 @@
 // default). In L1: copy as a loop, the triad and vector add, predicted from the in-core time alone. What
 // the model takes from the probe is measured again beside each kernel, by the probe's own kernels at the
 // kernel's working set, in alternating rounds with it (the median of each, the kernel's time too): main
-// memory's three mixes for DRAM, L1's Schoenauer triad for L1. This shared host's DRAM bandwidth drifts by
+// memory's three mixes for DRAM, L1's Schoenauer triad and store kernel for L1. This shared host's DRAM bandwidth drifts by
 // up to 1.5x between runs a minute apart, more than the targets allow, and a figure taken beside the kernel
 // sees the same machine it does. Targets: 10 % for streaming, 15 % for the stencil. Writes the
 // `ecm_fidelity` section of benchmarks/README.md.
@@ -224,9 +224,9 @@ std::string run(const bench::run_options& run_options) {
   // share of its call and loop start-up, which the model does not count), so no line comes from outside and
   // the prediction is the in-core time alone, max(T_OL, T_nOL), on every core at once (nothing is shared).
   // The kernels are the fidelity table's (kernels.hpp), copy as a loop. What L1 serves per cycle (the port
-  // model's shared limit on loads and stores) is measured again beside each kernel, as main memory's mixes
-  // are: the probe's Schoenauer triad at the same working set, in rounds alternating with it, the median of
-  // each.
+  // model's shared limit on loads and stores) and its store rate are measured again beside each kernel, as
+  // main memory's mixes are: the probe's Schoenauer triad and store kernel at the same working set, in rounds
+  // alternating with it, the median of each.
   const hml::data_size l1_share = probed.machine.memory[0].capacity.value * 0.75;
   const auto l1_elements = [&](std::size_t arrays) {
     return static_cast<std::size_t>(l1_share.value() / 8 / static_cast<double>(arrays)) / 8 * 8;
@@ -234,21 +234,24 @@ std::string run(const bench::run_options& run_options) {
   const auto add_l1_row = [&](std::string kernel, const hml::loop_kernel& k, std::size_t arrays, auto body) {
     hml::timing_options once = options.timing;
     once.repetitions = 1;
-    std::vector<hml::data_rate> l1_triad;
+    std::vector<hml::data_rate> l1_triad, l1_store;
     std::vector<hml::duration> kernel_times;
     for (unsigned round = 0; round < rounds; ++round) {
       l1_triad.push_back(hml::measure_bandwidth(hml::stream_kernel::schoenauer_triad, l1_share * threads, once).bandwidth);
+      l1_store.push_back(hml::measure_bandwidth(hml::stream_kernel::store, l1_share * threads, once).bandwidth);
       kernel_times.push_back(time_kernel(arrays, l1_elements(arrays), once, body));
     }
     hml::cpu_description machine = probed;
-    machine.ports = host.ports(hml::median(l1_triad));
+    machine.ports = host.ports(hml::median(l1_triad), hml::median(l1_store));
+    const auto per_cycle = [](double rate) { return std::string{hml::format_number(rate, hml::general(3)).view()}; };
     const hml::ecm_result r = hml::ecm(k, machine);
     const double lines = hml::iterations(k) / r.iterations_per_cacheline;
     const hml::duration predicted = hml::to_duration(lines * r.predictions[0], machine.machine.clock.value);
     rows.push_back({std::move(kernel), "-", r, 0, predicted, hml::median(kernel_times),
                     "Schoenauer triad in L1 " + hml::to_string(hml::median(l1_triad), {.number = hml::general(3)}) + ": " +
-                        std::string{hml::format_number(machine.ports.memory_ops_per_cycle, hml::general(3)).view()} +
-                        " loads and stores per cycle",
+                        per_cycle(machine.ports.memory_ops_per_cycle) + " loads and stores per cycle; store in L1 " +
+                        hml::to_string(hml::median(l1_store), {.number = hml::general(3)}) + ": " +
+                        per_cycle(machine.ports.stores_per_cycle) + " stores per cycle",
                     10});
   };
   const auto n1 = [&](std::size_t arrays) { return static_cast<std::int64_t>(l1_elements(arrays)); };
@@ -265,8 +268,9 @@ std::string run(const bench::run_options& run_options) {
                     mixes_text(probed) + " in the probe) measured again beside each kernel at its working set, " +
                     hml::to_string(working_set, {.number = hml::general(3)}) + ", the median of " + std::to_string(rounds) +
                     " rounds alternating with it (the kernel's time too); for the L1 rows, the loads and stores L1 serves per "
-                    "cycle (the port model's shared limit) from the probe's Schoenauer triad in L1, measured the same way "
-                    "at the kernel's working set, three quarters of each core's L1.\n\n";
+                    "cycle (the port model's shared limit) from the probe's Schoenauer triad in L1 and the stores per cycle "
+                    "from its store kernel, measured the same way at the kernel's working set, three quarters of each "
+                    "core's L1.\n\n";
   out += bench::markdown_row({"kernel", "layer conditions", "measured beside it", "ECM (cy/CL, one core)", "predicted",
                               "measured", "error", "target"});
   out += bench::markdown_row({"---", "---", "---", "---", "---:", "---:", "---:", "---:"});

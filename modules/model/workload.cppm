@@ -119,6 +119,12 @@ template <class Element>
   return {"copy"sv, 0 * flop, 2 * n * element_size<Element>};
 }
 
+// a[i] = s (likwid-bench's "store"): no FLOP, one write. hml.probe measures L1's store rate with it.
+template <class Element>
+[[nodiscard]] constexpr kernel store(std::uint64_t n) {
+  return {"store"sv, 0 * flop, n * element_size<Element>};
+}
+
 // a[i] = b[i] + s * c[i] (STREAM triad): two FLOP, two reads and one write.
 template <class Element>
 [[nodiscard]] constexpr kernel triad(std::uint64_t n) {

@@ -74,6 +74,10 @@ void pin_this_thread(int cpu) {
 [[gnu::target("avx512f")]] void copy_avx512(double* a, const double* b, std::size_t n) {
   for (std::size_t i = 0; i < n; i += 8) _mm512_store_pd(a + i, _mm512_load_pd(b + i));
 }
+[[gnu::target("avx512f")]] void store_avx512(double* a, double s, std::size_t n) {
+  const __m512d v = _mm512_set1_pd(s);
+  for (std::size_t i = 0; i < n; i += 8) _mm512_store_pd(a + i, v);
+}
 [[gnu::target("avx512f")]] void schoenauer_triad_avx512(double* a, const double* b, const double* c, const double* d,
                                              std::size_t n) {
   for (std::size_t i = 0; i < n; i += 8) {
@@ -82,6 +86,10 @@ void pin_this_thread(int cpu) {
 }
 [[gnu::target("avx2")]] void copy_avx2(double* a, const double* b, std::size_t n) {
   for (std::size_t i = 0; i < n; i += 4) _mm256_store_pd(a + i, _mm256_load_pd(b + i));
+}
+[[gnu::target("avx2")]] void store_avx2(double* a, double s, std::size_t n) {
+  const __m256d v = _mm256_set1_pd(s);
+  for (std::size_t i = 0; i < n; i += 4) _mm256_store_pd(a + i, v);
 }
 [[gnu::target("avx2,fma")]] void schoenauer_triad_avx2(double* a, const double* b, const double* c, const double* d,
                                             std::size_t n) {
@@ -92,6 +100,9 @@ void pin_this_thread(int cpu) {
 #endif
 [[clang::no_builtin("memcpy")]] void copy_generic(double* __restrict a, const double* __restrict b, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i) a[i] = b[i];
+}
+[[clang::no_builtin("memset")]] void store_generic(double* a, double s, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) a[i] = s;
 }
 void schoenauer_triad_generic(double* __restrict a, const double* __restrict b, const double* __restrict c,
                    const double* __restrict d, std::size_t n) {
@@ -211,6 +222,16 @@ void run_copy(isa i, double* a, const double* b, std::size_t n) {
   }
 }
 
+void run_store(isa i, double* a, double s, std::size_t n) {
+  switch (i) {
+#if defined(__x86_64__)
+    case isa::avx512: return store_avx512(a, s, n);
+    case isa::avx2: return store_avx2(a, s, n);
+#endif
+    default: return store_generic(a, s, n);
+  }
+}
+
 void run_schoenauer_triad(isa i, double* a, const double* b, const double* c, const double* d, std::size_t n) {
   switch (i) {
 #if defined(__x86_64__)
@@ -231,7 +252,13 @@ constexpr std::size_t doubles_per_line = 64 / sizeof(double);
 
 // The workload kernel a stream kernel runs: its bytes are what the probe counts.
 kernel workload_of(stream_kernel k, std::uint64_t n) {
-  return k == stream_kernel::schoenauer_triad ? hml::schoenauer_triad<double>(n) : hml::copy<double>(n);
+  switch (k) {
+    case stream_kernel::schoenauer_triad: return hml::schoenauer_triad<double>(n);
+    case stream_kernel::store: return hml::store<double>(n);
+    case stream_kernel::copy:
+    case stream_kernel::copy_memmove: break;
+  }
+  return hml::copy<double>(n);
 }
 
 // Arrays the kernel streams through: its bytes per element over the element size.
@@ -373,6 +400,7 @@ bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, 
     switch (kernel) {
       case stream_kernel::copy: return run_copy(kind, d[0].get(), d[1].get(), n);
       case stream_kernel::copy_memmove: std::memmove(d[0].get(), d[1].get(), n * sizeof(double)); return;
+      case stream_kernel::store: return run_store(kind, d[0].get(), 0.5, n);
       case stream_kernel::schoenauer_triad:
         return run_schoenauer_triad(kind, d[0].get(), d[1].get(), d[2].get(), d[3].get(), n);
     }
@@ -635,6 +663,7 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   };
   const data_size unbounded = std::numeric_limits<double>::infinity() * byte;
   data_rate l1_triad = levels.front().ceiling.bandwidth;  // counted, all threads: the in-core figure below
+  data_rate l1_store{};  // all threads; none: the port model's default
   data_rate memory_triad = levels.back().ceiling.bandwidth;
   data_rate memory_copy = copy.empty() ? data_rate{} : copy.back().bandwidth;
   if (caches.empty()) {
@@ -661,14 +690,17 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
                  .latency = measured_latency(level_index((smallest + largest) / 2.0)),
                  .scope = shared ? sharing::shared : sharing::per_core},
                 *inside);
-      if (i == 0) l1_triad = *fastest_within(schoenauer_triad, smallest, largest);
+      if (i == 0) {
+        l1_triad = *fastest_within(schoenauer_triad, smallest, largest);
+        if (const auto stored = fastest_within(store, smallest, largest)) l1_store = *stored;
+      }
       inner_share = all_threads_hold;
     }
     const data_size beyond = 4.0 * inner_share;
     if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
-  c.ports = ports(l1_triad);
+  c.ports = ports(l1_triad, l1_store);
   m.memory.push_back({.name = "DRAM", .bandwidth = measured(memory_triad), .latency = measured_latency(levels.size() - 1)});
   c.transfers.push_back({});
   c.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
@@ -681,11 +713,16 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   return c;
 }
 
-port_model host_machine::ports(data_rate l1_triad) const {
+port_model host_machine::ports(data_rate l1_triad, data_rate l1_store) const {
   port_model p;
   if (const std::size_t width = vector_bytes(isa); width > 0 && threads > 0 && clock.value() > 0) {
+    // Vector accesses per cycle on one core.
+    const auto per_core_cycle = [&](data_rate all_threads) {
+      return per_cycle(all_threads / static_cast<double>(threads), clock).value() / static_cast<double>(width);
+    };
     p.vector_bytes = width;
-    p.memory_ops_per_cycle = per_cycle(l1_triad / static_cast<double>(threads), clock).value() / static_cast<double>(width);
+    p.memory_ops_per_cycle = per_core_cycle(l1_triad);
+    if (l1_store.value() > 0) p.stores_per_cycle = per_core_cycle(l1_store);
   }
   return p;
 }
@@ -697,9 +734,13 @@ host_machine probe(const probe_options& options) {
   host_machine machine;
   machine.threads = options.timing.threads == 0 ? available_threads() : options.timing.threads;
   machine.isa = vector_isa();
+  // The store port's rate only matters where L1 serves the stores: sets that fit the first cache reported.
+  const std::vector<data_size> caches = reported_caches();
+  const data_size first_cache = caches.empty() ? data_size{} : caches.front() * static_cast<double>(machine.threads);
   for (const data_size size : options.working_sets) {
     machine.copy.push_back(measure_bandwidth(stream_kernel::copy, size, options.timing));
     machine.schoenauer_triad.push_back(measure_bandwidth(stream_kernel::schoenauer_triad, size, options.timing));
+    if (!(first_cache < size)) machine.store.push_back(measure_bandwidth(stream_kernel::store, size, options.timing));
     // memmove's own path only matters in main memory: beyond four times the last cache.
     if (!(size < 4.0 * last_level_cache()))
       machine.copy_memmove.push_back(measure_bandwidth(stream_kernel::copy_memmove, size, options.timing));

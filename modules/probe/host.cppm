@@ -84,11 +84,13 @@ using line_aligned_doubles = aligned_array<double, 64>;
   return a;
 }
 
-// The probe's streaming kernels, whose bytes are those of hml::copy<double> and hml::schoenauer_triad<double>.
+// The probe's streaming kernels, whose bytes are those of hml::copy<double>, hml::schoenauer_triad<double> and
+// hml::store<double>.
 enum class stream_kernel {
   copy,              // a[i] = b[i]: 16 B per element
   schoenauer_triad,  // a[i] = b[i] + c[i] * d[i]: 32 B per element, 2 FLOP (likwid-bench's "triad")
   copy_memmove,      // std::memmove of the array, 16 B per element: glibc stores a large block non-temporally
+  store,             // a[i] = s: 8 B per element (likwid-bench's "store"): the rate of L1's store port
 };
 
 // Bandwidth of one streaming kernel over a working set of about `working_set` (rounded down so every
@@ -143,6 +145,7 @@ struct host_machine {
   std::vector<bandwidth_sample> copy;
   std::vector<bandwidth_sample> schoenauer_triad;
   std::vector<bandwidth_sample> copy_memmove;  // only beyond four times the last cache: main memory's store path
+  std::vector<bandwidth_sample> store;         // only inside the first cache the system reports: L1's store rate
   std::vector<bandwidth_plateau> levels;  // from the Schoenauer triad samples, fastest first; the last is DRAM
   std::vector<duration> latencies;        // per level, one thread at the level's middle working set per thread
   compute_rate peak;                      // FP64 FMA, all threads
@@ -181,11 +184,13 @@ struct host_machine {
   // The same with the caches' capacities given, L1 first, each as one core sees it (the last one is
   // shared by all threads); without any, the levels are the plateaus found.
   [[nodiscard]] cpu_description cpu(std::span<const data_size> caches) const;
-  // The ECM port model of this machine: the vector width of the probe's kernels and, as the loads and
-  // stores L1 serves together per cycle, what a Schoenauer triad at `l1_triad` (all threads, counted: one
-  // 8 B access per 8 B) issues on one core; the other throughputs are port_model's defaults. A machine
-  // put together by hand (no instruction set named) keeps the defaults.
-  [[nodiscard]] port_model ports(data_rate l1_triad) const;
+  // The ECM port model of this machine: the vector width of the probe's kernels; as the loads and stores
+  // L1 serves together per cycle, what a Schoenauer triad at `l1_triad` (all threads, counted: one 8 B
+  // access per 8 B) issues on one core; and as the stores per cycle, what the store kernel at `l1_store`
+  // (all threads) issues on one core, where one was measured (0 B/s: port_model's default). The other
+  // throughputs are port_model's defaults. A machine put together by hand (no instruction set named)
+  // keeps the defaults.
+  [[nodiscard]] port_model ports(data_rate l1_triad, data_rate l1_store = {}) const;
 };
 
 // Where a probed machine's figures come from.

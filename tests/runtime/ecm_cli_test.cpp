@@ -147,6 +147,25 @@ TEST(EcmProbe, PortModelTakesTheProbesVectorsAndItsL1Rate) {
   EXPECT_EQ(again.cpu().ports.vector_bytes, 64U);
 }
 
+// The store kernel's fastest sample inside L1 gives the stores per cycle: 288 GB/s for 2 threads at 2.5 GHz
+// is 57.6 B/cy per core, 0.9 stores of 64 B. A copy in L1 then waits for its stores: 1 / 0.9 cy per line,
+// more than its load (1 / 2) or its two accesses together (2 / 2.5). Samples outside L1 do not count.
+TEST(EcmProbe, StoresPerCycleComeFromTheStoreKernelInL1) {
+  using namespace hml::literals;
+  const std::array caches{48_KiB, 1_MiB, 32_MiB};
+  hml::host_machine m = probed_machine();
+  m.isa = "avx512f";
+  EXPECT_EQ(m.cpu(caches).ports.stores_per_cycle, hml::port_model{}.stores_per_cycle) << "no store samples: the default";
+  m.store = {{16_KiB, 250_GBps}, {32_KiB, 288_GBps}, {512_KiB, 900_GBps}};
+  const hml::cpu_description c = m.cpu(caches);
+  EXPECT_DOUBLE_EQ(c.ports.stores_per_cycle, 0.9);
+  EXPECT_DOUBLE_EQ(hml::in(hml::ecm(hml::kernels::copy(1000), c).predictions[0], hml::cycle), 1 / 0.9);
+  EXPECT_DOUBLE_EQ(m.ports(800_GBps, 320_GBps).stores_per_cycle, 1.0);
+  EXPECT_DOUBLE_EQ(m.ports(800_GBps).stores_per_cycle, hml::port_model{}.stores_per_cycle);
+  const hml::loaded_cpu again = hml::read_machine_yaml(hml::to_machine_yaml(c), "host.yml");
+  EXPECT_DOUBLE_EQ(again.cpu().ports.stores_per_cycle, 0.9);
+}
+
 // Where the system reports no caches, the plateaus found are the levels.
 TEST(EcmProbe, WithoutReportedCachesThePlateausAreTheLevels) {
   const hml::cpu_description c = probed_machine().cpu(std::span<const hml::data_size>{});

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
@@ -173,6 +174,9 @@ TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
   // triad: 4 arrays; 1 MiB over 2 threads divides into whole lines exactly.
   const auto triad = hml::measure_bandwidth(hml::stream_kernel::schoenauer_triad, 1_MiB, {.threads = 2, .min_time = 1_ms});
   EXPECT_EQ(triad.working_set, 1_MiB);
+  // store: 1 array; 1000 B over 1 thread is 125 doubles, rounded down to whole lines: 120.
+  const auto store = hml::measure_bandwidth(hml::stream_kernel::store, 1000_B, {.threads = 1, .min_time = 1_ms});
+  EXPECT_EQ(store.working_set, 120 * 8_B);
   EXPECT_THROW((void)hml::measure_bandwidth(hml::stream_kernel::copy, 0_B), std::invalid_argument);
   // More than the machine holds is refused before any allocation (the size would also overflow size_t).
   EXPECT_THROW((void)hml::measure_bandwidth(hml::stream_kernel::copy, 1e30 * hml::byte), std::invalid_argument);
@@ -206,7 +210,14 @@ TEST(Probe, TinySettingGivesAPlausibleMachine) {
   EXPECT_FALSE(m.isa.empty());
   ASSERT_EQ(m.copy.size(), 3u);
   ASSERT_EQ(m.schoenauer_triad.size(), 3u);
-  for (const auto& samples : {m.copy, m.schoenauer_triad}) {
+  // The store kernel runs only on the sets the first reported cache holds (all threads together).
+  const auto caches = hml::reported_caches();
+  const std::size_t inside_l1 = caches.empty() ? 0
+                                               : static_cast<std::size_t>(std::ranges::count_if(
+                                                     std::array{16_KiB, 64_KiB, 256_KiB},
+                                                     [&](hml::data_size s) { return !(caches.front() * m.threads < s); }));
+  EXPECT_EQ(m.store.size(), inside_l1);
+  for (const auto& samples : {m.copy, m.schoenauer_triad, m.store}) {
     for (const auto& s : samples) {
       EXPECT_TRUE(hml::isfinite(s.bandwidth));
       EXPECT_GT(s.bandwidth, 1_MBps);     // physical bounds, not a performance claim
