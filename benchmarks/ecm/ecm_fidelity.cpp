@@ -209,7 +209,7 @@ std::string run(const bench::run_options& run_options) {
                                                     : std::vector<std::size_t>{600, 1500, 6000, 30000}) {
     const std::size_t grid_rows = std::max<std::size_t>(8, static_cast<std::size_t>(per_thread_bytes / 2 / 16 / static_cast<double>(columns)));
     const hml::loop_kernel k = hml::kernels::stencil2d5(static_cast<std::int64_t>(grid_rows), static_cast<std::int64_t>(columns));
-    const hml::cache_traffic traffic = hml::traffic_of(k, probed.machine, {.layer_condition_share = probed.layer_condition_share});
+    const hml::cache_traffic traffic = hml::traffic_of(k, probed.machine, hml::traffic_options_of(probed));
     std::string conditions;
     for (std::size_t i = 0; i + 1 < traffic.levels.size(); ++i)
       conditions += std::string{i == 0 ? "" : ", "} + std::string{traffic.levels[i].level} + " " +

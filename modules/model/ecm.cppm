@@ -119,6 +119,12 @@ constexpr void validate(const cpu_description& c) {
   expects(p.memory_ops_per_cycle >= 0, "hml: the loads and stores per cycle together must be >= 0 (0: no shared limit)");
 }
 
+// How the machine's caches count traffic: the share of a cache that may hold reuse, and whether a store
+// reads its line first.
+[[nodiscard]] constexpr traffic_options traffic_options_of(const cpu_description& c) {
+  return {.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
+}
+
 // In-core time from the port model.
 [[nodiscard]] constexpr in_core_time in_core(const loop_kernel& k, const cpu_description& c) {
   validate(k);
@@ -146,16 +152,16 @@ constexpr void validate(const cpu_description& c) {
 // evictions at that level, a mix's write streams counted as read too), by share rather than by ratio: so a
 // stencil whose last cache loses its layer condition reads more rows per line it writes and takes a
 // triad-like mix, where its arrays alone (one read, one written) would take copy's. A kernel no line of
-// which reaches memory is matched by its arrays' streams.
-[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c) {
+// which reaches memory is matched by its arrays' streams. `traffic` is traffic_of(k, c.machine,
+// traffic_options_of(c)), which the ECM model has at hand.
+[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c,
+                                                       const cache_traffic& traffic) {
   const level_description& memory = main_memory(c.machine);
   if (c.memory_bandwidths.empty()) {
     expects(memory.bandwidth.published(), "hml: the machine publishes no main-memory bandwidth");
     return memory.bandwidth.value;
   }
   const bool non_temporal = writes_non_temporal(k);
-  const traffic_options options{.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
-  const cache_traffic traffic = traffic_of(k, c.machine, options);
   const level_traffic& last = traffic.levels.back();
   double read = static_cast<double>(last.loads + last.write_allocates);
   double written = static_cast<double>(last.evictions + traffic.non_temporal_stores);
@@ -185,12 +191,17 @@ constexpr void validate(const cpu_description& c) {
   return best->bandwidth.value * factor;
 }
 
+[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c) {
+  return memory_bandwidth_for(k, c, traffic_of(k, c.machine, traffic_options_of(c)));
+}
+
 // The rate of the path between level i - 1 and level i, in bytes per cycle; it is listed on level i, the
 // outer one, as kerncraft lists a level's `upstream throughput`.
-[[nodiscard]] constexpr bytes_per_cycle transfer_rate(const loop_kernel& k, const cpu_description& c, std::size_t i) {
+[[nodiscard]] constexpr bytes_per_cycle transfer_rate(const loop_kernel& k, const cpu_description& c,
+                                                      const cache_traffic& traffic, std::size_t i) {
   if (i < c.transfers.size() && c.transfers[i].rate.published()) return c.transfers[i].rate.value;
   const bool memory = i + 1 == c.machine.memory.size();
-  if (memory) return per_cycle(memory_bandwidth_for(k, c), c.machine.clock.value);
+  if (memory) return per_cycle(memory_bandwidth_for(k, c, traffic), c.machine.clock.value);
   const level_description& l = c.machine.memory[i];
   expects(l.bandwidth.published(), "hml: a cache level has neither a per-cycle rate nor a bandwidth");
   return per_cycle(l.bandwidth.value, c.machine.clock.value);
@@ -238,13 +249,12 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 [[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const cpu_description& c, const in_core_time& core) {
   validate(k);
   validate(c);
-  const traffic_options options{.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
-  const cache_traffic traffic = traffic_of(k, c.machine, options);
+  const cache_traffic traffic = traffic_of(k, c.machine, traffic_options_of(c));
   ecm_result r{.kernel = k.name, .core = core};
   for (std::size_t i = 0; i < traffic.levels.size(); ++i) {
     transfer_term t{.inner = c.machine.memory[i].name, .outer = c.machine.memory[i + 1].name};
     t.lines = lines_between(traffic, i);
-    t.rate = transfer_rate(k, c, i + 1);
+    t.rate = transfer_rate(k, c, traffic, i + 1);
     t.time = t.lines * (static_cast<double>(c.cacheline_bytes) * byte) / t.rate;
     t.overlaps = i + 1 < c.transfers.size() && c.transfers[i + 1].overlaps;
     r.transfers.push_back(t);
