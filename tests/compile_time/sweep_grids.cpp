@@ -3,6 +3,7 @@
 // expression, up to hml::points_per_constant_expression points). sweep_limits.cpp has the large sizes.
 #include <array>
 #include <cstddef>
+#include <ranges>
 #include <tuple>
 
 #include "bandwidth_sweep.hpp"
@@ -107,5 +108,7 @@ constexpr bool iterates_in_order(const Grid& g) {
 static_assert(iterates_in_order(hml::grid(hml::linear_axis(1.0, 3.0, 3), hml::values(10, 20), hml::linear_axis(0.5, 1.0, 4))));
 static_assert(iterates_in_order(hml::grid(hml::log_axis(1_Gbps, 100_Gbps, 5))));
 static_assert(iterates_in_order(seed_grid));
+// A forward range whose end is a sentinel, so std::ranges algorithms take it.
+static_assert(std::ranges::forward_range<decltype(seed_grid)> && !std::ranges::common_range<decltype(seed_grid)>);
 
 }  // namespace
