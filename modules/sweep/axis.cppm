@@ -246,7 +246,10 @@ struct grid {
     [[nodiscard]] constexpr const value_type& operator*() const noexcept { return point_; }
     [[gnu::always_inline]] constexpr iterator& operator++() {
       if (--left_in_row_ != 0) [[likely]] {
-        std::get<last>(point_) = last_axis()[last_axis().size() - left_in_row_];
+        const std::size_t extent = last_axis().size();
+        // Not the row's first point (that one comes from restart): the axis's check for it can go.
+        __builtin_assume(left_in_row_ < extent);
+        std::get<last>(point_) = last_axis()[extent - left_in_row_];
       } else {
         next_row<last>();
       }
