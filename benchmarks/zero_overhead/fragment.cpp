@@ -73,11 +73,11 @@ std::string fragment(sweep_size size, const collecting_reporter& results, const 
         " of the same flat loop written by hand, which itself takes " + against(names::raw_flat, names::raw_checked) +
         " of the nested one: in one flat loop what depends on the bandwidth alone (its check, its reciprocal) runs "
         "at every point instead of once a row. A range-for over the grid's points takes " +
-        against(names::hml_grid, names::raw_checked) + " of the nested loop (" +
-        against(names::hml_grid, names::raw_flat) + " of the flat one): there the loop body is the caller's own "
-        "code, and clang calls `hml::run` out of line from it, so its checks of the fixed parameters run at every "
-        "call instead of once before the loop (see the explanation below the table); for speed, sweep a grid with "
-        "`hml::for_each_point`, `hml::sweep_rows` or `hml::lazy_sweep`. ";
+        against(names::hml_grid, names::raw_checked) + " of the nested loop and " +
+        against(names::hml_grid, names::raw_flat) + " of the same flat loop by hand: its body is the caller's own "
+        "code, into which clang inlines `hml::run` because the grid's end marks the loop's exit cold (see the "
+        "explanation below the table). For the most speed over a grid, sweep it with `hml::for_each_point` or "
+        "`hml::sweep_rows`. ";
   md += "hml and raw doubles agree to the bit at every configuration, and every sweep adds up to the same "
         "total (" + number(static_cast<double>(total.memory_bound), hml::fixed(0)) + " memory-bound configurations).\n";
   return md;

@@ -45,10 +45,12 @@ struct two_tier_memory {
 // Each parameter's check, written once. The models' validate() compose them; a front end checks one value
 // at a time with them, so that its message can name the option that broke it (`hml lab --hit-rate 2`).
 constexpr void validate_latency(duration t) {
-  expects(isfinite(t) && t.value() >= 0, "hml: memory latency must be finite and >= 0");
+  const double seconds = t.value();
+  expects(seconds >= 0 && seconds <= largest_finite, "hml: memory latency must be finite and >= 0");
 }
 constexpr void validate_bandwidth(data_rate r) {
-  expects(isfinite(r) && r.value() > 0, "hml: memory bandwidth must be finite and > 0");
+  const double rate = r.value();
+  expects(rate > 0 && rate <= largest_finite, "hml: memory bandwidth must be finite and > 0");
 }
 constexpr void validate_hit_rate(double h) {
   expects(h >= 0.0 && h <= 1.0, "hml: hit rate must be within [0, 1]");  // false for NaN
@@ -194,13 +196,15 @@ struct compute_core {
 };
 
 constexpr void validate_peak(compute_rate peak) {
-  expects(isfinite(peak) && peak.value() > 0, "hml: peak compute rate must be finite and > 0");
+  const double rate = peak.value();
+  expects(rate > 0 && rate <= largest_finite, "hml: peak compute rate must be finite and > 0");
 }
 
 constexpr void validate(const compute_core& c) { validate_peak(c.peak); }
 
 constexpr void validate_work(work operations) {
-  expects(isfinite(operations) && operations.value() >= 0, "hml: work must be finite and >= 0");
+  const double flops = operations.value();
+  expects(flops >= 0 && flops <= largest_finite, "hml: work must be finite and >= 0");
 }
 
 }  // namespace hml

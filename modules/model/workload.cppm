@@ -35,10 +35,12 @@ inline constexpr access_pattern sequential_access{};
 }
 
 constexpr void validate_element_size(data_size element) {
-  expects(isfinite(element) && element.value() > 0, "hml: access element size must be > 0");
+  const double bytes = element.value();
+  expects(bytes > 0 && bytes <= largest_finite, "hml: access element size must be > 0");
 }
 constexpr void validate_line_size(data_size line) {
-  expects(isfinite(line) && line.value() > 0, "hml: cache line size must be > 0");
+  const double bytes = line.value();
+  expects(bytes > 0 && bytes <= largest_finite, "hml: cache line size must be > 0");
 }
 constexpr void validate_outstanding(double requests) {
   expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be within [1, 1e12)");
@@ -85,8 +87,10 @@ struct kernel {
 };
 
 constexpr void validate(const kernel& k) {
-  expects(isfinite(k.flops) && k.flops.value() >= 0, "hml: a kernel's FLOP must be finite and >= 0");
-  expects(isfinite(k.bytes) && k.bytes.value() >= 0, "hml: a kernel's bytes must be finite and >= 0");
+  const double flops = k.flops.value();
+  const double bytes = k.bytes.value();
+  expects(flops >= 0 && flops <= largest_finite, "hml: a kernel's FLOP must be finite and >= 0");
+  expects(bytes >= 0 && bytes <= largest_finite, "hml: a kernel's bytes must be finite and >= 0");
   validate(k.pattern);
 }
 

@@ -3,28 +3,22 @@
 // lazy_sweep and sweep_rows are views of their own (a grid walked as an odometer; rows as nested ranges)
 // that range-v3's adaptors take; points() are range-v3's linear_distribute and cartesian_product.
 // Measured (benchmarks/zero_overhead, the seed cache model, against nested loops written by hand):
-// for_each_point 1.33x, sweep_rows 1.22x, a flat range-for over lazy_sweep about 1.5x, as fast as the same
-// flat loop by hand (in a flat loop what depends on the outer axis alone is computed at every point); a
-// flat range-for over a grid's points 4x. The difference is clang's inliner. hml::run of a two-tier memory
-// costs 460 in LLVM's inline cost model, and the validate(kernel) it calls 260 more. The threshold is 250
-// at an ordinary call site and 525 at a "locally hot" one, a block that LLVM estimates to run >= 60 times
-// per entry of the function (-hot-callsite-rel-freq); with no profile it estimates a loop at about 32
-// iterations, so the body of a nested inner loop (~1,000x) is hot and the body of one flat loop (~32x) is
-// not (-Rpass=inline: "cost=460, threshold=525" into the nested loops, "threshold=250" into a flat one).
-// Called out of line, hml::run checks the fixed parameters at every point and takes them through memory.
-// Inlining hml::run alone is not enough: [[gnu::always_inline]] on it gave ~3x, since validate(kernel)
-// (cost 260 > 250) stayed a call inside the loop, and with it the kernel's loads and its traffic formula;
-// and a user's wrapper around hml::run (seed_cache::run in the benchmark) then costs 690, over even the
-// hot threshold, so nested loops would call it out of line too. Cheaper checks do not get there: all of
-// run's checks as one condition and one cold call measured cost 530. What works is to make f's call site
-// hot: lazy_sweep calls f through call_as_hot (below), inside a loop that runs once but that LLVM's
-// estimate takes for a hot inner loop; f, hml::run and validate(kernel) are then inlined (threshold 525)
-// and the flat range-for runs at 1.05x the flat loop by hand, as with -mllvm -hot-callsite-rel-freq=20.
-// A range-for over a grid's points has no such call: its body is the caller's own code, whose only loop
-// is the flat one, and no iterator can weight that loop's branch (LLVM lowers __builtin_expect inside the
-// iterator's operator== before inlining, where no branch uses it; a [[gnu::cold]] call where the iteration
-// ends, or in the iterator's destructor at the loop's exit, left the threshold at 250). For speed over a
-// grid: lazy_sweep, for_each_point or sweep_rows.
+// for_each_point 1.33x, sweep_rows 1.22x; a flat range-for over lazy_sweep or over a grid's points about
+// 1.5x, as fast as the same flat loop by hand (in a flat loop what depends on the outer axis alone is
+// computed at every point). Both flat range-fors depend on clang's inliner counting one flat loop's body as
+// hot. hml::run of a two-tier memory costs 460 in LLVM's inline cost model, and the validate(kernel) it
+// calls 260 more. The threshold is 250 at an ordinary call site and 525 at a "locally hot" one, a block that
+// LLVM estimates to run >= 60 times per entry of the function (-hot-callsite-rel-freq); with no profile it
+// estimates a loop at about 32 iterations, so the body of a nested inner loop (~1,000x) is hot and the body
+// of one flat loop (~32x) is not (-Rpass=inline: "cost=460, threshold=525" into the nested loops,
+// "threshold=250" into a flat one). Called out of line, hml::run checks the fixed parameters at every point
+// and takes them through memory: 4x the nested loop. Inlining hml::run alone is not enough
+// ([[gnu::always_inline]] on it gave ~3x, since validate(kernel) stayed a call inside the loop, and a
+// user's wrapper around it then costs 690, over even the hot threshold); cheaper checks do not get there
+// (all of run's checks as one condition and one cold call measured cost 530). Two things make the call
+// site hot. lazy_sweep calls f through call_as_hot (below), inside a loop that runs once but that LLVM's
+// estimate takes for a hot inner loop. A range-for over a grid's points, whose body is the caller's own
+// code, ends at grid::sentinel, whose destructor marks the loop's exit cold (hml.sweep:axis says how).
 module;
 #include <range/v3/view/all.hpp>
 #include <range/v3/view/cartesian_product.hpp>
@@ -175,6 +169,7 @@ template <class Space>
 // early passes could fold showed no inlining into it); later passes see that it runs once and remove it.
 // Without it a flat range-for over lazy_sweep called hml::run out of line (4x the nested loop by hand in
 // benchmarks/zero_overhead); with it, it runs as fast as the same flat loop written by hand.
+// (For a grid, grid::sentinel's cold exit now does the same; call_as_hot also serves one axis.)
 template <class R, class F, class... Args>
 [[gnu::always_inline]] inline R call_as_hot(std::size_t key, F& f, const Args&... args) {
   std::optional<R> result;
@@ -196,9 +191,29 @@ public:
   sweep_view& operator=(sweep_view&&) = default;
   ~sweep_view() = default;
 
+private:
+  using point_iterator = decltype(begin_of(std::declval<const Space&>()));
+  using point_sentinel = decltype(end_of(std::declval<const Space&>()));  // a grid's: grid::sentinel
+
+public:
+  // Where the points end: the space's own end (an axis's end iterator, a grid's sentinel).
+  class sentinel {
+  public:
+    sentinel() = default;
+    explicit sentinel(point_sentinel end) : end_{end} {}
+    sentinel(const sentinel&) = default;
+    sentinel(sentinel&&) = default;
+    sentinel& operator=(const sentinel&) = default;
+    sentinel& operator=(sentinel&&) = default;
+    [[gnu::always_inline]] ~sentinel() = default;  // so that a grid's end hint reaches the caller's loop
+    [[nodiscard]] const point_sentinel& points_end() const noexcept { return end_; }
+
+  private:
+    point_sentinel end_{};
+  };
+
   class iterator {
   public:
-    using point_iterator = decltype(begin_of(std::declval<const Space&>()));
     using reference = decltype(invoke_at(std::declval<const Space&>(), 0, std::declval<F&>()));
     using value_type = std::remove_cvref_t<reference>;
     using difference_type = std::ptrdiff_t;
@@ -229,6 +244,9 @@ public:
     [[nodiscard, gnu::always_inline]] friend bool operator==(const iterator& a, const iterator& b) {
       return a.at_ == b.at_;
     }
+    [[nodiscard, gnu::always_inline]] friend bool operator==(const iterator& a, const sentinel& b) {
+      return a.at_ == b.points_end();
+    }
 
   private:
     // f(the point's values...), with no std::apply between: each call layer is one more function the
@@ -246,7 +264,7 @@ public:
 
   // The function is called through a mutable view even from a const one: a sweep may count its calls.
   [[nodiscard]] iterator begin() const { return {const_cast<sweep_view*>(this), begin_of(*space_)}; }
-  [[nodiscard]] iterator end() const { return {const_cast<sweep_view*>(this), end_of(*space_)}; }
+  [[nodiscard]] sentinel end() const { return sentinel{end_of(*space_)}; }
   [[nodiscard]] std::size_t size() const { return (*space_).size(); }
 
 private:

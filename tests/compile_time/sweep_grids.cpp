@@ -3,6 +3,7 @@
 // expression, up to hml::points_per_constant_expression points). sweep_limits.cpp has the large sizes.
 #include <array>
 #include <cstddef>
+#include <ranges>
 #include <tuple>
 
 #include "bandwidth_sweep.hpp"
@@ -82,5 +83,32 @@ static_assert(hml::count_if(seed_regimes, hml::regime::balanced) == 1);
 static_assert(hml::count_if(regimes, hml::regime::memory_bound) == hml::count_if(regimes, [](const hml::time_breakdown& t) {
   return t.limit == hml::regime::memory_bound;
 }));
+
+// A grid's points by range-for, in a constant expression: row-major, each equal to g[i], then the end
+// (an odometer over three axes, one of them a value list, and over one axis alone).
+template <class Grid>
+constexpr bool iterates_in_order(const Grid& g) {
+  std::size_t i = 0;
+  for (const auto& point : g) {
+    if (i >= g.size() || !(point == g[i])) return false;
+    ++i;
+  }
+  // Iterators compare by position; the end is where the last point's successor is.
+  auto a = g.begin();
+  auto b = a;
+  ++b;
+  const bool compare_by_position = a != b && (++a, a == b);
+  auto it = g.begin();
+  for (std::size_t k = 0; k < g.size(); ++k) {
+    if (it == g.end()) return false;
+    ++it;
+  }
+  return i == g.size() && it == g.end() && compare_by_position;
+}
+static_assert(iterates_in_order(hml::grid(hml::linear_axis(1.0, 3.0, 3), hml::values(10, 20), hml::linear_axis(0.5, 1.0, 4))));
+static_assert(iterates_in_order(hml::grid(hml::log_axis(1_Gbps, 100_Gbps, 5))));
+static_assert(iterates_in_order(seed_grid));
+// A forward range whose end is a sentinel, so std::ranges algorithms take it.
+static_assert(std::ranges::forward_range<decltype(seed_grid)> && !std::ranges::common_range<decltype(seed_grid)>);
 
 }  // namespace

@@ -65,4 +65,23 @@ TEST(LazySweepImportOnly, RangeForOverAGridItself) {
   EXPECT_EQ(i, seed_grid.size());
 }
 
+// Three axes (the odometer carries twice), one axis, and a sweep over three: every point in row-major order.
+TEST(LazySweepImportOnly, RangeForOverGridsOfOneAndThreeAxes) {
+  const auto cube = hml::grid(hml::linear_axis(1.0, 2.0, 2), hml::values(1_Gbps, 10_Gbps, 100_Gbps),
+                              hml::log_axis(0.25, 16.0, 4));
+  std::size_t i = 0;
+  for (const auto& point : cube) EXPECT_EQ(point, cube[i++]) << "point " << i;
+  EXPECT_EQ(i, cube.size());
+  std::size_t j = 0;
+  for (double ops : hml::lazy_sweep(cube, [](double scale, hml::data_rate, double ops) { return scale * ops; })) {
+    EXPECT_EQ(ops, std::get<0>(cube[j]) * std::get<2>(cube[j])) << "point " << j;
+    ++j;
+  }
+  EXPECT_EQ(j, cube.size());
+  const auto line = hml::grid(hml::log_axis(1_Gbps, 1000_Gbps, 7));
+  std::size_t k = 0;
+  for (const auto& [bandwidth] : line) EXPECT_EQ(bandwidth, std::get<0>(line.axes)[k++]);
+  EXPECT_EQ(k, line.size());
+}
+
 }  // namespace
