@@ -231,32 +231,32 @@ inline void append_shortest(std::string& out, double x) {
   out.append(text, shortest_chars(text, x));
 }
 
-// The position of the first byte of `text` at or after `from` that is one of `Bytes`, or text.size(): the
-// CSV reader's and writer's search for the bytes that end a field or need quotes, which is much of their
-// work. Those bytes are all below 0x2D, where the text of a field rarely is, so eight bytes at a time are
-// tested for any byte below the highest of them plus one, and only such a byte is compared with each:
-// (v - n in every byte) & ~v & 0x80.. flags the bytes of v below n (n <= 0x80), the lowest one exactly (a
-// borrow may flag bytes above it, which come after it in memory).
+// The bytes of `word` (eight bytes of text, the first in the lowest) that are one of `Bytes`, each flagged
+// by its high bit: the CSV reader's and writer's test for the bytes that end a field or need quotes, which is
+// much of their work. (v - 0x01..) & ~v & 0x80.. flags the bytes of v that are 0, the lowest one exactly
+// (a borrow may flag bytes above it, never below), so v ^ c 0x01.. flags the bytes equal to c; the lowest
+// flag of the result is the first such byte, and no flag means none.
+template <char... Bytes>
+constexpr std::uint64_t flag_bytes(std::uint64_t word) noexcept {
+  constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
+  constexpr auto zero_bytes = [](std::uint64_t v) { return (v - ones) & ~v & 0x8080'8080'8080'8080ULL; };
+  return (zero_bytes(word ^ (static_cast<unsigned char>(Bytes) * ones)) | ...);
+}
+
+// The position of the first byte of `text` at or after `from` that is one of `Bytes`, or text.size();
+// eight bytes at a time (flag_bytes).
 template <char... Bytes>
 std::size_t find_first_of_bytes(std::string_view text, std::size_t from = 0) noexcept {
-  constexpr auto is_one = [](char c) { return ((c == Bytes) || ...); };
   if constexpr (std::endian::native == std::endian::little) {
-    constexpr unsigned above = std::max({static_cast<unsigned>(static_cast<unsigned char>(Bytes))...}) + 1;
-    static_assert(above <= 0x80, "find_first_of_bytes looks for ASCII bytes");
-    constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
-    while (from + 8 <= text.size()) {
+    for (; from + 8 <= text.size(); from += 8) {
       std::uint64_t word = 0;
       std::memcpy(&word, text.data() + from, 8);
-      const std::uint64_t below = (word - above * ones) & ~word & 0x8080'8080'8080'8080ULL;
-      if (below == 0) {
-        from += 8;
-        continue;
+      if (const std::uint64_t found = flag_bytes<Bytes...>(word); found != 0) {
+        return from + static_cast<std::size_t>(std::countr_zero(found)) / 8;
       }
-      const std::size_t at = from + static_cast<std::size_t>(std::countr_zero(below)) / 8;
-      if (is_one(text[at])) return at;
-      from = at + 1;  // a byte such as a space
     }
   }
+  constexpr auto is_one = [](char c) { return ((c == Bytes) || ...); };
   while (from < text.size() && !is_one(text[from])) ++from;
   return from;
 }
@@ -267,23 +267,18 @@ inline bool needs_csv_quotes(std::string_view field) noexcept {
 }
 
 // The field as CSV text at `out`, which has room for 2 size + 2 characters; returns its end. A field of 8
-// bytes or more (a kernel's name, a bound) is tested and copied a word at a time, the last word overlapping
-// the one before where the size is not a multiple of 8; (v - 0x01..) & ~v & 0x80.. is nonzero exactly where
-// some byte of v is 0, so v ^ c 0x01.. tests the bytes for c.
+// bytes or more (a kernel's name, a bound) is tested (flag_bytes, as needs_csv_quotes does) and copied a
+// word at a time, the last word overlapping the one before where the size is not a multiple of 8.
 inline char* csv_field_chars(char* out, std::string_view field) noexcept {
   const std::size_t size = field.size();
   if (std::endian::native == std::endian::little && size >= 8) {
-    constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
-    constexpr std::uint64_t highs = 0x8080'8080'8080'8080ULL;
-    const auto has_zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
     std::uint64_t to_quote = 0;
     for (std::size_t at = 0; at < size; at += 8) {
       const std::size_t from = at + 8 <= size ? at : size - 8;
       std::uint64_t word = 0;
       std::memcpy(&word, field.data() + from, 8);
       std::memcpy(out + from, &word, 8);
-      to_quote |= has_zero_byte(word ^ (',' * ones)) | has_zero_byte(word ^ ('"' * ones)) |
-                  has_zero_byte(word ^ ('\r' * ones)) | has_zero_byte(word ^ ('\n' * ones));
+      to_quote |= flag_bytes<',', '"', '\r', '\n'>(word);
     }
     if (to_quote == 0) return out + size;
   } else if (!needs_csv_quotes(field)) {
