@@ -164,8 +164,8 @@ class input_file {
 //
 // The input is read, parsed and prepared (a roofline analysed and rounded, say) a batch or two ahead of
 // `visit` (formatting; an output_stream writes the text on a thread of its own): those halves take about as
-// long as each other, so on two cores a long list takes half the time. Three batches of 4096 kernels circulate (one read, one visited, one waiting),
-// their strings reused, so memory stays bounded.
+// long as each other, so on two cores a long list takes half the time. Three batches of 4096 kernels
+// circulate (one read, one visited, one waiting), their strings reused, so memory stays bounded.
 template <class T, class Prepare, class Visit>
 void for_each_kernel(input_file& input, Prepare prepare, Visit visit) {
   constexpr std::size_t batch_size = 4096;
