@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
@@ -91,7 +92,17 @@ void remove_temporary_on_interrupt() {
   }
 }
 
-output_stream::output_stream(const output_options& options) : path_{options.path} {}
+output_stream::output_stream(const output_options& options) : path_{options.path} {
+  if (path_ == "-") {
+    struct stat status {};
+    to_regular_file_ = ::fstat(STDOUT_FILENO, &status) == 0 && S_ISREG(status.st_mode);
+  } else {
+    // A new file, or one atomic_file replaces, is regular; an existing device or FIFO is written in place.
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path_, error);
+    to_regular_file_ = !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+  }
+}
 
 output_stream::~output_stream() {
   stop_writing();

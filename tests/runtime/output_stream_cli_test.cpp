@@ -1,6 +1,6 @@
-// `hml`'s streamed output, whose full blocks (1 MiB) a second thread writes while the first produces the
-// next: output of many blocks is the same text to standard output and to a file, and a failure to write a
-// block (a full disk) is the one-line error and status 2, however many blocks follow it.
+// `hml`'s streamed output, whose full blocks (1 MiB) a second thread writes into a regular file while the
+// first produces the next: output of many blocks is the same text to standard output and to a file, and a
+// failure to write a block is the one-line error and status 2, however many blocks follow it.
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cstddef>
@@ -47,7 +47,25 @@ TEST(OutputStream, ManyBlocksAreTheSameTextToStandardOutputAndToAFile) {
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 3);  // no temporary left
 }
 
-TEST(OutputStream, AFullDiskPartWayIsOneErrorLine) {
+// A failure part way through a file: written on the second thread, thrown on the first, one error line,
+// status 2 and no file (its temporary removed). A file size limit (ulimit -f, with SIGXFSZ ignored so that
+// write() fails with EFBIG) stops the file after a block or two of the sweep's 13 MB.
+TEST(OutputStream, AFailedBlockIsOneErrorLineAndNoFile) {
+  const scratch_directory dir;
+  const fs::path file = dir.path / "sweep.json";
+  std::string command = "trap '' XFSZ; ulimit -f 2048; exec " + shell_quoted(HML_CLI);
+  for (const std::string& arg : with(sweep, {"--format", "json", "-o", file.string()})) command += " " + shell_quoted(arg);
+  command += " 2>" + shell_quoted((dir.path / "err").string());
+  const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+  const std::string err = read_file(dir.path / "err");
+  EXPECT_TRUE(err.starts_with("hml: error: cannot write '" + file.string() + "': ")) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 1);  // err only: no file, no temporary
+}
+
+// A full standard output or device (written in place, on the first thread): the same one line and status.
+TEST(OutputStream, AFullDiskIsOneErrorLine) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
   const scratch_directory dir;
   for (const bool to_file : {true, false}) {
