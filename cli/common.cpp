@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
@@ -91,15 +92,28 @@ void remove_temporary_on_interrupt() {
   }
 }
 
-output_stream::output_stream(const output_options& options) : path_{options.path} {}
+output_stream::output_stream(const output_options& options) : path_{options.path} {
+  if (path_ == "-") {
+    struct stat status {};
+    to_regular_file_ = ::fstat(STDOUT_FILENO, &status) == 0 && S_ISREG(status.st_mode);
+  } else {
+    // A new file, or one atomic_file replaces, is regular; an existing device or FIFO is written in place.
+    std::error_code error;
+    const std::filesystem::file_status status = std::filesystem::status(path_, error);
+    to_regular_file_ = !std::filesystem::exists(status) || std::filesystem::is_regular_file(status);
+  }
+}
 
-output_stream::~output_stream() { forget_temporary(); }
+output_stream::~output_stream() {
+  stop_writing();
+  forget_temporary();
+}
 
-void output_stream::write_out() {
+void output_stream::write_out(const std::string& text) {
   if (path_ == "-") {
     // A full disk is an error too, not a silently short output. (A closed pipe ends the process with
     // SIGPIPE first, as it does any Unix filter: `hml ... | head` stops quietly.)
-    if (std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) != buffer_.size() || std::fflush(stdout) != 0) {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
       throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
     }
   } else {
@@ -107,13 +121,64 @@ void output_stream::write_out() {
       file_.emplace(path_);
       remember_temporary(file_->temporary_path());
     }
-    file_->write(buffer_);
+    file_->write(text);
   }
-  buffer_.clear();
+}
+
+// The writing thread: each block handed on, written and cleared (its buffer kept for the next one); after a
+// failure the rest are dropped, and hand_on() or finish() throws it.
+void output_stream::write_blocks(const std::stop_token& stop) {
+  for (;;) {
+    {
+      std::unique_lock lock{mutex_};
+      if (!written_.wait(lock, stop, [&] { return has_pending_; })) return;
+    }
+    std::exception_ptr failure;
+    try {
+      if (!failure_) write_out(pending_);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    pending_.clear();
+    {
+      const std::scoped_lock lock{mutex_};
+      if (failure) failure_ = failure;
+      has_pending_ = false;
+    }
+    written_.notify_all();
+  }
+}
+
+// The full buffer to the writing thread, once it has written the block before; its emptied buffer back.
+void output_stream::hand_on() {
+  if (!writer_.joinable()) writer_ = std::jthread{[this](const std::stop_token& stop) { write_blocks(stop); }};
+  {
+    std::unique_lock lock{mutex_};
+    written_.wait(lock, [&] { return !has_pending_; });
+    if (failure_) std::rethrow_exception(failure_);
+    std::swap(buffer_, pending_);
+    has_pending_ = true;
+  }
+  written_.notify_all();
+}
+
+void output_stream::stop_writing() noexcept {
+  if (!writer_.joinable()) return;
+  writer_.request_stop();  // after the block it is writing, if any
+  writer_.join();
 }
 
 void output_stream::finish() {
-  write_out();
+  if (writer_.joinable()) {
+    {
+      std::unique_lock lock{mutex_};
+      written_.wait(lock, [&] { return !has_pending_; });
+    }
+    stop_writing();
+    if (failure_) std::rethrow_exception(failure_);
+  }
+  write_out(buffer_);
+  buffer_.clear();
   if (file_) file_->commit();
   forget_temporary();
 }

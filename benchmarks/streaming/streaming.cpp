@@ -291,7 +291,8 @@ std::string fragment(const options& o, const fs::path& work) {
     fs::remove(python_out);
     md << "Both wrote the same " << count(o.operations) << " rows (names and bounds equal, every number the same "
           "double); wall time the best of " << runs(o.runs) << " for hml, of " << runs(std::min(o.runs, 2))
-       << " for Python; the operations are read and analysed on a second thread while the first writes.\n\n";
+       << " for Python; the operations are read and analysed on one thread while a second formats them and a "
+          "third writes.\n\n";
     md << markdown_row({"program", "wall time", "operations/s", "peak memory"});
     md << markdown_row({"---", "---:", "---:", "---:"});
     md << markdown_row({"Python reference", seconds(python.seconds), number(n_ops / python.seconds), memory(python.peak_bytes)});

@@ -231,23 +231,40 @@ inline void append_shortest(std::string& out, double x) {
   out.append(text, shortest_chars(text, x));
 }
 
+// The bytes of `word` (eight bytes of text, the first in the lowest) below `n` (n <= 0x80), each flagged by
+// its high bit: (v - n 0x01..) & ~v & 0x80.., exact for the lowest such byte (a borrow may flag bytes above
+// it, never below), so the lowest flag is the first such byte, and no flag means none. The one word trick of
+// the CSV reader's search and the writer's quoting test, which are much of their work.
+template <unsigned n>
+constexpr std::uint64_t bytes_below(std::uint64_t word) noexcept {
+  static_assert(n >= 1 && n <= 0x80, "bytes_below tests for ASCII bytes");
+  constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
+  return (word - n * ones) & ~word & 0x8080'8080'8080'8080ULL;
+}
+
+// The bytes of `word` that are one of `Bytes`, flagged as bytes_below flags them: v ^ c 0x01.. is 0 where v
+// has c.
+template <char... Bytes>
+constexpr std::uint64_t flag_bytes(std::uint64_t word) noexcept {
+  constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
+  return (bytes_below<1>(word ^ (static_cast<unsigned char>(Bytes) * ones)) | ...);
+}
+
 // The position of the first byte of `text` at or after `from` that is one of `Bytes`, or text.size(): the
-// CSV reader's and writer's search for the bytes that end a field or need quotes, which is much of their
-// work. Those bytes are all below 0x2D, where the text of a field rarely is, so eight bytes at a time are
-// tested for any byte below the highest of them plus one, and only such a byte is compared with each:
-// (v - n in every byte) & ~v & 0x80.. flags the bytes of v below n (n <= 0x80), the lowest one exactly (a
-// borrow may flag bytes above it, which come after it in memory).
+// CSV reader's search for the bytes that end a field. Those bytes are all below 0x2D, where the text of a
+// field rarely is (digits, letters), so eight bytes at a time are tested for any byte below the highest of
+// them plus one (bytes_below), and only the first such byte is compared with each (one test per word, where
+// flag_bytes' exact one costs a few for each byte looked for: about 80 instructions more a line of `hml
+// roofline`'s input, by callgrind's count).
 template <char... Bytes>
 std::size_t find_first_of_bytes(std::string_view text, std::size_t from = 0) noexcept {
   constexpr auto is_one = [](char c) { return ((c == Bytes) || ...); };
   if constexpr (std::endian::native == std::endian::little) {
     constexpr unsigned above = std::max({static_cast<unsigned>(static_cast<unsigned char>(Bytes))...}) + 1;
-    static_assert(above <= 0x80, "find_first_of_bytes looks for ASCII bytes");
-    constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
     while (from + 8 <= text.size()) {
       std::uint64_t word = 0;
       std::memcpy(&word, text.data() + from, 8);
-      const std::uint64_t below = (word - above * ones) & ~word & 0x8080'8080'8080'8080ULL;
+      const std::uint64_t below = bytes_below<above>(word);
       if (below == 0) {
         from += 8;
         continue;
@@ -261,29 +278,33 @@ std::size_t find_first_of_bytes(std::string_view text, std::size_t from = 0) noe
   return from;
 }
 
-// Whether a CSV field must be quoted: it holds a comma, a double quote, CR or LF.
+// Whether a CSV field must be quoted: it holds a comma, a double quote, CR or LF (flag_bytes, eight bytes
+// at a time, as csv_field_chars tests them).
 inline bool needs_csv_quotes(std::string_view field) noexcept {
-  return find_first_of_bytes<',', '"', '\r', '\n'>(field) != field.size();
+  std::size_t at = 0;
+  if constexpr (std::endian::native == std::endian::little) {
+    for (; at + 8 <= field.size(); at += 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, field.data() + at, 8);
+      if (flag_bytes<',', '"', '\r', '\n'>(word) != 0) return true;
+    }
+  }
+  return field.find_first_of(",\"\r\n", at) != std::string_view::npos;
 }
 
 // The field as CSV text at `out`, which has room for 2 size + 2 characters; returns its end. A field of 8
-// bytes or more (a kernel's name, a bound) is tested and copied a word at a time, the last word overlapping
-// the one before where the size is not a multiple of 8; (v - 0x01..) & ~v & 0x80.. is nonzero exactly where
-// some byte of v is 0, so v ^ c 0x01.. tests the bytes for c.
+// bytes or more (a kernel's name, a bound) is tested (flag_bytes, as needs_csv_quotes does) and copied a
+// word at a time, the last word overlapping the one before where the size is not a multiple of 8.
 inline char* csv_field_chars(char* out, std::string_view field) noexcept {
   const std::size_t size = field.size();
   if (std::endian::native == std::endian::little && size >= 8) {
-    constexpr std::uint64_t ones = 0x0101'0101'0101'0101ULL;
-    constexpr std::uint64_t highs = 0x8080'8080'8080'8080ULL;
-    const auto has_zero_byte = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
     std::uint64_t to_quote = 0;
     for (std::size_t at = 0; at < size; at += 8) {
       const std::size_t from = at + 8 <= size ? at : size - 8;
       std::uint64_t word = 0;
       std::memcpy(&word, field.data() + from, 8);
       std::memcpy(out + from, &word, 8);
-      to_quote |= has_zero_byte(word ^ (',' * ones)) | has_zero_byte(word ^ ('"' * ones)) |
-                  has_zero_byte(word ^ ('\r' * ones)) | has_zero_byte(word ^ ('\n' * ones));
+      to_quote |= flag_bytes<',', '"', '\r', '\n'>(word);
     }
     if (to_quote == 0) return out + size;
   } else if (!needs_csv_quotes(field)) {

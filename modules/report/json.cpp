@@ -3,7 +3,10 @@
 // goes through nlohmann's own serializer, so numbers, escapes and the replacement of bytes that are not
 // UTF-8 are nlohmann's, to the character, without building the array in memory.
 module;
+#include <algorithm>
+#include <array>
 #include <bit>
+#include <cstring>
 #include <cmath>
 #include <cstdint>
 #include <cstddef>
@@ -52,14 +55,65 @@ struct json_writer::state {
     serializer.dump(v, indent >= 0, false, indent >= 0 ? static_cast<unsigned>(indent) : 0U, 0);
   }
 
+  // Appends `text` to the row being composed. A row is some 30 pieces (keys, numbers, separators); composed
+  // here with plain copies and appended to the caller's string in one go, it costs a fraction of what 30
+  // std::string appends (each a call into the library) do.
+  void put(std::string_view piece) {
+    const std::size_t n = piece.size();
+    if (row.size() - used < n) row.resize(std::max(2 * row.size(), used + n));
+    char* const to = row.data() + used;
+    used += n;
+    // Most pieces are short: two overlapping 8-byte copies, inline, instead of a call to memcpy.
+    if (n >= 8 && n <= 16) {
+      std::uint64_t head = 0;
+      std::uint64_t tail = 0;
+      std::memcpy(&head, piece.data(), 8);
+      std::memcpy(&tail, piece.data() + n - 8, 8);
+      std::memcpy(to, &head, 8);
+      std::memcpy(to + n - 8, &tail, 8);
+      return;
+    }
+    std::memcpy(to, piece.data(), n);
+  }
+
+  // The last number of a column and its text (formatted once while it repeats, as csv_writer does): the
+  // text nlohmann's serializer writes for a finite double, its own to_chars (grisu2, then its layout: 1e-08,
+  // 100.0), called without building a json value; non-finite numbers are strings, through the serializer.
+  struct remembered {
+    std::uint64_t bits = 0;
+    bool known = false;
+    std::size_t size = 0;
+    std::array<char, 64> text{};  // the serializer's own buffer size
+
+    std::string_view text_of(state& s, double x) {
+      const auto b = std::bit_cast<std::uint64_t>(x);
+      if (!known || b != bits) {
+        if (std::isfinite(x)) {
+          size = static_cast<std::size_t>(nlohmann::detail::to_chars(text.data(), text.data() + text.size(), x) - text.data());
+        } else {
+          std::string quoted;
+          s.value(quoted, json_number(x));
+          size = quoted.copy(text.data(), text.size());
+        }
+        bits = b;
+        known = true;
+      }
+      return {text.data(), size};
+    }
+  };
+
   int indent;
+  std::string outer = std::string(indent >= 0 ? static_cast<std::size_t>(indent) : 0, ' ');  // a row's indentation
   std::shared_ptr<append_adapter> adapter;
   nlohmann::detail::serializer<json> serializer;
   std::vector<std::string> keys;  // each column's `"name": ` (indented), escaped once
-  // Each column's last number (its bits) and text: formatted once while it repeats, as csv_writer does.
-  std::vector<std::uint64_t> last_bits;
-  std::vector<std::string> last_text;
-  json text = std::string{};      // reused for every text cell, so its buffer is too
+  std::vector<remembered> last;
+  json text = std::string{};  // reused for every text cell, so its buffer is too
+  std::vector<std::string> last_text;  // each column's last text cell, and it as the serializer writes it
+  std::vector<bool> last_text_known;
+  std::vector<std::string> escaped;
+  std::vector<char> row = std::vector<char>(1024);
+  std::size_t used = 0;
   bool any_row = false;
 };
 
@@ -71,8 +125,10 @@ json_writer::json_writer(std::span<const std::string> columns, int indent) : sta
     key += indent >= 0 ? ": " : ":";
     state_->keys.push_back(std::move(key));
   }
-  state_->last_bits.resize(columns.size());
+  state_->last.resize(columns.size());
   state_->last_text.resize(columns.size());
+  state_->last_text_known.resize(columns.size());
+  state_->escaped.resize(columns.size());
 }
 
 json_writer::json_writer(json_writer&&) noexcept = default;
@@ -83,38 +139,40 @@ void json_writer::row(std::string& out, std::span<const cell_view> cells) {
   expects(cells.size() == state_->keys.size(), "hml: a table row needs one cell per column");
   state& s = *state_;
   const bool pretty = s.indent >= 0;
-  const std::string outer(pretty ? static_cast<std::size_t>(s.indent) : 0, ' ');
-  out += s.any_row ? (pretty ? ",\n" : ",") : (pretty ? "[\n" : "[");
+  s.used = 0;
+  s.put(s.any_row ? (pretty ? ",\n" : ",") : (pretty ? "[\n" : "["));
   s.any_row = true;
-  out += outer;
+  s.put(s.outer);
   if (cells.empty()) {
-    out += "{}";
-    return;
-  }
-  out += pretty ? "{\n" : "{";
-  for (std::size_t c = 0; c < cells.size(); ++c) {
-    if (c > 0) out += pretty ? ",\n" : ",";
-    out += s.keys[c];
-    if (const std::optional<double> number = cell_number(cells[c])) {
-      const auto bits = std::bit_cast<std::uint64_t>(*number);
-      if (s.last_text[c].empty() || bits != s.last_bits[c]) {
-        s.last_text[c].clear();
-        s.value(s.last_text[c], json_number(*number));
-        s.last_bits[c] = bits;
+    s.put("{}");
+  } else {
+    s.put(pretty ? "{\n" : "{");
+    for (std::size_t c = 0; c < cells.size(); ++c) {
+      if (c > 0) s.put(pretty ? ",\n" : ",");
+      s.put(s.keys[c]);
+      if (const std::optional<double> number = cell_number(cells[c])) {
+        s.put(s.last[c].text_of(s, *number));
+      } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[c])) {
+        // Escaped again only when it changes (a sweep's regime repeats over many rows).
+        if (std::string& last = s.last_text[c]; !s.last_text_known[c] || last != *text) {
+          last.assign(*text);
+          s.last_text_known[c] = true;
+          s.text.get_ref<std::string&>().assign(*text);
+          s.escaped[c].clear();
+          s.value(s.escaped[c], s.text);
+        }
+        s.put(s.escaped[c]);
+      } else {
+        s.put("null");
       }
-      out += s.last_text[c];
-    } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[c])) {
-      s.text.get_ref<std::string&>().assign(*text);
-      s.value(out, s.text);
-    } else {
-      s.value(out, nullptr);
     }
+    if (pretty) {
+      s.put("\n");
+      s.put(s.outer);
+    }
+    s.put("}");
   }
-  if (pretty) {
-    out += '\n';
-    out += outer;
-  }
-  out += '}';
+  out.append(s.row.data(), s.used);
 }
 
 void json_writer::finish(std::string& out) {

@@ -75,14 +75,20 @@ struct record {
   std::vector<std::string_view> fields;
   std::vector<std::string> copies;
   std::size_t line = 0;
+  // The fields are views of the reader's block, which may be read byte_reader::slack bytes past any field's
+  // end (a number's digits are loaded 16 bytes at a time); false for fields in `copies`.
+  bool readable_past_fields = false;
 };
 
 // The bytes of a source, one at a time, through a block buffer.
 class byte_reader {
 public:
-  explicit byte_reader(byte_source source) : source_{std::move(source)}, buffer_(std::size_t{1} << 16) {}
+  explicit byte_reader(byte_source source) : source_{std::move(source)}, buffer_(block + slack) {}
 
   static constexpr int end = -1;
+  // Bytes read at a time, and bytes after them that are never filled but may be read (as zeros).
+  static constexpr std::size_t block = std::size_t{1} << 16;
+  static constexpr std::size_t slack = 16;
 
   int peek() {
     if (at_ == filled_ && !refill()) return end;
@@ -112,12 +118,12 @@ private:
   bool refill() {
     if (ended_) return false;
     if (at_ == filled_) at_ = filled_ = 0;
-    if (filled_ == buffer_.size()) {  // only skip_prefix keeps bytes: move them to the front
+    if (filled_ == block) {  // only skip_prefix keeps bytes: move them to the front
       std::memmove(buffer_.data(), buffer_.data() + at_, filled_ - at_);
       filled_ -= at_;
       at_ = 0;
     }
-    const std::size_t got = source_(std::span<char>{buffer_.data() + filled_, buffer_.size() - filled_});
+    const std::size_t got = source_(std::span<char>{buffer_.data() + filled_, block - filled_});
     if (got == 0) ended_ = true;
     filled_ += got;
     return got > 0;
@@ -164,6 +170,7 @@ private:
   bool read_plain_line(record& r) {
     const std::string_view block = in_.buffered();
     r.fields.clear();
+    r.readable_past_fields = true;
     std::size_t field_start = 0;
     for (std::size_t i = end_of_run(block); i < block.size(); i = end_of_run(block, i + 1)) {
       const char c = block[i];
@@ -253,6 +260,7 @@ private:
       if (in_.peek() == '\n') take(r);
       ++line_;
       r.fields.assign(r.copies.begin(), r.copies.begin() + static_cast<std::ptrdiff_t>(count));
+      r.readable_past_fields = false;
       return;
     }
   }
@@ -309,12 +317,10 @@ inline columns read_header(const record& header) {
   return at;
 }
 
-// Whether the 8 bytes at `text` are all digits, and if so their value in `value`: a test and three
-// multiplications for the 8 (the method of simdjson's parse_eight_digits), where a loop takes 8 of each.
-inline bool eight_digits_value(const char* text, std::uint64_t& value) noexcept {
-  if constexpr (std::endian::native != std::endian::little) return false;
-  std::uint64_t word = 0;
-  std::memcpy(&word, text, 8);
+// Whether the 8 bytes of `word` (the first in its lowest byte) are all digits, and if so their value in
+// `value`: a test and three multiplications for the 8 (the method of simdjson's parse_eight_digits), where a
+// loop takes 8 of each.
+inline bool eight_digits_value(std::uint64_t word, std::uint64_t& value) noexcept {
   // A digit is 0x30 to 0x39: its high half is 3, and adding 6 to its low half carries nothing into it.
   if (((word & 0xF0F0'F0F0'F0F0'F0F0ULL) | (((word + 0x0606'0606'0606'0606ULL) & 0xF0F0'F0F0'F0F0'F0F0ULL) >> 4)) !=
       0x3333'3333'3333'3333ULL) {
@@ -327,15 +333,46 @@ inline bool eight_digits_value(const char* text, std::uint64_t& value) noexcept 
   return true;
 }
 
+// The value of `text` if it is 1 to 15 digits alone (below 10^15, so exact as a double), read as 16 bytes
+// at once, `text` and the bytes after it: the bytes past its end are shifted out and '0's shifted in before
+// it, so the 16 digits spell the same number; no loop, so no branch on the number of digits. The 16 bytes
+// from text.data() must be readable (record::readable_past_fields).
+inline bool short_digits_value(std::string_view text, std::uint64_t& value) noexcept {
+  if constexpr (std::endian::native != std::endian::little) return false;
+  const std::size_t size = text.size();
+  if (size == 0 || size > 15) return false;
+  using u128 = unsigned __int128;
+  std::uint64_t first = 0;
+  std::uint64_t second = 0;
+  std::memcpy(&first, text.data(), 8);
+  std::memcpy(&second, text.data() + 8, 8);
+  constexpr u128 zeros = (u128{0x3030'3030'3030'3030ULL} << 64) | 0x3030'3030'3030'3030ULL;
+  // The first byte is the lowest: shifting up by the 16 - size bytes that are missing drops the bytes after
+  // the text and leaves room for the leading '0's.
+  const u128 sixteen = ((static_cast<u128>(second) << 64 | first) << (8 * (16 - size))) | (zeros >> (8 * size));
+  std::uint64_t high = 0;
+  std::uint64_t low = 0;
+  if (!eight_digits_value(static_cast<std::uint64_t>(sixteen), high) ||
+      !eight_digits_value(static_cast<std::uint64_t>(sixteen >> 64), low)) {
+    return false;
+  }
+  value = high * 100'000'000 + low;
+  return true;
+}
+
 template <class Q>
 Q read_quantity(const record& r, std::size_t column, std::string_view column_name) {
   // Digits alone, as most files of operations hold them: below 10^15 the integer they spell is exact as a
   // double, so it is the value hml::parse reads (a plain number in the base unit), without its scan and
-  // std::from_chars, which were a quarter of the time of reading such a file. The last 8 digits are read
-  // at once, the others one at a time.
-  if (const std::string_view text = r.fields[column]; !text.empty() && text.size() <= 15) {
+  // std::from_chars, which were a quarter of the time of reading such a file. A field that is a view of the
+  // reader's block is read 16 bytes at once (short_digits_value); a copied one (a record read byte by
+  // byte), its last 8 digits at once and the others one at a time.
+  const std::string_view text = r.fields[column];
+  std::uint64_t value = 0;
+  if (r.readable_past_fields) {
+    if (short_digits_value(text, value)) return Q::from_value(static_cast<double>(value));
+  } else if (!text.empty() && text.size() <= 15) {
     const std::size_t one_by_one = text.size() >= 8 ? text.size() - 8 : text.size();
-    std::uint64_t value = 0;
     std::size_t digits = 0;
     for (; digits < one_by_one; ++digits) {
       const unsigned digit = static_cast<unsigned char>(text[digits]) - unsigned{'0'};  // > 9 if not a digit
@@ -344,12 +381,14 @@ Q read_quantity(const record& r, std::size_t column, std::string_view column_nam
     }
     if (digits == text.size()) return Q::from_value(static_cast<double>(value));
     std::uint64_t last_eight = 0;
-    if (digits == one_by_one && eight_digits_value(text.data() + digits, last_eight)) {
+    std::uint64_t word = 0;
+    if (digits == one_by_one) std::memcpy(&word, text.data() + digits, 8);
+    if (digits == one_by_one && eight_digits_value(word, last_eight)) {
       return Q::from_value(static_cast<double>(value * 100'000'000 + last_eight));
     }
   }
   try {
-    return parse<Q>(r.fields[column], {.plain_number_is_base_unit = true});
+    return parse<Q>(text, {.plain_number_is_base_unit = true});
   } catch (const parse_error& e) {
     throw kernels_csv_error{r.line, std::string{column_name} + ": " + e.what()};
   }

@@ -165,6 +165,47 @@ TEST(KernelsCsv, LinesReadInOnePassReadAsByteByByte) {
   }
 }
 
+// Unquoted, a field of digits is read 16 bytes at a time from the reader's block, the bytes after it
+// included (a comma, the next field, a line break, or the block's unfilled end): the same values as
+// hml::parse gives, and as the byte-by-byte reader (quoted fields above, or one byte at a time) gives, for
+// every length of digits, whatever follows them, and at every place in the 64 KiB block.
+TEST(KernelsCsv, UnquotedDigitsReadAsHmlParseReadsThem) {
+  const hml::parse_options plain{.plain_number_is_base_unit = true};
+  std::vector<std::string> fields{"0", "007", "1234567890123456", "99999999999999999999", "12.5", "1e3", " 42", "4 2"};
+  for (std::size_t digits = 1; digits <= 16; ++digits) fields.push_back(std::string{"9876543210987654"}.substr(0, digits));
+  for (const std::string& f : fields) {
+    for (const std::string_view after : {"\n", "\r\n", ",", ",123456789012345678\n", ""}) {
+      // As flops (a comma and more digits follow) and as memory_bytes (what `after` holds follows).
+      const std::string text = "name,flops,memory_bytes\nk," + f + "," + f + std::string{after};
+      const read_result whole = read_whole(text);
+      const read_result bytes = read_one_byte_at_a_time(text);
+      EXPECT_EQ(whole.error, bytes.error) << text;
+      ASSERT_EQ(whole.kernels.size(), bytes.kernels.size()) << text;
+      if (!whole.error.empty()) continue;  // ",": one field too many, either way
+      ASSERT_EQ(whole.kernels.size(), 1u) << text;
+      EXPECT_EQ(whole.kernels[0].flops.value(), hml::parse<hml::work>(f, plain).value()) << text;
+      EXPECT_EQ(whole.kernels[0].bytes.value(), hml::parse<hml::data_size>(f, plain).value()) << text;
+      EXPECT_EQ(bytes.kernels[0].bytes, whole.kernels[0].bytes) << text;
+    }
+  }
+  // Lines of every length across several blocks, so that fields end at every place of a block, its last
+  // bytes included.
+  std::string text = "name,flops,memory_bytes\n";
+  std::vector<double> expected;
+  for (std::size_t i = 0; text.size() < 200'000; ++i) {
+    const std::string n = std::to_string((i * 7'919'117) % 1'000'000'000'000'000ULL).substr(0, 1 + i % 15);
+    text += std::string(i % 5, 'x') + "," + n + "," + n + "\n";
+    expected.push_back(hml::parse<hml::work>(n, plain).value());
+  }
+  const read_result whole = read_whole(text);
+  ASSERT_EQ(whole.error, "");
+  ASSERT_EQ(whole.kernels.size(), expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    ASSERT_EQ(whole.kernels[i].flops.value(), expected[i]) << i;
+    ASSERT_EQ(whole.kernels[i].bytes.value(), expected[i]) << i;
+  }
+}
+
 TEST(KernelsCsv, AQuantityErrorKeepsTheParserMessage) {
   std::string parser_message;
   try {

@@ -115,6 +115,50 @@ TEST(Streaming, RepeatedNumbersKeepTheirOwnText) {
   EXPECT_EQ(json_text, expected_json.dump() + "\n");
 }
 
+// json_writer escapes a text cell again only when it changes (a sweep's regime repeats); every row must
+// still carry its own text, as nlohmann writes it (bytes that are not UTF-8 replaced).
+TEST(Streaming, RepeatedTextKeepsItsOwnText) {
+  const std::vector<std::string> texts{"memory-bound", "memory-bound", "compute-bound", "memory-bound", "a \"quote\"",
+                                       "a \"quote\"",  "bad \xff byte", "bad \xff byte", "", "", "memory-bound"};
+  hml::table t{{"regime", "x"}, {}};
+  for (std::size_t i = 0; i < texts.size(); ++i) t.rows.push_back({texts[i], static_cast<double>(i % 3)});
+  for (const int indent : {2, -1}) {
+    hml::json_writer writer{t.columns, indent};
+    std::string out;
+    for (const auto& row : t.rows) writer.row(out, views(row));
+    writer.finish(out);
+    EXPECT_EQ(out, nlohmann_dump(t, indent)) << "indent " << indent;
+  }
+}
+
+// The CSV writer tests a field's bytes eight at a time for the ones that need quotes (comma, quote, CR, LF):
+// every such byte at every place of fields of every length up to 24, and bytes that only look alike to a
+// word trick (a space, NUL, bytes above 0x7F, neighbours of those four), quote exactly as RFC 4180 says,
+// in a row (csv_writer) and in the header (the column names).
+TEST(Streaming, CsvQuotesExactlyTheFieldsThatNeedIt) {
+  const auto expected = [](const std::string& field) {
+    if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+    std::string quoted = "\"";
+    for (const char c : field) quoted += c == '"' ? std::string{"\"\""} : std::string(1, c);
+    return quoted + "\"";
+  };
+  for (std::size_t size = 1; size <= 24; ++size) {
+    for (std::size_t at = 0; at < size; ++at) {
+      for (const char c : {',', '"', '\r', '\n', ' ', '\0', '\x80', '\xAC', '+', '-', '\t', '!', '#'}) {
+        std::string field(size, 'x');
+        field[at] = c;
+        const std::vector<std::string> columns{field, "y"};
+        hml::csv_writer writer{columns};
+        std::string out;
+        writer.header(out);
+        writer.row(out, std::vector<hml::cell_view>{std::string_view{field}, std::string_view{"y"}});
+        const std::string line = expected(field) + ",y\r\n";
+        ASSERT_EQ(out, line + line) << "size " << size << ", byte " << static_cast<int>(c) << " at " << at;
+      }
+    }
+  }
+}
+
 TEST(Streaming, TableLayoutMeasuresThenWritesTheSameTable) {
   hml::table t{{"name", "x"}, {}};
   t.add_row({std::string{"a"}, 1.0});

@@ -1,0 +1,86 @@
+// `hml`'s streamed output, whose full blocks (1 MiB) a second thread writes into a regular file while the
+// first produces the next: output of many blocks is the same text to standard output and to a file, and a
+// failure to write a block is the one-line error and status 2, however many blocks follow it.
+#include <gtest/gtest.h>
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+#include <filesystem>
+#include <initializer_list>
+#include <iterator>
+#include <string>
+#include <vector>
+#include <sys/wait.h>
+
+#include "cli_harness.hpp"
+
+#ifdef HML_CLI
+namespace {
+
+namespace fs = std::filesystem;
+
+using hml_test::hml_run;
+using hml_test::read_file;
+using hml_test::scratch_directory;
+using hml_test::shell_quoted;
+
+// 400 x 200 points: some 13 MB of JSON, 13 blocks, so blocks are handed on while others are written.
+const std::vector<std::string> sweep{"sweep", "--bandwidth", "1GB/s:2GB/s:400", "--ops-per-byte", "1:2:200"};
+
+std::vector<std::string> with(std::vector<std::string> args, std::initializer_list<std::string> more) {
+  args.insert(args.end(), more);
+  return args;
+}
+
+TEST(OutputStream, ManyBlocksAreTheSameTextToStandardOutputAndToAFile) {
+  const scratch_directory dir;
+  for (const std::string format : {"csv", "json", "table"}) {
+    const hml_test::outcome streamed = hml_run(with(sweep, {"--format", format}));
+    ASSERT_EQ(streamed.status, 0) << streamed.err;
+    EXPECT_GT(streamed.out.size(), std::size_t{4} << 20) << format;  // several blocks
+    const fs::path file = dir.path / ("sweep." + format);
+    const hml_test::outcome written = hml_run(with(sweep, {"--format", format, "-o", file.string()}));
+    ASSERT_EQ(written.status, 0) << written.err;
+    EXPECT_TRUE(written.out.empty());
+    EXPECT_TRUE(read_file(file) == streamed.out) << format;
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 3);  // no temporary left
+}
+
+// A failure part way through a file: written on the second thread, thrown on the first, one error line,
+// status 2 and no file (its temporary removed). A file size limit (ulimit -f, with SIGXFSZ ignored so that
+// write() fails with EFBIG) stops the file after a block or two of the sweep's 13 MB.
+TEST(OutputStream, AFailedBlockIsOneErrorLineAndNoFile) {
+  const scratch_directory dir;
+  const fs::path file = dir.path / "sweep.json";
+  std::string command = "trap '' XFSZ; ulimit -f 2048; exec " + shell_quoted(HML_CLI);
+  for (const std::string& arg : with(sweep, {"--format", "json", "-o", file.string()})) command += " " + shell_quoted(arg);
+  command += " 2>" + shell_quoted((dir.path / "err").string());
+  const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+  const std::string err = read_file(dir.path / "err");
+  EXPECT_TRUE(err.starts_with("hml: error: cannot write '" + file.string() + "': ")) << err;
+  EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 1);  // err only: no file, no temporary
+}
+
+// A full standard output or device (written in place, on the first thread): the same one line and status.
+TEST(OutputStream, AFullDiskIsOneErrorLine) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const scratch_directory dir;
+  for (const bool to_file : {true, false}) {
+    std::string command = shell_quoted(HML_CLI);
+    for (const std::string& arg : with(sweep, {"--format", "json"})) command += " " + shell_quoted(arg);
+    command += to_file ? " -o /dev/full" : " >/dev/full";
+    command += " 2>" + shell_quoted((dir.path / "err").string());
+    const int raw = std::system(command.c_str());
+    EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+    const std::string err = read_file(dir.path / "err");
+    EXPECT_TRUE(err.starts_with(to_file ? "hml: error: cannot write '/dev/full': " : "hml: error: cannot write to standard output: "))
+        << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+  }
+}
+
+}  // namespace
+#endif  // HML_CLI
