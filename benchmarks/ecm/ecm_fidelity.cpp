@@ -7,17 +7,20 @@
 // STREAM's triad and vector add (normal stores, write-allocate), and the 2D five-point stencil with row
 // lengths on both sides of its L1 and of its L2 layer condition (half of each cache, the library's
 // default). In L1: copy as a loop, the triad and vector add, predicted from the in-core time alone. What
-// the model takes from the probe is measured again beside each kernel, by the probe's own kernels at the
-// kernel's working set, in alternating rounds with it (the median of each, the kernel's time too): main
-// memory's three mixes for DRAM, L1's Schoenauer triad and store kernel for L1. This shared host's DRAM bandwidth drifts by
-// up to 1.5x between runs a minute apart, more than the targets allow, and a figure taken beside the kernel
-// sees the same machine it does. Targets: 10 % for streaming, 15 % for the stencil. Writes the
+// the model takes from the probe is measured again beside each kernel, by the probe's own kernels, in
+// alternating rounds with it (the median of each, the kernel's time too): for DRAM, every cache's rate
+// inside it and main memory's three mixes at the kernel's working set; for L1, L1's Schoenauer triad and
+// store kernel at the kernel's working set. This shared host's DRAM bandwidth drifts by up to 1.5x between
+// runs a minute apart, and its caches' rates by up to 2x over minutes (neighbours on the host), more than
+// the targets allow; a figure taken beside the kernel sees the same machine it does. Targets: 10 % for streaming, 15 % for the stencil. Writes the
 // `ecm_fidelity` section of benchmarks/README.md.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,36 +94,74 @@ hml::duration time_kernel(std::size_t arrays, std::size_t n, const hml::timing_o
       [&](unsigned t, unsigned) { body(starts[t], n); }, timing);
 }
 
-// A kernel timed in `rounds` alternating with the probe's triad, copy and memmove at the same working set,
-// one repetition each per round: the median of each (a best-of would pick one lucky moment of either), and
-// the machine with those memory mixes.
+// A kernel timed in `rounds` alternating with the probe's kernels at the working sets the model's figures
+// come from, one repetition each per round, and the machine the model gets from the median of each (a
+// best-of would pick one lucky moment of either), the kernel's time the median of its own: the Schoenauer
+// triad inside each cache (its bandwidth per core, and in L1 the port model's loads and stores per cycle)
+// and the store kernel in L1 (its stores per cycle), main memory's triad, copy and memmove at the kernel's
+// working set. Each term of a DRAM row's ECM line then comes from the same minutes as the kernel's time:
+// in one run the probe at the start ran at about half its usual rate and every DRAM row missed by 28-86 %,
+// its in-cache terms twice what they were minutes later. The sets inside the caches are none for --tiny
+// (its probe reaches no L3): that machine keeps its caches and gets main memory's mixes alone.
 struct measured_beside {
   hml::duration kernel;
   hml::cpu_description machine;
 };
 
 template <class Body>
-measured_beside measure_beside(const hml::cpu_description& probed, hml::data_size working_set, unsigned rounds,
+measured_beside measure_beside(const hml::host_machine& host, const hml::cpu_description& probed,
+                               std::span<const hml::data_size> cache_sets, hml::data_size working_set, unsigned rounds,
                                const hml::timing_options& timing, std::size_t arrays, std::size_t n, Body body) {
   hml::timing_options once = timing;
   once.repetitions = 1;
+  const auto measure = [&](hml::stream_kernel kernel, hml::data_size set) {
+    return hml::measure_bandwidth(kernel, set, once).bandwidth;
+  };
   std::vector<hml::duration> kernel;
-  std::vector<hml::data_rate> triad, copy, copy_nt;
+  std::vector<std::vector<hml::data_rate>> in_cache(cache_sets.size());
+  std::vector<hml::data_rate> l1_store, triad, copy, copy_nt;
   for (unsigned round = 0; round < rounds; ++round) {
-    triad.push_back(hml::measure_bandwidth(hml::stream_kernel::schoenauer_triad, working_set, once).bandwidth);
-    copy.push_back(hml::measure_bandwidth(hml::stream_kernel::copy, working_set, once).bandwidth);
-    copy_nt.push_back(hml::measure_bandwidth(hml::stream_kernel::copy_memmove, working_set, once).bandwidth);
+    for (std::size_t i = 0; i < cache_sets.size(); ++i) in_cache[i].push_back(measure(hml::stream_kernel::schoenauer_triad, cache_sets[i]));
+    if (!cache_sets.empty()) l1_store.push_back(measure(hml::stream_kernel::store, cache_sets.front()));
+    triad.push_back(measure(hml::stream_kernel::schoenauer_triad, working_set));
+    copy.push_back(measure(hml::stream_kernel::copy, working_set));
+    copy_nt.push_back(measure(hml::stream_kernel::copy_memmove, working_set));
     kernel.push_back(time_kernel(arrays, n, once, body));
   }
-  hml::cpu_description machine = probed;
-  machine.memory_bandwidths = {};
-  for (hml::stream_mix_bandwidth mix : probed.memory_bandwidths) {
-    if (mix.kernel == "copy") mix.bandwidth.value = hml::median(copy);
-    if (mix.kernel == "triad") mix.bandwidth.value = hml::median(triad);
-    if (mix.kernel == "copy-nt") mix.bandwidth.value = hml::median(copy_nt);
-    machine.memory_bandwidths.push_back(mix);
+  if (cache_sets.empty()) {
+    hml::cpu_description machine = probed;
+    machine.memory_bandwidths = {};
+    for (hml::stream_mix_bandwidth mix : probed.memory_bandwidths) {
+      if (mix.kernel == "copy") mix.bandwidth.value = hml::median(copy);
+      if (mix.kernel == "triad") mix.bandwidth.value = hml::median(triad);
+      if (mix.kernel == "copy-nt") mix.bandwidth.value = hml::median(copy_nt);
+      machine.memory_bandwidths.push_back(mix);
+    }
+    return {hml::median(kernel), machine};
   }
-  return {hml::median(kernel), machine};
+  // The probe's machine with these samples in place of its own: host_machine::cpu() makes the model's
+  // figures from them as it makes them from the probe's.
+  hml::host_machine beside = host;
+  beside.schoenauer_triad.clear();
+  for (std::size_t i = 0; i < cache_sets.size(); ++i) beside.schoenauer_triad.push_back({cache_sets[i], hml::median(in_cache[i])});
+  beside.schoenauer_triad.push_back({working_set, hml::median(triad)});
+  beside.store = {{cache_sets.front(), hml::median(l1_store)}};
+  beside.copy = {{working_set, hml::median(copy)}};
+  beside.copy_memmove = {{working_set, hml::median(copy_nt)}};
+  return {hml::median(kernel), beside.cpu()};
+}
+
+// One working set inside each range host_machine::cpu() takes a cache's figures from: the geometric middle
+// of the range's upper half (long passes, clear of the level below).
+std::vector<hml::data_size> cache_sets(const hml::host_machine& host) {
+  const std::vector<hml::data_size> caches = hml::reported_caches();
+  std::vector<hml::host_machine::working_set_range> ranges = host.sample_ranges(caches);
+  ranges.pop_back();  // main memory's: the kernel's own working set
+  std::vector<hml::data_size> sets;
+  for (const auto& [smallest, largest] : ranges) {
+    sets.push_back(std::sqrt(std::max(smallest.value(), largest.value() / 2) * largest.value()) * hml::byte);
+  }
+  return sets;
 }
 
 struct row {
@@ -144,13 +185,26 @@ std::string ecm_line(const hml::ecm_result& r, std::size_t terms) {
   return line + "} = " + cy(r.predictions[terms]);
 }
 
+std::string rate(hml::data_rate r) {
+  return hml::to_string(r, {.number = hml::general(3), .prefixes = hml::prefix_system::decimal});
+}
+
 std::string mixes_text(const hml::cpu_description& c) {
   std::string text;
   for (const hml::stream_mix_bandwidth& mix : c.memory_bandwidths) {
-    text += std::string{text.empty() ? "" : ", "} + std::string{mix.kernel} + " " +
-            hml::to_string(mix.bandwidth.value, {.number = hml::general(3), .prefixes = hml::prefix_system::decimal});
+    text += std::string{text.empty() ? "" : ", "} + std::string{mix.kernel} + " " + rate(mix.bandwidth.value);
   }
   return text;
+}
+
+// The caches' bandwidths per core (as the model takes them: scaled to the lines a triad moves), then main
+// memory's mixes.
+std::string machine_text(const hml::cpu_description& c) {
+  std::string text;
+  for (std::size_t i = 0; i + 1 < c.machine.memory.size(); ++i) {
+    text += std::string{c.machine.memory[i].name} + " " + rate(c.machine.memory[i].bandwidth.value) + ", ";
+  }
+  return text + mixes_text(c);
 }
 
 std::string run(const bench::run_options& run_options) {
@@ -165,6 +219,8 @@ std::string run(const bench::run_options& run_options) {
   // four allocations stay short), or the probe's largest for --tiny.
   const hml::data_size working_set = run_options.tiny ? options.working_sets.back() : 512 * hml::mebibyte;
   const double per_thread_bytes = working_set.value() / threads;
+  // Where the Schoenauer triad measures each cache's figures again beside a kernel (none for --tiny).
+  const std::vector<hml::data_size> sets = run_options.tiny ? std::vector<hml::data_size>{} : cache_sets(host);
   std::vector<row> rows;
 
   // The model of `k` on the machine measured beside it, and its time on every thread: each thread's cache
@@ -175,14 +231,14 @@ std::string run(const bench::run_options& run_options) {
     const double lines_per_thread = hml::iterations(k) / r.iterations_per_cacheline;
     const hml::duration predicted =
         hml::to_duration(lines_per_thread * threads * hml::chip_time(r, threads), measured.machine.machine.clock.value);
-    rows.push_back({std::move(kernel), std::move(conditions), r, r.transfers.size(), predicted, measured.kernel, mixes_text(measured.machine), target});
+    rows.push_back({std::move(kernel), std::move(conditions), r, r.transfers.size(), predicted, measured.kernel, machine_text(measured.machine), target});
   };
 
   {
     const auto n = static_cast<std::size_t>(per_thread_bytes / 16) / 8 * 8;
     const hml::loop_kernel k = hml::kernels::copy(static_cast<std::int64_t>(n), hml::store_kind::non_temporal);
     add_row("copy (memmove, non-temporal stores)", "-", k,
-            measure_beside(probed, working_set, rounds, options.timing, 2, n,
+            measure_beside(host, probed, sets, working_set, rounds, options.timing, 2, n,
                            [](auto& d, std::size_t m) { copy_memmove(d[1], d[0], m); }),
             10);
   }
@@ -190,14 +246,14 @@ std::string run(const bench::run_options& run_options) {
     const auto n = static_cast<std::size_t>(per_thread_bytes / 24) / 8 * 8;
     const hml::loop_kernel k = hml::kernels::stream_triad(static_cast<std::int64_t>(n));
     add_row("STREAM triad", "-", k,
-            measure_beside(probed, working_set, rounds, options.timing, 3, n,
+            measure_beside(host, probed, sets, working_set, rounds, options.timing, 3, n,
                            [](auto& d, std::size_t m) { kernels::triad(d[0], d[1], d[2], 3.0, m); }),
             10);
   }
   {
     const auto n = static_cast<std::size_t>(per_thread_bytes / 24) / 8 * 8;
     add_row("vector add", "-", hml::kernels::vector_add(static_cast<std::int64_t>(n)),
-            measure_beside(probed, working_set, rounds, options.timing, 3, n,
+            measure_beside(host, probed, sets, working_set, rounds, options.timing, 3, n,
                            [](auto& d, std::size_t m) { kernels::vector_add(d[0], d[1], d[2], m); }),
             10);
   }
@@ -215,7 +271,7 @@ std::string run(const bench::run_options& run_options) {
       conditions += std::string{i == 0 ? "" : ", "} + std::string{traffic.levels[i].level} + " " +
                     (traffic.levels[i].layer_condition ? "holds" : "fails");
     add_row("2D 5-point stencil, rows of " + std::to_string(columns), conditions, k,
-            measure_beside(probed, working_set, rounds, options.timing, 2, grid_rows * columns,
+            measure_beside(host, probed, sets, working_set, rounds, options.timing, 2, grid_rows * columns,
                            [&](auto& d, std::size_t) { stencil(d[0], d[1], grid_rows, columns); }),
             15);
   }
@@ -262,15 +318,19 @@ std::string run(const bench::run_options& run_options) {
   add_l1_row("vector add, in L1", hml::kernels::vector_add(n1(3)), 3,
              [](auto& d, std::size_t m) { kernels::vector_add(d[0], d[1], d[2], m); });
 
+  std::string set_list;
+  for (const hml::data_size set : sets) set_list += (set_list.empty() ? "" : ", ") + hml::to_string(set, {.number = hml::general(3)});
   std::string out = "\nMachine for the model, from the probe in the same run: " + std::to_string(threads) + " threads at " +
                     hml::to_string(probed.machine.clock.value, {.number = hml::general(4)}) + " (measured); " +
-                    "cache bandwidths per core as `hml probe --save-machine` writes them; main memory's mixes (" +
-                    mixes_text(probed) + " in the probe) measured again beside each kernel at its working set, " +
-                    hml::to_string(working_set, {.number = hml::general(3)}) + ", the median of " + std::to_string(rounds) +
-                    " rounds alternating with it (the kernel's time too); for the L1 rows, the loads and stores L1 serves per "
-                    "cycle (the port model's shared limit) from the probe's Schoenauer triad in L1 and the stores per cycle "
-                    "from its store kernel, measured the same way at the kernel's working set, three quarters of each "
-                    "core's L1.\n\n";
+                    "per core, as `hml probe --save-machine` writes them, " + machine_text(probed) +
+                    ". Measured again beside each DRAM kernel, in " + std::to_string(rounds) +
+                    " rounds alternating with it (the median of each, the kernel's time too): the caches' bandwidths and L1's "
+                    "port figures by the probe's Schoenauer triad and store kernel inside each cache (" + set_list +
+                    ", all threads), main memory's mixes at the kernel's working set, " +
+                    hml::to_string(working_set, {.number = hml::general(3)}) +
+                    "; for the L1 rows, the loads and stores L1 serves per cycle (the port model's shared limit) from the "
+                    "Schoenauer triad and the stores per cycle from the store kernel, measured the same way at the "
+                    "kernel's working set, three quarters of each core's L1.\n\n";
   out += bench::markdown_row({"kernel", "layer conditions", "measured beside it", "ECM (cy/CL, one core)", "predicted",
                               "measured", "error", "target"});
   out += bench::markdown_row({"---", "---", "---", "---", "---:", "---:", "---:", "---:"});

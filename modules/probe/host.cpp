@@ -676,13 +676,10 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   } else {
     static constexpr std::array<std::string_view, 3> names{"L1", "L2", "L3"};
     expects(caches.size() <= names.size(), "hml: the ECM description takes up to three cache levels");
-    // All threads' working sets: the one inside level i is from twice what the level inside holds to
-    // half of what this one holds (the last cache is shared: its capacity is all threads' together).
-    data_size inner_share{};
+    const std::vector<working_set_range> ranges = sample_ranges(caches);
     for (std::size_t i = 0; i < caches.size(); ++i) {
       const bool shared = i + 1 == caches.size() && threads > 1;
-      const data_size all_threads_hold = shared ? caches[i] : caches[i] * static_cast<double>(threads);
-      const data_size smallest = 2.0 * inner_share, largest = all_threads_hold / 2.0;
+      const auto [smallest, largest] = ranges[i];
       const std::optional<data_rate> inside = median_within(schoenauer_triad, smallest, largest);
       expects(inside.has_value(), "hml: no probed working set lies inside a cache the system reports; probe from "
                                   "below the first cache to well beyond the last");
@@ -694,9 +691,8 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
         l1_triad = *fastest_within(schoenauer_triad, smallest, largest);
         if (const auto stored = fastest_within(store, smallest, largest)) l1_store = *stored;
       }
-      inner_share = all_threads_hold;
     }
-    const data_size beyond = 4.0 * inner_share;
+    const data_size beyond = ranges.back().smallest;
     if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
@@ -711,6 +707,19 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
         {.kernel = "copy-nt", .reads = 1, .writes = 1, .bandwidth = measured(*moved), .non_temporal = true});
   }
   return c;
+}
+
+std::vector<host_machine::working_set_range> host_machine::sample_ranges(std::span<const data_size> caches) const {
+  std::vector<working_set_range> ranges;
+  data_size inner_share{};  // what the levels inside hold, all threads together
+  for (std::size_t i = 0; i < caches.size(); ++i) {
+    const bool shared = i + 1 == caches.size() && threads > 1;
+    const data_size all_threads_hold = shared ? caches[i] : caches[i] * static_cast<double>(threads);
+    ranges.push_back({2.0 * inner_share, all_threads_hold / 2.0});
+    inner_share = all_threads_hold;
+  }
+  ranges.push_back({4.0 * inner_share, std::numeric_limits<double>::infinity() * byte});
+  return ranges;
 }
 
 port_model host_machine::ports(data_rate l1_triad, data_rate l1_store) const {

@@ -184,6 +184,16 @@ struct host_machine {
   // The same with the caches' capacities given, L1 first, each as one core sees it (the last one is
   // shared by all threads); without any, the levels are the plateaus found.
   [[nodiscard]] cpu_description cpu(std::span<const data_size> caches) const;
+  // The working sets (all threads' together) whose samples give cpu(caches) its figures: for each cache,
+  // L1 first, from twice what the level inside holds to half of what this one holds (the last cache is
+  // shared: its capacity is all threads' together); then main memory's, from four times the last cache
+  // on (largest: infinite). A benchmark that measures these figures again beside a kernel measures them
+  // inside these ranges.
+  struct working_set_range {
+    data_size smallest;
+    data_size largest;
+  };
+  [[nodiscard]] std::vector<working_set_range> sample_ranges(std::span<const data_size> caches) const;
   // The ECM port model of this machine: the vector width of the probe's kernels; as the loads and stores
   // L1 serves together per cycle, what a Schoenauer triad at `l1_triad` (all threads, counted: one 8 B
   // access per 8 B) issues on one core; and as the stores per cycle, what the store kernel at `l1_store`

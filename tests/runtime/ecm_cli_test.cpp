@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstddef>
 #include <cstdlib>
 #include <filesystem>
@@ -172,6 +173,34 @@ TEST(EcmProbe, WithoutReportedCachesThePlateausAreTheLevels) {
   ASSERT_EQ(c.machine.memory.size(), 4U);
   EXPECT_DOUBLE_EQ(hml::in(c.machine.memory[2].bandwidth.value, hml::giga(hml::byte_per_second)), 56.25);  // 90 / 2 x 5/4
   EXPECT_DOUBLE_EQ(hml::in(c.memory_bandwidths[0].bandwidth.value, hml::giga(hml::byte_per_second)), 60);
+}
+
+// The working sets cpu() takes each level's figures from, all threads together, by hand for 2 threads:
+// L1 up to half of 2 x 48 KiB; L2 from twice that (2 x 48 KiB x 2) to half of 2 x 1 MiB; the shared L3 from
+// 2 x 2 MiB to half of its 32 MiB; main memory from 4 x 32 MiB on. Moving a sample across a range's edge
+// moves it to the next level's figure, as cpu() counts it.
+TEST(EcmProbe, SampleRangesAreWhereCpuTakesEachLevelsFigures) {
+  using namespace hml::literals;
+  const std::array caches{48_KiB, 1_MiB, 32_MiB};
+  hml::host_machine m = probed_machine();
+  const std::vector<hml::host_machine::working_set_range> ranges = m.sample_ranges(caches);
+  ASSERT_EQ(ranges.size(), 4U);
+  EXPECT_EQ(ranges[0].smallest, 0_B);
+  EXPECT_EQ(ranges[0].largest, 48_KiB);
+  EXPECT_EQ(ranges[1].smallest, 192_KiB);
+  EXPECT_EQ(ranges[1].largest, 1_MiB);
+  EXPECT_EQ(ranges[2].smallest, 4_MiB);
+  EXPECT_EQ(ranges[2].largest, 16_MiB);
+  EXPECT_EQ(ranges[3].smallest, 128_MiB);
+  EXPECT_TRUE(std::isinf(ranges[3].largest.value()));
+  // One sample per range gives each level that sample's rate: L2's 400 GB/s at 1 MiB, not at 1 MiB + 1 B.
+  m.schoenauer_triad = {{48_KiB, 800_GBps}, {1_MiB, 400_GBps}, {4_MiB, 200_GBps}, {128_MiB, 60_GBps}};
+  EXPECT_DOUBLE_EQ(hml::in(m.cpu(caches).machine.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);
+  m.schoenauer_triad[1].working_set = 1_MiB + 1_B;
+  EXPECT_THROW((void)m.cpu(caches), std::invalid_argument);
+  // One thread: nothing shared, L3 from 2 MiB to 16 MiB.
+  m.threads = 1;
+  EXPECT_EQ(m.sample_ranges(caches)[2].smallest, 2_MiB);
 }
 
 // A cache no sample lies inside cannot be described: one clear error, not a level with a made-up rate.
