@@ -79,7 +79,7 @@ struct json_writer::state {
   // The last number of a column and its text (formatted once while it repeats, as csv_writer does): the
   // text nlohmann's serializer writes for a finite double, its own to_chars (grisu2, then its layout: 1e-08,
   // 100.0), called without building a json value; non-finite numbers are strings, through the serializer.
-  struct remembered {
+  struct remembered_number {
     std::uint64_t bits = 0;
     bool known = false;
     std::size_t size = 0;
@@ -102,16 +102,33 @@ struct json_writer::state {
     }
   };
 
+  // The last text cell of a column and it as the serializer writes it (quoted, escaped, bytes that are not
+  // UTF-8 replaced), escaped again only when it changes: a sweep's regime repeats over many rows.
+  struct remembered_text {
+    std::string cell;
+    bool known = false;
+    std::string escaped;
+
+    std::string_view escaped_of(state& s, std::string_view text) {
+      if (!known || cell != text) {
+        cell.assign(text);
+        known = true;
+        s.text_json.get_ref<std::string&>().assign(text);
+        escaped.clear();
+        s.value(escaped, s.text_json);
+      }
+      return escaped;
+    }
+  };
+
   int indent;
   std::string outer = std::string(indent >= 0 ? static_cast<std::size_t>(indent) : 0, ' ');  // a row's indentation
   std::shared_ptr<append_adapter> adapter;
   nlohmann::detail::serializer<json> serializer;
   std::vector<std::string> keys;  // each column's `"name": ` (indented), escaped once
-  std::vector<remembered> last;
-  json text = std::string{};  // reused for every text cell, so its buffer is too
-  std::vector<std::string> last_text;  // each column's last text cell, and it as the serializer writes it
-  std::vector<bool> last_text_known;
-  std::vector<std::string> escaped;
+  std::vector<remembered_number> last_number;
+  json text_json = std::string{};  // reused for every text cell, so its buffer is too
+  std::vector<remembered_text> last_text;
   std::vector<char> row = std::vector<char>(1024);
   std::size_t used = 0;
   bool any_row = false;
@@ -125,10 +142,8 @@ json_writer::json_writer(std::span<const std::string> columns, int indent) : sta
     key += indent >= 0 ? ": " : ":";
     state_->keys.push_back(std::move(key));
   }
-  state_->last.resize(columns.size());
+  state_->last_number.resize(columns.size());
   state_->last_text.resize(columns.size());
-  state_->last_text_known.resize(columns.size());
-  state_->escaped.resize(columns.size());
 }
 
 json_writer::json_writer(json_writer&&) noexcept = default;
@@ -151,17 +166,9 @@ void json_writer::row(std::string& out, std::span<const cell_view> cells) {
       if (c > 0) s.put(pretty ? ",\n" : ",");
       s.put(s.keys[c]);
       if (const std::optional<double> number = cell_number(cells[c])) {
-        s.put(s.last[c].text_of(s, *number));
+        s.put(s.last_number[c].text_of(s, *number));
       } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[c])) {
-        // Escaped again only when it changes (a sweep's regime repeats over many rows).
-        if (std::string& last = s.last_text[c]; !s.last_text_known[c] || last != *text) {
-          last.assign(*text);
-          s.last_text_known[c] = true;
-          s.text.get_ref<std::string&>().assign(*text);
-          s.escaped[c].clear();
-          s.value(s.escaped[c], s.text);
-        }
-        s.put(s.escaped[c]);
+        s.put(s.last_text[c].escaped_of(s, *text));
       } else {
         s.put("null");
       }

@@ -380,11 +380,15 @@ Q read_quantity(const record& r, std::size_t column, std::string_view column_nam
       value = value * 10 + digit;
     }
     if (digits == text.size()) return Q::from_value(static_cast<double>(value));
-    std::uint64_t last_eight = 0;
-    std::uint64_t word = 0;
-    if (digits == one_by_one) std::memcpy(&word, text.data() + digits, 8);
-    if (digits == one_by_one && eight_digits_value(word, last_eight)) {
-      return Q::from_value(static_cast<double>(value * 100'000'000 + last_eight));
+    // Only a field of 8 bytes or more gets here with digits == one_by_one (a shorter one of digits alone
+    // returned above): its last 8 bytes, read at once, may still be something else (a point, an exponent).
+    if (digits == one_by_one) {
+      std::uint64_t word = 0;
+      std::uint64_t last_eight = 0;
+      std::memcpy(&word, text.data() + digits, 8);
+      if (eight_digits_value(word, last_eight)) {
+        return Q::from_value(static_cast<double>(value * 100'000'000 + last_eight));
+      }
     }
   }
   try {

@@ -47,10 +47,14 @@ TEST(KernelsCsv, PlainNumbersAreFlopAndBytesAndUnitsAreRead) {
 }
 
 // Fields of digits alone take a shortcut past hml::parse; they must read as the same values, and anything
-// else (spaces, a point, an exponent, 16 digits and more) as hml::parse reads it.
+// else (spaces, a point, an exponent, 16 digits and more) as hml::parse reads it. Quoted, a field is read
+// its leading bytes one at a time and its last 8 at once: 8 to 15 bytes with a point or an exponent in the
+// leading bytes or in the last 8 must not pass for digits.
 TEST(KernelsCsv, DigitsAloneReadAsHmlParseReadsThem) {
   const std::vector<std::string> fields{"0",          "7",    "007", "123456789012345", "1234567890123456",
-                                        "99999999999999999999", "12.5", "1e3", " 42", "42 "};
+                                        "99999999999999999999", "12.5", "1e3", " 42", "42 ",
+                                        "12345678", "1234567.5", "1.2345678", "12.345678901", "123456789012e2",
+                                        "1234567890123.5"};
   for (const std::string& f : fields) {
     const auto kernels = hml::read_kernels_csv("name,flops,memory_bytes\nk,\"" + f + "\",\"" + f + "\"\n");
     ASSERT_EQ(kernels.size(), 1u) << f;
