@@ -12,8 +12,8 @@
 // inside it and main memory's three mixes at the kernel's working set; for L1, L1's Schoenauer triad and
 // store kernel at the kernel's working set. This shared host's DRAM bandwidth drifts by up to 1.5x between
 // runs a minute apart, and its caches' rates by up to 2x over minutes (neighbours on the host), more than
-// the targets allow; a figure taken beside the kernel sees the same machine it does. Targets: 10 % for streaming, 15 % for the stencil. Writes the
-// `ecm_fidelity` section of benchmarks/README.md.
+// the targets allow; a figure taken beside the kernel sees the same machine it does. Targets: 10 % for
+// streaming, 15 % for the stencil. Writes the `ecm_fidelity` section of benchmarks/README.md.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -121,7 +121,9 @@ measured_beside measure_beside(const hml::host_machine& host, const hml::cpu_des
   std::vector<std::vector<hml::data_rate>> in_cache(cache_sets.size());
   std::vector<hml::data_rate> l1_store, triad, copy, copy_nt;
   for (unsigned round = 0; round < rounds; ++round) {
-    for (std::size_t i = 0; i < cache_sets.size(); ++i) in_cache[i].push_back(measure(hml::stream_kernel::schoenauer_triad, cache_sets[i]));
+    for (std::size_t i = 0; i < cache_sets.size(); ++i) {
+      in_cache[i].push_back(measure(hml::stream_kernel::schoenauer_triad, cache_sets[i]));
+    }
     if (!cache_sets.empty()) l1_store.push_back(measure(hml::stream_kernel::store, cache_sets.front()));
     triad.push_back(measure(hml::stream_kernel::schoenauer_triad, working_set));
     copy.push_back(measure(hml::stream_kernel::copy, working_set));
@@ -143,7 +145,9 @@ measured_beside measure_beside(const hml::host_machine& host, const hml::cpu_des
   // figures from them as it makes them from the probe's.
   hml::host_machine beside = host;
   beside.schoenauer_triad.clear();
-  for (std::size_t i = 0; i < cache_sets.size(); ++i) beside.schoenauer_triad.push_back({cache_sets[i], hml::median(in_cache[i])});
+  for (std::size_t i = 0; i < cache_sets.size(); ++i) {
+    beside.schoenauer_triad.push_back({cache_sets[i], hml::median(in_cache[i])});
+  }
   beside.schoenauer_triad.push_back({working_set, hml::median(triad)});
   beside.store = {{cache_sets.front(), hml::median(l1_store)}};
   beside.copy = {{working_set, hml::median(copy)}};
