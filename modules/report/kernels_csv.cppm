@@ -319,8 +319,10 @@ inline columns read_header(const record& header) {
 
 // Whether the 8 bytes of `word` (the first in its lowest byte) are all digits, and if so their value in
 // `value`: a test and three multiplications for the 8 (the method of simdjson's parse_eight_digits), where a
-// loop takes 8 of each.
+// loop takes 8 of each. The callers load `word` from the text with memcpy, which puts the first byte lowest
+// only on a little-endian machine: elsewhere it declines, and they read the field through hml::parse.
 inline bool eight_digits_value(std::uint64_t word, std::uint64_t& value) noexcept {
+  if constexpr (std::endian::native != std::endian::little) return false;
   // A digit is 0x30 to 0x39: its high half is 3, and adding 6 to its low half carries nothing into it.
   if (((word & 0xF0F0'F0F0'F0F0'F0F0ULL) | (((word + 0x0606'0606'0606'0606ULL) & 0xF0F0'F0F0'F0F0'F0F0ULL) >> 4)) !=
       0x3333'3333'3333'3333ULL) {
