@@ -267,6 +267,18 @@ struct grid {
     [[nodiscard, gnu::always_inline]] friend constexpr bool operator==(const iterator& i, const sentinel&) noexcept {
       return i.left_in_row_ == 0;
     }
+    // The points from this one to the end of its row, this one included (the last axis's extent minus
+    // this point's index along it); 0 past the end.
+    [[nodiscard]] constexpr std::size_t points_left_in_row() const noexcept { return left_in_row_; }
+    // `n` points on, n <= points_left_in_row(): along the row, or to the next row's first point.
+    [[gnu::always_inline]] constexpr void skip_in_row(std::size_t n) {
+      left_in_row_ -= n;
+      if (left_in_row_ != 0) {
+        std::get<last>(point_) = last_axis()[last_axis().size() - left_in_row_];
+      } else {
+        next_row<last>();
+      }
+    }
 
   private:
     friend grid;

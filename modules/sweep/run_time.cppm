@@ -1,12 +1,13 @@
-// hml.sweep:run_time — sweeps of any size at run time, lazily: nothing is stored, each point is computed
-// when the consumer reaches it, and the values equal the compile-time path's bit for bit (hml.sweep:axis).
+// hml.sweep:run_time — sweeps of any size at run time, lazily: nothing is stored but lazy_sweep's block of
+// 16 results, each point (each block, in lazy_sweep of a grid) is computed when the consumer reaches it,
+// and the values equal the compile-time path's bit for bit (hml.sweep:axis).
 // lazy_sweep and sweep_rows are views of their own (a grid walked as an odometer; rows as nested ranges)
 // that range-v3's adaptors take; points() are range-v3's linear_distribute and cartesian_product.
 // Measured (benchmarks/zero_overhead, the seed cache model, against nested loops written by hand):
-// for_each_point 1.33x, sweep_rows 1.22x; a flat range-for over lazy_sweep or over a grid's points about
-// 1.5x, as fast as the same flat loop by hand (in a flat loop what depends on the outer axis alone is
-// computed at every point). Both flat range-fors depend on clang's inliner counting one flat loop's body as
-// hot. hml::run of a two-tier memory costs 460 in LLVM's inline cost model, and the validate(kernel) it
+// for_each_point 1.33x, sweep_rows 1.22x; a flat range-for over a grid's points about 1.45x, as fast as the
+// same flat loop by hand (in a flat loop what depends on the outer axis alone is computed at every point);
+// over lazy_sweep of a grid about 1.35x, since it fills a block of a row at a time in a loop of its own
+// (sweep_view). Flat range-fors depend on clang's inliner counting one flat loop's body as hot. hml::run of a two-tier memory costs 460 in LLVM's inline cost model, and the validate(kernel) it
 // calls 260 more. The threshold is 250 at an ordinary call site and 525 at a "locally hot" one, a block that
 // LLVM estimates to run >= 60 times per entry of the function (-hot-callsite-rel-freq); with no profile it
 // estimates a loop at about 32 iterations, so the body of a nested inner loop (~1,000x) is hot and the body
@@ -28,6 +29,8 @@ module;
 #include <range/v3/view/transform.hpp>
 #include <range/v3/view/zip.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -181,6 +184,14 @@ template <class R, class F, class... Args>
 // lazy_sweep's view: the space's points in order (a grid walks them as an odometer), `f` applied to each as
 // it is read. Plain iterators with their comparisons as hidden friends, so that a range-for over it needs
 // nothing but `import hml;`, and a forward range of range-v3 (chunk, zip and to<> take it).
+//
+// Over a grid, f runs a block at a time: reading a point whose result is not there yet calls f for it and
+// for the points after it in its row, up to block_size of them, in a loop of its own. What f computes from
+// the row's leading values alone is then computed once a block, as in a nested loop written by hand, where
+// one flat loop would compute it at every point (benchmarks/zero_overhead, the seed model: a range-for over
+// a grid's points about 1.45x the nested loop by hand, over lazy_sweep in blocks about 1.35x). f may thus
+// run for up to 15 points the consumer never reads. A result type that is not default-constructible and
+// copy-assignable cannot sit in a block, and f is then called at each point as it is read.
 template <class Space, class F>
 class sweep_view : public ranges::view_base {
 public:
@@ -195,6 +206,15 @@ public:
 private:
   using point_iterator = decltype(begin_of(std::declval<const Space&>()));
   using point_sentinel = decltype(end_of(std::declval<const Space&>()));  // a grid's: grid::sentinel
+  using result = std::remove_cvref_t<decltype(invoke_at(std::declval<const Space&>(), 0, std::declval<F&>()))>;
+
+  // Blocks of 16 results: in benchmarks/zero_overhead (session 10) blocks of 8 to 16 measured fastest
+  // (1.33-1.39x the nested loop by hand), 4 and 32 to 64 slower (1.42-1.46x); probably because the loop
+  // that reads a block runs beside the divisions of the loop that fills the next only when both fit in the
+  // core's window of instructions (not measured).
+  static constexpr bool in_blocks =
+      is_grid<Space> && std::is_default_constructible_v<result> && std::is_copy_assignable_v<result>;
+  static constexpr std::size_t block_size = in_blocks ? 16 : 0;
 
 public:
   // Where the points end: the space's own end (an axis's end iterator, a grid's sentinel).
@@ -215,8 +235,8 @@ public:
 
   class iterator {
   public:
-    using reference = decltype(invoke_at(std::declval<const Space&>(), 0, std::declval<F&>()));
-    using value_type = std::remove_cvref_t<reference>;
+    using reference = result;
+    using value_type = result;
     using difference_type = std::ptrdiff_t;
     using iterator_concept = std::forward_iterator_tag;
     using iterator_category = std::input_iterator_tag;  // dereferencing yields a value, not a reference
@@ -226,15 +246,26 @@ public:
     // Inlined with everything it calls, so that the sweep's loop is the caller's loop around f's body
     // and the optimiser can hoist what f checks of its fixed parameters (measured: 5-10x slower without).
     [[nodiscard, gnu::always_inline, gnu::flatten]] value_type operator*() const {
-      if constexpr (is_grid<Space>) {
+      if constexpr (in_blocks) {
+        if (!filled_) fill_block(std::make_index_sequence<Space::rank - 1>{});
+        return block_[next_];
+      } else if constexpr (is_grid<Space>) {
         return call_with_values(std::make_index_sequence<Space::rank>{});
       } else {
         return call_as_hot<value_type>(step_, *view_->f_, *at_);
       }
     }
     [[gnu::always_inline]] iterator& operator++() {
-      ++at_;
-      ++step_;
+      if constexpr (in_blocks) {
+        if (++next_ == block_length()) [[unlikely]] {
+          at_.skip_in_row(next_);
+          next_ = 0;
+          filled_ = false;
+        }
+      } else {
+        ++at_;
+        ++step_;
+      }
       return *this;
     }
     iterator operator++(int) {
@@ -243,13 +274,29 @@ public:
       return before;
     }
     [[nodiscard, gnu::always_inline]] friend bool operator==(const iterator& a, const iterator& b) {
-      return a.at_ == b.at_;
+      return a.at_ == b.at_ && a.next_ == b.next_;
     }
     [[nodiscard, gnu::always_inline]] friend bool operator==(const iterator& a, const sentinel& b) {
-      return a.at_ == b.points_end();
+      return a.at_ == b.points_end();  // past the last block, next_ is 0
     }
 
   private:
+    // Blocks split each row from its first point on: block_size points, and what is left at its end.
+    [[nodiscard, gnu::always_inline]] std::size_t block_length() const {
+      return std::min(at_.points_left_in_row(), block_size);
+    }
+    // The block's results, by a loop over the last axis with the leading values fixed (K: the leading axes).
+    template <std::size_t... K>
+    [[gnu::always_inline]] void fill_block(std::index_sequence<K...>) const {
+      constexpr std::size_t last = Space::rank - 1;
+      const auto& point = *at_;
+      const auto& axis = std::get<last>((*view_->space_).axes);
+      const std::size_t first = axis.size() - at_.points_left_in_row();
+      const std::size_t count = block_length();
+      for (std::size_t k = 0; k < count; ++k) block_[k] = (*view_->f_)(std::get<K>(point)..., axis[first + k]);
+      filled_ = true;
+    }
+
     // f(the point's values...), with no std::apply between: each call layer is one more function the
     // inliner must take in whole, and std::apply's grows to f's size once f is inlined into it. Called
     // directly: the loop's end, the grid's sentinel, makes the call site hot.
@@ -259,9 +306,15 @@ public:
       return (*view_->f_)(std::get<K>(point)...);
     }
 
+    struct no_block {};
+    using block = std::conditional_t<in_blocks, std::array<result, block_size>, no_block>;
+
     sweep_view* view_ = nullptr;
-    point_iterator at_{};
-    std::size_t step_ = 0;  // the points passed, a run-time value for call_as_hot
+    point_iterator at_{};   // over a grid, the first point of this point's block
+    std::size_t step_ = 0;  // over an axis, the points passed: a run-time value for call_as_hot
+    std::size_t next_ = 0;  // this point's place in its block
+    mutable block block_{};
+    mutable bool filled_ = false;  // whether block_ holds this block's results
   };
 
   // The function is called through a mutable view even from a const one: a sweep may count its calls.

@@ -78,6 +78,69 @@ TEST(Sweep, RunTimeSweepsAreLazyAndAnySize) {
   EXPECT_EQ(rows, 50u);
 }
 
+// Over a grid lazy_sweep calls f a block at a time: reading a point computes it and the points after it in
+// its row, 16 at most, and reading again or reading those points computes nothing more.
+TEST(Sweep, LazySweepOfAGridComputesABlockOfARowWhenItsFirstPointIsRead) {
+  const auto g = hml::grid(hml::linear_axis(1.0, 3.0, 3), hml::linear_axis(0.0, 39.0, 40));  // rows of 40
+  std::size_t calls = 0;
+  const auto sweep = hml::lazy_sweep(g, [&](double row, double column) {
+    ++calls;
+    return 100.0 * row + column;
+  });
+  auto it = sweep.begin();
+  EXPECT_EQ(calls, 0u);
+  EXPECT_EQ(*it, 100.0);
+  EXPECT_EQ(calls, 16u);
+  EXPECT_EQ(*it, 100.0);
+  const auto copy = it;
+  for (int k = 0; k < 15; ++k) ++it;
+  EXPECT_EQ(*it, 115.0);
+  EXPECT_EQ(*copy, 100.0);
+  EXPECT_EQ(calls, 16u);
+  ++it;  // the second block of the row: not computed until read
+  EXPECT_EQ(calls, 16u);
+  EXPECT_EQ(*it, 116.0);
+  EXPECT_EQ(calls, 32u);
+  for (int k = 0; k < 16; ++k) ++it;  // the row's last 8 points, unread, then the next row
+  EXPECT_EQ(*it, 132.0);
+  EXPECT_EQ(calls, 40u);  // a block ends where its row does
+  for (int k = 0; k < 8; ++k) ++it;
+  EXPECT_EQ(*it, 200.0);
+  EXPECT_EQ(calls, 56u);
+  EXPECT_FALSE(it == copy);
+  auto again = copy;
+  for (int k = 0; k < 40; ++k) ++again;
+  EXPECT_TRUE(again == it);
+}
+
+// A result that cannot sit in a block (no default constructor) is computed at each point as it is read; in
+// blocks or not, every point's result is f at that point, in order, rows shorter than a block included.
+struct labelled {
+  explicit labelled(double v) : value{v} {}
+  double value;
+};
+
+TEST(Sweep, LazySweepOfAGridGivesEachPointsResultInBlocksOrNot) {
+  const auto g = hml::grid(hml::log_axis(1.0, 1000.0, 7), hml::values(0.5, 0.25, 0.125));  // rows of 3
+  const auto f = [](double a, double b) { return a * b + 1.0 / a; };
+  std::vector<double> expected;
+  hml::for_each_point(g, [&](double a, double b) { expected.push_back(f(a, b)); });
+  std::size_t i = 0;
+  std::size_t calls = 0;
+  for (const labelled& r : hml::lazy_sweep(g, [&](double a, double b) {
+         ++calls;
+         return labelled{f(a, b)};
+       })) {
+    ASSERT_LT(i, expected.size());
+    EXPECT_EQ(r.value, expected[i]) << "point " << i;
+    EXPECT_EQ(calls, i + 1) << "point " << i;
+    ++i;
+  }
+  EXPECT_EQ(i, g.size());
+  const auto in_blocks = hml::lazy_sweep(g, f) | ranges::to<std::vector>();
+  EXPECT_EQ(in_blocks, expected);
+}
+
 TEST(Sweep, AxesRejectBadArguments) {
   EXPECT_THROW((void)hml::log_axis(0.0, 1.0, 3), std::invalid_argument);
   EXPECT_THROW((void)hml::linear_axis(2.0, 1.0, 3), std::invalid_argument);
