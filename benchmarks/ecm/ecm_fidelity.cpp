@@ -177,8 +177,8 @@ std::vector<hml::data_size> cache_sets(const hml::host_machine& host) {
   std::vector<hml::host_machine::working_set_range> ranges = host.sample_ranges(caches);
   ranges.pop_back();  // main memory's: the kernel's own working set
   std::vector<hml::data_size> sets;
-  for (const auto& [smallest, largest] : ranges) {
-    sets.push_back(std::sqrt(std::max(smallest.value(), largest.value() / 2) * largest.value()) * hml::byte);
+  for (const hml::host_machine::working_set_range& r : ranges) {
+    sets.push_back(std::sqrt(std::max(r.smallest.value(), r.largest.value() / 2) * r.largest.value()) * hml::byte);
   }
   return sets;
 }

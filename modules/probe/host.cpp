@@ -678,8 +678,7 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
     expects(caches.size() <= names.size(), "hml: the ECM description takes up to three cache levels");
     const std::vector<working_set_range> ranges = sample_ranges(caches);
     for (std::size_t i = 0; i < caches.size(); ++i) {
-      const bool shared = i + 1 == caches.size() && threads > 1;
-      const auto [smallest, largest] = ranges[i];
+      const auto [smallest, largest, shared] = ranges[i];
       const std::optional<data_rate> inside = median_within(schoenauer_triad, smallest, largest);
       expects(inside.has_value(), "hml: no probed working set lies inside a cache the system reports; probe from "
                                   "below the first cache to well beyond the last");
@@ -715,7 +714,7 @@ std::vector<host_machine::working_set_range> host_machine::sample_ranges(std::sp
   for (std::size_t i = 0; i < caches.size(); ++i) {
     const bool shared = i + 1 == caches.size() && threads > 1;
     const data_size all_threads_hold = shared ? caches[i] : caches[i] * static_cast<double>(threads);
-    ranges.push_back({2.0 * inner_share, all_threads_hold / 2.0});
+    ranges.push_back({2.0 * inner_share, all_threads_hold / 2.0, shared});
     inner_share = all_threads_hold;
   }
   ranges.push_back({4.0 * inner_share, std::numeric_limits<double>::infinity() * byte});

@@ -192,6 +192,7 @@ struct host_machine {
   struct working_set_range {
     data_size smallest;
     data_size largest;
+    bool shared = false;  // a cache all threads share: the last one, when there are several threads
   };
   [[nodiscard]] std::vector<working_set_range> sample_ranges(std::span<const data_size> caches) const;
   // The ECM port model of this machine: the vector width of the probe's kernels; as the loads and stores

@@ -193,6 +193,8 @@ TEST(EcmProbe, SampleRangesAreWhereCpuTakesEachLevelsFigures) {
   EXPECT_EQ(ranges[2].largest, 16_MiB);
   EXPECT_EQ(ranges[3].smallest, 128_MiB);
   EXPECT_TRUE(std::isinf(ranges[3].largest.value()));
+  EXPECT_FALSE(ranges[0].shared || ranges[1].shared || ranges[3].shared);
+  EXPECT_TRUE(ranges[2].shared);
   // One sample per range gives each level that sample's rate: L2's 400 GB/s at 1 MiB, not at 1 MiB + 1 B.
   m.schoenauer_triad = {{48_KiB, 800_GBps}, {1_MiB, 400_GBps}, {4_MiB, 200_GBps}, {128_MiB, 60_GBps}};
   EXPECT_DOUBLE_EQ(hml::in(m.cpu(caches).machine.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);
@@ -201,6 +203,7 @@ TEST(EcmProbe, SampleRangesAreWhereCpuTakesEachLevelsFigures) {
   // One thread: nothing shared, L3 from 2 MiB to 16 MiB.
   m.threads = 1;
   EXPECT_EQ(m.sample_ranges(caches)[2].smallest, 2_MiB);
+  EXPECT_FALSE(m.sample_ranges(caches)[2].shared);
 }
 
 // A cache no sample lies inside cannot be described: one clear error, not a level with a made-up rate.
