@@ -14,7 +14,8 @@
 // round with the median error. This shared host's DRAM bandwidth drifts by up to 1.5x between runs a
 // minute apart, and its caches' rates by up to 2x over minutes (neighbours on the host), more than the
 // targets allow; a figure taken beside the kernel sees the same machine it does. Targets: 10 % for
-// streaming, 15 % for the stencil past both ends of the band between half of a cache and all of it. Writes the `ecm_fidelity` section of benchmarks/README.md.
+// streaming, 15 % for the stencil outside the band between half of a cache and all of it, none inside it.
+// Writes the `ecm_fidelity` section of benchmarks/README.md.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>

@@ -7,8 +7,9 @@
 // for_each_point 1.33x, sweep_rows 1.22x; a flat range-for over a grid's points about 1.45x, as fast as the
 // same flat loop by hand (in a flat loop what depends on the outer axis alone is computed at every point);
 // over lazy_sweep of a grid about 1.35x, since it fills a block of a row at a time in a loop of its own
-// (sweep_view). Flat range-fors depend on clang's inliner counting one flat loop's body as hot. hml::run of a two-tier memory costs 460 in LLVM's inline cost model, and the validate(kernel) it
-// calls 260 more. The threshold is 250 at an ordinary call site and 525 at a "locally hot" one, a block that
+// (sweep_view). Flat range-fors depend on clang's inliner counting one flat loop's body as hot. hml::run
+// of a two-tier memory costs 460 in LLVM's inline cost model, and the validate(kernel) it calls 260 more.
+// The threshold is 250 at an ordinary call site and 525 at a "locally hot" one, a block that
 // LLVM estimates to run >= 60 times per entry of the function (-hot-callsite-rel-freq); with no profile it
 // estimates a loop at about 32 iterations, so the body of a nested inner loop (~1,000x) is hot and the body
 // of one flat loop (~32x) is not (-Rpass=inline: "cost=460, threshold=525" into the nested loops,
