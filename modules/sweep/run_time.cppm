@@ -6,7 +6,7 @@
 // Measured (benchmarks/zero_overhead, the seed cache model, against nested loops written by hand):
 // for_each_point 1.33x, sweep_rows 1.22x; a flat range-for over a grid's points about 1.45x, as fast as the
 // same flat loop by hand (in a flat loop what depends on the outer axis alone is computed at every point);
-// over lazy_sweep of a grid about 1.35x, since it fills a block of a row at a time in a loop of its own
+// over lazy_sweep of a grid about 1.4x, since it fills a block of a row at a time in a loop of its own
 // (sweep_view). Flat range-fors depend on clang's inliner counting one flat loop's body as hot. hml::run
 // of a two-tier memory costs 460 in LLVM's inline cost model, and the validate(kernel) it calls 260 more.
 // The threshold is 250 at an ordinary call site and 525 at a "locally hot" one, a block that
@@ -190,7 +190,7 @@ template <class R, class F, class... Args>
 // for the points after it in its row, up to block_size of them, in a loop of its own. What f computes from
 // the row's leading values alone is then computed once a block, as in a nested loop written by hand, where
 // one flat loop would compute it at every point (benchmarks/zero_overhead, the seed model: a range-for over
-// a grid's points about 1.45x the nested loop by hand, over lazy_sweep in blocks about 1.35x). f may thus
+// a grid's points about 1.45x the nested loop by hand, over lazy_sweep in blocks about 1.4x). f may thus
 // run for up to 15 points the consumer never reads. A result type that is not default-constructible and
 // copy-assignable cannot sit in a block, and f is then called at each point as it is read.
 template <class Space, class F>
@@ -209,10 +209,10 @@ private:
   using point_sentinel = decltype(end_of(std::declval<const Space&>()));  // a grid's: grid::sentinel
   using result = std::remove_cvref_t<decltype(invoke_at(std::declval<const Space&>(), 0, std::declval<F&>()))>;
 
-  // Blocks of 16 results: in benchmarks/zero_overhead (session 10) blocks of 8 to 16 measured fastest
-  // (1.33-1.39x the nested loop by hand), 4 and 32 to 64 slower (1.42-1.46x); probably because the loop
-  // that reads a block runs beside the divisions of the loop that fills the next only when both fit in the
-  // core's window of instructions (not measured).
+  // Blocks of 16 results: in benchmarks/zero_overhead (session 10) blocks of 8 and 16 measured 1.33-1.39x
+  // the nested loop by hand, 4 1.42x, 32 and 64 1.34-1.46x; probably because the loop that reads a block
+  // runs beside the divisions of the loop that fills the next only when both fit in the core's window of
+  // instructions (not measured).
   static constexpr bool in_blocks =
       is_grid<Space> && std::is_default_constructible_v<result> && std::is_copy_assignable_v<result>;
   static constexpr std::size_t block_size = in_blocks ? 16 : 0;
