@@ -11,8 +11,10 @@
 //   `hml roofline` at full precision in each format, and on a tenth of the operations (memory);
 // - binary input (/dev/zero, /dev/urandom): how long until the one-line error, and in what memory.
 //
+// Each hml figure is the best of at least --runs runs and of as many more as --min-seconds of runs take.
+//
 //   streaming --hml PATH --reference roofline_reference.py [--python python3] [--side N] [--big-side N]
-//             [--operations N] [--runs N] --markdown FILE
+//             [--operations N] [--runs N] [--min-seconds S] --markdown FILE
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -50,6 +52,7 @@ struct measured {
   double seconds = 0;          // wall time, start to exit
   double peak_bytes = 0;       // peak resident set of the process
   std::string error;           // what it wrote to stderr
+  int runs = 1;                // runs the best was taken from
 };
 
 // Runs `argv` with standard input from `in` and standard output to `out` (paths), and measures it.
@@ -80,16 +83,24 @@ measured run(const std::vector<std::string>& argv, const fs::path& in, const fs:
   return m;
 }
 
-// The best (shortest) of `runs` runs, with the largest peak memory seen; a failed run is an error.
+// The best (shortest) of at least `runs` runs and of as many more as `min_seconds` of runs take (at most 100),
+// with the largest peak memory seen; a failed run is an error. The time sizes the sample as Google Benchmark
+// sizes its own: one run of hml takes 0.1-0.7 s, and on this shared VM `hml roofline --round` (two threads)
+// took 91-143 ms at best and 112-191 ms at the median in batches of 20-40 runs minutes apart, so three runs
+// alone often hold no quiet one.
 measured best_of(int runs, const std::vector<std::string>& argv, const fs::path& in, const fs::path& out,
-                 const fs::path& err) {
+                 const fs::path& err, double min_seconds = 0) {
   measured best;
-  for (int r = 0; r < runs; ++r) {
+  double total = 0;
+  int r = 0;
+  for (; r < runs || (total < min_seconds && r < 100); ++r) {
     const measured m = run(argv, in, out, err);
     if (m.status != 0) throw std::runtime_error(argv[0] + " failed (status " + std::to_string(m.status) + "): " + m.error);
     if (r == 0 || m.seconds < best.seconds) best = {m.status, m.seconds, std::max(best.peak_bytes, m.peak_bytes), {}};
     best.peak_bytes = std::max(best.peak_bytes, m.peak_bytes);
+    total += m.seconds;
   }
+  best.runs = r;
   return best;
 }
 
@@ -183,8 +194,16 @@ struct options {
   std::size_t big_side = 10'000;
   std::size_t operations = 1'000'000;
   int runs = 3;
+  double min_seconds = 2;  // hml's runs of each measurement take at least this long in all
   std::string markdown;
 };
+
+// How many runs each hml figure is the best of.
+std::string sample(const options& o) {
+  std::string text = "at least " + runs(o.runs);
+  if (o.min_seconds > 0) text += " and of as many as " + seconds(o.min_seconds) + " of runs take";
+  return text;
+}
 
 std::string fragment(const options& o, const fs::path& work) {
   const fs::path null = "/dev/null";
@@ -203,7 +222,7 @@ std::string fragment(const options& o, const fs::path& work) {
   // --- sweeps ---
   md << "### `hml sweep`\n\n";
   md << "`hml sweep --bandwidth 1Gbit/s:1Tbit/s:" << o.side << ":log --ops-per-byte 0.25:16:" << o.side
-     << " --format F`: " << count(point_count) << " points; wall time the best of " << runs(o.runs)
+     << " --format F`: " << count(point_count) << " points; wall time the best of " << sample(o)
      << ", peak resident memory the largest. `-o FILE` writes a temporary file beside FILE, syncs it to the "
         "disk and renames it; `> /dev/null` is the program's own cost.\n\n";
   md << markdown_row({"format", "`-o FILE`", "points/s", "peak memory", "`> /dev/null`", "points/s", "peak memory",
@@ -219,7 +238,7 @@ std::string fragment(const options& o, const fs::path& work) {
     const fs::path file = work / ("sweep." + std::string{format});
     std::vector<std::string> to_file = sweep(o.side, format);
     to_file.insert(to_file.end(), {"-o", file.string()});
-    const measured f = best_of(o.runs, to_file, null, null, err);
+    const measured f = best_of(o.runs, to_file, null, null, err, o.min_seconds);
     const std::size_t lines = count_lines(file);
     const std::size_t expected = format == "csv" ? o.side * o.side + 1
                                  : format == "table" ? o.side * o.side + 2
@@ -230,7 +249,7 @@ std::string fragment(const options& o, const fs::path& work) {
     }
     const auto size = static_cast<double>(fs::file_size(file));
     fs::remove(file);
-    const measured n = best_of(o.runs, sweep(o.side, format), null, null, err);
+    const measured n = best_of(o.runs, sweep(o.side, format), null, null, err, o.min_seconds);
     if (format == "csv") {
       csv_seconds = n.seconds;
       csv_file_seconds = f.seconds;
@@ -273,7 +292,8 @@ std::string fragment(const options& o, const fs::path& work) {
     return argv;
   };
   const fs::path hml_out = work / "hml.csv";
-  const measured hml_round = best_of(o.runs, roofline(operations, {"--format", "csv", "--round"}), null, hml_out, err);
+  const measured hml_round =
+      best_of(o.runs, roofline(operations, {"--format", "csv", "--round"}), null, hml_out, err, o.min_seconds);
   md << "### `hml roofline` against the Python reference\n\n";
   md << "One file of " << count(o.operations) << " operations (`name,flops,memory_bytes`, plain numbers, "
      << memory(static_cast<double>(fs::file_size(operations))) << "), CSV in and CSV out, on a roof of 67 TFLOP/s and "
@@ -284,14 +304,19 @@ std::string fragment(const options& o, const fs::path& work) {
     md << "No python3 was found, so the reference did not run.\n\n";
   } else {
     const fs::path python_out = work / "python.csv";
+    const fs::path version_file = work / "python-version";
+    run({o.python, "--version"}, null, version_file, err);
+    std::string version;
+    std::getline(std::ifstream{version_file}, version);
     const measured python = best_of(std::min(o.runs, 2), {o.python, o.reference, "67e12", "3.35e12", operations.string(), python_out.string()},
                                     null, null, err);
     const std::size_t rows = check_agreement(hml_out, python_out);
     if (rows != o.operations) throw std::runtime_error("the outputs hold " + std::to_string(rows) + " rows");
     fs::remove(python_out);
     md << "Both wrote the same " << count(o.operations) << " rows (names and bounds equal, every number the same "
-          "double); wall time the best of " << runs(o.runs) << " for hml, of " << runs(std::min(o.runs, 2))
-       << " for Python; the operations are read and analysed on one thread while a second formats them and a "
+          "double); wall time the best of " << runs(hml_round.runs) << " for hml (" << sample(o) << "), of "
+       << runs(std::min(o.runs, 2)) << " for Python (`" << o.python << "`: " << version
+       << "); the operations are read and analysed on one thread while a second formats them and a "
           "third writes.\n\n";
     md << markdown_row({"program", "wall time", "operations/s", "peak memory"});
     md << markdown_row({"---", "---:", "---:", "---:"});
@@ -306,7 +331,7 @@ std::string fragment(const options& o, const fs::path& work) {
   md << markdown_row({"format", "wall time", "operations/s", "peak memory", "a tenth of the operations: peak memory"});
   md << markdown_row({"---", "---:", "---:", "---:", "---:"});
   for (const std::string_view format : {"csv", "json", "table"}) {
-    const measured all = best_of(o.runs, roofline(operations, {"--format", std::string{format}}), null, null, err);
+    const measured all = best_of(o.runs, roofline(operations, {"--format", std::string{format}}), null, null, err, o.min_seconds);
     const measured tenth = best_of(1, roofline(fewer, {"--format", std::string{format}}), null, null, err);
     md << markdown_row({std::string{format}, seconds(all.seconds), number(n_ops / all.seconds), memory(all.peak_bytes),
                         memory(tenth.peak_bytes)});
@@ -359,7 +384,9 @@ int main(int argc, char** argv) {
   app.add_option("--side", o.side, "sweep side x side points")->capture_default_str();
   app.add_option("--big-side", o.big_side, "the big sweep's side")->capture_default_str();
   app.add_option("--operations", o.operations, "operations in the roofline file")->capture_default_str();
-  app.add_option("--runs", o.runs, "runs of each measurement (the best is kept)")->capture_default_str();
+  app.add_option("--runs", o.runs, "runs of each measurement at least (the best is kept)")->capture_default_str();
+  app.add_option("--min-seconds", o.min_seconds, "and as many more as hml's runs of it take this long in all")
+      ->capture_default_str();
   app.add_option("--markdown", o.markdown, "write the fragment here")->required();
   CLI11_PARSE(app, argc, argv);
   const fs::path work = fs::temp_directory_path() / ("hml-streaming-bench-" + std::to_string(::getpid()));
