@@ -338,7 +338,7 @@ std::string run(const bench::run_options& run_options) {
   // main memory's mixes are: the probe's Schoenauer triad and store kernel at the same working set, in rounds
   // alternating with it. Kernel and figures are all the core's own work, so each is taken at its best of the
   // rounds, the core undisturbed: a neighbour on the host's cores slows them all, but not alike (copy more
-  // than the store kernel beside it), and pairing a round's figures with its time left copy 14-17 % fast.
+  // than the store kernel beside it), and a round's figures paired with its time put copy 14-17 % below its time.
   const hml::data_size l1_share = probed.machine.memory[0].capacity.value * 0.75;
   const auto l1_elements = [&](std::size_t arrays) {
     return static_cast<std::size_t>(l1_share.value() / 8 / static_cast<double>(arrays)) / 8 * 8;
