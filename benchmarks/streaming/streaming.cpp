@@ -315,7 +315,7 @@ std::string fragment(const options& o, const fs::path& work) {
     fs::remove(python_out);
     md << "Both wrote the same " << count(o.operations) << " rows (names and bounds equal, every number the same "
           "double); wall time the best of " << runs(hml_round.runs) << " for hml (" << sample(o) << "), of "
-       << runs(std::min(o.runs, 2)) << " for Python (`" << o.python << "`: " << version
+       << runs(python.runs) << " for Python (`" << o.python << "`: " << version
        << "); the operations are read and analysed on one thread while a second formats them and a "
           "third writes.\n\n";
     md << markdown_row({"program", "wall time", "operations/s", "peak memory"});
