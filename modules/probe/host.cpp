@@ -313,13 +313,17 @@ duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
   enum class stage { prepared, calibrating, repeating };
   stage current = stage::prepared;
   std::uint64_t passes = 1;
-  clock::time_point started;
+  const clock::time_point origin = clock::now();
+  const auto now = [&options, origin] {
+    return options.timer ? options.timer() : std::chrono::duration<double>(clock::now() - origin).count() * second;
+  };
+  duration started{};
   bool timing = false;  // while repeating: a repetition runs, and the next phase ends it
   std::vector<double> repetitions;
   const double min_seconds = options.min_time.value();
   constexpr std::uint64_t max_passes = std::uint64_t{1} << 40;
   auto on_phase = [&]() noexcept {
-    const double elapsed = std::chrono::duration<double>(clock::now() - started).count();
+    const double elapsed = (now() - started).value();
     switch (current) {
       case stage::prepared: current = stage::calibrating; break;
       case stage::calibrating:
@@ -335,7 +339,7 @@ duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
         timing = !timing;
         break;
     }
-    started = clock::now();
+    started = now();
   };
   std::barrier sync{static_cast<std::ptrdiff_t>(threads), on_phase};
 
@@ -405,7 +409,7 @@ bandwidth_sample measure_bandwidth(stream_kernel kernel, data_size working_set, 
         return run_schoenauer_triad(kind, d[0].get(), d[1].get(), d[2].get(), d[3].get(), n);
     }
   };
-  const duration time = time_parallel(prepare, pass, {threads, options.min_time, options.repetitions});
+  const duration time = time_parallel(prepare, pass, {threads, options.min_time, options.repetitions, options.timer});
   const data_size moved = workload_of(kernel, n * threads).bytes;
   return {moved, moved / time};
 }
@@ -449,7 +453,7 @@ duration measure_latency(data_size working_set, const timing_options& options) {
     for (std::uint64_t i = 0; i < chase_steps; ++i) p = p->next;
     position = p;
   };
-  const duration per_pass = time_parallel(prepare, pass, {1, options.min_time, options.repetitions});
+  const duration per_pass = time_parallel(prepare, pass, {1, options.min_time, options.repetitions, options.timer});
   return per_pass / static_cast<double>(chase_steps);
 }
 
@@ -471,7 +475,7 @@ compute_rate measure_fma_peak(const timing_options& options) {
   const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
   std::vector<double> sinks(threads);  // kept, so the chains cannot be optimised away
   const auto pass = [&](unsigned t, unsigned) { sinks[t] += run_fma<T>(kind, fma_rounds); };
-  const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions});
+  const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions, options.timer});
   expects(std::ranges::all_of(sinks, [](double s) { return std::isfinite(s); }), "hml: the FMA kernel diverged");
   return fma_flops<T>(kind, fma_rounds) * static_cast<double>(threads) * flop / time;
 }
@@ -487,7 +491,7 @@ compute_rate measure_scalar_chain(const timing_options& options) {
   const unsigned threads = options.threads == 0 ? available_threads() : options.threads;
   std::vector<double> chains(threads, 1.0);  // each pass continues its thread's chain: nothing to hoist
   const auto pass = [&](unsigned t, unsigned) { chains[t] = run_chain(kind, chain_steps, chains[t]); };
-  const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions});
+  const duration time = time_parallel([](unsigned, unsigned) {}, pass, {threads, options.min_time, options.repetitions, options.timer});
   expects(std::ranges::all_of(chains, [](double x) { return std::isfinite(x); }), "hml: the FMA chain diverged");
   return 2.0 * static_cast<double>(chain_steps) * static_cast<double>(threads) * flop / time;
 }
@@ -565,14 +569,17 @@ frequency measure_clock(const timing_options& options) {
   timing_options one_thread = options;
   one_thread.threads = 1;
   std::uint64_t sink = 0;
+  volatile std::uint64_t one_in_memory = 1;  // read from memory: a value the renamer cannot know or fold
   const duration t = time_parallel([](unsigned, unsigned) {},
                                    [&](unsigned, unsigned) {
                                      std::uint64_t x = sink;
+                                     const std::uint64_t one = one_in_memory;
                                      for (std::uint64_t i = 0; i < additions / 8; ++i) {
                                        asm volatile(
-                                           "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"
-                                           "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0"
-                                           : "+r"(x));
+                                           "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\t"
+                                           "add %1, %0\n\tadd %1, %0\n\tadd %1, %0\n\tadd %1, %0"
+                                           : "+r"(x)
+                                           : "r"(one));
                                      }
                                      sink = x;
                                    },

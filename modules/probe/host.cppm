@@ -24,6 +24,9 @@ struct timing_options {
   unsigned threads = 0;                      // 0: one per hardware thread this process may run on
   duration min_time = 100 * millisecond;     // each repetition repeats the pass until it lasts this long
   unsigned repetitions = 3;                  // the best repetition counts
+  // The time since any fixed moment; empty: std::chrono::steady_clock. Tests inject a timer of their own,
+  // so that what a measurement computes from its timings is checked without depending on the host's speed.
+  std::function<duration()> timer{};
 };
 
 // The timing options' checks, one per field, as hml.machine has them (validate_latency, ...).
@@ -114,10 +117,13 @@ enum class fma_precision { fp64, fp32 };  // the lanes of the FMA kernel
 // reorder (no -ffast-math), where the vector peak above is out of reach.
 [[nodiscard]] compute_rate measure_scalar_chain(const timing_options& options = {});
 
-// This core's clock: one thread times a chain of dependent 64-bit integer additions, each of which waits
-// for the one before and takes one cycle on every x86-64 core (Agner Fog's instruction tables: ADD r,r has
-// latency 1), so additions per second are cycles per second, boost included. 0 Hz where the chain is not
-// available (not x86-64).
+// This core's clock: one thread times a chain of dependent 64-bit additions of a register to a register,
+// each of which waits for the one before and takes one cycle on every x86-64 core (ADD r64, r64 has latency
+// 1 in Agner Fog's tables and on uops.info, Intel and AMD alike), so additions per second are cycles per
+// second, boost included. The addend is a register loaded from memory, not an immediate: Intel's cores
+// from Golden Cove on fold `add $imm, reg` in the renamer (a chain of them ran five a cycle, and a probe
+// on such a core measured 18.9 GHz), which they cannot do with a value the renamer does not know.
+// 0 Hz where the chain is not available (not x86-64).
 [[nodiscard]] frequency measure_clock(const timing_options& options = {});
 
 // Latency of a load that waits for the one before: one thread follows pointers through the 64-byte lines

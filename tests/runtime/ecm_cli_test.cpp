@@ -218,11 +218,23 @@ TEST(EcmProbe, ACacheWithoutSamplesIsRefused) {
 }
 
 #if defined(__x86_64__)
-// The clock from a chain of dependent additions: a plausible x86-64 clock, not a timing claim.
-TEST(EcmProbe, ClockIsPlausible) {
-  const hml::frequency f = hml::measure_clock({.min_time = 20 * hml::millisecond, .repetitions = 2});
-  EXPECT_GT(hml::in(f, hml::gigahertz), 0.3);
-  EXPECT_LT(hml::in(f, hml::gigahertz), 7.0);
+// The clock from the host: that it ran and gave a finite, positive figure, nothing about how fast the host
+// is (a loaded or emulated machine may run the chain at any speed).
+TEST(EcmProbe, ClockRunsAndIsFinitePositive) {
+  const hml::frequency f = hml::measure_clock({.min_time = 1 * hml::millisecond, .repetitions = 1});
+  EXPECT_TRUE(hml::isfinite(f));
+  EXPECT_GT(f.value(), 0.0);
+}
+
+// What measure_clock computes from its timing, with a timer that advances 1 ms each time it is read: every
+// round, calibration's first included, lasts 1 ms, so one pass of the chain (10^6 additions, one cycle
+// each) takes 1 ms and the clock is 1 GHz, whatever the host.
+TEST(EcmProbe, ClockIsAdditionsOverTheTimeOfAPass) {
+  int reads = 0;
+  const auto one_ms_per_read = [&reads] { return ++reads * hml::millisecond; };
+  const hml::frequency f =
+      hml::measure_clock({.min_time = 1 * hml::millisecond, .repetitions = 2, .timer = one_ms_per_read});
+  EXPECT_NEAR(hml::in(f, hml::gigahertz), 1.0, 1e-9);
 }
 #endif
 

@@ -159,6 +159,24 @@ TEST(TimeParallel, EveryThreadPreparesOnceAndRunsEveryPass) {
   }
 }
 
+// The calibration and the best repetition, with a timer that counts passes (1 us each) and stalls 5 ms at
+// the end of the second repetition (its 12th read: 6 in calibration, then a start and an end per
+// repetition): one thread; the round grows 100x (1 pass, then 100), then 12x (1.2 ms against 1 ms) to 1200
+// passes; the stalled repetition loses to the others, so a pass takes 1 us.
+TEST(TimeParallel, CalibratesToTheMinimumTimeAndKeepsTheBestRepetition) {
+  std::atomic<long> passes{0};
+  int reads = 0;
+  const auto timer = [&] {
+    ++reads;
+    const hml::duration stall = reads == 12 ? 5 * hml::millisecond : hml::duration{};
+    return static_cast<double>(passes) * hml::microsecond + stall;
+  };
+  const hml::timing_options counted{.threads = 1, .min_time = 1_ms, .repetitions = 3, .timer = timer};
+  const auto per_pass = hml::time_parallel([](unsigned, unsigned) {}, [&](unsigned, unsigned) { ++passes; }, counted);
+  EXPECT_NEAR(per_pass.value(), 1e-6, 1e-15);
+  EXPECT_EQ(passes, 1 + 100 + 1200 + 3 * 1200) << "calibration rounds, then three repetitions of 1200 passes";
+}
+
 TEST(TimeParallel, AFailingThreadIsReportedNotACrash) {
   const auto fail_on_last = [](unsigned t, unsigned threads) {
     if (t + 1 == threads) throw std::runtime_error("cannot allocate");
@@ -183,28 +201,26 @@ TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
   EXPECT_THROW((void)hml::measure_latency(hml::physical_memory()), std::invalid_argument);
 }
 
-TEST(MeasureScalarChain, FiniteAndWithinPhysicalBounds) {
+TEST(MeasureScalarChain, RunsAndIsFinitePositive) {
   // Not compared with the vector peak: two timings taken one after the other on a loaded machine (ctest runs
   // in parallel with compilers) can come out in either order. benchmarks/host reports both, from a quiet run.
   const auto chain = hml::measure_scalar_chain(tiny);
   EXPECT_TRUE(hml::isfinite(chain));
-  EXPECT_GT(chain, 0.001_GFLOPS);
-  EXPECT_LT(chain, 1000_PFLOPS);
+  EXPECT_GT(chain.value(), 0.0);
 }
 
-TEST(MeasureLatency, FiniteAndWithinPhysicalBounds) {
-  // Bounds only (see above): a load takes more than a picosecond (0.001 ns) and less than a millisecond.
+TEST(MeasureLatency, RunsAndIsFinitePositive) {
+  // That it ran and gave a finite, positive time (see above): nothing about the host's speed.
   for (const hml::data_size set : {4_KiB, 1_MiB}) {
     const auto latency = hml::measure_latency(set, tiny);
     EXPECT_TRUE(hml::isfinite(latency));
-    EXPECT_GT(latency, 0.001_ns);
-    EXPECT_LT(latency, 1_ms);
+    EXPECT_GT(latency.value(), 0.0);
   }
   EXPECT_GT(hml::measure_latency(1_B, tiny), 0_s) << "the smallest chase is two lines";
   EXPECT_THROW((void)hml::measure_latency(0_B), std::invalid_argument);
 }
 
-TEST(Probe, TinySettingGivesAPlausibleMachine) {
+TEST(Probe, TinySettingGivesACompleteMachine) {
   const auto m = hml::probe({.working_sets = {16_KiB, 64_KiB, 256_KiB}, .timing = tiny});
   EXPECT_EQ(m.threads, hml::available_threads());
   EXPECT_FALSE(m.isa.empty());
@@ -219,9 +235,8 @@ TEST(Probe, TinySettingGivesAPlausibleMachine) {
   EXPECT_EQ(m.store.size(), inside_l1);
   for (const auto& samples : {m.copy, m.schoenauer_triad, m.store}) {
     for (const auto& s : samples) {
-      EXPECT_TRUE(hml::isfinite(s.bandwidth));
-      EXPECT_GT(s.bandwidth, 1_MBps);     // physical bounds, not a performance claim
-      EXPECT_LT(s.bandwidth, 1000_TBps);
+      EXPECT_TRUE(hml::isfinite(s.bandwidth));  // that it ran: nothing about the host's speed
+      EXPECT_GT(s.bandwidth.value(), 0.0);
       EXPECT_GT(s.working_set, 0_B);
     }
   }
@@ -229,19 +244,19 @@ TEST(Probe, TinySettingGivesAPlausibleMachine) {
   EXPECT_EQ(m.levels.back().ceiling.name, "DRAM");
   ASSERT_EQ(m.latencies.size(), m.levels.size());
   for (const hml::duration latency : m.latencies) {
-    EXPECT_GT(latency, 0.001_ns);
-    EXPECT_LT(latency, 1_ms);
+    EXPECT_TRUE(hml::isfinite(latency));
+    EXPECT_GT(latency.value(), 0.0);
   }
   EXPECT_EQ(m.dram().latency, m.latencies.back());
   EXPECT_TRUE(hml::isfinite(m.peak_fp32));
-  EXPECT_GT(m.peak_fp32, 0.001_GFLOPS);
+  EXPECT_GT(m.peak_fp32.value(), 0.0);
   EXPECT_EQ(m.compute_fp32().name, "FP32 FMA");
   EXPECT_TRUE(hml::isfinite(m.peak));
-  EXPECT_GT(m.peak, 0.001_GFLOPS);
-  EXPECT_LT(m.peak, 1000_PFLOPS);
+  EXPECT_GT(m.peak.value(), 0.0);
   EXPECT_EQ(m.scalar_chain_compute().name, "FP64 scalar FMA chain");
   EXPECT_EQ(m.scalar_chain_compute().peak, m.scalar_chain);
-  EXPECT_GT(m.scalar_chain, 0.001_GFLOPS);
+  EXPECT_TRUE(hml::isfinite(m.scalar_chain));
+  EXPECT_GT(m.scalar_chain.value(), 0.0);
   // The description plugs into the models.
   const auto point = hml::analyze(hml::triad<double>(1'000'000), m.roofline());
   EXPECT_TRUE(hml::isfinite(point.estimated_time));
