@@ -45,9 +45,9 @@ std::optional<hml::loop_kernel> builtin_kernel(std::string_view name, std::int64
   return std::nullopt;
 }
 
-const hml::cpu_description* builtin_machine(std::string_view id) {
-  for (const hml::cpu_description* c : hml::cpus::all)
-    if (c->machine.id == id) return c;
+const hml::machine_description* builtin_machine(std::string_view id) {
+  for (const hml::machine_description* c : hml::cpus::all)
+    if (c->id == id) return c;
   return nullptr;
 }
 
@@ -69,7 +69,7 @@ std::string ecm_line(const hml::ecm_result& r) {
 void run(const ecm_options& o) {
   // The machine: a catalog CPU by id, else a YAML file.
   std::optional<hml::loaded_cpu> loaded_machine;
-  const hml::cpu_description* machine = builtin_machine(o.machine);
+  const hml::machine_description* machine = builtin_machine(o.machine);
   if (machine == nullptr) {
     std::string name;
     const std::string text = read_text("--machine", o.machine, name);
@@ -97,8 +97,8 @@ void run(const ecm_options& o) {
     }
     kernel = loaded_kernel->kernel();
   }
-  const hml::cpu_description& c = *machine;
-  const unsigned cores = o.cores > 0 ? o.cores : (c.machine.cores > 0 ? c.machine.cores : 1);
+  const hml::machine_description& c = *machine;
+  const unsigned cores = o.cores > 0 ? o.cores : (c.cores > 0 ? c.cores : 1);
   if (o.t_ol.has_value() != o.t_nol.has_value())
     throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
   if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
@@ -107,8 +107,8 @@ void run(const ecm_options& o) {
   });
   if (!(r.time.value() > 0))
     throw input_error("--t-ol, --t-nol: the kernel would take no time at all; give an in-core time > 0");
-  const hml::frequency clock = c.machine.clock.value;
-  const bool has_roof = hml::has_roof(c.machine, hml::precision::fp64);
+  const hml::frequency clock = c.clock.value;
+  const bool has_roof = hml::has_roof(c, hml::precision::fp64);
   const std::optional<hml::roofline_point> roof =
       has_roof && r.flop_per_cacheline > 0 ? std::optional{hml::roofline_beside(*kernel, r, c)} : std::nullopt;
 
@@ -121,7 +121,7 @@ void run(const ecm_options& o) {
                                    "roofline_flop_per_s"})
       t.columns.push_back(name);
     for (unsigned n = 1; n <= cores; ++n) {
-      std::vector<hml::cell> row{std::string{r.kernel}, std::string{c.machine.name}, static_cast<double>(n),
+      std::vector<hml::cell> row{std::string{r.kernel}, std::string{c.name}, static_cast<double>(n),
                                  hml::in(r.core.overlapping, hml::cycle), hml::in(r.core.non_overlapping, hml::cycle)};
       for (const hml::transfer_term& x : r.transfers) row.emplace_back(hml::in(x.time, hml::cycle));
       row.emplace_back(hml::in(r.time, hml::cycle));
@@ -136,13 +136,13 @@ void run(const ecm_options& o) {
     return;
   }
 
-  std::string out = std::string{r.kernel} + " on " + std::string{c.machine.name} + ", " +
+  std::string out = std::string{r.kernel} + " on " + std::string{c.name} + ", " +
                     hml::to_string(clock, {.number = hml::general(4)}) + ", " + std::to_string(cores) + " cores\n";
   out += "ECM " + ecm_line(r) + " = " + cy(r.time) + " cy/CL (" +
          std::string{hml::format_number(r.iterations_per_cacheline, hml::general(3)).view()} + " iterations per CL)\n";
   hml::table levels{{"data in", "cy/CL", "per core"}, {}};
   for (std::size_t i = 0; i < r.predictions.size(); ++i) {
-    const std::string where = std::string{c.machine.memory[i].name};
+    const std::string where = std::string{c.memory[i].name};
     const hml::cycles t = r.predictions[i];
     levels.add_row({where, std::string{cy(t)},
                     t.value() > 0 ? hml::rate_text(hml::iterations_per_second(r, t, clock), "It/s") : std::string{"-"}});
@@ -161,7 +161,7 @@ void run(const ecm_options& o) {
   out += "\n" + hml::format_table(scaling);
   if (roof) {
     out += "\nroofline beside it (FP64, main memory " +
-           hml::to_string(hml::main_memory(c.machine).bandwidth.value, {.number = hml::general(4),
+           hml::to_string(hml::main_memory(c).bandwidth.value, {.number = hml::general(4),
                                                                         .prefixes = hml::prefix_system::decimal}) +
            "): " + hml::to_string(roof->intensity, {.number = hml::general(3)}) + ", " + rate(roof->attainable) + ", " +
            std::string{hml::to_string(roof->bound)} + "\n";

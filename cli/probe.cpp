@@ -93,7 +93,7 @@ void run(const probe_command_options& o) {
     hml::write_file_atomically(o.save_device, hml::to_device_json(d, {&hml::probe_source, 1}));
   }
   if (!o.save_machine.empty()) {
-    const hml::cpu_description c = check_option("--save-machine", [&] { return m.cpu(); });
+    const hml::machine_description c = check_option("--save-machine", [&] { return m.cpu(); });
     hml::write_file_atomically(o.save_machine, hml::to_machine_yaml(c));
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));

@@ -115,11 +115,11 @@ hml::duration time_kernel(std::size_t arrays, std::size_t n, const hml::timing_o
 // keeps its caches and gets main memory's mixes alone.
 struct measured_round {
   hml::duration kernel;
-  hml::cpu_description machine;
+  hml::machine_description machine;
 };
 
 template <class Body>
-std::vector<measured_round> measure_beside(const hml::host_machine& host, const hml::cpu_description& probed,
+std::vector<measured_round> measure_beside(const hml::host_machine& host, const hml::machine_description& probed,
                                            std::span<const hml::data_size> cache_sets, hml::data_size working_set,
                                            unsigned rounds, const hml::timing_options& timing, std::size_t arrays,
                                            std::size_t n, Body body) {
@@ -148,7 +148,7 @@ std::vector<measured_round> measure_beside(const hml::host_machine& host, const 
   std::vector<measured_round> machines;
   for (const samples& m : measured) {
     if (cache_sets.empty()) {
-      hml::cpu_description machine = probed;
+      hml::machine_description machine = probed;
       machine.memory_bandwidths = {};
       for (hml::stream_mix_bandwidth mix : probed.memory_bandwidths) {
         if (mix.kernel == "copy") mix.bandwidth.value = m.copy;
@@ -228,7 +228,7 @@ std::string rate(hml::data_rate r) {
   return hml::to_string(r, {.number = hml::general(3), .prefixes = hml::prefix_system::decimal});
 }
 
-std::string mixes_text(const hml::cpu_description& c) {
+std::string mixes_text(const hml::machine_description& c) {
   std::string text;
   for (const hml::stream_mix_bandwidth& mix : c.memory_bandwidths) {
     text += std::string{text.empty() ? "" : ", "} + std::string{mix.kernel} + " " + rate(mix.bandwidth.value);
@@ -238,10 +238,10 @@ std::string mixes_text(const hml::cpu_description& c) {
 
 // The caches' bandwidths per core (as the model takes them: scaled to the lines a triad moves), then main
 // memory's mixes.
-std::string machine_text(const hml::cpu_description& c) {
+std::string machine_text(const hml::machine_description& c) {
   std::string text;
-  for (std::size_t i = 0; i + 1 < c.machine.memory.size(); ++i) {
-    text += std::string{c.machine.memory[i].name} + " " + rate(c.machine.memory[i].bandwidth.value) + ", ";
+  for (std::size_t i = 0; i + 1 < c.memory.size(); ++i) {
+    text += std::string{c.memory[i].name} + " " + rate(c.memory[i].bandwidth.value) + ", ";
   }
   return text + mixes_text(c);
 }
@@ -251,7 +251,7 @@ std::string run(const bench::run_options& run_options) {
   const hml::host_machine host = hml::probe(options);
   // A tiny run's few small working sets reach no L3 and no DRAM: the smoke test runs the kernels against
   // kerncraft's Sandy Bridge EP instead (it checks that the program runs, nothing more).
-  const hml::cpu_description probed = run_options.tiny ? hml::cpus::sandy_bridge_ep_e5_2680 : host.cpu();
+  const hml::machine_description probed = run_options.tiny ? hml::cpus::sandy_bridge_ep_e5_2680 : host.cpu();
   const unsigned threads = host.threads;
   const unsigned rounds = run_options.tiny ? 1 : 15;
   // A working set well beyond the last cache (16 times this host's 32 MiB L3; small enough that a round's
@@ -266,10 +266,10 @@ std::string run(const bench::run_options& run_options) {
   // work at the chip's rate; the row shows the round with the median error.
   const auto add_row = [&](std::string kernel, std::string conditions, const hml::loop_kernel& k,
                            const std::vector<measured_round>& measured, target goal) {
-    const auto predict = [&](const hml::cpu_description& machine) {
+    const auto predict = [&](const hml::machine_description& machine) {
       const hml::ecm_result r = hml::ecm(k, machine);
       const double lines_per_thread = hml::iterations(k) / r.iterations_per_cacheline;
-      return hml::to_duration(lines_per_thread * threads * hml::chip_time(r, threads), machine.machine.clock.value);
+      return hml::to_duration(lines_per_thread * threads * hml::chip_time(r, threads), machine.clock.value);
     };
     const measured_round& median = measured[median_round(measured, predict)];
     const hml::ecm_result r = hml::ecm(k, median.machine);
@@ -313,8 +313,8 @@ std::string run(const bench::run_options& run_options) {
     // The conditions by the half-cache rule, and where all of a cache would hold what half of it cannot.
     hml::traffic_options whole_caches = hml::traffic_options_of(probed);
     whole_caches.layer_condition_share = 1.0;
-    const hml::cache_traffic half = hml::traffic_of(k, probed.machine, hml::traffic_options_of(probed));
-    const hml::cache_traffic whole = hml::traffic_of(k, probed.machine, whole_caches);
+    const hml::cache_traffic half = hml::traffic_of(k, probed, hml::traffic_options_of(probed));
+    const hml::cache_traffic whole = hml::traffic_of(k, probed, whole_caches);
     std::string conditions;
     std::string in_band;  // the caches that would hold the rows in whole but not in half
     for (std::size_t i = 0; i + 1 < half.levels.size(); ++i) {
@@ -339,7 +339,7 @@ std::string run(const bench::run_options& run_options) {
   // alternating with it. Kernel and figures are all the core's own work, so each is taken at its best of the
   // rounds, the core undisturbed: a neighbour on the host's cores slows them all, but not alike (copy more
   // than the store kernel beside it), and a round's figures paired with its time put copy 14-17 % below its time.
-  const hml::data_size l1_share = probed.machine.memory[0].capacity.value * 0.75;
+  const hml::data_size l1_share = probed.memory[0].capacity.value * 0.75;
   const auto l1_elements = [&](std::size_t arrays) {
     return static_cast<std::size_t>(l1_share.value() / 8 / static_cast<double>(arrays)) / 8 * 8;
   };
@@ -354,12 +354,12 @@ std::string run(const bench::run_options& run_options) {
       store = std::max(store, hml::measure_bandwidth(hml::stream_kernel::store, l1_share * threads, once).bandwidth);
       fastest = std::min(fastest, time_kernel(arrays, l1_elements(arrays), once, body));
     }
-    hml::cpu_description machine = probed;
+    hml::machine_description machine = probed;
     machine.ports = host.ports(triad, store);
     // In L1 the prediction is the in-core time alone, on every core at once.
     const hml::ecm_result r = hml::ecm(k, machine);
     const hml::duration predicted =
-        hml::to_duration(hml::iterations(k) / r.iterations_per_cacheline * r.predictions[0], machine.machine.clock.value);
+        hml::to_duration(hml::iterations(k) / r.iterations_per_cacheline * r.predictions[0], machine.clock.value);
     const auto per_cycle = [](double rate) { return std::string{hml::format_number(rate, hml::general(3)).view()}; };
     rows.push_back({std::move(kernel), "-", r, 0, predicted, fastest,
                     "Schoenauer triad in L1 " + hml::to_string(triad, {.number = hml::general(3)}) + ": " +
@@ -379,7 +379,7 @@ std::string run(const bench::run_options& run_options) {
   std::string set_list;
   for (const hml::data_size set : sets) set_list += (set_list.empty() ? "" : ", ") + hml::to_string(set, {.number = hml::general(3)});
   std::string out = "\nMachine for the model, from the probe in the same run: " + std::to_string(threads) + " threads at " +
-                    hml::to_string(probed.machine.clock.value, {.number = hml::general(4)}) + " (measured); " +
+                    hml::to_string(probed.clock.value, {.number = hml::general(4)}) + " (measured); " +
                     "per core, as `hml probe --save-machine` writes them, " + machine_text(probed) +
                     ". Measured again beside each DRAM kernel, in " + std::to_string(rounds) +
                     " rounds alternating with it: the caches' bandwidths and L1's "

@@ -12,12 +12,13 @@
 // joins the max instead of the sum. Data in level k: the same with the first k transfer terms. On n cores
 // the chip takes max(T_ECM / n, T_L3Mem) per cache line, so memory saturates at n_s = ceil(T_ECM / T_L3Mem).
 //
-// The machine is a cpu_description: the single machine_description (levels, clock, cores, ceilings), plus
-// what only the cycle view needs and a roofline never uses: the cache line size, each path's rate in
-// bytes per cycle where it is stated per cycle (kerncraft's `upstream throughput`, e.g. 32 B/cy) and
-// whether it overlaps, main memory's bandwidth measured per read/write stream mix (likwid-bench kernels, as
-// in kerncraft's machine files), the in-core port throughput, write-allocate and the layer-condition
-// share. A path without a per-cycle rate takes its level's bandwidth over the clock.
+// The machine is the one machine description (hml.machine_description), through its ECM view
+// (validate_ecm): the clock, the caches and main memory, and what only the cycle view reads and a roofline
+// never does: the cache line size, each level's path in bytes per cycle where it is stated per cycle
+// (kerncraft's `upstream throughput`, e.g. 32 B/cy) and whether it overlaps, main memory's bandwidth
+// measured per read/write stream mix (likwid-bench kernels, as in kerncraft's machine files), the in-core
+// port throughput, write-allocate and the layer-condition share. A path without a per-cycle rate takes its
+// level's bandwidth over the clock.
 module;
 #include <algorithm>
 #include <cstddef>
@@ -53,59 +54,10 @@ struct in_core_time {
   cycles non_overlapping{};  // T_nOL
 };
 
-// A simple port model: instructions of each kind per cycle and the SIMD width. Loads are the non-overlapping
-// part (the L1 ports are busy with them and cannot take a line from L2 at the same time, as on Intel cores
-// in the ECM papers); stores, FMA, ADD and MUL overlap, each on its own ports. A sketch, not IACA/OSACA: it
-// ignores dependencies and the front end. Where loads and stores share the L1's ports, so that together
-// they issue fewer per cycle than each kind alone (on this project's Zen 5 host, loops of one kind ran 2
-// vector loads or 1 vector store a cycle, mixed ones about 2.1 to 2.3 accesses), memory_ops_per_cycle caps
-// them: the L1 is busy (loads + stores) / memory_ops_per_cycle cycles, and the loads wait for it.
-struct port_model {
-  double loads_per_cycle = 2;
-  double stores_per_cycle = 1;
-  double memory_ops_per_cycle = 0;  // loads and stores together; 0: no shared limit
-  double fma_per_cycle = 2;
-  double add_per_cycle = 2;
-  double mul_per_cycle = 2;
-  std::size_t vector_bytes = 32;  // AVX2: 32 B per instruction
-};
-
-// Level of detail of the machine that only the ECM model needs; see the module comment.
-struct level_transfer {
-  figure<bytes_per_cycle> rate{};  // toward the inner level; not published: the level's bandwidth / clock
-  bool overlaps = false;
-};
-
-// A main-memory bandwidth measured with a kernel of `reads` read and `writes` write streams. likwid-bench
-// counts the streams, not the write-allocates behind normal stores (write_allocate_counted = false), so
-// hml scales it by (R + 2W) / (R + W) to the traffic that really moved, as kerncraft does. A mix measured
-// with non-temporal stores (a streaming copy, glibc's memmove of a large block) moved what it counts: its
-// stores read no line first, and they take their own path to memory, so kernels that store that way are
-// predicted from such a mix where the machine has one.
-struct stream_mix_bandwidth {
-  std::string_view kernel{};  // "copy", "triad", "load", "copy-nt"
-  unsigned reads = 0;
-  unsigned writes = 0;
-  figure<data_rate> bandwidth{};
-  bool write_allocate_counted = false;
-  bool non_temporal = false;
-};
-
-inline constexpr std::size_t max_stream_mixes = 8;
-
-struct cpu_description {
-  machine_description machine{};
-  std::size_t cacheline_bytes = 64;
-  fixed_list<level_transfer, max_memory_levels> transfers{};  // per level, aligned with machine.memory; [0] (L1) unused
-  fixed_list<stream_mix_bandwidth, max_stream_mixes> memory_bandwidths{};
-  port_model ports{};
-  bool write_allocate = true;
-  double layer_condition_share = 0.5;
-};
-
-constexpr void validate(const cpu_description& c) {
-  expects(c.machine.clock.published(), "hml: the ECM model needs the machine's clock");
-  expects(c.machine.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
+// The ECM view of a machine: its clock, a cache level and main memory are there, and its cycle figures hold.
+constexpr void validate_ecm(const machine_description& c) {
+  expects(c.clock.published(), "hml: the ECM model needs the machine's clock");
+  expects(c.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
   expects(c.cacheline_bytes > 0, "hml: the cache line size must be > 0");
   expects(c.layer_condition_share > 0 && c.layer_condition_share <= 1, "hml: the layer-condition share is in (0, 1]");
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
@@ -121,12 +73,12 @@ constexpr void validate(const cpu_description& c) {
 
 // How the machine's caches count traffic: the share of a cache that may hold reuse, and whether a store
 // reads its line first.
-[[nodiscard]] constexpr traffic_options traffic_options_of(const cpu_description& c) {
+[[nodiscard]] constexpr traffic_options traffic_options_of(const machine_description& c) {
   return {.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
 }
 
 // In-core time from the port model.
-[[nodiscard]] constexpr in_core_time in_core(const loop_kernel& k, const cpu_description& c) {
+[[nodiscard]] constexpr in_core_time in_core(const loop_kernel& k, const machine_description& c) {
   validate(k);
   const port_model& p = c.ports;
   const double instructions_per_access = static_cast<double>(c.cacheline_bytes) / static_cast<double>(p.vector_bytes);
@@ -152,11 +104,11 @@ constexpr void validate(const cpu_description& c) {
 // evictions at that level, a mix's write streams counted as read too), by share rather than by ratio: so a
 // stencil whose last cache loses its layer condition reads more rows per line it writes and takes a
 // triad-like mix, where its arrays alone (one read, one written) would take copy's. A kernel no line of
-// which reaches memory is matched by its arrays' streams. `traffic` is traffic_of(k, c.machine,
+// which reaches memory is matched by its arrays' streams. `traffic` is traffic_of(k, c,
 // traffic_options_of(c)), which the ECM model has at hand.
-[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c,
+[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const machine_description& c,
                                                        const cache_traffic& traffic) {
-  const level_description& memory = main_memory(c.machine);
+  const level_description& memory = main_memory(c);
   if (c.memory_bandwidths.empty()) {
     expects(memory.bandwidth.published(), "hml: the machine publishes no main-memory bandwidth");
     return memory.bandwidth.value;
@@ -191,20 +143,20 @@ constexpr void validate(const cpu_description& c) {
   return best->bandwidth.value * factor;
 }
 
-[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const cpu_description& c) {
-  return memory_bandwidth_for(k, c, traffic_of(k, c.machine, traffic_options_of(c)));
+[[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const machine_description& c) {
+  return memory_bandwidth_for(k, c, traffic_of(k, c, traffic_options_of(c)));
 }
 
 // The rate of the path between level i - 1 and level i, in bytes per cycle; it is listed on level i, the
 // outer one, as kerncraft lists a level's `upstream throughput`.
-[[nodiscard]] constexpr bytes_per_cycle transfer_rate(const loop_kernel& k, const cpu_description& c,
+[[nodiscard]] constexpr bytes_per_cycle transfer_rate(const loop_kernel& k, const machine_description& c,
                                                       const cache_traffic& traffic, std::size_t i) {
-  if (i < c.transfers.size() && c.transfers[i].rate.published()) return c.transfers[i].rate.value;
-  const bool memory = i + 1 == c.machine.memory.size();
-  if (memory) return per_cycle(memory_bandwidth_for(k, c, traffic), c.machine.clock.value);
-  const level_description& l = c.machine.memory[i];
+  if (i < c.memory.size() && c.memory[i].upstream.rate.published()) return c.memory[i].upstream.rate.value;
+  const bool memory = i + 1 == c.memory.size();
+  if (memory) return per_cycle(memory_bandwidth_for(k, c, traffic), c.clock.value);
+  const level_description& l = c.memory[i];
   expects(l.bandwidth.published(), "hml: a cache level has neither a per-cycle rate nor a bandwidth");
-  return per_cycle(l.bandwidth.value, c.machine.clock.value);
+  return per_cycle(l.bandwidth.value, c.clock.value);
 }
 
 // One term of the ECM sum: lines between two levels, the path's rate and the cycles they take.
@@ -246,17 +198,17 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 }  // namespace detail
 
 // The ECM model with the in-core time given (from IACA, OSACA, a paper, or in_core()).
-[[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const cpu_description& c, const in_core_time& core) {
+[[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const machine_description& c, const in_core_time& core) {
   validate(k);
-  validate(c);
-  const cache_traffic traffic = traffic_of(k, c.machine, traffic_options_of(c));
+  validate_ecm(c);
+  const cache_traffic traffic = traffic_of(k, c, traffic_options_of(c));
   ecm_result r{.kernel = k.name, .core = core};
   for (std::size_t i = 0; i < traffic.levels.size(); ++i) {
-    transfer_term t{.inner = c.machine.memory[i].name, .outer = c.machine.memory[i + 1].name};
+    transfer_term t{.inner = c.memory[i].name, .outer = c.memory[i + 1].name};
     t.lines = lines_between(traffic, i);
     t.rate = transfer_rate(k, c, traffic, i + 1);
     t.time = t.lines * (static_cast<double>(c.cacheline_bytes) * byte) / t.rate;
-    t.overlaps = i + 1 < c.transfers.size() && c.transfers[i + 1].overlaps;
+    t.overlaps = c.memory[i + 1].upstream.overlaps;
     r.transfers.push_back(t);
   }
   for (std::size_t terms = 0; terms <= r.transfers.size(); ++terms)
@@ -276,7 +228,7 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 }
 
 // The ECM model with the in-core time from the machine's port model.
-[[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const cpu_description& c) {
+[[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const machine_description& c) {
   return ecm(k, c, in_core(k, c));
 }
 
@@ -320,8 +272,8 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 
 // The roofline point beside the ECM prediction, through hml::analyze on the same machine description.
 [[nodiscard]] constexpr roofline_point roofline_beside(const loop_kernel& k, const ecm_result& r,
-                                                       const cpu_description& c, precision p = precision::fp64) {
-  return analyze(roofline_kernel(k, r, c.cacheline_bytes), c.machine, p);
+                                                       const machine_description& c, precision p = precision::fp64) {
+  return analyze(roofline_kernel(k, r, c.cacheline_bytes), c, p);
 }
 
 }  // namespace hml

@@ -96,6 +96,10 @@ public:
     expects(i < count_, "hml: index past the end of a machine description's list");
     return items_[i];
   }
+  [[nodiscard]] constexpr T& operator[](std::size_t i) {
+    expects(i < count_, "hml: index past the end of a machine description's list");
+    return items_[i];
+  }
   [[nodiscard]] constexpr const T& back() const { return (*this)[count_ - 1]; }
 
 private:
@@ -140,6 +144,15 @@ enum class sharing { shared, per_core };
 // datasheet's, derived from the interface, or for a machine that was only measured (hml probe) measured;
 // its kind says which. `measured_bandwidth` is a published measurement beside a datasheet figure, never in
 // its place.
+// The path between a level and the next faster one, in a core's cycles, as the ECM model takes it
+// (kerncraft's `upstream throughput` and `transfers overlap`): the bytes it moves per cycle toward the
+// inner level where that is stated per cycle (not published: the level's bandwidth over the clock), and
+// whether its transfers overlap the others. The fastest level has none.
+struct level_transfer {
+  figure<bytes_per_cycle> rate{};
+  bool overlaps = false;
+};
+
 struct level_description {
   std::string_view name{};            // "L2", "HBM3", "DDR5"
   figure<data_size> capacity{};
@@ -149,7 +162,25 @@ struct level_description {
   figure<duration> latency{};
   sharing scope = sharing::shared;
   memory_interface interface{};
+  level_transfer upstream{};
 };
+
+// A main-memory bandwidth measured with a kernel of `reads` read and `writes` write streams. likwid-bench
+// counts the streams, not the write-allocates behind normal stores (write_allocate_counted = false), so
+// hml scales it by (R + 2W) / (R + W) to the traffic that really moved, as kerncraft does. A mix measured
+// with non-temporal stores (a streaming copy, glibc's memmove of a large block) moved what it counts: its
+// stores read no line first, and they take their own path to memory, so kernels that store that way are
+// predicted from such a mix where the machine has one.
+struct stream_mix_bandwidth {
+  std::string_view kernel{};  // "copy", "triad", "load", "copy-nt"
+  unsigned reads = 0;
+  unsigned writes = 0;
+  figure<data_rate> bandwidth{};
+  bool write_allocate_counted = false;
+  bool non_temporal = false;
+};
+
+inline constexpr std::size_t max_stream_mixes = 8;
 
 // --- Compute -----------------------------------------------------------------------------------------
 
@@ -229,11 +260,51 @@ struct ceiling_description {
   return {cores * (clock.value * (flop_per_cycle * flop)), kind, clock.source};
 }
 
+// --- In-core ports --------------------------------------------------------------------------------------
+
+// A simple port model: instructions of each kind per cycle and the SIMD width, the in-core part of the ECM
+// model. Loads are the non-overlapping part (the L1 ports are busy with them and cannot take a line from
+// L2 at the same time, as on Intel cores in the ECM papers); stores, FMA, ADD and MUL overlap, each on its
+// own ports. A sketch, not IACA/OSACA: it ignores dependencies and the front end. Where loads and stores
+// share the L1's ports, so that together they issue fewer per cycle than each kind alone (on this
+// project's Zen 5 host, loops of one kind ran 2 vector loads or 1 vector store a cycle, mixed ones about
+// 2.1 to 2.3 accesses), memory_ops_per_cycle caps them: the L1 is busy (loads + stores) /
+// memory_ops_per_cycle cycles, and the loads wait for it. The defaults are a generic AVX2 core.
+struct port_model {
+  double loads_per_cycle = 2;
+  double stores_per_cycle = 1;
+  double memory_ops_per_cycle = 0;  // loads and stores together; 0: no shared limit
+  double fma_per_cycle = 2;
+  double add_per_cycle = 2;
+  double mul_per_cycle = 2;
+  std::size_t vector_bytes = 32;  // AVX2: 32 B per instruction
+};
+
+// --- Domains ------------------------------------------------------------------------------------------------
+
+// A part of the machine that has its own share of the shared levels: a socket, a NUMA node or a
+// Cluster-on-Die half. `count` of them, each with `cores` cores, the `last_cache` of the last shared cache
+// level that one domain sees and the `memory_bandwidth` its own memory controllers give it (not
+// published: the machine's, shared by all domains).
+struct domain_description {
+  std::string_view name{};  // "socket", "NUMA node", "CoD"
+  unsigned count = 1;
+  unsigned cores = 0;
+  figure<data_size> last_cache{};
+  figure<data_rate> memory_bandwidth{};
+};
+
+inline constexpr std::size_t max_domains = 4;
+
 // --- The machine -------------------------------------------------------------------------------------
 
 inline constexpr std::size_t max_memory_levels = 6;
 inline constexpr std::size_t max_compute_ceilings = 20;
 
+// The one description of a machine, whatever model asks: the roofline and the hierarchical roofline take
+// its levels' bandwidths and its ceilings; tiers take its levels' capacities; the ECM model also its
+// clock, cache line, the levels' per-cycle paths, main memory's stream mixes, ports, write-allocate and
+// layer-condition share; the transformer model its ceilings per precision and its main memory.
 struct machine_description {
   std::string_view id{};    // short name: "h100_sxm"
   std::string_view name{};  // "NVIDIA H100 SXM5 80GB"
@@ -242,6 +313,12 @@ struct machine_description {
   unsigned cores = 0;  // SMs, CUs or CPU cores; 0: not published
   figure<frequency> clock{};
   std::string_view note{};
+  std::size_t cacheline_bytes = 64;
+  fixed_list<stream_mix_bandwidth, max_stream_mixes> memory_bandwidths{};  // main memory, measured per mix
+  port_model ports{};
+  bool write_allocate = true;          // a store that misses reads its line first
+  double layer_condition_share = 0.5;  // the share of a cache that may hold reuse (kerncraft's machines: 1)
+  fixed_list<domain_description, max_domains> domains{};  // none: one domain, the whole machine
 };
 
 // Which figure a view takes: the machine's own (`bandwidth`, `dense`: the datasheet's for a catalog device)

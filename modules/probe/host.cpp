@@ -646,9 +646,9 @@ std::vector<data_size> reported_caches() {
   return caches;
 }
 
-cpu_description host_machine::cpu() const { return cpu(reported_caches()); }
+machine_description host_machine::cpu() const { return cpu(reported_caches()); }
 
-cpu_description host_machine::cpu(std::span<const data_size> caches) const {
+machine_description host_machine::cpu(std::span<const data_size> caches) const {
   expects(clock.value() > 0, "hml: the ECM description of this machine needs its measured clock");
   expects(levels.size() >= 2, "hml: the ECM description needs a cache level and main memory");
   const auto measured = [](auto q) { return hml::measured(q, probe_source.key); };
@@ -657,8 +657,7 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   };
   const double per_core = 1.0 / static_cast<double>(threads);
   const machine_description probed = description();
-  cpu_description c{.machine = {.id = probed.id, .name = probed.name, .compute = probed.compute}};
-  machine_description& m = c.machine;
+  machine_description m{.id = probed.id, .name = probed.name, .compute = probed.compute};
   m.clock = measured(clock);
   m.cores = threads;
 
@@ -666,7 +665,6 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
   const auto add_level = [&](level_description level, data_rate all_threads) {
     level.bandwidth = measured(all_threads * (per_core * 1.25));
     m.memory.push_back(level);
-    c.transfers.push_back({});
   };
   const data_size unbounded = std::numeric_limits<double>::infinity() * byte;
   data_rate l1_triad = levels.front().ceiling.bandwidth;  // counted, all threads: the in-core figure below
@@ -702,17 +700,16 @@ cpu_description host_machine::cpu(std::span<const data_size> caches) const {
     if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
-  c.ports = ports(l1_triad, l1_store);
+  m.ports = ports(l1_triad, l1_store);
   m.memory.push_back({.name = "DRAM", .bandwidth = measured(memory_triad), .latency = measured_latency(levels.size() - 1)});
-  c.transfers.push_back({});
-  c.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
-  if (!copy.empty()) c.memory_bandwidths.push_back({"copy", 1, 1, measured(memory_copy)});
+  m.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
+  if (!copy.empty()) m.memory_bandwidths.push_back({"copy", 1, 1, measured(memory_copy)});
   // memmove's samples are all beyond four times the last cache (probe() takes no others).
   if (const auto moved = median_within(copy_memmove, data_size{}, unbounded)) {
-    c.memory_bandwidths.push_back(
+    m.memory_bandwidths.push_back(
         {.kernel = "copy-nt", .reads = 1, .writes = 1, .bandwidth = measured(*moved), .non_temporal = true});
   }
-  return c;
+  return m;
 }
 
 std::vector<host_machine::working_set_range> host_machine::sample_ranges(std::span<const data_size> caches) const {

@@ -186,10 +186,10 @@ struct host_machine {
   // 1 and 1), which the model scales for write-allocate itself; the slowest plateau where no sample is
   // that large; and memmove's non-temporal copy ("copy-nt"), the path kernels that stream their stores
   // take. Needs a measured clock and a sample inside every cache.
-  [[nodiscard]] cpu_description cpu() const;
+  [[nodiscard]] machine_description cpu() const;
   // The same with the caches' capacities given, L1 first, each as one core sees it (the last one is
   // shared by all threads); without any, the levels are the plateaus found.
-  [[nodiscard]] cpu_description cpu(std::span<const data_size> caches) const;
+  [[nodiscard]] machine_description cpu(std::span<const data_size> caches) const;
   // The working sets (all threads' together) whose samples give cpu(caches) its figures: for each cache,
   // L1 first, from twice what the level inside holds to half of what this one holds (the last cache is
   // shared: its capacity is all threads' together); then main memory's, from four times the last cache

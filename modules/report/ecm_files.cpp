@@ -18,14 +18,14 @@ namespace hml {
 
 struct loaded_cpu::storage {
   std::deque<std::string> text;  // a deque never moves its strings, so views of them stay valid
-  cpu_description cpu{};
+  machine_description cpu{};
   std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
 };
 loaded_cpu::loaded_cpu(std::unique_ptr<storage> state) : state_{std::move(state)} {}
 loaded_cpu::loaded_cpu(loaded_cpu&&) noexcept = default;
 loaded_cpu& loaded_cpu::operator=(loaded_cpu&&) noexcept = default;
 loaded_cpu::~loaded_cpu() = default;
-const cpu_description& loaded_cpu::cpu() const noexcept { return state_->cpu; }
+const machine_description& loaded_cpu::cpu() const noexcept { return state_->cpu; }
 
 struct loaded_kernel::storage {
   std::deque<std::string> text;
@@ -202,8 +202,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   r.expect_map(root, "",
                {"name", "id", "clock", "cores", "cacheline size", "write-allocate", "layer condition share",
                 "FP64 FLOP per cycle", "ports", "memory hierarchy", "memory bandwidths"});
-  cpu_description& c = out->cpu;
-  machine_description& m = c.machine;
+  machine_description& m = out->cpu;
   m.name = out->keep(r.scalar(root, "", "name", true));
   m.id = out->keep(r.scalar(root, "", "id", false));
   m.clock = stated(r.quantity<frequency>(root, "", "clock", true));
@@ -212,22 +211,22 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   const data_size line = r.quantity<data_size>(root, "", "cacheline size", false);
   if (line.value() > 0 && !(line.value() >= 8 && line.value() <= 4096 && line.value() == static_cast<double>(static_cast<int>(line.value()))))
     r.fail(root["cacheline size"], "cacheline size", "must be a whole number of bytes within [8 B, 4 KiB]");
-  c.cacheline_bytes = line.value() > 0 ? static_cast<std::size_t>(line.value()) : 64;
-  c.write_allocate = r.boolean(root, "", "write-allocate", true);
-  c.layer_condition_share = r.number(root, "", "layer condition share", 0.5, 1e-3, 1);
+  m.cacheline_bytes = line.value() > 0 ? static_cast<std::size_t>(line.value()) : 64;
+  m.write_allocate = r.boolean(root, "", "write-allocate", true);
+  m.layer_condition_share = r.number(root, "", "layer condition share", 0.5, 1e-3, 1);
   const double flop_per_cycle = r.number(root, "", "FP64 FLOP per cycle", 0, 0, 1e4);
   if (flop_per_cycle > 0)
     m.compute.push_back({.type = precision::fp64, .dense = derived_peak(m.cores, m.clock, flop_per_cycle)});
 
   if (const YAML::Node ports = root["ports"]; ports.IsDefined() && !ports.IsNull()) {
     r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes", "loads and stores"});
-    c.ports.loads_per_cycle = r.number(ports, "ports", "loads", c.ports.loads_per_cycle, 1e-3, 64);
-    c.ports.stores_per_cycle = r.number(ports, "ports", "stores", c.ports.stores_per_cycle, 1e-3, 64);
-    c.ports.fma_per_cycle = r.number(ports, "ports", "FMA", c.ports.fma_per_cycle, 1e-3, 64);
-    c.ports.add_per_cycle = r.number(ports, "ports", "ADD", c.ports.add_per_cycle, 1e-3, 64);
-    c.ports.mul_per_cycle = r.number(ports, "ports", "MUL", c.ports.mul_per_cycle, 1e-3, 64);
-    c.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
-    c.ports.memory_ops_per_cycle = r.number(ports, "ports", "loads and stores", 0, 0, 64);
+    m.ports.loads_per_cycle = r.number(ports, "ports", "loads", m.ports.loads_per_cycle, 1e-3, 64);
+    m.ports.stores_per_cycle = r.number(ports, "ports", "stores", m.ports.stores_per_cycle, 1e-3, 64);
+    m.ports.fma_per_cycle = r.number(ports, "ports", "FMA", m.ports.fma_per_cycle, 1e-3, 64);
+    m.ports.add_per_cycle = r.number(ports, "ports", "ADD", m.ports.add_per_cycle, 1e-3, 64);
+    m.ports.mul_per_cycle = r.number(ports, "ports", "MUL", m.ports.mul_per_cycle, 1e-3, 64);
+    m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
+    m.ports.memory_ops_per_cycle = r.number(ports, "ports", "loads and stores", 0, 0, 64);
   }
 
   const YAML::Node levels = r.sequence(root, "", "memory hierarchy", true, max_memory_levels);
@@ -241,13 +240,12 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
     level.bandwidth = stated(r.quantity<data_rate>(l, field, "bandwidth", false));
     level.scope = r.boolean(l, field, "shared", last) ? sharing::shared : sharing::per_core;
-    level_transfer transfer{.rate = stated(r.per_cycle_rate(l, field, "upstream throughput")),
-                            .overlaps = r.boolean(l, field, "transfers overlap", false)};
-    if (i == 0 && transfer.rate.published())
+    level.upstream = {.rate = stated(r.per_cycle_rate(l, field, "upstream throughput")),
+                      .overlaps = r.boolean(l, field, "transfers overlap", false)};
+    if (i == 0 && level.upstream.rate.published())
       r.fail(l["upstream throughput"], yaml_reader::path(field, "upstream throughput"),
              "the first level has no level inside it; give the rate on the level it comes from");
     m.memory.push_back(level);
-    c.transfers.push_back(transfer);
   }
 
   const YAML::Node mixes = r.sequence(root, "", "memory bandwidths", false, max_stream_mixes);
@@ -264,20 +262,20 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
       mix.bandwidth = measured(r.quantity<data_rate>(x, field, "bandwidth", true));
       mix.write_allocate_counted = r.boolean(x, field, "write-allocate counted", false);
       mix.non_temporal = r.boolean(x, field, "non-temporal stores", false);
-      c.memory_bandwidths.push_back(mix);
+      m.memory_bandwidths.push_back(mix);
     }
   }
 
   // Every path needs a rate: per cycle, or the level's bandwidth (main memory: or a measured mix).
   for (std::size_t i = 1; i < m.memory.size(); ++i) {
     const bool last = i + 1 == m.memory.size();
-    if (c.transfers[i].rate.published() || m.memory[i].bandwidth.published() || (last && !c.memory_bandwidths.empty()))
+    if (m.memory[i].upstream.rate.published() || m.memory[i].bandwidth.published() || (last && !m.memory_bandwidths.empty()))
       continue;
     r.fail(levels[i], yaml_reader::item("memory hierarchy", i),
            last ? "main memory needs a bandwidth or memory bandwidths" : "needs an upstream throughput or a bandwidth");
   }
   try {
-    validate(c);
+    validate_ecm(m);
   } catch (const std::invalid_argument& e) {
     r.fail(root, "", e.what());
   }

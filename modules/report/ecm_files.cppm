@@ -1,5 +1,5 @@
 // hml.report:ecm_files — the ECM model's inputs read from YAML files, as kerncraft keeps its machines: a
-// machine file (a cpu_description: levels, clock, per-cycle transfer rates, bandwidths measured per stream
+// machine file (a machine description: levels, clock, per-cycle transfer rates, bandwidths measured per stream
 // mix, the port model) and a kernel file (a loop_kernel: loops, arrays, accesses, FLOP). Both formats are in
 // docs/reference/machine-file.md. Every field is checked: an unknown field, a missing one, a quantity of the
 // wrong dimension or a value out of range is an ecm_file_error whose one-line what() names the file, the
@@ -28,7 +28,7 @@ public:
   loaded_cpu& operator=(loaded_cpu&&) noexcept;
   ~loaded_cpu();
 
-  [[nodiscard]] const cpu_description& cpu() const noexcept;
+  [[nodiscard]] const machine_description& cpu() const noexcept;
 
 private:
   std::unique_ptr<storage> state_;

@@ -1,4 +1,4 @@
-// hml.report:machine_yaml — a cpu_description written as an ECM machine file (docs/reference/machine-file.md),
+// hml.report:machine_yaml — a machine description written as an ECM machine file (docs/reference/machine-file.md),
 // which read_machine_yaml reads back: `hml probe --save-machine FILE` keeps this host for `hml ecm`. The
 // writer is apart from the reader (ecm_files) and needs no YAML library: the format is plain text.
 module;
@@ -27,22 +27,21 @@ inline std::string yaml_text(std::string_view s) {
 
 export namespace hml {
 
-[[nodiscard]] inline std::string to_machine_yaml(const cpu_description& c) {
+[[nodiscard]] inline std::string to_machine_yaml(const machine_description& m) {
   using detail::yaml_number;
-  const machine_description& m = c.machine;
   std::string out = "# An ECM machine file (docs/reference/machine-file.md)";
   out += m.note.empty() ? std::string{"\n"} : "; " + std::string{m.note} + "\n";
   out += "name: " + detail::yaml_text(m.name) + "\n";
   if (!m.id.empty()) out += "id: " + detail::yaml_text(m.id) + "\n";
   out += "clock: " + yaml_number(in(m.clock.value, gigahertz)) + " GHz\n";
   out += "cores: " + std::to_string(m.cores) + "\n";
-  out += "cacheline size: " + std::to_string(c.cacheline_bytes) + " B\n";
-  out += std::string{"write-allocate: "} + (c.write_allocate ? "true" : "false") + "\n";
-  out += "layer condition share: " + yaml_number(c.layer_condition_share) + "\n";
-  out += "ports: {loads: " + yaml_number(c.ports.loads_per_cycle) + ", stores: " + yaml_number(c.ports.stores_per_cycle) +
-         ", FMA: " + yaml_number(c.ports.fma_per_cycle) + ", ADD: " + yaml_number(c.ports.add_per_cycle) +
-         ", MUL: " + yaml_number(c.ports.mul_per_cycle) + ", vector bytes: " + std::to_string(c.ports.vector_bytes) +
-         (c.ports.memory_ops_per_cycle > 0 ? ", loads and stores: " + yaml_number(c.ports.memory_ops_per_cycle) : std::string{}) +
+  out += "cacheline size: " + std::to_string(m.cacheline_bytes) + " B\n";
+  out += std::string{"write-allocate: "} + (m.write_allocate ? "true" : "false") + "\n";
+  out += "layer condition share: " + yaml_number(m.layer_condition_share) + "\n";
+  out += "ports: {loads: " + yaml_number(m.ports.loads_per_cycle) + ", stores: " + yaml_number(m.ports.stores_per_cycle) +
+         ", FMA: " + yaml_number(m.ports.fma_per_cycle) + ", ADD: " + yaml_number(m.ports.add_per_cycle) +
+         ", MUL: " + yaml_number(m.ports.mul_per_cycle) + ", vector bytes: " + std::to_string(m.ports.vector_bytes) +
+         (m.ports.memory_ops_per_cycle > 0 ? ", loads and stores: " + yaml_number(m.ports.memory_ops_per_cycle) : std::string{}) +
          "}\n";
   out += "memory hierarchy:\n";
   for (std::size_t i = 0; i < m.memory.size(); ++i) {
@@ -51,13 +50,13 @@ export namespace hml {
     if (l.capacity.published()) out += "    size: " + yaml_number(l.capacity.value.value()) + " B\n";
     if (i + 1 < m.memory.size()) out += std::string{"    shared: "} + (l.scope == sharing::shared ? "true" : "false") + "\n";
     if (l.bandwidth.published()) out += "    bandwidth: " + yaml_number(in(l.bandwidth.value, giga(byte_per_second))) + " GB/s\n";
-    if (i < c.transfers.size() && c.transfers[i].rate.published())
-      out += "    upstream throughput: " + yaml_number(in(c.transfers[i].rate.value, byte_per_cycle)) + " B/cy\n";
-    if (i < c.transfers.size() && c.transfers[i].overlaps) out += "    transfers overlap: true\n";
+    if (l.upstream.rate.published())
+      out += "    upstream throughput: " + yaml_number(in(l.upstream.rate.value, byte_per_cycle)) + " B/cy\n";
+    if (l.upstream.overlaps) out += "    transfers overlap: true\n";
   }
-  if (!c.memory_bandwidths.empty()) {
+  if (!m.memory_bandwidths.empty()) {
     out += "memory bandwidths:\n";
-    for (const stream_mix_bandwidth& b : c.memory_bandwidths) {
+    for (const stream_mix_bandwidth& b : m.memory_bandwidths) {
       out += "  - {kernel: " + detail::yaml_text(b.kernel) + ", read streams: " + std::to_string(b.reads) +
              ", write streams: " + std::to_string(b.writes) + ", bandwidth: " +
              yaml_number(in(b.bandwidth.value, giga(byte_per_second))) + " GB/s" +

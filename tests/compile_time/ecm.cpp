@@ -36,14 +36,13 @@ static_assert(hml::chip_time(r, 1) == 30 * hml::cycle && hml::chip_time(r, 3) ==
 static_assert(hml::chip_time(r, 4) == 8 * hml::cycle && hml::chip_time(r, 8) == 8 * hml::cycle);
 // One core: 16 FLOP per CL in 30 cy at 2 GHz = 1.0667 GFLOP/s; saturated: 16 / 8 x 2 GHz = 4 GFLOP/s.
 constexpr bool near(hml::compute_rate a, hml::compute_rate b) { return hml::abs(a - b) < b * 1e-12; }
-static_assert(near(hml::performance(r, 8, my_machine.machine.clock.value), 4_GFLOPS));
+static_assert(near(hml::performance(r, 8, my_machine.clock.value), 4_GFLOPS));
 
 // A level whose transfers overlap leaves the sum and joins the max: with L3 -> L2 overlapping,
 // T_ECM = max(2, 16, 2 + 4 + 8) = 16 cy/CL.
-constexpr hml::cpu_description overlapping_l3 = [] {
-  hml::cpu_description c = my_machine;
-  c.transfers = {{}, {.rate = hml::stated(64 * hml::byte_per_cycle)},
-                 {.rate = hml::stated(16 * hml::byte_per_cycle), .overlaps = true}, {}};
+constexpr hml::machine_description overlapping_l3 = [] {
+  hml::machine_description c = my_machine;
+  c.memory[2].upstream.overlaps = true;
   return c;
 }();
 static_assert(hml::ecm(triad, overlapping_l3).time == 16 * hml::cycle);
@@ -55,8 +54,8 @@ static_assert(hml::ecm(triad, my_machine, {10 * hml::cycle, 2 * hml::cycle}).tim
 // 2 loads and 1 store per CL keep the L1 busy 3 / 2.5 = 1.2 cy, more than its loads alone take (2 / 2 = 1 cy)
 // or its store (1 / 1 = 1 cy): {1 || 1.2} in L1. A copy's load and store: 2 / 2.5 = 0.8 < 1 store cycle,
 // {1 || 0.8}: the store still binds. Without the shared limit (0, the default) T_nOL is the loads' 1 cy.
-constexpr hml::cpu_description shared_l1_ports = [] {
-  hml::cpu_description c = my_machine;
+constexpr hml::machine_description shared_l1_ports = [] {
+  hml::machine_description c = my_machine;
   c.ports.vector_bytes = 64;
   c.ports.memory_ops_per_cycle = 2.5;
   return c;
@@ -67,7 +66,7 @@ static_assert(hml::ecm(triad, shared_l1_ports).predictions[0] == 1.2 * hml::cycl
 static_assert(hml::in_core(hml::kernels::copy(1000), shared_l1_ports).non_overlapping == 0.8 * hml::cycle);
 static_assert(hml::ecm(hml::kernels::copy(1000), shared_l1_ports).predictions[0] == 1 * hml::cycle);
 static_assert(hml::in_core(triad, [] {
-                hml::cpu_description c = shared_l1_ports;
+                hml::machine_description c = shared_l1_ports;
                 c.ports.memory_ops_per_cycle = 0;
                 return c;
               }()).non_overlapping == 1 * hml::cycle);
@@ -111,8 +110,8 @@ static_assert(roof.attainable == 4_GFLOPS);
 // what it counts. A copy with normal stores takes the copy mix (read share 1/2, the triad's is 3/4): 60 GB/s;
 // a copy with non-temporal stores takes the mix measured on its own path: 45 GB/s; with no such mix it falls
 // back to the nearest read share, the copy's 60 GB/s.
-constexpr hml::cpu_description with_mixes = [] {
-  hml::cpu_description c = my_machine;
+constexpr hml::machine_description with_mixes = [] {
+  hml::machine_description c = my_machine;
   c.memory_bandwidths = {{"copy", 1, 1, hml::measured(40_GBps, "test")},
                          {"triad", 3, 1, hml::measured(48_GBps, "test")},
                          {.kernel = "copy-nt", .reads = 1, .writes = 1, .bandwidth = hml::measured(45_GBps, "test"),
@@ -124,8 +123,8 @@ static_assert(hml::writes_non_temporal(copy_nt) && !hml::writes_non_temporal(hml
 static_assert(hml::memory_bandwidth_for(hml::kernels::copy(1'000'000), with_mixes) == 60_GBps);
 static_assert(hml::memory_bandwidth_for(copy_nt, with_mixes) == 45_GBps);
 static_assert(hml::memory_bandwidth_for(hml::kernels::schoenauer_triad(1'000'000), with_mixes) == 60_GBps);
-constexpr hml::cpu_description without_nt = [] {
-  hml::cpu_description c = with_mixes;
+constexpr hml::machine_description without_nt = [] {
+  hml::machine_description c = with_mixes;
   c.memory_bandwidths = {with_mixes.memory_bandwidths[0], with_mixes.memory_bandwidths[1]};
   return c;
 }();
@@ -137,8 +136,8 @@ static_assert(hml::memory_bandwidth_for(copy_nt, without_nt) == 60_GBps);
 // 2,000,000 doubles (two rows, 32 MB, exceed half of the 32 MiB L3) read three rows and the write-allocate
 // per line evicted: 4/5, the triad's exactly (3 reads, 1 write-allocate, 1 write): 56 x 5/4 = 70 GB/s. Its
 // arrays alone (one read, one written) would have taken copy's for both.
-constexpr hml::cpu_description distinct_mixes = [] {
-  hml::cpu_description c = my_machine;
+constexpr hml::machine_description distinct_mixes = [] {
+  hml::machine_description c = my_machine;
   c.memory_bandwidths = {{"copy", 1, 1, hml::measured(40_GBps, "test")}, {"triad", 3, 1, hml::measured(56_GBps, "test")}};
   return c;
 }();

@@ -54,12 +54,12 @@ TEST(EcmFiles, MachineFileGivesTheCatalogMachinesResults) {
     EXPECT_DOUBLE_EQ(hml::in(from_files.transfers[i].time, hml::cycle), hml::in(from_code.transfers[i].time, hml::cycle)) << i;
   }
   EXPECT_EQ(from_files.saturation_cores, 4U);
-  EXPECT_EQ(file.cpu().machine.cores, 8U);
+  EXPECT_EQ(file.cpu().cores, 8U);
   EXPECT_EQ(file.cpu().memory_bandwidths.size(), 3U);
 }
 
 TEST(EcmFiles, WrittenMachineFileReadsBackToTheSameModel) {
-  const hml::cpu_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
+  const hml::machine_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
   const std::string text = hml::to_machine_yaml(snb);
   const hml::loaded_cpu again = hml::read_machine_yaml(text, "written.yml");
   for (const hml::loop_kernel& k : {hml::kernels::stencil2d5(1000, 2000), hml::kernels::copy(100'000'000),
@@ -95,12 +95,12 @@ hml::host_machine probed_machine() {
 TEST(EcmProbe, HostMachineBecomesAnEcmDescription) {
   using namespace hml::literals;
   const std::array caches{48_KiB, 1_MiB, 32_MiB};
-  const hml::cpu_description c = probed_machine().cpu(caches);
-  EXPECT_EQ(c.machine.cores, 2U);
-  ASSERT_EQ(c.machine.memory.size(), 4U);
-  EXPECT_DOUBLE_EQ(hml::in(c.machine.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);  // 400 / 2 x 5/4
-  EXPECT_EQ(c.machine.memory[2].capacity.value, 32_MiB);
-  EXPECT_EQ(c.machine.memory[2].scope, hml::sharing::shared);
+  const hml::machine_description c = probed_machine().cpu(caches);
+  EXPECT_EQ(c.cores, 2U);
+  ASSERT_EQ(c.memory.size(), 4U);
+  EXPECT_DOUBLE_EQ(hml::in(c.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);  // 400 / 2 x 5/4
+  EXPECT_EQ(c.memory[2].capacity.value, 32_MiB);
+  EXPECT_EQ(c.memory[2].scope, hml::sharing::shared);
   ASSERT_EQ(c.memory_bandwidths.size(), 3U);
   EXPECT_DOUBLE_EQ(hml::in(c.memory_bandwidths[1].bandwidth.value, hml::giga(hml::byte_per_second)), 50);  // copy's median
   EXPECT_TRUE(c.memory_bandwidths[2].non_temporal);  // memmove's copy: 56 GB/s, moved as counted
@@ -134,7 +134,7 @@ TEST(EcmProbe, PortModelTakesTheProbesVectorsAndItsL1Rate) {
   EXPECT_EQ(m.cpu(caches).ports.vector_bytes, hml::port_model{}.vector_bytes);
   m.isa = "avx512f";
   m.schoenauer_triad.insert(m.schoenauer_triad.begin(), {16_KiB, 500_GBps});  // a short pass: slower, not the rate
-  const hml::cpu_description c = m.cpu(caches);
+  const hml::machine_description c = m.cpu(caches);
   EXPECT_EQ(c.ports.vector_bytes, 64U);
   EXPECT_DOUBLE_EQ(c.ports.memory_ops_per_cycle, 2.5);
   // A STREAM triad in L1: 3 accesses / 2.5 = 1.2 cy, more than its 2 loads / 2 or its store / 1.
@@ -158,7 +158,7 @@ TEST(EcmProbe, StoresPerCycleComeFromTheStoreKernelInL1) {
   m.isa = "avx512f";
   EXPECT_EQ(m.cpu(caches).ports.stores_per_cycle, hml::port_model{}.stores_per_cycle) << "no store samples: the default";
   m.store = {{16_KiB, 250_GBps}, {32_KiB, 288_GBps}, {512_KiB, 900_GBps}};
-  const hml::cpu_description c = m.cpu(caches);
+  const hml::machine_description c = m.cpu(caches);
   EXPECT_DOUBLE_EQ(c.ports.stores_per_cycle, 0.9);
   EXPECT_DOUBLE_EQ(hml::in(hml::ecm(hml::kernels::copy(1000), c).predictions[0], hml::cycle), 1 / 0.9);
   EXPECT_DOUBLE_EQ(m.ports(800_GBps, 320_GBps).stores_per_cycle, 1.0);
@@ -169,9 +169,9 @@ TEST(EcmProbe, StoresPerCycleComeFromTheStoreKernelInL1) {
 
 // Where the system reports no caches, the plateaus found are the levels.
 TEST(EcmProbe, WithoutReportedCachesThePlateausAreTheLevels) {
-  const hml::cpu_description c = probed_machine().cpu(std::span<const hml::data_size>{});
-  ASSERT_EQ(c.machine.memory.size(), 4U);
-  EXPECT_DOUBLE_EQ(hml::in(c.machine.memory[2].bandwidth.value, hml::giga(hml::byte_per_second)), 56.25);  // 90 / 2 x 5/4
+  const hml::machine_description c = probed_machine().cpu(std::span<const hml::data_size>{});
+  ASSERT_EQ(c.memory.size(), 4U);
+  EXPECT_DOUBLE_EQ(hml::in(c.memory[2].bandwidth.value, hml::giga(hml::byte_per_second)), 56.25);  // 90 / 2 x 5/4
   EXPECT_DOUBLE_EQ(hml::in(c.memory_bandwidths[0].bandwidth.value, hml::giga(hml::byte_per_second)), 60);
 }
 
@@ -197,7 +197,7 @@ TEST(EcmProbe, SampleRangesAreWhereCpuTakesEachLevelsFigures) {
   EXPECT_TRUE(ranges[2].shared);
   // One sample per range gives each level that sample's rate: L2's 400 GB/s at 1 MiB, not at 1 MiB + 1 B.
   m.schoenauer_triad = {{48_KiB, 800_GBps}, {1_MiB, 400_GBps}, {4_MiB, 200_GBps}, {128_MiB, 60_GBps}};
-  EXPECT_DOUBLE_EQ(hml::in(m.cpu(caches).machine.memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);
+  EXPECT_DOUBLE_EQ(hml::in(m.cpu(caches).memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);
   m.schoenauer_triad[1].working_set = 1_MiB + 1_B;
   EXPECT_THROW((void)m.cpu(caches), std::invalid_argument);
   // One thread: nothing shared, L3 from 2 MiB to 16 MiB.
