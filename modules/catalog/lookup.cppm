@@ -14,6 +14,7 @@ module;
 #include <vector>
 export module hml.catalog.lookup;
 export import hml.catalog;
+export import hml.analysis;
 
 namespace hml::detail::lookup {
 

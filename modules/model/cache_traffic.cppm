@@ -28,6 +28,7 @@ module;
 #include <string_view>
 export module hml.cache_traffic;
 export import hml.loop_kernel;
+export import hml.machine_description;
 
 namespace hml::detail {
 

@@ -25,6 +25,7 @@ module;
 #include <string_view>
 export module hml.ecm;
 export import hml.cache_traffic;
+export import hml.analysis;
 
 export namespace hml {
 

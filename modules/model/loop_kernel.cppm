@@ -13,7 +13,7 @@ module;
 #include <cstdint>
 #include <string_view>
 export module hml.loop_kernel;
-export import hml.machine_description;
+export import hml.vocabulary;
 
 export namespace hml {
 

@@ -1,11 +1,14 @@
-// hml.machine — what a machine offers: memories with latency and bandwidth, cache hierarchies with hit
-// rates, and compute cores with a peak rate; the rate a memory sustains for a workload's access pattern.
+// hml.machine — the toy lab's simple forms of a machine: a flat memory with latency and bandwidth, cache
+// hierarchies with hit rates, and a compute core with a peak rate; the rate a memory sustains for a
+// workload's access pattern. They stay as the seed wrote them, and convert to the one machine description
+// (describe) and back (memory_of, core_of).
 module;
 #include <array>
 #include <concepts>
 #include <cstddef>
 export module hml.machine;
 export import hml.workload;
+export import hml.machine_description;
 
 export namespace hml {
 
@@ -223,6 +226,47 @@ export namespace hml {
   validate(c);
   validate_work(operations);
   return detail::compute_time_of(c, operations);
+}
+
+// --- The seed's simple forms, as descriptions and back ---------------------------------------------------
+
+// A flat memory and one compute core, at the precision the caller names.
+[[nodiscard]] constexpr machine_description describe(const memory& mem, const compute_core& core, precision p) {
+  validate(mem);
+  validate(core);
+  machine_description m{};
+  m.memory.push_back({.name = "memory", .bandwidth = stated(mem.bandwidth), .latency = stated(mem.latency)});
+  m.compute.push_back({.type = p, .unit = compute_unit::vector, .dense = stated(core.peak)});
+  return m;
+}
+
+// The seed's two tiers as two levels, fast then slow; the latency is paid once, so it is the slow tier's.
+// (The hit rate belongs to a workload on the machine, not to the machine.)
+[[nodiscard]] constexpr machine_description describe(const two_tier_memory& mem, const compute_core& core,
+                                                     precision p) {
+  validate(mem);
+  validate(core);
+  machine_description m{};
+  m.memory.push_back({.name = "fast", .bandwidth = stated(mem.fast)});
+  m.memory.push_back({.name = "slow", .bandwidth = stated(mem.slow), .latency = stated(mem.latency)});
+  m.compute.push_back({.type = p, .unit = compute_unit::vector, .dense = stated(core.peak)});
+  return m;
+}
+
+// Main memory as the seed's flat memory (its latency, 0 s where none is published).
+[[nodiscard]] constexpr memory memory_of(const machine_description& m, basis b = basis::datasheet) {
+  const level_description& main = main_memory(m);
+  expects(bandwidth_of(main, b).published(), "hml: the machine publishes no main-memory bandwidth");
+  return {main.latency.value, bandwidth_of(main, b).value};
+}
+
+// One compute ceiling as the seed's compute core. Main memory's bandwidth must be published too, as for
+// the roofline this core is one side of (roof_of).
+[[nodiscard]] constexpr compute_core core_of(const machine_description& m, compute_kind k, basis b = basis::datasheet) {
+  expects(bandwidth_of(main_memory(m), b).published(), "hml: the machine publishes no main-memory bandwidth");
+  const figure<compute_rate> f = peak(m, k, b);
+  expects(f.published(), "hml: the machine publishes no peak for this precision and unit");
+  return {f.value};
 }
 
 }  // namespace hml

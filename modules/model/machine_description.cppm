@@ -1,111 +1,26 @@
-// hml.machine_description — one description of a machine, whoever wrote it down: a catalog entry, a user's
-// device file or the seed's simple forms. A machine is its memory levels, fastest first (each with a name, a
-// typed capacity, bandwidth, write bandwidth where it differs, latency, and whether it is per core or
-// shared), its compute ceilings per precision and unit (vector or tensor/matrix; dense, with the vendor's
-// sparse figure kept apart), and a clock and core count where known. Every figure carries its provenance
-// (stated, derived, measured, unconfirmed) and the key of its source. The roofline and the hierarchical
-// roofline are views of it (roof_of, hierarchical_roof_of); memory and compute_core convert to it and back.
+// hml.machine_description — the one description of a machine, whoever wrote it down (a catalog entry, a
+// user's machine file, the probe, the seed's simple forms) and whatever model asks of it: the root of the
+// model layer, on hml.vocabulary alone. A machine is its memory levels, fastest first (each with a name, a
+// typed capacity, bandwidth, write bandwidth where it differs, latency, whether it is per core or shared,
+// and the path to the next faster level in bytes per cycle where that is stated), its compute ceilings per
+// precision and unit (vector or tensor/matrix; dense, with the vendor's sparse figure kept apart), a clock
+// and core count where known, its domains, cache line, write-allocate, in-core ports and main memory's
+// bandwidth per stream mix. Every figure carries its provenance (stated, derived, measured, unconfirmed)
+// and the key of its source. The models take views of it: the roofline and the hierarchical roofline
+// (roof_of, hierarchical_roof_of in hml.analysis), tiers (tier_of), the ECM model (validate_ecm); the
+// seed's memory and compute_core convert to it and back (hml.machine).
 //
 // The shape is constexpr: lists have a fixed capacity and a count, so entries of different shapes are one
 // type and the catalog stays a constexpr table. A machine description is one node: links between machines
-// (hml.link) join descriptions into systems (hml.catalog.systems) rather than live inside them, and its
-// levels are the tiers of hml.tiers (tier_of).
+// (hml.link) join descriptions into systems (hml.catalog.systems) rather than live inside them.
 module;
 #include <array>
 #include <cstddef>
-#include <initializer_list>
 #include <string_view>
 export module hml.machine_description;
-export import hml.analysis;
+export import hml.vocabulary;
 
 export namespace hml {
-
-// Where a figure comes from.
-enum class provenance {
-  stated,       // in the vendor's datasheet, product brief or press release
-  derived,      // computed in code from stated parts (pin rate x bus width, cores x clock x FLOP/cycle)
-  measured,     // a published benchmark result
-  unconfirmed,  // third-party or from memory: not confirmed in a retrieved text
-};
-
-[[nodiscard]] constexpr std::string_view to_string(provenance p) noexcept {
-  switch (p) {
-    case provenance::stated: return "stated";
-    case provenance::derived: return "derived";
-    case provenance::measured: return "measured";
-    case provenance::unconfirmed: return "unconfirmed";
-  }
-  return "?";
-}
-
-// A value, its provenance and the key of its source (a document listed with the machine, e.g. in
-// hml::devices::sources). A value of 0 means "not published" (or no such unit).
-template <class Quantity>
-struct figure {
-  Quantity value{};
-  provenance kind = provenance::stated;
-  std::string_view source{};
-
-  [[nodiscard]] constexpr bool published() const noexcept { return value.value() > 0; }
-};
-
-template <class Quantity>
-[[nodiscard]] constexpr figure<Quantity> stated(Quantity q, std::string_view source = {}) noexcept {
-  return {q, provenance::stated, source};
-}
-template <class Quantity>
-[[nodiscard]] constexpr figure<Quantity> derived(Quantity q, std::string_view source = {}) noexcept {
-  return {q, provenance::derived, source};
-}
-template <class Quantity>
-[[nodiscard]] constexpr figure<Quantity> measured(Quantity q, std::string_view source = {}) noexcept {
-  return {q, provenance::measured, source};
-}
-template <class Quantity>
-[[nodiscard]] constexpr figure<Quantity> unconfirmed(Quantity q, std::string_view source = {}) noexcept {
-  return {q, provenance::unconfirmed, source};
-}
-
-// A document a figure cites: its key, its title, and where a reader finds it.
-struct source {
-  std::string_view key;
-  std::string_view title;
-  std::string_view where;
-};
-
-// Up to `Capacity` values in order, constexpr: `fixed_list<int, 4>{1, 2}` holds two.
-template <class T, std::size_t Capacity>
-class fixed_list {
-public:
-  constexpr fixed_list() = default;
-  constexpr fixed_list(std::initializer_list<T> items) {
-    for (const T& item : items) push_back(item);
-  }
-
-  constexpr void push_back(const T& item) {
-    expects(count_ < Capacity, "hml: a machine description's list is full");
-    items_[count_++] = item;
-  }
-
-  [[nodiscard]] constexpr std::size_t size() const noexcept { return count_; }
-  [[nodiscard]] constexpr bool empty() const noexcept { return count_ == 0; }
-  [[nodiscard]] static constexpr std::size_t capacity() noexcept { return Capacity; }
-  [[nodiscard]] constexpr const T* begin() const noexcept { return items_.data(); }
-  [[nodiscard]] constexpr const T* end() const noexcept { return items_.data() + count_; }
-  [[nodiscard]] constexpr const T& operator[](std::size_t i) const {
-    expects(i < count_, "hml: index past the end of a machine description's list");
-    return items_[i];
-  }
-  [[nodiscard]] constexpr T& operator[](std::size_t i) {
-    expects(i < count_, "hml: index past the end of a machine description's list");
-    return items_[i];
-  }
-  [[nodiscard]] constexpr const T& back() const { return (*this)[count_ - 1]; }
-
-private:
-  std::array<T, Capacity> items_{};
-  std::size_t count_ = 0;
-};
 
 // --- Memory ------------------------------------------------------------------------------------------
 
@@ -183,57 +98,6 @@ struct stream_mix_bandwidth {
 inline constexpr std::size_t max_stream_mixes = 8;
 
 // --- Compute -----------------------------------------------------------------------------------------
-
-enum class precision { fp64, fp32, tf32, bf16, fp16, fp8, int8, int4 };
-inline constexpr std::array<precision, 8> all_precisions{precision::fp64, precision::fp32, precision::tf32,
-                                                         precision::bf16, precision::fp16, precision::fp8,
-                                                         precision::int8, precision::int4};
-
-[[nodiscard]] constexpr std::string_view to_string(precision p) noexcept {
-  switch (p) {
-    case precision::fp64: return "FP64";
-    case precision::fp32: return "FP32";
-    case precision::tf32: return "TF32";
-    case precision::bf16: return "BF16";
-    case precision::fp16: return "FP16";
-    case precision::fp8: return "FP8";
-    case precision::int8: return "INT8";
-    case precision::int4: return "INT4";
-  }
-  return "?";
-}
-
-// The precision of an element type, so that a kernel built from float32 data is analysed at FP32:
-// `analyze(k, device, precision_of<float>)`. Only types whose precision is unambiguous have one.
-template <class Element>
-inline constexpr bool has_precision = false;
-template <>
-inline constexpr bool has_precision<double> = true;
-template <>
-inline constexpr bool has_precision<float> = true;
-
-template <class Element>
-  requires has_precision<Element>
-inline constexpr precision precision_of = sizeof(Element) == 8 ? precision::fp64 : precision::fp32;
-
-// Vector (CUDA cores, SIMD) or tensor / matrix units (Tensor Cores, Matrix Cores, AMX).
-enum class compute_unit { vector, tensor };
-
-// A precision on a unit: the key of a compute ceiling.
-struct compute_kind {
-  precision type;
-  compute_unit unit;
-  friend constexpr bool operator==(compute_kind, compute_kind) noexcept = default;
-};
-
-// "FP64", "FP64 tensor", ...: one name per kind.
-[[nodiscard]] constexpr std::string_view to_string(compute_kind k) noexcept {
-  constexpr std::array<std::string_view, 8> vector{"FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4"};
-  constexpr std::array<std::string_view, 8> tensor{"FP64 tensor", "FP32 tensor", "TF32 tensor", "BF16 tensor",
-                                                   "FP16 tensor", "FP8 tensor",  "INT8 tensor", "INT4 tensor"};
-  const auto i = static_cast<std::size_t>(k.type);
-  return k.unit == compute_unit::vector ? vector[i] : tensor[i];
-}
 
 // One compute ceiling. `dense` is its own peak, as `bandwidth` is a level's (datasheet, derived or, for a
 // machine that was only measured, measured); `sparse` is the vendor's
@@ -361,92 +225,6 @@ enum class basis { datasheet, measured };
                                                   basis b = basis::datasheet) noexcept {
   const ceiling_description* c = find_ceiling(m, k);
   return c == nullptr ? figure<compute_rate>{} : peak(*c, b);
-}
-
-// The roofline of one compute ceiling against main memory.
-[[nodiscard]] constexpr roof roof_of(const machine_description& m, compute_kind k, basis b = basis::datasheet) {
-  const figure<data_rate> memory_roof = bandwidth_of(main_memory(m), b);
-  const figure<compute_rate> compute_roof = peak(m, k, b);
-  expects(memory_roof.published(), "hml: the machine publishes no main-memory bandwidth");
-  expects(compute_roof.published(), "hml: the machine publishes no peak for this precision and unit");
-  return {memory_roof.value, compute_roof.value};
-}
-
-// Whether roof_of(m, p) has both its figures: a main-memory bandwidth and a peak for the precision.
-[[nodiscard]] constexpr bool has_roof(const machine_description& m, precision p, basis b = basis::datasheet) {
-  return bandwidth_of(main_memory(m), b).published() && peak(m, kind_for(m, p), b).published();
-}
-
-// There is no roof_of(machine) without a precision: FP32 on an H100 has its ridge at 20 FLOP/B, FP16 on
-// its tensor cores at 295.
-[[nodiscard]] constexpr roof roof_of(const machine_description& m, precision p, basis b = basis::datasheet) {
-  return roof_of(m, kind_for(m, p), b);
-}
-
-// `analyze(matmul<float>(4096), devices::h100_sxm, precision::fp32)`; the precision is required.
-[[nodiscard]] constexpr roofline_point analyze(const kernel& k, const machine_description& m, precision p) {
-  return analyze(k, roof_of(m, p));
-}
-[[nodiscard]] constexpr roofline_point analyze(const kernel& k, const machine_description& m, compute_kind c) {
-  return analyze(k, roof_of(m, c));
-}
-
-// The hierarchical roofline: every level whose bandwidth (on this basis) is published, fastest first, and
-// every ceiling whose peak is, variants included, in the machine's order. Levels and Units must be those
-// counts: `hierarchical_roof_of<3, 2>(devices::v100, basis::measured)`.
-template <std::size_t Levels, std::size_t Units>
-[[nodiscard]] constexpr hierarchical_roof<Levels, Units> hierarchical_roof_of(const machine_description& m, basis b) {
-  hierarchical_roof<Levels, Units> r{};
-  std::size_t levels = 0;
-  for (const level_description& l : m.memory) {
-    if (!bandwidth_of(l, b).published()) continue;
-    expects(levels < Levels, "hml: the machine has more memory ceilings than asked for");
-    r.bandwidths[levels++] = {l.name, bandwidth_of(l, b).value};
-  }
-  std::size_t units = 0;
-  for (const ceiling_description& c : m.compute) {
-    if (!peak(c, b).published()) continue;
-    expects(units < Units, "hml: the machine has more compute ceilings than asked for");
-    r.peaks[units++] = {c.variant.empty() ? to_string(c.kind()) : c.variant, peak(c, b).value};
-  }
-  expects(levels == Levels && units == Units, "hml: the machine has fewer ceilings than asked for");
-  return r;
-}
-
-// --- The seed's simple forms, as descriptions and back ---------------------------------------------------
-
-// A flat memory and one compute core, at the precision the caller names.
-[[nodiscard]] constexpr machine_description describe(const memory& mem, const compute_core& core, precision p) {
-  validate(mem);
-  validate(core);
-  machine_description m{};
-  m.memory.push_back({.name = "memory", .bandwidth = stated(mem.bandwidth), .latency = stated(mem.latency)});
-  m.compute.push_back({.type = p, .unit = compute_unit::vector, .dense = stated(core.peak)});
-  return m;
-}
-
-// The seed's two tiers as two levels, fast then slow; the latency is paid once, so it is the slow tier's.
-// (The hit rate belongs to a workload on the machine, not to the machine.)
-[[nodiscard]] constexpr machine_description describe(const two_tier_memory& mem, const compute_core& core,
-                                                     precision p) {
-  validate(mem);
-  validate(core);
-  machine_description m{};
-  m.memory.push_back({.name = "fast", .bandwidth = stated(mem.fast)});
-  m.memory.push_back({.name = "slow", .bandwidth = stated(mem.slow), .latency = stated(mem.latency)});
-  m.compute.push_back({.type = p, .unit = compute_unit::vector, .dense = stated(core.peak)});
-  return m;
-}
-
-// Main memory as the seed's flat memory (its latency, 0 s where none is published).
-[[nodiscard]] constexpr memory memory_of(const machine_description& m, basis b = basis::datasheet) {
-  const level_description& main = main_memory(m);
-  expects(bandwidth_of(main, b).published(), "hml: the machine publishes no main-memory bandwidth");
-  return {main.latency.value, bandwidth_of(main, b).value};
-}
-
-[[nodiscard]] constexpr compute_core core_of(const machine_description& m, compute_kind k, basis b = basis::datasheet) {
-  return {roof_of(m, k, b).peak};
 }
 
 }  // namespace hml

@@ -29,6 +29,7 @@ module;
 export module hml.offload;
 export import hml.link;
 export import hml.tiers;
+export import hml.analysis;
 
 export namespace hml {
 

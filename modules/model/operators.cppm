@@ -12,7 +12,8 @@ module;
 #include <cstdint>
 #include <string_view>
 export module hml.operators;
-export import hml.machine_description;
+export import hml.vocabulary;
+export import hml.workload;
 
 using namespace std::string_view_literals;
 

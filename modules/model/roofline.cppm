@@ -142,4 +142,56 @@ template <std::size_t Levels, std::size_t Units>
   return point;
 }
 
+// --- The roofline and the hierarchical roofline as views of a machine description -------------------------
+
+// The roofline of one compute ceiling against main memory.
+[[nodiscard]] constexpr roof roof_of(const machine_description& m, compute_kind k, basis b = basis::datasheet) {
+  const figure<data_rate> memory_roof = bandwidth_of(main_memory(m), b);
+  const figure<compute_rate> compute_roof = peak(m, k, b);
+  expects(memory_roof.published(), "hml: the machine publishes no main-memory bandwidth");
+  expects(compute_roof.published(), "hml: the machine publishes no peak for this precision and unit");
+  return {memory_roof.value, compute_roof.value};
+}
+
+// Whether roof_of(m, p) has both its figures: a main-memory bandwidth and a peak for the precision.
+[[nodiscard]] constexpr bool has_roof(const machine_description& m, precision p, basis b = basis::datasheet) {
+  return bandwidth_of(main_memory(m), b).published() && peak(m, kind_for(m, p), b).published();
+}
+
+// There is no roof_of(machine) without a precision: FP32 on an H100 has its ridge at 20 FLOP/B, FP16 on
+// its tensor cores at 295.
+[[nodiscard]] constexpr roof roof_of(const machine_description& m, precision p, basis b = basis::datasheet) {
+  return roof_of(m, kind_for(m, p), b);
+}
+
+// `analyze(matmul<float>(4096), devices::h100_sxm, precision::fp32)`; the precision is required.
+[[nodiscard]] constexpr roofline_point analyze(const kernel& k, const machine_description& m, precision p) {
+  return analyze(k, roof_of(m, p));
+}
+[[nodiscard]] constexpr roofline_point analyze(const kernel& k, const machine_description& m, compute_kind c) {
+  return analyze(k, roof_of(m, c));
+}
+
+// The hierarchical roofline: every level whose bandwidth (on this basis) is published, fastest first, and
+// every ceiling whose peak is, variants included, in the machine's order. Levels and Units must be those
+// counts: `hierarchical_roof_of<3, 2>(devices::v100, basis::measured)`.
+template <std::size_t Levels, std::size_t Units>
+[[nodiscard]] constexpr hierarchical_roof<Levels, Units> hierarchical_roof_of(const machine_description& m, basis b) {
+  hierarchical_roof<Levels, Units> r{};
+  std::size_t levels = 0;
+  for (const level_description& l : m.memory) {
+    if (!bandwidth_of(l, b).published()) continue;
+    expects(levels < Levels, "hml: the machine has more memory ceilings than asked for");
+    r.bandwidths[levels++] = {l.name, bandwidth_of(l, b).value};
+  }
+  std::size_t units = 0;
+  for (const ceiling_description& c : m.compute) {
+    if (!peak(c, b).published()) continue;
+    expects(units < Units, "hml: the machine has more compute ceilings than asked for");
+    r.peaks[units++] = {c.variant.empty() ? to_string(c.kind()) : c.variant, peak(c, b).value};
+  }
+  expects(levels == Levels && units == Units, "hml: the machine has fewer ceilings than asked for");
+  return r;
+}
+
 }  // namespace hml

@@ -31,7 +31,7 @@ module;
 #include <cstddef>
 #include <string_view>
 export module hml.tiers;
-export import hml.machine_description;
+export import hml.machine;
 
 export namespace hml {
 

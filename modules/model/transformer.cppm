@@ -26,6 +26,7 @@ module;
 #include <string_view>
 export module hml.transformer;
 export import hml.operators;
+export import hml.analysis;
 export import hml.link;
 
 using namespace std::string_view_literals;

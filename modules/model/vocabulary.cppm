@@ -1,0 +1,154 @@
+// hml.vocabulary — the words every model of a machine speaks, below all of them: where a figure comes from
+// (provenance, figure, source), lists of a fixed capacity that keep a machine a constexpr value
+// (fixed_list), and precisions and compute units (precision, compute_unit, compute_kind).
+module;
+#include <array>
+#include <cstddef>
+#include <initializer_list>
+#include <string_view>
+export module hml.vocabulary;
+export import hml.units;
+
+export namespace hml {
+
+// Where a figure comes from.
+enum class provenance {
+  stated,       // in the vendor's datasheet, product brief or press release
+  derived,      // computed in code from stated parts (pin rate x bus width, cores x clock x FLOP/cycle)
+  measured,     // a published benchmark result
+  unconfirmed,  // third-party or from memory: not confirmed in a retrieved text
+};
+
+[[nodiscard]] constexpr std::string_view to_string(provenance p) noexcept {
+  switch (p) {
+    case provenance::stated: return "stated";
+    case provenance::derived: return "derived";
+    case provenance::measured: return "measured";
+    case provenance::unconfirmed: return "unconfirmed";
+  }
+  return "?";
+}
+
+// A value, its provenance and the key of its source (a document listed with the machine, e.g. in
+// hml::devices::sources). A value of 0 means "not published" (or no such unit).
+template <class Quantity>
+struct figure {
+  Quantity value{};
+  provenance kind = provenance::stated;
+  std::string_view source{};
+
+  [[nodiscard]] constexpr bool published() const noexcept { return value.value() > 0; }
+};
+
+template <class Quantity>
+[[nodiscard]] constexpr figure<Quantity> stated(Quantity q, std::string_view source = {}) noexcept {
+  return {q, provenance::stated, source};
+}
+template <class Quantity>
+[[nodiscard]] constexpr figure<Quantity> derived(Quantity q, std::string_view source = {}) noexcept {
+  return {q, provenance::derived, source};
+}
+template <class Quantity>
+[[nodiscard]] constexpr figure<Quantity> measured(Quantity q, std::string_view source = {}) noexcept {
+  return {q, provenance::measured, source};
+}
+template <class Quantity>
+[[nodiscard]] constexpr figure<Quantity> unconfirmed(Quantity q, std::string_view source = {}) noexcept {
+  return {q, provenance::unconfirmed, source};
+}
+
+// A document a figure cites: its key, its title, and where a reader finds it.
+struct source {
+  std::string_view key;
+  std::string_view title;
+  std::string_view where;
+};
+
+// Up to `Capacity` values in order, constexpr: `fixed_list<int, 4>{1, 2}` holds two.
+template <class T, std::size_t Capacity>
+class fixed_list {
+public:
+  constexpr fixed_list() = default;
+  constexpr fixed_list(std::initializer_list<T> items) {
+    for (const T& item : items) push_back(item);
+  }
+
+  constexpr void push_back(const T& item) {
+    expects(count_ < Capacity, "hml: a machine description's list is full");
+    items_[count_++] = item;
+  }
+
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return count_; }
+  [[nodiscard]] constexpr bool empty() const noexcept { return count_ == 0; }
+  [[nodiscard]] static constexpr std::size_t capacity() noexcept { return Capacity; }
+  [[nodiscard]] constexpr const T* begin() const noexcept { return items_.data(); }
+  [[nodiscard]] constexpr const T* end() const noexcept { return items_.data() + count_; }
+  [[nodiscard]] constexpr const T& operator[](std::size_t i) const {
+    expects(i < count_, "hml: index past the end of a machine description's list");
+    return items_[i];
+  }
+  [[nodiscard]] constexpr T& operator[](std::size_t i) {
+    expects(i < count_, "hml: index past the end of a machine description's list");
+    return items_[i];
+  }
+  [[nodiscard]] constexpr const T& back() const { return (*this)[count_ - 1]; }
+
+private:
+  std::array<T, Capacity> items_{};
+  std::size_t count_ = 0;
+};
+
+// --- Precisions and compute units ---------------------------------------------------------------------
+
+enum class precision { fp64, fp32, tf32, bf16, fp16, fp8, int8, int4 };
+inline constexpr std::array<precision, 8> all_precisions{precision::fp64, precision::fp32, precision::tf32,
+                                                         precision::bf16, precision::fp16, precision::fp8,
+                                                         precision::int8, precision::int4};
+
+[[nodiscard]] constexpr std::string_view to_string(precision p) noexcept {
+  switch (p) {
+    case precision::fp64: return "FP64";
+    case precision::fp32: return "FP32";
+    case precision::tf32: return "TF32";
+    case precision::bf16: return "BF16";
+    case precision::fp16: return "FP16";
+    case precision::fp8: return "FP8";
+    case precision::int8: return "INT8";
+    case precision::int4: return "INT4";
+  }
+  return "?";
+}
+
+// The precision of an element type, so that a kernel built from float32 data is analysed at FP32:
+// `analyze(k, device, precision_of<float>)`. Only types whose precision is unambiguous have one.
+template <class Element>
+inline constexpr bool has_precision = false;
+template <>
+inline constexpr bool has_precision<double> = true;
+template <>
+inline constexpr bool has_precision<float> = true;
+
+template <class Element>
+  requires has_precision<Element>
+inline constexpr precision precision_of = sizeof(Element) == 8 ? precision::fp64 : precision::fp32;
+
+// Vector (CUDA cores, SIMD) or tensor / matrix units (Tensor Cores, Matrix Cores, AMX).
+enum class compute_unit { vector, tensor };
+
+// A precision on a unit: the key of a compute ceiling.
+struct compute_kind {
+  precision type;
+  compute_unit unit;
+  friend constexpr bool operator==(compute_kind, compute_kind) noexcept = default;
+};
+
+// "FP64", "FP64 tensor", ...: one name per kind.
+[[nodiscard]] constexpr std::string_view to_string(compute_kind k) noexcept {
+  constexpr std::array<std::string_view, 8> vector{"FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4"};
+  constexpr std::array<std::string_view, 8> tensor{"FP64 tensor", "FP32 tensor", "TF32 tensor", "BF16 tensor",
+                                                   "FP16 tensor", "FP8 tensor",  "INT8 tensor", "INT4 tensor"};
+  const auto i = static_cast<std::size_t>(k.type);
+  return k.unit == compute_unit::vector ? vector[i] : tensor[i];
+}
+
+}  // namespace hml
