@@ -38,7 +38,7 @@ void run(const chart_options& o) {
   check_output_name(o.output.path);
   const std::vector<named_roof> roofs = roofs_of(o.roof);  // a device given twice is an input error there
   if (roofs.size() > hml::max_chart_roofs) {
-    throw input_error("--device: a chart compares at most " + std::to_string(hml::max_chart_roofs) + " devices, not " +
+    throw input_error("--machine: a chart compares at most " + std::to_string(hml::max_chart_roofs) + " machines, not " +
                       std::to_string(roofs.size()));
   }
   const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
@@ -20,6 +21,17 @@ namespace hml_cli {
 std::string_view without_library_prefix(std::string_view message) {
   if (message.starts_with("hml: ")) message.remove_prefix(5);
   return message;
+}
+
+namespace {
+std::vector<std::string> pending_notes;
+}  // namespace
+
+void note(std::string line) { pending_notes.push_back(std::move(line)); }
+
+void print_notes() {
+  for (const std::string& line : pending_notes) std::fprintf(stderr, "hml: note: %s\n", line.c_str());
+  pending_notes.clear();
 }
 
 int fail(std::string_view message) {
@@ -284,44 +296,86 @@ std::vector<hml::kernel_record> read_kernels(std::string_view option, const std:
   return kernels;
 }
 
-hml::loaded_device read_device_file(std::string_view option, const std::string& path) {
-  constexpr std::size_t largest_device_file = std::size_t{1} << 20;  // a description is a few KiB
-  input_file input{option, path};
-  const std::string text = input.read_whole(largest_device_file);
+namespace {
+
+// A description is a few KiB; more than this is not one, and an endless stream fails in bounded memory.
+constexpr std::size_t largest_machine_file = std::size_t{1} << 20;
+
+void note_older_format(const std::string& path, std::string_view format) {
+  note((path == "-" ? std::string{"standard input"} : path) + " is " + std::string{format} +
+       " (an older format), read as such; `hml devices " + path + " --format yaml` writes it as a machine file");
+}
+
+}  // namespace
+
+const hml::machine_description& machine_files::machine(std::string_view option, const std::string& text) {
+  if (const hml::machine_description* m = hml::find_machine(text)) return *m;
+  std::error_code error;
+  const bool looks_like_a_path = text == "-" || text.find_first_of("/.") != std::string::npos ||
+                                 std::filesystem::exists(text, error);
+  if (!looks_like_a_path) {
+    check_option(option, [&] { (void)hml::machine_named(text); });  // unknown: the did-you-mean
+  }
+  input_file input{option, text};
+  const std::string content = input.read_whole(largest_machine_file);
+  const std::string name = text == "-" ? "standard input" : text;
+  const auto named = [&](const std::invalid_argument& e) { return input_error(std::string{option} + ": " + e.what()); };
   try {
-    return hml::read_device_json(text);
-  } catch (const hml::device_file_error& e) {
-    throw input_error(input.source_name() + e.what());
+    if (hml::is_machine_file(content)) {
+      return std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name))).machine();
+    }
+    if (content.find("memory hierarchy") != std::string::npos) {
+      const hml::machine_description& m =
+          std::get<hml::loaded_cpu>(files_.emplace_back(hml::read_machine_yaml(content, name))).cpu();
+      note_older_format(text, "an ECM machine file");
+      return m;
+    }
+    try {
+      const hml::machine_description& m =
+          std::get<hml::loaded_device>(files_.emplace_back(hml::read_device_json(content))).machine();
+      note_older_format(text, "a device file");
+      return m;
+    } catch (const hml::device_file_error& e) {
+      throw input_error(input.source_name() + e.what());
+    }
+  } catch (const hml::machine_file_error& e) {
+    throw named(e);
+  } catch (const hml::ecm_file_error& e) {
+    throw named(e);
   }
 }
 
-void add_roof_options(CLI::App& command, roof_options& options, bool several_devices) {
-  auto* device =
-      command.add_option("--device", options.devices,
-                         several_devices ? "catalog device id or name (repeat for several); see `hml devices`"
-                                         : "catalog device id or name, e.g. h100_sxm; see `hml devices`");
-  device->type_name("NAME");
-  auto* file = command.add_option("--device-file", options.device_files,
-                                  several_devices ? "a device described in a JSON file (repeat for several); see "
-                                                    "docs/reference/catalog.md"
-                                                  : "a device described in a JSON file; see docs/reference/catalog.md");
-  file->type_name("FILE");
-  if (!several_devices) {
-    device->expected(1);
-    file->expected(1);
-    device->excludes(file);
+std::span<const hml::source> machine_files::sources_of(const hml::machine_description& m) const {
+  for (const auto& file : files_) {
+    if (const auto* f = std::get_if<hml::machine_file>(&file)) {
+      for (const hml::machine_description* each : f->machines()) {
+        if (each == &m) return f->sources();
+      }
+    } else if (const auto* d = std::get_if<hml::loaded_device>(&file); d != nullptr && &d->machine() == &m) {
+      return d->sources();
+    }
   }
+  return {};
+}
+
+void add_roof_options(CLI::App& command, roof_options& options, bool several_machines) {
+  auto* machine = command.add_option(
+      "--machine,--device,--device-file", options.machines,
+      std::string{machine_help} + (several_machines ? " (repeat for several)" : "") +
+          "; --device and --device-file are its names before 0.9, kept for one release");
+  machine->type_name("NAME|FILE");
+  if (!several_machines) machine->expected(1);
   auto* precision = command
                         .add_option("--precision", options.precision,
-                                    "required with a device: fp64, fp32, tf32, bf16, fp16, fp8, int8 or int4 "
+                                    "required with a machine: fp64, fp32, tf32, bf16, fp16, fp8, int8 or int4 "
                                     "(vector units where published, else tensor), or with _vector or _tensor")
                         ->type_name("NAME");
   auto* compute =
       command.add_option("--peak-compute", options.peak_compute, "peak compute, e.g. 5.3TFLOP/s")->type_name("RATE");
   auto* bandwidth =
       command.add_option("--peak-bandwidth", options.peak_bandwidth, "peak bandwidth, e.g. 205GB/s")->type_name("RATE");
-  compute->excludes(device)->excludes(file)->needs(bandwidth);
-  bandwidth->excludes(device)->excludes(file)->needs(compute);
+  compute->excludes(machine)->needs(bandwidth);
+  bandwidth->excludes(machine)->needs(compute);
   precision->excludes(compute);
 }
 
@@ -349,9 +403,9 @@ void refuse_bit_rate(std::string_view option, const std::string& text) {
 }  // namespace
 
 std::vector<named_roof> roofs_of(const roof_options& options) {
-  if (options.devices.empty() && options.device_files.empty()) {
+  if (options.machines.empty()) {
     if (options.peak_compute.empty()) {
-      throw input_error("give --device NAME or --device-file FILE, or --peak-compute and --peak-bandwidth");
+      throw input_error("give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
     }
     refuse_bit_rate("--peak-bandwidth", options.peak_bandwidth);
     const auto bandwidth = quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth);
@@ -360,29 +414,23 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     check_option("--peak-compute", [&] { hml::validate_peak(compute); });
     return {{"given", "the given peaks", {bandwidth, compute}}};
   }
-  // A device has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
+  // A machine has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
   if (options.precision.empty()) {
-    throw input_error("--precision: give the precision the kernels run at with a device, e.g. --precision fp32");
+    throw input_error("--precision: give the precision the kernels run at with a machine, e.g. --precision fp32");
   }
   const hml::precision_choice precision =
       check_option("--precision", [&] { return hml::precision_named(options.precision); });
   std::vector<named_roof> roofs;
-  const auto add = [&](const hml::device& d, std::string_view option) {
-    // Another spelling of a device already given (h100_sxm, H100-SXM) would draw it twice.
+  for (const std::string& name : options.machines) {
+    const hml::machine_description& d = options.files.machine("--machine", name);
+    // Another spelling of a machine already given (h100_sxm, H100-SXM) would draw it twice.
     for (const named_roof& r : roofs) {
-      if (r.label == d.id) throw input_error(std::string{option} + ": '" + r.label + "' is given twice");
+      if (r.label == d.id) throw input_error("--machine: '" + r.label + "' is given twice");
     }
-    // A precision the device publishes no peak for is --precision's fault.
+    // A precision the machine publishes no peak for is --precision's fault.
     const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
     roofs.push_back({std::string{d.id},
                      std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof});
-  };
-  for (const std::string& name : options.devices) {
-    add(check_option("--device", [&]() -> const hml::device& { return hml::device_named(name); }), "--device");
-  }
-  for (const std::string& path : options.device_files) {
-    const hml::loaded_device file = read_device_file("--device-file", path);
-    add(file.machine(), "--device-file");
   }
   return roofs;
 }

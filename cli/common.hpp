@@ -17,6 +17,7 @@
 #include <string_view>
 #include <thread>
 #include <utility>
+#include <variant>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -32,6 +33,11 @@ class input_error : public std::runtime_error {
 
 // "hml: error: <message>" on stderr (the library's own "hml: " prefix dropped); returns exit status 2.
 int fail(std::string_view message);
+
+// A note for the user ("hml: note: ..."), printed on stderr when the run has succeeded: a run that fails
+// prints its error alone.
+void note(std::string line);
+void print_notes();
 
 // The message of a library exception without the library's "hml: " prefix.
 std::string_view without_library_prefix(std::string_view message);
@@ -252,26 +258,42 @@ void for_each_kernel(input_file& input, Prepare prepare, Visit visit) {
 // The kernels of a CSV file (or "-"), all in memory (a chart draws them all).
 std::vector<hml::kernel_record> read_kernels(std::string_view option, const std::string& path);
 
-// A device described in a JSON file (or "-"); errors name the option, the file and the field.
-hml::loaded_device read_device_file(std::string_view option, const std::string& path);
+// The machines named on the command line, and the files they were read from (which own their text): each
+// is a catalog id or name (`hml devices`), or a machine file ("-": standard input). A file in the machine
+// format (docs/reference/machine-file.md) is read as such; an older device JSON or ECM YAML file is read
+// too, with a one-line note on standard error naming the command that converts it. Errors name the option.
+class machine_files {
+ public:
+  const hml::machine_description& machine(std::string_view option, const std::string& name_or_path);
+  // The sources a machine read from a file cites (the catalog's machines cite the catalog's: empty).
+  [[nodiscard]] std::span<const hml::source> sources_of(const hml::machine_description& m) const;
 
-// The roof to analyze against: --device NAME or --device-file FILE with --precision P (required: a device
-// has a peak per precision, and none is assumed), or --peak-compute and --peak-bandwidth.
+ private:
+  std::deque<std::variant<hml::machine_file, hml::loaded_device, hml::loaded_cpu>> files_;
+};
+
+// The help text of an option that takes a machine.
+inline constexpr std::string_view machine_help =
+    "a catalog machine (id or name; see `hml devices`) or a machine file (YAML or JSON; - for standard input)";
+
+// The roof to analyze against: --machine NAME|FILE with --precision P (required: a machine has a peak per
+// precision, and none is assumed), or --peak-compute and --peak-bandwidth. --device and --device-file are
+// --machine's names before 0.9, kept for one release.
 struct roof_options {
-  std::vector<std::string> devices;
-  std::vector<std::string> device_files;
+  std::vector<std::string> machines;
   std::string precision;
   std::string peak_compute;
   std::string peak_bandwidth;
+  mutable machine_files files;  // the files read, which own the machines drawn from them
 };
 
 struct named_roof {
-  std::string label;  // the device's id, or "given" for --peak-*
+  std::string label;  // the machine's id, or "given" for --peak-*
   std::string title;  // "NVIDIA H100 SXM5 80GB, FP32" or "the given peaks"
   hml::roof roof;
 };
 
-void add_roof_options(CLI::App& command, roof_options& options, bool several_devices = false);
+void add_roof_options(CLI::App& command, roof_options& options, bool several_machines = false);
 std::vector<named_roof> roofs_of(const roof_options& options);
 
 // "67 TFLOP/s, 3.35 TB/s, ridge 20 FLOP/B"

@@ -1,5 +1,6 @@
-// `hml devices [NAME]`, `hml devices --file F`: the device catalog or one device (the catalog's or a
-// file's), every figure with its kind and a numbered source a reader can follow.
+// `hml devices [NAME|FILE]`: the one catalog (every machine: GPUs, CPUs, the machines inside systems; links;
+// systems) or one entry of it, or a machine file, every figure with its kind and a numbered source a reader
+// can follow; --format yaml|json writes the same as a machine file (docs/reference/machine-file.md).
 #include <memory>
 #include <optional>
 #include <span>
@@ -18,6 +19,7 @@ namespace {
 struct devices_options {
   std::string name;
   std::string file;
+  std::string format = "table";
   output_options output;
 };
 
@@ -49,6 +51,7 @@ public:
       for (const hml::source& candidate : sources_) {
         if (candidate.key == keys_[i]) s = &candidate;
       }
+      if (s == nullptr) s = hml::catalog_source(keys_[i]);
       out += "  [" + std::to_string(i + 1) + "] " +
              (s ? std::string{s->title} + "; " + std::string{s->where} : std::string{keys_[i]}) + "\n";
     }
@@ -73,6 +76,10 @@ std::string level_text(const hml::level_description& l, const citations& cite) {
   if (l.measured_bandwidth.published()) parts.push_back(figure_text(l.measured_bandwidth, cite));
   if (l.latency.published()) parts.push_back("latency " + figure_text(l.latency, cite));
   if (l.scope == hml::sharing::per_core) parts.push_back("per core");
+  if (l.upstream.rate.published()) {
+    parts.push_back("to the level inside " + std::string{hml::format_number(hml::in(l.upstream.rate.value, hml::byte_per_cycle), hml::general(4)).view()} +
+                    " B/cy" + cite.tag(l.upstream.rate) + (l.upstream.overlaps ? " (overlapping)" : ""));
+  }
   std::string out = "  " + std::string{l.name} + ":";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? " " : ", ") + parts[i];
   out += "\n";
@@ -144,6 +151,13 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
   if (const std::string ridges = measured_ridges(d, cite); !ridges.empty()) {
     out += "measured hierarchical roofline (ridge = measured peak / the level's measured bandwidth):\n" + ridges;
   }
+  if (!d.memory_bandwidths.empty()) {
+    out += "main memory measured per stream mix (reads + writes):\n";
+    for (const hml::stream_mix_bandwidth& b : d.memory_bandwidths) {
+      out += "  " + std::string{b.kernel} + " (" + std::to_string(b.reads) + " + " + std::to_string(b.writes) +
+             "): " + figure_text(b.bandwidth, cite) + "\n";
+    }
+  }
   out += "sources:\n" + cite.list();
   if (!d.note.empty()) out += "note: " + std::string{d.note} + "\n";
   return out;
@@ -173,7 +187,7 @@ std::string links_and_systems_text() {
 // published, else tensor; "t" marks tensor); every figure's kind and source is in `hml devices NAME`.
 std::string catalog_text() {
   hml::table figures{{"id", "name", "main memory", "bandwidth", "FP64", "FP32", "TF32", "FP16", "INT8"}, {}};
-  for (const hml::device* d : hml::devices::all) {
+  for (const hml::machine_description* d : hml::machines::all) {
     const hml::level_description& main = hml::main_memory(*d);
     std::vector<hml::cell> row{std::string{d->id}, std::string{d->name},
                                (main.capacity.published() ? quantity_text(main.capacity.value) + " " : "") +
@@ -191,31 +205,85 @@ std::string catalog_text() {
     figures.add_row(std::move(row));
   }
   return hml::format_table(figures) +
-         "\nt: on tensor units (the device publishes no vector peak for that precision). `hml devices NAME` shows\n"
-         "every figure of a device with its kind and source.\n" + links_and_systems_text();
+         "\nt: on tensor units (the machine publishes no vector peak for that precision). `hml devices ID` shows\n"
+         "every figure of a machine, link or system with its kind and source.\n" + links_and_systems_text();
+}
+
+std::string link_text(const hml::link_description& l) {
+  const auto rate = [](const hml::figure<hml::per_direction>& f) {
+    return quantity_text(f.value.rate) + (f.kind == hml::provenance::stated ? "" : " " + std::string{hml::to_string(f.kind)}) +
+           (f.source.empty() ? "" : " [" + std::string{f.source} + "]");
+  };
+  std::string out = std::string{l.id} + ": " + std::string{l.name} + "\n";
+  out += "per direction: " + rate(l.bandwidth) + ", " + std::string{hml::to_string(l.mode)} + "\n";
+  if (l.latency.published()) out += "latency: " + quantity_text(l.latency.value) + "\n";
+  if (l.measured_to_device.published()) out += "measured to the device: " + rate(l.measured_to_device) + "\n";
+  if (l.measured_from_device.published()) out += "measured from the device: " + rate(l.measured_from_device) + "\n";
+  if (!l.note.empty()) out += "note: " + std::string{l.note} + "\n";
+  return out;
+}
+
+std::string system_text(const hml::system_description& s) {
+  std::string out = std::string{s.id} + ": " + std::string{s.name} + "\n";
+  out += "host: " + std::string{s.host->id} + " (" + std::string{s.host->name} + ")\n";
+  out += "device: " + std::string{s.device->id} + " (" + std::string{s.device->name} + ")\n";
+  out += "joined by: " + (s.joined_by != nullptr ? std::string{s.joined_by->id} + " (" + std::string{s.joined_by->name} + ")"
+                                                 : std::string{"- (one pool)"}) + "\n";
+  if (!s.note.empty()) out += "note: " + std::string{s.note} + "\n";
+  return out;
 }
 
 void run(const devices_options& o) {
-  const output_format format = o.output.chosen();
-  std::optional<hml::loaded_device> file;
-  const hml::device* one = nullptr;
+  const std::string& which = o.file.empty() ? o.name : o.file;
+  machine_files files;
+  const hml::machine_description* one = nullptr;
+  const hml::link_description* link = nullptr;
+  const hml::system_description* system = nullptr;
   std::span<const hml::source> sources = hml::devices::sources;
-  if (!o.file.empty()) {
-    file.emplace(read_device_file("--file", o.file));
-    one = &file->machine();
-    sources = file->sources();
-  } else if (!o.name.empty()) {
-    try {
-      one = &hml::device_named(o.name);
-    } catch (const hml::unknown_device_error& e) {
-      throw input_error(e.what());
+  if (!which.empty()) {
+    one = hml::find_machine(which);
+    if (one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
+    if (one == nullptr && system == nullptr) link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
+    if (one == nullptr && system == nullptr && link == nullptr) {
+      one = &files.machine(o.file.empty() ? "devices" : "--file", which);
+      sources = files.sources_of(*one);
     }
   }
-  if (format != output_format::table) {
+  if (o.format == "yaml" || o.format == "json") {
+    const hml::file_syntax syntax = o.format == "yaml" ? hml::file_syntax::yaml : hml::file_syntax::json;
+    if (one != nullptr) {
+      emit(o.output, hml::write_machine_file(*one, syntax, sources));
+      return;
+    }
+    std::vector<const hml::machine_description*> machines;
+    std::vector<const hml::link_description*> links;
+    std::vector<const hml::system_description*> systems;
+    if (link != nullptr) links.push_back(link);
+    if (system != nullptr) {
+      machines.push_back(system->host);
+      if (system->device != system->host) machines.push_back(system->device);
+      if (system->joined_by != nullptr) links.push_back(system->joined_by);
+      systems.push_back(system);
+    }
+    const hml::machine_document document =
+        link != nullptr || system != nullptr
+            ? hml::machine_document{machines, links, systems}
+            : hml::machine_document{hml::machines::all, hml::systems::links, hml::systems::all};
+    emit(o.output, hml::write_machine_file(document, syntax, sources));
+    return;
+  }
+  if (o.format == "csv") {
+    if (link != nullptr || system != nullptr) throw input_error("--format csv: a table of machines; show a link or system as table, yaml or json");
     const std::vector<const hml::device*> list =
         one ? std::vector<const hml::device*>{one}
-            : std::vector<const hml::device*>(hml::devices::all.begin(), hml::devices::all.end());
-    emit(o.output, render(hml::device_table(list), format));
+            : std::vector<const hml::device*>(hml::machines::all.begin(), hml::machines::all.end());
+    emit(o.output, render(hml::device_table(list), output_format::csv));
+    return;
+  }
+  if (link != nullptr) {
+    emit(o.output, link_text(*link));
+  } else if (system != nullptr) {
+    emit(o.output, system_text(*system));
   } else {
     emit(o.output, one ? device_text(*one, sources) : catalog_text());
   }
@@ -224,18 +292,27 @@ void run(const devices_options& o) {
 }  // namespace
 
 void add_devices_command(CLI::App& hml) {
-  auto* command = hml.add_subcommand("devices", "the device catalog: every figure, its kind and its source");
+  auto* command = hml.add_subcommand("devices", "the catalog: machines, links and systems, every figure with its kind and source");
   command->footer(
       "Example: hml devices\n"
       "         hml devices h100_sxm\n"
-      "         hml devices --file my_gpu.json   (a device described in JSON; see docs/reference/catalog.md)\n"
-      "         hml devices --format json   (in base units; 0 with kind \"not published\")");
+      "         hml devices c2c   (a link; gh200: a system)\n"
+      "         hml devices h100_sxm --format yaml > h100.yaml   (a machine file: --machine h100.yaml in every command)\n"
+      "         hml devices my_gpu.json --format yaml   (a file of an older format, converted)\n"
+      "         hml devices --format json   (the whole catalog as one machine file: machines, links, systems)");
   auto o = std::make_shared<devices_options>();
-  auto* name = command->add_option("name", o->name, "one device: its id (h100_sxm) or name, any case");
-  command->add_option("--file", o->file, "a device described in a JSON file (or - for standard input)")
+  auto* name = command->add_option("name", o->name, "one machine, link or system: its id (h100_sxm) or name, any "
+                                                    "case; or a machine file");
+  command->add_option("--file", o->file, "a machine file (or - for standard input); the name before 0.9 of giving "
+                                         "one as NAME, kept for one release")
       ->type_name("FILE")
       ->excludes(name);
-  add_output_options(*command, o->output);
+  command->add_option("--format", o->format,
+                      "table (for people), csv (the machines' figures), yaml or json (the machine file format)")
+      ->type_name("FORMAT")
+      ->check(CLI::IsMember({"table", "csv", "json", "yaml"}))
+      ->capture_default_str();
+  add_output_options(*command, o->output, false);
   command->callback([o] { run(*o); });
 }
 

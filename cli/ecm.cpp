@@ -1,7 +1,7 @@
 // `hml ecm`: a loop kernel on a CPU by the Execution-Cache-Memory model: the ECM line in cy/CL, the
 // prediction for data in each level, the scaling over cores with the saturation point, and the roofline of
-// the same kernel beside it. The machine is a YAML machine file (docs/reference/machine-file.md) or one of
-// hml::cpus by id; the kernel is one of the built-in loop kernels by name or a YAML kernel file.
+// the same kernel beside it. The machine is a catalog machine or a machine file (docs/reference/
+// machine-file.md); the kernel is one of the built-in loop kernels by name or a YAML kernel file.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -45,12 +45,6 @@ std::optional<hml::loop_kernel> builtin_kernel(std::string_view name, std::int64
   return std::nullopt;
 }
 
-const hml::machine_description* builtin_machine(std::string_view id) {
-  for (const hml::machine_description* c : hml::cpus::all)
-    if (c->id == id) return c;
-  return nullptr;
-}
-
 std::string read_text(std::string_view option, const std::string& path, std::string& name) {
   constexpr std::size_t largest_file = std::size_t{1} << 20;  // a machine or kernel file is a few KiB
   input_file input{option, path};
@@ -67,19 +61,11 @@ std::string ecm_line(const hml::ecm_result& r) {
 }
 
 void run(const ecm_options& o) {
-  // The machine: a catalog CPU by id, else a YAML file.
-  std::optional<hml::loaded_cpu> loaded_machine;
-  const hml::machine_description* machine = builtin_machine(o.machine);
-  if (machine == nullptr) {
-    std::string name;
-    const std::string text = read_text("--machine", o.machine, name);
-    try {
-      loaded_machine.emplace(hml::read_machine_yaml(text, name));
-    } catch (const hml::ecm_file_error& e) {
-      throw input_error(std::string{"--machine: "} + e.what());
-    }
-    machine = &loaded_machine->cpu();
-  }
+  // The machine: from the catalog, or a machine file; it needs what the ECM model takes (a clock, cache
+  // sizes, a rate for every path).
+  machine_files files;
+  const hml::machine_description* machine = &files.machine("--machine", o.machine);
+  check_option("--machine", [&] { hml::validate_ecm(*machine); });
   // The kernel: a built-in one by name, else a YAML file.
   std::optional<hml::loaded_kernel> loaded_kernel;
   if (o.size < 8 || o.rows < 3) throw input_error("--size and --rows: at least 8 elements and 3 rows");
@@ -180,8 +166,8 @@ void add_ecm_command(CLI::App& hml) {
       "         hml ecm --machine my_cpu.yml --kernel my_kernel.yml --cores 4 --format csv\n"
       "Machine and kernel files: docs/reference/machine-file.md");
   auto o = std::make_shared<ecm_options>();
-  command->add_option("--machine", o->machine, "a YAML machine file, or snb_e5_2680 / hsw_e5_2695v3")
-      ->type_name("FILE")
+  command->add_option("--machine", o->machine, std::string{machine_help} + ": snb_e5_2680, hsw_e5_2695v3")
+      ->type_name("NAME|FILE")
       ->required();
   command->add_option("--kernel", o->kernel, std::string{"built-in kernel ("} + std::string{kernel_names} +
                                                  ") or a YAML kernel file")

@@ -98,7 +98,7 @@ hml::inference_options inference_of(const llm_options& o, const hml::transformer
   if (o.tp > 1) {
     if (o.link.empty()) throw input_error("--link: --tp above 1 needs the link, e.g. --link nvlink4");
     // The same reader as `hml offload --link`: a catalog link (per direction, duplex, latency) or a rate.
-    i.link = check_option("--link", [&] { return hml::systems::link_named(o.link); });
+    i.link = check_option("--link", [&] { return hml::link_named(o.link); });
     if (!o.link_latency.empty()) {
       i.link.latency = quantity_of<hml::duration>("--link-latency", o.link_latency);
       check_option("--link-latency", [&] { hml::validate_link_latency(i.link.latency); });
@@ -152,7 +152,8 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
 }
 
 void run(const llm_options& o) {
-  const hml::device& d = check_option("--device", [&] { return hml::device_named(o.device); });
+  machine_files files;
+  const hml::machine_description& d = files.machine("--machine", o.device);
   const hml::transformer t = model_of(o);
   const hml::inference_options i = inference_of(o, t);
   const hml::generation g{o.batch, o.prompt, o.generate};
@@ -245,14 +246,17 @@ void add_llm_command(CLI::App& hml) {
       " (or --layers --hidden --ffn --heads --vocab [--kv-heads --head-dim --experts --active-experts]).\n"
       "Precisions: fp32, bf16, fp16, fp8, int8, int4. The compute ceiling of each operator follows its precision;\n"
       "a device without that peak is an error. Conventions: docs/explanation/transformer-conventions.md.\n"
-      "Example: hml llm --model llama-2-7b --device a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
-      "         hml llm --model llama-2-70b --device h100_sxm --weights int4 --kv fp8 --tp 2 "
+      "Example: hml llm --model llama-2-7b --machine a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
+      "         hml llm --model llama-2-70b --machine h100_sxm --weights int4 --kv fp8 --tp 2 "
       "--link nvlink4 --efficiency-memory 0.8 --format csv\n"
-      "         hml llm --model llama-3-8b --device h100_sxm --batch 64 --as-kernels decode | "
-      "hml chart --device h100_sxm --precision fp16 --ops - -o decode.svg");
+      "         hml llm --model llama-3-8b --machine h100_sxm --batch 64 --as-kernels decode | "
+      "hml chart --machine h100_sxm --precision fp16 --ops - -o decode.svg");
   auto o = std::make_shared<llm_options>();
   command->add_option("--model", o->model, "a preset model (see below)")->type_name("NAME");
-  command->add_option("--device", o->device, "a catalog device, e.g. h100_sxm")->type_name("NAME")->required();
+  command->add_option("--machine,--device", o->device,
+                      std::string{machine_help} + "; --device is its name before 0.9, kept for one release")
+      ->type_name("NAME|FILE")
+      ->required();
     // Counts are checked as text first: CLI11 would read -1 into an unsigned option as 2^64 - 1.
   const auto whole_number = [](double most) {
     return CLI::Validator(

@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
   hml_cli::remove_temporary_on_interrupt();
   try {
     app.parse(argc, argv);
+    hml_cli::print_notes();  // after the run: a run that fails says one line, its error
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version

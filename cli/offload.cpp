@@ -47,19 +47,17 @@ void run(const offload_options& o) {
   std::optional<hml::machine_description> given_host;
   std::optional<hml::machine_description> given_device;
   std::optional<hml::link> link;
+  machine_files files;
   if (!o.system.empty()) {
-    const hml::system_description* s = hml::systems::find_system(o.system);
-    if (s == nullptr) {
-      std::string ids;
-      for (const hml::system_description* each : hml::systems::all) ids += (ids.empty() ? "" : ", ") + std::string{each->id};
-      throw input_error("--system: unknown system '" + o.system + "'; expected one of " + ids);
-    }
-    if (s->joined_by == nullptr) throw input_error("--system: " + o.system + " has one memory pool: nothing to offload over");
-    host = s->host;
-    device = s->device;
-    link = hml::link_of(*s->joined_by);
+    const hml::system_description& s = check_option("--system", [&]() -> const hml::system_description& {
+      return hml::system_named(o.system);
+    });
+    if (s.joined_by == nullptr) throw input_error("--system: " + o.system + " has one memory pool: nothing to offload over");
+    host = s.host;
+    device = s.device;
+    link = hml::link_of(*s.joined_by);
   }
-  if (!o.host.empty()) host = &check_option("--host", [&]() -> const hml::device& { return hml::device_named(o.host); });
+  if (!o.host.empty()) host = &files.machine("--host", o.host);
   if (!o.host_bandwidth.empty()) {
     const auto bandwidth = quantity_of<hml::data_rate>("--host-bandwidth", o.host_bandwidth);
     const auto peak = quantity_of<hml::compute_rate>("--host-peak", o.host_peak);
@@ -68,7 +66,7 @@ void run(const offload_options& o) {
     given_host = hml::describe(hml::memory{.latency = {}, .bandwidth = bandwidth}, hml::compute_core{peak}, p);
     host = &*given_host;
   }
-  if (!o.device.empty()) device = &check_option("--device", [&]() -> const hml::device& { return hml::device_named(o.device); });
+  if (!o.device.empty()) device = &files.machine("--device", o.device);
   if (!o.device_bandwidth.empty()) {
     const auto bandwidth = quantity_of<hml::data_rate>("--device-bandwidth", o.device_bandwidth);
     const auto peak = quantity_of<hml::compute_rate>("--device-peak", o.device_peak);
@@ -87,7 +85,7 @@ void run(const offload_options& o) {
     }
     device = &*given_device;
   }
-  if (!o.link.empty()) link = check_option("--link", [&] { return hml::systems::link_named(o.link); });
+  if (!o.link.empty()) link = check_option("--link", [&] { return hml::link_named(o.link); });
   if (host == nullptr) throw input_error("give --system NAME, or --host NAME or --host-bandwidth and --host-peak");
   if (device == nullptr) throw input_error("give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
   if (!link) throw input_error("give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
@@ -158,15 +156,16 @@ void add_offload_command(CLI::App& hml) {
   auto o = std::make_shared<offload_options>();
   auto* system = command->add_option("--system", o->system, "a catalog system: gh200, h100_pcie_host (hml devices)")
                      ->type_name("NAME");
-  auto* host = command->add_option("--host", o->host, "the host, a catalog device (where the data is)")
-                   ->type_name("NAME")
+  auto* host = command->add_option("--host", o->host, "the host, where the data is: " + std::string{machine_help})
+                   ->type_name("NAME|FILE")
                    ->excludes(system);
   auto* bandwidth = command->add_option("--host-bandwidth", o->host_bandwidth, "the host's memory bandwidth, e.g. 200GB/s")
                         ->type_name("RATE");
   auto* peak = command->add_option("--host-peak", o->host_peak, "the host's peak compute, e.g. 2TFLOP/s")->type_name("RATE");
   bandwidth->needs(peak)->excludes(system)->excludes(host);
   peak->needs(bandwidth);
-  auto* device = command->add_option("--device", o->device, "the device, a catalog device, e.g. h100_pcie")->type_name("NAME");
+  auto* device = command->add_option("--device", o->device, "the device: " + std::string{machine_help})
+                     ->type_name("NAME|FILE");
   auto* device_bandwidth =
       command->add_option("--device-bandwidth", o->device_bandwidth, "the device's memory bandwidth, e.g. 2TB/s")
           ->type_name("RATE");

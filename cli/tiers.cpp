@@ -14,6 +14,7 @@ namespace {
 
 struct tiers_options {
   std::string system;
+  std::string machine;
   std::vector<std::string> tiers;
   std::string footprint;
   double hot_bytes = 1.0;
@@ -36,18 +37,24 @@ void run(const tiers_options& o) {
   const output_format format = o.output.chosen();
   hml::tiered_memory memory{.mode = o.sequential ? hml::serving::sequential : hml::serving::concurrent};
   std::string title;
+  machine_files files;
+  const hml::machine_description* m = nullptr;
   if (!o.system.empty()) {
-    const hml::system_description* s = hml::systems::find_system(o.system);
-    const hml::machine_description* m = s != nullptr ? s->host : nullptr;
-    if (m == nullptr) m = &check_option("--system", [&]() -> const hml::device& { return hml::device_named(o.system); });
-    memory.tiers = hml::systems::tiers_of(*m).tiers;
+    m = check_option("--system", [&] { return hml::system_named(o.system).host; });
+  } else if (!o.machine.empty()) {
+    m = &files.machine("--machine", o.machine);
+  }
+  if (m != nullptr) {
+    memory.tiers = hml::tiers_of(*m).tiers;
     title = std::string{m->name};
   }
   for (const std::string& spec : o.tiers) {
     if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: at most 4 tiers");
-    memory.tiers.push_back(check_option("--tier", [&] { return hml::systems::parse_tier(spec); }));
+    memory.tiers.push_back(check_option("--tier", [&] { return hml::parse_tier(spec); }));
   }
-  if (memory.tiers.size() < 2) throw input_error("give --system with two tiers (xeon_max) or --tier twice or more");
+  if (memory.tiers.size() < 2) {
+    throw input_error("give --system or --machine with two tiers (xeon_max, xeon_max_9480) or --tier twice or more");
+  }
   if (title.empty()) title = "the given tiers";
   const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};
@@ -126,11 +133,15 @@ void add_tiers_command(CLI::App& hml) {
       "Example: hml tiers --system xeon_max --footprint 200GiB --hot-bytes 0.3 --hot-accesses 0.9\n"
       "         hml tiers --tier HBM:64GiB:1638.4GB/s --tier DDR5:512GiB:307.2GB/s --footprint 200GiB --format csv");
   auto o = std::make_shared<tiers_options>();
-  auto* system = command->add_option("--system", o->system, "a catalog system or device with tiers: xeon_max")
+  auto* system = command->add_option("--system", o->system, "a catalog system whose host has tiers: xeon_max")
                      ->type_name("NAME");
+  auto* machine = command->add_option("--machine", o->machine, "a machine with two tiers or more: " + std::string{machine_help})
+                      ->type_name("NAME|FILE")
+                      ->excludes(system);
   command->add_option("--tier", o->tiers, "a tier NAME:CAPACITY:BANDWIDTH[:WRITE], fastest first (repeat)")
       ->type_name("SPEC")
-      ->excludes(system);
+      ->excludes(system)
+      ->excludes(machine);
   command->add_option("--footprint", o->footprint, "the working set's size, e.g. 200GiB")->type_name("SIZE")->required();
   command->add_option("--hot-bytes", o->hot_bytes, "share of the bytes that is hot (default 1: uniform)");
   command->add_option("--hot-accesses", o->hot_accesses, "share of the accesses the hot bytes take (default 1)");

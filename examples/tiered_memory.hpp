@@ -14,7 +14,7 @@ namespace tiered_memory {
 
 using namespace hml::literals;
 
-inline constexpr hml::tiered_memory xeon_max = hml::systems::tiers_of(hml::systems::xeon_max_9480);
+inline constexpr hml::tiered_memory xeon_max = hml::tiers_of(hml::systems::xeon_max_9480);
 inline constexpr hml::working_set working_set{.footprint = 200_GiB, .skew = {.hot_bytes = 0.3, .hot_accesses = 0.9}};
 
 inline constexpr hml::placement cache = hml::cache_mode(xeon_max, working_set);

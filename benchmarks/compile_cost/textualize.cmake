@@ -10,9 +10,15 @@
 #   cmake -DMODULES_DIR=<modules/> -DUNITS=<unit;...> -DHEADERS=<header;...> -DOUT=<dir> -P textualize.cmake
 # A unit modules/<path>.cppm becomes <OUT>/hml/<path>.hpp; a header <dir>/<name>.hpp becomes <OUT>/<name>.hpp.
 
-# Pass 1: which header each module name (and partition, `hml.sweep:axis`) lives in.
+# Pass 1: which header each module name (and partition, `hml.sweep:axis`) lives in. An internal partition
+# (`module hml.report:yaml_fields;`, imported by implementation units only) is no part of the interface
+# that importers compile: it has no header.
 foreach(unit IN LISTS UNITS)
   file(STRINGS ${unit} declaration REGEX "^export module [a-z.:_]+;")
+  file(STRINGS ${unit} internal REGEX "^module [a-z.]+:[a-z_]+;")
+  if(internal AND NOT declaration)
+    continue()
+  endif()
   if(NOT declaration)
     message(FATAL_ERROR "textualize: ${unit} declares no module (`export module ...;`)")
   endif()
@@ -69,6 +75,9 @@ function(write_textual source destination current)
 endfunction()
 
 foreach(unit IN LISTS UNITS)
+  if(NOT DEFINED module_of_${unit})
+    continue()  # internal partition
+  endif()
   set(name ${module_of_${unit}})
   write_textual(${unit} ${OUT}/${header_of_${name}} ${name})
 endforeach()

@@ -1,7 +1,9 @@
-// hml.catalog.lookup — devices and precisions by the names people type: "h100_sxm", "H100-SXM",
+// hml.catalog.lookup — the one catalog of machines (hml::machines::all::all: the devices, the CPUs in cycles and the
+// machines inside systems) and every catalog entry by the names people type: "h100_sxm", "H100-SXM",
 // "NVIDIA H100 SXM5 80GB" (case and the separators _ - and space do not matter), with the closest ids
-// suggested for a name that is not known. The ids are the catalog entries' own (hml::devices::all); a list
-// of devices read from a file is searched the same way.
+// suggested for a name that is not known, in one message whatever the list (machines, links, systems). A
+// list of machines read from a file is searched the same way. Links and tiers as options spell them
+// ("pcie5x16" or "63GB/s"; "HBM:64GiB:1638.4GB/s") are read here too.
 module;
 #include <algorithm>
 #include <array>
@@ -14,7 +16,10 @@ module;
 #include <vector>
 export module hml.catalog.lookup;
 export import hml.catalog;
+export import hml.catalog.cpus;
+export import hml.catalog.systems;
 export import hml.analysis;
+export import hml.tiers;
 
 namespace hml::detail::lookup {
 
@@ -59,24 +64,59 @@ inline std::string joined(const std::vector<std::string_view>& names) {
 
 export namespace hml {
 
+// --- The one catalog of machines -----------------------------------------------------------------------
+
+}  // namespace hml
+
+export namespace hml::machines {
+
+// Every machine the catalog describes, in the order `hml devices` lists them: the devices (GPUs, and the
+// CPUs of the roofline), the CPUs in cycles (kerncraft's machines), then the machines inside systems.
+inline constexpr std::array<const machine_description*, devices::all.size() + cpus::all.size() + 4> all = [] {
+  std::array<const machine_description*, devices::all.size() + cpus::all.size() + 4> list{};
+  std::size_t n = 0;
+  for (const machine_description* m : devices::all) list[n++] = m;
+  for (const machine_description* m : cpus::all) list[n++] = m;
+  for (const machine_description* m : {&systems::grace, &systems::gh200_hopper, &systems::mi300a, &systems::xeon_max_9480}) {
+    list[n++] = m;
+  }
+  return list;
+}();
+
+}  // namespace hml::machines
+
+export namespace hml {
+
+// The source with this key in any of the catalog's lists (devices, CPUs, systems); nullptr if none.
+[[nodiscard]] constexpr const source* catalog_source(std::string_view key) noexcept {
+  for (const source& s : cpus::sources) {
+    if (s.key == key) return &s;
+  }
+  return systems::find_source(key);
+}
+
+// --- Names people type -----------------------------------------------------------------------------------
+
 // The device's id ("h100_sxm"), its entry's own.
 [[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept { return d.id; }
 
-// The device with this id or full name in `list`, ignoring case and separators; nullptr if there is none.
-[[nodiscard]] inline const device* find_device(std::string_view name,
-                                               std::span<const device* const> list = devices::all) {
+// The entry with this id or full name in `list` (machines, links, systems: anything with an id and a
+// name), ignoring case and separators; nullptr if there is none.
+template <class Entry>
+[[nodiscard]] const Entry* find_named(std::string_view name, std::span<const Entry* const> list) {
   const std::string wanted = detail::lookup::key(name);
   if (wanted.empty()) return nullptr;
-  for (const device* d : list) {
-    if (detail::lookup::key(d->id) == wanted || detail::lookup::key(d->name) == wanted) return d;
+  for (const Entry* e : list) {
+    if (detail::lookup::key(e->id) == wanted || detail::lookup::key(e->name) == wanted) return e;
   }
   return nullptr;
 }
 
-// Up to `count` ids close to `name`: ids that start with it, then ids or names that contain it, each in
-// list order; if there are none, ids within a small edit distance, closest first.
-[[nodiscard]] inline std::vector<std::string_view> closest_device_ids(
-    std::string_view name, std::size_t count = 3, std::span<const device* const> list = devices::all) {
+// Up to `count` ids close to `name`: ids that start with it; if none, ids or names that contain it; if
+// none, ids within a small edit distance, closest first; each rank in list order.
+template <class Entry>
+[[nodiscard]] std::vector<std::string_view> closest_ids(std::string_view name, std::span<const Entry* const> list,
+                                                        std::size_t count = 3) {
   namespace l = detail::lookup;
   const std::string wanted = l::key(name);
   std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (rank, position in the list)
@@ -96,40 +136,63 @@ export namespace hml {
   }
   // List order within a rank (std::stable_sort's buffer is deprecated in libstdc++ 12 under clang 19).
   std::ranges::sort(ranked);
-  // Close spellings only when no id starts with or contains the name.
-  const bool any_containing = !ranked.empty() && ranked.front().first <= 1;
+  // Only the best of the first two ranks; close spellings only when no id starts with or contains the name.
+  const std::size_t best = ranked.empty() ? 0 : ranked.front().first;
   std::vector<std::string_view> ids;
   for (std::size_t i = 0; i < ranked.size() && ids.size() < count; ++i) {
-    if (!any_containing || ranked[i].first <= 1) ids.push_back(list[ranked[i].second]->id);
+    if (best > 1 || ranked[i].first == best) ids.push_back(list[ranked[i].second]->id);
   }
   return ids;
 }
 
-// "unknown device 'h10'; did you mean h100_sxm, h100_pcie?"
-class unknown_device_error : public std::invalid_argument {
+// "unknown machine 'h10'; did you mean h100_sxm, h100_pcie?", or "...; known links: pcie3x16, ...": the one
+// message for a name no catalog list holds (machines, links, systems, transformer models).
+class unknown_name_error : public std::invalid_argument {
 public:
-  unknown_device_error(std::string_view name, std::vector<std::string_view> suggestions,
-                       std::span<const device* const> list = devices::all)
-      : std::invalid_argument(message(name, suggestions, list)), suggestions_{std::move(suggestions)} {}
+  unknown_name_error(std::string_view what, std::string_view name, std::vector<std::string_view> suggestions,
+                     const std::vector<std::string_view>& known)
+      : std::invalid_argument(message(what, name, suggestions, known)), suggestions_{std::move(suggestions)} {}
   [[nodiscard]] const std::vector<std::string_view>& suggestions() const noexcept { return suggestions_; }
 
 private:
-  static std::string message(std::string_view name, const std::vector<std::string_view>& suggestions,
-                             std::span<const device* const> list) {
-    std::string text = "unknown device '" + std::string{name} + "'; ";
+  static std::string message(std::string_view what, std::string_view name,
+                             const std::vector<std::string_view>& suggestions,
+                             const std::vector<std::string_view>& known) {
+    std::string text = "unknown " + std::string{what} + " '" + std::string{name} + "'; ";
     if (!suggestions.empty()) return text + "did you mean " + detail::lookup::joined(suggestions) + "?";
-    std::vector<std::string_view> ids;
-    for (const device* d : list) ids.push_back(d->id);
-    return text + "known devices: " + detail::lookup::joined(ids);
+    return text + "known " + std::string{what} + "s: " + detail::lookup::joined(known);
   }
   std::vector<std::string_view> suggestions_;
 };
 
-// find_device, or unknown_device_error with suggestions.
-[[nodiscard]] inline const device& device_named(std::string_view name,
-                                                std::span<const device* const> list = devices::all) {
-  if (const device* d = find_device(name, list)) return *d;
-  throw unknown_device_error{name, closest_device_ids(name, 3, list), list};
+// find_named, or unknown_name_error naming `what` ("machine", "link", "system") with suggestions.
+template <class Entry>
+[[nodiscard]] const Entry& entry_named(std::string_view what, std::string_view name,
+                                       std::span<const Entry* const> list) {
+  if (const Entry* e = find_named(name, list)) return *e;
+  std::vector<std::string_view> known;
+  for (const Entry* e : list) known.push_back(e->id);
+  throw unknown_name_error{what, name, closest_ids(name, list), known};
+}
+
+// Machines by name, in the whole catalog or a list (a file's).
+[[nodiscard]] inline const machine_description* find_machine(std::string_view name,
+                                                             std::span<const machine_description* const> list = machines::all) {
+  return find_named(name, list);
+}
+[[nodiscard]] inline std::vector<std::string_view> closest_machine_ids(
+    std::string_view name, std::size_t count = 3, std::span<const machine_description* const> list = machines::all) {
+  return closest_ids(name, list, count);
+}
+[[nodiscard]] inline const machine_description& machine_named(
+    std::string_view name, std::span<const machine_description* const> list = machines::all) {
+  return entry_named("machine", name, list);
+}
+[[nodiscard]] inline const link_description& link_description_named(std::string_view name) {
+  return entry_named("link", name, std::span<const link_description* const>{systems::links});
+}
+[[nodiscard]] inline const system_description& system_named(std::string_view name) {
+  return entry_named("system", name, std::span<const system_description* const>{systems::all});
 }
 
 // A precision as people name it: "fp16" (its vector units where published, else its tensor units; see
@@ -204,6 +267,49 @@ struct precision_choice {
     throw std::invalid_argument(std::string{d.name} + " publishes no " + what + "main-memory bandwidth");
   }
   return roof_of(d, k, b);
+}
+
+
+// --- Links and tiers as options spell them -----------------------------------------------------------
+
+
+// The link with this catalog id ("pcie5x16", "nvlink4", "c2c"), or a per-direction rate ("63GB/s"): full
+// duplex, no latency. Throws std::invalid_argument saying what is accepted.
+[[nodiscard]] inline link link_named(std::string_view text) {
+  if (const link_description* l = find_named(text, std::span<const link_description* const>{systems::links})) {
+    return link_of(*l);
+  }
+  if (text.empty() || text.front() < '0' || text.front() > '9') {
+    std::string ids;
+    for (const link_description* l : systems::links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
+    throw std::invalid_argument("unknown link '" + std::string{text} + "'; expected one of " + ids +
+                                ", or a rate per direction such as 63GB/s");
+  }
+  const link l{parse<data_rate>(text)};
+  validate(l);
+  return l;
+}
+
+// A tier from "NAME:CAPACITY:BANDWIDTH[:WRITE]" ("HBM:64GiB:1638.4GB/s"); its name views `text`, which must
+// outlive it. Throws std::invalid_argument.
+[[nodiscard]] inline tier parse_tier(std::string_view text) {
+  std::string_view parts[5];
+  std::size_t count = 0;
+  for (std::size_t start = 0;;) {
+    const std::size_t colon = text.find(':', start);
+    if (count == 5) throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s");
+    parts[count++] = text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
+    if (colon == std::string_view::npos) break;
+    start = colon + 1;
+  }
+  if (count < 3 || count > 4 || parts[0].empty()) {
+    throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s; got '" +
+                                std::string{text} + "'");
+  }
+  tier t{.name = parts[0], .capacity = parse<data_size>(parts[1]), .read = parse<data_rate>(parts[2])};
+  if (count == 4) t.write = parse<data_rate>(parts[3]);
+  validate(t);
+  return t;
 }
 
 }  // namespace hml

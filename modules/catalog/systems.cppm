@@ -17,7 +17,7 @@ module;
 #include <string_view>
 export module hml.catalog.systems;
 export import hml.catalog;
-export import hml.offload;
+export import hml.system;
 
 namespace hml::systems {
 using namespace hml::literals;  // for the figures below; not exported
@@ -38,46 +38,6 @@ constexpr std::string_view sth_xeon_max = "sth-xeon-max-9480";
 
 }  // namespace hml::systems
 
-export namespace hml {
-
-// A link as the catalog holds it: its per-direction figure (derived from its parts, or a datasheet total
-// halved), and measured transfer rates each way where published.
-struct link_description {
-  std::string_view id{};
-  std::string_view name{};
-  figure<per_direction> bandwidth{};
-  duplex mode = duplex::full;
-  figure<duration> latency{};
-  figure<per_direction> measured_to_device{};    // host to device
-  figure<per_direction> measured_from_device{};  // device to host
-  std::string_view note{};
-};
-
-// The link a model takes: the datasheet's rate, or the slower measured direction where one is published.
-[[nodiscard]] constexpr link link_of(const link_description& d, basis b = basis::datasheet) {
-  if (b == basis::measured) {
-    expects(d.measured_to_device.published() && d.measured_from_device.published(),
-            "hml: the link publishes no measured rate");
-    const per_direction slower = d.measured_to_device.value.rate < d.measured_from_device.value.rate
-                                     ? d.measured_to_device.value
-                                     : d.measured_from_device.value;
-    return {slower, d.latency.value, d.mode};
-  }
-  return {d.bandwidth.value, d.latency.value, d.mode};
-}
-
-// Machines joined by a link: a host, where the data is, and a device. A system with one pool (MI300A) has no
-// link and its device is its host.
-struct system_description {
-  std::string_view id{};
-  std::string_view name{};
-  const machine_description* host = nullptr;
-  const machine_description* device = nullptr;
-  const link_description* joined_by = nullptr;
-  std::string_view note{};
-};
-
-}  // namespace hml
 
 export namespace hml::systems {
 
@@ -221,15 +181,6 @@ inline constexpr system_description h100_pcie_host{
 
 inline constexpr std::array<const system_description*, 4> all{&gh200, &mi300a_apu, &xeon_max, &h100_pcie_host};
 
-// The tiers of a machine, one per memory level that has a capacity and a bandwidth, fastest first.
-[[nodiscard]] constexpr tiered_memory tiers_of(const machine_description& m, serving mode = serving::concurrent) {
-  tiered_memory t{.mode = mode};
-  for (const level_description& level : m.memory) {
-    if (level.capacity.published() && level.bandwidth.published()) t.tiers.push_back(tier_of(level));
-  }
-  return t;
-}
-
 [[nodiscard]] constexpr const link_description* find_link(std::string_view id) noexcept {
   for (const link_description* l : links) {
     if (l->id == id) return l;
@@ -242,45 +193,6 @@ inline constexpr std::array<const system_description*, 4> all{&gh200, &mi300a_ap
     if (s->id == id) return s;
   }
   return nullptr;
-}
-
-// --- Names and specs, as a front end reads them ------------------------------------------------------
-
-// The link with this catalog id ("pcie5x16", "nvlink4", "c2c"), or a per-direction rate ("63GB/s"): full
-// duplex, no latency. Throws std::invalid_argument saying what is accepted.
-[[nodiscard]] inline link link_named(std::string_view text) {
-  if (const link_description* l = find_link(text)) return link_of(*l);
-  if (text.empty() || text.front() < '0' || text.front() > '9') {
-    std::string ids;
-    for (const link_description* l : links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
-    throw std::invalid_argument("unknown link '" + std::string{text} + "'; expected one of " + ids +
-                                ", or a rate per direction such as 63GB/s");
-  }
-  const link l{parse<data_rate>(text)};
-  validate(l);
-  return l;
-}
-
-// A tier from "NAME:CAPACITY:BANDWIDTH[:WRITE]" ("HBM:64GiB:1638.4GB/s"); its name views `text`, which must
-// outlive it. Throws std::invalid_argument.
-[[nodiscard]] inline tier parse_tier(std::string_view text) {
-  std::string_view parts[5];
-  std::size_t count = 0;
-  for (std::size_t start = 0;;) {
-    const std::size_t colon = text.find(':', start);
-    if (count == 5) throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s");
-    parts[count++] = text.substr(start, colon == std::string_view::npos ? std::string_view::npos : colon - start);
-    if (colon == std::string_view::npos) break;
-    start = colon + 1;
-  }
-  if (count < 3 || count > 4 || parts[0].empty()) {
-    throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s; got '" +
-                                std::string{text} + "'");
-  }
-  tier t{.name = parts[0], .capacity = parse<data_size>(parts[1]), .read = parse<data_rate>(parts[2])};
-  if (count == 4) t.write = parse<data_rate>(parts[3]);
-  validate(t);
-  return t;
 }
 
 }  // namespace hml::systems

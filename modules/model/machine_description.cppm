@@ -30,6 +30,7 @@ struct memory_interface {
   unsigned channels = 1;
   unsigned bus_bits = 0;
   figure<data_rate> pin_rate{};
+  friend constexpr bool operator==(const memory_interface&, const memory_interface&) = default;
 };
 
 [[nodiscard]] constexpr bool published(const memory_interface& i) noexcept {
@@ -66,6 +67,7 @@ enum class sharing { shared, per_core };
 struct level_transfer {
   figure<bytes_per_cycle> rate{};
   bool overlaps = false;
+  friend constexpr bool operator==(const level_transfer&, const level_transfer&) = default;
 };
 
 struct level_description {
@@ -78,6 +80,7 @@ struct level_description {
   sharing scope = sharing::shared;
   memory_interface interface{};
   level_transfer upstream{};
+  friend constexpr bool operator==(const level_description&, const level_description&) = default;
 };
 
 // A main-memory bandwidth measured with a kernel of `reads` read and `writes` write streams. likwid-bench
@@ -93,6 +96,7 @@ struct stream_mix_bandwidth {
   figure<data_rate> bandwidth{};
   bool write_allocate_counted = false;
   bool non_temporal = false;
+  friend constexpr bool operator==(const stream_mix_bandwidth&, const stream_mix_bandwidth&) = default;
 };
 
 inline constexpr std::size_t max_stream_mixes = 8;
@@ -113,6 +117,7 @@ struct ceiling_description {
   std::string_view variant{};
 
   [[nodiscard]] constexpr compute_kind kind() const noexcept { return {type, unit}; }
+  friend constexpr bool operator==(const ceiling_description&, const ceiling_description&) = default;
 };
 
 // A peak from its parts: cores x clock x FLOP per cycle per core (96 x 2.4 GHz x 16 = 3.6864 TFLOP/s).
@@ -142,6 +147,7 @@ struct port_model {
   double add_per_cycle = 2;
   double mul_per_cycle = 2;
   std::size_t vector_bytes = 32;  // AVX2: 32 B per instruction
+  friend constexpr bool operator==(const port_model&, const port_model&) = default;
 };
 
 // --- Domains ------------------------------------------------------------------------------------------------
@@ -156,6 +162,7 @@ struct domain_description {
   unsigned cores = 0;
   figure<data_size> last_cache{};
   figure<data_rate> memory_bandwidth{};
+  friend constexpr bool operator==(const domain_description&, const domain_description&) = default;
 };
 
 inline constexpr std::size_t max_domains = 4;
@@ -183,7 +190,17 @@ struct machine_description {
   bool write_allocate = true;          // a store that misses reads its line first
   double layer_condition_share = 0.5;  // the share of a cache that may hold reuse (kerncraft's machines: 1)
   fixed_list<domain_description, max_domains> domains{};  // none: one domain, the whole machine
+  friend constexpr bool operator==(const machine_description&, const machine_description&) = default;
 };
+
+// An id as the catalog's are and as options take them: lower-case letters, digits and _, not empty.
+[[nodiscard]] constexpr bool is_machine_id(std::string_view id) noexcept {
+  if (id.empty()) return false;
+  for (const char c : id) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
 
 // Which figure a view takes: the machine's own (`bandwidth`, `dense`: the datasheet's for a catalog device)
 // or the published measurement beside it (`measured_bandwidth`, `measured`).

@@ -72,12 +72,24 @@ struct working_set {
 };
 
 // A machine's memory level as a tier: its capacity, bandwidth, write bandwidth and latency.
-[[nodiscard]] constexpr tier tier_of(const level_description& level) noexcept {
-  return {level.name, level.capacity.value, level.bandwidth.value, level.write_bandwidth.value, level.latency.value};
+[[nodiscard]] constexpr tier tier_of(const level_description& level, basis b = basis::datasheet) noexcept {
+  return {level.name, level.capacity.value, bandwidth_of(level, b).value, level.write_bandwidth.value,
+          level.latency.value};
 }
 
 // The tier as the seed's flat memory, for latency-bound questions (transfer_time with a random pattern).
 [[nodiscard]] constexpr memory memory_of(const tier& t) noexcept { return {t.latency, t.read}; }
+
+// The tiers of a machine, one per memory level that has a capacity and a bandwidth (on this basis), fastest
+// first.
+[[nodiscard]] constexpr tiered_memory tiers_of(const machine_description& m, serving mode = serving::concurrent,
+                                               basis b = basis::datasheet) {
+  tiered_memory t{.mode = mode};
+  for (const level_description& level : m.memory) {
+    if (level.capacity.published() && bandwidth_of(level, b).published()) t.tiers.push_back(tier_of(level, b));
+  }
+  return t;
+}
 
 constexpr void validate_capacity(data_size c) {
   expects(isfinite(c) && c.value() > 0, "hml: tier capacity must be finite and > 0");

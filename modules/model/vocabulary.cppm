@@ -38,6 +38,7 @@ struct figure {
   std::string_view source{};
 
   [[nodiscard]] constexpr bool published() const noexcept { return value.value() > 0; }
+  friend constexpr bool operator==(const figure&, const figure&) = default;
 };
 
 template <class Quantity>
@@ -62,6 +63,7 @@ struct source {
   std::string_view key;
   std::string_view title;
   std::string_view where;
+  friend constexpr bool operator==(const source&, const source&) = default;
 };
 
 // Up to `Capacity` values in order, constexpr: `fixed_list<int, 4>{1, 2}` holds two.
@@ -92,6 +94,15 @@ public:
     return items_[i];
   }
   [[nodiscard]] constexpr const T& back() const { return (*this)[count_ - 1]; }
+
+  // The same items in the same order (the unused capacity is not compared).
+  friend constexpr bool operator==(const fixed_list& a, const fixed_list& b) {
+    if (a.count_ != b.count_) return false;
+    for (std::size_t i = 0; i < a.count_; ++i) {
+      if (!(a.items_[i] == b.items_[i])) return false;
+    }
+    return true;
+  }
 
 private:
   std::array<T, Capacity> items_{};

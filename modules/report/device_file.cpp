@@ -204,10 +204,7 @@ public:
     read_sources(root);  // first, so that every figure's source can be checked against them
     device& d = out_.machine;
     d.id = text(root, "", "id", true);
-    for (char c : d.id) {
-      const bool allowed = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-      if (!allowed) fail("id", "use lower-case letters, digits and _ only, not '" + std::string{d.id} + "'");
-    }
+    if (!is_machine_id(d.id)) fail("id", "use lower-case letters, digits and _ only, not '" + std::string{d.id} + "'");
     d.name = text(root, "", "name", true);
     d.cores = count(root, "", "cores", 0, 0);
     d.clock = quantity_figure<frequency>(root, "", "clock");

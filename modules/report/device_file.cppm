@@ -49,7 +49,7 @@ public:
 
   [[nodiscard]] const device& machine() const noexcept;
   [[nodiscard]] std::span<const source> sources() const noexcept;
-  // The device as a list of one, for lookup (find_device, device_named) and device_table.
+  // The device as a list of one, for lookup (find_machine, machine_named) and device_table.
   [[nodiscard]] std::span<const device* const> as_list() const noexcept;
 
 private:

@@ -13,6 +13,7 @@ module;
 #include <yaml-cpp/yaml.h>
 module hml.report;
 import hml.ecm;
+import :yaml_fields;
 
 namespace hml {
 
@@ -40,157 +41,7 @@ const loop_kernel& loaded_kernel::kernel() const noexcept { return state_->kerne
 
 namespace {
 
-// Reads one YAML document; every error names the file, the line (1-based) and the field.
-class yaml_reader {
-public:
-  explicit yaml_reader(std::string_view file) : file_{file} {}
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& problem) const {
-    const int line = at.IsDefined() ? at.Mark().line + 1 : 0;
-    throw ecm_file_error(std::string{file_} + ":" + (line > 0 ? std::to_string(line) : std::string{"?"}) + ": " +
-                         (field.empty() ? std::string{"the top level"} : field) + ": " + problem);
-  }
-
-  YAML::Node load(std::string_view text) const {
-    try {
-      YAML::Node root = YAML::Load(std::string{text});
-      return root;
-    } catch (const YAML::Exception& e) {
-      throw ecm_file_error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg);
-    }
-  }
-
-  void expect_map(const YAML::Node& node, const std::string& field,
-                  std::initializer_list<std::string_view> known) const {
-    if (!node.IsMap()) fail(node, field, "expected a mapping of fields");
-    for (const auto& entry : node) {
-      if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text");
-      const std::string name = entry.first.Scalar();
-      bool found = false;
-      for (std::string_view k : known) found = found || name == k;
-      if (!found) {
-        std::string list;
-        for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string{k};
-        fail(entry.first, path(field, name), "unknown field; expected one of " + list);
-      }
-    }
-  }
-
-  static std::string path(const std::string& parent, std::string_view name) {
-    return parent.empty() ? std::string{name} : parent + "." + std::string{name};
-  }
-  static std::string item(const std::string& parent, std::size_t i) {
-    return parent + "[" + std::to_string(i) + "]";
-  }
-
-  // The field's scalar text, or "" when it is absent and not required.
-  std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const YAML::Node node = map[std::string{name}];
-    if (!node.IsDefined() || node.IsNull()) {
-      if (required) fail(map, path(parent, name), "missing");
-      return {};
-    }
-    if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value");
-    return node.Scalar();
-  }
-
-  template <class Q>
-  Q quantity(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const std::string text = scalar(map, parent, name, required);
-    if (text.empty()) return Q{};
-    Q q{};
-    try {
-      q = parse<Q>(text);
-    } catch (const std::invalid_argument& e) {
-      fail(map[std::string{name}], path(parent, name), e.what());
-    }
-    if (!(q.value() > 0)) fail(map[std::string{name}], path(parent, name), "must be > 0");
-    return q;
-  }
-
-  // "32 B/cy": a number and the unit B/cy.
-  bytes_per_cycle per_cycle_rate(const YAML::Node& map, const std::string& parent, std::string_view name) const {
-    const std::string text = scalar(map, parent, name, false);
-    if (text.empty()) return {};
-    const std::string field = path(parent, name);
-    const std::size_t unit = text.find("B/cy");
-    if (unit == std::string::npos || text.find_first_not_of(' ', unit + 4) != std::string::npos)
-      fail(map[std::string{name}], field, "expected bytes per cycle such as 32 B/cy, not \"" + text + "\"");
-    const double value = number_in(map[std::string{name}], field, text.substr(0, unit));
-    if (!(value > 0)) fail(map[std::string{name}], field, "must be > 0");
-    return value * byte_per_cycle;
-  }
-
-  double number_in(const YAML::Node& at, const std::string& field, const std::string& text) const {
-    std::size_t used = 0;
-    double value = 0;
-    try {
-      value = std::stod(text, &used);
-    } catch (const std::exception&) {
-      fail(at, field, "expected a number, not \"" + text + "\"");
-    }
-    if (text.find_first_not_of(' ', used) != std::string::npos) fail(at, field, "expected a number, not \"" + text + "\"");
-    return value;
-  }
-
-  double number(const YAML::Node& map, const std::string& parent, std::string_view name, double fallback,
-                double low, double high) const {
-    const std::string text = scalar(map, parent, name, false);
-    if (text.empty()) return fallback;
-    const std::string field = path(parent, name);
-    const double value = number_in(map[std::string{name}], field, text);
-    if (!(value >= low && value <= high))
-      fail(map[std::string{name}], field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
-    return value;
-  }
-
-  std::int64_t integer(const YAML::Node& at, const std::string& field, std::int64_t low, std::int64_t high) const {
-    if (!at.IsScalar()) fail(at, field, "expected an integer");
-    const std::string text = at.Scalar();
-    std::size_t used = 0;
-    long long value = 0;
-    try {
-      value = std::stoll(text, &used);
-    } catch (const std::exception&) {
-      fail(at, field, "expected an integer, not \"" + text + "\"");
-    }
-    if (used != text.size()) fail(at, field, "expected an integer, not \"" + text + "\"");
-    if (value < low || value > high)
-      fail(at, field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
-    return value;
-  }
-
-  std::int64_t integer(const YAML::Node& map, const std::string& parent, std::string_view name, std::int64_t fallback,
-                       std::int64_t low, std::int64_t high) const {
-    const YAML::Node node = map[std::string{name}];
-    if (!node.IsDefined() || node.IsNull()) return fallback;
-    return integer(node, path(parent, name), low, high);
-  }
-
-  bool boolean(const YAML::Node& map, const std::string& parent, std::string_view name, bool fallback) const {
-    const std::string text = scalar(map, parent, name, false);
-    if (text.empty()) return fallback;
-    if (text == "true") return true;
-    if (text == "false") return false;
-    fail(map[std::string{name}], path(parent, name), "expected true or false, not \"" + text + "\"");
-  }
-
-  YAML::Node sequence(const YAML::Node& map, const std::string& parent, std::string_view name, bool required,
-                      std::size_t most) const {
-    const YAML::Node node = map[std::string{name}];
-    const std::string field = path(parent, name);
-    if (!node.IsDefined() || node.IsNull()) {
-      if (required) fail(map, field, "missing");
-      return node;
-    }
-    if (!node.IsSequence()) fail(node, field, "expected a list");
-    if (node.size() > most) fail(node, field, "at most " + std::to_string(most) + " entries");
-    return node;
-  }
-
-private:
-  std::string_view file_;
-};
+using yaml_reader = detail::yaml_fields<ecm_file_error>;
 
 }  // namespace
 
@@ -298,8 +149,8 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
 
   const auto extents_of = [&](const YAML::Node& map, const std::string& field, std::string_view name,
                               std::int64_t low, std::int64_t high, const index_vector& fallback) {
+    if (const YAML::Node given = map[std::string{name}]; !given.IsDefined() || given.IsNull()) return fallback;
     const YAML::Node list = r.sequence(map, field, name, false, max_loop_dimensions);
-    if (!list.IsDefined() || list.IsNull()) return fallback;
     const std::string where = yaml_reader::path(field, name);
     if (list.size() != k.dimensions) r.fail(list, where, "needs one entry per loop (" + std::to_string(k.dimensions) + ")");
     index_vector v{};

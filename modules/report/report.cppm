@@ -17,3 +17,4 @@ export import :device_file;
 export import :device_json;
 export import :ecm_files;
 export import :machine_yaml;
+export import :machine_file;

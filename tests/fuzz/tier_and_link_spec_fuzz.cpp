@@ -15,13 +15,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text{reinterpret_cast<const char*>(data) + 1, size - 1};
   try {
     if ((data[0] & 1) == 0) {
-      const hml::tier t = hml::systems::parse_tier(text);
+      const hml::tier t = hml::parse_tier(text);
       hml::validate(t);
       if (t.name.empty() || t.name.data() < text.data() || t.name.data() + t.name.size() > text.data() + text.size()) {
         std::abort();
       }
     } else {
-      const hml::link l = hml::systems::link_named(text);
+      const hml::link l = hml::link_named(text);
       hml::validate(l);
     }
   } catch (const std::invalid_argument&) {

@@ -6,7 +6,7 @@
 import hml;
 using namespace hml::literals;
 
-constexpr hml::tiered_memory xeon_max = hml::systems::tiers_of(hml::systems::xeon_max_9480);
+constexpr hml::tiered_memory xeon_max = hml::tiers_of(hml::systems::xeon_max_9480);
 #ifdef HML_MUST_NOT_COMPILE
 constexpr hml::data_size footprint = 200_GiB;
 #else

@@ -335,7 +335,7 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
       hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713ns", "--device", "m1_pro", "--precision", "fp32"});
   ASSERT_EQ(slip.status, 0) << slip.err;
   const hml::measured_point fast = hml::analyze_measured(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_ns,
-                                                hml::roof_named(hml::device_named("m1_pro"), hml::precision::fp32));
+                                                hml::roof_named(hml::machine_named("m1_pro"), hml::precision::fp32));
   const auto note = [](double percent, std::string_view roof) {
     return "hml: note: the kernel reached " + std::string{hml::format_number(percent, hml::general(3)).view()} +
            " % of the " + std::string{roof} + "; check --time and its unit\n";
@@ -350,26 +350,33 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
 }
 
 TEST(Cli, DevicesListsTheCatalog) {
+  // The machine file format: every machine, link and system, which reads back as the catalog.
   const outcome json = hml_run({"devices", "--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
-  const nlohmann::json rows = nlohmann::json::parse(json.out);
-  ASSERT_EQ(rows.size(), hml::devices::all.size());
-  const hml::compute_kind fp32{hml::precision::fp32, hml::compute_unit::vector};
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const hml::device& d = *hml::devices::all[i];
-    EXPECT_EQ(rows[i]["id"], d.id);
-    EXPECT_EQ(rows[i]["name"], d.name);
-    EXPECT_EQ(number_of(rows[i]["bandwidth"]), hml::main_memory(d).bandwidth.value.value());
-    EXPECT_EQ(number_of(rows[i]["capacity"]), hml::main_memory(d).capacity.value.value());
-    EXPECT_EQ(number_of(rows[i]["fp32_vector"]), hml::peak(d, fp32).value.value());
-    EXPECT_EQ(rows[i]["fp32_vector_kind"], hml::peak(d, fp32).published() ? hml::to_string(hml::peak(d, fp32).kind) : "not published");
-    for (std::string_view key : hml::cited_sources(d)) {
-      EXPECT_NE(rows[i]["sources"].get<std::string>().find(key), std::string::npos) << d.id << ": " << key;
-    }
+  const nlohmann::json document = nlohmann::json::parse(json.out);
+  EXPECT_EQ(document["format"], hml::machine_file_format);
+  ASSERT_EQ(document["machines"].size(), hml::machines::all.size());
+  EXPECT_EQ(document["links"].size(), hml::systems::links.size());
+  EXPECT_EQ(document["systems"].size(), hml::systems::all.size());
+  const hml::machine_file file = hml::read_machine_file(json.out, "catalog.json");
+  for (std::size_t i = 0; i < hml::machines::all.size(); ++i) {
+    EXPECT_TRUE(*file.machines()[i] == *hml::machines::all[i]) << hml::machines::all[i]->id;
   }
+  // The figures as a table: one row per machine.
+  const outcome csv = hml_run({"devices", "--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  const outcome yaml = hml_run({"devices", "--format", "yaml"});
+  ASSERT_EQ(yaml.status, 0) << yaml.err;
+  EXPECT_EQ(hml::read_machine_file(yaml.out, "catalog.yaml").machines().size(), hml::machines::all.size());
+  const auto records = csv_records(csv.out);
+  ASSERT_EQ(records.size(), hml::machines::all.size() + 1);
+  for (std::size_t i = 0; i < hml::machines::all.size(); ++i) EXPECT_EQ(records[i + 1].at(0), hml::machines::all[i]->id);
   const outcome table = hml_run({"devices"});
   EXPECT_EQ(table.status, 0);
-  for (const hml::device* d : hml::devices::all) EXPECT_NE(table.out.find(d->name), std::string::npos) << d->name;
+  for (const hml::machine_description* d : hml::machines::all) {
+    EXPECT_NE(table.out.find(d->name), std::string::npos) << d->name;
+  }
+  for (const hml::link_description* l : hml::systems::links) EXPECT_NE(table.out.find(l->name), std::string::npos);
   const outcome one_csv = hml_run({"devices", "rtx-4090", "--format", "csv"});
   EXPECT_EQ(csv_records(one_csv.out).size(), 2u);
 }
@@ -427,9 +434,18 @@ TEST(Cli, DeviceFileWhereverADeviceIsTaken) {
   EXPECT_TRUE(shown.out.starts_with("my_gpu: My GPU\n")) << shown.out;
   EXPECT_NE(shown.out.find("  HBM2e: 80 GB, 2.039 TB/s [1]\n"), std::string::npos) << shown.out;
   EXPECT_NE(shown.out.find("  [1] My GPU datasheet; example.com/my-gpu.pdf\n"), std::string::npos) << shown.out;
-  const outcome as_json = hml_run({"devices", "--file", file.string(), "--format", "json"});
-  ASSERT_EQ(as_json.status, 0) << as_json.err;
-  EXPECT_EQ(nlohmann::json::parse(as_json.out).at(0)["fp16_tensor"], 312e12);
+  // An older device file is read with a note, and converted by --format yaml|json into a machine file
+  // which reads back as the same machine.
+  EXPECT_EQ(shown.err, "hml: note: " + file.string() + " is a device file (an older format), read as such; `hml devices " +
+                           file.string() + " --format yaml` writes it as a machine file\n");
+  const outcome as_csv = hml_run({"devices", "--file", file.string(), "--format", "csv"});
+  ASSERT_EQ(as_csv.status, 0) << as_csv.err;
+  EXPECT_NE(as_csv.out.find("my_gpu,"), std::string::npos) << as_csv.out;
+  const outcome as_yaml = hml_run({"devices", file.string(), "--format", "yaml"});
+  ASSERT_EQ(as_yaml.status, 0) << as_yaml.err;
+  const hml::machine_file converted = hml::read_machine_file(as_yaml.out, "converted.yaml");
+  EXPECT_TRUE(converted.machine() == hml::read_device_json(my_gpu_json()).machine()) << as_yaml.out;
+  EXPECT_NE(as_yaml.out.find("title: My GPU datasheet"), std::string::npos) << as_yaml.out;
 
   // The roofline on the file's device equals the roofline on its figures given as peaks.
   const outcome from_file = hml_run({"roofline", "--device-file", file.string(), "--precision", "fp16", "--ops",
@@ -458,7 +474,7 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
     const fs::path file = dir.file("bad.json", json);
     return hml_run({"roofline", "--device-file", file.string(), "--precision", "fp32", "--ops", operations.string()});
   };
-  const std::string prefix = "--device-file: " + (dir.path / "bad.json").string() + ": ";
+  const std::string prefix = "--machine: " + (dir.path / "bad.json").string() + ": ";
   std::string good = my_gpu_json();
   const auto replaced = [&](std::string_view from, std::string_view to) {
     std::string text = good;
@@ -503,7 +519,7 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()}),
-                     "hml: error: --precision: give the precision the kernels run at with a device, e.g. --precision fp32\n");
+                     "hml: error: --precision: give the precision the kernels run at with a machine, e.g. --precision fp32\n");
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
                      "--precision: give the precision");
   const outcome fp16 = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--ops", operations.string()});
@@ -659,7 +675,7 @@ TEST(Cli, UnknownDeviceSuggestsTheClosestNames) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   expect_input_error(hml_run({"roofline", "--device", "h10", "--precision", "fp32", "--ops", operations.string()}),
-                     "unknown device 'h10'; did you mean h100_sxm, h100_pcie?");
+                     "--machine: unknown machine 'h10'; did you mean h100_sxm, h100_pcie?");
   expect_input_error(hml_run({"devices", "mi3000x"}), "did you mean mi300x");
   expect_input_error(
       hml_run({"roofline", "--device", "v100", "--precision", "tf32_tensor", "--ops", operations.string()}),
@@ -881,15 +897,15 @@ TEST(Cli, ChartRefusesADeviceGivenTwiceOrTooManyDevices) {
   const fs::path svg = dir.path / "c.svg";
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "mi300x", "--device", "H100-SXM", "--ops",
                               operations.string(), "-o", svg.string()}),
-                     "hml: error: --device: 'h100_sxm' is given twice\n");
+                     "hml: error: --machine: 'h100_sxm' is given twice\n");
   expect_input_error(
       hml_run({"chart", "--device", "mi300x", "--precision", "fp32", "--device", "mi300x", "--ops", operations.string(), "-o", svg.string()}),
-      "--device: 'mi300x' is given twice");
+      "--machine: 'mi300x' is given twice");
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "h100_pcie", "--device", "h200", "--device",
                               "a100_sxm_80gb", "--device", "a100_sxm_40gb", "--device", "l40s", "--device", "rtx_4090",
                               "--device", "rtx_3090", "--device", "mi300x", "--ops", operations.string(), "-o",
                               svg.string()}),
-                     "--device: a chart compares at most 8 devices, not 9");
+                     "--machine: a chart compares at most 8 machines, not 9");
   EXPECT_FALSE(fs::exists(svg));
   // Two different devices are fine.
   EXPECT_EQ(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "h100_pcie", "--ops", operations.string(), "-o",
@@ -1013,7 +1029,7 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   expect_input_error(hml_run({"lab", "--bogus"}), "--bogus");
   expect_input_error(hml_run({"sweep", "--format", "xml"}), "--format");
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm"}), "--ops is required");
-  expect_input_error(hml_run({"roofline", "--ops", "-"}), "give --device NAME or --device-file FILE, or --peak-compute and --peak-bandwidth");
+  expect_input_error(hml_run({"roofline", "--ops", "-"}), "give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
   expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--ops", "-"}), "--peak-bandwidth");
   expect_input_error(hml_run({"lab", "--hit-rate", "0.5"}), "--hit-rate requires --fast");
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--ops", "-"}), "--output is required");

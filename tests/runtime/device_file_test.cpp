@@ -64,7 +64,7 @@ TEST(DeviceFile, ReadsTheCatalogsShape) {
   }
   EXPECT_EQ(hml::find_ceiling(d, {precision::fp16, compute_unit::tensor})->sparse.value, 624_TFLOPS);
   // Found by name in its own list, as catalog devices are.
-  EXPECT_EQ(hml::find_device("My-GPU", file.as_list()), &d);
+  EXPECT_EQ(hml::find_machine("My-GPU", file.as_list()), &d);
 }
 
 TEST(DeviceFile, TheDeviceOutlivesAMove) {

@@ -1,4 +1,4 @@
-// hml::find_device / device_named / closest_device_ids, precisions by name, and the catalog table.
+// hml::find_machine / machine_named / closest_machine_ids (the one catalog and its did-you-mean), precisions by name, and the catalog table.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -16,47 +16,74 @@ using hml::compute_unit;
 using hml::precision;
 
 TEST(DeviceLookup, IdsAndNamesInAnyCaseAndSeparator) {
-  for (const hml::device* d : hml::devices::all) {
-    EXPECT_EQ(hml::find_device(d->id), d) << d->id;
-    EXPECT_EQ(hml::find_device(d->name), d) << d->name;
+  for (const hml::machine_description* d : hml::machines::all) {
+    EXPECT_EQ(hml::find_machine(d->id), d) << d->id;
+    EXPECT_EQ(hml::find_machine(d->name), d) << d->name;
     EXPECT_EQ(hml::id_of(*d), d->id);
   }
-  EXPECT_EQ(hml::find_device("H100-SXM"), &hml::devices::h100_sxm);
-  EXPECT_EQ(hml::find_device("h100 pcie"), &hml::devices::h100_pcie);
-  EXPECT_EQ(hml::find_device("RTX4090"), &hml::devices::rtx_4090);
-  EXPECT_EQ(hml::find_device("nvidia h100 sxm5 80gb"), &hml::devices::h100_sxm);
-  EXPECT_EQ(hml::find_device("h100"), nullptr);  // two devices: not a name of either
-  EXPECT_EQ(hml::find_device(""), nullptr);
-  EXPECT_EQ(hml::find_device("__"), nullptr);
+  EXPECT_EQ(hml::find_machine("H100-SXM"), &hml::devices::h100_sxm);
+  EXPECT_EQ(hml::find_machine("h100 pcie"), &hml::devices::h100_pcie);
+  EXPECT_EQ(hml::find_machine("RTX4090"), &hml::devices::rtx_4090);
+  EXPECT_EQ(hml::find_machine("nvidia h100 sxm5 80gb"), &hml::devices::h100_sxm);
+  EXPECT_EQ(hml::find_machine("h100"), nullptr);  // two devices: not a name of either
+  EXPECT_EQ(hml::find_machine(""), nullptr);
+  EXPECT_EQ(hml::find_machine("__"), nullptr);
 }
 
 TEST(DeviceLookup, SuggestionsPreferPrefixesThenCloseSpellings) {
-  EXPECT_EQ(hml::closest_device_ids("h10"), (ids{"h100_sxm", "h100_pcie"}));
-  EXPECT_EQ(hml::closest_device_ids("a100"), (ids{"a100_sxm_80gb", "a100_sxm_40gb"}));
-  EXPECT_EQ(hml::closest_device_ids("4090"), (ids{"rtx_4090"}));              // contained in the id
-  EXPECT_EQ(hml::closest_device_ids("instinct"), (ids{"mi300x", "mi250x"}));  // contained in the name
-  EXPECT_EQ(hml::closest_device_ids("mi3000x"), (ids{"mi300x"}));             // one edit away
-  EXPECT_EQ(hml::closest_device_ids("h300"), (ids{"h200"}));                  // b200 is two edits away
-  EXPECT_EQ(hml::closest_device_ids("rtx-4080"), (ids{"rtx_4090"}));
-  EXPECT_TRUE(hml::closest_device_ids("quantum annealer").empty());
-  EXPECT_EQ(hml::closest_device_ids("h", 1).size(), 1u);
+  EXPECT_EQ(hml::closest_machine_ids("h10"), (ids{"h100_sxm", "h100_pcie"}));
+  EXPECT_EQ(hml::closest_machine_ids("a100"), (ids{"a100_sxm_80gb", "a100_sxm_40gb"}));
+  EXPECT_EQ(hml::closest_machine_ids("4090"), (ids{"rtx_4090"}));              // contained in the id
+  EXPECT_EQ(hml::closest_machine_ids("instinct"), (ids{"mi300x", "mi250x", "mi300a"}));  // in the names
+  EXPECT_EQ(hml::closest_machine_ids("mi3000x"), (ids{"mi300x"}));             // one edit away
+  EXPECT_EQ(hml::closest_machine_ids("h300"), (ids{"h200"}));                  // b200 is two edits away
+  EXPECT_EQ(hml::closest_machine_ids("rtx-4080"), (ids{"rtx_4090"}));
+  EXPECT_TRUE(hml::closest_machine_ids("quantum annealer").empty());
+  EXPECT_EQ(hml::closest_machine_ids("h", 1).size(), 1u);
 }
 
 TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {
   try {
-    (void)hml::device_named("h10");
+    (void)hml::machine_named("h10");
     FAIL() << "h10 was found";
-  } catch (const hml::unknown_device_error& e) {
-    EXPECT_EQ(std::string{e.what()}, "unknown device 'h10'; did you mean h100_sxm, h100_pcie?");
+  } catch (const hml::unknown_name_error& e) {
+    EXPECT_EQ(std::string{e.what()}, "unknown machine 'h10'; did you mean h100_sxm, h100_pcie?");
     EXPECT_EQ(e.suggestions(), (ids{"h100_sxm", "h100_pcie"}));
   }
   try {
-    (void)hml::device_named("zzz");
+    (void)hml::machine_named("zzz");
     FAIL() << "zzz was found";
-  } catch (const hml::unknown_device_error& e) {
+  } catch (const hml::unknown_name_error& e) {
     const std::string message = e.what();
-    EXPECT_TRUE(message.starts_with("unknown device 'zzz'; known devices: h100_sxm, h100_pcie,")) << message;
-    for (const hml::device* d : hml::devices::all) EXPECT_NE(message.find(d->id), std::string::npos);
+    EXPECT_TRUE(message.starts_with("unknown machine 'zzz'; known machines: h100_sxm, h100_pcie,")) << message;
+    for (const hml::machine_description* d : hml::machines::all) EXPECT_NE(message.find(d->id), std::string::npos);
+  }
+}
+
+TEST(DeviceLookup, OneCatalogHoldsTheCpusAndTheMachinesOfSystems) {
+  EXPECT_EQ(hml::find_machine("grace"), &hml::systems::grace);
+  EXPECT_EQ(hml::find_machine("Xeon-Max-9480"), &hml::systems::xeon_max_9480);
+  EXPECT_EQ(hml::find_machine("snb_e5_2680"), &hml::cpus::sandy_bridge_ep_e5_2680);
+  EXPECT_EQ(hml::machines::all.size(), hml::devices::all.size() + hml::cpus::all.size() + 4);
+  for (std::size_t i = 0; i < hml::machines::all.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) EXPECT_NE(hml::machines::all[i]->id, hml::machines::all[j]->id) << i << " " << j;
+  }
+}
+
+TEST(DeviceLookup, LinksAndSystemsGetTheSameDidYouMean) {
+  EXPECT_EQ(&hml::link_description_named("NVLink4"), &hml::systems::nvlink4);
+  EXPECT_EQ(&hml::system_named("GH200"), &hml::systems::gh200);
+  try {
+    (void)hml::link_description_named("pcie5x61");
+    FAIL() << "pcie5x61 was found";
+  } catch (const hml::unknown_name_error& e) {
+    EXPECT_EQ(std::string{e.what()}, "unknown link 'pcie5x61'; did you mean pcie5x16, pcie3x16, pcie4x16?");
+  }
+  try {
+    (void)hml::system_named("gh20");
+    FAIL() << "gh20 was found";
+  } catch (const hml::unknown_name_error& e) {
+    EXPECT_EQ(std::string{e.what()}, "unknown system 'gh20'; did you mean gh200?");
   }
 }
 

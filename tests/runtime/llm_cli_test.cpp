@@ -162,7 +162,7 @@ void expect_one_line_error(std::initializer_list<std::string> args, std::string_
 
 TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-9", "--device", "h100_sxm"}, "--model: unknown model 'llama-9'; known models: llama-2-7b");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h10"}, "--device: unknown device 'h10'");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h10"}, "--machine: unknown machine 'h10'");
   expect_one_line_error({"--device", "h100_sxm"}, "--model: give a preset, or --layers");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "0"}, "--batch: must be a whole number from 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "fp7"}, "--weights: unknown precision 'fp7'");

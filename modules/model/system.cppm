@@ -1,0 +1,50 @@
+// hml.system — machines joined by links: a link as a catalog or a file describes it (its rate per
+// direction, stated or derived, with the rates measured each way beside it), and a system, a host and a
+// device joined by one. The link a model takes is link_of(); a system's machines are machine_descriptions.
+module;
+#include <string_view>
+export module hml.system;
+export import hml.machine_description;
+export import hml.link;
+
+export namespace hml {
+
+// A link as the catalog holds it: its per-direction figure (derived from its parts, or a datasheet total
+// halved), and measured transfer rates each way where published.
+struct link_description {
+  std::string_view id{};
+  std::string_view name{};
+  figure<per_direction> bandwidth{};
+  duplex mode = duplex::full;
+  figure<duration> latency{};
+  figure<per_direction> measured_to_device{};    // host to device
+  figure<per_direction> measured_from_device{};  // device to host
+  std::string_view note{};
+  friend constexpr bool operator==(const link_description&, const link_description&) = default;
+};
+
+// The link a model takes: the datasheet's rate, or the slower measured direction where one is published.
+[[nodiscard]] constexpr link link_of(const link_description& d, basis b = basis::datasheet) {
+  if (b == basis::measured) {
+    expects(d.measured_to_device.published() && d.measured_from_device.published(),
+            "hml: the link publishes no measured rate");
+    const per_direction slower = d.measured_to_device.value.rate < d.measured_from_device.value.rate
+                                     ? d.measured_to_device.value
+                                     : d.measured_from_device.value;
+    return {slower, d.latency.value, d.mode};
+  }
+  return {d.bandwidth.value, d.latency.value, d.mode};
+}
+
+// Machines joined by a link: a host, where the data is, and a device. A system with one pool (MI300A) has no
+// link and its device is its host.
+struct system_description {
+  std::string_view id{};
+  std::string_view name{};
+  const machine_description* host = nullptr;
+  const machine_description* device = nullptr;
+  const link_description* joined_by = nullptr;
+  std::string_view note{};
+};
+
+}  // namespace hml

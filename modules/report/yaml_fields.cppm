@@ -1,0 +1,222 @@
+// hml.report:yaml_fields (internal) — reading the fields of a YAML (or JSON) document, for every reader of
+// hml's files: the machine file and the ECM kernel file. Every error is one line naming the file, the line
+// (1-based) and the field's path ("memory[1].bandwidth"). A field given twice, an unknown field, a second
+// document, a NUL byte and a non-finite number are refused; yaml-cpp reads JSON as it reads YAML, so the
+// same checks hold for both.
+module;
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <initializer_list>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/yaml.h>
+module hml.report:yaml_fields;
+import hml.units;
+
+namespace hml::detail {
+
+// The line of the last document that started (yaml-cpp's events, nothing built).
+struct document_start : YAML::EventHandler {
+  int line = 0;
+  void OnDocumentStart(const YAML::Mark& mark) override { line = mark.line + 1; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// Reads one YAML document; every error names the file, the line (1-based) and the field.
+template <class Error>
+class yaml_fields {
+public:
+  explicit yaml_fields(std::string_view file) : file_{file} {}
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& problem) const {
+    const int line = at.IsDefined() ? at.Mark().line + 1 : 0;
+    throw Error(std::string{file_} + ":" + (line > 0 ? std::to_string(line) : std::string{"?"}) + ": " +
+                         (field.empty() ? std::string{"the top level"} : field) + ": " + problem);
+  }
+
+  // The file's one document. A NUL byte (a YAML parser stops reading there, so the rest would be dropped
+  // unseen) and a second document after "---" are errors, not silently ignored.
+  YAML::Node load(std::string_view text) const {
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+      const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+      throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
+    }
+    YAML::Node root;
+    int second_document = 0;  // its line, 1-based; 0: none
+    try {
+      root = YAML::Load(std::string{text});
+      // Parsed twice over, the second time for the events alone: YAML::LoadAll does not end on some broken
+      // inputs (",": yaml-cpp 0.7 reads empty documents from it forever), so at most two are asked for.
+      std::istringstream stream{std::string{text}};
+      YAML::Parser parser{stream};
+      document_start events;
+      if (parser.HandleNextDocument(events) && parser.HandleNextDocument(events)) second_document = events.line;
+    } catch (const YAML::Exception& e) {
+      throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg);
+    }
+    if (!root.IsDefined() || root.IsNull()) throw Error(std::string{file_} + ":1: the file is empty");
+    if (second_document > 0) {
+      throw Error(std::string{file_} + ":" + std::to_string(second_document) +
+                  ": a second document; a file holds one");
+    }
+    return root;
+  }
+
+  void expect_map(const YAML::Node& node, const std::string& field,
+                  std::initializer_list<std::string_view> known) const {
+    if (!node.IsMap()) fail(node, field, "expected a mapping of fields");
+    for (const auto& entry : node) {
+      if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text");
+      const std::string name = entry.first.Scalar();
+      // A field given twice would replace the first (or be dropped) silently: refused, with both lines.
+      for (const auto& other : node) {
+        if (other.first.Mark().pos >= entry.first.Mark().pos) break;
+        if (other.first.IsScalar() && other.first.Scalar() == name) {
+          fail(entry.first, path(field, name),
+               "given twice (first on line " + std::to_string(other.first.Mark().line + 1) + ")");
+        }
+      }
+      bool found = false;
+      for (std::string_view k : known) found = found || name == k;
+      if (!found) {
+        std::string list;
+        for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string{k};
+        fail(entry.first, path(field, name), "unknown field; expected one of " + list);
+      }
+    }
+  }
+
+  static std::string path(const std::string& parent, std::string_view name) {
+    return parent.empty() ? std::string{name} : parent + "." + std::string{name};
+  }
+  static std::string item(const std::string& parent, std::size_t i) {
+    return parent + "[" + std::to_string(i) + "]";
+  }
+
+  // The field's scalar text, or "" when it is absent and not required.
+  std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+    const YAML::Node node = map[std::string{name}];
+    if (!node.IsDefined() || node.IsNull()) {
+      if (required) fail(map, path(parent, name), "missing");
+      return {};
+    }
+    if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value");
+    return node.Scalar();
+  }
+
+  template <class Q>
+  Q quantity(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+    const std::string text = scalar(map, parent, name, required);
+    if (text.empty()) return Q{};
+    Q q{};
+    try {
+      q = parse<Q>(text);
+    } catch (const std::invalid_argument& e) {
+      fail(map[std::string{name}], path(parent, name), e.what());
+    }
+    if (!(q.value() > 0)) fail(map[std::string{name}], path(parent, name), "must be > 0");
+    return q;
+  }
+
+  // "32 B/cy": a number and the unit B/cy.
+  bytes_per_cycle per_cycle_rate(const YAML::Node& map, const std::string& parent, std::string_view name) const {
+    const std::string text = scalar(map, parent, name, false);
+    if (text.empty()) return {};
+    const std::string field = path(parent, name);
+    const std::size_t unit = text.find("B/cy");
+    if (unit == std::string::npos || text.find_first_not_of(' ', unit + 4) != std::string::npos)
+      fail(map[std::string{name}], field, "expected bytes per cycle such as 32 B/cy, not \"" + text + "\"");
+    const double value = number_in(map[std::string{name}], field, text.substr(0, unit));
+    if (!(value > 0)) fail(map[std::string{name}], field, "must be > 0");
+    return value * byte_per_cycle;
+  }
+
+  double number_in(const YAML::Node& at, const std::string& field, const std::string& text) const {
+    std::size_t used = 0;
+    double value = 0;
+    try {
+      value = std::stod(text, &used);
+    } catch (const std::exception&) {
+      fail(at, field, "expected a number, not \"" + text + "\"");
+    }
+    if (text.find_first_not_of(' ', used) != std::string::npos || !std::isfinite(value)) {
+      fail(at, field, "expected a finite number, not \"" + text + "\"");
+    }
+    return value;
+  }
+
+  double number(const YAML::Node& map, const std::string& parent, std::string_view name, double fallback,
+                double low, double high) const {
+    const std::string text = scalar(map, parent, name, false);
+    if (text.empty()) return fallback;
+    const std::string field = path(parent, name);
+    const double value = number_in(map[std::string{name}], field, text);
+    if (!(value >= low && value <= high))
+      fail(map[std::string{name}], field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+    return value;
+  }
+
+  std::int64_t integer(const YAML::Node& at, const std::string& field, std::int64_t low, std::int64_t high) const {
+    if (!at.IsScalar()) fail(at, field, "expected an integer");
+    const std::string text = at.Scalar();
+    std::size_t used = 0;
+    long long value = 0;
+    try {
+      value = std::stoll(text, &used);
+    } catch (const std::exception&) {
+      fail(at, field, "expected an integer, not \"" + text + "\"");
+    }
+    if (used != text.size()) fail(at, field, "expected an integer, not \"" + text + "\"");
+    if (value < low || value > high)
+      fail(at, field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+    return value;
+  }
+
+  std::int64_t integer(const YAML::Node& map, const std::string& parent, std::string_view name, std::int64_t fallback,
+                       std::int64_t low, std::int64_t high) const {
+    const YAML::Node node = map[std::string{name}];
+    if (!node.IsDefined() || node.IsNull()) return fallback;
+    return integer(node, path(parent, name), low, high);
+  }
+
+  bool boolean(const YAML::Node& map, const std::string& parent, std::string_view name, bool fallback) const {
+    const std::string text = scalar(map, parent, name, false);
+    if (text.empty()) return fallback;
+    if (text == "true") return true;
+    if (text == "false") return false;
+    fail(map[std::string{name}], path(parent, name), "expected true or false, not \"" + text + "\"");
+  }
+
+  YAML::Node sequence(const YAML::Node& map, const std::string& parent, std::string_view name, bool required,
+                      std::size_t most) const {
+    const YAML::Node node = map[std::string{name}];
+    const std::string field = path(parent, name);
+    if (!node.IsDefined() || node.IsNull()) {
+      if (required) fail(map, field, "missing");
+      return YAML::Node{YAML::NodeType::Sequence};  // absent: no entries
+    }
+    if (!node.IsSequence()) fail(node, field, "expected a list");
+    if (node.size() > most) fail(node, field, "at most " + std::to_string(most) + " entries");
+    return node;
+  }
+
+private:
+  std::string_view file_;
+};
+
+}  // namespace hml::detail

@@ -1,0 +1,99 @@
+// One machine, one option: a file written by `hml devices ID --format json|yaml` is taken unchanged by every
+// command that takes a machine, and gives what the catalog entry gives.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "cli_harness.hpp"
+
+import hml;
+
+namespace {
+
+namespace fs = std::filesystem;
+using namespace hml_test;
+
+constexpr std::string_view kernels = "name,flops,memory_bytes\nstream,2000000,24000000\nmatmul,137438953472,201326592\n";
+
+// The machine's file, written by `hml devices`.
+fs::path written(const scratch_directory& dir, const std::string& id, const std::string& format) {
+  const outcome o = hml_run({"devices", id, "--format", format});
+  EXPECT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.err, "");
+  return dir.file(id + "." + format, o.out);
+}
+
+// The same command on the catalog entry and on its file: the same output, nothing on stderr.
+void expect_same(const std::string& id, const fs::path& file, const std::vector<std::string>& before,
+                 const std::vector<std::string>& after, const std::string& option = "--machine") {
+  std::vector<std::string> by_name = before;
+  by_name.insert(by_name.end(), {option, id});
+  by_name.insert(by_name.end(), after.begin(), after.end());
+  std::vector<std::string> by_file = before;
+  by_file.insert(by_file.end(), {option, file.string()});
+  by_file.insert(by_file.end(), after.begin(), after.end());
+  const outcome from_name = hml_run(by_name);
+  const outcome from_file = hml_run(by_file);
+  ASSERT_EQ(from_name.status, 0) << from_name.err;
+  ASSERT_EQ(from_file.status, 0) << from_file.err;
+  EXPECT_EQ(from_file.out, from_name.out) << by_file[0];
+  EXPECT_EQ(from_file.err, "") << by_file[0];
+}
+
+TEST(MachineCli, AGpuFileIsTakenByRooflineChartLlmOffloadAndAnalyze) {
+  const scratch_directory dir;
+  const fs::path ops = dir.file("ops.csv", kernels);
+  for (const std::string format : {"json", "yaml"}) {
+    const fs::path h100 = written(dir, "h100_sxm", format);
+    expect_same("h100_sxm", h100, {"roofline"}, {"--precision", "fp32", "--ops", ops.string()});
+    expect_same("h100_sxm", h100, {"chart"}, {"--precision", "fp16", "--ops", ops.string(), "-o", "-"});
+    expect_same("h100_sxm", h100, {"llm", "--model", "llama-2-7b"}, {"--batch", "4", "--prompt", "128", "--generate", "16"});
+    expect_same("h100_sxm", h100, {"offload", "--host", "xeon_8480_plus", "--link", "pcie5x16"},
+                {"--in", "2GiB", "--out", "1GiB", "--flops", "1TFLOP", "--precision", "fp64"}, "--device");
+    expect_same("h100_sxm", h100, {"analyze", "--flops", "10GFLOP", "--bytes", "1GB", "--time", "1ms"},
+                {"--precision", "fp32"});
+  }
+}
+
+TEST(MachineCli, ACpuFileIsTakenByEcmRooflineAndTiers) {
+  const scratch_directory dir;
+  const fs::path ops = dir.file("ops.csv", kernels);
+  for (const std::string format : {"json", "yaml"}) {
+    const fs::path snb = written(dir, "snb_e5_2680", format);
+    expect_same("snb_e5_2680", snb, {"ecm", "--kernel", "triad"}, {"--cores", "2"});
+    expect_same("snb_e5_2680", snb, {"roofline"}, {"--precision", "fp64", "--ops", ops.string()});
+    const fs::path xeon_max = written(dir, "xeon_max_9480", format);
+    expect_same("xeon_max_9480", xeon_max, {"tiers"}, {"--footprint", "200GiB", "--hot-bytes", "0.3", "--hot-accesses", "0.9"});
+  }
+}
+
+TEST(MachineCli, OlderFilesAreReadWithOneNote) {
+  const scratch_directory dir;
+  const fs::path old_cpu = fs::path{HML_SOURCE_DIR} / "examples" / "ecm" / "sandy_bridge_ep.yml";
+  const outcome o = hml_run({"ecm", "--machine", old_cpu.string(), "--kernel", "triad", "--cores", "1"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_EQ(o.err, "hml: note: " + old_cpu.string() + " is an ECM machine file (an older format), read as such; `hml devices " +
+                       old_cpu.string() + " --format yaml` writes it as a machine file\n");
+  // Converted, it gives the same prediction without the note.
+  const outcome converted = hml_run({"devices", old_cpu.string(), "--format", "yaml"});
+  ASSERT_EQ(converted.status, 0) << converted.err;
+  const fs::path file = dir.file("snb.yaml", converted.out);
+  const outcome again = hml_run({"ecm", "--machine", file.string(), "--kernel", "triad", "--cores", "1"});
+  EXPECT_EQ(again.out, o.out);
+  EXPECT_EQ(again.err, "");
+}
+
+TEST(MachineCli, NamesAndFilesFailInOneLine) {
+  expect_input_error(hml_run({"tiers", "--machine", "xeon_max_948", "--footprint", "1GiB"}),
+                     "--machine: unknown machine 'xeon_max_948'; did you mean xeon_max_9480?");
+  expect_input_error(hml_run({"offload", "--system", "gh20", "--in", "1GB", "--out", "1GB"}),
+                     "--system: unknown system 'gh20'; did you mean gh200?");
+  expect_input_error(hml_run({"roofline", "--machine", "no/such.yaml", "--precision", "fp32", "--ops", "-"}),
+                     "--machine: cannot read 'no/such.yaml'");
+  expect_input_error(hml_run({"ecm", "--machine", "mi300a", "--kernel", "triad"}),
+                     "--machine: the ECM model needs the machine's clock");
+}
+
+}  // namespace

@@ -1,0 +1,129 @@
+// The one machine file format: every catalog machine, link and system written in YAML and in JSON reads
+// back as the same description, and every kind of bad input is one line naming the file, the line and the
+// field.
+#include <gtest/gtest.h>
+
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+import hml;
+
+namespace {
+
+using hml::file_syntax;
+
+std::string error_of(std::string_view text) {
+  try {
+    (void)hml::read_machine_file(text, "m.yaml");
+  } catch (const hml::machine_file_error& e) {
+    return e.what();
+  }
+  return "accepted";
+}
+
+TEST(MachineFile, EveryCatalogMachineRoundTripsInBothSyntaxes) {
+  for (const file_syntax syntax : {file_syntax::yaml, file_syntax::json}) {
+    for (const hml::machine_description* m : hml::machines::all) {
+      const std::string text = hml::write_machine_file(*m, syntax);
+      const hml::machine_file file = hml::read_machine_file(text, "written");
+      EXPECT_TRUE(file.machine() == *m) << m->id << "\n" << text;
+      // The sources it cites come with it, so the file stands alone.
+      for (const hml::source& s : file.sources()) EXPECT_EQ(s, *hml::catalog_source(s.key)) << s.key;
+      EXPECT_EQ(hml::write_machine_file(file.machine(), syntax, file.sources()), text) << m->id;
+    }
+  }
+}
+
+TEST(MachineFile, TheWholeCatalogRoundTripsAsOneDocument) {
+  const hml::machine_document catalog{hml::machines::all, hml::systems::links, hml::systems::all};
+  for (const file_syntax syntax : {file_syntax::yaml, file_syntax::json}) {
+    const std::string text = hml::write_machine_file(catalog, syntax);
+    const hml::machine_file file = hml::read_machine_file(text, "catalog");
+    ASSERT_EQ(file.machines().size(), hml::machines::all.size());
+    for (std::size_t i = 0; i < file.machines().size(); ++i) EXPECT_TRUE(*file.machines()[i] == *hml::machines::all[i]) << i;
+    ASSERT_EQ(file.links().size(), hml::systems::links.size());
+    for (std::size_t i = 0; i < file.links().size(); ++i) EXPECT_TRUE(*file.links()[i] == *hml::systems::links[i]) << i;
+    ASSERT_EQ(file.systems().size(), hml::systems::all.size());
+    for (std::size_t i = 0; i < file.systems().size(); ++i) {
+      const hml::system_description& read = *file.systems()[i];
+      const hml::system_description& given = *hml::systems::all[i];
+      EXPECT_EQ(read.id, given.id);
+      EXPECT_EQ(read.name, given.name);
+      EXPECT_EQ(read.note, given.note);
+      // Joined to the file's own machines and links, equal to the catalog's.
+      EXPECT_TRUE(*read.host == *given.host) << given.id;
+      EXPECT_TRUE(*read.device == *given.device) << given.id;
+      EXPECT_EQ(read.joined_by == nullptr, given.joined_by == nullptr);
+      if (given.joined_by != nullptr) EXPECT_TRUE(*read.joined_by == *given.joined_by) << given.id;
+    }
+    EXPECT_EQ(hml::write_machine_file(hml::machine_document{file.machines(), file.links(), file.systems()}, syntax,
+                                      file.sources()),
+              text);
+  }
+}
+
+TEST(MachineFile, QuantitiesAreWrittenWithTheirUnitsAndStatedBesideMeasured) {
+  const std::string yaml = hml::write_machine_file(hml::devices::h100_sxm, file_syntax::yaml);
+  EXPECT_NE(yaml.find("format: hml-machine/1\n"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("bandwidth: {value: 3.35 TB/s, kind: stated, source: nvidia-h100-datasheet}"), std::string::npos)
+      << yaml;
+  EXPECT_NE(yaml.find("measured_bandwidth: {value: 2.97 TB/s, kind: measured, source: azure-babelstream}"),
+            std::string::npos)
+      << yaml;
+  const std::string cpu = hml::write_machine_file(hml::cpus::sandy_bridge_ep_e5_2680, file_syntax::json);
+  EXPECT_NE(cpu.find("\"value\": \"32 KiB\""), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("\"value\": \"32 B/cy\""), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("\"layer_condition_share\": 1.0"), std::string::npos) << cpu;
+}
+
+TEST(MachineFile, AMachineNeedsTheFormatAndItsNameIdAndMemory) {
+  EXPECT_EQ(error_of("id: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "m.yaml:1: format: missing");
+  EXPECT_EQ(error_of("format: hml-machine/2\nid: x\n"),
+            "m.yaml:1: format: \"hml-machine/2\" is not a format this hml reads; expected hml-machine/1");
+  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\n"), "m.yaml:1: memory: missing");
+  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\nmemory: []\n"), "m.yaml:4: memory: needs at least main memory");
+}
+
+TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithTheLine) {
+  const std::string head = "format: hml-machine/1\nid: x\nname: X\n";
+  // A second "bandwidth" would otherwise replace the first (JSON's habit) or be dropped (YAML's).
+  EXPECT_EQ(error_of(head + "memory:\n  - name: HBM\n    bandwidth: 2039 GB/s\n    bandwidth: 1 GB/s\n"),
+            "m.yaml:7: memory[0].bandwidth: given twice (first on line 6)");
+  EXPECT_EQ(error_of(R"({"format": "hml-machine/1", "id": "x", "id": "y"})"), "m.yaml:1: id: given twice (first on line 1)");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidht: 1 GB/s}]\n").substr(0, 50),
+            "m.yaml:4: memory[0].bandwidht: unknown field; expe");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: inf GB/s}]\n").substr(0, 31), "m.yaml:4: memory[0].bandwidth: ");
+  EXPECT_EQ(error_of(head + "layer_condition_share: nan\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: layer_condition_share: expected a finite number, not \"nan\"");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 Gbit}]\n").substr(0, 31), "m.yaml:4: memory[0].bandwidth: ");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: {value: 1 GB/s, source: nowhere}}]\n"),
+            "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources");
+  EXPECT_EQ(error_of(head + "cores: 4294967297\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: cores: must be within [1, 65536]");
+}
+
+TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
+  const std::string machine = "format: hml-machine/1\nid: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n";
+  EXPECT_EQ(error_of(machine + "---\nid: y\n"), "m.yaml:5: a second document; a file holds one");
+  EXPECT_EQ(error_of(machine + "# a comment \0 with a NUL\n"), "accepted");  // a C string ends at the NUL
+  EXPECT_EQ(error_of(std::string_view{"format: hml-machine/1\n# \0\n", 25}), "m.yaml:2: not YAML: a NUL byte (binary data?)");
+  EXPECT_EQ(error_of(""), "m.yaml:1: the file is empty");
+}
+
+TEST(MachineFile, ASystemJoinsTheFilesMachinesOrTheCatalogs) {
+  const hml::machine_file file = hml::read_machine_file(
+      "format: hml-machine/1\n"
+      "systems:\n"
+      "  - {id: mine, name: Mine, host: xeon_8480_plus, device: h100_pcie, joined_by: pcie5x16}\n",
+      "s.yaml");
+  ASSERT_EQ(file.systems().size(), 1u);
+  EXPECT_EQ(file.systems()[0]->host, &hml::devices::xeon_8480_plus);
+  EXPECT_EQ(file.systems()[0]->joined_by, &hml::systems::pcie5_x16);
+  EXPECT_EQ(error_of("format: hml-machine/1\nsystems:\n  - {id: s, name: S, host: nope, device: h100_pcie}\n"),
+            "m.yaml:3: systems[0].host: no machine \"nope\" in the file or the catalog");
+  EXPECT_THROW((void)file.machine(), hml::machine_file_error);  // none, where one is wanted
+}
+
+}  // namespace
