@@ -509,6 +509,18 @@ private:
 
   std::string_view text(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) {
     const std::string value = r_.scalar(map, parent, name, required);
+    // Names and notes go into tables, SVG and files: control characters and bytes that are not UTF-8
+    // would not come out as they went in.
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const auto c = static_cast<unsigned char>(value[i]);
+      std::size_t follow = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 4;
+      bool bad = c < 0x20 || c == 0x7F || follow == 4 || i + follow >= value.size() + (follow == 0 ? 1 : 0);
+      for (std::size_t k = 1; !bad && k <= follow; ++k) {
+        bad = (static_cast<unsigned char>(value[i + k]) >> 6) != 0x2;
+      }
+      if (bad) r_.fail(map[std::string{name}], fields::path(parent, name), "a control character or a byte that is not UTF-8");
+      i += follow;
+    }
     if (required && value.empty()) r_.fail(map[std::string{name}], fields::path(parent, name), "must not be empty");
     return out_.keep(value);
   }
