@@ -47,11 +47,7 @@ public:
   std::string list() const {
     std::string out;
     for (std::size_t i = 0; i < keys_.size(); ++i) {
-      const hml::source* s = nullptr;
-      for (const hml::source& candidate : sources_) {
-        if (candidate.key == keys_[i]) s = &candidate;
-      }
-      if (s == nullptr) s = hml::catalog_source(keys_[i]);
+      const hml::source* s = hml::source_for(keys_[i], sources_);
       out += "  [" + std::to_string(i + 1) + "] " +
              (s ? std::string{s->title} + "; " + std::string{s->where} : std::string{keys_[i]}) + "\n";
     }
@@ -239,7 +235,7 @@ void run(const devices_options& o) {
   const hml::machine_description* one = nullptr;
   const hml::link_description* link = nullptr;
   const hml::system_description* system = nullptr;
-  std::span<const hml::source> sources = hml::devices::sources;
+  std::span<const hml::source> sources;  // a file's own; the catalog's are found without them
   if (!which.empty()) {
     one = hml::find_machine(which);
     if (one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});

@@ -95,6 +95,14 @@ export namespace hml {
   return systems::find_source(key);
 }
 
+// The source with this key among `given` (a file's own), else in the catalog's lists; nullptr if none.
+[[nodiscard]] constexpr const source* source_for(std::string_view key, std::span<const source> given) noexcept {
+  for (const source& s : given) {
+    if (s.key == key) return &s;
+  }
+  return catalog_source(key);
+}
+
 // --- Names people type -----------------------------------------------------------------------------------
 
 // The device's id ("h100_sxm"), its entry's own.

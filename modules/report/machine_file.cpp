@@ -2,8 +2,6 @@
 // and writes YAML; nlohmann-json writes JSON. Both writers take one tree (an nlohmann ordered_json), so the
 // two syntaxes cannot drift apart.
 module;
-#include <array>
-#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +11,6 @@ module;
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -61,97 +58,34 @@ using json = nlohmann::ordered_json;
 
 // --- Quantities as text ----------------------------------------------------------------------------------
 
-template <class Q>
-struct unit_symbol;
-template <> struct unit_symbol<data_size> { static constexpr std::string_view text = "B"; };
-template <> struct unit_symbol<data_rate> { static constexpr std::string_view text = "B/s"; };
-template <> struct unit_symbol<duration> { static constexpr std::string_view text = "s"; };
-template <> struct unit_symbol<frequency> { static constexpr std::string_view text = "Hz"; };
-template <> struct unit_symbol<compute_rate> { static constexpr std::string_view text = "FLOP/s"; };
-
-struct scaled_prefix {
-  std::string_view symbol;
-  double scale;
-};
-
-// The largest of these prefixes not above `x` (the smallest for a smaller `x`), so that the digits before
-// the point are 1 to 999 (1 to 1023 for a binary one).
-template <std::size_t N>
-scaled_prefix prefix_for(double x, const std::array<scaled_prefix, N>& prefixes) {
-  scaled_prefix chosen = prefixes.front();
-  for (const scaled_prefix& p : prefixes) {
-    if (x >= p.scale) chosen = p;
-  }
-  return chosen;
-}
-
-// `x / scale` in the fewest digits that read back, with the unit, as exactly `x`; "" if none do.
-template <class Q>
-std::string exactly(double x, const scaled_prefix& p) {
-  const double mantissa = x / p.scale;
-  std::array<char, 64> digits{};
-  for (const int precision : {0, 17}) {
-    const auto [end, error] = precision == 0 ? std::to_chars(digits.data(), digits.data() + digits.size(), mantissa)
-                                             : std::to_chars(digits.data(), digits.data() + digits.size(), mantissa,
-                                                             std::chars_format::general, precision);
-    if (error != std::errc{}) continue;
-    std::string text{digits.data(), end};
-    text += " ";
-    text += p.symbol;
-    text += unit_symbol<Q>::text;
-    try {
-      if (parse<Q>(text).value() == x) return text;
-    } catch (const std::invalid_argument&) {
-      // this prefix does not read back with this unit: try the next
-    }
-  }
-  return {};
-}
-
-// "3.35 TB/s", "256 KiB", "80 GB", "1.98 GHz", "100 ns": the prefix that gives the shortest text which reads
-// back as the same double; the base unit's shortest digits where none does.
+// "3.35 TB/s", "256 KiB", "80 GB", "1.98 GHz", "100 ns": the fewest digits, with the prefix hml prints
+// (decimal, or binary for a size that is a whole number of KiB, MiB, ... only), that read back as the very
+// same double; the base unit's 17 digits, which always do, where no prefixed text does (its division by
+// the prefix rounds).
 template <class Q>
 std::string quantity_text(Q q) {
-  static constexpr std::array<scaled_prefix, 10> decimal{{{"p", 1e-12},
-                                                          {"n", 1e-9},
-                                                          {"u", 1e-6},
-                                                          {"m", 1e-3},
-                                                          {"", 1.0},
-                                                          {"k", 1e3},
-                                                          {"M", 1e6},
-                                                          {"G", 1e9},
-                                                          {"T", 1e12},
-                                                          {"P", 1e15}}};
-  static constexpr std::array<scaled_prefix, 6> binary{
-      {{"", 1.0}, {"Ki", 0x1p10}, {"Mi", 0x1p20}, {"Gi", 0x1p30}, {"Ti", 0x1p40}, {"Pi", 0x1p50}}};
-  const double x = q.value();
-  // Only time has units below its base unit that people write (ns, us); a millibyte is no size.
-  const bool below_one = std::is_same_v<Q, duration>;
-  std::vector<std::string> candidates;
-  const scaled_prefix d = prefix_for(x, decimal);
-  candidates.push_back(exactly<Q>(x, below_one || d.scale >= 1 ? d : decimal[4]));
-  if constexpr (std::is_same_v<Q, data_size>) candidates.push_back(exactly<Q>(x, prefix_for(x, binary)));
-  std::string best;
-  for (const std::string& c : candidates) {
-    if (!c.empty() && (best.empty() || c.size() < best.size())) best = c;
+  const prefix_system prefixes = std::is_same_v<Q, data_size> ? prefix_system::automatic : prefix_system::decimal;
+  // From 3 digits: %g-style general formatting writes 50 as "5e+01" at fewer, and a prefixed number is below 1000.
+  for (int digits = 3; digits <= 17; ++digits) {
+    std::string text = to_string(q, {.number = general(digits), .prefixes = prefixes});
+    if (parse<Q>(text).value() == q.value()) return text;
   }
-  if (best.empty()) best = exactly<Q>(x, decimal[4]);
-  return best;
+  return to_string(q, {.number = general(17), .unit = base_unit_symbol(dimension_of<Q>)});
 }
 
+// "32 B/cy": the shortest digits that read back as the same double (no prefixes: B/cy is no hml unit).
 std::string per_cycle_text(bytes_per_cycle r) {
-  std::array<char, 64> digits{};
-  const auto [end, error] = std::to_chars(digits.data(), digits.data() + digits.size(), r.value());
-  (void)error;  // 64 characters hold any double
-  return std::string{digits.data(), end} + " B/cy";
+  std::string text;
+  detail::append_shortest(text, r.value());
+  return text + " B/cy";
 }
 
 // --- Writing -------------------------------------------------------------------------------------------
 
 // The sources the written figures cite, in the order they are first cited.
-class cited_sources {
+class source_list {
 public:
-  explicit cited_sources(std::span<const source> given) : given_{given} {}
+  explicit source_list(std::span<const source> given) : given_{given} {}
 
   void cite(std::string_view key) {
     if (key.empty()) return;
@@ -164,11 +98,7 @@ public:
   [[nodiscard]] json list() const {
     json out = json::array();
     for (std::string_view key : keys_) {
-      const source* s = nullptr;
-      for (const source& candidate : given_) {
-        if (candidate.key == key) s = &candidate;
-      }
-      if (s == nullptr) s = catalog_source(key);
+      const source* s = source_for(key, given_);
       out.push_back({{"key", std::string{key}},
                      {"title", std::string{s != nullptr ? s->title : key}},
                      {"where", std::string{s != nullptr ? s->where : key}}});
@@ -317,7 +247,7 @@ private:
     return out;
   }
 
-  cited_sources cited_;
+  source_list cited_;
 };
 
 // An object whose values are all scalars is written on one line ({value: 2 TB/s, kind: stated}); the rest
@@ -396,6 +326,22 @@ namespace {
 
 using fields = detail::yaml_fields<machine_file_error>;
 
+// No control characters, and every byte part of a UTF-8 sequence: a lead byte and as many continuation
+// bytes (10xxxxxx) as it announces (overlong forms and surrogates are not looked for).
+bool is_printable_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    if (lead < 0x20 || lead == 0x7F) return false;
+    const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return false;
+    }
+    i += length;
+  }
+  return true;
+}
+
 // The most a machine may have of what a user counts: more cores than any machine has is a typo, and each
 // core costs memory in a scaling table.
 constexpr std::int64_t most_cores = 1 << 16;
@@ -450,12 +396,7 @@ private:
     }
   }
 
-  [[nodiscard]] bool cited(std::string_view key) const {
-    for (const source& s : out_.sources) {
-      if (s.key == key) return true;
-    }
-    return catalog_source(key) != nullptr;
-  }
+  [[nodiscard]] bool cited(std::string_view key) const { return source_for(key, out_.sources) != nullptr; }
 
   // A figure: "2 TB/s" (stated, citing nothing) or {value: 2 TB/s, kind: measured, source: KEY}.
   template <class Q, class Read>
@@ -509,17 +450,9 @@ private:
 
   std::string_view text(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) {
     const std::string value = r_.scalar(map, parent, name, required);
-    // Names and notes go into tables, SVG and files: control characters and bytes that are not UTF-8
-    // would not come out as they went in.
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      const auto c = static_cast<unsigned char>(value[i]);
-      std::size_t follow = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : 4;
-      bool bad = c < 0x20 || c == 0x7F || follow == 4 || i + follow >= value.size() + (follow == 0 ? 1 : 0);
-      for (std::size_t k = 1; !bad && k <= follow; ++k) {
-        bad = (static_cast<unsigned char>(value[i + k]) >> 6) != 0x2;
-      }
-      if (bad) r_.fail(map[std::string{name}], fields::path(parent, name), "a control character or a byte that is not UTF-8");
-      i += follow;
+    // Names and notes go into tables, SVG and files, where they would not come out as they went in.
+    if (!is_printable_utf8(value)) {
+      r_.fail(map[std::string{name}], fields::path(parent, name), "a control character or a byte that is not UTF-8");
     }
     if (required && value.empty()) r_.fail(map[std::string{name}], fields::path(parent, name), "must not be empty");
     return out_.keep(value);

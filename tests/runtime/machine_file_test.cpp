@@ -102,6 +102,11 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources");
   EXPECT_EQ(error_of(head + "cores: 4294967297\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: cores: must be within [1, 65536]");
+  // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.
+  EXPECT_EQ(error_of(head + "note: \"a\\x19b\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: note: a control character or a byte that is not UTF-8");
+  EXPECT_EQ(error_of(head + "note: caf\xc3\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 17), "m.yaml:4: note: a");
+  EXPECT_EQ(error_of(head + "note: caf\xc3\xa9\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
 }
 
 TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
