@@ -308,7 +308,77 @@ void note_older_format(const std::string& path, std::string_view format) {
 
 }  // namespace
 
+void add_figures_option(CLI::App& command, std::string& figures) {
+  command
+      .add_option("--figures", figures,
+                  "which figures the models use where a machine publishes a measurement beside its datasheet's "
+                  "figure: measured (each such measurement, named in a note) or stated (the datasheet's)")
+      ->type_name("stated|measured")
+      ->capture_default_str();
+}
+
+hml::basis figures_basis(const std::string& figures) {
+  if (figures == "measured") return hml::basis::measured_where_published;
+  if (figures == "stated") return hml::basis::datasheet;
+  throw input_error("--figures: '" + figures + "' is neither stated nor measured");
+}
+
+namespace {
+
+// "V100 SXM2 32GB: measured figures taken where published: HBM2 828.8 GB/s (v100_ert), ..." for the figures
+// a view took in place of the machine's own; empty where it took none.
+std::string figures_taken(const hml::machine_description& own, const hml::machine_description& view) {
+  std::string taken;
+  const auto add = [&](std::string_view what, const auto& figure) {
+    taken += (taken.empty() ? "" : ", ") + std::string{what} + " " +
+             hml::to_string(figure.value, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
+    if (!figure.source.empty()) taken += " (" + std::string{figure.source} + ")";
+  };
+  for (std::size_t i = 0; i < own.memory.size(); ++i) {
+    if (own.memory[i].bandwidth.published() && own.memory[i].bandwidth != view.memory[i].bandwidth) {
+      add(own.memory[i].name, view.memory[i].bandwidth);
+    }
+  }
+  for (std::size_t i = 0; i < own.compute.size(); ++i) {
+    if (own.compute[i].dense.published() && own.compute[i].dense != view.compute[i].dense) {
+      const hml::ceiling_description& c = view.compute[i];
+      add(c.variant.empty() ? std::string{hml::to_string(c.kind())} : std::string{c.variant}, c.dense);
+    }
+  }
+  if (taken.empty()) return taken;
+  return std::string{own.id.empty() ? own.name : own.id} + ": measured figures in place of the datasheet's: " +
+         taken + "; --figures stated takes the datasheet's";
+}
+
+}  // namespace
+
 const hml::machine_description& machine_files::machine(std::string_view option, const std::string& text) {
+  return view_of(resolve(option, text));
+}
+
+hml::link machine_files::link_of(const hml::link_description& own) {
+  const hml::link chosen = hml::link_of(own, figures_);
+  if (chosen.bandwidth.rate != own.bandwidth.value.rate) {
+    note(std::string{own.id} + ": the slower measured direction in place of the datasheet's rate: " +
+         hml::to_string(chosen.bandwidth.rate, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal}) +
+         " per direction; --figures stated takes the datasheet's");
+  }
+  return chosen;
+}
+
+hml::link machine_files::link(std::string_view option, const std::string& text) {
+  if (const hml::link_description* l = hml::find_named(text, std::span<const hml::link_description* const>{hml::systems::links})) return link_of(*l);
+  return check_option(option, [&] { return hml::link_named(text); });
+}
+
+const hml::machine_description& machine_files::view_of(const hml::machine_description& own) {
+  if (figures_ == hml::basis::datasheet) return own;
+  const hml::machine_description& view = views_.emplace_back(hml::with_figures(own, figures_), &own).first;
+  if (std::string taken = figures_taken(own, view); !taken.empty()) note(std::move(taken));
+  return view;
+}
+
+const hml::machine_description& machine_files::resolve(std::string_view option, const std::string& text) {
   if (const hml::machine_description* m = hml::find_machine(text)) return *m;
   std::error_code error;
   const bool looks_like_a_path = text == "-" || text.find_first_of("/.") != std::string::npos ||
@@ -345,7 +415,12 @@ const hml::machine_description& machine_files::machine(std::string_view option, 
   }
 }
 
-std::span<const hml::source> machine_files::sources_of(const hml::machine_description& m) const {
+std::span<const hml::source> machine_files::sources_of(const hml::machine_description& view) const {
+  const hml::machine_description* own = &view;
+  for (const auto& [each, of] : views_) {
+    if (&each == &view) own = of;
+  }
+  const hml::machine_description& m = *own;
   for (const auto& file : files_) {
     if (const auto* f = std::get_if<hml::machine_file>(&file)) {
       for (const hml::machine_description* each : f->machines()) {
@@ -377,6 +452,7 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
   compute->excludes(machine)->needs(bandwidth);
   bandwidth->excludes(machine)->needs(compute);
   precision->excludes(compute);
+  add_figures_option(command, options.figures);
 }
 
 namespace {
@@ -420,6 +496,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
   }
   const hml::precision_choice precision =
       check_option("--precision", [&] { return hml::precision_named(options.precision); });
+  options.files.use(figures_basis(options.figures));
   std::vector<named_roof> roofs;
   for (const std::string& name : options.machines) {
     const hml::machine_description& d = options.files.machine("--machine", name);

@@ -262,15 +262,34 @@ std::vector<hml::kernel_record> read_kernels(std::string_view option, const std:
 // is a catalog id or name (`hml devices`), or a machine file ("-": standard input). A file in the machine
 // format (docs/reference/machine-file.md) is read as such; an older device JSON or ECM YAML file is read
 // too, with a one-line note on standard error naming the command that converts it. Errors name the option.
+//
+// The machine comes with the figures of the chosen basis as its own (hml::with_figures): `--figures measured`
+// (hml::basis::measured_where_published) takes each published measurement in place of the datasheet's
+// figure beside it and says so in a note naming each; the machine's own figures are taken as they are by
+// default (`hml devices` shows both).
 class machine_files {
  public:
   const hml::machine_description& machine(std::string_view option, const std::string& name_or_path);
   // The sources a machine read from a file cites (the catalog's machines cite the catalog's: empty).
   [[nodiscard]] std::span<const hml::source> sources_of(const hml::machine_description& m) const;
+  // A catalog machine (a system's host or device) with the chosen figures.
+  const hml::machine_description& view_of(const hml::machine_description& own);
+  // A link by catalog id or rate (hml::link_named), and a catalog link, on the chosen figures.
+  hml::link link(std::string_view option, const std::string& id_or_rate);
+  hml::link link_of(const hml::link_description& own);
+  void use(hml::basis figures) noexcept { figures_ = figures; }
 
  private:
+  const hml::machine_description& resolve(std::string_view option, const std::string& name_or_path);
   std::deque<std::variant<hml::machine_file, hml::loaded_device, hml::loaded_cpu>> files_;
+  std::deque<std::pair<hml::machine_description, const hml::machine_description*>> views_;  // view, machine
+  hml::basis figures_ = hml::basis::datasheet;
 };
+
+// --figures stated|measured, the same in every subcommand that takes a machine: which of a machine's
+// figures the models use where it publishes a measurement beside its datasheet's. The default is measured.
+void add_figures_option(CLI::App& command, std::string& figures);
+hml::basis figures_basis(const std::string& figures);
 
 // The help text of an option that takes a machine.
 inline constexpr std::string_view machine_help =
@@ -284,6 +303,7 @@ struct roof_options {
   std::string precision;
   std::string peak_compute;
   std::string peak_bandwidth;
+  std::string figures = "measured";
   mutable machine_files files;  // the files read, which own the machines drawn from them
 };
 

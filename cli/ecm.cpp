@@ -21,6 +21,7 @@ namespace {
 
 struct ecm_options {
   std::string machine;
+  std::string figures = "measured";
   std::string kernel;
   std::int64_t size = 100'000'000;
   std::int64_t rows = 1000;
@@ -64,6 +65,7 @@ void run(const ecm_options& o) {
   // The machine: from the catalog, or a machine file; it needs what the ECM model takes (a clock, cache
   // sizes, a rate for every path).
   machine_files files;
+  files.use(figures_basis(o.figures));
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   // The kernel: a built-in one by name, else a YAML file.
@@ -169,6 +171,7 @@ void add_ecm_command(CLI::App& hml) {
   command->add_option("--machine", o->machine, std::string{machine_help} + ": snb_e5_2680, hsw_e5_2695v3")
       ->type_name("NAME|FILE")
       ->required();
+  add_figures_option(*command, o->figures);
   command->add_option("--kernel", o->kernel, std::string{"built-in kernel ("} + std::string{kernel_names} +
                                                  ") or a YAML kernel file")
       ->type_name("NAME|FILE")

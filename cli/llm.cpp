@@ -19,6 +19,7 @@ namespace {
 struct llm_options {
   std::string model;
   std::string device;
+  std::string figures = "measured";
   std::uint64_t batch = 1;
   std::uint64_t prompt = 512;
   std::uint64_t generate = 32;
@@ -54,13 +55,7 @@ hml::precision precision_of_option(std::string_view option, const std::string& n
 hml::transformer model_of(const llm_options& o) {
   hml::transformer t{};
   if (!o.model.empty()) {
-    const hml::transformer* preset = hml::models::find(o.model);
-    if (preset == nullptr) {
-      std::string known;
-      for (const hml::transformer* m : hml::models::all) known += (known.empty() ? "" : ", ") + std::string{m->name};
-      throw input_error("--model: unknown model '" + o.model + "'; known models: " + known);
-    }
-    t = *preset;
+    t = check_option("--model", [&]() -> const hml::transformer& { return hml::model_named(o.model); });
   } else if (!o.layers || !o.hidden || !o.ffn || !o.heads || !o.vocab) {
     throw input_error("--model: give a preset, or --layers, --hidden, --ffn, --heads and --vocab");
   } else {
@@ -89,7 +84,7 @@ hml::transformer model_of(const llm_options& o) {
   return t;
 }
 
-hml::inference_options inference_of(const llm_options& o, const hml::transformer& t) {
+hml::inference_options inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
   hml::inference_options i{};
   i.types = {precision_of_option("--weights", o.weights), precision_of_option("--activations", o.activations),
              precision_of_option("--kv", o.kv)};
@@ -98,7 +93,7 @@ hml::inference_options inference_of(const llm_options& o, const hml::transformer
   if (o.tp > 1) {
     if (o.link.empty()) throw input_error("--link: --tp above 1 needs the link, e.g. --link nvlink4");
     // The same reader as `hml offload --link`: a catalog link (per direction, duplex, latency) or a rate.
-    i.link = check_option("--link", [&] { return hml::link_named(o.link); });
+    i.link = files.link("--link", o.link);
     if (!o.link_latency.empty()) {
       i.link.latency = quantity_of<hml::duration>("--link-latency", o.link_latency);
       check_option("--link-latency", [&] { hml::validate_link_latency(i.link.latency); });
@@ -153,9 +148,10 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
 
 void run(const llm_options& o) {
   machine_files files;
+  files.use(figures_basis(o.figures));
   const hml::machine_description& d = files.machine("--machine", o.device);
   const hml::transformer t = model_of(o);
-  const hml::inference_options i = inference_of(o, t);
+  const hml::inference_options i = inference_of(o, t, files);
   const hml::generation g{o.batch, o.prompt, o.generate};
   check_option("--batch, --prompt, --generate", [&] {
     hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
@@ -257,6 +253,7 @@ void add_llm_command(CLI::App& hml) {
                       std::string{machine_help} + "; --device is its name before 0.9, kept for one release")
       ->type_name("NAME|FILE")
       ->required();
+  add_figures_option(*command, o->figures);
     // Counts are checked as text first: CLI11 would read -1 into an unsigned option as 2^64 - 1.
   const auto whole_number = [](double most) {
     return CLI::Validator(

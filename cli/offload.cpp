@@ -25,6 +25,7 @@ struct offload_options {
   std::string device_capacity;
   std::string link;
   std::string precision = "fp32";
+  std::string figures = "measured";
   std::string in;
   std::string out;
   std::string flops = "0FLOP";
@@ -48,14 +49,15 @@ void run(const offload_options& o) {
   std::optional<hml::machine_description> given_device;
   std::optional<hml::link> link;
   machine_files files;
+  files.use(figures_basis(o.figures));
   if (!o.system.empty()) {
     const hml::system_description& s = check_option("--system", [&]() -> const hml::system_description& {
       return hml::system_named(o.system);
     });
     if (s.joined_by == nullptr) throw input_error("--system: " + o.system + " has one memory pool: nothing to offload over");
-    host = s.host;
-    device = s.device;
-    link = hml::link_of(*s.joined_by);
+    host = &files.view_of(*s.host);
+    device = &files.view_of(*s.device);
+    link = files.link_of(*s.joined_by);
   }
   if (!o.host.empty()) host = &files.machine("--host", o.host);
   if (!o.host_bandwidth.empty()) {
@@ -85,7 +87,7 @@ void run(const offload_options& o) {
     }
     device = &*given_device;
   }
-  if (!o.link.empty()) link = check_option("--link", [&] { return hml::link_named(o.link); });
+  if (!o.link.empty()) link = files.link("--link", o.link);
   if (host == nullptr) throw input_error("give --system NAME, or --host NAME or --host-bandwidth and --host-peak");
   if (device == nullptr) throw input_error("give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
   if (!link) throw input_error("give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
@@ -138,7 +140,10 @@ void run(const offload_options& o) {
        (plan.break_even_runs == std::numeric_limits<double>::infinity()
             ? std::string{"no number of runs"}
             : number(plan.break_even_runs, hml::general(3)) + " runs") +
-       " on the transferred data, or from " + hml::to_string(break_even, {.number = hml::general(3)}) + "\n";
+       " on the transferred data, or " +
+       (hml::isfinite(break_even) ? "from " + hml::to_string(break_even, {.number = hml::general(3)})
+                                  : std::string{"at no intensity (the device computes no faster)"}) +
+       "\n";
   emit(o.output, s);
 }
 
@@ -178,6 +183,7 @@ void add_offload_command(CLI::App& hml) {
   device_peak->needs(device_bandwidth);
   command->add_option("--link", o->link, "pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., or a rate per direction")
       ->type_name("LINK");
+  add_figures_option(*command, o->figures);
   command->add_option("--precision", o->precision, "the kernel's precision (default fp32)")->type_name("NAME");
   command->add_option("--in", o->in, "bytes copied to the device, e.g. 2GiB")->type_name("SIZE")->required();
   command->add_option("--out", o->out, "bytes copied back, e.g. 1GiB")->type_name("SIZE")->required();

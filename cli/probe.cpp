@@ -1,6 +1,6 @@
 // `hml probe`: this machine's roofline, measured by hml.probe: the bandwidth of each memory level (triad
 // over working sets from L1 to DRAM), its latency (a pointer chase) and the FMA peaks on every thread.
-// `--save-device FILE` keeps it as a device file, which --device-file reads back.
+// `--save FILE` keeps it as a machine file, which --machine reads back in every command.
 #include <cstddef>
 #include <cstdio>
 #include <memory>
@@ -24,8 +24,7 @@ struct probe_command_options {
   unsigned threads = 0;
   std::string min_time = "100ms";
   unsigned repetitions = 3;
-  std::string save_device;
-  std::string save_machine;
+  std::string save;
   output_options output;
 };
 
@@ -88,13 +87,20 @@ void run(const probe_command_options& o) {
   const hml::probe_options options = probe_options_of(o);
   const hml::host_machine m = hml::probe(options);
   const output_format format = o.output.chosen();
-  if (!o.save_device.empty()) {
-    const hml::machine_description d = check_option("--save-device", [&] { return m.description(); });
-    hml::write_file_atomically(o.save_device, hml::to_device_json(d, {&hml::probe_source, 1}));
-  }
-  if (!o.save_machine.empty()) {
-    const hml::machine_description c = check_option("--save-machine", [&] { return m.cpu(); });
-    hml::write_file_atomically(o.save_machine, hml::to_machine_yaml(c));
+  if (!o.save.empty()) {
+    // One machine file for every model: the ECM figures where the probe has them (a measured clock and a
+    // sample inside every cache the system reports), else the levels it found; said in a note.
+    hml::machine_description machine;
+    try {
+      machine = m.cpu();
+    } catch (const std::invalid_argument& e) {
+      machine = check_option("--save", [&] { return m.description(); });
+      note(o.save + " has the levels the probe found and no ECM figures (" +
+           std::string{without_library_prefix(e.what())} + ")");
+    }
+    const bool json = o.save.ends_with(".json");
+    hml::write_file_atomically(o.save, hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml,
+                                                               {&hml::probe_source, 1}));
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
   // The slowest level probed is called DRAM; say so when it cannot be.
@@ -112,7 +118,7 @@ void add_probe_command(CLI::App& hml) {
   command->footer(
       "Example: hml probe                       (16 KiB to 2 GiB: about a minute)\n"
       "         hml probe --largest 64MiB --format json -o host.json\n"
-      "         hml probe --save-device host.json; hml roofline --device-file host.json --precision fp64 ...");
+      "         hml probe --save host.yaml; hml roofline --machine host.yaml --precision fp64 ...");
   auto o = std::make_shared<probe_command_options>();
   command->add_option("--smallest", o->smallest, "the smallest working set (all arrays, all threads)")
       ->type_name("SIZE")
@@ -125,11 +131,10 @@ void add_probe_command(CLI::App& hml) {
       ->type_name("TIME")
       ->capture_default_str();
   command->add_option("--repetitions", o->repetitions, "the best of this many repetitions counts")->capture_default_str();
-  command->add_option("--save-device", o->save_device,
-                      "also write the machine as a device file (every figure measured), for --device-file")
-      ->type_name("FILE");
-  command->add_option("--save-machine", o->save_machine,
-                      "also write the machine as an ECM machine file (YAML, with the measured clock), for hml ecm")
+  command->add_option("--save,--save-machine,--save-device", o->save,
+                      "also write the machine as a machine file (YAML; JSON if FILE ends in .json), every figure "
+                      "measured, for --machine in every command; --save-machine and --save-device are its names "
+                      "before 0.9, kept for one release")
       ->type_name("FILE");
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });

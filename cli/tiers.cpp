@@ -15,6 +15,7 @@ namespace {
 struct tiers_options {
   std::string system;
   std::string machine;
+  std::string figures = "measured";
   std::vector<std::string> tiers;
   std::string footprint;
   double hot_bytes = 1.0;
@@ -38,9 +39,10 @@ void run(const tiers_options& o) {
   hml::tiered_memory memory{.mode = o.sequential ? hml::serving::sequential : hml::serving::concurrent};
   std::string title;
   machine_files files;
+  files.use(figures_basis(o.figures));
   const hml::machine_description* m = nullptr;
   if (!o.system.empty()) {
-    m = check_option("--system", [&] { return hml::system_named(o.system).host; });
+    m = &files.view_of(*check_option("--system", [&] { return hml::system_named(o.system).host; }));
   } else if (!o.machine.empty()) {
     m = &files.machine("--machine", o.machine);
   }
@@ -138,6 +140,7 @@ void add_tiers_command(CLI::App& hml) {
   auto* machine = command->add_option("--machine", o->machine, "a machine with two tiers or more: " + std::string{machine_help})
                       ->type_name("NAME|FILE")
                       ->excludes(system);
+  add_figures_option(*command, o->figures);
   command->add_option("--tier", o->tiers, "a tier NAME:CAPACITY:BANDWIDTH[:WRITE], fastest first (repeat)")
       ->type_name("SPEC")
       ->excludes(system)

@@ -380,7 +380,7 @@ std::string run(const bench::run_options& run_options) {
   for (const hml::data_size set : sets) set_list += (set_list.empty() ? "" : ", ") + hml::to_string(set, {.number = hml::general(3)});
   std::string out = "\nMachine for the model, from the probe in the same run: " + std::to_string(threads) + " threads at " +
                     hml::to_string(probed.clock.value, {.number = hml::general(4)}) + " (measured); " +
-                    "per core, as `hml probe --save-machine` writes them, " + machine_text(probed) +
+                    "per core, as `hml probe --save` writes them, " + machine_text(probed) +
                     ". Measured again beside each DRAM kernel, in " + std::to_string(rounds) +
                     " rounds alternating with it: the caches' bandwidths and L1's "
                     "port figures by the probe's Schoenauer triad and store kernel inside each cache (" + set_list +

@@ -18,6 +18,7 @@ export module hml.catalog.lookup;
 export import hml.catalog;
 export import hml.catalog.cpus;
 export import hml.catalog.systems;
+export import hml.catalog.transformers;
 export import hml.analysis;
 export import hml.tiers;
 
@@ -108,14 +109,26 @@ export namespace hml {
 // The device's id ("h100_sxm"), its entry's own.
 [[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept { return d.id; }
 
-// The entry with this id or full name in `list` (machines, links, systems: anything with an id and a
-// name), ignoring case and separators; nullptr if there is none.
+namespace detail::lookup {
+// An entry's id as options take it: its `id`, or for a transformer preset, whose name is its id, the name.
+template <class Entry>
+[[nodiscard]] constexpr std::string_view id_of(const Entry& e) noexcept {
+  if constexpr (requires { e.id; }) {
+    return e.id;
+  } else {
+    return e.name;
+  }
+}
+}  // namespace detail::lookup
+
+// The entry with this id or full name in `list` (machines, links, systems, transformer presets: anything
+// with a name, and an id where it differs), ignoring case and separators; nullptr if there is none.
 template <class Entry>
 [[nodiscard]] const Entry* find_named(std::string_view name, std::span<const Entry* const> list) {
   const std::string wanted = detail::lookup::key(name);
   if (wanted.empty()) return nullptr;
   for (const Entry* e : list) {
-    if (detail::lookup::key(e->id) == wanted || detail::lookup::key(e->name) == wanted) return e;
+    if (detail::lookup::key(detail::lookup::id_of(*e)) == wanted || detail::lookup::key(e->name) == wanted) return e;
   }
   return nullptr;
 }
@@ -131,7 +144,7 @@ template <class Entry>
   if (!wanted.empty()) {
     const std::size_t tolerance = std::max<std::size_t>(1, wanted.size() / 4);
     for (std::size_t i = 0; i < list.size(); ++i) {
-      const std::string id = l::key(list[i]->id);
+      const std::string id = l::key(l::id_of(*list[i]));
       const std::size_t distance = l::edit_distance(wanted, id);
       if (id.starts_with(wanted)) {
         ranked.emplace_back(0, i);
@@ -148,7 +161,7 @@ template <class Entry>
   const std::size_t best = ranked.empty() ? 0 : ranked.front().first;
   std::vector<std::string_view> ids;
   for (std::size_t i = 0; i < ranked.size() && ids.size() < count; ++i) {
-    if (best > 1 || ranked[i].first == best) ids.push_back(list[ranked[i].second]->id);
+    if (best > 1 || ranked[i].first == best) ids.push_back(l::id_of(*list[ranked[i].second]));
   }
   return ids;
 }
@@ -179,7 +192,7 @@ template <class Entry>
                                        std::span<const Entry* const> list) {
   if (const Entry* e = find_named(name, list)) return *e;
   std::vector<std::string_view> known;
-  for (const Entry* e : list) known.push_back(e->id);
+  for (const Entry* e : list) known.push_back(detail::lookup::id_of(*e));
   throw unknown_name_error{what, name, closest_ids(name, list), known};
 }
 
@@ -195,6 +208,10 @@ template <class Entry>
 [[nodiscard]] inline const machine_description& machine_named(
     std::string_view name, std::span<const machine_description* const> list = machines::all) {
   return entry_named("machine", name, list);
+}
+// A transformer preset by name ("llama-2-7b", "Llama 2 7B"), with the same did-you-mean.
+[[nodiscard]] inline const transformer& model_named(std::string_view name) {
+  return entry_named("model", name, std::span<const transformer* const>{models::all});
 }
 [[nodiscard]] inline const link_description& link_description_named(std::string_view name) {
   return entry_named("link", name, std::span<const link_description* const>{systems::links});

@@ -40,14 +40,6 @@ inline constexpr transformer mixtral_8x7b{
 inline constexpr std::array<const transformer*, 7> all{&llama_2_7b, &llama_2_13b, &llama_2_70b, &llama_3_8b,
                                                         &llama_3_70b, &mistral_7b, &mixtral_8x7b};
 
-// The preset with this name; nullptr if none.
-[[nodiscard]] constexpr const transformer* find(std::string_view name) noexcept {
-  for (const transformer* t : all) {
-    if (t->name == name) return t;
-  }
-  return nullptr;
-}
-
 }  // namespace hml::models
 
 namespace hml::models::detail {

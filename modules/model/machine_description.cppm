@@ -202,9 +202,20 @@ struct machine_description {
   return true;
 }
 
-// Which figure a view takes: the machine's own (`bandwidth`, `dense`: the datasheet's for a catalog device)
-// or the published measurement beside it (`measured_bandwidth`, `measured`).
-enum class basis { datasheet, measured };
+// Which figure a view takes: the machine's own (`bandwidth`, `dense`: the datasheet's for a catalog device),
+// the published measurement beside it (`measured_bandwidth`, `measured`; unpublished where there is none),
+// or the measurement where there is one and the machine's own figure elsewhere (hml's `--figures measured`).
+enum class basis { datasheet, measured, measured_where_published };
+
+namespace detail {
+template <class Quantity>
+[[nodiscard]] constexpr figure<Quantity> on_basis(const figure<Quantity>& own, const figure<Quantity>& measurement,
+                                                  basis b) noexcept {
+  if (b == basis::datasheet) return own;
+  if (b == basis::measured) return measurement;
+  return measurement.published() ? measurement : own;
+}
+}  // namespace detail
 
 [[nodiscard]] constexpr const level_description& main_memory(const machine_description& m) {
   expects(!m.memory.empty(), "hml: the machine describes no memory");
@@ -212,11 +223,11 @@ enum class basis { datasheet, measured };
 }
 
 [[nodiscard]] constexpr figure<data_rate> bandwidth_of(const level_description& l, basis b) noexcept {
-  return b == basis::datasheet ? l.bandwidth : l.measured_bandwidth;
+  return detail::on_basis(l.bandwidth, l.measured_bandwidth, b);
 }
 
 [[nodiscard]] constexpr figure<compute_rate> peak(const ceiling_description& c, basis b) noexcept {
-  return b == basis::datasheet ? c.dense : c.measured;
+  return detail::on_basis(c.dense, c.measured, b);
 }
 
 // The ceiling of this kind (its peak, not a variant); nullptr if the machine has none.
@@ -242,6 +253,16 @@ enum class basis { datasheet, measured };
                                                   basis b = basis::datasheet) noexcept {
   const ceiling_description* c = find_ceiling(m, k);
   return c == nullptr ? figure<compute_rate>{} : peak(*c, b);
+}
+
+// The machine with the figures of this basis as its own: every level's bandwidth and every ceiling's dense
+// peak replaced by the one the basis picks, provenance and source kept. A model that reads a machine's own
+// figures (roof_of, tiers_of, the transformer's time_on, the offload plan) then runs on the chosen ones;
+// this is how every subcommand's `--figures` reaches every model.
+[[nodiscard]] constexpr machine_description with_figures(machine_description m, basis b) noexcept {
+  for (std::size_t i = 0; i < m.memory.size(); ++i) m.memory[i].bandwidth = bandwidth_of(m.memory[i], b);
+  for (std::size_t i = 0; i < m.compute.size(); ++i) m.compute[i].dense = peak(m.compute[i], b);
+  return m;
 }
 
 }  // namespace hml

@@ -23,11 +23,12 @@ struct link_description {
   friend constexpr bool operator==(const link_description&, const link_description&) = default;
 };
 
-// The link a model takes: the datasheet's rate, or the slower measured direction where one is published.
+// The link a model takes: the datasheet's rate, or the slower measured direction where one is published
+// (basis::measured requires one; basis::measured_where_published falls back to the datasheet's).
 [[nodiscard]] constexpr link link_of(const link_description& d, basis b = basis::datasheet) {
-  if (b == basis::measured) {
-    expects(d.measured_to_device.published() && d.measured_from_device.published(),
-            "hml: the link publishes no measured rate");
+  const bool measured = d.measured_to_device.published() && d.measured_from_device.published();
+  if (b == basis::measured) expects(measured, "hml: the link publishes no measured rate");
+  if (b != basis::datasheet && measured) {
     const per_direction slower = d.measured_to_device.value.rate < d.measured_from_device.value.rate
                                      ? d.measured_to_device.value
                                      : d.measured_from_device.value;

@@ -276,10 +276,8 @@ data_size physical_memory() {
 }
 
 data_size last_level_cache() {
-  for (const int level : {_SC_LEVEL3_CACHE_SIZE, _SC_LEVEL2_CACHE_SIZE, _SC_LEVEL1_DCACHE_SIZE}) {
-    if (const long size = ::sysconf(level); size > 0) return static_cast<double>(size) * byte;
-  }
-  return 0 * byte;
+  const std::vector<data_size> caches = reported_caches();
+  return caches.empty() ? 0 * byte : caches.back();
 }
 
 void validate_working_set(data_size working_set) {
@@ -544,6 +542,14 @@ compute_ceiling host_machine::compute() const { return {"FP64 FMA", peak}; }
 
 compute_ceiling host_machine::compute_fp32() const { return {"FP32 FMA", peak_fp32}; }
 
+namespace {
+// The memory installed (physical_memory()); unpublished where the system does not say.
+figure<data_size> installed_memory() {
+  const data_size installed = physical_memory();
+  return isfinite(installed) ? measured(installed, probe_source.key) : figure<data_size>{};
+}
+}  // namespace
+
 machine_description host_machine::description() const {
   machine_description d{.id = "this_machine", .name = "this machine (hml probe)"};
   expects(levels.size() <= decltype(d.memory)::capacity(),
@@ -554,6 +560,7 @@ machine_description host_machine::description() const {
     if (latency(i).value() > 0) level.latency = measured(latency(i));
     d.memory.push_back(level);
   }
+  if (!d.memory.empty()) d.memory[d.memory.size() - 1].capacity = installed_memory();
   d.compute.push_back({.type = precision::fp64, .unit = compute_unit::vector, .dense = measured(peak)});
   d.compute.push_back({.type = precision::fp32, .unit = compute_unit::vector, .dense = measured(peak_fp32)});
   d.compute.push_back({.type = precision::fp64, .unit = compute_unit::vector, .dense = measured(scalar_chain),
@@ -701,7 +708,8 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
   m.ports = ports(l1_triad, l1_store);
-  m.memory.push_back({.name = "DRAM", .bandwidth = measured(memory_triad), .latency = measured_latency(levels.size() - 1)});
+  m.memory.push_back({.name = "DRAM", .capacity = installed_memory(), .bandwidth = measured(memory_triad),
+                      .latency = measured_latency(levels.size() - 1)});
   m.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
   if (!copy.empty()) m.memory_bandwidths.push_back({"copy", 1, 1, measured(memory_copy)});
   // memmove's samples are all beyond four times the last cache (probe() takes no others).

@@ -40,7 +40,8 @@ constexpr void validate_repetitions(unsigned repetitions) {
 // The memory this machine has (what the kernel reports as physical pages).
 [[nodiscard]] data_size physical_memory();
 
-// The size of the last cache level the system reports (L3, else L2, else L1 data); 0 B if none is reported.
+// The size of the last cache level the system reports (reported_caches(): one instance, as sysfs says, where
+// sysconf may give the whole package's); 0 B if none is reported.
 // A probe whose largest working set does not pass it has not reached DRAM.
 [[nodiscard]] data_size last_level_cache();
 
@@ -175,6 +176,7 @@ struct host_machine {
   [[nodiscard]] compute_ceiling scalar_chain_compute() const;  // "FP64 scalar FMA chain"
   // This machine as a machine description (what a device file holds): every level and peak found,
   // tagged measured by probe_source. A description holds a fixed number of levels; more is an error.
+  // Main memory's capacity is the memory installed, as the system reports it.
   [[nodiscard]] machine_description description() const;
   // This machine for the ECM model, its levels the caches the system reports (reported_caches()) and main
   // memory: the clock, the cores (threads), description()'s compute ceilings, each cache's capacity, and
@@ -212,7 +214,7 @@ struct host_machine {
 
 // Where a probed machine's figures come from.
 inline constexpr source probe_source{"hml-probe", "this machine, measured by hml probe",
-                                     "the file's own run of `hml probe --save-device`"};
+                                     "the file's own run of `hml probe --save`"};
 
 // Measures copy and triad over every working set, each level's latency, the FP64 and FP32 FMA peaks and
 // the scalar chain, and finds the memory levels.

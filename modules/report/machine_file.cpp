@@ -63,12 +63,21 @@ using json = nlohmann::ordered_json;
 // same double; the base unit's 17 digits, which always do, where no prefixed text does (its division by
 // the prefix rounds).
 template <class Q>
+bool reads_back_as(const std::string& text, Q q) {
+  try {
+    return parse<Q>(text).value() == q.value();
+  } catch (const std::invalid_argument&) {
+    return false;  // a prefix the reader does not take: the next text, or the base unit's
+  }
+}
+
+template <class Q>
 std::string quantity_text(Q q) {
   const prefix_system prefixes = std::is_same_v<Q, data_size> ? prefix_system::automatic : prefix_system::decimal;
   // From 3 digits: %g-style general formatting writes 50 as "5e+01" at fewer, and a prefixed number is below 1000.
   for (int digits = 3; digits <= 17; ++digits) {
     std::string text = to_string(q, {.number = general(digits), .prefixes = prefixes});
-    if (parse<Q>(text).value() == q.value()) return text;
+    if (reads_back_as(text, q)) return text;
   }
   return to_string(q, {.number = general(17), .unit = base_unit_symbol(dimension_of<Q>)});
 }

@@ -152,6 +152,7 @@ inline constexpr auto unit_symbols = [] {
 
     // Duration. "us" is canonical because it is plain ASCII; the micro sign (U+00B5) and the Greek mu
     // (U+03BC, which keyboards often produce instead) are accepted.
+    unit_symbol{"ps",         dimension::duration, -12, 0, canonical},  // as hml prints an L1's latency
     unit_symbol{"ns",         dimension::duration, -9, 0, canonical},
     unit_symbol{"us",         dimension::duration, -6, 0, canonical},
     unit_symbol{"ms",         dimension::duration, -3, 0, canonical},

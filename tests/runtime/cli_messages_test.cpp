@@ -30,11 +30,11 @@ using namespace hml_test;
 const std::string kernels = std::string{HML_SOURCE_DIR} + "/cli/kernels.csv";
 
 // The table for people. cli/kernels.csv's first row, "vector add 1M fp32", is 1 MFLOP over 12 MB; on the
-// H100 SXM's FP32 roof (67 TFLOP/s, 3.35 TB/s, NVIDIA's datasheet) by hand: intensity 1/12 = 0.08333 FLOP/B,
+// H100 SXM's FP32 roof on the datasheet's figures (67 TFLOP/s, 3.35 TB/s; --figures stated) by hand: intensity 1/12 = 0.08333 FLOP/B,
 // attainable 3.35 TB/s x 1/12 = 279.17 GFLOP/s, efficiency 279.17 G / 67 T = 0.4167 %, time 12 MB / 3.35 TB/s
 // = 3.582 us; matmul 4096 (2 x 4096^3 FLOP over 192 MiB) is compute-bound: 67 TFLOP/s, 100 %, 2.051 ms.
 TEST(CliMessages, RooflineTableIsInHumanUnits) {
-  const outcome o = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels});
+  const outcome o = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--figures", "stated", "--ops", kernels});
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_NE(o.out.find("arithmetic intensity  attainable"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("vector add 1M fp32    0.08333 FLOP/B        279.2 GFLOP/s  memory-bound   0.4167 %    3.582 us\n"),
@@ -46,7 +46,7 @@ TEST(CliMessages, RooflineTableIsInHumanUnits) {
   EXPECT_FALSE(std::regex_search(o.out, std::regex{"[0-9]e[-+]?[0-9]"})) << o.out;  // no exponent forms
 
   // CSV keeps base units at full precision: FLOP/s and seconds, the efficiency in percent.
-  const outcome csv = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", kernels, "--format", "csv"});
+  const outcome csv = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--figures", "stated", "--ops", kernels, "--format", "csv"});
   ASSERT_EQ(csv.status, 0) << csv.err;
   const std::size_t row = csv.out.find("vector add 1M fp32,");
   ASSERT_NE(row, std::string::npos) << csv.out;

@@ -251,8 +251,8 @@ TEST(Cli, RooflineAgreesWithTheLibraryOnSeed002) {
   for (const bool rounded : {false, true}) {
     const outcome o =
         rounded
-            ? hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "json", "--round"})
-            : hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", "-", "--format", "json"}, operations.string());
+            ? hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--figures", "stated", "--ops", operations.string(), "--format", "json", "--round"})
+            : hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--figures", "stated", "--ops", "-", "--format", "json"}, operations.string());
     ASSERT_EQ(o.status, 0) << o.err;
     const nlohmann::json rows = nlohmann::json::parse(o.out);
     ASSERT_EQ(rows.size(), roofline_analysis::operations.size());
@@ -272,7 +272,7 @@ TEST(Cli, RooflineAgreesWithTheLibraryOnSeed002) {
     }
   }
   // The infinities of seed 002 (no bytes: intensity inf; no FLOP/s attainable: time inf) as "inf".
-  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "json"});
+  const outcome json = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--figures", "stated", "--ops", operations.string(), "--format", "json"});
   EXPECT_NE(json.out.find("\"arithmetic_intensity\": \"inf\""), std::string::npos);
   EXPECT_NE(json.out.find("\"estimated_time_s\": \"inf\""), std::string::npos);
 }
@@ -325,14 +325,14 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
   EXPECT_EQ(row["bound"], "memory-bound");
 
   const outcome text =
-      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us", "--device", "m1_pro", "--precision", "fp32"});
+      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713us", "--device", "m1_pro", "--precision", "fp32", "--figures", "stated"});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("bound: memory-bound"), std::string::npos) << text.out;
   EXPECT_TRUE(text.err.empty()) << text.err;
 
   // A time in the wrong unit puts the kernel above a roof: it runs, with a note.
   const outcome slip =
-      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713ns", "--device", "m1_pro", "--precision", "fp32"});
+      hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "660.713ns", "--device", "m1_pro", "--precision", "fp32", "--figures", "stated"});
   ASSERT_EQ(slip.status, 0) << slip.err;
   const hml::measured_point fast = hml::analyze_measured(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_ns,
                                                 hml::roof_named(hml::machine_named("m1_pro"), hml::precision::fp32));
@@ -345,7 +345,8 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
   // A kernel of no FLOP is judged by its bandwidth alone, not by an infinite or NaN gap.
   const outcome copy =
       hml_run({"analyze", "--flops", "0", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm", "--precision", "fp32"});
-  EXPECT_NE(copy.out.find("no FLOP: a data movement, at 0.0299 % of the memory roof"), std::string::npos) << copy.out;
+  // 1 GB/s of the measured 2.97 TB/s (the default figures; the datasheet's 3.35 TB/s would give 0.0299 %).
+  EXPECT_NE(copy.out.find("no FLOP: a data movement, at 0.0337 % of the memory roof"), std::string::npos) << copy.out;
   EXPECT_EQ(copy.out.find("nan"), std::string::npos) << copy.out;
 }
 
@@ -523,8 +524,19 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
                      "--precision: give the precision");
   const outcome fp16 = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--ops", operations.string()});
-  EXPECT_TRUE(fp16.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 989 TFLOP/s, 3.35 TB/s, ridge 295.2 FLOP/B\n"))
+  EXPECT_TRUE(fp16.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 989 TFLOP/s, 2.97 TB/s, ridge 333 FLOP/B\n"))
       << fp16.out << fp16.err;
+  // The default takes the measured HBM3 bandwidth (BabelStream, 2.97 TB/s) and says so; stated, the datasheet's.
+  EXPECT_EQ(fp16.err, "hml: note: h100_sxm: measured figures in place of the datasheet's: HBM3 2.97 TB/s "
+                      "(azure-babelstream); --figures stated takes the datasheet's\n");
+  const outcome stated =
+      hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--figures", "stated", "--ops", operations.string()});
+  EXPECT_TRUE(stated.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 989 TFLOP/s, 3.35 TB/s, ridge 295.2 FLOP/B\n"))
+      << stated.out << stated.err;
+  EXPECT_TRUE(stated.err.empty()) << stated.err;
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--figures", "datasheet", "--ops",
+                              operations.string()}),
+                     "hml: error: --figures: 'datasheet' is neither stated nor measured\n");
 }
 
 // Each device its own roofline (ridge at its own peak / bandwidth, line capped at its own peak), and each
@@ -548,7 +560,8 @@ TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   constexpr double pixel = 0.06;  // coordinates are written to 0.1 px
   for (std::size_t i = 0; i < drawn.size(); ++i) {
     const auto& [id, device] = devices[i];
-    const hml::roof roof = hml::roof_of(*device, hml::precision::fp32);
+    // The default figures: each measurement where one is published (--figures measured).
+    const hml::roof roof = hml::roof_of(hml::with_figures(*device, hml::basis::measured_where_published), hml::precision::fp32);
     const double ridge = hml::ridge_point(roof).value();
     const double peak = roof.peak.value();
     SCOPED_TRACE(id);
@@ -987,18 +1000,22 @@ TEST(Cli, ProbeDescribesThisMachineAsRooflineCeilings) {
   // Keys keep the table's column order.
   EXPECT_EQ(peak.begin().key(), "ceiling");
 
-  // --save-device keeps the machine as a device file, which --device-file reads back: the probe's result is
-  // a machine description like any catalog device's, every figure measured.
+  // --save keeps the machine as a machine file, which --machine reads back: the probe's result is a machine
+  // description like any catalog machine's, every figure measured. So tiny a probe reaches no cache's inside:
+  // the file has the levels found, and a note says why it has no ECM figures.
   const scratch_directory dir;
   const fs::path saved = dir.path / "host.json";
   const outcome save = hml_run({"probe", "--smallest", "16KiB", "--largest", "64KiB", "--min-time", "1ms",
-                                "--repetitions", "1", "--format", "json", "--save-device", saved.string()});
+                                "--repetitions", "1", "--format", "json", "--save", saved.string()});
   ASSERT_EQ(save.status, 0) << save.err;
-  const hml::loaded_device host = hml::read_device_json(read_file(saved));
+  const hml::machine_file host = hml::read_machine_file(read_file(saved), saved.string());
   EXPECT_EQ(host.machine().memory.size(), nlohmann::json::parse(save.out).size() - 3);
   EXPECT_EQ(hml::main_memory(host.machine()).bandwidth.kind, hml::provenance::measured);
   EXPECT_EQ(hml::peak(host.machine(), {hml::precision::fp64, hml::compute_unit::vector}).kind, hml::provenance::measured);
-  const outcome on_host = hml_run({"roofline", "--device-file", saved.string(), "--precision", "fp64", "--ops", "-"},
+  EXPECT_NE(save.err.find("hml: note: " + saved.string() + " has the levels the probe found and no ECM figures ("),
+            std::string::npos)
+      << save.err;
+  const outcome on_host = hml_run({"roofline", "--machine", saved.string(), "--precision", "fp64", "--ops", "-"},
                                   dir.file("ops.csv", seed_operations_csv()).string());
   ASSERT_EQ(on_host.status, 0) << on_host.err;
   EXPECT_TRUE(on_host.out.starts_with("roofline on this machine (hml probe), FP64: ")) << on_host.out;

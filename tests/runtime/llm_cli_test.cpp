@@ -39,7 +39,8 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
                         "--generate", "32", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto rows = nlohmann::json::parse(r.out);
-  const auto& d = hml::devices::a100_sxm_80gb;
+  // By default the model runs on the measured figures where published (HBM2e: 1.70 TB/s, BabelStream).
+  const hml::machine_description d = hml::with_figures(hml::devices::a100_sxm_80gb, hml::basis::measured_where_published);
   const auto prefill = hml::analyze_step(hml::models::llama_2_7b, hml::prefill_step(4, 512), d);
   const auto decode = hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(4, 513), d);
   ASSERT_EQ(rows.size(), prefill.operators.size() + decode.operators.size() + 2);
@@ -123,7 +124,8 @@ TEST(LlmCli, MixtureOfExpertsIsThePresetsAnalysis) {
   ASSERT_EQ(preset.status, 0) << preset.err;
   EXPECT_EQ(preset.out, sizes.out);
   const auto rows = nlohmann::json::parse(preset.out);
-  const auto decode = hml::analyze_step(hml::models::mixtral_8x7b, hml::decode_step(2, 513), hml::devices::h200);
+  const auto decode = hml::analyze_step(hml::models::mixtral_8x7b, hml::decode_step(2, 513),
+                                         hml::with_figures(hml::devices::h200, hml::basis::measured_where_published));
   EXPECT_EQ(rows.back()["time_s"].get<double>(), decode.time.value.value());
   EXPECT_NE(preset.out.find("\"router\""), std::string::npos);
 }
@@ -162,6 +164,9 @@ void expect_one_line_error(std::initializer_list<std::string> args, std::string_
 
 TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-9", "--device", "h100_sxm"}, "--model: unknown model 'llama-9'; known models: llama-2-7b");
+  // The same did-you-mean as for machines, links and systems.
+  expect_one_line_error({"--model", "llama-2-7", "--device", "h100_sxm"},
+                        "--model: unknown model 'llama-2-7'; did you mean llama-2-7b, llama-2-70b?");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h10"}, "--machine: unknown machine 'h10'");
   expect_one_line_error({"--device", "h100_sxm"}, "--model: give a preset, or --layers");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "0"}, "--batch: must be a whole number from 1");

@@ -98,6 +98,9 @@ TEST(Parse, DataRateSpellings) {
 
 TEST(Parse, DurationSpellings) {
   EXPECT_EQ(parse<hml::duration>("50 ns"), 50_ns);
+  // What hml prints for an L1's latency reads back (machine files write it so).
+  EXPECT_EQ(parse<hml::duration>("990 ps"), 0.99_ns);
+  EXPECT_EQ(parse<hml::duration>(hml::to_string(0.99_ns)), 0.99_ns);
   EXPECT_EQ(parse<hml::duration>("58.5 us"), 58.5_us);
   EXPECT_EQ(parse<hml::duration>("58.5 \u00B5s"), 58.5_us);  // micro sign
   EXPECT_EQ(parse<hml::duration>("58.5 \u03BCs"), 58.5_us);  // Greek mu
