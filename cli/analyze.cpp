@@ -25,7 +25,7 @@ std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml:
 std::string rate(hml::data_rate r) {
   return hml::to_string(r, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
 }
-std::string percent(double x) { return std::string{hml::format_number(x, hml::general(3)).view()} + " %"; }
+std::string percent(double x) { return hml::percent_text(x, hml::general(3)); }
 
 // How far the kernel is from the roofline; a kernel of no FLOP is judged by its bandwidth alone.
 std::string verdict(const hml::measured_point& m) {

@@ -138,7 +138,7 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
   }
   if (human) {
     table.add_row({std::string{"total"}, text(s.flops), text(s.bytes), std::string{}, std::string{},
-                   std::string{to_string(s.bound())}, text(s.time.value), std::string{"100 %"}});
+                   std::string{to_string(s.bound())}, text(s.time.value), hml::percent_text(100)});
   } else {
     table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), s.bytes.value(), hml::no_value{},
                    hml::no_value{}, std::string{to_string(s.bound())}, s.compute_time.value(), s.memory_time.value(),
@@ -200,7 +200,7 @@ void run(const llm_options& o) {
                     text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " +
                     text(memory.total()) +
                     (!capacity_known                             ? std::string{" (the device publishes no capacity)"}
-                     : memory.total() <= hml::capacity_of(d) ? " of " + text(hml::capacity_of(d)) + " (fits)"
+                     : hml::fits(t, g.batch, context, d, i) ? " of " + text(hml::capacity_of(d)) + " (fits)"
                                                                : " of " + text(hml::capacity_of(d)) + " (does NOT fit)") +
                     "\n\n" +
                     "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +

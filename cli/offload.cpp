@@ -131,8 +131,8 @@ void run(const offload_options& o) {
   row("pipelined (" + std::to_string(o.chunks) + ")", plan.pipelined);
   row("zero-copy", plan.zero_copy);
   if (plan.resident < 1.0) {
-    s += "oversubscribed: " + number(100 * plan.resident, hml::fixed(1)) +
-         " % of the data fits the device; the rest streams over the link\n";
+    s += "oversubscribed: " + hml::percent_text(100 * plan.resident, hml::fixed(1)) +
+         " of the data fits the device; the rest streams over the link\n";
   }
   s += "\nverdict: " + std::string{plan.offload ? "offload" : "run on the host"} + " (fastest offload: " +
        std::string{plan.best} + ", speed-up " + number(plan.speedup, hml::general(3)) + "x)\n";

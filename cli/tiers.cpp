@@ -26,7 +26,6 @@ struct tiers_options {
   output_options output;
 };
 
-std::string number(double x, hml::number_format f) { return std::string{hml::format_number(x, f).view()}; }
 
 struct outcome {
   std::string policy;
@@ -107,8 +106,8 @@ void run(const tiers_options& o) {
          hml::to_string(t.read, {.number = hml::general(4)}) + "\n";
   }
   s += "working set " + hml::to_string(footprint, {.number = hml::general(4)}) + "; " +
-       number(100 * o.hot_bytes, hml::general(3)) + " % of it takes " + number(100 * o.hot_accesses, hml::general(3)) +
-       " % of the accesses\n\n";
+       hml::percent_text(100 * o.hot_bytes, hml::general(3)) + " of it takes " +
+       hml::percent_text(100 * o.hot_accesses, hml::general(3)) + " of the accesses\n\n";
   hml::table t{{"policy", "bandwidth", "one pass", "bytes in " + std::string{memory.tiers[0].name},
                 "traffic in " + std::string{memory.tiers[0].name}},
                {}};
@@ -119,8 +118,8 @@ void run(const tiers_options& o) {
     }
     t.add_row({r.policy, hml::to_string(r.placement.bandwidth, {.number = hml::general(3)}),
                hml::to_string(r.placement.time, {.number = hml::general(3)}),
-               number(100 * r.placement.tiers[0].bytes, hml::fixed(1)) + " %",
-               number(100 * r.placement.tiers[0].traffic, hml::fixed(1)) + " %"});
+               hml::percent_text(100 * r.placement.tiers[0].bytes, hml::fixed(1)),
+               hml::percent_text(100 * r.placement.tiers[0].traffic, hml::fixed(1))});
   }
   emit(o.output, s + hml::format_table(t));
 }

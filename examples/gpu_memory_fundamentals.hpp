@@ -31,7 +31,7 @@ inline constexpr hml::duration measured_add_time = 660.713_us;
 inline constexpr hml::kernel measured_matmul = hml::matmul<float>(2048);
 inline constexpr hml::duration measured_matmul_time = 5067.829_us;
 
-constexpr hml::duration memory_time(const hml::kernel& k) { return k.bytes / tutorial_gpu.bandwidth; }
+constexpr hml::duration memory_time(const hml::kernel& k) { return hml::time_to_move(k.bytes, tutorial_gpu.bandwidth); }
 constexpr hml::duration compute_time(const hml::kernel& k) { return k.flops / tutorial_gpu.peak; }
 
 // The tutorial writes 192 MiB as "192 MB" and divides 192e6 B: MiB / MB = 1.048576.
@@ -74,7 +74,7 @@ constexpr void write_vector_add(Sink& out) {
 template <class Sink>
 constexpr void write_matmul(Sink& out) {
   const hml::kernel& k = big_matmul;
-  const hml::duration tutorial_memory_time = tutorial_matmul_bytes / tutorial_gpu.bandwidth;
+  const hml::duration tutorial_memory_time = hml::time_to_move(tutorial_matmul_bytes, tutorial_gpu.bandwidth);
   write(out, {"\n== Matmul 4096 float32, ideal cache ==\n", "Data: ", text(k.bytes), " = ", number(k.bytes.value(), hml::fixed(0)), " B\n",
               "Memory time: ", in_ms(memory_time(k)), "\n",
               "The tutorial's 0.936 ms is ", text(tutorial_matmul_bytes), " / ", text(tutorial_gpu.bandwidth), " = ",

@@ -140,7 +140,7 @@ constexpr void validate_ecm(const machine_description& c) {
   }
   const double factor = best->write_allocate_counted || best->non_temporal || !c.write_allocate
                             ? 1.0
-                            : static_cast<double>(best->reads + 2 * best->writes) / (best->reads + best->writes);
+                            : write_allocate_factor(best->reads, best->writes);
   return best->bandwidth.value * factor;
 }
 

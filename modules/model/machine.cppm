@@ -76,6 +76,31 @@ constexpr void validate(const memory_hierarchy<Levels>& h) {
 
 constexpr void validate(const two_tier_memory& m) { validate(m.hierarchy()); }
 
+// --- Bytes and rates: each formula once --------------------------------------------------------------------
+
+// The time `bytes` take at `rate`, latency aside: every model's streaming time (transfer_time adds the
+// latency; tiers, the crossover and the examples take it as it is).
+[[nodiscard]] constexpr duration time_to_move(data_size bytes, data_rate rate) noexcept { return bytes / rate; }
+
+// A share of a stream's bytes and the rate it is served at.
+struct rate_share {
+  double share;
+  data_rate rate;
+};
+
+// The rate of a stream whose shares are served one after another: times per byte add, so rates combine
+// harmonically, 1 / sum(share_i / rate_i) (hit rates down a hierarchy, a tier's reads and writes, a cache's
+// misses and their fills). The shares need not add up to 1: a fill costs its share on top of the access.
+template <std::size_t N>
+[[nodiscard]] constexpr data_rate harmonic_mix(const std::array<rate_share, N>& parts) noexcept {
+  static_assert(N > 0, "hml: a mix of rates needs at least one");
+  // Seeded with the first part, not 0 s: `0.0 + x` is not an identity for x = -0.0, so the optimiser must
+  // keep a zero seed's add on the critical path (benchmarks/zero_overhead measured it).
+  duration per_byte = parts[0].share * (1 * byte / parts[0].rate);
+  for (std::size_t i = 1; i < N; ++i) per_byte += parts[i].share * (1 * byte / parts[i].rate);
+  return 1 * byte / per_byte;
+}
+
 }  // namespace hml
 
 // The formulas, on parameters already checked. Each public function below checks its arguments, then calls
@@ -90,19 +115,13 @@ export namespace hml::detail {
 template <std::size_t Levels>
 [[nodiscard]] constexpr data_rate effective_bandwidth_of(const memory_hierarchy<Levels>& h) noexcept {
   double reaching = 1.0;  // share of the bytes that get this far down
-  const auto seconds_per_byte_at = [&](std::size_t i) {
-    const bool last = i + 1 == Levels;
-    const double served = last ? reaching : reaching * h.levels[i].hit_rate;
-    reaching -= served;
-    return served * (1 * byte / h.levels[i].bandwidth);
-  };
-  // Seeded with the first level, not 0 s: `0.0 + x` is not an identity for x = -0.0, so the optimiser
-  // must keep a zero seed's add on the critical path (benchmarks/zero_overhead measured it).
-  duration seconds_per_byte = seconds_per_byte_at(0);
-  for (std::size_t i = 1; i < Levels; ++i) {
-    seconds_per_byte += seconds_per_byte_at(i);
+  std::array<rate_share, Levels> served{};
+  for (std::size_t i = 0; i < Levels; ++i) {
+    const double share = i + 1 == Levels ? reaching : reaching * h.levels[i].hit_rate;
+    reaching -= share;
+    served[i] = {share, h.levels[i].bandwidth};
   }
-  return 1 * byte / seconds_per_byte;
+  return harmonic_mix(served);
 }
 
 [[nodiscard]] constexpr data_rate effective_bandwidth_of(const two_tier_memory& m) noexcept {
@@ -162,7 +181,7 @@ template <class M>
 // Time to deliver `useful` bytes: one latency, then the traffic at the sustained rate.
 template <class M>
 [[nodiscard]] constexpr duration transfer_time_of(const M& m, data_size useful, const access_pattern& p) {
-  return m.latency + traffic_of(useful, p) / sustained_bandwidth_of(m, p);
+  return m.latency + time_to_move(traffic_of(useful, p), sustained_bandwidth_of(m, p));
 }
 
 // A memory model's checks: its validate() where it has one, else those of its bandwidth.

@@ -99,6 +99,12 @@ struct stream_mix_bandwidth {
   friend constexpr bool operator==(const stream_mix_bandwidth&, const stream_mix_bandwidth&) = default;
 };
 
+// The traffic a mix of `reads` read and `writes` write streams really moves per byte a counter of streams
+// counts, where each store reads its line first: (R + 2W) / (R + W); 5/4 for a Schoenauer triad (3 and 1).
+[[nodiscard]] constexpr double write_allocate_factor(unsigned reads, unsigned writes) noexcept {
+  return static_cast<double>(reads + 2 * writes) / (reads + writes);
+}
+
 inline constexpr std::size_t max_stream_mixes = 8;
 
 // --- Compute -----------------------------------------------------------------------------------------

@@ -165,10 +165,10 @@ export namespace hml {
   const roof h = roof_of(host, p);
   const roof d = roof_of(device, p);
   const data_rate link_rate = l.bandwidth.rate;
-  const duration per_byte_offloaded = 1 * byte / link_rate + 1 * byte / d.bandwidth;
-  if (per_byte_offloaded < 1 * byte / h.bandwidth) return 0.0 * flop_per_byte;
+  const duration per_byte_offloaded = time_to_move(1 * byte, link_rate) + time_to_move(1 * byte, d.bandwidth);
+  if (per_byte_offloaded < time_to_move(1 * byte, h.bandwidth)) return 0.0 * flop_per_byte;
   const arithmetic_intensity device_memory_bound = h.peak * per_byte_offloaded / (1 * byte);
-  if (device_memory_bound <= d.peak / d.bandwidth) return device_memory_bound;
+  if (device_memory_bound <= ridge_point(d)) return device_memory_bound;
   if (d.peak <= h.peak) return arithmetic_intensity::from_value(std::numeric_limits<double>::infinity());
   return 1 * flop / (link_rate * (1 * flop / h.peak - 1 * flop / d.peak));
 }

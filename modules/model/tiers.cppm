@@ -28,6 +28,7 @@
 // The model is bandwidth-bound: latency is carried with each tier (its memory(), for latency-bound
 // questions) and not added to streaming time. docs/explanation/heterogeneous-memory.md says where it is off.
 module;
+#include <array>
 #include <cstddef>
 #include <string_view>
 export module hml.tiers;
@@ -143,7 +144,7 @@ export namespace hml::detail {
   const data_rate write = t.write.value() == 0 ? t.read : t.write;
   if (write_share == 0.0) return t.read;
   if (write_share == 1.0) return write;
-  return 1 * byte / ((1.0 - write_share) * (1 * byte / t.read) + write_share * (1 * byte / write));
+  return harmonic_mix(std::array<rate_share, 2>{{{1.0 - write_share, t.read}, {write_share, write}}});
 }
 
 [[nodiscard]] constexpr data_size traffic_of(const working_set& w) noexcept {
@@ -195,7 +196,7 @@ constexpr void expect_fits(const tiered_memory& m, const working_set& w, const f
                                             const fixed_list<tier_use, max_tiers>& use, double hit_rate = 0.0) {
   expect_fits(m, w, use);
   const data_rate bandwidth = placement_bandwidth_of(m, w, use);
-  return {policy, use, bandwidth, traffic_of(w) / bandwidth, hit_rate};
+  return {policy, use, bandwidth, time_to_move(traffic_of(w), bandwidth), hit_rate};
 }
 
 }  // namespace hml::detail
@@ -313,11 +314,11 @@ enum class miss_fill { paid, free };
   const data_rate fill_rate = detail::tier_rate_of(fast, 1.0);  // a fill writes the fast tier
   const data_rate bandwidth = fill == miss_fill::free
                                   ? without_fill
-                                  : 1 * byte / (1 * byte / without_fill + (1.0 - hit_rate) * (1 * byte / fill_rate));
+                                  : harmonic_mix(std::array<rate_share, 2>{{{1.0, without_fill}, {1.0 - hit_rate, fill_rate}}});
   const fixed_list<tier_use, max_tiers> use{{fast.capacity / w.footprint < 1.0 ? fast.capacity / w.footprint : 1.0, hit_rate},
                                             {1.0, 1.0 - hit_rate}};
   expects(cache_mode_fits(m, w), "hml: the placement does not fit a tier's capacity");
-  return {"cache", use, bandwidth, detail::traffic_of(w) / bandwidth, hit_rate};
+  return {"cache", use, bandwidth, time_to_move(detail::traffic_of(w), bandwidth), hit_rate};
 }
 
 // Cache mode with the hit rate of an ideal cache: the share of the traffic the hottest bytes that fit carry.

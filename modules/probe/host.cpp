@@ -655,6 +655,10 @@ std::vector<data_size> reported_caches() {
 
 machine_description host_machine::cpu() const { return cpu(reported_caches()); }
 
+// The probe's kernels as stream mixes: the Schoenauer triad (a[i] = b[i] + c[i] * d[i]) and copy.
+constexpr stream_mix_bandwidth triad_mix{.kernel = "triad", .reads = 3, .writes = 1};
+constexpr stream_mix_bandwidth copy_mix{.kernel = "copy", .reads = 1, .writes = 1};
+
 machine_description host_machine::cpu(std::span<const data_size> caches) const {
   expects(clock.value() > 0, "hml: the ECM description of this machine needs its measured clock");
   expects(levels.size() >= 2, "hml: the ECM description needs a cache level and main memory");
@@ -670,7 +674,7 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
 
   // Each level's bandwidth per core from the samples inside it, scaled to the lines a triad moves.
   const auto add_level = [&](level_description level, data_rate all_threads) {
-    level.bandwidth = measured(all_threads * (per_core * 1.25));
+    level.bandwidth = measured(all_threads * (per_core * write_allocate_factor(triad_mix.reads, triad_mix.writes)));
     m.memory.push_back(level);
   };
   const data_size unbounded = std::numeric_limits<double>::infinity() * byte;
@@ -710,8 +714,8 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
   m.ports = ports(l1_triad, l1_store);
   m.memory.push_back({.name = "DRAM", .capacity = installed_memory(), .bandwidth = measured(memory_triad),
                       .latency = measured_latency(levels.size() - 1)});
-  m.memory_bandwidths.push_back({"triad", 3, 1, measured(memory_triad)});
-  if (!copy.empty()) m.memory_bandwidths.push_back({"copy", 1, 1, measured(memory_copy)});
+  m.memory_bandwidths.push_back({triad_mix.kernel, triad_mix.reads, triad_mix.writes, measured(memory_triad)});
+  if (!copy.empty()) m.memory_bandwidths.push_back({copy_mix.kernel, copy_mix.reads, copy_mix.writes, measured(memory_copy)});
   // memmove's samples are all beyond four times the last cache (probe() takes no others).
   if (const auto moved = median_within(copy_memmove, data_size{}, unbounded)) {
     m.memory_bandwidths.push_back(

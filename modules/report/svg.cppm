@@ -151,6 +151,11 @@ inline constexpr auto by_bandwidth = [](const bandwidth_ceiling& a, const bandwi
   return a.bandwidth < b.bandwidth;
 };
 
+// The ridge, in FLOP/B, of a peak (FLOP/s) over a bandwidth (B/s): the roofline's own ridge_point.
+inline double ridge_of(double peak, double bandwidth) {
+  return ridge_point(roof{data_rate::from_value(bandwidth), compute_rate::from_value(peak)}).value();
+}
+
 inline double highest_peak(const std::vector<compute_ceiling>& computes) {
   return std::max_element(computes.begin(), computes.end(), by_peak)->peak.value();
 }
@@ -517,7 +522,7 @@ inline std::string header(std::string_view title) {
 
 // One machine's regions under its roof: memory-bound left of the ridge, compute-bound right of it.
 inline std::string regions(const axes& a, double bandwidth, double peak) {
-  const double ridge_x = a.x(peak / bandwidth);
+  const double ridge_x = a.x(ridge_of(peak, bandwidth));
   const double ridge_y = a.y(peak);
   std::string out = "<g clip-path=\"url(#plot)\">\n";
   out += "<path d=\"M" + number(a.x(a.x_low)) + " " + number(bottom) + " L" + number(a.x(a.x_low)) + " " +
@@ -616,16 +621,16 @@ inline std::string ceiling_lines(const axes& a, const std::vector<bandwidth_ceil
                                  const std::vector<compute_ceiling>& computes, layout& page) {
   const double peak = highest_peak(computes);
   const double fastest = fastest_bandwidth(bandwidths);
-  const double ridge_x = a.x(peak / fastest);
+  const double ridge_x = a.x(ridge_of(peak, fastest));
   const double ridge_y = a.y(peak);
   std::string out = "<g clip-path=\"url(#plot)\">\n";
   for (const compute_ceiling& c : computes) {
     const double y = a.y(c.peak.value());
-    out += line(a.x(c.peak.value() / fastest), y, right, y, "stroke=\"#a04000\" stroke-width=\"2\"");
-    page.segment({a.x(c.peak.value() / fastest), y}, {right, y});
+    out += line(a.x(ridge_of(c.peak.value(), fastest)), y, right, y, "stroke=\"#a04000\" stroke-width=\"2\"");
+    page.segment({a.x(ridge_of(c.peak.value(), fastest)), y}, {right, y});
   }
   for (const bandwidth_ceiling& b : bandwidths) {
-    const point2 from{a.x(a.x_low), a.y(b.bandwidth.value() * a.x_low)}, to{a.x(peak / b.bandwidth.value()), ridge_y};
+    const point2 from{a.x(a.x_low), a.y(b.bandwidth.value() * a.x_low)}, to{a.x(ridge_of(peak, b.bandwidth.value())), ridge_y};
     out += line(from.x, from.y, to.x, to.y, "stroke=\"#1a5276\" stroke-width=\"2\"");
     page.segment(from, to);
   }
@@ -645,7 +650,7 @@ inline std::string ceiling_labels(const axes& a, const std::vector<bandwidth_cei
   for (const compute_ceiling& c : computes) {
     // Along the roof, right end first, above it or under it.
     const double y = a.y(c.peak.value());
-    const double start = a.x(c.peak.value() / fastest);
+    const double start = a.x(ridge_of(c.peak.value(), fastest));
     std::vector<text_spot> spots;
     for (double f : {1.0, 0.75, 0.5, 0.25}) {
       const double x = start + 14 + f * (right - 6 - start - 14);
@@ -664,7 +669,7 @@ inline std::string ceiling_labels(const axes& a, const std::vector<bandwidth_cei
     const double enters = std::max(a.x_low, a.y_low / b.bandwidth.value());
     std::vector<text_spot> spots;
     for (double f : {0.12, 0.05, 0.22, 0.32, 0.42, 0.52}) {
-      const double at = enters * std::pow(peak / b.bandwidth.value() / enters, f);
+      const double at = enters * std::pow(ridge_of(peak, b.bandwidth.value()) / enters, f);
       const double x = a.x(at), y = a.y(b.bandwidth.value() * at);
       // Offsets perpendicular to the line: the baseline 5 px above it, or the top 5 px under it.
       for (const double off : {-5.0 - descent * font_size, 5.0 + ascent * font_size}) {
@@ -674,7 +679,7 @@ inline std::string ceiling_labels(const axes& a, const std::vector<bandwidth_cei
     const std::string content = std::string{b.name} + " " + rate_text(b.bandwidth);
     out += text(page.place(content, spots).spot, content, "fill=\"#1a5276\"");
   }
-  const double ridge = peak / fastest;
+  const double ridge = ridge_of(peak, fastest);
   const std::string content = ridge_text(ridge);
   const box marker{a.x(ridge) - 7, a.y(peak) - 7, a.x(ridge) + 7, a.y(peak) + 7};
   out += labelled(page.place(content, around_ridge(a.x(ridge), a.y(peak)), &marker), content);

@@ -73,7 +73,7 @@ template <class Element, memory_model Memory>
   const data_size per_tile = n == 1 ? data_size{} : (untiled.bytes - whole.bytes) * (nn / (nn - 1.0));  // a
   const data_size fixed_part = untiled.bytes - per_tile;                                                  // b
   const data_rate bandwidth = effective_bandwidth(m);
-  const duration slack = compute_time(core, untiled.flops) - m.latency - fixed_part / bandwidth;
+  const duration slack = compute_time(core, untiled.flops) - m.latency - time_to_move(fixed_part, bandwidth);
   if (slack.value() <= 0) return {crossing::never, 0};
   const double threshold = per_tile / (bandwidth * slack);  // memory time == compute time at this tile
   if (threshold <= 1.0) return {crossing::always, 1};

@@ -145,3 +145,16 @@ static_assert(hml::memory_bandwidth_for(hml::kernels::stencil2d5(100, 1000), dis
 static_assert(hml::memory_bandwidth_for(hml::kernels::stencil2d5(100, 2'000'000), distinct_mixes) == 70_GBps);
 
 }  // namespace
+
+// The ECM loop kernels stream the arrays the roofline's workloads count (hml.workload), so the two models
+// agree on the bytes of copy (2 arrays), the STREAM triad (3) and the Schoenauer triad (4), in doubles.
+namespace {
+constexpr double streamed_bytes(const hml::loop_kernel& k, double n) {
+  const hml::stream_counts s = hml::streams(k);
+  return (s.reads + s.writes) * sizeof(double) * n;
+}
+static_assert(streamed_bytes(hml::kernels::copy(1000), 1000) == hml::copy<double>(1000).bytes.value());
+static_assert(streamed_bytes(hml::kernels::stream_triad(1000), 1000) == hml::triad<double>(1000).bytes.value());
+static_assert(streamed_bytes(hml::kernels::schoenauer_triad(1000), 1000) ==
+              hml::schoenauer_triad<double>(1000).bytes.value());
+}  // namespace

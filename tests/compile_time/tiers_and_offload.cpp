@@ -1,6 +1,7 @@
 // Tiers, links and the offload decision (hml.tiers, hml.link, hml.offload, hml.catalog.systems): the two
 // questions of the heterogeneous-memory issue, every figure derived by hand in the comments, and a
 // compile-time sweep of hot fraction x fast-tier capacity.
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <string_view>
@@ -234,4 +235,23 @@ static_assert(hml::every_point(link_grid, closed_form_agrees,
 // Both verdicts occur on the grid, so the agreement is not vacuous.
 static_assert(!hml::every_point(link_grid, closed_form_agrees, [](const auto&, serial_versus_host r) { return r.serial_pays; }));
 static_assert(!hml::every_point(link_grid, closed_form_agrees, [](const auto&, serial_versus_host r) { return !r.serial_pays; }));
+}  // namespace
+
+// The formulas the models share, each in one place (hml.machine, hml.machine_description).
+namespace {
+using namespace hml::literals;
+// Half the bytes at 100 GB/s and half at 25 GB/s take 5 ps + 20 ps a byte: 40 GB/s, not the mean 62.5.
+static_assert(hml::abs(hml::harmonic_mix(std::array<hml::rate_share, 2>{{{0.5, 100_GBps}, {0.5, 25_GBps}}}) - 40_GBps) <
+              1_GBps * 1e-9);
+// One part alone is its own rate, to the digit; a fill's share on top of the access slows the stream.
+static_assert(hml::harmonic_mix(std::array<hml::rate_share, 1>{{{1.0, 3.35_TBps}}}) == 3.35_TBps);
+static_assert(hml::harmonic_mix(std::array<hml::rate_share, 2>{{{1.0, 100_GBps}, {0.5, 100_GBps}}}) < 100_GBps);
+// A two-tier memory is such a mix of its hit rate.
+static_assert(hml::effective_bandwidth(hml::two_tier_memory{0_s, 100_GBps, 25_GBps, 0.5}) ==
+              hml::harmonic_mix(std::array<hml::rate_share, 2>{{{0.5, 100_GBps}, {0.5, 25_GBps}}}));
+static_assert(hml::time_to_move(12_MB, 3_TBps) == 4_us);
+// A Schoenauer triad's 3 reads and 1 write move 5 lines per 4 counted where stores allocate; copy 3 per 2.
+static_assert(hml::write_allocate_factor(3, 1) == 1.25);
+static_assert(hml::write_allocate_factor(1, 1) == 1.5);
+static_assert(hml::write_allocate_factor(1, 0) == 1.0);
 }  // namespace
