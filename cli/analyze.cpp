@@ -22,9 +22,7 @@ struct analyze_options {
 };
 
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
-std::string rate(hml::data_rate r) {
-  return hml::to_string(r, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
-}
+std::string rate(hml::data_rate r) { return quantity_text(r); }
 std::string percent(double x) { return hml::percent_text(x, hml::general(3)); }
 
 // How far the kernel is from the roofline; a kernel of no FLOP is judged by its bandwidth alone.

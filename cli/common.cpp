@@ -309,6 +309,7 @@ void note_older_format(const std::string& path, std::string_view format) {
 }  // namespace
 
 void add_figures_option(CLI::App& command, std::string& figures) {
+  figures = "measured";
   command
       .add_option("--figures", figures,
                   "which figures the models use where a machine publishes a measurement beside its datasheet's "
@@ -331,7 +332,7 @@ std::string figures_taken(const hml::machine_description& own, const hml::machin
   std::string taken;
   const auto add = [&](std::string_view what, const auto& figure) {
     taken += (taken.empty() ? "" : ", ") + std::string{what} + " " +
-             hml::to_string(figure.value, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
+             quantity_text(figure.value);
     if (!figure.source.empty()) taken += " (" + std::string{figure.source} + ")";
   };
   for (std::size_t i = 0; i < own.memory.size(); ++i) {
@@ -360,7 +361,7 @@ hml::link machine_files::link_of(const hml::link_description& own) {
   const hml::link chosen = hml::link_of(own, figures_);
   if (chosen.bandwidth.rate != own.bandwidth.value.rate) {
     note(std::string{own.id} + ": the slower measured direction in place of the datasheet's rate: " +
-         hml::to_string(chosen.bandwidth.rate, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal}) +
+         quantity_text(chosen.bandwidth.rate) +
          " per direction; --figures stated takes the datasheet's");
   }
   return chosen;
@@ -472,7 +473,7 @@ void refuse_bit_rate(std::string_view option, const std::string& text) {
   const std::string number = text.substr(0, text.find_last_not_of(" \t", unit_at - 1) + 1);
   const std::string bytes = number + unit.substr(0, bits) + "B/s";
   throw input_error(std::string{option} + ": \"" + text + "\" is a bit rate (" +
-                    hml::to_string(rate, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal}) +
+                    quantity_text(rate) +
                     "), where a memory bandwidth in bytes per second is wanted; did you mean " + bytes + "?");
 }
 
@@ -514,7 +515,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
 
 std::string describe(const hml::roof& r) {
   return hml::to_string(r.peak, {.number = hml::general(4)}) + ", " +
-         hml::to_string(r.bandwidth, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal}) +
+         quantity_text(r.bandwidth) +
          ", ridge " + hml::to_string(hml::ridge_point(r), {.number = hml::general(4)});
 }
 

@@ -287,9 +287,16 @@ class machine_files {
 };
 
 // --figures stated|measured, the same in every subcommand that takes a machine: which of a machine's
-// figures the models use where it publishes a measurement beside its datasheet's. The default is measured.
+// figures the models use where it publishes a measurement beside its datasheet's. The default, measured, is
+// set here.
 void add_figures_option(CLI::App& command, std::string& figures);
 hml::basis figures_basis(const std::string& figures);
+
+// A quantity as hml's tables and notes print it: four significant digits, decimal prefixes ("2.97 TB/s").
+template <class Q>
+std::string quantity_text(Q q) {
+  return hml::to_string(q, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
+}
 
 // The help text of an option that takes a machine.
 inline constexpr std::string_view machine_help =
@@ -303,7 +310,7 @@ struct roof_options {
   std::string precision;
   std::string peak_compute;
   std::string peak_bandwidth;
-  std::string figures = "measured";
+  std::string figures;
   mutable machine_files files;  // the files read, which own the machines drawn from them
 };
 

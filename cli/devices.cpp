@@ -23,11 +23,6 @@ struct devices_options {
   output_options output;
 };
 
-template <class Q>
-std::string quantity_text(Q q) {
-  return hml::to_string(q, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
-}
-
 // The sources one device cites, numbered in the order first cited: "[1]".
 class citations {
 public:

@@ -21,7 +21,7 @@ namespace {
 
 struct ecm_options {
   std::string machine;
-  std::string figures = "measured";
+  std::string figures;  // add_figures_option sets its default
   std::string kernel;
   std::int64_t size = 100'000'000;
   std::int64_t rows = 1000;

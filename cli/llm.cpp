@@ -19,7 +19,7 @@ namespace {
 struct llm_options {
   std::string model;
   std::string device;
-  std::string figures = "measured";
+  std::string figures;  // add_figures_option sets its default
   std::uint64_t batch = 1;
   std::uint64_t prompt = 512;
   std::uint64_t generate = 32;
@@ -39,9 +39,7 @@ struct llm_options {
 };
 
 std::string text(hml::work w) { return hml::to_string(w, {.number = hml::general(4)}); }
-std::string text(hml::data_size s) {
-  return hml::to_string(s, {.number = hml::general(4), .prefixes = hml::prefix_system::decimal});
-}
+std::string text(hml::data_size s) { return quantity_text(s); }
 std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(4)}); }
 std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
 std::string number(double x, int digits = 4) { return std::string{hml::format_number(x, hml::general(digits)).view()}; }

@@ -25,7 +25,7 @@ struct offload_options {
   std::string device_capacity;
   std::string link;
   std::string precision = "fp32";
-  std::string figures = "measured";
+  std::string figures;  // add_figures_option sets its default
   std::string in;
   std::string out;
   std::string flops = "0FLOP";

@@ -15,7 +15,7 @@ namespace {
 struct tiers_options {
   std::string system;
   std::string machine;
-  std::string figures = "measured";
+  std::string figures;  // add_figures_option sets its default
   std::vector<std::string> tiers;
   std::string footprint;
   double hot_bytes = 1.0;
@@ -25,7 +25,6 @@ struct tiers_options {
   bool sequential = false;
   output_options output;
 };
-
 
 struct outcome {
   std::string policy;

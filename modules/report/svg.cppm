@@ -625,9 +625,9 @@ inline std::string ceiling_lines(const axes& a, const std::vector<bandwidth_ceil
   const double ridge_y = a.y(peak);
   std::string out = "<g clip-path=\"url(#plot)\">\n";
   for (const compute_ceiling& c : computes) {
-    const double y = a.y(c.peak.value());
-    out += line(a.x(ridge_of(c.peak.value(), fastest)), y, right, y, "stroke=\"#a04000\" stroke-width=\"2\"");
-    page.segment({a.x(ridge_of(c.peak.value(), fastest)), y}, {right, y});
+    const double x = a.x(ridge_of(c.peak.value(), fastest)), y = a.y(c.peak.value());
+    out += line(x, y, right, y, "stroke=\"#a04000\" stroke-width=\"2\"");
+    page.segment({x, y}, {right, y});
   }
   for (const bandwidth_ceiling& b : bandwidths) {
     const point2 from{a.x(a.x_low), a.y(b.bandwidth.value() * a.x_low)}, to{a.x(ridge_of(peak, b.bandwidth.value())), ridge_y};
@@ -667,9 +667,10 @@ inline std::string ceiling_labels(const axes& a, const std::vector<bandwidth_cei
   for (const bandwidth_ceiling& b : bandwidths) {
     // Along the line from where it enters the plot, above it or under it.
     const double enters = std::max(a.x_low, a.y_low / b.bandwidth.value());
+    const double meets = ridge_of(peak, b.bandwidth.value());  // where the line meets the highest roof
     std::vector<text_spot> spots;
     for (double f : {0.12, 0.05, 0.22, 0.32, 0.42, 0.52}) {
-      const double at = enters * std::pow(ridge_of(peak, b.bandwidth.value()) / enters, f);
+      const double at = enters * std::pow(meets / enters, f);
       const double x = a.x(at), y = a.y(b.bandwidth.value() * at);
       // Offsets perpendicular to the line: the baseline 5 px above it, or the top 5 px under it.
       for (const double off : {-5.0 - descent * font_size, 5.0 + ascent * font_size}) {
