@@ -84,7 +84,10 @@ inline std::string cannot_create_in(const std::filesystem::path& directory, int 
 
 // An output file written piece by piece that a reader sees whole or not at all: the pieces go to a
 // temporary file beside the target (so the rename stays on one file system), which commit() syncs and
-// renames over the target, keeping the target's permissions. A symbolic link is followed, so the file it
+// renames over the target, keeping the target's permissions. Where the system has them (Linux, O_TMPFILE),
+// the temporary file has no name until commit() links it in just before the rename: a process killed
+// part way (SIGKILL included) leaves nothing behind, as the system frees an unnamed file with its last
+// descriptor. Elsewhere it is a named ".hml-PID-N.tmp", removed on every way out the process sees. A symbolic link is followed, so the file it
 // points to is replaced, not the link; a target that is not a regular file (/dev/null, a FIFO) is written in
 // place, as there is nothing to replace. Destroyed without commit() (a failure part way), it removes the
 // temporary file, so nothing is left behind.
@@ -103,20 +106,27 @@ public:
       if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
       return;
     }
-    // A short name of its own: the target's name plus a suffix could pass the file system's name limit.
-    static std::atomic<unsigned> serial{0};
-    const fs::path directory = target_.has_parent_path() ? target_.parent_path() : fs::path{"."};
-    temporary_ = directory / (".hml-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".tmp");
+    directory_ = target_.has_parent_path() ? target_.parent_path() : fs::path{"."};
     const ::mode_t mode = fs::exists(status_) ? static_cast<::mode_t>(status_.permissions()) : 0666;
+#ifdef O_TMPFILE
+    fd_ = ::open(directory_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+    if (fd_ >= 0) {
+      unnamed_ = true;
+      return;
+    }
+    // File systems without unnamed files say EOPNOTSUPP (or EISDIR on older kernels): a named one then.
+#endif
+    temporary_ = temporary_name();
     fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd_ < 0) throw file_write_error{path, cannot_create_in(directory, errno)};
+    if (fd_ < 0) throw file_write_error{path, cannot_create_in(directory_, errno)};
   }
   atomic_file(const atomic_file&) = delete;
   atomic_file& operator=(const atomic_file&) = delete;
   ~atomic_file() { abandon(); }
 
-  // The temporary file the content goes to until commit(); empty where the target is written in place or
-  // after commit(). (A program that may be killed part way can remove it from a signal handler.)
+  // The named temporary file the content goes to until commit(); empty where it has no name (O_TMPFILE),
+  // where the target is written in place, or after commit(). (A program that may be killed part way can
+  // remove it from a signal handler.)
   [[nodiscard]] const std::filesystem::path& temporary_path() const noexcept { return temporary_; }
 
   // Appends `content`; a failure throws file_write_error and leaves nothing behind.
@@ -130,6 +140,7 @@ public:
     namespace fs = std::filesystem;
     if (fd_ < 0) throw file_write_error{path_, "the file is already closed"};
     std::string failure = detail::file::sync(fd_);
+    if (unnamed_ && failure.empty()) failure = link_in();
     if (::close(std::exchange(fd_, -1)) != 0 && failure.empty()) failure = std::strerror(errno);
     if (!failure.empty()) fail(failure);
     if (temporary_.empty()) return;  // written in place
@@ -143,6 +154,25 @@ public:
   }
 
 private:
+  // A short name of its own: the target's name plus a suffix could pass the file system's name limit.
+  [[nodiscard]] std::filesystem::path temporary_name() const {
+    static std::atomic<unsigned> serial{0};
+    return directory_ / (".hml-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".tmp");
+  }
+
+  // Gives the unnamed file a name beside the target, for the rename; it has one from here to the rename.
+  // (linkat of /proc/self/fd/N is how open(2) says to link an O_TMPFILE file without privileges.)
+  std::string link_in() {
+    if (std::filesystem::exists(status_) && ::fchmod(fd_, static_cast<::mode_t>(status_.permissions())) != 0) {
+      return std::strerror(errno);
+    }
+    const std::filesystem::path name = temporary_name();
+    const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) != 0) return std::strerror(errno);
+    temporary_ = name;
+    return {};
+  }
+
   void abandon() noexcept {
     if (fd_ >= 0) ::close(std::exchange(fd_, -1));
     if (!temporary_.empty()) {
@@ -158,7 +188,9 @@ private:
 
   std::filesystem::path path_;       // as given: error messages name it
   std::filesystem::path target_;     // with links resolved
-  std::filesystem::path temporary_;  // empty: written in place, or renamed already
+  std::filesystem::path directory_;  // where the temporary file goes: the target's
+  std::filesystem::path temporary_;  // empty: unnamed, written in place, or renamed already
+  bool unnamed_ = false;             // an O_TMPFILE file, linked in at commit()
   std::filesystem::file_status status_;
   int fd_ = -1;
 };
