@@ -1,8 +1,11 @@
 #include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <csignal>
 #include <exception>
 #include <cstdio>
 #include <cstring>
+#include <regex>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -44,6 +47,100 @@ int fail(std::string_view message) {
   if (message.size() > longest) line += "...";
   std::fprintf(stderr, "hml: error: %s\n", line.c_str());
   return 2;
+}
+
+CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) {
+  return CLI::Validator(
+      [low, most](const std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.size() <= 19 && text.find_first_not_of("0123456789") == std::string::npos;
+        if (digits && std::stoull(text) >= low && std::stoull(text) <= most) return {};
+        return "must be a whole number from " + std::to_string(low) + " to " + std::to_string(most) + ", not '" +
+               text + "'";
+      },
+      "");  // no text in --help: the type stays UINT, the bound is in docs/reference/limits.md
+}
+
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        const char* begin = text.c_str();
+        char* end = nullptr;
+        errno = 0;
+        const double x = std::strtod(begin, &end);
+        if (!text.empty() && end == begin + text.size() && errno == 0 && std::isfinite(x)) return {};
+        return "must be a finite number, not '" + text + "'";
+      },
+      "");
+}
+
+void check_plain_numbers(CLI::App& hml) {
+  for (CLI::App* command : hml.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* option : command->get_options()) {
+      if (option->get_type_name().starts_with("FLOAT")) option->check(finite_number());
+    }
+  }
+}
+
+std::string standard_input_taken_twice(int argc, const char* const* argv) {
+  std::string reader;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    std::string option;
+    if (arg.starts_with("--") && arg.ends_with("=-")) {
+      option = arg.substr(0, arg.size() - 2);
+    } else if (arg.starts_with("-") && arg != "-" && i + 1 < argc && std::string_view{argv[i + 1]} == "-") {
+      option = arg;
+    }
+    if (option.empty() || option == "-o" || option == "--output") continue;  // -o - is standard output
+    if (!reader.empty() && reader != option) {
+      return option + ": standard input is read by " + reader + " already; give one of them a file";
+    }
+    reader = option;
+  }
+  return {};
+}
+
+std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
+  const std::vector<CLI::App*> ran = hml.get_subcommands();
+  const std::string command = ran.empty() ? std::string{"hml"} : "hml " + ran.front()->get_name();
+  const std::string help = "see `" + command + " --help`";
+  for (const CLI::App* c : ran) {
+    if (const std::vector<std::string> extra = c->remaining(); !extra.empty()) {
+      return extra.front() + ": not an option of `" + command + "`; " + help;
+    }
+  }
+  const std::string message = error.what();
+  if (ran.empty() && message == "A subcommand is required") return "no command given: hml COMMAND [OPTIONS]; " + help;
+  const auto type_of = [&](const std::string& name) {
+    const CLI::Option* option = ran.empty() ? nullptr : ran.front()->get_option_no_throw(name);
+    return option == nullptr ? std::string{} : " " + option->get_type_name();
+  };
+  std::smatch m;
+  if (std::regex_match(message, m, std::regex{"(\\S+) is required"})) {
+    return m.str(1) + ": missing; give " + m.str(1) + type_of(m.str(1)) + " (" + help + ")";
+  }
+  if (std::regex_match(message, m, std::regex{"Could not convert: (\\S+) = (.*)"})) {
+    return m.str(1) + ": cannot read '" + m.str(2) + "' as" + type_of(m.str(1)) + "; " + help;
+  }
+  if (std::regex_match(message, m, std::regex{"(\\S+) requires (\\S+)"})) {
+    return m.str(1) + ": needs " + m.str(2) + " too; give both, or neither";
+  }
+  if (std::regex_match(message, m, std::regex{"(\\S+) excludes (\\S+)"})) {
+    return m.str(1) + ", " + m.str(2) + ": not together; give one of them";
+  }
+  if (std::regex_match(message, m, std::regex{"(\\S+): At Most 1 required but received (\\d+)"})) {
+    return m.str(1) + ": given " + m.str(2) + " times; give it once";
+  }
+  if (std::regex_match(message, m, std::regex{"(\\S+): (.*) not in \\{(.*)\\}"})) {
+    return m.str(1) + ": '" + m.str(2) + "' is not one of " + std::regex_replace(m.str(3), std::regex{","}, ", ");
+  }
+  if (std::regex_match(message, m, std::regex{"(\\S+): \\d+ required (\\S+) missing"})) {
+    return m.str(1) + ": needs a value (" + m.str(2) + ")";
+  }
+  if (std::regex_match(message, m, std::regex{"(\\S+): (must be .*)"})) {  // hml's own checks on an option's text
+    return m.str(1) + ": " + m.str(2);
+  }
+  return message + "; " + help;
 }
 
 output_format output_options::chosen() const {
@@ -251,6 +348,10 @@ std::string input_file::read_whole(std::size_t limit) {
   return text;
 }
 
+std::string input_file::where(std::size_t line) const {
+  return option_ + ": " + (path_ == "-" ? std::string{"standard input"} : path_) + ":" + std::to_string(line) + ": ";
+}
+
 hml::byte_source input_file::source() {
   return [this](std::span<char> buffer) { return read(buffer); };
 }
@@ -284,7 +385,7 @@ void input_file::rewind() {
   try {
     std::rethrow_exception(std::move(failure));
   } catch (const hml::kernels_csv_error& e) {
-    throw input_error(input.source_name() + e.what());
+    throw input_error(input.where(e.line()) + e.problem());
   }
 }
 

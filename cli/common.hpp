@@ -4,6 +4,7 @@
 #include <array>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <exception>
@@ -39,6 +40,15 @@ int fail(std::string_view message);
 void note(std::string line);
 void print_notes();
 
+// Standard input is one stream: two options that would read it ("--machine - --ops -") are an error before
+// either reads it (the first would take what the second was given). Returns the message, or "" where none.
+std::string standard_input_taken_twice(int argc, const char* const* argv);
+
+// CLI11's own parse error in hml's form, "OPTION: what is wrong; what to do" (its messages name the option
+// in several orders, "--machine is required", "Could not convert: --cores = x"). An argument the command
+// does not know is said first, even where CLI11 stopped at a missing required option.
+std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error);
+
 // The message of a library exception without the library's "hml: " prefix.
 std::string_view without_library_prefix(std::string_view message);
 
@@ -65,6 +75,15 @@ template <class T>
 hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text, hml::parse_options options = {}) {
   return check_option(option, [&] { return hml::parse_axis<T>(text, options); });
 }
+
+// The checks every option of a kind takes, on its text, before CLI11 converts it (CLI11 would read -1 into
+// an unsigned option as 2^64 - 1, and "nan" or "inf" into a double as they are):
+// a count is a whole number within [low, most], its bounds in the message;
+CLI::Validator whole_number(std::uint64_t low, std::uint64_t most);
+// a plain number (a share, a ratio, cycles) is finite: every option CLI11 reads as a number (type FLOAT)
+// takes this check (check_plain_numbers), so none lets "nan" or "inf" into a model.
+CLI::Validator finite_number();
+void check_plain_numbers(CLI::App& hml);
 
 enum class output_format { table, csv, json };
 
@@ -131,8 +150,9 @@ class output_stream {
   std::jthread writer_;  // started with the first full block
 };
 
-// SIGINT, SIGTERM and SIGHUP remove the output file's temporary (an interrupted `hml sweep -o FILE` of 10^8
-// points leaves no partial file either), then end the process as the signal would.
+// SIGINT, SIGTERM and SIGHUP remove the output file's temporary where it has a name (where the system has
+// unnamed temporaries, O_TMPFILE, there is none to remove, and SIGKILL leaves nothing either), then end the
+// process as the signal would.
 void remove_temporary_on_interrupt();
 
 // All of `content` to standard output, or atomically to the file (so a failure leaves no partial file).
@@ -151,6 +171,8 @@ class input_file {
 
   // "--ops: standard input: " or "--ops: kernels.csv: ", for errors in what the input holds.
   [[nodiscard]] const std::string& source_name() const noexcept { return source_name_; }
+  // "--ops: kernels.csv:12: ", for an error on a line of the input.
+  [[nodiscard]] std::string where(std::size_t line) const;
   [[nodiscard]] hml::byte_source source();
   // The whole input, for a small file read at once (a device file); more than `limit` bytes is an error,
   // so an endless stream fails in bounded memory.

@@ -70,8 +70,12 @@ void run(const ecm_options& o) {
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   // The kernel: a built-in one by name, else a YAML file.
   std::optional<hml::loaded_kernel> loaded_kernel;
-  if (o.size < 8 || o.rows < 3) throw input_error("--size and --rows: at least 8 elements and 3 rows");
-  std::optional<hml::loop_kernel> kernel = builtin_kernel(o.kernel, o.size, o.rows);
+  std::optional<hml::loop_kernel> kernel =
+      check_option(o.kernel == "stencil2d5" ? "--size, --rows" : "--size", [&] {
+        std::optional<hml::loop_kernel> k = builtin_kernel(o.kernel, o.size, o.rows);
+        if (k) hml::validate(*k);
+        return k;
+      });
   if (!kernel) {
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
@@ -176,10 +180,13 @@ void add_ecm_command(CLI::App& hml) {
                                                  ") or a YAML kernel file")
       ->type_name("NAME|FILE")
       ->required();
+  constexpr auto most_elements = static_cast<std::uint64_t>(hml::max_array_elements);
   command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5)")
+      ->check(whole_number(8, most_elements))
       ->capture_default_str();
-  command->add_option("--rows", o->rows, "rows of stencil2d5")->capture_default_str();
-  command->add_option("--cores", o->cores, "cores in the scaling table (default: the machine's)");
+  command->add_option("--rows", o->rows, "rows of stencil2d5")->check(whole_number(3, most_elements))->capture_default_str();
+  command->add_option("--cores", o->cores, "cores in the scaling table (default: the machine's)")
+      ->check(whole_number(1, hml::max_cores));
   command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");
   command->add_option("--t-nol", o->t_nol, "in-core non-overlapping cycles per CL");
   add_output_options(*command, o->output);

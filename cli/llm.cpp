@@ -252,22 +252,11 @@ void add_llm_command(CLI::App& hml) {
       ->type_name("NAME|FILE")
       ->required();
   add_figures_option(*command, o->figures);
-    // Counts are checked as text first: CLI11 would read -1 into an unsigned option as 2^64 - 1.
-  const auto whole_number = [](double most) {
-    return CLI::Validator(
-        [most](const std::string& text) -> std::string {
-          const std::string digits = "0123456789";
-          const bool whole = !text.empty() && text.size() <= 12 && text.find_first_not_of(digits) == std::string::npos;
-          if (whole && std::stod(text) >= 1 && std::stod(text) <= most) return {};
-          return "must be a whole number from 1 to " + number(most, 12) + ", not '" + text + "'";
-        },
-        "COUNT");
-  };
-  const auto count = whole_number(1e9);
+  const CLI::Validator count = whole_number(1, 1'000'000'000);
   command->add_option("--batch", o->batch, "sequences in a batch")->check(count)->capture_default_str();
   command->add_option("--prompt", o->prompt, "prompt tokens per sequence")->check(count)->capture_default_str();
   command->add_option("--generate", o->generate, "tokens generated per sequence")
-      ->check(whole_number(1e6))
+      ->check(whole_number(1, 1'000'000))
       ->capture_default_str();
   command->add_option("--weights", o->weights, "precision of the weights")->capture_default_str();
   command->add_option("--activations", o->activations, "precision of the activations")->capture_default_str();
@@ -275,7 +264,7 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--attention", o->attention, "prefill attention kernel: fused or unfused")
       ->check(CLI::IsMember({"fused", "unfused"}))
       ->capture_default_str();
-  command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(4096))->capture_default_str();
+  command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(1, 4096))->capture_default_str();
   command->add_option("--link", o->link,
                       "the link between the --tp devices: pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., "
                       "or a rate per direction")

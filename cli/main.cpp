@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.footer("Run `hml <command> --help` for a command's options and an example.");
   for (auto add_command : hml_cli::all_commands) add_command(app);
+  hml_cli::check_plain_numbers(app);
   // CLI11 would call a mistyped command a missing one ("A subcommand is required"); say what it is.
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     }
     if (!found) return hml_cli::fail("unknown command '" + std::string{argv[1]} + "'; the commands are " + known);
   }
+  if (const std::string twice = hml_cli::standard_input_taken_twice(argc, argv); !twice.empty()) {
+    return hml_cli::fail(twice);
+  }
   hml_cli::remove_temporary_on_interrupt();
   try {
     app.parse(argc, argv);
@@ -34,7 +38,7 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    return hml_cli::fail(e.what());
+    return hml_cli::fail(hml_cli::parse_error_message(app, e));
   } catch (const std::bad_alloc&) {
     return hml_cli::fail("not enough memory for this run");
   } catch (const std::exception& e) {  // input errors, library validation, unwritable files

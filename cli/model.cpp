@@ -37,6 +37,7 @@ void add_model_options(CLI::App& command, model_options& o, bool axes) {
       command.add_option("--element", o.element, "element size of random access")->type_name("SIZE")->capture_default_str(),
       command.add_option("--line", o.line, "cache line of random access")->type_name("SIZE")->capture_default_str(),
       command.add_option("--outstanding", o.outstanding, "requests in flight in random access")
+          ->check(finite_number())
           ->type_name("COUNT")
           ->capture_default_str()};
   command.add_option("--overlap", o.overlap, "none: total = memory + compute (the toy lab); full: the larger")
@@ -118,7 +119,14 @@ model_space space_of(const model_options& o, bool axes) {
   }
   s.time.overlap_policy = o.overlap == "full" ? hml::overlap::full : hml::overlap::none;
   if (s.points() > max_sweep_points) {
-    throw input_error("the sweep has more than " + std::to_string(max_sweep_points) +
+    std::string swept;
+    for (const auto& [name, points] : {std::pair{"--size", s.size.size()}, {"--bandwidth", s.bandwidth.size()},
+                                       {"--hit-rate", s.hit_rate.size()}, {"--fast", s.fast.size()},
+                                       {"--slow", s.slow.size()}, {"--ops-per-byte", s.ops_per_byte.size()},
+                                       {"--latency", s.latency.size()}, {"--peak", s.peak.size()}}) {
+      if (points > 1) swept += (swept.empty() ? "" : ", ") + std::string{name};
+    }
+    throw input_error(swept + ": the sweep has more than " + std::to_string(max_sweep_points) +
                       " points (the product of the axes' points); make the axes shorter");
   }
   return s;
@@ -132,6 +140,16 @@ void for_each_point(const model_space& s, const std::function<void(const model_p
     point.latency = latency;
     point.peak = peak;
     point.result = hml::run(hml::streaming(size, ops, s.pattern), memory, hml::compute_core{peak}, s.time);
+    // Each input is finite, but a ratio of extremes need not be (1e300 B at 1e-300 B/s): no such time is
+    // printed, and no regime is called for it.
+    if (!hml::isfinite(point.result.memory_time) || !hml::isfinite(point.result.compute_time)) {
+      const bool in_memory = !hml::isfinite(point.result.memory_time);
+      throw input_error(std::string{in_memory ? (s.two_tier() ? "--size, --fast, --slow" : "--size, --bandwidth")
+                                           : "--size, --ops-per-byte, --peak"} +
+                        ": at size " + hml::to_string(size) + " the " + (in_memory ? "memory" : "compute") +
+                        " time is " + hml::to_string(in_memory ? point.result.memory_time : point.result.compute_time) +
+                        ", no finite number; keep the sizes and rates within a few decades of each other");
+    }
     visit(point);
   };
   if (s.two_tier()) {

@@ -62,9 +62,9 @@ struct model_space {
   [[nodiscard]] std::size_t points() const noexcept;
 };
 
-// The most points `hml sweep` runs. Output streams, so memory does not limit it; time and disk do: 10^9
-// points are about 100 GB of CSV and minutes of writing, so more is almost surely a typo.
-inline constexpr std::size_t max_sweep_points = 1'000'000'000;
+// The most points `hml sweep` runs. Output streams, so memory does not limit it; time and disk do: 10^7
+// points are about 1 GB of CSV and seconds of writing in a release build, so more is almost surely a typo.
+inline constexpr std::size_t max_sweep_points = 10'000'000;
 
 model_space space_of(const model_options& options, bool axes);
 

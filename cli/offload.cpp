@@ -97,8 +97,8 @@ void run(const offload_options& o) {
   const auto flops = quantity_of<hml::work>("--flops", o.flops);
   const hml::kernel k{"kernel", flops, in + out};
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
-  check_option("--in", [&] { hml::validate(job); });
-  check_option("--chunks", [&] { hml::validate_chunks(o.chunks); });
+  check_option("--runs", [&] { hml::validate_runs(o.runs); });
+  check_option("--in, --out, --flops", [&] { hml::validate(job); });
   const hml::offload_plan plan = check_option("--precision", [&] {
     return hml::plan_offload(job, *host, *device, *link, p, {.chunks = o.chunks});
   });
@@ -189,7 +189,8 @@ void add_offload_command(CLI::App& hml) {
   command->add_option("--out", o->out, "bytes copied back, e.g. 1GiB")->type_name("SIZE")->required();
   command->add_option("--flops", o->flops, "the kernel's work, e.g. 1TFLOP (default 0)")->type_name("WORK");
   command->add_option("--runs", o->runs, "runs of the kernel on the transferred data (default 1)");
-  command->add_option("--chunks", o->chunks, "chunks of the pipelined offload (default 16)");
+  command->add_option("--chunks", o->chunks, "chunks of the pipelined offload (default 16)")
+      ->check(whole_number(1, hml::max_chunks));
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });
 }

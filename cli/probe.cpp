@@ -126,11 +126,15 @@ void add_probe_command(CLI::App& hml) {
   command->add_option("--largest", o->largest, "the largest working set; make it well beyond the last cache")
       ->type_name("SIZE")
       ->capture_default_str();
-  command->add_option("--threads", o->threads, "threads to run (0: one per hardware thread)")->capture_default_str();
-  command->add_option("--min-time", o->min_time, "each repetition lasts at least this long")
+  command->add_option("--threads", o->threads, "threads to run (0: one per hardware thread)")
+      ->check(whole_number(0, hml::max_cores))
+      ->capture_default_str();
+  command->add_option("--min-time", o->min_time, "each repetition lasts at least this long (at most 1 s)")
       ->type_name("TIME")
       ->capture_default_str();
-  command->add_option("--repetitions", o->repetitions, "the best of this many repetitions counts")->capture_default_str();
+  command->add_option("--repetitions", o->repetitions, "the best of this many repetitions counts")
+      ->check(whole_number(1, hml::max_repetitions))
+      ->capture_default_str();
   command->add_option("--save,--save-machine,--save-device", o->save,
                       "also write the machine as a machine file (YAML; JSON if FILE ends in .json), every figure "
                       "measured, for --machine in every command; --save-machine and --save-device are its names "

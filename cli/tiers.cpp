@@ -58,8 +58,11 @@ void run(const tiers_options& o) {
   if (title.empty()) title = "the given tiers";
   const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};
-  check_option("--hot-bytes", [&] { hml::validate(w.skew); });
-  check_option("--footprint", [&] { hml::validate(w); });
+  check_option("--footprint", [&] { hml::validate_footprint(footprint); });
+  check_option("--hot-bytes", [&] { hml::validate_share(o.hot_bytes); });
+  check_option("--hot-accesses", [&] { hml::validate_share(o.hot_accesses); });
+  check_option("--hot-bytes, --hot-accesses", [&] { hml::validate(w.skew); });
+  check_option("--write-share", [&] { hml::validate_share(o.write_share); });
   if (!hml::any_placement_fits(memory, w)) {
     throw input_error("--footprint: the working set does not fit the tiers (" +
                       hml::to_string(hml::total_capacity(memory), {.number = hml::general(4)}) + " in all)");

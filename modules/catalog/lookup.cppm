@@ -331,6 +331,9 @@ struct precision_choice {
     throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s; got '" +
                                 std::string{text} + "'");
   }
+  if (!is_printable_utf8(parts[0])) {
+    throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8");
+  }
   tier t{.name = parts[0], .capacity = parse<data_size>(parts[1]), .read = parse<data_rate>(parts[2])};
   if (count == 4) t.write = parse<data_rate>(parts[3]);
   validate(t);

@@ -20,6 +20,8 @@ export namespace hml {
 inline constexpr std::size_t max_loop_dimensions = 3;
 inline constexpr std::size_t max_kernel_arrays = 8;
 inline constexpr std::size_t max_kernel_accesses = 24;
+// The most elements an array may have: every offset and reuse distance in bytes stays well inside 64 bits.
+inline constexpr double max_array_elements = 0x1p36;
 
 // Extents and offsets are listed outermost first: {M, N} is a[M][N] in C, the last index is contiguous.
 using index_vector = std::array<std::int64_t, max_loop_dimensions>;
@@ -63,6 +65,21 @@ struct loop_kernel {
   flop_counts flops{};
 };
 
+// The elements of an array the loop reaches along dimension d: its iterations plus the spread of the
+// offsets of the accesses to the array (a 5-point stencil's 998 interior rows with offsets -1..1 reach 1000).
+// The loop runs where every access stays inside the array when this is at most the array's extent.
+[[nodiscard]] constexpr std::int64_t reach(const loop_kernel& k, std::size_t array, std::size_t d) {
+  std::int64_t low = 0, high = 0;
+  bool accessed = false;
+  for (const array_access& x : k.accesses) {
+    if (x.array != array) continue;
+    low = accessed ? (x.offset[d] < low ? x.offset[d] : low) : x.offset[d];
+    high = accessed ? (x.offset[d] > high ? x.offset[d] : high) : x.offset[d];
+    accessed = true;
+  }
+  return accessed ? k.extents[d] + (high - low) : 0;
+}
+
 constexpr void validate(const loop_kernel& k) {
   expects(k.dimensions >= 1 && k.dimensions <= max_loop_dimensions, "hml: a loop kernel has 1 to 3 dimensions");
   expects(!k.arrays.empty() && !k.accesses.empty(), "hml: a loop kernel needs arrays and accesses");
@@ -75,13 +92,18 @@ constexpr void validate(const loop_kernel& k) {
       expects(a.extents[d] > 0, "hml: every array extent must be > 0");
       elements *= static_cast<double>(a.extents[d]);
     }
-    // Bounds that keep every offset and reuse distance in bytes well inside 64 bits.
-    expects(elements <= 0x1p36, "hml: an array has at most 2^36 elements");
+    expects(elements <= max_array_elements, "hml: an array has at most 2^36 elements");
   }
   for (const array_access& x : k.accesses) {
     expects(x.array < k.arrays.size(), "hml: an access names no array");
     for (std::size_t d = 0; d < k.dimensions; ++d)
       expects(x.offset[d] > -(1 << 16) && x.offset[d] < (1 << 16), "hml: an access offset is within +-2^16");
+  }
+  for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+    for (std::size_t d = 0; d < k.dimensions; ++d) {
+      expects(reach(k, a, d) <= k.arrays[a].extents[d],
+              "hml: a loop overruns an array: its iterations plus the spread of the offsets exceed the array's extent");
+    }
   }
 }
 

@@ -176,6 +176,9 @@ inline constexpr std::size_t max_domains = 4;
 // --- The machine -------------------------------------------------------------------------------------
 
 inline constexpr std::size_t max_memory_levels = 6;
+// The most cores a machine (or a domain of it) may have: more than any machine has is a typo, and a table
+// over cores (the ECM model's scaling) has a row for each (docs/reference/limits.md).
+inline constexpr unsigned max_cores = 1U << 16;
 inline constexpr std::size_t max_compute_ceilings = 20;
 
 // The one description of a machine, whatever model asks: the roofline and the hierarchical roofline take

@@ -65,15 +65,25 @@ struct offload_plan {
   double break_even_runs; // serial: runs from which offloading pays (infinite: never)
 };
 
+constexpr void validate_runs(double runs) {
+  expects(runs >= 1.0 && runs < 1e15, "hml: runs must be within [1, 1e15)");  // false for NaN
+}
+
+// A job copies bytes or does work: one that does neither takes no time anywhere, and its speed-up (0 s / 0 s)
+// would be no number.
 constexpr void validate(const offload_job& j) {
   validate(j.work);
   expects(isfinite(j.in) && j.in.value() >= 0 && isfinite(j.out) && j.out.value() >= 0,
           "hml: bytes copied in and out must be finite and >= 0");
-  expects(j.runs >= 1.0 && j.runs < 1e15, "hml: runs must be within [1, 1e15)");
+  validate_runs(j.runs);
+  expects(j.in.value() + j.out.value() > 0 || j.work.flops.value() > 0 || j.work.bytes.value() > 0,
+          "hml: the job copies no bytes and does no work, so there is nothing to compare; give bytes or work");
 }
 
+inline constexpr unsigned max_chunks = 1'000'000;
+
 constexpr void validate_chunks(unsigned chunks) {
-  expects(chunks >= 1 && chunks <= 1'000'000, "hml: chunks must be within [1, 1000000]");
+  expects(chunks >= 1 && chunks <= max_chunks, "hml: chunks must be within [1, 1000000]");
 }
 
 // One run of the kernel on this machine: the time model on its main memory and its peak for the precision.

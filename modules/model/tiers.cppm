@@ -114,8 +114,11 @@ constexpr void validate(const access_skew& s) {
   expects(s.hot_bytes > 0, "hml: the hot part of an access skew must hold some bytes");
   expects(s.hot_bytes < 1.0 || s.hot_accesses == 1.0, "hml: all the bytes are hot, so they take all the accesses");
 }
+constexpr void validate_footprint(data_size footprint) {
+  expects(isfinite(footprint) && footprint.value() > 0, "hml: a working set's footprint must be finite and > 0");
+}
 constexpr void validate(const working_set& w) {
-  expects(isfinite(w.footprint) && w.footprint.value() > 0, "hml: a working set's footprint must be finite and > 0");
+  validate_footprint(w.footprint);
   expects(isfinite(w.traffic) && w.traffic.value() >= 0, "hml: a working set's traffic must be finite and >= 0");
   validate(w.skew);
   validate_share(w.write_share);

@@ -29,12 +29,17 @@ struct timing_options {
   std::function<duration()> timer{};
 };
 
+// The most a measurement may be asked to repeat: a probe measures some 30 working sets, each
+// `repetitions` times for at least `min_time`, so these keep a run under an hour (the defaults: a minute).
+inline constexpr unsigned max_repetitions = 100;
+inline constexpr duration max_min_time = 1 * second;
+
 // The timing options' checks, one per field, as hml.machine has them (validate_latency, ...).
 constexpr void validate_min_time(duration t) {
-  expects(isfinite(t) && t.value() >= 0, "hml: the minimum time of a repetition must be finite and >= 0");
+  expects(isfinite(t) && t.value() >= 0 && t <= max_min_time, "hml: the minimum time of a repetition must be within [0 s, 1 s]");
 }
 constexpr void validate_repetitions(unsigned repetitions) {
-  expects(repetitions >= 1, "hml: timing needs at least one repetition");
+  expects(repetitions >= 1 && repetitions <= max_repetitions, "hml: timing takes 1 to 100 repetitions");
 }
 
 // The memory this machine has (what the kernel reports as physical pages).

@@ -209,6 +209,18 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     k.flops.fma = static_cast<unsigned>(r.integer(flops, "flops", "fma", 0, 0, 1 << 16));
     k.flops.div = static_cast<unsigned>(r.integer(flops, "flops", "div", 0, 0, 1 << 16));
   }
+  for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+    for (std::size_t d = 0; d < k.dimensions; ++d) {
+      if (const std::int64_t reached = reach(k, a, d); reached > k.arrays[a].extents[d]) {
+        const YAML::Node given = arrays[a]["extents"];
+        r.fail(given.IsDefined() ? given : arrays[a], yaml_reader::item(yaml_reader::item("arrays", a) + ".extents", d),
+               "array \"" + std::string{k.arrays[a].name} + "\" has " + std::to_string(k.arrays[a].extents[d]) +
+                   " elements here, but the loop's " + std::to_string(k.extents[d]) +
+                   " iterations with its offsets reach " + std::to_string(reached) +
+                   "; make the array larger or the loop shorter");
+      }
+    }
+  }
   try {
     validate(k);
   } catch (const std::invalid_argument& e) {

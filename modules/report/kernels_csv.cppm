@@ -48,11 +48,14 @@ struct kernel_record {
 class kernels_csv_error : public std::invalid_argument {
 public:
   kernels_csv_error(std::size_t line, const std::string& problem)
-      : std::invalid_argument("line " + std::to_string(line) + ": " + problem), line_{line} {}
+      : std::invalid_argument("line " + std::to_string(line) + ": " + problem), line_{line}, problem_{problem} {}
   [[nodiscard]] std::size_t line() const noexcept { return line_; }
+  // What is wrong, without the line: "flops: cannot read ..."; a tool says FILE:LINE: before it.
+  [[nodiscard]] const std::string& problem() const noexcept { return problem_; }
 
 private:
   std::size_t line_;
+  std::string problem_;
 };
 
 inline constexpr std::string_view kernels_csv_header = "name,flops,memory_bytes";
@@ -427,6 +430,9 @@ public:
     out.flops = k::read_quantity<work>(record_, at_.flops, "flops");
     out.bytes = k::read_quantity<data_size>(record_, at_.bytes, "memory_bytes");
     out.name.assign(record_.fields[at_.name]);
+    // A name goes into tables, SVG text and JSON strings: control characters and bytes that are not UTF-8
+    // would make those invalid (or move a terminal's cursor), so they are refused here, once.
+    if (!is_printable_utf8(out.name)) throw kernels_csv_error{record_.line, "name: a control character or a byte that is not UTF-8"};
     out.line = record_.line;
     return true;
   }

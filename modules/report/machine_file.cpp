@@ -335,25 +335,8 @@ namespace {
 
 using fields = detail::yaml_fields<machine_file_error>;
 
-// No control characters, and every byte part of a UTF-8 sequence: a lead byte and as many continuation
-// bytes (10xxxxxx) as it announces (overlong forms and surrogates are not looked for).
-bool is_printable_utf8(std::string_view text) {
-  for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    if (lead < 0x20 || lead == 0x7F) return false;
-    const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
-    if (length == 0 || i + length > text.size()) return false;
-    for (std::size_t k = 1; k < length; ++k) {
-      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return false;
-    }
-    i += length;
-  }
-  return true;
-}
 
-// The most a machine may have of what a user counts: more cores than any machine has is a typo, and each
-// core costs memory in a scaling table.
-constexpr std::int64_t most_cores = 1 << 16;
+constexpr std::int64_t most_cores = max_cores;
 
 class machine_reader {
 public:

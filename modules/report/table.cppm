@@ -89,24 +89,31 @@ struct table {
 export namespace hml {
 
 // Text as a table or a one-line message shows it: a control character (a line break in a quoted CSV field,
-// a NUL) would break the lines or hide the rest, so it is written as an escape: \n, \r, \t, or \xHH.
+// a NUL, an ESC) would break the lines, hide the rest or move a terminal's cursor, and a byte that is not
+// part of UTF-8 shows as garbage, so each is written as an escape: \n, \r, \t, or \xHH.
 inline void append_visible(std::string& out, std::string_view text) {
-  for (const char c : text) {
+  constexpr std::string_view hex = "0123456789abcdef";
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
     const auto code = static_cast<unsigned char>(c);
-    if (code >= 0x20 && code != 0x7F) {
-      out += c;
-    } else if (c == '\n') {
+    const std::size_t length = utf8_length_at(text, i);
+    if (length > 0 && code >= 0x20 && code != 0x7F) {
+      out.append(text.substr(i, length));
+      i += length;
+      continue;
+    }
+    if (c == '\n') {
       out += "\\n";
     } else if (c == '\r') {
       out += "\\r";
     } else if (c == '\t') {
       out += "\\t";
     } else {
-      constexpr std::string_view hex = "0123456789abcdef";
       out += "\\x";
       out += hex[code >> 4];
       out += hex[code & 0xF];
     }
+    ++i;
   }
 }
 

@@ -100,6 +100,29 @@ constexpr prefix choose_binary_prefix(double size) noexcept {
 
 export namespace hml {
 
+// The length of the UTF-8 sequence at text[i]: a lead byte and as many continuation bytes (10xxxxxx) as it
+// announces; 0 where the bytes there are not one (overlong forms and surrogates are not looked for).
+[[nodiscard]] constexpr std::size_t utf8_length_at(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+  if (length == 0 || i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+  }
+  return length;
+}
+
+// Text fit for any output hml writes (a table, SVG, JSON, a terminal): UTF-8 without control characters.
+[[nodiscard]] constexpr bool is_printable_utf8(std::string_view text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t length = utf8_length_at(text, i);
+    if (lead < 0x20 || lead == 0x7F || length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 enum class prefix_system {
   automatic,  // binary for sizes that are whole multiples of a binary prefix but not of the decimal one
   decimal,

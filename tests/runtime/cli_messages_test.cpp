@@ -71,7 +71,7 @@ TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
     return hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", dir.file("ops.csv", csv).string()});
   };
   expect_input_error(run_on("name,flops,bytes\na,1,2\n"),
-                     "line 1: the header has no memory_bytes column (it has \"name\", \"flops\", \"bytes\")");
+                     ":1: the header has no memory_bytes column (it has \"name\", \"flops\", \"bytes\")");
   expect_input_error(run_on("flops,memory_bytes\n1,2\n"), "the header has no name column");
   expect_input_error(run_on("name\na\n"), "the header has no flops and memory_bytes column");
   expect_input_error(run_on("name,flops,flops,memory_bytes\na,1,1,2\n"), "the header names the column flops twice");

@@ -69,15 +69,15 @@ TEST(KernelsCsv, QuotedFieldsCrlfBomBlankLinesAndColumnOrder) {
       "\xEF\xBB\xBFmemory_bytes, flops ,name\r\n"
       "\r\n"
       "8,2,\"add, \"\"fused\"\"\"\r\n"
-      "16,4,\"two\nlines\"\r\n"
+      "16,4,\"two, \"\"quoted\"\"\"\r\n"
       "32,8,last");
   ASSERT_EQ(kernels.size(), 3u);
   EXPECT_EQ(kernels[0].name, "add, \"fused\"");
   EXPECT_EQ(kernels[0].flops, 2_FLOP);
   EXPECT_EQ(kernels[0].bytes, 8_B);
   EXPECT_EQ(kernels[0].line, 3u);
-  EXPECT_EQ(kernels[1].name, "two\nlines");
-  EXPECT_EQ(kernels[2].line, 6u);  // the quoted line break counts
+  EXPECT_EQ(kernels[1].name, "two, \"quoted\"");
+  EXPECT_EQ(kernels[2].line, 5u);
   EXPECT_EQ(kernels[2].name, "last");
   EXPECT_TRUE(hml::read_kernels_csv("name,flops,memory_bytes\n").empty());
   // A lone CR ends a line too (and counts as one).
@@ -102,6 +102,9 @@ TEST(KernelsCsv, ErrorsNameTheLine) {
   EXPECT_EQ(error_line("name,flops,memory_bytes\n\n\n\"a\"x,1,2\n"), 4u);
   EXPECT_EQ(error_line("name,flops,memory_bytes\na\"b,1,2\n"), 2u);
   EXPECT_EQ(error_line("name,flops,memory_bytes\nok,1,2\n\"never\nclosed,1,2\n"), 3u);
+  // A name holds no control character: a quoted line break is refused at the line its record begins.
+  EXPECT_EQ(error_line("name,flops,memory_bytes\nok,1,2\n\"two\nlines\",1,2\n"), 3u);
+  EXPECT_EQ(error_line("name,flops,memory_bytes\n\"tab\there\",1,2\n"), 2u);
 }
 
 // What the reader makes of a text handed to it one byte at a time: then no line is ever whole in its buffer,

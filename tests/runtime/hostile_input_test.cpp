@@ -1,0 +1,201 @@
+// Hostile input, class by class (issue 28): every count, size and time has an upper bound and past it is
+// one line; no non-finite number reaches a printed result; text that would break an output is refused
+// where it comes in; each error names the option the user gave, in one form (OPTION: SOURCE:LINE: FIELD:
+// what is wrong; what to do), CLI11's own included; no temporary file survives any way the process ends.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_harness.hpp"
+
+import hml;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using namespace hml_test;
+
+#ifdef HML_CLI
+
+// Each of these once ran for ever, or took gigabytes (cores 2^32 - 1: 3.7 GB and no end).
+TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
+  const std::vector<std::string> triad = {"ecm", "--machine", "snb_e5_2680", "--kernel", "triad"};
+  const auto ecm_with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = triad;
+    args.insert(args.end(), more.begin(), more.end());
+    return hml_run(args);
+  };
+  expect_input_error(ecm_with({"--cores", "4294967295"}), "--cores: must be a whole number from 1 to 65536, not '4294967295'");
+  expect_input_error(ecm_with({"--cores", "-1"}), "--cores: must be a whole number from 1 to 65536, not '-1'");
+  expect_input_error(ecm_with({"--size", "9223372036854775808"}), "--size: must be a whole number from 8 to 68719476736");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "10000000", "--rows",
+                              "100000"}),
+                     "--size, --rows: an array has at most 2^36 elements");
+  expect_input_error(hml_run({"probe", "--min-time", "1e300s"}), "--min-time: the minimum time of a repetition must be within [0 s, 1 s]");
+  expect_input_error(hml_run({"probe", "--repetitions", "4294967295"}), "--repetitions: must be a whole number from 1 to 100");
+  expect_input_error(hml_run({"probe", "--threads", "4294967296"}), "--threads: must be a whole number from 0 to 65536");
+  expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--chunks", "0"}),
+                     "--chunks: must be a whole number from 1 to 1000000, not '0'");
+  // A sweep's bound is on the product of its axes, and names the axes that make it.
+  expect_input_error(hml_run({"sweep", "--size", "1MB:1GB:10000", "--bandwidth", "1GB/s:2GB/s:10000"}),
+                     "--size, --bandwidth: the sweep has more than 10000000 points");
+}
+
+// A loop larger than its arrays was accepted (loops: [1000000] over 1000 elements); the 5-point stencil's
+// interior loop with offsets -1..1 still fits exactly.
+TEST(HostileInput, ALoopThatOverrunsItsArrayIsRefusedWithItsLine) {
+  const scratch_directory dir;
+  const fs::path kernel = dir.file("k.yml",
+                                   "name: k\nelement size: 8\nloops: [1000000]\narrays:\n  - {name: a, extents: [1000]}\n"
+                                   "accesses:\n  - {array: a, kind: read}\nflops: {add: 1}\n");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", kernel.string()}),
+                     "--kernel: " + kernel.string() +
+                         ":5: arrays[0].extents[0]: array \"a\" has 1000 elements here, but the loop's 1000000 "
+                         "iterations with its offsets reach 1000000; make the array larger or the loop shorter");
+  const fs::path edge = dir.file("edge.yml",
+                                 "name: edge\nelement size: 8\nloops: [999]\narrays:\n  - {name: a, extents: [1000]}\n"
+                                 "accesses:\n  - {array: a, kind: read, offset: [-1]}\n  - {array: a, kind: read, offset: [1]}\n");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", edge.string()}), "reach 1001");
+  const outcome stencil = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                                   std::string{HML_SOURCE_DIR} + "/examples/ecm/stencil2d5.yml"});
+  EXPECT_EQ(stencil.status, 0) << stencil.err;
+}
+
+// Each printed a number that is none ("-nan", "inf s ... balanced") or took one in ("inf" cycles).
+TEST(HostileInput, NoNonFiniteNumberIsTakenOrPrinted) {
+  expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "0B", "--out", "0B"}),
+                     "--in, --out, --flops: the job copies no bytes and does no work");
+  expect_input_error(hml_run({"sweep", "--bandwidth", "1e-300B/s", "--size", "1e300B"}),
+                     "--size, --bandwidth: at size 1e+282 EB the memory time is inf s, no finite number");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "inf", "--t-nol", "1"}),
+                     "--t-ol: must be a finite number, not 'inf'");
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--shares", "nan,nan"}),
+                     "--shares: must be a finite number, not 'nan'");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--efficiency-memory", "nan"}),
+                     "--efficiency-memory: must be a finite number, not 'nan'");
+  expect_input_error(hml_run({"sweep", "--pattern", "random", "--outstanding", "inf"}),
+                     "--outstanding: must be a finite number, not 'inf'");
+}
+
+// Each was blamed on another option (--write-share on --footprint, --runs on --in, --size on --kernel).
+TEST(HostileInput, AnErrorNamesTheOptionGiven) {
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--write-share", "2"}),
+                     "--write-share: a share must be within [0, 1]");
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-accesses", "1.5"}),
+                     "--hot-accesses: a share must be within [0, 1]");
+  expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--runs", "0.5"}),
+                     "--runs: runs must be within [1, 1e15)");
+  // Standard input is one stream: the second option to ask for it is named before the first reads it.
+  expect_input_error(hml_run({"roofline", "--machine", "-", "--precision", "fp32", "--ops", "-"}),
+                     "--ops: standard input is read by --machine already; give one of them a file");
+  const outcome piped_out = hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", "-", "-o", "-"},
+                                    std::string{HML_SOURCE_DIR} + "/cli/kernels.csv");
+  EXPECT_EQ(piped_out.status, 0) << piped_out.err;  // -o - is standard output
+}
+
+// CLI11's own messages, in hml's form; an unknown option is said first, not a missing required one.
+TEST(HostileInput, ParseErrorsAreInHmlsForm) {
+  expect_input_error(hml_run({"ecm", "--bogus"}), "--bogus: not an option of `hml ecm`; see `hml ecm --help`");
+  expect_input_error(hml_run({"ecm", "stray", "--machine", "snb_e5_2680"}), "stray: not an option of `hml ecm`");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680"}),
+                     "--kernel: missing; give --kernel NAME|FILE (see `hml ecm --help`)");
+  expect_input_error(hml_run({"roofline", "--ops", "x", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s",
+                              "--peak-bandwidth", "2GB/s"}),
+                     "--peak-bandwidth: given 2 times; give it once");
+  expect_input_error(hml_run({"roofline", "--ops", "x", "--peak-bandwidth", "1GB/s"}),
+                     "--peak-bandwidth: needs --peak-compute too; give both, or neither");
+  expect_input_error(hml_run({"roofline", "--ops", "x", "--machine", "a", "--peak-compute", "1TFLOP/s"}),
+                     "--machine, --peak-compute: not together; give one of them");
+  expect_input_error(hml_run({"sweep", "--format", "xml"}), "--format: 'xml' is not one of table, csv, json");
+  expect_input_error(hml_run({"llm", "--attention"}), "--attention: needs a value");
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"ecm", "--bogus"},
+                                               std::vector<std::string>{"sweep", "--format", "xml"}}) {
+    const outcome o = hml_run(args);
+    EXPECT_EQ(o.err.find("The following"), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find(" not in {"), std::string::npos) << o.err;
+  }
+}
+
+// Control characters and bytes that are not UTF-8 are refused where a name comes in: they would make a
+// table move the terminal's cursor, and an SVG or JSON file invalid.
+TEST(HostileInput, NamesWithControlCharactersOrBrokenUtf8AreRefused) {
+  const scratch_directory dir;
+  const fs::path escape = dir.file("esc.csv", "name,flops,memory_bytes\n\"a\x1b[2Jb\",1,1\n");
+  expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", escape.string()}),
+                     "--ops: " + escape.string() + ":2: name: a control character or a byte that is not UTF-8");
+  const fs::path broken = dir.file("utf8.csv", "name,flops,memory_bytes\n\xff\xfe,1,1\n");
+  expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", broken.string()}),
+                     ":2: name: a control character or a byte that is not UTF-8");
+  expect_input_error(hml_run({"tiers", "--tier", "H\x1b[0mBM:1GiB:1GB/s", "--tier", "DDR:2GiB:1GB/s", "--footprint", "1GiB"}),
+                     "--tier: a tier's name has a control character or a byte that is not UTF-8");
+  // A CSV error says FILE:LINE: FIELD:, as the machine and kernel files do.
+  const fs::path bad = dir.file("bad.csv", "name,flops,memory_bytes\nx,inf,1\n");
+  expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", bad.string()}),
+                     "--ops: " + bad.string() + ":2: flops: ");
+}
+
+#endif  // HML_CLI
+
+// A message or a table shows every byte: controls and bytes outside UTF-8 as escapes, UTF-8 as it is.
+TEST(HostileInput, VisibleTextEscapesWhatATerminalWouldNotShow) {
+  std::string out;
+  hml::append_visible(out, "a\x1b[2J\xff\xc3\xa9\n");
+  EXPECT_EQ(out, "a\\x1b[2J\\xff\xc3\xa9\\n");
+  EXPECT_TRUE(hml::is_printable_utf8("H100 \xc3\xa9\xe2\x80\x94"));
+  EXPECT_FALSE(hml::is_printable_utf8("a\x7f"));
+  EXPECT_FALSE(hml::is_printable_utf8("\xc3"));      // a lead byte cut short
+  EXPECT_FALSE(hml::is_printable_utf8("\xe2\x28\xa1"));  // a continuation byte missing
+}
+
+// The output file's temporary has no name while it is written, so a process killed part way (SIGKILL, which
+// no handler sees) leaves nothing behind; commit() links it in and renames it over the target.
+TEST(HostileInput, AKilledWriterLeavesNoTemporaryFile) {
+  const fs::path dir = fs::temp_directory_path() / ("hml-atomic-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path target = dir / "out.csv";
+  bool unnamed = false;
+  {
+    hml::atomic_file file{target};
+    file.write("a,b\n");
+    unnamed = file.temporary_path().empty();
+    EXPECT_EQ(fs::is_empty(dir), unnamed);
+    file.commit();
+  }
+  EXPECT_EQ(read_file(target), "a,b\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir}, fs::directory_iterator{}), 1);
+  // An existing file keeps its permissions across the replacement.
+  const fs::perms mode = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read;
+  fs::permissions(target, mode);
+  hml::write_file_atomically(target, "c\n");
+  EXPECT_EQ(read_file(target), "c\n");
+  EXPECT_EQ(fs::status(target).permissions(), mode);
+  fs::remove(target);
+
+  if (!unnamed) {
+    fs::remove_all(dir);
+    GTEST_SKIP() << fs::temp_directory_path() << " has no unnamed files (O_TMPFILE): a named temporary is used there";
+  }
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    hml::atomic_file file{target};
+    file.write(std::string(std::size_t{1} << 20, 'x'));
+    ::raise(SIGKILL);  // before commit()
+    ::_exit(0);
+  }
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+  EXPECT_TRUE(fs::is_empty(dir));
+  fs::remove_all(dir);
+}
+
+}  // namespace
