@@ -34,6 +34,24 @@ void check_output_name(const std::string& path) {
                     "; name the file .svg (rsvg-convert or inkscape can convert it)");
 }
 
+// The kernels of the list, all in memory (a chart draws them all), at most hml::max_chart_kernels of them:
+// reading stops at the first one past the bound, so a huge file fails at once and in bounded memory.
+std::vector<hml::kernel_record> read_chart_kernels(const std::string& path) {
+  input_file input{"--ops", path};
+  std::vector<hml::kernel_record> kernels;
+  for_each_kernel<int>(
+      input, [](const hml::kernel_record&, int&) {},
+      [&](const hml::kernel_record& k, int) {
+        if (kernels.size() == hml::max_chart_kernels) {
+          const std::string most = std::to_string(hml::max_chart_kernels);
+          throw input_error(input.source_name() + "line " + std::to_string(k.line) + ": more than " + most +
+                            " kernels; a chart draws at most " + most + " (split the file)");
+        }
+        kernels.push_back(k);
+      });
+  return kernels;
+}
+
 void run(const chart_options& o) {
   check_output_name(o.output.path);
   const std::vector<named_roof> roofs = roofs_of(o.roof);  // a device given twice is an input error there
@@ -41,7 +59,7 @@ void run(const chart_options& o) {
     throw input_error("--machine: a chart compares at most " + std::to_string(hml::max_chart_roofs) + " machines, not " +
                       std::to_string(roofs.size()));
   }
-  const std::vector<hml::kernel_record> records = read_kernels("--ops", o.operations);
+  const std::vector<hml::kernel_record> records = read_chart_kernels(o.operations);
   hml::roofline_chart chart;
   chart.title =
       o.title.empty() ? "Roofline: " + roofs.front().title + (roofs.size() > 1 ? " and others" : "") : o.title;
@@ -61,9 +79,14 @@ void run(const chart_options& o) {
       chart.points.push_back({record.name, p.intensity, p.attainable, hml::point_kind::predicted, std::string{r.label}});
     }
   }
-  emit(o.output, hml::to_svg(chart));
+  const hml::drawn_chart drawn = hml::draw_svg(chart);
+  emit(o.output, drawn.svg);
   for (const std::string& name : left_out) {
     std::fprintf(stderr, "hml: note: '%s' is not drawn: its intensity is 0 or infinite\n", name.c_str());
+  }
+  if (drawn.unlabelled > 0) {
+    note(std::to_string(drawn.unlabelled) + " of " + std::to_string(drawn.kernels) +
+         " kernels left unlabelled (no clear spot)");
   }
 }
 
@@ -75,6 +98,9 @@ void add_chart_command(CLI::App& hml) {
       "FILE is CSV as for `hml roofline` (name,flops,memory_bytes). Each --device (at most " +
       std::to_string(hml::max_chart_roofs) + ", each once)\n"
       "adds its own roofline, ridge and colour; each kernel is drawn at its attainable rate on each device.\n"
+      "At most " + std::to_string(hml::max_chart_kernels) + " kernels. Labels go where they cross nothing; the first " +
+      std::to_string(hml::max_chart_forced_labels) + " kernels are\n"
+      "labelled regardless, later ones only where clear, else left unlabelled (counted in the legend and a note).\n"
       "Example: hml chart --device h100_sxm --device a100_sxm_80gb --precision fp32 --ops kernels.csv -o roofline.svg\n"
       "         hml chart --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv -o m1.svg");
   auto o = std::make_shared<chart_options>();

@@ -9,13 +9,21 @@
 // legend; a kernel drawn on several machines is labelled once, beside the column of its markers.
 // Every label (ceilings, ridges, points) is placed where it crosses no line, marker or other label: the
 // candidates around its anchor are tried nearest first against the geometry drawn so far (a conservative
-// estimate of DejaVu Sans's glyph widths gives each text's box). tests/runtime/chart_layout_test.cpp checks
-// the written charts of the sample kernel lists for collisions.
+// estimate of DejaVu Sans's glyph widths gives each text's box), each only against what lies near it (a
+// grid over the page), so N kernels take O(N) tests. Past max_chart_forced_labels kernels a kernel's label
+// goes only where it is clear, else the kernel stays unlabelled and the legend counts it.
+// tests/runtime/chart_layout_test.cpp checks the written charts of the sample kernel lists for collisions.
+// All text goes through escaped(), so the SVG is well-formed XML whatever the names and title hold.
 // The input is generic (named ceilings, roofs and points), so any roofline analysis can draw through it.
 // The plot's axis ranges and each roof's figures are written as data-* attributes, so that a program can
 // read positions back out of the SVG.
 module;
 #include <algorithm>
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <unordered_map>
 #include <cmath>
 #include <cstddef>
 #include <iterator>
@@ -63,6 +71,23 @@ struct roofline_chart {
 // Each roof gets a colour of its own from a fixed palette, so a chart compares at most this many.
 inline constexpr std::size_t max_chart_roofs = 8;
 
+// A chart holds at most this many kernels (points per roof), so that drawing one takes seconds and bounded
+// memory; beyond a few hundred, the picture says more than the labels anyway.
+inline constexpr std::size_t max_chart_kernels = 100'000;
+
+// Readability: the first this many kernels are labelled even where no spot is clear (at the spot that meets
+// the fewest things); every later kernel is labelled only where its label meets nothing, else left
+// unlabelled, which the legend counts ("N kernels unlabelled").
+inline constexpr std::size_t max_chart_forced_labels = 64;
+
+// A chart as SVG, and how many of its kernels (one label each, shared by a kernel's points on several
+// roofs) it left unlabelled.
+struct drawn_chart {
+  std::string svg;
+  std::size_t kernels = 0;
+  std::size_t unlabelled = 0;
+};
+
 }  // namespace hml
 
 namespace hml::detail::svg {
@@ -88,17 +113,62 @@ inline std::string exact(double x) {
   return text;
 }
 
+// The characters of `text` as an XML 1.0 document may hold them, each passed to `visit` as its UTF-8 bytes:
+// a valid UTF-8 sequence as it is; U+FFFD (the replacement character) for each byte of an invalid one (a
+// stray continuation byte, a truncated or overlong sequence, a surrogate, past U+10FFFF), and one for a control
+// character other than tab, line feed and carriage return (C0, DEL, C1: XML forbids C0, and none of them
+// shows) and for U+FFFE and U+FFFF, which XML forbids too. Kernel names and titles come from files and
+// command lines, so anything may be in them; the SVG is well-formed XML whatever they hold.
+template <class Visit>
+void for_each_character(std::string_view text, Visit visit) {
+  constexpr std::string_view replacement = "\xEF\xBF\xBD";
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
+                         : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
+    char32_t code = length == 1 ? lead : length == 2 ? lead & 0x1Fu : length == 3 ? lead & 0x0Fu : lead & 0x07u;
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+      if ((next & 0xC0) != 0x80) {
+        length = 0;
+        break;
+      }
+      code = (code << 6) | (next & 0x3Fu);
+    }
+    const bool shortest = length == 3 ? code >= 0x800 : length == 4 ? code >= 0x10000 : true;
+    const bool well_formed = length > 0 && shortest && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF);
+    const bool control = code < 0x20 ? code != '\t' && code != '\n' && code != '\r' : code >= 0x7F && code <= 0x9F;
+    if (!well_formed) {
+      visit(replacement);  // each byte of an ill-formed sequence on its own
+      ++i;
+    } else if (control || code == 0xFFFE || code == 0xFFFF) {
+      visit(replacement);
+      i += length;
+    } else {
+      visit(text.substr(i, length));
+      i += length;
+    }
+  }
+}
+
+// Text for the SVG, as element content or a double-quoted attribute: the five characters of markup as
+// entities, tab and line breaks as character references (a parser keeps them, and the element stays on one
+// line), and what for_each_character replaces, replaced. The one escaping function for SVG text.
 inline std::string escaped(std::string_view text) {
   std::string out;
-  for (char c : text) {
-    switch (c) {
+  out.reserve(text.size());
+  for_each_character(text, [&](std::string_view c) {
+    switch (c.size() == 1 ? c[0] : '\0') {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
       case '>': out += "&gt;"; break;
       case '"': out += "&quot;"; break;
+      case '\t': out += "&#9;"; break;
+      case '\n': out += "&#10;"; break;
+      case '\r': out += "&#13;"; break;
       default: out += c;
     }
-  }
+  });
   return out;
 }
 
@@ -220,6 +290,9 @@ inline void validate(const roofline_chart& chart) {
     require_positive(r->roof.bandwidth.value(), "roof '" + r->name + "': bandwidth");
     require_positive(r->roof.peak.value(), "roof '" + r->name + "': peak");
   }
+  const std::size_t most = max_chart_kernels * std::max<std::size_t>(chart.roofs.size(), 1);
+  require(chart.points.size() <= most, std::to_string(chart.points.size()) + " points; a chart holds at most " +
+                                           std::to_string(max_chart_kernels) + " kernels on each roof");
   for (const chart_point& p : chart.points) {
     require_positive(p.intensity.value(), "point '" + p.label + "': intensity");
     require_positive(p.achieved.value(), "point '" + p.label + "': rate");
@@ -240,7 +313,22 @@ inline void validate(const roofline_chart& chart) {
 struct point2 {
   double x, y;
 };
-using polygon = std::vector<point2>;  // convex; two corners make a segment
+// Convex, at most four corners (a text's box, a marker, a rectangle); two corners make a segment. Held in
+// place, not on the heap: a chart tests hundreds of candidate boxes for each label.
+struct polygon {
+  std::array<point2, 4> corners{};
+  std::size_t count = 0;
+
+  polygon(std::initializer_list<point2> points) : count{std::min(points.size(), corners.size())} {
+    std::copy_n(points.begin(), count, corners.begin());
+  }
+  [[nodiscard]] std::size_t size() const { return count; }
+  [[nodiscard]] const point2& operator[](std::size_t i) const { return corners[i]; }
+  [[nodiscard]] const point2* begin() const { return corners.data(); }
+  [[nodiscard]] const point2* end() const { return corners.data() + count; }
+  point2* begin() { return corners.data(); }
+  point2* end() { return corners.data() + count; }
+};
 
 inline double em_width(unsigned char c) {
   constexpr std::string_view narrow = "'ijlIJ ,./:;\\|f-()[]t!r";  // widest: r, 0.411 em
@@ -252,12 +340,10 @@ inline double em_width(unsigned char c) {
   return 0.64;                           // lower case and digits; widest: the digits, 0.636 em
 }
 
+// The width of the text as escaped() writes it: each character by its first byte (a replaced one is U+FFFD).
 inline double text_width(std::string_view content, double font_size) {
   double ems = 0;
-  for (char c : content) {
-    const auto byte = static_cast<unsigned char>(c);
-    if ((byte & 0xC0) != 0x80) ems += em_width(byte);  // a UTF-8 continuation byte counts with its lead byte
-  }
+  for_each_character(content, [&](std::string_view c) { ems += em_width(static_cast<unsigned char>(c[0])); });
   return ems * font_size;
 }
 
@@ -279,8 +365,12 @@ inline polygon box_of(const text_spot& at, double text_wide, double margin) {
   const double shift = at.anchor == "middle" ? text_wide / 2 : at.anchor == "end" ? text_wide : 0;
   const double x0 = -shift - margin, x1 = text_wide - shift + margin;
   const double y0 = -ascent * font_size - margin, y1 = descent * font_size + margin;
-  const double a = at.angle * 3.14159265358979 / 180;
   polygon corners{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+  if (at.angle == 0) {  // the same figures as the rotation by 0 below, without its sine and cosine
+    for (point2& c : corners) c = {at.x + c.x, at.y + c.y};
+    return corners;
+  }
+  const double a = at.angle * 3.14159265358979 / 180;
   for (point2& c : corners) {
     c = {at.x + c.x * std::cos(a) - c.y * std::sin(a), at.y + c.x * std::sin(a) + c.y * std::cos(a)};
   }
@@ -357,31 +447,197 @@ struct placed_label {
 
 inline constexpr double beside_gap = 12;  // px: a label further than this from what it names gets a leader
 
+inline box bounds_of(const polygon& shape) {
+  box b{shape[0].x, shape[0].y, shape[0].x, shape[0].y};
+  for (const point2& c : shape) b = {std::min(b.x0, c.x), std::min(b.y0, c.y), std::max(b.x1, c.x), std::max(b.y1, c.y)};
+  return b;
+}
+
 // What is on the page so far, and the first clear spot among a label's candidates.
+//
+// Everything drawn sits in a grid of cells over the page: a shape in every cell its bounding box covers. A
+// candidate is tested only against the shapes in the cells its own box covers (grown by a pixel, so that no
+// rounding hides a neighbour), each once: labels and markers are a few cells across, so placing N labels
+// takes O(N) tests where testing against everything drawn took O(N^2). The answers are those of testing
+// everything: a shape the grid skips is more than a pixel away.
+//
+// Once the plot is crowded, most candidates of a label that must be clear are not: a map of the page's
+// pixels, a row of bits each, says which pixels some marker or unrotated text covers whole. A candidate with
+// such a pixel inside its box meets that shape, so it fails after a few word tests (a label is one line of
+// text high), whatever the crowd; only a candidate that passes is tested against the shapes near it.
 class layout {
  public:
+  layout() : cells_(columns * rows), covered_(words_per_row * pixel_rows, 0) {}
+
   void segment(point2 p, point2 q, bool clipped = true) {
-    if (!clipped || clip_to_plot(p, q)) taken_.push_back({p, q});
+    if (!clipped || clip_to_plot(p, q)) add({p, q}, false);
   }
-  void area(polygon shape) { taken_.push_back(std::move(shape)); }
-  void marker(const box& b) {
-    area(rectangle(b.x0, b.y0, b.x1, b.y1));
-    solid_.push_back(rectangle(b.x0, b.y0, b.x1, b.y1));
-  }
+  void area(const polygon& shape) { add(shape, false); }
+  void marker(const box& b) { add(rectangle(b.x0, b.y0, b.x1, b.y1), true); }
 
   // The first candidate whose box, with clearance, is inside the plot and meets nothing drawn; else the one
   // that meets the fewest things. Where the label names something (`named`, a marker's box) and lands more
   // than beside_gap from it, a leader line joins them, which must cross no text or marker either. The label
   // (and its leader) are taken.
   placed_label place(std::string_view content, const std::vector<text_spot>& candidates, const box* named = nullptr) {
+    return *take(content, candidates, named, false);
+  }
+  // The same, but only a candidate that meets nothing: none such, nothing is taken.
+  std::optional<placed_label> place_if_clear(std::string_view content, const std::vector<text_spot>& candidates,
+                                             const box* named = nullptr) {
+    return take(content, candidates, named, true);
+  }
+
+ private:
+  static constexpr double cell = 16;  // px: about a label's height, a marker's width
+  static constexpr std::size_t columns = static_cast<std::size_t>(width / cell) + 1;
+  static constexpr std::size_t rows = static_cast<std::size_t>(height / cell) + 1;
+
+  struct shape {
+    polygon corners;
+    box bounds;
+    bool solid;    // a text or a marker, which a leader line must not cross either (lines may)
+    bool aligned;  // an axis-aligned rectangle: its bounds are the shape
+  };
+
+  // Whether the box lies wholly on one side of the segment's line, more than a hair from it: then they are
+  // apart, as the separating-axes test finds along the segment's normal, at a fraction of its cost (a leader
+  // line's box holds many markers of a crowded plot).
+  static bool beside_line(const polygon& segment, const box& b) {
+    const point2 p = segment[0], d{segment[1].x - p.x, segment[1].y - p.y};
+    const double hair = 1e-6 * (std::abs(d.x) + std::abs(d.y));
+    int above = 0, below = 0;
+    for (const point2 c : {point2{b.x0, b.y0}, point2{b.x1, b.y0}, point2{b.x1, b.y1}, point2{b.x0, b.y1}}) {
+      const double side = d.x * (c.y - p.y) - d.y * (c.x - p.x);
+      above += side > hair ? 1 : 0;
+      below += side < -hair ? 1 : 0;
+    }
+    return above == 4 || below == 4;
+  }
+
+  static bool axis_aligned(const polygon& p) {
+    return p.size() == 4 && p[0].y == p[1].y && p[1].x == p[2].x && p[2].y == p[3].y && p[3].x == p[0].x;
+  }
+
+  static std::size_t column_of(double x) {
+    return x <= 0 ? 0 : std::min(static_cast<std::size_t>(x / cell), columns - 1);  // off the page: the edge's cells
+  }
+  static std::size_t row_of(double y) { return y <= 0 ? 0 : std::min(static_cast<std::size_t>(y / cell), rows - 1); }
+
+  static constexpr std::size_t pixel_columns = static_cast<std::size_t>(width);
+  static constexpr std::size_t pixel_rows = static_cast<std::size_t>(height);
+  static constexpr std::size_t words_per_row = (pixel_columns + 63) / 64;
+
+  // The pixels wholly inside [low, high] along one axis of the page: [first, last).
+  static std::pair<std::size_t, std::size_t> pixels_inside(double low, double high, std::size_t count) {
+    const double first = std::ceil(std::max(low, 0.0));
+    const double last = std::floor(std::min(high, static_cast<double>(count)));
+    if (!(first < last)) return {0, 0};
+    return {static_cast<std::size_t>(first), static_cast<std::size_t>(last)};
+  }
+
+  // Calls `each(word, mask)` for the words of one row that hold the pixels [first, last), until it says stop.
+  template <class Each>
+  static bool for_each_word(std::size_t first, std::size_t last, Each each) {
+    for (std::size_t w = first / 64; w <= (last - 1) / 64; ++w) {
+      const std::size_t from = std::max(first, w * 64) - w * 64, to = std::min(last, w * 64 + 64) - w * 64;
+      const std::uint64_t mask = (to == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << to) - 1) & ~((std::uint64_t{1} << from) - 1);
+      if (each(w, mask)) return true;
+    }
+    return false;
+  }
+
+  // An axis-aligned rectangle (a marker, an unrotated text): the pixels it covers whole are covered.
+  void cover(const box& b) {
+    const auto [column0, column1] = pixels_inside(b.x0, b.x1, pixel_columns);
+    const auto [row0, row1] = pixels_inside(b.y0, b.y1, pixel_rows);
+    if (column0 == column1) return;
+    for (std::size_t r = row0; r < row1; ++r) {
+      for_each_word(column0, column1, [&](std::size_t w, std::uint64_t mask) {
+        covered_[r * words_per_row + w] |= mask;
+        return false;
+      });
+    }
+  }
+
+  // Whether a covered pixel lies wholly inside the box: then the box overlaps what covers it.
+  [[nodiscard]] bool meets_covered(const box& b) const {
+    const auto [column0, column1] = pixels_inside(b.x0, b.x1, pixel_columns);
+    const auto [row0, row1] = pixels_inside(b.y0, b.y1, pixel_rows);
+    if (column0 == column1) return false;
+    for (std::size_t r = row0; r < row1; ++r) {
+      if (for_each_word(column0, column1, [&](std::size_t w, std::uint64_t mask) {
+            return (covered_[r * words_per_row + w] & mask) != 0;
+          })) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  void add(const polygon& corners, bool solid) {
+    const box b = bounds_of(corners);
+    const bool aligned = axis_aligned(corners);
+    if (solid && aligned) cover(b);
+    const auto index = static_cast<std::uint32_t>(shapes_.size());
+    shapes_.push_back({corners, b, solid, aligned});
+    seen_.push_back(0);
+    for (std::size_t r = row_of(b.y0); r <= row_of(b.y1); ++r) {
+      for (std::size_t c = column_of(b.x0); c <= column_of(b.x1); ++c) cells_[r * columns + c].push_back(index);
+    }
+  }
+
+  // How many shapes near `probe` it overlaps (only solid ones where `solid_only`), counting up to `enough`.
+  std::size_t met(const polygon& probe, bool solid_only, std::size_t enough) {
+    const box b = bounds_of(probe);
+    const bool aligned = axis_aligned(probe);
+    ++query_;
+    std::size_t count = 0;
+    for (std::size_t r = row_of(b.y0 - 1); r <= row_of(b.y1 + 1); ++r) {
+      for (std::size_t c = column_of(b.x0 - 1); c <= column_of(b.x1 + 1); ++c) {
+        for (const std::uint32_t i : cells_[r * columns + c]) {
+          if (seen_[i] == query_) continue;
+          seen_[i] = query_;
+          const shape& other = shapes_[i];
+          if (solid_only && !other.solid) continue;
+          // Boxes a pixel apart cannot overlap: skip the separating-axes test.
+          if (other.bounds.x0 > b.x1 + 1 || b.x0 > other.bounds.x1 + 1 || other.bounds.y0 > b.y1 + 1 ||
+              b.y0 > other.bounds.y1 + 1) {
+            continue;
+          }
+          // Two axis-aligned rectangles a hair deep into each other overlap; anything closer to touching is
+          // left to the separating-axes test, which decides touching as before.
+          constexpr double deep = 1e-6;
+          const bool surely = aligned && other.aligned && other.bounds.x0 < b.x1 - deep && b.x0 < other.bounds.x1 - deep &&
+                              other.bounds.y0 < b.y1 - deep && b.y0 < other.bounds.y1 - deep;
+          if (!surely && ((probe.size() == 2 && other.aligned && beside_line(probe, other.bounds)) ||
+                          (other.corners.size() == 2 && aligned && beside_line(other.corners, b)))) {
+            continue;
+          }
+          if ((surely || overlap(probe, other.corners)) && ++count >= enough) return count;
+        }
+      }
+    }
+    return count;
+  }
+
+  // A count of things met that cannot win stops the counting: a clear spot is wanted, or it already meets as
+  // many as the best so far (a later candidate must meet fewer to be chosen).
+  std::optional<placed_label> take(std::string_view content, const std::vector<text_spot>& candidates,
+                                   const box* named, bool clear_only) {
     const double wide = text_width(content, font_size);
     std::size_t best = 0, fewest = static_cast<std::size_t>(-1);
     std::pair<point2, point2> best_leader{};
     for (std::size_t i = 0; i < candidates.size() && fewest > 0; ++i) {
+      const std::size_t enough = clear_only ? 1 : fewest;
       const polygon with_clearance = box_of(candidates[i], wide, clearance);
-      std::size_t met = 0;
-      for (const point2& c : with_clearance) met += (c.x < left || c.x > right || c.y < top || c.y > bottom) ? 100 : 0;
-      for (const polygon& other : taken_) met += overlap(with_clearance, other) ? 1 : 0;
+      std::size_t met_here = 0;
+      for (const point2& c : with_clearance) met_here += (c.x < left || c.x > right || c.y < top || c.y > bottom) ? 100 : 0;
+      if (met_here >= enough || (clear_only && candidates[i].angle == 0 && meets_covered(bounds_of(with_clearance)))) {
+        continue;
+      }
+      met_here += met(with_clearance, false, enough - met_here);
+      if (met_here >= enough) continue;
       std::pair<point2, point2> leader{};
       if (named != nullptr && candidates[i].angle == 0) {
         const polygon drawn = box_of(candidates[i], wide, 0);
@@ -391,24 +647,24 @@ class layout {
           // Stop short of the label, so that the line touches neither it nor the marker's box.
           to = {to.x - (to.x - from.x) * 2 / length, to.y - (to.y - from.y) * 2 / length};
           leader = {from, to};
-          const polygon line_shape{from, to};
-          for (const polygon& other : solid_) met += overlap(line_shape, other) ? 1 : 0;
+          met_here += met({from, to}, true, enough - met_here);
         }
       }
-      if (met < fewest) best = i, fewest = met, best_leader = leader;
+      if (met_here < fewest) best = i, fewest = met_here, best_leader = leader;
     }
-    const polygon drawn = box_of(candidates[best], wide, 0);
-    area(drawn);
-    solid_.push_back(drawn);
+    if (candidates.empty() || (clear_only && fewest != 0)) return std::nullopt;
+    add(box_of(candidates[best], wide, 0), true);
     if (best_leader.first.x != best_leader.second.x || best_leader.first.y != best_leader.second.y) {
-      taken_.push_back({best_leader.first, best_leader.second});
+      add({best_leader.first, best_leader.second}, false);
     }
-    return {candidates[best], best_leader};
+    return placed_label{candidates[best], best_leader};
   }
 
- private:
-  std::vector<polygon> taken_;  // everything drawn
-  std::vector<polygon> solid_;  // texts and markers, which a leader line must not cross either
+  std::vector<shape> shapes_;
+  std::vector<std::vector<std::uint32_t>> cells_;  // row by row: the shapes whose box covers each cell
+  std::vector<std::uint32_t> seen_;                // per shape: the last query that tested it
+  std::uint32_t query_ = 0;
+  std::vector<std::uint64_t> covered_;  // row by row, a bit a pixel: covered whole by a marker or unrotated text
 };
 
 // --- drawing ------------------------------------------------------------------------------------------
@@ -571,34 +827,61 @@ inline std::string grid(const axes& a) {
 }
 
 // Candidate spots for a label beside a box (a marker, or a column of markers), nearest first: right of it,
-// left of it, above and below it, at growing distances (the far ones get a leader line).
-inline std::vector<text_spot> beside(const box& b) {
-  struct scored {
-    double cost;
-    text_spot spot;
-  };
-  std::vector<scored> spots;
-  const double middle = (b.y0 + b.y1) / 2 + (ascent - descent) * font_size / 2;  // baseline of a centred text
-  for (double dy = 0; dy <= 160; dy += 4) {
-    for (double sign : {1.0, -1.0}) {
-      if (dy == 0 && sign < 0) continue;
-      for (double dx : {4.0, 20.0, 44.0}) {
-        spots.push_back({dy + dx, {b.x1 + dx, middle + sign * dy}});
-        spots.push_back({dy + dx + 6, {b.x0 - dx, middle + sign * dy, "end"}});
+// left of it, above and below it, at growing distances (the far ones get a leader line). The order depends
+// on the offsets alone, so it is worked out once; each box only moves the spots.
+struct beside_offset {
+  enum side_of { right_of, left_of, above, below } side;
+  double dx, dy;  // dy signed for right_of and left_of (down is +)
+};
+
+inline const std::vector<beside_offset>& beside_order() {
+  static const std::vector<beside_offset> order = [] {
+    struct scored {
+      double cost;
+      beside_offset offset;
+    };
+    std::vector<scored> spots;
+    for (double dy = 0; dy <= 160; dy += 4) {
+      for (double sign : {1.0, -1.0}) {
+        if (dy == 0 && sign < 0) continue;
+        for (double dx : {4.0, 20.0, 44.0}) {
+          spots.push_back({dy + dx, {beside_offset::right_of, dx, sign * dy}});
+          spots.push_back({dy + dx + 6, {beside_offset::left_of, dx, sign * dy}});
+        }
       }
+      spots.push_back({dy + 8, {beside_offset::above, 0, dy}});
+      spots.push_back({dy + 8, {beside_offset::below, 0, dy}});
     }
-    spots.push_back({dy + 8, {(b.x0 + b.x1) / 2, b.y0 - 3 - dy - descent * font_size, "middle"}});
-    spots.push_back({dy + 8, {(b.x0 + b.x1) / 2, b.y1 + 3 + dy + ascent * font_size, "middle"}});
+    std::vector<std::size_t> by_cost(spots.size());
+    for (std::size_t i = 0; i < by_cost.size(); ++i) by_cost[i] = i;
+    // By cost, then as generated (std::stable_sort's buffer is deprecated in libstdc++ 12 under clang 19).
+    std::ranges::sort(by_cost, [&](std::size_t i, std::size_t j) {
+      return spots[i].cost < spots[j].cost || (spots[i].cost == spots[j].cost && i < j);
+    });
+    std::vector<beside_offset> sorted;
+    for (std::size_t i : by_cost) sorted.push_back(spots[i].offset);
+    return sorted;
+  }();
+  return order;
+}
+
+inline std::vector<text_spot> beside(const box& b) {
+  const double middle = (b.y0 + b.y1) / 2 + (ascent - descent) * font_size / 2;  // baseline of a centred text
+  std::vector<text_spot> spots;
+  spots.reserve(beside_order().size());
+  for (const beside_offset& o : beside_order()) {
+    switch (o.side) {
+      case beside_offset::right_of: spots.push_back({b.x1 + o.dx, middle + o.dy}); break;
+      case beside_offset::left_of: spots.push_back({b.x0 - o.dx, middle + o.dy, "end"}); break;
+      case beside_offset::above:
+        spots.push_back({(b.x0 + b.x1) / 2, b.y0 - 3 - o.dy - descent * font_size, "middle"});
+        break;
+      case beside_offset::below:
+        spots.push_back({(b.x0 + b.x1) / 2, b.y1 + 3 + o.dy + ascent * font_size, "middle"});
+        break;
+    }
   }
-  std::vector<std::size_t> order(spots.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  // By cost, then as generated (std::stable_sort's buffer is deprecated in libstdc++ 12 under clang 19).
-  std::ranges::sort(order, [&](std::size_t i, std::size_t j) {
-    return spots[i].cost < spots[j].cost || (spots[i].cost == spots[j].cost && i < j);
-  });
-  std::vector<text_spot> sorted;
-  for (std::size_t i : order) sorted.push_back(spots[i].spot);
-  return sorted;
+  return spots;
 }
 
 // Candidate spots for a ridge label: above its marker, then beside and under it.
@@ -761,24 +1044,50 @@ inline std::string point_markers(const axes& a, const std::vector<chart_point>& 
 }
 
 // One label per kernel: the points of one kernel on several machines (one label, one intensity) share it,
-// placed beside the column of their markers.
-inline std::string point_labels(const std::vector<drawn_point>& drawn, layout& page) {
-  std::string out;
-  std::vector<bool> done(drawn.size(), false);
-  for (std::size_t i = 0; i < drawn.size(); ++i) {
-    if (done[i]) continue;
-    double x0 = drawn[i].x, x1 = drawn[i].x, y0 = drawn[i].y, y1 = drawn[i].y;
-    for (std::size_t j = i; j < drawn.size(); ++j) {
-      if (drawn[j].point->label == drawn[i].point->label &&
-          drawn[j].point->intensity.value() == drawn[i].point->intensity.value()) {
-        done[j] = true;
-        x0 = std::min(x0, drawn[j].x), x1 = std::max(x1, drawn[j].x);
-        y0 = std::min(y0, drawn[j].y), y1 = std::max(y1, drawn[j].y);
-      }
+// placed beside the column of their markers. The first max_chart_forced_labels kernels are labelled where
+// their label meets the fewest things if no spot is clear; later ones only where clear, else not at all.
+struct kernel_labels {
+  std::string svg;
+  std::size_t kernels = 0, unlabelled = 0;
+};
+
+inline kernel_labels point_labels(const std::vector<drawn_point>& drawn, layout& page) {
+  struct column_of_markers {
+    const chart_point* first;
+    double x0, x1, y0, y1;
+  };
+  struct same_kernel {
+    std::size_t operator()(const chart_point* p) const {
+      return std::hash<std::string_view>{}(p->label) ^ (std::hash<double>{}(p->intensity.value()) * 31);
     }
-    const std::string& content = drawn[i].point->label;
-    const box column{x0 - 7, y0 - 7, x1 + 7, y1 + 7};
-    out += labelled(page.place(content, beside(column), &column), content);
+    bool operator()(const chart_point* a, const chart_point* b) const {
+      return a->label == b->label && a->intensity.value() == b->intensity.value();
+    }
+  };
+  // Each kernel's column, in the order of its first point.
+  std::vector<column_of_markers> columns;
+  std::unordered_map<const chart_point*, std::size_t, same_kernel, same_kernel> column_of;
+  for (const drawn_point& d : drawn) {
+    const auto [at, added] = column_of.try_emplace(d.point, columns.size());
+    if (added) {
+      columns.push_back({d.point, d.x, d.x, d.y, d.y});
+      continue;
+    }
+    column_of_markers& c = columns[at->second];
+    c.x0 = std::min(c.x0, d.x), c.x1 = std::max(c.x1, d.x);
+    c.y0 = std::min(c.y0, d.y), c.y1 = std::max(c.y1, d.y);
+  }
+  kernel_labels out{.svg = {}, .kernels = columns.size(), .unlabelled = 0};
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const std::string& content = columns[i].first->label;
+    const box column{columns[i].x0 - 7, columns[i].y0 - 7, columns[i].x1 + 7, columns[i].y1 + 7};
+    if (i < max_chart_forced_labels) {
+      out.svg += labelled(page.place(content, beside(column), &column), content);
+    } else if (const std::optional<placed_label> at = page.place_if_clear(content, beside(column), &column)) {
+      out.svg += labelled(*at, content);
+    } else {
+      ++out.unlabelled;
+    }
   }
   return out;
 }
@@ -822,6 +1131,11 @@ class legend {
       row(swatch, std::string{kind_name(kind)} + " kernel");
     }
   }
+  // A line of text of its own: what the chart leaves out.
+  void remark(std::string_view content) {
+    rows_ += text(x, y_ + 11, content, "font-size=\"11\" fill=\"#444\"");
+    y_ += 20;
+  }
   [[nodiscard]] double next_y() const { return y_; }
   [[nodiscard]] std::string boxed() const {
     return "<rect x=\"" + number(x - 10) + "\" y=\"" + number(first - 10) + "\" width=\"" + number(width - x) +
@@ -840,9 +1154,10 @@ class legend {
 
 export namespace hml {
 
-// The chart as an SVG document; std::invalid_argument for an empty chart, both kinds of input at once, or a
-// value a log axis cannot show (0, negative, not finite).
-[[nodiscard]] inline std::string to_svg(const roofline_chart& chart) {
+// The chart as an SVG document and its count of unlabelled kernels; std::invalid_argument for an empty chart,
+// both kinds of input at once, more than max_chart_kernels kernels, or a value a log axis cannot show (0,
+// negative, not finite).
+[[nodiscard]] inline drawn_chart draw_svg(const roofline_chart& chart) {
   namespace s = detail::svg;
   s::validate(chart);
   const bool hierarchical = chart.roofs.empty();
@@ -889,11 +1204,18 @@ export namespace hml {
     }
   }
   out += labels;
-  out += s::point_labels(drawn, page);
+  s::kernel_labels kernels = s::point_labels(drawn, page);
+  out += kernels.svg;
   key.kinds(chart.points, by_machine);
+  if (kernels.unlabelled > 0) {
+    key.remark(std::to_string(kernels.unlabelled) + (kernels.unlabelled == 1 ? " kernel" : " kernels") + " unlabelled");
+  }
   out += key.boxed();
   out += "</svg>\n";
-  return out;
+  return {std::move(out), kernels.kernels, kernels.unlabelled};
 }
+
+// The chart as an SVG document (draw_svg's, without the counts).
+[[nodiscard]] inline std::string to_svg(const roofline_chart& chart) { return draw_svg(chart).svg; }
 
 }  // namespace hml

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -39,6 +40,7 @@ std::string read_file(const fs::path& p) {
 
 void expect_no_collisions(const std::string& svg, const std::string& scenario) {
   ASSERT_TRUE(svg.starts_with("<svg ")) << scenario;
+  EXPECT_EQ(svg_read::xml_problems(svg), "") << scenario << ": not well-formed XML";
   const std::vector<std::string> found = svg_layout::collisions(svg);
   std::string listed;
   for (const std::string& f : found) listed += "  " + f + "\n";
@@ -113,6 +115,111 @@ TEST(ChartLayout, LibraryExampleChartsAreClear) {
     seed.points.push_back({std::string{k.name}, p.intensity, p.attainable, hml::point_kind::predicted});
   }
   expect_no_collisions(hml::to_svg(seed), "the roofline example's operations on one roof");
+}
+
+// A chart of `count` kernels on one roof, spread over the plot by a fixed sequence (no two alike): the
+// first max_chart_forced_labels named "forced-i", the others "late-i".
+hml::roofline_chart crowded_chart(std::size_t count) {
+  const hml::roof roof{205_GBps, 5300_GFLOPS};
+  hml::roofline_chart chart{"crowded", {}, {}, {}};
+  chart.roofs = {{"m1", roof}};
+  std::uint64_t state = 12345;
+  const auto uniform = [&] {  // a linear congruential sequence: the same points on every run and library
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return static_cast<double>(state >> 11) / 9007199254740992.0;
+  };
+  for (std::size_t i = 0; i < count; ++i) {
+    const double intensity = std::pow(10.0, -2 + 5 * uniform());
+    const double rate = std::min(5300e9, 205e9 * intensity) * std::pow(10.0, -3 * uniform());
+    chart.points.push_back({(i < hml::max_chart_forced_labels ? "forced-" : "late-") + std::to_string(i),
+                            intensity * hml::flop_per_byte, hml::compute_rate::from_value(rate),
+                            hml::point_kind::measured});
+  }
+  return chart;
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
+  return n;
+}
+
+// Up to max_chart_forced_labels kernels every one is labelled; past it a kernel is labelled only where its
+// label meets nothing drawn before it (so no collision involves a late label), and the legend counts the
+// others.
+TEST(ChartLayout, PastTheForcedLabelsOnlyClearOnesAndACount) {
+  const hml::drawn_chart few = hml::draw_svg(crowded_chart(hml::max_chart_forced_labels));
+  EXPECT_EQ(few.kernels, hml::max_chart_forced_labels);
+  EXPECT_EQ(few.unlabelled, 0u);
+  EXPECT_EQ(occurrences(few.svg, ">forced-"), hml::max_chart_forced_labels);
+  EXPECT_EQ(few.svg.find("unlabelled"), std::string::npos);
+  EXPECT_EQ(few.svg, hml::to_svg(crowded_chart(hml::max_chart_forced_labels)));
+
+  const std::size_t count = 400;
+  const hml::drawn_chart many = hml::draw_svg(crowded_chart(count));
+  EXPECT_EQ(many.kernels, count);
+  EXPECT_GT(many.unlabelled, 0u);
+  EXPECT_LT(many.unlabelled, count - hml::max_chart_forced_labels);  // some late ones found a clear spot
+  EXPECT_EQ(occurrences(many.svg, ">forced-"), hml::max_chart_forced_labels);
+  EXPECT_EQ(occurrences(many.svg, ">late-"), count - hml::max_chart_forced_labels - many.unlabelled);
+  EXPECT_EQ(occurrences(many.svg, ">" + std::to_string(many.unlabelled) + " kernels unlabelled</text>"), 1u);
+  EXPECT_EQ(svg_read::xml_problems(many.svg), "");
+  for (const std::string& found : svg_layout::collisions(many.svg)) {
+    EXPECT_EQ(found.find("'late-"), std::string::npos) << found;
+  }
+}
+
+TEST(ChartLayout, MoreKernelsThanAChartHoldsAreRefused) {
+  hml::roofline_chart chart = crowded_chart(1);
+  chart.points.resize(hml::max_chart_kernels + 1, chart.points.front());
+  try {
+    (void)hml::to_svg(chart);
+    ADD_FAILURE() << "no error for " << chart.points.size() << " points on one roof";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string{e.what()}.find("a chart holds at most 100000 kernels on each roof"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Names and titles come from files and command lines: whatever bytes they hold, the SVG is well-formed XML
+// (a real parser reads it), markup characters are escaped, tab and line breaks kept as character references,
+// and control characters and invalid UTF-8 replaced with U+FFFD; valid UTF-8 goes through as it is.
+TEST(ChartLayout, HostileNamesAndTitlesMakeWellFormedXml) {
+  const std::string replacement = "\xEF\xBF\xBD";
+  struct hostile {
+    std::string raw, written;  // the name, and its text in the SVG
+  };
+  const hostile names[] = {
+      {"esc \x1b[31mred", "esc " + replacement + "[31mred"},
+      {std::string{"nul \0 bel \x07", 11}, "nul " + replacement + " bel " + replacement},  // NUL inside
+      {"del \x7f c1 \xc2\x85", "del " + replacement + " c1 " + replacement},
+      {"ff \xff stray \x80", "ff " + replacement + " stray " + replacement},
+      {"cut \xc3", "cut " + replacement},
+      {"overlong \xc0\xaf", "overlong " + replacement + replacement},
+      {"surrogate \xed\xa0\x80", "surrogate " + replacement + replacement + replacement},
+      {"nonchar \xef\xbf\xbe", "nonchar " + replacement},
+      {"past \xf4\x90\x80\x80", "past " + replacement + replacement + replacement + replacement},
+      {"tab\tnl\ncr\r", "tab&#9;nl&#10;cr&#13;"},
+      {"<b>&amp;\"q\" 'a'", "&lt;b&gt;&amp;amp;&quot;q&quot; 'a'"},
+      {"caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9d\x84\x9e", "caf\xc3\xa9 \xe6\xbc\xa2 \xf0\x9d\x84\x9e"},
+  };
+  hml::roofline_chart chart = crowded_chart(std::size(names));
+  chart.title = "title \x1b]0;x\x07 <&> \xfe";
+  chart.roofs.front().name = "roof \x01\xff\"";
+  for (std::size_t i = 0; i < std::size(names); ++i) {
+    chart.points[i].label = names[i].raw;
+    chart.points[i].roof = chart.roofs.front().name;
+  }
+  const std::string svg = hml::to_svg(chart);
+  EXPECT_EQ(svg_read::xml_problems(svg), "");
+  for (const hostile& h : names) EXPECT_NE(svg.find(">" + h.written + "</text>"), std::string::npos) << h.written;
+  EXPECT_NE(svg.find(">title " + replacement + "]0;x" + replacement + " &lt;&amp;&gt; " + replacement + "</text>"),
+            std::string::npos);
+  EXPECT_NE(svg.find(" data-name=\"roof " + replacement + replacement + "&quot;\""), std::string::npos);
+  // No control byte but the line breaks between elements.
+  EXPECT_EQ(std::count_if(svg.begin(), svg.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 && c != '\n'; }), 0);
+  // Each label's box is measured on the text as written, so the placement still holds.
+  expect_no_collisions(svg, "hostile names");
 }
 
 #ifdef HML_CLI

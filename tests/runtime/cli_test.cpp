@@ -466,6 +466,7 @@ TEST(Cli, DeviceFileWhereverADeviceIsTaken) {
                                  "fp32", "--ops", operations.string(), "-o", svg.string()});
   ASSERT_EQ(chart.status, 0) << chart.err;
   EXPECT_NE(read_file(svg).find(">my_gpu</text>"), std::string::npos);
+  EXPECT_EQ(svg_read::xml_problems(read_file(svg)), "");
 }
 
 TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
@@ -550,6 +551,7 @@ TEST(Cli, ChartWritesAnSvgWithEveryKernelAndDevice) {
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string chart = read_file(svg);
   EXPECT_TRUE(chart.starts_with("<svg ")) << chart.substr(0, 100);
+  EXPECT_EQ(svg_read::xml_problems(chart), "");
   const svg_read::plot p{chart};
   const std::vector<svg_read::drawn_roof> drawn = svg_read::roofs(chart);
   const std::pair<std::string, const hml::device*> devices[] = {
@@ -901,6 +903,62 @@ TEST(Cli, MalformedCsvNamesTheLine) {
 }
 
 // A device given twice, under any of its names, would be drawn twice: an input error, and no file.
+// Whatever the title and the names hold (markup, control characters, invalid UTF-8), the chart is
+// well-formed XML: escaped or replaced (U+FFFD) in one place, the writer's.
+TEST(Cli, ChartIsWellFormedXmlWhateverTheTitleAndNamesHold) {
+  const scratch_directory dir;
+  const fs::path operations = dir.file("ops.csv", "name,flops,memory_bytes\n\"<b>&amp;\"\"q\"\" 'a'\",1e9,1e8\n"
+                                                  "caf\xc3\xa9,1e10,1e8\n");
+  const fs::path svg = dir.path / "c.svg";
+  const outcome o = hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--title",
+                             "T \x1b[2J\x01 \xff\nnext", "--ops", operations.string(), "-o", svg.string()});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::string chart = read_file(svg);
+  EXPECT_EQ(svg_read::xml_problems(chart), "");
+  EXPECT_NE(chart.find(">T \xEF\xBF\xBD[2J\xEF\xBF\xBD \xEF\xBF\xBD&#10;next</text>"), std::string::npos) << chart;
+  EXPECT_NE(chart.find(">&lt;b&gt;&amp;amp;&quot;q&quot; 'a'</text>"), std::string::npos);
+  EXPECT_NE(chart.find(">caf\xc3\xa9</text>"), std::string::npos);
+}
+
+// A chart draws at most hml::max_chart_kernels kernels: one more is one line naming the option, the file and
+// the line, exit 2, no file, read no further than that line.
+TEST(Cli, ChartRefusesMoreKernelsThanItDraws) {
+  const scratch_directory dir;
+  std::string csv = "name,flops,memory_bytes\n";
+  for (std::size_t i = 0; i <= hml::max_chart_kernels; ++i) csv += "k" + std::to_string(i) + ",1e9,1e8\n";
+  const fs::path operations = dir.file("many.csv", csv);
+  const fs::path svg = dir.path / "c.svg";
+  expect_input_error(hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--ops",
+                              operations.string(), "-o", svg.string()}),
+                     "--ops: " + operations.string() + ": line 100002: more than 100000 kernels; a chart draws at "
+                     "most 100000 (split the file)");
+  EXPECT_FALSE(fs::exists(svg));
+}
+
+// Past the labels placed regardless, a kernel without a clear spot is left unlabelled: the legend counts
+// them and one note says how many, the same count.
+TEST(Cli, ChartNotesTheKernelsItLeftUnlabelled) {
+  const scratch_directory dir;
+  std::string csv = "name,flops,memory_bytes\n";
+  for (int i = 0; i < 300; ++i) {
+    // Intensities from 0.01 to 1000 FLOP/B, each its own: 300 columns of markers across the plot.
+    csv += "kernel" + std::to_string(i) + "," + exact(1e6 * std::pow(10.0, 5.0 * i / 300)) + ",1e8\n";
+  }
+  const fs::path operations = dir.file("ops.csv", csv);
+  const fs::path svg = dir.path / "c.svg";
+  const outcome o = hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--ops",
+                             operations.string(), "-o", svg.string()});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const std::string prefix = "hml: note: ", middle = " of 300 kernels left unlabelled (no clear spot)\n";
+  ASSERT_TRUE(o.err.starts_with(prefix) && o.err.ends_with(middle)) << o.err;
+  EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+  const std::string count = o.err.substr(prefix.size(), o.err.size() - prefix.size() - middle.size());
+  EXPECT_GT(std::stoul(count), 0u);
+  const std::string chart = read_file(svg);
+  EXPECT_NE(chart.find(">" + count + " kernels unlabelled</text>"), std::string::npos) << count;
+  EXPECT_EQ(svg_read::xml_problems(chart), "");
+}
+
 TEST(Cli, ChartRefusesADeviceGivenTwiceOrTooManyDevices) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());

@@ -67,6 +67,16 @@ inline std::string unescaped(std::string_view text) {
       out += text[i];
       continue;
     }
+    // A decimal character reference below U+0080 (the writer's tab and line breaks): that character.
+    if (text.substr(i).starts_with("&#") && text.find(';', i) != std::string_view::npos) {
+      const std::size_t end = text.find(';', i);
+      const long code = std::strtol(std::string{text.substr(i + 2, end - i - 2)}.c_str(), nullptr, 10);
+      if (code > 0 && code < 0x80) {
+        out += static_cast<char>(code);
+        i = end;
+        continue;
+      }
+    }
     for (const auto& [entity, c] : {std::pair{"&amp;", '&'}, {"&lt;", '<'}, {"&gt;", '>'}, {"&quot;", '"'}}) {
       if (text.substr(i).starts_with(entity)) {
         out += c;

@@ -5,13 +5,40 @@
 #pragma once
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 namespace svg_read {
+
+// What a real XML parser says of the document: empty when it is well-formed XML 1.0, else xmllint's
+// messages. xmllint (libxml2; Debian's libxml2-utils, which `./lab setup` installs) reads a copy in a file.
+inline std::string xml_problems(std::string_view document) {
+  static int written = 0;
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("hml-xml-" + std::to_string(::getpid()) + "-" + std::to_string(written++) + ".svg");
+  std::ofstream{file, std::ios::binary} << document;
+  const std::string command = "xmllint --noout '" + file.string() + "' 2>&1";
+  std::string said;
+  int status = -1;
+  if (std::FILE* run = ::popen(command.c_str(), "r")) {
+    char buffer[4096];
+    for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, run)) > 0;) said.append(buffer, n);
+    status = ::pclose(run);
+  }
+  std::filesystem::remove(file);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127) return "xmllint not found: install libxml2-utils (./lab setup does)";
+  return said.empty() ? std::string{"xmllint failed"} : said;
+}
 
 // The value of name="..." in one element's text; empty when absent.
 inline std::string attribute(std::string_view element, std::string_view name) {
