@@ -44,7 +44,7 @@ std::vector<hml::kernel_record> read_chart_kernels(const std::string& path) {
       [&](const hml::kernel_record& k, int) {
         if (kernels.size() == hml::max_chart_kernels) {
           const std::string most = std::to_string(hml::max_chart_kernels);
-          throw input_error(input.source_name() + "line " + std::to_string(k.line) + ": more than " + most +
+          throw input_error(input.where(k.line) + "more than " + most +
                             " kernels; a chart draws at most " + most + " (split the file)");
         }
         kernels.push_back(k);

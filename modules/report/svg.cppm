@@ -123,31 +123,16 @@ template <class Visit>
 void for_each_character(std::string_view text, Visit visit) {
   constexpr std::string_view replacement = "\xEF\xBF\xBD";
   for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3
-                         : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0;
-    char32_t code = length == 1 ? lead : length == 2 ? lead & 0x1Fu : length == 3 ? lead & 0x0Fu : lead & 0x07u;
-    for (std::size_t k = 1; k < length; ++k) {
-      const auto next = i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
-      if ((next & 0xC0) != 0x80) {
-        length = 0;
-        break;
-      }
-      code = (code << 6) | (next & 0x3Fu);
-    }
-    const bool shortest = length == 3 ? code >= 0x800 : length == 4 ? code >= 0x10000 : true;
-    const bool well_formed = length > 0 && shortest && code <= 0x10FFFF && !(code >= 0xD800 && code <= 0xDFFF);
-    const bool control = code < 0x20 ? code != '\t' && code != '\n' && code != '\r' : code >= 0x7F && code <= 0x9F;
-    if (!well_formed) {
+    const utf8_character c = utf8_character_at(text, i);
+    if (c.length == 0) {
       visit(replacement);  // each byte of an ill-formed sequence on its own
       ++i;
-    } else if (control || code == 0xFFFE || code == 0xFFFF) {
-      visit(replacement);
-      i += length;
-    } else {
-      visit(text.substr(i, length));
-      i += length;
+      continue;
     }
+    const bool kept_control = c.code == '\t' || c.code == '\n' || c.code == '\r';
+    visit((is_control(c.code) && !kept_control) || c.code == 0xFFFE || c.code == 0xFFFF ? replacement
+                                                                                       : text.substr(i, c.length));
+    i += c.length;
   }
 }
 

@@ -88,18 +88,17 @@ struct table {
 
 export namespace hml {
 
-// Text as a table or a one-line message shows it: a control character (a line break in a quoted CSV field,
-// a NUL, an ESC) would break the lines, hide the rest or move a terminal's cursor, and a byte that is not
-// part of UTF-8 shows as garbage, so each is written as an escape: \n, \r, \t, or \xHH.
+// Text as a table or a one-line message shows it: a control character (a line break, a NUL, an ESC, a C1)
+// would break the lines, hide the rest or move a terminal's cursor, and a byte that is not part of UTF-8
+// shows as garbage, so each is written as an escape: \n, \r, \t, or \xHH.
 inline void append_visible(std::string& out, std::string_view text) {
   constexpr std::string_view hex = "0123456789abcdef";
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
     const auto code = static_cast<unsigned char>(c);
-    const std::size_t length = utf8_length_at(text, i);
-    if (length > 0 && code >= 0x20 && code != 0x7F) {
-      out.append(text.substr(i, length));
-      i += length;
+    if (const utf8_character shown = utf8_character_at(text, i); shown.length > 0 && !is_control(shown.code)) {
+      out.append(text.substr(i, shown.length));
+      i += shown.length;
       continue;
     }
     if (c == '\n') {

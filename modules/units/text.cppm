@@ -100,28 +100,50 @@ constexpr prefix choose_binary_prefix(double size) noexcept {
 
 export namespace hml {
 
-// The length of the UTF-8 sequence at text[i]: a lead byte and as many continuation bytes (10xxxxxx) as it
-// announces; 0 where the bytes there are not one (overlong forms and surrogates are not looked for).
-[[nodiscard]] constexpr std::size_t utf8_length_at(std::string_view text, std::size_t i) {
+// The character whose UTF-8 sequence starts at text[i], and that sequence's length; length 0 where the bytes
+// there are not well-formed UTF-8 (RFC 3629: a stray continuation byte, a truncated sequence, an overlong
+// form, a surrogate, or past U+10FFFF). The one UTF-8 decoder: readers, tables and the SVG writer take it.
+struct utf8_character {
+  std::size_t length = 0;
+  char32_t code = 0;
+};
+
+[[nodiscard]] constexpr utf8_character utf8_character_at(std::string_view text, std::size_t i) {
   const auto lead = static_cast<unsigned char>(text[i]);
   const std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
-  if (length == 0 || i + length > text.size()) return 0;
+  if (length == 0 || i + length > text.size()) return {};
+  char32_t code = length == 1 ? lead : lead & (0x7Fu >> length);
   for (std::size_t k = 1; k < length; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return 0;
+    const auto next = static_cast<unsigned char>(text[i + k]);
+    if ((next >> 6) != 0x2) return {};
+    code = (code << 6) | (next & 0x3Fu);
   }
-  return length;
+  constexpr char32_t shortest_from[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < shortest_from[length] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return {};
+  return {length, code};
 }
+
+[[nodiscard]] constexpr std::size_t utf8_length_at(std::string_view text, std::size_t i) {
+  return utf8_character_at(text, i).length;
+}
+
+// C0 (tab and line breaks included), DEL and C1: characters that no output shows as themselves.
+[[nodiscard]] constexpr bool is_control(char32_t code) { return code < 0x20 || (code >= 0x7F && code <= 0x9F); }
 
 // Text fit for any output hml writes (a table, SVG, JSON, a terminal): UTF-8 without control characters.
 [[nodiscard]] constexpr bool is_printable_utf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
-    const auto lead = static_cast<unsigned char>(text[i]);
-    const std::size_t length = utf8_length_at(text, i);
-    if (lead < 0x20 || lead == 0x7F || length == 0) return false;
-    i += length;
+    const utf8_character c = utf8_character_at(text, i);
+    if (c.length == 0 || is_control(c.code)) return false;
+    i += c.length;
   }
   return true;
 }
+
+static_assert(utf8_character_at("\xC3\xA9", 0).code == 0xE9 && utf8_character_at("\xF0\x9D\x84\x9E", 0).length == 4);
+static_assert(utf8_length_at("\xC0\xAF", 0) == 0 && utf8_length_at("\xED\xA0\x80", 0) == 0);  // overlong, surrogate
+static_assert(utf8_length_at("\xF4\x90\x80\x80", 0) == 0 && utf8_length_at("\xC3", 0) == 0);  // past U+10FFFF, cut
+static_assert(!is_printable_utf8("a\tb") && !is_printable_utf8("\xC2\x85") && is_printable_utf8("caf\xC3\xA9"));
 
 enum class prefix_system {
   automatic,  // binary for sizes that are whole multiples of a binary prefix but not of the decimal one
