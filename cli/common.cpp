@@ -504,11 +504,11 @@ const hml::machine_description& machine_files::resolve(std::string_view option, 
     }
     try {
       const hml::machine_description& m =
-          std::get<hml::loaded_device>(files_.emplace_back(hml::read_device_json(content))).machine();
+          std::get<hml::loaded_device>(files_.emplace_back(hml::read_device_json(content, name))).machine();
       note_older_format(text, "a device file");
       return m;
     } catch (const hml::device_file_error& e) {
-      throw input_error(input.source_name() + e.what());
+      throw named(e);
     }
   } catch (const hml::machine_file_error& e) {
     throw named(e);

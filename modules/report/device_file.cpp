@@ -1,5 +1,6 @@
 // hml.report:device_file's reader (see device_file.cppm), with nlohmann-json in the global module fragment.
 module;
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +14,9 @@ module;
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 module hml.report;
+import :yaml_fields;
 
 namespace hml {
 
@@ -39,9 +42,12 @@ namespace {
 
 using json = nlohmann::json;
 
-[[noreturn]] void fail(const std::string& field, const std::string& problem) {
-  throw device_file_error(field + ": " + problem);
-}
+// A field's problem, before read_device_json puts the file and the field's line in front of it.
+struct field_problem {
+  std::string field, problem;
+};
+
+[[noreturn]] void fail(const std::string& field, const std::string& problem) { throw field_problem{field, problem}; }
 
 std::string type_name(const json& j) { return j.type_name(); }
 
@@ -79,18 +85,20 @@ public:
     if (!value.is_string()) fail(field, "expected a string, not " + type_name(value));
     const auto& s = value.get_ref<const std::string&>();
     if (required && s.empty()) fail(field, "must not be empty");
+    if (!is_printable_utf8(s)) fail(field, "a control character or a byte that is not UTF-8");
     return out_.keep(s);
   }
 
   unsigned count(const json& object, const std::string& parent, std::string_view name, unsigned fallback,
-                 unsigned least) {
+                 unsigned least, unsigned most = 1'000'000) {
     const std::string field = path(parent, name);
     if (!object.contains(name)) return fallback;
     const json& value = object.at(std::string{name});
     if (!value.is_number_integer()) fail(field, "expected a whole number, not " + type_name(value));
     const auto n = value.get<std::int64_t>();
-    if (n < least || n > 1'000'000) {
-      fail(field, "must be within [" + std::to_string(least) + ", 1000000], not " + std::to_string(n));
+    if (n < least || n > most) {
+      fail(field, "must be within [" + std::to_string(least) + ", " + std::to_string(most) + "], not " +
+                      std::to_string(n));
     }
     return static_cast<unsigned>(n);
   }
@@ -116,9 +124,7 @@ public:
     try {
       f.value = parse<Q>(number->get_ref<const std::string&>());
     } catch (const std::invalid_argument& e) {
-      std::string_view message = e.what();
-      if (message.starts_with("hml: ")) message.remove_prefix(5);
-      fail(field, std::string{message});
+      fail(field, e.what());  // read_device_json drops the library's "hml: " with the rest of the form
     }
     if (!std::isfinite(f.value.value()) || !(f.value.value() > 0)) fail(field, "must be finite and > 0");
     return f;
@@ -206,7 +212,7 @@ public:
     d.id = text(root, "", "id", true);
     if (!is_machine_id(d.id)) fail("id", "use lower-case letters, digits and _ only, not '" + std::string{d.id} + "'");
     d.name = text(root, "", "name", true);
-    d.cores = count(root, "", "cores", 0, 0);
+    d.cores = count(root, "", "cores", 0, 0, max_cores);
     d.clock = quantity_figure<frequency>(root, "", "clock");
     d.note = text(root, "", "note", false);
 
@@ -265,7 +271,10 @@ private:
 
 }  // namespace
 
-loaded_device read_device_json(std::string_view text) {
+loaded_device read_device_json(std::string_view text, std::string_view file) {
+  // yaml-cpp reads JSON as YAML: the checks every hml reader makes (one document, no NUL, no key given
+  // twice, which nlohmann would let the last win) and the lines of the fields, which nlohmann does not keep.
+  const detail::yaml_fields<device_file_error> lines{file};
   json root;
   try {
     root = json::parse(text.begin(), text.end());
@@ -274,10 +283,25 @@ loaded_device read_device_json(std::string_view text) {
     if (const auto end = message.find("] "); message.starts_with("[json.exception") && end != std::string_view::npos) {
       message.remove_prefix(end + 2);
     }
-    throw device_file_error("not JSON: " + std::string{message});
+    if (message.starts_with("parse error at line ")) {  // the line goes in front, as every reader puts it
+      if (const auto colon = message.find(": "); colon != std::string_view::npos) message.remove_prefix(colon + 2);
+    }
+    int line = 0;
+    if (const auto* parse = dynamic_cast<const json::parse_error*>(&e); parse != nullptr && parse->byte > 0) {
+      const std::size_t at = std::min<std::size_t>(parse->byte - 1, text.size());
+      line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    }
+    throw device_file_error(std::string{file} + (line > 0 ? ":" + std::to_string(line) : std::string{}) +
+                            ": not JSON: " + std::string{message});
   }
+  const YAML::Node tree = lines.load(text);
+  lines.refuse_repeated_keys(tree, "");
   auto state = std::make_unique<loaded_device::storage>();
-  reader{*state}.read(root);
+  try {
+    reader{*state}.read(root);
+  } catch (const field_problem& p) {
+    lines.fail(lines.line_of(tree, p.field), p.field, p.problem);
+  }
   state->list[0] = &state->machine;
   return loaded_device{std::move(state)};
 }

@@ -29,8 +29,8 @@ import hml.catalog.lookup;
 
 export namespace hml {
 
-// A bad device file: what() is "<field>: <what is wrong>" (or "not JSON: ..."). The field is a path into
-// the file, such as memory[1].bandwidth.
+// A bad device file: what() is "FILE:LINE: <field>: <what is wrong>" (or "FILE:LINE: not JSON: ..."). The
+// field is a path into the file, such as memory[1].bandwidth.
 class device_file_error : public std::invalid_argument {
 public:
   using std::invalid_argument::invalid_argument;
@@ -56,7 +56,8 @@ private:
   std::unique_ptr<storage> state_;
 };
 
-// The device described by this JSON text; device_file_error if anything in it is wrong.
-[[nodiscard]] loaded_device read_device_json(std::string_view text);
+// The device described by this JSON text; device_file_error if anything in it is wrong, whose what() is
+// "FILE:LINE: field: what is wrong" (`file` names the text: a path, "standard input").
+[[nodiscard]] loaded_device read_device_json(std::string_view text, std::string_view file = "device.json");
 
 }  // namespace hml

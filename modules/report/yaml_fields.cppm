@@ -2,7 +2,7 @@
 // hml's files: the machine file and the ECM kernel file. Every error is one line naming the file, the line
 // (1-based) and the field's path ("memory[1].bandwidth"). A field given twice, an unknown field, a second
 // document, a NUL byte and a non-finite number are refused; yaml-cpp reads JSON as it reads YAML, so the
-// same checks hold for both.
+// same checks hold for both, and for the older device JSON (nlohmann reads its fields; this finds their lines).
 module;
 #include <algorithm>
 #include <cmath>
@@ -14,6 +14,7 @@ module;
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <yaml-cpp/eventhandler.h>
@@ -43,10 +44,37 @@ class yaml_fields {
 public:
   explicit yaml_fields(std::string_view file) : file_{file} {}
 
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, const std::string& problem) const {
-    const int line = at.IsDefined() ? at.Mark().line + 1 : 0;
-    throw Error(std::string{file_} + ":" + (line > 0 ? std::to_string(line) : std::string{"?"}) + ": " +
-                         (field.empty() ? std::string{"the top level"} : field) + ": " + problem);
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& field, std::string_view problem) const {
+    fail(at.IsDefined() ? at.Mark().line + 1 : 0, field, problem);
+  }
+  // FILE:LINE: FIELD: problem; without the line where there is none (0).
+  // A library check's message comes with its "hml: " prefix, which the tool puts in front of the whole line
+  // already: dropped here, so that no message says it twice.
+  [[noreturn]] void fail(int line, const std::string& field, std::string_view problem) const {
+    if (problem.starts_with("hml: ")) problem.remove_prefix(5);
+    throw Error(std::string{file_} + (line > 0 ? ":" + std::to_string(line) : std::string{}) + ": " +
+                (field.empty() ? std::string{"the top level"} : field) + ": " + std::string{problem});
+  }
+
+  // Every mapping of the document, at any depth: a key given twice would replace the first (or be dropped)
+  // silently, so it is refused with both lines. For a reader that takes its fields from a parsed copy
+  // (nlohmann's, which keeps the last); expect_map checks the mappings it is given the same way.
+  void refuse_repeated_keys(const YAML::Node& node, const std::string& field) const {
+    if (node.IsMap()) {
+      check_keys_once(node, field);
+      for (const auto& entry : node) {
+        refuse_repeated_keys(entry.second, path(field, entry.first.IsScalar() ? entry.first.Scalar() : "?"));
+      }
+    } else if (node.IsSequence()) {
+      for (std::size_t i = 0; i < node.size(); ++i) refuse_repeated_keys(node[i], item(field, i));
+    }
+  }
+
+  // The line (1-based) of the field at `field_path` ("memory[1].bandwidth"), or of the deepest field on the
+  // way that is there (a missing field: its parent's): for a reader whose errors name only the path.
+  static int line_of(const YAML::Node& root, std::string_view field_path) {
+    if (field_path == "the top level") return root.Mark().line + 1;
+    return line_below(root, field_path);
   }
 
   // The file's one document. A NUL byte (a YAML parser stops reading there, so the rest would be dropped
@@ -80,17 +108,10 @@ public:
   void expect_map(const YAML::Node& node, const std::string& field,
                   std::initializer_list<std::string_view> known) const {
     if (!node.IsMap()) fail(node, field, "expected a mapping of fields");
+    check_keys_once(node, field);
     for (const auto& entry : node) {
       if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text");
       const std::string name = entry.first.Scalar();
-      // A field given twice would replace the first (or be dropped) silently: refused, with both lines.
-      for (const auto& other : node) {
-        if (other.first.Mark().pos >= entry.first.Mark().pos) break;
-        if (other.first.IsScalar() && other.first.Scalar() == name) {
-          fail(entry.first, path(field, name),
-               "given twice (first on line " + std::to_string(other.first.Mark().line + 1) + ")");
-        }
-      }
       bool found = false;
       for (std::string_view k : known) found = found || name == k;
       if (!found) {
@@ -216,6 +237,43 @@ public:
   }
 
 private:
+  // A key given twice in this mapping: refused, naming both lines (one pass, however many keys).
+  void check_keys_once(const YAML::Node& map, const std::string& field) const {
+    std::unordered_map<std::string, int> first_line;
+    for (const auto& entry : map) {
+      if (!entry.first.IsScalar()) continue;  // expect_map refuses such a key; refuse_repeated_keys has no use for it
+      const int line = entry.first.Mark().line + 1;
+      const auto [seen, fresh] = first_line.try_emplace(entry.first.Scalar(), line);
+      if (!fresh) {
+        fail(line, path(field, entry.first.Scalar()), "given twice (first on line " + std::to_string(seen->second) + ")");
+      }
+    }
+  }
+
+  static int line_below(const YAML::Node& at, std::string_view rest) {
+    const int here = at.Mark().line + 1;
+    if (rest.empty()) return here;
+    if (rest.front() == '.') rest.remove_prefix(1);
+    if (rest.starts_with("[")) {
+      const std::size_t close = rest.find(']');
+      std::size_t index = 0;
+      const std::string_view digits = rest.substr(1, close == std::string_view::npos ? 0 : close - 1);
+      if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos ||
+          !at.IsSequence()) {
+        return here;
+      }
+      for (const char d : digits) index = index * 10 + static_cast<std::size_t>(d - '0');
+      if (index >= at.size()) return here;
+      return line_below(at[index], rest.substr(close + 1));
+    }
+    const std::size_t end = rest.find_first_of(".[");
+    const std::string name{rest.substr(0, end)};
+    if (!at.IsMap()) return here;
+    const YAML::Node child = at[name];
+    if (!child.IsDefined()) return here;
+    return line_below(child, end == std::string_view::npos ? std::string_view{} : rest.substr(end));
+  }
+
   std::string_view file_;
 };
 

@@ -476,37 +476,38 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
     const fs::path file = dir.file("bad.json", json);
     return hml_run({"roofline", "--device-file", file.string(), "--precision", "fp32", "--ops", operations.string()});
   };
-  const std::string prefix = "--machine: " + (dir.path / "bad.json").string() + ": ";
+  // FILE:LINE: FIELD, the line of the field in cli/my_gpu.json.
+  const auto at = [&](int line) { return "--machine: " + (dir.path / "bad.json").string() + ":" + std::to_string(line) + ": "; };
   std::string good = my_gpu_json();
   const auto replaced = [&](std::string_view from, std::string_view to) {
     std::string text = good;
     text.replace(text.find(from), from.size(), to);
     return text;
   };
-  expect_input_error(with("{\"id\": "), prefix + "not JSON: ");
-  expect_input_error(with("[]"), prefix + "the top level: expected an object, not array");
+  expect_input_error(with("{\"id\": "), at(1) + "not JSON: ");
+  expect_input_error(with("[]"), at(1) + "the top level: expected an object, not array");
   expect_input_error(with(replaced("\"2039 GB/s\"", "\"2039 GB\"")),
-                     prefix + "memory[1].bandwidth: cannot read \"2039 GB\" as a data rate");
-  expect_input_error(with(replaced("\"capacity\": \"80 GB\"", "\"capacity\": \"-80 GB\"")), prefix + "memory[1].capacity: ");
+                     at(6) + "memory[1].bandwidth: cannot read \"2039 GB\" as a data rate");
+  expect_input_error(with(replaced("\"capacity\": \"80 GB\"", "\"capacity\": \"-80 GB\"")), at(6) + "memory[1].capacity: ");
   expect_input_error(with(replaced("\"capacity\": \"80 GB\"", "\"capacity\": \"0 GB\"")),
-                     prefix + "memory[1].capacity: must be finite and > 0");
+                     at(6) + "memory[1].capacity: must be finite and > 0");
   expect_input_error(with(replaced("\"bus_bits\"", "\"bus_width\"")),
-                     prefix + "memory[1].interface.bus_width: unknown field; expected one of channels, bus_bits, pin_rate");
+                     at(7) + "memory[1].interface.bus_width: unknown field; expected one of channels, bus_bits, pin_rate");
   expect_input_error(with(replaced("\"source\": \"spec\"}}", "\"source\": \"specs\"}}")),
-                     prefix + "compute[0].dense.source: 'specs' is not in the file's sources");
+                     at(10) + "compute[0].dense.source: 'specs' is not in the file's sources");
   expect_input_error(with(replaced("\"kind\": \"stated\"", "\"kind\": \"vendor\"")),
-                     prefix + "memory[1].bandwidth.kind: expected stated, derived, measured or unconfirmed, not 'vendor'");
+                     at(6) + "memory[1].bandwidth.kind: expected stated, derived, measured or unconfirmed, not 'vendor'");
   expect_input_error(with(replaced("\"precision\": \"fp16\"", "\"precision\": \"fp17\"")),
-                     prefix + "compute[1].precision: unknown precision 'fp17'");
+                     at(11) + "compute[1].precision: unknown precision 'fp17'");
   expect_input_error(with(replaced("\"unit\": \"tensor\"", "\"unit\": \"matrix\"")),
-                     prefix + "compute[1].unit: expected vector or tensor, not 'matrix'");
+                     at(11) + "compute[1].unit: expected vector or tensor, not 'matrix'");
   expect_input_error(with(replaced("\"precision\": \"fp16\", \"unit\": \"tensor\"", "\"precision\": \"fp32\", \"unit\": \"vector\"")),
-                     prefix + "compute[1]: FP32 is given twice");
-  expect_input_error(with(replaced("\"id\": \"my_gpu\"", "\"id\": \"My GPU\"")), prefix + "id: use lower-case letters");
-  expect_input_error(with(replaced("\"name\": \"My GPU\", ", "")), prefix + "name: missing");
+                     at(11) + "compute[1]: FP32 is given twice");
+  expect_input_error(with(replaced("\"id\": \"my_gpu\"", "\"id\": \"My GPU\"")), at(2) + "id: use lower-case letters");
+  expect_input_error(with(replaced("\"name\": \"My GPU\", ", "")), at(1) + "name: missing");
   expect_input_error(with(replaced("\"bandwidth\": {\"value\": \"2039 GB/s\", \"kind\": \"stated\", \"source\": \"spec\"},", "")),
-                     prefix + "memory[1]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
-  expect_input_error(with(replaced("\"cores\": 108", "\"cores\": -1")), prefix + "cores: must be within [0, 1000000]");
+                     at(6) + "memory[1]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
+  expect_input_error(with(replaced("\"cores\": 108", "\"cores\": -1")), at(2) + "cores: must be within [0, 65536], not -1");
   // A precision the file's device has no peak for is --precision's fault, as for a catalog device.
   const fs::path file = dir.file("my_gpu.json", my_gpu_json());
   expect_input_error(hml_run({"roofline", "--device-file", file.string(), "--precision", "fp64", "--ops", operations.string()}),
@@ -930,7 +931,7 @@ TEST(Cli, ChartRefusesMoreKernelsThanItDraws) {
   const fs::path svg = dir.path / "c.svg";
   expect_input_error(hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--ops",
                               operations.string(), "-o", svg.string()}),
-                     "--ops: " + operations.string() + ": line 100002: more than 100000 kernels; a chart draws at "
+                     "--ops: " + operations.string() + ":100002: more than 100000 kernels; a chart draws at "
                      "most 100000 (split the file)");
   EXPECT_FALSE(fs::exists(svg));
 }

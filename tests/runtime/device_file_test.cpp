@@ -151,39 +151,55 @@ TEST(DeviceFile, ErrorsNameTheField) {
            (compute.empty() ? ok_compute : compute) + "}";
   };
   EXPECT_EQ(error_of(file("")), "accepted");
-  EXPECT_TRUE(error_of("").starts_with("not JSON: ")) << error_of("");
-  EXPECT_EQ(error_of("42"), "the top level: expected an object, not number");
+  EXPECT_TRUE(error_of("").starts_with("device.json:1: not JSON: ")) << error_of("");
+  EXPECT_EQ(error_of("42"), "device.json:1: the top level: expected an object, not number");
   // A number too large for a double is nlohmann's out_of_range, not a parse_error (found by fuzz.device_file).
-  EXPECT_EQ(error_of("1E99999"), "not JSON: number overflow parsing '1E99999'");
+  EXPECT_EQ(error_of("1E99999"), "device.json: not JSON: number overflow parsing '1E99999'");
   EXPECT_EQ(error_of(file("\"colour\": \"red\", ")),
-            "colour: unknown field; expected one of id, name, cores, clock, note, sources, memory, compute");
-  EXPECT_EQ(error_of(file("", R"("memory": [])")), "memory: needs at least one entry");
-  EXPECT_EQ(error_of(file("", R"("memory": {"name": "DRAM"})")), "memory: expected an array, not object");
+            "device.json:1: colour: unknown field; expected one of id, name, cores, clock, note, sources, memory, compute");
+  EXPECT_EQ(error_of(file("", R"("memory": [])")), "device.json:1: memory: needs at least one entry");
+  EXPECT_EQ(error_of(file("", R"("memory": {"name": "DRAM"})")), "device.json:1: memory: expected an array, not object");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": 100}])")),
-            "memory[0].bandwidth: expected a quantity with its unit as a string (\"2 TB/s\"), not number");
+            "device.json:1: memory[0].bandwidth: expected a quantity with its unit as a string (\"2 TB/s\"), not number");
   EXPECT_TRUE(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "100 GB"}])"))
-                  .starts_with("memory[0].bandwidth: cannot read \"100 GB\" as a data rate"));
-  EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "nan GB/s"}])")).substr(0, 20),
-            "memory[0].bandwidth:");
+                  .starts_with("device.json:1: memory[0].bandwidth: cannot read \"100 GB\" as a data rate"));
+  EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "nan GB/s"}])")).substr(0, 35),
+            "device.json:1: memory[0].bandwidth:");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "latency": "1 ns"}])")),
-            "memory[0]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
+            "device.json:1: memory[0]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "scope": "local"}])")),
-            "memory[0].scope: expected shared or per_core, not 'local'");
+            "device.json:1: memory[0].scope: expected shared or per_core, not 'local'");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "interface": {"channels": 2}}])")),
-            "memory[0].interface.bus_bits: missing");
+            "device.json:1: memory[0].interface.bus_bits: missing");
   EXPECT_EQ(error_of(file("", "", R"("compute": [{"precision": "fp32", "unit": "vector"}])")),
-            "compute[0]: needs a dense or a measured peak");
+            "device.json:1: compute[0]: needs a dense or a measured peak");
   EXPECT_EQ(error_of(file("", "", R"("compute": [{"unit": "vector", "dense": "1 TFLOP/s"}])")),
-            "compute[0].precision: missing");
+            "device.json:1: compute[0].precision: missing");
   EXPECT_EQ(error_of(file(R"("sources": [{"key": "a", "title": "A", "where": "a"}, {"key": "a", "title": "B", "where": "b"}], )")),
-            "sources[1].key: 'a' is listed twice");
+            "device.json:1: sources[1].key: 'a' is listed twice");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": {"value": "1 GB/s", "source": "a"}}])")),
-            "memory[0].bandwidth.source: 'a' is not in the file's sources");
+            "device.json:1: memory[0].bandwidth.source: 'a' is not in the file's sources");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": {"kind": "stated"}}])")),
-            "memory[0].bandwidth.value: missing");
+            "device.json:1: memory[0].bandwidth.value: missing");
   std::string seven_levels = R"("memory": [)";
   for (int i = 0; i < 7; ++i) seven_levels += std::string{i == 0 ? "" : ", "} + R"({"name": "L", "bandwidth": "1 GB/s"})";
-  EXPECT_EQ(error_of(file("", seven_levels + "]")), "memory: has 7 entries; at most 6");
+  EXPECT_EQ(error_of(file("", seven_levels + "]")), "device.json:1: memory: has 7 entries; at most 6");
+
+  // Across lines, each error names the line of its field; a key given twice (nlohmann would keep the last,
+  // so a second "bandwidth" would replace the first silently), a NUL, a control character in a name and a
+  // core count past hml::max_cores are refused.
+  const std::string lines = "{\n  \"id\": \"x\",\n  \"name\": \"X\",\n  \"memory\": [{\"name\": \"DRAM\",\n"
+                            "    \"bandwidth\": \"2039 GB/s\",\n    \"bandwidth\": \"1 GB/s\"}],\n  " +
+                            ok_compute + "\n}\n";
+  EXPECT_EQ(error_of(lines), "device.json:6: memory[0].bandwidth: given twice (first on line 5)");
+  EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\",\n  \"cores\": -1,\n  " + ok_memory + ", " + ok_compute + "}"),
+            "device.json:4: cores: must be within [0, 65536], not -1");
+  EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: must be within [0, 65536], not 1048576");
+  EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\\u001b[2J\",\n  " + ok_memory + ", " + ok_compute + "}"),
+            "device.json:3: name: a control character or a byte that is not UTF-8");
+  EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\":\n  \"X\"\n  \"memory\": []}"),
+            "device.json:5: not JSON: syntax error while parsing object - unexpected string literal; expected '}'");
+  EXPECT_TRUE(error_of(std::string{"{\"id\": \"x\",\n\0"}).starts_with("device.json:2: not JSON: ")) << error_of(std::string{"{\"id\": \"x\",\n\0"});
 }
 
 }  // namespace

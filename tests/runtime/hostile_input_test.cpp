@@ -124,6 +124,40 @@ TEST(HostileInput, ParseErrorsAreInHmlsForm) {
   }
 }
 
+// Every reader's error in one form, OPTION: FILE:LINE: FIELD: ..., "hml:" said once: the machine file, the
+// older device JSON (whose duplicate key once replaced 2039 GB/s with 1 GB/s silently; nlohmann keeps no
+// lines, so yaml-cpp finds them), the ECM machine and kernel YAML, and the kernels CSV.
+TEST(HostileInput, EveryReaderNamesFileLineAndField) {
+  const scratch_directory dir;
+  const std::string compute = R"("compute": [{"precision": "fp32", "unit": "vector", "dense": "1 TFLOP/s"}])";
+  const fs::path twice = dir.file("twice.json", "{\n \"id\": \"x\",\n \"name\": \"X\",\n \"memory\": [{\"name\": \"DRAM\",\n"
+                                                "  \"bandwidth\": \"2039 GB/s\",\n  \"bandwidth\": \"1 GB/s\"}],\n " + compute + "}\n");
+  const fs::path broken = dir.file("broken.json", "{\n \"id\": \"x\",\n \"name\": \"X\"\n \"memory\": []}\n");
+  const fs::path escape = dir.file("escape.json", "{\"id\": \"x\",\n \"name\": \"X\\u001b[2J\",\n \"memory\": "
+                                                  "[{\"name\": \"DRAM\", \"bandwidth\": \"1 GB/s\"}],\n " + compute + "}\n");
+  const fs::path second = dir.file("second.yml", "format: hml-machine/1\nid: x\n---\nid: y\n");
+  const fs::path kernel = dir.file("k.yml", "name: k\nelement size: 8\nloops: [10]\nloops: [20]\n");
+  const fs::path csv = dir.file("k.csv", "name,flops,memory_bytes\na,1,2\nb,inf,2\n");
+  const auto roofline_on = [](const fs::path& machine) {
+    return hml_run({"roofline", "--machine", machine.string(), "--precision", "fp32", "--ops",
+                    std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"});
+  };
+  const std::pair<outcome, std::string> cases[] = {
+      {roofline_on(twice), "--machine: " + twice.string() + ":6: memory[0].bandwidth: given twice (first on line 5)"},
+      {roofline_on(broken), "--machine: " + broken.string() + ":4: not JSON: syntax error while parsing object"},
+      {roofline_on(escape), "--machine: " + escape.string() + ":2: name: a control character or a byte that is not UTF-8"},
+      {roofline_on(second), "--machine: " + second.string() + ":3: a second document; a file holds one"},
+      {hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", kernel.string()}),
+       "--kernel: " + kernel.string() + ":4: loops: given twice (first on line 3)"},
+      {hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", csv.string()}),
+       "--ops: " + csv.string() + ":3: flops: "},
+  };
+  for (const auto& [o, expected] : cases) {
+    expect_input_error(o, "hml: error: " + expected);
+    EXPECT_EQ(o.err.find("hml:", 1), std::string::npos) << o.err;
+  }
+}
+
 // Control characters and bytes that are not UTF-8 are refused where a name comes in: they would make a
 // table move the terminal's cursor, and an SVG or JSON file invalid.
 TEST(HostileInput, NamesWithControlCharactersOrBrokenUtf8AreRefused) {
