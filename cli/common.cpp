@@ -81,6 +81,29 @@ void check_plain_numbers(CLI::App& hml) {
   }
 }
 
+std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv) {
+  const std::size_t end = message.find_first_of(":, ");
+  const std::string_view opening = std::string_view{message}.substr(0, end);
+  if (!opening.starts_with("--") || end == std::string::npos) return message;
+  const auto typed = [&](const std::string& name) {
+    for (int i = 1; i < argc; ++i) {
+      const std::string_view arg = argv[i];
+      if (arg == name || (arg.starts_with(name) && arg.size() > name.size() && arg[name.size()] == '=')) return true;
+    }
+    return false;
+  };
+  for (const CLI::App* command : hml.get_subcommands([](const CLI::App*) { return true; })) {
+    for (const CLI::Option* option : command->get_options()) {
+      const std::vector<std::string>& names = option->get_lnames();
+      if (names.size() < 2 || "--" + names.front() != opening || typed("--" + names.front())) continue;
+      for (const std::string& alias : names) {
+        if (typed("--" + alias)) return "--" + alias + message.substr(end);
+      }
+    }
+  }
+  return message;
+}
+
 std::string standard_input_taken_twice(int argc, const char* const* argv) {
   std::string reader;
   for (int i = 1; i < argc; ++i) {

@@ -49,6 +49,10 @@ std::string standard_input_taken_twice(int argc, const char* const* argv);
 // does not know is said first, even where CLI11 stopped at a missing required option.
 std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error);
 
+// The message with the option it opens with spelt as the user gave it: an option of several names
+// (--machine, --device, --device-file) is checked under its first, but the error names the one typed.
+std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv);
+
 // The message of a library exception without the library's "hml: " prefix.
 std::string_view without_library_prefix(std::string_view message);
 

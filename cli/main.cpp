@@ -38,10 +38,10 @@ int main(int argc, char** argv) {
     return 0;
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    return hml_cli::fail(hml_cli::parse_error_message(app, e));
+    return hml_cli::fail(hml_cli::as_given(app, hml_cli::parse_error_message(app, e), argc, argv));
   } catch (const std::bad_alloc&) {
     return hml_cli::fail("not enough memory for this run");
   } catch (const std::exception& e) {  // input errors, library validation, unwritable files
-    return hml_cli::fail(e.what());
+    return hml_cli::fail(hml_cli::as_given(app, e.what(), argc, argv));
   }
 }

@@ -60,7 +60,7 @@ TEST(CliMessages, RooflineTableIsInHumanUnits) {
 
 TEST(CliMessages, SwappedLettersInADeviceGetASuggestion) {
   expect_input_error(hml_run({"roofline", "--device", "h100_smx", "--precision", "fp32", "--ops", kernels}),
-                     "--machine: unknown machine 'h100_smx'; did you mean h100_sxm?");
+                     "--device: unknown machine 'h100_smx'; did you mean h100_sxm?");
   expect_input_error(hml_run({"devices", "mi300xx"}), "did you mean mi300x");
   expect_input_error(hml_run({"devices", "im300x"}), "did you mean mi300x");
 }

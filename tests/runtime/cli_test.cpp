@@ -477,7 +477,7 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
     return hml_run({"roofline", "--device-file", file.string(), "--precision", "fp32", "--ops", operations.string()});
   };
   // FILE:LINE: FIELD, the line of the field in cli/my_gpu.json.
-  const auto at = [&](int line) { return "--machine: " + (dir.path / "bad.json").string() + ":" + std::to_string(line) + ": "; };
+  const auto at = [&](int line) { return "--device-file: " + (dir.path / "bad.json").string() + ":" + std::to_string(line) + ": "; };
   std::string good = my_gpu_json();
   const auto replaced = [&](std::string_view from, std::string_view to) {
     std::string text = good;
@@ -691,7 +691,12 @@ TEST(Cli, UnknownDeviceSuggestsTheClosestNames) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   expect_input_error(hml_run({"roofline", "--device", "h10", "--precision", "fp32", "--ops", operations.string()}),
-                     "--machine: unknown machine 'h10'; did you mean h100_sxm, h100_pcie?");
+                     "--device: unknown machine 'h10'; did you mean h100_sxm, h100_pcie?");
+  // Under the name the user typed (--device, --device-file are --machine's names before 0.9).
+  expect_input_error(hml_run({"roofline", "--machine", "h10", "--precision", "fp32", "--ops", operations.string()}),
+                     "--machine: unknown machine 'h10'");
+  expect_input_error(hml_run({"roofline", "--device-file=h10", "--precision", "fp32", "--ops", operations.string()}),
+                     "--device-file: unknown machine 'h10'");
   expect_input_error(hml_run({"devices", "mi3000x"}), "did you mean mi300x");
   expect_input_error(
       hml_run({"roofline", "--device", "v100", "--precision", "tf32_tensor", "--ops", operations.string()}),
@@ -966,15 +971,15 @@ TEST(Cli, ChartRefusesADeviceGivenTwiceOrTooManyDevices) {
   const fs::path svg = dir.path / "c.svg";
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "mi300x", "--device", "H100-SXM", "--ops",
                               operations.string(), "-o", svg.string()}),
-                     "hml: error: --machine: 'h100_sxm' is given twice\n");
+                     "hml: error: --device: 'h100_sxm' is given twice\n");
   expect_input_error(
       hml_run({"chart", "--device", "mi300x", "--precision", "fp32", "--device", "mi300x", "--ops", operations.string(), "-o", svg.string()}),
-      "--machine: 'mi300x' is given twice");
+      "--device: 'mi300x' is given twice");
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "h100_pcie", "--device", "h200", "--device",
                               "a100_sxm_80gb", "--device", "a100_sxm_40gb", "--device", "l40s", "--device", "rtx_4090",
                               "--device", "rtx_3090", "--device", "mi300x", "--ops", operations.string(), "-o",
                               svg.string()}),
-                     "--machine: a chart compares at most 8 machines, not 9");
+                     "--device: a chart compares at most 8 machines, not 9");
   EXPECT_FALSE(fs::exists(svg));
   // Two different devices are fine.
   EXPECT_EQ(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "h100_pcie", "--ops", operations.string(), "-o",

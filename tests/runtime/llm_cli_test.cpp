@@ -167,7 +167,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   // The same did-you-mean as for machines, links and systems.
   expect_one_line_error({"--model", "llama-2-7", "--device", "h100_sxm"},
                         "--model: unknown model 'llama-2-7'; did you mean llama-2-7b, llama-2-70b?");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h10"}, "--machine: unknown machine 'h10'");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h10"}, "--device: unknown machine 'h10'");
   expect_one_line_error({"--device", "h100_sxm"}, "--model: give a preset, or --layers");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "0"}, "--batch: must be a whole number from 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "fp7"}, "--weights: unknown precision 'fp7'");
