@@ -4,7 +4,7 @@
 //
 // - sweeps of side x side points to CSV, JSON and the text table, to a file with -o (atomic: written,
 //   synced, renamed) and to /dev/null (the program's own cost); the same sweep at a hundredth of the points
-//   (memory must not grow with points), and one sweep of big_side x big_side points (10^8) to /dev/null;
+//   (memory must not grow with points), and one sweep of big_side x big_side points (about 10^7, the most a sweep takes) to /dev/null;
 // - `hml roofline --round` against the roofline exercise's Python reference solution (roofline_reference.py)
 //   on one generated file of `operations` operations, CSV in and CSV out; the two outputs must agree
 //   (same names and bounds, the same doubles), else the program reports nothing and fails; then
@@ -191,7 +191,7 @@ struct options {
   std::string reference;
   std::string python;
   std::size_t side = 1000;
-  std::size_t big_side = 10'000;
+  std::size_t big_side = 3'162;  // 3162^2 = 9,998,244: just under hml::max_sweep_points (10^7)
   std::size_t operations = 1'000'000;
   int runs = 3;
   double min_seconds = 2;  // hml's runs of each measurement take at least this long in all

@@ -447,12 +447,13 @@ inline box bounds_of(const polygon& shape) {
 // everything: a shape the grid skips is more than a pixel away.
 //
 // Once the plot is crowded, most candidates of a label that must be clear are not: a map of the page's
-// pixels, a row of bits each, says which pixels some marker or unrotated text covers whole. A candidate with
-// such a pixel inside its box meets that shape, so it fails after a few word tests (a label is one line of
-// text high), whatever the crowd; only a candidate that passes is tested against the shapes near it.
+// pixels, a row of bits each, says which pixels some marker or unrotated text reaches inside. A candidate
+// with such a pixel wholly inside its box overlaps that shape, so it fails after a few word tests (a label is
+// one line of text high), whatever the crowd; only a candidate that passes is tested against the shapes near
+// it, which in a crowd are the few a pixel's width from it.
 class layout {
  public:
-  layout() : cells_(columns * rows), covered_(words_per_row * pixel_rows, 0) {}
+  layout() : cells_(columns * rows), covered_(words_per_row * pixel_rows, 0), covered_whole_(covered_.size(), 0) {}
 
   void segment(point2 p, point2 q, bool clipped = true) {
     if (!clipped || clip_to_plot(p, q)) add({p, q}, false);
@@ -532,17 +533,47 @@ class layout {
     return false;
   }
 
-  // An axis-aligned rectangle (a marker, an unrotated text): the pixels it covers whole are covered.
+  // The pixels whose inside meets the inside of [low, high] along one axis of the page: [first, last).
+  static std::pair<std::size_t, std::size_t> pixels_met(double low, double high, std::size_t count) {
+    const double first = std::floor(std::max(low, 0.0));
+    const double last = std::ceil(std::min(high, static_cast<double>(count)));
+    if (!(first < last) || !(low < high)) return {0, 0};
+    return {static_cast<std::size_t>(first), static_cast<std::size_t>(last)};
+  }
+
+  // An axis-aligned rectangle (a marker, an unrotated text): the pixels whose inside it meets are covered.
+  // A box that holds such a pixel whole overlaps the rectangle by an area, not by a touch, so the test below
+  // rejects only what the exact test would.
   void cover(const box& b) {
-    const auto [column0, column1] = pixels_inside(b.x0, b.x1, pixel_columns);
-    const auto [row0, row1] = pixels_inside(b.y0, b.y1, pixel_rows);
-    if (column0 == column1) return;
-    for (std::size_t r = row0; r < row1; ++r) {
-      for_each_word(column0, column1, [&](std::size_t w, std::uint64_t mask) {
-        covered_[r * words_per_row + w] |= mask;
+    mark(covered_, pixels_met(b.x0, b.x1, pixel_columns), pixels_met(b.y0, b.y1, pixel_rows));
+    mark(covered_whole_, pixels_inside(b.x0, b.x1, pixel_columns), pixels_inside(b.y0, b.y1, pixel_rows));
+  }
+
+  static void mark(std::vector<std::uint64_t>& map, std::pair<std::size_t, std::size_t> columns_,
+                   std::pair<std::size_t, std::size_t> rows_) {
+    if (columns_.first == columns_.second) return;
+    for (std::size_t r = rows_.first; r < rows_.second; ++r) {
+      for_each_word(columns_.first, columns_.second, [&](std::size_t w, std::uint64_t mask) {
+        map[r * words_per_row + w] |= mask;
         return false;
       });
     }
+  }
+
+  // Whether the segment passes through the inside of a pixel that a marker or unrotated text covers whole:
+  // then it crosses that shape. Points a quarter pixel apart along it, each off the pixels' edges.
+  [[nodiscard]] bool crosses_covered(point2 p, point2 q) const {
+    const double length = std::hypot(q.x - p.x, q.y - p.y);
+    const auto steps = static_cast<std::size_t>(std::min(4 * length, 1e5)) + 1;
+    for (std::size_t k = 0; k <= steps; ++k) {
+      const double t = static_cast<double>(k) / static_cast<double>(steps);
+      const double x = p.x + (q.x - p.x) * t, y = p.y + (q.y - p.y) * t;
+      if (!(x > 0 && y > 0 && x < static_cast<double>(pixel_columns) && y < static_cast<double>(pixel_rows))) continue;
+      if (x == std::floor(x) || y == std::floor(y)) continue;  // on an edge
+      const auto column = static_cast<std::size_t>(x), row = static_cast<std::size_t>(y);
+      if ((covered_whole_[row * words_per_row + column / 64] >> (column % 64)) & 1u) return true;
+    }
+    return false;
   }
 
   // Whether a covered pixel lies wholly inside the box: then the box overlaps what covers it.
@@ -632,6 +663,7 @@ class layout {
           // Stop short of the label, so that the line touches neither it nor the marker's box.
           to = {to.x - (to.x - from.x) * 2 / length, to.y - (to.y - from.y) * 2 / length};
           leader = {from, to};
+          if (clear_only && crosses_covered(from, to)) continue;
           met_here += met({from, to}, true, enough - met_here);
         }
       }
@@ -649,7 +681,8 @@ class layout {
   std::vector<std::vector<std::uint32_t>> cells_;  // row by row: the shapes whose box covers each cell
   std::vector<std::uint32_t> seen_;                // per shape: the last query that tested it
   std::uint32_t query_ = 0;
-  std::vector<std::uint64_t> covered_;  // row by row, a bit a pixel: covered whole by a marker or unrotated text
+  std::vector<std::uint64_t> covered_;  // row by row, a bit a pixel: met inside by a marker or unrotated text
+  std::vector<std::uint64_t> covered_whole_;  // the same, covered whole
 };
 
 // --- drawing ------------------------------------------------------------------------------------------
