@@ -53,7 +53,7 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) {
   return CLI::Validator(
       [low, most](const std::string& text) -> std::string {
         const bool digits = !text.empty() && text.size() <= 19 && text.find_first_not_of("0123456789") == std::string::npos;
-        if (digits && std::stoull(text) >= low && std::stoull(text) <= most) return {};
+        if (const std::uint64_t n = digits ? std::stoull(text) : 0; digits && n >= low && n <= most) return {};
         return "must be a whole number from " + std::to_string(low) + " to " + std::to_string(most) + ", not '" +
                text + "'";
       },
@@ -321,10 +321,12 @@ void emit(const output_options& options, const std::string& content) {
   out.finish();
 }
 
+std::string input_name(const std::string& path) { return path == "-" ? "standard input" : path; }
+
 input_file::input_file(std::string_view option, const std::string& path)
     : option_{option},
       path_{path},
-      source_name_{std::string{option} + ": " + (path == "-" ? "standard input" : path) + ": "} {
+      source_name_{std::string{option} + ": " + input_name(path) + ": "} {
   const auto cannot_read = [&](const std::string& reason) {
     return input_error(option_ + ": cannot read '" + path_ + "': " + reason);
   };
@@ -372,7 +374,7 @@ std::string input_file::read_whole(std::size_t limit) {
 }
 
 std::string input_file::where(std::size_t line) const {
-  return option_ + ": " + (path_ == "-" ? std::string{"standard input"} : path_) + ":" + std::to_string(line) + ": ";
+  return option_ + ": " + input_name(path_) + ":" + std::to_string(line) + ": ";
 }
 
 hml::byte_source input_file::source() {
@@ -426,7 +428,7 @@ namespace {
 constexpr std::size_t largest_machine_file = std::size_t{1} << 20;
 
 void note_older_format(const std::string& path, std::string_view format) {
-  note((path == "-" ? std::string{"standard input"} : path) + " is " + std::string{format} +
+  note(input_name(path) + " is " + std::string{format} +
        " (an older format), read as such; `hml devices " + path + " --format yaml` writes it as a machine file");
 }
 
@@ -513,7 +515,7 @@ const hml::machine_description& machine_files::resolve(std::string_view option, 
   }
   input_file input{option, text};
   const std::string content = input.read_whole(largest_machine_file);
-  const std::string name = text == "-" ? "standard input" : text;
+  const std::string name = input_name(text);
   const auto named = [&](const std::invalid_argument& e) { return input_error(std::string{option} + ": " + e.what()); };
   try {
     if (hml::is_machine_file(content)) {

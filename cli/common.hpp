@@ -162,6 +162,9 @@ void remove_temporary_on_interrupt();
 // All of `content` to standard output, or atomically to the file (so a failure leaves no partial file).
 void emit(const output_options& options, const std::string& content);
 
+// How errors and notes name an input: "standard input" for -, else the path.
+std::string input_name(const std::string& path);
+
 // An input file, or standard input for "-", read in blocks by a kernels reader; errors name the option and
 // the file. A command that reads its input twice (a text table measures its columns first) asks for
 // rewind(): a regular file is read again from where it started, anything else (a pipe) from a temporary
