@@ -524,6 +524,10 @@ duration host_machine::latency(std::size_t level) const {
   return level < latencies.size() ? latencies[level] : 0 * second;
 }
 
+data_size host_machine::latency_working_set(std::size_t level) const {
+  return std::sqrt(levels.at(level).smallest.value() * levels.at(level).largest.value()) * byte;
+}
+
 memory host_machine::memory_for(data_size working_set) const {
   const std::size_t level = level_index(working_set);
   return {latency(level), levels[level].ceiling.bandwidth};
@@ -661,10 +665,18 @@ constexpr stream_mix_bandwidth copy_mix{.kernel = "copy", .reads = 1, .writes = 
 
 machine_description host_machine::cpu(std::span<const data_size> caches) const {
   expects(clock.value() > 0, "hml: the ECM description of this machine needs its measured clock");
-  expects(levels.size() >= 2, "hml: the ECM description needs a cache level and main memory");
+  expects(!levels.empty(), "hml: the machine has no measured memory level");
   const auto measured = [](auto q) { return hml::measured(q, probe_source.key); };
   const auto measured_latency = [&](std::size_t level) {
     return latency(level).value() > 0 ? measured(latency(level)) : figure<duration>{};
+  };
+  // The latency of the first plateau measured inside (above, below]; none if no plateau was.
+  const auto latency_inside = [&](data_size above, data_size below) {
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      const data_size at = latency_working_set(i);
+      if (above < at && !(below < at)) return measured_latency(i);
+    }
+    return figure<duration>{};
   };
   const double per_core = 1.0 / static_cast<double>(threads);
   const machine_description probed = description();
@@ -682,8 +694,10 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
   data_rate l1_store{};  // all threads; none: the port model's default
   data_rate memory_triad = levels.back().ceiling.bandwidth;
   data_rate memory_copy = copy.empty() ? data_rate{} : copy.back().bandwidth;
+  figure<duration> memory_latency = measured_latency(levels.size() - 1);
   if (caches.empty()) {
     // Nothing reported: the plateaus are the levels, their sizes what the samples show.
+    expects(levels.size() >= 2, "hml: the ECM description needs a cache level and main memory");
     for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
       add_level({.name = levels[i].ceiling.name, .capacity = measured(levels[i].largest * per_core),
                  .latency = measured_latency(i), .scope = sharing::per_core},
@@ -694,12 +708,12 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
     expects(caches.size() <= names.size(), "hml: the ECM description takes up to three cache levels");
     const std::vector<working_set_range> ranges = sample_ranges(caches);
     for (std::size_t i = 0; i < caches.size(); ++i) {
-      const auto [smallest, largest, shared] = ranges[i];
+      const auto [smallest, largest, shared, capacity] = ranges[i];
       const std::optional<data_rate> inside = median_within(schoenauer_triad, smallest, largest);
       expects(inside.has_value(), "hml: no probed working set lies inside a cache the system reports; probe from "
                                   "below the first cache to well beyond the last");
       add_level({.name = names[i], .capacity = measured(caches[i]),
-                 .latency = measured_latency(level_index((smallest + largest) / 2.0)),
+                 .latency = latency_inside(i == 0 ? data_size{} : ranges[i - 1].capacity, capacity),
                  .scope = shared ? sharing::shared : sharing::per_core},
                 *inside);
       if (i == 0) {
@@ -708,12 +722,13 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
       }
     }
     const data_size beyond = ranges.back().smallest;
+    if (!(ranges[caches.size() - 1].capacity < latency_working_set(levels.size() - 1))) memory_latency = {};
     if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
   m.ports = ports(l1_triad, l1_store);
   m.memory.push_back({.name = "DRAM", .capacity = installed_memory(), .bandwidth = measured(memory_triad),
-                      .latency = measured_latency(levels.size() - 1)});
+                      .latency = memory_latency});
   m.memory_bandwidths.push_back({triad_mix.kernel, triad_mix.reads, triad_mix.writes, measured(memory_triad)});
   if (!copy.empty()) m.memory_bandwidths.push_back({copy_mix.kernel, copy_mix.reads, copy_mix.writes, measured(memory_copy)});
   // memmove's samples are all beyond four times the last cache (probe() takes no others).
@@ -730,10 +745,11 @@ std::vector<host_machine::working_set_range> host_machine::sample_ranges(std::sp
   for (std::size_t i = 0; i < caches.size(); ++i) {
     const bool shared = i + 1 == caches.size() && threads > 1;
     const data_size all_threads_hold = shared ? caches[i] : caches[i] * static_cast<double>(threads);
-    ranges.push_back({2.0 * inner_share, all_threads_hold / 2.0, shared});
+    ranges.push_back({2.0 * inner_share, all_threads_hold / 2.0, shared, all_threads_hold});
     inner_share = all_threads_hold;
   }
-  ranges.push_back({4.0 * inner_share, std::numeric_limits<double>::infinity() * byte});
+  const data_size unbounded = std::numeric_limits<double>::infinity() * byte;
+  ranges.push_back({4.0 * inner_share, unbounded, false, unbounded});
   return ranges;
 }
 
@@ -770,10 +786,10 @@ host_machine probe(const probe_options& options) {
       machine.copy_memmove.push_back(measure_bandwidth(stream_kernel::copy_memmove, size, options.timing));
   }
   machine.levels = find_plateaus(machine.schoenauer_triad, options.plateaus);
-  for (const bandwidth_plateau& level : machine.levels) {
+  for (std::size_t level = 0; level < machine.levels.size(); ++level) {
     // The level's working sets are all threads' together; the latency is one thread's.
-    const data_size middle = std::sqrt(level.smallest.value() * level.largest.value()) * byte;
-    machine.latencies.push_back(measure_latency(middle / static_cast<double>(machine.threads), options.timing));
+    machine.latencies.push_back(
+        measure_latency(machine.latency_working_set(level) / static_cast<double>(machine.threads), options.timing));
   }
   machine.peak = measure_peak_compute(options.timing);
   machine.peak_fp32 = measure_peak_compute(options.timing, fma_precision::fp32);

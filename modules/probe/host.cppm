@@ -171,6 +171,9 @@ struct host_machine {
   [[nodiscard]] const bandwidth_plateau& level_for(data_size working_set) const;
   // The latency measured for levels[level]; 0 s where none was (a machine put together by hand).
   [[nodiscard]] duration latency(std::size_t level) const;
+  // Where levels[level]'s latency is measured: the geometric middle of its working sets, all threads together
+  // (one thread chases a share of it).
+  [[nodiscard]] data_size latency_working_set(std::size_t level) const;
   // A flat memory with that level's latency, streaming at its ceiling.
   [[nodiscard]] memory memory_for(data_size working_set) const;
   [[nodiscard]] memory dram() const;
@@ -192,7 +195,10 @@ struct host_machine {
   // the samples from four times the last cache on, for two stream mixes (the triad: 3 reads, 1 write; copy:
   // 1 and 1), which the model scales for write-allocate itself; the slowest plateau where no sample is
   // that large; and memmove's non-temporal copy ("copy-nt"), the path kernels that stream their stores
-  // take. Needs a measured clock and a sample inside every cache.
+  // take. A level's latency is that of the first plateau whose latency_working_set() lies inside it
+  // (main memory: the slowest plateau's, if beyond the last cache), none where no plateau's does: plateaus that merge
+  // levels (a loaded or instrumented host) leave latencies out, never give a cache another level's.
+  // Needs a measured clock and a sample inside every cache; not any number of plateaus.
   [[nodiscard]] machine_description cpu() const;
   // The same with the caches' capacities given, L1 first, each as one core sees it (the last one is
   // shared by all threads); without any, the levels are the plateaus found.
@@ -206,6 +212,7 @@ struct host_machine {
     data_size smallest;
     data_size largest;
     bool shared = false;  // a cache all threads share: the last one, when there are several threads
+    data_size capacity;   // what the level holds, all threads together (main memory: infinite)
   };
   [[nodiscard]] std::vector<working_set_range> sample_ranges(std::span<const data_size> caches) const;
   // The ECM port model of this machine: the vector width of the probe's kernels; as the loads and stores

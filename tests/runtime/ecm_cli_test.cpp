@@ -167,6 +167,30 @@ TEST(EcmProbe, StoresPerCycleComeFromTheStoreKernelInL1) {
   EXPECT_DOUBLE_EQ(again.cpu().ports.stores_per_cycle, 0.9);
 }
 
+// A level's latency is the plateau's measured inside it. The fixture's plateaus call 16 MiB L2 and the spill
+// at 32 to 64 MiB L3: L1 (up to 96 KiB for 2 threads) and L2 (to 2 MiB) have theirs, the L3 of 32 MiB has
+// none measured inside it, main memory the slowest plateau's. Plateaus that merge every level (an
+// instrumented or loaded host) still give the caches' figures; the one latency goes to the level it was
+// measured in (the middle of 16 KiB to 1 GiB: 4 MiB, in L3), none to the others.
+TEST(EcmProbe, EachLatencyGoesToTheLevelItWasMeasuredIn) {
+  using namespace hml::literals;
+  const std::array caches{48_KiB, 1_MiB, 32_MiB};
+  hml::host_machine m = probed_machine();
+  const auto latencies = [&] {
+    std::vector<double> ns;
+    for (const hml::level_description& level : m.cpu(caches).memory) {
+      ns.push_back(level.latency.published() ? std::round(hml::in(level.latency.value, hml::nano(hml::second))) : -1);
+    }
+    return ns;
+  };
+  EXPECT_EQ(latencies(), (std::vector<double>{1, 4, -1, 100}));
+  m.levels = {{{"DRAM", 60_GBps}, 16_KiB, 1_GiB, 7}};
+  m.latencies = {30_ns};
+  EXPECT_EQ(latencies(), (std::vector<double>{-1, -1, 30, -1}));
+  EXPECT_DOUBLE_EQ(hml::in(m.cpu(caches).memory[1].bandwidth.value, hml::giga(hml::byte_per_second)), 250);
+  EXPECT_THROW((void)m.cpu(std::span<const hml::data_size>{}), std::invalid_argument);  // no cache to name
+}
+
 // Where the system reports no caches, the plateaus found are the levels.
 TEST(EcmProbe, WithoutReportedCachesThePlateausAreTheLevels) {
   const hml::machine_description c = probed_machine().cpu(std::span<const hml::data_size>{});
