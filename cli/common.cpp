@@ -67,8 +67,14 @@ CLI::Validator finite_number() {
         char* end = nullptr;
         errno = 0;
         const double x = std::strtod(begin, &end);
-        if (!text.empty() && end == begin + text.size() && errno == 0 && std::isfinite(x)) return {};
-        return "must be a finite number, not '" + text + "'";
+        if (text.empty() || end != begin + text.size() || !std::isfinite(x)) {
+          return "must be a finite number, not '" + text + "'";
+        }
+        const double magnitude = std::abs(x);
+        if (errno == 0 && (magnitude == 0 || (magnitude >= hml::smallest_magnitude && magnitude <= hml::largest_magnitude))) {
+          return {};
+        }
+        return "must be zero or of magnitude 1e-30 to 1e30 (as every figure hml takes), not '" + text + "'";
       },
       "");
 }

@@ -84,8 +84,9 @@ hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text, h
 // an unsigned option as 2^64 - 1, and "nan" or "inf" into a double as they are):
 // a count is a whole number within [low, most], its bounds in the message;
 CLI::Validator whole_number(std::uint64_t low, std::uint64_t most);
-// a plain number (a share, a ratio, cycles) is finite: every option CLI11 reads as a number (type FLOAT)
-// takes this check (check_plain_numbers), so none lets "nan" or "inf" into a model.
+// a plain number (a share, a ratio, cycles) is finite, and zero or of a magnitude from 1e-30 to 1e30 as a
+// quantity's text must be (hml::largest_magnitude): every option CLI11 reads as a number (type FLOAT) takes
+// this check (check_plain_numbers), so none lets "nan", "inf" or an overflow into a model.
 CLI::Validator finite_number();
 void check_plain_numbers(CLI::App& hml);
 

@@ -31,8 +31,8 @@ struct probe_command_options {
 hml::probe_options probe_options_of(const probe_command_options& o) {
   const auto smallest = quantity_of<hml::data_size>("--smallest", o.smallest);
   const auto largest = quantity_of<hml::data_size>("--largest", o.largest);
-  check_option("--smallest", [&] { hml::validate_working_set(smallest); });
-  check_option("--largest", [&] { hml::validate_working_set(largest); });
+  check_option("--smallest", [&] { hml::validate_probe_working_set(smallest); });
+  check_option("--largest", [&] { hml::validate_probe_working_set(largest); });
   std::vector<hml::data_size> working_sets =
       check_option("--smallest, --largest", [&] { return hml::working_set_ladder(smallest, largest); });
   // The library runs more threads than CPUs if asked (the tests do); from the shell that is a mistake.

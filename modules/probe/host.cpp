@@ -290,6 +290,11 @@ void validate_working_set(data_size working_set) {
   }
 }
 
+void validate_probe_working_set(data_size working_set) {
+  validate_working_set(working_set);
+  expects(!(working_set < min_probe_working_set), "hml: the probe's working sets must be at least 1 KiB");
+}
+
 unsigned available_threads() {
   const std::size_t cpus = allowed_cpus().size();
   if (cpus > 0) return static_cast<unsigned>(cpus);
@@ -771,6 +776,7 @@ compute_ceiling host_machine::scalar_chain_compute() const { return {"FP64 scala
 
 host_machine probe(const probe_options& options) {
   expects(!options.working_sets.empty(), "hml: the probe needs at least one working set");
+  std::ranges::for_each(options.working_sets, validate_probe_working_set);
   host_machine machine;
   machine.threads = options.timing.threads == 0 ? available_threads() : options.timing.threads;
   machine.isa = vector_isa();

@@ -53,6 +53,12 @@ constexpr void validate_repetitions(unsigned repetitions) {
 // A working set the probe can allocate: finite, > 0 and at most half of physical_memory().
 void validate_working_set(data_size working_set);
 
+// The smallest working set a probe takes (all threads together): below it every kernel runs arrays of one
+// cache line per thread, the same measurement at every size, each taking the whole --min-time.
+inline constexpr data_size min_probe_working_set = 1024.0 * byte;
+// A working set of a probe's ladder: validate_working_set's and at least min_probe_working_set.
+void validate_probe_working_set(data_size working_set);
+
 // The data caches the system reports for CPU 0, L1 first, each as one core sees it (sysfs; "48K"), an
 // empty list where it reports none.
 [[nodiscard]] std::vector<data_size> reported_caches();

@@ -27,6 +27,14 @@ import :symbols;
 
 export namespace hml {
 
+// The magnitudes hml takes from text, in base units (B, s, FLOP, B/s, FLOP/s, FLOP/B, Hz): zero, or from
+// 1e-30 to 1e30. Every real figure lies far inside (a petabyte is 1e15 B, a picosecond 1e-12 s), and a
+// model combining a few such figures stays inside double's range, so no result of finite inputs reads as
+// inf, nan or a zero that is not one (1e308 B at 1e-308 B/s would). The compile-time literals keep the
+// range of a double: they are code, not input.
+inline constexpr double smallest_magnitude = 1e-30;
+inline constexpr double largest_magnitude = 1e30;
+
 struct parse_options {
   // A number without a unit is in the base unit: bytes, seconds, FLOP, B/s, FLOP/s, FLOP/B or Hz.
   // Off by default, because "10" as a data rate is more often a forgotten unit than 10 B/s; the CLI turns
@@ -359,13 +367,13 @@ private:
     const bool too_large_or_small = ec == std::errc::result_out_of_range;
     const bool too_large = number.magnitude + unit.decimal_exponent > 0;
     if (!too_large_or_small) value = scale_by_power_of_two(value, unit.binary_exponent);
-    if ((too_large_or_small && too_large) || std::isinf(value)) {
-      fail(first_, quoted(text_.substr(first_, end - first_)), " is too large for a double",
-           std::string(with_article(wanted_)) + " of at most 1.8e308 " + std::string(base_unit_symbol(wanted_)));
+    if ((too_large_or_small && too_large) || !(std::abs(value) <= largest_magnitude)) {
+      fail(first_, quoted(text_.substr(first_, end - first_)), " is too large",
+           std::string(with_article(wanted_)) + " of at most 1e30 " + std::string(base_unit_symbol(wanted_)));
     }
-    if (too_large_or_small || (value == 0.0 && !number.is_zero)) {
-      fail(first_, quoted(text_.substr(first_, end - first_)), " is too small for a double and would read as zero",
-           "zero or " + std::string(with_article(wanted_)) + " of at least 4.9e-324 " +
+    if (too_large_or_small || (!number.is_zero && !(std::abs(value) >= smallest_magnitude))) {
+      fail(first_, quoted(text_.substr(first_, end - first_)), " is too small",
+           "zero or " + std::string(with_article(wanted_)) + " of at least 1e-30 " +
                std::string(base_unit_symbol(wanted_)));
     }
     return value;

@@ -39,7 +39,8 @@ TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "10000000", "--rows",
                               "100000"}),
                      "--size, --rows: an array has at most 2^36 elements");
-  expect_input_error(hml_run({"probe", "--min-time", "1e300s"}), "--min-time: the minimum time of a repetition must be within [0 s, 1 s]");
+  expect_input_error(hml_run({"probe", "--min-time", "2s"}), "--min-time: the minimum time of a repetition must be within [0 s, 1 s]");
+  expect_input_error(hml_run({"probe", "--min-time", "1e300s"}), "--min-time: cannot read \"1e300s\" as a duration");
   expect_input_error(hml_run({"probe", "--repetitions", "4294967295"}), "--repetitions: must be a whole number from 1 to 100");
   expect_input_error(hml_run({"probe", "--threads", "4294967296"}), "--threads: must be a whole number from 0 to 65536");
   expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--chunks", "0"}),
@@ -73,8 +74,26 @@ TEST(HostileInput, ALoopThatOverrunsItsArrayIsRefusedWithItsLine) {
 TEST(HostileInput, NoNonFiniteNumberIsTakenOrPrinted) {
   expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "0B", "--out", "0B"}),
                      "--in, --out, --flops: the job copies no bytes and does no work");
-  expect_input_error(hml_run({"sweep", "--bandwidth", "1e-300B/s", "--size", "1e300B"}),
-                     "--size, --bandwidth: at size 1e+282 EB the memory time is inf s, no finite number");
+  // Figures beyond 1e30 or below 1e-30 base units: their ratios and products overflowed into inf and nan.
+  expect_input_error(hml_run({"sweep", "--bandwidth", "1e-300B/s", "--size", "1GB"}),
+                     "--bandwidth: cannot read \"1e-300B/s\" as a data rate: \"1e-300B/s\" at position 0 is too small; "
+                     "expected zero or a data rate of at least 1e-30 B/s");
+  expect_input_error(hml_run({"sweep", "--bandwidth", "1GB/s", "--size", "1e300B"}),
+                     "--size: cannot read \"1e300B\" as a data size: \"1e300B\" at position 0 is too large; "
+                     "expected a data size of at most 1e30 B");
+  expect_input_error(hml_run({"analyze", "--flops", "1e-320FLOP", "--bytes", "1e308B", "--time", "1s", "--machine",
+                              "h100_sxm", "--precision", "fp64"}),
+                     "--flops: cannot read \"1e-320FLOP\"");
+  expect_input_error(hml_run({"sweep", "--hit-rate", "1", "--fast", "1TB/s", "--slow", "1e-320B/s"}), "--slow: cannot read");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--tp", "2", "--link",
+                              "1e-300B/s"}),
+                     "--link: ");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "1e300", "--t-nol", "1"}),
+                     "--t-ol: must be zero or of magnitude 1e-30 to 1e30 (as every figure hml takes), not '1e300'");
+  const scratch_directory dir;
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp64", "--ops",
+                              dir.file("ops.csv", "name,flops,memory_bytes\nt,1e-320,1e308\n").string()}),
+                     "ops.csv:2: flops: cannot read \"1e-320\"");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "inf", "--t-nol", "1"}),
                      "--t-ol: must be a finite number, not 'inf'");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--shares", "nan,nan"}),

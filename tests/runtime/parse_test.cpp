@@ -313,21 +313,29 @@ TEST(ParseError, MissingNumber) {
 
 TEST(ParseError, Overflow) {
   EXPECT_STREQ(error_of<hml::data_size>("1e400 GB").what(),
-               "cannot read \"1e400 GB\" as a data size: \"1e400 GB\" at position 0 is too large for a double; "
-               "expected a data size of at most 1.8e308 B");
-  EXPECT_EQ(error_of<hml::data_size>("1e300 PB").expected(), "a data size of at most 1.8e308 B");  // by the unit
-  EXPECT_EQ(error_of<hml::data_size>("1e308 PiB").expected(), "a data size of at most 1.8e308 B");  // by 2^50
-  EXPECT_EQ(error_of<hml::duration>("1e99999999999999999999 s").expected(), "a duration of at most 1.8e308 s");
+               "cannot read \"1e400 GB\" as a data size: \"1e400 GB\" at position 0 is too large; "
+               "expected a data size of at most 1e30 B");
+  EXPECT_EQ(error_of<hml::data_size>("1e300 PB").expected(), "a data size of at most 1e30 B");  // by the unit
+  EXPECT_EQ(error_of<hml::data_size>("1e308 PiB").expected(), "a data size of at most 1e30 B");  // by 2^50
+  EXPECT_EQ(error_of<hml::duration>("1e99999999999999999999 s").expected(), "a duration of at most 1e30 s");
   EXPECT_EQ(error_of<hml::data_size>(" 1" + std::string(400, '0') + " B").position(), 1u);
+  // hml's range, inside a double's: 1e30 B (1e15 PB) is taken, a little more is not.
+  EXPECT_EQ(hml::parse<hml::data_size>("1e30 B"), hml::largest_magnitude * hml::byte);
+  EXPECT_EQ(hml::parse<hml::data_size>("1e15 PB"), hml::largest_magnitude * hml::byte);
+  EXPECT_EQ(error_of<hml::data_size>("1.000001e30 B").position(), 0u);
+  EXPECT_EQ(error_of<hml::compute_rate>("2e30 FLOP/s").expected(), "a compute rate of at most 1e30 FLOP/s");
 }
 
 TEST(ParseError, UnderflowOfANonZeroNumber) {
   EXPECT_STREQ(error_of<hml::duration>("1e-400 s").what(),
-               "cannot read \"1e-400 s\" as a duration: \"1e-400 s\" at position 0 is too small for a double "
-               "and would read as zero; expected zero or a duration of at least 4.9e-324 s");
+               "cannot read \"1e-400 s\" as a duration: \"1e-400 s\" at position 0 is too small; "
+               "expected zero or a duration of at least 1e-30 s");
   EXPECT_EQ(error_of<hml::duration>("1e-320 ns").position(), 0u);          // by the unit
   EXPECT_EQ(error_of<hml::data_size>("5e-324 bit").position(), 0u);        // by 2^-3
   EXPECT_EQ(error_of<hml::duration>("0.1e-99999999999999999999 s").position(), 0u);
+  EXPECT_EQ(error_of<hml::data_rate>("1e-31 B/s").expected(), "zero or a data rate of at least 1e-30 B/s");
+  EXPECT_EQ(hml::parse<hml::duration>("1e-30 s"), hml::smallest_magnitude * hml::second);
+  EXPECT_EQ(hml::parse<hml::duration>("0e-400 s"), 0 * hml::second);  // zero is zero at any exponent
 }
 
 TEST(ParseError, TrailingJunk) {
