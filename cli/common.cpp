@@ -87,23 +87,40 @@ void check_plain_numbers(CLI::App& hml) {
   }
 }
 
+void strict_flags(CLI::App& hml) {
+  for (CLI::App* command : hml.get_subcommands([](CLI::App*) { return true; })) {
+    for (CLI::Option* option : command->get_options()) {
+      if (option->get_expected_max() == 0 && !option->get_lnames().empty() && option->get_lnames().front() != "help") {
+        option->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+      }
+    }
+  }
+}
+
 std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv) {
   const std::size_t end = message.find_first_of(":, ");
   const std::string_view opening = std::string_view{message}.substr(0, end);
   if (!opening.starts_with("--") || end == std::string::npos) return message;
+  // --name or --name=VALUE; a short name also as -oVALUE.
   const auto typed = [&](const std::string& name) {
+    const bool short_name = !name.starts_with("--");
     for (int i = 1; i < argc; ++i) {
       const std::string_view arg = argv[i];
-      if (arg == name || (arg.starts_with(name) && arg.size() > name.size() && arg[name.size()] == '=')) return true;
+      if (arg == name || (arg.starts_with(name) && arg.size() > name.size() && (short_name || arg[name.size()] == '='))) {
+        return true;
+      }
     }
     return false;
   };
   for (const CLI::App* command : hml.get_subcommands([](const CLI::App*) { return true; })) {
     for (const CLI::Option* option : command->get_options()) {
-      const std::vector<std::string>& names = option->get_lnames();
-      if (names.size() < 2 || "--" + names.front() != opening || typed("--" + names.front())) continue;
-      for (const std::string& alias : names) {
-        if (typed("--" + alias)) return "--" + alias + message.substr(end);
+      const std::vector<std::string>& longs = option->get_lnames();
+      if (longs.empty() || "--" + longs.front() != opening || typed("--" + longs.front())) continue;
+      std::vector<std::string> aliases;
+      for (const std::string& alias : longs) aliases.push_back("--" + alias);
+      for (const std::string& alias : option->get_snames()) aliases.push_back("-" + alias);
+      for (const std::string& alias : aliases) {
+        if (typed(alias)) return alias + message.substr(end);
       }
     }
   }
@@ -156,6 +173,9 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   }
   if (std::regex_match(message, m, std::regex{"(\\S+) excludes (\\S+)"})) {
     return m.str(1) + ", " + m.str(2) + ": not together; give one of them";
+  }
+  if (std::regex_match(message, m, std::regex{"(\\S+) was given a disallowed flag override"})) {
+    return "--" + m.str(1) + ": a flag takes no value; give --" + m.str(1) + " alone";
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): At Most 1 required but received (\\d+)"})) {
     return m.str(1) + ": given " + m.str(2) + " times; give it once";
@@ -255,11 +275,13 @@ void output_stream::write_out(const std::string& text) {
       throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
     }
   } else {
-    if (!file_) {  // opened with the first block: an early failure touches no file
-      file_.emplace(path_);
-      remember_temporary(file_->temporary_path());
-    }
-    file_->write(text);
+    write_for_option("--output", [&] {
+      if (!file_) {  // opened with the first block: an early failure touches no file
+        file_.emplace(path_);
+        remember_temporary(file_->temporary_path());
+      }
+      file_->write(text);
+    });
   }
 }
 
@@ -317,7 +339,7 @@ void output_stream::finish() {
   }
   write_out(buffer_);
   buffer_.clear();
-  if (file_) file_->commit();
+  if (file_) write_for_option("--output", [&] { file_->commit(); });
   forget_temporary();
 }
 

@@ -50,7 +50,8 @@ std::string standard_input_taken_twice(int argc, const char* const* argv);
 std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error);
 
 // The message with the option it opens with spelt as the user gave it: an option of several names
-// (--machine, --device, --device-file) is checked under its first, but the error names the one typed.
+// (--machine, --device, --device-file; -o, --output) is checked under its first long name, but the error
+// names the one typed.
 std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv);
 
 // The message of a library exception without the library's "hml: " prefix.
@@ -64,6 +65,17 @@ decltype(auto) check_option(std::string_view option, Check&& check) {
   try {
     return std::forward<Check>(check)();
   } catch (const std::invalid_argument& e) {
+    throw input_error(std::string{option} + ": " + std::string{without_library_prefix(e.what())});
+  }
+}
+
+// Writes a file an option names (`-o`, `--save`); a file that cannot be written becomes an input_error
+// named after the option: "--output: cannot write 'x.csv': the directory 'd' does not exist".
+template <class Write>
+decltype(auto) write_for_option(std::string_view option, Write&& write) {
+  try {
+    return std::forward<Write>(write)();
+  } catch (const hml::file_write_error& e) {
     throw input_error(std::string{option} + ": " + std::string{without_library_prefix(e.what())});
   }
 }
@@ -89,6 +101,9 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t most);
 // this check (check_plain_numbers), so none lets "nan", "inf" or an overflow into a model.
 CLI::Validator finite_number();
 void check_plain_numbers(CLI::App& hml);
+// A flag (--round, --sequential, --no-gated) is given once and takes no value: CLI11 alone reads
+// --round=yes as on, --round=banana as an error about an unnamed type, and --round --round as once.
+void strict_flags(CLI::App& hml);
 
 enum class output_format { table, csv, json };
 

@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   app.footer("Run `hml <command> --help` for a command's options and an example.");
   for (auto add_command : hml_cli::all_commands) add_command(app);
   hml_cli::check_plain_numbers(app);
+  hml_cli::strict_flags(app);
   // CLI11 would call a mistyped command a missing one ("A subcommand is required"); say what it is.
   if (argc > 1 && argv[1][0] != '-') {
     std::string known;

@@ -88,9 +88,9 @@ void run(const offload_options& o) {
     device = &*given_device;
   }
   if (!o.link.empty()) link = files.link("--link", o.link);
-  if (host == nullptr) throw input_error("give --system NAME, or --host NAME or --host-bandwidth and --host-peak");
-  if (device == nullptr) throw input_error("give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
-  if (!link) throw input_error("give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
+  if (host == nullptr) throw input_error("--system, --host: missing; give --system NAME, or --host NAME or --host-bandwidth and --host-peak");
+  if (device == nullptr) throw input_error("--system, --device: missing; give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
+  if (!link) throw input_error("--system, --link: missing; give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
 
   const auto in = quantity_of<hml::data_size>("--in", o.in);
   const auto out = quantity_of<hml::data_size>("--out", o.out);

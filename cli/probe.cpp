@@ -99,8 +99,10 @@ void run(const probe_command_options& o) {
            std::string{without_library_prefix(e.what())} + ")");
     }
     const bool json = o.save.ends_with(".json");
-    hml::write_file_atomically(o.save, hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml,
-                                                               {&hml::probe_source, 1}));
+    write_for_option("--save", [&] {
+      hml::write_file_atomically(o.save, hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml,
+                                                                 {&hml::probe_source, 1}));
+    });
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
   // The slowest level probed is called DRAM; say so when it cannot be.

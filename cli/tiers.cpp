@@ -53,7 +53,14 @@ void run(const tiers_options& o) {
     memory.tiers.push_back(check_option("--tier", [&] { return hml::parse_tier(spec); }));
   }
   if (memory.tiers.size() < 2) {
-    throw input_error("give --system or --machine with two tiers (xeon_max, xeon_max_9480) or --tier twice or more");
+    const std::string given = !o.system.empty() ? "--system" : !o.machine.empty() ? "--machine" : "";
+    if (given.empty() && o.tiers.empty()) {
+      throw input_error("--system, --machine, --tier: missing; give --system or --machine with two tiers (xeon_max, "
+                        "xeon_max_9480) or --tier twice or more");
+    }
+    throw input_error((given.empty() ? std::string{"--tier"} : given + (o.tiers.empty() ? "" : ", --tier")) +
+                      ": one tier; a tiered memory has two or more (xeon_max and xeon_max_9480 have two; add "
+                      "--tier NAME:CAPACITY:BANDWIDTH[:WRITE])");
   }
   if (title.empty()) title = "the given tiers";
   const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);

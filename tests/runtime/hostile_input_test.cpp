@@ -118,6 +118,39 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
   const outcome piped_out = hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", "-", "-o", "-"},
                                     std::string{HML_SOURCE_DIR} + "/cli/kernels.csv");
   EXPECT_EQ(piped_out.status, 0) << piped_out.err;  // -o - is standard output
+  // A file that cannot be written is the option's that named it, as typed.
+  const std::vector<std::string> roofline{"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
+                                          std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"};
+  const auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = roofline;
+    args.insert(args.end(), more.begin(), more.end());
+    return hml_run(args);
+  };
+  expect_input_error(with({"-o", "/nonexistent/out.csv"}),
+                     "-o: cannot write '/nonexistent/out.csv': the directory '/nonexistent' does not exist");
+  expect_input_error(with({"--output", "/nonexistent/out.csv"}), "--output: cannot write '/nonexistent/out.csv'");
+  expect_input_error(with({"-o/nonexistent/out.csv"}), "-o: cannot write");
+  expect_input_error(hml_run({"probe", "--largest", "64KiB", "--min-time", "1ms", "--repetitions", "1", "--save",
+                              "/nonexistent/host.yaml"}),
+                     "--save: cannot write '/nonexistent/host.yaml'");
+  // What is missing names the options that would give it; a machine of one tier is named as given.
+  expect_input_error(hml_run({"offload", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP"}),
+                     "--system, --host: missing; give --system NAME, or --host NAME");
+  expect_input_error(hml_run({"offload", "--host", "grace", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP"}),
+                     "--system, --device: missing");
+  expect_input_error(hml_run({"offload", "--host", "grace", "--device", "h100_sxm", "--in", "1GB", "--out", "1GB",
+                              "--flops", "1TFLOP"}),
+                     "--system, --link: missing");
+  expect_input_error(hml_run({"tiers", "--footprint", "1GiB"}), "--system, --machine, --tier: missing; give --system");
+  expect_input_error(hml_run({"tiers", "--machine", "h100_sxm", "--footprint", "1GiB"}),
+                     "--machine: one tier; a tiered memory has two or more");
+  expect_input_error(hml_run({"tiers", "--tier", "hbm:16GiB:800GB/s", "--footprint", "1GiB"}), "--tier: one tier");
+  // A flag is given once, without a value (CLI11 read --round=yes as on and --round=banana as "as ;").
+  expect_input_error(with({"--round=banana"}), "--round: a flag takes no value; give --round alone");
+  expect_input_error(with({"--round=yes"}), "--round: a flag takes no value");
+  expect_input_error(with({"--round", "--round"}), "--round: given 2 times; give it once");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--no-gated=no"}),
+                     "--no-gated: a flag takes no value");
 }
 
 // CLI11's own messages, in hml's form; an unknown option is said first, not a missing required one.

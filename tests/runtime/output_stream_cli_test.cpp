@@ -59,7 +59,7 @@ TEST(OutputStream, AFailedBlockIsOneErrorLineAndNoFile) {
   const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
   EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
   const std::string err = read_file(dir.path / "err");
-  EXPECT_TRUE(err.starts_with("hml: error: cannot write '" + file.string() + "': ")) << err;
+  EXPECT_TRUE(err.starts_with("hml: error: -o: cannot write '" + file.string() + "': ")) << err;
   EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 1);  // err only: no file, no temporary
 }
@@ -76,7 +76,7 @@ TEST(OutputStream, AFullDiskIsOneErrorLine) {
     const int raw = std::system(command.c_str());
     EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
     const std::string err = read_file(dir.path / "err");
-    EXPECT_TRUE(err.starts_with(to_file ? "hml: error: cannot write '/dev/full': " : "hml: error: cannot write to standard output: "))
+    EXPECT_TRUE(err.starts_with(to_file ? "hml: error: -o: cannot write '/dev/full': " : "hml: error: cannot write to standard output: "))
         << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   }
