@@ -60,6 +60,15 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) {
       "");  // no text in --help: the type stays UINT, the bound is in docs/reference/limits.md
 }
 
+CLI::Validator printable_text() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        // Not echoed: the text is what cannot be shown.
+        return hml::is_printable_utf8(text) ? std::string{} : "must be UTF-8 text without control characters";
+      },
+      "");
+}
+
 CLI::Validator finite_number() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {

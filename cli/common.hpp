@@ -100,6 +100,9 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t most);
 // quantity's text must be (hml::largest_magnitude): every option CLI11 reads as a number (type FLOAT) takes
 // this check (check_plain_numbers), so none lets "nan", "inf" or an overflow into a model.
 CLI::Validator finite_number();
+// a text that goes into the output (a title, a kernel's name) is UTF-8 without control characters, as a
+// name in a file must be (hml::is_printable_utf8): an ESC would drive the terminal, a NUL cut the SVG.
+CLI::Validator printable_text();
 void check_plain_numbers(CLI::App& hml);
 // A flag (--round, --sequential, --no-gated) is given once and takes no value: CLI11 alone reads
 // --round=yes as on, --round=banana as an error about an unnamed type, and --round --round as once.

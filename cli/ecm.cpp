@@ -25,6 +25,7 @@ struct ecm_options {
   std::string kernel;
   std::int64_t size = 100'000'000;
   std::int64_t rows = 1000;
+  bool rows_given = false;
   unsigned cores = 0;
   std::optional<double> t_ol;
   std::optional<double> t_nol;
@@ -69,6 +70,9 @@ void run(const ecm_options& o) {
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   // The kernel: a built-in one by name, else a YAML file.
+  if (o.rows_given && o.kernel != "stencil2d5") {
+    throw input_error("--rows: only --kernel stencil2d5 has rows");
+  }
   std::optional<hml::loaded_kernel> loaded_kernel;
   std::optional<hml::loop_kernel> kernel =
       check_option(o.kernel == "stencil2d5" ? "--size, --rows" : "--size", [&] {
@@ -184,13 +188,17 @@ void add_ecm_command(CLI::App& hml) {
   command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5)")
       ->check(whole_number(8, most_elements))
       ->capture_default_str();
-  command->add_option("--rows", o->rows, "rows of stencil2d5")->check(whole_number(3, most_elements))->capture_default_str();
+  CLI::Option* rows =
+      command->add_option("--rows", o->rows, "rows of stencil2d5")->check(whole_number(3, most_elements))->capture_default_str();
   command->add_option("--cores", o->cores, "cores in the scaling table (default: the machine's)")
       ->check(whole_number(1, hml::max_cores));
   command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");
   command->add_option("--t-nol", o->t_nol, "in-core non-overlapping cycles per CL");
   add_output_options(*command, o->output);
-  command->callback([o] { run(*o); });
+  command->callback([o, rows] {
+    o->rows_given = rows->count() > 0;
+    run(*o);
+  });
 }
 
 }  // namespace hml_cli

@@ -72,6 +72,11 @@ hml::transformer model_of(const llm_options& o) {
   if (o.head_dim) {
     t.head_dim = *o.head_dim;
   } else if (o.model.empty() || o.hidden || o.heads) {
+    // The head size is the hidden size per head; a remainder would drop part of the model without a word.
+    if (t.heads > 0 && t.hidden % t.heads != 0) {
+      throw input_error("--hidden, --heads: " + std::to_string(t.hidden) + " is not a multiple of " +
+                        std::to_string(t.heads) + " heads; give --head-dim for a head size of its own");
+    }
     t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
   }
   if (o.no_gated) t.gated_mlp = false;
@@ -82,12 +87,39 @@ hml::transformer model_of(const llm_options& o) {
   return t;
 }
 
+// The model's name as the output says it: a preset with sizes changed says which, so that the title does not
+// name a model the figures are not of ("llama-2-7b with --layers 4").
+std::string model_title(const llm_options& o, const hml::transformer& t) {
+  std::string changed;
+  const auto add = [&](std::string_view option, const std::optional<std::uint64_t>& value) {
+    if (value) changed += (changed.empty() ? " with " : ", ") + std::string{option} + " " + std::to_string(*value);
+  };
+  if (!o.model.empty()) {
+    add("--layers", o.layers);
+    add("--hidden", o.hidden);
+    add("--ffn", o.ffn);
+    add("--heads", o.heads);
+    add("--kv-heads", o.kv_heads);
+    add("--head-dim", o.head_dim);
+    add("--vocab", o.vocab);
+    add("--experts", o.experts);
+    add("--active-experts", o.active_experts);
+    if (o.no_gated) changed += (changed.empty() ? " with " : ", ") + std::string{"--no-gated"};
+  }
+  return std::string{t.name} + changed;
+}
+
 hml::inference_options inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
   hml::inference_options i{};
   i.types = {precision_of_option("--weights", o.weights), precision_of_option("--activations", o.activations),
              precision_of_option("--kv", o.kv)};
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
+  if (o.tp <= 1 && (!o.link.empty() || !o.link_latency.empty())) {
+    // One device has no link to cross: a link given with it is a slip (a forgotten --tp), not a setting.
+    throw input_error(std::string{o.link.empty() ? "--link-latency" : "--link"} +
+                      ": the link between tensor-parallel devices; give --tp 2 or more with it");
+  }
   if (o.tp > 1) {
     if (o.link.empty()) throw input_error("--link: --tp above 1 needs the link, e.g. --link nvlink4");
     // The same reader as `hml offload --link`: a catalog link (per direction, duplex, latency) or a rate.
@@ -166,6 +198,10 @@ void run(const llm_options& o) {
 
   // The operators of one phase as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
   if (!o.as_kernels.empty()) {
+    if (o.output.format != "table" && o.output.format != "csv") {
+      throw input_error("--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart "
+                        "read; give no --format (or csv)");
+    }
     hml::table kernels{{"name", "flops", "memory_bytes"}, {}};
     for (const hml::operator_time& op : (o.as_kernels == "prefill" ? prefill : decode).operators) {
       if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
@@ -188,7 +224,7 @@ void run(const llm_options& o) {
   add_rows(decode_table, "decode", decode, true);
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
   const bool capacity_known = hml::main_memory(d).capacity.published();
-  std::string out = std::string{t.name} + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) +
+  std::string out = model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) +
                     " B parameters) on " + std::string{d.name} + (i.tensor_parallel > 1 ? " x " + std::to_string(o.tp) : "") +
                     ": batch " + std::to_string(g.batch) + ", prompt " + std::to_string(g.prompt) + ", generate " +
                     std::to_string(g.generate) + "\n" + "precisions: weights " + precision(i.types.weights) +

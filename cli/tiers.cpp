@@ -62,6 +62,7 @@ void run(const tiers_options& o) {
                       ": one tier; a tiered memory has two or more (xeon_max and xeon_max_9480 have two; add "
                       "--tier NAME:CAPACITY:BANDWIDTH[:WRITE])");
   }
+  check_option(o.tiers.empty() ? (o.system.empty() ? "--machine" : "--system") : "--tier", [&] { hml::validate(memory); });
   if (title.empty()) title = "the given tiers";
   const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};

@@ -106,7 +106,11 @@ constexpr void validate(const tier& t) {
 }
 constexpr void validate(const tiered_memory& m) {
   expects(!m.tiers.empty(), "hml: a tiered memory needs at least one tier");
-  for (const tier& t : m.tiers) validate(t);
+  for (std::size_t i = 0; i < m.tiers.size(); ++i) {
+    validate(m.tiers[i]);
+    // Placements and outputs name a tier: two of one name could not be told apart.
+    for (std::size_t j = 0; j < i; ++j) expects(m.tiers[j].name != m.tiers[i].name, "hml: two tiers have one name");
+  }
 }
 constexpr void validate(const access_skew& s) {
   validate_share(s.hot_bytes);

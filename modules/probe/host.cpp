@@ -766,8 +766,13 @@ port_model host_machine::ports(data_rate l1_triad, data_rate l1_store) const {
       return per_cycle(all_threads / static_cast<double>(threads), clock).value() / static_cast<double>(width);
     };
     p.vector_bytes = width;
-    p.memory_ops_per_cycle = per_core_cycle(l1_triad);
-    if (l1_store.value() > 0) p.stores_per_cycle = per_core_cycle(l1_store);
+    // A rate outside what a machine file takes is a disturbed measurement (a thread descheduled on a loaded
+    // host measured 0.0005 stores a cycle): the default stays, and the probe's file reads back.
+    const auto plausible = [](double rate) { return rate >= port_model::least_rate && rate <= port_model::most_rate; };
+    if (const double ops = per_core_cycle(l1_triad); plausible(ops)) p.memory_ops_per_cycle = ops;
+    if (l1_store.value() > 0) {
+      if (const double stores = per_core_cycle(l1_store); plausible(stores)) p.stores_per_cycle = stores;
+    }
   }
   return p;
 }

@@ -225,8 +225,8 @@ struct host_machine {
   // L1 serves together per cycle, what a Schoenauer triad at `l1_triad` (all threads, counted: one 8 B
   // access per 8 B) issues on one core; and as the stores per cycle, what the store kernel at `l1_store`
   // (all threads) issues on one core, where one was measured (0 B/s: port_model's default). The other
-  // throughputs are port_model's defaults. A machine put together by hand (no instruction set named)
-  // keeps the defaults.
+  // throughputs are port_model's defaults, as is a measured rate outside port_model's bounds (a disturbed
+  // measurement). A machine put together by hand (no instruction set named) keeps the defaults.
   [[nodiscard]] port_model ports(data_rate l1_triad, data_rate l1_store = {}) const;
 };
 

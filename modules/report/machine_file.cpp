@@ -488,19 +488,31 @@ private:
       r_.expect_map(ports, at, {"loads_per_cycle", "stores_per_cycle", "memory_ops_per_cycle", "fma_per_cycle",
                                 "add_per_cycle", "mul_per_cycle", "vector"});
       port_model& p = m.ports;
-      p.loads_per_cycle = r_.number(ports, at, "loads_per_cycle", p.loads_per_cycle, 1e-3, 64);
-      p.stores_per_cycle = r_.number(ports, at, "stores_per_cycle", p.stores_per_cycle, 1e-3, 64);
-      p.memory_ops_per_cycle = r_.number(ports, at, "memory_ops_per_cycle", p.memory_ops_per_cycle, 0, 64);
-      p.fma_per_cycle = r_.number(ports, at, "fma_per_cycle", p.fma_per_cycle, 1e-3, 64);
-      p.add_per_cycle = r_.number(ports, at, "add_per_cycle", p.add_per_cycle, 1e-3, 64);
-      p.mul_per_cycle = r_.number(ports, at, "mul_per_cycle", p.mul_per_cycle, 1e-3, 64);
+      const auto rate = [&](std::string_view name, double fallback, double least = port_model::least_rate) {
+        return r_.number(ports, at, name, fallback, least, port_model::most_rate);
+      };
+      p.loads_per_cycle = rate("loads_per_cycle", p.loads_per_cycle);
+      p.stores_per_cycle = rate("stores_per_cycle", p.stores_per_cycle);
+      p.memory_ops_per_cycle = rate("memory_ops_per_cycle", p.memory_ops_per_cycle, 0);
+      p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle);
+      p.add_per_cycle = rate("add_per_cycle", p.add_per_cycle);
+      p.mul_per_cycle = rate("mul_per_cycle", p.mul_per_cycle);
       p.vector_bytes = whole_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);
     }
 
     const std::string memory_field = fields::path(field, "memory");
     const YAML::Node levels = r_.sequence(node, field, "memory", true, max_memory_levels);
     if (levels.size() == 0) r_.fail(levels, memory_field, "needs at least main memory");
-    for (std::size_t i = 0; i < levels.size(); ++i) m.memory.push_back(level(levels[i], fields::item(memory_field, i)));
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      m.memory.push_back(level(levels[i], fields::item(memory_field, i)));
+      // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
+      for (std::size_t j = 0; j < i; ++j) {
+        if (m.memory[j].name == m.memory[i].name) {
+          r_.fail(levels[i]["name"], fields::path(fields::item(memory_field, i), "name"),
+                  "\"" + std::string{m.memory[i].name} + "\" names " + fields::item(memory_field, j) + " too");
+        }
+      }
+    }
 
     const std::string compute_field = fields::path(field, "compute");
     const YAML::Node ceilings = r_.sequence(node, field, "compute", false, max_compute_ceilings);

@@ -187,8 +187,10 @@ public:
     if (text.empty()) return fallback;
     const std::string field = path(parent, name);
     const double value = number_in(map[std::string{name}], field, text);
-    if (!(value >= low && value <= high))
-      fail(map[std::string{name}], field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+    if (!(value >= low && value <= high)) {
+      const auto shown = [](double x) { return std::string{format_number(x, general(6)).view()}; };
+      fail(map[std::string{name}], field, "must be within [" + shown(low) + ", " + shown(high) + "], not " + shown(value));
+    }
     return value;
   }
 

@@ -909,19 +909,25 @@ TEST(Cli, MalformedCsvNamesTheLine) {
 }
 
 // A device given twice, under any of its names, would be drawn twice: an input error, and no file.
-// Whatever the title and the names hold (markup, control characters, invalid UTF-8), the chart is
-// well-formed XML: escaped or replaced (U+FFFD) in one place, the writer's.
+// Whatever the title and the names hold (markup, quotes, non-ASCII), the chart is well-formed XML: escaped in
+// one place, the writer's (which also replaces control characters and bytes that are not UTF-8 with U+FFFD
+// for a library caller: ChartLayout.HostileNamesAndTitlesMakeWellFormedXml). From the shell, such a title is
+// refused, as such a name in the CSV is.
 TEST(Cli, ChartIsWellFormedXmlWhateverTheTitleAndNamesHold) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", "name,flops,memory_bytes\n\"<b>&amp;\"\"q\"\" 'a'\",1e9,1e8\n"
                                                   "caf\xc3\xa9,1e10,1e8\n");
   const fs::path svg = dir.path / "c.svg";
+  expect_input_error(hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--title",
+                              "T \x1b[2J\x01 \xff\nnext", "--ops", operations.string(), "-o", svg.string()}),
+                     "--title: must be UTF-8 text without control characters");
+  EXPECT_FALSE(fs::exists(svg));
   const outcome o = hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--title",
-                             "T \x1b[2J\x01 \xff\nnext", "--ops", operations.string(), "-o", svg.string()});
+                             "T <i>&amp; \"caf\xc3\xa9\"", "--ops", operations.string(), "-o", svg.string()});
   ASSERT_EQ(o.status, 0) << o.err;
   const std::string chart = read_file(svg);
   EXPECT_EQ(svg_read::xml_problems(chart), "");
-  EXPECT_NE(chart.find(">T \xEF\xBF\xBD[2J\xEF\xBF\xBD \xEF\xBF\xBD&#10;next</text>"), std::string::npos) << chart;
+  EXPECT_NE(chart.find(">T &lt;i&gt;&amp;amp; &quot;caf\xc3\xa9&quot;</text>"), std::string::npos) << chart;
   EXPECT_NE(chart.find(">&lt;b&gt;&amp;amp;&quot;q&quot; 'a'</text>"), std::string::npos);
   EXPECT_NE(chart.find(">caf\xc3\xa9</text>"), std::string::npos);
 }

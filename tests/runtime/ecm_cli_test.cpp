@@ -163,6 +163,10 @@ TEST(EcmProbe, StoresPerCycleComeFromTheStoreKernelInL1) {
   EXPECT_DOUBLE_EQ(hml::in(hml::ecm(hml::kernels::copy(1000), c).predictions[0], hml::cycle), 1 / 0.9);
   EXPECT_DOUBLE_EQ(m.ports(800_GBps, 320_GBps).stores_per_cycle, 1.0);
   EXPECT_DOUBLE_EQ(m.ports(800_GBps).stores_per_cycle, hml::port_model{}.stores_per_cycle);
+  // A loaded host's store kernel at 1 MB/s (0.000003 stores a cycle) is no port's rate: the default stays,
+  // so the probe's file reads back (a machine file takes 0.001 to 64).
+  EXPECT_DOUBLE_EQ(m.ports(800_GBps, 1_MBps).stores_per_cycle, hml::port_model{}.stores_per_cycle);
+  EXPECT_DOUBLE_EQ(m.ports(1_MBps, 320_GBps).memory_ops_per_cycle, hml::port_model{}.memory_ops_per_cycle);
   const hml::loaded_cpu again = hml::read_machine_yaml(hml::to_machine_yaml(c), "host.yml");
   EXPECT_DOUBLE_EQ(again.cpu().ports.stores_per_cycle, 0.9);
 }

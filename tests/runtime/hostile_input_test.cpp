@@ -153,6 +153,53 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
                      "--no-gated: a flag takes no value");
 }
 
+// Each was taken and did nothing, or did something other than the output says: a link for one device, rows of
+// a kernel without rows, two tiers of one name, a title that drives the terminal, a preset's name on another
+// model.
+TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
+  const std::vector<std::string> llm{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm"};
+  const auto llm_with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args = llm;
+    args.insert(args.end(), more.begin(), more.end());
+    return hml_run(args);
+  };
+  expect_input_error(llm_with({"--link", "nvlink4"}),
+                     "--link: the link between tensor-parallel devices; give --tp 2 or more with it");
+  expect_input_error(llm_with({"--link-latency", "1us"}), "--link-latency: the link between tensor-parallel devices");
+  EXPECT_EQ(llm_with({"--tp", "2", "--link", "nvlink4", "--link-latency", "1us"}).status, 0);
+  const outcome fewer_layers = llm_with({"--layers", "4", "--no-gated"});
+  ASSERT_EQ(fewer_layers.status, 0) << fewer_layers.err;
+  EXPECT_TRUE(fewer_layers.out.starts_with("llama-2-7b with --layers 4, --no-gated (")) << fewer_layers.out;
+  EXPECT_TRUE(llm_with({}).out.starts_with("llama-2-7b (6.738 B parameters)"));
+  expect_input_error(llm_with({"--heads", "33", "--kv-heads", "33"}),
+                     "--hidden, --heads: 4096 is not a multiple of 33 heads; give --head-dim for a head size of its own");
+  EXPECT_EQ(llm_with({"--heads", "33", "--kv-heads", "33", "--head-dim", "128"}).status, 0);
+
+  expect_input_error(llm_with({"--as-kernels", "decode", "--format", "json"}),
+                     "--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart read");
+  EXPECT_TRUE(llm_with({"--as-kernels", "decode", "--format", "csv"}).out.starts_with("name,flops,memory_bytes\r\n"));
+  const scratch_directory dir;
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
+                              dir.file("ops.csv", "name,flops,memory_bytes\na,1,2\n  ,1,2\n").string()}),
+                     "ops.csv:3: name: empty; every kernel needs a name");
+
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--rows", "100"}),
+                     "--rows: only --kernel stencil2d5 has rows");
+  EXPECT_EQ(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--rows", "100"}).status, 0);
+
+  expect_input_error(hml_run({"tiers", "--tier", "a:1GiB:100GB/s", "--tier", "a:10GiB:10GB/s", "--footprint", "2GiB"}),
+                     "--tier: two tiers have one name");
+
+  const std::string escape = "k\x1b[31m";
+  expect_input_error(hml_run({"lab", "--title", escape}), "--title: must be UTF-8 text without control characters");
+  expect_input_error(hml_run({"analyze", "--name", escape, "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s",
+                              "--machine", "h100_sxm", "--precision", "fp64"}),
+                     "--name: must be UTF-8 text without control characters");
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
+                              std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "--title", "bad \xff byte", "-o", "-"}),
+                     "--title: must be UTF-8 text without control characters");
+}
+
 // CLI11's own messages, in hml's form; an unknown option is said first, not a missing required one.
 TEST(HostileInput, ParseErrorsAreInHmlsForm) {
   expect_input_error(hml_run({"ecm", "--bogus"}), "--bogus: not an option of `hml ecm`; see `hml ecm --help`");

@@ -142,7 +142,7 @@ TEST(KernelsCsv, LinesReadInOnePassReadAsByteByByte) {
   std::string text = "name,flops,memory_bytes\n\n  \r\n";
   for (std::size_t at = 0; at < 20; ++at) {
     const char* const line_end = at % 3 == 0 ? "\r\n" : at % 3 == 1 ? "\n" : "\r";
-    text += std::string(at, 'n') + "," + std::string(1 + at % 9, '7') + "," + std::to_string(at) + " GB" + line_end;
+    text += std::string(1 + at, 'n') + "," + std::string(1 + at % 9, '7') + "," + std::to_string(at) + " GB" + line_end;
   }
   text += "\"quoted, once\",1,2\nlast,3,4";  // a quote, and a last line without a line break
   const read_result whole = read_whole(text);
@@ -156,7 +156,7 @@ TEST(KernelsCsv, LinesReadInOnePassReadAsByteByByte) {
     EXPECT_EQ(whole.kernels[i].bytes, bytes.kernels[i].bytes);
     EXPECT_EQ(whole.kernels[i].line, bytes.kernels[i].line);
   }
-  EXPECT_EQ(whole.kernels[19].name, std::string(19, 'n'));
+  EXPECT_EQ(whole.kernels[19].name, std::string(20, 'n'));
   EXPECT_EQ(whole.kernels[19].flops, 77_FLOP);  // 1 + 19 % 9 sevens
   EXPECT_EQ(whole.kernels[19].bytes, 19_GB);
   EXPECT_EQ(whole.kernels[19].line, 23u);  // after the header, two blank lines and 19 lines
@@ -201,7 +201,7 @@ TEST(KernelsCsv, UnquotedDigitsReadAsHmlParseReadsThem) {
   std::vector<double> expected;
   for (std::size_t i = 0; text.size() < 200'000; ++i) {
     const std::string n = std::to_string((i * 7'919'117) % 1'000'000'000'000'000ULL).substr(0, 1 + i % 15);
-    text += std::string(i % 5, 'x') + "," + n + "," + n + "\n";
+    text += std::string(1 + i % 5, 'x') + "," + n + "," + n + "\n";
     expected.push_back(hml::parse<hml::work>(n, plain).value());
   }
   const read_result whole = read_whole(text);

@@ -187,8 +187,10 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "1 <= active experts <= experts");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
                         "efficiencies must be within (0, 1]");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "48", "--head-dim", "128"},
                         "the attention heads must be a multiple of the key-value heads");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
+                        "--hidden, --heads: 4096 is not a multiple of 33 heads");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "-1"}, "--batch: must be a whole number from 1 to 1000000000, not '-1'");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1.5"}, "--prompt: must be a whole");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "1000000000", "--prompt",

@@ -102,6 +102,10 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources");
   EXPECT_EQ(error_of(head + "cores: 4294967297\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: cores: must be within [1, 65536]");
+  EXPECT_EQ(error_of(head + "memory:\n  - {name: HBM, bandwidth: 2 TB/s}\n  - {name: HBM, bandwidth: 1 TB/s}\n"),
+            "m.yaml:6: memory[1].name: \"HBM\" names memory[0] too");
+  EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.
   EXPECT_EQ(error_of(head + "note: \"a\\x19b\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: note: a control character or a byte that is not UTF-8");
