@@ -194,7 +194,7 @@ void run(const llm_options& o) {
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
   const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
-  const double ridge = hml::ridge_batch(t, g.prompt + 1, d, i);
+  const hml::decode_ridge ridge = hml::ridge_batch(t, g.prompt + 1, d, i);
 
   // The operators of one phase as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
   if (!o.as_kernels.empty()) {
@@ -248,9 +248,9 @@ void run(const llm_options& o) {
   }
   out += "total: " + text(run.total.value) + "\n";
   const std::string at = " at context " + std::to_string(g.prompt + 1);
-  out += ridge == __builtin_inf()
-             ? "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n"
-             : "decode turns compute-bound at batch " + number(ridge) + at + "\n";
+  out += ridge.reached()
+             ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + "\n"
+             : "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
   if (i.tensor_parallel > 1) {
     const auto rate = [](hml::data_rate r) {
       return r.value() == __builtin_inf() ? std::string{"any bandwidth (its latencies alone exceed the step)"}

@@ -38,10 +38,10 @@ int main() {
               hml::throughput(step.time, step.produced()).per_second);
 
   std::printf("\n-- the ridge batch (decode turns compute-bound)\n");
-  std::printf("context 1:   batch %.1f\n", ridge_empty);
+  std::printf("context 1:   batch %.1f\n", ridge_empty.batch());
   std::printf("context %llu: %s\n", static_cast<unsigned long long>(context),
-              ridge_at_context == __builtin_inf() ? "never (each sequence's KV cache takes longer to read than its FLOP)"
-                                                  : std::to_string(ridge_at_context).c_str());
+              ridge_at_context.reached() ? ("batch " + std::to_string(ridge_at_context.batch())).c_str()
+                                         : "never (each sequence's KV cache takes longer to read than its FLOP)");
 
   std::printf("\n-- memory at %llu tokens (of %s)\n", static_cast<unsigned long long>(long_context),
               text(hml::capacity_of(gpu)).c_str());

@@ -20,8 +20,8 @@ inline constexpr std::uint64_t context = 512;
 inline constexpr hml::step_analysis step = hml::analyze_step(model, hml::decode_step(1, context), gpu);
 
 // The batch at which decode turns compute-bound: with no cache yet, and at 512 tokens.
-inline constexpr double ridge_empty = hml::ridge_batch(model, 1, gpu);
-inline constexpr double ridge_at_context = hml::ridge_batch(model, context, gpu);
+inline constexpr hml::decode_ridge ridge_empty = hml::ridge_batch(model, 1, gpu);
+inline constexpr hml::decode_ridge ridge_at_context = hml::ridge_batch(model, context, gpu);
 
 // Memory at 4,096 tokens.
 inline constexpr std::uint64_t long_context = 4096;

@@ -438,17 +438,39 @@ struct generation_analysis {
 
 // --- The ridge batch ---------------------------------------------------------------------------------
 
+// Where decode turns compute-bound: a batch, or never. Not a number, so that `ridge > 64` does not compile
+// and an infinity cannot pass a comparison unseen: ask reached(), then batch(), which for a ridge never
+// reached is an error (in a static_assert, a compile error).
+class decode_ridge {
+public:
+  [[nodiscard]] static constexpr decode_ridge never() noexcept { return decode_ridge{}; }
+  constexpr explicit decode_ridge(double batch) : batch_{batch}, reached_{true} {
+    expects(batch >= 0 && batch < __builtin_inf(), "hml: a ridge batch is finite and >= 0; else it is never()");
+  }
+  [[nodiscard]] constexpr bool reached() const noexcept { return reached_; }
+  [[nodiscard]] constexpr double batch() const {
+    expects(reached_, "hml: decode never turns compute-bound here: the ridge has no batch (ask reached() first)");
+    return batch_;
+  }
+  friend constexpr bool operator==(const decode_ridge&, const decode_ridge&) = default;
+
+private:
+  constexpr decode_ridge() = default;
+  double batch_ = 0;
+  bool reached_ = false;
+};
+
 // The batch at which a decode step over `context` tokens turns compute-bound overall: its compute time and
 // its memory time (sums over the operators) are both affine in the batch, C(b) = C0 + c b and
 // M(b) = M0 + m b (weights are read once whatever the batch; activations, KV cache and FLOP grow with it),
-// so they meet at b* = (M0 - C0) / (c - m). Read off the library's own step at b = 1 and b = 2. Infinite
+// so they meet at b* = (M0 - C0) / (c - m). Read off the library's own step at b = 1 and b = 2. Never
 // when the step never turns (c <= m: the KV cache grows as fast as the compute, as at long contexts).
 // With only the weights counted this is llm-analysis's pivot, peak x |w| / (2 bandwidth).
 // A mixture of experts reads more experts' weights as the batch grows until every expert is touched, at
 // batch experts / active: the affine form holds from there, and below it the first compute-bound batch is
 // searched for.
-[[nodiscard]] constexpr double ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
-                                           const inference_options& o = {}) {
+[[nodiscard]] constexpr decode_ridge ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
+                                                 const inference_options& o = {}) {
   const std::uint64_t from = t.experts > 1 ? (t.experts + t.active_experts - 1) / t.active_experts : 1;
   const step_analysis one = analyze_step(t, decode_step(from, context), m, o);
   const step_analysis two = analyze_step(t, decode_step(from + 1, context), m, o);
@@ -457,13 +479,15 @@ struct generation_analysis {
   const double b = static_cast<double>(from);
   const double c0 = one.compute_time.value() - c * b;
   const double m0 = one.memory_time.value() - mem * b;
-  if (c <= mem) return __builtin_inf();
+  if (c <= mem) return decode_ridge::never();
   const double ridge = (m0 - c0) / (c - mem);
-  if (t.experts == 1 || ridge >= b) return ridge;
+  if (t.experts == 1 || ridge >= b) return decode_ridge{ridge};
   for (std::uint64_t batch = 1; batch < from; ++batch) {
-    if (analyze_step(t, decode_step(batch, context), m, o).bound() == limit::compute) return static_cast<double>(batch);
+    if (analyze_step(t, decode_step(batch, context), m, o).bound() == limit::compute) {
+      return decode_ridge{static_cast<double>(batch)};
+    }
   }
-  return b;
+  return decode_ridge{b};
 }
 
 // --- Memory ------------------------------------------------------------------------------------------

@@ -95,7 +95,7 @@ static_assert(hml::per_token(decode_7b.time, decode_7b.produced()) == hml::time_
 // --- The ridge batch ---------------------------------------------------------------------------------
 
 // In closed form; below it decode is memory-bound, above it compute-bound (context 1: no KV cache).
-constexpr double ridge_7b = hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm);
+constexpr double ridge_7b = hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm).batch();
 constexpr auto ridge_floor = static_cast<std::uint64_t>(ridge_7b);
 static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(ridge_floor, 1), devices::h100_sxm).bound() ==
               hml::limit::memory);
@@ -112,8 +112,10 @@ constexpr double m_per_sequence = (at_2.memory_time - at_1.memory_time).value();
 constexpr double m0 = at_1.memory_time.value() - m_per_sequence;
 static_assert(near(m0 / c_per_sequence, 989.0 / 3.35, 0.01));
 static_assert(near(ridge_7b, m0 / (c_per_sequence - m_per_sequence), 1e-9) && near(ridge_7b, 403, 0.01));
-// At long contexts the KV cache grows with the batch as fast as the compute: decode never turns.
-static_assert(hml::ridge_batch(models::llama_2_7b, 8192, devices::h100_sxm) == __builtin_inf());
+// At long contexts the KV cache grows with the batch as fast as the compute: decode never turns, and says so
+// in its type (no infinity that `> 64` would take; tests/must_not_compile/llm_ridge_compared_as_a_number.cpp).
+static_assert(!hml::ridge_batch(models::llama_2_7b, 8192, devices::h100_sxm).reached());
+static_assert(hml::ridge_batch(models::llama_2_7b, 8192, devices::h100_sxm) == hml::decode_ridge::never());
 
 // --- Memory ------------------------------------------------------------------------------------------
 
@@ -144,8 +146,8 @@ static_assert(hml::largest_context(models::llama_2_7b, 1, devices::h100_sxm).cou
 constexpr hml::inference_options fp8{.types = {precision::fp8, precision::fp8, precision::fp8}};
 static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h200, fp8)
                   .operators[2].op.compute == hml::compute_kind{precision::fp8, hml::compute_unit::tensor});
-static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h200, fp8),
-                   hml::ridge_batch(models::llama_2_7b, 1, devices::h200), 0.01));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h200, fp8).batch(),
+                   hml::ridge_batch(models::llama_2_7b, 1, devices::h200).batch(), 0.01));
 // The H100 SXM's FP8 tensor peak (1,979 TFLOP/s dense, twice its FP16 989.4; NVIDIA H100 datasheet): FP8
 // runs there too, at the same ridge as FP16, and a memory-bound FP8 decode step takes half the FP16 one's
 // time (every byte but the FP32 norms' halves).
@@ -154,15 +156,15 @@ static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devi
 static_assert(near(hml::roof_of(devices::h100_sxm, hml::compute_kind{precision::fp8, hml::compute_unit::tensor}).peak /
                        hml::roof_of(devices::h100_sxm, hml::compute_kind{precision::fp16, hml::compute_unit::tensor}).peak,
                    2.0, 0.001));
-static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, fp8),
-                   hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm), 0.01));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, fp8).batch(),
+                   hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm).batch(), 0.01));
 static_assert(near(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, fp8).time.value /
                        hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm).time.value,
                    0.5, 0.01));
 constexpr hml::inference_options w8a8{.types = {precision::int8, precision::int8, precision::int8}};
 static_assert(hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 1), devices::h100_sxm, w8a8)
                   .operators[2].op.compute == hml::compute_kind{precision::int8, hml::compute_unit::tensor});
-static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, w8a8), ridge_7b, 0.01));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, w8a8).batch(), ridge_7b, 0.01));
 // FP32 matrix products run on vector units (FP32 on tensor units would be TF32): on an M1 Pro, which has
 // only FP32 vector units, Llama-2 7B in FP32 decodes memory-bound (26.4 GB of weights read at 200 GB/s: 132 ms).
 constexpr hml::inference_options fp32{.types = {precision::fp32, precision::fp32, precision::fp32}};
@@ -172,7 +174,7 @@ constexpr auto m1_decode = hml::analyze_step(models::llama_2_7b, hml::decode_ste
 static_assert(m1_decode.bound() == hml::limit::memory && near(m1_decode.time.value / 1_ms, 2 * 13.21 / 0.2, 0.01));
 // INT4 weights with FP16 activations (weight-only) quarter the weights' bytes (M0) and keep FP16 compute:
 // the ridge falls to a quarter.
-static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, int4_weights), ridge_7b / 4, 0.001));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, int4_weights).batch(), ridge_7b / 4, 0.001));
 
 // --- Efficiency --------------------------------------------------------------------------------------
 
@@ -274,7 +276,7 @@ static_assert(mixtral_1.weights == (hml::active_parameters(models::mixtral_8x7b)
 static_assert(mixtral_4.weights == (hml::parameters(models::mixtral_8x7b) - mixtral_embedding) * 2 * 1_B + 4 * 4096 * 2_B &&
               mixtral_8.weights == mixtral_4.weights + 4 * 4096 * 2_B);
 static_assert(mixtral_1.bound() == hml::limit::memory && near(mixtral_1.time.value / 1_ms, 7.6, 0.02));
-constexpr double mixtral_ridge = hml::ridge_batch(models::mixtral_8x7b, 1, devices::h100_sxm);
+constexpr double mixtral_ridge = hml::ridge_batch(models::mixtral_8x7b, 1, devices::h100_sxm).batch();
 static_assert(mixtral_ridge > 1078 && mixtral_ridge < 1.6 * 1078);
 static_assert(hml::analyze_step(models::mixtral_8x7b, hml::decode_step(static_cast<std::uint64_t>(mixtral_ridge) - 1, 1),
                                 devices::h100_sxm)
@@ -320,7 +322,7 @@ constexpr auto a100_2 = hml::analyze_step(models::llama_2_7b, hml::decode_step(2
 constexpr double a100_c = (a100_2.compute_time - a100_1.compute_time).value();
 constexpr double a100_m0 = 2 * a100_1.memory_time.value() - a100_2.memory_time.value();
 static_assert(near(a100_m0 / a100_c, 153.0, 0.01));
-static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::a100_sxm_80gb), 177.2, 0.001));
+static_assert(near(hml::ridge_batch(models::llama_2_7b, 1, devices::a100_sxm_80gb).batch(), 177.2, 0.001));
 // 2. "A Llama 3 70B model in float16 requires 140 GB of weights. An A100 80GB GPU has ~2 TB/s memory
 //    bandwidth. Loading all weights takes roughly 70ms per decoding step" (gadaalabs.com, LLM inference
 //    optimization): ours at batch 1, context 1, is 68.2 ms, 2.6 % less: they take 140 GB at 2 TB/s; we
@@ -366,7 +368,7 @@ static_assert(prefill_8b.bound() == hml::limit::compute);
 // The step reads 13.21 GB of weights and 268 MB of cache: at 3.35 TB/s, 4.03 ms; 248 tokens/s.
 static_assert(near(llm_decode::step.time.value / 1_ms, (llm_decode::step.weights + 256_MiB) / 3.35_TBps / 1_ms, 0.002));
 static_assert(near(hml::throughput(llm_decode::step.time, llm_decode::step.produced()).per_second, 248.2, 0.001));
-static_assert(near(llm_decode::ridge_empty, 403.4, 0.001) && llm_decode::ridge_at_context == __builtin_inf());
+static_assert(near(llm_decode::ridge_empty.batch(), 403.4, 0.001) && !llm_decode::ridge_at_context.reached());
 static_assert(llm_decode::largest_batch == batch_at_4k && llm_decode::memory.kv_cache == 2_GiB);
 // INT4 weights read a quarter of the weights' bytes; W8A8 half of everything.
 static_assert(near(llm_decode::step_int4.time.value / 1_ms, (llm_decode::step.weights / 4 + 256_MiB) / 3.35_TBps / 1_ms, 0.01));

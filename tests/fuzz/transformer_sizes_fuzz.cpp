@@ -2,7 +2,7 @@
 // over. The input is whitespace-separated integers: layers hidden ffn heads kv_heads head_dim vocab batch
 // prompt tensor_parallel device weights activations kv_cache (the last four index the catalog's devices and
 // hml::all_precisions). Either the model refuses the sizes with std::invalid_argument, or every time,
-// size and ridge it returns is a number (finite, >= 0; the ridge may be infinite) and the step's time is
+// size and ridge it returns is a number (finite, >= 0; the ridge a batch or never) and the step's time is
 // the sum of its operators'; anything else (a crash, an overflow caught by the sanitizers, a NaN) is a
 // finding.
 #include <charconv>
@@ -66,8 +66,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                              3 * d(model.hidden) * d(model.ffn) + 2 * d(model.hidden);
     const double parameters = d(model.layers) * per_layer + d(model.hidden) + 2 * d(model.vocab) * d(model.hidden);
     if (std::abs(d(hml::parameters(model)) - parameters) > 1e-9 * parameters) std::abort();
-    const double ridge = hml::ridge_batch(model, v[8], device, options);
-    if (std::isnan(ridge)) std::abort();
+    const hml::decode_ridge ridge = hml::ridge_batch(model, v[8], device, options);
+    if (ridge.reached() && !(ridge.batch() >= 0 && std::isfinite(ridge.batch()))) std::abort();
     if (hml::main_memory(device).capacity.published()) (void)hml::largest_batch(model, v[8], device, options);
   } catch (const std::invalid_argument&) {
   }
