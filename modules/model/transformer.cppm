@@ -21,6 +21,7 @@
 //     token's experts counted as distinct until all are touched (an upper bound for uniform routing); the
 //     weighted sum of the experts' outputs is not counted (hidden per active expert per token: small).
 module;
+#include <compare>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -256,15 +257,24 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
 // --- Time --------------------------------------------------------------------------------------------
 
 // Distinct times, so that one is never taken for the other: a step's time (one forward pass) and the
-// time per token (a step's time over the tokens it produced).
+// time per token (a step's time over the tokens it produced). Each compares with a duration (a budget,
+// a measurement: `step.time < 10_ms`), never with the other.
 struct step_time {
   duration value{};
   friend constexpr step_time operator+(step_time a, step_time b) noexcept { return {a.value + b.value}; }
   friend constexpr bool operator==(step_time, step_time) noexcept = default;
+  friend constexpr bool operator==(step_time a, duration b) noexcept { return a.value == b; }
+  friend constexpr std::partial_ordering operator<=>(step_time a, duration b) noexcept {
+    return a.value.value() <=> b.value();
+  }
 };
 struct time_per_token {
   duration value{};
   friend constexpr bool operator==(time_per_token, time_per_token) noexcept = default;
+  friend constexpr bool operator==(time_per_token a, duration b) noexcept { return a.value == b; }
+  friend constexpr std::partial_ordering operator<=>(time_per_token a, duration b) noexcept {
+    return a.value.value() <=> b.value();
+  }
 };
 // Tokens per second.
 struct token_rate {

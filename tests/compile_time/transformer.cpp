@@ -373,6 +373,10 @@ static_assert(llm_decode::largest_batch == batch_at_4k && llm_decode::memory.kv_
 // INT4 weights read a quarter of the weights' bytes; W8A8 half of everything.
 static_assert(near(llm_decode::step_int4.time.value / 1_ms, (llm_decode::step.weights / 4 + 256_MiB) / 3.35_TBps / 1_ms, 0.01));
 static_assert(near(llm_decode::step_w8a8.time.value / llm_decode::step.time.value, 0.5, 0.001));
+// A step's time and a time per token compare with a duration (a budget), either way round.
+static_assert(llm_decode::step.time > 4_ms && llm_decode::step.time < 5_ms && 5_ms > llm_decode::step.time);
+static_assert(hml::per_token(llm_decode::step.time, llm_decode::step.produced()) < 5_ms);
+static_assert(llm_decode::step.time == llm_decode::step.time.value && llm_decode::step.time != 4_ms);
 static_assert(!llm_decode::big_fits_one && llm_decode::big_fits_two);
 // The fitted efficiency of a memory-bound step is the model's time over the measured one: 4.028 / 5.
 static_assert(near(llm_decode::fitted_memory_efficiency, llm_decode::step.time.value / 5_ms, 1e-6));
