@@ -1,6 +1,7 @@
 // `hml llm`: a transformer's inference on a catalog device: prefill and decode per operator on the roofline,
 // the time to first token, the time per token and tokens/s, the ridge batch, and the memory against the
 // device's capacity. Every figure comes from hml.transformer; this file only reads options and prints.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -209,12 +210,28 @@ void run(const llm_options& o) {
     emit(o.output, hml::to_csv(kernels));
     return;
   }
+  const hml::serving_figures serving = hml::serving(run, g);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
     add_rows(table, "prefill", prefill, false);
     add_rows(table, "decode", decode, false);
-    emit(o.output, render(table, format));
+    if (format == output_format::csv) {
+      emit(o.output, render(table, format));
+      return;
+    }
+    // JSON: the serving figures and the memory beside the operator rows (the CSV is the rows alone).
+    hml::table summary{{"time_to_first_token_s", "time_per_output_token_s", "end_to_end_latency_s",
+                        "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B"},
+                       {}};
+    const auto unless_none = [](bool known, double x) { return known ? hml::cell{x} : hml::cell{hml::no_value{}}; };
+    summary.add_row({serving.time_to_first_token.value.value(),
+                     unless_none(g.generate > 1, serving.time_per_output_token.value.value()),
+                     serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
+                     unless_none(hml::main_memory(d).capacity.published(), hml::capacity_of(d).value())});
+    const std::array<hml::json_part, 2> parts{hml::json_part{"summary", &summary, true},
+                                              hml::json_part{"operators", &table}};
+    emit(o.output, hml::to_json_object(parts));
     return;
   }
   const std::vector<std::string> columns{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"};
@@ -247,6 +264,9 @@ void run(const llm_options& o) {
            " tokens/s\n";
   }
   out += "total: " + text(run.total.value) + "\n";
+  out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
+         (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
+         text(serving.end_to_end.value) + ", output " + number(serving.output_throughput.per_second) + " tokens/s\n";
   const std::string at = " at context " + std::to_string(g.prompt + 1);
   out += ridge.reached()
              ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + "\n"

@@ -446,6 +446,30 @@ struct generation_analysis {
   return r;
 }
 
+// --- Serving figures ---------------------------------------------------------------------------------
+
+// A generation as serving benchmarks report it, for `g.batch` requests that start together and run as one
+// batch (no queue, no continuous batching), each with g.prompt tokens in and g.generate out. The
+// definitions are vLLM's benchmarks/benchmark_serving.py (SGLang's bench_serving follows them): the time to
+// first token is the prefill; the time per output token is per request, excluding the first token,
+// (end-to-end latency - TTFT) / (output tokens - 1), not the decode time over every token of the batch;
+// the end-to-end latency is the prefill and every decode step; the output throughput is every token the
+// batch produced (batch x generate, the first tokens included) over the end-to-end latency.
+struct serving_figures {
+  step_time time_to_first_token{};
+  time_per_token time_per_output_token{};  // 0 s where one token is generated (vLLM reports none)
+  step_time end_to_end{};
+  token_rate output_throughput{};
+};
+
+[[nodiscard]] constexpr serving_figures serving(const generation_analysis& r, const generation& g) {
+  expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
+  serving_figures s{.time_to_first_token = r.prefill, .end_to_end = r.total};
+  if (g.generate > 1) s.time_per_output_token = per_token(r.decode, tokens{g.generate - 1});
+  s.output_throughput = throughput(r.total, tokens{g.batch * g.generate});
+  return s;
+}
+
 // --- The ridge batch ---------------------------------------------------------------------------------
 
 // Where decode turns compute-bound: a batch, or never. Not a number, so that `ridge > 64` does not compile

@@ -187,6 +187,39 @@ void json_writer::finish(std::string& out) {
   out += state_->any_row ? (pretty ? "\n]\n" : "]\n") : "[]\n";
 }
 
+namespace {
+json row_object(const table& t, const std::vector<cell>& cells) {
+  json object = json::object();
+  for (std::size_t c = 0; c < t.columns.size(); ++c) {
+    if (const double* number = std::get_if<double>(&cells[c])) {
+      object[t.columns[c]] = json_number(*number);
+    } else if (const std::string* text = std::get_if<std::string>(&cells[c])) {
+      object[t.columns[c]] = *text;
+    } else {
+      object[t.columns[c]] = nullptr;
+    }
+  }
+  return object;
+}
+}  // namespace
+
+std::string to_json_object(std::span<const json_part> parts, int indent) {
+  json out = json::object();
+  for (const json_part& part : parts) {
+    expects(part.rows != nullptr, "hml: a JSON part needs its table");
+    const table& t = *part.rows;
+    if (part.one_row) {
+      expects(t.rows.size() == 1, "hml: a JSON part of one row needs a table of one row");
+      out[part.name] = row_object(t, t.rows.front());
+    } else {
+      json rows = json::array();
+      for (const std::vector<cell>& cells : t.rows) rows.push_back(row_object(t, cells));
+      out[part.name] = std::move(rows);
+    }
+  }
+  return out.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
 std::string to_json(const table& t, int indent) {
   json_writer writer{t.columns, indent};
   std::string out;

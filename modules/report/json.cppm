@@ -32,4 +32,13 @@ private:
 
 [[nodiscard]] std::string to_json(const table& t, int indent = 2);
 
+// A JSON object of named parts, in the order given: a table as its array of rows, or, marked `one_row`, its
+// single row as an object (a summary beside the rows it sums up). Values as to_json writes them.
+struct json_part {
+  std::string name;
+  const table* rows = nullptr;
+  bool one_row = false;
+};
+[[nodiscard]] std::string to_json_object(std::span<const json_part> parts, int indent = 2);
+
 }  // namespace hml

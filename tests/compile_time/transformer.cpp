@@ -368,6 +368,19 @@ static_assert(prefill_8b.bound() == hml::limit::compute);
 // The step reads 13.21 GB of weights and 268 MB of cache: at 3.35 TB/s, 4.03 ms; 248 tokens/s.
 static_assert(near(llm_decode::step.time.value / 1_ms, (llm_decode::step.weights + 256_MiB) / 3.35_TBps / 1_ms, 0.002));
 static_assert(near(hml::throughput(llm_decode::step.time, llm_decode::step.produced()).per_second, 248.2, 0.001));
+
+// Serving figures as vLLM's benchmark_serving defines them, for 4 requests of 512 tokens in, 32 out, started
+// together: TTFT the prefill, TPOT per request ((E2E - TTFT) / 31 = the decode time / 31, four times the
+// decode time over all 124 tokens the batch decoded), output throughput all 128 tokens over E2E.
+constexpr hml::generation four{4, 512, 32};
+constexpr auto four_run = hml::analyze_generation(models::llama_2_7b, four, devices::h100_sxm);
+constexpr hml::serving_figures four_served = hml::serving(four_run, four);
+static_assert(four_served.time_to_first_token == four_run.prefill && four_served.end_to_end == four_run.total);
+static_assert(near(four_served.time_per_output_token.value / 1_s, (four_run.total.value - four_run.prefill.value) / 31 / 1_s, 1e-12));
+static_assert(near(four_served.time_per_output_token.value / four_run.decode_per_token.value, 4, 1e-12));
+static_assert(near(four_served.output_throughput.per_second, 128 / (four_run.total.value / 1_s), 1e-12));
+static_assert(hml::serving(hml::analyze_generation(models::llama_2_7b, {1, 512, 1}, devices::h100_sxm), {1, 512, 1})
+                  .time_per_output_token.value == 0_s);
 static_assert(near(llm_decode::ridge_empty.batch(), 403.4, 0.001) && !llm_decode::ridge_at_context.reached());
 static_assert(llm_decode::largest_batch == batch_at_4k && llm_decode::memory.kv_cache == 2_GiB);
 // INT4 weights read a quarter of the weights' bytes; W8A8 half of everything.

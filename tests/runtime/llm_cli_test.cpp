@@ -38,7 +38,7 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   const outcome r = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "4", "--prompt", "512",
                         "--generate", "32", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
-  const auto rows = nlohmann::json::parse(r.out);
+  const auto rows = nlohmann::json::parse(r.out)["operators"];
   // By default the model runs on the measured figures where published (HBM2e: 1.70 TB/s, BabelStream).
   const hml::machine_description d = hml::with_figures(hml::devices::a100_sxm_80gb, hml::basis::measured_where_published);
   const auto prefill = hml::analyze_step(hml::models::llama_2_7b, hml::prefill_step(4, 512), d);
@@ -60,6 +60,25 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   const auto& decode_total = rows.back();
   EXPECT_EQ(decode_total["time_s"].get<double>(), decode.time.value.value());
   EXPECT_EQ(decode_total["bound"], "memory");
+  // The summary beside the rows: the library's serving figures (vLLM's definitions) and the memory.
+  const hml::generation g{4, 512, 32};
+  const hml::serving_figures serving = hml::serving(hml::analyze_generation(hml::models::llama_2_7b, g, d), g);
+  const auto summary = nlohmann::ordered_json::parse(r.out)["summary"];
+  EXPECT_EQ(summary.begin().key(), "time_to_first_token_s");
+  EXPECT_EQ(summary["time_to_first_token_s"].get<double>(), serving.time_to_first_token.value.value());
+  EXPECT_EQ(summary["time_to_first_token_s"].get<double>(), prefill.time.value.value());
+  EXPECT_EQ(summary["time_per_output_token_s"].get<double>(), serving.time_per_output_token.value.value());
+  EXPECT_EQ(summary["end_to_end_latency_s"].get<double>(), serving.end_to_end.value.value());
+  EXPECT_EQ(summary["output_tokens_per_s"].get<double>(), serving.output_throughput.per_second);
+  EXPECT_EQ(summary["memory_per_device_B"].get<double>(), hml::memory_needed(hml::models::llama_2_7b, 4, 544).total().value());
+  EXPECT_EQ(summary["memory_capacity_B"].get<double>(), hml::capacity_of(d).value());
+  // One token generated: no time per output token (null), as vLLM reports none.
+  const outcome one = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--generate", "1", "--format", "json"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_TRUE(nlohmann::json::parse(one.out)["summary"]["time_per_output_token_s"].is_null());
+  // The CSV is the rows alone.
+  const outcome csv = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--format", "csv"});
+  EXPECT_TRUE(csv.out.starts_with("phase,operator,")) << csv.out;
 }
 
 TEST(LlmCli, CsvHasOneRowPerOperatorAndTotals) {
@@ -106,7 +125,7 @@ TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
   const outcome pcie = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "pcie5x16",
                            "--format", "json"});
   ASSERT_EQ(pcie.status, 0) << pcie.err;
-  const auto rows = nlohmann::json::parse(pcie.out);
+  const auto rows = nlohmann::json::parse(pcie.out)["operators"];
   const auto& total = rows[prefill.operators.size()];
   EXPECT_EQ(total["operator"], "total");
   EXPECT_EQ(total["link_time_s"].get<double>(), prefill.link_time.value());
@@ -123,7 +142,7 @@ TEST(LlmCli, MixtureOfExpertsIsThePresetsAnalysis) {
                             "--batch", "2", "--format", "json"});
   ASSERT_EQ(preset.status, 0) << preset.err;
   EXPECT_EQ(preset.out, sizes.out);
-  const auto rows = nlohmann::json::parse(preset.out);
+  const auto rows = nlohmann::json::parse(preset.out)["operators"];
   const auto decode = hml::analyze_step(hml::models::mixtral_8x7b, hml::decode_step(2, 513),
                                          hml::with_figures(hml::devices::h200, hml::basis::measured_where_published));
   EXPECT_EQ(rows.back()["time_s"].get<double>(), decode.time.value.value());
