@@ -24,6 +24,7 @@ struct llm_options {
   std::uint64_t batch = 1;
   std::uint64_t prompt = 512;
   std::uint64_t generate = 32;
+  std::optional<std::uint64_t> context;  // one decode step over this many tokens, instead of a generation
   std::string weights = "fp16";
   std::string activations = "fp16";
   std::string kv = "fp16";
@@ -177,12 +178,95 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
   }
 }
 
+// The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
+// per device at `context` tokens against its capacity.
+std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
+                    const hml::inference_options& i, const std::string& what, std::uint64_t context) {
+  const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
+  const hml::memory_use memory = hml::memory_needed(t, o.batch, context, i);
+  const bool capacity_known = hml::main_memory(d).capacity.published();
+  return model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) + " B parameters) on " +
+         std::string{d.name} + (i.tensor_parallel > 1 ? " x " + std::to_string(o.tp) : "") + ": batch " +
+         std::to_string(o.batch) + ", " + what + "\n" + "precisions: weights " + precision(i.types.weights) +
+         ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
+         "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
+         "memory per device: weights " + text(memory.weights) + " + KV cache " + text(memory.kv_cache) +
+         " + activations " + text(memory.activations) + " = " + text(memory.total()) +
+         (!capacity_known                        ? std::string{" (the device publishes no capacity)"}
+          : hml::fits(t, o.batch, context, d, i) ? " of " + text(hml::capacity_of(d)) + " (fits)"
+                                                 : " of " + text(hml::capacity_of(d)) + " (does NOT fit)") +
+         "\n\n";
+}
+
+std::string ridge_line(const hml::decode_ridge& ridge, std::uint64_t context) {
+  const std::string at = " at context " + std::to_string(context);
+  return ridge.reached()
+             ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + "\n"
+             : "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
+}
+
+// The operators of a step as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
+void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
+  if (o.output.format != "table" && o.output.format != "csv") {
+    throw input_error("--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart "
+                      "read; give no --format (or csv)");
+  }
+  hml::table kernels{{"name", "flops", "memory_bytes"}, {}};
+  for (const hml::operator_time& op : step.operators) {
+    if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
+  }
+  emit(o.output, hml::to_csv(kernels));
+}
+
+// --context N: one decode step of the batch over N tokens each (the N-th token's step: its attention reads
+// N tokens of cache), the question "how fast is decode at this length" without a prefill to run first.
+void run_decode_step(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
+                     const hml::inference_options& i) {
+  const std::uint64_t n = *o.context;
+  check_option("--batch, --context", [&] { hml::validate_counts(t, o.batch, 1, n); });
+  check_precisions(t, {o.batch, 1, 1}, d, i);
+  const hml::step_analysis step = hml::analyze_step(t, hml::decode_step(o.batch, n), d, i);
+  if (!o.as_kernels.empty()) {
+    if (o.as_kernels != "decode") throw input_error("--as-kernels, --context: --context runs one decode step; give --as-kernels decode");
+    emit_as_kernels(o, step);
+    return;
+  }
+  // Every request makes one token a step: the step's time is each request's time per output token.
+  const hml::time_per_token each = hml::per_token(step.time, hml::tokens{1});
+  const hml::token_rate rate = hml::throughput(step.time, step.produced());
+  const output_format format = o.output.chosen();
+  if (format != output_format::table) {
+    hml::table table{csv_columns, {}};
+    add_rows(table, "decode", step, false);
+    if (format == output_format::csv) {
+      emit(o.output, render(table, format));
+      return;
+    }
+    hml::table summary{{"time_per_output_token_s", "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B"}, {}};
+    summary.add_row({each.value.value(), rate.per_second, hml::memory_needed(t, o.batch, n, i).total().value(),
+                     hml::main_memory(d).capacity.published() ? hml::cell{hml::capacity_of(d).value()} : hml::cell{hml::no_value{}}});
+    const std::array<hml::json_part, 2> parts{hml::json_part{"summary", &summary, true}, hml::json_part{"operators", &table}};
+    emit(o.output, hml::to_json_object(parts));
+    return;
+  }
+  hml::table rows{{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"}, {}};
+  add_rows(rows, "decode", step, true);
+  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n) + "decode step (batch " +
+                     std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
+                     "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
+                     number(rate.per_second) + " tokens/s\n" + ridge_line(hml::ridge_batch(t, n, d, i), n));
+}
+
 void run(const llm_options& o) {
   machine_files files;
   files.use(figures_basis(o.figures));
   const hml::machine_description& d = files.machine("--machine", o.device);
   const hml::transformer t = model_of(o);
   const hml::inference_options i = inference_of(o, t, files);
+  if (o.context) {
+    run_decode_step(o, t, d, i);
+    return;
+  }
   const hml::generation g{o.batch, o.prompt, o.generate};
   check_option("--batch, --prompt, --generate", [&] {
     hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
@@ -197,17 +281,8 @@ void run(const llm_options& o) {
   const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
   const hml::decode_ridge ridge = hml::ridge_batch(t, g.prompt + 1, d, i);
 
-  // The operators of one phase as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
   if (!o.as_kernels.empty()) {
-    if (o.output.format != "table" && o.output.format != "csv") {
-      throw input_error("--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart "
-                        "read; give no --format (or csv)");
-    }
-    hml::table kernels{{"name", "flops", "memory_bytes"}, {}};
-    for (const hml::operator_time& op : (o.as_kernels == "prefill" ? prefill : decode).operators) {
-      if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
-    }
-    emit(o.output, hml::to_csv(kernels));
+    emit_as_kernels(o, o.as_kernels == "prefill" ? prefill : decode);
     return;
   }
   const hml::serving_figures serving = hml::serving(run, g);
@@ -239,21 +314,8 @@ void run(const llm_options& o) {
   hml::table decode_table{columns, {}};
   add_rows(prefill_table, "prefill", prefill, true);
   add_rows(decode_table, "decode", decode, true);
-  const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
-  const bool capacity_known = hml::main_memory(d).capacity.published();
-  std::string out = model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) +
-                    " B parameters) on " + std::string{d.name} + (i.tensor_parallel > 1 ? " x " + std::to_string(o.tp) : "") +
-                    ": batch " + std::to_string(g.batch) + ", prompt " + std::to_string(g.prompt) + ", generate " +
-                    std::to_string(g.generate) + "\n" + "precisions: weights " + precision(i.types.weights) +
-                    ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
-                    "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) +
-                    "\n" + "memory per device: weights " + text(memory.weights) + " + KV cache " +
-                    text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " +
-                    text(memory.total()) +
-                    (!capacity_known                             ? std::string{" (the device publishes no capacity)"}
-                     : hml::fits(t, g.batch, context, d, i) ? " of " + text(hml::capacity_of(d)) + " (fits)"
-                                                               : " of " + text(hml::capacity_of(d)) + " (does NOT fit)") +
-                    "\n\n" +
+  std::string out = heading(o, t, d, i, "prompt " + std::to_string(g.prompt) + ", generate " + std::to_string(g.generate),
+                            context) +
                     "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
                     hml::format_table(prefill_table) + "\n" + "decode step (batch " + std::to_string(g.batch) +
                     ", context " + std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n" +
@@ -267,10 +329,7 @@ void run(const llm_options& o) {
   out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
          (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
          text(serving.end_to_end.value) + ", output " + number(serving.output_throughput.per_second) + " tokens/s\n";
-  const std::string at = " at context " + std::to_string(g.prompt + 1);
-  out += ridge.reached()
-             ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + "\n"
-             : "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
+  out += ridge_line(ridge, g.prompt + 1);
   if (i.tensor_parallel > 1) {
     const auto rate = [](hml::data_rate r) {
       return r.value() == __builtin_inf() ? std::string{"any bandwidth (its latencies alone exceed the step)"}
@@ -299,6 +358,7 @@ void add_llm_command(CLI::App& hml) {
       "Example: hml llm --model llama-2-7b --machine a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
       "         hml llm --model llama-2-70b --machine h100_sxm --weights int4 --kv fp8 --tp 2 "
       "--link nvlink4 --efficiency-memory 0.8 --format csv\n"
+      "         hml llm --model llama-3-8b --machine h100_sxm --batch 64 --context 8192\n"
       "         hml llm --model llama-3-8b --machine h100_sxm --batch 64 --as-kernels decode | "
       "hml chart --machine h100_sxm --precision fp16 --ops - -o decode.svg");
   auto o = std::make_shared<llm_options>();
@@ -310,10 +370,16 @@ void add_llm_command(CLI::App& hml) {
   add_figures_option(*command, o->figures);
   const CLI::Validator count = whole_number(1, 1'000'000'000);
   command->add_option("--batch", o->batch, "sequences in a batch")->check(count)->capture_default_str();
-  command->add_option("--prompt", o->prompt, "prompt tokens per sequence")->check(count)->capture_default_str();
-  command->add_option("--generate", o->generate, "tokens generated per sequence")
-      ->check(whole_number(1, 1'000'000))
-      ->capture_default_str();
+  CLI::Option* prompt =
+      command->add_option("--prompt", o->prompt, "prompt tokens per sequence")->check(count)->capture_default_str();
+  CLI::Option* generate = command->add_option("--generate", o->generate, "tokens generated per sequence")
+                              ->check(whole_number(1, 1'000'000))
+                              ->capture_default_str();
+  command->add_option("--context", o->context,
+                      "one decode step over this many tokens per sequence, instead of --prompt and --generate")
+      ->check(whole_number(1, 1'000'000'000))
+      ->excludes(prompt)
+      ->excludes(generate);
   command->add_option("--weights", o->weights, "precision of the weights")->capture_default_str();
   command->add_option("--activations", o->activations, "precision of the activations")->capture_default_str();
   command->add_option("--kv", o->kv, "precision of the KV cache")->capture_default_str();

@@ -81,6 +81,43 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   EXPECT_TRUE(csv.out.starts_with("phase,operator,")) << csv.out;
 }
 
+// --context N is one decode step over N tokens: the generation's decode step at that context (prompt N - 1),
+// each request's time per output token the step's time, the batch's tokens over it the output rate.
+TEST(LlmCli, ContextIsOneDecodeStep) {
+  const outcome step = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "8", "--context", "4096",
+                            "--format", "json"});
+  ASSERT_EQ(step.status, 0) << step.err;
+  const outcome run = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "8", "--prompt", "4095",
+                           "--generate", "2", "--format", "json"});
+  ASSERT_EQ(run.status, 0) << run.err;
+  const auto rows = nlohmann::json::parse(step.out)["operators"];
+  auto decode_rows = nlohmann::json::array();
+  const auto run_json = nlohmann::json::parse(run.out);
+  for (const auto& row : run_json["operators"]) {
+    if (row["phase"] == "decode") decode_rows.push_back(row);
+  }
+  EXPECT_EQ(rows, decode_rows);
+  const hml::machine_description d = hml::with_figures(hml::devices::a100_sxm_80gb, hml::basis::measured_where_published);
+  const hml::step_analysis decode = hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(8, 4096), d);
+  const auto summary = nlohmann::json::parse(step.out)["summary"];
+  EXPECT_EQ(summary["time_per_output_token_s"].get<double>(), decode.time.value.value());
+  EXPECT_EQ(summary["output_tokens_per_s"].get<double>(), hml::throughput(decode.time, decode.produced()).per_second);
+  EXPECT_EQ(summary["memory_per_device_B"].get<double>(), hml::memory_needed(hml::models::llama_2_7b, 8, 4096).total().value());
+  const outcome table = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "8", "--context", "4096"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_TRUE(table.out.starts_with("llama-2-7b (6.738 B parameters) on NVIDIA A100 SXM4 80GB: batch 8, one decode step at "
+                                    "context 4096\n"))
+      << table.out;
+  EXPECT_NE(table.out.find("\ntime per output token (each request's; the step): "), std::string::npos) << table.out;
+  EXPECT_EQ(table.out.find("prefill"), std::string::npos);
+  expect_input_error(llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--context", "4096", "--prompt", "5"}),
+                     "--prompt, --context: not together; give one of them");
+  expect_input_error(llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--context", "4096", "--as-kernels",
+                          "prefill"}),
+                     "--as-kernels, --context: --context runs one decode step; give --as-kernels decode");
+  expect_input_error(llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--context", "0"}), "--context: ");
+}
+
 TEST(LlmCli, CsvHasOneRowPerOperatorAndTotals) {
   const outcome r = llm({"--model", "mistral-7b", "--device", "h100_sxm", "--format", "csv"});
   ASSERT_EQ(r.status, 0) << r.err;
