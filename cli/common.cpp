@@ -471,9 +471,9 @@ void note_older_format(const std::string& path, std::string_view format) {
 
 }  // namespace
 
-void add_figures_option(CLI::App& command, std::string& figures) {
+CLI::Option* add_figures_option(CLI::App& command, std::string& figures) {
   figures = "measured";
-  command
+  return command
       .add_option("--figures", figures,
                   "which figures the models use where a machine publishes a measurement beside its datasheet's "
                   "figure: measured (each such measurement, named in a note) or stated (the datasheet's)")
@@ -616,7 +616,8 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
   compute->excludes(machine)->needs(bandwidth);
   bandwidth->excludes(machine)->needs(compute);
   precision->excludes(compute);
-  add_figures_option(command, options.figures);
+  // Given peaks have no datasheet or measurement to choose between.
+  add_figures_option(command, options.figures)->excludes(compute);
 }
 
 namespace {
@@ -645,7 +646,7 @@ void refuse_bit_rate(std::string_view option, const std::string& text) {
 std::vector<named_roof> roofs_of(const roof_options& options) {
   if (options.machines.empty()) {
     if (options.peak_compute.empty()) {
-      throw input_error("give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
+      throw input_error("--machine, --peak-compute: missing; give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
     }
     refuse_bit_rate("--peak-bandwidth", options.peak_bandwidth);
     const auto bandwidth = quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth);

@@ -337,7 +337,7 @@ class machine_files {
 // --figures stated|measured, the same in every subcommand that takes a machine: which of a machine's
 // figures the models use where it publishes a measurement beside its datasheet's. The default, measured, is
 // set here.
-void add_figures_option(CLI::App& command, std::string& figures);
+CLI::Option* add_figures_option(CLI::App& command, std::string& figures);
 hml::basis figures_basis(const std::string& figures);
 
 // A quantity as hml's tables and notes print it: four significant digits, decimal prefixes ("2.97 TB/s").

@@ -217,19 +217,24 @@ export namespace hml {
   return detail::hottest_share_of(s, bytes, footprint);
 }
 
+// Flat mode's shares of the bytes: one per tier, each within [0, 1], adding up to 1.
+constexpr void validate_shares(const tiered_memory& m, const fixed_list<double, max_tiers>& shares) {
+  expects(shares.size() == m.tiers.size(), "hml: flat mode needs one share per tier");
+  double sum = 0.0;
+  for (const double share : shares) {
+    validate_share(share);
+    sum += share;
+  }
+  expects(sum > 1.0 - 1e-9 && sum < 1.0 + 1e-9, "hml: flat mode's shares must add up to 1");
+}
+
 // Flat mode: tier i holds shares[i] of the bytes, blind to heat, so it serves that share of the traffic.
 [[nodiscard]] constexpr placement flat(const tiered_memory& m, const working_set& w, const fixed_list<double, max_tiers>& shares) {
   validate(m);
   validate(w);
-  expects(shares.size() == m.tiers.size(), "hml: flat mode needs one share per tier");
-  double sum = 0.0;
+  validate_shares(m, shares);
   fixed_list<tier_use, max_tiers> use;
-  for (const double share : shares) {
-    validate_share(share);
-    sum += share;
-    use.push_back({share, share});
-  }
-  expects(sum > 1.0 - 1e-9 && sum < 1.0 + 1e-9, "hml: flat mode's shares must add up to 1");
+  for (const double share : shares) use.push_back({share, share});
   return detail::finish_of("flat", m, w, use);
 }
 
@@ -256,7 +261,7 @@ export namespace hml {
 [[nodiscard]] constexpr bool shares_fit(const tiered_memory& m, const working_set& w, const fixed_list<double, max_tiers>& shares) {
   validate(m);
   validate(w);
-  expects(shares.size() == m.tiers.size(), "hml: flat mode needs one share per tier");
+  validate_shares(m, shares);  // shares that could not be flat's are wrong whether or not they fit
   for (std::size_t i = 0; i < shares.size(); ++i) {
     if (!detail::has_room(m.tiers[i], shares[i], w.footprint)) return false;
   }

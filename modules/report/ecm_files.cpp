@@ -57,7 +57,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   m.name = out->keep(r.scalar(root, "", "name", true));
   m.id = out->keep(r.scalar(root, "", "id", false));
   m.clock = stated(r.quantity<frequency>(root, "", "clock", true));
-  m.cores = static_cast<unsigned>(r.integer(root, "", "cores", 0, 1, 1 << 20));
+  m.cores = static_cast<unsigned>(r.integer(root, "", "cores", 0, 1, max_cores));
   if (m.cores == 0) r.fail(root, "cores", "missing");
   const data_size line = r.quantity<data_size>(root, "", "cacheline size", false);
   if (line.value() > 0 && !(line.value() >= 8 && line.value() <= 4096 && line.value() == static_cast<double>(static_cast<int>(line.value()))))
@@ -65,19 +65,22 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   m.cacheline_bytes = line.value() > 0 ? static_cast<std::size_t>(line.value()) : 64;
   m.write_allocate = r.boolean(root, "", "write-allocate", true);
   m.layer_condition_share = r.number(root, "", "layer condition share", 0.5, 1e-3, 1);
-  const double flop_per_cycle = r.number(root, "", "FP64 FLOP per cycle", 0, 0, 1e4);
+  const double flop_per_cycle = r.number(root, "", "FP64 FLOP per cycle", 0, 1e-3, 1e4);  // absent: 0, no peak
   if (flop_per_cycle > 0)
     m.compute.push_back({.type = precision::fp64, .dense = derived_peak(m.cores, m.clock, flop_per_cycle)});
 
   if (const YAML::Node ports = root["ports"]; ports.IsDefined() && !ports.IsNull()) {
     r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes", "loads and stores"});
-    m.ports.loads_per_cycle = r.number(ports, "ports", "loads", m.ports.loads_per_cycle, 1e-3, 64);
-    m.ports.stores_per_cycle = r.number(ports, "ports", "stores", m.ports.stores_per_cycle, 1e-3, 64);
-    m.ports.fma_per_cycle = r.number(ports, "ports", "FMA", m.ports.fma_per_cycle, 1e-3, 64);
-    m.ports.add_per_cycle = r.number(ports, "ports", "ADD", m.ports.add_per_cycle, 1e-3, 64);
-    m.ports.mul_per_cycle = r.number(ports, "ports", "MUL", m.ports.mul_per_cycle, 1e-3, 64);
+    const auto rate = [&](std::string_view name, double fallback, double least = port_model::least_rate) {
+      return r.number(ports, "ports", name, fallback, least, port_model::most_rate);
+    };
+    m.ports.loads_per_cycle = rate("loads", m.ports.loads_per_cycle);
+    m.ports.stores_per_cycle = rate("stores", m.ports.stores_per_cycle);
+    m.ports.fma_per_cycle = rate("FMA", m.ports.fma_per_cycle);
+    m.ports.add_per_cycle = rate("ADD", m.ports.add_per_cycle);
+    m.ports.mul_per_cycle = rate("MUL", m.ports.mul_per_cycle);
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
-    m.ports.memory_ops_per_cycle = r.number(ports, "ports", "loads and stores", 0, 0, 64);
+    m.ports.memory_ops_per_cycle = rate("loads and stores", 0, 0);
   }
 
   const YAML::Node levels = r.sequence(root, "", "memory hierarchy", true, max_memory_levels);

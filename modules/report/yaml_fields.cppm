@@ -84,6 +84,7 @@ public:
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
       throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
     }
+    refuse_deep_nesting(text);
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
     try {
@@ -103,6 +104,50 @@ public:
                   ": a second document; a file holds one");
     }
     return root;
+  }
+
+  // The most [ and { a file may nest. yaml-cpp recurses once a level: 100,000 of them ended in its own
+  // "bad file". A machine file nests three or four.
+  static constexpr int max_nesting = 64;
+
+  // Counts [ and { outside quoted scalars and comments; a quote opens a scalar only where YAML's can
+  // begin (after a space, [, {, a comma or a colon, or at a line's start), so an apostrophe in plain text
+  // ("Intel's") is not taken for one.
+  void refuse_deep_nesting(std::string_view text) const {
+    int depth = 0;
+    int line = 1;
+    char quote = 0;
+    bool comment = false;
+    char before = '\n';
+    for (const char c : text) {
+      if (c == '\n') {
+        ++line;
+        comment = false;
+        before = c;
+        continue;
+      }
+      if (comment) continue;
+      if (quote != 0) {
+        if (c == quote) quote = 0;
+        before = c;
+        continue;
+      }
+      const bool scalar_may_begin = before == '\n' || before == ' ' || before == '\t' || before == '[' ||
+                                    before == '{' || before == ',' || before == ':';
+      if ((c == '"' || c == '\'') && scalar_may_begin) {
+        quote = c;
+      } else if (c == '#' && (before == ' ' || before == '\t' || before == '\n')) {
+        comment = true;
+      } else if (c == '[' || c == '{') {
+        if (++depth > max_nesting) {
+          throw Error(std::string{file_} + ":" + std::to_string(line) + ": nested more than " +
+                      std::to_string(max_nesting) + " levels deep ([ and {); a machine file nests a few");
+        }
+      } else if ((c == ']' || c == '}') && depth > 0) {
+        --depth;
+      }
+      before = c;
+    }
   }
 
   void expect_map(const YAML::Node& node, const std::string& field,

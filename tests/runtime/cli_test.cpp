@@ -1117,7 +1117,11 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   expect_input_error(hml_run({"lab", "--bogus"}), "--bogus");
   expect_input_error(hml_run({"sweep", "--format", "xml"}), "--format");
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm"}), "--ops: missing; give --ops FILE (see `hml roofline --help`)");
-  expect_input_error(hml_run({"roofline", "--ops", "-"}), "give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
+  expect_input_error(hml_run({"roofline", "--ops", "-"}),
+                     "--machine, --peak-compute: missing; give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
+  expect_input_error(hml_run({"roofline", "--ops", "-", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1TB/s",
+                              "--figures", "stated"}),
+                     "--peak-compute, --figures: not together; give one of them");
   expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--ops", "-"}), "--peak-bandwidth");
   expect_input_error(hml_run({"lab", "--hit-rate", "0.5"}), "--hit-rate: needs --fast too; give both, or neither");
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--ops", "-"}), "--output: missing; give --output FILE");

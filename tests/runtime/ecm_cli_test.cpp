@@ -293,6 +293,8 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
       {replaced(good, "  - level: L1\n    size: 32 KiB\n", "  - level: L1\n"), "m.yml:13: memory hierarchy[0].size: missing"},
       {replaced(good, "read streams: 3", "read streams: three"), "memory bandwidths[1].read streams: expected an integer"},
       {replaced(good, "write-allocate: true", "write-allocate: maybe"), "m.yml:8: write-allocate: expected true or false"},
+      {replaced(good, "cores: 8", "cores: 65537"), "cores: must be within [1, 65536]"},
+      {replaced(good, "FP64 FLOP per cycle: 8", "FP64 FLOP per cycle: 0"), "FP64 FLOP per cycle: must be within [0.001, 10000], not 0"},
       {"name: [unclosed", "m.yml:1: not YAML"},
       {"just text", "m.yml:1: the top level: expected a mapping"},
   };

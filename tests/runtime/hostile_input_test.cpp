@@ -189,6 +189,9 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
 
   expect_input_error(hml_run({"tiers", "--tier", "a:1GiB:100GB/s", "--tier", "a:10GiB:10GB/s", "--footprint", "2GiB"}),
                      "--tier: two tiers have one name");
+  // Shares that cannot be flat mode's were taken where flat mode did not fit (its row said only that).
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--shares", "0.9,0.9"}),
+                     "--shares: flat mode's shares must add up to 1");
 
   const std::string escape = "k\x1b[31m";
   expect_input_error(hml_run({"lab", "--title", escape}), "--title: must be UTF-8 text without control characters");

@@ -102,6 +102,14 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources");
   EXPECT_EQ(error_of(head + "cores: 4294967297\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: cores: must be within [1, 65536]");
+  // Nesting: yaml-cpp recursed 100,000 levels into its own "bad file"; quoted brackets do not count, and an
+  // apostrophe inside plain text opens no quote.
+  EXPECT_EQ(error_of(head + "note: " + std::string(100'000, '[') + std::string(100'000, ']') + "\n"),
+            "m.yaml:4: nested more than 64 levels deep ([ and {); a machine file nests a few");
+  EXPECT_EQ(error_of(head + "note: \"" + std::string(100, '[') + "\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
+  EXPECT_EQ(error_of(head + "note: Intel's " + std::string(100, '{') + "\nmemory: [{name: M, bandwidth: 1 GB/s}]\n")
+                .substr(0, 20),
+            "m.yaml:4: nested mor");
   EXPECT_EQ(error_of(head + "memory:\n  - {name: HBM, bandwidth: 2 TB/s}\n  - {name: HBM, bandwidth: 1 TB/s}\n"),
             "m.yaml:6: memory[1].name: \"HBM\" names memory[0] too");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
