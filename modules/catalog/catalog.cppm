@@ -178,7 +178,8 @@ inline constexpr device a100_sxm_80gb{
                 tc(tf32, stated(156_TFLOPS, a100_datasheet), stated(312_TFLOPS, a100_datasheet)),
                 tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
                 tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
-                tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet))},
+                tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet)),
+                tc(int4, stated(1248_TFLOPS, a100_datasheet), stated(2496_TFLOPS, a100_datasheet))},
     .cores = 108, .clock = stated(1.41_GHz, a100_datasheet)};
 inline constexpr device a100_sxm_40gb{
     .id = "a100_sxm_40gb", .name = "NVIDIA A100 SXM4 40GB",
@@ -191,7 +192,8 @@ inline constexpr device a100_sxm_40gb{
                 tc(tf32, stated(156_TFLOPS, a100_datasheet), stated(312_TFLOPS, a100_datasheet)),
                 tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
                 tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
-                tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet))},
+                tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet)),
+                tc(int4, stated(1248_TFLOPS, a100_datasheet), stated(2496_TFLOPS, a100_datasheet))},
     .cores = 108, .clock = stated(1.41_GHz, a100_datasheet)};
 // The ERT ceilings: L1 (per SM, summed over the 80 SMs), L2 and HBM bandwidth, FP64 with and without FMA.
 inline constexpr device v100{

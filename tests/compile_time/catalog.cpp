@@ -34,6 +34,11 @@ static_assert(hml::find_ceiling(devices::mi300x, {precision::fp16, compute_unit:
 static_assert(hml::peak(devices::mi250x, fp32).value == 47.9_TFLOPS);  // not 383 (that is FP16)
 static_assert(hml::peak(devices::mi250x, {precision::fp32, compute_unit::tensor}).value == 95.7_TFLOPS);
 static_assert(hml::find_ceiling(devices::h100_sxm, {precision::tf32, compute_unit::tensor})->sparse.value == 989_TFLOPS);
+// The A100's INT4 tensor cores (the datasheet: 1,248 TOPS dense, 2,496 with sparsity), which w4a4 runs on;
+// the H100 dropped INT4 and publishes none.
+static_assert(hml::peak(devices::a100_sxm_80gb, {precision::int4, compute_unit::tensor}).value == 1248_TFLOPS &&
+              hml::find_ceiling(devices::a100_sxm_40gb, {precision::int4, compute_unit::tensor})->sparse.value == 2496_TFLOPS);
+static_assert(!hml::peak(devices::h100_sxm, {precision::int4, compute_unit::tensor}).published());
 static_assert(devices::h100_sxm.cores == 132 && devices::h100_sxm.clock.value == 1.98_GHz);
 
 // Seed 004's FP32 table is off by 33x for the H100: 1980 GFLOPS vs 67 TFLOP/s.

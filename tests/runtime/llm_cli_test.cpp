@@ -230,6 +230,11 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   // A precision the device lacks: named, with what the device has.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--weights", "fp8", "--activations", "fp8"},
                         "publishes no FP8 tensor peak (for the QKV projection); it has FP64, FP64 tensor, FP32");
+  // INT4 weights and activations (w4a4) run on the A100's INT4 tensor cores; the H100 has none.
+  const outcome w4a4 = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--weights", "int4", "--activations", "int4"});
+  EXPECT_EQ(w4a4.status, 0) << w4a4.err;
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "int4", "--activations", "int4"},
+                        "publishes no INT4 tensor peak");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link: --tp above 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link", "450GB/s"},
                         "--tp: heads, kv heads and ffn must divide");
