@@ -99,11 +99,29 @@ public:
       throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg);
     }
     if (!root.IsDefined() || root.IsNull()) throw Error(std::string{file_} + ":1: the file is empty");
+    refuse_tags(root, "");
     if (second_document > 0) {
       throw Error(std::string{file_} + ":" + std::to_string(second_document) +
                   ": a second document; a file holds one");
     }
     return root;
+  }
+
+  // A tag (!!binary, !foo) asks for a type hml does not read: yaml-cpp keeps the text and drops the tag, so
+  // "!!binary aGVsbG8=" would be read as that text. Refused, at any depth; untagged nodes carry "?" or "!".
+  void refuse_tags(const YAML::Node& node, const std::string& field) const {
+    if (const std::string& tag = node.Tag(); !tag.empty() && tag != "?" && tag != "!") {
+      std::string shown = tag.starts_with("tag:yaml.org,2002:") ? "!!" + tag.substr(18) : tag;
+      fail(node, field, "the tag " + shown + " is not read; give the value without it");
+    }
+    if (node.IsMap()) {
+      for (const auto& entry : node) {
+        refuse_tags(entry.first, field);
+        refuse_tags(entry.second, path(field, entry.first.IsScalar() ? entry.first.Scalar() : "?"));
+      }
+    } else if (node.IsSequence()) {
+      for (std::size_t i = 0; i < node.size(); ++i) refuse_tags(node[i], item(field, i));
+    }
   }
 
   // The most [ and { a file may nest. yaml-cpp recurses once a level: 100,000 of them ended in its own

@@ -102,6 +102,11 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources");
   EXPECT_EQ(error_of(head + "cores: 4294967297\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: cores: must be within [1, 65536]");
+  // A tag asks for a type hml does not read; yaml-cpp dropped it and kept the text.
+  EXPECT_EQ(error_of(head + "note: !!binary aGVsbG8=\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: note: the tag !!binary is not read; give the value without it");
+  EXPECT_EQ(error_of(head + "memory: [{name: !foo M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: memory[0].name: the tag !foo is not read; give the value without it");
   // Nesting: yaml-cpp recursed 100,000 levels into its own "bad file"; quoted brackets do not count, and an
   // apostrophe inside plain text opens no quote.
   EXPECT_EQ(error_of(head + "note: " + std::string(100'000, '[') + std::string(100'000, ']') + "\n"),
