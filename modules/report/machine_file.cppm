@@ -71,7 +71,8 @@ private:
 // host, device and link are looked up in the file first, then in the catalog.
 [[nodiscard]] machine_file read_machine_file(std::string_view text, std::string_view file);
 
-// Whether `text` is in this format (its first field is `format`), so that a reader of older files can tell.
+// Whether `text` is in this format (its first field is `format`), so that a reader of older files can tell;
+// text that is not YAML but names the format ("hml-machine/") counts, so that its YAML error is reported.
 [[nodiscard]] bool is_machine_file(std::string_view text);
 
 // What a document holds. A system's host, device and link are written by id: they are written in full

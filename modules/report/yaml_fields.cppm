@@ -96,7 +96,11 @@ public:
       document_start events;
       if (parser.HandleNextDocument(events) && parser.HandleNextDocument(events)) second_document = events.line;
     } catch (const YAML::Exception& e) {
-      throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg);
+      // yaml-cpp says "illegal block entry" (or "end of map not found") for a tab that indents: say so.
+      const std::string_view line = line_at(text, e.mark.line);
+      const bool tab = line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
+      throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg +
+                  (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
     }
     if (!root.IsDefined() || root.IsNull()) throw Error(std::string{file_} + ":1: the file is empty");
     refuse_tags(root, "");
@@ -122,6 +126,18 @@ public:
     } else if (node.IsSequence()) {
       for (std::size_t i = 0; i < node.size(); ++i) refuse_tags(node[i], item(field, i));
     }
+  }
+
+  // Line `index` (0-based) of `text`, without its line break; empty past the end.
+  static std::string_view line_at(std::string_view text, int index) {
+    std::size_t begin = 0;
+    for (int i = 0; i < index && begin != std::string_view::npos; ++i) {
+      begin = text.find('\n', begin);
+      if (begin != std::string_view::npos) ++begin;
+    }
+    if (begin == std::string_view::npos || begin > text.size()) return {};
+    const std::size_t end = text.find('\n', begin);
+    return text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
   }
 
   // The most [ and { a file may nest. yaml-cpp recurses once a level: 100,000 of them ended in its own

@@ -239,6 +239,8 @@ TEST(HostileInput, EveryReaderNamesFileLineAndField) {
                                                   "[{\"name\": \"DRAM\", \"bandwidth\": \"1 GB/s\"}],\n " + compute + "}\n");
   const fs::path second = dir.file("second.yml", "format: hml-machine/1\nid: x\n---\nid: y\n");
   const fs::path kernel = dir.file("k.yml", "name: k\nelement size: 8\nloops: [10]\nloops: [20]\n");
+  // A machine file with a tab in its indentation: its YAML error, not "not JSON" from the older reader.
+  const fs::path tabbed = dir.file("tab.json", "format: hml-machine/1\nid: x\nname: X\nmemory:\n\t- name: M\n");
   const fs::path csv = dir.file("k.csv", "name,flops,memory_bytes\na,1,2\nb,inf,2\n");
   const auto roofline_on = [](const fs::path& machine) {
     return hml_run({"roofline", "--machine", machine.string(), "--precision", "fp32", "--ops",
@@ -249,6 +251,8 @@ TEST(HostileInput, EveryReaderNamesFileLineAndField) {
       {roofline_on(broken), "--machine: " + broken.string() + ":4: not JSON: syntax error while parsing object"},
       {roofline_on(escape), "--machine: " + escape.string() + ":2: name: a control character or a byte that is not UTF-8"},
       {roofline_on(second), "--machine: " + second.string() + ":3: a second document; a file holds one"},
+      {roofline_on(tabbed), "--machine: " + tabbed.string() + ":5: not YAML: illegal block entry; the line is indented "
+                            "with a tab, and YAML indents with spaces"},
       {hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", kernel.string()}),
        "--kernel: " + kernel.string() + ":4: loops: given twice (first on line 3)"},
       {hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", csv.string()}),
