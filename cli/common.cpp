@@ -88,22 +88,27 @@ CLI::Validator finite_number() {
       "");
 }
 
-void check_plain_numbers(CLI::App& hml) {
+namespace {
+template <class Visit>
+void for_each_option(CLI::App& hml, Visit visit) {
   for (CLI::App* command : hml.get_subcommands([](CLI::App*) { return true; })) {
-    for (CLI::Option* option : command->get_options()) {
-      if (option->get_type_name().starts_with("FLOAT")) option->check(finite_number());
-    }
+    for (CLI::Option* option : command->get_options()) visit(*option);
   }
+}
+}  // namespace
+
+void check_plain_numbers(CLI::App& hml) {
+  for_each_option(hml, [](CLI::Option& option) {
+    if (option.get_type_name().starts_with("FLOAT")) option.check(finite_number());
+  });
 }
 
 void strict_flags(CLI::App& hml) {
-  for (CLI::App* command : hml.get_subcommands([](CLI::App*) { return true; })) {
-    for (CLI::Option* option : command->get_options()) {
-      if (option->get_expected_max() == 0 && !option->get_lnames().empty() && option->get_lnames().front() != "help") {
-        option->disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-      }
+  for_each_option(hml, [](CLI::Option& option) {
+    if (option.get_expected_max() == 0 && !option.get_lnames().empty() && option.get_lnames().front() != "help") {
+      option.disable_flag_override()->multi_option_policy(CLI::MultiOptionPolicy::Throw);
     }
-  }
+  });
 }
 
 std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv) {

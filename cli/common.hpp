@@ -57,27 +57,28 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
 // The message of a library exception without the library's "hml: " prefix.
 std::string_view without_library_prefix(std::string_view message);
 
-// Runs one of the library's checks or readers on an option's value and returns what it returns; what it
-// throws (std::invalid_argument, parse errors among them) becomes an input_error named after the option:
-// `check_option("--hit-rate", [&] { hml::validate_hit_rate(h); })`.
-template <class Check>
-decltype(auto) check_option(std::string_view option, Check&& check) {
+// Runs `work` and returns what it returns; an `Error` it throws becomes an input_error named after the option.
+template <class Error, class Work>
+decltype(auto) blamed_on(std::string_view option, Work&& work) {
   try {
-    return std::forward<Check>(check)();
-  } catch (const std::invalid_argument& e) {
+    return std::forward<Work>(work)();
+  } catch (const Error& e) {
     throw input_error(std::string{option} + ": " + std::string{without_library_prefix(e.what())});
   }
 }
 
-// Writes a file an option names (`-o`, `--save`); a file that cannot be written becomes an input_error
-// named after the option: "--output: cannot write 'x.csv': the directory 'd' does not exist".
+// Runs one of the library's checks or readers on an option's value; what it throws (std::invalid_argument,
+// parse errors among them) is the option's: `check_option("--hit-rate", [&] { hml::validate_hit_rate(h); })`.
+template <class Check>
+decltype(auto) check_option(std::string_view option, Check&& check) {
+  return blamed_on<std::invalid_argument>(option, std::forward<Check>(check));
+}
+
+// Writes a file an option names (`-o`, `--save`); a file that cannot be written is the option's:
+// "--output: cannot write 'x.csv': the directory 'd' does not exist".
 template <class Write>
 decltype(auto) write_for_option(std::string_view option, Write&& write) {
-  try {
-    return std::forward<Write>(write)();
-  } catch (const hml::file_write_error& e) {
-    throw input_error(std::string{option} + ": " + std::string{without_library_prefix(e.what())});
-  }
+  return blamed_on<hml::file_write_error>(option, std::forward<Write>(write));
 }
 
 // `text` as a quantity for `option`; an input_error naming the option if it cannot be read.

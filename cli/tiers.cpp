@@ -52,17 +52,21 @@ void run(const tiers_options& o) {
     if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: at most 4 tiers");
     memory.tiers.push_back(check_option("--tier", [&] { return hml::parse_tier(spec); }));
   }
-  if (memory.tiers.size() < 2) {
-    const std::string given = !o.system.empty() ? "--system" : !o.machine.empty() ? "--machine" : "";
-    if (given.empty() && o.tiers.empty()) {
-      throw input_error("--system, --machine, --tier: missing; give --system or --machine with two tiers (xeon_max, "
-                        "xeon_max_9480) or --tier twice or more");
-    }
-    throw input_error((given.empty() ? std::string{"--tier"} : given + (o.tiers.empty() ? "" : ", --tier")) +
-                      ": one tier; a tiered memory has two or more (xeon_max and xeon_max_9480 have two; add "
-                      "--tier NAME:CAPACITY:BANDWIDTH[:WRITE])");
+  // The option the tiers came from, which a message about them names (a machine has one tier or more, so
+  // with --tier there are two or more).
+  const std::string tiers_from = !o.tiers.empty()    ? "--tier"
+                                 : !o.system.empty()  ? "--system"
+                                 : !o.machine.empty() ? "--machine"
+                                                      : "";
+  if (tiers_from.empty()) {
+    throw input_error("--system, --machine, --tier: missing; give --system or --machine with two tiers (xeon_max, "
+                      "xeon_max_9480) or --tier twice or more");
   }
-  check_option(o.tiers.empty() ? (o.system.empty() ? "--machine" : "--system") : "--tier", [&] { hml::validate(memory); });
+  if (memory.tiers.size() < 2) {
+    throw input_error(tiers_from + ": one tier; a tiered memory has two or more (xeon_max and xeon_max_9480 have two; "
+                      "add --tier NAME:CAPACITY:BANDWIDTH[:WRITE])");
+  }
+  check_option(tiers_from, [&] { hml::validate(memory); });
   if (title.empty()) title = "the given tiers";
   const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};
