@@ -152,6 +152,7 @@ void check_precisions(const hml::transformer& t, const hml::generation& g, const
   }
 }
 
+const std::vector<std::string> table_columns{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"};
 const std::vector<std::string> csv_columns{"phase",         "operator",      "flops",       "bytes_read",
                                            "bytes_written", "intensity",     "bound",       "compute_time_s",
                                            "memory_time_s", "link_time_s",   "time_s",      "share"};
@@ -179,11 +180,11 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
 }
 
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
-// per device at `context` tokens against its capacity.
+// per device (`memory`, at `context` tokens) against its capacity.
 std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
-                    const hml::inference_options& i, const std::string& what, std::uint64_t context) {
+                    const hml::inference_options& i, const std::string& what, std::uint64_t context,
+                    const hml::memory_use& memory) {
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
-  const hml::memory_use memory = hml::memory_needed(t, o.batch, context, i);
   const bool capacity_known = hml::main_memory(d).capacity.published();
   return model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) + " B parameters) on " +
          std::string{d.name} + (i.tensor_parallel > 1 ? " x " + std::to_string(o.tp) : "") + ": batch " +
@@ -198,11 +199,27 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          "\n\n";
 }
 
-std::string ridge_line(const hml::decode_ridge& ridge, std::uint64_t context) {
+// Where decode at `context` turns compute-bound, if it does.
+std::string ridge_line(const hml::transformer& t, const hml::machine_description& d, const hml::inference_options& i,
+                       std::uint64_t context) {
+  const hml::decode_ridge ridge = hml::ridge_batch(t, context, d, i);
   const std::string at = " at context " + std::to_string(context);
   return ridge.reached()
              ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + "\n"
              : "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
+}
+
+// A number of the JSON summary, or null where there is none.
+hml::cell number_or_none(bool known, double x) { return known ? hml::cell{x} : hml::cell{hml::no_value{}}; }
+
+// --format csv: the operator rows; --format json: an object, the summary beside them.
+void emit_rows(const output_options& out, output_format format, const hml::table& operators, const hml::table& summary) {
+  if (format == output_format::csv) {
+    emit(out, render(operators, format));
+    return;
+  }
+  const std::array<hml::json_part, 2> parts{hml::json_part{"summary", &summary, true}, hml::json_part{"operators", &operators}};
+  emit(out, hml::to_json_object(parts));
 }
 
 // The operators of a step as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
@@ -234,27 +251,23 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   // Every request makes one token a step: the step's time is each request's time per output token.
   const hml::time_per_token each = hml::per_token(step.time, hml::tokens{1});
   const hml::token_rate rate = hml::throughput(step.time, step.produced());
+  const hml::memory_use memory = hml::memory_needed(t, o.batch, n, i);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
     add_rows(table, "decode", step, false);
-    if (format == output_format::csv) {
-      emit(o.output, render(table, format));
-      return;
-    }
     hml::table summary{{"time_per_output_token_s", "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B"}, {}};
-    summary.add_row({each.value.value(), rate.per_second, hml::memory_needed(t, o.batch, n, i).total().value(),
-                     hml::main_memory(d).capacity.published() ? hml::cell{hml::capacity_of(d).value()} : hml::cell{hml::no_value{}}});
-    const std::array<hml::json_part, 2> parts{hml::json_part{"summary", &summary, true}, hml::json_part{"operators", &table}};
-    emit(o.output, hml::to_json_object(parts));
+    summary.add_row({each.value.value(), rate.per_second, memory.total().value(),
+                     number_or_none(hml::main_memory(d).capacity.published(), hml::capacity_of(d).value())});
+    emit_rows(o.output, format, table, summary);
     return;
   }
-  hml::table rows{{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"}, {}};
+  hml::table rows{table_columns, {}};
   add_rows(rows, "decode", step, true);
-  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n) + "decode step (batch " +
+  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
-                     number(rate.per_second) + " tokens/s\n" + ridge_line(hml::ridge_batch(t, n, d, i), n));
+                     number(rate.per_second) + " tokens/s\n" + ridge_line(t, d, i, n));
 }
 
 void run(const llm_options& o) {
@@ -279,7 +292,6 @@ void run(const llm_options& o) {
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
   const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
-  const hml::decode_ridge ridge = hml::ridge_batch(t, g.prompt + 1, d, i);
 
   if (!o.as_kernels.empty()) {
     emit_as_kernels(o, o.as_kernels == "prefill" ? prefill : decode);
@@ -291,31 +303,23 @@ void run(const llm_options& o) {
     hml::table table{csv_columns, {}};
     add_rows(table, "prefill", prefill, false);
     add_rows(table, "decode", decode, false);
-    if (format == output_format::csv) {
-      emit(o.output, render(table, format));
-      return;
-    }
-    // JSON: the serving figures and the memory beside the operator rows (the CSV is the rows alone).
+    // The serving figures and the memory (JSON only; the CSV is the rows alone).
     hml::table summary{{"time_to_first_token_s", "time_per_output_token_s", "end_to_end_latency_s",
                         "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B"},
                        {}};
-    const auto unless_none = [](bool known, double x) { return known ? hml::cell{x} : hml::cell{hml::no_value{}}; };
     summary.add_row({serving.time_to_first_token.value.value(),
-                     unless_none(g.generate > 1, serving.time_per_output_token.value.value()),
+                     number_or_none(g.generate > 1, serving.time_per_output_token.value.value()),
                      serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
-                     unless_none(hml::main_memory(d).capacity.published(), hml::capacity_of(d).value())});
-    const std::array<hml::json_part, 2> parts{hml::json_part{"summary", &summary, true},
-                                              hml::json_part{"operators", &table}};
-    emit(o.output, hml::to_json_object(parts));
+                     number_or_none(hml::main_memory(d).capacity.published(), hml::capacity_of(d).value())});
+    emit_rows(o.output, format, table, summary);
     return;
   }
-  const std::vector<std::string> columns{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"};
-  hml::table prefill_table{columns, {}};
-  hml::table decode_table{columns, {}};
+  hml::table prefill_table{table_columns, {}};
+  hml::table decode_table{table_columns, {}};
   add_rows(prefill_table, "prefill", prefill, true);
   add_rows(decode_table, "decode", decode, true);
   std::string out = heading(o, t, d, i, "prompt " + std::to_string(g.prompt) + ", generate " + std::to_string(g.generate),
-                            context) +
+                            context, memory) +
                     "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
                     hml::format_table(prefill_table) + "\n" + "decode step (batch " + std::to_string(g.batch) +
                     ", context " + std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n" +
@@ -329,7 +333,7 @@ void run(const llm_options& o) {
   out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
          (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
          text(serving.end_to_end.value) + ", output " + number(serving.output_throughput.per_second) + " tokens/s\n";
-  out += ridge_line(ridge, g.prompt + 1);
+  out += ridge_line(t, d, i, g.prompt + 1);
   if (i.tensor_parallel > 1) {
     const auto rate = [](hml::data_rate r) {
       return r.value() == __builtin_inf() ? std::string{"any bandwidth (its latencies alone exceed the step)"}
