@@ -25,14 +25,16 @@ using namespace hml_test;
 
 #ifdef HML_CLI
 
+// hml run with a command's fixed arguments and then `more`.
+outcome hml_run_with(std::vector<std::string> command, const std::vector<std::string>& more) {
+  command.insert(command.end(), more.begin(), more.end());
+  return hml_run(command);
+}
+
 // Each of these once ran for ever, or took gigabytes (cores 2^32 - 1: 3.7 GB and no end).
 TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
   const std::vector<std::string> triad = {"ecm", "--machine", "snb_e5_2680", "--kernel", "triad"};
-  const auto ecm_with = [&](std::vector<std::string> more) {
-    std::vector<std::string> args = triad;
-    args.insert(args.end(), more.begin(), more.end());
-    return hml_run(args);
-  };
+  const auto ecm_with = [&](const std::vector<std::string>& more) { return hml_run_with(triad, more); };
   expect_input_error(ecm_with({"--cores", "4294967295"}), "--cores: must be a whole number from 1 to 65536, not '4294967295'");
   expect_input_error(ecm_with({"--cores", "-1"}), "--cores: must be a whole number from 1 to 65536, not '-1'");
   expect_input_error(ecm_with({"--size", "9223372036854775808"}), "--size: must be a whole number from 8 to 68719476736");
@@ -121,11 +123,7 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
   // A file that cannot be written is the option's that named it, as typed.
   const std::vector<std::string> roofline{"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
                                           std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"};
-  const auto with = [&](std::vector<std::string> more) {
-    std::vector<std::string> args = roofline;
-    args.insert(args.end(), more.begin(), more.end());
-    return hml_run(args);
-  };
+  const auto with = [&](const std::vector<std::string>& more) { return hml_run_with(roofline, more); };
   expect_input_error(with({"-o", "/nonexistent/out.csv"}),
                      "-o: cannot write '/nonexistent/out.csv': the directory '/nonexistent' does not exist");
   expect_input_error(with({"--output", "/nonexistent/out.csv"}), "--output: cannot write '/nonexistent/out.csv'");
@@ -158,11 +156,7 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
 // model.
 TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
   const std::vector<std::string> llm{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm"};
-  const auto llm_with = [&](std::vector<std::string> more) {
-    std::vector<std::string> args = llm;
-    args.insert(args.end(), more.begin(), more.end());
-    return hml_run(args);
-  };
+  const auto llm_with = [&](const std::vector<std::string>& more) { return hml_run_with(llm, more); };
   expect_input_error(llm_with({"--link", "nvlink4"}),
                      "--link: the link between tensor-parallel devices; give --tp 2 or more with it");
   expect_input_error(llm_with({"--link-latency", "1us"}), "--link-latency: the link between tensor-parallel devices");
