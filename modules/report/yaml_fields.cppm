@@ -60,13 +60,21 @@ public:
   // silently, so it is refused with both lines. For a reader that takes its fields from a parsed copy
   // (nlohmann's, which keeps the last); expect_map checks the mappings it is given the same way.
   void refuse_repeated_keys(const YAML::Node& node, const std::string& field) const {
+    visit_nodes(node, field, [&](const YAML::Node& n, const std::string& at) {
+      if (n.IsMap()) check_keys_once(n, at);
+    });
+  }
+
+  // `visit(node, field)` for the node and every value below it, each with its field path.
+  template <class Visit>
+  static void visit_nodes(const YAML::Node& node, const std::string& field, Visit&& visit) {
+    visit(node, field);
     if (node.IsMap()) {
-      check_keys_once(node, field);
       for (const auto& entry : node) {
-        refuse_repeated_keys(entry.second, path(field, entry.first.IsScalar() ? entry.first.Scalar() : "?"));
+        visit_nodes(entry.second, path(field, entry.first.IsScalar() ? entry.first.Scalar() : "?"), visit);
       }
     } else if (node.IsSequence()) {
-      for (std::size_t i = 0; i < node.size(); ++i) refuse_repeated_keys(node[i], item(field, i));
+      for (std::size_t i = 0; i < node.size(); ++i) visit_nodes(node[i], item(field, i), visit);
     }
   }
 
@@ -113,19 +121,19 @@ public:
 
   // A tag (!!binary, !foo) asks for a type hml does not read: yaml-cpp keeps the text and drops the tag, so
   // "!!binary aGVsbG8=" would be read as that text. Refused, at any depth; untagged nodes carry "?" or "!".
-  void refuse_tags(const YAML::Node& node, const std::string& field) const {
-    if (const std::string& tag = node.Tag(); !tag.empty() && tag != "?" && tag != "!") {
-      std::string shown = tag.starts_with("tag:yaml.org,2002:") ? "!!" + tag.substr(18) : tag;
-      fail(node, field, "the tag " + shown + " is not read; give the value without it");
-    }
-    if (node.IsMap()) {
-      for (const auto& entry : node) {
-        refuse_tags(entry.first, field);
-        refuse_tags(entry.second, path(field, entry.first.IsScalar() ? entry.first.Scalar() : "?"));
+  void refuse_tags(const YAML::Node& root, const std::string& field) const {
+    const auto refuse_tag = [&](const YAML::Node& node, const std::string& at) {
+      if (const std::string& tag = node.Tag(); !tag.empty() && tag != "?" && tag != "!") {
+        const std::string shown = tag.starts_with("tag:yaml.org,2002:") ? "!!" + tag.substr(18) : tag;
+        fail(node, at, "the tag " + shown + " is not read; give the value without it");
       }
-    } else if (node.IsSequence()) {
-      for (std::size_t i = 0; i < node.size(); ++i) refuse_tags(node[i], item(field, i));
-    }
+    };
+    visit_nodes(root, field, [&](const YAML::Node& node, const std::string& at) {
+      refuse_tag(node, at);
+      if (node.IsMap()) {
+        for (const auto& entry : node) refuse_tag(entry.first, at);  // a key's tag, named at its mapping
+      }
+    });
   }
 
   // Line `index` (0-based) of `text`, without its line break; empty past the end.
