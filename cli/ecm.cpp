@@ -1,7 +1,8 @@
 // `hml ecm`: a loop kernel on a CPU by the Execution-Cache-Memory model: the ECM line in cy/CL, the
 // prediction for data in each level, the scaling over cores with the saturation point, and the roofline of
 // the same kernel beside it. The machine is a catalog machine or a machine file (docs/reference/
-// machine-file.md); the kernel is one of the built-in loop kernels by name or a YAML kernel file.
+// machine-file.md); the kernel is one of the built-in loop kernels by name, a C file in kerncraft's subset
+// (read by hml.c_kernel, with -D for its sizes) or a YAML kernel file.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -15,6 +16,8 @@
 #include "commands.hpp"
 #include "common.hpp"
 
+import hml.c_kernel;
+
 namespace hml_cli {
 
 namespace {
@@ -23,6 +26,8 @@ struct ecm_options {
   std::string machine;
   std::string figures;  // add_figures_option sets its default
   std::string kernel;
+  std::vector<std::string> defines;  // -D NAME=VALUE, for a C kernel
+  bool size_given = false;
   std::int64_t size = 100'000'000;
   std::int64_t rows = 1000;
   bool rows_given = false;
@@ -80,14 +85,27 @@ void run(const ecm_options& o) {
         if (k) hml::validate(*k);
         return k;
       });
+  const bool from_c = o.kernel.ends_with(".c");
+  if (!o.defines.empty() && !from_c) throw input_error("-D: only a kernel in C (--kernel FILE.c) takes -D");
+  if (from_c && (o.size_given || o.rows_given))
+    throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
+                      ": a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
   if (!kernel) {
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
-                        ", or a YAML kernel file");
+                        ", or a kernel file in C (.c) or YAML");
+    std::vector<hml::c_define> defines;
+    for (const std::string& d : o.defines) {
+      try {
+        defines.push_back(hml::parse_c_define(d));
+      } catch (const hml::ecm_file_error& e) {
+        throw input_error(std::string{"-D: "} + e.what());
+      }
+    }
     std::string name;
     const std::string text = read_text("--kernel", o.kernel, name);
     try {
-      loaded_kernel.emplace(hml::read_kernel_yaml(text, name));
+      loaded_kernel.emplace(from_c ? hml::read_kernel_c(text, name, defines) : hml::read_kernel_yaml(text, name));
     } catch (const hml::ecm_file_error& e) {
       throw input_error(std::string{"--kernel: "} + e.what());
     }
@@ -173,6 +191,7 @@ void add_ecm_command(CLI::App& hml) {
   auto* command = hml.add_subcommand("ecm", "a loop kernel on a CPU by the ECM model: cy/CL, levels, scaling");
   command->footer(
       "Example: hml ecm --machine snb_e5_2680 --kernel stencil2d5 --size 2000 --t-ol 26 --t-nol 20\n"
+      "         hml ecm --machine snb_e5_2680 --kernel examples/ecm/2d-5pt.c -D M=1000 -D N=2000\n"
       "         hml ecm --machine my_cpu.yml --kernel my_kernel.yml --cores 4 --format csv\n"
       "Machine and kernel files: docs/reference/machine-file.md");
   auto o = std::make_shared<ecm_options>();
@@ -181,11 +200,14 @@ void add_ecm_command(CLI::App& hml) {
       ->required();
   add_figures_option(*command, o->figures);
   command->add_option("--kernel", o->kernel, std::string{"built-in kernel ("} + std::string{kernel_names} +
-                                                 ") or a YAML kernel file")
+                                                 "), a kernel in C (FILE.c, kerncraft's subset) or a YAML kernel file")
       ->type_name("NAME|FILE")
       ->required();
+  command->add_option("-D", o->defines, "a size a C kernel names, as the C preprocessor takes it: -D N=6000")
+      ->type_name("NAME=VALUE")
+      ->allow_extra_args(false);
   constexpr auto most_elements = static_cast<std::uint64_t>(hml::max_array_elements);
-  command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5)")
+  CLI::Option* size = command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5)")
       ->check(whole_number(8, most_elements))
       ->capture_default_str();
   CLI::Option* rows =
@@ -195,8 +217,9 @@ void add_ecm_command(CLI::App& hml) {
   command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");
   command->add_option("--t-nol", o->t_nol, "in-core non-overlapping cycles per CL");
   add_output_options(*command, o->output);
-  command->callback([o, rows] {
+  command->callback([o, rows, size] {
     o->rows_given = rows->count() > 0;
+    o->size_given = size->count() > 0;
     run(*o);
   });
 }

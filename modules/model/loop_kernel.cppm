@@ -19,7 +19,7 @@ export namespace hml {
 
 inline constexpr std::size_t max_loop_dimensions = 3;
 inline constexpr std::size_t max_kernel_arrays = 8;
-inline constexpr std::size_t max_kernel_accesses = 24;
+inline constexpr std::size_t max_kernel_accesses = 64;
 // The most elements an array may have: every offset and reuse distance in bytes stays well inside 64 bits.
 inline constexpr double max_array_elements = 0x1p36;
 

@@ -28,11 +28,6 @@ loaded_cpu& loaded_cpu::operator=(loaded_cpu&&) noexcept = default;
 loaded_cpu::~loaded_cpu() = default;
 const machine_description& loaded_cpu::cpu() const noexcept { return state_->cpu; }
 
-struct loaded_kernel::storage {
-  std::deque<std::string> text;
-  loop_kernel kernel{};
-  std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
-};
 loaded_kernel::loaded_kernel(std::unique_ptr<storage> state) : state_{std::move(state)} {}
 loaded_kernel::loaded_kernel(loaded_kernel&&) noexcept = default;
 loaded_kernel& loaded_kernel::operator=(loaded_kernel&&) noexcept = default;

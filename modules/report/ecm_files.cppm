@@ -6,9 +6,12 @@
 // line and the field: "snb.yml:12: memory hierarchy[1].upstream throughput: expected bytes per cycle such
 // as 32 B/cy". The parser (yaml-cpp) stays in ecm_files.cpp.
 module;
+#include <deque>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <utility>
 export module hml.report:ecm_files;
 export import hml.ecm;
 
@@ -47,6 +50,14 @@ public:
 
 private:
   std::unique_ptr<storage> state_;
+};
+
+// What a kernel reader fills: the kernel, and the text its names view (a deque never moves its strings).
+// Public so that a reader of another format (hml.c_kernel) builds one too.
+struct loaded_kernel::storage {
+  std::deque<std::string> text;
+  loop_kernel kernel{};
+  std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
 };
 
 // `file` names the text in error messages (a path, or "standard input").

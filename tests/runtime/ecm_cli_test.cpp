@@ -1,4 +1,4 @@
-// The ECM machine and kernel file readers, and `hml ecm`: the example files give what the catalog machine
+// The ECM machine and kernel file readers (YAML, and C through libclang), and `hml ecm`: the example files give what the catalog machine
 // and the built-in kernel give (tests/compile_time/ecm_published.cpp checks those against kerncraft), every
 // bad file is one line naming file, line and field with exit status 2, and the outputs agree.
 #include <gtest/gtest.h>
@@ -15,11 +15,14 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "cli_harness.hpp"
 
 import hml;
+import hml.c_kernel;
 import hml.probe;
 
 namespace {
@@ -313,6 +316,139 @@ TEST(EcmFiles, BadKernelFilesNameFileLineAndField) {
   expect_refused(cases, [](const std::string& text) { (void)hml::read_kernel_yaml(text, "k.yml"); });
 }
 
+// --- Kernels in C (hml.c_kernel) ---------------------------------------------------------------------
+
+hml::loaded_kernel kernel_in_c(const std::string& text, std::initializer_list<hml::c_define> defines = {}) {
+  const std::vector<hml::c_define> d{defines};
+  return hml::read_kernel_c(text, "k.c", d);
+}
+
+// The accesses as a sorted list of (array name, kind, offset), to compare kernels whatever their order.
+std::vector<std::tuple<std::string, int, hml::index_vector>> accesses_of(const hml::loop_kernel& k) {
+  std::vector<std::tuple<std::string, int, hml::index_vector>> out;
+  for (const hml::array_access& x : k.accesses)
+    out.emplace_back(std::string{k.arrays[x.array].name}, static_cast<int>(x.kind), x.offset);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void expect_same_kernel(const hml::loop_kernel& a, const hml::loop_kernel& b) {
+  EXPECT_EQ(a.dimensions, b.dimensions);
+  EXPECT_EQ(a.extents, b.extents);
+  ASSERT_EQ(a.arrays.size(), b.arrays.size());
+  for (std::size_t i = 0; i < a.arrays.size(); ++i) {
+    EXPECT_EQ(a.arrays[i].name, b.arrays[i].name);
+    EXPECT_EQ(a.arrays[i].extents, b.arrays[i].extents);
+    EXPECT_EQ(a.arrays[i].element_bytes, b.arrays[i].element_bytes);
+  }
+  EXPECT_EQ(accesses_of(a), accesses_of(b));
+  EXPECT_EQ(a.flops.total(), b.flops.total());
+}
+
+// kerncraft's 2d-5pt.c with M = 1000, N = 2000 is the built-in 2D 5-point stencil: the same loops over the
+// interior, arrays, accesses and FLOP (3 additions, 1 multiplication), so the same ECM prediction.
+TEST(CKernel, KerncraftsTwoDFivePointIsTheBuiltInStencil) {
+  const hml::loaded_kernel c = kernel_in_c(read_file(examples / "2d-5pt.c"), {{"M", 1000}, {"N", 2000}});
+  const hml::loop_kernel builtin = hml::kernels::stencil2d5(1000, 2000);
+  expect_same_kernel(c.kernel(), builtin);
+  EXPECT_EQ(c.kernel().flops.add, 3U);
+  EXPECT_EQ(c.kernel().flops.mul, 1U);
+  EXPECT_EQ(c.kernel().name, "k");
+  const hml::in_core_time core{26 * hml::cycle, 20 * hml::cycle};
+  EXPECT_DOUBLE_EQ(hml::in(hml::ecm(c.kernel(), hml::cpus::sandy_bridge_ep_e5_2680, core).time, hml::cycle),
+                   hml::in(hml::ecm(builtin, hml::cpus::sandy_bridge_ep_e5_2680, core).time, hml::cycle));
+}
+
+// kerncraft's triad.c is the Schoenauer triad: a multiplication and an addition where the built-in kernel
+// counts one FMA (two FLOP either way).
+TEST(CKernel, KerncraftsTriadIsTheSchoenauerTriad) {
+  const hml::loaded_kernel c = kernel_in_c(read_file(examples / "triad.c"), {{"N", 1'000'000}});
+  expect_same_kernel(c.kernel(), hml::kernels::schoenauer_triad(1'000'000));
+  EXPECT_EQ(c.kernel().flops.add, 1U);
+  EXPECT_EQ(c.kernel().flops.mul, 1U);
+}
+
+// The long-range stencil: V read at 25 places (V[k][j][i] twice, kept once), U read and written, ROC read:
+// 28 distinct accesses; lap is a scalar. FLOP as kerncraft counts them: 12 sums of two, 12 products and 12
+// additions joining them, c0 * V, then 2 * V - U + ROC * lap.
+TEST(CKernel, LongRangeStencilHasItsTwentyEightAccesses) {
+  const hml::loaded_kernel c = kernel_in_c(read_file(examples / "3d-long-range.c"), {{"M", 130}, {"N", 1015}});
+  const hml::loop_kernel& k = c.kernel();
+  EXPECT_EQ(k.dimensions, 3U);
+  EXPECT_EQ(k.extents, (hml::index_vector{122, 1007, 1007}));
+  EXPECT_EQ(k.accesses.size(), 28U);
+  ASSERT_EQ(k.arrays.size(), 3U);
+  EXPECT_EQ(k.arrays[0].name, "U");
+  EXPECT_EQ(k.flops.add, 26U);
+  EXPECT_EQ(k.flops.mul, 15U);
+  EXPECT_EQ(hml::reach(k, 1, 2), 1015);  // V's rows reach from i - 4 to i + 4
+}
+
+TEST(CKernel, LoopFormsKerncraftWrites) {
+  // i <= N - 1, i++, i += 1, an index declared before the loop: the same 1000 iterations.
+  for (const std::string loop : {"for (int i = 0; i <= N - 1; i++)", "for (int i = 0; i < N; i += 1)",
+                                 "for (i = 0; i < N; i = i + 1)", "for (int i = 2 * 0; i < (N / 2) * 2; ++i)"}) {
+    const hml::loaded_kernel c = kernel_in_c("double a[N], b[N];\nint i;\n" + loop + "\n  a[i] = b[i] * 2.0;\n", {{"N", 1000}});
+    EXPECT_EQ(c.kernel().extents[0], 1000) << loop;
+    EXPECT_EQ(c.kernel().flops.mul, 1U) << loop;
+  }
+  // A reduction into a scalar, and a compound assignment to an array (read and written, one FLOP).
+  EXPECT_EQ(kernel_in_c("double a[100], s;\nfor (int i = 0; i < 100; ++i) s += a[i] * a[i];\n").kernel().accesses.size(), 1U);
+  const hml::loaded_kernel update = kernel_in_c("float a[64];\nfor (int i = 0; i < 64; ++i) a[i] *= 3.f;\n");
+  EXPECT_EQ(update.kernel().accesses.size(), 2U);
+  EXPECT_EQ(update.kernel().arrays[0].element_bytes, 4U);
+  EXPECT_EQ(update.kernel().flops.mul, 1U);
+}
+
+TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
+  const std::string cases[][2] = {
+      {"double a[M];\nfor (int i = 0; i < 9; ++i) a[i] = 1;", "k.c:1: use of undeclared identifier 'M': define it with -D M=VALUE"},
+      {"double a[9], b[9];\nfor (int i = 0; i < 4; ++i)\n  a[i] = b[2 * i];", "k.c:3: 'b[2*i]': a strided access (stride 2)"},
+      {"double a[9][9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    a[i][j] = 1;",
+       "k.c:4: 'a[i][j]': the subscripts follow the loops, outermost first (j, then i)"},
+      {"double a[9][9], b[9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    b[i] += a[j][i];",
+       "k.c:4: 'b[i]' in a nest of 2 loops: each array is indexed by every loop"},
+      {"#include \"/etc/passwd\"\ndouble a[9];", "k.c:1: #include is outside the kernel subset"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i)\n  a[i] = sqrt(a[i]);", "k.c:3: a call to 'sqrt'"},
+      {"double a[9];\nfor (int i = 0; i < 9; i += 2) a[i] = 1;", "k.c:2: 'i+=2': a loop steps by one"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;\na[0] = 2;", "k.c:3: 'a[0]=2': only declarations come before"},
+      {"double a[9];\nfloat b[9];\nfor (int i = 0; i < 9; ++i) a[i] = b[i];", "k.c:2: 'b' has 4-byte elements (float) and 'a' 8-byte ones"},
+      {"double a[9];\nfor (int i = 0; i < 10; ++i) a[i] = 1;", "k.c:1: 'a' has 9 elements in dimension 1, but the loop over i (10 iterations)"},
+      {"double *a;\nfor (int i = 0; i < 9; ++i) a[i] = 1;", "k.c:1: 'a' is a double *"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = a[i] > 0 ? 1 : 2;", "is outside the kernel subset"},
+      {"double a[9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < j; ++i) a[i] = 1;", "k.c:3: 'j': a loop bound depends on an outer loop's index"},
+      {"double a[9];\nint n;\nfor (int i = 0; i < n; ++i) a[i] = 1;", "'n' is neither a loop index nor a constant: give its value with -D n=VALUE"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i + 70000] = 1;", "an offset is within +-65535"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i + 9223372036854775807] = 1;", "a number of magnitude 2^40 or more"},
+      {"double a[2][2][2][2];\nfor (int i = 0; i < 2; ++i) a[i][i][i][i] = 1;", "k.c:1: 'a' has more than 3 dimensions"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) ;", "k.c:2: the loop over i has an empty body"},
+      {"double a[9];\nfor (int i = 9; i < 9; ++i) a[i] = 1;", "k.c:2: the loop over i runs no iteration (from 9 to 9)"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) {\n  a[i] = 1;\n  for (int j = 0; j < 9; ++j) a[j] = 2;\n}",
+       "k.c:2: not a perfect loop nest"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a = 1;", "k.c:2:"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = (double)(long)a;", "'a' is an array without its subscripts"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) if (i) a[i] = 1;", "k.c:2: 'if(i)a[i]=1': the innermost loop's statements are assignments"},
+      {"int f(void) { return 1; }\n} void g(void) {\ndouble a[9];", "k.c:1: function definition is not allowed here"},
+      {"double a[9];", "k.c: no loop nest"},
+      {"", "k.c: no loop nest"},
+      {"garbage {{{", "k.c:1:"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = " + std::string(300, '(') + "1" + std::string(300, ')') + ";", "k.c:"},
+  };
+  expect_refused(cases, [](const std::string& text) { (void)kernel_in_c(text); });
+  // A sum of 10^4 terms is refused, not recursed into.
+  std::string sum = "double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1";
+  for (int t = 0; t < 10'000; ++t) sum += " + 1";
+  const std::string deep = error_of([&] { (void)kernel_in_c(sum + ";"); });
+  EXPECT_NE(deep.find("k.c:2: an expression nested more than 256 deep"), std::string::npos) << deep;
+}
+
+TEST(CKernel, DefinesAreANameAndAWholeNumber) {
+  EXPECT_EQ(hml::parse_c_define("N=6000").value, 6000);
+  EXPECT_EQ(hml::parse_c_define("_n2=-3").name, "_n2");
+  for (const std::string bad : {"N", "=3", "2N=3", "N=", "N=abc", "N=1.5", "N=99999999999999999", "N=1099511627776", "N M=3"})
+    EXPECT_NE(error_of([&] { (void)hml::parse_c_define(bad); }).find("expected NAME=VALUE"), std::string::npos) << bad;
+}
+
 #ifdef HML_CLI
 
 using namespace hml_test;
@@ -355,6 +491,24 @@ TEST(EcmCli, VectorAddByName) {
   EXPECT_DOUBLE_EQ(a[0]["t_ecm_cy"].get<double>(), t[0]["t_ecm_cy"].get<double>());
   EXPECT_DOUBLE_EQ(a[0]["t_ecm_cy"].get<double>(),
                    hml::in(hml::ecm(hml::kernels::vector_add(100'000'000), hml::cpus::sandy_bridge_ep_e5_2680).time, hml::cycle));
+}
+
+// The C kernel through the command line: the same output as its YAML twin but for the kernel's name.
+TEST(EcmCli, KernelInCGivesItsYamlTwinsPrediction) {
+  const outcome c = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "2d-5pt.c").string(), "-D", "M=1000",
+                             "-DN=2000"});
+  const outcome yaml = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "stencil2d5.yml").string()});
+  ASSERT_EQ(c.status, 0) << c.err;
+  ASSERT_EQ(yaml.status, 0) << yaml.err;
+  EXPECT_EQ(replaced(c.out, "2d-5pt on", "2D 5-point stencil on"), yaml.out);
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "2d-5pt.c").string(), "-D", "M=1000"}),
+                     "2d-5pt.c:4: use of undeclared identifier 'N': define it with -D N=VALUE");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "-D", "N=3"}),
+                     "-D: only a kernel in C (--kernel FILE.c) takes -D");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "triad.c").string(), "--size", "100"}),
+                     "--size: a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "triad.c").string(), "-D", "N=x"}),
+                     "-D: 'N=x': expected NAME=VALUE");
 }
 
 TEST(EcmCli, BadInputIsOneLineAndExitTwo) {

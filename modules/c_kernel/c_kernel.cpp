@@ -1,0 +1,799 @@
+// hml.c_kernel's reader (see c_kernel.cppm), with libclang's C API in the global module fragment.
+module;
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <clang-c/Index.h>
+#include <dlfcn.h>
+module hml.c_kernel;
+
+namespace hml {
+
+namespace {
+
+// --- libclang, loaded on first use -------------------------------------------------------------------
+// The hml command links this layer, and libclang maps LLVM (about 170 MB of address space, some 20 ms at
+// every start): so it is opened when the first kernel in C is read, not when a program starts, and every
+// other command runs as before (also under the streaming tests' 64 MiB address-space limit). The table
+// lists the C API functions the reader calls, each resolved by its name.
+#define HML_LIBCLANG_FUNCTIONS(X) \
+  X(Cursor_Evaluate) \
+  X(Cursor_isNull) \
+  X(EvalResult_dispose) \
+  X(EvalResult_getAsLongLong) \
+  X(EvalResult_getAsUnsigned) \
+  X(EvalResult_getKind) \
+  X(EvalResult_isUnsignedInt) \
+  X(Location_isFromMainFile) \
+  X(Type_getSizeOf) \
+  X(createIndex) \
+  X(disposeDiagnostic) \
+  X(disposeIndex) \
+  X(disposeString) \
+  X(disposeTokens) \
+  X(disposeTranslationUnit) \
+  X(equalCursors) \
+  X(getArrayElementType) \
+  X(getArraySize) \
+  X(getBinaryOperatorKindSpelling) \
+  X(getCString) \
+  X(getCanonicalType) \
+  X(getCursorBinaryOperatorKind) \
+  X(getCursorExtent) \
+  X(getCursorKind) \
+  X(getCursorLocation) \
+  X(getCursorReferenced) \
+  X(getCursorSpelling) \
+  X(getCursorType) \
+  X(getCursorUnaryOperatorKind) \
+  X(getDiagnostic) \
+  X(getDiagnosticLocation) \
+  X(getDiagnosticSeverity) \
+  X(getDiagnosticSpelling) \
+  X(getInclusions) \
+  X(getNullCursor) \
+  X(getNumDiagnostics) \
+  X(getPresumedLocation) \
+  X(getTokenKind) \
+  X(getTokenSpelling) \
+  X(getTranslationUnitCursor) \
+  X(getTypeSpelling) \
+  X(getUnaryOperatorKindSpelling) \
+  X(parseTranslationUnit2) \
+  X(tokenize) \
+  X(visitChildren)
+
+struct libclang_api {
+#define HML_LIBCLANG_POINTER(name) decltype(&::clang_##name) name = nullptr;
+  HML_LIBCLANG_FUNCTIONS(HML_LIBCLANG_POINTER)
+#undef HML_LIBCLANG_POINTER
+};
+
+libclang_api load_libclang() {
+  // The library CMake found at build time first, then the names Debian's runtime package installs.
+  constexpr std::array<const char*, 4> candidates{HML_LIBCLANG_PATH, "libclang-19.so.1", "libclang-19.so.19", "libclang.so"};
+  void* library = nullptr;
+  for (const char* path : candidates)
+    if ((library = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
+  if (library == nullptr) {
+    const char* why = dlerror();
+    throw ecm_file_error(std::string{"reading a kernel in C needs libclang (Debian's libclang1-19; ./lab setup installs it): "} +
+                         (why ? why : "not found"));
+  }
+  libclang_api api;
+#define HML_LIBCLANG_RESOLVE(name)                                                                  \
+  api.name = reinterpret_cast<decltype(api.name)>(dlsym(library, "clang_" #name));                  \
+  if (api.name == nullptr) throw ecm_file_error("libclang has no clang_" #name ": libclang 17 or newer is needed");
+  HML_LIBCLANG_FUNCTIONS(HML_LIBCLANG_RESOLVE)
+#undef HML_LIBCLANG_RESOLVE
+  return api;  // the library stays open: the process reads kernels until it ends
+}
+
+// Loaded once, by the first reader to need it (a load that failed is tried again by the next).
+const libclang_api& clang() {
+  static const libclang_api api = load_libclang();
+  return api;
+}
+
+// Every number in a kernel (a -D value, a bound, a subscript's constant) stays below 2^40 in magnitude, so
+// that sums and products of two of them never overflow 64 bits before they are checked.
+constexpr std::int64_t largest_number = std::int64_t{1} << 40;
+// Expressions nest at most this deep: the reader recurses over them, and a hostile file must not take the
+// stack (a sum of 10^5 terms is a tree 10^5 deep).
+constexpr int deepest_expression = 256;
+constexpr std::int64_t largest_offset = (std::int64_t{1} << 16) - 1;
+
+[[noreturn]] void refuse(std::string message) { throw ecm_file_error(std::move(message)); }
+
+std::string text_of(CXString s) {
+  const char* chars = clang().getCString(s);
+  std::string out = chars ? chars : "";
+  clang().disposeString(s);
+  return out;
+}
+
+std::vector<CXCursor> children(CXCursor c) {
+  std::vector<CXCursor> out;
+  clang().visitChildren(
+      c,
+      [](CXCursor child, CXCursor, CXClientData data) {
+        static_cast<std::vector<CXCursor>*>(data)->push_back(child);
+        return CXChildVisit_Continue;
+      },
+      &out);
+  return out;
+}
+
+CXCursorKind kind_of(CXCursor c) { return clang().getCursorKind(c); }
+
+// The line in the kernel's file: the wrapper's #line makes the presumed line the file's own.
+unsigned line_of(CXSourceLocation where) {
+  CXString name{};
+  unsigned line = 0;
+  unsigned column = 0;
+  clang().getPresumedLocation(where, &name, &line, &column);
+  clang().disposeString(name);
+  return line;
+}
+
+// An expression without its parentheses and implicit conversions (libclang shows those as "unexposed").
+CXCursor stripped(CXCursor c) {
+  while (kind_of(c) == CXCursor_ParenExpr || kind_of(c) == CXCursor_UnexposedExpr) {
+    const std::vector<CXCursor> inner = children(c);
+    if (inner.size() != 1) return c;
+    c = inner.front();
+  }
+  return c;
+}
+
+bool refers_to(CXCursor expression, CXCursor declaration) {
+  const CXCursor e = stripped(expression);
+  return kind_of(e) == CXCursor_DeclRefExpr && clang().equalCursors(clang().getCursorReferenced(e), declaration);
+}
+
+bool is_number_type(CXType t) {
+  switch (clang().getCanonicalType(t).kind) {
+    case CXType_Float: case CXType_Double: case CXType_LongDouble:
+    case CXType_Char_S: case CXType_SChar: case CXType_Char_U: case CXType_UChar:
+    case CXType_Short: case CXType_UShort: case CXType_Int: case CXType_UInt:
+    case CXType_Long: case CXType_ULong: case CXType_LongLong: case CXType_ULongLong:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_integer_type(CXType t) {
+  const CXTypeKind k = clang().getCanonicalType(t).kind;
+  return is_number_type(t) && k != CXType_Float && k != CXType_Double && k != CXType_LongDouble;
+}
+
+// The name without its folder and extension: "examples/ecm/2d-5pt.c" is "2d-5pt".
+std::string stem(std::string_view file) {
+  if (const std::size_t slash = file.rfind('/'); slash != std::string_view::npos) file.remove_prefix(slash + 1);
+  if (const std::size_t dot = file.rfind('.'); dot != std::string_view::npos && dot > 0) file = file.substr(0, dot);
+  return std::string{file};
+}
+
+// A subscript or bound: a constant plus a multiple of each loop index, outermost first.
+struct affine_form {
+  std::array<std::int64_t, max_loop_dimensions> coefficient{};
+  std::int64_t constant = 0;
+
+  [[nodiscard]] bool is_constant() const {
+    return std::all_of(coefficient.begin(), coefficient.end(), [](std::int64_t c) { return c == 0; });
+  }
+};
+
+struct declared_array {
+  CXCursor declaration{};
+  std::string name;
+  std::size_t rank = 0;
+  index_vector extents{};
+  std::size_t element_bytes = 0;
+  std::string element_type;
+};
+
+struct found_access {
+  std::size_t array = 0;  // into the declared arrays
+  access_kind kind = access_kind::read;
+  index_vector offset{};
+};
+
+struct loop {
+  CXCursor index{};
+  std::string name;
+  std::int64_t trips = 0;
+};
+
+class kernel_reader {
+public:
+  kernel_reader(std::string_view file, CXTranslationUnit unit) : file_{file}, unit_{unit} {}
+
+  void read_statements(CXCursor body) {
+    bool nest_read = false;
+    for (const CXCursor s : children(body)) {
+      switch (kind_of(s)) {
+        case CXCursor_NullStmt:
+          break;
+        case CXCursor_DeclStmt:
+          if (nest_read) fail(s, "a declaration after the loop nest: declarations come before it");
+          for (const CXCursor d : children(s)) declare(d);
+          break;
+        case CXCursor_ForStmt:
+          if (nest_read) fail(s, "a second loop nest: a kernel is one loop nest");
+          read_nest(s);
+          nest_read = true;
+          break;
+        default:
+          fail(s, "'" + snippet(s) + "': only declarations come before the loop nest, and nothing after it");
+      }
+    }
+    if (!nest_read) refuse(file_ + ": no loop nest: a kernel declares its arrays and scalars, then one for loop nest");
+  }
+
+  void fill(loaded_kernel::storage& out) const {
+    loop_kernel& k = out.kernel;
+    k.name = out.keep(stem(file_));
+    k.dimensions = loops_.size();
+    for (std::size_t d = 0; d < loops_.size(); ++d) k.extents[d] = loops_[d].trips;
+    if (accesses_.empty()) refuse(file_ + ": the loop nest accesses no array");
+    // The arrays the loop touches, in the order they were declared.
+    std::vector<std::size_t> kernel_index(arrays_.size(), arrays_.size());
+    const declared_array* first = nullptr;
+    for (std::size_t a = 0; a < arrays_.size(); ++a) {
+      const bool accessed =
+          std::any_of(accesses_.begin(), accesses_.end(), [&](const found_access& x) { return x.array == a; });
+      if (!accessed) continue;
+      const declared_array& d = arrays_[a];
+      if (k.arrays.size() == max_kernel_arrays)
+        fail(d.declaration, "'" + d.name + "' is the " + std::to_string(max_kernel_arrays + 1) +
+                                "th array the loop accesses; a kernel accesses at most " +
+                                std::to_string(max_kernel_arrays));
+      if (first == nullptr) first = &d;
+      if (d.element_bytes != first->element_bytes)
+        fail(d.declaration, "'" + d.name + "' has " + std::to_string(d.element_bytes) + "-byte elements (" +
+                                d.element_type + ") and '" + first->name + "' " +
+                                std::to_string(first->element_bytes) +
+                                "-byte ones: a kernel's arrays share one element size, as kerncraft's do");
+      kernel_index[a] = k.arrays.size();
+      k.arrays.push_back({.name = out.keep(d.name), .element_bytes = d.element_bytes, .extents = d.extents});
+    }
+    for (const found_access& x : accesses_)
+      k.accesses.push_back({.array = kernel_index[x.array], .kind = x.kind, .offset = x.offset});
+    k.flops = flops_;
+    for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+      for (std::size_t d = 0; d < k.dimensions; ++d) {
+        if (const std::int64_t reached = reach(k, a, d); reached > k.arrays[a].extents[d]) {
+          const declared_array& declared = *std::find_if(arrays_.begin(), arrays_.end(),
+                                                          [&](const declared_array& x) { return x.name == k.arrays[a].name; });
+          fail(declared.declaration,
+               "'" + declared.name + "' has " + std::to_string(k.arrays[a].extents[d]) + " elements in dimension " +
+                   std::to_string(d + 1) + ", but the loop over " + loops_[d].name + " (" +
+                   std::to_string(loops_[d].trips) + " iterations) with its offsets reaches " + std::to_string(reached));
+        }
+      }
+    }
+    try {
+      validate(k);
+    } catch (const std::invalid_argument& e) {
+      refuse(file_ + ": " + e.what());
+    }
+  }
+
+private:
+  [[noreturn]] void fail(CXCursor at, const std::string& what) const {
+    refuse(file_ + ":" + std::to_string(line_of(clang().getCursorLocation(at))) + ": " + what);
+  }
+
+  // The source of a construct as its tokens, for messages: "a[j-1][i]".
+  std::string snippet(CXCursor c) const {
+    CXToken* tokens = nullptr;
+    unsigned count = 0;
+    clang().tokenize(unit_, clang().getCursorExtent(c), &tokens, &count);
+    std::string out;
+    bool word_before = false;
+    for (unsigned t = 0; t < count && out.size() < 60; ++t) {
+      const CXTokenKind k = clang().getTokenKind(tokens[t]);
+      const bool word = k == CXToken_Identifier || k == CXToken_Keyword || k == CXToken_Literal;
+      if (word && word_before) out += ' ';
+      out += text_of(clang().getTokenSpelling(unit_, tokens[t]));
+      word_before = word;
+    }
+    if (out.size() >= 60) out = out.substr(0, 57) + "...";
+    clang().disposeTokens(unit_, tokens, count);
+    return out;
+  }
+
+  // --- Declarations -------------------------------------------------------------------------------------
+
+  void declare(CXCursor d) {
+    if (kind_of(d) != CXCursor_VarDecl) fail(d, "'" + snippet(d) + "': a kernel declares arrays and scalars only");
+    const std::string name = text_of(clang().getCursorSpelling(d));
+    const CXType type = clang().getCanonicalType(clang().getCursorType(d));
+    if (is_number_type(type)) {
+      scalars_.push_back(d);
+      return;
+    }
+    if (type.kind == CXType_VariableArray || type.kind == CXType_IncompleteArray)
+      fail(d, "'" + name + "': an array's extents are constants; give a name's value with -D NAME=VALUE");
+    if (type.kind != CXType_ConstantArray)
+      fail(d, "'" + name + "' is a " + text_of(clang().getTypeSpelling(type)) +
+                  ": a kernel declares arrays of numbers and scalars only");
+    declared_array a{};
+    a.declaration = d;
+    a.name = name;
+    CXType element = type;
+    double elements = 1;
+    while (element.kind == CXType_ConstantArray) {
+      if (a.rank == max_loop_dimensions)
+        fail(d, "'" + name + "' has more than " + std::to_string(max_loop_dimensions) + " dimensions");
+      const long long extent = clang().getArraySize(element);
+      if (extent < 1 || extent >= largest_number) fail(d, "'" + name + "' has an extent outside [1, 2^40)");
+      a.extents[a.rank++] = extent;
+      elements *= static_cast<double>(extent);
+      element = clang().getCanonicalType(clang().getArrayElementType(element));
+    }
+    if (!is_number_type(element))
+      fail(d, "'" + name + "' holds " + text_of(clang().getTypeSpelling(element)) + ": an array holds numbers");
+    if (elements > max_array_elements) fail(d, "'" + name + "' has more than 2^36 elements");
+    a.element_bytes = static_cast<std::size_t>(clang().Type_getSizeOf(element));
+    a.element_type = text_of(clang().getTypeSpelling(element));
+    arrays_.push_back(std::move(a));
+  }
+
+  // --- The loop nest ------------------------------------------------------------------------------------
+
+  void read_nest(CXCursor for_loop) {
+    if (loops_.size() == max_loop_dimensions)
+      fail(for_loop, "a fourth loop: a kernel's nest has at most " + std::to_string(max_loop_dimensions) + " loops");
+    const std::vector<CXCursor> parts = children(for_loop);
+    if (parts.size() != 4) fail(for_loop, "a for loop needs its start, its condition and its step");
+    loop l = start_of(parts[0]);
+    const std::int64_t start = l.trips;
+    const std::int64_t end = end_of(parts[1], l.index);
+    check_step(parts[2], l.index);
+    l.trips = end - start;
+    if (l.trips <= 0)
+      fail(for_loop, "the loop over " + l.name + " runs no iteration (from " + std::to_string(start) + " to " +
+                         std::to_string(end) + ")");
+    loops_.push_back(l);
+
+    std::vector<CXCursor> body;
+    if (kind_of(parts[3]) == CXCursor_CompoundStmt) {
+      for (const CXCursor s : children(parts[3]))
+        if (kind_of(s) != CXCursor_NullStmt) body.push_back(s);
+    } else if (kind_of(parts[3]) != CXCursor_NullStmt) {
+      body.push_back(parts[3]);
+    }
+    if (body.empty()) fail(for_loop, "the loop over " + l.name + " has an empty body");
+    const bool holds_loop =
+        std::any_of(body.begin(), body.end(), [](CXCursor s) { return kind_of(s) == CXCursor_ForStmt; });
+    if (holds_loop) {
+      if (body.size() != 1)
+        fail(for_loop, "not a perfect loop nest: a loop holds either one loop or the kernel's statements");
+      read_nest(body.front());
+      return;
+    }
+    for (const CXCursor s : body) read_statement(s);
+  }
+
+  // `int i = 1` or `i = 1` (i declared before as an integer): the index and its start.
+  loop start_of(CXCursor init) {
+    const std::string what = "'" + snippet(init) + "': a loop starts as int i = <constant> or i = <constant>";
+    CXCursor index{};
+    CXCursor value{};
+    if (kind_of(init) == CXCursor_DeclStmt) {
+      const std::vector<CXCursor> vars = children(init);
+      if (vars.size() != 1 || kind_of(vars[0]) != CXCursor_VarDecl || !is_integer_type(clang().getCursorType(vars[0])))
+        fail(init, what);
+      const std::vector<CXCursor> initialiser = children(vars[0]);
+      if (initialiser.empty()) fail(init, what);
+      index = vars[0];
+      value = initialiser.back();
+    } else if (kind_of(init) == CXCursor_BinaryOperator && clang().getCursorBinaryOperatorKind(init) == CXBinaryOperator_Assign) {
+      const std::vector<CXCursor> sides = children(init);
+      const CXCursor target = stripped(sides[0]);
+      if (kind_of(target) != CXCursor_DeclRefExpr || !is_integer_type(clang().getCursorType(target))) fail(init, what);
+      index = clang().getCursorReferenced(target);
+      value = sides[1];
+    } else {
+      fail(init, what);
+    }
+    const std::string name = text_of(clang().getCursorSpelling(index));
+    for (const loop& outer : loops_)
+      if (clang().equalCursors(outer.index, index)) fail(init, "the loop over " + name + " is inside a loop over " + name);
+    return {.index = index, .name = name, .trips = bound(value)};
+  }
+
+  // `i < N - 1` or `i <= N`: the first value past the loop.
+  std::int64_t end_of(CXCursor condition, CXCursor index) {
+    const CXCursor c = stripped(condition);
+    const CXBinaryOperatorKind op = kind_of(c) == CXCursor_BinaryOperator ? clang().getCursorBinaryOperatorKind(c)
+                                                                           : CXBinaryOperator_Invalid;
+    const std::vector<CXCursor> sides = children(c);
+    if ((op != CXBinaryOperator_LT && op != CXBinaryOperator_LE) || sides.size() != 2 || !refers_to(sides[0], index))
+      fail(condition, "'" + snippet(condition) + "': a loop's condition is i < <constant> or i <= <constant>");
+    return bound(sides[1]) + (op == CXBinaryOperator_LE ? 1 : 0);
+  }
+
+  // ++i, i++, i += 1 or i = i + 1.
+  void check_step(CXCursor step, CXCursor index) {
+    const CXCursor s = stripped(step);
+    const std::vector<CXCursor> parts = children(s);
+    bool by_one = false;
+    if (kind_of(s) == CXCursor_UnaryOperator) {
+      const CXUnaryOperatorKind op = clang().getCursorUnaryOperatorKind(s);
+      by_one = (op == CXUnaryOperator_PreInc || op == CXUnaryOperator_PostInc) && refers_to(parts[0], index);
+    } else if (kind_of(s) == CXCursor_CompoundAssignOperator || kind_of(s) == CXCursor_BinaryOperator) {
+      const CXBinaryOperatorKind op = clang().getCursorBinaryOperatorKind(s);
+      if (parts.size() == 2 && refers_to(parts[0], index)) {
+        if (op == CXBinaryOperator_AddAssign) by_one = bound(parts[1]) == 1;
+        if (op == CXBinaryOperator_Assign) {
+          loops_.push_back({.index = index, .name = {}, .trips = 0});  // i = i + 1: the index as the next loop's, for affine()
+          const affine_form f = affine(parts[1], 0);
+          loops_.pop_back();
+          by_one = f.constant == 1 && f.coefficient[loops_.size()] == 1 &&
+                   std::count(f.coefficient.begin(), f.coefficient.end(), 0) ==
+                       static_cast<std::ptrdiff_t>(max_loop_dimensions) - 1;
+        }
+      }
+    }
+    if (!by_one) fail(step, "'" + snippet(step) + "': a loop steps by one (++i, i++, i += 1); other steps are outside the subset");
+  }
+
+  // A loop's start or end: a constant that does not depend on an outer loop's index.
+  std::int64_t bound(CXCursor e) {
+    const affine_form f = affine(e, 0);
+    if (!f.is_constant())
+      fail(e, "'" + snippet(e) + "': a loop bound depends on an outer loop's index (a triangular nest is outside the subset)");
+    return f.constant;
+  }
+
+  // --- Subscripts and bounds: affine forms of the loop indices ------------------------------------------
+
+  std::int64_t checked(CXCursor at, __int128 value) const {
+    if (value <= -largest_number || value >= largest_number) fail(at, "'" + snippet(at) + "': a number of magnitude 2^40 or more");
+    return static_cast<std::int64_t>(value);
+  }
+
+  affine_form affine(CXCursor expression, int depth) {
+    if (depth > deepest_expression) fail(expression, "an expression nested more than " + std::to_string(deepest_expression) + " deep");
+    const CXCursor e = stripped(expression);
+    const std::string not_affine = "'" + snippet(e) + "' is not a loop index plus a constant";
+    affine_form f{};
+    switch (kind_of(e)) {
+      case CXCursor_IntegerLiteral: {
+        const CXEvalResult r = clang().Cursor_Evaluate(e);
+        const bool whole = r && clang().EvalResult_getKind(r) == CXEval_Int;
+        const bool too_large = whole && clang().EvalResult_isUnsignedInt(r) &&
+                               clang().EvalResult_getAsUnsigned(r) >= static_cast<unsigned long long>(largest_number);
+        const long long value = whole && !too_large ? clang().EvalResult_getAsLongLong(r) : largest_number;
+        if (r) clang().EvalResult_dispose(r);
+        if (!whole) fail(e, not_affine);
+        f.constant = checked(e, value);
+        return f;
+      }
+      case CXCursor_DeclRefExpr: {
+        for (std::size_t d = 0; d < loops_.size(); ++d) {
+          if (refers_to(e, loops_[d].index)) {
+            f.coefficient[d] = 1;
+            return f;
+          }
+        }
+        const std::string name = text_of(clang().getCursorSpelling(e));
+        fail(e, "'" + name + "' is neither a loop index nor a constant: give its value with -D " + name + "=VALUE");
+      }
+      case CXCursor_UnaryOperator: {
+        const CXUnaryOperatorKind op = clang().getCursorUnaryOperatorKind(e);
+        if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus) fail(e, not_affine);
+        f = affine(children(e).front(), depth + 1);
+        if (op == CXUnaryOperator_Minus) {
+          for (std::int64_t& c : f.coefficient) c = -c;
+          f.constant = -f.constant;
+        }
+        return f;
+      }
+      case CXCursor_BinaryOperator: {
+        const CXBinaryOperatorKind op = clang().getCursorBinaryOperatorKind(e);
+        const std::vector<CXCursor> sides = children(e);
+        if (sides.size() != 2) fail(e, not_affine);
+        const affine_form a = affine(sides[0], depth + 1);
+        const affine_form b = affine(sides[1], depth + 1);
+        const auto combine = [&](auto op2) {
+          for (std::size_t d = 0; d < max_loop_dimensions; ++d) f.coefficient[d] = checked(e, op2(a.coefficient[d], b.coefficient[d]));
+          f.constant = checked(e, op2(a.constant, b.constant));
+        };
+        switch (op) {
+          case CXBinaryOperator_Add:
+            combine([](__int128 x, __int128 y) { return x + y; });
+            return f;
+          case CXBinaryOperator_Sub:
+            combine([](__int128 x, __int128 y) { return x - y; });
+            return f;
+          case CXBinaryOperator_Mul: {
+            if (!a.is_constant() && !b.is_constant()) fail(e, not_affine);
+            const affine_form& factor = a.is_constant() ? a : b;
+            const affine_form& other = a.is_constant() ? b : a;
+            for (std::size_t d = 0; d < max_loop_dimensions; ++d)
+              f.coefficient[d] = checked(e, __int128{other.coefficient[d]} * factor.constant);
+            f.constant = checked(e, __int128{other.constant} * factor.constant);
+            return f;
+          }
+          case CXBinaryOperator_Div:
+            if (!a.is_constant() || !b.is_constant() || b.constant == 0) fail(e, not_affine);
+            f.constant = a.constant / b.constant;  // C's integer division, towards zero
+            return f;
+          default:
+            fail(e, not_affine);
+        }
+      }
+      default:
+        fail(e, not_affine);
+    }
+  }
+
+  // --- The innermost loop's statements ------------------------------------------------------------------
+
+  void read_statement(CXCursor s) {
+    const CXCursorKind k = kind_of(s);
+    const CXBinaryOperatorKind op = k == CXCursor_BinaryOperator || k == CXCursor_CompoundAssignOperator
+                                        ? clang().getCursorBinaryOperatorKind(s)
+                                        : CXBinaryOperator_Invalid;
+    const bool compound = op == CXBinaryOperator_AddAssign || op == CXBinaryOperator_SubAssign ||
+                          op == CXBinaryOperator_MulAssign || op == CXBinaryOperator_DivAssign;
+    if (op != CXBinaryOperator_Assign && !compound)
+      fail(s, "'" + snippet(s) + "': the innermost loop's statements are assignments (=, +=, -=, *=, /=)");
+    const std::vector<CXCursor> sides = children(s);
+    const CXCursor target = stripped(sides[0]);
+    if (kind_of(target) == CXCursor_ArraySubscriptExpr) {
+      access(target, access_kind::write);
+      if (compound) access(target, access_kind::read);
+    } else if (!is_scalar(target)) {
+      fail(s, "'" + snippet(sides[0]) + "': a statement assigns to an array element or a declared scalar");
+    }
+    if (compound) count_flop(s, op);
+    read_data(sides[1], 0);
+  }
+
+  bool is_scalar(CXCursor e) const {
+    if (kind_of(e) != CXCursor_DeclRefExpr) return false;
+    return std::any_of(scalars_.begin(), scalars_.end(), [&](CXCursor s) { return refers_to(e, s); });
+  }
+
+  void count_flop(CXCursor at, CXBinaryOperatorKind op) {
+    switch (op) {
+      case CXBinaryOperator_Add: case CXBinaryOperator_Sub:
+      case CXBinaryOperator_AddAssign: case CXBinaryOperator_SubAssign:
+        ++flops_.add;
+        break;
+      case CXBinaryOperator_Mul: case CXBinaryOperator_MulAssign:
+        ++flops_.mul;
+        break;
+      default:
+        ++flops_.div;
+    }
+    if (flops_.total() > (1U << 16)) fail(at, "more than 2^16 FLOP an iteration");
+  }
+
+  // The right-hand side: array reads, scalars, literals, + - * / and parentheses.
+  void read_data(CXCursor expression, int depth) {
+    if (depth > deepest_expression) fail(expression, "an expression nested more than " + std::to_string(deepest_expression) + " deep");
+    const CXCursor e = stripped(expression);
+    switch (kind_of(e)) {
+      case CXCursor_ArraySubscriptExpr:
+        access(e, access_kind::read);
+        return;
+      case CXCursor_IntegerLiteral: case CXCursor_FloatingLiteral:
+        return;
+      case CXCursor_DeclRefExpr:
+        if (is_scalar(e) || std::any_of(loops_.begin(), loops_.end(), [&](const loop& l) { return refers_to(e, l.index); }))
+          return;
+        fail(e, "'" + snippet(e) + "' is an array without its subscripts");
+      case CXCursor_CStyleCastExpr:
+        read_data(children(e).back(), depth + 1);
+        return;
+      case CXCursor_UnaryOperator: {
+        const CXUnaryOperatorKind op = clang().getCursorUnaryOperatorKind(e);
+        if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus)
+          fail(e, "'" + text_of(clang().getUnaryOperatorKindSpelling(op)) + "' is outside the kernel subset (+ - * / only)");
+        read_data(children(e).front(), depth + 1);
+        return;
+      }
+      case CXCursor_BinaryOperator: {
+        const CXBinaryOperatorKind op = clang().getCursorBinaryOperatorKind(e);
+        if (op != CXBinaryOperator_Add && op != CXBinaryOperator_Sub && op != CXBinaryOperator_Mul &&
+            op != CXBinaryOperator_Div)
+          fail(e, "'" + text_of(clang().getBinaryOperatorKindSpelling(op)) + "' is outside the kernel subset (+ - * / only)");
+        count_flop(e, op);
+        const std::vector<CXCursor> sides = children(e);
+        read_data(sides[0], depth + 1);
+        read_data(sides[1], depth + 1);
+        return;
+      }
+      case CXCursor_CallExpr:
+        fail(e, "a call to '" + text_of(clang().getCursorSpelling(e)) + "': calls are outside the kernel subset");
+      default:
+        fail(e, "'" + snippet(e) + "' is outside the kernel subset (array accesses, scalars, numbers, + - * /)");
+    }
+  }
+
+  // a[j-1][i]: the array, and one offset per loop from that loop's index.
+  void access(CXCursor e, access_kind kind) {
+    std::vector<CXCursor> subscripts;
+    CXCursor base = e;
+    while (kind_of(base) == CXCursor_ArraySubscriptExpr) {
+      const std::vector<CXCursor> parts = children(base);
+      if (parts.size() != 2) fail(e, "'" + snippet(e) + "' is outside the kernel subset");
+      subscripts.insert(subscripts.begin(), parts[1]);
+      base = stripped(parts[0]);
+    }
+    const auto array = std::find_if(arrays_.begin(), arrays_.end(), [&](const declared_array& a) { return refers_to(base, a.declaration); });
+    if (array == arrays_.end()) fail(e, "'" + snippet(e) + "' subscripts no declared array");
+    const std::string what = "'" + snippet(e) + "'";
+    if (subscripts.size() != array->rank)
+      fail(e, what + ": " + array->name + " has " + std::to_string(array->rank) + " dimensions");
+    if (array->rank != loops_.size())
+      fail(e, what + " in a nest of " + std::to_string(loops_.size()) +
+                  " loops: each array is indexed by every loop (an array of another rank is outside hml's loop kernel)");
+    found_access x{.array = static_cast<std::size_t>(array - arrays_.begin()), .kind = kind};
+    for (std::size_t d = 0; d < loops_.size(); ++d) {
+      const affine_form f = affine(subscripts[d], 0);
+      for (std::size_t other = 0; other < max_loop_dimensions; ++other) {
+        const std::int64_t expected = other == d ? 1 : 0;
+        if (f.coefficient[other] == expected) continue;
+        if (other == d && f.coefficient[d] != 0)
+          fail(e, what + ": a strided access (stride " + std::to_string(f.coefficient[d]) +
+                      ") is outside hml's loop kernel, whose accesses have unit stride");
+        fail(e, what + ": the subscripts follow the loops, outermost first (" + loop_names() + ")");
+      }
+      if (f.constant < -largest_offset || f.constant > largest_offset)
+        fail(e, what + ": an offset is within +-" + std::to_string(largest_offset));
+      x.offset[d] = f.constant;
+    }
+    const bool seen = std::any_of(accesses_.begin(), accesses_.end(), [&](const found_access& y) {
+      return y.array == x.array && y.kind == x.kind && y.offset == x.offset;
+    });
+    if (seen) return;
+    if (accesses_.size() == max_kernel_accesses)
+      fail(e, what + " is the " + std::to_string(max_kernel_accesses + 1) + "th distinct access; a kernel has at most " +
+                  std::to_string(max_kernel_accesses));
+    accesses_.push_back(x);
+  }
+
+  std::string loop_names() const {
+    std::string out;
+    for (const loop& l : loops_) out += (out.empty() ? "" : ", then ") + l.name;
+    return out;
+  }
+
+  std::string file_;
+  CXTranslationUnit unit_;
+  std::vector<declared_array> arrays_;
+  std::vector<CXCursor> scalars_;
+  std::vector<loop> loops_;
+  std::vector<found_access> accesses_;
+  flop_counts flops_{};
+};
+
+struct index_deleter {
+  void operator()(void* index) const { clang().disposeIndex(index); }
+};
+struct unit_deleter {
+  void operator()(CXTranslationUnit unit) const { clang().disposeTranslationUnit(unit); }
+};
+
+// The first #include, whose line, if the file has one: a kernel is one file (an include could read any file
+// on the machine into a message).
+unsigned first_include_line(CXTranslationUnit unit) {
+  unsigned line = 0;
+  clang().getInclusions(
+      unit,
+      [](CXFile, CXSourceLocation* stack, unsigned depth, CXClientData data) {
+        auto& found = *static_cast<unsigned*>(data);
+        if (depth == 0 || found != 0) return;
+        found = std::max(line_of(stack[depth - 1]), 1U);
+      },
+      &line);
+  return line;
+}
+
+// The first error clang reports, as one line; a name it does not know is one to give with -D.
+std::string first_error(CXTranslationUnit unit, std::string_view file) {
+  for (unsigned i = 0, n = clang().getNumDiagnostics(unit); i < n; ++i) {
+    const CXDiagnostic d = clang().getDiagnostic(unit, i);
+    const CXDiagnosticSeverity severity = clang().getDiagnosticSeverity(d);
+    std::string message = text_of(clang().getDiagnosticSpelling(d));
+    const unsigned line = line_of(clang().getDiagnosticLocation(d));
+    clang().disposeDiagnostic(d);
+    if (severity < CXDiagnostic_Error) continue;
+    constexpr std::string_view undeclared = "use of undeclared identifier '";
+    if (message.starts_with(undeclared) && message.back() == '\'')
+      message += ": define it with -D " + message.substr(undeclared.size(), message.size() - undeclared.size() - 1) + "=VALUE";
+    for (char& c : message)
+      if (c == '\n' || c == '\r') c = ' ';
+    return std::string{file} + ":" + std::to_string(line) + ": " + message;
+  }
+  return {};
+}
+
+bool is_identifier(std::string_view s) {
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  return !s.empty() && letter(s.front()) && std::all_of(s.begin(), s.end(), [&](char c) { return letter(c) || digit(c); });
+}
+
+}  // namespace
+
+c_define parse_c_define(std::string_view text) {
+  const std::string expected = "'" + std::string{text.substr(0, 60)} + "': expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude";
+  const std::size_t equals = text.find('=');
+  if (equals == std::string_view::npos || !is_identifier(text.substr(0, equals))) refuse(expected);
+  std::string_view digits = text.substr(equals + 1);
+  const bool negative = digits.starts_with('-');
+  if (negative) digits.remove_prefix(1);
+  if (digits.empty() || digits.size() > 13 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    refuse(expected);
+  std::int64_t value = 0;
+  for (const char c : digits) value = value * 10 + (c - '0');
+  if (value >= largest_number) refuse(expected);
+  return {.name = std::string{text.substr(0, equals)}, .value = negative ? -value : value};
+}
+
+loaded_kernel read_kernel_c(std::string_view text, std::string_view file, std::span<const c_define> defines) {
+  // kerncraft's kernels are statements, not a function: wrapped in one, as kerncraft wraps them, with the
+  // file's own line numbers from its first line on.
+  const std::string source = "void hml_kernel(void) {\n#line 1\n" + std::string{text} + "\n}\n";
+  // A call to an undeclared function is left to the reader, which names it, rather than clang's C99 error.
+  std::vector<std::string> arguments{"-x", "c", "-std=c11", "-nostdinc", "-w", "-ferror-limit=1",
+                                     "-Wno-error=implicit-function-declaration"};
+  for (const c_define& d : defines) {
+    if (!is_identifier(d.name) || d.value <= -largest_number || d.value >= largest_number)
+      refuse("-D " + d.name + ": expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude");
+    arguments.push_back("-D" + d.name + "=" + std::to_string(d.value));
+  }
+  std::vector<const char*> argv;
+  for (const std::string& a : arguments) argv.push_back(a.c_str());
+
+  constexpr const char* virtual_name = "kernel.c";
+  CXUnsavedFile unsaved{virtual_name, source.data(), static_cast<unsigned long>(source.size())};
+  const std::unique_ptr<void, index_deleter> index{clang().createIndex(0, 0)};
+  CXTranslationUnit raw = nullptr;
+  const CXErrorCode parsed = clang().parseTranslationUnit2(index.get(), virtual_name, argv.data(), static_cast<int>(argv.size()),
+                                                         &unsaved, 1, CXTranslationUnit_None, &raw);
+  const std::unique_ptr<CXTranslationUnitImpl, unit_deleter> unit{raw};
+  if (parsed != CXError_Success || !unit)
+    refuse(std::string{file} + ": clang could not read it" + (parsed == CXError_Crashed ? " (clang crashed)" : ""));
+  if (const unsigned line = first_include_line(unit.get()); line != 0)
+    refuse(std::string{file} + ":" + std::to_string(line) + ": #include is outside the kernel subset: a kernel is one file");
+  if (const std::string error = first_error(unit.get(), file); !error.empty()) refuse(error);
+
+  kernel_reader reader{file, unit.get()};
+  CXCursor kernel_body = clang().getNullCursor();
+  for (const CXCursor c : children(clang().getTranslationUnitCursor(unit.get()))) {
+    if (!clang().Location_isFromMainFile(clang().getCursorLocation(c))) continue;
+    const bool wrapper = kind_of(c) == CXCursor_FunctionDecl && text_of(clang().getCursorSpelling(c)) == "hml_kernel" &&
+                         clang().Cursor_isNull(kernel_body);
+    if (!wrapper)
+      refuse(std::string{file} + ":" + std::to_string(line_of(clang().getCursorLocation(c))) +
+             ": a declaration outside the kernel's statements");
+    for (const CXCursor part : children(c))
+      if (kind_of(part) == CXCursor_CompoundStmt) kernel_body = part;
+  }
+  if (clang().Cursor_isNull(kernel_body)) refuse(std::string{file} + ": clang found no statements");
+  reader.read_statements(kernel_body);
+  auto out = std::make_unique<loaded_kernel::storage>();
+  reader.fill(*out);
+  return loaded_kernel{std::move(out)};
+}
+
+}  // namespace hml

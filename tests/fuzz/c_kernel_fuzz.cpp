@@ -1,0 +1,32 @@
+// libFuzzer target: hml::read_kernel_c on arbitrary bytes, with M, N and P defined as 64. Either a kernel
+// comes back that the ECM model takes without an error and with finite, non-negative cycles, or
+// hml::ecm_file_error; anything else (another exception, a crash, a NaN) is a finding. The seed corpus holds
+// kernels in kerncraft's subset.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <exception>
+#include <string_view>
+#include <vector>
+
+import hml;
+import hml.c_kernel;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text{reinterpret_cast<const char*>(data), size};
+  static const std::vector<hml::c_define> defines{{"M", 64}, {"N", 64}, {"P", 64}};
+  try {
+    const auto file = hml::read_kernel_c(text, "fuzz.c", defines);
+    try {
+      const hml::ecm_result r = hml::ecm(file.kernel(), hml::cpus::sandy_bridge_ep_e5_2680);
+      for (const hml::cycles c : r.predictions)
+        if (!(std::isfinite(c.value()) && c.value() >= 0)) std::abort();
+      if (!(std::isfinite(r.time.value()) && r.time.value() >= 0)) std::abort();
+    } catch (const std::exception&) {
+      std::abort();  // a kernel the reader accepts must be one the model takes
+    }
+  } catch (const hml::ecm_file_error&) {
+  }
+  return 0;
+}
