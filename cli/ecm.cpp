@@ -59,12 +59,48 @@ std::string read_text(std::string_view option, const std::string& path, std::str
   return input.read_whole(largest_file);
 }
 
+std::vector<hml::c_define> defines_of(const ecm_options& o) {
+  std::vector<hml::c_define> defines;
+  for (const std::string& d : o.defines) {
+    try {
+      defines.push_back(hml::parse_c_define(d));
+    } catch (const hml::ecm_file_error& e) {
+      throw input_error(std::string{"-D: "} + e.what());
+    }
+  }
+  return defines;
+}
+
+// Where the in-core time came from, and for a compiled loop what LLVM-MCA found, per cache line.
+std::string in_core_lines(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled);
+
 std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 std::string ecm_line(const hml::ecm_result& r) {
   std::string line = "{" + cy(r.core.overlapping) + " || " + cy(r.core.non_overlapping);
   for (const hml::transfer_term& t : r.transfers) line += " | " + cy(t.time);
   return line + "} cy/CL";
+}
+
+std::string in_core_lines(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled) {
+  if (!o.kernel.ends_with(".c")) return {};  // the built-in and YAML kernels' output is as it was
+  if (o.t_ol) return "in-core: --t-ol, --t-nol\n";
+  if (!compiled) return "in-core: the port model (the machine names no LLVM CPU: llvm_cpu in its file)\n";
+  const hml::compiled_in_core& x = *compiled;
+  std::string out = "in-core: " + x.compiler + ", LLVM-MCA " + x.llvm_cpu + "; " +
+                    std::to_string(x.iterations_per_pass()) + " iterations a pass (vector width " +
+                    std::to_string(x.vector_width) + ", interleave " + std::to_string(x.interleave) + "), " +
+                    std::to_string(x.loop_body.size()) + " instructions\n";
+  std::string overlapping;
+  std::string loads;
+  for (const hml::port_cycles& p : x.ports) {
+    if (!(p.cycles > 0)) continue;
+    std::string& list = p.overlapping ? overlapping : loads;
+    list += (list.empty() ? "" : ", ") + p.name + " " + cy(p.cycles * hml::cycle);
+  }
+  out += "  ports, cy/CL: " + (overlapping.empty() ? std::string{"-"} : overlapping) + " | loads: " +
+         (loads.empty() ? std::string{"-"} : loads) + "; simulated " + cy(x.simulated) + "\n";
+  return out;
 }
 
 void run(const ecm_options& o) {
@@ -94,14 +130,7 @@ void run(const ecm_options& o) {
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML");
-    std::vector<hml::c_define> defines;
-    for (const std::string& d : o.defines) {
-      try {
-        defines.push_back(hml::parse_c_define(d));
-      } catch (const hml::ecm_file_error& e) {
-        throw input_error(std::string{"-D: "} + e.what());
-      }
-    }
+    const std::vector<hml::c_define> defines = defines_of(o);
     std::string name;
     const std::string text = read_text("--kernel", o.kernel, name);
     try {
@@ -116,9 +145,21 @@ void run(const ecm_options& o) {
   if (o.t_ol.has_value() != o.t_nol.has_value())
     throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
   if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
-  const hml::ecm_result r = check_option("--kernel", [&] {
-    return o.t_ol ? hml::ecm(*kernel, c, {*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}) : hml::ecm(*kernel, c);
-  });
+  // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.
+  std::optional<hml::compiled_in_core> compiled;
+  if (from_c && !o.t_ol && !c.llvm_cpu.empty()) {
+    std::string name;
+    const std::string text = read_text("--kernel", o.kernel, name);
+    try {
+      compiled = hml::in_core_from_c(text, name, defines_of(o), c.llvm_cpu, c.cacheline_bytes);
+    } catch (const hml::ecm_file_error& e) {
+      throw input_error(std::string{"--kernel: "} + e.what());
+    }
+  }
+  const std::optional<hml::in_core_time> core =
+      o.t_ol ? std::optional{hml::in_core_time{*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}}
+             : (compiled ? std::optional{compiled->time} : std::nullopt);
+  const hml::ecm_result r = check_option("--kernel", [&] { return core ? hml::ecm(*kernel, c, *core) : hml::ecm(*kernel, c); });
   if (!(r.time.value() > 0))
     throw input_error("--t-ol, --t-nol: the kernel would take no time at all; give an in-core time > 0");
   const hml::frequency clock = c.clock.value;
@@ -152,6 +193,7 @@ void run(const ecm_options& o) {
 
   std::string out = std::string{r.kernel} + " on " + std::string{c.name} + ", " +
                     hml::to_string(clock, {.number = hml::general(4)}) + ", " + std::to_string(cores) + " cores\n";
+  out += in_core_lines(o, compiled);
   out += "ECM " + ecm_line(r) + " = " + cy(r.time) + " cy/CL (" +
          std::string{hml::format_number(r.iterations_per_cacheline, hml::general(3)).view()} + " iterations per CL)\n";
   hml::table levels{{"data in", "cy/CL", "per core"}, {}};
@@ -195,7 +237,7 @@ void add_ecm_command(CLI::App& hml) {
       "         hml ecm --machine my_cpu.yml --kernel my_kernel.yml --cores 4 --format csv\n"
       "Machine and kernel files: docs/reference/machine-file.md");
   auto o = std::make_shared<ecm_options>();
-  command->add_option("--machine", o->machine, std::string{machine_help} + ": snb_e5_2680, hsw_e5_2695v3")
+  command->add_option("--machine", o->machine, std::string{machine_help} + ": snb_e5_2680, hsw_e5_2695v3, ivb_e5_2660v2")
       ->type_name("NAME|FILE")
       ->required();
   add_figures_option(*command, o->figures);

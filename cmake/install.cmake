@@ -23,6 +23,9 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/hmlConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/hmlConfig.cmake ${PROJECT_BINARY_DIR}/hmlConfigVersion.cmake
   DESTINATION ${hml_config_dir})
 
+# hml.c_kernel's LLVM-MCA plugin, where it looks for it once installed.
+install(TARGETS hml_llvm_mca LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/hml)
+
 # The hml command, when it is built (HML_BUILD_CLI).
 if(TARGET hml_cli)
   install(TARGETS hml_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -63,6 +63,8 @@ namespace {
   X(getNullCursor) \
   X(getNumDiagnostics) \
   X(getPresumedLocation) \
+  X(getRangeStart) \
+  X(getSpellingLocation) \
   X(getTokenKind) \
   X(getTokenSpelling) \
   X(getTranslationUnitCursor) \
@@ -233,6 +235,7 @@ public:
           if (nest_read) fail(s, "a second loop nest: a kernel is one loop nest");
           read_nest(s);
           nest_read = true;
+          loop_begin_ = offset_of(s);
           break;
         default:
           fail(s, "'" + snippet(s) + "': only declarations come before the loop nest, and nothing after it");
@@ -240,6 +243,9 @@ public:
     }
     if (!nest_read) refuse(file_ + ": no loop nest: a kernel declares its arrays and scalars, then one for loop nest");
   }
+
+  // Where the loop nest begins in the parsed buffer.
+  [[nodiscard]] std::size_t loop_begin() const { return loop_begin_; }
 
   void fill(loaded_kernel::storage& out) const {
     loop_kernel& k = out.kernel;
@@ -676,7 +682,17 @@ private:
     return out;
   }
 
+  static std::size_t offset_of(CXCursor c) {
+    CXFile file{};
+    unsigned line = 0;
+    unsigned column = 0;
+    unsigned offset = 0;
+    clang().getSpellingLocation(clang().getRangeStart(clang().getCursorExtent(c)), &file, &line, &column, &offset);
+    return offset;
+  }
+
   std::string file_;
+  std::size_t loop_begin_ = 0;
   CXTranslationUnit unit_;
   std::vector<declared_array> arrays_;
   std::vector<CXCursor> scalars_;
@@ -749,10 +765,13 @@ c_define parse_c_define(std::string_view text) {
   return {.name = std::string{text.substr(0, equals)}, .value = negative ? -value : value};
 }
 
-loaded_kernel read_kernel_c(std::string_view text, std::string_view file, std::span<const c_define> defines) {
+namespace detail {
+
+parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std::span<const c_define> defines) {
   // kerncraft's kernels are statements, not a function: wrapped in one, as kerncraft wraps them, with the
   // file's own line numbers from its first line on.
-  const std::string source = "void hml_kernel(void) {\n#line 1\n" + std::string{text} + "\n}\n";
+  constexpr std::string_view wrapping = "void hml_kernel(void) {\n#line 1\n";
+  const std::string source = std::string{wrapping} + std::string{text} + "\n}\n";
   // A call to an undeclared function is left to the reader, which names it, rather than clang's C99 error.
   std::vector<std::string> arguments{"-x", "c", "-std=c11", "-nostdinc", "-w", "-ferror-limit=1",
                                      "-Wno-error=implicit-function-declaration"};
@@ -791,9 +810,16 @@ loaded_kernel read_kernel_c(std::string_view text, std::string_view file, std::s
   }
   if (clang().Cursor_isNull(kernel_body)) refuse(std::string{file} + ": clang found no statements");
   reader.read_statements(kernel_body);
-  auto out = std::make_unique<loaded_kernel::storage>();
-  reader.fill(*out);
-  return loaded_kernel{std::move(out)};
+  parsed_c_kernel kernel{.storage = std::make_unique<loaded_kernel::storage>(),
+                         .loop_begin = reader.loop_begin() - wrapping.size()};
+  reader.fill(*kernel.storage);
+  return kernel;
+}
+
+}  // namespace detail
+
+loaded_kernel read_kernel_c(std::string_view text, std::string_view file, std::span<const c_define> defines) {
+  return loaded_kernel{detail::parse_c_kernel(text, file, defines).storage};
 }
 
 }  // namespace hml

@@ -12,11 +12,22 @@
 // +, -, * and / outside a subscript, a compound assignment's operator too. Whatever falls outside the
 // subset is an ecm_file_error of one line naming the file, the line and the construct:
 // "2d.c:7: a[i][j]: the subscripts must follow the loops, outermost first (j, then i)".
+//
+// In-core time from the compiled loop (compiled_loop.cpp): the kernel's loop nest is compiled for the
+// machine's core with clang (-O3 -march=<llvm_cpu>), the innermost loop's body is found in the assembly,
+// and LLVM's Machine Code Analyzer, used as a library, simulates it on LLVM's scheduling model of that core:
+// the cycles each port is busy per pass, and the simulated cycles per pass. Per cache line of work, T_nOL is
+// the busiest of the ports that execute loads (the ports a plain load uses in that model: the L1 ports kerncraft's
+// machine files list as non-overlapping), T_OL the busiest of the others, or the simulated time where
+// dependencies or the front end make the pass longer than any port's pressure.
 module;
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 export module hml.c_kernel;
 export import hml.report;
 
@@ -36,4 +47,42 @@ struct c_define {
 [[nodiscard]] loaded_kernel read_kernel_c(std::string_view text, std::string_view file,
                                           std::span<const c_define> defines = {});
 
+// One port (a resource of LLVM's scheduling model) and the cycles it is busy per cache line of work.
+struct port_cycles {
+  std::string name;  // "SBPort23"
+  double cycles = 0;
+  bool overlapping = true;  // false: a port that executes loads, counted in T_nOL
+};
+
+// The in-core time of a kernel in C, from its compiled loop.
+struct compiled_in_core {
+  in_core_time time{};                 // T_OL, T_nOL per cache line of work
+  cycles simulated{};                  // LLVM-MCA's simulated cycles per cache line
+  std::string compiler;                // "clang -O3 -march=sandybridge", as run
+  std::string llvm_cpu;                // the scheduling model: "sandybridge"
+  unsigned vector_width = 1;           // elements an instruction handles (the vectoriser's factor)
+  unsigned interleave = 1;             // vector iterations in one pass (the vectoriser's interleave, or the unroll)
+  std::vector<std::string> loop_body;  // the instructions of one pass, as compiled
+  std::vector<port_cycles> ports;      // per cache line, in the model's order
+
+  [[nodiscard]] unsigned iterations_per_pass() const { return vector_width * interleave; }
+};
+
+// Compiles the kernel in `text` (as read_kernel_c reads it) for `llvm_cpu` and analyses its innermost loop
+// with LLVM-MCA; `cacheline_bytes` turns cycles per pass into cycles per cache line. An ecm_file_error of one
+// line where the kernel is refused, clang fails, the loop cannot be found or LLVM knows no such CPU.
+[[nodiscard]] compiled_in_core in_core_from_c(std::string_view text, std::string_view file,
+                                              std::span<const c_define> defines, std::string_view llvm_cpu,
+                                              std::size_t cacheline_bytes);
+
 }  // namespace hml
+
+// Within the module: the reader's result with where the loop nest begins in the text, for the compiler.
+namespace hml::detail {
+struct parsed_c_kernel {
+  std::unique_ptr<loaded_kernel::storage> storage;
+  std::size_t loop_begin = 0;  // offset of the loop nest's first character in the text
+};
+[[nodiscard]] parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file,
+                                             std::span<const c_define> defines);
+}  // namespace hml::detail

@@ -1,11 +1,13 @@
 // hml.catalog.cpus — CPUs as the ECM model needs them: machine descriptions with per-cycle transfer rates
-// and main-memory bandwidths measured per stream mix. The two here are kerncraft's
-// own test machines, with the figures of its machine files, so that the published kerncraft test results
-// can be reproduced from the same inputs (tests/compile_time/ecm_published.cpp). Measured bandwidths are
+// and main-memory bandwidths measured per stream mix. Each is a testbed of published ECM results, with the
+// figures of kerncraft's machine file for it, so that those results are reproduced from the same inputs:
+// kerncraft's own test machines (tests/compile_time/ecm_published.cpp) and INSPECT's Ivy Bridge EP
+// (tests/compile_time/ecm_inspect.cpp). Measured bandwidths are
 // likwid-bench's, the largest of the 1-thread-per-core runs on 1 to all cores of one socket (kerncraft
 // takes the full socket's bandwidth for the ECM memory term).
 //
-// kerncraft compares a layer condition with the whole cache, so both set layer_condition_share = 1.
+// kerncraft compares a layer condition with the whole cache, so both set layer_condition_share = 1. Each
+// names LLVM's model of its core (llvm_cpu), for in-core times from the compiled loop (hml.c_kernel).
 module;
 #include <array>
 #include <string_view>
@@ -16,11 +18,13 @@ export namespace hml::cpus {
 
 using namespace std::string_view_literals;
 
-inline constexpr std::array<source, 2> sources{{
+inline constexpr std::array<source, 3> sources{{
     {"kerncraft-snb", "kerncraft test machine file phinally_gcc.yaml (Intel Xeon E5-2680, Sandy Bridge EP)",
      "https://github.com/RRZE-HPC/kerncraft/blob/master/tests/test_files/phinally_gcc.yaml"},
     {"kerncraft-hsw", "kerncraft test machine file hasep1.yaml (Intel Xeon E5-2695 v3, Haswell EP)",
      "https://github.com/RRZE-HPC/kerncraft/blob/master/tests/test_files/hasep1.yaml"},
+    {"kerncraft-ivb", "kerncraft machine file IvyBridgeEP_E5-2660v2.yml at commit 192c9ce9 (Intel Xeon E5-2660 v2, Ivy Bridge EP; INSPECT's testbed)",
+     "https://github.com/RRZE-HPC/kerncraft/blob/192c9ce9/examples/machine-files/IvyBridgeEP_E5-2660v2.yml"},
 }};
 
 namespace detail {
@@ -50,6 +54,7 @@ inline constexpr machine_description sandy_bridge_ep_e5_2680{
     .memory_bandwidths = {{"copy"sv, 1, 1, measured(detail::gbps(27.47), "kerncraft-snb")},
                           {"triad"sv, 3, 1, measured(detail::gbps(31.77), "kerncraft-snb")},
                           {"load"sv, 1, 0, measured(detail::gbps(44.42), "kerncraft-snb")}},
+    .llvm_cpu = "sandybridge",
     .layer_condition_share = 1.0,
 };
 
@@ -74,9 +79,37 @@ inline constexpr machine_description haswell_ep_e5_2695v3{
     .memory_bandwidths = {{"copy"sv, 1, 1, measured(detail::gbps(34.08), "kerncraft-hsw")},
                           {"triad"sv, 3, 1, measured(detail::gbps(43.47), "kerncraft-hsw")},
                           {"load"sv, 1, 0, measured(detail::gbps(62.86), "kerncraft-hsw")}},
+    .llvm_cpu = "haswell",
     .layer_condition_share = 1.0,
 };
 
-inline constexpr std::array<const machine_description*, 2> all{&sandy_bridge_ep_e5_2680, &haswell_ep_e5_2695v3};
+// Ivy Bridge EP, 2.2 GHz, 10 cores per socket; L1 32 kB, L2 256 kB, L3 25 MB = 25600 sets x 16 ways x 64 B;
+// 32 B/cy between the caches. INSPECT's stencil results were measured and modelled on it
+// (tests/compile_time/ecm_inspect.cpp).
+inline constexpr machine_description ivy_bridge_ep_e5_2660v2{
+    .id = "ivb_e5_2660v2",
+    .name = "Intel Xeon E5-2660 v2 (Ivy Bridge EP)",
+    .memory = {{.name = "L1", .capacity = stated(detail::bytes(32768), "kerncraft-ivb"), .scope = sharing::per_core},
+               {.name = "L2",
+                .capacity = stated(detail::bytes(262144), "kerncraft-ivb"),
+                .scope = sharing::per_core,
+                .upstream = {.rate = stated(detail::per_cy(32), "kerncraft-ivb")}},
+               {.name = "L3",
+                .capacity = stated(detail::bytes(26214400), "kerncraft-ivb"),
+                .upstream = {.rate = stated(detail::per_cy(32), "kerncraft-ivb")}},
+               {.name = "MEM", .bandwidth = measured(detail::gbps(46.49), "kerncraft-ivb")}},
+    .compute = {{.type = precision::fp64, .dense = derived_peak(10, stated(2.2 * giga(hertz), "kerncraft-ivb"), 8)}},
+    .cores = 10,
+    .clock = stated(2.2 * giga(hertz), "kerncraft-ivb"),
+    .note = "MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-10 cores",
+    .memory_bandwidths = {{"copy"sv, 1, 1, measured(detail::gbps(27.10), "kerncraft-ivb")},
+                          {"triad"sv, 3, 1, measured(detail::gbps(33.13), "kerncraft-ivb")},
+                          {"load"sv, 1, 0, measured(detail::gbps(46.49), "kerncraft-ivb")}},
+    .llvm_cpu = "ivybridge",
+    .layer_condition_share = 1.0,
+};
+
+inline constexpr std::array<const machine_description*, 3> all{&sandy_bridge_ep_e5_2680, &haswell_ep_e5_2695v3,
+                                                               &ivy_bridge_ep_e5_2660v2};
 
 }  // namespace hml::cpus

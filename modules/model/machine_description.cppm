@@ -201,11 +201,22 @@ struct machine_description {
   std::size_t cacheline_bytes = 64;
   fixed_list<stream_mix_bandwidth, max_stream_mixes> memory_bandwidths{};  // main memory, measured per mix
   port_model ports{};
+  std::string_view llvm_cpu{};  // LLVM's name of the core (clang's -march, llvm-mca's -mcpu): "sandybridge"
   bool write_allocate = true;          // a store that misses reads its line first
   double layer_condition_share = 0.5;  // the share of a cache that may hold reuse (kerncraft's machines: 1)
   fixed_list<domain_description, max_domains> domains{};  // none: one domain, the whole machine
   friend constexpr bool operator==(const machine_description&, const machine_description&) = default;
 };
+
+// A CPU's name as LLVM spells them ("sandybridge", "skylake-avx512", "znver4"): lower-case letters, digits,
+// '-', '_' and '.', at most 64; empty: the machine names none.
+[[nodiscard]] constexpr bool is_llvm_cpu_name(std::string_view name) noexcept {
+  if (name.size() > 64) return false;
+  for (const char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.')) return false;
+  }
+  return true;
+}
 
 // An id as the catalog's are and as options take them: lower-case letters, digits and _, not empty.
 [[nodiscard]] constexpr bool is_machine_id(std::string_view id) noexcept {

@@ -165,6 +165,7 @@ public:
                       {"mul_per_cycle", p.mul_per_cycle},
                       {"vector", std::to_string(p.vector_bytes) + " B"}};
     }
+    if (!m.llvm_cpu.empty()) out["llvm_cpu"] = std::string{m.llvm_cpu};
     json memory = json::array();
     for (const level_description& l : m.memory) memory.push_back(level(l));
     out["memory"] = std::move(memory);
@@ -355,8 +356,8 @@ public:
       r_.expect_map(root, "", {"format", "machines", "links", "systems", "sources"});
     } else {
       r_.expect_map(root, "", {"format", "id", "name", "note", "cores", "clock", "cacheline", "write_allocate",
-                               "layer_condition_share", "ports", "memory", "compute", "memory_bandwidths", "domains",
-                               "sources"});
+                               "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths",
+                               "domains", "sources"});
     }
     read_sources(root);
     if (!document) {
@@ -466,7 +467,8 @@ private:
   void add_machine(const YAML::Node& node, const std::string& field) {
     if (!field.empty()) {
       r_.expect_map(node, field, {"id", "name", "note", "cores", "clock", "cacheline", "write_allocate",
-                                  "layer_condition_share", "ports", "memory", "compute", "memory_bandwidths", "domains"});
+                                  "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths",
+                                  "domains"});
     }
     machine_description m{};
     m.id = text(node, field, "id", true);
@@ -483,6 +485,11 @@ private:
     m.cacheline_bytes = whole_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
     m.write_allocate = r_.boolean(node, field, "write_allocate", m.write_allocate);
     m.layer_condition_share = r_.number(node, field, "layer_condition_share", m.layer_condition_share, 1e-3, 1);
+    m.llvm_cpu = text(node, field, "llvm_cpu", false);
+    if (!is_llvm_cpu_name(m.llvm_cpu))
+      r_.fail(node["llvm_cpu"], fields::path(field, "llvm_cpu"),
+              "expected LLVM's name of a CPU, as clang's -march takes it (\"sandybridge\", \"znver4\"), not \"" +
+                  std::string{m.llvm_cpu} + "\"");
     if (const YAML::Node ports = node["ports"]; ports.IsDefined() && !ports.IsNull()) {
       const std::string at = fields::path(field, "ports");
       r_.expect_map(ports, at, {"loads_per_cycle", "stores_per_cycle", "memory_ops_per_cycle", "fma_per_cycle",

@@ -12,7 +12,7 @@
 // have). The in-core part is IACA's, stated in every row: T_OL = 12, T_nOL = 15 cy/CL; hml takes it as given.
 //
 // The machine is kerncraft's machine file for that CPU (RRZE-HPC/kerncraft,
-// examples/machine-files/IvyBridgeEP_E5-2660v2.yml at commit 192c9ce9), written below in C++: 2.2 GHz, 10
+// examples/machine-files/IvyBridgeEP_E5-2660v2.yml at commit 192c9ce9), hml::cpus::ivy_bridge_ep_e5_2660v2: 2.2 GHz, 10
 // cores; L1 32 kB, L2 256 kB (32 B/cy to L1), L3 25 MB = 25600 sets x 16 ways x 64 B (32 B/cy to L2);
 // likwid-bench in main memory, the largest of the 1-thread-per-core runs on 1 to 10 cores: copy 27.10 GB/s,
 // triad 33.13 GB/s, load 46.49 GB/s. kerncraft compares a layer condition with the whole cache, so the
@@ -45,30 +45,8 @@ constexpr bool within(hml::cycles value, double expected, double tolerance) {
 // INSPECT prints one decimal; cache terms are whole cycles (lines x 64 B / 32 B/cy).
 constexpr bool published(hml::cycles value, double expected) { return within(value, expected, 0.05); }
 
-constexpr hml::data_rate gbps(double n) { return n * hml::giga(hml::byte_per_second); }
-
-constexpr auto clock = hml::stated(2.2 * hml::giga(hml::hertz), "kerncraft-ivb");
-
-constexpr hml::machine_description ivy_bridge_ep_e5_2660v2{
-    .id = "ivb_e5_2660v2",
-    .name = "Intel Xeon E5-2660 v2 (Ivy Bridge EP)",
-    .memory = {{.name = "L1", .capacity = hml::stated(32768.0 * hml::byte, "kerncraft-ivb"), .scope = hml::sharing::per_core},
-               {.name = "L2",
-                .capacity = hml::stated(262144.0 * hml::byte, "kerncraft-ivb"),
-                .scope = hml::sharing::per_core,
-                .upstream = {.rate = hml::stated(32.0 * hml::byte_per_cycle, "kerncraft-ivb")}},
-               {.name = "L3",
-                .capacity = hml::stated(26214400.0 * hml::byte, "kerncraft-ivb"),
-                .upstream = {.rate = hml::stated(32.0 * hml::byte_per_cycle, "kerncraft-ivb")}},
-               {.name = "MEM", .bandwidth = hml::measured(gbps(46.49), "kerncraft-ivb")}},
-    .compute = {{.type = hml::precision::fp64, .dense = hml::derived_peak(10, clock, 8)}},
-    .cores = 10,
-    .clock = clock,
-    .memory_bandwidths = {{"copy", 1, 1, hml::measured(gbps(27.10), "kerncraft-ivb")},
-                          {"triad", 3, 1, hml::measured(gbps(33.13), "kerncraft-ivb")},
-                          {"load", 1, 0, hml::measured(gbps(46.49), "kerncraft-ivb")}},
-    .layer_condition_share = 1.0,
-};
+// The machine: hml::cpus::ivy_bridge_ep_e5_2660v2, kerncraft's file for it.
+constexpr const hml::machine_description& ivy_bridge_ep_e5_2660v2 = hml::cpus::ivy_bridge_ep_e5_2660v2;
 
 // The star stencils on an N^3 grid: the centre and its neighbours up to `radius` away along each axis read
 // from a, one write of b; 6 r additions and one multiplication per lattice update.

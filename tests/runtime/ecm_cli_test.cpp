@@ -449,6 +449,54 @@ TEST(CKernel, DefinesAreANameAndAWholeNumber) {
     EXPECT_NE(error_of([&] { (void)hml::parse_c_define(bad); }).find("expected NAME=VALUE"), std::string::npos) << bad;
 }
 
+// --- In-core time from the compiled loop (clang, then LLVM-MCA as a library) ---------------------------
+
+hml::compiled_in_core compiled(const std::string& text, std::string_view cpu, std::initializer_list<hml::c_define> defines) {
+  const std::vector<hml::c_define> d{defines};
+  return hml::in_core_from_c(text, "k.c", d, cpu, 64);
+}
+
+// kerncraft's 2d-5pt.c for Sandy Bridge: AVX vectors of four doubles; in LLVM's Sandy Bridge model every
+// memory operand (a load, or a store's address) takes one cycle of one of the two units of SBPort23, so
+// T_nOL is half the loop's memory operands, per cache line of 8 iterations.
+TEST(CompiledLoop, SandyBridgeLoadPortsAreTheNonOverlappingTime) {
+  const hml::compiled_in_core x = compiled(read_file(examples / "2d-5pt.c"), "sandybridge", {{"M", 1000}, {"N", 2000}});
+  EXPECT_EQ(x.compiler, "clang -O3 -march=sandybridge");
+  EXPECT_EQ(x.vector_width, 4U);
+  ASSERT_FALSE(x.loop_body.empty());
+  EXPECT_EQ(x.loop_body.back().substr(0, 1), "j");  // the pass ends with the jump back
+  const auto memory_operands = std::count_if(x.loop_body.begin(), x.loop_body.end(),
+                                             [](const std::string& i) { return i.find('(') != std::string::npos; });
+  const double passes_per_cacheline = 8.0 / x.iterations_per_pass();
+  EXPECT_DOUBLE_EQ(hml::in(x.time.non_overlapping, hml::cycle), static_cast<double>(memory_operands) / 2 * passes_per_cacheline);
+  const auto load_ports = std::count_if(x.ports.begin(), x.ports.end(), [](const hml::port_cycles& p) { return !p.overlapping; });
+  EXPECT_EQ(load_ports, 1);
+  EXPECT_GT(hml::in(x.time.overlapping, hml::cycle), 0);
+  EXPECT_GE(hml::in(x.simulated, hml::cycle), hml::in(x.time.non_overlapping, hml::cycle));
+}
+
+// A sum in double precision is not vectorised without -ffast-math (it would reorder the additions): each
+// addition waits for the one before, 3 cycles each on Sandy Bridge, so a cache line of 8 takes at least 24
+// cycles whatever the ports could do, and the simulation says so through T_OL.
+TEST(CompiledLoop, ALoopCarriedDependencyBindsThroughTheSimulation) {
+  const hml::compiled_in_core x =
+      compiled("double a[N], b[N], s;\nfor (int i = 0; i < N; ++i)\n  s += a[i] * b[i];\n", "sandybridge", {{"N", 100000}});
+  EXPECT_EQ(x.vector_width, 1U);
+  EXPECT_GE(hml::in(x.simulated, hml::cycle), 24);
+  EXPECT_DOUBLE_EQ(hml::in(x.time.overlapping, hml::cycle), hml::in(x.simulated, hml::cycle));
+}
+
+TEST(CompiledLoop, BadCpusAndLoopsLeftNoneAreOneLine) {
+  const std::string triad = read_file(examples / "triad.c");
+  const std::string bad_cpu = error_of([&] { (void)compiled(triad, "nosuchcpu", {{"N", 1000}}); });
+  EXPECT_NE(bad_cpu.find("k.c: clang -O3 -march=nosuchcpu failed: "), std::string::npos) << bad_cpu;
+  EXPECT_NE(error_of([&] { (void)compiled(triad, "", {{"N", 1000}}); }).find("needs the machine's LLVM CPU"), std::string::npos);
+  // Four iterations are unrolled entirely: no loop is left to analyse.
+  const std::string unrolled = error_of([&] { (void)compiled(triad, "sandybridge", {{"N", 4}}); });
+  EXPECT_NE(unrolled.find("left no innermost loop"), std::string::npos) << unrolled;
+  EXPECT_EQ(std::count(unrolled.begin(), unrolled.end(), '\n'), 0);
+}
+
 #ifdef HML_CLI
 
 using namespace hml_test;
@@ -493,14 +541,16 @@ TEST(EcmCli, VectorAddByName) {
                    hml::in(hml::ecm(hml::kernels::vector_add(100'000'000), hml::cpus::sandy_bridge_ep_e5_2680).time, hml::cycle));
 }
 
-// The C kernel through the command line: the same output as its YAML twin but for the kernel's name.
+// The C kernel through the command line: given the same in-core times, the same output as its YAML twin but
+// for the kernel's name and the line that says where the in-core times came from.
 TEST(EcmCli, KernelInCGivesItsYamlTwinsPrediction) {
   const outcome c = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "2d-5pt.c").string(), "-D", "M=1000",
-                             "-DN=2000"});
-  const outcome yaml = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "stencil2d5.yml").string()});
+                             "-DN=2000", "--t-ol", "26", "--t-nol", "20"});
+  const outcome yaml = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "stencil2d5.yml").string(),
+                                "--t-ol", "26", "--t-nol", "20"});
   ASSERT_EQ(c.status, 0) << c.err;
   ASSERT_EQ(yaml.status, 0) << yaml.err;
-  EXPECT_EQ(replaced(c.out, "2d-5pt on", "2D 5-point stencil on"), yaml.out);
+  EXPECT_EQ(replaced(replaced(c.out, "2d-5pt on", "2D 5-point stencil on"), "in-core: --t-ol, --t-nol\n", ""), yaml.out);
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "2d-5pt.c").string(), "-D", "M=1000"}),
                      "2d-5pt.c:4: use of undeclared identifier 'N': define it with -D N=VALUE");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "-D", "N=3"}),
@@ -509,6 +559,31 @@ TEST(EcmCli, KernelInCGivesItsYamlTwinsPrediction) {
                      "--size: a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "triad.c").string(), "-D", "N=x"}),
                      "-D: 'N=x': expected NAME=VALUE");
+}
+
+// On a catalog machine that names its LLVM CPU, a kernel in C takes its in-core time from the compiled loop
+// (the library's figures, in the ECM line); --t-ol/--t-nol still override, and a machine without an LLVM CPU
+// keeps the port model and says so.
+TEST(EcmCli, KernelInCTakesTheCompiledLoopsInCoreTime) {
+  const std::vector<std::string> args{"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "2d-5pt.c").string(),
+                                      "-D", "M=1000", "-D", "N=2000"};
+  const outcome o = hml_run(args);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("in-core: clang -O3 -march=sandybridge, LLVM-MCA sandybridge; 4 iterations a pass"), std::string::npos)
+      << o.out;
+  const std::vector<hml::c_define> d{{"M", 1000}, {"N", 2000}};
+  const hml::compiled_in_core x = hml::in_core_from_c(read_file(examples / "2d-5pt.c"), "2d-5pt.c", d, "sandybridge", 64);
+  const auto shown = [](hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; };
+  EXPECT_NE(o.out.find("ECM {" + shown(x.time.overlapping) + " || " + shown(x.time.non_overlapping) + " | 10 | 6 | 12.6}"),
+            std::string::npos)
+      << o.out;
+  std::vector<std::string> given = args;
+  for (const std::string a : {"--t-ol", "26", "--t-nol", "20"}) given.push_back(a);
+  const outcome overridden = hml_run(given);
+  EXPECT_NE(overridden.out.find("in-core: --t-ol, --t-nol\nECM {26 || 20 | 10 | 6 | 12.6}"), std::string::npos) << overridden.out;
+  const outcome no_cpu = hml_run({"ecm", "--machine", (examples / "sandy_bridge_ep.yml").string(), "--kernel",
+                                  (examples / "2d-5pt.c").string(), "-D", "M=1000", "-D", "N=2000"});
+  EXPECT_NE(no_cpu.out.find("in-core: the port model (the machine names no LLVM CPU"), std::string::npos) << no_cpu.out << no_cpu.err;
 }
 
 TEST(EcmCli, BadInputIsOneLineAndExitTwo) {

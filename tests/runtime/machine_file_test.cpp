@@ -76,6 +76,7 @@ TEST(MachineFile, QuantitiesAreWrittenWithTheirUnitsAndStatedBesideMeasured) {
   EXPECT_NE(cpu.find("\"value\": \"32 KiB\""), std::string::npos) << cpu;
   EXPECT_NE(cpu.find("\"value\": \"32 B/cy\""), std::string::npos) << cpu;
   EXPECT_NE(cpu.find("\"layer_condition_share\": 1.0"), std::string::npos) << cpu;
+  EXPECT_NE(cpu.find("\"llvm_cpu\": \"sandybridge\""), std::string::npos) << cpu;
 }
 
 TEST(MachineFile, AMachineNeedsTheFormatAndItsNameIdAndMemory) {
@@ -117,6 +118,10 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: nested mor");
   EXPECT_EQ(error_of(head + "memory:\n  - {name: HBM, bandwidth: 2 TB/s}\n  - {name: HBM, bandwidth: 1 TB/s}\n"),
             "m.yaml:6: memory[1].name: \"HBM\" names memory[0] too");
+  EXPECT_EQ(error_of(head + "llvm_cpu: Sandy Bridge\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: llvm_cpu: expected LLVM's name of a CPU, as clang's -march takes it (\"sandybridge\", \"znver4\"), "
+            "not \"Sandy Bridge\"");
+  EXPECT_EQ(error_of(head + "llvm_cpu: znver4\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.

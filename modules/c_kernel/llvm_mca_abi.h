@@ -1,0 +1,38 @@
+// The C interface between hml.c_kernel and its LLVM-MCA plugin (llvm_mca.cpp, built as a shared module that
+// links libLLVM): hml.c_kernel opens the plugin only when it needs an in-core time, so that no program maps
+// LLVM before then. Plain C types, so that the two sides agree whatever either is compiled with.
+#ifndef HML_LLVM_MCA_ABI_H
+#define HML_LLVM_MCA_ABI_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { hml_mca_max_resources = 64, hml_mca_name_size = 48, hml_mca_error_size = 256 };
+
+// One processor resource of LLVM's scheduling model (a port, or a group of identical ports) and its cycles
+// per iteration of the block, averaged over its units (llvm-mca's "resource pressure per iteration").
+struct hml_mca_resource {
+  char name[hml_mca_name_size];
+  unsigned units;
+  double cycles;
+};
+
+struct hml_mca_report {
+  unsigned resources;
+  struct hml_mca_resource resource[hml_mca_max_resources];
+  unsigned instructions;        // in the block
+  double cycles_per_iteration;  // simulated: total cycles over the iterations (dependencies included)
+  char error[hml_mca_error_size];  // set where the function returns non-zero
+};
+
+// Simulates `iterations` runs of the x86-64 assembly `block` (instructions only, AT&T syntax) on LLVM's
+// model of `cpu` (-mcpu, e.g. "sandybridge"). Returns 0, or non-zero with `error` set.
+typedef int (*hml_mca_analyse_fn)(const char* block, const char* cpu, unsigned iterations, struct hml_mca_report* out);
+int hml_mca_analyse(const char* block, const char* cpu, unsigned iterations, struct hml_mca_report* out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
