@@ -61,6 +61,25 @@ TEST(EcmFiles, MachineFileGivesTheCatalogMachinesResults) {
   EXPECT_EQ(file.cpu().memory_bandwidths.size(), 3U);
 }
 
+// examples/ecm/sandy_bridge_ep.yml says it holds the built-in machine's figures: with the port model's
+// in-core times too (no --t-ol), every kernel gets the same ECM line from either.
+TEST(EcmFiles, ShippedMachineFileAgreesWithTheBuiltInMachine) {
+  const hml::loaded_cpu file = hml::read_machine_yaml(read_file(examples / "sandy_bridge_ep.yml"), "snb.yml");
+  const hml::machine_description& builtin = hml::cpus::sandy_bridge_ep_e5_2680;
+  EXPECT_EQ(file.cpu().ports, builtin.ports);
+  for (const hml::loop_kernel& k : {hml::kernels::stream_triad(100'000'000), hml::kernels::stencil2d5(1000, 2000),
+                                    hml::kernels::copy(10'000), hml::kernels::scalar_product(100'000'000)}) {
+    const hml::ecm_result a = hml::ecm(k, file.cpu());
+    const hml::ecm_result b = hml::ecm(k, builtin);
+    EXPECT_DOUBLE_EQ(hml::in(a.core.overlapping, hml::cycle), hml::in(b.core.overlapping, hml::cycle)) << k.name;
+    EXPECT_DOUBLE_EQ(hml::in(a.core.non_overlapping, hml::cycle), hml::in(b.core.non_overlapping, hml::cycle)) << k.name;
+    ASSERT_EQ(a.transfers.size(), b.transfers.size()) << k.name;
+    for (std::size_t i = 0; i < a.transfers.size(); ++i)
+      EXPECT_DOUBLE_EQ(hml::in(a.transfers[i].time, hml::cycle), hml::in(b.transfers[i].time, hml::cycle)) << k.name << i;
+    EXPECT_DOUBLE_EQ(hml::in(a.time, hml::cycle), hml::in(b.time, hml::cycle)) << k.name;
+  }
+}
+
 TEST(EcmFiles, WrittenMachineFileReadsBackToTheSameModel) {
   const hml::machine_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
   const std::string text = hml::to_machine_yaml(snb);
