@@ -74,6 +74,12 @@ std::vector<hml::c_define> defines_of(const ecm_options& o) {
 // Where the in-core time came from, and for a compiled loop what LLVM-MCA found, per cache line.
 std::string in_core_lines(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled);
 
+// Where the in-core times came from, in a word or the compiler's command.
+std::string in_core_source(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled) {
+  if (o.t_ol) return "--t-ol, --t-nol";
+  return compiled ? compiled->compiler + ", LLVM-MCA " + compiled->llvm_cpu : std::string{"port model"};
+}
+
 std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 std::string ecm_line(const hml::ecm_result& r) {
@@ -175,6 +181,11 @@ void run(const ecm_options& o) {
     for (const std::string name : {"t_ecm_cy", "saturation_cores", "chip_cy_per_cl", "iterations_per_s", "flop_per_s",
                                    "roofline_flop_per_s"})
       t.columns.push_back(name);
+    // The predictions per level, the ECM's and the single-core Roofline's, and where the in-core time came from.
+    for (std::size_t i = 0; i < r.predictions.size(); ++i) t.columns.push_back("ecm_" + std::string{c.memory[i].name} + "_cy");
+    for (std::size_t i = 0; i < r.predictions.size(); ++i)
+      t.columns.push_back("roofline_" + std::string{c.memory[i].name} + "_cy");
+    t.columns.push_back("in_core_from");
     for (unsigned n = 1; n <= cores; ++n) {
       std::vector<hml::cell> row{std::string{r.kernel}, std::string{c.name}, static_cast<double>(n),
                                  hml::in(r.core.overlapping, hml::cycle), hml::in(r.core.non_overlapping, hml::cycle)};
@@ -185,6 +196,9 @@ void run(const ecm_options& o) {
       row.emplace_back(hml::iterations_per_second(r, n, clock));
       row.emplace_back(hml::performance(r, n, clock).value());
       row.emplace_back(roof ? hml::cell{roof->attainable.value()} : hml::cell{hml::no_value{}});
+      for (const hml::cycles p : r.predictions) row.emplace_back(hml::in(p, hml::cycle));
+      for (std::size_t i = 0; i < r.predictions.size(); ++i) row.emplace_back(hml::in(hml::roofline_prediction(r, i), hml::cycle));
+      row.emplace_back(in_core_source(o, compiled));
       t.add_row(std::move(row));
     }
     emit(o.output, render(t, format));
@@ -196,12 +210,13 @@ void run(const ecm_options& o) {
   out += in_core_lines(o, compiled);
   out += "ECM " + ecm_line(r) + " = " + cy(r.time) + " cy/CL (" +
          std::string{hml::format_number(r.iterations_per_cacheline, hml::general(3)).view()} + " iterations per CL)\n";
-  hml::table levels{{"data in", "cy/CL", "per core"}, {}};
+  hml::table levels{{"data in", "cy/CL", "per core", "Roofline cy/CL"}, {}};
   for (std::size_t i = 0; i < r.predictions.size(); ++i) {
     const std::string where = std::string{c.memory[i].name};
     const hml::cycles t = r.predictions[i];
     levels.add_row({where, std::string{cy(t)},
-                    t.value() > 0 ? hml::rate_text(hml::iterations_per_second(r, t, clock), "It/s") : std::string{"-"}});
+                    t.value() > 0 ? hml::rate_text(hml::iterations_per_second(r, t, clock), "It/s") : std::string{"-"},
+                    cy(hml::roofline_prediction(r, i))});
   }
   out += "\n" + hml::format_table(levels);
   out += r.saturation_cores > 0

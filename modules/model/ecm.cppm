@@ -233,6 +233,18 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
   return ecm(k, c, in_core(k, c));
 }
 
+// kerncraft's single-core Roofline beside the ECM, per level (PMBS'15 Table 5 sets the two side by side):
+// the same terms, but nothing adds up: with data in level `level` (0: L1) the in-core times and every
+// transfer up to that level each bound the time alone, and the longest one is the prediction. kerncraft's
+// Roofline divides each level's traffic by a bandwidth measured for the kernel's stream mix; hml's machine
+// has each path's ECM rate, which this takes.
+[[nodiscard]] constexpr cycles roofline_prediction(const ecm_result& r, std::size_t level) {
+  expects(level <= r.transfers.size(), "hml: no such level in this ECM result");
+  cycles longest = std::max(r.core.overlapping, r.core.non_overlapping);
+  for (std::size_t i = 0; i < level; ++i) longest = std::max(longest, r.transfers[i].time);
+  return longest;
+}
+
 // --- Multicore scaling --------------------------------------------------------------------------------------
 
 // Cycles per cache line of work for the whole chip on `n` cores: the single-core time shared by n, until

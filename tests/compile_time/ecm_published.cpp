@@ -32,6 +32,8 @@ static_assert(within(stencil.transfers[2].time, 12.58, 0.005));  // the hand der
 // memory saturates at ceil(48.58 / 12.58) = 4 of the 8 cores.
 static_assert(within(stencil.time, 48.58, 0.005));
 static_assert(stencil.saturation_cores == 4);
+// Its single-core Roofline per level: nothing adds, the in-core T_OL (26) bounds every level.
+static_assert(hml::roofline_prediction(stencil, 0) == 26 * hml::cycle && hml::roofline_prediction(stencil, 3) == 26 * hml::cycle);
 
 // 2. test_2d5pt_ECMData_LC's neighbour test_2d5pt_ECMData: N = 1000, M = 50. Rows need 31,984 B <= 32,768 B:
 //    the layer condition holds in L1 (3 lines = 6 cy); L2 (256 kB) is smaller than the arrays (800 kB):
@@ -53,5 +55,9 @@ static_assert(copy.transfers[2].time == 0 * hml::cycle);
 constexpr auto dot = hml::ecm(hml::kernels::scalar_product(10'000), haswell_ep_e5_2695v3);
 static_assert(within(dot.transfers[0].time, 4, 0.05));
 static_assert(dot.transfers[1].time == 0 * hml::cycle && dot.transfers[2].time == 0 * hml::cycle);
+// With data in L1 the two models agree (max(T_OL, T_nOL)); in L2 the ECM adds the L1-L2 term (4 cy) to
+// T_nOL where the Roofline takes the longer of the two.
+static_assert(hml::roofline_prediction(dot, 0) == dot.predictions[0]);
+static_assert(dot.predictions[1] > hml::roofline_prediction(dot, 1));
 
 }  // namespace

@@ -543,6 +543,13 @@ TEST(EcmCli, JsonCarriesFullPrecisionAndOneRowPerCore) {
   EXPECT_EQ(rows[5]["saturation_cores"].get<double>(), 4);
   // Saturated from 4 cores on: the chip takes the memory term per cache line.
   EXPECT_DOUBLE_EQ(rows[5]["chip_cy_per_cl"].get<double>(), hml::in(r.transfers[2].time, hml::cycle));
+  // Per level, the ECM adds (data in L2: T_nOL 20 + L1-L2 10) where the Roofline beside it takes the longest
+  // term (T_OL 26 at every level); and the row says where the in-core times came from.
+  EXPECT_DOUBLE_EQ(rows[0]["ecm_L2_cy"].get<double>(), 30);
+  EXPECT_DOUBLE_EQ(rows[0]["ecm_MEM_cy"].get<double>(), rows[0]["t_ecm_cy"].get<double>());
+  EXPECT_DOUBLE_EQ(rows[0]["roofline_L1_cy"].get<double>(), 26);
+  EXPECT_DOUBLE_EQ(rows[0]["roofline_MEM_cy"].get<double>(), 26);
+  EXPECT_EQ(rows[0]["in_core_from"].get<std::string>(), "--t-ol, --t-nol");
 }
 
 // STREAM's add by name: the triad's lines, loads and store, an ADD where the triad has an FMA; in the default
