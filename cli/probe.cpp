@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 
+import hml.c_kernel;
 import hml.probe;
 
 namespace hml_cli {
@@ -91,8 +92,16 @@ void run(const probe_command_options& o) {
     // One machine file for every model: the ECM figures where the probe has them (a measured clock and a
     // sample inside every cache the system reports), else the levels it found; said in a note.
     hml::machine_description machine;
+    std::string llvm_cpu;  // the machine views it
     try {
       machine = m.cpu();
+      // Its core as LLVM names it, so that kernels in C take their in-core time from the compiled loop.
+      try {
+        llvm_cpu = hml::host_llvm_cpu();
+        machine.llvm_cpu = llvm_cpu;
+      } catch (const hml::ecm_file_error& e) {
+        note(o.save + " names no LLVM CPU (" + std::string{e.what()} + "): kernels in C take the port model");
+      }
     } catch (const std::invalid_argument& e) {
       machine = check_option("--save", [&] { return m.description(); });
       note(o.save + " has the levels the probe found and no ECM figures (" +

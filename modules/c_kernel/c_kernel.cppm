@@ -77,6 +77,12 @@ struct compiled_in_core {
 
 }  // namespace hml
 
+// This host's CPU as LLVM names it, as clang's -march=native picks it ("znver5"), for the machine the probe
+// writes; an ecm_file_error where LLVM cannot tell or its plugin cannot be opened.
+export namespace hml {
+[[nodiscard]] std::string host_llvm_cpu();
+}
+
 // Within the module: the reader's result with where the loop nest begins in the text, for the compiler.
 namespace hml::detail {
 struct parsed_c_kernel {

@@ -16,6 +16,7 @@ module;
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include <dlfcn.h>
@@ -41,13 +42,20 @@ constexpr unsigned simulated_passes = 100;
 
 // --- The plugin ---------------------------------------------------------------------------------------------
 
-hml_mca_analyse_fn load_plugin() {
+struct plugin_api {
+  hml_mca_analyse_fn analyse = nullptr;
+  hml_mca_host_cpu_fn host_cpu = nullptr;
+};
+
+plugin_api load_plugin() {
   // The plugin this build made, then the installed one.
   constexpr std::array<const char*, 2> candidates{HML_LLVM_MCA_PLUGIN, HML_LLVM_MCA_INSTALLED};
   std::string why;
   for (const char* path : candidates) {
     if (void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL)) {
-      if (void* f = dlsym(library, "hml_mca_analyse")) return reinterpret_cast<hml_mca_analyse_fn>(f);
+      const plugin_api api{.analyse = reinterpret_cast<hml_mca_analyse_fn>(dlsym(library, "hml_mca_analyse")),
+                           .host_cpu = reinterpret_cast<hml_mca_host_cpu_fn>(dlsym(library, "hml_mca_host_cpu"))};
+      if (api.analyse != nullptr && api.host_cpu != nullptr) return api;
     }
     if (why.empty()) why = dlerror() ? dlerror() : "";
   }
@@ -55,15 +63,15 @@ hml_mca_analyse_fn load_plugin() {
          "./lab setup installs it)" + (why.empty() ? std::string{} : ": " + why));
 }
 
-hml_mca_analyse_fn plugin() {
-  static const hml_mca_analyse_fn f = load_plugin();
-  return f;
+const plugin_api& plugin() {
+  static const plugin_api api = load_plugin();
+  return api;
 }
 
 hml_mca_report analyse(const std::string& block, std::string_view cpu) {
   auto report = std::make_unique<hml_mca_report>();
   const std::string name{cpu};
-  if (plugin()(block.c_str(), name.c_str(), simulated_passes, report.get()) != 0) refuse(std::string{"LLVM-MCA: "} + report->error);
+  if (plugin().analyse(block.c_str(), name.c_str(), simulated_passes, report.get()) != 0) refuse(std::string{"LLVM-MCA: "} + report->error);
   return *report;
 }
 
@@ -124,35 +132,47 @@ std::string trimmed(std::string_view s) {
   return std::string{s.substr(begin, end - begin + 1)};
 }
 
-// The innermost loop's body: of the blocks that end with a jump back to their own label, the one with the
-// most instructions (the vectorised loop, where the compiler also keeps a scalar remainder loop). Directives,
-// comments and the debug-line labels (.Ltmp) the optimisation record brings are left out.
+// The innermost loop's body: the instructions from a label to a jump back to it (where the compiler tests
+// for the exit in the middle, the loop spans blocks: a conditional exit, then `jmp` back), of the loops that
+// hold no other loop, the one with the most instructions (the vectorised loop, beside which the compiler
+// keeps a scalar remainder loop). Directives, comments and the debug-line labels (.Ltmp) the optimisation
+// record brings are left out.
 std::vector<std::string> innermost_loop_body(const std::string& assembly) {
-  std::vector<std::string> best;
-  std::vector<std::string> block;
-  std::string label;
+  std::vector<std::string> instructions;
+  std::vector<std::pair<std::string, std::size_t>> labels;  // name, index of the instruction it precedes
+  struct span {
+    std::size_t first = 0;
+    std::size_t last = 0;  // the jump back, included
+  };
+  std::vector<span> loops;
   std::istringstream lines{assembly};
   for (std::string line; std::getline(lines, line);) {
-    const bool is_label = !line.empty() && line.front() != ' ' && line.front() != '\t' && line.find(':') != std::string::npos;
-    if (is_label && line.starts_with(".Ltmp")) continue;  // a debug-line label inside a block, not a block's
-    const bool new_label = is_label;
-    const bool unlabelled_block = line.starts_with("# %bb.");
-    if (new_label || unlabelled_block) {
-      label = new_label ? line.substr(0, line.find(':')) : std::string{};
-      block.clear();
+    const bool label = !line.empty() && line.front() != ' ' && line.front() != '\t' && line.front() != '#' &&
+                       line.find(':') != std::string::npos;
+    if (label) {
+      if (!line.starts_with(".Ltmp")) labels.emplace_back(line.substr(0, line.find(':')), instructions.size());
       continue;
     }
     std::string instruction = trimmed(line.substr(0, line.find('#')));
     if (instruction.empty() || instruction.front() == '.') continue;
-    block.push_back(instruction);
-    const bool jump = instruction.front() == 'j';
-    if (!jump) continue;
-    const bool back_to_itself = !label.empty() && instruction.ends_with(label) && instruction.size() > label.size() &&
-                                (instruction[instruction.size() - label.size() - 1] == ' ' ||
-                                 instruction[instruction.size() - label.size() - 1] == '\t');
-    if (back_to_itself && block.size() > best.size()) best = block;
-    block.clear();
-    label.clear();
+    instructions.push_back(instruction);
+    if (instruction.front() != 'j') continue;
+    const std::size_t space = instruction.find_first_of(" \t");
+    if (space == std::string::npos) continue;
+    const std::string target = trimmed(instruction.substr(space));
+    for (const auto& [name, at] : labels)
+      if (name == target) loops.push_back({at, instructions.size() - 1});
+  }
+  const auto holds_another = [&](const span& outer) {
+    return std::any_of(loops.begin(), loops.end(), [&](const span& inner) {
+      return inner.first >= outer.first && inner.last <= outer.last && (inner.first != outer.first || inner.last != outer.last);
+    });
+  };
+  std::vector<std::string> best;
+  for (const span& loop : loops) {
+    if (holds_another(loop) || loop.last + 1 - loop.first <= best.size()) continue;
+    best.assign(instructions.begin() + static_cast<std::ptrdiff_t>(loop.first),
+                instructions.begin() + static_cast<std::ptrdiff_t>(loop.last) + 1);
   }
   return best;
 }
@@ -199,6 +219,12 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 
 }  // namespace
+
+std::string host_llvm_cpu() {
+  std::array<char, 64> name{};
+  if (plugin().host_cpu(name.data(), static_cast<unsigned>(name.size())) != 0) refuse("LLVM cannot tell this host's CPU");
+  return name.data();
+}
 
 compiled_in_core in_core_from_c(std::string_view text, std::string_view file, std::span<const c_define> defines,
                                 std::string_view llvm_cpu, std::size_t cacheline_bytes) {

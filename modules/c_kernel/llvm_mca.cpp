@@ -32,6 +32,7 @@
 #include <llvm/MCA/SourceMgr.h>
 #include <llvm/MCA/Support.h>
 #include <llvm/Support/Error.h>
+#include <llvm/TargetParser/Host.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
 #include <llvm/Support/TargetSelect.h>
@@ -155,6 +156,13 @@ int analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_rep
 }
 
 }  // namespace
+
+extern "C" int hml_mca_host_cpu(char* out, unsigned size) {
+  const llvm::StringRef name = llvm::sys::getHostCPUName();
+  if (out == nullptr || name.empty() || name == "generic" || name.size() + 1 > size) return 1;
+  std::snprintf(out, size, "%s", name.str().c_str());
+  return 0;
+}
 
 extern "C" int hml_mca_analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_report* out) {
   *out = hml_mca_report{};

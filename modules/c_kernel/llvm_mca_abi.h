@@ -31,6 +31,11 @@ struct hml_mca_report {
 typedef int (*hml_mca_analyse_fn)(const char* block, const char* cpu, unsigned iterations, struct hml_mca_report* out);
 int hml_mca_analyse(const char* block, const char* cpu, unsigned iterations, struct hml_mca_report* out);
 
+// This host's CPU as LLVM names it (clang's -march=native): "znver5". Returns 0, or non-zero where LLVM
+// cannot tell or `size` is too small.
+typedef int (*hml_mca_host_cpu_fn)(char* out, unsigned size);
+int hml_mca_host_cpu(char* out, unsigned size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -505,6 +505,16 @@ TEST(CompiledLoop, ALoopCarriedDependencyBindsThroughTheSimulation) {
   EXPECT_DOUBLE_EQ(hml::in(x.time.overlapping, hml::cycle), hml::in(x.simulated, hml::cycle));
 }
 
+// For Zen 5 clang tests for the exit in the middle of the triad's unrolled loop: the loop spans two blocks,
+// a conditional exit, then `jmp` back to its head; the body is all of it.
+TEST(CompiledLoop, ALoopOverSeveralBlocksIsOneBody) {
+  const hml::compiled_in_core x = compiled(read_file(examples / "triad.c"), "znver5", {{"N", 100000}});
+  ASSERT_FALSE(x.loop_body.empty());
+  EXPECT_TRUE(x.loop_body.back().starts_with("jmp")) << x.loop_body.back();
+  EXPECT_EQ(std::count_if(x.loop_body.begin(), x.loop_body.end(), [](const std::string& i) { return i.starts_with("j"); }), 2);
+  EXPECT_EQ(x.vector_width, 8U);  // AVX-512: eight doubles
+}
+
 TEST(CompiledLoop, BadCpusAndLoopsLeftNoneAreOneLine) {
   const std::string triad = read_file(examples / "triad.c");
   const std::string bad_cpu = error_of([&] { (void)compiled(triad, "nosuchcpu", {{"N", 1000}}); });

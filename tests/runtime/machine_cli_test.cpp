@@ -87,6 +87,16 @@ TEST(MachineCli, AProbedFileIsTakenByEveryCommand) {
   const hml::machine_file file = hml::read_machine_file(read_file(host), host.string());
   EXPECT_TRUE(file.machine().clock.published());
   EXPECT_EQ(file.sources().size(), 1u);
+  // The probe names the host's core as LLVM does, where LLVM can tell it (else a note says so), and a kernel
+  // in C then takes its in-core time from the loop compiled for it.
+  const std::string_view llvm_cpu = file.machine().llvm_cpu;
+  EXPECT_TRUE(!llvm_cpu.empty() || probe.err.find("names no LLVM CPU") != std::string::npos) << probe.err;
+  if (!llvm_cpu.empty()) {
+    const outcome c = hml_run({"ecm", "--machine", host.string(), "--kernel",
+                               (fs::path{HML_SOURCE_DIR} / "examples" / "ecm" / "triad.c").string(), "-D", "N=100000"});
+    EXPECT_NE(c.out.find("in-core: clang -O3 -march=" + std::string{llvm_cpu} + ", LLVM-MCA"), std::string::npos)
+        << c.out << c.err;
+  }
   const std::vector<std::vector<std::string>> commands{
       {"roofline", "--machine", host.string(), "--precision", "fp64", "--ops", ops.string()},
       {"chart", "--machine", host.string(), "--precision", "fp32", "--ops", ops.string(), "-o", "-"},
