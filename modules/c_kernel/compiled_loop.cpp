@@ -6,6 +6,7 @@ module;
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -180,16 +181,18 @@ std::vector<std::string> innermost_loop_body(const std::string& assembly) {
 struct vectorisation {
   unsigned width = 1;
   unsigned interleave = 1;
+  std::vector<unsigned> fully_unrolled;  // the trip counts of the loops the unroller removed
 };
 
 unsigned whole(const YAML::Node& value) {
   const long n = std::strtol(value.as<std::string>().c_str(), nullptr, 10);
-  return n >= 1 && n <= 4096 ? static_cast<unsigned>(n) : 1U;
+  return n >= 1 && n <= (1L << 30) ? static_cast<unsigned>(n) : 1U;
 }
 
 // How many iterations one pass of the compiled loop does, from clang's optimisation record: the loop
 // vectoriser's width and interleave count where it vectorised the loop (it vectorises innermost loops only,
-// and the kernel has one), else the unroller's count where it unrolled it.
+// and the kernel has one), else the unroller's factor where it unrolled it; and the loops the unroller
+// removed altogether ("completely unrolled loop with N iterations").
 vectorisation passes_of(const std::string& record) {
   vectorisation v{};
   bool vectorised = false;
@@ -205,7 +208,12 @@ vectorisation passes_of(const std::string& record) {
         if (arg["VectorizationFactor"]) v.width = whole(arg["VectorizationFactor"]);
         if (arg["InterleaveCount"]) v.interleave = whole(arg["InterleaveCount"]);
       }
-      if (pass == "loop-unroll" && arg["UnrollCount"]) unrolled = whole(arg["UnrollCount"]);
+      if (pass != "loop-unroll" || !arg["UnrollCount"]) continue;
+      if (name == "FullyUnrolled") {
+        v.fully_unrolled.push_back(whole(arg["UnrollCount"]));
+      } else {
+        unrolled = whole(arg["UnrollCount"]);
+      }
     }
   }
   if (!vectorised) v.interleave = unrolled;
@@ -251,16 +259,25 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
     refuse(std::string{file} + ": " + out.compiler + " failed" +
            (status < 0 ? " to start (" + std::string{HML_CLANG} + ")" : ": " + first_line(read_all(errors))));
 
-  out.loop_body = innermost_loop_body(read_all(scratch.path / "kernel.s"));
-  if (out.loop_body.empty())
-    refuse(std::string{file} + ": " + out.compiler + " left no innermost loop (unrolled entirely?): give the loop more iterations");
+  vectorisation v{};
   try {
-    const vectorisation v = passes_of(read_all(scratch.path / "kernel.opt.yaml"));
-    out.vector_width = v.width;
-    out.interleave = v.interleave;
+    v = passes_of(read_all(scratch.path / "kernel.opt.yaml"));
   } catch (const YAML::Exception& e) {
     refuse(std::string{file} + ": clang's optimisation record cannot be read: " + e.what());
   }
+  out.vector_width = v.width;
+  out.interleave = v.interleave;
+  // A short innermost loop may be unrolled away: its passes were then as many as a loop the unroller removed,
+  // and the loop found is an outer one, whose pass is a whole row.
+  const std::int64_t trips = kernel.extents[kernel.dimensions - 1];
+  const auto passes = static_cast<unsigned>(trips / out.iterations_per_pass());
+  if (std::find(v.fully_unrolled.begin(), v.fully_unrolled.end(), passes) != v.fully_unrolled.end())
+    refuse(std::string{file} + ": " + out.compiler + " unrolled the innermost loop entirely (" + std::to_string(trips) +
+           " iterations): give it more, or the in-core times with --t-ol, --t-nol");
+
+  out.loop_body = innermost_loop_body(read_all(scratch.path / "kernel.s"));
+  if (out.loop_body.empty())
+    refuse(std::string{file} + ": " + out.compiler + " left no loop (unrolled entirely?): give the loop more iterations");
 
   const hml_mca_report body = analyse(joined(out.loop_body), llvm_cpu);
   const hml_mca_report load = analyse("movq (%rax), %rcx\n", llvm_cpu);  // the ports a plain load uses

@@ -515,6 +515,30 @@ TEST(CompiledLoop, ALoopOverSeveralBlocksIsOneBody) {
   EXPECT_EQ(x.vector_width, 8U);  // AVX-512: eight doubles
 }
 
+// Held out: INSPECT's published ECM predictions for its 3D stencils on its Ivy Bridge EP (results.csv at
+// commits 0690ff22 and 535809ad, "Layer Condition" T_ECM; in-core from IACA on icc's code), against hml's
+// from the C source alone: in-core from the compiled loop, the rest from the built-in machine. Within 10 %
+// wherever the hierarchy's terms count (the cache terms agree exactly, tests/compile_time/ecm_inspect.cpp);
+// the in-core parts differ (docs/explanation/ecm-model.md), and the rows whose time they decide are not
+// here: for N < 50 clang unrolls the innermost loop away and hml refuses to guess.
+TEST(CompiledLoop, InspectStencilsFromTheirCSourceWithinTenPercent) {
+  struct row {
+    const char* kernel;
+    std::int64_t n;
+    double published;  // T_ECM, cy/CL
+  };
+  for (const row r : {row{"3d-7pt.c", 100, 35}, row{"3d-7pt.c", 120, 45.8}, row{"3d-7pt.c", 690, 49.8}, row{"3d-7pt.c", 910, 56.8},
+                      row{"3d-13pt.c", 80, 53}, row{"3d-13pt.c", 400, 63.8}, row{"3d-13pt.c", 410, 67.8},
+                      row{"3d-13pt.c", 420, 71.8}, row{"3d-13pt.c", 740, 86}}) {
+    const std::string text = read_file(examples / r.kernel);
+    const std::vector<hml::c_define> d{{"M", r.n}, {"N", r.n}, {"P", r.n}};
+    const hml::compiled_in_core core = hml::in_core_from_c(text, r.kernel, d, "ivybridge", 64);
+    const hml::loaded_kernel k = hml::read_kernel_c(text, r.kernel, d);
+    const double predicted = hml::in(hml::ecm(k.kernel(), hml::cpus::ivy_bridge_ep_e5_2660v2, core.time).time, hml::cycle);
+    EXPECT_LT(std::abs(predicted / r.published - 1), 0.10) << r.kernel << " N = " << r.n << ": " << predicted;
+  }
+}
+
 TEST(CompiledLoop, BadCpusAndLoopsLeftNoneAreOneLine) {
   const std::string triad = read_file(examples / "triad.c");
   const std::string bad_cpu = error_of([&] { (void)compiled(triad, "nosuchcpu", {{"N", 1000}}); });
@@ -522,8 +546,16 @@ TEST(CompiledLoop, BadCpusAndLoopsLeftNoneAreOneLine) {
   EXPECT_NE(error_of([&] { (void)compiled(triad, "", {{"N", 1000}}); }).find("needs the machine's LLVM CPU"), std::string::npos);
   // Four iterations are unrolled entirely: no loop is left to analyse.
   const std::string unrolled = error_of([&] { (void)compiled(triad, "sandybridge", {{"N", 4}}); });
-  EXPECT_NE(unrolled.find("left no innermost loop"), std::string::npos) << unrolled;
+  EXPECT_NE(unrolled.find("k.c: clang -O3 -march=sandybridge unrolled the innermost loop entirely (4 iterations)"),
+            std::string::npos)
+      << unrolled;
   EXPECT_EQ(std::count(unrolled.begin(), unrolled.end(), '\n'), 0);
+  // INSPECT's 7-point stencil at N = 20: 18 iterations, vectorised, then unrolled away; the loop left is the
+  // one over rows, whose pass would be read as one of the vectorised loop's (3.6x the time at N = 100).
+  const std::string row = error_of([&] {
+    (void)compiled(read_file(examples / "3d-7pt.c"), "ivybridge", {{"M", 20}, {"N", 20}, {"P", 20}});
+  });
+  EXPECT_NE(row.find("unrolled the innermost loop entirely (18 iterations)"), std::string::npos) << row;
 }
 
 #ifdef HML_CLI
