@@ -101,7 +101,7 @@ std::string in_core_lines(const ecm_options& o, const std::optional<hml::compile
   std::string loads;
   for (const hml::port_cycles& p : x.ports) {
     if (!(p.cycles > 0)) continue;
-    std::string& list = p.overlapping ? overlapping : loads;
+    std::string& list = p.loads ? loads : overlapping;
     list += (list.empty() ? "" : ", ") + p.name + " " + cy(p.cycles * hml::cycle);
   }
   out += "  ports, cy/CL: " + (overlapping.empty() ? std::string{"-"} : overlapping) + " | loads: " +

@@ -16,10 +16,10 @@
 // In-core time from the compiled loop (compiled_loop.cpp): the kernel's loop nest is compiled for the
 // machine's core with clang (-O3 -march=<llvm_cpu>), the innermost loop's body is found in the assembly,
 // and LLVM's Machine Code Analyzer, used as a library, simulates it on LLVM's scheduling model of that core:
-// the cycles each port is busy per pass, and the simulated cycles per pass. Per cache line of work, T_nOL is
-// the busiest of the ports that execute loads (the ports a plain load uses in that model: the L1 ports kerncraft's
-// machine files list as non-overlapping), T_OL the busiest of the others, or the simulated time where
-// dependencies or the front end make the pass longer than any port's pressure.
+// the cycles each port is busy per pass, and the simulated cycles per pass. Per cache line of work, split as
+// kerncraft's LLVM-MCA machine files split the ports (SkylakeSP_Gold-6148_MCA.yml): T_nOL is the busiest of
+// the ports that execute loads (those a plain load uses in that model), T_OL the busiest of all ports, or
+// the simulated time where dependencies or the front end make the pass longer than any port's pressure.
 module;
 #include <cstddef>
 #include <cstdint>
@@ -51,7 +51,7 @@ struct c_define {
 struct port_cycles {
   std::string name;  // "SBPort23"
   double cycles = 0;
-  bool overlapping = true;  // false: a port that executes loads, counted in T_nOL
+  bool loads = false;  // a port that executes loads: T_nOL's (every port counts in T_OL)
 };
 
 // The in-core time of a kernel in C, from its compiled loop.

@@ -283,22 +283,20 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
   const hml_mca_report load = analyse("movq (%rax), %rcx\n", llvm_cpu);  // the ports a plain load uses
   const double per_cacheline = static_cast<double>(cacheline_bytes) /
                                static_cast<double>(element_bytes(kernel)) / out.iterations_per_pass();
-  double overlapping = 0;
-  double non_overlapping = 0;
-  double busiest = 0;
+  double busiest = 0;       // of all ports: T_OL, as kerncraft's LLVM-MCA machine files list every port there
+  double busiest_load = 0;  // of the load ports: T_nOL
   for (unsigned r = 0; r < body.resources; ++r) {
     const bool loads = load.resource[r].cycles > 0;
     const double cycles_per_cacheline = body.resource[r].cycles * per_cacheline;
-    out.ports.push_back({.name = body.resource[r].name, .cycles = cycles_per_cacheline, .overlapping = !loads});
-    (loads ? non_overlapping : overlapping) = std::max(loads ? non_overlapping : overlapping, cycles_per_cacheline);
+    out.ports.push_back({.name = body.resource[r].name, .cycles = cycles_per_cacheline, .loads = loads});
     busiest = std::max(busiest, cycles_per_cacheline);
+    if (loads) busiest_load = std::max(busiest_load, cycles_per_cacheline);
   }
   const double simulated = body.cycles_per_iteration * per_cacheline;
   out.simulated = simulated * cycle;
-  // Where dependencies, the front end or the scheduler make a pass longer than its busiest port, the simulated
-  // time is T_OL: the prediction for data in L1 is then the simulation's.
-  out.time = {.overlapping = (simulated > busiest ? simulated : overlapping) * cycle,
-              .non_overlapping = non_overlapping * cycle};
+  // Where dependencies, the front end or the scheduler make a pass longer than its busiest port, the
+  // simulated time is T_OL, so that the prediction for data in L1 is the simulation's.
+  out.time = {.overlapping = std::max(busiest, simulated) * cycle, .non_overlapping = busiest_load * cycle};
   return out;
 }
 

@@ -488,7 +488,7 @@ TEST(CompiledLoop, SandyBridgeLoadPortsAreTheNonOverlappingTime) {
                                              [](const std::string& i) { return i.find('(') != std::string::npos; });
   const double passes_per_cacheline = 8.0 / x.iterations_per_pass();
   EXPECT_DOUBLE_EQ(hml::in(x.time.non_overlapping, hml::cycle), static_cast<double>(memory_operands) / 2 * passes_per_cacheline);
-  const auto load_ports = std::count_if(x.ports.begin(), x.ports.end(), [](const hml::port_cycles& p) { return !p.overlapping; });
+  const auto load_ports = std::count_if(x.ports.begin(), x.ports.end(), [](const hml::port_cycles& p) { return p.loads; });
   EXPECT_EQ(load_ports, 1);
   EXPECT_GT(hml::in(x.time.overlapping, hml::cycle), 0);
   EXPECT_GE(hml::in(x.simulated, hml::cycle), hml::in(x.time.non_overlapping, hml::cycle));
