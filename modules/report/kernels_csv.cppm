@@ -273,12 +273,6 @@ private:
   std::size_t length_ = 0;  // bytes of the record being read
 };
 
-inline std::string_view trimmed(std::string_view s) {
-  const std::size_t first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
 // The position of each of name, flops and memory_bytes in the header.
 struct columns {
   std::size_t name, flops, bytes;

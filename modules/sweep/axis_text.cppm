@@ -59,12 +59,6 @@ inline std::string quoted_text(std::string_view text) { return "\"" + std::strin
 
 inline constexpr std::string_view axis_forms = "FROM:TO:POINTS[:log], a comma-separated list or one value";
 
-inline std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // A finite double, the whole text (spaces around it aside).
 inline double read_number(std::string_view text) {
   const std::string_view number = trimmed(text);
@@ -149,7 +143,7 @@ template <sweep_value T>
   if (text.find(':') != std::string_view::npos) return a::read_range<T>(text, options);
   sampled_axis<T> listed;
   for (const auto& [position, item] : a::split(text, ',')) {
-    if (a::trimmed(item).empty()) a::fail(text, position, "an empty item", std::string{a::axis_forms});
+    if (trimmed(item).empty()) a::fail(text, position, "an empty item", std::string{a::axis_forms});
     listed.samples.push_back(a::read_value<T>(item, options));
   }
   return listed;

@@ -27,6 +27,13 @@ import :symbols;
 
 export namespace hml {
 
+// The text without the spaces and tabs around it.
+[[nodiscard]] constexpr std::string_view trimmed(std::string_view s) noexcept {
+  const std::size_t first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+}
+
 // The magnitudes hml takes from text, in base units (B, s, FLOP, B/s, FLOP/s, FLOP/B, Hz): zero, or from
 // 1e-30 to 1e30. Every real figure lies far inside (a petabyte is 1e15 B, a picosecond 1e-12 s), and a
 // model combining a few such figures stays inside double's range, so no result of finite inputs reads as
