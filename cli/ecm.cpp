@@ -71,9 +71,6 @@ std::vector<hml::c_define> defines_of(const ecm_options& o) {
   return defines;
 }
 
-// Where the in-core time came from, and for a compiled loop what LLVM-MCA found, per cache line.
-std::string in_core_lines(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled);
-
 // Where the in-core times came from, in a word or the compiler's command.
 std::string in_core_source(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled) {
   if (o.t_ol) return "--t-ol, --t-nol";
@@ -88,21 +85,23 @@ std::string ecm_line(const hml::ecm_result& r) {
   return line + "} cy/CL";
 }
 
+// Where the in-core time came from, and for a compiled loop what LLVM-MCA found, per cache line.
 std::string in_core_lines(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled) {
   if (!o.kernel.ends_with(".c")) return {};  // the built-in and YAML kernels' output is as it was
   if (o.t_ol) return "in-core: --t-ol, --t-nol\n";
   if (!compiled) return "in-core: the port model (the machine names no LLVM CPU: llvm_cpu in its file)\n";
   const hml::compiled_in_core& x = *compiled;
-  std::string out = "in-core: " + x.compiler + ", LLVM-MCA " + x.llvm_cpu + "; " +
+  std::string out = "in-core: " + in_core_source(o, compiled) + "; " +
                     std::to_string(x.iterations_per_pass()) + " iterations a pass (vector width " +
-                    std::to_string(x.vector_width) + ", interleave " + std::to_string(x.interleave) + "), " +
+                    std::to_string(x.vector_width) + ", interleave " + std::to_string(x.interleave) + ", unroll " +
+                    std::to_string(x.unroll) + "), " +
                     std::to_string(x.loop_body.size()) + " instructions\n";
   std::string overlapping;
   std::string loads;
   for (const hml::port_cycles& p : x.ports) {
-    if (!(p.cycles > 0)) continue;
+    if (!(p.busy.value() > 0)) continue;
     std::string& list = p.loads ? loads : overlapping;
-    list += (list.empty() ? "" : ", ") + p.name + " " + cy(p.cycles * hml::cycle);
+    list += (list.empty() ? "" : ", ") + p.name + " " + cy(p.busy);
   }
   out += "  ports, cy/CL: " + (overlapping.empty() ? std::string{"-"} : overlapping) + " | loads: " +
          (loads.empty() ? std::string{"-"} : loads) + "; simulated " + cy(x.simulated) + "\n";
@@ -121,6 +120,8 @@ void run(const ecm_options& o) {
     throw input_error("--rows: only --kernel stencil2d5 has rows");
   }
   std::optional<hml::loaded_kernel> loaded_kernel;
+  std::string kernel_text;  // a kernel file's, read once
+  std::string kernel_file;
   std::optional<hml::loop_kernel> kernel =
       check_option(o.kernel == "stencil2d5" ? "--size, --rows" : "--size", [&] {
         std::optional<hml::loop_kernel> k = builtin_kernel(o.kernel, o.size, o.rows);
@@ -137,10 +138,10 @@ void run(const ecm_options& o) {
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML");
     const std::vector<hml::c_define> defines = defines_of(o);
-    std::string name;
-    const std::string text = read_text("--kernel", o.kernel, name);
+    kernel_text = read_text("--kernel", o.kernel, kernel_file);
     try {
-      loaded_kernel.emplace(from_c ? hml::read_kernel_c(text, name, defines) : hml::read_kernel_yaml(text, name));
+      loaded_kernel.emplace(from_c ? hml::read_kernel_c(kernel_text, kernel_file, defines)
+                                   : hml::read_kernel_yaml(kernel_text, kernel_file));
     } catch (const hml::ecm_file_error& e) {
       throw input_error(std::string{"--kernel: "} + e.what());
     }
@@ -154,10 +155,8 @@ void run(const ecm_options& o) {
   // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.
   std::optional<hml::compiled_in_core> compiled;
   if (from_c && !o.t_ol && !c.llvm_cpu.empty()) {
-    std::string name;
-    const std::string text = read_text("--kernel", o.kernel, name);
     try {
-      compiled = hml::in_core_from_c(text, name, defines_of(o), c.llvm_cpu, c.cacheline_bytes);
+      compiled = hml::in_core_from_c(kernel_text, kernel_file, defines_of(o), c.llvm_cpu, c.cacheline_bytes);
     } catch (const hml::ecm_file_error& e) {
       throw input_error(std::string{"--kernel: "} + e.what());
     }

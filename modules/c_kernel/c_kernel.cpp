@@ -4,6 +4,9 @@ module;
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -14,6 +17,8 @@ module;
 
 #include <clang-c/Index.h>
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 module hml.c_kernel;
 
 namespace hml {
@@ -59,12 +64,11 @@ namespace {
   X(getDiagnosticLocation) \
   X(getDiagnosticSeverity) \
   X(getDiagnosticSpelling) \
-  X(getInclusions) \
   X(getNullCursor) \
   X(getNumDiagnostics) \
   X(getPresumedLocation) \
   X(getRangeStart) \
-  X(getSpellingLocation) \
+  X(getExpansionLocation) \
   X(getTokenKind) \
   X(getTokenSpelling) \
   X(getTranslationUnitCursor) \
@@ -83,18 +87,12 @@ struct libclang_api {
 libclang_api load_libclang() {
   // The library CMake found at build time first, then the names Debian's runtime package installs.
   constexpr std::array<const char*, 4> candidates{HML_LIBCLANG_PATH, "libclang-19.so.1", "libclang-19.so.19", "libclang.so"};
-  void* library = nullptr;
-  for (const char* path : candidates)
-    if ((library = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != nullptr) break;
-  if (library == nullptr) {
-    const char* why = dlerror();
-    throw ecm_file_error(std::string{"reading a kernel in C needs libclang (Debian's libclang1-19; ./lab setup installs it): "} +
-                         (why ? why : "not found"));
-  }
+  void* library = detail::open_library(candidates, "clang_createIndex",
+                                       "reading a kernel in C needs libclang (Debian's libclang1-19; ./lab setup installs it)");
   libclang_api api;
 #define HML_LIBCLANG_RESOLVE(name)                                                                  \
   api.name = reinterpret_cast<decltype(api.name)>(dlsym(library, "clang_" #name));                  \
-  if (api.name == nullptr) throw ecm_file_error("libclang has no clang_" #name ": libclang 17 or newer is needed");
+  if (api.name == nullptr) detail::refuse("libclang has no clang_" #name ": libclang 17 or newer is needed");
   HML_LIBCLANG_FUNCTIONS(HML_LIBCLANG_RESOLVE)
 #undef HML_LIBCLANG_RESOLVE
   return api;  // the library stays open: the process reads kernels until it ends
@@ -114,7 +112,10 @@ constexpr std::int64_t largest_number = std::int64_t{1} << 40;
 constexpr int deepest_expression = 256;
 constexpr std::int64_t largest_offset = (std::int64_t{1} << 16) - 1;
 
-[[noreturn]] void refuse(std::string message) { throw ecm_file_error(std::move(message)); }
+using detail::refuse;
+
+// At most this many declarations: each reference is looked up among them, and a kernel declares a few.
+constexpr std::size_t most_declarations = 256;
 
 std::string text_of(CXString s) {
   const char* chars = clang().getCString(s);
@@ -324,6 +325,8 @@ private:
 
   void declare(CXCursor d) {
     if (kind_of(d) != CXCursor_VarDecl) fail(d, "'" + snippet(d) + "': a kernel declares arrays and scalars only");
+    if (arrays_.size() + scalars_.size() == most_declarations)
+      fail(d, "more than " + std::to_string(most_declarations) + " declarations; a kernel declares a few arrays and scalars");
     const std::string name = text_of(clang().getCursorSpelling(d));
     const CXType type = clang().getCanonicalType(clang().getCursorType(d));
     if (is_number_type(type)) {
@@ -408,6 +411,7 @@ private:
       value = initialiser.back();
     } else if (kind_of(init) == CXCursor_BinaryOperator && clang().getCursorBinaryOperatorKind(init) == CXBinaryOperator_Assign) {
       const std::vector<CXCursor> sides = children(init);
+      if (sides.size() != 2) fail(init, what);
       const CXCursor target = stripped(sides[0]);
       if (kind_of(target) != CXCursor_DeclRefExpr || !is_integer_type(clang().getCursorType(target))) fail(init, what);
       index = clang().getCursorReferenced(target);
@@ -475,7 +479,7 @@ private:
   affine_form affine(CXCursor expression, int depth) {
     if (depth > deepest_expression) fail(expression, "an expression nested more than " + std::to_string(deepest_expression) + " deep");
     const CXCursor e = stripped(expression);
-    const std::string not_affine = "'" + snippet(e) + "' is not a loop index plus a constant";
+    const auto not_affine = [&] { return "'" + snippet(e) + "' is not a loop index plus a constant"; };
     affine_form f{};
     switch (kind_of(e)) {
       case CXCursor_IntegerLiteral: {
@@ -485,7 +489,7 @@ private:
                                clang().EvalResult_getAsUnsigned(r) >= static_cast<unsigned long long>(largest_number);
         const long long value = whole && !too_large ? clang().EvalResult_getAsLongLong(r) : largest_number;
         if (r) clang().EvalResult_dispose(r);
-        if (!whole) fail(e, not_affine);
+        if (!whole) fail(e, not_affine());
         f.constant = checked(e, value);
         return f;
       }
@@ -501,7 +505,7 @@ private:
       }
       case CXCursor_UnaryOperator: {
         const CXUnaryOperatorKind op = clang().getCursorUnaryOperatorKind(e);
-        if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus) fail(e, not_affine);
+        if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus) fail(e, not_affine());
         f = affine(children(e).front(), depth + 1);
         if (op == CXUnaryOperator_Minus) {
           for (std::int64_t& c : f.coefficient) c = -c;
@@ -512,7 +516,7 @@ private:
       case CXCursor_BinaryOperator: {
         const CXBinaryOperatorKind op = clang().getCursorBinaryOperatorKind(e);
         const std::vector<CXCursor> sides = children(e);
-        if (sides.size() != 2) fail(e, not_affine);
+        if (sides.size() != 2) fail(e, not_affine());
         const affine_form a = affine(sides[0], depth + 1);
         const affine_form b = affine(sides[1], depth + 1);
         const auto combine = [&](auto op2) {
@@ -527,7 +531,7 @@ private:
             combine([](__int128 x, __int128 y) { return x - y; });
             return f;
           case CXBinaryOperator_Mul: {
-            if (!a.is_constant() && !b.is_constant()) fail(e, not_affine);
+            if (!a.is_constant() && !b.is_constant()) fail(e, not_affine());
             const affine_form& factor = a.is_constant() ? a : b;
             const affine_form& other = a.is_constant() ? b : a;
             for (std::size_t d = 0; d < max_loop_dimensions; ++d)
@@ -536,15 +540,15 @@ private:
             return f;
           }
           case CXBinaryOperator_Div:
-            if (!a.is_constant() || !b.is_constant() || b.constant == 0) fail(e, not_affine);
+            if (!a.is_constant() || !b.is_constant() || b.constant == 0) fail(e, not_affine());
             f.constant = a.constant / b.constant;  // C's integer division, towards zero
             return f;
           default:
-            fail(e, not_affine);
+            fail(e, not_affine());
         }
       }
       default:
-        fail(e, not_affine);
+        fail(e, not_affine());
     }
   }
 
@@ -560,6 +564,7 @@ private:
     if (op != CXBinaryOperator_Assign && !compound)
       fail(s, "'" + snippet(s) + "': the innermost loop's statements are assignments (=, +=, -=, *=, /=)");
     const std::vector<CXCursor> sides = children(s);
+    if (sides.size() != 2) fail(s, "'" + snippet(s) + "' is outside the kernel subset");
     const CXCursor target = stripped(sides[0]);
     if (kind_of(target) == CXCursor_ArraySubscriptExpr) {
       access(target, access_kind::write);
@@ -622,6 +627,7 @@ private:
           fail(e, "'" + text_of(clang().getBinaryOperatorKindSpelling(op)) + "' is outside the kernel subset (+ - * / only)");
         count_flop(e, op);
         const std::vector<CXCursor> sides = children(e);
+        if (sides.size() != 2) fail(e, "'" + snippet(e) + "' is outside the kernel subset");
         read_data(sides[0], depth + 1);
         read_data(sides[1], depth + 1);
         return;
@@ -682,12 +688,13 @@ private:
     return out;
   }
 
+  // Where the construct begins in the parsed buffer, as written there (a macro's use, not its definition).
   static std::size_t offset_of(CXCursor c) {
     CXFile file{};
     unsigned line = 0;
     unsigned column = 0;
     unsigned offset = 0;
-    clang().getSpellingLocation(clang().getRangeStart(clang().getCursorExtent(c)), &file, &line, &column, &offset);
+    clang().getExpansionLocation(clang().getRangeStart(clang().getCursorExtent(c)), &file, &line, &column, &offset);
     return offset;
   }
 
@@ -707,21 +714,6 @@ struct index_deleter {
 struct unit_deleter {
   void operator()(CXTranslationUnit unit) const { clang().disposeTranslationUnit(unit); }
 };
-
-// The first #include, whose line, if the file has one: a kernel is one file (an include could read any file
-// on the machine into a message).
-unsigned first_include_line(CXTranslationUnit unit) {
-  unsigned line = 0;
-  clang().getInclusions(
-      unit,
-      [](CXFile, CXSourceLocation* stack, unsigned depth, CXClientData data) {
-        auto& found = *static_cast<unsigned*>(data);
-        if (depth == 0 || found != 0) return;
-        found = std::max(line_of(stack[depth - 1]), 1U);
-      },
-      &line);
-  return line;
-}
 
 // The first error clang reports, as one line; a name it does not know is one to give with -D.
 std::string first_error(CXTranslationUnit unit, std::string_view file) {
@@ -751,7 +743,8 @@ bool is_identifier(std::string_view s) {
 }  // namespace
 
 c_define parse_c_define(std::string_view text) {
-  const std::string expected = "'" + std::string{text.substr(0, 60)} + "': expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude";
+  const std::string expected =
+      "'" + std::string{text.substr(0, 60)} + "': expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude";
   const std::size_t equals = text.find('=');
   if (equals == std::string_view::npos || !is_identifier(text.substr(0, equals))) refuse(expected);
   std::string_view digits = text.substr(equals + 1);
@@ -767,19 +760,75 @@ c_define parse_c_define(std::string_view text) {
 
 namespace detail {
 
+void refuse(std::string message) {
+  for (char& c : message)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  throw ecm_file_error(std::move(message));
+}
+
+std::string define_argument(const c_define& d) {
+  if (!is_identifier(d.name) || d.value <= -largest_number || d.value >= largest_number)
+    refuse("-D " + d.name.substr(0, 60) + ": expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude");
+  return "-D" + d.name + "=" + std::to_string(d.value);
+}
+
+void* open_library(std::span<const char* const> candidates, const char* symbol, std::string_view needs) {
+  std::string why;
+  for (const char* path : candidates) {
+    void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (library != nullptr && dlsym(library, symbol) != nullptr) return library;
+    if (const char* error = dlerror(); error != nullptr && why.empty()) why = error;
+    if (library != nullptr) dlclose(library);
+  }
+  refuse(std::string{needs} + (why.empty() ? std::string{} : ": " + why));
+}
+
+scratch_folder::scratch_folder() {
+  std::error_code error;
+  const std::filesystem::path base = std::filesystem::temp_directory_path(error);
+  std::string pattern = (error ? std::filesystem::path{"/tmp"} : base) / "hml-c-kernel-XXXXXX";
+  if (mkdtemp(pattern.data()) == nullptr) refuse("cannot make a temporary folder in " + base.string() + " for clang");
+  path_ = std::move(pattern);
+}
+
+scratch_folder::~scratch_folder() {
+  std::error_code ignored;
+  std::filesystem::remove_all(path_, ignored);
+}
+
+std::string scratch_folder::write(std::string_view name, std::string_view text) const {
+  const std::string file = path_ + "/" + std::string{name};
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+  bool written = fd >= 0;
+  for (std::size_t at = 0; written && at < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
+    written = n > 0;
+    at += written ? static_cast<std::size_t>(n) : 0;
+  }
+  if (fd >= 0) ::close(fd);
+  if (!written) refuse("cannot write " + file + " for clang");
+  return file;
+}
+
+}  // namespace detail
+
+
+
+namespace detail {
+
 parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std::span<const c_define> defines) {
   // kerncraft's kernels are statements, not a function: wrapped in one, as kerncraft wraps them, with the
   // file's own line numbers from its first line on.
-  constexpr std::string_view wrapping = "void hml_kernel(void) {\n#line 1\n";
-  const std::string source = std::string{wrapping} + std::string{text} + "\n}\n";
+  const std::string wrapping = "void " + std::string{kernel_function} + "(void) {\n#line 1\n";
+  const std::string source = wrapping + std::string{text} + "\n}\n";
+  // clang sees no file system: an overlay that falls through to nothing, so that an #include reads no file
+  // (not /etc/passwd, not a FIFO that would block); the reader then names it.
+  const scratch_folder scratch;
+  const std::string overlay = scratch.write("overlay.yaml", "{'version': 0, 'fallthrough': false, 'roots': []}\n");
   // A call to an undeclared function is left to the reader, which names it, rather than clang's C99 error.
   std::vector<std::string> arguments{"-x", "c", "-std=c11", "-nostdinc", "-w", "-ferror-limit=1",
-                                     "-Wno-error=implicit-function-declaration"};
-  for (const c_define& d : defines) {
-    if (!is_identifier(d.name) || d.value <= -largest_number || d.value >= largest_number)
-      refuse("-D " + d.name + ": expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude");
-    arguments.push_back("-D" + d.name + "=" + std::to_string(d.value));
-  }
+                                     "-Wno-error=implicit-function-declaration", "-ivfsoverlay", overlay};
+  for (const c_define& d : defines) arguments.push_back(define_argument(d));
   std::vector<const char*> argv;
   for (const std::string& a : arguments) argv.push_back(a.c_str());
 
@@ -788,19 +837,23 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   const std::unique_ptr<void, index_deleter> index{clang().createIndex(0, 0)};
   CXTranslationUnit raw = nullptr;
   const CXErrorCode parsed = clang().parseTranslationUnit2(index.get(), virtual_name, argv.data(), static_cast<int>(argv.size()),
-                                                         &unsaved, 1, CXTranslationUnit_None, &raw);
+                                                         &unsaved, 1, CXTranslationUnit_DetailedPreprocessingRecord, &raw);
   const std::unique_ptr<CXTranslationUnitImpl, unit_deleter> unit{raw};
   if (parsed != CXError_Success || !unit)
     refuse(std::string{file} + ": clang could not read it" + (parsed == CXError_Crashed ? " (clang crashed)" : ""));
-  if (const unsigned line = first_include_line(unit.get()); line != 0)
-    refuse(std::string{file} + ":" + std::to_string(line) + ": #include is outside the kernel subset: a kernel is one file");
+  // An #include reaches nothing (the overlay hides the file system); it is named before clang's error for it.
+  for (const CXCursor c : children(clang().getTranslationUnitCursor(unit.get())))
+    if (kind_of(c) == CXCursor_InclusionDirective)
+      refuse(std::string{file} + ":" + std::to_string(line_of(clang().getCursorLocation(c))) +
+             ": #include is outside the kernel subset: a kernel is one file");
   if (const std::string error = first_error(unit.get(), file); !error.empty()) refuse(error);
 
   kernel_reader reader{file, unit.get()};
   CXCursor kernel_body = clang().getNullCursor();
   for (const CXCursor c : children(clang().getTranslationUnitCursor(unit.get()))) {
     if (!clang().Location_isFromMainFile(clang().getCursorLocation(c))) continue;
-    const bool wrapper = kind_of(c) == CXCursor_FunctionDecl && text_of(clang().getCursorSpelling(c)) == "hml_kernel" &&
+    if (kind_of(c) >= CXCursor_FirstPreprocessing && kind_of(c) <= CXCursor_LastPreprocessing) continue;
+    const bool wrapper = kind_of(c) == CXCursor_FunctionDecl && text_of(clang().getCursorSpelling(c)) == kernel_function &&
                          clang().Cursor_isNull(kernel_body);
     if (!wrapper)
       refuse(std::string{file} + ":" + std::to_string(line_of(clang().getCursorLocation(c))) +
@@ -810,6 +863,8 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   }
   if (clang().Cursor_isNull(kernel_body)) refuse(std::string{file} + ": clang found no statements");
   reader.read_statements(kernel_body);
+  if (reader.loop_begin() < wrapping.size() || reader.loop_begin() > wrapping.size() + text.size())
+    refuse(std::string{file} + ": the loop nest is not where the file writes it (a macro?): write its for loops out");
   parsed_c_kernel kernel{.storage = std::make_unique<loaded_kernel::storage>(),
                          .loop_begin = reader.loop_begin() - wrapping.size()};
   reader.fill(*kernel.storage);

@@ -50,7 +50,7 @@ struct c_define {
 // One port (a resource of LLVM's scheduling model) and the cycles it is busy per cache line of work.
 struct port_cycles {
   std::string name;  // "SBPort23"
-  double cycles = 0;
+  hml::cycles busy{};
   bool loads = false;  // a port that executes loads: T_nOL's (every port counts in T_OL)
 };
 
@@ -61,11 +61,12 @@ struct compiled_in_core {
   std::string compiler;                // "clang -O3 -march=sandybridge", as run
   std::string llvm_cpu;                // the scheduling model: "sandybridge"
   unsigned vector_width = 1;           // elements an instruction handles (the vectoriser's factor)
-  unsigned interleave = 1;             // vector iterations in one pass (the vectoriser's interleave, or the unroll)
+  unsigned interleave = 1;             // vector iterations side by side (the vectoriser's interleave count)
+  unsigned unroll = 1;                 // copies of that in one pass (the unroller's factor, after it)
   std::vector<std::string> loop_body;  // the instructions of one pass, as compiled
   std::vector<port_cycles> ports;      // per cache line, in the model's order
 
-  [[nodiscard]] unsigned iterations_per_pass() const { return vector_width * interleave; }
+  [[nodiscard]] unsigned iterations_per_pass() const { return vector_width * interleave * unroll; }
 };
 
 // Compiles the kernel in `text` (as read_kernel_c reads it) for `llvm_cpu` and analyses its innermost loop
@@ -83,12 +84,43 @@ export namespace hml {
 [[nodiscard]] std::string host_llvm_cpu();
 }
 
-// Within the module: the reader's result with where the loop nest begins in the text, for the compiler.
+// Within the module (not exported): what the reader and the compiler share.
 namespace hml::detail {
+
+// The function kerncraft's statements are wrapped in, for clang to read and to compile them.
+inline constexpr std::string_view kernel_function = "hml_kernel";
+
+// The reader's result, with where the loop nest begins in the text, for the compiler.
 struct parsed_c_kernel {
   std::unique_ptr<loaded_kernel::storage> storage;
   std::size_t loop_begin = 0;  // offset of the loop nest's first character in the text
 };
 [[nodiscard]] parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file,
                                              std::span<const c_define> defines);
+
+// An ecm_file_error of one line: control characters in `message` (a quoted file's) become spaces.
+[[noreturn]] void refuse(std::string message);
+
+// The command-line form of a define: "-DN=6000".
+[[nodiscard]] std::string define_argument(const c_define& d);
+
+// The first of `candidates` that dlopen opens and that has `symbol`, left open for the process; else
+// refuse() with "<needs>: <why>".
+[[nodiscard]] void* open_library(std::span<const char* const> candidates, const char* symbol, std::string_view needs);
+
+// A folder of its own (mkdtemp under the temporary folder) for one parse or compile, removed with all in it.
+class scratch_folder {
+public:
+  scratch_folder();
+  scratch_folder(const scratch_folder&) = delete;
+  scratch_folder& operator=(const scratch_folder&) = delete;
+  ~scratch_folder();
+  [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  // Writes `text` to a new file `name` in it (never through a link) and returns its path.
+  [[nodiscard]] std::string write(std::string_view name, std::string_view text) const;
+
+private:
+  std::string path_;
+};
+
 }  // namespace hml::detail

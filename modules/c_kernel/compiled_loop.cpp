@@ -4,14 +4,16 @@
 module;
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <cerrno>
+#include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -34,12 +36,13 @@ namespace hml {
 
 namespace {
 
-namespace fs = std::filesystem;
+using detail::refuse;
 
-// Passes LLVM-MCA simulates; llvm-mca's default is 100.
+// Passes LLVM-MCA simulates: the cycles of the second hundred over a hundred are the steady state's, without
+// the pipeline's filling and draining (llvm-mca itself runs 100 and divides).
 constexpr unsigned simulated_passes = 100;
-
-[[noreturn]] void refuse(std::string message) { throw ecm_file_error(std::move(message)); }
+// The most assembly read back: a kernel's loops compile to a few KiB.
+constexpr std::uintmax_t largest_assembly = std::uintmax_t{16} << 20;
 
 // --- The plugin ---------------------------------------------------------------------------------------------
 
@@ -51,17 +54,13 @@ struct plugin_api {
 plugin_api load_plugin() {
   // The plugin this build made, then the installed one.
   constexpr std::array<const char*, 2> candidates{HML_LLVM_MCA_PLUGIN, HML_LLVM_MCA_INSTALLED};
-  std::string why;
-  for (const char* path : candidates) {
-    if (void* library = dlopen(path, RTLD_NOW | RTLD_LOCAL)) {
-      const plugin_api api{.analyse = reinterpret_cast<hml_mca_analyse_fn>(dlsym(library, "hml_mca_analyse")),
-                           .host_cpu = reinterpret_cast<hml_mca_host_cpu_fn>(dlsym(library, "hml_mca_host_cpu"))};
-      if (api.analyse != nullptr && api.host_cpu != nullptr) return api;
-    }
-    if (why.empty()) why = dlerror() ? dlerror() : "";
-  }
-  refuse("the in-core time from the compiled loop needs hml's LLVM-MCA plugin and libLLVM (Debian's llvm-19-dev; "
-         "./lab setup installs it)" + (why.empty() ? std::string{} : ": " + why));
+  void* library = detail::open_library(candidates, "hml_mca_analyse",
+                                       "the in-core time from the compiled loop needs hml's LLVM-MCA plugin and libLLVM "
+                                       "(Debian's llvm-19-dev; ./lab setup installs it)");
+  const plugin_api api{.analyse = reinterpret_cast<hml_mca_analyse_fn>(dlsym(library, "hml_mca_analyse")),
+                       .host_cpu = reinterpret_cast<hml_mca_host_cpu_fn>(dlsym(library, "hml_mca_host_cpu"))};
+  if (api.host_cpu == nullptr) refuse("hml's LLVM-MCA plugin has no hml_mca_host_cpu: it is older than this hml");
+  return api;
 }
 
 const plugin_api& plugin() {
@@ -69,69 +68,51 @@ const plugin_api& plugin() {
   return api;
 }
 
-hml_mca_report analyse(const std::string& block, std::string_view cpu) {
+hml_mca_report analyse(const std::string& block, std::string_view cpu, unsigned passes) {
   auto report = std::make_unique<hml_mca_report>();
   const std::string name{cpu};
-  if (plugin().analyse(block.c_str(), name.c_str(), simulated_passes, report.get()) != 0) refuse(std::string{"LLVM-MCA: "} + report->error);
+  if (plugin().analyse(block.c_str(), name.c_str(), passes, report.get()) != 0) refuse(std::string{"LLVM-MCA: "} + report->error);
   return *report;
 }
 
 // --- Compiling ----------------------------------------------------------------------------------------------
 
-// A folder of its own for one compile, removed with everything in it when done.
-struct scratch_folder {
-  fs::path path;
-  scratch_folder() {
-    static std::atomic<unsigned> count{0};
-    path = fs::temp_directory_path() / ("hml-c-kernel-" + std::to_string(::getpid()) + "-" + std::to_string(count++));
-    fs::create_directories(path);
-  }
-  scratch_folder(const scratch_folder&) = delete;
-  scratch_folder& operator=(const scratch_folder&) = delete;
-  ~scratch_folder() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-};
-
-std::string read_all(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
+std::string read_all(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::file_size(path, error) > largest_assembly && !error)
+    refuse(path + ": clang wrote more than 16 MiB for the kernel's loops");
+  std::ifstream in{path, std::ios::binary};
   return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
 }
 
-// Runs clang with `arguments` (no shell); its standard error goes to `errors`. The exit status, or -1.
-int run_clang(const std::vector<std::string>& arguments, const fs::path& errors) {
+// Runs clang with `arguments` (no shell); its standard error goes to `errors`. "" where it succeeded, else
+// why not, in a few words.
+std::string run_clang(const std::vector<std::string>& arguments, const std::string& errors) {
   std::vector<char*> argv;
   for (const std::string& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, errors.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (posix_spawn_file_actions_init(&actions) != 0) return "cannot start it";
+  const bool redirected = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0 &&
+                          posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) == 0 &&
+                          posix_spawn_file_actions_addopen(&actions, 2, errors.c_str(),
+                                                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) == 0;
   pid_t child = 0;
-  const int spawned = posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ);
+  const int spawned = redirected ? posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ) : -1;
   posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return -1;
+  if (spawned != 0) return "cannot start " + arguments.front();
   int status = 0;
   while (waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return "lost it (" + std::string{std::strerror(errno)} + ")";
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string first_line(const std::string& text) {
-  const std::string line = text.substr(0, text.find('\n'));
-  return line.size() > 200 ? line.substr(0, 197) + "..." : line;
+  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
+  if (WEXITSTATUS(status) == 0) return {};
+  std::string message = read_all(errors);
+  message = message.substr(0, message.find('\n'));
+  return message.size() > 200 ? message.substr(0, 197) + "..." : message;
 }
 
 // --- Reading what clang wrote -------------------------------------------------------------------------------
-
-std::string trimmed(std::string_view s) {
-  const std::size_t begin = s.find_first_not_of(" \t");
-  if (begin == std::string_view::npos) return {};
-  const std::size_t end = s.find_last_not_of(" \t");
-  return std::string{s.substr(begin, end - begin + 1)};
-}
 
 // The innermost loop's body: the instructions from a label to a jump back to it (where the compiler tests
 // for the exit in the middle, the loop spans blocks: a conditional exit, then `jmp` back), of the loops that
@@ -154,13 +135,13 @@ std::vector<std::string> innermost_loop_body(const std::string& assembly) {
       if (!line.starts_with(".Ltmp")) labels.emplace_back(line.substr(0, line.find(':')), instructions.size());
       continue;
     }
-    std::string instruction = trimmed(line.substr(0, line.find('#')));
+    std::string instruction{trimmed(std::string_view{line}.substr(0, line.find('#')))};
     if (instruction.empty() || instruction.front() == '.') continue;
     instructions.push_back(instruction);
     if (instruction.front() != 'j') continue;
     const std::size_t space = instruction.find_first_of(" \t");
     if (space == std::string::npos) continue;
-    const std::string target = trimmed(instruction.substr(space));
+    const std::string target{trimmed(std::string_view{instruction}.substr(space))};
     for (const auto& [name, at] : labels)
       if (name == target) loops.push_back({at, instructions.size() - 1});
   }
@@ -178,46 +159,59 @@ std::vector<std::string> innermost_loop_body(const std::string& assembly) {
   return best;
 }
 
-struct vectorisation {
-  unsigned width = 1;
-  unsigned interleave = 1;
-  std::vector<unsigned> fully_unrolled;  // the trip counts of the loops the unroller removed
+// What clang's optimisation record says of the innermost loop.
+struct loop_record {
+  unsigned width = 1;       // the vectoriser's factor
+  unsigned interleave = 1;  // its interleave count
+  unsigned unroll = 1;      // the unroller's factor, after it
+  std::vector<unsigned> removed;  // the trip counts of the loops the unroller unrolled completely
 };
 
-unsigned whole(const YAML::Node& value) {
+unsigned count_in(const YAML::Node& value) {
   const long n = std::strtol(value.as<std::string>().c_str(), nullptr, 10);
   return n >= 1 && n <= (1L << 30) ? static_cast<unsigned>(n) : 1U;
 }
 
-// How many iterations one pass of the compiled loop does, from clang's optimisation record: the loop
-// vectoriser's width and interleave count where it vectorised the loop (it vectorises innermost loops only,
-// and the kernel has one), else the unroller's factor where it unrolled it; and the loops the unroller
-// removed altogether ("completely unrolled loop with N iterations").
-vectorisation passes_of(const std::string& record) {
-  vectorisation v{};
-  bool vectorised = false;
-  unsigned unrolled = 1;
-  for (const YAML::Node& remark : YAML::LoadAll(record)) {
-    if (!remark.IsMap() || !remark["Pass"] || !remark["Name"] || !remark["Args"].IsSequence()) continue;
-    const std::string pass = remark["Pass"].as<std::string>();
-    const std::string name = remark["Name"].as<std::string>();
-    for (const YAML::Node& arg : remark["Args"]) {
-      if (!arg.IsMap()) continue;
-      if (pass == "loop-vectorize" && name == "Vectorized") {
-        vectorised = true;
-        if (arg["VectorizationFactor"]) v.width = whole(arg["VectorizationFactor"]);
-        if (arg["InterleaveCount"]) v.interleave = whole(arg["InterleaveCount"]);
-      }
-      if (pass != "loop-unroll" || !arg["UnrollCount"]) continue;
-      if (name == "FullyUnrolled") {
-        v.fully_unrolled.push_back(whole(arg["UnrollCount"]));
-      } else {
-        unrolled = whole(arg["UnrollCount"]);
-      }
+// The record's remarks on the innermost loop: the loop vectoriser's width and interleave count where it
+// vectorised it (it vectorises innermost loops only, and the kernel has one), and the unroller's factor for
+// the loop at that line (at any line where nothing was vectorised); the loops the unroller removed
+// ("completely unrolled loop with N iterations").
+loop_record innermost_record(const std::string& record) {
+  struct remark {
+    std::string pass, name;
+    long line = 0;
+    YAML::Node args;
+  };
+  std::vector<remark> remarks;
+  for (const YAML::Node& r : YAML::LoadAll(record)) {
+    if (!r.IsMap() || !r["Pass"] || !r["Name"] || !r["Args"].IsSequence()) continue;
+    const long line = r["DebugLoc"] && r["DebugLoc"]["Line"] ? r["DebugLoc"]["Line"].as<long>() : 0;
+    remarks.push_back({r["Pass"].as<std::string>(), r["Name"].as<std::string>(), line, r["Args"]});
+  }
+  const auto arg = [](const remark& r, const char* key) -> std::optional<unsigned> {
+    for (const YAML::Node& a : r.args)
+      if (a.IsMap() && a[key]) return count_in(a[key]);
+    return std::nullopt;
+  };
+  loop_record out{};
+  std::optional<long> vectorised_line;
+  for (const remark& r : remarks) {
+    if (r.pass != "loop-vectorize" || r.name != "Vectorized") continue;
+    vectorised_line = r.line;
+    out.width = arg(r, "VectorizationFactor").value_or(1);
+    out.interleave = arg(r, "InterleaveCount").value_or(1);
+  }
+  for (const remark& r : remarks) {
+    if (r.pass != "loop-unroll") continue;
+    const std::optional<unsigned> count = arg(r, "UnrollCount");
+    if (!count) continue;
+    if (r.name == "FullyUnrolled") {
+      out.removed.push_back(*count);
+    } else if (!vectorised_line || r.line == *vectorised_line) {
+      out.unroll = std::max(out.unroll, *count);  // the main loop's, not a remainder's
     }
   }
-  if (!vectorised) v.interleave = unrolled;
-  return v;
+  return out;
 }
 
 std::string joined(const std::vector<std::string>& lines) {
@@ -242,57 +236,63 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
   const loop_kernel& kernel = parsed.storage->kernel;
 
   // The declarations at file scope, so that the loop's stores are seen and kept; the nest in a function.
-  const scratch_folder scratch;
-  const fs::path source = scratch.path / "kernel.c";
-  std::ofstream{source} << text.substr(0, parsed.loop_begin) << "\nvoid hml_kernel(void) {\n"
-                        << text.substr(parsed.loop_begin) << "\n}\n";
+  const detail::scratch_folder scratch;
+  const std::string source =
+      scratch.write("kernel.c", std::string{text.substr(0, parsed.loop_begin)} + "\nvoid " +
+                                    std::string{detail::kernel_function} + "(void) {\n" +
+                                    std::string{text.substr(parsed.loop_begin)} + "\n}\n");
   compiled_in_core out{};
   out.llvm_cpu = std::string{llvm_cpu};
   out.compiler = "clang -O3 -march=" + out.llvm_cpu;
-  std::vector<std::string> arguments{HML_CLANG, "-x", "c", "-std=c11", "-O3", "-march=" + out.llvm_cpu, "-S",
-                                     "-w", "-o", (scratch.path / "kernel.s").string(), "-fsave-optimization-record=yaml",
-                                     "-foptimization-record-file=" + (scratch.path / "kernel.opt.yaml").string()};
-  for (const c_define& d : defines) arguments.push_back("-D" + d.name + "=" + std::to_string(d.value));
-  arguments.push_back(source.string());
-  const fs::path errors = scratch.path / "errors.txt";
-  if (const int status = run_clang(arguments, errors); status != 0)
-    refuse(std::string{file} + ": " + out.compiler + " failed" +
-           (status < 0 ? " to start (" + std::string{HML_CLANG} + ")" : ": " + first_line(read_all(errors))));
+  const std::string assembly = scratch.path() + "/kernel.s";
+  const std::string record = scratch.path() + "/kernel.opt.yaml";
+  std::vector<std::string> arguments{HML_CLANG, "-x", "c", "-std=c11", "-O3", "-march=" + out.llvm_cpu, "-S", "-w",
+                                     "-o", assembly, "-fsave-optimization-record=yaml",
+                                     "-foptimization-record-file=" + record};
+  for (const c_define& d : defines) arguments.push_back(detail::define_argument(d));
+  arguments.push_back(source);
+  if (const std::string failed = run_clang(arguments, scratch.path() + "/errors.txt"); !failed.empty())
+    refuse(std::string{file} + ": " + out.compiler + " failed: " + failed);
 
-  vectorisation v{};
+  loop_record loop{};
   try {
-    v = passes_of(read_all(scratch.path / "kernel.opt.yaml"));
+    loop = innermost_record(read_all(record));
   } catch (const YAML::Exception& e) {
     refuse(std::string{file} + ": clang's optimisation record cannot be read: " + e.what());
   }
-  out.vector_width = v.width;
-  out.interleave = v.interleave;
-  // A short innermost loop may be unrolled away: its passes were then as many as a loop the unroller removed,
-  // and the loop found is an outer one, whose pass is a whole row.
+  out.vector_width = loop.width;
+  out.interleave = loop.interleave;
+  out.unroll = loop.unroll;
+  // A short innermost loop may be unrolled away: its vector passes were then as many as a loop the unroller
+  // removed, and the loop found would be an outer one, whose pass is a whole row.
   const std::int64_t trips = kernel.extents[kernel.dimensions - 1];
-  const auto passes = static_cast<unsigned>(trips / out.iterations_per_pass());
-  if (std::find(v.fully_unrolled.begin(), v.fully_unrolled.end(), passes) != v.fully_unrolled.end())
+  const auto vector_passes = static_cast<unsigned>(trips / (out.vector_width * out.interleave));
+  if (std::find(loop.removed.begin(), loop.removed.end(), vector_passes) != loop.removed.end())
     refuse(std::string{file} + ": " + out.compiler + " unrolled the innermost loop entirely (" + std::to_string(trips) +
            " iterations): give it more, or the in-core times with --t-ol, --t-nol");
 
-  out.loop_body = innermost_loop_body(read_all(scratch.path / "kernel.s"));
+  out.loop_body = innermost_loop_body(read_all(assembly));
   if (out.loop_body.empty())
     refuse(std::string{file} + ": " + out.compiler + " left no loop (unrolled entirely?): give the loop more iterations");
 
-  const hml_mca_report body = analyse(joined(out.loop_body), llvm_cpu);
-  const hml_mca_report load = analyse("movq (%rax), %rcx\n", llvm_cpu);  // the ports a plain load uses
+  const std::string block = joined(out.loop_body);
+  const hml_mca_report body = analyse(block, llvm_cpu, simulated_passes);
+  const hml_mca_report twice = analyse(block, llvm_cpu, 2 * simulated_passes);
+  const hml_mca_report load = analyse("movq (%rax), %rcx\n", llvm_cpu, 1);  // the ports a plain load uses
   const double per_cacheline = static_cast<double>(cacheline_bytes) /
                                static_cast<double>(element_bytes(kernel)) / out.iterations_per_pass();
   double busiest = 0;       // of all ports: T_OL, as kerncraft's LLVM-MCA machine files list every port there
   double busiest_load = 0;  // of the load ports: T_nOL
   for (unsigned r = 0; r < body.resources; ++r) {
-    const bool loads = load.resource[r].cycles > 0;
-    const double cycles_per_cacheline = body.resource[r].cycles * per_cacheline;
-    out.ports.push_back({.name = body.resource[r].name, .cycles = cycles_per_cacheline, .loads = loads});
-    busiest = std::max(busiest, cycles_per_cacheline);
-    if (loads) busiest_load = std::max(busiest_load, cycles_per_cacheline);
+    const bool loads = load.resource[r].cycles_per_pass > 0;
+    const double busy = body.resource[r].cycles_per_pass * per_cacheline;
+    out.ports.push_back({.name = body.resource[r].name, .busy = busy * cycle, .loads = loads});
+    busiest = std::max(busiest, busy);
+    if (loads) busiest_load = std::max(busiest_load, busy);
   }
-  const double simulated = body.cycles_per_iteration * per_cacheline;
+  // The steady state: the second hundred passes' cycles, without the pipeline's filling and draining.
+  const double steady = (twice.total_cycles - body.total_cycles) / simulated_passes;
+  const double simulated = steady * per_cacheline;
   out.simulated = simulated * cycle;
   // Where dependencies, the front end or the scheduler make a pass longer than its busiest port, the
   // simulated time is T_OL, so that the prediction for data in L1 is the simulation's.

@@ -1,13 +1,14 @@
 // The LLVM-MCA plugin of hml.c_kernel (interface: llvm_mca_abi.h): LLVM's Machine Code Analyzer used as a
 // library (libLLVMMCA, in Debian's libLLVM-19), never through the llvm-mca tool's text. It assembles the
-// block with LLVM's x86 assembly parser, runs it `iterations` times through MCA's default out-of-order
+// block with LLVM's x86 assembly parser, runs it `passes` times through MCA's default out-of-order
 // pipeline on the scheduling model of the CPU named, and reports what llvm-mca's summary and resource
-// pressure views would: the simulated cycles per iteration and each resource's cycles per iteration.
+// pressure views would: the simulated cycles of all passes and each resource's cycles per pass.
 #include "llvm_mca_abi.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -78,10 +79,20 @@ private:
   std::vector<double> cycles_;
 };
 
-int analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_report* out) {
-  llvm::InitializeAllTargetInfos();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmParsers();
+// llvm-mca's defaults: its pipeline takes the dispatch width, queue and buffer sizes from the scheduling
+// model (0), assumes no aliasing between loads and stores, and gives a call 100 cycles.
+constexpr unsigned from_the_model = 0;
+constexpr bool assume_no_alias = true;
+constexpr unsigned call_latency = 100;
+
+int analyse(const char* block, const char* cpu, unsigned passes, hml_mca_report* out) {
+  // LLVM's target registry is filled once: its registration is not safe to run on two threads at once.
+  static std::once_flag targets;
+  std::call_once(targets, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+    llvm::InitializeAllAsmParsers();
+  });
   const llvm::Triple triple{triple_name};
   std::string error;
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(triple_name, error);
@@ -120,7 +131,7 @@ int analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_rep
   if (collector.instructions.empty()) return fail(out, "the loop has no instructions");
 
   llvm::mca::InstrumentManager instruments{*subtarget, *instr_info};
-  llvm::mca::InstrBuilder builder{*subtarget, *instr_info, *registers, instr_analysis.get(), instruments, 100};
+  llvm::mca::InstrBuilder builder{*subtarget, *instr_info, *registers, instr_analysis.get(), instruments, call_latency};
   std::vector<std::unique_ptr<llvm::mca::Instruction>> lowered;
   const llvm::SmallVector<llvm::mca::Instrument*> no_instruments;
   for (const llvm::MCInst& instruction : collector.instructions) {
@@ -128,9 +139,10 @@ int analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_rep
     if (!made) return fail(out, "LLVM-MCA cannot model an instruction: " + llvm::toString(made.takeError()));
     lowered.push_back(std::move(*made));
   }
-  llvm::mca::CircularSourceMgr source{lowered, iterations};
+  llvm::mca::CircularSourceMgr source{lowered, passes};
   llvm::mca::Context mca{*registers, *subtarget};
-  const llvm::mca::PipelineOptions pipeline_options{0, 0, 0, 0, 0, 0, true, false};
+  const llvm::mca::PipelineOptions pipeline_options{from_the_model, from_the_model, from_the_model, from_the_model,
+                                                    from_the_model, from_the_model, assume_no_alias, false};
   llvm::mca::CustomBehaviour behaviour{*subtarget, source, *instr_info};
   const std::unique_ptr<llvm::mca::Pipeline> pipeline = mca.createDefaultPipeline(pipeline_options, source, behaviour);
   const llvm::MCSchedModel& model = subtarget->getSchedModel();
@@ -140,7 +152,7 @@ int analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_rep
   if (!cycles) return fail(out, "LLVM-MCA's simulation failed: " + llvm::toString(cycles.takeError()));
 
   out->instructions = static_cast<unsigned>(collector.instructions.size());
-  out->cycles_per_iteration = static_cast<double>(*cycles) / iterations;
+  out->total_cycles = static_cast<double>(*cycles);
   out->resources = 0;
   for (unsigned kind = 1; kind < model.getNumProcResourceKinds(); ++kind) {
     const llvm::MCProcResourceDesc& resource = *model.getProcResource(kind);
@@ -150,7 +162,7 @@ int analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_rep
     hml_mca_resource& r = out->resource[out->resources++];
     std::snprintf(r.name, sizeof r.name, "%s", resource.Name);
     r.units = resource.NumUnits;
-    r.cycles = pressure.cycles()[kind] / resource.NumUnits / iterations;
+    r.cycles_per_pass = pressure.cycles()[kind] / resource.NumUnits / passes;
   }
   return 0;
 }
@@ -164,11 +176,11 @@ extern "C" int hml_mca_host_cpu(char* out, unsigned size) {
   return 0;
 }
 
-extern "C" int hml_mca_analyse(const char* block, const char* cpu, unsigned iterations, hml_mca_report* out) {
+extern "C" int hml_mca_analyse(const char* block, const char* cpu, unsigned passes, hml_mca_report* out) {
   *out = hml_mca_report{};
-  if (block == nullptr || cpu == nullptr || iterations == 0) return fail(out, "no block, CPU or iterations");
+  if (block == nullptr || cpu == nullptr || passes == 0) return fail(out, "no block, CPU or passes");
   try {
-    return analyse(block, cpu, iterations, out);
+    return analyse(block, cpu, passes, out);
   } catch (const std::exception& e) {
     return fail(out, std::string{"LLVM-MCA: "} + e.what());
   }
