@@ -3,8 +3,8 @@
 // perfect nest of up to three `for` loops with unit steps, whose innermost body assigns to arrays or
 // scalars from expressions of array accesses, scalars and literals. Each subscript is the loop index of its
 // dimension plus a constant: a[j-1][i+1] in a nest over j, i. The source is parsed by clang itself
-// (libclang from Debian's clang-19), never by a hand-written parser, wrapped in a function as kerncraft
-// wraps it, so that its line numbers are the file's own.
+// (libclang, Debian's libclang1-19, opened on first use), never by a hand-written parser, wrapped in a
+// function as kerncraft wraps it, so that its line numbers are the file's own.
 //
 // What comes out is a loop_kernel, as a YAML kernel file gives one: the loops' trip counts, the arrays the
 // loop touches (one declared and never accessed is left out), every distinct access (an access written twice
