@@ -34,6 +34,8 @@ struct llm_options {
   std::string link_latency;
   double efficiency_compute = 1.0;
   double efficiency_memory = 1.0;
+  std::uint64_t kv_block = 0;        // paged KV cache: tokens a block (0: contiguous)
+  double memory_utilization = 1.0;  // share of the device's memory the run may take
   std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
   bool no_gated = false;
   std::string as_kernels;
@@ -133,6 +135,8 @@ hml::inference_options inference_of(const llm_options& o, const hml::transformer
   }
   i.achieved = {o.efficiency_compute, o.efficiency_memory};
   check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
+  i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
+  check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
   check_option("--tp", [&] { hml::validate(t, i); });
   return i;
 }
@@ -179,6 +183,12 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
   }
 }
 
+// The memory a run may take: the capacity, or the share of it --memory-utilization gives.
+std::string memory_limit(const hml::machine_description& d, const hml::inference_options& i) {
+  if (i.memory.memory_utilization == 1) return text(hml::capacity_of(d));
+  return text(hml::usable_memory(d, i)) + " (" + percent(i.memory.memory_utilization) + " of " + text(hml::capacity_of(d)) + ")";
+}
+
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
 // per device (`memory`, at `context` tokens) against its capacity.
 std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
@@ -191,11 +201,13 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          std::to_string(o.batch) + ", " + what + "\n" + "precisions: weights " + precision(i.types.weights) +
          ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
          "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
-         "memory per device: weights " + text(memory.weights) + " + KV cache " + text(memory.kv_cache) +
-         " + activations " + text(memory.activations) + " = " + text(memory.total()) +
-         (!capacity_known                        ? std::string{" (the device publishes no capacity)"}
-          : hml::fits(t, o.batch, context, d, i) ? " of " + text(hml::capacity_of(d)) + " (fits)"
-                                                 : " of " + text(hml::capacity_of(d)) + " (does NOT fit)") +
+         "memory per device: weights " + text(memory.weights) + " + KV cache" +
+         (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
+         " " + text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " + text(memory.total()) +
+         (capacity_known ? " of " + memory_limit(d, i) + (hml::fits(t, o.batch, context, d, i) ? " (fits; " : " (does NOT fit; ") +
+                               std::to_string(hml::largest_batch(t, context, d, i)) + " sequences of " +
+                               std::to_string(context) + " tokens at most)"
+                         : std::string{" (the device publishes no capacity)"}) +
          "\n\n";
 }
 
@@ -211,6 +223,18 @@ std::string ridge_line(const hml::transformer& t, const hml::machine_description
 
 // A number of the JSON summary, or null where there is none.
 hml::cell number_or_none(bool known, double x) { return known ? hml::cell{x} : hml::cell{hml::no_value{}}; }
+
+// The memory the run may take in bytes (the capacity times --memory-utilization), and the most sequences of
+// `context` tokens that fit in it; null where the device publishes no capacity.
+hml::cell capacity_cell(const hml::machine_description& d) {
+  const bool known = hml::main_memory(d).capacity.published();
+  return number_or_none(known, known ? hml::capacity_of(d).value() : 0.0);
+}
+hml::cell largest_batch_cell(const hml::transformer& t, std::uint64_t context, const hml::machine_description& d,
+                             const hml::inference_options& i) {
+  const bool known = hml::main_memory(d).capacity.published();
+  return number_or_none(known, known ? static_cast<double>(hml::largest_batch(t, context, d, i)) : 0.0);
+}
 
 // --format csv: the operator rows; --format json: an object, the summary beside them.
 void emit_rows(const output_options& out, output_format format, const hml::table& operators, const hml::table& summary) {
@@ -256,9 +280,10 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
     add_rows(table, "decode", step, false);
-    hml::table summary{{"time_per_output_token_s", "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B"}, {}};
-    summary.add_row({each.value.value(), rate.per_second, memory.total().value(),
-                     number_or_none(hml::main_memory(d).capacity.published(), hml::capacity_of(d).value())});
+    hml::table summary{{"time_per_output_token_s", "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B",
+                        "largest_batch"},
+                       {}};
+    summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, n, d, i)});
     emit_rows(o.output, format, table, summary);
     return;
   }
@@ -305,12 +330,12 @@ void run(const llm_options& o) {
     add_rows(table, "decode", decode, false);
     // The serving figures and the memory (JSON only; the CSV is the rows alone).
     hml::table summary{{"time_to_first_token_s", "time_per_output_token_s", "end_to_end_latency_s",
-                        "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B"},
+                        "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B", "largest_batch"},
                        {}};
     summary.add_row({serving.time_to_first_token.value.value(),
                      number_or_none(g.generate > 1, serving.time_per_output_token.value.value()),
                      serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
-                     number_or_none(hml::main_memory(d).capacity.published(), hml::capacity_of(d).value())});
+                     capacity_cell(d), largest_batch_cell(t, context, d, i)});
     emit_rows(o.output, format, table, summary);
     return;
   }
@@ -401,6 +426,13 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--efficiency-compute", o->efficiency_compute, "achieved share of peak compute, (0, 1]")
       ->capture_default_str();
   command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
+      ->capture_default_str();
+  command->add_option("--kv-block", o->kv_block,
+                      "paged KV cache: tokens a block, a sequence taking whole blocks (vLLM's default: 16; 0: contiguous)")
+      ->check(whole_number(0, std::uint64_t{1} << 20))
+      ->capture_default_str();
+  command->add_option("--memory-utilization", o->memory_utilization,
+                      "share of the device's memory the run may take, (0, 1] (vLLM's gpu_memory_utilization: 0.9)")
       ->capture_default_str();
   command->add_option("--layers", o->layers, "layers")->check(count);
   command->add_option("--hidden", o->hidden, "hidden size")->check(count);

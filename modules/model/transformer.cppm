@@ -115,17 +115,34 @@ constexpr void validate(const efficiency& e) {
           "hml: efficiencies must be within (0, 1]");
 }
 
+// How a serving system holds the KV cache and how much of the memory it may take, as vLLM does (PagedAttention,
+// Kwon et al., SOSP 2023): the cache in blocks of `kv_block_tokens` tokens, a sequence taking whole blocks
+// (vLLM's default block: 16; 0: one contiguous buffer of exactly its tokens), and `memory_utilization` of
+// the device's memory for weights, activations and cache together (vLLM's gpu_memory_utilization, 0.9 by
+// default; 1: all of it).
+struct memory_policy {
+  std::uint64_t kv_block_tokens = 0;
+  double memory_utilization = 1.0;
+};
+
+constexpr void validate(const memory_policy& p) {
+  expects(p.kv_block_tokens <= (std::uint64_t{1} << 20), "hml: a KV block holds at most 2^20 tokens");
+  expects(p.memory_utilization > 0 && p.memory_utilization <= 1, "hml: the memory utilization is within (0, 1]");
+}
+
 struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
   unsigned tensor_parallel = 1;  // devices the model is split over
   hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
   efficiency achieved{};
+  memory_policy memory{};
 };
 
 constexpr void validate(const transformer& t, const inference_options& o) {
   validate(t);
   validate(o.achieved);
+  validate(o.memory);
   const std::uint64_t n = o.tensor_parallel;
   expects(n >= 1, "hml: tensor parallelism needs at least one device");
   expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0,
@@ -533,12 +550,20 @@ struct memory_use {
   [[nodiscard]] constexpr data_size total() const noexcept { return weights + kv_cache + activations; }
 };
 
-// The KV cache of `batch` sequences of `context` tokens on one device: 2 layers (kv / n) d batch context |kv|.
+// The token slots a sequence of `context` tokens holds in the KV cache: its tokens, rounded up to whole blocks
+// where the cache is paged (17 tokens in blocks of 16 take 32 slots).
+[[nodiscard]] constexpr std::uint64_t kv_slots(std::uint64_t context, const memory_policy& p) noexcept {
+  const std::uint64_t block = p.kv_block_tokens;
+  return block == 0 ? context : (context + block - 1) / block * block;
+}
+
+// The KV cache of `batch` sequences of `context` tokens on one device: 2 layers (kv / n) d batch slots |kv|.
 [[nodiscard]] constexpr data_size kv_cache_size(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                 const inference_options& o = {}) {
   validate(t, o);
-  validate_counts(t, batch, 1, context);
-  return bytes_of(2 * t.layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * context, o.types.kv_cache);
+  validate_counts(t, batch, 1, kv_slots(context, o.memory));
+  return bytes_of(2 * t.layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * kv_slots(context, o.memory),
+                  o.types.kv_cache);
 }
 
 // What one device holds: its share of the weights (all parameters over n: the replicated norms and
@@ -568,11 +593,17 @@ struct memory_use {
   return c.value;
 }
 
+// The memory a run may take on the device: its capacity times the memory utilization.
+[[nodiscard]] constexpr data_size usable_memory(const machine_description& m, const inference_options& o = {}) {
+  validate(o.memory);
+  return capacity_of(m) * o.memory.memory_utilization;
+}
+
 // Sizes too large for exact counts (see validate_counts) are far beyond any memory: they do not fit.
 [[nodiscard]] constexpr bool fits(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                   const machine_description& m, const inference_options& o = {}) {
-  if (!counts_are_exact(t, batch, context, context)) return false;
-  return memory_needed(t, batch, context, o).total() <= capacity_of(m);
+  if (!counts_are_exact(t, batch, context, kv_slots(context, o.memory))) return false;
+  return memory_needed(t, batch, context, o).total() <= usable_memory(m, o);
 }
 
 // The largest batch of `context`-token sequences that fits (0 if not even one), by bisection: memory

@@ -137,6 +137,17 @@ static_assert(batch_at_4k == 27);
 static_assert(hml::fits(models::llama_2_7b, batch_at_4k, 4096, devices::h100_sxm) &&
               !hml::fits(models::llama_2_7b, batch_at_4k + 1, 4096, devices::h100_sxm));
 static_assert(hml::largest_context(models::llama_2_7b, 1, devices::h100_sxm).count > 100'000);
+// A paged cache (vLLM's PagedAttention, blocks of 16 tokens) holds a sequence in whole blocks: 4,100 tokens
+// take 4,112 slots, 4,096 take 4,096.
+constexpr hml::inference_options paged{.memory = {.kv_block_tokens = 16}};
+static_assert(hml::kv_slots(4100, paged.memory) == 4112 && hml::kv_slots(4096, paged.memory) == 4096);
+static_assert(hml::kv_cache_size(models::llama_2_7b, 1, 4100, paged) == hml::kv_cache_size(models::llama_2_7b, 1, 4112));
+// With vLLM's gpu_memory_utilization of 0.9 the run may take 72 GB of the 80: (72 GB - 13.48 GB) / 2.418 GB
+// = 24.2, so 24 sequences of 4,096 tokens where the whole memory held 27.
+constexpr hml::inference_options vllm{.memory = {.kv_block_tokens = 16, .memory_utilization = 0.9}};
+static_assert(hml::usable_memory(devices::h100_sxm, vllm) == 72_GB);
+static_assert((72_GB - 2 * 6'738'415'616.0 * 1_B) / (2_GiB + 4096 * 3 * 11008 * 2_B) > 24.1);
+static_assert(hml::largest_batch(models::llama_2_7b, 4096, devices::h100_sxm, vllm) == 24);
 
 // --- Precisions --------------------------------------------------------------------------------------
 

@@ -140,10 +140,32 @@ TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("link: 450 GB/s per direction, full duplex, 5 us a message"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("all-reduce"), std::string::npos);
-  EXPECT_NE(r.out.find("(fits)"), std::string::npos);
+  EXPECT_NE(r.out.find("(fits; "), std::string::npos);
   EXPECT_NE(r.out.find("time to first token: "), std::string::npos);
   const outcome big = llm({"--model", "llama-2-70b", "--device", "a100_sxm_80gb"});
-  EXPECT_NE(big.out.find("(does NOT fit)"), std::string::npos);
+  EXPECT_NE(big.out.find("(does NOT fit; 0 sequences of 544 tokens at most)"), std::string::npos) << big.out;
+}
+
+// A paged KV cache and a share of the memory, as vLLM serves: the cache in whole blocks, the largest batch
+// that fits in the share (the library's figures: 27 sequences of 4,096 tokens in all of an H100's 80 GB, 24 in
+// vLLM's 90 %), in the table and the JSON summary; a share outside (0, 1] is one line.
+TEST(LlmCli, PagedCacheAndMemoryUtilizationBoundTheBatch) {
+  const outcome whole = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--context", "4096"});
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  EXPECT_NE(whole.out.find("of 80 GB (fits; 27 sequences of 4096 tokens at most)"), std::string::npos) << whole.out;
+  const outcome vllm = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--context", "4100", "--kv-block", "16",
+                           "--memory-utilization", "0.9"});
+  ASSERT_EQ(vllm.status, 0) << vllm.err;
+  EXPECT_NE(vllm.out.find("KV cache (blocks of 16 tokens) 2.156 GB"), std::string::npos) << vllm.out;  // 4,112 slots
+  EXPECT_NE(vllm.out.find("of 72 GB (90 % of 80 GB) (fits; 24 sequences of 4100 tokens at most)"), std::string::npos) << vllm.out;
+  const outcome json = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--context", "4096", "--memory-utilization", "0.9",
+                           "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["summary"]["largest_batch"].get<double>(),
+            static_cast<double>(hml::largest_batch(hml::models::llama_2_7b, 4096, hml::devices::h100_sxm,
+                                                   {.memory = {.memory_utilization = 0.9}})));
+  expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--memory-utilization", "0"}),
+                     "--memory-utilization: the memory utilization is within (0, 1]");
 }
 
 // --link reads a link as `hml offload --link` does: a catalog link is hml.catalog.systems' typed link (NVLink 4:
