@@ -34,6 +34,9 @@ struct llm_options {
   std::string link_latency;
   double efficiency_compute = 1.0;
   double efficiency_memory = 1.0;
+  std::string draft;                 // speculative decoding: the draft model (a preset)
+  unsigned lookahead = 4;            // tokens it drafts a step
+  std::optional<double> acceptance;  // the share of drafted tokens the target accepts
   std::uint64_t kv_block = 0;        // paged KV cache: tokens a block (0: contiguous)
   double memory_utilization = 1.0;  // share of the device's memory the run may take
   std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
@@ -211,6 +214,34 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          "\n\n";
 }
 
+// Speculative decoding with --draft, at the decode step of `context` tokens; none without --draft.
+std::optional<hml::speculative_step> speculation(const llm_options& o, const hml::transformer& t,
+                                                 const hml::machine_description& d, const hml::inference_options& i,
+                                                 std::uint64_t context) {
+  if (o.draft.empty()) {
+    if (o.acceptance) throw input_error("--acceptance: the share of a draft model's tokens accepted; give --draft with it");
+    return std::nullopt;
+  }
+  if (!o.acceptance) throw input_error("--acceptance: --draft needs the share of its tokens the target accepts, e.g. 0.8");
+  const hml::transformer& draft = check_option("--draft", [&]() -> const hml::transformer& { return hml::model_named(o.draft); });
+  if (draft.vocab != t.vocab)
+    throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
+                      std::to_string(t.vocab) + ": a draft shares its target's");
+  check_option("--acceptance", [&] { (void)hml::expected_tokens_per_step(*o.acceptance, o.lookahead); });
+  check_option("--draft", [&] { hml::validate(draft, i); });
+  return check_option("--draft, --lookahead", [&] {
+    return hml::speculative_decoding(t, draft, o.batch, context, o.lookahead, *o.acceptance, d, i);
+  });
+}
+
+std::string speculation_line(const llm_options& o, const std::optional<hml::speculative_step>& s) {
+  if (!s) return {};
+  return "speculative decoding (draft " + o.draft + ", " + std::to_string(o.lookahead) + " tokens ahead, acceptance " +
+         number(*o.acceptance) + "): " + number(s->tokens_per_step) + " tokens a step; draft " + text(s->draft.value) +
+         " + verify " + text(s->verify.value) + " = " + text(s->total().value) + " a step; " + text(s->per_output_token.value) +
+         " per output token, " + number(s->speedup(), 3) + "x plain decode's " + text(s->plain.value) + "\n";
+}
+
 // Where decode at `context` turns compute-bound, if it does.
 std::string ridge_line(const hml::transformer& t, const hml::machine_description& d, const hml::inference_options& i,
                        std::uint64_t context) {
@@ -234,6 +265,15 @@ hml::cell largest_batch_cell(const hml::transformer& t, std::uint64_t context, c
                              const hml::inference_options& i) {
   const bool known = hml::main_memory(d).capacity.published();
   return number_or_none(known, known ? static_cast<double>(hml::largest_batch(t, context, d, i)) : 0.0);
+}
+
+// With --draft, the summary's speculative-decoding figures at the first decode step.
+void add_speculation(hml::table& summary, const std::optional<hml::speculative_step>& s) {
+  if (!s) return;
+  for (const char* name : {"speculative_tokens_per_step", "speculative_time_per_output_token_s", "speculative_speedup"})
+    summary.columns.emplace_back(name);
+  summary.rows.back().insert(summary.rows.back().end(),
+                             {hml::cell{s->tokens_per_step}, hml::cell{s->per_output_token.value.value()}, hml::cell{s->speedup()}});
 }
 
 // --format csv: the operator rows; --format json: an object, the summary beside them.
@@ -276,6 +316,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   const hml::time_per_token each = hml::per_token(step.time, hml::tokens{1});
   const hml::token_rate rate = hml::throughput(step.time, step.produced());
   const hml::memory_use memory = hml::memory_needed(t, o.batch, n, i);
+  const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, n);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -284,6 +325,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                         "largest_batch"},
                        {}};
     summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, n, d, i)});
+    add_speculation(summary, speculative);
     emit_rows(o.output, format, table, summary);
     return;
   }
@@ -292,7 +334,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
-                     number(rate.per_second) + " tokens/s\n" + ridge_line(t, d, i, n));
+                     number(rate.per_second) + " tokens/s\n" + speculation_line(o, speculative) + ridge_line(t, d, i, n));
 }
 
 void run(const llm_options& o) {
@@ -323,6 +365,7 @@ void run(const llm_options& o) {
     return;
   }
   const hml::serving_figures serving = hml::serving(run, g);
+  const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -336,6 +379,7 @@ void run(const llm_options& o) {
                      number_or_none(g.generate > 1, serving.time_per_output_token.value.value()),
                      serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
                      capacity_cell(d), largest_batch_cell(t, context, d, i)});
+    add_speculation(summary, speculative);
     emit_rows(o.output, format, table, summary);
     return;
   }
@@ -358,6 +402,7 @@ void run(const llm_options& o) {
   out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
          (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
          text(serving.end_to_end.value) + ", output " + number(serving.output_throughput.per_second) + " tokens/s\n";
+  out += speculation_line(o, speculative);
   out += ridge_line(t, d, i, g.prompt + 1);
   if (i.tensor_parallel > 1) {
     const auto rate = [](hml::data_rate r) {
@@ -427,6 +472,12 @@ void add_llm_command(CLI::App& hml) {
       ->capture_default_str();
   command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
       ->capture_default_str();
+  command->add_option("--draft", o->draft, "speculative decoding: a preset draft model that shares the model's vocabulary")
+      ->type_name("NAME");
+  command->add_option("--lookahead", o->lookahead, "tokens the draft proposes a step")
+      ->check(whole_number(1, 64))
+      ->capture_default_str();
+  command->add_option("--acceptance", o->acceptance, "the share of drafted tokens the model accepts, [0, 1]");
   command->add_option("--kv-block", o->kv_block,
                       "paged KV cache: tokens a block, a sequence taking whole blocks (vLLM's default: 16; 0: contiguous)")
       ->check(whole_number(0, std::uint64_t{1} << 20))

@@ -182,21 +182,26 @@ inline constexpr double softmax_flop_per_score = 5.0;
   return op;
 }
 
-// Decode: one new query token per sequence attends to `context` cached tokens (the new one included).
-// FLOP: batch heads (4 context d + 5 context). Bytes: the KV cache of the context read once per key-value
-// head, 2 batch kv context d |kv| (the query heads of a group share it); the query read and the output
-// written, batch heads d |act| each. Runs at the activations' precision (a quantized cache is dequantized).
+// Decode: `queries` new tokens per sequence (one in plain decode; the draft's tokens and one more where a
+// speculative step verifies them) attend to `context` cached tokens (the new ones included), each to all of
+// them (the causal triangle among the new ones, (queries - 1) / 2 keys a token, is counted in full).
+// FLOP: batch heads queries (4 context d + 5 context). Bytes: the KV cache of the context read once per
+// key-value head, 2 batch kv context d |kv| (the query heads of a group and the queries share it); the
+// queries read and the output written, batch heads queries d |act| each. Runs at the activations'
+// precision (a quantized cache is dequantized).
 [[nodiscard]] constexpr operator_cost attention_decode(std::uint64_t batch, std::uint64_t context, attention_shape s,
-                                                       precision activations, precision kv_cache) {
+                                                       precision activations, precision kv_cache,
+                                                       std::uint64_t queries = 1) {
   validate(s);
-  expects(batch > 0 && context > 0, "hml: decode attention needs batch and context >= 1");
-  const std::uint64_t scores = batch * s.heads * context;
+  expects(batch > 0 && context > 0 && queries > 0 && queries <= context,
+          "hml: decode attention needs batch, context and queries >= 1, and a context that holds the queries");
+  const std::uint64_t scores = batch * s.heads * queries * context;
   return {.name = "attention (decode)"sv,
           .flops = (4.0 * static_cast<double>(scores) * static_cast<double>(s.head_dim) +
                     softmax_flop_per_score * static_cast<double>(scores)) * flop,
           .kv_read = bytes_of(2 * batch * s.kv_heads * context * s.head_dim, kv_cache),
-          .activations_read = bytes_of(batch * s.heads * s.head_dim, activations),
-          .activations_written = bytes_of(batch * s.heads * s.head_dim, activations),
+          .activations_read = bytes_of(batch * s.heads * queries * s.head_dim, activations),
+          .activations_written = bytes_of(batch * s.heads * queries * s.head_dim, activations),
           .compute = matrix_compute(activations)};
 }
 

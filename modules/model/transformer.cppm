@@ -194,6 +194,12 @@ struct step_shape {
 [[nodiscard]] constexpr step_shape decode_step(std::uint64_t batch, std::uint64_t context) noexcept {
   return {phase::decode, batch, 1, context};
 }
+// The target model's step of speculative decoding: each sequence's `draft_tokens` drafted tokens and the
+// last accepted one, verified at once over the context that holds them.
+[[nodiscard]] constexpr step_shape verify_step(std::uint64_t batch, std::uint64_t draft_tokens,
+                                               std::uint64_t context) noexcept {
+  return {phase::decode, batch, draft_tokens + 1, context};
+}
 
 // Ring all-reduce of `size` bytes over n devices: each device sends 2 (n - 1) / n x size, in 2 (n - 1)
 // messages one after another (reduce-scatter, then all-gather).
@@ -233,7 +239,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   ops.push_back(repeated(rotary(rows, a, act), L));
   ops.push_back(repeated(kv_cache_store(rows, a, act, kv), L));
   if (s.kind == phase::decode) {
-    ops.push_back(repeated(attention_decode(s.batch, s.context, a, act, kv), L));
+    ops.push_back(repeated(attention_decode(s.batch, s.context, a, act, kv, s.new_tokens), L));
   } else if (o.attention == attention_kernel::fused) {
     ops.push_back(repeated(attention_prefill_fused(s.batch, s.new_tokens, a, act), L));
   } else {
@@ -485,6 +491,52 @@ struct serving_figures {
   if (g.generate > 1) s.time_per_output_token = per_token(r.decode, tokens{g.generate - 1});
   s.output_throughput = throughput(r.total, tokens{g.batch * g.generate});
   return s;
+}
+
+// --- Speculative decoding ------------------------------------------------------------------------------
+
+// Speculative decoding (Leviathan, Kalman and Matias, "Fast Inference from Transformers via Speculative
+// Decoding", ICML 2023; Chen et al., arXiv:2302.01318): a small draft model proposes `lookahead` tokens one
+// decode step at a time, the target verifies them and one more in one step, and keeps the drafted tokens up
+// to the first it rejects plus one of its own. With each drafted token accepted with probability
+// `acceptance` (alpha) independently, a step yields (1 - alpha^(gamma + 1)) / (1 - alpha) tokens on
+// average (gamma + 1 where every token is accepted): the paper's Theorem 3.8.
+[[nodiscard]] constexpr double expected_tokens_per_step(double acceptance, unsigned lookahead) {
+  expects(acceptance >= 0 && acceptance <= 1, "hml: the acceptance rate is within [0, 1]");
+  expects(lookahead >= 1, "hml: speculative decoding drafts at least one token a step");
+  double power = 1;  // alpha^(gamma + 1)
+  for (unsigned k = 0; k <= lookahead; ++k) power *= acceptance;
+  return acceptance == 1 ? lookahead + 1.0 : (1 - power) / (1 - acceptance);
+}
+
+// One speculative step of a batch at `context` tokens: the draft's `lookahead` decode steps, the target's
+// verifying step, and what they give per output token against the target's plain decode step. The paper
+// takes the verifying step as long as a decode step (its c is the draft's step over the target's); hml
+// times it (its attention runs gamma + 1 queries, its GEMMs gamma + 1 rows a sequence).
+struct speculative_step {
+  step_time draft{};   // the draft's steps, all of them
+  step_time verify{};  // the target's step over gamma + 1 tokens a sequence
+  step_time plain{};   // the target's plain decode step, for comparison
+  double tokens_per_step = 0;  // per sequence, on average
+  time_per_token per_output_token{};
+
+  [[nodiscard]] constexpr step_time total() const noexcept { return {draft.value + verify.value}; }
+  // How much faster than plain decode (below 1: slower).
+  [[nodiscard]] constexpr double speedup() const { return plain.value / per_output_token.value; }
+};
+
+[[nodiscard]] constexpr speculative_step speculative_decoding(const transformer& target, const transformer& draft,
+                                                              std::uint64_t batch, std::uint64_t context,
+                                                              unsigned lookahead, double acceptance,
+                                                              const machine_description& m,
+                                                              const inference_options& o = {}) {
+  expects(draft.vocab == target.vocab, "hml: the draft model must share the target's vocabulary");
+  speculative_step r{.tokens_per_step = expected_tokens_per_step(acceptance, lookahead)};
+  for (unsigned k = 0; k < lookahead; ++k) r.draft = r.draft + analyze_step(draft, decode_step(batch, context + k), m, o).time;
+  r.verify = analyze_step(target, verify_step(batch, lookahead, context + lookahead), m, o).time;
+  r.plain = analyze_step(target, decode_step(batch, context), m, o).time;
+  r.per_output_token = {r.total().value / r.tokens_per_step};  // each sequence's tokens, on average
+  return r;
 }
 
 // --- The ridge batch ---------------------------------------------------------------------------------

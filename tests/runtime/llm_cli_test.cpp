@@ -281,6 +281,37 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "--batch, --prompt, --generate: the sizes are too large to count");
 }
 
+// Speculative decoding through the command line: the line and the JSON summary carry the library's figures
+// (tests/compile_time/transformer.cpp derives them); a draft of another vocabulary, an acceptance outside
+// [0, 1] or one without a draft is one line.
+TEST(LlmCli, SpeculativeDecodingWithADraftModel) {
+  const std::initializer_list<std::string> args{"--model", "llama-2-70b", "--device", "h100_sxm", "--weights", "int4",
+                                                "--context", "1024", "--draft", "llama-2-7b", "--acceptance", "0.8",
+                                                "--figures", "stated"};  // the catalog's datasheet figures, as below
+  const outcome table = llm(args);
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("speculative decoding (draft llama-2-7b, 4 tokens ahead, acceptance 0.8): 3.362 tokens a step"),
+            std::string::npos)
+      << table.out;
+  const outcome json = llm(args, {"--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto summary = nlohmann::json::parse(json.out)["summary"];
+  const hml::speculative_step s =
+      hml::speculative_decoding(hml::models::llama_2_70b, hml::models::llama_2_7b, 1, 1024, 4, 0.8, hml::devices::h100_sxm,
+                                {.types = {.weights = hml::precision::int4}});
+  EXPECT_DOUBLE_EQ(summary["speculative_tokens_per_step"].get<double>(), s.tokens_per_step);
+  EXPECT_DOUBLE_EQ(summary["speculative_time_per_output_token_s"].get<double>(), s.per_output_token.value.value());
+  EXPECT_DOUBLE_EQ(summary["speculative_speedup"].get<double>(), s.speedup());
+  expect_input_error(llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--draft", "llama-2-7b", "--acceptance", "0.8"}),
+                     "--draft: llama-2-7b has a vocabulary of 32000 tokens, the model 128256");
+  expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--acceptance", "0.8"}),
+                     "--acceptance: the share of a draft model's tokens accepted; give --draft with it");
+  expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--draft", "llama-2-7b", "--acceptance", "1.2"}),
+                     "--acceptance: the acceptance rate is within [0, 1]");
+  expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--draft", "llama-2-7b"}),
+                     "--acceptance: --draft needs the share of its tokens the target accepts");
+}
+
 }  // namespace
 
 #endif  // HML_CLI
