@@ -278,7 +278,8 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
   const std::string block = joined(out.loop_body);
   const hml_mca_report body = analyse(block, llvm_cpu, simulated_passes);
   const hml_mca_report twice = analyse(block, llvm_cpu, 2 * simulated_passes);
-  const hml_mca_report load = analyse("movq (%rax), %rcx\n", llvm_cpu, 1);  // the ports a plain load uses
+  // The ports a plain load uses: over many passes, so that every port it may issue to takes some.
+  const hml_mca_report load = analyse("movq (%rax), %rcx\n", llvm_cpu, simulated_passes);
   const double per_cacheline = static_cast<double>(cacheline_bytes) /
                                static_cast<double>(element_bytes(kernel)) / out.iterations_per_pass();
   double busiest = 0;       // of all ports: T_OL, as kerncraft's LLVM-MCA machine files list every port there

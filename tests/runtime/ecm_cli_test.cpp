@@ -513,6 +513,16 @@ TEST(CompiledLoop, SandyBridgeLoadPortsAreTheNonOverlappingTime) {
   EXPECT_GE(hml::in(x.simulated, hml::cycle), hml::in(x.time.non_overlapping, hml::cycle));
 }
 
+// Haswell issues loads to two ports, HWPort2 and HWPort3, each a resource of its own in LLVM's model: both
+// are T_nOL's (a single simulated load would take only one of them).
+TEST(CompiledLoop, EveryPortALoadMayTakeIsALoadPort) {
+  const hml::compiled_in_core x = compiled(read_file(examples / "2d-5pt.c"), "haswell", {{"M", 1000}, {"N", 2000}});
+  std::vector<std::string> loads;
+  for (const hml::port_cycles& p : x.ports)
+    if (p.loads) loads.push_back(p.name);
+  EXPECT_EQ(loads, (std::vector<std::string>{"HWPort2", "HWPort3"}));
+}
+
 // A sum in double precision is not vectorised without -ffast-math (it would reorder the additions): each
 // addition waits for the one before, 3 cycles each on Sandy Bridge, so a cache line of 8 takes at least 24
 // cycles whatever the ports could do, and the simulation says so through T_OL.
