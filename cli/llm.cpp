@@ -34,6 +34,7 @@ struct llm_options {
   std::string link_latency;
   double efficiency_compute = 1.0;
   double efficiency_memory = 1.0;
+  std::optional<std::uint64_t> chunk;  // chunked prefill: prompt tokens a step
   std::string draft;                 // speculative decoding: the draft model (a preset)
   unsigned lookahead = 4;            // tokens it drafts a step
   std::optional<double> acceptance;  // the share of drafted tokens the target accepts
@@ -366,6 +367,8 @@ void run(const llm_options& o) {
   }
   const hml::serving_figures serving = hml::serving(run, g);
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
+  const std::optional<hml::chunked_prefill_time> chunked =
+      o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -379,6 +382,10 @@ void run(const llm_options& o) {
                      number_or_none(g.generate > 1, serving.time_per_output_token.value.value()),
                      serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
                      capacity_cell(d), largest_batch_cell(t, context, d, i)});
+    if (chunked) {
+      summary.columns.emplace_back("chunked_time_to_first_token_s");
+      summary.rows.back().emplace_back(chunked->time.value.value());
+    }
     add_speculation(summary, speculative);
     emit_rows(o.output, format, table, summary);
     return;
@@ -402,6 +409,12 @@ void run(const llm_options& o) {
   out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
          (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
          text(serving.end_to_end.value) + ", output " + number(serving.output_throughput.per_second) + " tokens/s\n";
+  if (chunked) {
+    out += "chunked prefill (" + std::to_string(*o.chunk) + " tokens a step): time to first token " + text(chunked->time.value) +
+           " in " + std::to_string(chunked->steps) + (chunked->steps == 1 ? " step (" : " steps (") +
+           number(chunked->time.value / run.prefill.value, 3) +
+           "x the prefill at once)\n";
+  }
   out += speculation_line(o, speculative);
   out += ridge_line(t, d, i, g.prompt + 1);
   if (i.tensor_parallel > 1) {
@@ -472,6 +485,9 @@ void add_llm_command(CLI::App& hml) {
       ->capture_default_str();
   command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
       ->capture_default_str();
+  command->add_option("--chunk", o->chunk, "chunked prefill: prompt tokens a step (the time to first token in chunks, beside the plain one)")
+      ->check(whole_number(1, std::uint64_t{1} << 30))
+      ->excludes("--context");
   command->add_option("--draft", o->draft, "speculative decoding: a preset draft model that shares the model's vocabulary")
       ->type_name("NAME");
   command->add_option("--lookahead", o->lookahead, "tokens the draft proposes a step")

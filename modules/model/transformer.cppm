@@ -493,6 +493,36 @@ struct serving_figures {
   return s;
 }
 
+// --- Chunked prefill -------------------------------------------------------------------------------------
+
+// A prompt prefilled `chunk` tokens a step (vLLM's and SGLang's chunked prefill, which keeps a long prompt
+// from stalling the batch's decode steps): the first chunk a prefill step of its own tokens, each later
+// one its tokens attending to the cache of all before them and to each other (decode attention over
+// several queries). Each step reads the weights again, so chunks too small to keep the GEMMs compute-bound
+// cost more in all; a chunk as long as the prompt is the plain prefill. A chunk's queries see only the
+// keys before them and their own, the causal saving that the plain prefill's convention (every query
+// against every key) does not take: large chunks can come out a little faster than the prefill at once.
+// The other requests' decode tokens a server mixes into each step are not modelled here.
+struct chunked_prefill_time {
+  step_time time{};  // the time to first token
+  std::uint64_t steps = 0;
+};
+
+[[nodiscard]] constexpr chunked_prefill_time chunked_prefill(const transformer& t, std::uint64_t batch,
+                                                              std::uint64_t prompt, std::uint64_t chunk,
+                                                              const machine_description& m,
+                                                              const inference_options& o = {}) {
+  expects(batch > 0 && prompt > 0 && chunk > 0, "hml: batch, prompt and chunk must be >= 1");
+  chunked_prefill_time r{};
+  for (std::uint64_t done = 0; done < prompt; done += chunk) {
+    const std::uint64_t now = prompt - done < chunk ? prompt - done : chunk;
+    const step_shape shape = done == 0 ? prefill_step(batch, now) : step_shape{phase::decode, batch, now, done + now};
+    r.time = r.time + analyze_step(t, shape, m, o).time;
+    ++r.steps;
+  }
+  return r;
+}
+
 // --- Speculative decoding ------------------------------------------------------------------------------
 
 // Speculative decoding (Leviathan, Kalman and Matias, "Fast Inference from Transformers via Speculative

@@ -312,6 +312,25 @@ TEST(LlmCli, SpeculativeDecodingWithADraftModel) {
                      "--acceptance: --draft needs the share of its tokens the target accepts");
 }
 
+// Chunked prefill through the command line: the line and the JSON summary carry the library's time; a chunk
+// with --context (one decode step, no prefill) is refused.
+TEST(LlmCli, ChunkedPrefillBesideThePrefillAtOnce) {
+  const outcome table = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "4096", "--generate", "2", "--chunk",
+                             "512", "--figures", "stated"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("chunked prefill (512 tokens a step): time to first token 67.71 ms in 8 steps (0.953x the prefill at once)"),
+            std::string::npos)
+      << table.out;
+  const outcome json = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "4096", "--generate", "2", "--chunk",
+                            "512", "--figures", "stated", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(json.out)["summary"]["chunked_time_to_first_token_s"].get<double>(),
+                   hml::chunked_prefill(hml::models::llama_2_7b, 1, 4096, 512, hml::devices::h100_sxm).time.value.value());
+  const outcome both = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--context", "4096", "--chunk", "512"});
+  EXPECT_EQ(both.status, 2) << both.err;
+  EXPECT_NE(both.err.find("--chunk"), std::string::npos) << both.err;
+}
+
 }  // namespace
 
 #endif  // HML_CLI
