@@ -88,7 +88,7 @@ std::string ecm_line(const hml::ecm_result& r) {
 // Where the in-core time came from, and for a compiled loop what LLVM-MCA found, per cache line.
 std::string in_core_lines(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled) {
   if (!o.kernel.ends_with(".c")) return {};  // the built-in and YAML kernels' output is as it was
-  if (o.t_ol) return "in-core: --t-ol, --t-nol\n";
+  if (o.t_ol) return "in-core: " + in_core_source(o, compiled) + "\n";
   if (!compiled) return "in-core: the port model (the machine names no LLVM CPU: llvm_cpu in its file)\n";
   const hml::compiled_in_core& x = *compiled;
   std::string out = "in-core: " + in_core_source(o, compiled) + "; " +
@@ -129,6 +129,7 @@ void run(const ecm_options& o) {
         return k;
       });
   const bool from_c = o.kernel.ends_with(".c");
+  const std::vector<hml::c_define> defines = defines_of(o);
   if (!o.defines.empty() && !from_c) throw input_error("-D: only a kernel in C (--kernel FILE.c) takes -D");
   if (from_c && (o.size_given || o.rows_given))
     throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
@@ -137,7 +138,6 @@ void run(const ecm_options& o) {
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML");
-    const std::vector<hml::c_define> defines = defines_of(o);
     kernel_text = read_text("--kernel", o.kernel, kernel_file);
     try {
       loaded_kernel.emplace(from_c ? hml::read_kernel_c(kernel_text, kernel_file, defines)
@@ -156,7 +156,7 @@ void run(const ecm_options& o) {
   std::optional<hml::compiled_in_core> compiled;
   if (from_c && !o.t_ol && !c.llvm_cpu.empty()) {
     try {
-      compiled = hml::in_core_from_c(kernel_text, kernel_file, defines_of(o), c.llvm_cpu, c.cacheline_bytes);
+      compiled = hml::in_core_from_c(kernel_text, kernel_file, defines, c.llvm_cpu, c.cacheline_bytes);
     } catch (const hml::ecm_file_error& e) {
       throw input_error(std::string{"--kernel: "} + e.what());
     }

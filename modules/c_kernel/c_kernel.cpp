@@ -256,7 +256,7 @@ public:
     if (accesses_.empty()) refuse(file_ + ": the loop nest accesses no array");
     // The arrays the loop touches, in the order they were declared.
     std::vector<std::size_t> kernel_index(arrays_.size(), arrays_.size());
-    const declared_array* first = nullptr;
+    std::vector<const declared_array*> declared;  // of each of the kernel's arrays
     for (std::size_t a = 0; a < arrays_.size(); ++a) {
       const bool accessed =
           std::any_of(accesses_.begin(), accesses_.end(), [&](const found_access& x) { return x.array == a; });
@@ -266,13 +266,14 @@ public:
         fail(d.declaration, "'" + d.name + "' is the " + std::to_string(max_kernel_arrays + 1) +
                                 "th array the loop accesses; a kernel accesses at most " +
                                 std::to_string(max_kernel_arrays));
-      if (first == nullptr) first = &d;
-      if (d.element_bytes != first->element_bytes)
+      const declared_array& first = declared.empty() ? d : *declared.front();
+      if (d.element_bytes != first.element_bytes)
         fail(d.declaration, "'" + d.name + "' has " + std::to_string(d.element_bytes) + "-byte elements (" +
-                                d.element_type + ") and '" + first->name + "' " +
-                                std::to_string(first->element_bytes) +
+                                d.element_type + ") and '" + first.name + "' " +
+                                std::to_string(first.element_bytes) +
                                 "-byte ones: a kernel's arrays share one element size, as kerncraft's do");
       kernel_index[a] = k.arrays.size();
+      declared.push_back(&d);
       k.arrays.push_back({.name = out.keep(d.name), .element_bytes = d.element_bytes, .extents = d.extents});
     }
     for (const found_access& x : accesses_)
@@ -281,10 +282,8 @@ public:
     for (std::size_t a = 0; a < k.arrays.size(); ++a) {
       for (std::size_t d = 0; d < k.dimensions; ++d) {
         if (const std::int64_t reached = reach(k, a, d); reached > k.arrays[a].extents[d]) {
-          const declared_array& declared = *std::find_if(arrays_.begin(), arrays_.end(),
-                                                          [&](const declared_array& x) { return x.name == k.arrays[a].name; });
-          fail(declared.declaration,
-               "'" + declared.name + "' has " + std::to_string(k.arrays[a].extents[d]) + " elements in dimension " +
+          fail(declared[a]->declaration,
+               "'" + declared[a]->name + "' has " + std::to_string(k.arrays[a].extents[d]) + " elements in dimension " +
                    std::to_string(d + 1) + ", but the loop over " + loops_[d].name + " (" +
                    std::to_string(loops_[d].trips) + " iterations) with its offsets reaches " + std::to_string(reached));
         }
