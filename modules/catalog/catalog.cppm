@@ -217,6 +217,7 @@ inline constexpr device l40s{
                 tc(tf32, stated(183_TFLOPS, l40s_datasheet), stated(366_TFLOPS, l40s_datasheet)),
                 tc(bf16, stated(362_TFLOPS, l40s_datasheet), stated(733_TFLOPS, l40s_datasheet)),
                 tc(fp16, stated(362_TFLOPS, l40s_datasheet), stated(733_TFLOPS, l40s_datasheet)),
+                tc(fp8, stated(733_TFLOPS, l40s_datasheet), stated(1466_TFLOPS, l40s_datasheet)),
                 tc(int8, stated(733_TFLOPS, l40s_datasheet), stated(1466_TFLOPS, l40s_datasheet))},
     .cores = 142, .clock = stated(2.52_GHz, l40s_datasheet),
     .note = "FP64 ~1.4 TFLOP/s (1:64) is only third-party, with no source to cite: left out; L2 size is not in "

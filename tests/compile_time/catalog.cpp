@@ -89,6 +89,8 @@ static_assert(devices::find_source("N7") == nullptr);
 // A third-party figure with no source to cite is left out (the L40S's FP64), not carried unsourced.
 static_assert(!hml::peak(devices::l40s, {precision::fp64, compute_unit::vector}).published());
 static_assert(!hml::peak(devices::v100, {precision::tf32, compute_unit::tensor}).published());
+// The L40S's FP8 tensor peak is its datasheet's (733 dense, 1,466 with sparsity), as TensorRT-LLM's FP8 runs use it.
+static_assert(hml::peak(devices::l40s, {precision::fp8, compute_unit::tensor}).value == 733_TFLOPS);
 static_assert(hml::to_string(hml::provenance::derived) == "derived");
 static_assert(devices::all.size() == 15);
 static_assert(devices::all[0]->id == "h100_sxm" && devices::all[14]->id == "xeon_8480_plus");
