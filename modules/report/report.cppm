@@ -1,5 +1,5 @@
 // hml.report — what the analyses look like on a page: the seed's text blocks, tables, CSV, JSON, SVG, the
-// catalog as a table; kernel lists read from CSV, machine descriptions from JSON.
+// catalog as a table; kernel lists and measured serving runs read from CSV, machine descriptions from JSON.
 export module hml.report;
 export import hml.analysis;
 export import hml.catalog.lookup;
@@ -18,3 +18,4 @@ export import :device_json;
 export import :ecm_files;
 export import :machine_yaml;
 export import :machine_file;
+export import :measured_runs_csv;

@@ -442,3 +442,24 @@ static_assert(chunks_of_512.time.value < whole_prompt.time.value && chunks_of_51
 // One token a chunk is one decode step a token: far slower than the prompt at once.
 static_assert(hml::chunked_prefill(models::llama_2_7b, 1, 64, 1, devices::h100_sxm).time.value >
               10 * hml::chunked_prefill(models::llama_2_7b, 1, 64, 64, devices::h100_sxm).time.value);
+
+// --- Predicted against measured (docs/explanation/llm-measured-runs.md) ---------------------------------
+// hml llm --compare: a measured figure beside the prediction of the same run, on the machine's measured
+// figures as the command runs by default. The ideal bound is below every batch-1 time measured.
+namespace compared {
+constexpr hml::machine_description a100 = hml::with_figures(devices::a100_sxm_80gb, hml::basis::measured_where_published);
+// TensorRT-LLM 0.9.0, Llama-2 7B on an A100 in FP16, 128 prompt tokens: 16.2 ms to the first token.
+constexpr hml::serving_figures seven = hml::serving(hml::analyze_generation(models::llama_2_7b, {1, 128, 1}, a100), {1, 128, 1});
+static_assert(near(seven.time_to_first_token.value / 1_ms, 8.685, 0.001));
+static_assert(near(-hml::relative_error(hml::figure_of(seven, hml::serving_metric::time_to_first_token), 0.0162), 0.464, 0.002));
+// LMDeploy 0.1.0a1, Llama-2 13B, batch 1, 128 tokens in and 128 out: 17 ms a token (its 50th percentile).
+constexpr hml::serving_figures thirteen = hml::serving(hml::analyze_generation(models::llama_2_13b, {1, 128, 128}, a100), {1, 128, 128});
+static_assert(near(thirteen.time_per_output_token.value / 1_ms, 15.22, 0.001));
+static_assert(near(-hml::relative_error(hml::figure_of(thirteen, hml::serving_metric::time_per_output_token), 0.017), 0.105, 0.01));
+// The mean absolute error is the mean of the errors' magnitudes, and 0 over none.
+constexpr double errors[] = {-0.5, 0.25, 0.0};
+static_assert(hml::mean_absolute_error(errors) == 0.25 && hml::mean_absolute_error({}) == 0);
+static_assert(hml::relative_error(3, 2) == 0.5 && hml::relative_error(1, 2) == -0.5);
+static_assert(hml::to_string(hml::serving_metric::time_per_output_token) == "TPOT" &&
+              !hml::is_time(hml::serving_metric::output_throughput));
+}  // namespace compared

@@ -1,0 +1,208 @@
+// hml.report:measured_runs_csv — published measurements of transformer serving runs, one run a record, for
+// `hml llm --compare`:
+//
+//   model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source
+//   llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,10 ms,,102.21,LMDeploy v0.1.0a1,github.com/...
+//
+// The columns in any order, each once. The model, machine, link and precisions are names as `hml llm`
+// takes them (checked where they are used); tp, batch, prompt and generate are whole numbers. Each run
+// gives at least one of the four measured figures: ttft, tpot and e2e are times with their unit ("22 ms",
+// "0.022 s"; a bare number is refused, since sources print both), output_tokens_per_s a plain number (every
+// token the run produced a second, over all its devices). `system` (the software that ran it) and `source`
+// (where the figure is published) are required text. Records are RFC 4180, read by the kernels CSV's
+// record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
+// max_measured_runs runs and max_measured_decode_steps decode steps in all, so that it is predicted in
+// seconds. Every error is "line N: <what is wrong>".
+module;
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+export module hml.report:measured_runs_csv;
+import hml.serving_comparison;
+import :kernels_csv;  // the record reader, kernels_csv_error, byte_source
+
+export namespace hml {
+
+struct measured_run {
+  std::string model, machine, link;                // names as hml llm's --model, --machine, --link take them
+  std::string weights, activations, kv;            // precisions, as --weights, --activations, --kv
+  std::uint64_t tp = 1, batch = 1, prompt = 1, generate = 1;
+  std::array<std::optional<double>, 4> measured;   // by serving_metric, in s or tokens/s; one at least
+  std::string system, source;
+  std::size_t line = 0;  // 1-based line of the CSV text where the record starts
+
+  [[nodiscard]] const std::optional<double>& figure(serving_metric m) const noexcept {
+    return measured[static_cast<std::size_t>(m)];
+  }
+};
+
+inline constexpr std::string_view measured_runs_header =
+    "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source";
+
+// Bounds on what one file asks for: a table of published runs holds tens; each decode step is predicted.
+inline constexpr std::size_t max_measured_runs = 10'000;
+inline constexpr std::uint64_t max_measured_decode_steps = 10'000'000;
+
+}  // namespace hml
+
+namespace hml::detail::measured_runs {
+
+enum column : std::size_t {
+  model, machine, tp, link, weights, activations, kv, batch, prompt, generate, ttft, tpot, e2e, throughput, system, source,
+  columns
+};
+
+inline constexpr std::array<std::string_view, columns> column_names{
+    "model", "machine", "tp", "link", "weights", "activations", "kv", "batch", "prompt", "generate",
+    "ttft",  "tpot",    "e2e", "output_tokens_per_s", "system", "source"};
+
+// Where each column is in the file: at[column] is its field's index.
+using positions = std::array<std::size_t, columns>;
+
+inline positions read_header(const kernels_csv::record& header) {
+  constexpr std::size_t missing = static_cast<std::size_t>(-1);
+  const std::string expected = "expected the columns " + std::string{measured_runs_header} + " (in any order, each once)";
+  positions at;
+  at.fill(missing);
+  for (std::size_t c = 0; c < header.fields.size(); ++c) {
+    const std::string_view name = trimmed(header.fields[c]);
+    const auto* known = std::find(column_names.begin(), column_names.end(), name);
+    if (known == column_names.end()) {
+      throw kernels_csv_error{header.line, "unknown column \"" + std::string{name.substr(0, 64)} + "\"; " + expected};
+    }
+    std::size_t& slot = at[static_cast<std::size_t>(known - column_names.begin())];
+    if (slot != missing) throw kernels_csv_error{header.line, "the header names the column " + std::string{name} + " twice; " + expected};
+    slot = c;
+  }
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (at[c] == missing) throw kernels_csv_error{header.line, "no column " + std::string{column_names[c]} + "; " + expected};
+  }
+  return at;
+}
+
+// Text that goes into tables and JSON: printable UTF-8, at most 1,000 bytes (a name or a citation).
+inline std::string text_field(const kernels_csv::record& r, std::string_view field, column c, bool required) {
+  const std::string_view text = trimmed(field);
+  const std::string name{column_names[c]};
+  if (!is_printable_utf8(text)) throw kernels_csv_error{r.line, name + ": a control character or a byte that is not UTF-8"};
+  if (text.size() > 1'000) throw kernels_csv_error{r.line, name + ": longer than 1000 bytes"};
+  if (required && text.empty()) throw kernels_csv_error{r.line, name + ": empty; every run needs one"};
+  return std::string{text};
+}
+
+// A whole number within [1, most].
+inline std::uint64_t count_field(const kernels_csv::record& r, std::string_view field, column c, std::uint64_t most) {
+  const std::string_view text = trimmed(field);
+  std::uint64_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < 1 || value > most) {
+    throw kernels_csv_error{r.line, std::string{column_names[c]} + ": \"" + std::string{text.substr(0, 64)} +
+                                        "\" is not a whole number from 1 to " + std::to_string(most)};
+  }
+  return value;
+}
+
+// A measured figure, if the field is not empty: a time with its unit, or a rate of tokens a second.
+inline std::optional<double> figure_field(const kernels_csv::record& r, std::string_view field, column c) {
+  const std::string_view text = trimmed(field);
+  if (text.empty()) return std::nullopt;
+  const std::string name{column_names[c]};
+  double value = 0;
+  if (c == throughput) {
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc{} || end != text.data() + text.size()) {
+      throw kernels_csv_error{r.line, name + ": \"" + std::string{text.substr(0, 64)} + "\" is not a number (tokens a second)"};
+    }
+    // The range every figure read from text keeps (docs/reference/limits.md); durations are held by parse.
+    if (value > largest_magnitude || (value > 0 && value < smallest_magnitude)) {
+      throw kernels_csv_error{r.line, name + ": " + std::string{text.substr(0, 64)} + " is out of range (1e-30 to 1e30)"};
+    }
+  } else {
+    try {
+      value = parse<duration>(text).value();
+    } catch (const parse_error& e) {
+      throw kernels_csv_error{r.line, name + ": " + e.what()};
+    }
+  }
+  if (!(value > 0) || value == __builtin_inf()) throw kernels_csv_error{r.line, name + ": a measured figure must be finite and > 0"};
+  return value;
+}
+
+inline measured_run read_run(const kernels_csv::record& r, const positions& at) {
+  const auto field = [&](column c) { return r.fields[at[c]]; };
+  measured_run run;
+  run.line = r.line;
+  run.model = text_field(r, field(model), model, true);
+  run.machine = text_field(r, field(machine), machine, true);
+  run.link = text_field(r, field(link), link, false);
+  run.weights = text_field(r, field(weights), weights, true);
+  run.activations = text_field(r, field(activations), activations, true);
+  run.kv = text_field(r, field(kv), kv, true);
+  run.system = text_field(r, field(system), system, true);
+  run.source = text_field(r, field(source), source, true);
+  run.tp = count_field(r, field(tp), tp, 4096);
+  run.batch = count_field(r, field(batch), batch, 1'000'000'000);
+  run.prompt = count_field(r, field(prompt), prompt, 1'000'000'000);
+  run.generate = count_field(r, field(generate), generate, 1'000'000);
+  constexpr std::array<std::pair<column, serving_metric>, 4> figures{
+      std::pair{ttft, serving_metric::time_to_first_token}, std::pair{tpot, serving_metric::time_per_output_token},
+      std::pair{e2e, serving_metric::end_to_end_latency}, std::pair{throughput, serving_metric::output_throughput}};
+  for (const auto& [c, metric] : figures) run.measured[static_cast<std::size_t>(metric)] = figure_field(r, field(c), c);
+  if (std::none_of(run.measured.begin(), run.measured.end(), [](const auto& f) { return f.has_value(); })) {
+    throw kernels_csv_error{r.line, "no measured figure: give ttft, tpot, e2e or output_tokens_per_s"};
+  }
+  // A run of one token has no time per output token (serving benchmarks report none).
+  if (run.figure(serving_metric::time_per_output_token) && run.generate < 2) {
+    throw kernels_csv_error{r.line, "tpot: a time per output token needs generate 2 or more"};
+  }
+  return run;
+}
+
+}  // namespace hml::detail::measured_runs
+
+export namespace hml {
+
+// The runs of a measured-runs CSV, in order; throws kernels_csv_error ("line N: ...").
+[[nodiscard]] inline std::vector<measured_run> read_measured_runs_csv(std::string_view text) {
+  namespace m = detail::measured_runs;
+  detail::kernels_csv::record_reader records{[text](std::span<char> buffer) mutable {
+    const std::size_t n = std::min(buffer.size(), text.size());
+    std::copy_n(text.data(), n, buffer.data());
+    text.remove_prefix(n);
+    return n;
+  }};
+  detail::kernels_csv::record record;
+  if (!records.next(record)) throw kernels_csv_error{1, "no header: expected " + std::string{measured_runs_header}};
+  const m::positions at = m::read_header(record);
+  const std::size_t fields = record.fields.size();
+  std::vector<measured_run> runs;
+  std::uint64_t decode_steps = 0;
+  while (records.next(record)) {
+    if (record.fields.size() != fields) {
+      throw kernels_csv_error{record.line, "expected " + std::to_string(fields) + " fields like the header, found " +
+                                              std::to_string(record.fields.size())};
+    }
+    if (runs.size() == max_measured_runs) {
+      throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold)"};
+    }
+    runs.push_back(m::read_run(record, at));
+    decode_steps += runs.back().generate - 1;
+    if (decode_steps > max_measured_decode_steps) {
+      throw kernels_csv_error{record.line, "the runs so far generate more than " + std::to_string(max_measured_decode_steps) +
+                                              " tokens in all (the most a file may ask to predict)"};
+    }
+  }
+  if (runs.empty()) throw kernels_csv_error{2, "no runs after the header"};
+  return runs;
+}
+
+}  // namespace hml
