@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -30,7 +31,10 @@ namespace {
 std::vector<std::string> pending_notes;
 }  // namespace
 
-void note(std::string line) { pending_notes.push_back(std::move(line)); }
+// A note said once: a run that reads the same machine or link many times (hml llm --compare) says it once.
+void note(std::string line) {
+  if (std::find(pending_notes.begin(), pending_notes.end(), line) == pending_notes.end()) pending_notes.push_back(std::move(line));
+}
 
 void print_notes() {
   for (const std::string& line : pending_notes) std::fprintf(stderr, "hml: note: %s\n", line.c_str());

@@ -12,39 +12,13 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "llm.hpp"
 
 namespace hml_cli {
 
 namespace {
 
-struct llm_options {
-  std::string model;
-  std::string device;
-  std::string figures;  // add_figures_option sets its default
-  std::uint64_t batch = 1;
-  std::uint64_t prompt = 512;
-  std::uint64_t generate = 32;
-  std::optional<std::uint64_t> context;  // one decode step over this many tokens, instead of a generation
-  std::string weights = "fp16";
-  std::string activations = "fp16";
-  std::string kv = "fp16";
-  std::string attention = "fused";
-  unsigned tp = 1;
-  std::string link;
-  std::string link_latency;
-  double efficiency_compute = 1.0;
-  double efficiency_memory = 1.0;
-  std::optional<std::uint64_t> chunk;  // chunked prefill: prompt tokens a step
-  std::string draft;                 // speculative decoding: the draft model (a preset)
-  unsigned lookahead = 4;            // tokens it drafts a step
-  std::optional<double> acceptance;  // the share of drafted tokens the target accepts
-  std::uint64_t kv_block = 0;        // paged KV cache: tokens a block (0: contiguous)
-  double memory_utilization = 1.0;  // share of the device's memory the run may take
-  std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
-  bool no_gated = false;
-  std::string as_kernels;
-  output_options output;
-};
+using llm_options = llm::run_options;
 
 std::string text(hml::work w) { return hml::to_string(w, {.number = hml::general(4)}); }
 std::string text(hml::data_size s) { return quantity_text(s); }
@@ -57,8 +31,9 @@ hml::precision precision_of_option(std::string_view option, const std::string& n
   return check_option(option, [&] { return hml::precision_named(name).type; });
 }
 
-// The model: a preset, with any of its sizes overridden, or all of them given.
-hml::transformer model_of(const llm_options& o) {
+}  // namespace
+
+hml::transformer llm::model_of(const llm_options& o) {
   hml::transformer t{};
   if (!o.model.empty()) {
     t = check_option("--model", [&]() -> const hml::transformer& { return hml::model_named(o.model); });
@@ -95,6 +70,8 @@ hml::transformer model_of(const llm_options& o) {
   return t;
 }
 
+namespace {
+
 // The model's name as the output says it: a preset with sizes changed says which, so that the title does not
 // name a model the figures are not of ("llama-2-7b with --layers 4").
 std::string model_title(const llm_options& o, const hml::transformer& t) {
@@ -117,7 +94,9 @@ std::string model_title(const llm_options& o, const hml::transformer& t) {
   return std::string{t.name} + changed;
 }
 
-hml::inference_options inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
+}  // namespace
+
+hml::inference_options llm::inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
   hml::inference_options i{};
   i.types = {precision_of_option("--weights", o.weights), precision_of_option("--activations", o.activations),
              precision_of_option("--kv", o.kv)};
@@ -145,9 +124,8 @@ hml::inference_options inference_of(const llm_options& o, const hml::transformer
   return i;
 }
 
-// Every compute kind the steps use must have a peak on the device: say which does not, and what it has.
-void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::device& d,
-                      const hml::inference_options& i) {
+void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
+                           const hml::inference_options& i) {
   for (const hml::step_shape& s : {hml::prefill_step(g.batch, g.prompt), hml::decode_step(g.batch, g.prompt + 1)}) {
     for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
       if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
@@ -159,6 +137,8 @@ void check_precisions(const hml::transformer& t, const hml::generation& g, const
     }
   }
 }
+
+namespace {
 
 const std::vector<std::string> table_columns{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"};
 const std::vector<std::string> csv_columns{"phase",         "operator",      "flops",       "bytes_read",
@@ -306,7 +286,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                      const hml::inference_options& i) {
   const std::uint64_t n = *o.context;
   check_option("--batch, --context", [&] { hml::validate_counts(t, o.batch, 1, n); });
-  check_precisions(t, {o.batch, 1, 1}, d, i);
+  llm::check_precisions(t, {o.batch, 1, 1}, d, i);
   const hml::step_analysis step = hml::analyze_step(t, hml::decode_step(o.batch, n), d, i);
   if (!o.as_kernels.empty()) {
     if (o.as_kernels != "decode") throw input_error("--as-kernels, --context: --context runs one decode step; give --as-kernels decode");
@@ -339,11 +319,16 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
 }
 
 void run(const llm_options& o) {
+  if (!o.compare.empty()) {
+    llm::run_compare(o);
+    return;
+  }
+  if (o.device.empty()) throw input_error("--machine: missing; give --machine NAME|FILE, or --compare FILE (see `hml llm --help`)");
   machine_files files;
   files.use(figures_basis(o.figures));
   const hml::machine_description& d = files.machine("--machine", o.device);
-  const hml::transformer t = model_of(o);
-  const hml::inference_options i = inference_of(o, t, files);
+  const hml::transformer t = llm::model_of(o);
+  const hml::inference_options i = llm::inference_of(o, t, files);
   if (o.context) {
     run_decode_step(o, t, d, i);
     return;
@@ -353,7 +338,7 @@ void run(const llm_options& o) {
     hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
     hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
   });
-  check_precisions(t, g, d, i);
+  llm::check_precisions(t, g, d, i);
 
   const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);
   const hml::step_analysis decode = hml::analyze_step(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
@@ -452,8 +437,7 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--model", o->model, "a preset model (see below)")->type_name("NAME");
   command->add_option("--machine,--device", o->device,
                       std::string{machine_help} + "; --device is its name before 0.9, kept for one release")
-      ->type_name("NAME|FILE")
-      ->required();
+      ->type_name("NAME|FILE");
   add_figures_option(*command, o->figures);
   const CLI::Validator count = whole_number(1, 1'000'000'000);
   command->add_option("--batch", o->batch, "sequences in a batch")->check(count)->capture_default_str();
@@ -515,8 +499,31 @@ void add_llm_command(CLI::App& hml) {
                       "write the operators of this phase (prefill or decode) as a kernels CSV for `hml chart --ops`")
       ->check(CLI::IsMember({"prefill", "decode"}))
       ->type_name("PHASE");
+  CLI::Option* compare =
+      command->add_option("--compare", o->compare,
+                          "predict each run of a CSV of measured runs (examples/llm/measured-runs.csv) beside its "
+                          "measurements, with the errors")
+          ->type_name("FILE");
+  // A file of runs gives each run's model, machine, sizes, precisions and parallelism: the options of one run
+  // beside it would be ignored, so they are refused. The efficiencies, figures and memory policy apply to all.
+  std::vector<const CLI::Option*> one_run;
+  for (const CLI::Option* option : command->get_options()) {
+    const std::string name = option->get_name();
+    const bool for_every_run = name == "--compare" || name == "--help" || name == "--figures" || name == "--attention" ||
+                               name.starts_with("--efficiency") || name == "--kv-block" || name == "--memory-utilization";
+    if (!for_every_run) one_run.push_back(option);
+  }
   add_output_options(*command, o->output);
-  command->callback([o] { run(*o); });
+  command->callback([o, compare, one_run] {
+    for (const CLI::Option* option : one_run) {
+      if (compare->count() > 0 && option->count() > 0) {
+        throw input_error(option->get_name() + ", --compare: not together; the file gives each run's " +
+                          option->get_name().substr(2) + " (--compare takes --figures, --efficiency-*, --attention, "
+                          "--kv-block and --memory-utilization)");
+      }
+    }
+    run(*o);
+  });
 }
 
 }  // namespace hml_cli

@@ -3,6 +3,8 @@
 // every kind of bad input: exit status 2, one line on stderr, nothing on stdout, no output file.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -329,6 +331,135 @@ TEST(LlmCli, ChunkedPrefillBesideThePrefillAtOnce) {
   const outcome both = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--context", "4096", "--chunk", "512"});
   EXPECT_EQ(both.status, 2) << both.err;
   EXPECT_NE(both.err.find("--chunk"), std::string::npos) << both.err;
+}
+
+// --- hml llm --compare ------------------------------------------------------------------------------
+
+constexpr std::string_view runs_header =
+    "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+
+// Each measured figure beside the library's prediction of the same run (hml::serving of
+// hml::analyze_generation, on the machine's measured figures as `hml llm` runs by default), its relative
+// error, and the mean absolute error over all of them and over each kind.
+TEST(LlmCli, CompareSetsEachMeasuredFigureBesideTheLibrarysPrediction) {
+  const scratch_directory dir;
+  const fs::path runs = dir.file("runs.csv", std::string{runs_header} +
+                                                 "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,0.01 s,,102.21,LMDeploy,lmdeploy docs\n"
+                                                 "llama-2-70b,h100_sxm,4,nvlink4,fp8,fp8,fp8,1,128,1,19.6 ms,,,,TensorRT-LLM,trt docs\n"
+                                                 "\"llama-2-7b\",a100_sxm_80gb,1,,fp16,fp16,fp16,64,128,128,,,2.7 s,3024.07,LMDeploy,\"lmdeploy docs\"\n");
+  const outcome r = llm({"--compare", runs.string(), "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto json = nlohmann::json::parse(r.out);
+  const auto& rows = json["comparisons"];
+  ASSERT_EQ(rows.size(), 6u);  // three figures, one, two
+
+  const auto predicted = [](const hml::transformer& t, const hml::machine_description& m, hml::generation g,
+                            const hml::inference_options& o) {
+    return hml::serving(hml::analyze_generation(t, g, hml::with_figures(m, hml::basis::measured_where_published), o), g);
+  };
+  const hml::serving_figures seven = predicted(hml::models::llama_2_7b, hml::devices::a100_sxm_80gb, {1, 128, 128}, {});
+  const hml::inference_options fp8_tp4{.types = {hml::precision::fp8, hml::precision::fp8, hml::precision::fp8},
+                                       .tensor_parallel = 4,
+                                       .link = hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published)};
+  const hml::serving_figures seventy = predicted(hml::models::llama_2_70b, hml::devices::h100_sxm, {1, 128, 1}, fp8_tp4);
+  const hml::serving_figures batch = predicted(hml::models::llama_2_7b, hml::devices::a100_sxm_80gb, {64, 128, 128}, {});
+  const struct {
+    double line;
+    std::string metric;
+    double measured, predicted;
+  } expected[] = {{2, "TTFT", 0.022, seven.time_to_first_token.value.value()},
+                  {2, "TPOT", 0.01, seven.time_per_output_token.value.value()},
+                  {2, "output tokens/s", 102.21, seven.output_throughput.per_second},
+                  {3, "TTFT", 0.0196, seventy.time_to_first_token.value.value()},
+                  {4, "end-to-end", 2.7, batch.end_to_end.value.value()},
+                  {4, "output tokens/s", 3024.07, batch.output_throughput.per_second}};
+  std::vector<double> errors;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(rows[i]["line"].get<double>(), expected[i].line);
+    EXPECT_EQ(rows[i]["metric"], expected[i].metric);
+    EXPECT_DOUBLE_EQ(rows[i]["measured"].get<double>(), expected[i].measured);
+    EXPECT_EQ(rows[i]["predicted"].get<double>(), expected[i].predicted);
+    EXPECT_EQ(rows[i]["error"].get<double>(), hml::relative_error(expected[i].predicted, expected[i].measured));
+    errors.push_back(rows[i]["error"].get<double>());
+  }
+  EXPECT_EQ(rows[0]["system"], "LMDeploy");
+  EXPECT_EQ(rows[5]["source"], "lmdeploy docs");
+  // A prediction below a measured time is a negative error: the ideal bound is faster than any real run.
+  EXPECT_LT(rows[0]["error"].get<double>(), 0);
+  const auto& summary = json["summary"];
+  EXPECT_EQ(summary["figures"].get<double>(), 6);
+  EXPECT_DOUBLE_EQ(summary["mean_absolute_percentage_error"].get<double>(), hml::mean_absolute_error(errors) * 100);
+  EXPECT_EQ(summary["ttft_figures"].get<double>(), 2);
+  EXPECT_DOUBLE_EQ(summary["ttft_mean_absolute_percentage_error"].get<double>(),
+                   (std::abs(errors[0]) + std::abs(errors[3])) / 2 * 100);
+  EXPECT_EQ(summary["e2e_figures"].get<double>(), 1);
+
+  // The table: one row a figure, the error signed, the sources numbered, the mean error by kind.
+  const outcome table = llm({"--compare", runs.string()});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("3 measured runs of " + runs.string() + ", predicted at efficiency: compute 100 %, memory 100 %"),
+            std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("[1] lmdeploy docs\n[2] trt docs\n"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("over 6 figures (TTFT "), std::string::npos) << table.out;
+  // The efficiencies apply to every run: halving the bandwidth's share doubles a memory-bound TPOT.
+  const outcome half = llm({"--compare", runs.string(), "--efficiency-memory", "0.5", "--format", "json"});
+  ASSERT_EQ(half.status, 0) << half.err;
+  const auto halved = nlohmann::json::parse(half.out)["comparisons"];
+  EXPECT_DOUBLE_EQ(halved[1]["predicted"].get<double>(), 2 * rows[1]["predicted"].get<double>());
+}
+
+// The shipped file of published runs is read whole: every run predicted, every source cited.
+TEST(LlmCli, CompareReadsTheShippedMeasuredRuns) {
+  const outcome r = llm({"--compare", std::string{HML_SOURCE_DIR} + "/examples/llm/measured-runs.csv", "--format", "csv"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.starts_with("line,model,machine,tp,batch,prompt,generate,metric,measured,predicted,error,system,source\r\n"))
+      << r.out.substr(0, 200);
+  EXPECT_GE(std::count(r.out.begin(), r.out.end(), '\n'), 40);
+}
+
+// A file of runs: each bad cell is one line naming the file, the line and the column (or the option whose
+// value it takes); the options of one run are refused beside it.
+TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
+  const scratch_directory dir{"runs"};  // expect_one_line_error has a "files" directory of its own
+  const auto compare = [&](std::string_view rows, std::string_view needle, std::string_view header = runs_header) {
+    const fs::path runs = dir.file("runs.csv", std::string{header} + std::string{rows});
+    expect_one_line_error({"--compare", runs.string()}, needle);
+  };
+  const std::string_view good = "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n";
+  compare("", "runs.csv:2: no runs after the header");
+  compare(good, "runs.csv:1: no column source;", "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system\n");
+  compare(good, "runs.csv:1: unknown column \"speed\"", "speed," + std::string{runs_header});
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22,,,,s,src\n", "runs.csv:2: ttft: cannot read \"22\"");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 GB,,,,s,src\n", "runs.csv:2: ttft: ");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,-2 ms,,,,s,src\n", "runs.csv:2: ttft: ");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,fast,s,src\n", "runs.csv:2: output_tokens_per_s: \"fast\" is not a number");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,0,s,src\n", "runs.csv:2: output_tokens_per_s: a measured figure must be finite and > 0");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,,s,src\n", "runs.csv:2: no measured figure");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,1,,9 ms,,,s,src\n", "runs.csv:2: tpot: a time per output token needs generate 2 or more");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,0,128,128,22 ms,,,,s,src\n", "runs.csv:2: batch: \"0\" is not a whole number from 1");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,2000000,22 ms,,,,s,src\n", "runs.csv:2: generate: \"2000000\" is not a whole number from 1 to 1000000");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,,src\n", "runs.csv:2: system: empty");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s\n", "runs.csv:2: expected 16 fields like the header, found 15");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,\x1b[2J\n", "runs.csv:2: source: a control character");
+  // What the options of hml llm check, on the run's line.
+  compare(std::string{good} + "llama-9,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n",
+          "runs.csv:3: --model: unknown model 'llama-9'");
+  compare("llama-2-7b,a100,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --machine: unknown machine 'a100'; did you mean");
+  compare("llama-2-7b,a100_sxm_80gb,2,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --link: --tp above 1 needs the link");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp8,fp8,fp8,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --weights, --activations: NVIDIA A100 SXM4 80GB publishes no FP8");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp7,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --weights: unknown precision 'fp7'");
+  // The decode steps a file asks for are bounded: a file of long generations is refused, not run for hours.
+  std::string many;
+  for (int i = 0; i < 11; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,1000000,22 ms,,,,s,src\n";
+  compare(many, "runs.csv:12: the runs so far generate more than 10000000 tokens in all");
+  // The options of one run are the file's; the efficiencies and figures are every run's.
+  const fs::path runs = dir.file("good.csv", std::string{runs_header} + std::string{good});
+  expect_one_line_error({"--compare", runs.string(), "--model", "llama-2-7b"}, "--model, --compare: not together");
+  expect_one_line_error({"--compare", runs.string(), "--batch", "4"}, "--batch, --compare: not together");
+  expect_one_line_error({"--compare", (dir.path / "none.csv").string()}, "--compare: cannot read");
+  expect_one_line_error({"--model", "llama-2-7b"}, "--machine: missing; give --machine NAME|FILE, or --compare FILE");
+  EXPECT_EQ(llm({"--compare", runs.string(), "--figures", "stated", "--efficiency-compute", "0.5"}).status, 0);
 }
 
 }  // namespace

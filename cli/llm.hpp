@@ -1,0 +1,53 @@
+// What `hml llm` and `hml llm --compare` share: the options of one run, and the model, the inference options
+// and the precision check built from them (a row of a measured-runs file is one such run).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common.hpp"
+
+namespace hml_cli::llm {
+
+struct run_options {
+  std::string model;
+  std::string device;
+  std::string figures;  // add_figures_option sets its default
+  std::uint64_t batch = 1;
+  std::uint64_t prompt = 512;
+  std::uint64_t generate = 32;
+  std::optional<std::uint64_t> context;  // one decode step over this many tokens, instead of a generation
+  std::string weights = "fp16";
+  std::string activations = "fp16";
+  std::string kv = "fp16";
+  std::string attention = "fused";
+  unsigned tp = 1;
+  std::string link;
+  std::string link_latency;
+  double efficiency_compute = 1.0;
+  double efficiency_memory = 1.0;
+  std::optional<std::uint64_t> chunk;  // chunked prefill: prompt tokens a step
+  std::string draft;                 // speculative decoding: the draft model (a preset)
+  unsigned lookahead = 4;            // tokens it drafts a step
+  std::optional<double> acceptance;  // the share of drafted tokens the target accepts
+  std::uint64_t kv_block = 0;        // paged KV cache: tokens a block (0: contiguous)
+  double memory_utilization = 1.0;  // share of the device's memory the run may take
+  std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
+  bool no_gated = false;
+  std::string as_kernels;
+  std::string compare;  // a measured-runs CSV: each run predicted beside its measurement
+  output_options output;
+};
+
+// The model: a preset, with any of its sizes overridden, or all of them given.
+hml::transformer model_of(const run_options& o);
+// The precisions, attention kernel, tensor parallelism and link, efficiencies and memory policy.
+hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
+// Every compute kind the steps of `g` use must have a peak on the machine: says which does not, and what it has.
+void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
+                      const hml::inference_options& i);
+
+// --compare FILE: every run of the file predicted beside its measurements, with the errors.
+void run_compare(const run_options& o);
+
+}  // namespace hml_cli::llm

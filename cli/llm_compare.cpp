@@ -1,0 +1,194 @@
+// `hml llm --compare FILE`: each run of a CSV of published measurements (hml::read_measured_runs_csv) is run
+// as `hml llm` would run it with the row's options, and each measured figure is printed beside the
+// prediction of the same figure (hml::serving's definitions), with the relative error, then the mean absolute
+// percentage error over all of them and over each kind. The predictions use the command's efficiencies,
+// figures and memory options, the same for every run.
+#include <array>
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common.hpp"
+#include "llm.hpp"
+
+namespace hml_cli::llm {
+
+namespace {
+
+// The largest measured-runs file read (a table of published runs is a few kilobytes).
+constexpr std::size_t largest_runs_file = std::size_t{16} << 20;
+
+std::string percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
+std::string signed_percent(double share) { return (share >= 0 ? "+" : "") + percent(share); }
+
+// A measured or predicted figure as the table prints it: a time with its unit, or tokens a second.
+std::string figure_text(hml::serving_metric m, double value) {
+  if (hml::is_time(m)) return quantity_text(hml::duration::from_value(value));
+  // Whole tokens from a thousand a second up (as sources print them: 19,854, not 1.985e+04).
+  return std::string{hml::format_number(value, value >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
+}
+
+struct comparison {
+  const hml::measured_run* run;
+  hml::serving_metric metric;
+  double measured, predicted, error;
+};
+
+// The runs' machines, each read once: a catalog name, or a machine file (a relative path is the file's
+// neighbour, as the runs file is usually shipped with the machine files it names).
+class run_machines {
+ public:
+  run_machines(machine_files& files, std::filesystem::path folder) : files_{files}, folder_{std::move(folder)} {}
+
+  const hml::machine_description& operator()(const std::string& where, const std::string& name) {
+    if (const auto known = read_.find(name); known != read_.end()) return *known->second;
+    std::string path = name;
+    if (hml::find_machine(name) == nullptr && !std::filesystem::path{name}.is_absolute() &&
+        std::filesystem::exists(folder_ / name)) {
+      path = (folder_ / name).string();
+    }
+    return *read_.emplace(name, &files_.machine(where + "--machine", path)).first->second;
+  }
+
+ private:
+  machine_files& files_;
+  std::filesystem::path folder_;
+  std::map<std::string, const hml::machine_description*, std::less<>> read_;
+};
+
+// One run predicted: its serving figures, as `hml llm` with the row's options would print them.
+hml::serving_figures predict(const run_options& base, const hml::measured_run& r, run_machines& machines,
+                             machine_files& files, const std::string& where) {
+  run_options o = base;
+  o.compare.clear();
+  o.model = r.model;
+  o.tp = static_cast<unsigned>(r.tp);
+  o.link = r.link;
+  o.weights = r.weights;
+  o.activations = r.activations;
+  o.kv = r.kv;
+  // The library's and the option readers' messages name an option ("--model: ..."): here it is the column
+  // of that name, on the file's line.
+  try {
+    const hml::machine_description& d = machines(where, r.machine);
+    const hml::transformer t = model_of(o);
+    const hml::inference_options i = inference_of(o, t, files);
+    const hml::generation g{r.batch, r.prompt, r.generate};
+    check_option("--batch, --prompt, --generate", [&] { hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate); });
+    check_precisions(t, g, d, i);
+    return hml::serving(hml::analyze_generation(t, g, d, i), g);
+  } catch (const input_error& e) {
+    const std::string message = e.what();
+    throw input_error(message.starts_with(where) ? message : where + message);
+  }
+}
+
+}  // namespace
+
+void run_compare(const run_options& o) {
+  input_file input{"--compare", o.compare};
+  const std::string text = input.read_whole(largest_runs_file);
+  std::vector<hml::measured_run> runs;
+  try {
+    runs = hml::read_measured_runs_csv(text);
+  } catch (const hml::kernels_csv_error& e) {
+    throw input_error(input.where(e.line()) + e.problem());
+  }
+  machine_files files;
+  files.use(figures_basis(o.figures));
+  run_machines machines{files, std::filesystem::path{o.compare}.parent_path()};
+
+  std::vector<comparison> rows;
+  for (const hml::measured_run& r : runs) {
+    const hml::serving_figures predicted = predict(o, r, machines, files, input.where(r.line));
+    for (const hml::serving_metric m : hml::serving_metrics) {
+      if (const std::optional<double>& measured = r.figure(m)) {
+        const double p = hml::figure_of(predicted, m);
+        rows.push_back({&r, m, *measured, p, hml::relative_error(p, *measured)});
+      }
+    }
+  }
+  // The mean absolute error over all the figures, then over those of each kind (none: not printed).
+  const auto errors_of = [&](std::optional<hml::serving_metric> kind) {
+    std::vector<double> errors;
+    for (const comparison& c : rows)
+      if (!kind || c.metric == *kind) errors.push_back(c.error);
+    return errors;
+  };
+  const std::vector<double> all = errors_of(std::nullopt);
+  const double mape = hml::mean_absolute_error(all);
+
+  const output_format format = o.output.chosen();
+  if (format != output_format::table) {
+    hml::table table{{"line", "model", "machine", "tp", "batch", "prompt", "generate", "metric", "measured", "predicted",
+                      "error", "system", "source"},
+                     {}};
+    for (const comparison& c : rows) {
+      const hml::measured_run& r = *c.run;
+      table.add_row({static_cast<double>(r.line), r.model, r.machine, static_cast<double>(r.tp), static_cast<double>(r.batch),
+                     static_cast<double>(r.prompt), static_cast<double>(r.generate), std::string{to_string(c.metric)},
+                     c.measured, c.predicted, c.error, r.system, r.source});
+    }
+    if (format == output_format::csv) {
+      emit(o.output, render(table, format));
+      return;
+    }
+    hml::table summary{{"figures", "mean_absolute_percentage_error"}, {}};
+    summary.add_row({static_cast<double>(all.size()), mape * 100});
+    for (const hml::serving_metric m : hml::serving_metrics) {
+      const std::vector<double> errors = errors_of(m);
+      if (errors.empty()) continue;
+      const std::string name{m == hml::serving_metric::time_to_first_token     ? "ttft"
+                             : m == hml::serving_metric::time_per_output_token ? "tpot"
+                             : m == hml::serving_metric::end_to_end_latency    ? "e2e"
+                                                                               : "output_tokens_per_s"};
+      summary.columns.push_back(name + "_figures");
+      summary.columns.push_back(name + "_mean_absolute_percentage_error");
+      summary.rows.back().insert(summary.rows.back().end(),
+                                 {hml::cell{static_cast<double>(errors.size())}, hml::cell{hml::mean_absolute_error(errors) * 100}});
+    }
+    const std::array<hml::json_part, 2> parts{hml::json_part{"summary", &summary, true}, hml::json_part{"comparisons", &table}};
+    emit(o.output, hml::to_json_object(parts));
+    return;
+  }
+
+  // The sources, numbered in the order they first appear; the table cites them by number.
+  std::vector<std::string_view> sources;
+  const auto source_number = [&](std::string_view s) {
+    std::size_t n = 0;
+    while (n < sources.size() && sources[n] != s) ++n;
+    if (n == sources.size()) sources.push_back(s);
+    return "[" + std::to_string(n + 1) + "]";
+  };
+  hml::table table{{"line", "model", "machine", "tp", "batch", "prompt", "generate", "figure", "measured", "predicted",
+                    "error", "system", "source"},
+                   {}};
+  for (const comparison& c : rows) {
+    const hml::measured_run& r = *c.run;
+    table.add_row({std::to_string(r.line), r.model, r.machine, std::to_string(r.tp), std::to_string(r.batch),
+                   std::to_string(r.prompt), std::to_string(r.generate), std::string{to_string(c.metric)},
+                   figure_text(c.metric, c.measured), figure_text(c.metric, c.predicted), signed_percent(c.error), r.system,
+                   source_number(r.source)});
+  }
+  std::string out = std::to_string(runs.size()) + " measured runs of " + input_name(o.compare) +
+                    ", predicted at efficiency: compute " + percent(o.efficiency_compute) + ", memory " +
+                    percent(o.efficiency_memory) + " (error: predicted / measured - 1)\n\n" + hml::format_table(table) +
+                    "\nmean absolute percentage error: " + percent(mape) + " over " + std::to_string(all.size()) +
+                    " figures";
+  std::string each;
+  for (const hml::serving_metric m : hml::serving_metrics) {
+    const std::vector<double> errors = errors_of(m);
+    if (errors.empty()) continue;
+    each += (each.empty() ? "" : ", ") + std::string{to_string(m)} + " " + percent(hml::mean_absolute_error(errors)) +
+            " over " + std::to_string(errors.size());
+  }
+  out += " (" + each + ")\n\nsources:\n";
+  for (std::size_t n = 0; n < sources.size(); ++n) out += "[" + std::to_string(n + 1) + "] " + std::string{sources[n]} + "\n";
+  emit(o.output, out);
+}
+
+}  // namespace hml_cli::llm
