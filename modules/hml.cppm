@@ -17,6 +17,7 @@ export import hml.catalog.cpus;
 export import hml.operators;
 export import hml.transformer;
 export import hml.serving_comparison;
+export import hml.continuous_batching;
 export import hml.catalog.transformers;
 export import hml.sweep;
 export import hml.report;
