@@ -33,6 +33,10 @@ hml::precision precision_of_option(std::string_view option, const std::string& n
 
 }  // namespace
 
+std::string llm::token_rate_text(double per_second) {
+  return std::string{hml::format_number(per_second, per_second >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
+}
+
 hml::transformer llm::model_of(const llm_options& o) {
   hml::transformer t{};
   if (!o.model.empty()) {
@@ -257,6 +261,40 @@ void add_speculation(hml::table& summary, const std::optional<hml::speculative_s
                              {hml::cell{s->tokens_per_step}, hml::cell{s->per_output_token.value.value()}, hml::cell{s->speedup()}});
 }
 
+// With --requests, the run's requests served by continuous batching; none without it.
+std::optional<hml::continuous_batching_result> continuous_run(const llm_options& o, const hml::transformer& t,
+                                                              const hml::machine_description& d,
+                                                              const hml::inference_options& i) {
+  if (!o.requests) return std::nullopt;
+  const hml::request_class mix[] = {{*o.requests, o.prompt, o.generate}};
+  return check_option("--requests, --max-batch, --max-tokens", [&] {
+    return hml::continuous_batching(t, mix, {.max_batch = o.max_batch, .max_tokens = o.max_tokens}, d, i);
+  });
+}
+
+std::string continuous_line(const llm_options& o, const std::optional<hml::continuous_batching_result>& c) {
+  if (!c) return {};
+  return "continuous batching of " + std::to_string(c->requests) + " requests (at most " + std::to_string(c->concurrency) +
+         " at once: " + std::string{hml::to_string(c->limited_by)} + "; max batch " + std::to_string(o.max_batch) +
+         ", max tokens " + std::to_string(o.max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
+         (o.generate > 1 ? ", TPOT " + text(c->mean_time_per_output_token.value) : std::string{}) + ", end-to-end " +
+         text(c->mean_end_to_end.value) + "; output " + llm::token_rate_text(c->output_throughput.per_second) + " tokens/s over " +
+         text(c->makespan.value) + " (" + std::to_string(c->prefill_steps) + " prefill and " + std::to_string(c->decode_steps) +
+         " decode steps)\n";
+}
+
+void add_continuous(hml::table& summary, const std::optional<hml::continuous_batching_result>& c) {
+  if (!c) return;
+  for (const char* name : {"continuous_concurrency", "continuous_time_to_first_token_s", "continuous_time_per_output_token_s",
+                           "continuous_end_to_end_latency_s", "continuous_output_tokens_per_s", "continuous_makespan_s"})
+    summary.columns.emplace_back(name);
+  summary.rows.back().insert(summary.rows.back().end(),
+                             {hml::cell{static_cast<double>(c->concurrency)}, hml::cell{c->mean_time_to_first_token.value.value()},
+                              number_or_none(c->mean_time_per_output_token.value.value() > 0, c->mean_time_per_output_token.value.value()),
+                              hml::cell{c->mean_end_to_end.value.value()}, hml::cell{c->output_throughput.per_second},
+                              hml::cell{c->makespan.value.value()}});
+}
+
 // --format csv: the operator rows; --format json: an object, the summary beside them.
 void emit_rows(const output_options& out, output_format format, const hml::table& operators, const hml::table& summary) {
   if (format == output_format::csv) {
@@ -315,7 +353,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
-                     number(rate.per_second) + " tokens/s\n" + speculation_line(o, speculative) + ridge_line(t, d, i, n));
+                     llm::token_rate_text(rate.per_second) + " tokens/s\n" + speculation_line(o, speculative) + ridge_line(t, d, i, n));
 }
 
 void run(const llm_options& o) {
@@ -354,6 +392,7 @@ void run(const llm_options& o) {
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
   const std::optional<hml::chunked_prefill_time> chunked =
       o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
+  const std::optional<hml::continuous_batching_result> continuous = continuous_run(o, t, d, i);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -372,6 +411,7 @@ void run(const llm_options& o) {
       summary.rows.back().emplace_back(chunked->time.value.value());
     }
     add_speculation(summary, speculative);
+    add_continuous(summary, continuous);
     emit_rows(o.output, format, table, summary);
     return;
   }
@@ -387,13 +427,13 @@ void run(const llm_options& o) {
                     "time to first token: " + text(run.prefill.value) + "\n";
   if (g.generate > 1) {
     out += "decode: " + text(run.decode.value) + " for " + std::to_string(g.generate - 1) + " steps, " +
-           text(run.decode_per_token.value) + " per token, " + number(run.decode_throughput.per_second) +
+           text(run.decode_per_token.value) + " per token, " + llm::token_rate_text(run.decode_throughput.per_second) +
            " tokens/s\n";
   }
   out += "total: " + text(run.total.value) + "\n";
   out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
          (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
-         text(serving.end_to_end.value) + ", output " + number(serving.output_throughput.per_second) + " tokens/s\n";
+         text(serving.end_to_end.value) + ", output " + llm::token_rate_text(serving.output_throughput.per_second) + " tokens/s\n";
   if (chunked) {
     out += "chunked prefill (" + std::to_string(*o.chunk) + " tokens a step): time to first token " + text(chunked->time.value) +
            " in " + std::to_string(chunked->steps) + (chunked->steps == 1 ? " step (" : " steps (") +
@@ -401,6 +441,7 @@ void run(const llm_options& o) {
            "x the prefill at once)\n";
   }
   out += speculation_line(o, speculative);
+  out += continuous_line(o, continuous);
   out += ridge_line(t, d, i, g.prompt + 1);
   if (i.tensor_parallel > 1) {
     const auto rate = [](hml::data_rate r) {
@@ -499,6 +540,19 @@ void add_llm_command(CLI::App& hml) {
                       "write the operators of this phase (prefill or decode) as a kernels CSV for `hml chart --ops`")
       ->check(CLI::IsMember({"prefill", "decode"}))
       ->type_name("PHASE");
+  CLI::Option* requests =
+      command->add_option("--requests", o->requests,
+                          "continuous batching: this many requests of --prompt and --generate tokens, all queued at once")
+          ->check(whole_number(1, 1'000'000'000))
+          ->excludes("--context");
+  command->add_option("--max-batch", o->max_batch, "continuous batching: sequences running at once at most (vLLM's max_num_seqs)")
+      ->check(whole_number(1, 1'000'000'000))
+      ->needs(requests)
+      ->capture_default_str();
+  command->add_option("--max-tokens", o->max_tokens, "continuous batching: tokens a step at most (TensorRT-LLM's max_num_tokens)")
+      ->check(whole_number(1, 1'000'000'000))
+      ->needs(requests)
+      ->capture_default_str();
   CLI::Option* compare =
       command->add_option("--compare", o->compare,
                           "predict each run of a CSV of measured runs (examples/llm/measured-runs.csv) beside its "
@@ -517,9 +571,8 @@ void add_llm_command(CLI::App& hml) {
   command->callback([o, compare, one_run] {
     for (const CLI::Option* option : one_run) {
       if (compare->count() > 0 && option->count() > 0) {
-        throw input_error(option->get_name() + ", --compare: not together; the file gives each run's " +
-                          option->get_name().substr(2) + " (--compare takes --figures, --efficiency-*, --attention, "
-                          "--kv-block and --memory-utilization)");
+        throw input_error(option->get_name() + ", --compare: not together; --compare runs each row of its file as "
+                          "a plain run (beside it: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization)");
       }
     }
     run(*o);

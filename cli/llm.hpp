@@ -36,9 +36,15 @@ struct run_options {
   bool no_gated = false;
   std::string as_kernels;
   std::string compare;  // a measured-runs CSV: each run predicted beside its measurement
+  std::optional<std::uint64_t> requests;  // continuous batching of this many requests of --prompt and --generate
+  std::uint64_t max_batch = hml::batching_limits{}.max_batch;
+  std::uint64_t max_tokens = hml::batching_limits{}.max_tokens;
   output_options output;
 };
 
+// Tokens a second as the output prints them: whole tokens from a thousand up (19854, not 1.985e+04), else
+// four digits.
+std::string token_rate_text(double per_second);
 // The model: a preset, with any of its sizes overridden, or all of them given.
 hml::transformer model_of(const run_options& o);
 // The precisions, attention kernel, tensor parallelism and link, efficiencies and memory policy.

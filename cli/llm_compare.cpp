@@ -28,8 +28,7 @@ std::string signed_percent(double share) { return (share >= 0 ? "+" : "") + perc
 // A measured or predicted figure as the table prints it: a time with its unit, or tokens a second.
 std::string figure_text(hml::serving_metric m, double value) {
   if (hml::is_time(m)) return quantity_text(hml::duration::from_value(value));
-  // Whole tokens from a thousand a second up (as sources print them: 19,854, not 1.985e+04).
-  return std::string{hml::format_number(value, value >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
+  return token_rate_text(value);
 }
 
 struct comparison {
@@ -38,8 +37,9 @@ struct comparison {
   double measured, predicted, error;
 };
 
-// The runs' machines, each read once: a catalog name, or a machine file (a relative path is the file's
-// neighbour, as the runs file is usually shipped with the machine files it names).
+// The runs' machines, each read once: a catalog name, or a machine file (a relative path is the runs file's
+// neighbour, as the runs file is usually shipped with the machine files it names; a name that is not a
+// path, such as a catalog name with a slip, is left to the catalog's did-you-mean).
 class run_machines {
  public:
   run_machines(machine_files& files, std::filesystem::path folder) : files_{files}, folder_{std::move(folder)} {}
@@ -47,8 +47,8 @@ class run_machines {
   const hml::machine_description& operator()(const std::string& where, const std::string& name) {
     if (const auto known = read_.find(name); known != read_.end()) return *known->second;
     std::string path = name;
-    if (hml::find_machine(name) == nullptr && !std::filesystem::path{name}.is_absolute() &&
-        std::filesystem::exists(folder_ / name)) {
+    const bool looks_like_a_path = name.find_first_of("/.") != std::string::npos;
+    if (hml::find_machine(name) == nullptr && looks_like_a_path && std::filesystem::path{name}.is_relative()) {
       path = (folder_ / name).string();
     }
     return *read_.emplace(name, &files_.machine(where + "--machine", path)).first->second;
@@ -60,7 +60,8 @@ class run_machines {
   std::map<std::string, const hml::machine_description*, std::less<>> read_;
 };
 
-// One run predicted: its serving figures, as `hml llm` with the row's options would print them.
+// One run predicted: its serving figures, as `hml llm` with the row's options would print them. A run whose
+// memory does not fit its machine is predicted all the same (as `hml llm` does), with a note.
 hml::serving_figures predict(const run_options& base, const hml::measured_run& r, run_machines& machines,
                              machine_files& files, const std::string& where) {
   run_options o = base;
@@ -80,16 +81,29 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     const hml::generation g{r.batch, r.prompt, r.generate};
     check_option("--batch, --prompt, --generate", [&] { hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate); });
     check_precisions(t, g, d, i);
+    if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {
+      note(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +
+           quantity_text(hml::memory_needed(t, g.batch, g.prompt + g.generate, i).total()) + " a device, more than " +
+           r.machine + "'s " + quantity_text(hml::usable_memory(d, i)) + "; predicted as if it fitted");
+    }
     return hml::serving(hml::analyze_generation(t, g, d, i), g);
   } catch (const input_error& e) {
     const std::string message = e.what();
     throw input_error(message.starts_with(where) ? message : where + message);
+  } catch (const std::exception& e) {  // a file system error, say: still the run's line
+    throw input_error(where + "--machine: " + std::string{without_library_prefix(e.what())});
   }
 }
 
 }  // namespace
 
 void run_compare(const run_options& o) {
+  // The options every run takes are checked once, here, so that their errors are not blamed on a run.
+  check_option("--efficiency-compute, --efficiency-memory",
+               [&] { hml::validate(hml::efficiency{o.efficiency_compute, o.efficiency_memory}); });
+  check_option("--memory-utilization", [&] {
+    hml::validate(hml::memory_policy{.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization});
+  });
   input_file input{"--compare", o.compare};
   const std::string text = input.read_whole(largest_runs_file);
   std::vector<hml::measured_run> runs;
@@ -122,30 +136,40 @@ void run_compare(const run_options& o) {
   const std::vector<double> all = errors_of(std::nullopt);
   const double mape = hml::mean_absolute_error(all);
 
+  // One row a figure: in base units for CSV and JSON (the error as a share), as text for the table, which
+  // cites each source by its number in the list after it (in the order they first appear).
   const output_format format = o.output.chosen();
-  if (format != output_format::table) {
-    hml::table table{{"line", "model", "machine", "tp", "batch", "prompt", "generate", "metric", "measured", "predicted",
-                      "error", "system", "source"},
-                     {}};
-    for (const comparison& c : rows) {
-      const hml::measured_run& r = *c.run;
-      table.add_row({static_cast<double>(r.line), r.model, r.machine, static_cast<double>(r.tp), static_cast<double>(r.batch),
-                     static_cast<double>(r.prompt), static_cast<double>(r.generate), std::string{to_string(c.metric)},
-                     c.measured, c.predicted, c.error, r.system, r.source});
-    }
-    if (format == output_format::csv) {
-      emit(o.output, render(table, format));
-      return;
-    }
+  const bool human = format == output_format::table;
+  std::vector<std::string_view> sources;
+  const auto source_cell = [&](const std::string& s) -> hml::cell {
+    if (!human) return s;
+    std::size_t n = 0;
+    while (n < sources.size() && sources[n] != s) ++n;
+    if (n == sources.size()) sources.push_back(s);
+    return "[" + std::to_string(n + 1) + "]";
+  };
+  const auto count = [&](std::uint64_t n) -> hml::cell { return human ? hml::cell{std::to_string(n)} : hml::cell{static_cast<double>(n)}; };
+  const auto figure = [&](hml::serving_metric m, double x) -> hml::cell { return human ? hml::cell{figure_text(m, x)} : hml::cell{x}; };
+  hml::table table{{"line", "model", "machine", "tp", "batch", "prompt", "generate", "metric", "measured", "predicted", "error",
+                    "system", "source"},
+                   {}};
+  for (const comparison& c : rows) {
+    const hml::measured_run& r = *c.run;
+    table.add_row({count(r.line), r.model, r.machine, count(r.tp), count(r.batch), count(r.prompt), count(r.generate),
+                   std::string{to_string(c.metric)}, figure(c.metric, c.measured), figure(c.metric, c.predicted),
+                   human ? hml::cell{signed_percent(c.error)} : hml::cell{c.error}, r.system, source_cell(r.source)});
+  }
+  if (format == output_format::csv) {
+    emit(o.output, render(table, format));
+    return;
+  }
+  if (format == output_format::json) {
     hml::table summary{{"figures", "mean_absolute_percentage_error"}, {}};
     summary.add_row({static_cast<double>(all.size()), mape * 100});
     for (const hml::serving_metric m : hml::serving_metrics) {
       const std::vector<double> errors = errors_of(m);
       if (errors.empty()) continue;
-      const std::string name{m == hml::serving_metric::time_to_first_token     ? "ttft"
-                             : m == hml::serving_metric::time_per_output_token ? "tpot"
-                             : m == hml::serving_metric::end_to_end_latency    ? "e2e"
-                                                                               : "output_tokens_per_s"};
+      const std::string name{hml::field_name(m)};
       summary.columns.push_back(name + "_figures");
       summary.columns.push_back(name + "_mean_absolute_percentage_error");
       summary.rows.back().insert(summary.rows.back().end(),
@@ -155,30 +179,11 @@ void run_compare(const run_options& o) {
     emit(o.output, hml::to_json_object(parts));
     return;
   }
-
-  // The sources, numbered in the order they first appear; the table cites them by number.
-  std::vector<std::string_view> sources;
-  const auto source_number = [&](std::string_view s) {
-    std::size_t n = 0;
-    while (n < sources.size() && sources[n] != s) ++n;
-    if (n == sources.size()) sources.push_back(s);
-    return "[" + std::to_string(n + 1) + "]";
-  };
-  hml::table table{{"line", "model", "machine", "tp", "batch", "prompt", "generate", "figure", "measured", "predicted",
-                    "error", "system", "source"},
-                   {}};
-  for (const comparison& c : rows) {
-    const hml::measured_run& r = *c.run;
-    table.add_row({std::to_string(r.line), r.model, r.machine, std::to_string(r.tp), std::to_string(r.batch),
-                   std::to_string(r.prompt), std::to_string(r.generate), std::string{to_string(c.metric)},
-                   figure_text(c.metric, c.measured), figure_text(c.metric, c.predicted), signed_percent(c.error), r.system,
-                   source_number(r.source)});
-  }
   std::string out = std::to_string(runs.size()) + " measured runs of " + input_name(o.compare) +
                     ", predicted at efficiency: compute " + percent(o.efficiency_compute) + ", memory " +
                     percent(o.efficiency_memory) + " (error: predicted / measured - 1)\n\n" + hml::format_table(table) +
                     "\nmean absolute percentage error: " + percent(mape) + " over " + std::to_string(all.size()) +
-                    " figures";
+                    (all.size() == 1 ? " figure" : " figures");
   std::string each;
   for (const hml::serving_metric m : hml::serving_metrics) {
     const std::vector<double> errors = errors_of(m);

@@ -5,6 +5,7 @@
 // are built on it.
 module;
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string_view>
 export module hml.serving_comparison;
@@ -28,6 +29,17 @@ inline constexpr serving_metric serving_metrics[] = {serving_metric::time_to_fir
   return "?";
 }
 
+// The name of the metric's column in a measured-runs CSV, and of its keys in JSON.
+[[nodiscard]] constexpr std::string_view field_name(serving_metric m) noexcept {
+  switch (m) {
+    case serving_metric::time_to_first_token: return "ttft";
+    case serving_metric::time_per_output_token: return "tpot";
+    case serving_metric::end_to_end_latency: return "e2e";
+    case serving_metric::output_throughput: return "output_tokens_per_s";
+  }
+  return "?";
+}
+
 // Times are in seconds, the throughput in output tokens a second (every token the batch produced).
 [[nodiscard]] constexpr bool is_time(serving_metric m) noexcept { return m != serving_metric::output_throughput; }
 
@@ -44,7 +56,7 @@ inline constexpr serving_metric serving_metrics[] = {serving_metric::time_to_fir
 
 // A measured figure must be a positive, finite number: the error is relative to it.
 constexpr void validate_measured_figure(double measured) {
-  expects(measured > 0 && measured < __builtin_inf(), "hml: a measured figure must be finite and > 0");
+  expects(measured > 0 && measured <= std::numeric_limits<double>::max(), "hml: a measured figure must be finite and > 0");
 }
 
 // predicted / measured - 1: +0.25 is a prediction 25 % above the measurement (a time too long, or a

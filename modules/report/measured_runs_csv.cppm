@@ -21,6 +21,7 @@ module;
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -50,7 +51,7 @@ inline constexpr std::string_view measured_runs_header =
 
 // Bounds on what one file asks for: a table of published runs holds tens; each decode step is predicted.
 inline constexpr std::size_t max_measured_runs = 10'000;
-inline constexpr std::uint64_t max_measured_decode_steps = 10'000'000;
+inline constexpr std::uint64_t max_measured_decode_steps = 1'000'000;
 
 }  // namespace hml
 
@@ -63,7 +64,8 @@ enum column : std::size_t {
 
 inline constexpr std::array<std::string_view, columns> column_names{
     "model", "machine", "tp", "link", "weights", "activations", "kv", "batch", "prompt", "generate",
-    "ttft",  "tpot",    "e2e", "output_tokens_per_s", "system", "source"};
+    field_name(serving_metric::time_to_first_token), field_name(serving_metric::time_per_output_token),
+    field_name(serving_metric::end_to_end_latency), field_name(serving_metric::output_throughput), "system", "source"};
 
 // Where each column is in the file: at[column] is its field's index.
 using positions = std::array<std::size_t, columns>;
@@ -133,7 +135,11 @@ inline std::optional<double> figure_field(const kernels_csv::record& r, std::str
       throw kernels_csv_error{r.line, name + ": " + e.what()};
     }
   }
-  if (!(value > 0) || value == __builtin_inf()) throw kernels_csv_error{r.line, name + ": a measured figure must be finite and > 0"};
+  try {
+    validate_measured_figure(value);
+  } catch (const std::invalid_argument& e) {
+    throw kernels_csv_error{r.line, name + ": " + std::string{std::string_view{e.what()}.substr(std::string_view{e.what()}.starts_with("hml: ") ? 5 : 0)}};
+  }
   return value;
 }
 
@@ -183,6 +189,7 @@ export namespace hml {
   detail::kernels_csv::record record;
   if (!records.next(record)) throw kernels_csv_error{1, "no header: expected " + std::string{measured_runs_header}};
   const m::positions at = m::read_header(record);
+  const std::size_t at_line_of_header = record.line;
   const std::size_t fields = record.fields.size();
   std::vector<measured_run> runs;
   std::uint64_t decode_steps = 0;
@@ -201,7 +208,7 @@ export namespace hml {
                                               " tokens in all (the most a file may ask to predict)"};
     }
   }
-  if (runs.empty()) throw kernels_csv_error{2, "no runs after the header"};
+  if (runs.empty()) throw kernels_csv_error{at_line_of_header, "no runs after the header"};
   return runs;
 }
 

@@ -427,7 +427,7 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
     expect_one_line_error({"--compare", runs.string()}, needle);
   };
   const std::string_view good = "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n";
-  compare("", "runs.csv:2: no runs after the header");
+  compare("", "runs.csv:1: no runs after the header");
   compare(good, "runs.csv:1: no column source;", "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system\n");
   compare(good, "runs.csv:1: unknown column \"speed\"", "speed," + std::string{runs_header});
   compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22,,,,s,src\n", "runs.csv:2: ttft: cannot read \"22\"");
@@ -451,8 +451,8 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   compare("llama-2-7b,a100_sxm_80gb,1,,fp7,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --weights: unknown precision 'fp7'");
   // The decode steps a file asks for are bounded: a file of long generations is refused, not run for hours.
   std::string many;
-  for (int i = 0; i < 11; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,1000000,22 ms,,,,s,src\n";
-  compare(many, "runs.csv:12: the runs so far generate more than 10000000 tokens in all");
+  for (int i = 0; i < 3; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,600000,22 ms,,,,s,src\n";
+  compare(many, "runs.csv:3: the runs so far generate more than 1000000 tokens in all");
   // The options of one run are the file's; the efficiencies and figures are every run's.
   const fs::path runs = dir.file("good.csv", std::string{runs_header} + std::string{good});
   expect_one_line_error({"--compare", runs.string(), "--model", "llama-2-7b"}, "--model, --compare: not together");
@@ -460,6 +460,81 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   expect_one_line_error({"--compare", (dir.path / "none.csv").string()}, "--compare: cannot read");
   expect_one_line_error({"--model", "llama-2-7b"}, "--machine: missing; give --machine NAME|FILE, or --compare FILE");
   EXPECT_EQ(llm({"--compare", runs.string(), "--figures", "stated", "--efficiency-compute", "0.5"}).status, 0);
+}
+
+// A machine file beside the runs file is found there, wherever hml runs; a run that does not fit its
+// machine is predicted all the same, with a note; a machine name no file system takes is the run's line.
+TEST(LlmCli, CompareFindsMachineFilesBesideTheRunsAndNotesRunsThatDoNotFit) {
+  const scratch_directory dir{"runs"};
+  fs::create_directories(dir.path / "machines");
+  fs::copy_file(fs::path{HML_SOURCE_DIR} / "cli/my_gpu.yaml", dir.path / "machines/my_gpu.yaml");
+  const fs::path runs = dir.file("runs.csv", std::string{runs_header} +
+                                                 "llama-2-7b,machines/my_gpu.yaml,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n"
+                                                 "llama-2-70b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,30,s,src\n");
+  const outcome by_file = llm({"--compare", runs.string(), "--format", "json"});  // run from the build folder
+  ASSERT_EQ(by_file.status, 0) << by_file.err;
+  const auto rows = nlohmann::json::parse(by_file.out)["comparisons"];
+  const hml::generation g{1, 128, 128};
+  EXPECT_EQ(rows[0]["predicted"].get<double>(),
+            hml::serving(hml::analyze_generation(hml::models::llama_2_7b, g,
+                                                 hml::with_figures(hml::devices::a100_sxm_80gb, hml::basis::measured_where_published)),
+                         g).time_to_first_token.value.value());
+  EXPECT_NE(by_file.err.find("runs.csv:3: llama-2-70b at batch 1 needs "), std::string::npos) << by_file.err;
+  EXPECT_NE(by_file.err.find("; predicted as if it fitted"), std::string::npos) << by_file.err;
+  // Not found beside the runs file: said so, with the path it tried.
+  const fs::path elsewhere = dir.file("elsewhere.csv", std::string{runs_header} +
+                                                           "llama-2-7b,my_gpu.yaml,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n");
+  expect_one_line_error({"--compare", elsewhere.string()}, "elsewhere.csv:2: --machine: cannot read '" + (dir.path / "my_gpu.yaml").string());
+  const fs::path long_name = dir.file("long.csv", std::string{runs_header} + "llama-2-7b," + std::string(900, 'm') +
+                                                      ".yaml,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n");
+  expect_one_line_error({"--compare", long_name.string()}, "long.csv:2: --machine: ");
+  // The options every run takes are checked as options, not blamed on a run.
+  expect_one_line_error({"--compare", runs.string(), "--efficiency-memory", "0"}, "--efficiency-compute, --efficiency-memory: ");
+}
+
+// --- hml llm --requests (continuous batching) ---------------------------------------------------------
+
+// The line and the JSON summary are the library's continuous batching of the run's requests.
+TEST(LlmCli, RequestsAreServedByContinuousBatching) {
+  const outcome r = llm({"--model", "llama-3-8b", "--machine", "h100_sxm", "--prompt", "128", "--generate", "128",
+                        "--requests", "3000", "--max-batch", "512", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out)["summary"];
+  const hml::request_class mix[] = {{3000, 128, 128}};
+  const hml::continuous_batching_result c = hml::continuous_batching(
+      hml::models::llama_3_8b, mix, {.max_batch = 512},
+      hml::with_figures(hml::devices::h100_sxm, hml::basis::measured_where_published));
+  EXPECT_EQ(summary["continuous_concurrency"].get<double>(), 512);
+  EXPECT_EQ(c.limited_by, hml::concurrency_limit::max_batch);
+  EXPECT_EQ(summary["continuous_time_to_first_token_s"].get<double>(), c.mean_time_to_first_token.value.value());
+  EXPECT_EQ(summary["continuous_time_per_output_token_s"].get<double>(), c.mean_time_per_output_token.value.value());
+  EXPECT_EQ(summary["continuous_end_to_end_latency_s"].get<double>(), c.mean_end_to_end.value.value());
+  EXPECT_EQ(summary["continuous_output_tokens_per_s"].get<double>(), c.output_throughput.per_second);
+  EXPECT_EQ(summary["continuous_makespan_s"].get<double>(), c.makespan.value.value());
+  // Requests beyond the batch wait: the mean time to first token is longer than the static batch's.
+  EXPECT_GT(c.mean_time_to_first_token.value.value(), summary["time_to_first_token_s"].get<double>());
+
+  const outcome table = llm({"--model", "llama-3-8b", "--machine", "h100_sxm", "--prompt", "128", "--generate", "128",
+                            "--requests", "3000", "--max-batch", "512"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("continuous batching of 3000 requests (at most 512 at once: the scheduler's max batch; max batch "
+                           "512, max tokens 8192): on average TTFT "),
+            std::string::npos) << table.out;
+  EXPECT_NE(table.out.find(" (" + std::to_string(c.prefill_steps) + " prefill and " + std::to_string(c.decode_steps) +
+                           " decode steps)\n"),
+            std::string::npos) << table.out;
+
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--max-batch", "8"}, "--max-batch: needs --requests");
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--context", "100"},
+                        "not together");
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "0"}, "--requests: must be a whole number from 1");
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "9000"},
+                        "--requests, --max-batch, --max-tokens: a prompt longer than max tokens a step needs chunked prefill");
+  expect_one_line_error({"--model", "llama-2-70b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "4000"},
+                        "one sequence of the mix's longest length does not fit in memory");
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "1000000000", "--generate", "1000",
+                         "--max-batch", "1"},
+                        "the request mix needs more than 10^6 steps");
 }
 
 }  // namespace
