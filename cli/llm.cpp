@@ -67,6 +67,10 @@ hml::transformer llm::model_of(const llm_options& o) {
     t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
   }
   if (o.no_gated) t.gated_mlp = false;
+  if (o.biases) t.biases = true;
+  if (o.tied_embeddings) t.tied_embeddings = true;
+  if (o.learned_positions) t.learned_positions = *o.learned_positions;
+  if (!o.norm.empty()) t.norm = o.norm == "layer" ? hml::normalization_kind::layer_norm : hml::normalization_kind::rms_norm;
   if (o.experts) t.experts = *o.experts;
   if (o.active_experts) t.active_experts = *o.active_experts;
   check_option("--layers, --hidden, --ffn, --heads, --kv-heads, --head-dim, --vocab, --experts, --active-experts",
@@ -93,7 +97,14 @@ std::string model_title(const llm_options& o, const hml::transformer& t) {
     add("--vocab", o.vocab);
     add("--experts", o.experts);
     add("--active-experts", o.active_experts);
-    if (o.no_gated) changed += (changed.empty() ? " with " : ", ") + std::string{"--no-gated"};
+    add("--learned-positions", o.learned_positions);
+    const auto flag = [&](bool given, std::string_view text) {
+      if (given) changed += (changed.empty() ? " with " : ", ") + std::string{text};
+    };
+    flag(o.no_gated, "--no-gated");
+    flag(o.biases, "--biases");
+    flag(o.tied_embeddings, "--tied-embeddings");
+    flag(!o.norm.empty(), "--norm " + o.norm);
   }
   return std::string{t.name} + changed;
 }
@@ -323,7 +334,10 @@ void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
 void run_decode_step(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
                      const hml::inference_options& i) {
   const std::uint64_t n = *o.context;
-  check_option("--batch, --context", [&] { hml::validate_counts(t, o.batch, 1, n); });
+  check_option("--batch, --context", [&] {
+    hml::validate_counts(t, o.batch, 1, n);
+    hml::validate_context(t, n);
+  });
   llm::check_precisions(t, {o.batch, 1, 1}, d, i);
   const hml::step_analysis step = hml::analyze_step(t, hml::decode_step(o.batch, n), d, i);
   if (!o.as_kernels.empty()) {
@@ -375,6 +389,7 @@ void run(const llm_options& o) {
   check_option("--batch, --prompt, --generate", [&] {
     hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
     hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
+    hml::validate_context(t, g.prompt + g.generate);
   });
   llm::check_precisions(t, g, d, i);
 
@@ -534,6 +549,13 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads)")->check(count);
   command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
   command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");
+  command->add_flag("--biases", o->biases, "a bias on every projection (GPT-2, OPT)");
+  command->add_flag("--tied-embeddings", o->tied_embeddings, "the LM head shares the embedding's weights");
+  command->add_option("--norm", o->norm, "the norms: rms (RMSNorm) or layer (LayerNorm, gain and bias)")
+      ->check(CLI::IsMember({"rms", "layer"}));
+  command->add_option("--learned-positions", o->learned_positions,
+                      "a learned position table of this many positions instead of rotary embeddings (GPT-2: 1024)")
+      ->check(whole_number(1, 1'000'000'000));
   command->add_option("--experts", o->experts, "MLP experts per layer (mixture of experts; default 1: dense)")->check(count);
   command->add_option("--active-experts", o->active_experts, "experts each token runs (default 1)")->check(count);
   command->add_option("--as-kernels", o->as_kernels,

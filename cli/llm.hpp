@@ -34,6 +34,10 @@ struct run_options {
   double memory_utilization = 1.0;  // share of the device's memory the run may take
   std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
   bool no_gated = false;
+  bool biases = false;                           // a GPT-style block: biases on every projection
+  std::optional<std::uint64_t> learned_positions;  // a learned position table of this many rows (no rotary)
+  std::string norm;                              // rms or layer (default: the preset's, else rms)
+  bool tied_embeddings = false;
   std::string as_kernels;
   std::string compare;  // a measured-runs CSV: each run predicted beside its measurement
   std::optional<std::uint64_t> requests;  // continuous batching of this many requests of --prompt and --generate

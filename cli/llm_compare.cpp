@@ -79,7 +79,10 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     const hml::transformer t = model_of(o);
     const hml::inference_options i = inference_of(o, t, files);
     const hml::generation g{r.batch, r.prompt, r.generate};
-    check_option("--batch, --prompt, --generate", [&] { hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate); });
+    check_option("--batch, --prompt, --generate", [&] {
+      hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
+      hml::validate_context(t, g.prompt + g.generate);
+    });
     check_precisions(t, g, d, i);
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {
       note(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +

@@ -34,11 +34,17 @@ inline constexpr transformer mixtral_8x7b{
     .name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
     .vocab = 32000, .experts = 8, .active_experts = 2,
     .source = "https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json"};
+// A GPT-style block, as GPT-2 and OPT have it: LayerNorm, biases, learned positions, a plain GELU MLP, the LM
+// head tied to the embedding.
+inline constexpr transformer gpt2_xl{
+    .name = "gpt2-xl", .layers = 48, .hidden = 1600, .ffn = 6400, .heads = 25, .kv_heads = 25, .head_dim = 64,
+    .vocab = 50257, .gated_mlp = false, .tied_embeddings = true, .norm = normalization_kind::layer_norm, .biases = true,
+    .learned_positions = 1024, .source = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"};
 // clang-format on
 
 // The one list of presets, in this order for `hml llm --help`.
-inline constexpr std::array<const transformer*, 7> all{&llama_2_7b, &llama_2_13b, &llama_2_70b, &llama_3_8b,
-                                                        &llama_3_70b, &mistral_7b, &mixtral_8x7b};
+inline constexpr std::array<const transformer*, 8> all{&llama_2_7b, &llama_2_13b, &llama_2_70b, &llama_3_8b,
+                                                        &llama_3_70b, &mistral_7b, &mixtral_8x7b, &gpt2_xl};
 
 }  // namespace hml::models
 
@@ -57,5 +63,11 @@ static_assert(parameters(mistral_7b) == 7'241'732'096);
 // attention 41,943,040 + 8 experts x 176,160,768 + router 32,768 + norms 8,192, plus 2 x 32,000 x 4,096 + 4,096.
 static_assert(parameters(mixtral_8x7b) == 46'702'792'704);
 static_assert(active_parameters(mixtral_8x7b) == 12'879'925'248);
+// GPT-2 XL: 1,557,611,200 (the Hugging Face model's count): 48 layers of QKV 1600 x 4800 + 4800, O 1600^2 +
+// 1600, up 1600 x 6400 + 6400, down 6400 x 1600 + 1600 and two LayerNorms of 2 x 1600; the final LayerNorm,
+// the tied embedding 50,257 x 1600 and the position table 1,024 x 1600.
+static_assert(parameters(gpt2_xl) == 1'557'611'200);
+static_assert(parameters(gpt2_xl) == 48 * (1600 * 4800 + 4800 + 1600 * 1600 + 1600 + 2 * 1600 * 6400 + 6400 + 1600 + 4 * 1600) +
+                                         2 * 1600 + 50'257 * 1600 + 1024 * 1600);
 
 }  // namespace hml::models::detail

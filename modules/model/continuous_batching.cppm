@@ -89,6 +89,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
     expects(c.prompt <= limits.max_tokens,
             "hml: a prompt longer than max tokens a step needs chunked prefill, which this scheduler does not do");
     validate_counts(t, c.count, c.prompt, c.prompt + c.generate);
+    validate_context(t, c.prompt + c.generate);
     r.requests += c.count;
     output_tokens += c.count * c.generate;
     if (c.generate > 1) multi_token_requests += c.count;

@@ -15,7 +15,9 @@
 //     narrower, vector units for FP32 and FP64: hml::matrix_compute); norms, softmax's
 //     element-wise neighbours and activations on FP32 vector units; a precision the machine publishes no
 //     peak for is an error (a compile error in a constant expression), never a fallback.
-//   - parameters are counted without biases (Llama, Mistral have none) and stored at the weights' precision.
+//   - parameters are stored at the weights' precision; biases (GPT-2, OPT; Llama and Mistral have none) add a
+//     weight and a FLOP per output of a projection's row, in its epilogue; a learned position table is read
+//     a row per token, where rotary embeddings are not applied.
 //   - mixture of experts: each token runs `active_experts` of the `experts` MLPs, chosen by a router (a
 //     hidden x experts GEMM); a step reads the weights of min(experts, tokens x active) experts, every
 //     token's experts counted as distinct until all are touched (an upper bound for uniform routing); the
@@ -50,6 +52,8 @@ struct transformer {
   std::uint64_t active_experts = 1;  // of them, those each token runs
   bool tied_embeddings = false;
   normalization_kind norm = normalization_kind::rms_norm;
+  bool biases = false;                   // every projection adds a bias (GPT-2, OPT); Llama and Mistral have none
+  std::uint64_t learned_positions = 0;   // a learned table of this many positions (GPT-2: 1,024); 0: rotary
   std::string_view source{};   // where the configuration comes from
 };
 
@@ -66,26 +70,30 @@ constexpr void validate(const transformer& t) {
 }
 
 // Parameters of one MLP (one expert's in a mixture of experts): 3 hidden ffn gated (gate, up, down), else
-// 2 hidden ffn.
+// 2 hidden ffn; with biases, one per output of each projection.
 [[nodiscard]] constexpr std::uint64_t mlp_parameters(const transformer& t) noexcept {
-  return (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn;
+  const std::uint64_t biases = t.biases ? (t.gated_mlp ? 2 : 1) * t.ffn + t.hidden : 0;
+  return (t.gated_mlp ? 3 : 2) * t.hidden * t.ffn + biases;
 }
 
-// Parameters of one layer's linear projections: Q and O are hidden x (heads d), K and V hidden x (kv d);
-// the MLP once per expert, plus the router (hidden x experts) in a mixture of experts.
+// Parameters of one layer's linear projections: Q and O are hidden x (heads d), K and V hidden x (kv d),
+// with biases one per output; the MLP once per expert, plus the router (hidden x experts) in a mixture of
+// experts.
 [[nodiscard]] constexpr std::uint64_t linear_parameters_per_layer(const transformer& t) noexcept {
-  const std::uint64_t attention = t.hidden * (2 * t.heads + 2 * t.kv_heads) * t.head_dim;
+  const std::uint64_t biases = t.biases ? (t.heads + 2 * t.kv_heads) * t.head_dim + t.hidden : 0;
+  const std::uint64_t attention = t.hidden * (2 * t.heads + 2 * t.kv_heads) * t.head_dim + biases;
   const std::uint64_t router = t.experts > 1 ? t.hidden * t.experts : 0;
   return attention + t.experts * mlp_parameters(t) + router;
 }
 
 // All parameters: the layers' projections and norms (2 per layer; LayerNorm has a gain and a bias), the
-// final norm, the embedding (vocab x hidden) and the LM head (another vocab x hidden unless tied).
+// final norm, the embedding (vocab x hidden), the LM head (another vocab x hidden unless tied) and a learned
+// position table (positions x hidden).
 // Llama-2 7B: 32 (4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096) + 4096 + 2 x 32000 x 4096 = 6,738,415,616.
 [[nodiscard]] constexpr std::uint64_t parameters(const transformer& t) noexcept {
   const std::uint64_t norm = (t.norm == normalization_kind::rms_norm ? 1 : 2) * t.hidden;
   const std::uint64_t per_layer = linear_parameters_per_layer(t) + 2 * norm;
-  const std::uint64_t embeddings = (t.tied_embeddings ? 1 : 2) * t.vocab * t.hidden;
+  const std::uint64_t embeddings = (t.tied_embeddings ? 1 : 2) * t.vocab * t.hidden + t.learned_positions * t.hidden;
   return t.layers * per_layer + norm + embeddings;
 }
 
@@ -163,7 +171,7 @@ constexpr void validate(const transformer& t, const inference_options& o) {
          rows * d(context) * d(t.heads) < limit &&
          2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * d(t.head_dim) < limit &&
          4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) * d(t.experts) + (d(t.heads) + d(t.kv_heads)) * d(t.head_dim)) +
-                 2.0 * d(t.vocab) * d(t.hidden) <
+                 2.0 * d(t.vocab) * d(t.hidden) + d(t.learned_positions) * d(t.hidden) <
              limit;
 }
 
@@ -171,6 +179,12 @@ constexpr void validate_counts(const transformer& t, std::uint64_t batch, std::u
                                std::uint64_t context) {
   expects(counts_are_exact(t, batch, new_tokens, context),
           "hml: the sizes are too large to count (element counts must stay below 2^62)");
+}
+
+// A model with a learned position table has no position past its last row.
+constexpr void validate_context(const transformer& t, std::uint64_t context) {
+  expects(t.learned_positions == 0 || context <= t.learned_positions,
+          "hml: the context is longer than the model's learned positions");
 }
 
 enum class phase { prefill, decode };
@@ -222,6 +236,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   expects(s.batch > 0 && s.new_tokens > 0 && s.context >= s.new_tokens,
           "hml: a step needs batch and new tokens >= 1 and a context that holds them");
   validate_counts(t, s.batch, s.new_tokens, s.context);
+  validate_context(t, s.context);
   const precision act = o.types.activations;
   const precision w = o.types.weights;
   const precision kv = o.types.kv_cache;
@@ -232,11 +247,25 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const std::uint64_t L = t.layers;
   const bool gated = t.gated_mlp;
 
+  // A bias adds one weight and one FLOP per output of a row (in the GEMM's epilogue: no operator of its own).
+  const auto biased = [&](operator_cost op, std::uint64_t op_rows, std::uint64_t out) {
+    if (!t.biases) return op;
+    op.weights += bytes_of(out, w);
+    op.flops += static_cast<double>(op_rows * out) * flop;
+    return op;
+  };
+  const std::uint64_t qkv = (a.heads + 2 * a.kv_heads) * a.head_dim;
+
   operator_list ops;
   ops.push_back(embedding_lookup(rows, t.hidden, act, w));
+  if (t.learned_positions > 0) {  // each token's position row read and added to its embedding
+    operator_cost positions = elementwise("position embedding"sv, rows * t.hidden, 1, 1.0, act);
+    positions.weights = bytes_of(rows * t.hidden, w);
+    ops.push_back(positions);
+  }
   ops.push_back(repeated(normalization_layer(rows, t.hidden, t.norm, act, w), L));
-  ops.push_back(repeated(linear("QKV projection"sv, rows, t.hidden, (a.heads + 2 * a.kv_heads) * a.head_dim, act, w), L));
-  ops.push_back(repeated(rotary(rows, a, act), L));
+  ops.push_back(repeated(biased(linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
+  if (t.learned_positions == 0) ops.push_back(repeated(rotary(rows, a, act), L));
   ops.push_back(repeated(kv_cache_store(rows, a, act, kv), L));
   if (s.kind == phase::decode) {
     ops.push_back(repeated(attention_decode(s.batch, s.context, a, act, kv, s.new_tokens), L));
@@ -245,7 +274,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   } else {
     ops.push_back(repeated(attention_prefill_unfused(s.batch, s.new_tokens, a, act), L));
   }
-  ops.push_back(repeated(linear("O projection"sv, rows, a.heads * a.head_dim, t.hidden, act, w), L));
+  ops.push_back(repeated(biased(linear("O projection"sv, rows, a.heads * a.head_dim, t.hidden, act, w), rows, t.hidden), L));
   ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
   if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel), 2 * L));
   // A mixture of experts: the router, then each token through its experts (rows x active token-expert
@@ -257,12 +286,13 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     return op;
   };
   if (t.experts > 1) ops.push_back(repeated(linear("router"sv, rows, t.hidden, t.experts, act, w), L));
-  ops.push_back(repeated(experts(linear(gated ? "gate+up projection"sv : "up projection"sv, pairs, t.hidden,
-                                        (gated ? 2 : 1) * ffn, act, w)),
+  ops.push_back(repeated(experts(biased(linear(gated ? "gate+up projection"sv : "up projection"sv, pairs, t.hidden,
+                                               (gated ? 2 : 1) * ffn, act, w),
+                                        pairs, (gated ? 2 : 1) * ffn)),
                          L));
   ops.push_back(repeated(gated ? elementwise("SwiGLU"sv, pairs * ffn, 2, 5.0, act)
                                : elementwise("GELU"sv, pairs * ffn, 1, 8.0, act), L));
-  ops.push_back(repeated(experts(linear("down projection"sv, pairs, ffn, t.hidden, act, w)), L));
+  ops.push_back(repeated(experts(biased(linear("down projection"sv, pairs, ffn, t.hidden, act, w), pairs, t.hidden)), L));
   // The norms after attention and after the last layer, and the LM head on each sequence's last token.
   operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
   norms = repeated(norms, L);

@@ -493,3 +493,22 @@ static_assert(near(waves.output_throughput.per_second, static_batch.output_throu
 static_assert(hml::continuous_batching(models::llama_2_7b, std::array{hml::request_class{4, 64, 2}}, {.max_tokens = 128},
                                        devices::h100_sxm).prefill_steps == 2);
 }  // namespace continuous
+
+// --- A GPT-style block (GPT-2 XL) ------------------------------------------------------------------------
+namespace gpt_style {
+constexpr auto decode = hml::step_operators(models::gpt2_xl, hml::decode_step(1, 100));
+constexpr const hml::operator_cost* named(std::string_view name) {
+  for (const hml::operator_cost& op : decode)
+    if (op.name == name) return &op;
+  return nullptr;
+}
+// Learned positions: a row of the table read and added per token, and no rotary embedding.
+static_assert(named("position embedding") != nullptr && named("rotary") == nullptr);
+static_assert(named("position embedding")->weights == 1600 * 2_B && named("position embedding")->flops == 1600 * hml::flop);
+// Biases: one weight per output of each projection, read with it, and a FLOP per output of a row.
+static_assert(named("QKV projection")->weights == 48 * (1600 * 4800 + 4800) * 2_B);
+static_assert(named("QKV projection")->flops == 48 * (2.0 * 1600 * 4800 + 4800) * hml::flop);
+static_assert(named("down projection")->weights == 48 * (6400 * 1600 + 1600) * 2_B);
+// Llama has neither: its QKV projection is its weights alone.
+static_assert(hml::step_operators(models::llama_2_7b, hml::decode_step(1, 100))[2].weights == 32 * 4096 * 3 * 4096 * 2_B);
+}  // namespace gpt_style

@@ -136,6 +136,7 @@ TEST(LlmCli, ExplicitSizesAreThePreset) {
   EXPECT_EQ(preset.out, sizes.out);
 }
 
+
 TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
   const outcome r = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--weights", "int4", "--kv", "fp8",
                         "--tp", "2", "--link", "nvlink4", "--link-latency", "5us"});
@@ -240,6 +241,28 @@ void expect_one_line_error(std::initializer_list<std::string> args, std::string_
   const fs::path file = dir.path / "out.csv";
   expect_input_error(llm(args, {"-o", file.string()}), part);
   EXPECT_FALSE(fs::exists(file));
+}
+
+// A GPT-style block (LayerNorm, biases, learned positions, a plain MLP, tied embeddings) given by its sizes
+// is the GPT-2 XL preset; its positions end at the table's last row, and the title says what was changed.
+TEST(LlmCli, GptStyleBlockSizesAreThePreset) {
+  const outcome preset = llm({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--format", "csv"});
+  const outcome sizes = llm({"--layers", "48", "--hidden", "1600", "--ffn", "6400", "--heads", "25", "--vocab", "50257",
+                            "--no-gated", "--biases", "--tied-embeddings", "--norm", "layer", "--learned-positions", "1024",
+                            "--device", "a100_sxm_80gb", "--format", "csv"});
+  ASSERT_EQ(preset.status, 0) << preset.err;
+  EXPECT_EQ(preset.out, sizes.out);
+  EXPECT_NE(preset.out.find("position embedding"), std::string::npos);
+  EXPECT_EQ(preset.out.find("rotary"), std::string::npos);
+  const outcome table = llm({"--model", "gpt2-xl", "--device", "a100_sxm_80gb"});
+  EXPECT_TRUE(table.out.starts_with("gpt2-xl (1.558 B parameters) on NVIDIA A100 SXM4 80GB")) << table.out.substr(0, 120);
+  const outcome changed = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--biases", "--norm", "layer"});
+  EXPECT_TRUE(changed.out.starts_with("llama-2-7b with --biases, --norm layer (")) << changed.out.substr(0, 120);
+  expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--prompt", "1000", "--generate", "32"},
+                        "--batch, --prompt, --generate: the context is longer than the model's learned positions");
+  expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--context", "1025"},
+                        "--batch, --context: the context is longer than the model's learned positions");
+  expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--norm", "batch"}, "--norm: 'batch' is not one of rms, layer");
 }
 
 TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
