@@ -84,6 +84,13 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
       hml::validate_context(t, g.prompt + g.generate);
     });
     check_precisions(t, g, d, i);
+    if (r.requests) {  // continuous batching: `batch` is the scheduler's max batch
+      const hml::request_class mix[] = {{*r.requests, r.prompt, r.generate}};
+      hml::batching_limits limits{.max_batch = r.batch};
+      if (r.max_tokens) limits.max_tokens = *r.max_tokens;
+      return check_option("--requests, --max-batch, --max-tokens",
+                          [&] { return hml::serving(hml::continuous_batching(t, mix, limits, d, i)); });
+    }
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {
       note(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +
            quantity_text(hml::memory_needed(t, g.batch, g.prompt + g.generate, i).total()) + " a device, more than " +
@@ -153,12 +160,18 @@ void run_compare(const run_options& o) {
   };
   const auto count = [&](std::uint64_t n) -> hml::cell { return human ? hml::cell{std::to_string(n)} : hml::cell{static_cast<double>(n)}; };
   const auto figure = [&](hml::serving_metric m, double x) -> hml::cell { return human ? hml::cell{figure_text(m, x)} : hml::cell{x}; };
-  hml::table table{{"line", "model", "machine", "tp", "batch", "prompt", "generate", "metric", "measured", "predicted", "error",
-                    "system", "source"},
+  // A run of continuous batching has its requests; its batch is the most at once.
+  const auto requests = [&](const std::optional<std::uint64_t>& n) -> hml::cell {
+    if (n) return count(*n);
+    return human ? hml::cell{std::string{}} : hml::cell{hml::no_value{}};
+  };
+  hml::table table{{"line", "model", "machine", "tp", "batch", "requests", "prompt", "generate", "metric", "measured", "predicted",
+                    "error", "system", "source"},
                    {}};
   for (const comparison& c : rows) {
     const hml::measured_run& r = *c.run;
-    table.add_row({count(r.line), r.model, r.machine, count(r.tp), count(r.batch), count(r.prompt), count(r.generate),
+    table.add_row({count(r.line), r.model, r.machine, count(r.tp), count(r.batch), requests(r.requests), count(r.prompt),
+                   count(r.generate),
                    std::string{to_string(c.metric)}, figure(c.metric, c.measured), figure(c.metric, c.predicted),
                    human ? hml::cell{signed_percent(c.error)} : hml::cell{c.error}, r.system, source_cell(r.source)});
   }

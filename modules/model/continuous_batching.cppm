@@ -72,6 +72,11 @@ struct continuous_batching_result {
   token_rate output_throughput{};
 };
 
+// The averages as serving figures (hml::serving's fields), to set beside a serving benchmark's.
+[[nodiscard]] constexpr serving_figures serving(const continuous_batching_result& r) noexcept {
+  return {r.mean_time_to_first_token, r.mean_time_per_output_token, r.mean_end_to_end, r.output_throughput};
+}
+
 // The most steps one run may take (each is analysed): a mix that needs more is refused, not run for hours.
 inline constexpr std::uint64_t max_batching_steps = 1'000'000;
 

@@ -9,7 +9,10 @@
 // gives at least one of the four measured figures: ttft, tpot and e2e are times with their unit ("22 ms",
 // "0.022 s"; a bare number is refused, since sources print both), output_tokens_per_s a plain number (every
 // token the run produced a second, over all its devices). `system` (the software that ran it) and `source`
-// (where the figure is published) are required text. Records are RFC 4180, read by the kernels CSV's
+// (where the figure is published) are required text. Two columns may be left out: `requests`, for a run
+// of that many requests served by continuous batching (hml.continuous_batching), `batch` then being the
+// scheduler's max batch; and `max_tokens`, its max tokens a step (with requests only; empty: the default).
+// Records are RFC 4180, read by the kernels CSV's
 // record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
 // max_measured_runs runs and max_measured_decode_steps decode steps in all, so that it is predicted in
 // seconds. Every error is "line N: <what is wrong>".
@@ -37,6 +40,8 @@ struct measured_run {
   std::string model, machine, link;                // names as hml llm's --model, --machine, --link take them
   std::string weights, activations, kv;            // precisions, as --weights, --activations, --kv
   std::uint64_t tp = 1, batch = 1, prompt = 1, generate = 1;
+  std::optional<std::uint64_t> requests;           // continuous batching of this many, `batch` at once at most
+  std::optional<std::uint64_t> max_tokens;         // its max tokens a step
   std::array<std::optional<double>, 4> measured;   // by serving_metric, in s or tokens/s; one at least
   std::string system, source;
   std::size_t line = 0;  // 1-based line of the CSV text where the record starts
@@ -59,20 +64,24 @@ namespace hml::detail::measured_runs {
 
 enum column : std::size_t {
   model, machine, tp, link, weights, activations, kv, batch, prompt, generate, ttft, tpot, e2e, throughput, system, source,
+  required,  // the columns before this one must be in the header; those after it may be
+  requests = required, max_tokens,
   columns
 };
 
 inline constexpr std::array<std::string_view, columns> column_names{
     "model", "machine", "tp", "link", "weights", "activations", "kv", "batch", "prompt", "generate",
     field_name(serving_metric::time_to_first_token), field_name(serving_metric::time_per_output_token),
-    field_name(serving_metric::end_to_end_latency), field_name(serving_metric::output_throughput), "system", "source"};
+    field_name(serving_metric::end_to_end_latency), field_name(serving_metric::output_throughput), "system", "source",
+    "requests", "max_tokens"};
 
 // Where each column is in the file: at[column] is its field's index.
 using positions = std::array<std::size_t, columns>;
 
 inline positions read_header(const kernels_csv::record& header) {
   constexpr std::size_t missing = static_cast<std::size_t>(-1);
-  const std::string expected = "expected the columns " + std::string{measured_runs_header} + " (in any order, each once)";
+  const std::string expected = "expected the columns " + std::string{measured_runs_header} +
+                               " (in any order, each once), and requests and max_tokens if wanted";
   positions at;
   at.fill(missing);
   for (std::size_t c = 0; c < header.fields.size(); ++c) {
@@ -85,7 +94,7 @@ inline positions read_header(const kernels_csv::record& header) {
     if (slot != missing) throw kernels_csv_error{header.line, "the header names the column " + std::string{name} + " twice; " + expected};
     slot = c;
   }
-  for (std::size_t c = 0; c < columns; ++c) {
+  for (std::size_t c = 0; c < required; ++c) {
     if (at[c] == missing) throw kernels_csv_error{header.line, "no column " + std::string{column_names[c]} + "; " + expected};
   }
   return at;
@@ -144,7 +153,7 @@ inline std::optional<double> figure_field(const kernels_csv::record& r, std::str
 }
 
 inline measured_run read_run(const kernels_csv::record& r, const positions& at) {
-  const auto field = [&](column c) { return r.fields[at[c]]; };
+  const auto field = [&](column c) { return at[c] < r.fields.size() ? r.fields[at[c]] : std::string_view{}; };
   measured_run run;
   run.line = r.line;
   run.model = text_field(r, field(model), model, true);
@@ -159,6 +168,11 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
   run.batch = count_field(r, field(batch), batch, 1'000'000'000);
   run.prompt = count_field(r, field(prompt), prompt, 1'000'000'000);
   run.generate = count_field(r, field(generate), generate, 1'000'000);
+  if (!trimmed(field(requests)).empty()) run.requests = count_field(r, field(requests), requests, 1'000'000'000);
+  if (!trimmed(field(max_tokens)).empty()) {
+    if (!run.requests) throw kernels_csv_error{r.line, "max_tokens: a continuous batch's limit; give requests with it"};
+    run.max_tokens = count_field(r, field(max_tokens), max_tokens, 1'000'000'000);
+  }
   constexpr std::array<std::pair<column, serving_metric>, 4> figures{
       std::pair{ttft, serving_metric::time_to_first_token}, std::pair{tpot, serving_metric::time_per_output_token},
       std::pair{e2e, serving_metric::end_to_end_latency}, std::pair{throughput, serving_metric::output_throughput}};

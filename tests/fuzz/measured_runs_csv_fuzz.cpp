@@ -39,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                              hml::is_printable_utf8(r.link);
     if (!counts || !figures || !text_fields) std::abort();
     if (r.figure(hml::serving_metric::time_per_output_token) && r.generate < 2) std::abort();
+    if ((r.requests && *r.requests < 1) || (r.max_tokens && (!r.requests || *r.max_tokens < 1))) std::abort();
   }
   return 0;
 }

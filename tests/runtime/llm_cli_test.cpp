@@ -432,11 +432,41 @@ TEST(LlmCli, CompareSetsEachMeasuredFigureBesideTheLibrarysPrediction) {
   EXPECT_DOUBLE_EQ(halved[1]["predicted"].get<double>(), 2 * rows[1]["predicted"].get<double>());
 }
 
+// A run of requests (the optional columns) is served by continuous batching, `batch` being the scheduler's
+// max batch; its figures are the library's averages.
+TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
+  const scratch_directory dir{"runs"};
+  const fs::path runs = dir.file(
+      "runs.csv", "max_tokens,requests," + std::string{runs_header} +
+                      "4096,3000,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,512,1000,1000,,,,7041.47,TensorRT-LLM,perf-overview\n"
+                      ",300,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,64,128,128,2 s,,,,TensorRT-LLM,perf-overview\n");
+  const outcome r = llm({"--compare", runs.string(), "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = nlohmann::json::parse(r.out)["comparisons"];
+  ASSERT_EQ(rows.size(), 2u);
+  const hml::machine_description h100 = hml::with_figures(hml::devices::h100_sxm, hml::basis::measured_where_published);
+  const hml::request_class thousand[] = {{3000, 1000, 1000}};
+  const hml::request_class short_ones[] = {{300, 128, 128}};
+  EXPECT_EQ(rows[0]["predicted"].get<double>(),
+            hml::continuous_batching(hml::models::llama_3_8b, thousand, {.max_batch = 512, .max_tokens = 4096}, h100)
+                .output_throughput.per_second);
+  EXPECT_EQ(rows[0]["requests"].get<double>(), 3000);
+  EXPECT_EQ(rows[1]["predicted"].get<double>(),
+            hml::continuous_batching(hml::models::llama_3_8b, short_ones, {.max_batch = 64}, h100)
+                .mean_time_to_first_token.value.value());
+  const fs::path bad = dir.file("bad.csv", "max_tokens," + std::string{runs_header} +
+                                               "4096,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,512,1000,1000,,,,7041.47,s,src\n");
+  expect_one_line_error({"--compare", bad.string()}, "bad.csv:2: max_tokens: a continuous batch's limit; give requests with it");
+  const fs::path long_prompt = dir.file("long.csv", "max_tokens,requests," + std::string{runs_header} +
+                                                        "512,8,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,8,1000,10,,,,10,s,src\n");
+  expect_one_line_error({"--compare", long_prompt.string()}, "long.csv:2: --requests, --max-batch, --max-tokens: a prompt longer than max tokens");
+}
+
 // The shipped file of published runs is read whole: every run predicted, every source cited.
 TEST(LlmCli, CompareReadsTheShippedMeasuredRuns) {
   const outcome r = llm({"--compare", std::string{HML_SOURCE_DIR} + "/examples/llm/measured-runs.csv", "--format", "csv"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(r.out.starts_with("line,model,machine,tp,batch,prompt,generate,metric,measured,predicted,error,system,source\r\n"))
+  EXPECT_TRUE(r.out.starts_with("line,model,machine,tp,batch,requests,prompt,generate,metric,measured,predicted,error,system,source\r\n"))
       << r.out.substr(0, 200);
   EXPECT_GE(std::count(r.out.begin(), r.out.end(), '\n'), 40);
 }
