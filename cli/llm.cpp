@@ -285,8 +285,8 @@ std::optional<hml::continuous_batching_result> continuous_run(const llm_options&
 
 std::string continuous_line(const llm_options& o, const std::optional<hml::continuous_batching_result>& c) {
   if (!c) return {};
-  return "continuous batching of " + std::to_string(c->requests) + " requests (at most " + std::to_string(c->concurrency) +
-         " at once: " + std::string{hml::to_string(c->limited_by)} + "; max batch " + std::to_string(o.max_batch) +
+  return "continuous batching of " + std::to_string(c->requests) + " requests (room for " + std::to_string(c->concurrency) +
+         " at once, set by " + std::string{hml::to_string(c->limited_by)} + "; max batch " + std::to_string(o.max_batch) +
          ", max tokens " + std::to_string(o.max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
          (o.generate > 1 ? ", TPOT " + text(c->mean_time_per_output_token.value) : std::string{}) + ", end-to-end " +
          text(c->mean_end_to_end.value) + "; output " + llm::token_rate_text(c->output_throughput.per_second) + " tokens/s over " +
@@ -593,8 +593,8 @@ void add_llm_command(CLI::App& hml) {
   command->callback([o, compare, one_run] {
     for (const CLI::Option* option : one_run) {
       if (compare->count() > 0 && option->count() > 0) {
-        throw input_error(option->get_name() + ", --compare: not together; --compare runs each row of its file as "
-                          "a plain run (beside it: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization)");
+        throw input_error(option->get_name() + ", --compare: not together; the file gives each run's settings (beside "
+                          "--compare: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization)");
       }
     }
     run(*o);

@@ -88,7 +88,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
       const hml::request_class mix[] = {{*r.requests, r.prompt, r.generate}};
       hml::batching_limits limits{.max_batch = r.batch};
       if (r.max_tokens) limits.max_tokens = *r.max_tokens;
-      return check_option("--requests, --max-batch, --max-tokens",
+      return check_option("requests, batch, max_tokens",
                           [&] { return hml::serving(hml::continuous_batching(t, mix, limits, d, i)); });
     }
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {

@@ -5,9 +5,10 @@
 //
 // The scheduler (vLLM's default scheduler before chunked prefill, which gives waiting prompts priority):
 //   - at most `concurrency` sequences run at once: the least of max_batch (vLLM's max_num_seqs), max_tokens
-//     (a decode step's tokens are its sequences), the sequences whose KV cache of their whole length fits
-//     in memory (hml::largest_batch at the mix's longest prompt + output, as an engine that reserves each
-//     request's cache up front), and the requests;
+//     (a decode step's tokens are its sequences), the sequences whose KV cache of their whole length (the
+//     mix's longest prompt + output, as an engine that reserves each request's cache up front: TensorRT-LLM's
+//     "Guaranteed No Evict") fits in memory beside the weights and the activations of the largest prefill
+//     step the scheduler forms, and the requests;
 //   - a step with room and a request waiting is a prefill step of requests of the queue's first kind, as
 //     many as there is room for and as fit in max_tokens (whole prompts: a prompt longer than max_tokens is
 //     an error); the request's first token comes from it;
@@ -108,9 +109,18 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
   };
   bound(limits.max_tokens, concurrency_limit::max_tokens);
   if (main_memory(m).capacity.published()) {
-    const std::uint64_t fit = largest_batch(t, longest, m, o);
+    // Beside the weights, the activations of the largest prefill step (as many whole prompts of a kind as
+    // max tokens holds; a decode step's are far smaller), then each sequence's cache.
+    memory_use fixed{};  // the weights, and the activations of the largest prefill step
+    for (const request_class& c : mix) {
+      const memory_use step = memory_needed(t, std::min(limits.max_tokens / c.prompt, c.count), c.prompt, o);
+      fixed.weights = step.weights;
+      if (step.activations > fixed.activations) fixed.activations = step.activations;
+    }
+    const data_size room = usable_memory(m, o) - fixed.total();
+    const double fit = room > data_size{} ? room / kv_cache_size(t, 1, longest, o) : 0.0;
     expects(fit >= 1, "hml: one sequence of the mix's longest length does not fit in memory");
-    bound(fit, concurrency_limit::memory);
+    if (fit < static_cast<double>(r.concurrency)) bound(static_cast<std::uint64_t>(fit), concurrency_limit::memory);
   }
   bound(r.requests, concurrency_limit::requests);
   // The fewest steps the mix can take (prefills as full as the limits allow, decode steps of `concurrency`

@@ -492,6 +492,25 @@ static_assert(near(waves.output_throughput.per_second, static_batch.output_throu
 // A step holds at most max_tokens tokens: 64-token prompts, 128 tokens a step, two prefills a step.
 static_assert(hml::continuous_batching(models::llama_2_7b, std::array{hml::request_class{4, 64, 2}}, {.max_tokens = 128},
                                        devices::h100_sxm).prefill_steps == 2);
+// Two kinds, in queue order: the first's prefill, then the second's (room for both), then decode steps of
+// all four over their mean context (2 x 17 and 2 x 33 tokens: 25, then 26 and 27).
+constexpr hml::request_class two_kinds[] = {{2, 16, 4}, {2, 32, 4}};
+constexpr auto step = [](hml::step_shape s) { return hml::analyze_step(models::llama_2_7b, s, devices::h100_sxm).time.value; };
+constexpr hml::continuous_batching_result mixed = hml::continuous_batching(models::llama_2_7b, two_kinds, {.max_batch = 4}, devices::h100_sxm);
+static_assert(mixed.prefill_steps == 2 && mixed.decode_steps == 3);
+static_assert(near(mixed.makespan.value / 1_s,
+                   (step(hml::prefill_step(2, 16)) + step(hml::prefill_step(2, 32)) + step(hml::decode_step(4, 25)) +
+                    step(hml::decode_step(4, 26)) + step(hml::decode_step(4, 27))) / 1_s,
+                   1e-12));
+static_assert(near(mixed.mean_time_to_first_token.value / 1_s,
+                   (step(hml::prefill_step(2, 16)) + step(hml::prefill_step(2, 32)) / 2) / 1_s, 1e-12));
+// A kind of one token ends at its prefill and frees its room at once; only the other decodes.
+constexpr hml::request_class one_token_first[] = {{2, 16, 1}, {2, 32, 3}};
+constexpr hml::continuous_batching_result short_first =
+    hml::continuous_batching(models::llama_2_7b, one_token_first, {.max_batch = 2}, devices::h100_sxm);
+static_assert(short_first.prefill_steps == 2 && short_first.decode_steps == 2);
+static_assert(near(short_first.mean_time_per_output_token.value / 1_s,
+                   (step(hml::decode_step(2, 33)) + step(hml::decode_step(2, 34))) / 2 / 1_s, 1e-12));
 }  // namespace continuous
 
 // --- A GPT-style block (GPT-2 XL) ------------------------------------------------------------------------

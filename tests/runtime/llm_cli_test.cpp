@@ -459,7 +459,7 @@ TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
   expect_one_line_error({"--compare", bad.string()}, "bad.csv:2: max_tokens: a continuous batch's limit; give requests with it");
   const fs::path long_prompt = dir.file("long.csv", "max_tokens,requests," + std::string{runs_header} +
                                                         "512,8,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,8,1000,10,,,,10,s,src\n");
-  expect_one_line_error({"--compare", long_prompt.string()}, "long.csv:2: --requests, --max-batch, --max-tokens: a prompt longer than max tokens");
+  expect_one_line_error({"--compare", long_prompt.string()}, "long.csv:2: requests, batch, max_tokens: a prompt longer than max tokens");
 }
 
 // The shipped file of published runs is read whole: every run predicted, every source cited.
@@ -570,7 +570,7 @@ TEST(LlmCli, RequestsAreServedByContinuousBatching) {
   const outcome table = llm({"--model", "llama-3-8b", "--machine", "h100_sxm", "--prompt", "128", "--generate", "128",
                             "--requests", "3000", "--max-batch", "512"});
   ASSERT_EQ(table.status, 0) << table.err;
-  EXPECT_NE(table.out.find("continuous batching of 3000 requests (at most 512 at once: the scheduler's max batch; max batch "
+  EXPECT_NE(table.out.find("continuous batching of 3000 requests (room for 512 at once, set by the scheduler's max batch; max batch "
                            "512, max tokens 8192): on average TTFT "),
             std::string::npos) << table.out;
   EXPECT_NE(table.out.find(" (" + std::to_string(c.prefill_steps) + " prefill and " + std::to_string(c.decode_steps) +
