@@ -19,19 +19,21 @@ namespace hml_cli {
 namespace {
 
 using llm_options = llm::run_options;
+using llm::percent;
 
 std::string text(hml::work w) { return hml::to_string(w, {.number = hml::general(4)}); }
 std::string text(hml::data_size s) { return quantity_text(s); }
 std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(4)}); }
 std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
 std::string number(double x, int digits = 4) { return std::string{hml::format_number(x, hml::general(digits)).view()}; }
-std::string percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
 
 hml::precision precision_of_option(std::string_view option, const std::string& name) {
   return check_option(option, [&] { return hml::precision_named(name).type; });
 }
 
 }  // namespace
+
+std::string llm::percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
 
 std::string llm::token_rate_text(double per_second) {
   return std::string{hml::format_number(per_second, per_second >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
@@ -137,6 +139,24 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
   check_option("--tp", [&] { hml::validate(t, i); });
   return i;
+}
+
+void llm::check_generation(const hml::transformer& t, const hml::generation& g) {
+  check_option("--batch, --prompt, --generate", [&] {
+    hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
+    hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
+    hml::validate_context(t, g.prompt + g.generate);
+  });
+}
+
+std::optional<hml::continuous_batching_result> llm::continuous_run(const run_options& o, const hml::transformer& t,
+                                                                   const hml::machine_description& d,
+                                                                   const hml::inference_options& i, std::string_view options) {
+  if (!o.requests) return std::nullopt;
+  const hml::request_class mix[] = {{*o.requests, o.prompt, o.generate}};
+  return check_option(options, [&] {
+    return hml::continuous_batching(t, mix, {.max_batch = o.max_batch, .max_tokens = o.max_tokens}, d, i);
+  });
 }
 
 void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
@@ -272,17 +292,6 @@ void add_speculation(hml::table& summary, const std::optional<hml::speculative_s
                              {hml::cell{s->tokens_per_step}, hml::cell{s->per_output_token.value.value()}, hml::cell{s->speedup()}});
 }
 
-// With --requests, the run's requests served by continuous batching; none without it.
-std::optional<hml::continuous_batching_result> continuous_run(const llm_options& o, const hml::transformer& t,
-                                                              const hml::machine_description& d,
-                                                              const hml::inference_options& i) {
-  if (!o.requests) return std::nullopt;
-  const hml::request_class mix[] = {{*o.requests, o.prompt, o.generate}};
-  return check_option("--requests, --max-batch, --max-tokens", [&] {
-    return hml::continuous_batching(t, mix, {.max_batch = o.max_batch, .max_tokens = o.max_tokens}, d, i);
-  });
-}
-
 std::string continuous_line(const llm_options& o, const std::optional<hml::continuous_batching_result>& c) {
   if (!c) return {};
   return "continuous batching of " + std::to_string(c->requests) + " requests (room for " + std::to_string(c->concurrency) +
@@ -386,11 +395,7 @@ void run(const llm_options& o) {
     return;
   }
   const hml::generation g{o.batch, o.prompt, o.generate};
-  check_option("--batch, --prompt, --generate", [&] {
-    hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
-    hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
-    hml::validate_context(t, g.prompt + g.generate);
-  });
+  llm::check_generation(t, g);
   llm::check_precisions(t, g, d, i);
 
   const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);
@@ -407,7 +412,7 @@ void run(const llm_options& o) {
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
   const std::optional<hml::chunked_prefill_time> chunked =
       o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
-  const std::optional<hml::continuous_batching_result> continuous = continuous_run(o, t, d, i);
+  const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};

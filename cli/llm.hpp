@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common.hpp"
 
@@ -46,6 +47,8 @@ struct run_options {
   output_options output;
 };
 
+// A share (0.25) as the output prints it: "25 %", three digits.
+std::string percent(double share);
 // Tokens a second as the output prints them: whole tokens from a thousand up (19854, not 1.985e+04), else
 // four digits.
 std::string token_rate_text(double per_second);
@@ -53,6 +56,14 @@ std::string token_rate_text(double per_second);
 hml::transformer model_of(const run_options& o);
 // The precisions, attention kernel, tensor parallelism and link, efficiencies and memory policy.
 hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
+// The generation's counts, within what the model can count and its positions hold; errors name `options`.
+void check_generation(const hml::transformer& t, const hml::generation& g);
+// With o.requests, those requests served by continuous batching within o.max_batch and o.max_tokens (errors
+// name `options`); none without.
+std::optional<hml::continuous_batching_result> continuous_run(const run_options& o, const hml::transformer& t,
+                                                              const hml::machine_description& d,
+                                                              const hml::inference_options& i,
+                                                              std::string_view options = "--requests, --max-batch, --max-tokens");
 // Every compute kind the steps of `g` use must have a peak on the machine: says which does not, and what it has.
 void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                       const hml::inference_options& i);

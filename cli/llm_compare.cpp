@@ -22,7 +22,6 @@ namespace {
 // The largest measured-runs file read (a table of published runs is a few kilobytes).
 constexpr std::size_t largest_runs_file = std::size_t{16} << 20;
 
-std::string percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
 std::string signed_percent(double share) { return (share >= 0 ? "+" : "") + percent(share); }
 
 // A measured or predicted figure as the table prints it: a time with its unit, or tokens a second.
@@ -72,25 +71,22 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
   o.weights = r.weights;
   o.activations = r.activations;
   o.kv = r.kv;
+  o.batch = r.batch;
+  o.prompt = r.prompt;
+  o.generate = r.generate;
+  o.requests = r.requests;
+  o.max_batch = r.batch;  // continuous batching: `batch` is the scheduler's max batch
+  if (r.max_tokens) o.max_tokens = *r.max_tokens;
   // The library's and the option readers' messages name an option ("--model: ..."): here it is the column
   // of that name, on the file's line.
   try {
     const hml::machine_description& d = machines(where, r.machine);
     const hml::transformer t = model_of(o);
     const hml::inference_options i = inference_of(o, t, files);
-    const hml::generation g{r.batch, r.prompt, r.generate};
-    check_option("--batch, --prompt, --generate", [&] {
-      hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
-      hml::validate_context(t, g.prompt + g.generate);
-    });
+    const hml::generation g{o.batch, o.prompt, o.generate};
+    check_generation(t, g);
     check_precisions(t, g, d, i);
-    if (r.requests) {  // continuous batching: `batch` is the scheduler's max batch
-      const hml::request_class mix[] = {{*r.requests, r.prompt, r.generate}};
-      hml::batching_limits limits{.max_batch = r.batch};
-      if (r.max_tokens) limits.max_tokens = *r.max_tokens;
-      return check_option("requests, batch, max_tokens",
-                          [&] { return hml::serving(hml::continuous_batching(t, mix, limits, d, i)); });
-    }
+    if (const auto continuous = continuous_run(o, t, d, i, "requests, batch, max_tokens")) return hml::serving(*continuous);
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {
       note(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +
            quantity_text(hml::memory_needed(t, g.batch, g.prompt + g.generate, i).total()) + " a device, more than " +

@@ -440,14 +440,19 @@ private:
   std::size_t header_fields_ = 0;
 };
 
-// The kernels of a CSV text, in order; throws kernels_csv_error.
-[[nodiscard]] inline std::vector<kernel_record> read_kernels_csv(std::string_view text) {
-  kernels_csv_reader reader{[text](std::span<char> buffer) mutable {
+// The bytes of a text in memory, as a reader's source.
+[[nodiscard]] inline byte_source text_source(std::string_view text) {
+  return [text](std::span<char> buffer) mutable {
     const std::size_t n = std::min(buffer.size(), text.size());
     std::copy_n(text.data(), n, buffer.data());
     text.remove_prefix(n);
     return n;
-  }};
+  };
+}
+
+// The kernels of a CSV text, in order; throws kernels_csv_error.
+[[nodiscard]] inline std::vector<kernel_record> read_kernels_csv(std::string_view text) {
+  kernels_csv_reader reader{text_source(text)};
   std::vector<kernel_record> kernels;
   for (kernel_record k; reader.next(k);) kernels.push_back(std::move(k));
   return kernels;

@@ -194,12 +194,7 @@ export namespace hml {
 // The runs of a measured-runs CSV, in order; throws kernels_csv_error ("line N: ...").
 [[nodiscard]] inline std::vector<measured_run> read_measured_runs_csv(std::string_view text) {
   namespace m = detail::measured_runs;
-  detail::kernels_csv::record_reader records{[text](std::span<char> buffer) mutable {
-    const std::size_t n = std::min(buffer.size(), text.size());
-    std::copy_n(text.data(), n, buffer.data());
-    text.remove_prefix(n);
-    return n;
-  }};
+  detail::kernels_csv::record_reader records{text_source(text)};
   detail::kernels_csv::record record;
   if (!records.next(record)) throw kernels_csv_error{1, "no header: expected " + std::string{measured_runs_header}};
   const m::positions at = m::read_header(record);
