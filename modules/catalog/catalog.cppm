@@ -53,13 +53,15 @@ constexpr std::string_view epyc_9004 = "amd-epyc-9004";
 constexpr std::string_view xeon_8480 = "intel-xeon-8480";
 constexpr std::string_view babelstream = "azure-babelstream";
 constexpr std::string_view gpu_stream = "gpu-benches-gpu-stream";
+constexpr std::string_view mamf = "bekman-mamf";
 
 // Ceilings, dense; `sparse` where the vendor states a sparsity figure.
 constexpr ceiling_description vec(precision p, figure<compute_rate> dense) {
   return {.type = p, .unit = compute_unit::vector, .dense = dense};
 }
-constexpr ceiling_description tc(precision p, figure<compute_rate> dense, figure<compute_rate> sparse = {}) {
-  return {.type = p, .unit = compute_unit::tensor, .dense = dense, .sparse = sparse};
+constexpr ceiling_description tc(precision p, figure<compute_rate> dense, figure<compute_rate> sparse = {},
+                                 figure<compute_rate> achieved = {}) {
+  return {.type = p, .unit = compute_unit::tensor, .dense = dense, .sparse = sparse, .measured = achieved};
 }
 
 }  // namespace hml::devices
@@ -68,7 +70,7 @@ export namespace hml::devices {
 
 // Every document a catalog figure cites. `where` is what a reader types or looks for; the hardware notes
 // this catalog was collected from cite these, row by row.
-inline constexpr std::array<source, 18> sources{{
+inline constexpr std::array<source, 19> sources{{
     {h100_datasheet, "NVIDIA H100 Tensor Core GPU datasheet (specification table)",
      "archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html"},
     {h100_pcie_brief, "NVIDIA H100 PCIe GPU product brief, PB-11133-001", "NVIDIA document PB-11133-001"},
@@ -102,6 +104,12 @@ inline constexpr std::array<source, 18> sources{{
     {babelstream, "Azure AI benchmarking guide: BabelStream results (triad)",
      "github.com/Azure/AI-benchmarking-guide, Azure_Results/; MI300X: fork samuel-bohman/AI-benchmarking-guide"},
     {gpu_stream, "gpu-benches: gpu-stream results (best triad)", "github.com/te42kyfo/gpu-benches, gpu-stream/*.txt"},
+    {mamf,
+     "Stas Bekman, Machine Learning Engineering Open Book: Maximum Achievable Matmul FLOPS (MAMF) table, "
+     "torch.matmul, mean of 100 iterations after 50 warm-up, best shape found (BF16 and FP8 inputs; the "
+     "catalog takes the BF16 figure for FP16 too, which the datasheets rate the same)",
+     "github.com/stas00/ml-engineering, compute/accelerator/README.md (commit b9e2972), "
+     "\"Maximum Achievable Matmul FLOPS comparison table\""},
 }};
 
 // The source with this key; nullptr if none.
@@ -122,9 +130,12 @@ inline constexpr device h100_sxm{
     .compute = {vec(fp64, stated(34_TFLOPS, h100_datasheet)), tc(fp64, stated(67_TFLOPS, h100_datasheet)),
                 vec(fp32, stated(67_TFLOPS, h100_datasheet)),
                 tc(tf32, stated(494.7_TFLOPS, h100_datasheet), stated(989_TFLOPS, h100_datasheet)),
-                tc(bf16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet)),
-                tc(fp16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet)),
-                tc(fp8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet)),
+                tc(bf16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet),
+                   measured(794.5_TFLOPS, mamf)),
+                tc(fp16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet),
+                   measured(794.5_TFLOPS, mamf)),
+                tc(fp8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet),
+                   measured(1402.6_TFLOPS, mamf)),
                 tc(int8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet))},
     .cores = 132, .clock = stated(1.98_GHz, lockwood_h100),
     .note = "FP32 = 16,896 lanes x 2 x 1.98 GHz = 66.9 TFLOP/s; tensor clock 1.83 GHz"};
@@ -176,8 +187,10 @@ inline constexpr device a100_sxm_80gb{
     .compute = {vec(fp64, stated(9.7_TFLOPS, a100_datasheet)), tc(fp64, stated(19.5_TFLOPS, a100_datasheet)),
                 vec(fp32, stated(19.5_TFLOPS, a100_datasheet)),
                 tc(tf32, stated(156_TFLOPS, a100_datasheet), stated(312_TFLOPS, a100_datasheet)),
-                tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
-                tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
+                tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet),
+                   measured(271.2_TFLOPS, mamf)),
+                tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet),
+                   measured(271.2_TFLOPS, mamf)),
                 tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet)),
                 tc(int4, stated(1248_TFLOPS, a100_datasheet), stated(2496_TFLOPS, a100_datasheet))},
     .cores = 108, .clock = stated(1.41_GHz, a100_datasheet)};
@@ -190,8 +203,10 @@ inline constexpr device a100_sxm_40gb{
     .compute = {vec(fp64, stated(9.7_TFLOPS, a100_datasheet)), tc(fp64, stated(19.5_TFLOPS, a100_datasheet)),
                 vec(fp32, stated(19.5_TFLOPS, a100_datasheet)),
                 tc(tf32, stated(156_TFLOPS, a100_datasheet), stated(312_TFLOPS, a100_datasheet)),
-                tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
-                tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet)),
+                tc(bf16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet),
+                   measured(271.2_TFLOPS, mamf)),
+                tc(fp16, stated(312_TFLOPS, a100_datasheet), stated(624_TFLOPS, a100_datasheet),
+                   measured(271.2_TFLOPS, mamf)),
                 tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet)),
                 tc(int4, stated(1248_TFLOPS, a100_datasheet), stated(2496_TFLOPS, a100_datasheet))},
     .cores = 108, .clock = stated(1.41_GHz, a100_datasheet)};

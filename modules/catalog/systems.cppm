@@ -133,13 +133,18 @@ inline constexpr machine_description grace = [] {
   m.compute.push_back({.type = fp32, .unit = vector, .dense = derived_peak(m.cores, m.clock, 32)});
   return m;
 }();
-inline constexpr machine_description gh200_hopper{
-    .id = "gh200_hopper", .name = "NVIDIA H100 of a GH200 (96 GB HBM3)",
-    .memory = {{.name = "L2", .capacity = devices::h100_sxm.memory[0].capacity},
-               {.name = "HBM3", .capacity = stated(96_GB, gh200_guide), .bandwidth = stated(4_TBps, gh200_guide),
-                .measured_bandwidth = measured(3.4_TBps, schieffer)}},
-    .compute = devices::h100_sxm.compute, .cores = 132, .clock = devices::h100_sxm.clock,
-    .note = "compute as the H100 SXM"};
+// Its compute is the H100 SXM's datasheet; the H100 SXM's measured matmul rates are that board's, not this one's.
+inline constexpr machine_description gh200_hopper = [] {
+  machine_description m{
+      .id = "gh200_hopper", .name = "NVIDIA H100 of a GH200 (96 GB HBM3)",
+      .memory = {{.name = "L2", .capacity = devices::h100_sxm.memory[0].capacity},
+                 {.name = "HBM3", .capacity = stated(96_GB, gh200_guide), .bandwidth = stated(4_TBps, gh200_guide),
+                  .measured_bandwidth = measured(3.4_TBps, schieffer)}},
+      .compute = devices::h100_sxm.compute, .cores = 132, .clock = devices::h100_sxm.clock,
+      .note = "compute as the H100 SXM"};
+  for (std::size_t i = 0; i < m.compute.size(); ++i) m.compute[i].measured = {};
+  return m;
+}();
 inline constexpr machine_description mi300a{
     .id = "mi300a", .name = "AMD Instinct MI300A (one HBM3 pool)",
     .memory = {{.name = "Infinity Cache", .capacity = stated(256_MB, mi300a_papers)},

@@ -389,7 +389,9 @@ TEST(Cli, DevicesShowsOneDeviceWithItsSources) {
   ASSERT_EQ(one.status, 0) << one.err;
   EXPECT_TRUE(one.out.starts_with("h100_sxm: NVIDIA H100 SXM5 80GB\n")) << one.out;
   EXPECT_NE(one.out.find("  HBM3: 80 GB [2], 3.35 TB/s [2], 2.97 TB/s measured [3]\n"), std::string::npos) << one.out;
-  EXPECT_NE(one.out.find("  FP16 tensor: 989 TFLOP/s [2] (sparse 1.979 PFLOP/s [2]), ridge 295.2 FLOP/B\n"),
+  // The datasheet's tensor peak, and beside it the matmul rate measured (MAMF, 794.5 TFLOP/s) with its ridge.
+  EXPECT_NE(one.out.find("  FP16 tensor: 989 TFLOP/s [2] (sparse 1.979 PFLOP/s [2]), ridge 295.2 FLOP/B; "
+                         "794.5 TFLOP/s measured [4], ridge 267.5 FLOP/B\n"),
             std::string::npos) << one.out;
   for (std::string_view key : hml::cited_sources(hml::devices::h100_sxm)) {
     const hml::source* s = hml::devices::find_source(key);
@@ -526,11 +528,13 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
                      "--precision: give the precision");
   const outcome fp16 = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--ops", operations.string()});
-  EXPECT_TRUE(fp16.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 989 TFLOP/s, 2.97 TB/s, ridge 333 FLOP/B\n"))
+  EXPECT_TRUE(fp16.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 794.5 TFLOP/s, 2.97 TB/s, ridge 267.5 FLOP/B\n"))
       << fp16.out << fp16.err;
-  // The default takes the measured HBM3 bandwidth (BabelStream, 2.97 TB/s) and says so; stated, the datasheet's.
+  // The default takes the measured HBM3 bandwidth (BabelStream, 2.97 TB/s) and matmul rates (MAMF) and says
+  // so; stated, the datasheet's.
   EXPECT_EQ(fp16.err, "hml: note: h100_sxm: measured figures in place of the datasheet's: HBM3 2.97 TB/s "
-                      "(azure-babelstream); --figures stated takes the datasheet's\n");
+                      "(azure-babelstream), BF16 tensor 794.5 TFLOP/s (bekman-mamf), FP16 tensor 794.5 TFLOP/s "
+                      "(bekman-mamf), FP8 tensor 1.403 PFLOP/s (bekman-mamf); --figures stated takes the datasheet's\n");
   const outcome stated =
       hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--figures", "stated", "--ops", operations.string()});
   EXPECT_TRUE(stated.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 989 TFLOP/s, 3.35 TB/s, ridge 295.2 FLOP/B\n"))
