@@ -35,13 +35,14 @@ constexpr std::string_view schieffer = "schieffer-gh200-icpp24";
 constexpr std::string_view mi300a_papers = "mi300a-overview";
 constexpr std::string_view mccalpin = "mccalpin-xeon-max-isc23";
 constexpr std::string_view sth_xeon_max = "sth-xeon-max-9480";
+constexpr std::string_view azure_nccl = "azure-nccl-tests";
 
 }  // namespace hml::systems
 
 
 export namespace hml::systems {
 
-inline constexpr std::array<source, 11> sources{{
+inline constexpr std::array<source, 12> sources{{
     {pcie_table, "PCI Express link speeds: transfer rate, encoding and bandwidth per generation (from the PCI-SIG "
                  "specifications, via Wikipedia)",
      "hpc-notes.pages.dev/reference/pcie; geratools.com/pcie-generation-reference"},
@@ -74,6 +75,10 @@ inline constexpr std::array<source, 11> sources{{
     {sth_xeon_max, "ServeTheHome, Intel Xeon Max 9480 deep dive: 56 cores, four 16 GB HBM2e stacks, 8 DDR5 "
                    "channels, flat and cache modes",
      "servethehome.com/intel-xeon-max-9480-deep-dive-intel-has-64gb-hbm2e-onboard-like-a-gpu-or-ai-accelerator"},
+    {azure_nccl, "Azure AI benchmarking guide: NCCL all-reduce bus bandwidth, 8 GPUs of a node, in place, 1 KB to "
+                 "8 GB (nccl-tests, NCCL 2.18.5): 8 x A100 SXM4 80GB (ND A100 v4), 8 x H100 SXM (ND H100 v5)",
+     "github.com/Azure/AI-benchmarking-guide, Azure_Results/ND_A100_v4_results.md (commit 3bb66ca); the fork "
+     "yosoyjay/AI-benchmarking-guide, Azure_Results/ND_H100_v5_results.md (commit a8263ef)"},
 }};
 
 [[nodiscard]] constexpr const source* find_source(std::string_view key) noexcept {
@@ -95,10 +100,22 @@ inline constexpr link_description pcie5_x16{.id = "pcie5x16", .name = "PCIe 5.0 
 inline constexpr link_description pcie6_x16{.id = "pcie6x16", .name = "PCIe 6.0 x16",
     .bandwidth = derived(pcie(6, 16), pcie6_spec),
     .note = "64 GT/s PAM4 x 16, FLIT mode counted at the raw rate (242/256 of a FLIT is payload: ~121 GB/s)"};
+// NVLink between the GPUs of a node, as tensor parallelism's all-reduces use it. The measured rate is
+// nccl-tests' all-reduce bus bandwidth at 8 GB on 8 GPUs, each direction's: a ring all-reduce's time is
+// 2 (n - 1) / n x size / busbw by NCCL's definition, as hml's ring over this rate (the A100s' only: the
+// H100s' is NVLS's, faster than the link). The latency is a ring
+// step's: the all-reduce of 8 KB, whose time is nearly all latency, over its 2 (n - 1) = 14 steps (8 KB
+// at a bus bandwidth of 0.33 GB/s on the A100s is 8 KB x 14/8 / 0.33 GB/s = 43.4 us, 3.10 us a step;
+// 0.53 GB/s on the H100s, 27.0 us, 1.93 us a step). NCCL's own launch is in it (no CUDA graph).
 inline constexpr link_description nvlink3{.id = "nvlink3", .name = "NVLink 3 (A100, 12 links)",
-    .bandwidth = derived(nvlink(12, {25_GBps}), nvlink_math), .note = "600 GB/s bidirectional"};
+    .bandwidth = derived(nvlink(12, {25_GBps}), nvlink_math), .latency = derived(3.10_us, azure_nccl),
+    .measured_to_device = measured(per_direction{231.58_GBps}, azure_nccl),
+    .measured_from_device = measured(per_direction{231.58_GBps}, azure_nccl),
+    .note = "600 GB/s bidirectional; measured: all-reduce bus bandwidth of 8 A100s"};
 inline constexpr link_description nvlink4{.id = "nvlink4", .name = "NVLink 4 (H100, 18 links)",
-    .bandwidth = derived(nvlink(18, {25_GBps}), nvlink_math), .note = "900 GB/s bidirectional"};
+    .bandwidth = derived(nvlink(18, {25_GBps}), nvlink_math), .latency = derived(1.93_us, azure_nccl),
+    .note = "900 GB/s bidirectional; 8 H100s' all-reduce bus bandwidth, 478.87 GB/s, is NVLS's (it reduces in "
+            "the switch): above the link's 450 GB/s, so not a rate of the link"};
 inline constexpr link_description nvlink5{.id = "nvlink5", .name = "NVLink 5 (B200, 18 links)",
     .bandwidth = derived(nvlink(18, {50_GBps}), nvlink_math), .note = "1.8 TB/s bidirectional"};
 inline constexpr link_description nvlink_c2c{.id = "c2c", .name = "NVLink-C2C (GH200)",

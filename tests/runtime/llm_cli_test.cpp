@@ -172,13 +172,14 @@ TEST(LlmCli, PagedCacheAndMemoryUtilizationBoundTheBatch) {
 }
 
 // --link reads a link as `hml offload --link` does: a catalog link is hml.catalog.systems' typed link (NVLink 4:
-// 18 x 25 GB/s = 450 GB/s per direction, full duplex), the same as that rate given by hand; the JSON's link
+// 18 x 25 GB/s = 450 GB/s per direction, full duplex, 1.93 us a message), the same as that rate and latency
+// given by hand; the JSON's link
 // times are the library's over it. Over PCIe 5.0 x16 at TP 4 the link binds the prefill (see transformer.cpp).
 TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
   const outcome named = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "nvlink4",
                             "--format", "json"});
   const outcome rate = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "450GB/s",
-                           "--format", "json"});
+                           "--link-latency", "1.93us", "--format", "json"});
   ASSERT_EQ(named.status, 0) << named.err;
   EXPECT_EQ(named.out, rate.out);
   const hml::inference_options over_pcie{.tensor_parallel = 4, .link = hml::link_of(hml::systems::pcie5_x16)};
