@@ -135,6 +135,9 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
     if (d.clock.published()) out += " at " + figure_text(d.clock, cite);
     out += "\n";
   }
+  if (d.kernel_overhead.published()) {
+    out += "kernel overhead (launch, ramp-up, tail): " + figure_text(d.kernel_overhead, cite) + " a kernel\n";
+  }
   out += "memory, fastest first (the last is main memory):\n";
   for (const hml::level_description& l : d.memory) out += level_text(l, cite);
   out += "compute, dense (ridge = peak / main-memory bandwidth; measured peaks over measured bandwidth):\n";

@@ -134,6 +134,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     }
   }
   i.achieved = {o.efficiency_compute, o.efficiency_memory};
+  i.estimate = o.bound ? hml::estimate::bound : hml::estimate::expected;
   check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
   check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
@@ -159,6 +160,16 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
   });
 }
 
+std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i) {
+  if (i.estimate == hml::estimate::bound) return "ideal bound (--bound)";
+  const std::string tiles = d.cores > 0 ? std::to_string(hml::tile_rows) + " x " + std::to_string(hml::tile_columns) +
+                                              " tiles in waves over " + std::to_string(d.cores) + " SMs"
+                                        : std::string{"no SM count, no tiles"};
+  const std::string overhead = d.kernel_overhead.published() ? text(d.kernel_overhead.value) + " a kernel"
+                                                             : std::string{"no kernel overhead published"};
+  return "expected (" + tiles + ", " + overhead + "; --bound for the ideal bound)";
+}
+
 void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                            const hml::inference_options& i) {
   for (const hml::step_shape& s : {hml::prefill_step(g.batch, g.prompt), hml::decode_step(g.batch, g.prompt + 1)}) {
@@ -176,9 +187,10 @@ void llm::check_precisions(const hml::transformer& t, const hml::generation& g, 
 namespace {
 
 const std::vector<std::string> table_columns{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"};
-const std::vector<std::string> csv_columns{"phase",         "operator",      "flops",       "bytes_read",
-                                           "bytes_written", "intensity",     "bound",       "compute_time_s",
-                                           "memory_time_s", "link_time_s",   "time_s",      "share"};
+const std::vector<std::string> csv_columns{"phase",         "operator",      "flops",         "bytes_read",
+                                           "bytes_written", "intensity",     "bound",         "compute_time_s",
+                                           "memory_time_s", "link_time_s",   "overhead_s",    "time_s",
+                                           "share"};
 
 void add_rows(hml::table& table, std::string_view phase, const hml::step_analysis& s, bool human) {
   for (const hml::operator_time& op : s.operators) {
@@ -188,8 +200,8 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
     } else {
       table.add_row({std::string{phase}, std::string{op.op.name}, op.op.flops.value(), op.op.bytes_read().value(),
                      op.op.bytes_written().value(), op.intensity.value(), std::string{to_string(op.bound)},
-                     op.compute_time.value(), op.memory_time.value(), op.link_time.value(), op.time.value(),
-                     s.share(op)});
+                     op.compute_time.value(), op.memory_time.value(), op.link_time.value(), op.overhead.value(),
+                     op.time.value(), s.share(op)});
     }
   }
   if (human) {
@@ -198,7 +210,7 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
   } else {
     table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), s.bytes.value(), hml::no_value{},
                    hml::no_value{}, std::string{to_string(s.bound())}, s.compute_time.value(), s.memory_time.value(),
-                   s.link_time.value(), s.time.value.value(), 1.0});
+                   s.link_time.value(), s.overhead.value(), s.time.value.value(), 1.0});
   }
 }
 
@@ -220,6 +232,7 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          std::to_string(o.batch) + ", " + what + "\n" + "precisions: weights " + precision(i.types.weights) +
          ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
          "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
+         "time: " + llm::estimate_text(d, i) + "\n" +
          "memory per device: weights " + text(memory.weights) + " + KV cache" +
          (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
          " " + text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " + text(memory.total()) +
@@ -281,6 +294,34 @@ hml::cell largest_batch_cell(const hml::transformer& t, std::uint64_t context, c
                              const hml::inference_options& i) {
   const bool known = hml::main_memory(d).capacity.published();
   return number_or_none(known, known ? static_cast<double>(hml::largest_batch(t, context, d, i)) : 0.0);
+}
+
+// In an expected time, the same figures at the ideal bound, beside it; none where the run is the bound.
+std::optional<hml::serving_figures> bound_beside(const hml::transformer& t, const hml::generation& g,
+                                                 const hml::machine_description& d, hml::inference_options i) {
+  if (i.estimate == hml::estimate::bound) return std::nullopt;
+  i.estimate = hml::estimate::bound;
+  return hml::serving(hml::analyze_generation(t, g, d, i), g);
+}
+
+// The JSON summary's bound_* figures; the table's line.
+void add_bound(hml::table& summary, const std::optional<hml::serving_figures>& b, bool decodes) {
+  if (!b) return;
+  for (const char* name : {"bound_time_to_first_token_s", "bound_time_per_output_token_s", "bound_end_to_end_latency_s",
+                           "bound_output_tokens_per_s"}) {
+    summary.columns.emplace_back(name);
+  }
+  summary.rows.back().insert(summary.rows.back().end(),
+                             {b->time_to_first_token.value.value(),
+                              number_or_none(decodes, b->time_per_output_token.value.value()), b->end_to_end.value.value(),
+                              b->output_throughput.per_second});
+}
+
+std::string bound_line(const std::optional<hml::serving_figures>& b, bool decodes) {
+  if (!b) return {};
+  return "ideal bound (--bound): TTFT " + text(b->time_to_first_token.value) +
+         (decodes ? ", TPOT " + text(b->time_per_output_token.value) : std::string{}) + ", end-to-end " +
+         text(b->end_to_end.value) + ", output " + llm::token_rate_text(b->output_throughput.per_second) + " tokens/s\n";
 }
 
 // With --draft, the summary's speculative-decoding figures at the first decode step.
@@ -359,6 +400,12 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   const hml::token_rate rate = hml::throughput(step.time, step.produced());
   const hml::memory_use memory = hml::memory_needed(t, o.batch, n, i);
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, n);
+  std::optional<hml::step_analysis> bound;  // beside an expected time
+  if (i.estimate == hml::estimate::expected) {
+    hml::inference_options at_bound = i;
+    at_bound.estimate = hml::estimate::bound;
+    bound = hml::analyze_step(t, hml::decode_step(o.batch, n), d, at_bound);
+  }
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -367,6 +414,11 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                         "largest_batch"},
                        {}};
     summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, n, d, i)});
+    if (bound) {
+      summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
+      summary.rows.back().insert(summary.rows.back().end(),
+                                 {bound->time.value.value(), hml::throughput(bound->time, bound->produced()).per_second});
+    }
     add_speculation(summary, speculative);
     emit_rows(o.output, format, table, summary);
     return;
@@ -376,7 +428,12 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
-                     llm::token_rate_text(rate.per_second) + " tokens/s\n" + speculation_line(o, speculative) + ridge_line(t, d, i, n));
+                     llm::token_rate_text(rate.per_second) + " tokens/s\n" +
+                     (bound ? "ideal bound (--bound): " + text(bound->time.value) + ", output " +
+                                  llm::token_rate_text(hml::throughput(bound->time, bound->produced()).per_second) +
+                                  " tokens/s\n"
+                            : std::string{}) +
+                     speculation_line(o, speculative) + ridge_line(t, d, i, n));
 }
 
 void run(const llm_options& o) {
@@ -413,6 +470,7 @@ void run(const llm_options& o) {
   const std::optional<hml::chunked_prefill_time> chunked =
       o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
   const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
+  const std::optional<hml::serving_figures> bound = bound_beside(t, g, d, i);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -430,6 +488,7 @@ void run(const llm_options& o) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
     }
+    add_bound(summary, bound, g.generate > 1);
     add_speculation(summary, speculative);
     add_continuous(summary, continuous);
     emit_rows(o.output, format, table, summary);
@@ -454,6 +513,7 @@ void run(const llm_options& o) {
   out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
          (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
          text(serving.end_to_end.value) + ", output " + llm::token_rate_text(serving.output_throughput.per_second) + " tokens/s\n";
+  out += bound_line(bound, g.generate > 1);
   if (chunked) {
     out += "chunked prefill (" + std::to_string(*o.chunk) + " tokens a step): time to first token " + text(chunked->time.value) +
            " in " + std::to_string(chunked->steps) + (chunked->steps == 1 ? " step (" : " steps (") +
@@ -530,6 +590,9 @@ void add_llm_command(CLI::App& hml) {
       ->capture_default_str();
   command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
       ->capture_default_str();
+  command->add_flag("--bound", o->bound,
+                    "the ideal bound: every operator at its roofline (default: the expected time, matrix products "
+                    "in tiles over the SMs and a kernel overhead each, from the machine's figures)");
   command->add_option("--chunk", o->chunk, "chunked prefill: prompt tokens a step (the time to first token in chunks, beside the plain one)")
       ->check(whole_number(1, std::uint64_t{1} << 30))
       ->excludes("--context");
@@ -591,7 +654,8 @@ void add_llm_command(CLI::App& hml) {
   for (const CLI::Option* option : command->get_options()) {
     const std::string name = option->get_name();
     const bool for_every_run = name == "--compare" || name == "--help" || name == "--figures" || name == "--attention" ||
-                               name.starts_with("--efficiency") || name == "--kv-block" || name == "--memory-utilization";
+                               name.starts_with("--efficiency") || name == "--kv-block" || name == "--memory-utilization" ||
+                               name == "--bound";
     if (!for_every_run) one_run.push_back(option);
   }
   add_output_options(*command, o->output);
@@ -599,7 +663,7 @@ void add_llm_command(CLI::App& hml) {
     for (const CLI::Option* option : one_run) {
       if (compare->count() > 0 && option->count() > 0) {
         throw input_error(option->get_name() + ", --compare: not together; the file gives each run's settings (beside "
-                          "--compare: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization)");
+                          "--compare: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization, --bound)");
       }
     }
     run(*o);

@@ -27,6 +27,7 @@ struct run_options {
   std::string link_latency;
   double efficiency_compute = 1.0;
   double efficiency_memory = 1.0;
+  bool bound = false;  // the ideal bound, not the expected time
   std::optional<std::uint64_t> chunk;  // chunked prefill: prompt tokens a step
   std::string draft;                 // speculative decoding: the draft model (a preset)
   unsigned lookahead = 4;            // tokens it drafts a step
@@ -54,7 +55,7 @@ std::string percent(double share);
 std::string token_rate_text(double per_second);
 // The model: a preset, with any of its sizes overridden, or all of them given.
 hml::transformer model_of(const run_options& o);
-// The precisions, attention kernel, tensor parallelism and link, efficiencies and memory policy.
+// The precisions, attention kernel, tensor parallelism and link, efficiencies, memory policy and estimate.
 hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
 // The generation's counts, within what the model can count and its positions hold; errors name `options`.
 void check_generation(const hml::transformer& t, const hml::generation& g);
@@ -64,6 +65,9 @@ std::optional<hml::continuous_batching_result> continuous_run(const run_options&
                                                               const hml::machine_description& d,
                                                               const hml::inference_options& i,
                                                               std::string_view options = "--requests, --max-batch, --max-tokens");
+// Which time is computed, as the output says it: "expected (128 x 128 tiles in waves over 132 SMs, 4.68 us a
+// kernel)" or "ideal bound".
+std::string estimate_text(const hml::machine_description& d, const hml::inference_options& i);
 // Every compute kind the steps of `g` use must have a peak on the machine: says which does not, and what it has.
 void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                       const hml::inference_options& i);

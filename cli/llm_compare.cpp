@@ -192,7 +192,11 @@ void run_compare(const run_options& o) {
     return;
   }
   std::string out = std::to_string(runs.size()) + " measured runs of " + input_name(o.compare) +
-                    ", predicted at efficiency: compute " + percent(o.efficiency_compute) + ", memory " +
+                    ", predicted " +
+                    (o.bound ? std::string{"at the ideal bound"}
+                             : std::string{"as expected times (tiles in waves over each machine's SMs, its kernel overhead; "
+                                           "--bound: the ideal bound)"}) +
+                    " at efficiency: compute " + percent(o.efficiency_compute) + ", memory " +
                     percent(o.efficiency_memory) + " (error: predicted / measured - 1)\n\n" + hml::format_table(table) +
                     "\nmean absolute percentage error: " + percent(mape) + " over " + std::to_string(all.size()) +
                     (all.size() == 1 ? " figure" : " figures");

@@ -197,6 +197,9 @@ struct machine_description {
   fixed_list<ceiling_description, max_compute_ceilings> compute{};
   unsigned cores = 0;  // SMs, CUs or CPU cores; 0: not published
   figure<frequency> clock{};
+  // A GPU kernel's fixed cost beyond its roofline time (its launch, ramp-up and tail), as measured or derived
+  // from a measurement; the expected time of hml.transformer adds it to each kernel. Not published: none.
+  figure<duration> kernel_overhead{};
   std::string_view note{};
   std::size_t cacheline_bytes = 64;
   fixed_list<stream_mix_bandwidth, max_stream_mixes> memory_bandwidths{};  // main memory, measured per mix

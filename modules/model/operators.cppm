@@ -58,7 +58,17 @@ struct tokens {
   friend constexpr auto operator<=>(tokens, tokens) noexcept = default;
 };
 
-// One operator: its FLOP and its bytes by kind. `compute` is the ceiling it runs on.
+// The output of a matrix product as a GPU kernel tiles it: `count` independent products (a batched GEMM,
+// the experts of a grouped GEMM) of `rows` x `columns` outputs each. Zero rows: not a matrix product.
+struct gemm_shape {
+  std::uint64_t count = 0;
+  std::uint64_t rows = 0;
+  std::uint64_t columns = 0;
+  friend constexpr bool operator==(const gemm_shape&, const gemm_shape&) = default;
+};
+
+// One operator: its FLOP and its bytes by kind. `compute` is the ceiling it runs on; `gemm` its output's
+// shape where it is a matrix product (hml.transformer's expected time tiles it).
 struct operator_cost {
   std::string_view name{};
   work flops{};
@@ -71,6 +81,7 @@ struct operator_cost {
   double link_messages = 0;       // messages sent one after another (each pays the link's latency)
   compute_kind compute{precision::fp32, compute_unit::vector};
   double repeats = 1;             // how many times a step runs it (repeated(): once or twice per layer)
+  gemm_shape gemm{};              // one run's, where it is a matrix product
 
   [[nodiscard]] constexpr data_size bytes_read() const noexcept { return weights + kv_read + activations_read; }
   [[nodiscard]] constexpr data_size bytes_written() const noexcept { return kv_written + activations_written; }
@@ -112,7 +123,8 @@ struct gemm_types {
           .flops = 2.0 * static_cast<double>(batch * m) * static_cast<double>(n * k) * flop,
           .activations_read = bytes_of(batch * m * k, t.a) + bytes_of(batch * k * n, t.b),
           .activations_written = bytes_of(batch * m * n, t.c),
-          .compute = matrix_compute(compute_precision(t.a, t.b))};
+          .compute = matrix_compute(compute_precision(t.a, t.b)),
+          .gemm = {batch, m, n}};
 }
 
 // A linear layer: `rows` tokens (A, rows x in) times a weight matrix (B, in x out) read once whatever the
@@ -126,7 +138,8 @@ struct gemm_types {
           .weights = bytes_of(in * out, weights),
           .activations_read = bytes_of(rows * in, activations),
           .activations_written = bytes_of(rows * out, activations),
-          .compute = matrix_compute(compute_precision(activations, weights))};
+          .compute = matrix_compute(compute_precision(activations, weights)),
+          .gemm = {1, rows, out}};
 }
 
 // The shape of attention: query heads, key-value heads (fewer under grouped-query attention) and the

@@ -3,7 +3,8 @@
 // a growing context), each placed on the machine's roofline at the precision it computes in; the time of a
 // step, a phase and a token; the batch at which decode turns compute-bound, in closed form; the memory it
 // needs (weights + KV cache + activations) against the machine's typed capacity; efficiency factors and
-// their fit from one measured time; tensor parallelism over N devices joined by a link.
+// their fit from one measured time; tensor parallelism over N devices joined by a link; beside the ideal
+// bound, the expected time of a GPU run (matrix products tiled in waves over the SMs, a fixed cost a kernel).
 //
 // Conventions (docs/explanation/transformer-conventions.md states them all, with what they leave out):
 //   - every operand crosses main memory once per operator (ideal on-chip reuse), compute and memory overlap
@@ -138,6 +139,13 @@ constexpr void validate(const memory_policy& p) {
   expects(p.memory_utilization > 0 && p.memory_utilization <= 1, "hml: the memory utilization is within (0, 1]");
 }
 
+// Which time a step takes: the ideal bound (each operator at its roofline: the larger of its compute and
+// memory times, plus its link time), or the expected time of a run on a GPU, which adds what the machine's
+// measured figures say kernels lose: matrix products run as tiles in waves over the SMs (tiling_factor),
+// and each kernel but the collectives pays the machine's kernel overhead (the collectives' measured latency
+// holds their own). A machine without those figures (no SM count, no kernel overhead) loses nothing there.
+enum class estimate { bound, expected };
+
 struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
@@ -145,6 +153,7 @@ struct inference_options {
   hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
   efficiency achieved{};
   memory_policy memory{};
+  hml::estimate estimate = hml::estimate::bound;
 };
 
 constexpr void validate(const transformer& t, const inference_options& o) {
@@ -223,7 +232,10 @@ struct step_shape {
   return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = steps};
 }
 
-inline constexpr std::size_t max_step_operators = 20;
+// The most operators a step has: 15 (the embedding, a position table or rotary, the norm, QKV, the cache store,
+// attention, O, the residual add, an all-reduce, a router, the MLP's three, the norms, the LM head) and one
+// spare. No more: every step fills a list this long, and a compile-time generation pays for each slot.
+inline constexpr std::size_t max_step_operators = 16;
 using operator_list = fixed_list<operator_cost, max_step_operators>;
 
 // The operators of one step on one device, each summed over the layers. Under tensor parallelism over n
@@ -281,8 +293,10 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   // pairs), reading the weights of the experts the step touches.
   const std::uint64_t pairs = rows * t.active_experts;
   const double touched = static_cast<double>(pairs < t.experts ? pairs : t.experts);
-  const auto experts = [&](operator_cost op) {
+  const auto experts = [&](operator_cost op) {  // one grouped GEMM over the touched experts
     op.weights *= touched;
+    const auto groups = static_cast<std::uint64_t>(touched);
+    op.gemm = {groups, (pairs + groups - 1) / groups, op.gemm.columns};
     return op;
   };
   if (t.experts > 1) ops.push_back(repeated(linear("router"sv, rows, t.hidden, t.experts, act, w), L));
@@ -342,6 +356,35 @@ struct token_rate {
   return {static_cast<double>(produced.count) / t.value.value()};
 }
 
+// --- Expected time: tiles and waves ----------------------------------------------------------------------
+
+// A GEMM kernel's output tile: 128 x 128 outputs, one tile on an SM at a time (the common tile of cuBLAS's
+// and CUTLASS's tensor-core kernels); a product of fewer rows takes a tile of its rows rounded up to 16, a
+// tensor-core MMA's height, as small-batch kernels do.
+inline constexpr std::uint64_t tile_rows = 128;
+inline constexpr std::uint64_t tile_columns = 128;
+inline constexpr std::uint64_t tile_row_step = 16;
+
+// How much longer a matrix product takes than its FLOP at the machine's matmul rate on `sms` SMs: its outputs
+// padded to whole tiles, the tiles run in waves of `sms`, a tile at an SM's share of the rate. So
+// waves x sms x tile rows x tile columns / (count x rows x columns), 1 or more: a 1024^3 GEMM on an A100's
+// 108 SMs is 64 tiles in one wave, 108 / 64 = 1.6875. Not a matrix product, or no SM count: 1.
+[[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) noexcept {
+  if (g.count == 0 || g.rows == 0 || g.columns == 0 || sms == 0) return 1.0;
+  const auto ceil_div = [](std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; };
+  const std::uint64_t rows = g.rows >= tile_rows ? tile_rows : ceil_div(g.rows, tile_row_step) * tile_row_step;
+  // Whole tiles: no more than the outputs, which validate_counts keeps below 2^62.
+  const std::uint64_t tiles = g.count * ceil_div(g.rows, rows) * ceil_div(g.columns, tile_columns);
+  const auto waves = static_cast<double>(ceil_div(tiles, sms));
+  return waves * sms * static_cast<double>(rows * tile_columns) /
+         (static_cast<double>(g.count) * static_cast<double>(g.rows) * static_cast<double>(g.columns));
+}
+
+// The fixed cost the machine's kernels pay (0 s where it publishes none).
+[[nodiscard]] constexpr duration kernel_overhead_of(const machine_description& m) noexcept {
+  return m.kernel_overhead.published() ? m.kernel_overhead.value : duration{};
+}
+
 enum class limit { compute, memory, link };
 
 [[nodiscard]] constexpr std::string_view to_string(limit l) noexcept {
@@ -353,14 +396,16 @@ enum class limit { compute, memory, link };
   return "?";
 }
 
-// One operator on the machine: its intensity, the time its FLOP and its bytes take at the achieved rates,
-// the link time, its time (max of compute and memory, plus the link) and what binds it.
+// One operator on the machine: its intensity, the time its FLOP and its bytes take at the achieved rates
+// (the FLOP's tiled into waves in an expected time), the link time, its kernels' overhead (expected time
+// only), its time (max of compute and memory, plus the link and the overhead) and what binds it.
 struct operator_time {
   operator_cost op{};
   arithmetic_intensity intensity{};
   duration compute_time{};
   duration memory_time{};
   duration link_time{};
+  duration overhead{};
   duration time{};
   limit bound = limit::memory;
 };
@@ -382,6 +427,10 @@ struct operator_time {
   if (op.flops.value() > 0) {
     r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
   }
+  if (o.estimate == estimate::expected) {
+    r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
+    if (op.link_messages == 0) r.overhead = op.repeats * kernel_overhead_of(m);  // one kernel a run
+  }
   if (op.link_sent.value() > 0 || op.link_messages > 0) {
     expects(op.link_messages > 0, "hml: link traffic needs at least one message");
     validate(o.link);
@@ -391,6 +440,7 @@ struct operator_time {
     r.link_time = op.link_messages * detail::link_time_both_ways_of(o.link, chunk, chunk);
   }
   r.time = combine(r.memory_time, r.compute_time, overlap::full) + r.link_time;
+  if (o.estimate == estimate::expected) r.time += r.overhead;  // the bound skips it: constexpr steps are a budget
   r.bound = r.link_time > combine(r.memory_time, r.compute_time, overlap::full) ? limit::link
             : r.compute_time > r.memory_time                                    ? limit::compute
                                                                                 : limit::memory;
@@ -408,6 +458,7 @@ struct step_analysis {
   duration compute_time{};  // sum of the operators' compute times
   duration memory_time{};   // sum of the operators' memory times
   duration link_time{};
+  duration overhead{};      // the kernels' fixed costs (expected time only)
   step_time time{};
 
   [[nodiscard]] constexpr tokens produced() const noexcept {
@@ -435,6 +486,7 @@ struct step_analysis {
     r.compute_time += ot.compute_time;
     r.memory_time += ot.memory_time;
     r.link_time += ot.link_time;
+    if (o.estimate == estimate::expected) r.overhead += ot.overhead;
     r.time.value += ot.time;
   }
   return r;
@@ -484,12 +536,20 @@ struct generation_analysis {
   expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
   generation_analysis r{};
   r.prefill = analyze_step(t, prefill_step(g.batch, g.prompt), m, o).time;
+  // Each step is kept only where it is the first or the last: copying every step's operators would cost a
+  // long generation more constexpr steps than analysing it.
   for (std::uint64_t i = 1; i < g.generate; ++i) {
-    const step_analysis step = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
-    if (i == 1) r.first_decode = step;
-    r.last_decode = step;
-    r.decode = r.decode + step.time;
+    if (i == 1) {
+      r.first_decode = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
+      r.decode = r.decode + r.first_decode.time;
+    } else if (i + 1 == g.generate) {
+      r.last_decode = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
+      r.decode = r.decode + r.last_decode.time;
+    } else {
+      r.decode = r.decode + analyze_step(t, decode_step(g.batch, g.prompt + i), m, o).time;
+    }
   }
+  if (g.generate == 2) r.last_decode = r.first_decode;
   r.total = r.prefill + r.decode;
   if (g.generate > 1) {
     const tokens decoded{g.batch * (g.generate - 1)};
@@ -631,9 +691,10 @@ private:
 // With only the weights counted this is llm-analysis's pivot, peak x |w| / (2 bandwidth).
 // A mixture of experts reads more experts' weights as the batch grows until every expert is touched, at
 // batch experts / active: the affine form holds from there, and below it the first compute-bound batch is
-// searched for.
+// searched for. It is the bound's ridge whatever `o.estimate` says (tiles make the compute time a staircase).
 [[nodiscard]] constexpr decode_ridge ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
-                                                 const inference_options& o = {}) {
+                                                 inference_options o = {}) {
+  o.estimate = estimate::bound;
   const std::uint64_t from = t.experts > 1 ? (t.experts + t.active_experts - 1) / t.active_experts : 1;
   const step_analysis one = analyze_step(t, decode_step(from, context), m, o);
   const step_analysis two = analyze_step(t, decode_step(from + 1, context), m, o);

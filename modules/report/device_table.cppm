@@ -44,6 +44,7 @@ inline std::vector<std::string_view> cited_keys(const device& d) {
     cite(c.measured);
   }
   cite(d.clock);
+  cite(d.kernel_overhead);
   return keys;
 }
 

@@ -151,6 +151,7 @@ public:
     if (!m.note.empty()) out["note"] = std::string{m.note};
     if (m.cores > 0) out["cores"] = m.cores;
     put(out, "clock", m.clock);
+    put(out, "kernel_overhead", m.kernel_overhead);
     const machine_description defaults{};
     if (m.cacheline_bytes != defaults.cacheline_bytes) out["cacheline"] = std::to_string(m.cacheline_bytes) + " B";
     if (m.write_allocate != defaults.write_allocate) out["write_allocate"] = m.write_allocate;
@@ -355,7 +356,7 @@ public:
     if (document) {
       r_.expect_map(root, "", {"format", "machines", "links", "systems", "sources"});
     } else {
-      r_.expect_map(root, "", {"format", "id", "name", "note", "cores", "clock", "cacheline", "write_allocate",
+      r_.expect_map(root, "", {"format", "id", "name", "note", "cores", "clock", "kernel_overhead", "cacheline", "write_allocate",
                                "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths",
                                "domains", "sources"});
     }
@@ -466,7 +467,7 @@ private:
 
   void add_machine(const YAML::Node& node, const std::string& field) {
     if (!field.empty()) {
-      r_.expect_map(node, field, {"id", "name", "note", "cores", "clock", "cacheline", "write_allocate",
+      r_.expect_map(node, field, {"id", "name", "note", "cores", "clock", "kernel_overhead", "cacheline", "write_allocate",
                                   "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths",
                                   "domains"});
     }
@@ -482,6 +483,11 @@ private:
     }
     m.cores = static_cast<unsigned>(r_.integer(node, field, "cores", 0, 1, most_cores));
     m.clock = a_figure<frequency>(node, field, "clock");
+    m.kernel_overhead = a_figure<duration>(node, field, "kernel_overhead");
+    if (m.kernel_overhead.published() && !(m.kernel_overhead.value < 1 * second)) {
+      r_.fail(node["kernel_overhead"], fields::path(field, "kernel_overhead"),
+              "must be below 1 s (a kernel's fixed cost is microseconds), not " + quantity_text(m.kernel_overhead.value));
+    }
     m.cacheline_bytes = whole_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
     m.write_allocate = r_.boolean(node, field, "write_allocate", m.write_allocate);
     m.layer_condition_share = r_.number(node, field, "layer_condition_share", m.layer_condition_share, 1e-3, 1);

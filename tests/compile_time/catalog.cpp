@@ -105,6 +105,26 @@ static_assert(hml::peak(devices::a100_sxm_80gb, bf16_tensor, hml::basis::measure
 static_assert(hml::peak(devices::a100_sxm_80gb, fp16_tensor, hml::basis::measured).source == "bekman-mamf");
 static_assert(hml::peak(devices::a100_sxm_80gb, fp16_tensor, hml::basis::measured).kind == hml::provenance::measured);
 static_assert(!hml::find_ceiling(hml::systems::gh200_hopper, fp16_tensor)->measured.published());
+
+// A kernel's fixed cost, derived: cuBLASLt's 1024^3 GEMM as Azure measured it (A100 FP16 119.4 TFLOP/s, H100
+// FP8 274.1, H200 FP8 290.8) less the same GEMM in the expected time's tiles (64 of 128 x 128, one wave) at
+// the catalog's default matmul rate (measured where published: 271.2, 1,402.6 and, the H200's best cuBLASLt
+// GEMM in the same tables, 1,366.3).
+constexpr double gemm_1024_flop = 2.0 * 1024 * 1024 * 1024;
+constexpr double kernel_overhead_us(const hml::device& d, precision p, double measured_tflops) {
+  const hml::compute_rate rate = hml::peak(d, {p, compute_unit::tensor}, hml::basis::measured_where_published).value;
+  const double tiled_us = gemm_1024_flop / (rate / 1_TFLOPS * 1e12) * hml::tiling_factor({1, 1024, 1024}, d.cores) * 1e6;
+  return gemm_1024_flop / (measured_tflops * 1e12) * 1e6 - tiled_us;
+}
+constexpr bool within(double a, double b, double tolerance) { return a - b <= tolerance && b - a <= tolerance; }
+static_assert(within(kernel_overhead_us(devices::a100_sxm_80gb, precision::fp16, 119.4), 4.62, 0.005));
+static_assert(within(kernel_overhead_us(devices::h100_sxm, precision::fp8, 274.1), 4.68, 0.005));
+static_assert(within(kernel_overhead_us(devices::h200, precision::fp8, 290.8), 4.14, 0.005));
+static_assert(hml::peak(devices::h200, {precision::fp8, compute_unit::tensor}, hml::basis::measured).value == 1366.3_TFLOPS);
+static_assert(devices::h100_sxm.kernel_overhead.value == 4.68_us && devices::h200.kernel_overhead.value == 4.14_us &&
+              devices::a100_sxm_80gb.kernel_overhead.value == 4.62_us);
+static_assert(devices::a100_sxm_80gb.kernel_overhead.kind == hml::provenance::derived);
+static_assert(!devices::l40s.kernel_overhead.published() && !devices::a100_sxm_40gb.kernel_overhead.published());
 static_assert(hml::to_string(hml::provenance::derived) == "derived");
 static_assert(devices::all.size() == 15);
 static_assert(devices::all[0]->id == "h100_sxm" && devices::all[14]->id == "xeon_8480_plus");

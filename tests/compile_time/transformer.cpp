@@ -4,6 +4,7 @@
 // x context; and published figures of other calculators reproduced, with the differences stated.
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <string_view>
 #include <tuple>
 
@@ -531,3 +532,84 @@ static_assert(named("down projection")->weights == 48 * (6400 * 1600 + 1600) * 2
 // Llama has neither: its QKV projection is its weights alone.
 static_assert(hml::step_operators(models::llama_2_7b, hml::decode_step(1, 100))[2].weights == 32 * 4096 * 3 * 4096 * 2_B);
 }  // namespace gpt_style
+
+// --- The expected time: tiles in waves, a kernel overhead ------------------------------------------------
+
+namespace expected_time {
+constexpr hml::inference_options expected{.estimate = hml::estimate::expected};
+
+// Tiles of 128 x 128 outputs (rows rounded up to 16 below 128) in waves over the SMs: a 1024^3 GEMM on an
+// A100's 108 SMs is 64 tiles in one wave, 108/64; 128 x 4096 on 132 SMs, 32 tiles, 132/32; one row pads to
+// 16, 32 tiles of 16 x 128 in one wave, 132 x 16 x 128 / 4096; 8192^2 outputs, 4096 tiles in 32 waves of
+// 132, 4224/4096. Not a matrix product, or no SM count: 1.
+static_assert(hml::tiling_factor({1, 1024, 1024}, 108) == 1.6875);
+static_assert(hml::tiling_factor({1, 128, 4096}, 132) == 4.125);
+static_assert(hml::tiling_factor({1, 1, 4096}, 132) == 66.0);
+static_assert(hml::tiling_factor({1, 8192, 8192}, 132) == 4224.0 / 4096);
+static_assert(hml::tiling_factor({}, 132) == 1.0 && hml::tiling_factor({1, 128, 128}, 0) == 1.0);
+
+// Against cuBLASLt's measured GEMM rates (Azure's tables, the catalog's source azure-cublaslt-gemm): each
+// shape's rate as the expected time gives it, on the default figures (measured where published). The
+// compute-bound shapes come within -9 % to +12 % on the A100 (FP16), -2 % to +7 % on the H100 and -1 % to +4 %
+// on the H200 (FP8); the skinny 802816 x 192 x 768, memory-bound, 13 % to 39 % fast (its kernels do not reach
+// BabelStream's bandwidth). The 1024^3 GEMMs are where the kernel overhead is derived: 0 %.
+struct gemm_rate {
+  std::uint64_t m, n, k;
+  double measured_tflops;
+};
+constexpr double expected_error(const hml::device& d, precision p, const gemm_rate& g) {
+  const hml::machine_description view = hml::with_figures(d, hml::basis::measured_where_published);
+  const hml::operator_cost op = hml::gemm("GEMM", g.m, g.n, g.k, {p, p, precision::fp16});
+  const hml::operator_time t = hml::time_on(op, view, expected);
+  return op.flops / t.time / (g.measured_tflops * 1_TFLOPS) - 1;
+}
+constexpr bool within_range(const hml::device& d, precision p, std::initializer_list<gemm_rate> shapes, double low,
+                            double high) {
+  for (const gemm_rate& g : shapes) {
+    const double e = expected_error(d, p, g);
+    if (e < low || e > high) return false;
+  }
+  return true;
+}
+static_assert(within_range(devices::a100_sxm_80gb, precision::fp16,
+                           {{2048, 2048, 2048, 221.8}, {4096, 4096, 4096, 228.0}, {8192, 8192, 8192, 253.7},
+                            {16384, 16384, 16384, 256.5}, {1024, 2145, 1024, 132.8}, {6144, 12288, 12288, 250.8}},
+                           -0.09, 0.12));
+static_assert(within_range(devices::h100_sxm, precision::fp8,
+                           {{2048, 2048, 2048, 1011.3}, {4096, 4096, 4096, 1216.9}, {8192, 8192, 8192, 1290.1},
+                            {16384, 16384, 16384, 1377.3}, {32768, 32768, 32768, 1382.2}, {1024, 2145, 1024, 410.7},
+                            {6144, 12288, 12288, 1351.4}},
+                           -0.02, 0.07));
+static_assert(within_range(devices::h200, precision::fp8,
+                           {{2048, 2048, 2048, 1013.4}, {4096, 4096, 4096, 1249.1}, {8192, 8192, 8192, 1300.6},
+                            {16384, 16384, 16384, 1366.3}, {32768, 32768, 32768, 1349.5}, {1024, 2145, 1024, 407.9},
+                            {6144, 12288, 12288, 1318.0}},
+                           -0.01, 0.04));
+static_assert(within_range(devices::a100_sxm_80gb, precision::fp16, {{802816, 192, 768, 157.8}}, 0.13, 0.39) &&
+              within_range(devices::h100_sxm, precision::fp8, {{802816, 192, 768, 663.8}}, 0.12, 0.39) &&
+              within_range(devices::h200, precision::fp8, {{802816, 192, 768, 717.5}}, 0.13, 0.39));
+static_assert(within_range(devices::a100_sxm_80gb, precision::fp16, {{1024, 1024, 1024, 119.4}}, -0.001, 0.001) &&
+              within_range(devices::h100_sxm, precision::fp8, {{1024, 1024, 1024, 274.1}}, -0.001, 0.001));
+
+// A step's expected time is its bound plus each operator's tiles and each kernel's overhead. Llama-2 7B's
+// decode at batch 1 on an A100 runs 386 kernels (11 operators in each of 32 layers, the residual add twice,
+// the embedding and the LM head once), 386 x 4.62 us = 1.783 ms; batch 1 keeps every GEMM memory-bound, so
+// that is all it adds.
+constexpr auto decode_bound = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 512), devices::a100_sxm_80gb);
+constexpr auto decode_expected =
+    hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 512), devices::a100_sxm_80gb, expected);
+static_assert(decode_bound.overhead == 0_s && near(decode_expected.overhead / 1_ms, 386 * 4.62e-3, 1e-9));
+static_assert(near(decode_expected.time.value / 1_ms, (decode_bound.time.value + decode_expected.overhead) / 1_ms, 1e-9));
+// A prefill of 128 tokens on an H100: the O projection's 128 x 4096 outputs are 32 tiles for 132 SMs, so its
+// FLOP take 132/32 = 4.125 times as long.
+constexpr auto prefill_bound = hml::analyze_step(models::llama_2_7b, hml::prefill_step(1, 128), devices::h100_sxm);
+constexpr auto prefill_expected =
+    hml::analyze_step(models::llama_2_7b, hml::prefill_step(1, 128), devices::h100_sxm, expected);
+constexpr std::size_t o_projection = 6;
+static_assert(prefill_bound.operators[o_projection].op.name == "O projection");
+static_assert(near(prefill_expected.operators[o_projection].compute_time / prefill_bound.operators[o_projection].compute_time,
+                   4.125, 1e-12));
+// The ridge batch stays the bound's.
+static_assert(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, expected) ==
+              hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm));
+}  // namespace expected_time

@@ -128,7 +128,7 @@ TEST(DeviceLookup, RoofsNamePrecisionAndUnit) {
   };
   // Each refusal lists the precisions the device does have: the V100's datasheet gives FP64 and FP32 on its
   // vector units and FP16 on its tensor cores (NVIDIA V100 datasheet; no TF32, no FP8); the H100's measured peaks are
-  // its matmul rates (MAMF), the H200 has none.
+  // its matmul rates (MAMF), the L40S has none.
   const std::string v100_has = "; it has fp64_vector, fp32_vector, fp16_tensor";
   EXPECT_EQ(refused(hml::devices::v100, precision::tf32),
             std::string{hml::devices::v100.name} + " publishes no TF32 tensor peak" + v100_has);
@@ -136,8 +136,8 @@ TEST(DeviceLookup, RoofsNamePrecisionAndUnit) {
             std::string{hml::devices::v100.name} + " publishes no FP16 peak" + v100_has);
   EXPECT_EQ(refused(h100, precision::fp32, hml::basis::measured),
             std::string{h100.name} + " publishes no measured FP32 peak; it has bf16_tensor, fp16_tensor, fp8_tensor");
-  EXPECT_EQ(refused(hml::devices::h200, precision::fp32, hml::basis::measured),
-            std::string{hml::devices::h200.name} + " publishes no measured FP32 peak; it has no measured peak at all");
+  EXPECT_EQ(refused(hml::devices::l40s, precision::fp32, hml::basis::measured),
+            std::string{hml::devices::l40s.name} + " publishes no measured FP32 peak; it has no measured peak at all");
   // The V100's measured roof: ERT's FP64 FMA rate over its HBM bandwidth.
   const hml::roof ert = hml::roof_named(hml::devices::v100, precision::fp64, hml::basis::measured);
   EXPECT_EQ(ert.bandwidth, hml::main_memory(hml::devices::v100).measured_bandwidth.value);

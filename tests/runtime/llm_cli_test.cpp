@@ -28,6 +28,9 @@ namespace fs = std::filesystem;
 
 using namespace hml_test;
 
+// `hml llm` computes expected times by default (--bound: the ideal bound); the library's default is the bound.
+constexpr hml::inference_options expected{.estimate = hml::estimate::expected};
+
 // `hml llm ARGS...`, then what the test adds after them.
 outcome llm(std::initializer_list<std::string> args, std::initializer_list<std::string> more = {}) {
   std::vector<std::string> all{"llm"};
@@ -43,8 +46,8 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   const auto rows = nlohmann::json::parse(r.out)["operators"];
   // By default the model runs on the measured figures where published (HBM2e: 1.70 TB/s, BabelStream).
   const hml::machine_description d = hml::with_figures(hml::devices::a100_sxm_80gb, hml::basis::measured_where_published);
-  const auto prefill = hml::analyze_step(hml::models::llama_2_7b, hml::prefill_step(4, 512), d);
-  const auto decode = hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(4, 513), d);
+  const auto prefill = hml::analyze_step(hml::models::llama_2_7b, hml::prefill_step(4, 512), d, expected);
+  const auto decode = hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(4, 513), d, expected);
   ASSERT_EQ(rows.size(), prefill.operators.size() + decode.operators.size() + 2);
   double shares = 0;
   for (std::size_t i = 0; i < decode.operators.size(); ++i) {
@@ -53,6 +56,7 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
     EXPECT_EQ(row["operator"], std::string{decode.operators[i].op.name});
     EXPECT_EQ(row["flops"].get<double>(), decode.operators[i].op.flops.value());
     EXPECT_EQ(row["time_s"].get<double>(), decode.operators[i].time.value());
+    EXPECT_EQ(row["overhead_s"].get<double>(), decode.operators[i].overhead.value());
     shares += row["share"].get<double>();
   }
   EXPECT_NEAR(shares, 1.0, 1e-12);
@@ -64,7 +68,8 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   EXPECT_EQ(decode_total["bound"], "memory");
   // The summary beside the rows: the library's serving figures (vLLM's definitions) and the memory.
   const hml::generation g{4, 512, 32};
-  const hml::serving_figures serving = hml::serving(hml::analyze_generation(hml::models::llama_2_7b, g, d), g);
+  const hml::serving_figures serving = hml::serving(hml::analyze_generation(hml::models::llama_2_7b, g, d, expected), g);
+  const hml::serving_figures bound = hml::serving(hml::analyze_generation(hml::models::llama_2_7b, g, d), g);
   const auto summary = nlohmann::ordered_json::parse(r.out)["summary"];
   EXPECT_EQ(summary.begin().key(), "time_to_first_token_s");
   EXPECT_EQ(summary["time_to_first_token_s"].get<double>(), serving.time_to_first_token.value.value());
@@ -74,6 +79,18 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   EXPECT_EQ(summary["output_tokens_per_s"].get<double>(), serving.output_throughput.per_second);
   EXPECT_EQ(summary["memory_per_device_B"].get<double>(), hml::memory_needed(hml::models::llama_2_7b, 4, 544).total().value());
   EXPECT_EQ(summary["memory_capacity_B"].get<double>(), hml::capacity_of(d).value());
+  // The ideal bound beside the expected time, and alone with --bound.
+  EXPECT_EQ(summary["bound_time_to_first_token_s"].get<double>(), bound.time_to_first_token.value.value());
+  EXPECT_EQ(summary["bound_time_per_output_token_s"].get<double>(), bound.time_per_output_token.value.value());
+  EXPECT_EQ(summary["bound_end_to_end_latency_s"].get<double>(), bound.end_to_end.value.value());
+  EXPECT_EQ(summary["bound_output_tokens_per_s"].get<double>(), bound.output_throughput.per_second);
+  EXPECT_LT(bound.end_to_end.value.value(), serving.end_to_end.value.value());
+  const outcome at_bound = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "4", "--prompt", "512",
+                               "--generate", "32", "--bound", "--format", "json"});
+  ASSERT_EQ(at_bound.status, 0) << at_bound.err;
+  const auto bound_summary = nlohmann::json::parse(at_bound.out)["summary"];
+  EXPECT_EQ(bound_summary["time_to_first_token_s"].get<double>(), bound.time_to_first_token.value.value());
+  EXPECT_FALSE(bound_summary.contains("bound_time_to_first_token_s"));
   // One token generated: no time per output token (null), as vLLM reports none.
   const outcome one = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--generate", "1", "--format", "json"});
   ASSERT_EQ(one.status, 0) << one.err;
@@ -100,10 +117,12 @@ TEST(LlmCli, ContextIsOneDecodeStep) {
   }
   EXPECT_EQ(rows, decode_rows);
   const hml::machine_description d = hml::with_figures(hml::devices::a100_sxm_80gb, hml::basis::measured_where_published);
-  const hml::step_analysis decode = hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(8, 4096), d);
+  const hml::step_analysis decode = hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(8, 4096), d, expected);
   const auto summary = nlohmann::json::parse(step.out)["summary"];
   EXPECT_EQ(summary["time_per_output_token_s"].get<double>(), decode.time.value.value());
   EXPECT_EQ(summary["output_tokens_per_s"].get<double>(), hml::throughput(decode.time, decode.produced()).per_second);
+  EXPECT_EQ(summary["bound_time_per_output_token_s"].get<double>(),
+            hml::analyze_step(hml::models::llama_2_7b, hml::decode_step(8, 4096), d).time.value.value());
   EXPECT_EQ(summary["memory_per_device_B"].get<double>(), hml::memory_needed(hml::models::llama_2_7b, 8, 4096).total().value());
   const outcome table = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "8", "--context", "4096"});
   ASSERT_EQ(table.status, 0) << table.err;
@@ -182,7 +201,8 @@ TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
                            "--link-latency", "1.93us", "--format", "json"});
   ASSERT_EQ(named.status, 0) << named.err;
   EXPECT_EQ(named.out, rate.out);
-  const hml::inference_options over_pcie{.tensor_parallel = 4, .link = hml::link_of(hml::systems::pcie5_x16)};
+  const hml::inference_options over_pcie{
+      .tensor_parallel = 4, .link = hml::link_of(hml::systems::pcie5_x16), .estimate = hml::estimate::expected};
   const auto prefill = hml::analyze_step(hml::models::llama_2_70b, hml::prefill_step(1, 512), hml::devices::h100_sxm,
                                          over_pcie);
   const outcome pcie = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "pcie5x16",
@@ -207,7 +227,8 @@ TEST(LlmCli, MixtureOfExpertsIsThePresetsAnalysis) {
   EXPECT_EQ(preset.out, sizes.out);
   const auto rows = nlohmann::json::parse(preset.out)["operators"];
   const auto decode = hml::analyze_step(hml::models::mixtral_8x7b, hml::decode_step(2, 513),
-                                         hml::with_figures(hml::devices::h200, hml::basis::measured_where_published));
+                                         hml::with_figures(hml::devices::h200, hml::basis::measured_where_published),
+                                         expected);
   EXPECT_EQ(rows.back()["time_s"].get<double>(), decode.time.value.value());
   EXPECT_NE(preset.out.find("\"router\""), std::string::npos);
 }
@@ -324,7 +345,7 @@ TEST(LlmCli, SpeculativeDecodingWithADraftModel) {
   const auto summary = nlohmann::json::parse(json.out)["summary"];
   const hml::speculative_step s =
       hml::speculative_decoding(hml::models::llama_2_70b, hml::models::llama_2_7b, 1, 1024, 4, 0.8, hml::devices::h100_sxm,
-                                {.types = {.weights = hml::precision::int4}});
+                                {.types = {.weights = hml::precision::int4}, .estimate = hml::estimate::expected});
   EXPECT_DOUBLE_EQ(summary["speculative_tokens_per_step"].get<double>(), s.tokens_per_step);
   EXPECT_DOUBLE_EQ(summary["speculative_time_per_output_token_s"].get<double>(), s.per_output_token.value.value());
   EXPECT_DOUBLE_EQ(summary["speculative_speedup"].get<double>(), s.speedup());
@@ -342,7 +363,7 @@ TEST(LlmCli, SpeculativeDecodingWithADraftModel) {
 // with --context (one decode step, no prefill) is refused.
 TEST(LlmCli, ChunkedPrefillBesideThePrefillAtOnce) {
   const outcome table = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "4096", "--generate", "2", "--chunk",
-                             "512", "--figures", "stated"});
+                             "512", "--figures", "stated", "--bound"});
   ASSERT_EQ(table.status, 0) << table.err;
   EXPECT_NE(table.out.find("chunked prefill (512 tokens a step): time to first token 67.71 ms in 8 steps (0.953x the prefill at once)"),
             std::string::npos)
@@ -351,7 +372,10 @@ TEST(LlmCli, ChunkedPrefillBesideThePrefillAtOnce) {
                             "512", "--figures", "stated", "--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(json.out)["summary"]["chunked_time_to_first_token_s"].get<double>(),
-                   hml::chunked_prefill(hml::models::llama_2_7b, 1, 4096, 512, hml::devices::h100_sxm).time.value.value());
+                   hml::chunked_prefill(hml::models::llama_2_7b, 1, 4096, 512, hml::devices::h100_sxm, expected).time.value.value());
+  // Each chunk is a step of kernels: an expected time pays their overhead once a chunk, and the tiles' waves.
+  EXPECT_GT(nlohmann::json::parse(json.out)["summary"]["chunked_time_to_first_token_s"].get<double>(),
+            hml::chunked_prefill(hml::models::llama_2_7b, 1, 4096, 512, hml::devices::h100_sxm).time.value.value());
   const outcome both = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--context", "4096", "--chunk", "512"});
   EXPECT_EQ(both.status, 2) << both.err;
   EXPECT_NE(both.err.find("--chunk"), std::string::npos) << both.err;
@@ -381,17 +405,18 @@ TEST(LlmCli, CompareSetsEachMeasuredFigureBesideTheLibrarysPrediction) {
                             const hml::inference_options& o) {
     return hml::serving(hml::analyze_generation(t, g, hml::with_figures(m, hml::basis::measured_where_published), o), g);
   };
-  const hml::serving_figures seven = predicted(hml::models::llama_2_7b, hml::devices::a100_sxm_80gb, {1, 128, 128}, {});
+  const hml::serving_figures seven = predicted(hml::models::llama_2_7b, hml::devices::a100_sxm_80gb, {1, 128, 128}, expected);
   const hml::inference_options fp8_tp4{.types = {hml::precision::fp8, hml::precision::fp8, hml::precision::fp8},
                                        .tensor_parallel = 4,
-                                       .link = hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published)};
+                                       .link = hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published),
+                                       .estimate = hml::estimate::expected};
   const hml::serving_figures seventy = predicted(hml::models::llama_2_70b, hml::devices::h100_sxm, {1, 128, 1}, fp8_tp4);
-  const hml::serving_figures batch = predicted(hml::models::llama_2_7b, hml::devices::a100_sxm_80gb, {64, 128, 128}, {});
+  const hml::serving_figures batch = predicted(hml::models::llama_2_7b, hml::devices::a100_sxm_80gb, {64, 128, 128}, expected);
   const struct {
     double line;
     std::string metric;
     double measured, predicted;
-  } expected[] = {{2, "TTFT", 0.022, seven.time_to_first_token.value.value()},
+  } want[] = {{2, "TTFT", 0.022, seven.time_to_first_token.value.value()},
                   {2, "TPOT", 0.01, seven.time_per_output_token.value.value()},
                   {2, "output tokens/s", 102.21, seven.output_throughput.per_second},
                   {3, "TTFT", 0.0196, seventy.time_to_first_token.value.value()},
@@ -400,16 +425,16 @@ TEST(LlmCli, CompareSetsEachMeasuredFigureBesideTheLibrarysPrediction) {
   std::vector<double> errors;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     SCOPED_TRACE(i);
-    EXPECT_EQ(rows[i]["line"].get<double>(), expected[i].line);
-    EXPECT_EQ(rows[i]["metric"], expected[i].metric);
-    EXPECT_DOUBLE_EQ(rows[i]["measured"].get<double>(), expected[i].measured);
-    EXPECT_EQ(rows[i]["predicted"].get<double>(), expected[i].predicted);
-    EXPECT_EQ(rows[i]["error"].get<double>(), hml::relative_error(expected[i].predicted, expected[i].measured));
+    EXPECT_EQ(rows[i]["line"].get<double>(), want[i].line);
+    EXPECT_EQ(rows[i]["metric"], want[i].metric);
+    EXPECT_DOUBLE_EQ(rows[i]["measured"].get<double>(), want[i].measured);
+    EXPECT_EQ(rows[i]["predicted"].get<double>(), want[i].predicted);
+    EXPECT_EQ(rows[i]["error"].get<double>(), hml::relative_error(want[i].predicted, want[i].measured));
     errors.push_back(rows[i]["error"].get<double>());
   }
   EXPECT_EQ(rows[0]["system"], "LMDeploy");
   EXPECT_EQ(rows[5]["source"], "lmdeploy docs");
-  // A prediction below a measured time is a negative error: the ideal bound is faster than any real run.
+  // A prediction below a measured time is a negative error.
   EXPECT_LT(rows[0]["error"].get<double>(), 0);
   const auto& summary = json["summary"];
   EXPECT_EQ(summary["figures"].get<double>(), 6);
@@ -422,15 +447,21 @@ TEST(LlmCli, CompareSetsEachMeasuredFigureBesideTheLibrarysPrediction) {
   // The table: one row a figure, the error signed, the sources numbered, the mean error by kind.
   const outcome table = llm({"--compare", runs.string()});
   ASSERT_EQ(table.status, 0) << table.err;
-  EXPECT_NE(table.out.find("3 measured runs of " + runs.string() + ", predicted at efficiency: compute 100 %, memory 100 %"),
-            std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("3 measured runs of " + runs.string() + ", predicted as expected times ("), std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find(" at efficiency: compute 100 %, memory 100 %"), std::string::npos) << table.out;
+  const outcome at_bound = llm({"--compare", runs.string(), "--bound"});
+  EXPECT_NE(at_bound.out.find(", predicted at the ideal bound at efficiency"), std::string::npos) << at_bound.out;
   EXPECT_NE(table.out.find("[1] lmdeploy docs\n[2] trt docs\n"), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("over 6 figures (TTFT "), std::string::npos) << table.out;
-  // The efficiencies apply to every run: halving the bandwidth's share doubles a memory-bound TPOT.
-  const outcome half = llm({"--compare", runs.string(), "--efficiency-memory", "0.5", "--format", "json"});
+  // The efficiencies apply to every run: at the bound, halving the bandwidth's share doubles a memory-bound
+  // TPOT (an expected time adds its kernels' overhead, which no bandwidth changes).
+  const outcome full = llm({"--compare", runs.string(), "--bound", "--format", "json"});
+  const outcome half = llm({"--compare", runs.string(), "--bound", "--efficiency-memory", "0.5", "--format", "json"});
   ASSERT_EQ(half.status, 0) << half.err;
   const auto halved = nlohmann::json::parse(half.out)["comparisons"];
-  EXPECT_DOUBLE_EQ(halved[1]["predicted"].get<double>(), 2 * rows[1]["predicted"].get<double>());
+  EXPECT_DOUBLE_EQ(halved[1]["predicted"].get<double>(),
+                   2 * nlohmann::json::parse(full.out)["comparisons"][1]["predicted"].get<double>());
 }
 
 // A run of requests (the optional columns) is served by continuous batching, `batch` being the scheduler's
@@ -449,11 +480,11 @@ TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
   const hml::request_class thousand[] = {{3000, 1000, 1000}};
   const hml::request_class short_ones[] = {{300, 128, 128}};
   EXPECT_EQ(rows[0]["predicted"].get<double>(),
-            hml::continuous_batching(hml::models::llama_3_8b, thousand, {.max_batch = 512, .max_tokens = 4096}, h100)
+            hml::continuous_batching(hml::models::llama_3_8b, thousand, {.max_batch = 512, .max_tokens = 4096}, h100, expected)
                 .output_throughput.per_second);
   EXPECT_EQ(rows[0]["requests"].get<double>(), 3000);
   EXPECT_EQ(rows[1]["predicted"].get<double>(),
-            hml::continuous_batching(hml::models::llama_3_8b, short_ones, {.max_batch = 64}, h100)
+            hml::continuous_batching(hml::models::llama_3_8b, short_ones, {.max_batch = 64}, h100, expected)
                 .mean_time_to_first_token.value.value());
   const fs::path bad = dir.file("bad.csv", "max_tokens," + std::string{runs_header} +
                                                "4096,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,512,1000,1000,,,,7041.47,s,src\n");
@@ -529,9 +560,11 @@ TEST(LlmCli, CompareFindsMachineFilesBesideTheRunsAndNotesRunsThatDoNotFit) {
   ASSERT_EQ(by_file.status, 0) << by_file.err;
   const auto rows = nlohmann::json::parse(by_file.out)["comparisons"];
   const hml::generation g{1, 128, 128};
+  const hml::machine_file file = hml::read_machine_file(read_file(dir.path / "machines/my_gpu.yaml"), "my_gpu.yaml");
   EXPECT_EQ(rows[0]["predicted"].get<double>(),
             hml::serving(hml::analyze_generation(hml::models::llama_2_7b, g,
-                                                 hml::with_figures(hml::devices::a100_sxm_80gb, hml::basis::measured_where_published)),
+                                                 hml::with_figures(file.machine(), hml::basis::measured_where_published),
+                                                 expected),
                          g).time_to_first_token.value.value());
   EXPECT_NE(by_file.err.find("runs.csv:3: llama-2-70b at batch 1 needs "), std::string::npos) << by_file.err;
   EXPECT_NE(by_file.err.find("; predicted as if it fitted"), std::string::npos) << by_file.err;
@@ -557,7 +590,7 @@ TEST(LlmCli, RequestsAreServedByContinuousBatching) {
   const hml::request_class mix[] = {{3000, 128, 128}};
   const hml::continuous_batching_result c = hml::continuous_batching(
       hml::models::llama_3_8b, mix, {.max_batch = 512},
-      hml::with_figures(hml::devices::h100_sxm, hml::basis::measured_where_published));
+      hml::with_figures(hml::devices::h100_sxm, hml::basis::measured_where_published), expected);
   EXPECT_EQ(summary["continuous_concurrency"].get<double>(), 512);
   EXPECT_EQ(c.limited_by, hml::concurrency_limit::max_batch);
   EXPECT_EQ(summary["continuous_time_to_first_token_s"].get<double>(), c.mean_time_to_first_token.value.value());

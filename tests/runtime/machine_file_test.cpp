@@ -122,6 +122,14 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: llvm_cpu: expected LLVM's name of a CPU, as clang's -march takes it (\"sandybridge\", \"znver4\"), "
             "not \"Sandy Bridge\"");
   EXPECT_EQ(error_of(head + "llvm_cpu: znver4\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
+  // A kernel's fixed cost is a duration of microseconds.
+  EXPECT_EQ(error_of(head + "kernel_overhead: 4 GB\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 27),
+            "m.yaml:4: kernel_overhead: ");
+  EXPECT_EQ(error_of(head + "kernel_overhead: 2 s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: kernel_overhead: must be below 1 s (a kernel's fixed cost is microseconds), not 2 s");
+  EXPECT_EQ(error_of(head + "kernel_overhead: -4 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 27),
+            "m.yaml:4: kernel_overhead: ");
+  EXPECT_EQ(error_of(head + "kernel_overhead: 4.5 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.
