@@ -136,7 +136,7 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
     out += "\n";
   }
   if (d.kernel_overhead.published()) {
-    out += "kernel overhead (launch, ramp-up, tail): " + figure_text(d.kernel_overhead, cite) + " a kernel\n";
+    out += "kernel overhead (a kernel's fixed cost): " + figure_text(d.kernel_overhead, cite) + " a kernel\n";
   }
   out += "memory, fastest first (the last is main memory):\n";
   for (const hml::level_description& l : d.memory) out += level_text(l, cite);

@@ -1,6 +1,7 @@
 // `hml llm`: a transformer's inference on a catalog device: prefill and decode per operator on the roofline,
 // the time to first token, the time per token and tokens/s, the ridge batch, and the memory against the
 // device's capacity. Every figure comes from hml.transformer; this file only reads options and prints.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -160,11 +161,17 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
   });
 }
 
+std::string llm::estimate_name(bool bound) { return bound ? "bound" : "expected"; }
+
 std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i) {
   if (i.estimate == hml::estimate::bound) return "ideal bound (--bound)";
-  const std::string tiles = d.cores > 0 ? std::to_string(hml::tile_rows) + " x " + std::to_string(hml::tile_columns) +
-                                              " tiles in waves over " + std::to_string(d.cores) + " SMs"
-                                        : std::string{"no SM count, no tiles"};
+  // Tiles are a GPU's: a product on tensor units, over the machine's SMs.
+  const bool tensor_units = std::ranges::any_of(
+      d.compute, [](const hml::ceiling_description& c) { return c.unit == hml::compute_unit::tensor; });
+  const std::string tiles = !tensor_units ? std::string{"no tensor units, no tiles"}
+                            : d.cores > 0 ? std::to_string(hml::tile_rows) + " x " + std::to_string(hml::tile_columns) +
+                                                " tiles in waves over " + std::to_string(d.cores) + " SMs"
+                                          : std::string{"no SM count, no tiles"};
   const std::string overhead = d.kernel_overhead.published() ? text(d.kernel_overhead.value) + " a kernel"
                                                              : std::string{"no kernel overhead published"};
   return "expected (" + tiles + ", " + overhead + "; --bound for the ideal bound)";
@@ -277,7 +284,7 @@ std::string ridge_line(const hml::transformer& t, const hml::machine_description
   const hml::decode_ridge ridge = hml::ridge_batch(t, context, d, i);
   const std::string at = " at context " + std::to_string(context);
   return ridge.reached()
-             ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + "\n"
+             ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + " (at the ideal bound)\n"
              : "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
 }
 
@@ -414,6 +421,8 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                         "largest_batch"},
                        {}};
     summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, n, d, i)});
+    summary.columns.emplace_back("estimate");
+    summary.rows.back().emplace_back(llm::estimate_name(o.bound));
     if (bound) {
       summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
       summary.rows.back().insert(summary.rows.back().end(),
@@ -488,6 +497,8 @@ void run(const llm_options& o) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
     }
+    summary.columns.emplace_back("estimate");
+    summary.rows.back().emplace_back(llm::estimate_name(o.bound));
     add_bound(summary, bound, g.generate > 1);
     add_speculation(summary, speculative);
     add_continuous(summary, continuous);

@@ -43,6 +43,7 @@ void figure_row(const hml::device& d, const std::string& what, const hml::figure
 
 void figure_rows(const hml::device& d) {
   figure_row(d, "clock", d.clock);
+  figure_row(d, "kernel overhead", d.kernel_overhead);
   for (const hml::level_description& l : d.memory) {
     const std::string name{l.name};
     figure_row(d, name + " capacity", l.capacity);
@@ -89,8 +90,8 @@ void links_and_systems() {
       "datasheets' totals over both directions (`hml::bidirectional_total`) are shown beside it. PCIe is lanes x\n"
       "transfer rate x encoding (128b/130b for 3.0 to 5.0; PCIe 6.0 and CXL 3.0 at the raw 64 GT/s, their FLIT\n"
       "overhead counted with the protocol's), NVLink links x rate per link, both derived in code.\n\n"
-      "| id | Link | Per direction | Both directions | Kind | Measured (to, from the device) | Source | Note |\n"
-      "|---|---|---|---|---|---|---|---|\n");
+      "| id | Link | Per direction | Both directions | Kind | Measured (to, from the device) | Latency | Source | Note |\n"
+      "|---|---|---|---|---|---|---|---|---|\n");
   for (const hml::link_description* l : hml::systems::links) {
     put("| `" + std::string{l->id} + "` | " + std::string{l->name} + " | " + value(l->bandwidth.value.rate) + " | " +
         value(hml::bidirectional_of(l->bandwidth.value, l->mode).rate) + " | " + std::string{hml::to_string(l->bandwidth.kind)} +
@@ -99,6 +100,8 @@ void links_and_systems() {
              ? value(l->measured_to_device.value.rate) + ", " + value(l->measured_from_device.value.rate) + " (`" +
                    std::string{l->measured_to_device.source} + "`)"
              : std::string{"—"}) +
+        " | " +
+        (l->latency.published() ? value(l->latency.value) + " (`" + std::string{l->latency.source} + "`)" : std::string{"—"}) +
         " | `" + std::string{l->bandwidth.source} + "` | " + std::string{l->note} + " |\n");
   }
   put("\n## Systems\n\n"

@@ -100,22 +100,19 @@ inline constexpr link_description pcie5_x16{.id = "pcie5x16", .name = "PCIe 5.0 
 inline constexpr link_description pcie6_x16{.id = "pcie6x16", .name = "PCIe 6.0 x16",
     .bandwidth = derived(pcie(6, 16), pcie6_spec),
     .note = "64 GT/s PAM4 x 16, FLIT mode counted at the raw rate (242/256 of a FLIT is payload: ~121 GB/s)"};
-// NVLink between the GPUs of a node, as tensor parallelism's all-reduces use it. The measured rate is
-// nccl-tests' all-reduce bus bandwidth at 8 GB on 8 GPUs, each direction's: a ring all-reduce's time is
-// 2 (n - 1) / n x size / busbw by NCCL's definition, as hml's ring over this rate (the A100s' only: the
-// H100s' is NVLS's, faster than the link). The latency is a ring
-// step's: the all-reduce of 8 KB, whose time is nearly all latency, over its 2 (n - 1) = 14 steps (8 KB
-// at a bus bandwidth of 0.33 GB/s on the A100s is 8 KB x 14/8 / 0.33 GB/s = 43.4 us, 3.10 us a step;
-// 0.53 GB/s on the H100s, 27.0 us, 1.93 us a step). NCCL's own launch is in it (no CUDA graph).
+// NVLink between the GPUs of a node. The latency is a message's as NCCL's all-reduce of 8 GPUs pays it: the
+// 8 KB all-reduce, whose time is nearly all latency (8 KB x 2 (8 - 1) / 8 / bus bandwidth: 0.33 GB/s on the
+// A100s, 43.4 us; 0.53 GB/s on the H100s, 27.0 us), split evenly over the 2 (n - 1) = 14 messages of hml's
+// ring (3.10 and 1.93 us a message), NCCL's launch included. An assumption: NCCL does not run that message as
+// a ring (the pages name NVLS, which the A100 does not have), and a copy over the link pays it too. The
+// measured bus bandwidths at 8 GB (231.58 GB/s, A100; 478.87, H100 with NVLS, above the link's 450) are an
+// all-reduce's, not the link's rate each way: not taken.
 inline constexpr link_description nvlink3{.id = "nvlink3", .name = "NVLink 3 (A100, 12 links)",
     .bandwidth = derived(nvlink(12, {25_GBps}), nvlink_math), .latency = derived(3.10_us, azure_nccl),
-    .measured_to_device = measured(per_direction{231.58_GBps}, azure_nccl),
-    .measured_from_device = measured(per_direction{231.58_GBps}, azure_nccl),
-    .note = "600 GB/s bidirectional; measured: all-reduce bus bandwidth of 8 A100s"};
+    .note = "600 GB/s bidirectional; latency: 8 A100s' 8 KB all-reduce over its 14 ring messages"};
 inline constexpr link_description nvlink4{.id = "nvlink4", .name = "NVLink 4 (H100, 18 links)",
     .bandwidth = derived(nvlink(18, {25_GBps}), nvlink_math), .latency = derived(1.93_us, azure_nccl),
-    .note = "900 GB/s bidirectional; 8 H100s' all-reduce bus bandwidth, 478.87 GB/s, is NVLS's (it reduces in "
-            "the switch): above the link's 450 GB/s, so not a rate of the link"};
+    .note = "900 GB/s bidirectional; latency: 8 H100s' 8 KB all-reduce over its 14 ring messages"};
 inline constexpr link_description nvlink5{.id = "nvlink5", .name = "NVLink 5 (B200, 18 links)",
     .bandwidth = derived(nvlink(18, {50_GBps}), nvlink_math), .note = "1.8 TB/s bidirectional"};
 inline constexpr link_description nvlink_c2c{.id = "c2c", .name = "NVLink-C2C (GH200)",

@@ -197,7 +197,7 @@ struct machine_description {
   fixed_list<ceiling_description, max_compute_ceilings> compute{};
   unsigned cores = 0;  // SMs, CUs or CPU cores; 0: not published
   figure<frequency> clock{};
-  // A GPU kernel's fixed cost beyond its roofline time (its launch, ramp-up and tail), as measured or derived
+  // A GPU kernel's fixed cost beyond its roofline time (the gap between back-to-back kernels, ramp-up, tail), as measured or derived
   // from a measurement; the expected time of hml.transformer adds it to each kernel. Not published: none.
   figure<duration> kernel_overhead{};
   std::string_view note{};

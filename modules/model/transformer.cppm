@@ -358,25 +358,28 @@ struct token_rate {
 
 // --- Expected time: tiles and waves ----------------------------------------------------------------------
 
-// A GEMM kernel's output tile: 128 x 128 outputs, one tile on an SM at a time (the common tile of cuBLAS's
-// and CUTLASS's tensor-core kernels); a product of fewer rows takes a tile of its rows rounded up to 16, a
-// tensor-core MMA's height, as small-batch kernels do.
+// A GEMM kernel's output tile on a GPU's tensor units: 128 x 128 outputs, one tile on an SM at a time (the
+// common tile of cuBLAS's and CUTLASS's tensor-core kernels); a product of fewer rows or columns takes a
+// tile of them rounded up to 16, a tensor-core MMA's height, as small-batch kernels do.
 inline constexpr std::uint64_t tile_rows = 128;
 inline constexpr std::uint64_t tile_columns = 128;
-inline constexpr std::uint64_t tile_row_step = 16;
+inline constexpr std::uint64_t tile_step = 16;
 
 // How much longer a matrix product takes than its FLOP at the machine's matmul rate on `sms` SMs: its outputs
 // padded to whole tiles, the tiles run in waves of `sms`, a tile at an SM's share of the rate. So
 // waves x sms x tile rows x tile columns / (count x rows x columns), 1 or more: a 1024^3 GEMM on an A100's
-// 108 SMs is 64 tiles in one wave, 108 / 64 = 1.6875. Not a matrix product, or no SM count: 1.
+// 108 SMs is 64 tiles in one wave, 108 / 64 = 1.6875. Not a matrix product, or no SM count: 1. time_on
+// takes it for products on tensor units only (a CPU's vector GEMMs are not tiled so).
 [[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) noexcept {
   if (g.count == 0 || g.rows == 0 || g.columns == 0 || sms == 0) return 1.0;
   const auto ceil_div = [](std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; };
-  const std::uint64_t rows = g.rows >= tile_rows ? tile_rows : ceil_div(g.rows, tile_row_step) * tile_row_step;
+  const auto tile = [&](std::uint64_t n, std::uint64_t most) { return n >= most ? most : ceil_div(n, tile_step) * tile_step; };
+  const std::uint64_t rows = tile(g.rows, tile_rows);
+  const std::uint64_t columns = tile(g.columns, tile_columns);
   // Whole tiles: no more than the outputs, which validate_counts keeps below 2^62.
-  const std::uint64_t tiles = g.count * ceil_div(g.rows, rows) * ceil_div(g.columns, tile_columns);
+  const std::uint64_t tiles = g.count * ceil_div(g.rows, rows) * ceil_div(g.columns, columns);
   const auto waves = static_cast<double>(ceil_div(tiles, sms));
-  return waves * sms * static_cast<double>(rows * tile_columns) /
+  return waves * sms * static_cast<double>(rows * columns) /
          (static_cast<double>(g.count) * static_cast<double>(g.rows) * static_cast<double>(g.columns));
 }
 
@@ -428,7 +431,7 @@ struct operator_time {
     r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
   }
   if (o.estimate == estimate::expected) {
-    r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
+    if (op.compute.unit == compute_unit::tensor) r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
     if (op.link_messages == 0) r.overhead = op.repeats * kernel_overhead_of(m);  // one kernel a run
   }
   if (op.link_sent.value() > 0 || op.link_messages > 0) {
@@ -495,7 +498,8 @@ struct step_analysis {
 // Where the link starts to bind: the per-direction bandwidth below which a step's link time exceeds both
 // its memory and its compute time. Each device sends S bytes in k messages and receives as much: on a
 // full-duplex link both at once, S / B + k latency; on a half-duplex one in turn, 2 (S / B + k latency).
-// So B* = w S / (max(memory, compute) - w k latency), w = 1 full duplex, 2 half. Infinite when the
+// So B* = w S / (max(memory, compute) - w k latency), w = 1 full duplex, 2 half (in an expected time the
+// kernels' overhead joins max(memory, compute)). Infinite when the
 // latencies alone exceed them (any bandwidth binds); zero when the step sends nothing.
 [[nodiscard]] constexpr data_rate binding_link_bandwidth(const step_analysis& s, const inference_options& o) {
   data_size sent{};
@@ -506,7 +510,7 @@ struct step_analysis {
   }
   if (sent.value() == 0) return data_rate{};
   const double ways = o.link.mode == duplex::half ? 2.0 : 1.0;
-  const duration other = combine(s.memory_time, s.compute_time, overlap::full);
+  const duration other = combine(s.memory_time, s.compute_time, overlap::full) + s.overhead;  // 0 at the bound
   const duration slack = other - ways * messages * o.link.latency;
   if (slack.value() <= 0) return data_rate::from_value(__builtin_inf());
   return ways * sent / slack;

@@ -547,6 +547,9 @@ static_assert(hml::tiling_factor({1, 128, 4096}, 132) == 4.125);
 static_assert(hml::tiling_factor({1, 1, 4096}, 132) == 66.0);
 static_assert(hml::tiling_factor({1, 8192, 8192}, 132) == 4224.0 / 4096);
 static_assert(hml::tiling_factor({}, 132) == 1.0 && hml::tiling_factor({1, 128, 128}, 0) == 1.0);
+// Narrow columns round up to 16 as rows do: a router of 8 experts over 2048 tokens is 16 tiles of 128 x 16,
+// one wave: 132 x 128 x 16 / (2048 x 8) = 16.5.
+static_assert(hml::tiling_factor({1, 2048, 8}, 132) == 16.5);
 
 // Against cuBLASLt's measured GEMM rates (Azure's tables, the catalog's source azure-cublaslt-gemm): each
 // shape's rate as the expected time gives it, on the default figures (measured where published). The

@@ -100,6 +100,37 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   EXPECT_TRUE(csv.out.starts_with("phase,operator,")) << csv.out;
 }
 
+// The `time:` line and the JSON's `estimate` say which time is computed and from what: a machine's SMs and
+// kernel overhead where it has them. A machine file with SMs and no overhead (cli/my_gpu.yaml) tiles its
+// GEMMs and pays no overhead; a CPU has no tensor units to tile on.
+TEST(LlmCli, TheTimeLineSaysWhichEstimate) {
+  const std::string my_gpu = (fs::path{HML_SOURCE_DIR} / "cli/my_gpu.yaml").string();
+  const outcome catalog = llm({"--model", "llama-2-7b", "--machine", "h100_sxm"});
+  ASSERT_EQ(catalog.status, 0) << catalog.err;
+  EXPECT_NE(catalog.out.find("\ntime: expected (128 x 128 tiles in waves over 132 SMs, 4.68 us a kernel; --bound for "
+                             "the ideal bound)\n"),
+            std::string::npos)
+      << catalog.out;
+  const outcome file = llm({"--model", "llama-2-7b", "--machine", my_gpu});
+  EXPECT_NE(file.out.find("\ntime: expected (128 x 128 tiles in waves over 108 SMs, no kernel overhead published; "),
+            std::string::npos)
+      << file.out;
+  const outcome json = llm({"--model", "llama-2-7b", "--machine", my_gpu, "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const auto parsed = nlohmann::json::parse(json.out);
+  EXPECT_EQ(parsed["summary"]["estimate"], "expected");
+  for (const auto& row : parsed["operators"]) EXPECT_EQ(row["overhead_s"].get<double>(), 0.0) << row;
+  const outcome cpu = llm({"--model", "llama-2-7b", "--machine", "grace", "--weights", "fp32", "--activations", "fp32",
+                           "--kv", "fp32"});
+  ASSERT_EQ(cpu.status, 0) << cpu.err;
+  EXPECT_NE(cpu.out.find("\ntime: expected (no tensor units, no tiles, no kernel overhead published; "), std::string::npos)
+      << cpu.out;
+  const outcome bound = llm({"--model", "llama-2-7b", "--machine", "h100_sxm", "--bound", "--format", "json"});
+  EXPECT_EQ(nlohmann::json::parse(bound.out)["summary"]["estimate"], "bound");
+  EXPECT_NE(llm({"--model", "llama-2-7b", "--machine", "h100_sxm", "--bound"}).out.find("\ntime: ideal bound (--bound)\n"),
+            std::string::npos);
+}
+
 // --context N is one decode step over N tokens: the generation's decode step at that context (prompt N - 1),
 // each request's time per output token the step's time, the batch's tokens over it the output rate.
 TEST(LlmCli, ContextIsOneDecodeStep) {
