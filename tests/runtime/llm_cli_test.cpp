@@ -534,6 +534,17 @@ TEST(LlmCli, CompareReadsTheShippedMeasuredRuns) {
   EXPECT_GE(std::count(r.out.begin(), r.out.end(), '\n'), 40);
 }
 
+// The held-out set (docs/explanation/llm-measured-runs.md): 36 runs of TensorRT-LLM 1.0 that no part of the
+// model was built on, predicted within issue 31's 25 % on average at the default settings.
+TEST(LlmCli, CompareReadsTheHeldOutRuns) {
+  const outcome r = llm({"--compare", std::string{HML_SOURCE_DIR} + "/examples/llm/held-out-runs.csv", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto json = nlohmann::json::parse(r.out);
+  EXPECT_EQ(json["comparisons"].size(), 36u);
+  EXPECT_EQ(json["summary"]["estimate"], "expected");
+  EXPECT_LT(json["summary"]["mean_absolute_percentage_error"].get<double>(), 25.0) << json["summary"];
+}
+
 // A file of runs: each bad cell is one line naming the file, the line and the column (or the option whose
 // value it takes); the options of one run are refused beside it.
 TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
