@@ -135,7 +135,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     }
   }
   i.achieved = {o.efficiency_compute, o.efficiency_memory};
-  i.estimate = o.bound ? hml::estimate::bound : hml::estimate::expected;
+  i.estimate = llm::estimate_of(o);
   check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
   check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
@@ -161,7 +161,10 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
   });
 }
 
-std::string llm::estimate_name(bool bound) { return bound ? "bound" : "expected"; }
+void llm::add_estimate(hml::table& summary, hml::estimate e) {
+  summary.columns.emplace_back("estimate");
+  summary.rows.back().emplace_back(std::string{e == hml::estimate::bound ? "bound" : "expected"});
+}
 
 std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i) {
   if (i.estimate == hml::estimate::bound) return "ideal bound (--bound)";
@@ -303,12 +306,11 @@ hml::cell largest_batch_cell(const hml::transformer& t, std::uint64_t context, c
   return number_or_none(known, known ? static_cast<double>(hml::largest_batch(t, context, d, i)) : 0.0);
 }
 
-// In an expected time, the same figures at the ideal bound, beside it; none where the run is the bound.
-std::optional<hml::serving_figures> bound_beside(const hml::transformer& t, const hml::generation& g,
-                                                 const hml::machine_description& d, hml::inference_options i) {
+// Beside an expected time, the same run at the ideal bound; none where the run is the bound.
+std::optional<hml::inference_options> bound_beside(hml::inference_options i) {
   if (i.estimate == hml::estimate::bound) return std::nullopt;
   i.estimate = hml::estimate::bound;
-  return hml::serving(hml::analyze_generation(t, g, d, i), g);
+  return i;
 }
 
 // The JSON summary's bound_* figures; the table's line.
@@ -407,12 +409,8 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   const hml::token_rate rate = hml::throughput(step.time, step.produced());
   const hml::memory_use memory = hml::memory_needed(t, o.batch, n, i);
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, n);
-  std::optional<hml::step_analysis> bound;  // beside an expected time
-  if (i.estimate == hml::estimate::expected) {
-    hml::inference_options at_bound = i;
-    at_bound.estimate = hml::estimate::bound;
-    bound = hml::analyze_step(t, hml::decode_step(o.batch, n), d, at_bound);
-  }
+  std::optional<hml::step_analysis> bound;
+  if (const auto at_bound = bound_beside(i)) bound = hml::analyze_step(t, hml::decode_step(o.batch, n), d, *at_bound);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -421,8 +419,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                         "largest_batch"},
                        {}};
     summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, n, d, i)});
-    summary.columns.emplace_back("estimate");
-    summary.rows.back().emplace_back(llm::estimate_name(o.bound));
+    llm::add_estimate(summary, i.estimate);
     if (bound) {
       summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
       summary.rows.back().insert(summary.rows.back().end(),
@@ -479,7 +476,8 @@ void run(const llm_options& o) {
   const std::optional<hml::chunked_prefill_time> chunked =
       o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
   const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
-  const std::optional<hml::serving_figures> bound = bound_beside(t, g, d, i);
+  std::optional<hml::serving_figures> bound;
+  if (const auto at_bound = bound_beside(i)) bound = hml::serving(hml::analyze_generation(t, g, d, *at_bound), g);
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
@@ -497,8 +495,7 @@ void run(const llm_options& o) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
     }
-    summary.columns.emplace_back("estimate");
-    summary.rows.back().emplace_back(llm::estimate_name(o.bound));
+    llm::add_estimate(summary, i.estimate);
     add_bound(summary, bound, g.generate > 1);
     add_speculation(summary, speculative);
     add_continuous(summary, continuous);

@@ -65,8 +65,10 @@ std::optional<hml::continuous_batching_result> continuous_run(const run_options&
                                                               const hml::machine_description& d,
                                                               const hml::inference_options& i,
                                                               std::string_view options = "--requests, --max-batch, --max-tokens");
-// Which time is computed, as the JSON summaries say it: "expected" or "bound".
-std::string estimate_name(bool bound);
+// --bound: the ideal bound; else the expected time.
+inline hml::estimate estimate_of(const run_options& o) { return o.bound ? hml::estimate::bound : hml::estimate::expected; }
+// The JSON summary's `estimate` column: which time the run computed, "expected" or "bound".
+void add_estimate(hml::table& summary, hml::estimate e);
 // Which time is computed, as the output says it: "expected (128 x 128 tiles in waves over 132 SMs, 4.68 us a
 // kernel)" or "ideal bound".
 std::string estimate_text(const hml::machine_description& d, const hml::inference_options& i);

@@ -178,8 +178,7 @@ void run_compare(const run_options& o) {
   if (format == output_format::json) {
     hml::table summary{{"figures", "mean_absolute_percentage_error"}, {}};
     summary.add_row({static_cast<double>(all.size()), mape * 100});
-    summary.columns.emplace_back("estimate");
-    summary.rows.back().emplace_back(estimate_name(o.bound));
+    add_estimate(summary, estimate_of(o));
     for (const hml::serving_metric m : hml::serving_metrics) {
       const std::vector<double> errors = errors_of(m);
       if (errors.empty()) continue;
