@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -540,9 +541,23 @@ TEST(LlmCli, CompareReadsTheHeldOutRuns) {
   const outcome r = llm({"--compare", std::string{HML_SOURCE_DIR} + "/examples/llm/held-out-runs.csv", "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto json = nlohmann::json::parse(r.out);
-  EXPECT_EQ(json["comparisons"].size(), 36u);
+  EXPECT_EQ(json["comparisons"].size(), 42u);
   EXPECT_EQ(json["summary"]["estimate"], "expected");
   EXPECT_LT(json["summary"]["mean_absolute_percentage_error"].get<double>(), 25.0) << json["summary"];
+  // What the set spans: two serving systems, three machines, small and large batches, one device and several.
+  std::set<std::string> systems, machines;
+  std::set<double> batches, tps;
+  for (const auto& row : json["comparisons"]) {
+    systems.insert(row["system"].get<std::string>());
+    machines.insert(row["machine"].get<std::string>());
+    batches.insert(row["batch"].get<double>());
+    tps.insert(row["tp"].get<double>());
+  }
+  EXPECT_EQ(systems.size(), 2u);
+  EXPECT_EQ(machines, (std::set<std::string>{"a100_sxm_80gb", "h100_sxm", "h200"}));
+  EXPECT_EQ(*batches.begin(), 8.0);
+  EXPECT_EQ(*batches.rbegin(), 4096.0);
+  EXPECT_EQ(tps, (std::set<double>{1, 2, 4}));
 }
 
 // A file of runs: each bad cell is one line naming the file, the line and the column (or the option whose
