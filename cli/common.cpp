@@ -615,7 +615,7 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
   if (!several_machines) machine->expected(1);
   auto* precision = command
                         .add_option("--precision", options.precision,
-                                    "required with a machine: fp64, fp32, tf32, bf16, fp16, fp8, int8 or int4 "
+                                    "required with a machine: fp64, fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4 or mxfp4 "
                                     "(vector units where published, else tensor), or with _vector or _tensor")
                         ->type_name("NAME");
   auto* compute =

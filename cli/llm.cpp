@@ -554,7 +554,8 @@ void add_llm_command(CLI::App& hml) {
   command->footer(
       "Models: " + models +
       " (or --layers --hidden --ffn --heads --vocab [--kv-heads --head-dim --experts --active-experts]).\n"
-      "Precisions: fp32, bf16, fp16, fp8, int8, int4. The compute ceiling of each operator follows its precision;\n"
+      "Precisions: fp32, bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 (4-bit floats with a scale a block of 16 or 32).\n"
+      "The compute ceiling of each operator follows its precision; "
       "a device without that peak is an error. Conventions: docs/explanation/transformer-conventions.md.\n"
       "Example: hml llm --model llama-2-7b --machine a100_sxm_80gb --batch 1 --prompt 512 --generate 32\n"
       "         hml llm --model llama-2-70b --machine h100_sxm --weights int4 --kv fp8 --tp 2 "

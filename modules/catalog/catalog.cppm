@@ -186,8 +186,12 @@ inline constexpr device b200{
                 tc(tf32, stated(1100_TFLOPS, blackwell_table), stated(2200_TFLOPS, blackwell_table)),
                 tc(bf16, stated(2250_TFLOPS, blackwell_table), stated(4500_TFLOPS, blackwell_table)),
                 tc(fp16, stated(2250_TFLOPS, blackwell_table), stated(4500_TFLOPS, blackwell_table)),
-                tc(int8, stated(4500_TFLOPS, blackwell_table), stated(9000_TFLOPS, blackwell_table))},
-    .note = "current datasheet; GTC-2024 figures were 192 GB, 8 TB/s, FP64 40, FP32 80"};
+                tc(fp8, stated(4500_TFLOPS, blackwell_table), stated(9000_TFLOPS, blackwell_table)),
+                tc(int8, stated(4500_TFLOPS, blackwell_table), stated(9000_TFLOPS, blackwell_table)),
+                tc(nvfp4, stated(9000_TFLOPS, blackwell_table), stated(18000_TFLOPS, blackwell_table)),
+                tc(mxfp4, stated(9000_TFLOPS, blackwell_table), stated(18000_TFLOPS, blackwell_table))},
+    .note = "current datasheet; GTC-2024 figures were 192 GB, 8 TB/s, FP64 40, FP32 80; FP4 (NVFP4 and MXFP4 alike) "
+            "is stated as one figure"};
 inline constexpr device a100_sxm_80gb{
     .id = "a100_sxm_80gb", .name = "NVIDIA A100 SXM4 80GB",
     .memory = {{.name = "L2", .capacity = stated(40_MB, a100_datasheet)},

@@ -232,7 +232,8 @@ struct precision_choice {
 };
 
 [[nodiscard]] constexpr std::string_view id_of(precision p) noexcept {
-  constexpr std::array<std::string_view, 8> ids{"fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4"};
+  constexpr std::array<std::string_view, 10> ids{"fp64", "fp32", "tf32", "bf16",  "fp16",
+                                                 "fp8",  "int8", "int4", "nvfp4", "mxfp4"};
   return ids[static_cast<std::size_t>(p)];
 }
 

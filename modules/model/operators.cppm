@@ -19,8 +19,10 @@ using namespace std::string_view_literals;
 
 export namespace hml {
 
-// Bits of one element stored in a precision (TF32 is stored in 32 bits; INT4 packs two elements a byte).
-[[nodiscard]] constexpr unsigned bits_of(precision p) noexcept {
+// Bits one element takes in memory in a precision (TF32 is stored in 32 bits; INT4 packs two elements a
+// byte). A block-scaled format's elements carry their share of the block's scale: NVFP4 4 + 8/16 = 4.5
+// bits, MXFP4 4 + 8/32 = 4.25 (NVFP4's one FP32 scale a tensor is left out: a few bytes in gigabytes).
+[[nodiscard]] constexpr double bits_of(precision p) noexcept {
   switch (p) {
     case precision::fp64: return 64;
     case precision::fp32:
@@ -30,13 +32,15 @@ export namespace hml {
     case precision::fp8:
     case precision::int8: return 8;
     case precision::int4: return 4;
+    case precision::nvfp4: return 4 + 8.0 / 16;
+    case precision::mxfp4: return 4 + 8.0 / 32;
   }
   return 0;
 }
 
-// Bytes of `elements` elements stored in a precision: 10 INT4 elements are 5 bytes.
+// Bytes of `elements` elements stored in a precision: 10 INT4 elements are 5 bytes, 16 NVFP4 elements 9.
 [[nodiscard]] constexpr data_size bytes_of(std::uint64_t elements, precision p) noexcept {
-  return static_cast<double>(elements) * static_cast<double>(bits_of(p)) * bit;
+  return static_cast<double>(elements) * bits_of(p) * bit;
 }
 
 // Which of two operand precisions a GEMM computes in: the wider one, A's on a tie. Weight-only quantization

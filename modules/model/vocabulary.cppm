@@ -111,10 +111,13 @@ private:
 
 // --- Precisions and compute units ---------------------------------------------------------------------
 
-enum class precision { fp64, fp32, tf32, bf16, fp16, fp8, int8, int4 };
-inline constexpr std::array<precision, 8> all_precisions{precision::fp64, precision::fp32, precision::tf32,
-                                                         precision::bf16, precision::fp16, precision::fp8,
-                                                         precision::int8, precision::int4};
+// NVFP4 and MXFP4 are 4-bit floats (E2M1) in blocks that share a scale: an FP8 (E4M3) scale for each 16
+// elements (NVIDIA's NVFP4), or a power of two (E8M0) for each 32 (the OCP microscaling format, MXFP4).
+enum class precision { fp64, fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, mxfp4 };
+inline constexpr std::array<precision, 10> all_precisions{precision::fp64, precision::fp32, precision::tf32,
+                                                          precision::bf16, precision::fp16, precision::fp8,
+                                                          precision::int8, precision::int4, precision::nvfp4,
+                                                          precision::mxfp4};
 
 [[nodiscard]] constexpr std::string_view to_string(precision p) noexcept {
   switch (p) {
@@ -126,6 +129,8 @@ inline constexpr std::array<precision, 8> all_precisions{precision::fp64, precis
     case precision::fp8: return "FP8";
     case precision::int8: return "INT8";
     case precision::int4: return "INT4";
+    case precision::nvfp4: return "NVFP4";
+    case precision::mxfp4: return "MXFP4";
   }
   return "?";
 }
@@ -155,9 +160,11 @@ struct compute_kind {
 
 // "FP64", "FP64 tensor", ...: one name per kind.
 [[nodiscard]] constexpr std::string_view to_string(compute_kind k) noexcept {
-  constexpr std::array<std::string_view, 8> vector{"FP64", "FP32", "TF32", "BF16", "FP16", "FP8", "INT8", "INT4"};
-  constexpr std::array<std::string_view, 8> tensor{"FP64 tensor", "FP32 tensor", "TF32 tensor", "BF16 tensor",
-                                                   "FP16 tensor", "FP8 tensor",  "INT8 tensor", "INT4 tensor"};
+  constexpr std::array<std::string_view, 10> vector{"FP64", "FP32", "TF32", "BF16", "FP16",
+                                                    "FP8",  "INT8", "INT4", "NVFP4", "MXFP4"};
+  constexpr std::array<std::string_view, 10> tensor{"FP64 tensor", "FP32 tensor", "TF32 tensor", "BF16 tensor",
+                                                    "FP16 tensor", "FP8 tensor",  "INT8 tensor", "INT4 tensor",
+                                                    "NVFP4 tensor", "MXFP4 tensor"};
   const auto i = static_cast<std::size_t>(k.type);
   return k.unit == compute_unit::vector ? vector[i] : tensor[i];
 }

@@ -39,6 +39,15 @@ static_assert(hml::find_ceiling(devices::h100_sxm, {precision::tf32, compute_uni
 static_assert(hml::peak(devices::a100_sxm_80gb, {precision::int4, compute_unit::tensor}).value == 1248_TFLOPS &&
               hml::find_ceiling(devices::a100_sxm_40gb, {precision::int4, compute_unit::tensor})->sparse.value == 2496_TFLOPS);
 static_assert(!hml::peak(devices::h100_sxm, {precision::int4, compute_unit::tensor}).published());
+// The B200's FP8 (4.5 PFLOP/s dense, 9 with sparsity) and FP4 (9, 18): the HGX B200 table gives one FP4
+// figure, which the catalog holds for both block-scaled formats; no Hopper runs FP4.
+static_assert(hml::peak(devices::b200, {precision::fp8, compute_unit::tensor}).value == 4500_TFLOPS &&
+              hml::find_ceiling(devices::b200, {precision::fp8, compute_unit::tensor})->sparse.value == 9000_TFLOPS);
+static_assert(hml::peak(devices::b200, {precision::nvfp4, compute_unit::tensor}).value == 9000_TFLOPS &&
+              hml::peak(devices::b200, {precision::mxfp4, compute_unit::tensor}).value == 9000_TFLOPS &&
+              hml::find_ceiling(devices::b200, {precision::nvfp4, compute_unit::tensor})->sparse.value == 18000_TFLOPS);
+static_assert(!hml::peak(devices::h100_sxm, {precision::nvfp4, compute_unit::tensor}).published() &&
+              !hml::peak(devices::h200, {precision::mxfp4, compute_unit::tensor}).published());
 static_assert(devices::h100_sxm.cores == 132 && devices::h100_sxm.clock.value == 1.98_GHz);
 
 // Seed 004's FP32 table is off by 33x for the H100: 1980 GFLOPS vs 67 TFLOP/s.

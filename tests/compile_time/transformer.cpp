@@ -78,6 +78,9 @@ static_assert(hml::embedding_lookup(3, 4, precision::fp16, precision::int8).weig
 static_assert(hml::kv_cache_store(3, small, precision::fp16, precision::int8).kv_written == 48_B);
 // Element sizes: INT4 packs two elements a byte.
 static_assert(hml::bytes_of(10, precision::int4) == 5_B && hml::bytes_of(3, precision::bf16) == 6_B);
+// Block-scaled FP4 carries its scales: 16 NVFP4 elements and their FP8 scale are 9 B, 32 MXFP4 elements and
+// their E8M0 scale 17 B.
+static_assert(hml::bytes_of(16, precision::nvfp4) == 9_B && hml::bytes_of(32, precision::mxfp4) == 17_B);
 
 // --- Decode on an H100 SXM ---------------------------------------------------------------------------
 
@@ -130,6 +133,21 @@ static_assert(!hml::fits(models::llama_2_70b, 1, 1, devices::h100_sxm));
 // ... but in INT4 (35 GB) it does; GQA keeps its cache at 1/8 of the heads'.
 constexpr hml::inference_options int4_weights{.types = {.weights = precision::int4}};
 static_assert(hml::fits(models::llama_2_70b, 1, 4096, devices::h100_sxm, int4_weights));
+// In NVFP4 its weights are 4.5 bits a parameter, an eighth more than INT4's 4 (the scales' share).
+constexpr hml::inference_options nvfp4_weights{.types = {.weights = precision::nvfp4}};
+static_assert(hml::memory_needed(models::llama_2_70b, 1, 4096, nvfp4_weights).weights ==
+              hml::memory_needed(models::llama_2_70b, 1, 4096, int4_weights).weights * 1.125);
+// On a B200, all in NVFP4 (W4A4: FP4 tensor units), the prefill of 4,096 tokens is compute-bound at 9
+// PFLOP/s, twice as fast as FP8's compute at 4.5.
+constexpr hml::inference_options nvfp4_all{.types = {precision::nvfp4, precision::nvfp4, precision::fp8}};
+constexpr hml::inference_options fp8_all{.types = {precision::fp8, precision::fp8, precision::fp8}};
+constexpr hml::step_analysis b200_prefill_fp4 =
+    hml::analyze_step(models::llama_2_70b, hml::prefill_step(1, 4096), devices::b200, nvfp4_all);
+constexpr hml::step_analysis b200_prefill_fp8 =
+    hml::analyze_step(models::llama_2_70b, hml::prefill_step(1, 4096), devices::b200, fp8_all);
+static_assert(b200_prefill_fp4.bound() == hml::limit::compute && b200_prefill_fp8.bound() == hml::limit::compute);
+static_assert(b200_prefill_fp8.time.value / b200_prefill_fp4.time.value > 1.9 &&
+              b200_prefill_fp8.time.value / b200_prefill_fp4.time.value < 2.0);
 // The largest batch at 4,096 tokens: a sequence holds 2 GiB of cache, and the prefill of its 4,096 tokens
 // keeps SwiGLU's two inputs and output live, 4,096 x 3 x 11,008 x 2 B = 270.5 MB: (80 GB - 13.48 GB) /
 // 2.418 GB = 27.5, so 27.

@@ -336,6 +336,15 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   EXPECT_EQ(w4a4.status, 0) << w4a4.err;
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "int4", "--activations", "int4"},
                         "publishes no INT4 tensor peak");
+  // Block-scaled FP4 runs on the B200's FP4 tensor cores; a Hopper has none. Its weights carry their scales:
+  // NVFP4's 4.5 bits a parameter make Llama-2 7B's 13.48 GB of FP16 weights 3.79 GB.
+  const outcome fp4 = llm({"--model", "llama-2-7b", "--device", "b200", "--weights", "nvfp4", "--activations", "nvfp4",
+                           "--kv", "fp8"});
+  ASSERT_EQ(fp4.status, 0) << fp4.err;
+  EXPECT_NE(fp4.out.find("precisions: weights NVFP4, activations NVFP4, KV cache FP8"), std::string::npos) << fp4.out;
+  EXPECT_NE(fp4.out.find("memory per device: weights 3.79 GB"), std::string::npos) << fp4.out;
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "mxfp4", "--activations", "mxfp4"},
+                        "publishes no MXFP4 tensor peak");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link: --tp above 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link", "450GB/s"},
                         "--tp: heads, kv heads and ffn must divide");
