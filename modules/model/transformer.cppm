@@ -35,6 +35,13 @@ export import hml.link;
 
 using namespace std::string_view_literals;
 
+namespace hml::detail {
+
+// a / b rounded up (b > 0): the shards, tiles, waves and cache blocks a count fills.
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return (a + b - 1) / b; }
+
+}  // namespace hml::detail
+
 export namespace hml {
 
 // --- The model ---------------------------------------------------------------------------------------
@@ -296,7 +303,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const auto experts = [&](operator_cost op) {  // one grouped GEMM over the touched experts
     op.weights *= touched;
     const auto groups = static_cast<std::uint64_t>(touched);
-    op.gemm = {groups, (pairs + groups - 1) / groups, op.gemm.columns};
+    op.gemm = {groups, detail::ceil_div(pairs, groups), op.gemm.columns};
     return op;
   };
   if (t.experts > 1) ops.push_back(repeated(linear("router"sv, rows, t.hidden, t.experts, act, w), L));
@@ -317,7 +324,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   norms.activations_written += final_norm.activations_written;
   norms.name = "norms (MLP, final)"sv;
   ops.push_back(norms);
-  ops.push_back(linear("LM head"sv, s.batch, t.hidden, (t.vocab + n - 1) / n, act, w));
+  ops.push_back(linear("LM head"sv, s.batch, t.hidden, detail::ceil_div(t.vocab, n), act, w));
   return ops;
 }
 
@@ -372,8 +379,8 @@ inline constexpr std::uint64_t tile_step = 16;
 // takes it for products on tensor units only (a CPU's vector GEMMs are not tiled so).
 [[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) noexcept {
   if (g.count == 0 || g.rows == 0 || g.columns == 0 || sms == 0) return 1.0;
-  const auto ceil_div = [](std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; };
-  const auto tile = [&](std::uint64_t n, std::uint64_t most) { return n >= most ? most : ceil_div(n, tile_step) * tile_step; };
+  using detail::ceil_div;
+  const auto tile = [](std::uint64_t n, std::uint64_t most) { return n >= most ? most : ceil_div(n, tile_step) * tile_step; };
   const std::uint64_t rows = tile(g.rows, tile_rows);
   const std::uint64_t columns = tile(g.columns, tile_columns);
   // Whole tiles: no more than the outputs, which validate_counts keeps below 2^62.
@@ -699,7 +706,7 @@ private:
 [[nodiscard]] constexpr decode_ridge ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
                                                  inference_options o = {}) {
   o.estimate = estimate::bound;
-  const std::uint64_t from = t.experts > 1 ? (t.experts + t.active_experts - 1) / t.active_experts : 1;
+  const std::uint64_t from = t.experts > 1 ? detail::ceil_div(t.experts, t.active_experts) : 1;
   const step_analysis one = analyze_step(t, decode_step(from, context), m, o);
   const step_analysis two = analyze_step(t, decode_step(from + 1, context), m, o);
   const double c = (two.compute_time - one.compute_time).value();
@@ -731,7 +738,7 @@ struct memory_use {
 // where the cache is paged (17 tokens in blocks of 16 take 32 slots).
 [[nodiscard]] constexpr std::uint64_t kv_slots(std::uint64_t context, const memory_policy& p) noexcept {
   const std::uint64_t block = p.kv_block_tokens;
-  return block == 0 ? context : (context + block - 1) / block * block;
+  return block == 0 ? context : detail::ceil_div(context, block) * block;
 }
 
 // The KV cache of `batch` sequences of `context` tokens on one device: 2 layers (kv / n) d batch slots |kv|.
