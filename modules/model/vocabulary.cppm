@@ -158,15 +158,13 @@ struct compute_kind {
   friend constexpr bool operator==(compute_kind, compute_kind) noexcept = default;
 };
 
-// "FP64", "FP64 tensor", ...: one name per kind.
+// "FP64", "FP64 tensor", ...: one name per kind; a vector kind is named by its precision alone.
 [[nodiscard]] constexpr std::string_view to_string(compute_kind k) noexcept {
-  constexpr std::array<std::string_view, 10> vector{"FP64", "FP32", "TF32", "BF16", "FP16",
-                                                    "FP8",  "INT8", "INT4", "NVFP4", "MXFP4"};
-  constexpr std::array<std::string_view, 10> tensor{"FP64 tensor", "FP32 tensor", "TF32 tensor", "BF16 tensor",
-                                                    "FP16 tensor", "FP8 tensor",  "INT8 tensor", "INT4 tensor",
-                                                    "NVFP4 tensor", "MXFP4 tensor"};
-  const auto i = static_cast<std::size_t>(k.type);
-  return k.unit == compute_unit::vector ? vector[i] : tensor[i];
+  if (k.unit == compute_unit::vector) return to_string(k.type);
+  constexpr std::array<std::string_view, all_precisions.size()> tensor{
+      "FP64 tensor", "FP32 tensor", "TF32 tensor", "BF16 tensor", "FP16 tensor",
+      "FP8 tensor",  "INT8 tensor", "INT4 tensor", "NVFP4 tensor", "MXFP4 tensor"};
+  return tensor[static_cast<std::size_t>(k.type)];
 }
 
 }  // namespace hml
