@@ -2,6 +2,7 @@
 // and writes YAML; nlohmann-json writes JSON. Both writers take one tree (an nlohmann ordered_json), so the
 // two syntaxes cannot drift apart.
 module;
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -340,6 +341,11 @@ using fields = detail::yaml_fields<machine_file_error>;
 
 constexpr std::int64_t most_cores = max_cores;
 
+// The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
+constexpr std::array<std::string_view, 15> machine_fields{
+    "id",    "name", "note", "cores", "clock", "kernel_overhead", "cacheline", "write_allocate", "layer_condition_share",
+    "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths", "domains"};
+
 class machine_reader {
 public:
   machine_reader(std::string_view file, machine_file::storage& out) : r_{file}, out_{out} {}
@@ -356,9 +362,10 @@ public:
     if (document) {
       r_.expect_map(root, "", {"format", "machines", "links", "systems", "sources"});
     } else {
-      r_.expect_map(root, "", {"format", "id", "name", "note", "cores", "clock", "kernel_overhead", "cacheline", "write_allocate",
-                               "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths",
-                               "domains", "sources"});
+      std::vector<std::string_view> known{"format"};
+      known.insert(known.end(), machine_fields.begin(), machine_fields.end());
+      known.push_back("sources");
+      r_.expect_map(root, "", known);
     }
     read_sources(root);
     if (!document) {
@@ -467,9 +474,7 @@ private:
 
   void add_machine(const YAML::Node& node, const std::string& field) {
     if (!field.empty()) {
-      r_.expect_map(node, field, {"id", "name", "note", "cores", "clock", "kernel_overhead", "cacheline", "write_allocate",
-                                  "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths",
-                                  "domains"});
+      r_.expect_map(node, field, machine_fields);
     }
     machine_description m{};
     m.id = text(node, field, "id", true);

@@ -10,6 +10,7 @@ module;
 #include <cstdint>
 #include <exception>
 #include <initializer_list>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -194,6 +195,9 @@ public:
 
   void expect_map(const YAML::Node& node, const std::string& field,
                   std::initializer_list<std::string_view> known) const {
+    expect_map(node, field, std::span<const std::string_view>{known.begin(), known.size()});
+  }
+  void expect_map(const YAML::Node& node, const std::string& field, std::span<const std::string_view> known) const {
     if (!node.IsMap()) fail(node, field, "expected a mapping of fields");
     check_keys_once(node, field);
     for (const auto& entry : node) {
