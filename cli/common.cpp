@@ -606,6 +606,20 @@ std::span<const hml::source> machine_files::sources_of(const hml::machine_descri
   return {};
 }
 
+namespace {
+
+// "fp64, fp32, ... or mxfp4": every precision --precision takes, from the library's own list.
+std::string precision_ids() {
+  std::string ids;
+  const std::size_t n = hml::all_precisions.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    ids += (k == 0 ? "" : k + 1 == n ? " or " : ", ") + std::string{hml::id_of(hml::all_precisions[k])};
+  }
+  return ids;
+}
+
+}  // namespace
+
 void add_roof_options(CLI::App& command, roof_options& options, bool several_machines) {
   auto* machine = command.add_option(
       "--machine,--device,--device-file", options.machines,
@@ -615,8 +629,8 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
   if (!several_machines) machine->expected(1);
   auto* precision = command
                         .add_option("--precision", options.precision,
-                                    "required with a machine: fp64, fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4 or mxfp4 "
-                                    "(vector units where published, else tensor), or with _vector or _tensor")
+                                    "required with a machine: " + precision_ids() +
+                                        " (vector units where published, else tensor), or with _vector or _tensor")
                         ->type_name("NAME");
   auto* compute =
       command.add_option("--peak-compute", options.peak_compute, "peak compute, e.g. 5.3TFLOP/s")->type_name("RATE");
