@@ -1,105 +1,439 @@
-// The GPU probe and fidelity table: device-to-device copy, triad and vector add bandwidth and the FP32 FMA
-// peak, measured by the CUDA layer (gpu_kernels.cu), held against the catalog's figures for this GPU and
-// against the time the library predicts for each kernel. Writes the `gpu` section of benchmarks/README.md.
-// Without a CUDA device it says so on stderr and exits 0 without writing, so the README keeps the figures
-// measured where there was one.
+// The GPU's figures, measured, against the catalog and the models: reads the CSV files gpu_measure and
+// layer_step.py wrote on a machine with the GPU (benchmarks/gpu/measured/<machine>/), and writes the `gpu`
+// section of benchmarks/README.md. It needs no GPU: the measurements are data, so the tables follow the
+// models wherever they change, and `--check README` fails when the README's section is not what the
+// measurements and today's models give.
+//
+// Four tables: the measured hierarchical roofline beside the catalog's figures; copy and triad from the L1
+// to HBM beside hml::run at the ceiling of the level the working set fits in; cuBLASLt GEMMs at LLM shapes
+// beside the operator model of `hml llm`; one Llama layer's decode step beside the same model.
 #include <CLI/CLI.hpp>
 
-#include <cstddef>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
-#include "gpu_kernels.hpp"
 #include "../prediction_error.hpp"
 
 import hml;
 
 namespace {
 
-// The catalog entry this GPU is, by its name; nullptr when the catalog has none.
-const hml::device* catalog_entry(std::string_view name) {
-  if (name.find("H200") != std::string_view::npos) return &hml::devices::h200;
-  if (name.find("H100") != std::string_view::npos) {
-    return name.find("PCIe") != std::string_view::npos ? &hml::devices::h100_pcie : &hml::devices::h100_sxm;
+using namespace hml::literals;
+
+// --- The measurement files ---------------------------------------------------------------------------------
+
+// A CSV file of plain fields (no quotes: gpu_measure and layer_step.py write none), checked against the
+// header it must have.
+struct csv_rows {
+  std::string path;
+  std::vector<std::vector<std::string>> rows;
+};
+
+csv_rows read_csv(const std::string& folder, const std::string& name, std::string_view header) {
+  csv_rows file{folder + "/" + name, {}};
+  std::ifstream in{file.path};
+  if (!in) throw std::runtime_error(file.path + ": cannot read");
+  std::string line;
+  if (!std::getline(in, line) || line != header) {
+    throw std::runtime_error(file.path + ":1: expected the header '" + std::string{header} + "'");
   }
-  return nullptr;
-}
-
-std::string text(auto quantity) { return hml::to_string(quantity); }
-
-hml::cell percent_of(double measured, const hml::device* d, double catalog) {
-  if (d == nullptr) return std::string{"-"};
-  return measured / catalog * 100.0;
-}
-
-std::string report(const gpu::device_info& gpu, bool tiny) {
-  const std::size_t n = tiny ? std::size_t{1} << 20 : std::size_t{1} << 28;  // floats per array: 1 GiB each
-  const int repetitions = tiny ? 2 : 20;
-  const hml::device* catalog = catalog_entry(gpu.name);
-
-  const hml::kernel copy = hml::copy<float>(n), triad = hml::triad<float>(n), add = hml::vector_add<float>(n);
-  const hml::duration copy_time = gpu::time_device_copy(n, repetitions) * hml::second;
-  const hml::duration triad_time = gpu::time_triad(n, repetitions) * hml::second;
-  const hml::duration add_time = gpu::time_vector_add(n, repetitions) * hml::second;
-  double fma_flops = 0;
-  const hml::duration fma_time = gpu::time_fma_peak(repetitions, fma_flops) * hml::second;
-
-  // The probed machine: triad bandwidth (as on the host) and the FMA peak.
-  const hml::roof probed{triad.bytes / triad_time, fma_flops * hml::flop / fma_time};
-  const hml::data_rate copy_rate = copy.bytes / copy_time;
-
-  std::string out = "GPU: " + std::string{gpu.name} + " (" + std::to_string(gpu.multiprocessors) + " SMs); catalog entry: " +
-                    (catalog ? std::string{catalog->name} : std::string{"none"}) + ".\n\n";
-  hml::table probe{{"figure", "measured", "catalog", "% of catalog"}, {}};
-  const std::string stated_bandwidth = catalog ? text(hml::main_memory(*catalog).bandwidth.value) : "-";
-  probe.add_row({"copy (device to device)", text(copy_rate), stated_bandwidth,
-                 percent_of(copy_rate.value(), catalog, catalog ? hml::main_memory(*catalog).bandwidth.value.value() : 0)});
-  probe.add_row({"triad", text(probed.bandwidth), stated_bandwidth,
-                 percent_of(probed.bandwidth.value(), catalog, catalog ? hml::main_memory(*catalog).bandwidth.value.value() : 0)});
-  probe.add_row({"FP32 FMA peak", text(probed.peak), catalog ? text(hml::peak(*catalog, {hml::precision::fp32, hml::compute_unit::vector}).value) : "-",
-                 percent_of(probed.peak.value(), catalog, catalog ? hml::peak(*catalog, {hml::precision::fp32, hml::compute_unit::vector}).value.value() : 0)});
-  out += "```text\n" + hml::format_table(probe) + "```\n\n";
-
-  const hml::memory memory{0 * hml::second, probed.bandwidth};
-  const hml::compute_core core{probed.peak};
-  hml::table fidelity{{"kernel", "n", "measured", "hml::run (probed)", "error %", "roofline (catalog)", "error %"}, {}};
-  for (const auto& [k, t] : {std::pair{copy, copy_time}, std::pair{triad, triad_time}, std::pair{add, add_time}}) {
-    const hml::duration model = hml::run(k, memory, core, {.overlap_policy = hml::overlap::full}).total;
-    hml::cell stated = std::string{"-"}, stated_error = std::string{"-"};
-    if (catalog != nullptr) {  // the datasheet's roof: time = bytes at the stated bandwidth, or FLOP at the peak
-      const hml::duration roof_time =
-          hml::run(k, hml::memory{0 * hml::second, hml::main_memory(*catalog).bandwidth.value}, hml::compute_core{hml::peak(*catalog, {hml::precision::fp32, hml::compute_unit::vector}).value},
-                   {.overlap_policy = hml::overlap::full})
-              .total;
-      stated = text(roof_time);
-      stated_error = bench::error_percent(roof_time, t);
+  const auto columns = static_cast<std::size_t>(std::count(header.begin(), header.end(), ',') + 1);
+  for (int number = 2; std::getline(in, line); ++number) {
+    std::vector<std::string> fields;
+    std::stringstream split{line};
+    for (std::string field; std::getline(split, field, ',');) fields.push_back(field);
+    if (fields.size() != columns) {
+      throw std::runtime_error(file.path + ":" + std::to_string(number) + ": expected " + std::to_string(columns) + " fields");
     }
-    fidelity.add_row({std::string{k.name}, static_cast<double>(n), text(t), text(model), bench::error_percent(model, t),
-                      stated, stated_error});
+    file.rows.push_back(std::move(fields));
   }
-  out += "```text\n" + hml::format_table(fidelity) + "```\n";
+  return file;
+}
+
+double number(const std::string& field) {
+  std::size_t used = 0;
+  const double value = std::stod(field, &used);
+  if (used != field.size() || !std::isfinite(value) || value < 0) throw std::runtime_error("not a number: '" + field + "'");
+  return value;
+}
+std::uint64_t count(const std::string& field) { return static_cast<std::uint64_t>(number(field)); }
+
+struct bandwidth_run {
+  std::string kernel, reuse;  // read, copy, triad, shared-read; own or rotating
+  std::uint64_t arrays, slice_bytes, slices, passes;
+  hml::duration time;
+  [[nodiscard]] hml::data_size working_set() const {
+    return static_cast<double>(arrays * slice_bytes * slices) * hml::byte;
+  }
+  [[nodiscard]] hml::data_size per_sm(unsigned sms) const { return working_set() / static_cast<double>(sms); }
+  // The kernel as hml::workload counts it: elements per array over all passes.
+  [[nodiscard]] hml::kernel as_kernel() const {
+    const std::uint64_t n = slice_bytes / sizeof(float) * slices * passes;
+    if (kernel == "copy") return hml::copy<float>(n);
+    if (kernel == "triad") return hml::triad<float>(n);
+    if (kernel == "write") return hml::store<float>(n);
+    return hml::reduction<float>(n);  // read and shared-read: every element read once, one addition
+  }
+  [[nodiscard]] hml::data_rate rate() const { return as_kernel().bytes / time; }
+  // Its stores alone (copy and triad write one array of the two or three).
+  [[nodiscard]] hml::kernel stores() const { return hml::store<float>(slice_bytes / sizeof(float) * slices * passes); }
+};
+
+struct gemm_run {
+  std::string shape, precision;
+  std::uint64_t m, n, k;  // m output features, n tokens, k input features
+  hml::duration time;
+};
+
+struct layer_run {
+  std::uint64_t batch, context;
+  hml::duration time, eager;
+  std::string torch;
+};
+
+struct measurements {
+  std::string name, driver;
+  unsigned sms = 0;
+  hml::data_size l2{};
+  std::map<std::string, hml::compute_rate> vector_peaks;
+  std::vector<bandwidth_run> bandwidth;
+  std::vector<gemm_run> gemms;
+  std::vector<layer_run> layers;
+};
+
+measurements read_measurements(const std::string& folder) {
+  measurements m;
+  const csv_rows device = read_csv(folder, "device.csv",
+                                   "name,multiprocessors,l2_bytes,memory_bytes,memory_bus_bits,compute_capability,"
+                                   "cuda_driver,cuda_runtime,cublaslt");
+  if (device.rows.size() != 1) throw std::runtime_error(device.path + ": expected one device");
+  m.name = device.rows[0][0];
+  m.sms = static_cast<unsigned>(count(device.rows[0][1]));
+  m.l2 = number(device.rows[0][2]) * hml::byte;
+  m.driver = "CUDA " + std::to_string(count(device.rows[0][6]) / 1000) + "." +
+             std::to_string(count(device.rows[0][6]) % 1000 / 10) + " driver API, cuBLASLt " + device.rows[0][8];
+  for (const auto& r : read_csv(folder, "peaks.csv", "precision,flop,seconds").rows) {
+    m.vector_peaks[r[0]] = number(r[1]) * hml::flop / (number(r[2]) * hml::second);
+  }
+  for (const auto& r : read_csv(folder, "bandwidth.csv", "kernel,reuse,arrays,slice_bytes,slices,passes,seconds").rows) {
+    m.bandwidth.push_back({r[0], r[1], count(r[2]), count(r[3]), count(r[4]), count(r[5]), number(r[6]) * hml::second});
+  }
+  for (const auto& r : read_csv(folder, "gemm.csv", "shape,precision,m,n,k,repeats,seconds").rows) {
+    if (r[6] == "skipped") continue;
+    m.gemms.push_back({r[0], r[1], count(r[2]), count(r[3]), count(r[4]), number(r[6]) * hml::second});
+  }
+  for (const auto& r : read_csv(folder, "layer.csv", "model,batch,context,seconds,eager_seconds,torch").rows) {
+    m.layers.push_back({count(r[1]), count(r[2]), number(r[3]) * hml::second, number(r[4]) * hml::second, r[5]});
+  }
+  return m;
+}
+
+// --- Text -------------------------------------------------------------------------------------------------
+
+std::string text(auto quantity) { return hml::to_string(quantity, {.number = hml::general(4)}); }
+
+std::string percent(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%+.1f %%", value);
+  return buffer;
+}
+
+std::string ratio(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f %%", value * 100.0);
+  return buffer;
+}
+
+std::string code_block(const hml::table& t) { return "```text\n" + hml::format_table(t) + "```\n"; }
+
+// The mean absolute error, in percent, of the predictions against the measurements.
+struct error_summary {
+  double sum = 0;
+  int count = 0;
+  void add(double error_percent) {
+    sum += std::fabs(error_percent);
+    ++count;
+  }
+  [[nodiscard]] std::string text() const {
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.1f %% over %d", count ? sum / count : 0.0, count);
+    return buffer;
+  }
+};
+
+hml::precision precision_of(const std::string& name) { return hml::precision_named(name).type; }
+
+// --- The catalog's entry -------------------------------------------------------------------------------------
+
+const hml::device& catalog_entry(std::string_view name) {
+  if (name.find("H200") != std::string_view::npos) return hml::devices::h200;
+  if (name.find("H100") != std::string_view::npos) {
+    return name.find("PCIe") != std::string_view::npos ? hml::devices::h100_pcie : hml::devices::h100_sxm;
+  }
+  throw std::runtime_error("the catalog has no entry for '" + std::string{name} + "'");
+}
+
+// An H100's or H200's SM: 256 KiB of L1 and shared memory together (NVIDIA's H100 whitepaper). A working
+// set of more than this an SM is not counted as the L1's.
+constexpr hml::data_size l1_per_sm = 256_KiB;
+
+// --- 1. The hierarchical roofline ----------------------------------------------------------------------------
+
+struct level_ceilings {
+  hml::data_rate shared, l1, l2, l2_write, hbm_read, hbm_write, hbm_copy, hbm_triad;
+};
+
+// The fastest read of each level: own slices that fit an SM's L1; rotating slices that fit the L2; the
+// largest working set of each kernel for HBM.
+level_ceilings ceilings_of(const measurements& m) {
+  level_ceilings c{};
+  hml::data_size largest{};
+  for (const bandwidth_run& r : m.bandwidth) {
+    if (r.kernel == "shared-read") c.shared = std::max(c.shared, r.rate());
+    if (r.kernel == "read" && r.reuse == "own" && r.per_sm(m.sms) <= l1_per_sm) c.l1 = std::max(c.l1, r.rate());
+    if (r.kernel == "read" && r.reuse == "rotating" && r.working_set() <= m.l2) c.l2 = std::max(c.l2, r.rate());
+    if (r.kernel == "write" && r.working_set() <= m.l2) c.l2_write = std::max(c.l2_write, r.rate());
+    largest = std::max(largest, r.working_set());
+  }
+  for (const bandwidth_run& r : m.bandwidth) {
+    if (r.reuse != "rotating" || r.working_set() < largest / 4) continue;  // the largest sets, far past the L2
+    hml::data_rate& hbm = r.kernel == "read"  ? c.hbm_read
+                          : r.kernel == "write" ? c.hbm_write
+                          : r.kernel == "copy"  ? c.hbm_copy
+                                                : c.hbm_triad;
+    hbm = std::max(hbm, r.rate());
+  }
+  return c;
+}
+
+std::string roofline_table(const measurements& m, const hml::device& d, const level_ceilings& c) {
+  hml::table t{{"ceiling", "measured", "catalog, stated", "measured / stated", "catalog, measured", "measured / that"}, {}};
+  const auto row = [&](std::string name, auto measured, auto stated, auto published) {
+    const bool has_stated = stated.published(), has_published = published.published();
+    // A figure the catalog took from these measurements must still be what they give (to the digits shown).
+    if (has_published && published.source.starts_with("hml-gpu-") && text(published.value) != text(measured)) {
+      throw std::runtime_error("the catalog's " + name + " of " + std::string{d.id} + ", " + text(published.value) +
+                               ", is not the measured " + text(measured));
+    }
+    t.add_row({std::move(name), text(measured), has_stated ? text(stated.value) : "-",
+               has_stated ? ratio(measured / stated.value) : "-",
+               has_published ? text(published.value) + " (" + std::string{published.source} + ")" : "-",
+               has_published ? ratio(measured / published.value) : "-"});
+  };
+  const hml::figure<hml::data_rate> none{};
+  const hml::level_description& main = hml::main_memory(d);
+  row("shared memory, read", c.shared, none, none);
+  const auto level = [&](std::string_view name) -> const hml::level_description& {
+    for (const hml::level_description& l : d.memory) {
+      if (l.name == name) return l;
+    }
+    throw std::runtime_error("the catalog has no " + std::string{name} + " for " + std::string{d.id});
+  };
+  row("L1, read", c.l1, none, level("L1").measured_bandwidth);
+  row("L2, read", c.l2, none, level("L2").measured_bandwidth);
+  row("L2, write", c.l2_write, none, none);
+  for (const auto& [name, rate] : {std::pair{"HBM, read", c.hbm_read}, {"HBM, write", c.hbm_write}, {"HBM, copy", c.hbm_copy},
+                                   {"HBM, triad", c.hbm_triad}}) {
+    row(name, rate, main.bandwidth, main.measured_bandwidth);
+  }
+  using enum hml::precision;
+  using enum hml::compute_unit;
+  const auto ceiling = [&](hml::precision p, hml::compute_unit u) -> const hml::ceiling_description& {
+    for (const hml::ceiling_description& x : d.compute) {
+      if (x.type == p && x.unit == u && x.variant.empty()) return x;
+    }
+    throw std::runtime_error("the catalog has no " + std::string{hml::to_string(p)} + " ceiling");
+  };
+  row("FP64, vector FMA", m.vector_peaks.at("fp64"), ceiling(fp64, vector).dense, ceiling(fp64, vector).measured);
+  row("FP32, vector FMA", m.vector_peaks.at("fp32"), ceiling(fp32, vector).dense, ceiling(fp32, vector).measured);
+  for (const gemm_run& g : m.gemms) {
+    if (g.shape != "peak") continue;
+    const hml::precision p = precision_of(g.precision);
+    const hml::compute_rate rate = hml::matmul<float>(g.m).flops / g.time;  // 2 m^3, whatever the element type
+    row(std::string{hml::to_string(p)} + ", tensor (cuBLASLt GEMM " + std::to_string(g.m) + "^3)", rate,
+        ceiling(p, tensor).dense, ceiling(p, tensor).measured);
+  }
+  return code_block(t);
+}
+
+// --- 2. Copy and triad from the L1 to HBM -----------------------------------------------------------------
+
+std::string streams_table(const measurements& m, const hml::device& d, const level_ceilings& c,
+                          error_summary& in_cache, error_summary& in_hbm) {
+  hml::table t{{"kernel", "working set", "an SM's", "level", "measured", "at the read ceiling", "error",
+                "reads and writes", "error", "roofline, HBM stated", "error"},
+               {}};
+  const hml::data_rate stated = hml::main_memory(d).bandwidth.value;
+  for (const bandwidth_run& r : m.bandwidth) {
+    if (r.kernel != "copy" && r.kernel != "triad") continue;
+    const bool l1 = r.reuse == "own" && r.per_sm(m.sms) <= l1_per_sm;
+    const bool l2 = !l1 && r.working_set() <= m.l2;
+    const hml::data_rate reads = l1 ? c.l1 : l2 ? c.l2 : c.hbm_read;
+    const hml::data_rate writes = l1 || l2 ? c.l2_write : c.hbm_write;  // the L1 writes through to the L2
+    const hml::compute_core core{hml::peak(d, {hml::precision::fp32, hml::compute_unit::vector}).value};
+    const auto time_at = [&](const hml::kernel& k, hml::data_rate bandwidth) {
+      return hml::run(k, hml::memory{0 * hml::second, bandwidth}, core, {.overlap_policy = hml::overlap::full}).total;
+    };
+    // Reads and writes at once, each at its own ceiling: the slower binds.
+    const hml::duration read_time = time_at(r.as_kernel(), reads);
+    const hml::duration both_time = std::max(read_time, time_at(r.stores(), writes));
+    const hml::duration roof_time = time_at(r.as_kernel(), stated);
+    const double error = bench::error_percent(both_time, r.time);
+    (l1 || l2 ? in_cache : in_hbm).add(error);
+    t.add_row({r.kernel + " (" + r.reuse + ")", text(r.working_set()), text(r.per_sm(m.sms)), l1 ? "L1" : l2 ? "L2" : "HBM",
+               text(r.time), text(read_time), percent(bench::error_percent(read_time, r.time)), text(both_time),
+               percent(error), text(roof_time), percent(bench::error_percent(roof_time, r.time))});
+  }
+  return code_block(t);
+}
+
+// --- 3. GEMMs at LLM shapes ---------------------------------------------------------------------------------
+
+hml::inference_options options_for(hml::precision p, hml::estimate e) {
+  hml::inference_options o;
+  o.types = {p, p, p};
+  o.estimate = e;
+  return o;
+}
+
+std::string gemm_table(const measurements& m, const hml::device& d, std::map<std::string, error_summary>& errors) {
+  hml::table t{{"layer", "type", "tokens", "measured", "bound, stated", "error", "bound, measured ceilings", "error",
+                "expected (hml llm)", "error"},
+               {}};
+  const hml::machine_description stated = hml::with_figures(d, hml::basis::datasheet);
+  const hml::machine_description measured = hml::with_figures(d, hml::basis::measured_where_published);
+  for (const gemm_run& g : m.gemms) {
+    if (g.shape == "peak") continue;
+    const hml::precision p = precision_of(g.precision);
+    const hml::operator_cost op = hml::linear(g.shape, g.n, g.k, g.m, p, p);
+    const hml::duration bound = hml::time_on(op, stated, options_for(p, hml::estimate::bound)).time;
+    const hml::duration bound_measured = hml::time_on(op, measured, options_for(p, hml::estimate::bound)).time;
+    const hml::duration expected = hml::time_on(op, measured, options_for(p, hml::estimate::expected)).time;
+    const double expected_error = bench::error_percent(expected, g.time);
+    const std::string phase = g.n <= 256 ? "decode" : "prefill";
+    errors[g.precision + " " + phase + ", expected"].add(expected_error);
+    errors[g.precision + " " + phase + ", bound"].add(bench::error_percent(bound, g.time));
+    t.add_row({g.shape, g.precision, static_cast<double>(g.n), text(g.time), text(bound), percent(bench::error_percent(bound, g.time)),
+               text(bound_measured), percent(bench::error_percent(bound_measured, g.time)), text(expected),
+               percent(expected_error)});
+  }
+  return code_block(t);
+}
+
+// --- 4. A layer's decode step ---------------------------------------------------------------------------
+
+// The operators of one layer: a one-layer model's step without the embedding and the LM head (its norms
+// row also holds the final norm, on the batch's rows only).
+hml::duration layer_time(const hml::step_analysis& s) {
+  hml::duration sum{};
+  for (const hml::operator_time& op : s.operators) {
+    if (op.op.name != "embedding" && op.op.name != "LM head") sum += op.time;
+  }
+  return sum;
+}
+
+std::string layer_table(const measurements& m, const hml::device& d, error_summary& expected_errors,
+                        error_summary& bound_errors) {
+  hml::table t{{"batch", "context", "measured (graph)", "eager", "bound, stated", "error", "expected (hml llm)", "error"}, {}};
+  hml::transformer layer = hml::models::llama_3_8b;
+  layer.layers = 1;
+  const hml::machine_description stated = hml::with_figures(d, hml::basis::datasheet);
+  const hml::machine_description measured = hml::with_figures(d, hml::basis::measured_where_published);
+  for (const layer_run& r : m.layers) {
+    const hml::step_shape step = hml::decode_step(r.batch, r.context);
+    const hml::duration bound =
+        layer_time(hml::analyze_step(layer, step, stated, options_for(hml::precision::bf16, hml::estimate::bound)));
+    const hml::duration expected =
+        layer_time(hml::analyze_step(layer, step, measured, options_for(hml::precision::bf16, hml::estimate::expected)));
+    expected_errors.add(bench::error_percent(expected, r.time));
+    bound_errors.add(bench::error_percent(bound, r.time));
+    t.add_row({static_cast<double>(r.batch), static_cast<double>(r.context), text(r.time), text(r.eager), text(bound),
+               percent(bench::error_percent(bound, r.time)), text(expected), percent(bench::error_percent(expected, r.time))});
+  }
+  return code_block(t);
+}
+
+std::string report(const measurements& m, const std::string& folder) {
+  const hml::device& d = catalog_entry(m.name);
+  const level_ceilings c = ceilings_of(m);
+  std::string out = "### " + m.name + "\n\n" + std::to_string(m.sms) + " SMs, " + text(m.l2) + " of L2 (as CUDA reports them); " +
+                    m.driver + ". Measurements: `" + folder + "/`; catalog entry `" + std::string{d.id} + "`.\n\n";
+
+  out += "#### The hierarchical roofline\n\n" + roofline_table(m, d, c) + "\n";
+
+  error_summary in_cache, in_hbm;
+  const std::string streams = streams_table(m, d, c, in_cache, in_hbm);
+  out += "#### Copy and triad from the L1 to HBM\n\n" + streams + "\n";
+  out += "**hml::run at the read and write ceilings of the level the working set fits in: mean absolute error " +
+         in_hbm.text() + " sizes in HBM, " + in_cache.text() + " in the L1 or L2.**\n\n";
+
+  std::map<std::string, error_summary> gemm_errors;
+  const std::string gemms = gemm_table(m, d, gemm_errors);
+  out += "#### Matrix products at LLM shapes (cuBLASLt)\n\n" + gemms + "\n";
+  out += "**Mean absolute error of the operator model:";
+  for (const auto& [name, e] : gemm_errors) out += " " + name + " " + e.text() + ";";
+  out.back() = '.';
+  out += "**\n\n";
+
+  error_summary expected_errors, bound_errors;
+  const std::string layers = layer_table(m, d, expected_errors, bound_errors);
+  out += "#### One Llama 3 8B layer's decode step (PyTorch " + (m.layers.empty() ? std::string{"-"} : m.layers[0].torch) +
+         ", BF16)\n\n" + layers + "\n";
+  out += "**Mean absolute error of the layer's decode step: expected " + expected_errors.text() + ", bound " +
+         bound_errors.text() + ".**\n";
   return out;
+}
+
+// The README's `gpu` section, as update_readme.cmake writes it: a newline, then the fragment.
+std::string readme_section(const std::string& path) {
+  std::ifstream in{path};
+  if (!in) throw std::runtime_error(path + ": cannot read");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string all = text.str(), open = "<!-- bench:gpu -->\n", close = "<!-- /bench:gpu -->";
+  const std::size_t begin = all.find(open), end = all.find(close);
+  if (begin == std::string::npos || end == std::string::npos || end < begin) {
+    throw std::runtime_error(path + ": no <!-- bench:gpu --> section");
+  }
+  return all.substr(begin + open.size(), end - begin - open.size());
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gpu: CUDA bandwidth and FP32 peak against the catalog and the models"};
-  std::string out_path;
-  bool tiny = false;
+  CLI::App app{"gpu: the GPU's measured figures against the catalog and the models"};
+  std::vector<std::string> folders;
+  std::string out_path, check_path, shown;
+  app.add_option("--measurements", folders, "a folder of CSV files gpu_measure and layer_step.py wrote (one a GPU)")
+      ->required();
+  app.add_option("--as", shown, "the folders' parent in the text (default: as given)");
   app.add_option("--out", out_path, "write the Markdown fragment to this file (default: stdout)");
-  app.add_flag("--tiny", tiny, "small sizes: checks that the program runs");
+  app.add_option("--check", check_path, "compare the fragment with this README's gpu section; exit 1 if they differ");
   CLI11_PARSE(app, argc, argv);
   try {
-    const gpu::device_info gpu = gpu::first_device();
-    if (!gpu.present) {
-      std::fputs("gpu: no CUDA device found; nothing measured (benchmarks/README.md keeps its GPU figures)\n", stderr);
-      return 0;
+    std::string fragment;
+    for (const std::string& folder : folders) {
+      const std::string name = folder.substr(folder.find_last_of('/') + 1);
+      if (!fragment.empty()) fragment += "\n";
+      fragment += report(read_measurements(folder), shown.empty() ? folder : shown + "/" + name);
     }
-    const std::string fragment = report(gpu, tiny);
-    if (out_path.empty()) {
+    if (!check_path.empty()) {
+      if (readme_section(check_path) != fragment) {
+        std::fprintf(stderr, "gpu: %s's gpu section is not what the measurements and the models give; run ./lab bench\n",
+                     check_path.c_str());
+        return 1;
+      }
+    } else if (out_path.empty()) {
       std::fputs(fragment.c_str(), stdout);
     } else {
       hml::write_file_atomically(out_path, fragment);

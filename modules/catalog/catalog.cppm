@@ -8,7 +8,8 @@
 // each ceiling's `sparse`, so that no sparse figure can pass for a dense one. Derived figures (a bandwidth
 // from its interface, a CPU's peak from cores x clock x FLOP/cycle) are computed here from their parts, not
 // typed. Where a published measurement exists it is carried beside the datasheet figure as `measured`:
-// BabelStream / gpu-stream triads for HBM, and the empirical (ERT) hierarchical roofline of a V100.
+// BabelStream / gpu-stream triads for HBM, and the empirical (ERT) hierarchical roofline of a V100; and this
+// project's own measurements of an H100 and an H200 (benchmarks/gpu: L1, L2, vector and FP64/TF32 tensor peaks).
 //
 // Seed 004's profile_kernel.py has a GPU table with wrong FP32 peaks, e.g. H100 "1980 GFLOPS" where the
 // H100 SXM does 67 TFLOP/s (33x more; 1,979 TFLOP/s is its FP16-sparse / INT8-dense tensor figure, ~2 PF),
@@ -55,10 +56,12 @@ constexpr std::string_view babelstream = "azure-babelstream";
 constexpr std::string_view gpu_stream = "gpu-benches-gpu-stream";
 constexpr std::string_view mamf = "bekman-mamf";
 constexpr std::string_view azure_gemm = "azure-cublaslt-gemm";
+constexpr std::string_view hml_h100 = "hml-gpu-h100-sxm";
+constexpr std::string_view hml_h200 = "hml-gpu-h200";
 
 // Ceilings, dense; `sparse` where the vendor states a sparsity figure.
-constexpr ceiling_description vec(precision p, figure<compute_rate> dense) {
-  return {.type = p, .unit = compute_unit::vector, .dense = dense};
+constexpr ceiling_description vec(precision p, figure<compute_rate> dense, figure<compute_rate> achieved = {}) {
+  return {.type = p, .unit = compute_unit::vector, .dense = dense, .measured = achieved};
 }
 constexpr ceiling_description tc(precision p, figure<compute_rate> dense, figure<compute_rate> sparse = {},
                                  figure<compute_rate> achieved = {}) {
@@ -71,7 +74,7 @@ export namespace hml::devices {
 
 // Every document a catalog figure cites. `where` is what a reader types or looks for; the hardware notes
 // this catalog was collected from cite these, row by row.
-inline constexpr std::array<source, 20> sources{{
+inline constexpr std::array<source, 22> sources{{
     {h100_datasheet, "NVIDIA H100 Tensor Core GPU datasheet (specification table)",
      "archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html"},
     {h100_pcie_brief, "NVIDIA H100 PCIe GPU product brief, PB-11133-001", "NVIDIA document PB-11133-001"},
@@ -119,6 +122,12 @@ inline constexpr std::array<source, 20> sources{{
      "github.com/Azure/AI-benchmarking-guide, Azure_Results/ND_A100_v4_results.md (commit 3bb66ca) and "
      "ND_H200_v5_results.md (commit 7f20e5f); the fork yosoyjay/AI-benchmarking-guide, "
      "Azure_Results/ND_H100_v5_results.md (commit a8263ef)"},
+    {hml_h100, "hetero-memory-lab's benchmarks/gpu on an NVIDIA H100 80GB HBM3 (SXM5), driver 580.159.04, CUDA 13.0, "
+               "cuBLASLt 13.1, 2026-11-24",
+     "benchmarks/gpu/measured/h100_sxm/ in this repository; the tables and the method in benchmarks/README.md"},
+    {hml_h200, "hetero-memory-lab's benchmarks/gpu on an NVIDIA H200 (SXM, 141 GB), driver 580.159.04, CUDA 13.0, "
+               "cuBLASLt 13.1, 2026-11-24",
+     "benchmarks/gpu/measured/h200/ in this repository; the tables and the method in benchmarks/README.md"},
 }};
 
 // The source with this key; nullptr if none.
@@ -132,13 +141,16 @@ inline constexpr std::array<source, 20> sources{{
 // clang-format off
 inline constexpr device h100_sxm{
     .id = "h100_sxm", .name = "NVIDIA H100 SXM5 80GB",
-    .memory = {{.name = "L2", .capacity = stated(50_MB, lockwood_h100)},
+    .memory = {{.name = "L1", .measured_bandwidth = measured(25.61_TBps, hml_h100), .scope = sharing::per_core},
+               {.name = "L2", .capacity = stated(50_MB, lockwood_h100), .measured_bandwidth = measured(11.26_TBps, hml_h100)},
                {.name = "HBM3", .capacity = stated(80_GB, h100_datasheet), .bandwidth = stated(3.35_TBps, h100_datasheet),
                 .measured_bandwidth = measured(2.97_TBps, babelstream),
                 .interface = {.bus_bits = 5120, .pin_rate = stated(5.24_Gbps, lockwood_h100)}}},
-    .compute = {vec(fp64, stated(34_TFLOPS, h100_datasheet)), tc(fp64, stated(67_TFLOPS, h100_datasheet)),
-                vec(fp32, stated(67_TFLOPS, h100_datasheet)),
-                tc(tf32, stated(494.7_TFLOPS, h100_datasheet), stated(989_TFLOPS, h100_datasheet)),
+    .compute = {vec(fp64, stated(34_TFLOPS, h100_datasheet), measured(32.57_TFLOPS, hml_h100)),
+                tc(fp64, stated(67_TFLOPS, h100_datasheet), {}, measured(62.61_TFLOPS, hml_h100)),
+                vec(fp32, stated(67_TFLOPS, h100_datasheet), measured(64.3_TFLOPS, hml_h100)),
+                tc(tf32, stated(494.7_TFLOPS, h100_datasheet), stated(989_TFLOPS, h100_datasheet),
+                   measured(400.7_TFLOPS, hml_h100)),
                 tc(bf16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet),
                    measured(794.5_TFLOPS, mamf)),
                 tc(fp16, stated(989_TFLOPS, h100_datasheet), stated(1979_TFLOPS, h100_datasheet),
@@ -164,19 +176,23 @@ inline constexpr device h100_pcie{
     .note = "Chips and Cheese gives 2.04 TB/s"};
 inline constexpr device h200{
     .id = "h200", .name = "NVIDIA H200 SXM 141GB",
-    .memory = {{.name = "L2", .capacity = stated(50_MB, anandtech_h200)},
+    .memory = {{.name = "L1", .measured_bandwidth = measured(26.97_TBps, hml_h200), .scope = sharing::per_core},
+               {.name = "L2", .capacity = stated(50_MB, anandtech_h200), .measured_bandwidth = measured(12.66_TBps, hml_h200)},
                {.name = "HBM3e", .capacity = stated(141_GB, aiwiki_h200), .bandwidth = stated(4.8_TBps, aiwiki_h200),
                 .measured_bandwidth = measured(4.15_TBps, babelstream)}},
-    .compute = {vec(fp64, stated(34_TFLOPS, aiwiki_h200)), tc(fp64, stated(67_TFLOPS, aiwiki_h200)),
-                vec(fp32, stated(67_TFLOPS, aiwiki_h200)),
-                tc(tf32, stated(494.7_TFLOPS, aiwiki_h200), stated(989_TFLOPS, aiwiki_h200)),
+    .compute = {vec(fp64, stated(34_TFLOPS, aiwiki_h200), measured(32.71_TFLOPS, hml_h200)),
+                tc(fp64, stated(67_TFLOPS, aiwiki_h200), {}, measured(62.29_TFLOPS, hml_h200)),
+                vec(fp32, stated(67_TFLOPS, aiwiki_h200), measured(64.04_TFLOPS, hml_h200)),
+                tc(tf32, stated(494.7_TFLOPS, aiwiki_h200), stated(989_TFLOPS, aiwiki_h200),
+                   measured(411.6_TFLOPS, hml_h200)),
                 tc(bf16, stated(989_TFLOPS, aiwiki_h200), stated(1979_TFLOPS, aiwiki_h200)),
                 tc(fp16, stated(989_TFLOPS, aiwiki_h200), stated(1979_TFLOPS, aiwiki_h200)),
                 tc(fp8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200),
                    measured(1366.3_TFLOPS, azure_gemm)),
                 tc(int8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200))},
     .cores = 132, .kernel_overhead = derived(4.14_us, azure_gemm),
-    .note = "bus width: sources disagree (6144-bit or 8192-bit); gpu-stream measures 3.53 TB/s, BabelStream 4.15"};
+    .note = "bus width: sources disagree (6144-bit or 8192-bit); gpu-stream measures 3.53 TB/s, BabelStream 4.15; "
+            "CUDA reports 60 MiB of L2 on the H200 measured here (50 MiB on the H100)"};
 inline constexpr device b200{
     .id = "b200", .name = "NVIDIA B200 (HGX)",
     .memory = {{.name = "HBM3e", .capacity = stated(180_GB, blackwell_table), .bandwidth = stated(7.7_TBps, blackwell_table),

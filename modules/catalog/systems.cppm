@@ -151,7 +151,7 @@ inline constexpr machine_description grace = [] {
 inline constexpr machine_description gh200_hopper = [] {
   machine_description m{
       .id = "gh200_hopper", .name = "NVIDIA H100 of a GH200 (96 GB HBM3)",
-      .memory = {{.name = "L2", .capacity = devices::h100_sxm.memory[0].capacity},
+      .memory = {{.name = "L2", .capacity = devices::h100_sxm.memory[1].capacity},
                  {.name = "HBM3", .capacity = stated(96_GB, gh200_guide), .bandwidth = stated(4_TBps, gh200_guide),
                   .measured_bandwidth = measured(3.4_TBps, schieffer)}},
       .compute = devices::h100_sxm.compute, .cores = 132, .clock = devices::h100_sxm.clock,

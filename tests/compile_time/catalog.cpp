@@ -25,7 +25,7 @@ static_assert(hml::precision_of<double> == precision::fp64 && hml::precision_of<
 static_assert(hml::main_memory(devices::h100_sxm).bandwidth.value == 3350_GBps);
 static_assert(hml::main_memory(devices::h100_sxm).capacity.value == 80_GB);
 static_assert(hml::main_memory(devices::h100_sxm).name == "HBM3");
-static_assert(devices::h100_sxm.memory[0].capacity.value == 50_MB);  // L2
+static_assert(devices::h100_sxm.memory[1].capacity.value == 50_MB);  // L2
 static_assert(hml::peak(devices::h100_sxm, fp32).value == 67_TFLOPS && hml::peak(devices::h100_pcie, fp32).value == 51_TFLOPS);
 static_assert(hml::peak(devices::a100_sxm_80gb, fp32).value == 19.5_TFLOPS && hml::peak(devices::v100, fp32).value == 15.7_TFLOPS);
 static_assert(hml::peak(devices::rtx_4090, fp32).value == 82.6_TFLOPS && hml::peak(devices::rtx_3090, fp32).value == 35.6_TFLOPS);
@@ -114,6 +114,32 @@ static_assert(hml::peak(devices::a100_sxm_80gb, bf16_tensor, hml::basis::measure
 static_assert(hml::peak(devices::a100_sxm_80gb, fp16_tensor, hml::basis::measured).source == "bekman-mamf");
 static_assert(hml::peak(devices::a100_sxm_80gb, fp16_tensor, hml::basis::measured).kind == hml::provenance::measured);
 static_assert(!hml::find_ceiling(hml::systems::gh200_hopper, fp16_tensor)->measured.published());
+
+// This project's own measurements (benchmarks/gpu, 2026-11-24; the tables in benchmarks/README.md, whose test
+// checks these figures against the measurement files): an L1 and an L2 level's read bandwidth, the vector
+// FMA peaks at 96 % of the datasheets' and cuBLASLt's FP64 and TF32 tensor GEMMs; the H100's L1 reads 2.3x its
+// L2, which reads 3.4x the HBM's stated 3.35 TB/s.
+static_assert(hml::bandwidth_of(devices::h100_sxm.memory[0], hml::basis::measured).value == 25.61_TBps);
+static_assert(devices::h100_sxm.memory[0].name == "L1" && devices::h100_sxm.memory[0].scope == hml::sharing::per_core);
+static_assert(hml::bandwidth_of(devices::h100_sxm.memory[1], hml::basis::measured).value == 11.26_TBps);
+static_assert(hml::bandwidth_of(devices::h100_sxm.memory[1], hml::basis::measured).source == "hml-gpu-h100-sxm");
+static_assert(hml::bandwidth_of(devices::h200.memory[0], hml::basis::measured).value == 26.97_TBps);
+static_assert(hml::bandwidth_of(devices::h200.memory[1], hml::basis::measured).value == 12.66_TBps);
+static_assert(hml::peak(devices::h100_sxm, fp32, hml::basis::measured).value == 64.3_TFLOPS);
+static_assert(hml::peak(devices::h100_sxm, fp32, hml::basis::measured).kind == hml::provenance::measured);
+static_assert(hml::peak(devices::h100_sxm, {precision::fp64, compute_unit::vector}, hml::basis::measured).value == 32.57_TFLOPS);
+static_assert(hml::peak(devices::h100_sxm, {precision::fp64, compute_unit::tensor}, hml::basis::measured).value == 62.61_TFLOPS);
+static_assert(hml::peak(devices::h100_sxm, {precision::tf32, compute_unit::tensor}, hml::basis::measured).value == 400.7_TFLOPS);
+static_assert(hml::peak(devices::h200, fp32, hml::basis::measured).value == 64.04_TFLOPS);
+static_assert(hml::peak(devices::h200, {precision::fp64, compute_unit::vector}, hml::basis::measured).value == 32.71_TFLOPS);
+static_assert(hml::peak(devices::h200, {precision::fp64, compute_unit::tensor}, hml::basis::measured).value == 62.29_TFLOPS);
+static_assert(hml::peak(devices::h200, {precision::tf32, compute_unit::tensor}, hml::basis::measured).value == 411.6_TFLOPS);
+static_assert(hml::peak(devices::h100_sxm, fp32, hml::basis::measured).value / hml::peak(devices::h100_sxm, fp32).value > 0.959);
+// The H100's measured hierarchical roofline: three levels (L1, L2, HBM), fastest first, each a ridge of its own.
+constexpr auto h100_measured = hml::hierarchical_roof_of<3, 7>(devices::h100_sxm, hml::basis::measured);
+static_assert(h100_measured.bandwidths[0].name == "L1" && h100_measured.bandwidths[2].bandwidth == 2.97_TBps);
+static_assert(h100_measured.bandwidths[0].bandwidth / h100_measured.bandwidths[1].bandwidth > 2.27 &&
+              h100_measured.bandwidths[1].bandwidth / 3.35_TBps > 3.36);
 
 // A kernel's fixed cost, derived: cuBLASLt's 1024^3 GEMM as Azure measured it (A100 FP16 119.4 TFLOP/s, H100
 // FP8 274.1, H200 FP8 290.8) less the same GEMM in the expected time's tiles (64 of 128 x 128, one wave) at

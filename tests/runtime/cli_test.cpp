@@ -388,10 +388,13 @@ TEST(Cli, DevicesShowsOneDeviceWithItsSources) {
   const outcome one = hml_run({"devices", "H100 SXM"});
   ASSERT_EQ(one.status, 0) << one.err;
   EXPECT_TRUE(one.out.starts_with("h100_sxm: NVIDIA H100 SXM5 80GB\n")) << one.out;
-  EXPECT_NE(one.out.find("  HBM3: 80 GB [2], 3.35 TB/s [2], 2.97 TB/s measured [3]\n"), std::string::npos) << one.out;
+  EXPECT_NE(one.out.find("  HBM3: 80 GB [3], 3.35 TB/s [3], 2.97 TB/s measured [4]\n"), std::string::npos) << one.out;
+  // The L1 and L2 bandwidths this project measured (benchmarks/gpu), the L1 an SM's own.
+  EXPECT_NE(one.out.find("  L1: 25.61 TB/s measured [1], per core\n  L2: 50 MB [2], 11.26 TB/s measured [1]\n"),
+            std::string::npos) << one.out;
   // The datasheet's tensor peak, and beside it the matmul rate measured (MAMF, 794.5 TFLOP/s) with its ridge.
-  EXPECT_NE(one.out.find("  FP16 tensor: 989 TFLOP/s [2] (sparse 1.979 PFLOP/s [2]), ridge 295.2 FLOP/B; "
-                         "794.5 TFLOP/s measured [4], ridge 267.5 FLOP/B\n"),
+  EXPECT_NE(one.out.find("  FP16 tensor: 989 TFLOP/s [3] (sparse 1.979 PFLOP/s [3]), ridge 295.2 FLOP/B; "
+                         "794.5 TFLOP/s measured [5], ridge 267.5 FLOP/B\n"),
             std::string::npos) << one.out;
   for (std::string_view key : hml::cited_sources(hml::devices::h100_sxm)) {
     const hml::source* s = hml::devices::find_source(key);
@@ -533,7 +536,9 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   // The default takes the measured HBM3 bandwidth (BabelStream, 2.97 TB/s) and matmul rates (MAMF) and says
   // so; stated, the datasheet's.
   EXPECT_EQ(fp16.err, "hml: note: h100_sxm: measured figures in place of the datasheet's: HBM3 2.97 TB/s "
-                      "(azure-babelstream), BF16 tensor 794.5 TFLOP/s (bekman-mamf), FP16 tensor 794.5 TFLOP/s "
+                      "(azure-babelstream), FP64 32.57 TFLOP/s (hml-gpu-h100-sxm), FP64 tensor 62.61 TFLOP/s "
+                      "(hml-gpu-h100-sxm), FP32 64.3 TFLOP/s (hml-gpu-h100-sxm), TF32 tensor 400.7 TFLOP/s "
+                      "(hml-gpu-h100-sxm), BF16 tensor 794.5 TFLOP/s (bekman-mamf), FP16 tensor 794.5 TFLOP/s "
                       "(bekman-mamf), FP8 tensor 1.403 PFLOP/s (bekman-mamf); --figures stated takes the datasheet's\n");
   const outcome stated =
       hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--figures", "stated", "--ops", operations.string()});

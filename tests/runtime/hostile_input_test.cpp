@@ -140,7 +140,7 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
                               "--flops", "1TFLOP"}),
                      "--system, --link: missing");
   expect_input_error(hml_run({"tiers", "--footprint", "1GiB"}), "--system, --machine, --tier: missing; give --system");
-  expect_input_error(hml_run({"tiers", "--machine", "h100_sxm", "--footprint", "1GiB"}),
+  expect_input_error(hml_run({"tiers", "--machine", "h100_pcie", "--footprint", "1GiB"}),
                      "--machine: one tier; a tiered memory has two or more");
   expect_input_error(hml_run({"tiers", "--tier", "hbm:16GiB:800GB/s", "--footprint", "1GiB"}), "--tier: one tier");
   // A flag is given once, without a value (CLI11 read --round=yes as on and --round=banana as "as ;").
