@@ -68,6 +68,10 @@ double number(const std::string& field) {
 }
 std::uint64_t count(const std::string& field) { return static_cast<std::uint64_t>(number(field)); }
 
+// An H100's or H200's SM: 256 KiB of L1 and shared memory together (NVIDIA's H100 whitepaper). A working
+// set of more than this an SM is not counted as the L1's.
+constexpr hml::data_size l1_per_sm = 256_KiB;
+
 struct bandwidth_run {
   std::string kernel, reuse;  // read, copy, triad, shared-read; own or rotating
   std::uint64_t arrays, slice_bytes, slices, passes;
@@ -76,9 +80,13 @@ struct bandwidth_run {
     return static_cast<double>(arrays * slice_bytes * slices) * hml::byte;
   }
   [[nodiscard]] hml::data_size per_sm(unsigned sms) const { return working_set() / static_cast<double>(sms); }
-  // The kernel as hml::workload counts it: elements per array over all passes.
+  // Served by the L1: a block re-reads its own slices, and an SM's slices fit its L1.
+  [[nodiscard]] bool in_l1(unsigned sms) const { return reuse == "own" && per_sm(sms) <= l1_per_sm; }
+  // The elements of one array it touches over all its passes.
+  [[nodiscard]] std::uint64_t elements() const { return slice_bytes / sizeof(float) * slices * passes; }
+  // The kernel as hml::workload counts it.
   [[nodiscard]] hml::kernel as_kernel() const {
-    const std::uint64_t n = slice_bytes / sizeof(float) * slices * passes;
+    const std::uint64_t n = elements();
     if (kernel == "copy") return hml::copy<float>(n);
     if (kernel == "triad") return hml::triad<float>(n);
     if (kernel == "write") return hml::store<float>(n);
@@ -86,7 +94,7 @@ struct bandwidth_run {
   }
   [[nodiscard]] hml::data_rate rate() const { return as_kernel().bytes / time; }
   // Its stores alone (copy and triad write one array of the two or three).
-  [[nodiscard]] hml::kernel stores() const { return hml::store<float>(slice_bytes / sizeof(float) * slices * passes); }
+  [[nodiscard]] hml::kernel stores() const { return hml::store<float>(elements()); }
 };
 
 struct gemm_run {
@@ -156,17 +164,13 @@ std::string ratio(double value) {
 
 std::string code_block(const hml::table& t) { return "```text\n" + hml::format_table(t) + "```\n"; }
 
-// The mean absolute error, in percent, of the predictions against the measurements.
+// The predictions' errors against the measurements, and their mean absolute error (hml's).
 struct error_summary {
-  double sum = 0;
-  int count = 0;
-  void add(double error_percent) {
-    sum += std::fabs(error_percent);
-    ++count;
-  }
+  std::vector<double> errors;  // shares: 0.25 is 25 %
+  void add(double error_percent) { errors.push_back(error_percent / 100.0); }
   [[nodiscard]] std::string text() const {
     char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.1f %% over %d", count ? sum / count : 0.0, count);
+    std::snprintf(buffer, sizeof buffer, "%.1f %% over %zu", hml::mean_absolute_error(errors) * 100.0, errors.size());
     return buffer;
   }
 };
@@ -183,10 +187,6 @@ const hml::device& catalog_entry(std::string_view name) {
   throw std::runtime_error("the catalog has no entry for '" + std::string{name} + "'");
 }
 
-// An H100's or H200's SM: 256 KiB of L1 and shared memory together (NVIDIA's H100 whitepaper). A working
-// set of more than this an SM is not counted as the L1's.
-constexpr hml::data_size l1_per_sm = 256_KiB;
-
 // --- 1. The hierarchical roofline ----------------------------------------------------------------------------
 
 struct level_ceilings {
@@ -200,7 +200,7 @@ level_ceilings ceilings_of(const measurements& m) {
   hml::data_size largest{};
   for (const bandwidth_run& r : m.bandwidth) {
     if (r.kernel == "shared-read") c.shared = std::max(c.shared, r.rate());
-    if (r.kernel == "read" && r.reuse == "own" && r.per_sm(m.sms) <= l1_per_sm) c.l1 = std::max(c.l1, r.rate());
+    if (r.kernel == "read" && r.in_l1(m.sms)) c.l1 = std::max(c.l1, r.rate());
     if (r.kernel == "read" && r.reuse == "rotating" && r.working_set() <= m.l2) c.l2 = std::max(c.l2, r.rate());
     if (r.kernel == "write" && r.working_set() <= m.l2) c.l2_write = std::max(c.l2_write, r.rate());
     largest = std::max(largest, r.working_set());
@@ -249,10 +249,9 @@ std::string roofline_table(const measurements& m, const hml::device& d, const le
   using enum hml::precision;
   using enum hml::compute_unit;
   const auto ceiling = [&](hml::precision p, hml::compute_unit u) -> const hml::ceiling_description& {
-    for (const hml::ceiling_description& x : d.compute) {
-      if (x.type == p && x.unit == u && x.variant.empty()) return x;
-    }
-    throw std::runtime_error("the catalog has no " + std::string{hml::to_string(p)} + " ceiling");
+    const hml::ceiling_description* c = hml::find_ceiling(d, {p, u});
+    if (c == nullptr) throw std::runtime_error("the catalog has no " + std::string{hml::to_string(p)} + " ceiling");
+    return *c;
   };
   row("FP64, vector FMA", m.vector_peaks.at("fp64"), ceiling(fp64, vector).dense, ceiling(fp64, vector).measured);
   row("FP32, vector FMA", m.vector_peaks.at("fp32"), ceiling(fp32, vector).dense, ceiling(fp32, vector).measured);
@@ -274,16 +273,16 @@ std::string streams_table(const measurements& m, const hml::device& d, const lev
                 "reads and writes", "error", "roofline, HBM stated", "error"},
                {}};
   const hml::data_rate stated = hml::main_memory(d).bandwidth.value;
+  const hml::compute_core core{hml::peak(d, {hml::precision::fp32, hml::compute_unit::vector}).value};
+  const auto time_at = [&](const hml::kernel& k, hml::data_rate bandwidth) {
+    return hml::run(k, hml::memory{0 * hml::second, bandwidth}, core, {.overlap_policy = hml::overlap::full}).total;
+  };
   for (const bandwidth_run& r : m.bandwidth) {
     if (r.kernel != "copy" && r.kernel != "triad") continue;
-    const bool l1 = r.reuse == "own" && r.per_sm(m.sms) <= l1_per_sm;
+    const bool l1 = r.in_l1(m.sms);
     const bool l2 = !l1 && r.working_set() <= m.l2;
     const hml::data_rate reads = l1 ? c.l1 : l2 ? c.l2 : c.hbm_read;
     const hml::data_rate writes = l1 || l2 ? c.l2_write : c.hbm_write;  // the L1 writes through to the L2
-    const hml::compute_core core{hml::peak(d, {hml::precision::fp32, hml::compute_unit::vector}).value};
-    const auto time_at = [&](const hml::kernel& k, hml::data_rate bandwidth) {
-      return hml::run(k, hml::memory{0 * hml::second, bandwidth}, core, {.overlap_policy = hml::overlap::full}).total;
-    };
     // Reads and writes at once, each at its own ceiling: the slower binds.
     const hml::duration read_time = time_at(r.as_kernel(), reads);
     const hml::duration both_time = std::max(read_time, time_at(r.stores(), writes));
@@ -299,6 +298,14 @@ std::string streams_table(const measurements& m, const hml::device& d, const lev
 
 // --- 3. GEMMs at LLM shapes ---------------------------------------------------------------------------------
 
+// The machine on the datasheet's figures, and on the measurements where it publishes them (hml llm's default).
+struct machine_views {
+  hml::machine_description stated, measured;
+  explicit machine_views(const hml::device& d)
+      : stated{hml::with_figures(d, hml::basis::datasheet)},
+        measured{hml::with_figures(d, hml::basis::measured_where_published)} {}
+};
+
 hml::inference_options options_for(hml::precision p, hml::estimate e) {
   hml::inference_options o;
   o.types = {p, p, p};
@@ -306,24 +313,22 @@ hml::inference_options options_for(hml::precision p, hml::estimate e) {
   return o;
 }
 
-std::string gemm_table(const measurements& m, const hml::device& d, std::map<std::string, error_summary>& errors) {
+std::string gemm_table(const measurements& m, const machine_views& on, std::map<std::string, error_summary>& errors) {
   hml::table t{{"layer", "type", "tokens", "measured", "bound, stated", "error", "bound, measured ceilings", "error",
                 "expected (hml llm)", "error"},
                {}};
-  const hml::machine_description stated = hml::with_figures(d, hml::basis::datasheet);
-  const hml::machine_description measured = hml::with_figures(d, hml::basis::measured_where_published);
   for (const gemm_run& g : m.gemms) {
     if (g.shape == "peak") continue;
     const hml::precision p = precision_of(g.precision);
     const hml::operator_cost op = hml::linear(g.shape, g.n, g.k, g.m, p, p);
-    const hml::duration bound = hml::time_on(op, stated, options_for(p, hml::estimate::bound)).time;
-    const hml::duration bound_measured = hml::time_on(op, measured, options_for(p, hml::estimate::bound)).time;
-    const hml::duration expected = hml::time_on(op, measured, options_for(p, hml::estimate::expected)).time;
-    const double expected_error = bench::error_percent(expected, g.time);
+    const hml::duration bound = hml::time_on(op, on.stated, options_for(p, hml::estimate::bound)).time;
+    const hml::duration bound_measured = hml::time_on(op, on.measured, options_for(p, hml::estimate::bound)).time;
+    const hml::duration expected = hml::time_on(op, on.measured, options_for(p, hml::estimate::expected)).time;
+    const double bound_error = bench::error_percent(bound, g.time), expected_error = bench::error_percent(expected, g.time);
     const std::string phase = g.n <= 256 ? "decode" : "prefill";
     errors[g.precision + " " + phase + ", expected"].add(expected_error);
-    errors[g.precision + " " + phase + ", bound"].add(bench::error_percent(bound, g.time));
-    t.add_row({g.shape, g.precision, static_cast<double>(g.n), text(g.time), text(bound), percent(bench::error_percent(bound, g.time)),
+    errors[g.precision + " " + phase + ", bound"].add(bound_error);
+    t.add_row({g.shape, g.precision, static_cast<double>(g.n), text(g.time), text(bound), percent(bound_error),
                text(bound_measured), percent(bench::error_percent(bound_measured, g.time)), text(expected),
                percent(expected_error)});
   }
@@ -342,23 +347,22 @@ hml::duration layer_time(const hml::step_analysis& s) {
   return sum;
 }
 
-std::string layer_table(const measurements& m, const hml::device& d, error_summary& expected_errors,
+std::string layer_table(const measurements& m, const machine_views& on, error_summary& expected_errors,
                         error_summary& bound_errors) {
   hml::table t{{"batch", "context", "measured (graph)", "eager", "bound, stated", "error", "expected (hml llm)", "error"}, {}};
   hml::transformer layer = hml::models::llama_3_8b;
   layer.layers = 1;
-  const hml::machine_description stated = hml::with_figures(d, hml::basis::datasheet);
-  const hml::machine_description measured = hml::with_figures(d, hml::basis::measured_where_published);
   for (const layer_run& r : m.layers) {
     const hml::step_shape step = hml::decode_step(r.batch, r.context);
     const hml::duration bound =
-        layer_time(hml::analyze_step(layer, step, stated, options_for(hml::precision::bf16, hml::estimate::bound)));
+        layer_time(hml::analyze_step(layer, step, on.stated, options_for(hml::precision::bf16, hml::estimate::bound)));
     const hml::duration expected =
-        layer_time(hml::analyze_step(layer, step, measured, options_for(hml::precision::bf16, hml::estimate::expected)));
-    expected_errors.add(bench::error_percent(expected, r.time));
-    bound_errors.add(bench::error_percent(bound, r.time));
+        layer_time(hml::analyze_step(layer, step, on.measured, options_for(hml::precision::bf16, hml::estimate::expected)));
+    const double bound_error = bench::error_percent(bound, r.time), expected_error = bench::error_percent(expected, r.time);
+    expected_errors.add(expected_error);
+    bound_errors.add(bound_error);
     t.add_row({static_cast<double>(r.batch), static_cast<double>(r.context), text(r.time), text(r.eager), text(bound),
-               percent(bench::error_percent(bound, r.time)), text(expected), percent(bench::error_percent(expected, r.time))});
+               percent(bound_error), text(expected), percent(expected_error)});
   }
   return code_block(t);
 }
@@ -366,6 +370,7 @@ std::string layer_table(const measurements& m, const hml::device& d, error_summa
 std::string report(const measurements& m, const std::string& folder) {
   const hml::device& d = catalog_entry(m.name);
   const level_ceilings c = ceilings_of(m);
+  const machine_views on{d};
   std::string out = "### " + m.name + "\n\n" + std::to_string(m.sms) + " SMs, " + text(m.l2) + " of L2 (as CUDA reports them); " +
                     m.driver + ". Measurements: `" + folder + "/`; catalog entry `" + std::string{d.id} + "`.\n\n";
 
@@ -378,7 +383,7 @@ std::string report(const measurements& m, const std::string& folder) {
          in_hbm.text() + " sizes in HBM, " + in_cache.text() + " in the L1 or L2.**\n\n";
 
   std::map<std::string, error_summary> gemm_errors;
-  const std::string gemms = gemm_table(m, d, gemm_errors);
+  const std::string gemms = gemm_table(m, on, gemm_errors);
   out += "#### Matrix products at LLM shapes (cuBLASLt)\n\n" + gemms + "\n";
   out += "**Mean absolute error of the operator model:";
   for (const auto& [name, e] : gemm_errors) out += " " + name + " " + e.text() + ";";
@@ -386,7 +391,7 @@ std::string report(const measurements& m, const std::string& folder) {
   out += "**\n\n";
 
   error_summary expected_errors, bound_errors;
-  const std::string layers = layer_table(m, d, expected_errors, bound_errors);
+  const std::string layers = layer_table(m, on, expected_errors, bound_errors);
   out += "#### One Llama 3 8B layer's decode step (PyTorch " + (m.layers.empty() ? std::string{"-"} : m.layers[0].torch) +
          ", BF16)\n\n" + layers + "\n";
   out += "**Mean absolute error of the layer's decode step: expected " + expected_errors.text() + ", bound " +
