@@ -173,7 +173,8 @@ std::string llm::estimate_text(const hml::machine_description& d, const hml::inf
       d.compute, [](const hml::ceiling_description& c) { return c.unit == hml::compute_unit::tensor; });
   const std::string tiles = !tensor_units ? std::string{"no tensor units, no tiles"}
                             : d.cores > 0 ? std::to_string(hml::tile_rows) + " x " + std::to_string(hml::tile_columns) +
-                                                " tiles in waves over " + std::to_string(d.cores) + " SMs"
+                                                " tiles, K split past " + std::to_string(hml::split_depth) +
+                                                ", in waves over " + std::to_string(d.cores) + " SMs"
                                           : std::string{"no SM count, no tiles"};
   const std::string overhead = d.kernel_overhead.published() ? text(d.kernel_overhead.value) + " a kernel"
                                                              : std::string{"no kernel overhead published"};

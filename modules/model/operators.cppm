@@ -62,12 +62,14 @@ struct tokens {
   friend constexpr auto operator<=>(tokens, tokens) noexcept = default;
 };
 
-// The output of a matrix product as a GPU kernel tiles it: `count` independent products (a batched GEMM,
-// the experts of a grouped GEMM) of `rows` x `columns` outputs each. Zero rows: not a matrix product.
+// A matrix product as a GPU kernel tiles it: `count` independent products (a batched GEMM, the experts of a
+// grouped GEMM) of `rows` x `columns` outputs each, over an inner dimension of `depth` (k; 0: not given, so
+// never split). Zero rows: not a matrix product.
 struct gemm_shape {
   std::uint64_t count = 0;
   std::uint64_t rows = 0;
   std::uint64_t columns = 0;
+  std::uint64_t depth = 0;
   friend constexpr bool operator==(const gemm_shape&, const gemm_shape&) = default;
 };
 
@@ -128,7 +130,7 @@ struct gemm_types {
           .activations_read = bytes_of(batch * m * k, t.a) + bytes_of(batch * k * n, t.b),
           .activations_written = bytes_of(batch * m * n, t.c),
           .compute = matrix_compute(compute_precision(t.a, t.b)),
-          .gemm = {batch, m, n}};
+          .gemm = {batch, m, n, k}};
 }
 
 // A linear layer: `rows` tokens (A, rows x in) times a weight matrix (B, in x out) read once whatever the
@@ -143,7 +145,7 @@ struct gemm_types {
           .activations_read = bytes_of(rows * in, activations),
           .activations_written = bytes_of(rows * out, activations),
           .compute = matrix_compute(compute_precision(activations, weights)),
-          .gemm = {1, rows, out}};
+          .gemm = {1, rows, out, in}};
 }
 
 // The shape of attention: query heads, key-value heads (fewer under grouped-query attention) and the

@@ -24,6 +24,7 @@
 //     token's experts counted as distinct until all are touched (an upper bound for uniform routing); the
 //     weighted sum of the experts' outputs is not counted (hidden per active expert per token: small).
 module;
+#include <algorithm>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -303,7 +304,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const auto experts = [&](operator_cost op) {  // one grouped GEMM over the touched experts
     op.weights *= touched;
     const auto groups = static_cast<std::uint64_t>(touched);
-    op.gemm = {groups, detail::ceil_div(pairs, groups), op.gemm.columns};
+    op.gemm = {groups, detail::ceil_div(pairs, groups), op.gemm.columns, op.gemm.depth};
     return op;
   };
   if (t.experts > 1) ops.push_back(repeated(linear("router"sv, rows, t.hidden, t.experts, act, w), L));
@@ -371,12 +372,22 @@ struct token_rate {
 inline constexpr std::uint64_t tile_rows = 128;
 inline constexpr std::uint64_t tile_columns = 128;
 inline constexpr std::uint64_t tile_step = 16;
+// The least depth (k) a slice of a split-K product keeps. cuBLASLt splits the K loop of a product whose
+// tiles leave SMs idle: this project's measured H100 and H200 GEMMs (benchmarks/README.md, "GPU") run
+// products of 128 and 256 tokens with K = 4096 to 28672 as if split so, while Azure's 1024^3 GEMMs, from
+// which the kernel overhead is derived, run as one wave of whole tiles, and its large products keep their
+// last wave's idle SMs. 512 to 2048 give the same errors on those measurements within half a point; 1024
+// leaves a 1024-deep product whole.
+inline constexpr std::uint64_t split_depth = 1024;
 
 // How much longer a matrix product takes than its FLOP at the machine's matmul rate on `sms` SMs: its outputs
-// padded to whole tiles, the tiles run in waves of `sms`, a tile at an SM's share of the rate. So
-// waves x sms x tile rows x tile columns / (count x rows x columns), 1 or more: a 1024^3 GEMM on an A100's
-// 108 SMs is 64 tiles in one wave, 108 / 64 = 1.6875. Not a matrix product, or no SM count: 1. time_on
-// takes it for products on tensor units only (a CPU's vector GEMMs are not tiled so).
+// padded to whole tiles; where the tiles are fewer than the SMs, its K loop split into as many slices as one
+// wave holds (each split_depth deep or more); the tiles' slices run in waves of `sms`, each at an SM's share
+// of the rate. So waves x sms x tile rows x tile columns x slice depth / (count x rows x columns x depth), 1
+// or more: a 1024^3 GEMM on an A100's 108 SMs is 64 tiles in one wave, 108 / 64 = 1.6875; a 128-token down
+// projection of Llama 3 8B (K = 14336) on an H100's 132 SMs, 32 tiles in 4 slices, 132 / 128. Not a matrix
+// product, or no SM count: 1. time_on takes it for products on tensor units only (a CPU's vector GEMMs are
+// not tiled so).
 [[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) noexcept {
   if (g.count == 0 || g.rows == 0 || g.columns == 0 || sms == 0) return 1.0;
   using detail::ceil_div;
@@ -385,8 +396,11 @@ inline constexpr std::uint64_t tile_step = 16;
   const std::uint64_t columns = tile(g.columns, tile_columns);
   // Whole tiles: no more than the outputs, which validate_counts keeps below 2^62.
   const std::uint64_t tiles = g.count * ceil_div(g.rows, rows) * ceil_div(g.columns, columns);
-  const auto waves = static_cast<double>(ceil_div(tiles, sms));
-  return waves * sms * static_cast<double>(rows * columns) /
+  const std::uint64_t slices = tiles < sms ? std::max<std::uint64_t>(1, std::min(g.depth / split_depth, sms / tiles)) : 1;
+  const double slice_share =
+      slices == 1 ? 1.0 : static_cast<double>(ceil_div(g.depth, slices)) / static_cast<double>(g.depth);
+  const auto waves = static_cast<double>(ceil_div(tiles * slices, sms));
+  return waves * sms * static_cast<double>(rows * columns) * slice_share /
          (static_cast<double>(g.count) * static_cast<double>(g.rows) * static_cast<double>(g.columns));
 }
 

@@ -568,6 +568,19 @@ static_assert(hml::tiling_factor({}, 132) == 1.0 && hml::tiling_factor({1, 128, 
 // Narrow columns round up to 16 as rows do: a router of 8 experts over 2048 tokens is 16 tiles of 128 x 16,
 // one wave: 132 x 128 x 16 / (2048 x 8) = 16.5.
 static_assert(hml::tiling_factor({1, 2048, 8}, 132) == 16.5);
+// Where the tiles are fewer than the SMs, a deep K loop is split into as many slices of split_depth (1024)
+// or more as one wave holds: a 128-token down projection of Llama 3 8B (K = 14336) is 32 tiles in 4 slices,
+// one wave of 128 on 132 SMs. A 512-token QKV projection (192 tiles) is not split, nor a 1024-deep product
+// (the kernel overhead's derivation), nor one too shallow for two slices.
+static_assert(hml::split_depth == 1024);
+static_assert(hml::tiling_factor({1, 128, 4096, 14336}, 132) == 132.0 / 128);
+static_assert(hml::tiling_factor({1, 512, 6144, 4096}, 132) == 264.0 / 192);
+static_assert(hml::tiling_factor({1, 1024, 1024, 1024}, 108) == 1.6875);
+static_assert(hml::tiling_factor({1, 128, 4096, 2047}, 132) == 4.125);
+// As many slices as one wave holds: 64 tiles (256 x 4096 outputs) take 2 of the 14 a K of 14336 allows. A
+// K that does not divide pads its last slice: 2 slices of 1501 for 3001.
+static_assert(hml::tiling_factor({1, 256, 4096, 14336}, 132) == 132.0 / 128);
+static_assert(hml::tiling_factor({1, 128, 4096, 3001}, 132) == 132.0 * 1501 / (32 * 3001));
 
 // Against cuBLASLt's measured GEMM rates (Azure's tables, the catalog's source azure-cublaslt-gemm): each
 // shape's rate as the expected time gives it, on the default figures (measured where published). The
@@ -621,15 +634,15 @@ constexpr auto decode_expected =
     hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 512), devices::a100_sxm_80gb, expected);
 static_assert(decode_bound.overhead == 0_s && near(decode_expected.overhead / 1_ms, 386 * 4.62e-3, 1e-9));
 static_assert(near(decode_expected.time.value / 1_ms, (decode_bound.time.value + decode_expected.overhead) / 1_ms, 1e-9));
-// A prefill of 128 tokens on an H100: the O projection's 128 x 4096 outputs are 32 tiles for 132 SMs, so its
-// FLOP take 132/32 = 4.125 times as long.
+// A prefill of 128 tokens on an H100: the O projection's 128 x 4096 outputs are 32 tiles for 132 SMs, its K
+// of 4096 split in 4 slices, so its FLOP take 132/128 times as long (132/32 = 4.125 whole).
 constexpr auto prefill_bound = hml::analyze_step(models::llama_2_7b, hml::prefill_step(1, 128), devices::h100_sxm);
 constexpr auto prefill_expected =
     hml::analyze_step(models::llama_2_7b, hml::prefill_step(1, 128), devices::h100_sxm, expected);
 constexpr std::size_t o_projection = 6;
 static_assert(prefill_bound.operators[o_projection].op.name == "O projection");
 static_assert(near(prefill_expected.operators[o_projection].compute_time / prefill_bound.operators[o_projection].compute_time,
-                   4.125, 1e-12));
+                   132.0 / 128, 1e-12));
 // The ridge batch stays the bound's.
 static_assert(hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm, expected) ==
               hml::ridge_batch(models::llama_2_7b, 1, devices::h100_sxm));

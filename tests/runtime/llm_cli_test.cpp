@@ -108,12 +108,12 @@ TEST(LlmCli, TheTimeLineSaysWhichEstimate) {
   const std::string my_gpu = (fs::path{HML_SOURCE_DIR} / "cli/my_gpu.yaml").string();
   const outcome catalog = llm({"--model", "llama-2-7b", "--machine", "h100_sxm"});
   ASSERT_EQ(catalog.status, 0) << catalog.err;
-  EXPECT_NE(catalog.out.find("\ntime: expected (128 x 128 tiles in waves over 132 SMs, 4.68 us a kernel; --bound for "
+  EXPECT_NE(catalog.out.find("\ntime: expected (128 x 128 tiles, K split past 1024, in waves over 132 SMs, 4.68 us a kernel; --bound for "
                              "the ideal bound)\n"),
             std::string::npos)
       << catalog.out;
   const outcome file = llm({"--model", "llama-2-7b", "--machine", my_gpu});
-  EXPECT_NE(file.out.find("\ntime: expected (128 x 128 tiles in waves over 108 SMs, no kernel overhead published; "),
+  EXPECT_NE(file.out.find("\ntime: expected (128 x 128 tiles, K split past 1024, in waves over 108 SMs, no kernel overhead published; "),
             std::string::npos)
       << file.out;
   const outcome json = llm({"--model", "llama-2-7b", "--machine", my_gpu, "--format", "json"});
