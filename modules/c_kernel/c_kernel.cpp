@@ -216,6 +216,7 @@ struct loop {
   CXCursor index{};
   std::string name;
   std::int64_t trips = 0;
+  std::int64_t start = 0;  // the index's first value
 };
 
 class kernel_reader {
@@ -286,6 +287,23 @@ public:
                "'" + declared[a]->name + "' has " + std::to_string(k.arrays[a].extents[d]) + " elements in dimension " +
                    std::to_string(d + 1) + ", but the loop over " + loops_[d].name + " (" +
                    std::to_string(loops_[d].trips) + " iterations) with its offsets reaches " + std::to_string(reached));
+        }
+      }
+    }
+    // Each access's first and last index inside its array: the spread above holds for any start, so a
+    // loop from 0 that reads a[i + 1] would still run past the end unseen.
+    for (const found_access& x : accesses_) {
+      const declared_array& a = arrays_[x.array];
+      for (std::size_t d = 0; d < loops_.size() && d < a.rank; ++d) {
+        const std::int64_t first = loops_[d].start + x.offset[d];
+        const std::int64_t last = first + loops_[d].trips - 1;
+        if (first < 0 || last >= a.extents[d]) {
+          fail(a.declaration, "'" + a.name + "' has indices 0 to " + std::to_string(a.extents[d] - 1) +
+                                  " in dimension " + std::to_string(d + 1) + ", but an access reaches " +
+                                  std::to_string(first < 0 ? first : last) + " (the loop over " + loops_[d].name +
+                                  " from " + std::to_string(loops_[d].start) + " to " +
+                                  std::to_string(loops_[d].start + loops_[d].trips - 1) + ", offset " +
+                                  std::to_string(x.offset[d]) + ")");
         }
       }
     }
@@ -371,6 +389,7 @@ private:
     const std::int64_t end = end_of(parts[1], l.index);
     check_step(parts[2], l.index);
     l.trips = end - start;
+    l.start = start;
     if (l.trips <= 0)
       fail(for_loop, "the loop over " + l.name + " runs no iteration (from " + std::to_string(start) + " to " +
                          std::to_string(end) + ")");

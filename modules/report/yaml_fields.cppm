@@ -25,13 +25,16 @@ import hml.units;
 
 namespace hml::detail {
 
-// The line of the last document that started (yaml-cpp's events, nothing built).
+// The line of the last document that started and of the first alias (yaml-cpp's events, nothing built).
 struct document_start : YAML::EventHandler {
   int line = 0;
+  int alias_line = 0;  // 0: none
   void OnDocumentStart(const YAML::Mark& mark) override { line = mark.line + 1; }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
-  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
+    if (alias_line == 0) alias_line = mark.line + 1;
+  }
   void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
   void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
   void OnSequenceEnd() override {}
@@ -87,7 +90,9 @@ public:
   }
 
   // The file's one document. A NUL byte (a YAML parser stops reading there, so the rest would be dropped
-  // unseen) and a second document after "---" are errors, not silently ignored.
+  // unseen) and a second document after "---" are errors, not silently ignored. So is an alias (*name):
+  // one that names its own node makes a cycle, nested ones grow tenfold a level ("billion laughs"), and
+  // every walk of the tree would follow them; no field of hml's files needs one.
   YAML::Node load(std::string_view text) const {
     if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
@@ -97,13 +102,19 @@ public:
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
     try {
-      root = YAML::Load(std::string{text});
-      // Parsed twice over, the second time for the events alone: YAML::LoadAll does not end on some broken
+      // Parsed twice over, the first time for the events alone: YAML::LoadAll does not end on some broken
       // inputs (",": yaml-cpp 0.7 reads empty documents from it forever), so at most two are asked for.
       std::istringstream stream{std::string{text}};
       YAML::Parser parser{stream};
       document_start events;
-      if (parser.HandleNextDocument(events) && parser.HandleNextDocument(events)) second_document = events.line;
+      if (parser.HandleNextDocument(events)) {
+        if (events.alias_line > 0) {
+          throw Error(std::string{file_} + ":" + std::to_string(events.alias_line) +
+                      ": an alias (*name): hml's files take none; write the value out");
+        }
+        if (parser.HandleNextDocument(events)) second_document = events.line;
+      }
+      root = YAML::Load(std::string{text});
     } catch (const YAML::Exception& e) {
       // yaml-cpp says "illegal block entry" (or "end of map not found") for a tab that indents: say so.
       const std::string_view line = line_at(text, e.mark.line);

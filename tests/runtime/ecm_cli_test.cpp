@@ -437,6 +437,13 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;\na[0] = 2;", "k.c:3: 'a[0]=2': only declarations come before"},
       {"double a[9];\nfloat b[9];\nfor (int i = 0; i < 9; ++i) a[i] = b[i];", "k.c:2: 'b' has 4-byte elements (float) and 'a' 8-byte ones"},
       {"double a[9];\nfor (int i = 0; i < 10; ++i) a[i] = 1;", "k.c:1: 'a' has 9 elements in dimension 1, but the loop over i (10 iterations)"},
+      // Within the spread, outside the array: the loop's start counts.
+      {"double a[9], b[9];\nfor (int i = 0; i < 9; ++i) a[i] = b[i + 1];",
+       "k.c:1: 'b' has indices 0 to 8 in dimension 1, but an access reaches 9 (the loop over i from 0 to 8, offset 1)"},
+      {"double a[1000], b[1000];\nfor (int i = 0; i < 1000; ++i) a[i + 50000] = b[i - 50000];",
+       "k.c:1: 'a' has indices 0 to 999 in dimension 1, but an access reaches 50999"},
+      {"double a[9][9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 1; i < 8; ++i) a[j][i] = a[j][i - 2];",
+       "k.c:1: 'a' has indices 0 to 8 in dimension 2, but an access reaches -1 (the loop over i from 1 to 7, offset -2)"},
       {"double *a;\nfor (int i = 0; i < 9; ++i) a[i] = 1;", "k.c:1: 'a' is a double *"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = a[i] > 0 ? 1 : 2;", "is outside the kernel subset"},
       {"double a[9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < j; ++i) a[i] = 1;", "k.c:3: 'j': a loop bound depends on an outer loop's index"},

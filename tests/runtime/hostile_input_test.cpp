@@ -258,6 +258,27 @@ TEST(HostileInput, EveryReaderNamesFileLineAndField) {
   }
 }
 
+// An alias (*name) is refused before any walk of the tree: one naming its own node is a cycle (it crashed
+// every reader by recursion), nested ones grow tenfold a level (ten levels, 500 bytes, ran for minutes).
+TEST(HostileInput, YamlAliasesAreRefusedBeforeTheyAreFollowed) {
+  const scratch_directory dir;
+  const fs::path self = dir.file("self.yaml", "format: hml-machine/1\nid: x\nname: &x [*x]\n");
+  std::string laughs = "format: hml-machine/1\nid: x\nn0: &n0 [a, a, a, a, a, a, a, a, a, a]\n";
+  for (int level = 1; level <= 10; ++level) {
+    laughs += "n" + std::to_string(level) + ": &n" + std::to_string(level) + " [";
+    for (int i = 0; i < 10; ++i) laughs += (i > 0 ? ", *n" : "*n") + std::to_string(level - 1);
+    laughs += "]\n";
+  }
+  const fs::path nested = dir.file("laughs.yaml", laughs);
+  const fs::path kernel = dir.file("k.yml", "name: k\nelement size: 8\nloops: &l [10, *l]\n");
+  const auto devices_file = [](const fs::path& file) { return hml_run({"devices", "--file", file.string()}); };
+  expect_input_error(devices_file(self), "hml: error: --file: " + self.string() +
+                                             ":3: an alias (*name): hml's files take none; write the value out");
+  expect_input_error(devices_file(nested), "hml: error: --file: " + nested.string() + ":4: an alias (*name)");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", kernel.string()}),
+                     "hml: error: --kernel: " + kernel.string() + ":3: an alias (*name)");
+}
+
 // Control characters and bytes that are not UTF-8 are refused where a name comes in: they would make a
 // table move the terminal's cursor, and an SVG or JSON file invalid.
 TEST(HostileInput, NamesWithControlCharactersOrBrokenUtf8AreRefused) {
