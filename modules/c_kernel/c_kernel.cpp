@@ -295,14 +295,14 @@ public:
     for (const found_access& x : accesses_) {
       const declared_array& a = arrays_[x.array];
       for (std::size_t d = 0; d < loops_.size() && d < a.rank; ++d) {
-        const std::int64_t first = loops_[d].start + x.offset[d];
-        const std::int64_t last = first + loops_[d].trips - 1;
+        const loop& l = loops_[d];
+        const std::int64_t last_index = l.start + l.trips - 1;
+        const std::int64_t first = l.start + x.offset[d], last = last_index + x.offset[d];
         if (first < 0 || last >= a.extents[d]) {
           fail(a.declaration, "'" + a.name + "' has indices 0 to " + std::to_string(a.extents[d] - 1) +
                                   " in dimension " + std::to_string(d + 1) + ", but an access reaches " +
-                                  std::to_string(first < 0 ? first : last) + " (the loop over " + loops_[d].name +
-                                  " from " + std::to_string(loops_[d].start) + " to " +
-                                  std::to_string(loops_[d].start + loops_[d].trips - 1) + ", offset " +
+                                  std::to_string(first < 0 ? first : last) + " (the loop over " + l.name + " from " +
+                                  std::to_string(l.start) + " to " + std::to_string(last_index) + ", offset " +
                                   std::to_string(x.offset[d]) + ")");
         }
       }

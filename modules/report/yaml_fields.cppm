@@ -1,7 +1,7 @@
 // hml.report:yaml_fields (internal) — reading the fields of a YAML (or JSON) document, for every reader of
 // hml's files: the machine file and the ECM kernel file. Every error is one line naming the file, the line
 // (1-based) and the field's path ("memory[1].bandwidth"). A field given twice, an unknown field, a second
-// document, a NUL byte and a non-finite number are refused; yaml-cpp reads JSON as it reads YAML, so the
+// document, an alias, a NUL byte and a non-finite number are refused; yaml-cpp reads JSON as it reads YAML, so the
 // same checks hold for both, and for the older device JSON (nlohmann reads its fields; this finds their lines).
 module;
 #include <algorithm>
@@ -26,7 +26,7 @@ import hml.units;
 namespace hml::detail {
 
 // The line of the last document that started and of the first alias (yaml-cpp's events, nothing built).
-struct document_start : YAML::EventHandler {
+struct document_events : YAML::EventHandler {
   int line = 0;
   int alias_line = 0;  // 0: none
   void OnDocumentStart(const YAML::Mark& mark) override { line = mark.line + 1; }
@@ -106,7 +106,7 @@ public:
       // inputs (",": yaml-cpp 0.7 reads empty documents from it forever), so at most two are asked for.
       std::istringstream stream{std::string{text}};
       YAML::Parser parser{stream};
-      document_start events;
+      document_events events;
       if (parser.HandleNextDocument(events)) {
         if (events.alias_line > 0) {
           throw Error(std::string{file_} + ":" + std::to_string(events.alias_line) +
