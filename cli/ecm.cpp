@@ -3,6 +3,7 @@
 // the same kernel beside it. The machine is a catalog machine or a machine file (docs/reference/
 // machine-file.md); the kernel is one of the built-in loop kernels by name, a C file in kerncraft's subset
 // (read by hml.c_kernel, with -D for its sizes) or a YAML kernel file.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -67,6 +68,11 @@ std::vector<hml::c_define> defines_of(const ecm_options& o) {
     } catch (const hml::ecm_file_error& e) {
       throw input_error(std::string{"-D: "} + e.what());
     }
+  }
+  try {
+    hml::check_c_defines(defines);
+  } catch (const hml::c_define_error& e) {
+    throw input_error(std::string{"-D: "} + e.what());
   }
   return defines;
 }
@@ -142,6 +148,8 @@ void run(const ecm_options& o) {
     try {
       loaded_kernel.emplace(from_c ? hml::read_kernel_c(kernel_text, kernel_file, defines)
                                    : hml::read_kernel_yaml(kernel_text, kernel_file));
+    } catch (const hml::c_define_error& e) {
+      throw input_error(std::string{"-D: "} + e.what());
     } catch (const hml::ecm_file_error& e) {
       throw input_error(std::string{"--kernel: "} + e.what());
     }
@@ -233,7 +241,11 @@ void run(const ecm_options& o) {
     out += "\nroofline beside it (FP64, main memory " +
            hml::to_string(hml::main_memory(c).bandwidth.value, {.number = hml::general(4),
                                                                         .prefixes = hml::prefix_system::decimal}) +
-           "): " + hml::to_string(roof->intensity, {.number = hml::general(3)}) + ", " + rate(roof->attainable) + ", " +
+           "): " +
+           // Every line in cache moves no byte from main memory: an intensity without bound, said in words.
+           (std::isfinite(roof->intensity.value()) ? hml::to_string(roof->intensity, {.number = hml::general(3)})
+                                                    : std::string{"no main-memory traffic"}) +
+           ", " + rate(roof->attainable) + ", " +
            std::string{hml::to_string(roof->bound)} + "\n";
   } else {
     out += "\nroofline: " + std::string{r.flop_per_cacheline > 0 ? "the machine states no FP64 peak or no main-memory bandwidth" : "no FLOP"} + "\n";

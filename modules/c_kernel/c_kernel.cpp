@@ -5,8 +5,6 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
-#include <system_error>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -16,8 +14,15 @@ module;
 #include <vector>
 
 #include <clang-c/Index.h>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 module hml.c_kernel;
 
@@ -69,6 +74,9 @@ namespace {
   X(getPresumedLocation) \
   X(getRangeStart) \
   X(getExpansionLocation) \
+  X(getFile) \
+  X(getLocationForOffset) \
+  X(getRange) \
   X(getTokenKind) \
   X(getTokenSpelling) \
   X(getTranslationUnitCursor) \
@@ -112,7 +120,10 @@ constexpr std::int64_t largest_number = std::int64_t{1} << 40;
 constexpr int deepest_expression = 256;
 constexpr std::int64_t largest_offset = (std::int64_t{1} << 16) - 1;
 
+using detail::clang_exit;
 using detail::refuse;
+using detail::run_clang;
+using detail::unnamed_file;
 
 // At most this many declarations: each reference is looked up among them, and a kernel declares a few.
 constexpr std::size_t most_declarations = 256;
@@ -390,6 +401,7 @@ private:
     check_step(parts[2], l.index);
     l.trips = end - start;
     l.start = start;
+    check_index_range(for_loop, l.index, start, end);
     if (l.trips <= 0)
       fail(for_loop, "the loop over " + l.name + " runs no iteration (from " + std::to_string(start) + " to " +
                          std::to_string(end) + ")");
@@ -412,6 +424,28 @@ private:
       return;
     }
     for (const CXCursor s : body) read_statement(s);
+  }
+
+  // The index must hold every value from the start to the end, the end included (the loop stops there): an
+  // unsigned char counting to 1000 never stops, an int counting to 3 * 10^9 overflows.
+  void check_index_range(CXCursor for_loop, CXCursor index, std::int64_t start, std::int64_t end) const {
+    const CXType type = clang().getCanonicalType(clang().getCursorType(index));
+    const long long bytes = clang().Type_getSizeOf(type);
+    if (bytes < 1 || bytes > 8) return;  // no integer type of another size reaches here
+    const bool is_unsigned = type.kind == CXType_UChar || type.kind == CXType_UShort || type.kind == CXType_UInt ||
+                             type.kind == CXType_ULong || type.kind == CXType_ULongLong ||
+                             (type.kind == CXType_Char_U);
+    const int value_bits = static_cast<int>(8 * bytes) - (is_unsigned ? 0 : 1);
+    const __int128 largest = (__int128{1} << value_bits) - 1;
+    const __int128 smallest = is_unsigned ? 0 : -(__int128{1} << value_bits);
+    if (end <= largest && start >= smallest) return;
+    const std::string name = text_of(clang().getCursorSpelling(index));
+    const std::string type_name = text_of(clang().getTypeSpelling(clang().getCursorType(index)));
+    const bool past_end = end > largest;
+    const auto limit = static_cast<long long>(past_end ? largest : smallest);
+    fail(for_loop, "the loop over " + name + " counts " + (past_end ? "to " + std::to_string(end) : "from " + std::to_string(start)) +
+                       ", but " + name + " is " + type_name + ", whose " + (past_end ? "largest" : "smallest") +
+                       " value is " + std::to_string(limit) + ": declare it long");
   }
 
   // `int i = 1` or `i = 1` (i declared before as an integer): the index and its start.
@@ -733,8 +767,16 @@ struct unit_deleter {
   void operator()(CXTranslationUnit unit) const { clang().disposeTranslationUnit(unit); }
 };
 
-// The first error clang reports, as one line; a name it does not know is one to give with -D.
-std::string first_error(CXTranslationUnit unit, std::string_view file) {
+std::string quoted_name(std::string_view message) {
+  const std::size_t open = message.find('\'');
+  const std::size_t close = open == std::string_view::npos ? open : message.find('\'', open + 1);
+  return close == std::string_view::npos ? std::string{} : std::string{message.substr(open + 1, close - open - 1)};
+}
+
+// The first error clang reports, as one line, in the reader's words where it has them: a name it does not
+// know is one to give with -D, an #include one the kernel cannot have, a define the file makes again a
+// c_define_error.
+std::string first_error(CXTranslationUnit unit, std::string_view file, std::span<const c_define> defines) {
   for (unsigned i = 0, n = clang().getNumDiagnostics(unit); i < n; ++i) {
     const CXDiagnostic d = clang().getDiagnostic(unit, i);
     const CXDiagnosticSeverity severity = clang().getDiagnosticSeverity(d);
@@ -742,14 +784,98 @@ std::string first_error(CXTranslationUnit unit, std::string_view file) {
     const unsigned line = line_of(clang().getDiagnosticLocation(d));
     clang().disposeDiagnostic(d);
     if (severity < CXDiagnostic_Error) continue;
+    const std::string where = std::string{file} + ":" + std::to_string(line);
+    if (message.ends_with("' macro redefined")) {
+      const std::string name = quoted_name(message);
+      for (const c_define& given : defines)
+        if (given.name == name)
+          throw c_define_error(detail::one_line(given.name + "=" + std::to_string(given.value) + ": " + where +
+                                                " defines " + name + " as well; give its value in one place"));
+    }
+    if (message.ends_with("file not found")) return where + ": #include is outside the kernel subset: a kernel is one file";
     constexpr std::string_view undeclared = "use of undeclared identifier '";
     if (message.starts_with(undeclared) && message.back() == '\'')
       message += ": define it with -D " + message.substr(undeclared.size(), message.size() - undeclared.size() - 1) + "=VALUE";
-    for (char& c : message)
-      if (c == '\n' || c == '\r') c = ' ';
-    return std::string{file} + ":" + std::to_string(line) + ": " + message;
+    return where + ": " + message;
   }
   return {};
+}
+
+// A kernel is C text: a NUL or other control byte (beside tab, line and page breaks) is refused where it is.
+void check_characters(std::string_view text, std::string_view file) {
+  const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r') || u == 0x7f;
+  });
+  if (control == text.end()) return;
+  const auto line = 1 + std::count(text.begin(), control, '\n');
+  constexpr std::string_view hex = "0123456789abcdef";
+  const auto u = static_cast<unsigned char>(*control);
+  refuse(std::string{file} + ":" + std::to_string(line) + ": a control byte (0x" + hex[u >> 4] + hex[u & 15] +
+         "): a kernel is C text");
+}
+
+// A define the kernel never names (as a token of its own: not in a comment) is one the user meant for
+// another kernel, or misspelt: a c_define_error.
+void check_defines_used(CXTranslationUnit unit, const char* virtual_name, std::size_t kernel_begin, std::string_view text,
+                        std::span<const c_define> defines, std::string_view file) {
+  if (defines.empty()) return;
+  const CXFile source = clang().getFile(unit, virtual_name);
+  const CXSourceRange kernel = clang().getRange(clang().getLocationForOffset(unit, source, static_cast<unsigned>(kernel_begin)),
+                                                clang().getLocationForOffset(unit, source, static_cast<unsigned>(kernel_begin + text.size())));
+  CXToken* tokens = nullptr;
+  unsigned count = 0;
+  clang().tokenize(unit, kernel, &tokens, &count);
+  std::vector<bool> named(defines.size(), false);
+  for (unsigned t = 0; t < count; ++t) {
+    if (clang().getTokenKind(tokens[t]) != CXToken_Identifier) continue;
+    const std::string spelling = text_of(clang().getTokenSpelling(unit, tokens[t]));
+    for (std::size_t d = 0; d < defines.size(); ++d) named[d] = named[d] || defines[d].name == spelling;
+  }
+  clang().disposeTokens(unit, tokens, count);
+  for (std::size_t d = 0; d < defines.size(); ++d)
+    if (!named[d])
+      throw c_define_error(detail::one_line(defines[d].name + "=" + std::to_string(defines[d].value) + ": " +
+                                            std::string{file} + " never uses " + defines[d].name + "; drop it"));
+}
+
+// Whether the text may hold a preprocessor directive: a #, or its digraph or trigraph.
+bool may_hold_directives(std::string_view text) {
+  return text.find('#') != std::string_view::npos || text.find("%:") != std::string_view::npos ||
+         text.find("?\?=") != std::string_view::npos;
+}
+
+// What clang's preprocessor may write and take for a kernel's macros: a kernel expands to a few KiB in
+// milliseconds, and thirty lines of #define can expand to gigabytes, or to nothing a billion times.
+constexpr std::size_t largest_expansion = std::size_t{1} << 20;
+constexpr unsigned expansion_seconds = 5;
+
+// The kernel's macros expanded first by a child clang under those limits, so that this process parses only
+// a kernel whose expansion is bounded (libclang's own parse has no limit and would take the memory).
+void check_expansion(const std::string& source, std::span<const c_define> defines, const unnamed_file& overlay,
+                     std::string_view file) {
+  const unnamed_file input{source};
+  const unnamed_file output;
+  std::vector<std::string> arguments{HML_CLANG, "-E", "-P", "-x", "c", "-std=c11", "-nostdinc", "-w", "-ivfsoverlay", overlay.path()};
+  for (const c_define& d : defines) arguments.push_back(detail::define_argument(d));
+  arguments.push_back("-");
+  const clang_exit e = run_clang({.arguments = std::move(arguments),
+                                  .input = &input,
+                                  .output = &output,
+                                  .shared = {&overlay},
+                                  .largest_file = largest_expansion,
+                                  .cpu_seconds = expansion_seconds});
+  const std::string name{file};
+  if (!e.started)
+    refuse(name + ": a kernel with preprocessor directives needs clang (" HML_CLANG
+                  "), which cannot be started; ./lab setup installs it");
+  if (e.signal == SIGXFSZ)
+    refuse(name + ": its macros expand to more than " + std::to_string(largest_expansion >> 20) +
+           " MiB of C; a kernel is a few lines");
+  if (e.signal == SIGXCPU || e.signal == SIGKILL)
+    refuse(name + ": its macros keep clang's preprocessor busy for more than " + std::to_string(expansion_seconds) +
+           " s of processor time; a kernel's expand in milliseconds");
+  if (e.signal != 0) refuse(name + ": clang's preprocessor was ended by signal " + std::to_string(e.signal));
 }
 
 bool is_identifier(std::string_view s) {
@@ -776,13 +902,23 @@ c_define parse_c_define(std::string_view text) {
   return {.name = std::string{text.substr(0, equals)}, .value = negative ? -value : value};
 }
 
+void check_c_defines(std::span<const c_define> defines) {
+  for (std::size_t i = 0; i < defines.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (defines[j].name == defines[i].name)
+        throw c_define_error(defines[i].name + " given twice (" + std::to_string(defines[j].value) + ", then " +
+                             std::to_string(defines[i].value) + "); give it once");
+}
+
 namespace detail {
 
-void refuse(std::string message) {
+std::string one_line(std::string message) {
   for (char& c : message)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
-  throw ecm_file_error(std::move(message));
+  return message;
 }
+
+void refuse(std::string message) { throw ecm_file_error(one_line(std::move(message))); }
 
 std::string define_argument(const c_define& d) {
   if (!is_identifier(d.name) || d.value <= -largest_number || d.value >= largest_number)
@@ -801,31 +937,70 @@ void* open_library(std::span<const char* const> candidates, const char* symbol, 
   refuse(std::string{needs} + (why.empty() ? std::string{} : ": " + why));
 }
 
-scratch_folder::scratch_folder() {
-  std::error_code error;
-  const std::filesystem::path base = std::filesystem::temp_directory_path(error);
-  std::string pattern = (error ? std::filesystem::path{"/tmp"} : base) / "hml-c-kernel-XXXXXX";
-  if (mkdtemp(pattern.data()) == nullptr) refuse("cannot make a temporary folder in " + base.string() + " for clang");
-  path_ = std::move(pattern);
-}
-
-scratch_folder::~scratch_folder() {
-  std::error_code ignored;
-  std::filesystem::remove_all(path_, ignored);
-}
-
-std::string scratch_folder::write(std::string_view name, std::string_view text) const {
-  const std::string file = path_ + "/" + std::string{name};
-  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-  bool written = fd >= 0;
-  for (std::size_t at = 0; written && at < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + at, text.size() - at);
-    written = n > 0;
-    at += written ? static_cast<std::size_t>(n) : 0;
+unnamed_file::unnamed_file(std::string_view text) : fd_{::memfd_create("hml-c-kernel", MFD_CLOEXEC)} {
+  if (fd_ < 0) refuse(std::string{"cannot make an unnamed file for clang: "} + std::strerror(errno));
+  for (std::size_t at = 0; at < text.size();) {
+    const ssize_t n = ::pwrite(fd_, text.data() + at, text.size() - at, static_cast<off_t>(at));
+    if (n <= 0) refuse(std::string{"cannot write an unnamed file for clang: "} + std::strerror(errno));
+    at += static_cast<std::size_t>(n);
   }
-  if (fd >= 0) ::close(fd);
-  if (!written) refuse("cannot write " + file + " for clang");
-  return file;
+}
+
+unnamed_file::~unnamed_file() { ::close(fd_); }
+
+std::string unnamed_file::read(std::size_t largest, std::string_view what) const {
+  struct stat status {};
+  if (::fstat(fd_, &status) != 0) refuse(std::string{what} + " cannot be read: " + std::strerror(errno));
+  if (static_cast<std::size_t>(status.st_size) > largest)
+    refuse(std::string{what} + " is more than " + std::to_string(largest >> 20) + " MiB");
+  std::string out(static_cast<std::size_t>(status.st_size), '\0');
+  for (std::size_t at = 0; at < out.size();) {
+    const ssize_t n = ::pread(fd_, out.data() + at, out.size() - at, static_cast<off_t>(at));
+    if (n <= 0) break;  // it cannot shrink: nothing else holds it
+    at += static_cast<std::size_t>(n);
+  }
+  return out;
+}
+
+clang_exit run_clang(const clang_process& process) {
+  // Everything the child needs is made before fork(): after it, it calls only what a signal handler may.
+  std::vector<char*> argv;
+  for (const std::string& a : process.arguments) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  if (null < 0) return {};
+  const auto descriptor = [&](const unnamed_file* f) { return f != nullptr ? f->descriptor() : null; };
+  const std::array<int, 3> standard{descriptor(process.input), descriptor(process.output), descriptor(process.errors)};
+  std::vector<int> shared;
+  for (const unnamed_file* f : process.shared) shared.push_back(f->descriptor());
+  const rlimit file_size{process.largest_file, process.largest_file};
+  const rlimit cpu{process.cpu_seconds, process.cpu_seconds + 1};  // SIGXCPU at the first, SIGKILL a second on
+  const rlimit no_core{0, 0};
+
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ::close(null);
+    return {};
+  }
+  if (child == 0) {
+    for (int target = 0; target < 3; ++target)
+      if (::dup2(standard[static_cast<std::size_t>(target)], target) < 0) ::_exit(127);
+    for (const int fd : shared)
+      if (::fcntl(fd, F_SETFD, 0) < 0) ::_exit(127);  // kept across exec, under the same number
+    ::setrlimit(RLIMIT_FSIZE, &file_size);
+    ::setrlimit(RLIMIT_CPU, &cpu);
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  ::close(null);
+  int status = 0;
+  while (::waitpid(child, &status, 0) < 0) {
+    if (errno != EINTR) return {};
+  }
+  if (WIFSIGNALED(status)) return {.started = true, .signal = WTERMSIG(status)};
+  // 127 is the child's own: exec failed (the shell's status for a program it cannot run).
+  return {.started = WEXITSTATUS(status) != 127, .status = WEXITSTATUS(status)};
 }
 
 }  // namespace detail
@@ -835,17 +1010,21 @@ std::string scratch_folder::write(std::string_view name, std::string_view text) 
 namespace detail {
 
 parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std::span<const c_define> defines) {
+  check_c_defines(defines);
+  check_characters(text, file);
   // kerncraft's kernels are statements, not a function: wrapped in one, as kerncraft wraps them, with the
   // file's own line numbers from its first line on.
   const std::string wrapping = "void " + std::string{kernel_function} + "(void) {\n#line 1\n";
   const std::string source = wrapping + std::string{text} + "\n}\n";
   // clang sees no file system: an overlay that falls through to nothing, so that an #include reads no file
   // (not /etc/passwd, not a FIFO that would block); the reader then names it.
-  const scratch_folder scratch;
-  const std::string overlay = scratch.write("overlay.yaml", "{'version': 0, 'fallthrough': false, 'roots': []}\n");
-  // A call to an undeclared function is left to the reader, which names it, rather than clang's C99 error.
-  std::vector<std::string> arguments{"-x", "c", "-std=c11", "-nostdinc", "-w", "-ferror-limit=1",
-                                     "-Wno-error=implicit-function-declaration", "-ivfsoverlay", overlay};
+  const unnamed_file overlay{"{'version': 0, 'fallthrough': false, 'roots': []}\n"};
+  if (may_hold_directives(text)) check_expansion(source, defines, overlay, file);
+  // A call to an undeclared function is left to the reader, which names it, rather than clang's C99 error;
+  // a define the file makes again is an error (clang's warnings are not read).
+  std::vector<std::string> arguments{"-x", "c", "-std=c11", "-nostdinc", "-ferror-limit=1",
+                                     "-Wno-error=implicit-function-declaration", "-Werror=macro-redefined",
+                                     "-ivfsoverlay", overlay.path()};
   for (const c_define& d : defines) arguments.push_back(define_argument(d));
   std::vector<const char*> argv;
   for (const std::string& a : arguments) argv.push_back(a.c_str());
@@ -855,16 +1034,12 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   const std::unique_ptr<void, index_deleter> index{clang().createIndex(0, 0)};
   CXTranslationUnit raw = nullptr;
   const CXErrorCode parsed = clang().parseTranslationUnit2(index.get(), virtual_name, argv.data(), static_cast<int>(argv.size()),
-                                                         &unsaved, 1, CXTranslationUnit_DetailedPreprocessingRecord, &raw);
+                                                         &unsaved, 1, CXTranslationUnit_None, &raw);
   const std::unique_ptr<CXTranslationUnitImpl, unit_deleter> unit{raw};
   if (parsed != CXError_Success || !unit)
     refuse(std::string{file} + ": clang could not read it" + (parsed == CXError_Crashed ? " (clang crashed)" : ""));
-  // An #include reaches nothing (the overlay hides the file system); it is named before clang's error for it.
-  for (const CXCursor c : children(clang().getTranslationUnitCursor(unit.get())))
-    if (kind_of(c) == CXCursor_InclusionDirective)
-      refuse(std::string{file} + ":" + std::to_string(line_of(clang().getCursorLocation(c))) +
-             ": #include is outside the kernel subset: a kernel is one file");
-  if (const std::string error = first_error(unit.get(), file); !error.empty()) refuse(error);
+  if (const std::string error = first_error(unit.get(), file, defines); !error.empty()) refuse(error);
+  check_defines_used(unit.get(), virtual_name, wrapping.size(), text, defines, file);
 
   kernel_reader reader{file, unit.get()};
   CXCursor kernel_body = clang().getNullCursor();

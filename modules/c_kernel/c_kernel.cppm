@@ -39,8 +39,18 @@ struct c_define {
   std::int64_t value = 0;
 };
 
+// A define the kernel cannot take: given twice, never used by the kernel, or defined by the file as well.
+// Its what() begins with the define ("N=6000: ..."), for the caller to name the option it came from.
+class c_define_error : public ecm_file_error {
+public:
+  using ecm_file_error::ecm_file_error;
+};
+
 // "N=6000" as a define: a C identifier, "=", a whole number of magnitude below 2^40; else ecm_file_error.
 [[nodiscard]] c_define parse_c_define(std::string_view text);
+
+// A c_define_error where a name is given twice ("N given twice (1000, then 2000): give it once").
+void check_c_defines(std::span<const c_define> defines);
 
 // The kernel in `text`; `file` names it in messages, and its name without folder and extension names the
 // kernel ("2d-5pt" for examples/ecm/2d-5pt.c).
@@ -100,6 +110,8 @@ struct parsed_c_kernel {
 
 // An ecm_file_error of one line: control characters in `message` (a quoted file's) become spaces.
 [[noreturn]] void refuse(std::string message);
+// `message` with its control characters as spaces, as refuse() throws it.
+[[nodiscard]] std::string one_line(std::string message);
 
 // The command-line form of a define: "-DN=6000".
 [[nodiscard]] std::string define_argument(const c_define& d);
@@ -108,19 +120,46 @@ struct parsed_c_kernel {
 // refuse() with "<needs>: <why>".
 [[nodiscard]] void* open_library(std::span<const char* const> candidates, const char* symbol, std::string_view needs);
 
-// A folder of its own (mkdtemp under the temporary folder) for one parse or compile, removed with all in it.
-class scratch_folder {
+// A file with no name in any folder (memfd_create), so that nothing of it outlives the process however it
+// ends (SIGKILL included); clang reaches it as /proc/self/fd/N, in this process and in the child run_clang
+// starts, which inherits it under the same number.
+class unnamed_file {
 public:
-  scratch_folder();
-  scratch_folder(const scratch_folder&) = delete;
-  scratch_folder& operator=(const scratch_folder&) = delete;
-  ~scratch_folder();
-  [[nodiscard]] const std::string& path() const noexcept { return path_; }
-  // Writes `text` to a new file `name` in it (never through a link) and returns its path.
-  [[nodiscard]] std::string write(std::string_view name, std::string_view text) const;
+  explicit unnamed_file(std::string_view text = {});
+  unnamed_file(const unnamed_file&) = delete;
+  unnamed_file& operator=(const unnamed_file&) = delete;
+  ~unnamed_file();
+  [[nodiscard]] int descriptor() const noexcept { return fd_; }
+  [[nodiscard]] std::string path() const { return "/proc/self/fd/" + std::to_string(fd_); }
+  // What it holds, or refuse() where that is more than `largest` bytes ("<what> is more than N MiB").
+  [[nodiscard]] std::string read(std::size_t largest, std::string_view what) const;
 
 private:
-  std::string path_;
+  int fd_ = -1;
 };
+
+// clang as a child process, with no file of its own: its standard streams are unnamed files (or /dev/null),
+// the other files its arguments name are passed as /proc/self/fd/N, and it runs under limits, so that a
+// hostile kernel cannot fill the disk or take the machine: at most `largest_file` bytes to any file and
+// `cpu_seconds` of processor time.
+struct clang_process {
+  std::vector<std::string> arguments;       // from the program's path on
+  const unnamed_file* input = nullptr;      // standard input; /dev/null where none
+  const unnamed_file* output = nullptr;     // standard output; /dev/null where none
+  const unnamed_file* errors = nullptr;     // standard error; /dev/null where none
+  std::vector<const unnamed_file*> shared;  // files the arguments name by their paths
+  std::size_t largest_file = std::size_t{16} << 20;
+  unsigned cpu_seconds = 60;
+};
+
+// How a clang_process ended: exited with `status`, or was stopped by `signal` (SIGXFSZ: it wrote past
+// largest_file; SIGXCPU: it ran past cpu_seconds), or could not start (`started` false).
+struct clang_exit {
+  bool started = false;
+  int status = 0;
+  int signal = 0;
+  [[nodiscard]] bool succeeded() const noexcept { return started && signal == 0 && status == 0; }
+};
+[[nodiscard]] clang_exit run_clang(const clang_process& process);
 
 }  // namespace hml::detail

@@ -6,27 +6,17 @@ module;
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <cerrno>
-#include <cstring>
+#include <csignal>
 #include <memory>
 #include <optional>
 #include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <utility>
 #include <vector>
 
 #include <dlfcn.h>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <yaml-cpp/yaml.h>
 
 #include "llvm_mca_abi.h"
@@ -41,8 +31,9 @@ using detail::refuse;
 // Passes LLVM-MCA simulates: the cycles of the second hundred over a hundred are the steady state's, without
 // the pipeline's filling and draining (llvm-mca itself runs 100 and divides).
 constexpr unsigned simulated_passes = 100;
-// The most assembly read back: a kernel's loops compile to a few KiB.
-constexpr std::uintmax_t largest_assembly = std::uintmax_t{16} << 20;
+// The most clang may write to any file (the assembly, the optimisation record): a kernel's loops compile to
+// a few KiB.
+constexpr std::size_t largest_output = std::size_t{16} << 20;
 
 // --- The plugin ---------------------------------------------------------------------------------------------
 
@@ -77,37 +68,16 @@ hml_mca_report analyse(const std::string& block, std::string_view cpu, unsigned 
 
 // --- Compiling ----------------------------------------------------------------------------------------------
 
-std::string read_all(const std::string& path) {
-  std::error_code error;
-  if (std::filesystem::file_size(path, error) > largest_assembly && !error)
-    refuse(path + ": clang wrote more than 16 MiB for the kernel's loops");
-  std::ifstream in{path, std::ios::binary};
-  return {std::istreambuf_iterator<char>{in}, std::istreambuf_iterator<char>{}};
-}
-
-// Runs clang with `arguments` (no shell); its standard error goes to `errors`. "" where it succeeded, else
-// why not, in a few words.
-std::string run_clang(const std::vector<std::string>& arguments, const std::string& errors) {
-  std::vector<char*> argv;
-  for (const std::string& a : arguments) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  if (posix_spawn_file_actions_init(&actions) != 0) return "cannot start it";
-  const bool redirected = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0) == 0 &&
-                          posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0) == 0 &&
-                          posix_spawn_file_actions_addopen(&actions, 2, errors.c_str(),
-                                                           O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600) == 0;
-  pid_t child = 0;
-  const int spawned = redirected ? posix_spawn(&child, argv[0], &actions, nullptr, argv.data(), environ) : -1;
-  posix_spawn_file_actions_destroy(&actions);
-  if (spawned != 0) return "cannot start " + arguments.front();
-  int status = 0;
-  while (waitpid(child, &status, 0) < 0) {
-    if (errno != EINTR) return "lost it (" + std::string{std::strerror(errno)} + ")";
-  }
-  if (WIFSIGNALED(status)) return "was killed by signal " + std::to_string(WTERMSIG(status));
-  if (WEXITSTATUS(status) == 0) return {};
-  std::string message = read_all(errors);
+// Runs clang for the compile, its standard error to `errors`: "" where it succeeded, else why not, in a few
+// words (the first line clang wrote).
+std::string compile(const detail::clang_process& process, const detail::unnamed_file& errors) {
+  const detail::clang_exit e = detail::run_clang(process);
+  if (!e.started) return "cannot start " + process.arguments.front();
+  if (e.signal == SIGXFSZ) return "it wrote more than " + std::to_string(process.largest_file >> 20) + " MiB";
+  if (e.signal == SIGXCPU) return "it ran past " + std::to_string(process.cpu_seconds) + " s of processor time";
+  if (e.signal != 0) return "it was killed by signal " + std::to_string(e.signal);
+  if (e.status == 0) return {};
+  std::string message = errors.read(largest_output, "clang's errors");
   message = message.substr(0, message.find('\n'));
   return message.size() > 200 ? message.substr(0, 197) + "..." : message;
 }
@@ -236,27 +206,31 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
   const loop_kernel& kernel = parsed.storage->kernel;
 
   // The declarations at file scope, so that the loop's stores are seen and kept; the nest in a function.
-  const detail::scratch_folder scratch;
-  const std::string source =
-      scratch.write("kernel.c", std::string{text.substr(0, parsed.loop_begin)} + "\nvoid " +
+  const detail::unnamed_file source{std::string{text.substr(0, parsed.loop_begin)} + "\nvoid " +
                                     std::string{detail::kernel_function} + "(void) {\n" +
-                                    std::string{text.substr(parsed.loop_begin)} + "\n}\n");
+                                    std::string{text.substr(parsed.loop_begin)} + "\n}\n"};
   compiled_in_core out{};
   out.llvm_cpu = std::string{llvm_cpu};
   out.compiler = "clang -O3 -march=" + out.llvm_cpu;
-  const std::string assembly = scratch.path() + "/kernel.s";
-  const std::string record = scratch.path() + "/kernel.opt.yaml";
+  const detail::unnamed_file assembly;
+  const detail::unnamed_file record;
+  const detail::unnamed_file errors;
+  // The loop stays a loop: clang would make a copy or a fill a call to memcpy or memset, which hml's
+  // loop kernel does not model (kerncraft's kernels are loops, whatever a library would do for them).
   std::vector<std::string> arguments{HML_CLANG, "-x", "c", "-std=c11", "-O3", "-march=" + out.llvm_cpu, "-S", "-w",
-                                     "-o", assembly, "-fsave-optimization-record=yaml",
-                                     "-foptimization-record-file=" + record};
+                                     "-fno-builtin-memcpy", "-fno-builtin-memmove", "-fno-builtin-memset",
+                                     "-o", "-", "-fsave-optimization-record=yaml",
+                                     "-foptimization-record-file=" + record.path()};
   for (const c_define& d : defines) arguments.push_back(detail::define_argument(d));
-  arguments.push_back(source);
-  if (const std::string failed = run_clang(arguments, scratch.path() + "/errors.txt"); !failed.empty())
+  arguments.push_back("-");
+  const detail::clang_process process{.arguments = std::move(arguments), .input = &source, .output = &assembly,
+                                      .errors = &errors, .shared = {&record}, .largest_file = largest_output};
+  if (const std::string failed = compile(process, errors); !failed.empty())
     refuse(std::string{file} + ": " + out.compiler + " failed: " + failed);
 
   loop_record loop{};
   try {
-    loop = innermost_record(read_all(record));
+    loop = innermost_record(record.read(largest_output, "clang's optimisation record"));
   } catch (const YAML::Exception& e) {
     refuse(std::string{file} + ": clang's optimisation record cannot be read: " + e.what());
   }
@@ -271,7 +245,7 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
     refuse(std::string{file} + ": " + out.compiler + " unrolled the innermost loop entirely (" + std::to_string(trips) +
            " iterations): give it more, or the in-core times with --t-ol, --t-nol");
 
-  out.loop_body = innermost_loop_body(read_all(assembly));
+  out.loop_body = innermost_loop_body(assembly.read(largest_output, "clang's assembly"));
   if (out.loop_body.empty())
     refuse(std::string{file} + ": " + out.compiler + " left no loop (unrolled entirely?): give the loop more iterations");
 

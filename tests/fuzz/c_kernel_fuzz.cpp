@@ -1,4 +1,5 @@
-// libFuzzer target: hml::read_kernel_c on arbitrary bytes, with M, N and P defined as 64. Either a kernel
+// libFuzzer target: hml::read_kernel_c on arbitrary bytes, with those of M, N and P defined as 64 whose
+// letter the text holds (a define the kernel never uses is refused). Either a kernel
 // comes back that the ECM model takes without an error and with finite, non-negative cycles, or
 // hml::ecm_file_error; anything else (another exception, a crash, a NaN) is a finding. The seed corpus holds
 // kernels in kerncraft's subset.
@@ -15,7 +16,9 @@ import hml.c_kernel;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text{reinterpret_cast<const char*>(data), size};
-  static const std::vector<hml::c_define> defines{{"M", 64}, {"N", 64}, {"P", 64}};
+  std::vector<hml::c_define> defines;
+  for (const char* name : {"M", "N", "P"})
+    if (text.find(name) != std::string_view::npos) defines.push_back({name, 64});
   try {
     const auto file = hml::read_kernel_c(text, "fuzz.c", defines);
     try {

@@ -18,7 +18,11 @@
 #include <tuple>
 #include <vector>
 #include <nlohmann/json.hpp>
+#include <csignal>
+#include <cstdlib>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cli_harness.hpp"
 
@@ -453,6 +457,12 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[2][2][2][2];\nfor (int i = 0; i < 2; ++i) a[i][i][i][i] = 1;", "k.c:1: 'a' has more than 3 dimensions"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) ;", "k.c:2: the loop over i has an empty body"},
       {"double a[9];\nfor (int i = 9; i < 9; ++i) a[i] = 1;", "k.c:2: the loop over i runs no iteration (from 9 to 9)"},
+      // An index that cannot reach the loop's end: the loop would never stop, or overflow.
+      {"double a[1000];\nfor (unsigned char i = 0; i < 1000; ++i) a[i] = 1;",
+       "k.c:2: the loop over i counts to 1000, but i is unsigned char, whose largest value is 255: declare it long"},
+      {"double a[256];\nfor (unsigned char i = 0; i <= 255; ++i) a[i] = 1;", "k.c:2: the loop over i counts to 256"},
+      {"double a[9];\nunsigned i;\nfor (i = -1; i < 8; ++i) a[i + 1] = 1;",
+       "k.c:3: the loop over i counts from -1, but i is unsigned int, whose smallest value is 0"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) {\n  a[i] = 1;\n  for (int j = 0; j < 9; ++j) a[j] = 2;\n}",
        "k.c:2: not a perfect loop nest"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a = 1;", "k.c:2:"},
@@ -485,6 +495,90 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
   for (int t = 0; t < 10'000; ++t) sum += " + 1";
   const std::string deep = error_of([&] { (void)kernel_in_c(sum + ";"); });
   EXPECT_NE(deep.find("k.c:2: an expression nested more than 256 deep"), std::string::npos) << deep;
+}
+
+// What the C text may not hold, and an index that its type lets overflow, from a held-out hostile trial.
+TEST(CKernel, ControlBytesAndOverflowingIndicesAreRefused) {
+  constexpr char with_nul[] = "double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;\n\0";
+  const std::string nul = error_of([&] { (void)kernel_in_c(std::string(with_nul, sizeof with_nul - 1)); });
+  EXPECT_EQ(nul, "k.c:3: a control byte (0x00): a kernel is C text");
+  EXPECT_EQ(error_of([] { (void)kernel_in_c("double a[9];\x1b\nfor (int i = 0; i < 9; ++i) a[i] = 1;"); }),
+            "k.c:1: a control byte (0x1b): a kernel is C text");
+  const std::string overflow = error_of([] {
+    (void)kernel_in_c("double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];", {{"N", 3'000'000'000}});
+  });
+  EXPECT_EQ(overflow, "k.c:2: the loop over i counts to 3000000000, but i is int, whose largest value is 2147483647: declare it long");
+  EXPECT_EQ(kernel_in_c("double a[N], b[N];\nfor (long i = 0; i < N; ++i) a[i] = b[i];", {{"N", 3'000'000'000}}).kernel().extents[0],
+            3'000'000'000);
+}
+
+// Macros expand in a child clang, bounded in what it writes and in processor time: thirty lines, each
+// doubling the last, took libclang to 4 GB and a crash of nine lines (X30 is 2^30 tokens); forty doubling an
+// empty one kept it busy for ever. A few macros, as a user writes them, expand as before.
+TEST(CKernel, MacrosExpandWithinBounds) {
+  const auto doubling = [](std::string first, int levels) {
+    std::string text = "#define X0 " + first + "\n";
+    for (int l = 1; l <= levels; ++l)
+      text += "#define X" + std::to_string(l) + " X" + std::to_string(l - 1) + " X" + std::to_string(l - 1) + "\n";
+    return text + "double a[10];\nfor (int i = 0; i < 10; ++i) a[i] = X" + std::to_string(levels) + ";\n";
+  };
+  EXPECT_EQ(error_of([&] { (void)kernel_in_c(doubling("+1", 30)); }), "k.c: its macros expand to more than 1 MiB of C; a kernel is a few lines");
+  EXPECT_EQ(error_of([&] { (void)kernel_in_c(doubling("", 40)); }),
+            "k.c: its macros keep clang's preprocessor busy for more than 5 s of processor time; a kernel's expand in milliseconds");
+  EXPECT_EQ(kernel_in_c(doubling("+1", 3)).kernel().extents[0], 10);
+}
+
+// Each define is given once, used by the kernel and its only value: a second -D N, one the kernel never
+// names, and a #define N in the file beside -D N were each taken silently (the last, the file's, the file's).
+TEST(CKernel, EachDefineIsGivenOnceUsedAndTheOnlyValue) {
+  const std::string triad = read_file(examples / "triad.c");
+  const auto define_error = [](const std::string& text, std::initializer_list<hml::c_define> defines) -> std::string {
+    try {
+      (void)kernel_in_c(text, defines);
+    } catch (const hml::c_define_error& e) {
+      return e.what();
+    }
+    return {};
+  };
+  EXPECT_EQ(define_error(triad, {{"N", 1000}, {"N", 2000}}), "N given twice (1000, then 2000); give it once");
+  EXPECT_EQ(define_error(triad, {{"N", 1000}, {"FOO", 5}}), "FOO=5: k.c never uses FOO; drop it");
+  EXPECT_EQ(define_error("// M rows\n" + triad, {{"N", 1000}, {"M", 5}}), "M=5: k.c never uses M; drop it");  // a comment is no use
+  EXPECT_EQ(define_error("#define N 1000\n" + triad, {{"N", 100'000'000}}),
+            "N=100000000: k.c:1 defines N as well; give its value in one place");
+  // A define used through the file's own macro is used.
+  EXPECT_EQ(kernel_in_c("#define SIZE (N * 2)\ndouble a[SIZE];\nfor (int i = 0; i < SIZE; ++i) a[i] = 1;", {{"N", 8}}).kernel().extents[0], 16);
+}
+
+// No file of the reader's has a name: a read killed while clang works (here, expanding macros that keep it
+// busy) leaves nothing in the temporary folder, where a folder of clang's files once stayed behind.
+TEST(CKernel, AKilledReadLeavesNoFileBehind) {
+  const scratch_directory dir;
+  std::string busy = "#define X0\n";
+  for (int l = 1; l <= 40; ++l) busy += "#define X" + std::to_string(l) + " X" + std::to_string(l - 1) + " X" + std::to_string(l - 1) + "\n";
+  busy += "double a[10];\nfor (int i = 0; i < 10; ++i) a[i] = X40;\n";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::setpgid(0, 0);  // with the clang it starts, killed as one group
+    ::setenv("TMPDIR", dir.path.c_str(), 1);
+    try {
+      (void)kernel_in_c(busy);
+    } catch (...) {
+    }
+    ::_exit(0);
+  }
+  ::setpgid(child, child);
+  bool empty = true;
+  for (int poll = 0; poll < 20 && empty; ++poll) {
+    ::usleep(50'000);
+    empty = fs::is_empty(dir.path);
+  }
+  ::kill(-child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status)) << "the read ended before it was killed";
+  EXPECT_TRUE(empty);
+  EXPECT_TRUE(fs::is_empty(dir.path));
 }
 
 TEST(CKernel, DefinesAreANameAndAWholeNumber) {
@@ -588,6 +682,16 @@ TEST(CompiledLoop, InspectStencilsFromTheirCSourceWithinTenPercent) {
     EXPECT_NEAR(l1, documented, 0.05) << kernel;
     EXPECT_NEAR(100 * (l1 / iaca - 1), error, 0.05) << kernel;
   }
+}
+
+// clang -O3 makes a copy loop a call to memcpy, and a plain C copy was refused as "unrolled entirely?": the
+// loop stays a loop, whose in-core time is its loads and stores.
+TEST(CompiledLoop, ACopyStaysALoop) {
+  const hml::compiled_in_core x =
+      compiled("double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];", "sandybridge", {{"N", 100'000}});
+  ASSERT_FALSE(x.loop_body.empty());
+  EXPECT_EQ(std::count_if(x.loop_body.begin(), x.loop_body.end(), [](const std::string& i) { return i.starts_with("call"); }), 0);
+  EXPECT_GT(hml::in(x.time.non_overlapping, hml::cycle), 0);
 }
 
 TEST(CompiledLoop, BadCpusAndLoopsLeftNoneAreOneLine) {
@@ -715,6 +819,12 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "nosuch"}), "--kernel: no kernel named \"nosuch\"");
   expect_input_error(hml_run({"ecm", "--machine", (dir / "missing.yml").string(), "--kernel", "triad"}), "--machine:");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "3"}), "--t-ol, --t-nol");
+  // A define's fault is -D's, not the kernel's.
+  const std::string triad = (examples / "triad.c").string();
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=1000", "-D", "N=2000"}),
+                     "-D: N given twice (1000, then 2000); give it once");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=1000", "-D", "FOO=5"}),
+                     "-D: FOO=5: " + triad + " never uses FOO; drop it");
   fs::remove_all(dir);
 }
 
