@@ -268,7 +268,35 @@ void remove_temporary_on_interrupt() {
   }
 }
 
+namespace {
+
+// The regular files this run reads, and the option that named each: an output that would replace one is
+// refused before it is written (roofline --ops k.csv -o k.csv once wrote its results over the kernels).
+struct file_read {
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::string option;
+};
+std::vector<file_read>& files_read() {
+  static std::vector<file_read> files;
+  return files;
+}
+
+}  // namespace
+
+void refuse_output_over_input(std::string_view option, const std::string& path) {
+  struct stat status {};
+  if (path == "-" || ::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return;
+  for (const file_read& input : files_read()) {
+    if (input.device == status.st_dev && input.inode == status.st_ino) {
+      throw input_error(std::string{option} + ", " + input.option + ": both name " + path +
+                        "; the output would replace the input: write it elsewhere");
+    }
+  }
+}
+
 output_stream::output_stream(const output_options& options) : path_{options.path} {
+  refuse_output_over_input("-o", path_);
   if (path_ == "-") {
     struct stat status {};
     to_regular_file_ = ::fstat(STDOUT_FILENO, &status) == 0 && S_ISREG(status.st_mode);
@@ -385,7 +413,10 @@ input_file::input_file(std::string_view option, const std::string& path)
     owns_fd_ = true;
   }
   struct stat status {};
-  if (::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode)) start_ = ::lseek(fd_, 0, SEEK_CUR);
+  if (::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode)) {
+    start_ = ::lseek(fd_, 0, SEEK_CUR);
+    files_read().push_back({status.st_dev, status.st_ino, option_});
+  }
 }
 
 input_file::~input_file() {
@@ -572,6 +603,12 @@ const hml::machine_description& machine_files::resolve(std::string_view option, 
           std::get<hml::loaded_cpu>(files_.emplace_back(hml::read_machine_yaml(content, name))).cpu();
       note_older_format(text, "an ECM machine file");
       return m;
+    }
+    // Neither names a format nor opens as JSON: a machine file that lacks its format line, said so, not a
+    // device file that "is not JSON".
+    if (const std::size_t first = content.find_first_not_of(" \t\r\n");
+        first == std::string::npos || (content[first] != '{' && content[first] != '[')) {
+      return std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name))).machine();
     }
     try {
       const hml::machine_description& m =

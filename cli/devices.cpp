@@ -307,7 +307,13 @@ void add_devices_command(CLI::App& hml) {
       ->check(CLI::IsMember({"table", "csv", "json", "yaml"}))
       ->capture_default_str();
   add_output_options(*command, o->output, false);
-  command->callback([o] { run(*o); });
+  const CLI::Option* file = command->get_option("--file");
+  command->callback([o, name, file] {
+    // An empty name (a script's unset variable) would list the whole catalog as if none were given.
+    if (name->count() > 0 && o->name.empty()) throw input_error("devices: the name is empty; give a machine, link or system, or none for all");
+    if (file->count() > 0 && o->file.empty()) throw input_error("--file: the name is empty; give a machine file, or - for standard input");
+    run(*o);
+  });
 }
 
 }  // namespace hml_cli

@@ -464,14 +464,13 @@ void run(const llm_options& o) {
 
   const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);
   const hml::step_analysis decode = hml::analyze_step(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
-  const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
-  const std::uint64_t context = g.prompt + g.generate;
-  const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
-
   if (!o.as_kernels.empty()) {
     emit_as_kernels(o, o.as_kernels == "prefill" ? prefill : decode);
     return;
   }
+  const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
+  const std::uint64_t context = g.prompt + g.generate;
+  const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
   const hml::serving_figures serving = hml::serving(run, g);
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
   const std::optional<hml::chunked_prefill_time> chunked =
@@ -606,10 +605,12 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--chunk", o->chunk, "chunked prefill: prompt tokens a step (the time to first token in chunks, beside the plain one)")
       ->check(whole_number(1, std::uint64_t{1} << 30))
       ->excludes("--context");
-  command->add_option("--draft", o->draft, "speculative decoding: a preset draft model that shares the model's vocabulary")
-      ->type_name("NAME");
+  CLI::Option* draft =
+      command->add_option("--draft", o->draft, "speculative decoding: a preset draft model that shares the model's vocabulary")
+          ->type_name("NAME");
   command->add_option("--lookahead", o->lookahead, "tokens the draft proposes a step")
       ->check(whole_number(1, 64))
+      ->needs(draft)
       ->capture_default_str();
   command->add_option("--acceptance", o->acceptance, "the share of drafted tokens the model accepts, [0, 1]");
   command->add_option("--kv-block", o->kv_block,
@@ -668,12 +669,26 @@ void add_llm_command(CLI::App& hml) {
                                name == "--bound";
     if (!for_every_run) one_run.push_back(option);
   }
+  // --as-kernels writes a step's operators, their FLOP and bytes: what only sets the time, the memory or the
+  // run around that step would be ignored, so it is refused.
+  std::vector<const CLI::Option*> beside_kernels;
+  for (const char* name : {"--generate", "--figures", "--efficiency-compute", "--efficiency-memory", "--bound", "--chunk",
+                           "--draft", "--lookahead", "--acceptance", "--kv-block", "--memory-utilization", "--requests",
+                           "--max-batch", "--max-tokens", "--link-latency"})
+    beside_kernels.push_back(command->get_option(name));
+  const CLI::Option* as_kernels = command->get_option("--as-kernels");
   add_output_options(*command, o->output);
-  command->callback([o, compare, one_run] {
+  command->callback([o, compare, one_run, as_kernels, beside_kernels] {
     for (const CLI::Option* option : one_run) {
       if (compare->count() > 0 && option->count() > 0) {
         throw input_error(option->get_name() + ", --compare: not together; the file gives each run's settings (beside "
                           "--compare: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization, --bound)");
+      }
+    }
+    for (const CLI::Option* option : beside_kernels) {
+      if (as_kernels->count() > 0 && option->count() > 0) {
+        throw input_error(option->get_name() + ", --as-kernels: not together; the kernels are the step's FLOP and bytes, "
+                          "which " + option->get_name() + " does not change");
       }
     }
     run(*o);

@@ -3,6 +3,7 @@
 // `--save FILE` keeps it as a machine file, which --machine reads back in every command.
 #include <cstddef>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <utility>
@@ -84,7 +85,18 @@ std::string machine_text(const hml::host_machine& m) {
          hml::to_string(m.scalar_chain, {.number = hml::general(4)}) + "\nroofline (DRAM): " + describe(m.roofline()) + "\n";
 }
 
+// --save and -o are two files: one given for both would keep only the table, and "-" would be a file of
+// that name, where -o takes it for standard output. Refused before the probe runs its minutes.
+void check_save(const probe_command_options& o) {
+  if (o.save.empty()) return;
+  if (o.save == "-") throw input_error("--save: writes a file; - is not one (the table goes to standard output: -o)");
+  std::error_code error;
+  if (o.save == o.output.path || (o.output.path != "-" && std::filesystem::equivalent(o.save, o.output.path, error)))
+    throw input_error("--save, -o: both name " + o.save + "; give the machine file and the table each their own");
+}
+
 void run(const probe_command_options& o) {
+  check_save(o);
   const hml::probe_options options = probe_options_of(o);
   const hml::host_machine m = hml::probe(options);
   const output_format format = o.output.chosen();

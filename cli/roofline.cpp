@@ -26,6 +26,8 @@ struct roofline_options {
 void run(const roofline_options& o) {
   const named_roof roof = roofs_of(o.roof).front();
   const output_format format = o.output.chosen();
+  if (o.round && format == output_format::table)
+    throw input_error("--round: rounds CSV and JSON as the roofline exercise does; the table has its own digits: give --format csv or json");
   input_file input{"--ops", o.operations};
   output_stream out{o.output};
   const std::vector<std::string> columns(hml::roofline_fields.begin(), hml::roofline_fields.end());

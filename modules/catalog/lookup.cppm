@@ -336,7 +336,12 @@ struct precision_choice {
     throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8");
   }
   tier t{.name = parts[0], .capacity = parse<data_size>(parts[1]), .read = parse<data_rate>(parts[2])};
-  if (count == 4) t.write = parse<data_rate>(parts[3]);
+  if (count == 4) {
+    t.write = parse<data_rate>(parts[3]);
+    // In the tier, 0 stands for "as read": a WRITE of 0 given here would be read as none.
+    if (!(t.write.value() > 0))
+      throw std::invalid_argument("a tier's WRITE bandwidth must be > 0; leave it out to write at the read rate");
+  }
   validate(t);
   return t;
 }

@@ -66,8 +66,9 @@ struct loop_kernel {
 };
 
 // The elements of an array the loop reaches along dimension d: its iterations plus the spread of the
-// offsets of the accesses to the array (a 5-point stencil's 998 interior rows with offsets -1..1 reach 1000).
-// The loop runs where every access stays inside the array when this is at most the array's extent.
+// offsets of the accesses to the array (a 5-point stencil's 998 interior rows with offsets -1..1 reach 1000),
+// the loop's index starting at 0 or later, so that an offset of +5000 alone reaches 5000 past the loop's
+// end. The loop runs where every access stays inside the array when this is at most the array's extent.
 [[nodiscard]] constexpr std::int64_t reach(const loop_kernel& k, std::size_t array, std::size_t d) {
   std::int64_t low = 0, high = 0;
   bool accessed = false;
@@ -77,7 +78,7 @@ struct loop_kernel {
     high = accessed ? (x.offset[d] > high ? x.offset[d] : high) : x.offset[d];
     accessed = true;
   }
-  return accessed ? k.extents[d] + (high - low) : 0;
+  return accessed ? k.extents[d] + (high - (low < 0 ? low : 0)) : 0;
 }
 
 constexpr void validate(const loop_kernel& k) {

@@ -212,7 +212,7 @@ public:
     d.id = text(root, "", "id", true);
     if (!is_machine_id(d.id)) fail("id", "use lower-case letters, digits and _ only, not '" + std::string{d.id} + "'");
     d.name = text(root, "", "name", true);
-    d.cores = count(root, "", "cores", 0, 0, max_cores);
+    d.cores = count(root, "", "cores", 0, 1, max_cores);  // absent: not known; given: at least one
     d.clock = quantity_figure<frequency>(root, "", "clock");
     d.note = text(root, "", "note", false);
 

@@ -64,7 +64,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   if (flop_per_cycle > 0)
     m.compute.push_back({.type = precision::fp64, .dense = derived_peak(m.cores, m.clock, flop_per_cycle)});
 
-  if (const YAML::Node ports = root["ports"]; ports.IsDefined() && !ports.IsNull()) {
+  if (const YAML::Node ports = r.field(root, "", "ports"); ports.IsDefined()) {
     r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes", "loads and stores"});
     const auto rate = [&](std::string_view name, double fallback, double least = port_model::least_rate) {
       return r.number(ports, "ports", name, fallback, least, port_model::most_rate);
@@ -98,7 +98,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   }
 
   const YAML::Node mixes = r.sequence(root, "", "memory bandwidths", false, max_stream_mixes);
-  if (mixes.IsDefined() && !mixes.IsNull()) {
+  if (mixes.IsDefined()) {
     for (std::size_t i = 0; i < mixes.size(); ++i) {
       const YAML::Node x = mixes[i];
       const std::string field = yaml_reader::item("memory bandwidths", i);
@@ -147,7 +147,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
 
   const auto extents_of = [&](const YAML::Node& map, const std::string& field, std::string_view name,
                               std::int64_t low, std::int64_t high, const index_vector& fallback) {
-    if (const YAML::Node given = map[std::string{name}]; !given.IsDefined() || given.IsNull()) return fallback;
+    if (const YAML::Node given = r.field(map, field, name); !given.IsDefined()) return fallback;
     const YAML::Node list = r.sequence(map, field, name, false, max_loop_dimensions);
     const std::string where = yaml_reader::path(field, name);
     if (list.size() != k.dimensions) r.fail(list, where, "needs one entry per loop (" + std::to_string(k.dimensions) + ")");
@@ -164,6 +164,14 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     r.expect_map(a, field, {"name", "extents", "stores"});
     kernel_array array{.name = out->keep(r.scalar(a, field, "name", true)), .element_bytes = element};
     array.extents = extents_of(a, field, "extents", 1, std::int64_t{1} << 40, k.extents);
+    double elements = 1;
+    for (std::size_t d = 0; d < k.dimensions; ++d) elements *= static_cast<double>(array.extents[d]);
+    if (elements > max_array_elements) {
+      // Its extents, or the loops' where it takes theirs.
+      const YAML::Node given = a["extents"];
+      r.fail(given.IsDefined() ? given : a, yaml_reader::path(field, given.IsDefined() ? "extents" : "extents (the loops')"),
+             "an array has at most 2^36 elements; these extents make more");
+    }
     const std::string stores = r.scalar(a, field, "stores", false);
     if (stores == "non-temporal") {
       array.stores = store_kind::non_temporal;
@@ -200,7 +208,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     k.accesses.push_back(access);
   }
 
-  if (const YAML::Node flops = root["flops"]; flops.IsDefined() && !flops.IsNull()) {
+  if (const YAML::Node flops = r.field(root, "", "flops"); flops.IsDefined()) {
     r.expect_map(flops, "flops", {"add", "mul", "fma", "div"});
     k.flops.add = static_cast<unsigned>(r.integer(flops, "flops", "add", 0, 0, 1 << 16));
     k.flops.mul = static_cast<unsigned>(r.integer(flops, "flops", "mul", 0, 0, 1 << 16));

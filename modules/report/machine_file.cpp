@@ -402,8 +402,8 @@ private:
   // A figure: "2 TB/s" (stated, citing nothing) or {value: 2 TB/s, kind: measured, source: KEY}.
   template <class Q, class Read>
   figure<Q> a_figure(const YAML::Node& map, const std::string& parent, std::string_view name, Read read_value) {
-    const YAML::Node node = map[std::string{name}];
-    if (!node.IsDefined() || node.IsNull()) return {};
+    const YAML::Node node = r_.field(map, parent, name);
+    if (!node.IsDefined()) return {};
     const std::string field = fields::path(parent, name);
     if (node.IsScalar()) return {read_value(map, parent, name), provenance::stated, {}};
     r_.expect_map(node, field, {"value", "kind", "source"});
@@ -501,7 +501,7 @@ private:
       r_.fail(node["llvm_cpu"], fields::path(field, "llvm_cpu"),
               "expected LLVM's name of a CPU, as clang's -march takes it (\"sandybridge\", \"znver4\"), not \"" +
                   std::string{m.llvm_cpu} + "\"");
-    if (const YAML::Node ports = node["ports"]; ports.IsDefined() && !ports.IsNull()) {
+    if (const YAML::Node ports = r_.field(node, field, "ports"); ports.IsDefined()) {
       const std::string at = fields::path(field, "ports");
       r_.expect_map(ports, at, {"loads_per_cycle", "stores_per_cycle", "memory_ops_per_cycle", "fma_per_cycle",
                                 "add_per_cycle", "mul_per_cycle", "vector"});
@@ -599,14 +599,14 @@ private:
     } else if (!scope.empty() && scope != "shared") {
       r_.fail(node["scope"], fields::path(field, "scope"), "expected shared or per core, not \"" + scope + "\"");
     }
-    if (const YAML::Node i = node["interface"]; i.IsDefined() && !i.IsNull()) {
+    if (const YAML::Node i = r_.field(node, field, "interface"); i.IsDefined()) {
       const std::string at = fields::path(field, "interface");
       r_.expect_map(i, at, {"channels", "bus_bits", "pin_rate"});
       l.interface.channels = static_cast<unsigned>(r_.integer(i, at, "channels", 1, 1, 1024));
       l.interface.bus_bits = static_cast<unsigned>(r_.integer(i, at, "bus_bits", 0, 1, 1 << 16));
       l.interface.pin_rate = a_figure<data_rate>(i, at, "pin_rate");
     }
-    if (const YAML::Node u = node["upstream"]; u.IsDefined() && !u.IsNull()) {
+    if (const YAML::Node u = r_.field(node, field, "upstream"); u.IsDefined()) {
       const std::string at = fields::path(field, "upstream");
       r_.expect_map(u, at, {"rate", "overlaps"});
       l.upstream.rate = a_per_cycle_figure(u, at, "rate");

@@ -231,10 +231,18 @@ public:
     return parent + "[" + std::to_string(i) + "]";
   }
 
+  // The field's node, undefined where the mapping has no such key. A key with no value (`cores:` or
+  // `cores: ~`) is refused: it is a value left out, and was once read as a field left out.
+  YAML::Node field(const YAML::Node& map, const std::string& parent, std::string_view name) const {
+    const YAML::Node node = map[std::string{name}];
+    if (node.IsDefined() && node.IsNull()) fail(node, path(parent, name), "no value; write one, or leave the field out");
+    return node;
+  }
+
   // The field's scalar text, or "" when it is absent and not required.
   std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const YAML::Node node = map[std::string{name}];
-    if (!node.IsDefined() || node.IsNull()) {
+    const YAML::Node node = field(map, parent, name);
+    if (!node.IsDefined()) {
       if (required) fail(map, path(parent, name), "missing");
       return {};
     }
@@ -314,8 +322,8 @@ public:
 
   std::int64_t integer(const YAML::Node& map, const std::string& parent, std::string_view name, std::int64_t fallback,
                        std::int64_t low, std::int64_t high) const {
-    const YAML::Node node = map[std::string{name}];
-    if (!node.IsDefined() || node.IsNull()) return fallback;
+    const YAML::Node node = field(map, parent, name);
+    if (!node.IsDefined()) return fallback;
     return integer(node, path(parent, name), low, high);
   }
 
@@ -329,9 +337,9 @@ public:
 
   YAML::Node sequence(const YAML::Node& map, const std::string& parent, std::string_view name, bool required,
                       std::size_t most) const {
-    const YAML::Node node = map[std::string{name}];
+    const YAML::Node node = this->field(map, parent, name);
     const std::string field = path(parent, name);
-    if (!node.IsDefined() || node.IsNull()) {
+    if (!node.IsDefined()) {
       if (required) fail(map, field, "missing");
       return YAML::Node{YAML::NodeType::Sequence};  // absent: no entries
     }

@@ -512,7 +512,7 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
   expect_input_error(with(replaced("\"name\": \"My GPU\", ", "")), at(1) + "name: missing");
   expect_input_error(with(replaced("\"bandwidth\": {\"value\": \"2039 GB/s\", \"kind\": \"stated\", \"source\": \"spec\"},", "")),
                      at(6) + "memory[1]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
-  expect_input_error(with(replaced("\"cores\": 108", "\"cores\": -1")), at(2) + "cores: must be within [0, 65536], not -1");
+  expect_input_error(with(replaced("\"cores\": 108", "\"cores\": -1")), at(2) + "cores: must be within [1, 65536], not -1");
   // A precision the file's device has no peak for is --precision's fault, as for a catalog device.
   const fs::path file = dir.file("my_gpu.json", my_gpu_json());
   expect_input_error(hml_run({"roofline", "--device-file", file.string(), "--precision", "fp64", "--ops", operations.string()}),

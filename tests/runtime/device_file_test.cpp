@@ -193,8 +193,8 @@ TEST(DeviceFile, ErrorsNameTheField) {
                             ok_compute + "\n}\n";
   EXPECT_EQ(error_of(lines), "device.json:6: memory[0].bandwidth: given twice (first on line 5)");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\",\n  \"cores\": -1,\n  " + ok_memory + ", " + ok_compute + "}"),
-            "device.json:4: cores: must be within [0, 65536], not -1");
-  EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: must be within [0, 65536], not 1048576");
+            "device.json:4: cores: must be within [1, 65536], not -1");
+  EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: must be within [1, 65536], not 1048576");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\\u001b[2J\",\n  " + ok_memory + ", " + ok_compute + "}"),
             "device.json:3: name: a control character or a byte that is not UTF-8");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\":\n  \"X\"\n  \"memory\": []}"),

@@ -440,7 +440,8 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[9];\nfor (int i = 0; i < 9; i += 2) a[i] = 1;", "k.c:2: 'i+=2': a loop steps by one"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;\na[0] = 2;", "k.c:3: 'a[0]=2': only declarations come before"},
       {"double a[9];\nfloat b[9];\nfor (int i = 0; i < 9; ++i) a[i] = b[i];", "k.c:2: 'b' has 4-byte elements (float) and 'a' 8-byte ones"},
-      {"double a[9];\nfor (int i = 0; i < 10; ++i) a[i] = 1;", "k.c:1: 'a' has 9 elements in dimension 1, but the loop over i (10 iterations)"},
+      {"double a[9];\nfor (int i = 0; i < 10; ++i) a[i] = 1;",
+       "k.c:1: 'a' has indices 0 to 8 in dimension 1, but an access reaches 9 (the loop over i from 0 to 9, offset 0)"},
       // Within the spread, outside the array: the loop's start counts.
       {"double a[9], b[9];\nfor (int i = 0; i < 9; ++i) a[i] = b[i + 1];",
        "k.c:1: 'b' has indices 0 to 8 in dimension 1, but an access reaches 9 (the loop over i from 0 to 8, offset 1)"},

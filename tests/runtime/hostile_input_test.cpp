@@ -104,6 +104,12 @@ TEST(HostileInput, NoNonFiniteNumberIsTakenOrPrinted) {
                      "--efficiency-memory: must be a finite number, not 'nan'");
   expect_input_error(hml_run({"sweep", "--pattern", "random", "--outstanding", "inf"}),
                      "--outstanding: must be a finite number, not 'inf'");
+  // A kernel whose data stays in cache moves no byte from main memory: said in words, not "inf FLOP/B".
+  const outcome in_cache = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                                    std::string{HML_SOURCE_DIR} + "/examples/ecm/triad.c", "-D", "N=1000"});
+  ASSERT_EQ(in_cache.status, 0) << in_cache.err;
+  EXPECT_NE(in_cache.out.find("(FP64, main memory 44.42 GB/s): no main-memory traffic, "), std::string::npos) << in_cache.out;
+  EXPECT_EQ(in_cache.out.find("inf"), std::string::npos) << in_cache.out;
 }
 
 // Each was blamed on another option (--write-share on --footprint, --runs on --in, --size on --kernel).
@@ -147,6 +153,19 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
   expect_input_error(with({"--round=banana"}), "--round: a flag takes no value; give --round alone");
   expect_input_error(with({"--round=yes"}), "--round: a flag takes no value");
   expect_input_error(with({"--round", "--round"}), "--round: given 2 times; give it once");
+  // An output over the run's own input, or over the run's other output, was written without a word.
+  const scratch_directory files;
+  const fs::path kernels = files.file("k.csv", read_file(fs::path{HML_SOURCE_DIR} / "cli/kernels.csv"));
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", kernels.string(), "-o",
+                              kernels.string(), "--format", "csv"}),
+                     "-o, --ops: both name " + kernels.string() + "; the output would replace the input: write it elsewhere");
+  EXPECT_EQ(read_file(kernels), read_file(fs::path{HML_SOURCE_DIR} / "cli/kernels.csv"));
+  const std::string same = (files.path / "same.out").string();
+  expect_input_error(hml_run({"probe", "--largest", "64KiB", "--min-time", "1ms", "--repetitions", "1", "--save", same,
+                              "-o", same}),
+                     "--save, -o: both name " + same + "; give the machine file and the table each their own");
+  expect_input_error(hml_run({"probe", "--largest", "64KiB", "--min-time", "1ms", "--repetitions", "1", "--save", "-"}),
+                     "--save: writes a file; - is not one");
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--no-gated=no"}),
                      "--no-gated: a flag takes no value");
 }
@@ -169,6 +188,21 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
                      "--hidden, --heads: 4096 is not a multiple of 33 heads; give --head-dim for a head size of its own");
   EXPECT_EQ(llm_with({"--heads", "33", "--kv-heads", "33", "--head-dim", "128"}).status, 0);
 
+  // The kernels are a step's FLOP and bytes: what sets only its time, memory or the run around it is refused.
+  for (const std::vector<std::string>& beside : {std::vector<std::string>{"--bound"}, {"--efficiency-memory", "0.5"},
+                                                  {"--generate", "5"}, {"--requests", "10"}, {"--chunk", "7"},
+                                                  {"--draft", "llama-2-7b"}, {"--figures", "stated"}}) {
+    std::vector<std::string> more{"--as-kernels", "decode"};
+    more.insert(more.end(), beside.begin(), beside.end());
+    expect_input_error(llm_with(more), beside.front() + ", --as-kernels: not together; the kernels are the step's FLOP and bytes");
+  }
+  expect_input_error(llm_with({"--lookahead", "8"}), "--lookahead: needs --draft too");
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
+                              std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "--round"}),
+                     "--round: rounds CSV and JSON as the roofline exercise does; the table has its own digits");
+  expect_input_error(hml_run({"devices", ""}), "devices: the name is empty; give a machine, link or system, or none for all");
+  expect_input_error(hml_run({"tiers", "--tier", "A:1GiB:1GB/s:0B/s", "--tier", "B:1GiB:1GB/s", "--footprint", "1GiB"}),
+                     "--tier: a tier's WRITE bandwidth must be > 0; leave it out to write at the read rate");
   expect_input_error(llm_with({"--as-kernels", "decode", "--format", "json"}),
                      "--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart read");
   EXPECT_TRUE(llm_with({"--as-kernels", "decode", "--format", "csv"}).out.starts_with("name,flops,memory_bytes\r\n"));
@@ -236,6 +270,14 @@ TEST(HostileInput, EveryReaderNamesFileLineAndField) {
   // A machine file with a tab in its indentation: its YAML error, not "not JSON" from the older reader.
   const fs::path tabbed = dir.file("tab.json", "format: hml-machine/1\nid: x\nname: X\nmemory:\n\t- name: M\n");
   const fs::path csv = dir.file("k.csv", "name,flops,memory_bytes\na,1,2\nb,inf,2\n");
+  // A key without a value was read as a field left out; a YAML file without its format line as JSON.
+  const fs::path null_cores = dir.file("null.yml", "format: hml-machine/1\nid: x\nname: X\ncores: ~\n");
+  const fs::path no_format = dir.file("plain.yml", "id: x\nname: X\n");
+  const fs::path zero_cores = dir.file("zero.json", "{\"id\": \"x\", \"name\": \"X\",\n \"cores\": 0}\n");
+  const fs::path big = dir.file("big.yml", "name: t\nloops: [65536, 65536, 65536]\narrays:\n  - {name: a}\n"
+                                            "accesses:\n  - {array: a, kind: read}\n");
+  const fs::path far = dir.file("far.yml", "name: t\nloops: [1000]\narrays:\n  - {name: a}\n  - {name: b}\n"
+                                            "accesses:\n  - {array: a, kind: read, offset: [5000]}\n  - {array: b, kind: write}\n");
   const auto roofline_on = [](const fs::path& machine) {
     return hml_run({"roofline", "--machine", machine.string(), "--precision", "fp32", "--ops",
                     std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"});
@@ -251,6 +293,14 @@ TEST(HostileInput, EveryReaderNamesFileLineAndField) {
        "--kernel: " + kernel.string() + ":4: loops: given twice (first on line 3)"},
       {hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", csv.string()}),
        "--ops: " + csv.string() + ":3: flops: "},
+      {roofline_on(null_cores), "--machine: " + null_cores.string() + ":4: cores: no value; write one, or leave the field out"},
+      {roofline_on(no_format), "--machine: " + no_format.string() + ":1: format: missing"},
+      {roofline_on(zero_cores), "--machine: " + zero_cores.string() + ":2: cores: must be within [1, 65536], not 0"},
+      {hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", big.string()}),
+       "--kernel: " + big.string() + ":4: arrays[0].extents (the loops'): an array has at most 2^36 elements"},
+      {hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", far.string()}),
+       "--kernel: " + far.string() + ":4: arrays[0].extents[0]: array \"a\" has 1000 elements here, but the loop's 1000 "
+                                     "iterations with its offsets reach 6000"},
   };
   for (const auto& [o, expected] : cases) {
     expect_input_error(o, "hml: error: " + expected);
