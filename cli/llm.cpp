@@ -76,8 +76,25 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (!o.norm.empty()) t.norm = o.norm == "layer" ? hml::normalization_kind::layer_norm : hml::normalization_kind::rms_norm;
   if (o.experts) t.experts = *o.experts;
   if (o.active_experts) t.active_experts = *o.active_experts;
-  check_option("--layers, --hidden, --ffn, --heads, --kv-heads, --head-dim, --vocab, --experts, --active-experts",
-               [&] { hml::validate(t); });
+  // A fault of the model is the options that changed it, as given (else the preset's, --model).
+  std::string sizes;
+  const auto given = [&](std::string_view option, bool is_given) {
+    if (is_given) sizes += (sizes.empty() ? "" : ", ") + std::string{option};
+  };
+  given("--layers", o.layers.has_value());
+  given("--hidden", o.hidden.has_value());
+  given("--ffn", o.ffn.has_value());
+  given("--heads", o.heads.has_value());
+  given("--kv-heads", o.kv_heads.has_value());
+  given("--head-dim", o.head_dim.has_value());
+  given("--vocab", o.vocab.has_value());
+  given("--experts", o.experts.has_value());
+  given("--active-experts", o.active_experts.has_value());
+  given("--learned-positions", o.learned_positions.has_value());
+  check_option(sizes.empty() ? std::string{"--model"} : sizes, [&] {
+    hml::validate(t);
+    hml::validate_counts(t, 1, 1, 1);  // the model alone, before any batch or context is counted with it
+  });
   return t;
 }
 
@@ -153,8 +170,19 @@ void llm::check_generation(const hml::transformer& t, const hml::generation& g) 
 
 std::optional<hml::continuous_batching_result> llm::continuous_run(const run_options& o, const hml::transformer& t,
                                                                    const hml::machine_description& d,
-                                                                   const hml::inference_options& i, std::string_view options) {
+                                                                   const hml::inference_options& i, std::string_view options,
+                                                                   std::string_view lengths) {
   if (!o.requests) return std::nullopt;
+  // A sequence too long for the memory is the lengths' fault, said before any step is run.
+  const std::uint64_t longest = o.prompt + o.generate;
+  check_option(lengths, [&] { hml::validate_context(t, longest); });
+  if (hml::main_memory(d).capacity.published() && hml::largest_batch(t, longest, d, i) == 0) {
+    if (hml::largest_batch(t, 1, d, i) == 0)  // not even a token's cache beside the weights: the model's fault
+      throw input_error(std::string{options.substr(0, options.find(','))} + ": the model does not fit in the memory of " +
+                        std::string{d.name} + " even for one sequence; split it over devices (--tp) or take a larger machine");
+    throw input_error(std::string{lengths} + ": one sequence of " + std::to_string(longest) +
+                      " tokens does not fit in the memory of " + std::string{d.name} + "; give shorter ones");
+  }
   const hml::request_class mix[] = {{*o.requests, o.prompt, o.generate}};
   return check_option(options, [&] {
     return hml::continuous_batching(t, mix, {.max_batch = o.max_batch, .max_tokens = o.max_tokens}, d, i);
@@ -468,6 +496,9 @@ void run(const llm_options& o) {
     emit_as_kernels(o, o.as_kernels == "prefill" ? prefill : decode);
     return;
   }
+  // Continuous batching first: its checks refuse a run at once that the generation below would take
+  // seconds to analyse (a million tokens) before them.
+  const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
   const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
@@ -475,7 +506,6 @@ void run(const llm_options& o) {
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
   const std::optional<hml::chunked_prefill_time> chunked =
       o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
-  const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
   std::optional<hml::serving_figures> bound;
   if (const auto at_bound = bound_beside(i)) bound = hml::serving(hml::analyze_generation(t, g, d, *at_bound), g);
   const output_format format = o.output.chosen();

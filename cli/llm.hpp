@@ -60,11 +60,12 @@ hml::inference_options inference_of(const run_options& o, const hml::transformer
 // The generation's counts, within what the model can count and its positions hold; errors name `options`.
 void check_generation(const hml::transformer& t, const hml::generation& g);
 // With o.requests, those requests served by continuous batching within o.max_batch and o.max_tokens (errors
-// name `options`); none without.
+// name `options`, a sequence too long for the memory `lengths`); none without.
 std::optional<hml::continuous_batching_result> continuous_run(const run_options& o, const hml::transformer& t,
                                                               const hml::machine_description& d,
                                                               const hml::inference_options& i,
-                                                              std::string_view options = "--requests, --max-batch, --max-tokens");
+                                                              std::string_view options = "--requests, --max-batch, --max-tokens",
+                                                              std::string_view lengths = "--prompt, --generate");
 // --bound: the ideal bound; else the expected time.
 inline hml::estimate estimate_of(const run_options& o) { return o.bound ? hml::estimate::bound : hml::estimate::expected; }
 // The JSON summary's `estimate` column: which time the run computed, "expected" or "bound".

@@ -3,6 +3,7 @@
 // prediction of the same figure (hml::serving's definitions), with the relative error, then the mean absolute
 // percentage error over all of them and over each kind. The predictions use the command's efficiencies,
 // figures and memory options, the same for every run.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <filesystem>
@@ -44,13 +45,15 @@ class run_machines {
   run_machines(machine_files& files, std::filesystem::path folder) : files_{files}, folder_{std::move(folder)} {}
 
   const hml::machine_description& operator()(const std::string& where, const std::string& name) {
+    if (name == "-")  // standard input is the runs file's, or no file's: a run names a machine or a machine file
+      throw input_error(where + "machine: - would be standard input; give a machine or a machine file");
     if (const auto known = read_.find(name); known != read_.end()) return *known->second;
     std::string path = name;
     const bool looks_like_a_path = name.find_first_of("/.") != std::string::npos;
     if (hml::find_machine(name) == nullptr && looks_like_a_path && std::filesystem::path{name}.is_relative()) {
       path = (folder_ / name).string();
     }
-    return *read_.emplace(name, &files_.machine(where + "--machine", path)).first->second;
+    return *read_.emplace(name, &files_.machine(where + "machine", path)).first->second;
   }
 
  private:
@@ -58,6 +61,27 @@ class run_machines {
   std::filesystem::path folder_;
   std::map<std::string, const hml::machine_description*, std::less<>> read_;
 };
+
+// A message that names options ("--tp, --link: ...") as naming the runs file's columns ("tp, link: ..."):
+// the run's settings came from them. (--max-batch is the `batch` column: a scheduler's max batch.)
+std::string as_columns(const std::string& message) {
+  if (!message.starts_with("--")) return message;
+  const std::size_t end = message.find(": ");
+  if (end == std::string::npos) return message;
+  std::string columns;
+  std::size_t at = 0;
+  while (at < end) {
+    const std::size_t comma = std::min(message.find(", ", at), end);
+    std::string name = message.substr(at, comma - at);
+    if (name.starts_with("--")) name.erase(0, 2);
+    std::replace(name.begin(), name.end(), '-', '_');
+    if (name == "max_batch") name = "batch";
+    if (name == "device") name = "machine";
+    if (columns.find(name) == std::string::npos) columns += (columns.empty() ? "" : ", ") + name;
+    at = comma + 2;
+  }
+  return columns + message.substr(end);
+}
 
 // One run predicted: its serving figures, as `hml llm` with the row's options would print them. A run whose
 // memory does not fit its machine is predicted all the same (as `hml llm` does), with a note.
@@ -86,7 +110,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     const hml::generation g{o.batch, o.prompt, o.generate};
     check_generation(t, g);
     check_precisions(t, g, d, i);
-    if (const auto continuous = continuous_run(o, t, d, i, "requests, batch, max_tokens")) return hml::serving(*continuous);
+    if (const auto continuous = continuous_run(o, t, d, i, "requests, batch, max_tokens", "prompt, generate")) return hml::serving(*continuous);
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {
       note(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +
            quantity_text(hml::memory_needed(t, g.batch, g.prompt + g.generate, i).total()) + " a device, more than " +
@@ -95,9 +119,9 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     return hml::serving(hml::analyze_generation(t, g, d, i), g);
   } catch (const input_error& e) {
     const std::string message = e.what();
-    throw input_error(message.starts_with(where) ? message : where + message);
+    throw input_error(message.starts_with(where) ? message : where + as_columns(message));
   } catch (const std::exception& e) {  // a file system error, say: still the run's line
-    throw input_error(where + "--machine: " + std::string{without_library_prefix(e.what())});
+    throw input_error(where + "machine: " + std::string{without_library_prefix(e.what())});
   }
 }
 

@@ -127,8 +127,13 @@ struct utf8_character {
   return utf8_character_at(text, i).length;
 }
 
-// C0 (tab and line breaks included), DEL and C1: characters that no output shows as themselves.
-[[nodiscard]] constexpr bool is_control(char32_t code) { return code < 0x20 || (code >= 0x7F && code <= 0x9F); }
+// C0 (tab and line breaks included), DEL and C1: characters that no output shows as themselves; and the
+// bidirectional controls (U+061C, U+200E-F, U+202A-E, U+2066-9), which reorder the text around them unseen
+// (a name with U+202E shows its end first: the "Trojan Source" trick, CVE-2021-42574).
+[[nodiscard]] constexpr bool is_control(char32_t code) {
+  return code < 0x20 || (code >= 0x7F && code <= 0x9F) || code == 0x61C || code == 0x200E || code == 0x200F ||
+         (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
+}
 
 // Text fit for any output hml writes (a table, SVG, JSON, a terminal): UTF-8 without control characters.
 [[nodiscard]] constexpr bool is_printable_utf8(std::string_view text) {
@@ -144,6 +149,7 @@ static_assert(utf8_character_at("\xC3\xA9", 0).code == 0xE9 && utf8_character_at
 static_assert(utf8_length_at("\xC0\xAF", 0) == 0 && utf8_length_at("\xED\xA0\x80", 0) == 0);  // overlong, surrogate
 static_assert(utf8_length_at("\xF4\x90\x80\x80", 0) == 0 && utf8_length_at("\xC3", 0) == 0);  // past U+10FFFF, cut
 static_assert(!is_printable_utf8("a\tb") && !is_printable_utf8("\xC2\x85") && is_printable_utf8("caf\xC3\xA9"));
+static_assert(!is_printable_utf8("gpu\xE2\x80\xAE" "fdp") && is_printable_utf8("\xE2\x80\x94"));  // U+202E refused, U+2014 taken
 
 enum class prefix_system {
   automatic,  // binary for sizes that are whole multiples of a binary prefix but not of the decimal one

@@ -104,6 +104,10 @@ TEST(HostileInput, NoNonFiniteNumberIsTakenOrPrinted) {
                      "--efficiency-memory: must be a finite number, not 'nan'");
   expect_input_error(hml_run({"sweep", "--pattern", "random", "--outstanding", "inf"}),
                      "--outstanding: must be a finite number, not 'inf'");
+  // -0 is the hit rate 0 (printed "-0.00" once).
+  const outcome minus_zero = hml_run({"sweep", "--hit-rate", "-0", "--fast", "1TB/s", "--slow", "10GB/s", "--format", "csv"});
+  ASSERT_EQ(minus_zero.status, 0) << minus_zero.err;
+  EXPECT_NE(minus_zero.out.find("\n10485760,0,"), std::string::npos) << minus_zero.out;
   // A kernel whose data stays in cache moves no byte from main memory: said in words, not "inf FLOP/B".
   const outcome in_cache = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
                                     std::string{HML_SOURCE_DIR} + "/examples/ecm/triad.c", "-D", "N=1000"});
@@ -153,6 +157,19 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
   expect_input_error(with({"--round=banana"}), "--round: a flag takes no value; give --round alone");
   expect_input_error(with({"--round=yes"}), "--round: a flag takes no value");
   expect_input_error(with({"--round", "--round"}), "--round: given 2 times; give it once");
+  // The model's sizes, a sequence too long for the memory and a preset's change are the options that made
+  // them (they were blamed on --batch, --prompt, --generate; --max-batch, --max-tokens; nine options).
+  expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--layers", "1000000000", "--hidden", "1000000000", "--ffn",
+                              "1000000000", "--heads", "1", "--vocab", "1000000000"}),
+                     "--layers, --hidden, --ffn, --heads, --vocab: the sizes are too large to count");
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h200", "--prompt", "1000", "--generate", "999000",
+                              "--requests", "1"}),
+                     "--prompt, --generate: one sequence of 1000000 tokens does not fit in the memory of NVIDIA H200");
+  expect_input_error(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--experts", "1"}),
+                     "hml: error: --experts: a mixture of experts needs 1 <= active experts <= experts");
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--shares", "0.5,0.5", "--shares",
+                              "0.5,0.5"}),
+                     "--shares: 4 shares for 2 tiers; give --shares once, with one share per tier");
   // An output over the run's own input, or over the run's other output, was written without a word.
   const scratch_directory files;
   const fs::path kernels = files.file("k.csv", read_file(fs::path{HML_SOURCE_DIR} / "cli/kernels.csv"));
@@ -341,6 +358,9 @@ TEST(HostileInput, NamesWithControlCharactersOrBrokenUtf8AreRefused) {
                      ":2: name: a control character or a byte that is not UTF-8");
   expect_input_error(hml_run({"tiers", "--tier", "H\x1b[0mBM:1GiB:1GB/s", "--tier", "DDR:2GiB:1GB/s", "--footprint", "1GiB"}),
                      "--tier: a tier's name has a control character or a byte that is not UTF-8");
+  // A right-to-left override shows a name's end first (Trojan Source): refused as the controls are.
+  const fs::path bidi = dir.file("bidi.yml", "format: hml-machine/1\nid: x\nname: gpu\xE2\x80\xAE" "fdp\n");
+  expect_input_error(hml_run({"devices", bidi.string()}), bidi.string() + ":3: name: a control character or a byte that is not UTF-8");
   // A CSV error says FILE:LINE: FIELD:, as the machine and kernel files do.
   const fs::path bad = dir.file("bad.csv", "name,flops,memory_bytes\nx,inf,1\n");
   expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", bad.string()}),

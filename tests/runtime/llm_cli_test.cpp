@@ -593,13 +593,15 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,,src\n", "runs.csv:2: system: empty");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s\n", "runs.csv:2: expected 16 fields like the header, found 15");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,\x1b[2J\n", "runs.csv:2: source: a control character");
-  // What the options of hml llm check, on the run's line.
+  // What the options of hml llm check, on the run's line, naming the column (not the option it stands for).
   compare(std::string{good} + "llama-9,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n",
-          "runs.csv:3: --model: unknown model 'llama-9'");
-  compare("llama-2-7b,a100,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --machine: unknown machine 'a100'; did you mean");
-  compare("llama-2-7b,a100_sxm_80gb,2,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --link: --tp above 1 needs the link");
-  compare("llama-2-7b,a100_sxm_80gb,1,,fp8,fp8,fp8,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --weights, --activations: NVIDIA A100 SXM4 80GB publishes no FP8");
-  compare("llama-2-7b,a100_sxm_80gb,1,,fp7,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: --weights: unknown precision 'fp7'");
+          "runs.csv:3: model: unknown model 'llama-9'");
+  compare("llama-2-7b,a100,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: machine: unknown machine 'a100'; did you mean");
+  compare("llama-2-7b,a100_sxm_80gb,2,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: link: --tp above 1 needs the link");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp8,fp8,fp8,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: weights, activations: NVIDIA A100 SXM4 80GB publishes no FP8");
+  compare("llama-2-7b,a100_sxm_80gb,1,,fp7,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: weights: unknown precision 'fp7'");
+  // A machine of - would read standard input, the runs file's own with --compare -.
+  compare("llama-2-7b,-,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: machine: - would be standard input");
   // The decode steps a file asks for are bounded: a file of long generations is refused, not run for hours.
   std::string many;
   for (int i = 0; i < 3; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,600000,22 ms,,,,s,src\n";
@@ -637,10 +639,10 @@ TEST(LlmCli, CompareFindsMachineFilesBesideTheRunsAndNotesRunsThatDoNotFit) {
   // Not found beside the runs file: said so, with the path it tried.
   const fs::path elsewhere = dir.file("elsewhere.csv", std::string{runs_header} +
                                                            "llama-2-7b,my_gpu.yaml,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n");
-  expect_one_line_error({"--compare", elsewhere.string()}, "elsewhere.csv:2: --machine: cannot read '" + (dir.path / "my_gpu.yaml").string());
+  expect_one_line_error({"--compare", elsewhere.string()}, "elsewhere.csv:2: machine: cannot read '" + (dir.path / "my_gpu.yaml").string());
   const fs::path long_name = dir.file("long.csv", std::string{runs_header} + "llama-2-7b," + std::string(900, 'm') +
                                                       ".yaml,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n");
-  expect_one_line_error({"--compare", long_name.string()}, "long.csv:2: --machine: ");
+  expect_one_line_error({"--compare", long_name.string()}, "long.csv:2: machine: ");
   // The options every run takes are checked as options, not blamed on a run.
   expect_one_line_error({"--compare", runs.string(), "--efficiency-memory", "0"}, "--efficiency-compute, --efficiency-memory: ");
 }
@@ -684,7 +686,7 @@ TEST(LlmCli, RequestsAreServedByContinuousBatching) {
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "9000"},
                         "--requests, --max-batch, --max-tokens: a prompt longer than max tokens a step needs chunked prefill");
   expect_one_line_error({"--model", "llama-2-70b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "4000"},
-                        "one sequence of the mix's longest length does not fit in memory");
+                        "--requests: the model does not fit in the memory of NVIDIA H100 SXM5 80GB even for one sequence");
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "1000000000", "--generate", "1000",
                          "--max-batch", "1"},
                         "the request mix needs more than 10^6 steps");
