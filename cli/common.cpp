@@ -282,8 +282,8 @@ std::vector<file_read>& files_read() {
   return files;
 }
 
-}  // namespace
-
+// An input_error where `path` is a regular file this run has read (through input_file), so that an output
+// written there would replace its own input; `option` names the output.
 void refuse_output_over_input(std::string_view option, const std::string& path) {
   struct stat status {};
   if (path == "-" || ::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return;
@@ -294,6 +294,8 @@ void refuse_output_over_input(std::string_view option, const std::string& path) 
     }
   }
 }
+
+}  // namespace
 
 output_stream::output_stream(const output_options& options) : path_{options.path} {
   refuse_output_over_input("-o", path_);

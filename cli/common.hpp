@@ -179,10 +179,6 @@ class output_stream {
 // process as the signal would.
 void remove_temporary_on_interrupt();
 
-// An input_error where `path` is a regular file this run has read (through input_file), so that an output
-// written there would replace its own input; `option` names the output ("-o", "--save").
-void refuse_output_over_input(std::string_view option, const std::string& path);
-
 // All of `content` to standard output, or atomically to the file (so a failure leaves no partial file).
 void emit(const output_options& options, const std::string& content);
 

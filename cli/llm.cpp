@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -39,6 +40,25 @@ std::string llm::percent(double share) { return hml::percent_text(share * 100, h
 std::string llm::token_rate_text(double per_second) {
   return std::string{hml::format_number(per_second, per_second >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
 }
+
+namespace {
+
+// The options that set a model's sizes, each with its value where given: what changed a preset, for its
+// title and for the errors its sizes make.
+std::array<std::pair<std::string_view, std::optional<std::uint64_t>>, 10> size_options(const llm_options& o) {
+  return {{{"--layers", o.layers},
+           {"--hidden", o.hidden},
+           {"--ffn", o.ffn},
+           {"--heads", o.heads},
+           {"--kv-heads", o.kv_heads},
+           {"--head-dim", o.head_dim},
+           {"--vocab", o.vocab},
+           {"--experts", o.experts},
+           {"--active-experts", o.active_experts},
+           {"--learned-positions", o.learned_positions}}};
+}
+
+}  // namespace
 
 hml::transformer llm::model_of(const llm_options& o) {
   hml::transformer t{};
@@ -78,19 +98,8 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (o.active_experts) t.active_experts = *o.active_experts;
   // A fault of the model is the options that changed it, as given (else the preset's, --model).
   std::string sizes;
-  const auto given = [&](std::string_view option, bool is_given) {
-    if (is_given) sizes += (sizes.empty() ? "" : ", ") + std::string{option};
-  };
-  given("--layers", o.layers.has_value());
-  given("--hidden", o.hidden.has_value());
-  given("--ffn", o.ffn.has_value());
-  given("--heads", o.heads.has_value());
-  given("--kv-heads", o.kv_heads.has_value());
-  given("--head-dim", o.head_dim.has_value());
-  given("--vocab", o.vocab.has_value());
-  given("--experts", o.experts.has_value());
-  given("--active-experts", o.active_experts.has_value());
-  given("--learned-positions", o.learned_positions.has_value());
+  for (const auto& [option, value] : size_options(o))
+    if (value) sizes += (sizes.empty() ? "" : ", ") + std::string{option};
   check_option(sizes.empty() ? std::string{"--model"} : sizes, [&] {
     hml::validate(t);
     hml::validate_counts(t, 1, 1, 1);  // the model alone, before any batch or context is counted with it
@@ -108,16 +117,7 @@ std::string model_title(const llm_options& o, const hml::transformer& t) {
     if (value) changed += (changed.empty() ? " with " : ", ") + std::string{option} + " " + std::to_string(*value);
   };
   if (!o.model.empty()) {
-    add("--layers", o.layers);
-    add("--hidden", o.hidden);
-    add("--ffn", o.ffn);
-    add("--heads", o.heads);
-    add("--kv-heads", o.kv_heads);
-    add("--head-dim", o.head_dim);
-    add("--vocab", o.vocab);
-    add("--experts", o.experts);
-    add("--active-experts", o.active_experts);
-    add("--learned-positions", o.learned_positions);
+    for (const auto& [option, value] : size_options(o)) add(option, value);
     const auto flag = [&](bool given, std::string_view text) {
       if (given) changed += (changed.empty() ? " with " : ", ") + std::string{text};
     };

@@ -422,9 +422,8 @@ private:
     const CXType type = clang().getCanonicalType(clang().getCursorType(index));
     const long long bytes = clang().Type_getSizeOf(type);
     if (bytes < 1 || bytes > 8) return;  // no integer type of another size reaches here
-    const bool is_unsigned = type.kind == CXType_UChar || type.kind == CXType_UShort || type.kind == CXType_UInt ||
-                             type.kind == CXType_ULong || type.kind == CXType_ULongLong ||
-                             (type.kind == CXType_Char_U);
+    const bool is_unsigned = type.kind == CXType_UChar || type.kind == CXType_Char_U || type.kind == CXType_UShort ||
+                             type.kind == CXType_UInt || type.kind == CXType_ULong || type.kind == CXType_ULongLong;
     const int value_bits = static_cast<int>(8 * bytes) - (is_unsigned ? 0 : 1);
     const __int128 largest = (__int128{1} << value_bits) - 1;
     const __int128 smallest = is_unsigned ? 0 : -(__int128{1} << value_bits);

@@ -158,7 +158,6 @@ struct clang_exit {
   bool started = false;
   int status = 0;
   int signal = 0;
-  [[nodiscard]] bool succeeded() const noexcept { return started && signal == 0 && status == 0; }
 };
 [[nodiscard]] clang_exit run_clang(const clang_process& process);
 

@@ -68,16 +68,16 @@ hml_mca_report analyse(const std::string& block, std::string_view cpu, unsigned 
 
 // --- Compiling ----------------------------------------------------------------------------------------------
 
-// Runs clang for the compile, its standard error to `errors`: "" where it succeeded, else why not, in a few
-// words (the first line clang wrote).
-std::string compile(const detail::clang_process& process, const detail::unnamed_file& errors) {
+// Runs clang for the compile: "" where it succeeded, else why not, in a few words (the first line clang
+// wrote to the process's `errors`).
+std::string compile(const detail::clang_process& process) {
   const detail::clang_exit e = detail::run_clang(process);
   if (!e.started) return "cannot start " + process.arguments.front();
   if (e.signal == SIGXFSZ) return "it wrote more than " + std::to_string(process.largest_file >> 20) + " MiB";
   if (e.signal == SIGXCPU) return "it ran past " + std::to_string(process.cpu_seconds) + " s of processor time";
   if (e.signal != 0) return "it was killed by signal " + std::to_string(e.signal);
   if (e.status == 0) return {};
-  std::string message = errors.read(largest_output, "clang's errors");
+  std::string message = process.errors->read(largest_output, "clang's errors");
   message = message.substr(0, message.find('\n'));
   return message.size() > 200 ? message.substr(0, 197) + "..." : message;
 }
@@ -225,7 +225,7 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
   arguments.push_back("-");
   const detail::clang_process process{.arguments = std::move(arguments), .input = &source, .output = &assembly,
                                       .errors = &errors, .shared = {&record}, .largest_file = largest_output};
-  if (const std::string failed = compile(process, errors); !failed.empty())
+  if (const std::string failed = compile(process); !failed.empty())
     refuse(std::string{file} + ": " + out.compiler + " failed: " + failed);
 
   loop_record loop{};

@@ -81,6 +81,13 @@ struct loop_kernel {
   return accessed ? k.extents[d] + (high - (low < 0 ? low : 0)) : 0;
 }
 
+// The elements of an array over the kernel's dimensions (a double: 2^36 at most once validated).
+[[nodiscard]] constexpr double array_elements(const loop_kernel& k, const kernel_array& a) {
+  double elements = 1;
+  for (std::size_t d = 0; d < k.dimensions; ++d) elements *= static_cast<double>(a.extents[d]);
+  return elements;
+}
+
 constexpr void validate(const loop_kernel& k) {
   expects(k.dimensions >= 1 && k.dimensions <= max_loop_dimensions, "hml: a loop kernel has 1 to 3 dimensions");
   expects(!k.arrays.empty() && !k.accesses.empty(), "hml: a loop kernel needs arrays and accesses");
@@ -88,12 +95,8 @@ constexpr void validate(const loop_kernel& k) {
   const std::size_t element = k.arrays[0].element_bytes;
   for (const kernel_array& a : k.arrays) {
     expects(a.element_bytes > 0 && a.element_bytes <= 64 && a.element_bytes == element, "hml: a loop kernel has one element size");
-    double elements = 1;
-    for (std::size_t d = 0; d < k.dimensions; ++d) {
-      expects(a.extents[d] > 0, "hml: every array extent must be > 0");
-      elements *= static_cast<double>(a.extents[d]);
-    }
-    expects(elements <= max_array_elements, "hml: an array has at most 2^36 elements");
+    for (std::size_t d = 0; d < k.dimensions; ++d) expects(a.extents[d] > 0, "hml: every array extent must be > 0");
+    expects(array_elements(k, a) <= max_array_elements, "hml: an array has at most 2^36 elements");
   }
   for (const array_access& x : k.accesses) {
     expects(x.array < k.arrays.size(), "hml: an access names no array");
@@ -123,9 +126,7 @@ constexpr void validate(const loop_kernel& k) {
 }
 
 [[nodiscard]] constexpr data_size array_size(const loop_kernel& k, const kernel_array& a) {
-  double elements = 1;
-  for (std::size_t d = 0; d < k.dimensions; ++d) elements *= static_cast<double>(a.extents[d]);
-  return elements * static_cast<double>(a.element_bytes) * byte;
+  return array_elements(k, a) * static_cast<double>(a.element_bytes) * byte;
 }
 
 [[nodiscard]] constexpr data_size total_array_size(const loop_kernel& k) {

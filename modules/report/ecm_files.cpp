@@ -164,9 +164,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     r.expect_map(a, field, {"name", "extents", "stores"});
     kernel_array array{.name = out->keep(r.scalar(a, field, "name", true)), .element_bytes = element};
     array.extents = extents_of(a, field, "extents", 1, std::int64_t{1} << 40, k.extents);
-    double elements = 1;
-    for (std::size_t d = 0; d < k.dimensions; ++d) elements *= static_cast<double>(array.extents[d]);
-    if (elements > max_array_elements) {
+    if (array_elements(k, array) > max_array_elements) {
       // Its extents, or the loops' where it takes theirs.
       const YAML::Node given = a["extents"];
       r.fail(given.IsDefined() ? given : a, yaml_reader::path(field, given.IsDefined() ? "extents" : "extents (the loops')"),
