@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -168,25 +169,48 @@ void llm::check_generation(const hml::transformer& t, const hml::generation& g) 
   });
 }
 
+hml::batching_limits llm::batching_limits_of(const run_options& o) {
+  constexpr hml::batching_limits defaults{};
+  return {.max_batch = o.max_batch.value_or(defaults.max_batch), .max_tokens = o.max_tokens.value_or(defaults.max_tokens)};
+}
+
 std::optional<hml::continuous_batching_result> llm::continuous_run(const run_options& o, const hml::transformer& t,
                                                                    const hml::machine_description& d,
-                                                                   const hml::inference_options& i, std::string_view options,
-                                                                   std::string_view lengths) {
+                                                                   const hml::inference_options& i,
+                                                                   const batching_names& names) {
   if (!o.requests) return std::nullopt;
+  const hml::batching_limits limits = batching_limits_of(o);
+  const auto listed = [](std::initializer_list<std::string_view> parts) {
+    std::string text;
+    for (const std::string_view part : parts) {
+      if (!part.empty()) text += (text.empty() ? "" : ", ") + std::string{part};
+    }
+    return text;
+  };
+  // A limit the user left at its default is not theirs to blame, but its value is said.
+  const std::string_view max_batch = o.max_batch ? names.max_batch : std::string_view{};
+  const std::string_view max_tokens = o.max_tokens ? names.max_tokens : std::string_view{};
+  const std::string lengths = listed({names.prompt, names.generate});
+  if (o.prompt > limits.max_tokens) {  // the scheduler admits a prompt whole, so one step must hold it
+    throw input_error(listed({names.prompt, max_tokens}) + ": a prompt of " + std::to_string(o.prompt) +
+                      " tokens is longer than a step's " + std::to_string(limits.max_tokens) + " max tokens" +
+                      (o.max_tokens ? "" : " (the default)") +
+                      "; this scheduler does not chunk a prompt: give a shorter prompt or " + std::string{names.max_tokens} +
+                      " " + std::to_string(o.prompt) + " or more");
+  }
   // A sequence too long for the memory is the lengths' fault, said before any step is run.
   const std::uint64_t longest = o.prompt + o.generate;
   check_option(lengths, [&] { hml::validate_context(t, longest); });
   if (hml::main_memory(d).capacity.published() && hml::largest_batch(t, longest, d, i) == 0) {
     if (hml::largest_batch(t, 1, d, i) == 0)  // not even a token's cache beside the weights: the model's fault
-      throw input_error(std::string{options.substr(0, options.find(','))} + ": the model does not fit in the memory of " +
-                        std::string{d.name} + " even for one sequence; split it over devices (--tp) or take a larger machine");
-    throw input_error(std::string{lengths} + ": one sequence of " + std::to_string(longest) +
-                      " tokens does not fit in the memory of " + std::string{d.name} + "; give shorter ones");
+      throw input_error(std::string{names.requests} + ": the model does not fit in the memory of " + std::string{d.name} +
+                        " even for one sequence; split it over devices (--tp) or take a larger machine");
+    throw input_error(lengths + ": one sequence of " + std::to_string(longest) + " tokens does not fit in the memory of " +
+                      std::string{d.name} + "; give shorter ones");
   }
   const hml::request_class mix[] = {{*o.requests, o.prompt, o.generate}};
-  return check_option(options, [&] {
-    return hml::continuous_batching(t, mix, {.max_batch = o.max_batch, .max_tokens = o.max_tokens}, d, i);
-  });
+  return check_option(listed({names.requests, max_batch, max_tokens}),
+                      [&] { return hml::continuous_batching(t, mix, limits, d, i); });
 }
 
 void llm::add_estimate(hml::table& summary, hml::estimate e) {
@@ -374,8 +398,9 @@ void add_speculation(hml::table& summary, const std::optional<hml::speculative_s
 std::string continuous_line(const llm_options& o, const std::optional<hml::continuous_batching_result>& c) {
   if (!c) return {};
   return "continuous batching of " + std::to_string(c->requests) + " requests (room for " + std::to_string(c->concurrency) +
-         " at once, set by " + std::string{hml::to_string(c->limited_by)} + "; max batch " + std::to_string(o.max_batch) +
-         ", max tokens " + std::to_string(o.max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
+         " at once, set by " + std::string{hml::to_string(c->limited_by)} + "; max batch " +
+         std::to_string(llm::batching_limits_of(o).max_batch) + ", max tokens " +
+         std::to_string(llm::batching_limits_of(o).max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
          (o.generate > 1 ? ", TPOT " + text(c->mean_time_per_output_token.value) : std::string{}) + ", end-to-end " +
          text(c->mean_end_to_end.value) + "; output " + llm::token_rate_text(c->output_throughput.per_second) + " tokens/s over " +
          text(c->makespan.value) + " (" + std::to_string(c->prefill_steps) + " prefill and " + std::to_string(c->decode_steps) +
@@ -679,11 +704,11 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--max-batch", o->max_batch, "continuous batching: sequences running at once at most (vLLM's max_num_seqs)")
       ->check(whole_number(1, 1'000'000'000))
       ->needs(requests)
-      ->capture_default_str();
+      ->default_str(std::to_string(hml::batching_limits{}.max_batch));
   command->add_option("--max-tokens", o->max_tokens, "continuous batching: tokens a step at most (TensorRT-LLM's max_num_tokens)")
       ->check(whole_number(1, 1'000'000'000))
       ->needs(requests)
-      ->capture_default_str();
+      ->default_str(std::to_string(hml::batching_limits{}.max_tokens));
   CLI::Option* compare =
       command->add_option("--compare", o->compare,
                           "predict each run of a CSV of measured runs (examples/llm/measured-runs.csv) beside its "

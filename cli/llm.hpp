@@ -43,8 +43,8 @@ struct run_options {
   std::string as_kernels;
   std::string compare;  // a measured-runs CSV: each run predicted beside its measurement
   std::optional<std::uint64_t> requests;  // continuous batching of this many requests of --prompt and --generate
-  std::uint64_t max_batch = hml::batching_limits{}.max_batch;
-  std::uint64_t max_tokens = hml::batching_limits{}.max_tokens;
+  std::optional<std::uint64_t> max_batch;   // the scheduler's limits, where given (else batching_limits')
+  std::optional<std::uint64_t> max_tokens;
   output_options output;
 };
 
@@ -59,13 +59,24 @@ hml::transformer model_of(const run_options& o);
 hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
 // The generation's counts, within what the model can count and its positions hold; errors name `options`.
 void check_generation(const hml::transformer& t, const hml::generation& g);
-// With o.requests, those requests served by continuous batching within o.max_batch and o.max_tokens (errors
-// name `options`, a sequence too long for the memory `lengths`); none without.
+// The scheduler's limits: those given, else hml::batching_limits' defaults.
+hml::batching_limits batching_limits_of(const run_options& o);
+// What a continuous run's errors name, as the user gave it: the options (`--requests`), or a measured-runs
+// file's columns (`requests`).
+struct batching_names {
+  std::string_view requests = "--requests";
+  std::string_view max_batch = "--max-batch";
+  std::string_view max_tokens = "--max-tokens";
+  std::string_view prompt = "--prompt";
+  std::string_view generate = "--generate";
+};
+// With o.requests, those requests served by continuous batching within the limits; none without. Each error
+// names what caused it: a prompt longer than a step's tokens the prompt and max tokens (where given), a
+// sequence too long for the memory the lengths, a mix of too many steps the requests and the limits given.
 std::optional<hml::continuous_batching_result> continuous_run(const run_options& o, const hml::transformer& t,
                                                               const hml::machine_description& d,
                                                               const hml::inference_options& i,
-                                                              std::string_view options = "--requests, --max-batch, --max-tokens",
-                                                              std::string_view lengths = "--prompt, --generate");
+                                                              const batching_names& names = {});
 // --bound: the ideal bound; else the expected time.
 inline hml::estimate estimate_of(const run_options& o) { return o.bound ? hml::estimate::bound : hml::estimate::expected; }
 // The JSON summary's `estimate` column: which time the run computed, "expected" or "bound".

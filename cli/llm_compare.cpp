@@ -100,7 +100,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
   o.generate = r.generate;
   o.requests = r.requests;
   o.max_batch = r.batch;  // continuous batching: `batch` is the scheduler's max batch
-  if (r.max_tokens) o.max_tokens = *r.max_tokens;
+  o.max_tokens = r.max_tokens;
   // The library's and the option readers' messages name an option ("--model: ..."): here it is the column
   // of that name, on the file's line.
   try {
@@ -110,7 +110,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     const hml::generation g{o.batch, o.prompt, o.generate};
     check_generation(t, g);
     check_precisions(t, g, d, i);
-    if (const auto continuous = continuous_run(o, t, d, i, "requests, batch, max_tokens", "prompt, generate")) return hml::serving(*continuous);
+    if (const auto continuous = continuous_run(o, t, d, i, {"requests", "batch", "max_tokens", "prompt", "generate"})) return hml::serving(*continuous);
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {
       note(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +
            quantity_text(hml::memory_needed(t, g.batch, g.prompt + g.generate, i).total()) + " a device, more than " +

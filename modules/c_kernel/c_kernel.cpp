@@ -290,9 +290,19 @@ public:
     }
     for (const found_access& x : accesses_)
       k.accesses.push_back({.array = kernel_index[x.array], .kind = x.kind, .offset = x.offset});
+    // A loop kernel's offsets are relative: reach() takes the loop from where an array's lowest offset
+    // allows, 0 or later (a[i - 1] from i = 1). Where the C loop starts below that (a[i + 1] from i = -1), the
+    // array's offsets are counted from the loop's start instead (a[i] from 0): the same elements and the same
+    // distances between them, which are all the model sees. The exact check below uses the source's offsets.
+    for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+      for (std::size_t d = 0; d < loops_.size(); ++d) {
+        if (reach(k, a, d) <= k.arrays[a].extents[d]) continue;
+        for (std::size_t x = 0; x < k.accesses.size(); ++x)
+          if (k.accesses[x].array == a) k.accesses[x].offset[d] += loops_[d].start;
+      }
+    }
     k.flops = flops_;
-    // Each access's first and last index inside its array, from the loop's own start (hml::reach, which
-    // validate() checks, knows no start: it takes the loop from 0 or later).
+    // Each access's first and last index inside its array, from the loop's own start.
     for (const found_access& x : accesses_) {
       const declared_array& a = arrays_[x.array];
       for (std::size_t d = 0; d < loops_.size() && d < a.rank; ++d) {

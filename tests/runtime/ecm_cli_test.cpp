@@ -417,6 +417,13 @@ TEST(CKernel, LoopFormsKerncraftWrites) {
     EXPECT_EQ(c.kernel().extents[0], 1000) << loop;
     EXPECT_EQ(c.kernel().flops.mul, 1U) << loop;
   }
+  // A loop that starts below the index its accesses' offsets imply (a[i + 1] from i = -1) reaches the same
+  // elements as the loop from 0 (it was refused: the loop kernel's reach takes a loop from 0 or later).
+  const std::string copy = "double a[N], b[N];\n";
+  expect_same_kernel(kernel_in_c(copy + "for (int i = -1; i < N - 1; ++i)\n  a[i + 1] = b[i + 1];\n", {{"N", 1000}}).kernel(),
+                     kernel_in_c(copy + "for (int i = 0; i < N; ++i)\n  a[i] = b[i];\n", {{"N", 1000}}).kernel());
+  expect_same_kernel(kernel_in_c(copy + "for (int i = -2; i < N - 3; ++i)\n  a[i + 3] = b[i + 2] + b[i + 3];\n", {{"N", 1000}}).kernel(),
+                     kernel_in_c(copy + "for (int i = 0; i < N - 1; ++i)\n  a[i + 1] = b[i] + b[i + 1];\n", {{"N", 1000}}).kernel());
   // A loop written through a macro reads as the loop it expands to.
   EXPECT_EQ(kernel_in_c("#define LOOP(i, n) for (int i = 0; i < n; ++i)\ndouble a[64];\nLOOP(i, 64) a[i] = 1;\n").kernel().extents[0], 64);
   // A reduction into a scalar, and a compound assignment to an array (read and written, one FLOP).

@@ -532,7 +532,8 @@ TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
   expect_one_line_error({"--compare", bad.string()}, "bad.csv:2: max_tokens: a continuous batch's limit; give requests with it");
   const fs::path long_prompt = dir.file("long.csv", "max_tokens,requests," + std::string{runs_header} +
                                                         "512,8,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,8,1000,10,,,,10,s,src\n");
-  expect_one_line_error({"--compare", long_prompt.string()}, "long.csv:2: requests, batch, max_tokens: a prompt longer than max tokens");
+  expect_one_line_error({"--compare", long_prompt.string()}, "long.csv:2: prompt, max_tokens: a prompt of 1000 tokens is longer than a step's 512 max tokens; this "
+                        "scheduler does not chunk a prompt: give a shorter prompt or max_tokens 1000 or more");
 }
 
 // The shipped file of published runs is read whole: every run predicted, every source cited.
@@ -683,13 +684,20 @@ TEST(LlmCli, RequestsAreServedByContinuousBatching) {
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--context", "100"},
                         "not together");
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "0"}, "--requests: must be a whole number from 1");
+  // Each error names the options that caused it, as given: a limit left at its default is said, not blamed.
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "9000"},
-                        "--requests, --max-batch, --max-tokens: a prompt longer than max tokens a step needs chunked prefill");
+                        "--prompt: a prompt of 9000 tokens is longer than a step's 8192 max tokens (the default); this "
+                        "scheduler does not chunk a prompt: give a shorter prompt or --max-tokens 9000 or more");
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "600",
+                         "--max-tokens", "512"},
+                        "--prompt, --max-tokens: a prompt of 600 tokens is longer than a step's 512 max tokens; this");
   expect_one_line_error({"--model", "llama-2-70b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "4000"},
                         "--requests: the model does not fit in the memory of NVIDIA H100 SXM5 80GB even for one sequence");
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "1000000000", "--generate", "1000",
                          "--max-batch", "1"},
-                        "the request mix needs more than 10^6 steps");
+                        "--requests, --max-batch: the request mix needs more than 10^6 steps");
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "1000000000", "--generate", "1000"},
+                        "--requests: the request mix needs more than 10^6 steps");
 }
 
 }  // namespace
