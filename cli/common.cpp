@@ -227,6 +227,31 @@ void add_output_options(CLI::App& command, output_options& options, bool with_fo
       ->type_name("FILE");
 }
 
+row_stream::row_stream(std::span<const std::string> columns, output_format format, output_stream& out) : out_{out} {
+  if (format == output_format::csv) {
+    csv_.emplace(columns);
+    csv_->header(out_.buffer());
+  } else {
+    json_.emplace(columns);
+  }
+}
+
+void row_stream::add(std::span<const hml::cell> row) {
+  views_.clear();
+  for (const hml::cell& c : row) views_.push_back(hml::view_of(c));
+  if (csv_) {
+    csv_->row(out_.buffer(), views_);
+  } else {
+    json_->row(out_.buffer(), views_);
+  }
+  out_.flush_if_full();
+}
+
+void row_stream::finish() {
+  if (json_) json_->finish(out_.buffer());
+  out_.finish();
+}
+
 std::string render(const hml::table& t, output_format format, hml::number_format numbers) {
   switch (format) {
     case output_format::csv: return hml::to_csv(t);

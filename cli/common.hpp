@@ -174,6 +174,22 @@ class output_stream {
   std::jthread writer_;  // started with the first full block
 };
 
+// A table's rows written as they are made, as CSV or JSON: the text render() gives for the whole table, in
+// the memory of one row, for tables that grow with a count (an ECM scaling table of 65,536 cores held whole
+// took 200 MiB).
+class row_stream {
+ public:
+  row_stream(std::span<const std::string> columns, output_format format, output_stream& out);
+  void add(std::span<const hml::cell> row);
+  void finish();
+
+ private:
+  std::optional<hml::csv_writer> csv_;
+  std::optional<hml::json_writer> json_;
+  output_stream& out_;
+  std::vector<hml::cell_view> views_;
+};
+
 // SIGINT, SIGTERM and SIGHUP remove the output file's temporary where it has a name (where the system has
 // unnamed temporaries, O_TMPFILE, there is none to remove, and SIGKILL leaves nothing either), then end the
 // process as the signal would.

@@ -182,17 +182,20 @@ void run(const ecm_options& o) {
 
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
-    hml::table t{{"kernel", "machine", "cores", "t_ol_cy", "t_nol_cy"}, {}};
+    std::vector<std::string> columns{"kernel", "machine", "cores", "t_ol_cy", "t_nol_cy"};
     for (const hml::transfer_term& x : r.transfers)
-      t.columns.push_back("t_" + std::string{x.inner} + "_" + std::string{x.outer} + "_cy");
+      columns.push_back("t_" + std::string{x.inner} + "_" + std::string{x.outer} + "_cy");
     for (const std::string name : {"t_ecm_cy", "saturation_cores", "chip_cy_per_cl", "iterations_per_s", "flop_per_s",
                                    "roofline_flop_per_s"})
-      t.columns.push_back(name);
+      columns.push_back(name);
     // The predictions per level, the ECM's and the single-core Roofline's, and where the in-core time came from.
-    for (std::size_t i = 0; i < r.predictions.size(); ++i) t.columns.push_back("ecm_" + std::string{c.memory[i].name} + "_cy");
+    for (std::size_t i = 0; i < r.predictions.size(); ++i) columns.push_back("ecm_" + std::string{c.memory[i].name} + "_cy");
     for (std::size_t i = 0; i < r.predictions.size(); ++i)
-      t.columns.push_back("roofline_" + std::string{c.memory[i].name} + "_cy");
-    t.columns.push_back("in_core_from");
+      columns.push_back("roofline_" + std::string{c.memory[i].name} + "_cy");
+    columns.push_back("in_core_from");
+    // A row a core count, written as it is made.
+    output_stream out{o.output};
+    row_stream rows{columns, format, out};
     for (unsigned n = 1; n <= cores; ++n) {
       std::vector<hml::cell> row{std::string{r.kernel}, std::string{c.name}, static_cast<double>(n),
                                  hml::in(r.core.overlapping, hml::cycle), hml::in(r.core.non_overlapping, hml::cycle)};
@@ -206,9 +209,9 @@ void run(const ecm_options& o) {
       for (const hml::cycles p : r.predictions) row.emplace_back(hml::in(p, hml::cycle));
       for (std::size_t i = 0; i < r.predictions.size(); ++i) row.emplace_back(hml::in(hml::roofline_prediction(r, i), hml::cycle));
       row.emplace_back(in_core_source(o, compiled));
-      t.add_row(std::move(row));
+      rows.add(row);
     }
-    emit(o.output, render(t, format));
+    rows.finish();
     return;
   }
 
