@@ -85,6 +85,30 @@ std::string in_core_source(const ecm_options& o, const std::optional<hml::compil
 
 std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
+
+// Each cache's layer condition as the model takes it: the share of the cache that may hold reuse, what the
+// reuse it keeps needs of it, how many of the kernel's reuse distances it keeps, and the lines that then
+// cross to the next level per cache line of work.
+std::string layer_conditions(const hml::loop_kernel& k, const hml::machine_description& c) {
+  const hml::traffic_options options = hml::traffic_options_of(c);
+  const hml::cache_traffic traffic = hml::traffic_of(k, c, options);
+  const auto size = [](hml::data_size s) {
+    return hml::to_string(s, {.number = hml::general(4), .prefixes = hml::prefix_system::binary});
+  };
+  hml::table t{{"cache", "usable", "reuse needs", "reuse kept", "lines in", "lines out"}, {}};
+  for (std::size_t i = 0; i < traffic.levels.size(); ++i) {
+    const hml::level_traffic& l = traffic.levels[i];
+    const std::string kept = l.fully_cached ? "all arrays fit"
+                             : l.reuses == 0 ? "no reuse"
+                                             : std::to_string(l.hits) + " of " + std::to_string(l.reuses) +
+                                                   (l.layer_condition ? " (condition holds)" : "");
+    t.add_row({std::string{l.level}, size(hml::usable_capacity(c.memory[i], options)),
+               l.hits > 0 || l.fully_cached ? size(l.requirement) : std::string{"-"}, kept,
+               static_cast<double>(l.loads + l.write_allocates), static_cast<double>(l.evictions)});
+  }
+  return "\nlayer conditions (reuse kept in " + hml::percent_text(100 * options.layer_condition_share) +
+         " of each cache, the machine's share; lines per CL):\n" + hml::format_table(t);
+}
 std::string ecm_line(const hml::ecm_result& r) {
   std::string line = "{" + cy(r.core.overlapping) + " || " + cy(r.core.non_overlapping);
   for (const hml::transfer_term& t : r.transfers) line += " | " + cy(t.time);
@@ -229,6 +253,7 @@ void run(const ecm_options& o) {
                     cy(hml::roofline_prediction(r, i))});
   }
   out += "\n" + hml::format_table(levels);
+  out += layer_conditions(*kernel, c);
   out += r.saturation_cores > 0
              ? "\nmemory saturates at n_s = ceil(" + cy(r.time) + " / " + cy(r.transfers.back().time) +
                    ") = " + std::to_string(r.saturation_cores) + " cores\n"

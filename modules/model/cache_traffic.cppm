@@ -86,6 +86,7 @@ struct level_traffic {
   std::size_t write_allocates = 0;
   std::size_t evictions = 0;
   std::size_t hits = 0;          // reuse distances this level keeps
+  std::size_t reuses = 0;        // the kernel's finite reuse distances, kept or not
   bool layer_condition = false;  // every finite reuse distance is kept
   bool fully_cached = false;     // the level holds all arrays
   data_size requirement{};       // capacity the kept reuse needs
@@ -109,7 +110,7 @@ struct cache_traffic {
                                                  const traffic_options& o = {}) {
   validate(k);
   const detail::reuse_distances d = detail::distances_of(k, o.write_allocate);
-  level_traffic t{.level = name};
+  level_traffic t{.level = name, .reuses = d.finite};
   const data_size all_arrays = total_array_size(k);
   std::size_t misses = d.finite + d.infinite;
   if (capacity > all_arrays) {

@@ -735,6 +735,32 @@ TEST(EcmCli, TablePrintsTheEcmLineLevelsScalingAndRoofline) {
   EXPECT_NE(o.out.find("roofline beside it"), std::string::npos) << o.out;
 }
 
+// Each cache's layer condition is stated with the share of it the machine lets reuse take: at 6000 x 6000
+// the 2D 5-point stencil keeps one of its three reuse distances in the L1 (the rows above and below do not
+// fit) and all three in the L2 and L3. The rows are the library's traffic, as the ECM terms take it.
+TEST(EcmCli, StatesEachCachesLayerCondition) {
+  const outcome o = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "6000", "--rows",
+                             "6000", "--t-ol", "26", "--t-nol", "20"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const hml::machine_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
+  const hml::cache_traffic traffic = hml::traffic_of(hml::kernels::stencil2d5(6000, 6000), snb, hml::traffic_options_of(snb));
+  ASSERT_EQ(traffic.levels.size(), 3U);
+  EXPECT_EQ(traffic.levels[0].hits, 1U);
+  EXPECT_FALSE(traffic.levels[0].layer_condition);
+  EXPECT_TRUE(traffic.levels[1].layer_condition);
+  EXPECT_NE(o.out.find("\nlayer conditions (reuse kept in 100 % of each cache, the machine's share; lines per CL):\n"),
+            std::string::npos) << o.out;
+  for (const hml::level_traffic& l : traffic.levels) {
+    const std::size_t at = o.out.find("\n" + std::string{l.level} + " ", o.out.find("layer conditions"));
+    ASSERT_NE(at, std::string::npos) << l.level;
+    const std::string row = o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+    EXPECT_NE(row.find(std::to_string(l.hits) + " of 3" + (l.layer_condition ? " (condition holds)" : "")), std::string::npos)
+        << row;
+    EXPECT_TRUE(row.ends_with(" " + std::to_string(l.loads + l.write_allocates) + "          " + std::to_string(l.evictions)))
+        << row;
+  }
+}
+
 TEST(EcmCli, JsonCarriesFullPrecisionAndOneRowPerCore) {
   const outcome o = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "2000", "--t-ol", "26",
                              "--t-nol", "20", "--cores", "6", "--format", "json"});
