@@ -145,13 +145,11 @@ void run(const ecm_options& o) {
   files.use(figures_basis(o.figures));
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
-  // The kernel: a built-in one by name, else a YAML file.
+  // The kernel: a built-in one by name, else a file in C or YAML.
   if (o.rows_given && o.kernel != "stencil2d5") {
     throw input_error("--rows: only --kernel stencil2d5 has rows");
   }
   std::optional<hml::loaded_kernel> loaded_kernel;
-  std::string kernel_text;  // a kernel file's, read once
-  std::string kernel_file;
   std::optional<hml::loop_kernel> kernel =
       check_option(o.kernel == "stencil2d5" ? "--size, --rows" : "--size", [&] {
         std::optional<hml::loop_kernel> k = builtin_kernel(o.kernel, o.size, o.rows);
@@ -159,6 +157,12 @@ void run(const ecm_options& o) {
         return k;
       });
   const bool from_c = o.kernel.ends_with(".c");
+  if (o.t_ol.has_value() != o.t_nol.has_value())
+    throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
+  if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
+  // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.
+  const bool compile = from_c && !o.t_ol && !machine->llvm_cpu.empty();
+  std::optional<hml::compiled_in_core> compiled;
   const std::vector<hml::c_define> defines = defines_of(o);
   if (!o.defines.empty() && !from_c) throw input_error("-D: only a kernel in C (--kernel FILE.c) takes -D");
   if (from_c && (o.size_given || o.rows_given))
@@ -168,10 +172,18 @@ void run(const ecm_options& o) {
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML");
-    kernel_text = read_text("--kernel", o.kernel, kernel_file);
+    std::string kernel_file;
+    const std::string kernel_text = read_text("--kernel", o.kernel, kernel_file);
     try {
-      loaded_kernel.emplace(from_c ? hml::read_kernel_c(kernel_text, kernel_file, defines)
-                                   : hml::read_kernel_yaml(kernel_text, kernel_file));
+      if (compile) {  // read once for the kernel and for its compiled loop
+        hml::c_kernel_analysis analysis =
+            hml::analyse_c_kernel(kernel_text, kernel_file, defines, machine->llvm_cpu, machine->cacheline_bytes);
+        loaded_kernel.emplace(std::move(analysis.kernel));
+        compiled = std::move(analysis.in_core);
+      } else {
+        loaded_kernel.emplace(from_c ? hml::read_kernel_c(kernel_text, kernel_file, defines)
+                                     : hml::read_kernel_yaml(kernel_text, kernel_file));
+      }
     } catch (const hml::c_define_error& e) {
       throw input_error(std::string{"-D: "} + e.what());
     } catch (const hml::ecm_file_error& e) {
@@ -181,18 +193,6 @@ void run(const ecm_options& o) {
   }
   const hml::machine_description& c = *machine;
   const unsigned cores = o.cores > 0 ? o.cores : (c.cores > 0 ? c.cores : 1);
-  if (o.t_ol.has_value() != o.t_nol.has_value())
-    throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
-  if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
-  // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.
-  std::optional<hml::compiled_in_core> compiled;
-  if (from_c && !o.t_ol && !c.llvm_cpu.empty()) {
-    try {
-      compiled = hml::in_core_from_c(kernel_text, kernel_file, defines, c.llvm_cpu, c.cacheline_bytes);
-    } catch (const hml::ecm_file_error& e) {
-      throw input_error(std::string{"--kernel: "} + e.what());
-    }
-  }
   const std::optional<hml::in_core_time> core =
       o.t_ol ? std::optional{hml::in_core_time{*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}}
              : (compiled ? std::optional{compiled->time} : std::nullopt);

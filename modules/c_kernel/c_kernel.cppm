@@ -86,6 +86,16 @@ struct compiled_in_core {
                                               std::span<const c_define> defines, std::string_view llvm_cpu,
                                               std::size_t cacheline_bytes);
 
+// Both at once, from one read of the text (a file with directives is expanded by a child clang first):
+// the kernel as read_kernel_c reads it, and its in-core time as in_core_from_c gives it.
+struct c_kernel_analysis {
+  loaded_kernel kernel;
+  compiled_in_core in_core;
+};
+[[nodiscard]] c_kernel_analysis analyse_c_kernel(std::string_view text, std::string_view file,
+                                                 std::span<const c_define> defines, std::string_view llvm_cpu,
+                                                 std::size_t cacheline_bytes);
+
 }  // namespace hml
 
 // This host's CPU as LLVM names it, as clang's -march=native picks it ("znver5"), for the machine the probe

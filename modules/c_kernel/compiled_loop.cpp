@@ -198,11 +198,12 @@ std::string host_llvm_cpu() {
   return name.data();
 }
 
-compiled_in_core in_core_from_c(std::string_view text, std::string_view file, std::span<const c_define> defines,
-                                std::string_view llvm_cpu, std::size_t cacheline_bytes) {
-  if (llvm_cpu.empty() || !is_llvm_cpu_name(llvm_cpu))
-    refuse("the in-core time from the compiled loop needs the machine's LLVM CPU (llvm_cpu: in its machine file)");
-  const detail::parsed_c_kernel parsed = detail::parse_c_kernel(text, file, defines);
+namespace {
+
+// The in-core time of a kernel already parsed from `text`.
+compiled_in_core compile_and_analyse(const detail::parsed_c_kernel& parsed, std::string_view text, std::string_view file,
+                                     std::span<const c_define> defines, std::string_view llvm_cpu,
+                                     std::size_t cacheline_bytes) {
   const loop_kernel& kernel = parsed.storage->kernel;
 
   // The declarations at file scope, so that the loop's stores are seen and kept; the nest in a function.
@@ -273,6 +274,26 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
   // simulated time is T_OL, so that the prediction for data in L1 is the simulation's.
   out.time = {.overlapping = std::max(busiest, simulated) * cycle, .non_overlapping = busiest_load * cycle};
   return out;
+}
+
+void check_llvm_cpu(std::string_view llvm_cpu) {
+  if (llvm_cpu.empty() || !is_llvm_cpu_name(llvm_cpu))
+    refuse("the in-core time from the compiled loop needs the machine's LLVM CPU (llvm_cpu: in its machine file)");
+}
+
+}  // namespace
+
+compiled_in_core in_core_from_c(std::string_view text, std::string_view file, std::span<const c_define> defines,
+                                std::string_view llvm_cpu, std::size_t cacheline_bytes) {
+  return analyse_c_kernel(text, file, defines, llvm_cpu, cacheline_bytes).in_core;
+}
+
+c_kernel_analysis analyse_c_kernel(std::string_view text, std::string_view file, std::span<const c_define> defines,
+                                   std::string_view llvm_cpu, std::size_t cacheline_bytes) {
+  check_llvm_cpu(llvm_cpu);
+  detail::parsed_c_kernel parsed = detail::parse_c_kernel(text, file, defines);
+  compiled_in_core in_core = compile_and_analyse(parsed, text, file, defines, llvm_cpu, cacheline_bytes);
+  return {loaded_kernel{std::move(parsed.storage)}, std::move(in_core)};
 }
 
 }  // namespace hml
