@@ -10,6 +10,7 @@ module;
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -119,6 +120,9 @@ constexpr std::int64_t largest_number = std::int64_t{1} << 40;
 // stack (a sum of 10^5 terms is a tree 10^5 deep).
 constexpr int deepest_expression = 256;
 constexpr std::int64_t largest_offset = (std::int64_t{1} << 16) - 1;
+// An array may have more dimensions than the loop nest has loops, the extra ones leading and subscripted by
+// constants (kerncraft's 3d-7pt-varcoef.c: coeffs[6][M][N][N]); so many at most.
+constexpr std::size_t most_declared_dimensions = 6;
 
 using detail::clang_exit;
 using detail::refuse;
@@ -212,13 +216,32 @@ struct declared_array {
   CXCursor declaration{};
   std::string name;
   std::size_t rank = 0;
-  index_vector extents{};
+  std::array<std::int64_t, most_declared_dimensions> extents{};
   std::size_t element_bytes = 0;
   std::string element_type;
+
+  // In a nest of `loops` loops, the dimensions before the loops' (subscripted by constants) and the loops'.
+  [[nodiscard]] std::size_t leading(std::size_t loops) const { return rank - loops; }
+  [[nodiscard]] index_vector loop_extents(std::size_t loops) const {
+    index_vector e{};
+    std::copy_n(extents.begin() + static_cast<std::ptrdiff_t>(leading(loops)), loops, e.begin());
+    return e;
+  }
+  // The name of a plane, the array at constant leading subscripts: "coeffs[2]" (the array's own name where
+  // it has no leading dimension).
+  [[nodiscard]] std::string plane_name(std::size_t loops, std::int64_t plane) const {
+    std::string subscripts;
+    for (std::size_t d = leading(loops); d-- > 0;) {
+      subscripts.insert(0, "[" + std::to_string(plane % extents[d]) + "]");
+      plane /= extents[d];
+    }
+    return name + subscripts;
+  }
 };
 
 struct found_access {
   std::size_t array = 0;  // into the declared arrays
+  std::int64_t plane = 0;  // of its leading dimensions, row-major (0 where it has none)
   access_kind kind = access_kind::read;
   index_vector offset{};
 };
@@ -266,30 +289,31 @@ public:
     k.dimensions = loops_.size();
     for (std::size_t d = 0; d < loops_.size(); ++d) k.extents[d] = loops_[d].trips;
     if (accesses_.empty()) refuse(file_ + ": the loop nest accesses no array");
-    // The arrays the loop touches, in the order they were declared.
-    std::vector<std::size_t> kernel_index(arrays_.size(), arrays_.size());
-    std::vector<const declared_array*> declared;  // of each of the kernel's arrays
-    for (std::size_t a = 0; a < arrays_.size(); ++a) {
-      const bool accessed =
-          std::any_of(accesses_.begin(), accesses_.end(), [&](const found_access& x) { return x.array == a; });
-      if (!accessed) continue;
-      const declared_array& d = arrays_[a];
+    // The arrays the loop touches, in the order they were declared; an array with leading dimensions is
+    // one array of the kernel per plane it touches (coeffs[0] ... coeffs[5]), in the planes' order: no
+    // line of one plane is a line of another.
+    std::map<std::pair<std::size_t, std::int64_t>, std::size_t> kernel_index;
+    for (const found_access& x : accesses_) kernel_index.emplace(std::pair{x.array, x.plane}, 0);
+    const declared_array* first_array = nullptr;
+    for (auto& [plane, index] : kernel_index) {
+      const declared_array& d = arrays_[plane.first];
+      const std::string name = d.plane_name(loops_.size(), plane.second);
       if (k.arrays.size() == max_kernel_arrays)
-        fail(d.declaration, "'" + d.name + "' is the " + std::to_string(max_kernel_arrays + 1) +
+        fail(d.declaration, "'" + name + "' is the " + std::to_string(max_kernel_arrays + 1) +
                                 "th array the loop accesses; a kernel accesses at most " +
                                 std::to_string(max_kernel_arrays));
-      const declared_array& first = declared.empty() ? d : *declared.front();
-      if (d.element_bytes != first.element_bytes)
+      if (first_array == nullptr) first_array = &d;
+      if (d.element_bytes != first_array->element_bytes)
         fail(d.declaration, "'" + d.name + "' has " + std::to_string(d.element_bytes) + "-byte elements (" +
-                                d.element_type + ") and '" + first.name + "' " +
-                                std::to_string(first.element_bytes) +
+                                d.element_type + ") and '" + first_array->name + "' " +
+                                std::to_string(first_array->element_bytes) +
                                 "-byte ones: a kernel's arrays share one element size, as kerncraft's do");
-      kernel_index[a] = k.arrays.size();
-      declared.push_back(&d);
-      k.arrays.push_back({.name = out.keep(d.name), .element_bytes = d.element_bytes, .extents = d.extents});
+      index = k.arrays.size();
+      k.arrays.push_back(
+          {.name = out.keep(name), .element_bytes = d.element_bytes, .extents = d.loop_extents(loops_.size())});
     }
     for (const found_access& x : accesses_)
-      k.accesses.push_back({.array = kernel_index[x.array], .kind = x.kind, .offset = x.offset});
+      k.accesses.push_back({.array = kernel_index.at({x.array, x.plane}), .kind = x.kind, .offset = x.offset});
     // A loop kernel's offsets are relative: reach() takes the loop from where an array's lowest offset
     // allows, 0 or later (a[i - 1] from i = 1). Where the C loop starts below that (a[i + 1] from i = -1), the
     // array's offsets are counted from the loop's start instead (a[i] from 0): the same elements and the same
@@ -305,13 +329,15 @@ public:
     // Each access's first and last index inside its array, from the loop's own start.
     for (const found_access& x : accesses_) {
       const declared_array& a = arrays_[x.array];
-      for (std::size_t d = 0; d < loops_.size() && d < a.rank; ++d) {
+      const index_vector extents = a.loop_extents(loops_.size());
+      for (std::size_t d = 0; d < loops_.size(); ++d) {
         const loop& l = loops_[d];
         const std::int64_t last_index = l.start + l.trips - 1;
         const std::int64_t first = l.start + x.offset[d], last = last_index + x.offset[d];
-        if (first < 0 || last >= a.extents[d]) {
-          fail(a.declaration, "'" + a.name + "' has indices 0 to " + std::to_string(a.extents[d] - 1) +
-                                  " in dimension " + std::to_string(d + 1) + ", but an access reaches " +
+        if (first < 0 || last >= extents[d]) {
+          fail(a.declaration, "'" + a.name + "' has indices 0 to " + std::to_string(extents[d] - 1) +
+                                  " in dimension " + std::to_string(a.leading(loops_.size()) + d + 1) +
+                                  ", but an access reaches " +
                                   std::to_string(first < 0 ? first : last) + " (the loop over " + l.name + " from " +
                                   std::to_string(l.start) + " to " + std::to_string(last_index) + ", offset " +
                                   std::to_string(x.offset[d]) + ")");
@@ -372,8 +398,8 @@ private:
     CXType element = type;
     double elements = 1;
     while (element.kind == CXType_ConstantArray) {
-      if (a.rank == max_loop_dimensions)
-        fail(d, "'" + name + "' has more than " + std::to_string(max_loop_dimensions) + " dimensions");
+      if (a.rank == most_declared_dimensions)
+        fail(d, "'" + name + "' has more than " + std::to_string(most_declared_dimensions) + " dimensions");
       const long long extent = clang().getArraySize(element);
       if (extent < 1 || extent >= largest_number) fail(d, "'" + name + "' has an extent outside [1, 2^40)");
       a.extents[a.rank++] = extent;
@@ -705,12 +731,34 @@ private:
     const std::string what = "'" + snippet(e) + "'";
     if (subscripts.size() != array->rank)
       fail(e, what + ": " + array->name + " has " + std::to_string(array->rank) + " dimensions");
-    if (array->rank != loops_.size())
-      fail(e, what + " in a nest of " + std::to_string(loops_.size()) +
-                  " loops: each array is indexed by every loop (an array of another rank is outside hml's loop kernel)");
-    found_access x{.array = static_cast<std::size_t>(array - arrays_.begin()), .kind = kind};
-    for (std::size_t d = 0; d < loops_.size(); ++d) {
+    // A constant subscript names one element, or one plane of the leading dimensions: within its extent.
+    const auto constant_subscript = [&](std::size_t d) {
       const affine_form f = affine(subscripts[d], 0);
+      if (!f.is_constant())
+        fail(e, what + ": " + array->name + " has " + std::to_string(array->rank) + " dimensions in a nest of " +
+                    std::to_string(loops_.size()) + " loops, so its first " + std::to_string(array->leading(loops_.size())) +
+                    " subscripts are constants (a plane of it) and the rest follow the loops");
+      if (f.constant < 0 || f.constant >= array->extents[d])
+        fail(e, what + ": subscript " + std::to_string(d + 1) + " is " + std::to_string(f.constant) + ", outside 0 to " +
+                    std::to_string(array->extents[d] - 1));
+      return f.constant;
+    };
+    if (array->rank < loops_.size()) {
+      // An element at constant subscripts (coeffs[0] in 3d-7pt-constcoef.c) is the same in every iteration:
+      // read once and kept in a register or the L1, as a scalar is, so it is no stream of the kernel.
+      if (std::all_of(subscripts.begin(), subscripts.end(), [&](CXCursor c) { return affine(c, 0).is_constant(); })) {
+        for (std::size_t d = 0; d < subscripts.size(); ++d) (void)constant_subscript(d);
+        return;
+      }
+      fail(e, what + " in a nest of " + std::to_string(loops_.size()) +
+                  " loops: each array is indexed by every loop, or by constants alone (an array of lower rank is "
+                  "outside hml's loop kernel)");
+    }
+    found_access x{.array = static_cast<std::size_t>(array - arrays_.begin()), .kind = kind};
+    const std::size_t leading = array->leading(loops_.size());
+    for (std::size_t d = 0; d < leading; ++d) x.plane = x.plane * array->extents[d] + constant_subscript(d);
+    for (std::size_t d = 0; d < loops_.size(); ++d) {
+      const affine_form f = affine(subscripts[leading + d], 0);
       for (std::size_t other = 0; other < max_loop_dimensions; ++other) {
         const std::int64_t expected = other == d ? 1 : 0;
         if (f.coefficient[other] == expected) continue;
@@ -724,7 +772,7 @@ private:
       x.offset[d] = f.constant;
     }
     const bool seen = std::any_of(accesses_.begin(), accesses_.end(), [&](const found_access& y) {
-      return y.array == x.array && y.kind == x.kind && y.offset == x.offset;
+      return y.array == x.array && y.plane == x.plane && y.kind == x.kind && y.offset == x.offset;
     });
     if (seen) return;
     if (accesses_.size() == max_kernel_accesses)

@@ -18,7 +18,7 @@ export import hml.vocabulary;
 export namespace hml {
 
 inline constexpr std::size_t max_loop_dimensions = 3;
-inline constexpr std::size_t max_kernel_arrays = 8;
+inline constexpr std::size_t max_kernel_arrays = 16;
 inline constexpr std::size_t max_kernel_accesses = 64;
 // The most elements an array may have: every offset and reuse distance in bytes stays well inside 64 bits.
 inline constexpr double max_array_elements = 0x1p36;

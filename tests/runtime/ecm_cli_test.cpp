@@ -409,6 +409,40 @@ TEST(CKernel, LongRangeStencilHasItsTwentyEightAccesses) {
   EXPECT_EQ(hml::reach(k, 1, 2), 1015);  // V's rows reach from i - 4 to i + 4
 }
 
+// kerncraft's 3d-7pt-varcoef.c: coeffs[6][M][N][N] has a dimension before the loops', subscripted by a
+// constant; each plane it touches is an array of the kernel (no line of one is a line of another), read at
+// the loops' own indices. 3d-7pt-constcoef.c: coeffs[6] at constant subscripts is the same six numbers in
+// every iteration, kept as scalars are, so the kernel is the one with six scalars.
+TEST(CKernel, ConstantSubscriptsNameAPlaneOrAnElement) {
+  const std::string stencil = "  for (int j = 1; j < N - 1; ++j)\n    for (int i = 1; i < N - 1; ++i)\n      b[k][j][i] = (";
+  const hml::loaded_kernel varcoef = kernel_in_c(
+      "double a[M][N][N], b[M][N][N], coeffs[6][M][N][N], s;\nfor (int k = 1; k < M - 1; ++k)\n" + stencil +
+          "coeffs[0][k][j][i] * a[k][j][i - 1] + coeffs[1][k][j][i] * a[k][j][i + 1] + coeffs[2][k][j][i] * a[k][j - 1][i]"
+          " + coeffs[3][k][j][i] * a[k][j + 1][i] + coeffs[4][k][j][i] * a[k - 1][j][i] + coeffs[5][k][j][i] * a[k + 1][j][i]) * s;\n",
+      {{"M", 50}, {"N", 60}});
+  const hml::loop_kernel& k = varcoef.kernel();
+  ASSERT_EQ(k.arrays.size(), 8U);
+  for (std::size_t c = 0; c < 6; ++c) {
+    EXPECT_EQ(k.arrays[2 + c].name, "coeffs[" + std::to_string(c) + "]");
+    EXPECT_EQ(k.arrays[2 + c].extents, (hml::index_vector{50, 60, 60}));
+  }
+  EXPECT_EQ(k.accesses.size(), 6U + 6U + 1U);  // a six times, each plane once, b written
+  EXPECT_EQ(k.flops.mul, 7U);
+  EXPECT_EQ(k.flops.add, 5U);
+  // Two leading dimensions name a plane by both subscripts.
+  EXPECT_EQ(kernel_in_c("double a[9], x[2][3][9];\nfor (int i = 0; i < 9; ++i) a[i] = x[1][2][i];\n").kernel().arrays[1].name,
+            "x[1][2]");
+
+  const std::string constcoef = "double a[M][N][N], b[M][N][N], coeffs[6], s;\nfor (int k = 1; k < M - 1; ++k)\n" + stencil +
+                                "coeffs[0] * a[k][j][i - 1] + coeffs[1] * a[k][j][i + 1] + coeffs[2] * a[k][j - 1][i]"
+                                " + coeffs[3] * a[k][j + 1][i] + coeffs[4] * a[k - 1][j][i] + coeffs[5] * a[k + 1][j][i]) * s;\n";
+  const std::string scalars = "double a[M][N][N], b[M][N][N], c0, c1, c2, c3, c4, c5, s;\nfor (int k = 1; k < M - 1; ++k)\n" +
+                              stencil +
+                              "c0 * a[k][j][i - 1] + c1 * a[k][j][i + 1] + c2 * a[k][j - 1][i]"
+                              " + c3 * a[k][j + 1][i] + c4 * a[k - 1][j][i] + c5 * a[k + 1][j][i]) * s;\n";
+  expect_same_kernel(kernel_in_c(constcoef, {{"M", 50}, {"N", 60}}).kernel(), kernel_in_c(scalars, {{"M", 50}, {"N", 60}}).kernel());
+}
+
 TEST(CKernel, LoopFormsKerncraftWrites) {
   // i <= N - 1, i++, i += 1, an index declared before the loop: the same 1000 iterations.
   for (const std::string loop : {"for (int i = 0; i <= N - 1; i++)", "for (int i = 0; i < N; i += 1)",
@@ -462,7 +496,15 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[9];\nint n;\nfor (int i = 0; i < n; ++i) a[i] = 1;", "'n' is neither a loop index nor a constant: give its value with -D n=VALUE"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i + 70000] = 1;", "an offset is within +-65535"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i + 9223372036854775807] = 1;", "a number of magnitude 2^40 or more"},
-      {"double a[2][2][2][2];\nfor (int i = 0; i < 2; ++i) a[i][i][i][i] = 1;", "k.c:1: 'a' has more than 3 dimensions"},
+      {"double a[2][2][2][2][2][2][2];\nfor (int i = 0; i < 2; ++i) a[0][0][0][0][0][0][i] = 1;",
+       "k.c:1: 'a' has more than 6 dimensions"},
+      // Dimensions before the loops' are constant subscripts, each within its extent; an array of lower rank
+      // takes constants alone.
+      {"double a[2][2][2][2];\nfor (int i = 0; i < 2; ++i) a[i][i][i][i] = 1;",
+       "k.c:2: 'a[i][i][i][i]': a has 4 dimensions in a nest of 1 loops, so its first 3 subscripts are constants"},
+      {"double a[9], c[6][9];\nfor (int i = 0; i < 9; ++i) a[i] = c[6][i];", "k.c:2: 'c[6][i]': subscript 1 is 6, outside 0 to 5"},
+      {"double a[9][9], c[6];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i) a[j][i] = c[-1];",
+       "k.c:3: 'c[-1]': subscript 1 is -1, outside 0 to 5"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) ;", "k.c:2: the loop over i has an empty body"},
       {"double a[9];\nfor (int i = 9; i < 9; ++i) a[i] = 1;", "k.c:2: the loop over i runs no iteration (from 9 to 9)"},
       // An index that cannot reach the loop's end: the loop would never stop, or overflow.
