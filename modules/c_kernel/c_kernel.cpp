@@ -220,11 +220,16 @@ struct declared_array {
   std::size_t element_bytes = 0;
   std::string element_type;
 
-  // In a nest of `loops` loops, the dimensions before the loops' (subscripted by constants) and the loops'.
-  [[nodiscard]] std::size_t leading(std::size_t loops) const { return rank - loops; }
+  // In a nest of `loops` loops, the dimensions before the loops' (subscripted by constants), and the
+  // extents along the loops: an array of lower rank follows the innermost loops and does not vary with the
+  // outer ones (extent 0 there: b[N] in a nest over j, i is {0, N}).
+  [[nodiscard]] std::size_t leading(std::size_t loops) const { return rank > loops ? rank - loops : 0; }
+  [[nodiscard]] std::size_t outer_loops_unused(std::size_t loops) const { return rank < loops ? loops - rank : 0; }
   [[nodiscard]] index_vector loop_extents(std::size_t loops) const {
     index_vector e{};
-    std::copy_n(extents.begin() + static_cast<std::ptrdiff_t>(leading(loops)), loops, e.begin());
+    const std::size_t used = loops - outer_loops_unused(loops);
+    std::copy_n(extents.begin() + static_cast<std::ptrdiff_t>(leading(loops)), used,
+                e.begin() + static_cast<std::ptrdiff_t>(outer_loops_unused(loops)));
     return e;
   }
   // The name of a plane, the array at constant leading subscripts: "coeffs[2]" (the array's own name where
@@ -320,7 +325,7 @@ public:
     // distances between them, which are all the model sees. The exact check below uses the source's offsets.
     for (std::size_t a = 0; a < k.arrays.size(); ++a) {
       for (std::size_t d = 0; d < loops_.size(); ++d) {
-        if (reach(k, a, d) <= k.arrays[a].extents[d]) continue;
+        if (!varies_with(k.arrays[a], d) || reach(k, a, d) <= k.arrays[a].extents[d]) continue;
         for (std::size_t x = 0; x < k.accesses.size(); ++x)
           if (k.accesses[x].array == a) k.accesses[x].offset[d] += loops_[d].start;
       }
@@ -330,13 +335,13 @@ public:
     for (const found_access& x : accesses_) {
       const declared_array& a = arrays_[x.array];
       const index_vector extents = a.loop_extents(loops_.size());
-      for (std::size_t d = 0; d < loops_.size(); ++d) {
+      for (std::size_t d = a.outer_loops_unused(loops_.size()); d < loops_.size(); ++d) {
         const loop& l = loops_[d];
         const std::int64_t last_index = l.start + l.trips - 1;
         const std::int64_t first = l.start + x.offset[d], last = last_index + x.offset[d];
         if (first < 0 || last >= extents[d]) {
           fail(a.declaration, "'" + a.name + "' has indices 0 to " + std::to_string(extents[d] - 1) +
-                                  " in dimension " + std::to_string(a.leading(loops_.size()) + d + 1) +
+                                  " in dimension " + std::to_string(a.leading(loops_.size()) + d - a.outer_loops_unused(loops_.size()) + 1) +
                                   ", but an access reaches " +
                                   std::to_string(first < 0 ? first : last) + " (the loop over " + l.name + " from " +
                                   std::to_string(l.start) + " to " + std::to_string(last_index) + ", offset " +
@@ -735,36 +740,39 @@ private:
     const auto constant_subscript = [&](std::size_t d) {
       const affine_form f = affine(subscripts[d], 0);
       if (!f.is_constant())
-        fail(e, what + ": " + array->name + " has " + std::to_string(array->rank) + " dimensions in a nest of " +
-                    std::to_string(loops_.size()) + " loops, so its first " + std::to_string(array->leading(loops_.size())) +
+        fail(e, what + ": " + array->name + " has " + counted(array->rank, "dimension") + " in a nest of " +
+                    counted(loops_.size(), "loop") + ", so its first " + std::to_string(array->leading(loops_.size())) +
                     " subscripts are constants (a plane of it) and the rest follow the loops");
       if (f.constant < 0 || f.constant >= array->extents[d])
         fail(e, what + ": subscript " + std::to_string(d + 1) + " is " + std::to_string(f.constant) + ", outside 0 to " +
                     std::to_string(array->extents[d] - 1));
       return f.constant;
     };
-    if (array->rank < loops_.size()) {
-      // An element at constant subscripts (coeffs[0] in 3d-7pt-constcoef.c) is the same in every iteration:
-      // read once and kept in a register or the L1, as a scalar is, so it is no stream of the kernel.
-      if (std::all_of(subscripts.begin(), subscripts.end(), [&](CXCursor c) { return affine(c, 0).is_constant(); })) {
-        for (std::size_t d = 0; d < subscripts.size(); ++d) (void)constant_subscript(d);
-        return;
-      }
-      fail(e, what + " in a nest of " + std::to_string(loops_.size()) +
-                  " loops: each array is indexed by every loop, or by constants alone (an array of lower rank is "
-                  "outside hml's loop kernel)");
+    // An element at constant subscripts (coeffs[0] in 3d-7pt-constcoef.c) is the same in every iteration:
+    // read once and kept in a register or the L1, as a scalar is, so it is no stream of the kernel (kerncraft's
+    // layer conditions skip it too).
+    if (array->rank < loops_.size() &&
+        std::all_of(subscripts.begin(), subscripts.end(), [&](CXCursor c) { return affine(c, 0).is_constant(); })) {
+      for (std::size_t d = 0; d < subscripts.size(); ++d) (void)constant_subscript(d);
+      return;
     }
     found_access x{.array = static_cast<std::size_t>(array - arrays_.begin()), .kind = kind};
     const std::size_t leading = array->leading(loops_.size());
+    const std::size_t unused = array->outer_loops_unused(loops_.size());
     for (std::size_t d = 0; d < leading; ++d) x.plane = x.plane * array->extents[d] + constant_subscript(d);
-    for (std::size_t d = 0; d < loops_.size(); ++d) {
-      const affine_form f = affine(subscripts[leading + d], 0);
+    for (std::size_t d = unused; d < loops_.size(); ++d) {
+      const affine_form f = affine(subscripts[leading + d - unused], 0);
       for (std::size_t other = 0; other < max_loop_dimensions; ++other) {
         const std::int64_t expected = other == d ? 1 : 0;
         if (f.coefficient[other] == expected) continue;
         if (other == d && f.coefficient[d] != 0)
           fail(e, what + ": a strided access (stride " + std::to_string(f.coefficient[d]) +
                       ") is outside hml's loop kernel, whose accesses have unit stride");
+        if (unused > 0)
+          fail(e, what + ": " + array->name + " has " + counted(array->rank, "dimension") + " in a nest of " +
+                      counted(loops_.size(), "loop") + ", so its subscripts follow the innermost " +
+                      (loops_.size() - unused == 1 ? "loop" : std::to_string(loops_.size() - unused) + " loops") + " (" +
+                      loop_names(unused) + "); an array that does not vary with the innermost loop is outside hml's loop kernel");
         fail(e, what + ": the subscripts follow the loops, outermost first (" + loop_names() + ")");
       }
       if (f.constant < -largest_offset || f.constant > largest_offset)
@@ -781,9 +789,15 @@ private:
     accesses_.push_back(x);
   }
 
-  std::string loop_names() const {
+  // "1 loop", "3 loops".
+  static std::string counted(std::size_t n, std::string_view what) {
+    return std::to_string(n) + " " + std::string{what} + (n == 1 ? "" : "s");
+  }
+
+  // The loops from the `from`th, outermost first: "j, then i".
+  std::string loop_names(std::size_t from = 0) const {
     std::string out;
-    for (const loop& l : loops_) out += (out.empty() ? "" : ", then ") + l.name;
+    for (std::size_t d = from; d < loops_.size(); ++d) out += (out.empty() ? "" : ", then ") + loops_[d].name;
     return out;
   }
 

@@ -16,6 +16,11 @@
 // associativity take their share too. hml takes half by default (`layer_condition_share`) and the published
 // kerncraft cases in tests/compile_time/ecm_published.cpp set it to 1 as kerncraft does.
 //
+// An array of lower rank than the nest (b[i] in a nest over j, i) is reused from one iteration of the outer
+// loop to the next: its first access's distance is its span over the inner loops, not infinite, and where a
+// cache keeps it, its lines neither come in nor (written) go out again. kerncraft's layer conditions take
+// such an array as a stream of new lines.
+//
 // Write-allocate: a written array whose line is not also read (b in b[i] = a[i]) misses with an infinite
 // distance, which is the line read before it is written. A machine without write-allocate, or an array with
 // non-temporal stores, has no such miss; a non-temporal array's lines also skip every cache and are counted
@@ -44,6 +49,20 @@ constexpr bool counts_write_allocate(const loop_kernel& k, std::size_t array, bo
   return write_allocate && k.arrays[array].stores == store_kind::normal;
 }
 
+// Where an array does not vary with an outer loop (b[i] in a nest over j, i), its first access in the
+// steady state is no new line but one used an iteration of that loop before: its reuse distance is the
+// array's span over the loops inside that one, in bytes (b's N elements), as a row is a[j + 1][i]'s. 0
+// where the array varies with every loop (its first access is new: an infinite distance).
+constexpr std::int64_t outer_reuse_bytes(const loop_kernel& k, std::size_t array) {
+  const kernel_array& a = k.arrays[array];
+  std::int64_t span = static_cast<std::int64_t>(a.element_bytes);
+  for (std::size_t d = k.dimensions; d-- > 0;) {
+    if (!varies_with(a, d)) return span;
+    span *= a.extents[d];
+  }
+  return 0;
+}
+
 // The reuse distances of all arrays in bytes; a write-only array without write-allocate (or with
 // non-temporal stores) has none, since no line of it is ever read.
 constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate) {
@@ -63,7 +82,11 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
     std::sort(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), [](auto x, auto y) { return x > y; });
     for (std::size_t i = 1; i < n; ++i)
       r.bytes[r.finite++] = (offsets[i - 1] - offsets[i]) * static_cast<std::int64_t>(k.arrays[a].element_bytes);
-    ++r.infinite;
+    if (const std::int64_t outer = outer_reuse_bytes(k, a); outer > 0) {
+      r.bytes[r.finite++] = outer;
+    } else {
+      ++r.infinite;
+    }
   }
   return r;
 }
@@ -121,6 +144,7 @@ struct cache_traffic {
     return t;  // no misses, no evictions
   }
   // Tails in decreasing order; the first whose requirement fits decides.
+  std::int64_t kept = -1;  // the longest distance kept (none: -1)
   std::array<std::int64_t, max_kernel_accesses + max_kernel_arrays> tails = d.bytes;
   std::sort(tails.begin(), tails.begin() + static_cast<std::ptrdiff_t>(d.finite), [](auto x, auto y) { return x > y; });
   for (std::size_t i = 0; i < d.finite; ++i) {
@@ -140,13 +164,18 @@ struct cache_traffic {
       t.hits = hits;
       t.requirement = static_cast<double>(requirement) * byte;
       misses -= hits;
+      kept = tail;
       break;
     }
   }
   t.layer_condition = t.hits == d.finite;
   // Misses split into reads and write-allocates: a write-only array's infinite distance is its allocate.
+  // A written array this level keeps from one outer iteration to the next (c[i] += ... in a nest over j,
+  // i, with c in cache) stays here, dirty: neither allocated nor evicted again each line of work.
   for (std::size_t a = 0; a < k.arrays.size(); ++a) {
     if (!is_written(k, a)) continue;
+    const std::int64_t outer = detail::outer_reuse_bytes(k, a);
+    if (outer > 0 && outer <= kept) continue;
     if (k.arrays[a].stores == store_kind::normal) ++t.evictions;
     if (!is_read(k, a) && detail::counts_write_allocate(k, a, o.write_allocate)) ++t.write_allocates;
   }

@@ -34,7 +34,10 @@ enum class store_kind {
 struct kernel_array {
   std::string_view name{};
   std::size_t element_bytes = 8;
-  index_vector extents{};  // per loop dimension, outermost first (unused trailing dimensions: 0)
+  // Per loop dimension, outermost first (unused trailing dimensions: 0). 0 along an outer loop the array
+  // does not vary with: b[i] in a nest over j, i is {0, N}, read again in each j. The innermost loop
+  // indexes every array.
+  index_vector extents{};
   store_kind stores = store_kind::normal;
 };
 
@@ -81,10 +84,14 @@ struct loop_kernel {
   return accessed ? k.extents[d] + (high - (low < 0 ? low : 0)) : 0;
 }
 
+// Whether the array varies with loop d (an array of lower rank does not vary with the outer loops).
+[[nodiscard]] constexpr bool varies_with(const kernel_array& a, std::size_t d) { return a.extents[d] > 0; }
+
 // The elements of an array over the kernel's dimensions (a double: 2^36 at most once validated).
 [[nodiscard]] constexpr double array_elements(const loop_kernel& k, const kernel_array& a) {
   double elements = 1;
-  for (std::size_t d = 0; d < k.dimensions; ++d) elements *= static_cast<double>(a.extents[d]);
+  for (std::size_t d = 0; d < k.dimensions; ++d)
+    if (varies_with(a, d)) elements *= static_cast<double>(a.extents[d]);
   return elements;
 }
 
@@ -95,16 +102,21 @@ constexpr void validate(const loop_kernel& k) {
   const std::size_t element = k.arrays[0].element_bytes;
   for (const kernel_array& a : k.arrays) {
     expects(a.element_bytes > 0 && a.element_bytes <= 64 && a.element_bytes == element, "hml: a loop kernel has one element size");
-    for (std::size_t d = 0; d < k.dimensions; ++d) expects(a.extents[d] > 0, "hml: every array extent must be > 0");
+    for (std::size_t d = 0; d < k.dimensions; ++d) expects(a.extents[d] >= 0, "hml: an array extent is >= 0");
+    expects(varies_with(a, k.dimensions - 1), "hml: every array varies with the innermost loop (its extent there > 0)");
     expects(array_elements(k, a) <= max_array_elements, "hml: an array has at most 2^36 elements");
   }
   for (const array_access& x : k.accesses) {
     expects(x.array < k.arrays.size(), "hml: an access names no array");
-    for (std::size_t d = 0; d < k.dimensions; ++d)
+    for (std::size_t d = 0; d < k.dimensions; ++d) {
       expects(x.offset[d] > -(1 << 16) && x.offset[d] < (1 << 16), "hml: an access offset is within +-2^16");
+      expects(varies_with(k.arrays[x.array], d) || x.offset[d] == 0,
+              "hml: an access has no offset along a loop its array does not vary with");
+    }
   }
   for (std::size_t a = 0; a < k.arrays.size(); ++a) {
     for (std::size_t d = 0; d < k.dimensions; ++d) {
+      if (!varies_with(k.arrays[a], d)) continue;
       expects(reach(k, a, d) <= k.arrays[a].extents[d],
               "hml: a loop overruns an array: its iterations plus the spread of the offsets exceed the array's extent");
     }
@@ -119,6 +131,7 @@ constexpr void validate(const loop_kernel& k) {
   std::int64_t stride = 1;
   std::int64_t offset = 0;
   for (std::size_t d = k.dimensions; d-- > 0;) {
+    if (!varies_with(a, d)) continue;
     offset += x.offset[d] * stride;
     stride *= a.extents[d];
   }

@@ -62,4 +62,25 @@ static_assert(hml::lines_between(hml::traffic_of(stencil2d5(4000, 2000), three_l
 // Non-temporal copy: one line in from memory and one line out around the caches.
 static_assert(hml::lines_between(hml::traffic_of(copy(100'000'000, hml::store_kind::non_temporal), three_levels), 2) == 2);
 
+// Matrix rows summed into a vector, c[i] += a[j][i] * b[i] over j < M rows of N doubles: b and c do not
+// vary with j (extent 0 there), so each is reused one row later, after N doubles of its own: a distance of
+// 8N bytes each, where a's first access is new (infinite). With N = 2000, keeping b and c needs
+// 16,000 + 16,000 + a's tail 16,000 = 48,000 B: more than half of a 32 KiB L1 (a, b and c come in, c goes
+// out: 4 lines), less than half of a 1 MiB L2 (only a's line comes in; c stays there, dirty: 1 line).
+constexpr hml::loop_kernel row_sums{
+    .name = "row sums",
+    .dimensions = 2,
+    .extents = {1000, 2000},
+    .arrays = {{.name = "a", .extents = {1000, 2000}}, {.name = "b", .extents = {0, 2000}}, {.name = "c", .extents = {0, 2000}}},
+    .accesses = {{.array = 0}, {.array = 1}, {.array = 2}, {.array = 2, .kind = hml::access_kind::write}},
+    .flops = {.add = 1, .mul = 1}};
+constexpr auto row_sums_l1 = hml::traffic_at(row_sums, "L1", capacity * 0.5);
+static_assert(row_sums_l1.reuses == 2 && row_sums_l1.hits == 0);
+static_assert(row_sums_l1.loads == 3 && row_sums_l1.write_allocates == 0 && row_sums_l1.evictions == 1);
+constexpr auto row_sums_l2 = hml::traffic_at(row_sums, "L2", 1_MiB * 0.5);
+static_assert(row_sums_l2.layer_condition && row_sums_l2.requirement == 48'000_B);
+static_assert(row_sums_l2.loads == 1 && row_sums_l2.evictions == 0 && row_sums_l2.lines() == 1);
+// b and c are 16,000 B each and a 16 MB: a cache that holds b, c and a's tail but not a keeps them.
+static_assert(hml::array_size(row_sums, row_sums.arrays[1]) == 16'000_B);
+
 }  // namespace

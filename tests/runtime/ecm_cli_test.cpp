@@ -443,6 +443,33 @@ TEST(CKernel, ConstantSubscriptsNameAPlaneOrAnElement) {
   expect_same_kernel(kernel_in_c(constcoef, {{"M", 50}, {"N", 60}}).kernel(), kernel_in_c(scalars, {{"M", 50}, {"N", 60}}).kernel());
 }
 
+// An array of lower rank follows the innermost loops (kerncraft's matvec.c has b[i], c[i] in a nest over
+// j, i): it does not vary with the outer loop (extent 0 there), and a cache that holds it keeps it from one
+// row to the next. c[i] += a[j][i] * b[i] with rows of 2,000 doubles: the L1 cannot keep b and c (a, b, c
+// come in, c goes out), the L2 can (a's line alone comes in); compile_time/cache_traffic.cpp derives it.
+TEST(CKernel, AnArrayOfLowerRankFollowsTheInnerLoops) {
+  const hml::loaded_kernel c = kernel_in_c(
+      "double a[M][N], b[N], c[N];\nfor (int j = 0; j < M; ++j)\n  for (int i = 0; i < N; ++i)\n    c[i] += a[j][i] * b[i];\n",
+      {{"M", 1000}, {"N", 2000}});
+  const hml::loop_kernel& k = c.kernel();
+  ASSERT_EQ(k.arrays.size(), 3U);
+  EXPECT_EQ(k.arrays[0].extents, (hml::index_vector{1000, 2000, 0}));
+  EXPECT_EQ(k.arrays[1].extents, (hml::index_vector{0, 2000, 0}));
+  EXPECT_EQ(k.arrays[2].extents, (hml::index_vector{0, 2000, 0}));
+  const hml::machine_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
+  const hml::cache_traffic t = hml::traffic_of(k, snb, hml::traffic_options_of(snb));
+  EXPECT_EQ(t.levels[0].loads, 3U);
+  EXPECT_EQ(t.levels[0].evictions, 1U);
+  EXPECT_EQ(t.levels[1].loads, 1U);
+  EXPECT_EQ(t.levels[1].evictions, 0U);
+  EXPECT_TRUE(t.levels[2].fully_cached);
+  // A lower-rank array past its extent is refused in its own dimension.
+  const std::string past_its_end[][2] = {
+      {"double a[4][9], b[8];\nfor (int j = 0; j < 4; ++j)\n  for (int i = 0; i < 9; ++i) a[j][i] = b[i];",
+       "k.c:1: 'b' has indices 0 to 7 in dimension 1, but an access reaches 8"}};
+  expect_refused(past_its_end, [](const std::string& text) { (void)kernel_in_c(text); });
+}
+
 TEST(CKernel, LoopFormsKerncraftWrites) {
   // i <= N - 1, i++, i += 1, an index declared before the loop: the same 1000 iterations.
   for (const std::string loop : {"for (int i = 0; i <= N - 1; i++)", "for (int i = 0; i < N; i += 1)",
@@ -474,8 +501,9 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[9], b[9];\nfor (int i = 0; i < 4; ++i)\n  a[i] = b[2 * i];", "k.c:3: 'b[2*i]': a strided access (stride 2)"},
       {"double a[9][9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    a[i][j] = 1;",
        "k.c:4: 'a[i][j]': the subscripts follow the loops, outermost first (j, then i)"},
-      {"double a[9][9], b[9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    b[i] += a[j][i];",
-       "k.c:4: 'b[i]' in a nest of 2 loops: each array is indexed by every loop"},
+      {"double a[9][9], x[9], y[9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    y[i] += a[j][i] * x[j];",
+       "k.c:4: 'x[j]': x has 1 dimension in a nest of 2 loops, so its subscripts follow the innermost loop (i); an "
+       "array that does not vary with the innermost loop is outside hml's loop kernel"},
       {"#include \"/etc/passwd\"\ndouble a[9];", "k.c:1: #include is outside the kernel subset"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i)\n  a[i] = sqrt(a[i]);", "k.c:3: a call to 'sqrt'"},
       {"double a[9];\nfor (int i = 0; i < 9; i += 2) a[i] = 1;", "k.c:2: 'i+=2': a loop steps by one"},
@@ -501,7 +529,7 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       // Dimensions before the loops' are constant subscripts, each within its extent; an array of lower rank
       // takes constants alone.
       {"double a[2][2][2][2];\nfor (int i = 0; i < 2; ++i) a[i][i][i][i] = 1;",
-       "k.c:2: 'a[i][i][i][i]': a has 4 dimensions in a nest of 1 loops, so its first 3 subscripts are constants"},
+       "k.c:2: 'a[i][i][i][i]': a has 4 dimensions in a nest of 1 loop, so its first 3 subscripts are constants"},
       {"double a[9], c[6][9];\nfor (int i = 0; i < 9; ++i) a[i] = c[6][i];", "k.c:2: 'c[6][i]': subscript 1 is 6, outside 0 to 5"},
       {"double a[9][9], c[6];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i) a[j][i] = c[-1];",
        "k.c:3: 'c[-1]': subscript 1 is -1, outside 0 to 5"},
