@@ -215,8 +215,11 @@ struct affine_form {
 struct declared_array {
   CXCursor declaration{};
   std::string name;
-  std::size_t rank = 0;
+  std::size_t rank = 0;  // of the array as the kernel sees it (a linearised array's view of rows: 2 or 3)
   std::array<std::int64_t, most_declared_dimensions> extents{};
+  std::size_t subscripts = 0;  // as declared
+  std::int64_t elements = 0;
+  bool viewed = false;         // as rows, by a linear subscript (a[j * N + i])
   std::size_t element_bytes = 0;
   std::string element_type;
 
@@ -235,12 +238,12 @@ struct declared_array {
   // The name of a plane, the array at constant leading subscripts: "coeffs[2]" (the array's own name where
   // it has no leading dimension).
   [[nodiscard]] std::string plane_name(std::size_t loops, std::int64_t plane) const {
-    std::string subscripts;
+    std::string constants;
     for (std::size_t d = leading(loops); d-- > 0;) {
-      subscripts.insert(0, "[" + std::to_string(plane % extents[d]) + "]");
+      constants.insert(0, "[" + std::to_string(plane % extents[d]) + "]");
       plane /= extents[d];
     }
-    return name + subscripts;
+    return name + constants;
   }
 };
 
@@ -408,12 +411,14 @@ private:
       const long long extent = clang().getArraySize(element);
       if (extent < 1 || extent >= largest_number) fail(d, "'" + name + "' has an extent outside [1, 2^40)");
       a.extents[a.rank++] = extent;
+      a.subscripts = a.rank;
       elements *= static_cast<double>(extent);
       element = clang().getCanonicalType(clang().getArrayElementType(element));
     }
     if (!is_number_type(element))
       fail(d, "'" + name + "' holds " + text_of(clang().getTypeSpelling(element)) + ": an array holds numbers");
     if (elements > max_array_elements) fail(d, "'" + name + "' has more than 2^36 elements");
+    a.elements = static_cast<std::int64_t>(elements);
     a.element_bytes = static_cast<std::size_t>(clang().Type_getSizeOf(element));
     a.element_type = text_of(clang().getTypeSpelling(element));
     arrays_.push_back(std::move(a));
@@ -734,8 +739,19 @@ private:
     const auto array = std::find_if(arrays_.begin(), arrays_.end(), [&](const declared_array& a) { return refers_to(base, a.declaration); });
     if (array == arrays_.end()) fail(e, "'" + snippet(e) + "' subscripts no declared array");
     const std::string what = "'" + snippet(e) + "'";
-    if (subscripts.size() != array->rank)
-      fail(e, what + ": " + array->name + " has " + std::to_string(array->rank) + " dimensions");
+    if (subscripts.size() != array->subscripts)
+      fail(e, what + ": " + array->name + " has " + std::to_string(array->subscripts) + " dimensions");
+    // A one-dimensional array indexed row-major by several loops (a[j * N + i], kerncraft's 2d-5pt-linear.c).
+    if (array->subscripts == 1 && loops_.size() > 1) {
+      const affine_form f = affine(subscripts[0], 0);
+      if (std::count_if(f.coefficient.begin(), f.coefficient.end(), [](std::int64_t c) { return c != 0; }) > 1) {
+        linear_access(e, what, *array, f, kind);
+        return;
+      }
+    }
+    if (array->viewed)
+      fail(e, what + ": " + array->name + " is indexed as rows elsewhere (" + array->name +
+                  "[j * N + i]); give each of its accesses so");
     // A constant subscript names one element, or one plane of the leading dimensions: within its extent.
     const auto constant_subscript = [&](std::size_t d) {
       const affine_form f = affine(subscripts[d], 0);
@@ -779,6 +795,11 @@ private:
         fail(e, what + ": an offset is within +-" + std::to_string(largest_offset));
       x.offset[d] = f.constant;
     }
+    add_access(e, what, x);
+  }
+
+  // Each distinct access once.
+  void add_access(CXCursor e, const std::string& what, const found_access& x) {
     const bool seen = std::any_of(accesses_.begin(), accesses_.end(), [&](const found_access& y) {
       return y.array == x.array && y.plane == x.plane && y.kind == x.kind && y.offset == x.offset;
     });
@@ -787,6 +808,53 @@ private:
       fail(e, what + " is the " + std::to_string(max_kernel_accesses + 1) + "th distinct access; a kernel has at most " +
                   std::to_string(max_kernel_accesses));
     accesses_.push_back(x);
+  }
+
+  // a[j * N + i + c] of a[M * N]: the array viewed as the rows it stands for, a[M][N], and the access as
+  // a[j + c / N][i + c % N] (the remainder taken nearest 0: a[j * N + i - 1] is a[j][i - 1]). The
+  // subscript runs row-major: the innermost index alone, each outer one times the elements of a row inside
+  // it; every access of the array views it alike, and the rows divide the array.
+  void linear_access(CXCursor e, const std::string& what, declared_array& a, const affine_form& f, access_kind kind) {
+    const std::size_t loops = loops_.size();
+    std::size_t outermost = 0;
+    while (f.coefficient[outermost] == 0) ++outermost;
+    const std::size_t q = loops - outermost;  // the loops the subscript follows, and the view's rank
+    const std::string rule = what + ": a linear subscript is row-major, the innermost index alone and each outer "
+                                    "one times the elements inside it (j * N + i)";
+    std::array<std::int64_t, max_loop_dimensions> view{};
+    std::int64_t inside = 1;  // elements of the view inside the dimension being read
+    for (std::size_t k = 0; k < q; ++k) {  // k-th loop from the innermost
+      const std::int64_t c = f.coefficient[loops - 1 - k];
+      if ((k == 0 && c != 1) || c < inside || c % inside != 0) fail(e, rule);
+      if (k > 0) view[q - k] = c / inside;
+      inside = c;
+    }
+    if (a.elements % inside != 0)
+      fail(e, what + ": rows of " + std::to_string(inside) + " elements do not divide " + a.name + "'s " +
+                  std::to_string(a.elements));
+    view[0] = a.elements / inside;
+    const bool same_view = a.rank == q && std::equal(view.begin(), view.begin() + static_cast<std::ptrdiff_t>(q), a.extents.begin());
+    if (a.viewed && !same_view)
+      fail(e, what + ": " + a.name + " is indexed as rows of another length elsewhere; index it alike everywhere");
+    const std::size_t index = static_cast<std::size_t>(&a - arrays_.data());
+    if (!a.viewed && std::any_of(accesses_.begin(), accesses_.end(), [&](const found_access& y) { return y.array == index; }))
+      fail(e, what + ": " + a.name + " is indexed as one row elsewhere; give each of its accesses as rows (j * N + i)");
+    a.rank = q;
+    std::copy_n(view.begin(), q, a.extents.begin());
+    a.viewed = true;
+    found_access x{.array = index, .kind = kind};
+    std::int64_t rest = f.constant;
+    for (std::size_t v = q; v-- > 1;) {  // the view's dimensions, innermost first, but the outermost
+      std::int64_t r = rest % view[v];
+      if (2 * r > view[v]) r -= view[v];
+      if (2 * r < -view[v]) r += view[v];
+      x.offset[loops - q + v] = r;
+      rest = (rest - r) / view[v];
+    }
+    x.offset[loops - q] = rest;
+    for (const std::int64_t o : x.offset)
+      if (o < -largest_offset || o > largest_offset) fail(e, what + ": an offset is within +-" + std::to_string(largest_offset) + " rows");
+    add_access(e, what, x);
   }
 
   // "1 loop", "3 loops".

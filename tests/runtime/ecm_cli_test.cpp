@@ -470,6 +470,33 @@ TEST(CKernel, AnArrayOfLowerRankFollowsTheInnerLoops) {
   expect_refused(past_its_end, [](const std::string& text) { (void)kernel_in_c(text); });
 }
 
+// kerncraft's 2d-5pt-linear.c indexes one-dimensional arrays row-major, a[j * N + i - 1]: hml views them
+// as the rows they stand for, so the kernel is 2d-5pt.c's; so for three loops and a[k * N * N + j * N + i].
+TEST(CKernel, LinearSubscriptsViewAnArrayAsItsRows) {
+  const std::string linear = "double a[M * N];\ndouble b[M * N];\ndouble s;\n\nfor (int j = 1; j < M - 1; ++j)\n"
+                             "  for (int i = 1; i < N - 1; ++i)\n    b[j * N + i] = (a[j * N + i - 1] + a[j * N + i + 1] + "
+                             "a[(j - 1) * N + i] + a[(j + 1) * N + i]) * s;\n";
+  expect_same_kernel(kernel_in_c(linear, {{"M", 1000}, {"N", 2000}}).kernel(),
+                     kernel_in_c(read_file(examples / "2d-5pt.c"), {{"M", 1000}, {"N", 2000}}).kernel());
+  const std::string three = "double a[M * N * N], b[M * N * N];\nfor (int k = 1; k < M - 1; ++k)\n"
+                            "  for (int j = 1; j < N - 1; ++j)\n    for (int i = 1; i < N - 1; ++i)\n"
+                            "      b[k * N * N + j * N + i] = a[(k - 1) * N * N + j * N + i] + a[k * N * N + (j + 1) * N + i - 1];\n";
+  const std::string nested = "double a[M][N][N], b[M][N][N];\nfor (int k = 1; k < M - 1; ++k)\n"
+                             "  for (int j = 1; j < N - 1; ++j)\n    for (int i = 1; i < N - 1; ++i)\n"
+                             "      b[k][j][i] = a[k - 1][j][i] + a[k][j + 1][i - 1];\n";
+  expect_same_kernel(kernel_in_c(three, {{"M", 50}, {"N", 60}}).kernel(), kernel_in_c(nested, {{"M", 50}, {"N", 60}}).kernel());
+  const std::string nest = "for (int j = 0; j < 10; ++j)\n  for (int i = 0; i < 10; ++i)\n";
+  const std::string cases[][2] = {
+      {"double a[100], b[100];\n" + nest + "    b[j * 10 + i] = a[i * 10 + j];",
+       "k.c:4: 'a[i*10+j]': a linear subscript is row-major, the innermost index alone and each outer one times"},
+      {"double a[95];\n" + nest + "    a[j * 10 + i] = 1;", "k.c:4: 'a[j*10+i]': rows of 10 elements do not divide a's 95"},
+      {"double a[200];\n" + nest + "    a[j * 10 + i] = a[j * 20 + i];",
+       "'a[j*20+i]': a is indexed as rows of another length elsewhere"},
+      {"double b[100];\n" + nest + "    b[j * 10 + i] = b[i];", "k.c:4: 'b[i]': b is indexed as rows elsewhere"},
+      {"double b[100];\n" + nest + "    b[i] = b[j * 10 + i];", "'b[j*10+i]': b is indexed as one row elsewhere"}};
+  expect_refused(cases, [](const std::string& text) { (void)kernel_in_c(text); });
+}
+
 TEST(CKernel, LoopFormsKerncraftWrites) {
   // i <= N - 1, i++, i += 1, an index declared before the loop: the same 1000 iterations.
   for (const std::string loop : {"for (int i = 0; i <= N - 1; i++)", "for (int i = 0; i < N; i += 1)",
