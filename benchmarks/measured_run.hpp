@@ -1,13 +1,21 @@
 // A program run as a user runs it, measured from outside: the wall time from fork to exit and the peak
 // resident memory of the process (wait4's rusage, what /usr/bin/time -v reports), so that nothing inside
-// the program is timed by the program. For the benchmark parts that run the built `hml`.
+// the program is timed by the program. For the benchmark parts that run the built `hml`, with what they
+// share around it: a generated list of kernels, the lines of an output, counts as text.
 #pragma once
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <fcntl.h>
@@ -82,6 +90,67 @@ inline std::string load_average() {
   std::string first;
   in >> first;
   return first.empty() ? std::string{"unknown"} : first;
+}
+
+// 1000000 as "1,000,000".
+inline std::string count(std::size_t n) {
+  std::string digits = std::to_string(n);
+  for (std::size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+  return digits;
+}
+
+inline std::size_t count_lines(const std::filesystem::path& p) {
+  std::ifstream in{p, std::ios::binary};
+  std::size_t lines = 0;
+  std::vector<char> block(1 << 20);
+  while (in) {
+    in.read(block.data(), static_cast<std::streamsize>(block.size()));
+    lines += static_cast<std::size_t>(std::count(block.data(), block.data() + in.gcount(), '\n'));
+  }
+  return lines;
+}
+
+// `n` kernels as `hml roofline` and `hml chart` read them, and as the roofline exercise's Python reference
+// reads them (plain numbers): FLOP and bytes log-uniform over ten and eight decades, so that both bounds of
+// a roof occur, fixed by the seed.
+inline void write_kernels_csv(const std::filesystem::path& p, std::size_t n) {
+  std::mt19937_64 random{2026};
+  std::uniform_real_distribution<double> flop_decades{3, 13};
+  std::uniform_real_distribution<double> byte_decades{3, 11};
+  std::ofstream out{p, std::ios::binary};
+  out << "name,flops,memory_bytes\n";
+  for (std::size_t i = 0; i < n; ++i) {
+    out << "kernel " << i << ',' << std::llround(std::pow(10.0, flop_decades(random))) << ','
+        << std::llround(std::pow(10.0, byte_decades(random))) << '\n';
+  }
+}
+
+// A part's run: `fragment(work)` in a scratch folder of its own, removed whatever happens, and the Markdown
+// it returns written to `markdown` whole (a temporary renamed over it) and to standard output. On any
+// failure, one line on stderr naming the part, status 1, and no fragment.
+template <class Fragment>
+int write_fragment(std::string_view part, const std::string& markdown, Fragment fragment) {
+  namespace fs = std::filesystem;
+  const fs::path work = fs::temp_directory_path() / ("hml-" + std::string{part} + "-bench-" + std::to_string(::getpid()));
+  try {
+    fs::create_directories(work);
+    const std::string md = fragment(work);
+    fs::remove_all(work);
+    const fs::path temporary = markdown + ".tmp";
+    {
+      std::ofstream out{temporary, std::ios::binary};
+      out << md;
+      if (!out.flush()) throw std::runtime_error("cannot write " + temporary.string());
+    }
+    fs::rename(temporary, markdown);
+    std::fputs(md.c_str(), stdout);
+    return 0;
+  } catch (const std::exception& e) {
+    std::error_code ignored;
+    fs::remove_all(work, ignored);
+    std::fprintf(stderr, "%s: %s\n", std::string{part}.c_str(), e.what());
+    return 1;
+  }
 }
 
 }  // namespace bench

@@ -83,6 +83,13 @@ std::string in_core_source(const ecm_options& o, const std::optional<hml::compil
   return compiled ? compiled->compiler + ", LLVM-MCA " + compiled->llvm_cpu : std::string{"port model"};
 }
 
+// The catalog's CPUs, which the ECM model takes as they are: "snb_e5_2680, hsw_e5_2695v3, ...".
+std::string cpu_ids() {
+  std::string ids;
+  for (const hml::machine_description* m : hml::cpus::all) ids += (ids.empty() ? "" : ", ") + std::string{m->id};
+  return ids;
+}
+
 std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 
@@ -291,7 +298,7 @@ void add_ecm_command(CLI::App& hml) {
       "         hml ecm --machine my_cpu.yml --kernel my_kernel.yml --cores 4 --format csv\n"
       "Machine and kernel files: docs/reference/machine-file.md");
   auto o = std::make_shared<ecm_options>();
-  command->add_option("--machine", o->machine, std::string{machine_help} + ": snb_e5_2680, hsw_e5_2695v3, ivb_e5_2660v2")
+  command->add_option("--machine", o->machine, std::string{machine_help} + ": " + cpu_ids())
       ->type_name("NAME|FILE")
       ->required();
   add_figures_option(*command, o->figures);

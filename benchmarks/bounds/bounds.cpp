@@ -33,6 +33,8 @@ import hml;
 namespace {
 
 namespace fs = std::filesystem;
+using bench::count;
+using bench::count_lines;
 using bench::markdown_row;
 using bench::measured;
 
@@ -57,37 +59,9 @@ struct bound_run {
   std::size_t least_lines = 0;   // of standard output, where the run succeeds
 };
 
-std::string count(std::uint64_t n) {
-  std::string digits = std::to_string(n);
-  for (std::size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
-  return digits;
-}
 std::string seconds(double s) { return hml::to_string(hml::duration::from_value(s), {.number = hml::general(3)}); }
 std::string memory(double bytes) {
   return hml::to_string(hml::data_size::from_value(bytes), {.number = hml::general(3), .prefixes = hml::prefix_system::binary});
-}
-
-std::size_t count_lines(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::size_t lines = 0;
-  std::vector<char> block(1 << 20);
-  while (in) {
-    in.read(block.data(), static_cast<std::streamsize>(block.size()));
-    lines += static_cast<std::size_t>(std::count(block.data(), block.data() + in.gcount(), '\n'));
-  }
-  return lines;
-}
-
-// `n` kernels as `hml chart --ops` reads them: FLOP and bytes log-uniform over ten and eight decades (a
-// fixed seed), so that both bounds of the roof occur.
-void write_kernels(const fs::path& p, std::size_t n) {
-  std::mt19937_64 random{2026};
-  std::uniform_real_distribution<double> flop_decades{3, 13}, byte_decades{3, 11};
-  std::ofstream out{p, std::ios::binary};
-  out << "name,flops,memory_bytes\n";
-  for (std::size_t i = 0; i < n; ++i)
-    out << "kernel " << i << ',' << std::llround(std::pow(10.0, flop_decades(random))) << ','
-        << std::llround(std::pow(10.0, byte_decades(random))) << '\n';
 }
 
 // `runs` measured runs of Llama 2 7B on an H100, each generating `generate` tokens (a TPOT to compare).
@@ -111,7 +85,7 @@ std::vector<bound_run> runs_at_bounds(const options& o, const fs::path& work) {
   const std::uint64_t cores = hml::max_cores / scale;
   const std::uint64_t kernels = hml::max_chart_kernels / scale;
   const fs::path kernels_file = work / "kernels.csv";
-  write_kernels(kernels_file, kernels);
+  bench::write_kernels_csv(kernels_file, kernels);
   const std::uint64_t tokens = generated_tokens / scale;
   // Requests of one prompt token and `generate` tokens each, one at a time: a prefill and generate - 1 decode
   // steps each, max_batching_steps in all.
@@ -233,18 +207,5 @@ int main(int argc, char** argv) {
   app.add_option("--runs", o.runs, "runs of each measurement (the best is kept)")->capture_default_str()->check(CLI::Range(1, 100));
   app.add_option("--markdown", o.markdown, "write the fragment here")->required();
   CLI11_PARSE(app, argc, argv);
-  const fs::path work = fs::temp_directory_path() / ("hml-bounds-bench-" + std::to_string(::getpid()));
-  try {
-    fs::create_directories(work);
-    const std::string md = fragment(o, work);
-    fs::remove_all(work);
-    hml::write_file_atomically(o.markdown, md);
-    std::fputs(md.c_str(), stdout);
-    return 0;
-  } catch (const std::exception& e) {
-    std::error_code ignored;
-    fs::remove_all(work, ignored);
-    std::fprintf(stderr, "bounds: %s\n", e.what());
-    return 1;
-  }
+  return bench::write_fragment("bounds", o.markdown, [&](const fs::path& work) { return fragment(o, work); });
 }

@@ -43,6 +43,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using bench::best_of;
+using bench::count;
+using bench::count_lines;
 using bench::load_average;
 using bench::markdown_row;
 using bench::measured;
@@ -54,38 +56,7 @@ std::string memory(double bytes) {
 }
 std::string number(double x, int digits = 3) { return std::string{hml::format_number(x, hml::general(digits)).view()}; }
 std::string ratio(double x) { return number(x) + "x"; }
-// 1000000 as "1,000,000".
-std::string count(std::size_t n) {
-  std::string digits = std::to_string(n);
-  for (std::size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
-  return digits;
-}
 std::string runs(int n) { return std::to_string(n) + (n == 1 ? " run" : " runs"); }
-
-std::size_t count_lines(const fs::path& p) {
-  std::ifstream in{p, std::ios::binary};
-  std::size_t lines = 0;
-  std::vector<char> block(1 << 20);
-  while (in) {
-    in.read(block.data(), static_cast<std::streamsize>(block.size()));
-    lines += static_cast<std::size_t>(std::count(block.data(), block.data() + in.gcount(), '\n'));
-  }
-  return lines;
-}
-
-// A list of operations as the Python reference reads them (plain numbers): FLOP and bytes log-uniform over
-// eight and six decades, so both bounds occur, fixed by the seed.
-void write_operations(const fs::path& p, std::size_t n) {
-  std::mt19937_64 random{2026};
-  std::uniform_real_distribution<double> flop_decades{3, 13};
-  std::uniform_real_distribution<double> byte_decades{3, 11};
-  std::ofstream out{p, std::ios::binary};
-  out << "name,flops,memory_bytes\n";
-  for (std::size_t i = 0; i < n; ++i) {
-    out << "kernel " << i << ',' << std::llround(std::pow(10.0, flop_decades(random))) << ','
-        << std::llround(std::pow(10.0, byte_decades(random))) << '\n';
-  }
-}
 
 std::vector<std::string> split(std::string_view line, char separator) {
   std::vector<std::string> fields;
@@ -216,8 +187,8 @@ std::string fragment(const options& o, const fs::path& work) {
   // --- roofline ---
   const fs::path operations = work / "operations.csv";
   const fs::path fewer = work / "operations-tenth.csv";
-  write_operations(operations, o.operations);
-  write_operations(fewer, std::max<std::size_t>(o.operations / 10, 1));
+  bench::write_kernels_csv(operations, o.operations);
+  bench::write_kernels_csv(fewer, std::max<std::size_t>(o.operations / 10, 1));
   const double n_ops = static_cast<double>(o.operations);
   const std::vector<std::string> peaks{"--peak-compute", "67TFLOP/s", "--peak-bandwidth", "3.35TB/s"};
   const auto roofline = [&](const fs::path& ops, std::vector<std::string> extra) {
@@ -325,18 +296,5 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--markdown", o.markdown, "write the fragment here")->required();
   CLI11_PARSE(app, argc, argv);
-  const fs::path work = fs::temp_directory_path() / ("hml-streaming-bench-" + std::to_string(::getpid()));
-  try {
-    fs::create_directories(work);
-    const std::string md = fragment(o, work);
-    fs::remove_all(work);
-    hml::write_file_atomically(o.markdown, md);
-    std::fputs(md.c_str(), stdout);
-    return 0;
-  } catch (const std::exception& e) {
-    std::error_code ignored;
-    fs::remove_all(work, ignored);
-    std::fprintf(stderr, "streaming: %s\n", e.what());
-    return 1;
-  }
+  return bench::write_fragment("streaming", o.markdown, [&](const fs::path& work) { return fragment(o, work); });
 }

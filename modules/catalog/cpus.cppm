@@ -18,13 +18,15 @@ export namespace hml::cpus {
 
 using namespace std::string_view_literals;
 
-inline constexpr std::array<source, 3> sources{{
+inline constexpr std::array<source, 4> sources{{
     {"kerncraft-snb", "kerncraft test machine file phinally_gcc.yaml (Intel Xeon E5-2680, Sandy Bridge EP)",
      "https://github.com/RRZE-HPC/kerncraft/blob/master/tests/test_files/phinally_gcc.yaml"},
     {"kerncraft-hsw", "kerncraft test machine file hasep1.yaml (Intel Xeon E5-2695 v3, Haswell EP)",
      "https://github.com/RRZE-HPC/kerncraft/blob/master/tests/test_files/hasep1.yaml"},
     {"kerncraft-ivb", "kerncraft machine file IvyBridgeEP_E5-2660v2.yml at commit 192c9ce9 (Intel Xeon E5-2660 v2, Ivy Bridge EP; INSPECT's testbed)",
      "https://github.com/RRZE-HPC/kerncraft/blob/192c9ce9/examples/machine-files/IvyBridgeEP_E5-2660v2.yml"},
+    {"kerncraft-hsw-cod", "kerncraft machine file HaswellEP_E5-2695v3_CoD.yml at commit 192c9ce9 (Intel Xeon E5-2695 v3, Haswell EP in Cluster-on-Die mode; kerncraft 0.7.3)",
+     "https://github.com/RRZE-HPC/kerncraft/blob/192c9ce9/examples/machine-files/HaswellEP_E5-2695v3_CoD.yml"},
 }};
 
 namespace detail {
@@ -117,7 +119,38 @@ inline constexpr machine_description ivy_bridge_ep_e5_2660v2{
     .layer_condition_share = 1.0,
 };
 
-inline constexpr std::array<const machine_description*, 3> all{&sandy_bridge_ep_e5_2680, &haswell_ep_e5_2695v3,
-                                                               &ivy_bridge_ep_e5_2660v2};
+// Haswell EP in Cluster-on-Die mode, the testbed of PMBS'15's Haswell results, as kerncraft's
+// HaswellEP_E5-2695v3_CoD.yml describes it: the socket's 14 cores in two NUMA domains of 7, each with its
+// half of the L3 (18432 sets x 16 ways x 64 B: "18 MB (cluster on die mode!)") and its own memory
+// controllers. This entry is one domain, as a kernel on one is predicted: 7 cores, the domain's L3 and its
+// bandwidths, the largest of likwid-bench's runs on 1 to 7 cores (copy saturates at 17.69 GB/s within the
+// domain and grows again only past 7 cores, into the other one; the whole socket's is twice that). L2 -> L1
+// and L3 -> L2 at 32 B/cy ("non-overlap upstream throughput: [32 B/cy, half-duplex]"; the file notes that the
+// L2's 64 B/cy "can not be reached").
+inline constexpr machine_description haswell_ep_e5_2695v3_cod{
+    .id = "hsw_e5_2695v3_cod",
+    .name = "Intel Xeon E5-2695 v3 (Haswell EP, one Cluster-on-Die domain)",
+    .memory = {{.name = "L1", .capacity = stated(detail::bytes(32768), "kerncraft-hsw-cod"), .scope = sharing::per_core},
+               {.name = "L2",
+                .capacity = stated(detail::bytes(262144), "kerncraft-hsw-cod"),
+                .scope = sharing::per_core,
+                .upstream = {.rate = stated(detail::per_cy(32), "kerncraft-hsw-cod")}},
+               {.name = "L3",
+                .capacity = stated(detail::bytes(18874368), "kerncraft-hsw-cod"),
+                .upstream = {.rate = stated(detail::per_cy(32), "kerncraft-hsw-cod")}},
+               {.name = "MEM", .bandwidth = measured(detail::gbps(32.08), "kerncraft-hsw-cod")}},
+    .compute = {{.type = precision::fp64, .dense = derived_peak(7, stated(2.3 * giga(hertz), "kerncraft-hsw-cod"), 16)}},
+    .cores = 7,
+    .clock = stated(2.3 * giga(hertz), "kerncraft-hsw-cod"),
+    .note = "one of the socket's two Cluster-on-Die domains; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-7 cores",
+    .memory_bandwidths = {{"copy"sv, 1, 1, measured(detail::gbps(17.69), "kerncraft-hsw-cod")},
+                          {"triad"sv, 3, 1, measured(detail::gbps(22.65), "kerncraft-hsw-cod")},
+                          {"load"sv, 1, 0, measured(detail::gbps(32.08), "kerncraft-hsw-cod")}},
+    .llvm_cpu = "haswell",
+    .layer_condition_share = 1.0,
+};
+
+inline constexpr std::array<const machine_description*, 4> all{&sandy_bridge_ep_e5_2680, &haswell_ep_e5_2695v3,
+                                                               &haswell_ep_e5_2695v3_cod, &ivy_bridge_ep_e5_2660v2};
 
 }  // namespace hml::cpus

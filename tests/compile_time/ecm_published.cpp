@@ -60,4 +60,21 @@ static_assert(dot.transfers[1].time == 0 * hml::cycle && dot.transfers[2].time =
 static_assert(hml::roofline_prediction(dot, 0) == dot.predictions[0]);
 static_assert(dot.predictions[1] > hml::roofline_prediction(dot, 1));
 
+// 5. One Cluster-on-Die domain of the same Haswell EP (kerncraft's HaswellEP_E5-2695v3_CoD.yml), the
+//    inputs of PMBS'15's Haswell results, whose table is not reproduced here (the paper could not be
+//    retrieved): what its figures give, by hand. STREAM triad in memory: 4 lines a CL (2 loads, the
+//    write-allocate, the eviction), 8 cy between the caches at 32 B/cy; 3 of the 4 lines read, nearest
+//    the triad mix's 4 of 5 (its write stream counted as read too), whose 22.65 GB/s counts 4 of the 5
+//    lines it moves: 22.65 x 5/4 = 28.3125 GB/s, 12.31 B/cy at 2.3 GHz, so 256 B take 20.80 cy. The whole
+//    socket (hasep1.yaml, above) measures 43.47 GB/s for the mix: the domain's memory term is 1.92 times it.
+constexpr auto cod_triad = hml::ecm(hml::kernels::stream_triad(100'000'000), hml::cpus::haswell_ep_e5_2695v3_cod);
+static_assert(within(cod_triad.transfers[0].time, 8, 1e-9) && within(cod_triad.transfers[1].time, 8, 1e-9));
+static_assert(within(cod_triad.transfers[2].time, 256 * 2.3 / (22.65 * 1.25), 1e-9));
+static_assert(within(cod_triad.transfers[2].time, 20.80, 0.005));
+static_assert(within(hml::ecm(hml::kernels::stream_triad(100'000'000), haswell_ep_e5_2695v3).transfers[2].time,
+                     256 * 2.3 / (43.47 * 1.25), 1e-9));  // the socket's: 10.84 cy
+static_assert(within(hml::ecm(hml::kernels::stream_triad(100'000'000), haswell_ep_e5_2695v3).transfers[2].time, 10.84, 0.005));
+static_assert(hml::cpus::haswell_ep_e5_2695v3_cod.cores == 7 &&
+              hml::cpus::haswell_ep_e5_2695v3_cod.memory[2].capacity.value == 18'874'368.0 * hml::byte);
+
 }  // namespace
