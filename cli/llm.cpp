@@ -92,6 +92,7 @@ hml::transformer llm::model_of(const llm_options& o) {
   }
   if (o.no_gated) t.gated_mlp = false;
   if (o.biases) t.biases = true;
+  if (o.qkv_biases) t.qkv_biases = true;
   if (o.tied_embeddings) t.tied_embeddings = true;
   if (o.learned_positions) t.learned_positions = *o.learned_positions;
   if (!o.norm.empty()) t.norm = o.norm == "layer" ? hml::normalization_kind::layer_norm : hml::normalization_kind::rms_norm;
@@ -124,6 +125,7 @@ std::string model_title(const llm_options& o, const hml::transformer& t) {
     };
     flag(o.no_gated, "--no-gated");
     flag(o.biases, "--biases");
+    flag(o.qkv_biases, "--qkv-biases");
     flag(o.tied_embeddings, "--tied-embeddings");
     flag(!o.norm.empty(), "--norm " + o.norm);
   }
@@ -684,6 +686,7 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
   command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");
   command->add_flag("--biases", o->biases, "a bias on every projection (GPT-2, OPT)");
+  command->add_flag("--qkv-biases", o->qkv_biases, "a bias on the Q, K and V projections alone (Qwen2)");
   command->add_flag("--tied-embeddings", o->tied_embeddings, "the LM head shares the embedding's weights");
   command->add_option("--norm", o->norm, "the norms: rms (RMSNorm) or layer (LayerNorm, gain and bias)")
       ->check(CLI::IsMember({"rms", "layer"}));

@@ -37,6 +37,7 @@ struct run_options {
   std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
   bool no_gated = false;
   bool biases = false;                           // a GPT-style block: biases on every projection
+  bool qkv_biases = false;                       // Qwen2: biases on Q, K and V alone
   std::optional<std::uint64_t> learned_positions;  // a learned position table of this many rows (no rotary)
   std::string norm;                              // rms or layer (default: the preset's, else rms)
   bool tied_embeddings = false;

@@ -34,6 +34,17 @@ inline constexpr transformer mixtral_8x7b{
     .name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
     .vocab = 32000, .experts = 8, .active_experts = 2,
     .source = "https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json"};
+// Llama 3.1 405B: Llama 3's block at 126 layers of 16,384 (its RoPE scaling for long contexts changes no count).
+inline constexpr transformer llama_3_1_405b{
+    .name = "llama-3.1-405b", .layers = 126, .hidden = 16384, .ffn = 53248, .heads = 128, .kv_heads = 8, .head_dim = 128,
+    .vocab = 128256, .source = "https://huggingface.co/meta-llama/Llama-3.1-405B/blob/main/config.json"};
+// Qwen2.5: Llama's block with biases on Q, K and V alone, and a vocabulary of 152,064.
+inline constexpr transformer qwen2_5_7b{
+    .name = "qwen2.5-7b", .layers = 28, .hidden = 3584, .ffn = 18944, .heads = 28, .kv_heads = 4, .head_dim = 128,
+    .vocab = 152064, .qkv_biases = true, .source = "https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json"};
+inline constexpr transformer qwen2_5_72b{
+    .name = "qwen2.5-72b", .layers = 80, .hidden = 8192, .ffn = 29568, .heads = 64, .kv_heads = 8, .head_dim = 128,
+    .vocab = 152064, .qkv_biases = true, .source = "https://huggingface.co/Qwen/Qwen2.5-72B/blob/main/config.json"};
 // A GPT-style block, as GPT-2 and OPT have it: LayerNorm, biases, learned positions, a plain GELU MLP, the LM
 // head tied to the embedding.
 inline constexpr transformer gpt2_xl{
@@ -43,8 +54,9 @@ inline constexpr transformer gpt2_xl{
 // clang-format on
 
 // The one list of presets, in this order for `hml llm --help`.
-inline constexpr std::array<const transformer*, 8> all{&llama_2_7b, &llama_2_13b, &llama_2_70b, &llama_3_8b,
-                                                        &llama_3_70b, &mistral_7b, &mixtral_8x7b, &gpt2_xl};
+inline constexpr std::array<const transformer*, 11> all{&llama_2_7b,  &llama_2_13b,     &llama_2_70b, &llama_3_8b,
+                                                         &llama_3_70b, &llama_3_1_405b,  &qwen2_5_7b,  &qwen2_5_72b,
+                                                         &mistral_7b,  &mixtral_8x7b,    &gpt2_xl};
 
 }  // namespace hml::models
 
@@ -59,6 +71,21 @@ static_assert(parameters(llama_2_70b) == 68'976'648'192);
 static_assert(parameters(llama_3_8b) == 8'030'261'248);
 static_assert(parameters(llama_3_70b) == 70'553'706'496);
 static_assert(parameters(mistral_7b) == 7'241'732'096);
+// Llama 3.1 405B: 405,853,388,800 (its model card's 405B): 126 layers of Q and O 16,384^2 each, K and V
+// 16,384 x 1,024 each, 3 x 16,384 x 53,248 of MLP and two norms, the final norm, and 2 x 128,256 x 16,384.
+static_assert(parameters(llama_3_1_405b) == 405'853'388'800);
+static_assert(parameters(llama_3_1_405b) ==
+              126ULL * (2 * 16384ULL * 16384 + 2 * 16384ULL * 1024 + 3 * 16384ULL * 53248 + 2 * 16384) + 16384 +
+                  2 * 128256ULL * 16384);
+// Qwen2.5 7B: 7,615,616,512, its card's 7.61B (6.53B without the embeddings, 2 x 152,064 x 3,584): 28 layers
+// of Q 3,584^2 + 3,584, K and V 3,584 x 512 + 512 each, O 3,584^2, 3 x 3,584 x 18,944 and two norms.
+static_assert(parameters(qwen2_5_7b) == 7'615'616'512);
+static_assert(parameters(qwen2_5_7b) ==
+              28ULL * (3584ULL * 3584 + 3584 + 2 * (3584ULL * 512 + 512) + 3584ULL * 3584 + 3 * 3584ULL * 18944 + 2 * 3584) +
+                  3584 + 2 * 152064ULL * 3584);
+static_assert(parameters(qwen2_5_7b) - 2 * 152064ULL * 3584 == 6'525'621'760);
+// Qwen2.5 72B: 72,706,203,648, its card's 72.7B.
+static_assert(parameters(qwen2_5_72b) == 72'706'203'648);
 // Mixtral 8x7B: 46.7 G parameters, 12.9 G active a token (Mistral AI, "Mixtral of experts"): 32 layers of
 // attention 41,943,040 + 8 experts x 176,160,768 + router 32,768 + norms 8,192, plus 2 x 32,000 x 4,096 + 4,096.
 static_assert(parameters(mixtral_8x7b) == 46'702'792'704);

@@ -62,6 +62,7 @@ struct transformer {
   bool tied_embeddings = false;
   normalization_kind norm = normalization_kind::rms_norm;
   bool biases = false;                   // every projection adds a bias (GPT-2, OPT); Llama and Mistral have none
+  bool qkv_biases = false;               // Q, K and V alone add a bias (Qwen2); `biases` implies them
   std::uint64_t learned_positions = 0;   // a learned table of this many positions (GPT-2: 1,024); 0: rotary
   std::string_view source{};   // where the configuration comes from
 };
@@ -86,10 +87,11 @@ constexpr void validate(const transformer& t) {
 }
 
 // Parameters of one layer's linear projections: Q and O are hidden x (heads d), K and V hidden x (kv d),
-// with biases one per output; the MLP once per expert, plus the router (hidden x experts) in a mixture of
-// experts.
+// with biases one per output (Q, K and V's alone with qkv_biases); the MLP once per expert, plus the
+// router (hidden x experts) in a mixture of experts.
 [[nodiscard]] constexpr std::uint64_t linear_parameters_per_layer(const transformer& t) noexcept {
-  const std::uint64_t biases = t.biases ? (t.heads + 2 * t.kv_heads) * t.head_dim + t.hidden : 0;
+  const std::uint64_t biases = (t.biases || t.qkv_biases ? (t.heads + 2 * t.kv_heads) * t.head_dim : 0) +
+                               (t.biases ? t.hidden : 0);
   const std::uint64_t attention = t.hidden * (2 * t.heads + 2 * t.kv_heads) * t.head_dim + biases;
   const std::uint64_t router = t.experts > 1 ? t.hidden * t.experts : 0;
   return attention + t.experts * mlp_parameters(t) + router;
@@ -268,11 +270,14 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const bool gated = t.gated_mlp;
 
   // A bias adds one weight and one FLOP per output of a row (in the GEMM's epilogue: no operator of its own).
-  const auto biased = [&](operator_cost op, std::uint64_t op_rows, std::uint64_t out) {
-    if (!t.biases) return op;
+  const auto with_bias = [&](bool has_bias, operator_cost op, std::uint64_t op_rows, std::uint64_t out) {
+    if (!has_bias) return op;
     op.weights += bytes_of(out, w);
     op.flops += static_cast<double>(op_rows * out) * flop;
     return op;
+  };
+  const auto biased = [&](operator_cost op, std::uint64_t op_rows, std::uint64_t out) {
+    return with_bias(t.biases, op, op_rows, out);
   };
   const std::uint64_t qkv = (a.heads + 2 * a.kv_heads) * a.head_dim;
 
@@ -284,7 +289,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     ops.push_back(positions);
   }
   ops.push_back(repeated(normalization_layer(rows, t.hidden, t.norm, act, w), L));
-  ops.push_back(repeated(biased(linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
+  ops.push_back(repeated(with_bias(t.biases || t.qkv_biases, linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
   if (t.learned_positions == 0) ops.push_back(repeated(rotary(rows, a, act), L));
   ops.push_back(repeated(kv_cache_store(rows, a, act, kv), L));
   if (s.kind == phase::decode) {

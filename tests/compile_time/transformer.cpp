@@ -549,6 +549,12 @@ static_assert(named("QKV projection")->flops == 48 * (2.0 * 1600 * 4800 + 4800) 
 static_assert(named("down projection")->weights == 48 * (6400 * 1600 + 1600) * 2_B);
 // Llama has neither: its QKV projection is its weights alone.
 static_assert(hml::step_operators(models::llama_2_7b, hml::decode_step(1, 100))[2].weights == 32 * 4096 * 3 * 4096 * 2_B);
+// Qwen2.5 has biases on Q, K and V alone: its QKV projection reads 3,584 + 2 x 512 of them a layer, its O
+// and MLP projections none.
+constexpr auto qwen = hml::step_operators(models::qwen2_5_7b, hml::decode_step(1, 100));
+static_assert(qwen[2].name == "QKV projection" && qwen[2].weights == 28 * (3584 * 4608 + 4608) * 2_B);
+static_assert(qwen[2].flops == 28 * (2.0 * 3584 * 4608 + 4608) * hml::flop);
+static_assert(qwen[6].name == "O projection" && qwen[6].weights == 28 * 3584 * 3584 * 2_B);
 }  // namespace gpt_style
 
 // --- The expected time: tiles in waves, a kernel overhead ------------------------------------------------

@@ -45,7 +45,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const hml::transformer model{.name = "fuzz", .layers = v[0], .hidden = v[1], .ffn = v[2], .heads = v[3],
                                .kv_heads = v[4], .head_dim = v[5], .vocab = v[6],
                                .norm = (v[14] & 2) != 0 ? hml::normalization_kind::layer_norm : hml::normalization_kind::rms_norm,
-                               .biases = (v[14] & 1) != 0, .learned_positions = v[14] >> 2};
+                               .biases = (v[14] & 1) != 0, .qkv_biases = (v[14] & 4) != 0,
+                               .learned_positions = v[14] >> 3};
   const hml::device& device = *hml::devices::all[v[10] % hml::devices::all.size()];
   const auto precision = [](std::uint64_t i) { return hml::all_precisions[i % hml::all_precisions.size()]; };
   const hml::inference_options options{
@@ -68,9 +69,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The parameter count in 64-bit integers must be the count in doubles (no wrap-around).
     const auto d = [](std::uint64_t x) { return static_cast<double>(x); };
     const double norm = (model.norm == hml::normalization_kind::layer_norm ? 2 : 1) * d(model.hidden);
-    const double biases = model.biases ? (d(model.heads) + 2 * d(model.kv_heads)) * d(model.head_dim) + 2 * d(model.ffn) +
-                                             2 * d(model.hidden)
-                                       : 0;
+    const double biases = (model.biases || model.qkv_biases ? (d(model.heads) + 2 * d(model.kv_heads)) * d(model.head_dim) : 0) +
+                          (model.biases ? 2 * d(model.ffn) + 2 * d(model.hidden) : 0);
     const double per_layer = d(model.hidden) * (2 * d(model.heads) + 2 * d(model.kv_heads)) * d(model.head_dim) +
                              3 * d(model.hidden) * d(model.ffn) + biases + 2 * norm;
     const double parameters = d(model.layers) * per_layer + norm + 2 * d(model.vocab) * d(model.hidden) +

@@ -319,6 +319,22 @@ TEST(LlmCli, GptStyleBlockSizesAreThePreset) {
   expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--norm", "batch"}, "--norm: 'batch' is not one of rms, layer");
 }
 
+// Qwen2.5 7B given by its sizes and --qkv-biases is the preset (biases on Q, K and V alone); without the
+// flag its QKV projection reads fewer weights.
+TEST(LlmCli, QkvBiasSizesAreTheQwenPreset) {
+  const std::vector<std::string> sizes{"llm",       "--layers", "28",     "--hidden",  "3584",     "--ffn",
+                                       "18944",     "--heads",  "28",     "--kv-heads", "4",       "--vocab",
+                                       "152064",    "--machine", "h100_sxm", "--format", "csv"};
+  const outcome preset = llm({"--model", "qwen2.5-7b", "--machine", "h100_sxm", "--format", "csv"});
+  ASSERT_EQ(preset.status, 0) << preset.err;
+  std::vector<std::string> with_flag = sizes;
+  with_flag.push_back("--qkv-biases");
+  EXPECT_EQ(preset.out, hml_run(with_flag).out);
+  EXPECT_NE(preset.out, hml_run(sizes).out);
+  const outcome table = llm({"--model", "llama-3-8b", "--machine", "h100_sxm", "--qkv-biases"});
+  EXPECT_TRUE(table.out.starts_with("llama-3-8b with --qkv-biases (")) << table.out.substr(0, 120);
+}
+
 TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-9", "--device", "h100_sxm"}, "--model: unknown model 'llama-9'; known models: llama-2-7b");
   // The same did-you-mean as for machines, links and systems.
