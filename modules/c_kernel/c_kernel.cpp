@@ -825,7 +825,7 @@ private:
     std::int64_t inside = 1;  // elements of the view inside the dimension being read
     for (std::size_t k = 0; k < q; ++k) {  // k-th loop from the innermost
       const std::int64_t c = f.coefficient[loops - 1 - k];
-      if ((k == 0 && c != 1) || c < inside || c % inside != 0) fail(e, rule);
+      if (k == 0 ? c != 1 : c <= inside || c % inside != 0) fail(e, rule);  // each row longer than one element
       if (k > 0) view[q - k] = c / inside;
       inside = c;
     }

@@ -490,6 +490,7 @@ TEST(CKernel, LinearSubscriptsViewAnArrayAsItsRows) {
       {"double a[100], b[100];\n" + nest + "    b[j * 10 + i] = a[i * 10 + j];",
        "k.c:4: 'a[i*10+j]': a linear subscript is row-major, the innermost index alone and each outer one times"},
       {"double a[95];\n" + nest + "    a[j * 10 + i] = 1;", "k.c:4: 'a[j*10+i]': rows of 10 elements do not divide a's 95"},
+      {"double a[100];\n" + nest + "    a[j + i] = 1;", "k.c:4: 'a[j+i]': a linear subscript is row-major"},
       {"double a[200];\n" + nest + "    a[j * 10 + i] = a[j * 20 + i];",
        "'a[j*20+i]': a is indexed as rows of another length elsewhere"},
       {"double b[100];\n" + nest + "    b[j * 10 + i] = b[i];", "k.c:4: 'b[i]': b is indexed as rows elsewhere"},
