@@ -252,6 +252,8 @@ struct found_access {
   std::int64_t plane = 0;  // of its leading dimensions, row-major (0 where it has none)
   access_kind kind = access_kind::read;
   index_vector offset{};
+  unsigned line = 0;  // where it is first written, and as written ('a[j*N+i-1]'), for messages
+  std::string text;
 };
 
 struct loop {
@@ -334,22 +336,28 @@ public:
       }
     }
     k.flops = flops_;
-    // Each access's first and last index inside its array, from the loop's own start.
+    // Each access's first and last index inside its array, from the loop's own start; an error names the
+    // access where it is written.
     for (const found_access& x : accesses_) {
       const declared_array& a = arrays_[x.array];
       const index_vector extents = a.loop_extents(loops_.size());
-      for (std::size_t d = a.outer_loops_unused(loops_.size()); d < loops_.size(); ++d) {
+      const std::size_t unused = a.outer_loops_unused(loops_.size());
+      for (std::size_t d = unused; d < loops_.size(); ++d) {
         const loop& l = loops_[d];
         const std::int64_t last_index = l.start + l.trips - 1;
         const std::int64_t first = l.start + x.offset[d], last = last_index + x.offset[d];
-        if (first < 0 || last >= extents[d]) {
-          fail(a.declaration, "'" + a.name + "' has indices 0 to " + std::to_string(extents[d] - 1) +
-                                  " in dimension " + std::to_string(a.leading(loops_.size()) + d - a.outer_loops_unused(loops_.size()) + 1) +
-                                  ", but an access reaches " +
-                                  std::to_string(first < 0 ? first : last) + " (the loop over " + l.name + " from " +
-                                  std::to_string(l.start) + " to " + std::to_string(last_index) + ", offset " +
-                                  std::to_string(x.offset[d]) + ")");
-        }
+        if (first >= 0 && last < extents[d]) continue;
+        const std::string where = file_ + ":" + std::to_string(x.line) + ": " + x.text + ": ";
+        const std::string loop_range = "the loop over " + l.name + " from " + std::to_string(l.start) + " to " +
+                                       std::to_string(last_index);
+        if (a.viewed && d > unused)  // a linear subscript's column past its row: another row's element
+          refuse(where + "at " + l.name + " = " + std::to_string(first < 0 ? l.start : last_index) + " it reaches the row " +
+                 (first < 0 ? "before" : "after") + ": a linear subscript stays inside its row of " +
+                 std::to_string(extents[d]) + " elements (" + loop_range + ")");
+        refuse(where + "reaches " + std::to_string(first < 0 ? first : last) + ", past " + a.name + "'s " +
+               (a.viewed ? "rows 0 to " : "indices 0 to ") + std::to_string(extents[d] - 1) + " in dimension " +
+               std::to_string(a.leading(loops_.size()) + d - unused + 1) + " (" + loop_range + ", offset " +
+               std::to_string(x.offset[d]) + ")");
       }
     }
     try {
@@ -409,7 +417,10 @@ private:
       if (a.rank == most_declared_dimensions)
         fail(d, "'" + name + "' has more than " + std::to_string(most_declared_dimensions) + " dimensions");
       const long long extent = clang().getArraySize(element);
-      if (extent < 1 || extent >= largest_number) fail(d, "'" + name + "' has an extent outside [1, 2^40)");
+      if (extent < 1)  // C's int arithmetic: M * N past 2^31 wraps, to 0 at 2^32
+        fail(d, "'" + name + "' has an extent of " + std::to_string(extent) +
+                    " (a product of int sizes past 2^31 wraps in C; write (long)M * N)");
+      if (extent >= largest_number) fail(d, "'" + name + "' has an extent outside [1, 2^40)");
       a.extents[a.rank++] = extent;
       a.subscripts = a.rank;
       elements *= static_cast<double>(extent);
@@ -751,7 +762,7 @@ private:
     }
     if (array->viewed)
       fail(e, what + ": " + array->name + " is indexed as rows elsewhere (" + array->name +
-                  "[j * N + i]); give each of its accesses so");
+                  "[j * N + i]); give each of its accesses as rows too");
     // A constant subscript names one element, or one plane of the leading dimensions: within its extent.
     const auto constant_subscript = [&](std::size_t d) {
       const affine_form f = affine(subscripts[d], 0);
@@ -767,15 +778,21 @@ private:
     // An element at constant subscripts (coeffs[0] in 3d-7pt-constcoef.c) is the same in every iteration:
     // read once and kept in a register or the L1, as a scalar is, so it is no stream of the kernel (kerncraft's
     // layer conditions skip it too).
-    if (array->rank < loops_.size() &&
-        std::all_of(subscripts.begin(), subscripts.end(), [&](CXCursor c) { return affine(c, 0).is_constant(); })) {
+    if (std::all_of(subscripts.begin(), subscripts.end(), [&](CXCursor c) { return affine(c, 0).is_constant(); })) {
       for (std::size_t d = 0; d < subscripts.size(); ++d) (void)constant_subscript(d);
       return;
     }
-    found_access x{.array = static_cast<std::size_t>(array - arrays_.begin()), .kind = kind};
+    found_access x{.array = static_cast<std::size_t>(array - arrays_.begin()), .kind = kind,
+                   .line = line_of(clang().getCursorLocation(e)), .text = what};
     const std::size_t leading = array->leading(loops_.size());
     const std::size_t unused = array->outer_loops_unused(loops_.size());
     for (std::size_t d = 0; d < leading; ++d) x.plane = x.plane * array->extents[d] + constant_subscript(d);
+    for (const CXCursor subscript : subscripts) {
+      const affine_form f = affine(subscript, 0);
+      if (std::count_if(f.coefficient.begin(), f.coefficient.end(), [](std::int64_t c) { return c != 0; }) > 1)
+        fail(e, what + ": a subscript of several loop indices (j * N + i) is taken on a one-dimensional array only, as "
+                       "the rows it stands for; " + array->name + " has " + counted(array->subscripts, "dimension"));
+    }
     for (std::size_t d = unused; d < loops_.size(); ++d) {
       const affine_form f = affine(subscripts[leading + d - unused], 0);
       for (std::size_t other = 0; other < max_loop_dimensions; ++other) {
@@ -792,7 +809,8 @@ private:
         fail(e, what + ": the subscripts follow the loops, outermost first (" + loop_names() + ")");
       }
       if (f.constant < -largest_offset || f.constant > largest_offset)
-        fail(e, what + ": an offset is within +-" + std::to_string(largest_offset));
+        fail(e, what + ": its offset " + std::to_string(f.constant) + " is past hml's +-" + std::to_string(largest_offset) +
+                    " elements along a dimension");
       x.offset[d] = f.constant;
     }
     add_access(e, what, x);
@@ -842,7 +860,7 @@ private:
     a.rank = q;
     std::copy_n(view.begin(), q, a.extents.begin());
     a.viewed = true;
-    found_access x{.array = index, .kind = kind};
+    found_access x{.array = index, .kind = kind, .line = line_of(clang().getCursorLocation(e)), .text = what};
     std::int64_t rest = f.constant;
     for (std::size_t v = q; v-- > 1;) {  // the view's dimensions, innermost first, but the outermost
       std::int64_t r = rest % view[v];
@@ -853,7 +871,9 @@ private:
     }
     x.offset[loops - q] = rest;
     for (const std::int64_t o : x.offset)
-      if (o < -largest_offset || o > largest_offset) fail(e, what + ": an offset is within +-" + std::to_string(largest_offset) + " rows");
+      if (o < -largest_offset || o > largest_offset)
+        fail(e, what + ": its offset " + std::to_string(f.constant) + " splits into rows and a remainder past hml's +-" +
+                    std::to_string(largest_offset) + " elements along a dimension");
     add_access(e, what, x);
   }
 

@@ -17,7 +17,7 @@
 // kerncraft cases in tests/compile_time/ecm_published.cpp set it to 1 as kerncraft does.
 //
 // An array of lower rank than the nest (b[i] in a nest over j, i) is reused from one iteration of the outer
-// loop to the next: its first access's distance is its span over the inner loops, not infinite, and where a
+// loop to the next: its first access's distance is what the inner loops reach of it, not infinite, and where a
 // cache keeps it, its lines neither come in nor (written) go out again. kerncraft's layer conditions take
 // such an array as a stream of new lines.
 //
@@ -50,15 +50,16 @@ constexpr bool counts_write_allocate(const loop_kernel& k, std::size_t array, bo
 }
 
 // Where an array does not vary with an outer loop (b[i] in a nest over j, i), its first access in the
-// steady state is no new line but one used an iteration of that loop before: its reuse distance is the
-// array's span over the loops inside that one, in bytes (b's N elements), as a row is a[j + 1][i]'s. 0
-// where the array varies with every loop (its first access is new: an infinite distance).
+// steady state is no new line but one used an iteration of that loop before: its reuse distance is what
+// the loops inside that one touch of the array, in bytes (the N elements of b that i reaches), as a row is
+// a[j + 1][i]'s; the elements the loops do not reach take no room. 0 where the array varies with every
+// loop (its first access is new: an infinite distance).
 constexpr std::int64_t outer_reuse_bytes(const loop_kernel& k, std::size_t array) {
   const kernel_array& a = k.arrays[array];
   std::int64_t span = static_cast<std::int64_t>(a.element_bytes);
   for (std::size_t d = k.dimensions; d-- > 0;) {
     if (!varies_with(a, d)) return span;
-    span *= a.extents[d];
+    span *= reach(k, array, d);
   }
   return 0;
 }

@@ -441,6 +441,15 @@ TEST(CKernel, ConstantSubscriptsNameAPlaneOrAnElement) {
                               "c0 * a[k][j][i - 1] + c1 * a[k][j][i + 1] + c2 * a[k][j - 1][i]"
                               " + c3 * a[k][j + 1][i] + c4 * a[k - 1][j][i] + c5 * a[k + 1][j][i]) * s;\n";
   expect_same_kernel(kernel_in_c(constcoef, {{"M", 50}, {"N", 60}}).kernel(), kernel_in_c(scalars, {{"M", 50}, {"N", 60}}).kernel());
+  // So at any rank: w[1] of w[3] in one loop, w[1][2] of w[3][4] in two, a reduction into w[0].
+  const std::string one = "double a[9], b[9], w[3];\nfor (int i = 0; i < 9; ++i)\n  a[i] = w[1] * b[i];\n";
+  EXPECT_EQ(kernel_in_c(one).kernel().arrays.size(), 2U);
+  EXPECT_EQ(kernel_in_c("double a[9][9], w[3][4];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    a[j][i] = w[1][2];\n")
+                .kernel().arrays.size(), 1U);
+  EXPECT_EQ(kernel_in_c("double b[9], w[3];\nfor (int i = 0; i < 9; ++i)\n  w[0] += b[i];\n").kernel().arrays.size(), 1U);
+  const std::string out_of_range[][2] = {
+      {"double a[9], w[3];\nfor (int i = 0; i < 9; ++i)\n  a[i] = w[3];\n", "k.c:3: 'w[3]': subscript 1 is 3, outside 0 to 2"}};
+  expect_refused(out_of_range, [](const std::string& text) { (void)kernel_in_c(text); });
 }
 
 // An array of lower rank follows the innermost loops (kerncraft's matvec.c has b[i], c[i] in a nest over
@@ -463,10 +472,26 @@ TEST(CKernel, AnArrayOfLowerRankFollowsTheInnerLoops) {
   EXPECT_EQ(t.levels[1].loads, 1U);
   EXPECT_EQ(t.levels[1].evictions, 0U);
   EXPECT_TRUE(t.levels[2].fully_cached);
+  // What the inner loop reaches of the array is what a cache must keep, not the array's whole extent: a[N]
+  // read for i < N / 4 is reused as a[N / 4] is.
+  const auto traffic_of = [&](const std::string& declaration) {
+    const hml::loaded_kernel part = kernel_in_c(declaration + "double b[M][N];\nfor (int j = 0; j < M; ++j)\n"
+                                                "  for (int i = 0; i < N / 4; ++i)\n    b[j][i] = a[i];\n",
+                                                {{"M", 500}, {"N", 8000}});
+    return hml::traffic_of(part.kernel(), snb, hml::traffic_options_of(snb));
+  };
+  const hml::cache_traffic quarter_of_a = traffic_of("double a[N];\n");
+  const hml::cache_traffic a_quarter = traffic_of("double a[N / 4];\n");
+  for (std::size_t level = 0; level < 3; ++level) {
+    EXPECT_EQ(quarter_of_a.levels[level].lines(), a_quarter.levels[level].lines()) << level;
+    EXPECT_EQ(quarter_of_a.levels[level].hits, a_quarter.levels[level].hits) << level;
+  }
+  EXPECT_EQ(quarter_of_a.levels[0].loads, 0U);  // a kept in L1 (16 kB of it): b's write-allocate alone comes in
+  EXPECT_EQ(quarter_of_a.levels[0].lines(), 2U);
   // A lower-rank array past its extent is refused in its own dimension.
   const std::string past_its_end[][2] = {
       {"double a[4][9], b[8];\nfor (int j = 0; j < 4; ++j)\n  for (int i = 0; i < 9; ++i) a[j][i] = b[i];",
-       "k.c:1: 'b' has indices 0 to 7 in dimension 1, but an access reaches 8"}};
+       "k.c:3: 'b[i]': reaches 8, past b's indices 0 to 7 in dimension 1"}};
   expect_refused(past_its_end, [](const std::string& text) { (void)kernel_in_c(text); });
 }
 
@@ -491,6 +516,11 @@ TEST(CKernel, LinearSubscriptsViewAnArrayAsItsRows) {
        "k.c:4: 'a[i*10+j]': a linear subscript is row-major, the innermost index alone and each outer one times"},
       {"double a[95];\n" + nest + "    a[j * 10 + i] = 1;", "k.c:4: 'a[j*10+i]': rows of 10 elements do not divide a's 95"},
       {"double a[100];\n" + nest + "    a[j + i] = 1;", "k.c:4: 'a[j+i]': a linear subscript is row-major"},
+      // Past its row, a linear subscript reaches another row's element, which the view as rows cannot hold.
+      {"double a[100], b[100];\n" + nest + "    b[j * 10 + i] = a[j * 10 + i - 1];",
+       "k.c:4: 'a[j*10+i-1]': at i = 0 it reaches the row before: a linear subscript stays inside its row of 10 elements"},
+      {"double a[10][100], b[10][10][10];\nfor (int k = 0; k < 10; ++k)\n" + nest + "      b[k][j][i] = a[k][j * 10 + i];",
+       "'a[k][j*10+i]': a subscript of several loop indices (j * N + i) is taken on a one-dimensional array only"},
       {"double a[200];\n" + nest + "    a[j * 10 + i] = a[j * 20 + i];",
        "'a[j*20+i]': a is indexed as rows of another length elsewhere"},
       {"double b[100];\n" + nest + "    b[j * 10 + i] = b[i];", "k.c:4: 'b[i]': b is indexed as rows elsewhere"},
@@ -538,19 +568,19 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;\na[0] = 2;", "k.c:3: 'a[0]=2': only declarations come before"},
       {"double a[9];\nfloat b[9];\nfor (int i = 0; i < 9; ++i) a[i] = b[i];", "k.c:2: 'b' has 4-byte elements (float) and 'a' 8-byte ones"},
       {"double a[9];\nfor (int i = 0; i < 10; ++i) a[i] = 1;",
-       "k.c:1: 'a' has indices 0 to 8 in dimension 1, but an access reaches 9 (the loop over i from 0 to 9, offset 0)"},
+       "k.c:2: 'a[i]': reaches 9, past a's indices 0 to 8 in dimension 1 (the loop over i from 0 to 9, offset 0)"},
       // Within the spread, outside the array: the loop's start counts.
       {"double a[9], b[9];\nfor (int i = 0; i < 9; ++i) a[i] = b[i + 1];",
-       "k.c:1: 'b' has indices 0 to 8 in dimension 1, but an access reaches 9 (the loop over i from 0 to 8, offset 1)"},
+       "k.c:2: 'b[i+1]': reaches 9, past b's indices 0 to 8 in dimension 1 (the loop over i from 0 to 8, offset 1)"},
       {"double a[1000], b[1000];\nfor (int i = 0; i < 1000; ++i) a[i + 50000] = b[i - 50000];",
-       "k.c:1: 'a' has indices 0 to 999 in dimension 1, but an access reaches 50999"},
+       "k.c:2: 'a[i+50000]': reaches 50999, past a's indices 0 to 999 in dimension 1"},
       {"double a[9][9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 1; i < 8; ++i) a[j][i] = a[j][i - 2];",
-       "k.c:1: 'a' has indices 0 to 8 in dimension 2, but an access reaches -1 (the loop over i from 1 to 7, offset -2)"},
+       "k.c:3: 'a[j][i-2]': reaches -1, past a's indices 0 to 8 in dimension 2 (the loop over i from 1 to 7, offset -2)"},
       {"double *a;\nfor (int i = 0; i < 9; ++i) a[i] = 1;", "k.c:1: 'a' is a double *"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = a[i] > 0 ? 1 : 2;", "is outside the kernel subset"},
       {"double a[9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < j; ++i) a[i] = 1;", "k.c:3: 'j': a loop bound depends on an outer loop's index"},
       {"double a[9];\nint n;\nfor (int i = 0; i < n; ++i) a[i] = 1;", "'n' is neither a loop index nor a constant: give its value with -D n=VALUE"},
-      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i + 70000] = 1;", "an offset is within +-65535"},
+      {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i + 70000] = 1;", "'a[i+70000]': its offset 70000 is past hml's +-65535 elements"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i + 9223372036854775807] = 1;", "a number of magnitude 2^40 or more"},
       {"double a[2][2][2][2][2][2][2];\nfor (int i = 0; i < 2; ++i) a[0][0][0][0][0][0][i] = 1;",
        "k.c:1: 'a' has more than 6 dimensions"},
