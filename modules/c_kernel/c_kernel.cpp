@@ -210,6 +210,10 @@ struct affine_form {
   [[nodiscard]] bool is_constant() const {
     return std::all_of(coefficient.begin(), coefficient.end(), [](std::int64_t c) { return c == 0; });
   }
+  // The loop indices it uses: more than one is a linear subscript (j * N + i).
+  [[nodiscard]] std::size_t indices() const {
+    return static_cast<std::size_t>(std::count_if(coefficient.begin(), coefficient.end(), [](std::int64_t c) { return c != 0; }));
+  }
 };
 
 struct declared_array {
@@ -752,20 +756,19 @@ private:
     const std::string what = "'" + snippet(e) + "'";
     if (subscripts.size() != array->subscripts)
       fail(e, what + ": " + array->name + " has " + std::to_string(array->subscripts) + " dimensions");
+    std::vector<affine_form> forms;  // each subscript's, read once
+    for (const CXCursor subscript : subscripts) forms.push_back(affine(subscript, 0));
     // A one-dimensional array indexed row-major by several loops (a[j * N + i], kerncraft's 2d-5pt-linear.c).
-    if (array->subscripts == 1 && loops_.size() > 1) {
-      const affine_form f = affine(subscripts[0], 0);
-      if (std::count_if(f.coefficient.begin(), f.coefficient.end(), [](std::int64_t c) { return c != 0; }) > 1) {
-        linear_access(e, what, *array, f, kind);
-        return;
-      }
+    if (array->subscripts == 1 && loops_.size() > 1 && forms[0].indices() > 1) {
+      linear_access(e, what, *array, forms[0], kind);
+      return;
     }
     if (array->viewed)
       fail(e, what + ": " + array->name + " is indexed as rows elsewhere (" + array->name +
                   "[j * N + i]); give each of its accesses as rows too");
     // A constant subscript names one element, or one plane of the leading dimensions: within its extent.
     const auto constant_subscript = [&](std::size_t d) {
-      const affine_form f = affine(subscripts[d], 0);
+      const affine_form& f = forms[d];
       if (!f.is_constant())
         fail(e, what + ": " + array->name + " has " + counted(array->rank, "dimension") + " in a nest of " +
                     counted(loops_.size(), "loop") + ", so its first " + std::to_string(array->leading(loops_.size())) +
@@ -778,7 +781,7 @@ private:
     // An element at constant subscripts (coeffs[0] in 3d-7pt-constcoef.c) is the same in every iteration:
     // read once and kept in a register or the L1, as a scalar is, so it is no stream of the kernel (kerncraft's
     // layer conditions skip it too).
-    if (std::all_of(subscripts.begin(), subscripts.end(), [&](CXCursor c) { return affine(c, 0).is_constant(); })) {
+    if (std::all_of(forms.begin(), forms.end(), [](const affine_form& f) { return f.is_constant(); })) {
       for (std::size_t d = 0; d < subscripts.size(); ++d) (void)constant_subscript(d);
       return;
     }
@@ -787,14 +790,13 @@ private:
     const std::size_t leading = array->leading(loops_.size());
     const std::size_t unused = array->outer_loops_unused(loops_.size());
     for (std::size_t d = 0; d < leading; ++d) x.plane = x.plane * array->extents[d] + constant_subscript(d);
-    for (const CXCursor subscript : subscripts) {
-      const affine_form f = affine(subscript, 0);
-      if (std::count_if(f.coefficient.begin(), f.coefficient.end(), [](std::int64_t c) { return c != 0; }) > 1)
+    for (const affine_form& f : forms) {
+      if (f.indices() > 1)
         fail(e, what + ": a subscript of several loop indices (j * N + i) is taken on a one-dimensional array only, as "
                        "the rows it stands for; " + array->name + " has " + counted(array->subscripts, "dimension"));
     }
     for (std::size_t d = unused; d < loops_.size(); ++d) {
-      const affine_form f = affine(subscripts[leading + d - unused], 0);
+      const affine_form& f = forms[leading + d - unused];
       for (std::size_t other = 0; other < max_loop_dimensions; ++other) {
         const std::int64_t expected = other == d ? 1 : 0;
         if (f.coefficient[other] == expected) continue;
