@@ -136,6 +136,43 @@ std::string model_title(const llm_options& o, const hml::transformer& t) {
 
 }  // namespace
 
+namespace {
+
+// The options of a link between parallel devices: how many (--tp), the link and its latency.
+struct link_options {
+  std::string_view devices_option;
+  std::string_view devices;
+  unsigned count;
+  std::string_view link_option;
+  const std::string& link;
+  std::string_view latency_option;
+  const std::string& latency;
+};
+
+// The link between `count` devices: none for one (a link given with it is a slip, a forgotten --tp, not a
+// setting); for more, a catalog link (per direction, duplex, latency) or a rate, as `hml offload --link` reads
+// it, with its latency where given.
+hml::link link_between(machine_files& files, const link_options& o) {
+  const std::string devices_option{o.devices_option};
+  if (o.count <= 1) {
+    if (o.link.empty() && o.latency.empty()) return {};
+    throw input_error(std::string{o.link.empty() ? o.latency_option : o.link_option} + ": the link between " +
+                      std::string{o.devices} + "; give " + devices_option + " 2 or more with it");
+  }
+  if (o.link.empty()) {
+    throw input_error(std::string{o.link_option} + ": " + devices_option + " above 1 needs the link, e.g. " +
+                      std::string{o.link_option} + (devices_option == "--tp" ? " nvlink4" : " 50GB/s"));
+  }
+  hml::link l = files.link(o.link_option, o.link);
+  if (!o.latency.empty()) {
+    l.latency = quantity_of<hml::duration>(o.latency_option, o.latency);
+    check_option(o.latency_option, [&] { hml::validate_link_latency(l.latency); });
+  }
+  return l;
+}
+
+}  // namespace
+
 hml::inference_options llm::inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
   hml::inference_options i{};
   i.types = {precision_of_option("--weights", o.weights), precision_of_option("--activations", o.activations),
@@ -143,25 +180,21 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   check_option("--weight-group", [&] { hml::validate_weight_group(t, i); });
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
-  if (o.tp <= 1 && (!o.link.empty() || !o.link_latency.empty())) {
-    // One device has no link to cross: a link given with it is a slip (a forgotten --tp), not a setting.
-    throw input_error(std::string{o.link.empty() ? "--link-latency" : "--link"} +
-                      ": the link between tensor-parallel devices; give --tp 2 or more with it");
-  }
-  if (o.tp > 1) {
-    if (o.link.empty()) throw input_error("--link: --tp above 1 needs the link, e.g. --link nvlink4");
-    // The same reader as `hml offload --link`: a catalog link (per direction, duplex, latency) or a rate.
-    i.link = files.link("--link", o.link);
-    if (!o.link_latency.empty()) {
-      i.link.latency = quantity_of<hml::duration>("--link-latency", o.link_latency);
-      check_option("--link-latency", [&] { hml::validate_link_latency(i.link.latency); });
-    }
-  }
+  i.link = link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency", o.link_latency});
+  i.pipeline = {.stages = o.pp, .micro_batches = o.micro_batches};
+  i.pipeline.link =
+      link_between(files, {"--pp", "pipeline stages", o.pp, "--pp-link", o.pp_link, "--pp-link-latency", o.pp_link_latency});
+  if (o.pp <= 1 && o.micro_batches > 0)
+    throw input_error("--micro-batches: a pipeline step's micro-batches; give --pp 2 or more with it");
   i.achieved = {o.efficiency_compute, o.efficiency_memory};
   i.estimate = llm::estimate_of(o);
   check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
   check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
+  if (o.pp > t.layers) {
+    throw input_error("--pp: " + std::to_string(o.pp) + " stages for " + std::to_string(t.layers) +
+                      " layers; a stage holds at least one layer");
+  }
   check_option("--tp", [&] { hml::validate(t, i); });
   return i;
 }
@@ -272,6 +305,14 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
                      op.time.value(), s.share(op)});
     }
   }
+  // A pipeline's stage waits for the others and for the hand-offs: a row of time without FLOP or bytes.
+  if (s.pipeline_wait.value() > 0 && human) {
+    table.add_row({std::string{"pipeline wait"}, std::string{}, std::string{}, std::string{}, std::string{}, std::string{},
+                   text(s.pipeline_wait), percent(s.pipeline_wait / s.time.value)});
+  } else if (s.pipeline_wait.value() > 0) {
+    table.add_row({std::string{phase}, std::string{"pipeline wait"}, 0.0, 0.0, 0.0, hml::no_value{}, hml::no_value{}, 0.0, 0.0,
+                   0.0, 0.0, s.pipeline_wait.value(), s.pipeline_wait / s.time.value});
+  }
   if (human) {
     table.add_row({std::string{"total"}, text(s.flops), text(s.bytes), std::string{}, std::string{},
                    std::string{to_string(s.bound())}, text(s.time.value), hml::percent_text(100)});
@@ -288,6 +329,22 @@ std::string memory_limit(const hml::machine_description& d, const hml::inference
   return text(hml::usable_memory(d, i)) + " (" + percent(i.memory.memory_utilization) + " of " + text(hml::capacity_of(d)) + ")";
 }
 
+// With --pp: the stages' layers, the micro-batches of the batch, and the link between stages.
+std::string pipeline_line(const hml::transformer& t, const hml::inference_options& i, std::uint64_t batch) {
+  const hml::pipeline_parallelism& p = i.pipeline;
+  if (p.stages <= 1) return {};
+  std::string layers;
+  for (unsigned s = 0; s < p.stages; ++s) layers += (s == 0 ? "" : ", ") + std::to_string(hml::stage_of(t, p.stages, s).layers);
+  const std::uint64_t count = hml::micro_batches_of(p, batch);
+  const std::uint64_t largest = (batch + count - 1) / count;
+  return "pipeline: " + std::to_string(p.stages) + " stages of " + layers + " layers" +
+         (i.tensor_parallel > 1 ? ", " + std::to_string(i.tensor_parallel) + " devices each" : std::string{}) + "; " +
+         std::to_string(count) + (count == 1 ? " micro-batch" : " micro-batches") + " of " +
+         (largest * count == batch ? std::to_string(largest) : "up to " + std::to_string(largest)) +
+         (largest == 1 ? " sequence" : " sequences") + " a step; hand-offs at " + quantity_text(p.link.bandwidth.rate) +
+         " per direction, " + text(p.link.latency) + " latency\n";
+}
+
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
 // per device (`memory`, at `context` tokens) against its capacity.
 std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
@@ -295,9 +352,10 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
                     const hml::memory_use& memory) {
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
   const bool capacity_known = hml::main_memory(d).capacity.published();
+  const unsigned devices = i.tensor_parallel * i.pipeline.stages;
   return model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) + " B parameters) on " +
-         std::string{d.name} + (i.tensor_parallel > 1 ? " x " + std::to_string(o.tp) : "") + ": batch " +
-         std::to_string(o.batch) + ", " + what + "\n" + "precisions: weights " + precision(i.types.weights) +
+         std::string{d.name} + (devices > 1 ? " x " + std::to_string(devices) : "") + ": batch " +
+         std::to_string(o.batch) + ", " + what + "\n" + pipeline_line(t, i, o.batch) + "precisions: weights " + precision(i.types.weights) +
          (i.types.weight_group > 0 ? " in groups of " + std::to_string(i.types.weight_group) : "") +
          ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
          "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
@@ -660,6 +718,17 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--link-latency", o->link_latency,
                       "latency of one message on the link, e.g. 5us (default: the catalog link's, else 0 s)")
       ->type_name("TIME");
+  command->add_option("--pp", o->pp, "pipeline stages: the layers split over this many devices (each --tp devices)")
+      ->check(whole_number(1, hml::max_pipeline_stages))
+      ->capture_default_str();
+  command->add_option("--micro-batches", o->micro_batches,
+                      "micro-batches a pipeline step runs (default: one a stage, as vLLM; at most the batch's sequences)")
+      ->check(whole_number(1, hml::max_micro_batches));
+  command->add_option("--pp-link", o->pp_link, "the link between pipeline stages: a catalog link or a rate per direction")
+      ->type_name("LINK");
+  command->add_option("--pp-link-latency", o->pp_link_latency,
+                      "latency of a hand-off between stages, e.g. 5us (default: the catalog link's, else 0 s)")
+      ->type_name("TIME");
   command->add_option("--efficiency-compute", o->efficiency_compute, "achieved share of peak compute, (0, 1]")
       ->capture_default_str();
   command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
@@ -740,7 +809,7 @@ void add_llm_command(CLI::App& hml) {
   std::vector<const CLI::Option*> beside_kernels;
   for (const char* name : {"--generate", "--figures", "--efficiency-compute", "--efficiency-memory", "--bound", "--chunk",
                            "--draft", "--lookahead", "--acceptance", "--kv-block", "--memory-utilization", "--requests",
-                           "--max-batch", "--max-tokens", "--link-latency"})
+                           "--max-batch", "--max-tokens", "--link-latency", "--pp-link-latency"})
     beside_kernels.push_back(command->get_option(name));
   const CLI::Option* as_kernels = command->get_option("--as-kernels");
   add_output_options(*command, o->output);

@@ -26,6 +26,10 @@ struct run_options {
   unsigned tp = 1;
   std::string link;
   std::string link_latency;
+  unsigned pp = 1;                // pipeline stages
+  unsigned micro_batches = 0;     // a pipeline step's (0: one a stage)
+  std::string pp_link;
+  std::string pp_link_latency;
   double efficiency_compute = 1.0;
   double efficiency_memory = 1.0;
   bool bound = false;  // the ideal bound, not the expected time

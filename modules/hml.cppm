@@ -15,6 +15,7 @@ export import hml.catalog.lookup;
 export import hml.catalog.systems;
 export import hml.catalog.cpus;
 export import hml.operators;
+export import hml.pipeline;
 export import hml.transformer;
 export import hml.serving_comparison;
 export import hml.continuous_batching;

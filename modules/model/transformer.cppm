@@ -3,7 +3,8 @@
 // a growing context), each placed on the machine's roofline at the precision it computes in; the time of a
 // step, a phase and a token; the batch at which decode turns compute-bound, in closed form; the memory it
 // needs (weights + KV cache + activations) against the machine's typed capacity; efficiency factors and
-// their fit from one measured time; tensor parallelism over N devices joined by a link; beside the ideal
+// their fit from one measured time; tensor parallelism over N devices joined by a link, and pipeline
+// parallelism over stages of layers (hml.pipeline schedules their micro-batches); beside the ideal
 // bound, the expected time of a GPU run (matrix products tiled in waves over the SMs, a fixed cost a kernel).
 //
 // Conventions (docs/explanation/transformer-conventions.md states them all, with what they leave out):
@@ -25,6 +26,7 @@
 //     weighted sum of the experts' outputs is not counted (hidden per active expert per token: small).
 module;
 #include <algorithm>
+#include <array>
 #include <compare>
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +35,7 @@ export module hml.transformer;
 export import hml.operators;
 export import hml.analysis;
 export import hml.link;
+export import hml.pipeline;
 
 using namespace std::string_view_literals;
 
@@ -97,15 +100,47 @@ constexpr void validate(const transformer& t) {
   return attention + t.experts * mlp_parameters(t) + router;
 }
 
-// All parameters: the layers' projections and norms (2 per layer; LayerNorm has a gain and a bias), the
-// final norm, the embedding (vocab x hidden), the LM head (another vocab x hidden unless tied) and a learned
-// position table (positions x hidden).
+// The parameters of a norm: RMSNorm a gain per element, LayerNorm a gain and a bias.
+[[nodiscard]] constexpr std::uint64_t norm_parameters(const transformer& t) noexcept {
+  return (t.norm == normalization_kind::rms_norm ? 1 : 2) * t.hidden;
+}
+
+// A contiguous part of the layers, as a pipeline stage holds them: the first stage also holds the embedding
+// (and a learned position table), the last the final norm and the LM head. The whole model is one stage.
+struct pipeline_stage {
+  std::uint64_t layers = 0;
+  bool first = true;
+  bool last = true;
+  friend constexpr bool operator==(const pipeline_stage&, const pipeline_stage&) = default;
+};
+
+[[nodiscard]] constexpr pipeline_stage whole_model(const transformer& t) noexcept { return {t.layers, true, true}; }
+
+// Stage `index` of `stages`, split as vLLM splits the layers (vllm/distributed/utils.py, get_pp_indices):
+// layers / stages each, the remainder a layer each to the stages before the last, from the last but one
+// back (the last runs the LM head): 61 layers over 4 stages are 15, 15, 16 and 15.
+[[nodiscard]] constexpr pipeline_stage stage_of(const transformer& t, unsigned stages, unsigned index) {
+  expects(stages >= 1 && index < stages && stages <= t.layers, "hml: a pipeline stage holds at least one layer");
+  const std::uint64_t extra = t.layers % stages;
+  const bool one_more = index + 1 < stages && index + 1 + extra >= stages;
+  return {t.layers / stages + (one_more ? 1 : 0), index == 0, index + 1 == stages};
+}
+
+// The parameters a stage holds: its layers' projections and norms (2 per layer), the embedding (vocab x hidden)
+// and a learned position table (positions x hidden) on the first, the final norm and the LM head (another
+// vocab x hidden) on the last. A tied LM head is the embedding: held once where one stage holds both, else by
+// each of the two.
+[[nodiscard]] constexpr std::uint64_t stage_parameters(const transformer& t, const pipeline_stage& s) noexcept {
+  const std::uint64_t table = t.vocab * t.hidden;
+  const std::uint64_t embedding = s.first ? table + t.learned_positions * t.hidden : 0;
+  const std::uint64_t head = s.last ? norm_parameters(t) + (t.tied_embeddings && s.first ? 0 : table) : 0;
+  return s.layers * (linear_parameters_per_layer(t) + 2 * norm_parameters(t)) + embedding + head;
+}
+
+// All parameters: the whole model's stage.
 // Llama-2 7B: 32 (4 x 4096^2 + 3 x 4096 x 11008 + 2 x 4096) + 4096 + 2 x 32000 x 4096 = 6,738,415,616.
 [[nodiscard]] constexpr std::uint64_t parameters(const transformer& t) noexcept {
-  const std::uint64_t norm = (t.norm == normalization_kind::rms_norm ? 1 : 2) * t.hidden;
-  const std::uint64_t per_layer = linear_parameters_per_layer(t) + 2 * norm;
-  const std::uint64_t embeddings = (t.tied_embeddings ? 1 : 2) * t.vocab * t.hidden + t.learned_positions * t.hidden;
-  return t.layers * per_layer + norm + embeddings;
+  return stage_parameters(t, whole_model(t));
 }
 
 // The parameters a token runs through: all but the experts it does not use (Mixtral 8x7B: 12.9 G of 46.7 G).
@@ -179,11 +214,25 @@ constexpr void validate(const memory_policy& p) {
 // holds their own). A machine without those figures (no SM count, no kernel overhead) loses nothing there.
 enum class estimate { bound, expected };
 
+// Pipeline parallelism: the layers split over `stages` devices (or tensor-parallel groups) as stage_of
+// splits them; a step's batch split into `micro_batches` (0: one a stage, as vLLM runs a virtual engine a
+// stage; never more than the batch's sequences, the first ones a sequence larger where they do not divide
+// it); each micro-batch's hidden states sent from a stage to the next over `link`, one message. A prefill
+// step fills and drains the pipeline; decode steps run in its steady state (hml.pipeline's schedules).
+struct pipeline_parallelism {
+  unsigned stages = 1;
+  unsigned micro_batches = 0;
+  hml::link link{};  // between stages (needed when stages > 1): per direction, latency
+};
+
+inline constexpr unsigned max_micro_batches = 1024;
+
 struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
-  unsigned tensor_parallel = 1;  // devices the model is split over
+  unsigned tensor_parallel = 1;  // devices each stage is split over
   hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
+  pipeline_parallelism pipeline{};
   efficiency achieved{};
   memory_policy memory{};
   hml::estimate estimate = hml::estimate::bound;
@@ -200,6 +249,13 @@ constexpr void validate_weight_group(const transformer& t, const inference_optio
           "size per device): gpt-fast takes 32 to 256, AWQ and GPTQ 128");
 }
 
+constexpr void validate(const transformer& t, const pipeline_parallelism& p) {
+  validate_pipeline(p.stages, p.micro_batches > 0 ? p.micro_batches : p.stages);  // 0: one a stage
+  expects(p.stages <= t.layers, "hml: a pipeline stage holds at least one layer: no more stages than layers");
+  expects(p.micro_batches <= max_micro_batches, "hml: a pipeline step runs at most 1024 micro-batches");
+  if (p.stages > 1) validate(p.link);
+}
+
 constexpr void validate(const transformer& t, const inference_options& o) {
   validate(t);
   validate_weight_group(t, o);
@@ -210,6 +266,14 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0,
           "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
   if (n > 1) validate(o.link);
+  validate(t, o.pipeline);
+}
+
+// The micro-batches a pipeline step of `batch` sequences runs: those asked for (else one a stage), no more
+// than the sequences.
+[[nodiscard]] constexpr std::uint64_t micro_batches_of(const pipeline_parallelism& p, std::uint64_t batch) noexcept {
+  const std::uint64_t asked = p.micro_batches > 0 ? p.micro_batches : p.stages;
+  return asked < batch ? asked : batch;
 }
 
 // The operators count elements in 64-bit integers (then FLOP and bytes in doubles): every element count
@@ -283,13 +347,15 @@ struct step_shape {
 inline constexpr std::size_t max_step_operators = 16;
 using operator_list = fixed_list<operator_cost, max_step_operators>;
 
-// The operators of one step on one device, each summed over the layers. Under tensor parallelism over n
-// devices, Q/K/V and gate/up are split by columns and O and down by rows (Megatron-LM), the heads, kv heads
-// and ffn by n, the LM head by vocabulary; the embedding and the norms are replicated; two all-reduces of
-// the tokens' hidden states per layer (after attention and after the MLP).
-[[nodiscard]] constexpr operator_list step_operators(const transformer& t, const step_shape& s,
-                                                     const inference_options& o = {}) {
+// The operators of one step on one device of a pipeline stage, each summed over the stage's layers: the
+// embedding (and a position table) on the first stage only, the final norm and the LM head on the last. Under
+// tensor parallelism over n devices, Q/K/V and gate/up are split by columns and O and down by rows
+// (Megatron-LM), the heads, kv heads and ffn by n, the LM head by vocabulary; the embedding and the norms are
+// replicated; two all-reduces of the tokens' hidden states per layer (after attention and after the MLP).
+[[nodiscard]] constexpr operator_list stage_operators(const transformer& t, const step_shape& s,
+                                                      const inference_options& o, const pipeline_stage& stage) {
   validate(t, o);
+  expects(stage.layers >= 1 && stage.layers <= t.layers, "hml: a pipeline stage holds 1 to all of the layers");
   expects(s.batch > 0 && s.new_tokens > 0 && s.context >= s.new_tokens,
           "hml: a step needs batch and new tokens >= 1 and a context that holds them");
   validate_counts(t, s.batch, s.new_tokens, s.context);
@@ -301,7 +367,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const std::uint64_t rows = s.batch * s.new_tokens;
   const attention_shape a{t.heads / n, t.kv_heads / n, t.head_dim};
   const std::uint64_t ffn = t.ffn / n;
-  const std::uint64_t L = t.layers;
+  const std::uint64_t L = stage.layers;
   const bool gated = t.gated_mlp;
 
   // A bias adds one weight and one FLOP per output of a row (in the GEMM's epilogue: no operator of its own).
@@ -317,8 +383,8 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const std::uint64_t qkv = (a.heads + 2 * a.kv_heads) * a.head_dim;
 
   operator_list ops;
-  ops.push_back(embedding_lookup(rows, t.hidden, act, w));
-  if (t.learned_positions > 0) {  // each token's position row read and added to its embedding
+  if (stage.first) ops.push_back(embedding_lookup(rows, t.hidden, act, w));
+  if (stage.first && t.learned_positions > 0) {  // each token's position row read and added to its embedding
     operator_cost positions = elementwise("position embedding"sv, rows * t.hidden, 1, 1.0, act);
     positions.weights = bytes_of(rows * t.hidden, w);
     ops.push_back(positions);
@@ -358,19 +424,29 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   // The norms after attention and after the last layer, and the LM head on each sequence's last token.
   operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
   norms = repeated(norms, L);
-  const operator_cost final_norm = normalization_layer(s.batch, t.hidden, t.norm, act, w);
-  norms.flops += final_norm.flops;
-  norms.weights += final_norm.weights;
-  norms.activations_read += final_norm.activations_read;
-  norms.activations_written += final_norm.activations_written;
-  norms.name = "norms (MLP, final)"sv;
+  if (stage.last) {
+    const operator_cost final_norm = normalization_layer(s.batch, t.hidden, t.norm, act, w);
+    norms.flops += final_norm.flops;
+    norms.weights += final_norm.weights;
+    norms.activations_read += final_norm.activations_read;
+    norms.activations_written += final_norm.activations_written;
+    norms.name = "norms (MLP, final)"sv;
+  } else {
+    norms.name = "norms (MLP)"sv;
+  }
   ops.push_back(norms);
-  ops.push_back(linear("LM head"sv, s.batch, t.hidden, detail::ceil_div(t.vocab, n), act, w));
+  if (stage.last) ops.push_back(linear("LM head"sv, s.batch, t.hidden, detail::ceil_div(t.vocab, n), act, w));
   if (o.types.weight_group > 0) {  // each weight read with its share of its group's scale and zero point
     const double stored = stored_weight_bits(o.types) / bits_of(w);
     for (std::size_t i = 0; i < ops.size(); ++i) ops[i].weights = ops[i].weights * stored;
   }
   return ops;
+}
+
+// The operators of one step of the whole model on one device (each of n tensor-parallel devices).
+[[nodiscard]] constexpr operator_list step_operators(const transformer& t, const step_shape& s,
+                                                     const inference_options& o = {}) {
+  return stage_operators(t, s, o, whole_model(t));
 }
 
 // --- Time --------------------------------------------------------------------------------------------
@@ -481,9 +557,12 @@ struct operator_time {
 // The roof an operator sees: the machine's main-memory bandwidth and the peak of its compute kind, each
 // scaled by the achieved share. A machine without a peak for that kind fails here: a compile error in a
 // constant expression, std::invalid_argument at run time.
-[[nodiscard]] constexpr operator_time time_on(const operator_cost& op, const machine_description& m,
-                                              const inference_options& o) {
-  validate(o.achieved);
+namespace detail {
+
+// time_on for efficiencies already validated (a step's operators share them: a long generation in a constant
+// expression would pay for each operator's check).
+[[nodiscard]] constexpr operator_time time_on_validated(const operator_cost& op, const machine_description& m,
+                                                        const inference_options& o) {
   operator_time r{.op = op};
   const data_size moved = op.bytes();
   r.intensity = moved.value() > 0 ? op.flops / moved : arithmetic_intensity{};
@@ -491,7 +570,7 @@ struct operator_time {
   const memory streaming{.latency = 0 * second,
                          .bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory};
   expects(streaming.bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
-  r.memory_time = transfer_time(streaming, moved);
+  r.memory_time = detail::transfer_time_of(streaming, moved, sequential_access);  // streaming checked above
   if (op.flops.value() > 0) {
     r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
   }
@@ -515,7 +594,17 @@ struct operator_time {
   return r;
 }
 
-// A step on a machine: its operators, their totals, its time and what binds it overall.
+}  // namespace detail
+
+[[nodiscard]] constexpr operator_time time_on(const operator_cost& op, const machine_description& m,
+                                              const inference_options& o) {
+  validate(o.achieved);
+  return detail::time_on_validated(op, m, o);
+}
+
+// A step on a machine: its operators, their totals, its time and what binds it overall. Under pipeline
+// parallelism, the operators are the busiest stage's for all the step's micro-batches, and the step's time
+// adds what that stage waits (pipeline_wait): the bubble, and its micro-batches' hand-offs from stage to stage.
 struct step_analysis {
   step_shape shape{};
   fixed_list<operator_time, max_step_operators> operators{};
@@ -527,6 +616,7 @@ struct step_analysis {
   duration memory_time{};   // sum of the operators' memory times
   duration link_time{};
   duration overhead{};      // the kernels' fixed costs (expected time only)
+  duration pipeline_wait{};
   step_time time{};
 
   [[nodiscard]] constexpr tokens produced() const noexcept {
@@ -541,23 +631,124 @@ struct step_analysis {
   }
 };
 
-[[nodiscard]] constexpr step_analysis analyze_step(const transformer& t, const step_shape& s,
-                                                   const machine_description& m, const inference_options& o = {}) {
+namespace detail {
+
+// An operator's figures added to its step's totals and time.
+constexpr void add_to_totals(step_analysis& r, const operator_time& ot) noexcept {
+  r.flops += ot.op.flops;
+  r.weights += ot.op.weights;
+  r.kv_read += ot.op.kv_read;
+  r.bytes += ot.op.bytes();
+  r.compute_time += ot.compute_time;
+  r.memory_time += ot.memory_time;
+  r.link_time += ot.link_time;
+  r.overhead += ot.overhead;
+  r.time.value += ot.time;
+}
+
+// An operator run `runs` times more, added to another run of it (the same operator of another micro-batch).
+constexpr void add_runs(operator_time& into, const operator_time& more, std::uint64_t runs) noexcept {
+  const operator_cost op = repeated(more.op, runs);
+  into.op.flops += op.flops;
+  into.op.weights += op.weights;
+  into.op.kv_read += op.kv_read;
+  into.op.kv_written += op.kv_written;
+  into.op.activations_read += op.activations_read;
+  into.op.activations_written += op.activations_written;
+  into.op.link_sent += op.link_sent;
+  into.op.link_messages += op.link_messages;
+  into.op.repeats += op.repeats;
+  const data_size moved = into.op.bytes();
+  into.intensity = moved.value() > 0 ? into.op.flops / moved : arithmetic_intensity{};
+  const double n = static_cast<double>(runs);
+  into.compute_time += n * more.compute_time;
+  into.memory_time += n * more.memory_time;
+  into.link_time += n * more.link_time;
+  into.overhead += n * more.overhead;
+  into.time += n * more.time;
+  into.bound = into.link_time > combine(into.memory_time, into.compute_time, overlap::full) ? limit::link
+               : into.compute_time > into.memory_time                                          ? limit::compute
+                                                                                                : limit::memory;
+}
+
+}  // namespace detail
+
+// One device's step of a pipeline stage (the whole model where there is no pipeline).
+[[nodiscard]] constexpr step_analysis analyze_stage(const transformer& t, const step_shape& s, const machine_description& m,
+                                                    const inference_options& o, const pipeline_stage& stage) {
   step_analysis r{.shape = s};
-  for (const operator_cost& op : step_operators(t, s, o)) {
-    const operator_time ot = time_on(op, m, o);
+  for (const operator_cost& op : stage_operators(t, s, o, stage)) {  // which validates o
+    const operator_time ot = detail::time_on_validated(op, m, o);
     r.operators.push_back(ot);
-    r.flops += op.flops;
-    r.weights += op.weights;
-    r.kv_read += op.kv_read;
-    r.bytes += op.bytes();
-    r.compute_time += ot.compute_time;
-    r.memory_time += ot.memory_time;
-    r.link_time += ot.link_time;
-    if (o.estimate == estimate::expected) r.overhead += ot.overhead;
-    r.time.value += ot.time;
+    detail::add_to_totals(r, ot);
   }
   return r;
+}
+
+namespace detail {
+
+// A step of a pipeline: each kind of stage (its layers, first, last) timed once for each micro-batch size
+// (the batch's sequences over the micro-batches, and one more for the first `batch % count`), the
+// schedule's time from those, and the busiest stage's operators for every micro-batch.
+[[nodiscard]] constexpr step_analysis analyze_pipeline_step(const transformer& t, const step_shape& s,
+                                                            const machine_description& m, const inference_options& o) {
+  const unsigned stages = o.pipeline.stages;
+  const std::uint64_t count = micro_batches_of(o.pipeline, s.batch);
+  const std::uint64_t small = s.batch / count;
+  const std::uint64_t larger = s.batch % count;  // micro-batches of small + 1 sequences
+  const auto sequences = [&](unsigned j) { return j < larger ? small + 1 : small; };
+  const auto shape_of = [&](std::uint64_t batch) {
+    step_shape r = s;
+    r.batch = batch;
+    return r;
+  };
+  std::array<duration, max_pipeline_stages> small_time{}, large_time{};
+  step_analysis small_step{}, large_step{}, busiest_small{}, busiest_large{};
+  duration busiest_work{};
+  for (unsigned i = 0; i < stages; ++i) {
+    const pipeline_stage stage = stage_of(t, stages, i);
+    if (i == 0 || !(stage == stage_of(t, stages, i - 1))) {
+      small_step = analyze_stage(t, shape_of(small), m, o, stage);
+      if (larger > 0) large_step = analyze_stage(t, shape_of(small + 1), m, o, stage);
+    }
+    small_time[i] = small_step.time.value;
+    large_time[i] = large_step.time.value;
+    const duration work = static_cast<double>(count - larger) * small_time[i] + static_cast<double>(larger) * large_time[i];
+    if (i == 0 || work > busiest_work) {
+      busiest_work = work;
+      busiest_small = small_step;
+      busiest_large = large_step;
+    }
+  }
+  const auto stage_time = [&](unsigned i, unsigned j) { return j < larger ? large_time[i] : small_time[i]; };
+  const auto hand_off = [&](unsigned j) {
+    return link_time(o.pipeline.link, bytes_of(sequences(j) * s.new_tokens * t.hidden, o.types.activations));
+  };
+  const auto micro = static_cast<unsigned>(count);
+  const duration time = s.kind == phase::prefill ? fill_and_drain(stages, micro, stage_time, hand_off)
+                                                 : steady_state_cycle(stages, micro, stage_time, hand_off);
+  step_analysis r{.shape = s, .pipeline_wait = time - busiest_work, .time = {time - busiest_work}};
+  for (std::size_t k = 0; k < busiest_small.operators.size(); ++k) {
+    operator_time op{.op = repeated(busiest_small.operators[k].op, 0)};
+    add_runs(op, busiest_small.operators[k], count - larger);
+    if (larger > 0) add_runs(op, busiest_large.operators[k], larger);
+    r.operators.push_back(op);
+    add_to_totals(r, op);
+  }
+  return r;
+}
+
+}  // namespace detail
+
+// A step on the machine: the whole model on each tensor-parallel device, or a pipeline's step.
+[[nodiscard]] constexpr step_analysis analyze_step(const transformer& t, const step_shape& s,
+                                                   const machine_description& m, const inference_options& o = {}) {
+  if (o.pipeline.stages > 1) {
+    validate(t, o);
+    expects(s.batch > 0, "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+    return detail::analyze_pipeline_step(t, s, m, o);
+  }
+  return analyze_stage(t, s, m, o, whole_model(t));
 }
 
 // Where the link starts to bind: the per-direction bandwidth below which a step's link time exceeds both
@@ -761,9 +952,18 @@ private:
 // A mixture of experts reads more experts' weights as the batch grows until every expert is touched, at
 // batch experts / active: the affine form holds from there, and below it the first compute-bound batch is
 // searched for. It is the bound's ridge whatever `o.estimate` says (tiles make the compute time a staircase).
+// Of a pipeline, each micro-batch's ridge, the whole model's on one stage group, times the micro-batches (a
+// stage's own ridge differs from the model's only by its share of the embedding and the LM head).
 [[nodiscard]] constexpr decode_ridge ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
                                                  inference_options o = {}) {
   o.estimate = estimate::bound;
+  if (o.pipeline.stages > 1) {
+    validate(t, o);
+    const double micro_batches = o.pipeline.micro_batches > 0 ? o.pipeline.micro_batches : o.pipeline.stages;
+    o.pipeline = {};
+    const decode_ridge each = ridge_batch(t, context, m, o);
+    return each.reached() ? decode_ridge{each.batch() * micro_batches} : each;
+  }
   const std::uint64_t from = t.experts > 1 ? detail::ceil_div(t.experts, t.active_experts) : 1;
   const step_analysis one = analyze_step(t, decode_step(from, context), m, o);
   const step_analysis two = analyze_step(t, decode_step(from + 1, context), m, o);
@@ -799,31 +999,57 @@ struct memory_use {
   return block == 0 ? context : detail::ceil_div(context, block) * block;
 }
 
-// The KV cache of `batch` sequences of `context` tokens on one device: 2 layers (kv / n) d batch slots |kv|.
+namespace detail {
+
+// The KV cache of `layers` layers for `batch` sequences of `context` tokens on one device of n tensor-parallel
+// ones: 2 layers (kv / n) d batch slots |kv|.
+[[nodiscard]] constexpr data_size kv_cache_of(const transformer& t, std::uint64_t layers, std::uint64_t batch,
+                                              std::uint64_t context, const inference_options& o) {
+  return bytes_of(2 * layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * kv_slots(context, o.memory),
+                  o.types.kv_cache);
+}
+
+}  // namespace detail
+
+// The KV cache of `batch` sequences of `context` tokens on one device (of a pipeline, the stage of the most
+// layers).
 [[nodiscard]] constexpr data_size kv_cache_size(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                 const inference_options& o = {}) {
   validate(t, o);
   validate_counts(t, batch, 1, kv_slots(context, o.memory));
-  return bytes_of(2 * t.layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * kv_slots(context, o.memory),
-                  o.types.kv_cache);
+  std::uint64_t most = 0;
+  for (unsigned i = 0; i < o.pipeline.stages; ++i) most = std::max(most, stage_of(t, o.pipeline.stages, i).layers);
+  return detail::kv_cache_of(t, most, batch, context, o);
 }
 
-// What one device holds: its share of the weights (all parameters over n: the replicated norms and
-// embedding are counted once over n too, a small undercount), the KV cache of batch x context, and the
-// activations: the largest live set of one operator (its activations read and written) of the prefill of
-// the whole context, the heaviest step.
+// What one device holds: its share of its stage's weights (a stage's parameters over n: the replicated
+// norms and embedding are counted once over n too, a small undercount), the KV cache of its layers for
+// batch x context, and the activations: the largest live set of one operator (its activations read and
+// written) of the prefill of the whole context by a micro-batch (the whole batch without a pipeline), the
+// heaviest step. Of a pipeline, the stage that needs the most.
 [[nodiscard]] constexpr memory_use memory_needed(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                  const inference_options& o = {}) {
   validate(t, o);
   validate_counts(t, batch, context, context);
+  validate_counts(t, batch, 1, kv_slots(context, o.memory));
   memory_use r{};
-  r.weights = static_cast<double>(parameters(t)) * stored_weight_bits(o.types) * bit / static_cast<double>(o.tensor_parallel);
-  r.kv_cache = kv_cache_size(t, batch, context, o);
-  for (const operator_cost& op : step_operators(t, prefill_step(batch, context), o)) {
+  const std::uint64_t largest_micro_batch = detail::ceil_div(batch, micro_batches_of(o.pipeline, batch));
+  for (const operator_cost& op : step_operators(t, prefill_step(largest_micro_batch, context), o)) {
     if (op.name == "all-reduce"sv) continue;
     // An operator summed over its runs (once or twice per layer) holds one run's buffers at a time.
     const data_size live = (op.activations_read + op.activations_written) / op.repeats;
     if (live > r.activations) r.activations = live;
+  }
+  const double weight_bits = stored_weight_bits(o.types);
+  for (unsigned i = 0; i < o.pipeline.stages; ++i) {
+    const pipeline_stage stage = stage_of(t, o.pipeline.stages, i);
+    const data_size weights =
+        static_cast<double>(stage_parameters(t, stage)) * weight_bits * bit / static_cast<double>(o.tensor_parallel);
+    const data_size kv = detail::kv_cache_of(t, stage.layers, batch, context, o);
+    if (i == 0 || weights + kv > r.weights + r.kv_cache) {
+      r.weights = weights;
+      r.kv_cache = kv;
+    }
   }
   return r;
 }

@@ -419,6 +419,60 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "--batch, --prompt, --generate: the sizes are too large to count");
 }
 
+// Pipeline parallelism: the rows are the busiest stage's for every micro-batch, and a row says what that
+// stage waits; the summary and the memory are the library's pipeline. Its options' slips are one line each.
+TEST(LlmCli, PipelineStagesAreTheLibrarysPipeline) {
+  const outcome r = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--pp", "2", "--pp-link", "50GB/s",
+                         "--pp-link-latency", "5us", "--batch", "4", "--prompt", "512", "--generate", "16", "--figures",
+                         "stated", "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  using namespace hml::literals;
+  hml::inference_options two_stages = expected;
+  two_stages.pipeline = {.stages = 2, .link = {50_GBps, 5_us}};
+  const auto& d = hml::devices::h100_sxm;
+  const auto& t = hml::models::llama_2_70b;
+  const auto prefill = hml::analyze_step(t, hml::prefill_step(4, 512), d, two_stages);
+  ASSERT_GT(prefill.pipeline_wait.value(), 0);
+  const auto rows = nlohmann::json::parse(r.out)["operators"];
+  const auto& wait = rows[prefill.operators.size()];
+  EXPECT_EQ(wait["operator"], "pipeline wait");
+  EXPECT_EQ(wait["time_s"].get<double>(), prefill.pipeline_wait.value());
+  EXPECT_EQ(rows[prefill.operators.size() + 1]["time_s"].get<double>(), prefill.time.value.value());
+  const hml::generation g{4, 512, 16};
+  const hml::serving_figures serving = hml::serving(hml::analyze_generation(t, g, d, two_stages), g);
+  const auto summary = nlohmann::json::parse(r.out)["summary"];
+  EXPECT_EQ(summary["time_to_first_token_s"].get<double>(), serving.time_to_first_token.value.value());
+  EXPECT_EQ(summary["time_per_output_token_s"].get<double>(), serving.time_per_output_token.value.value());
+  EXPECT_EQ(summary["memory_per_device_B"].get<double>(), hml::memory_needed(t, 4, 528, two_stages).total().value());
+  // The table names the stages, the micro-batches and the link.
+  const outcome table = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--pp", "4", "--tp", "2", "--link",
+                             "nvlink4", "--pp-link", "50GB/s", "--micro-batches", "2", "--batch", "5", "--context", "1024"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("on NVIDIA H100 SXM5 80GB x 8: batch 5"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("pipeline: 4 stages of 20, 20, 20, 20 layers, 2 devices each; 2 micro-batches of up to 3 "
+                           "sequences a step; hand-offs at 50 GB/s per direction, 0 s latency"),
+            std::string::npos)
+      << table.out;
+  EXPECT_NE(table.out.find("pipeline wait"), std::string::npos) << table.out;
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2"}, "--pp-link: --pp above 1 needs the link");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "65", "--pp-link", "nvlink4"},
+                        "--pp: must be a whole number from 1 to 64, not '65'");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "33", "--pp-link", "nvlink4"},
+                        "--pp: 33 stages for 32 layers; a stage holds at least one layer");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--micro-batches", "2"},
+                        "--micro-batches: a pipeline step's micro-batches; give --pp 2 or more with it");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2", "--pp-link", "nvlink4",
+                         "--micro-batches", "0"},
+                        "--micro-batches: must be a whole number from 1 to 1024");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp-link", "nvlink4"},
+                        "--pp-link: the link between pipeline stages; give --pp 2 or more with it");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2", "--pp-link", "slow"},
+                        "--pp-link: unknown link 'slow'");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2", "--pp-link", "nvlink4",
+                         "--pp-link-latency", "5GB"},
+                        "--pp-link-latency: ");
+}
+
 // Speculative decoding through the command line: the line and the JSON summary carry the library's figures
 // (tests/compile_time/transformer.cpp derives them); a draft of another vocabulary, an acceptance outside
 // [0, 1] or one without a draft is one line.
