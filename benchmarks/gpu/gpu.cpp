@@ -1,7 +1,8 @@
 // The GPU's figures, measured, against the catalog and the models: reads the CSV files gpu_measure and
 // layer_step.py wrote on a machine with the GPU (benchmarks/gpu/measured/<machine>/), and writes the `gpu`
-// section of benchmarks/README.md. It needs no GPU: the measurements are data, so the tables follow the
-// models wherever they change, and `--check README` fails when the README's section is not what the
+// section of docs/explanation/benchmarks/gpu.md (its verdict lines go into benchmarks/README.md). It needs no
+// GPU: the measurements are data, so the tables follow the models wherever they change, and `--check PAGE
+// --check-report README` fails when the page's section or the report's verdicts are not what the
 // measurements and today's models give.
 //
 // Four tables: the measured hierarchical roofline beside the catalog's figures; copy and triad from the L1
@@ -399,18 +400,27 @@ std::string report(const measurements& m, const std::string& folder) {
   return out;
 }
 
-// The README's `gpu` section, as update_readme.cmake writes it: a newline, then the fragment.
-std::string readme_section(const std::string& path) {
+// The text between `<!-- NAME -->\n` and `<!-- /NAME -->` of a file, as update_readme.cmake writes it.
+std::string section(const std::string& path, const std::string& name) {
   std::ifstream in{path};
   if (!in) throw std::runtime_error(path + ": cannot read");
   std::stringstream text;
   text << in.rdbuf();
-  const std::string all = text.str(), open = "<!-- bench:gpu -->\n", close = "<!-- /bench:gpu -->";
+  const std::string all = text.str(), open = "<!-- " + name + " -->\n", close = "<!-- /" + name + " -->";
   const std::size_t begin = all.find(open), end = all.find(close);
   if (begin == std::string::npos || end == std::string::npos || end < begin) {
-    throw std::runtime_error(path + ": no <!-- bench:gpu --> section");
+    throw std::runtime_error(path + ": no <!-- " + name + " --> section");
   }
   return all.substr(begin + open.size(), end - begin - open.size());
+}
+
+// The fragment's verdict lines (its lines in bold), as update_readme.cmake copies them into the report.
+std::string verdict_lines(const std::string& fragment) {
+  std::string lines;
+  std::istringstream in{fragment};
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("**")) lines += line + "\n";
+  return lines;
 }
 
 }  // namespace
@@ -423,7 +433,10 @@ int main(int argc, char** argv) {
       ->required();
   app.add_option("--as", shown, "the folders' parent in the text (default: as given)");
   app.add_option("--out", out_path, "write the Markdown fragment to this file (default: stdout)");
-  app.add_option("--check", check_path, "compare the fragment with this README's gpu section; exit 1 if they differ");
+  std::string check_report;
+  app.add_option("--check", check_path, "compare the fragment with this page's gpu section; exit 1 if they differ");
+  app.add_option("--check-report", check_report,
+                 "compare the fragment's verdict lines with this report's gpu verdicts; exit 1 if they differ");
   CLI11_PARSE(app, argc, argv);
   try {
     std::string fragment;
@@ -432,10 +445,15 @@ int main(int argc, char** argv) {
       if (!fragment.empty()) fragment += "\n";
       fragment += report(read_measurements(folder), shown.empty() ? folder : shown + "/" + name);
     }
-    if (!check_path.empty()) {
-      if (readme_section(check_path) != fragment) {
+    if (!check_path.empty() || !check_report.empty()) {
+      if (!check_path.empty() && section(check_path, "bench:gpu") != fragment) {
         std::fprintf(stderr, "gpu: %s's gpu section is not what the measurements and the models give; run ./lab bench\n",
                      check_path.c_str());
+        return 1;
+      }
+      if (!check_report.empty() && section(check_report, "bench-verdict:gpu") != verdict_lines(fragment)) {
+        std::fprintf(stderr, "gpu: %s's gpu verdicts are not what the measurements and the models give; run ./lab bench\n",
+                     check_report.c_str());
         return 1;
       }
     } else if (out_path.empty()) {

@@ -493,7 +493,7 @@ inline constexpr std::uint64_t tile_rows = 128;
 inline constexpr std::uint64_t tile_columns = 128;
 inline constexpr std::uint64_t tile_step = 16;
 // The least depth (k) a slice of a split-K product keeps. cuBLASLt splits the K loop of a product whose
-// tiles leave SMs idle: this project's measured H100 and H200 GEMMs (benchmarks/README.md, "GPU") run
+// tiles leave SMs idle: this project's measured H100 and H200 GEMMs (docs/explanation/benchmarks/gpu.md) run
 // products of 128 and 256 tokens with K = 4096 to 14336 as if split so, while Azure's 1024^3 GEMMs, from
 // which the kernel overhead is derived, run as one wave of whole tiles, and Azure's large products keep
 // their last wave's idle SMs. 512 to 2048 give the same errors on those measurements within half a point; 1024

@@ -18,7 +18,7 @@
 // point plus its test, so a question over 10^5 points needs a larger -fconstexpr-steps.
 //
 // Measured (clang 19, this project's 2-vCPU machine shared with other builds; benchmarks/compile_cost
-// compiles these sizes again, benchmarks/README.md#compile-time-sweeps). The seed model, run() of a 10 MiB
+// compiles these sizes again, docs/explanation/benchmarks/compile_cost.md). The seed model, run() of a 10 MiB
 // streaming kernel at 50 ns and 10 GFLOP/s, costs about 210 steps a point and a grid point about 230, so a
 // chunk takes under a quarter of the default budget and a function of up to ~1,000 steps a point fits one:
 //   100 x 100 grid of two log axes, with its regime and flips_once_along: compiles with the defaults,

@@ -209,7 +209,7 @@ private:
   using point_sentinel = decltype(end_of(std::declval<const Space&>()));  // a grid's: grid::sentinel
   using result = std::remove_cvref_t<decltype(invoke_at(std::declval<const Space&>(), 0, std::declval<F&>()))>;
 
-  // Blocks of 16 results: in benchmarks/zero_overhead (session 10) blocks of 8 and 16 measured 1.33-1.39x
+  // Blocks of 16 results: in benchmarks/zero_overhead blocks of 8 and 16 measured 1.33-1.39x
   // the nested loop by hand, 4 1.42x, 32 and 64 1.34-1.46x; probably because the loop that reads a block
   // runs beside the divisions of the loop that fills the next only when both fit in the core's window of
   // instructions (not measured).

@@ -115,7 +115,7 @@ static_assert(hml::peak(devices::a100_sxm_80gb, fp16_tensor, hml::basis::measure
 static_assert(hml::peak(devices::a100_sxm_80gb, fp16_tensor, hml::basis::measured).kind == hml::provenance::measured);
 static_assert(!hml::find_ceiling(hml::systems::gh200_hopper, fp16_tensor)->measured.published());
 
-// This project's own measurements (benchmarks/gpu, 2026-11-24; the tables in benchmarks/README.md, whose test
+// This project's own measurements (benchmarks/gpu, 2026-11-24; the tables in docs/explanation/benchmarks/gpu.md, whose test
 // checks these figures against the measurement files): an L1 and an L2 level's read bandwidth, the vector
 // FMA peaks at 96 % of the datasheets' and cuBLASLt's FP64 and TF32 tensor GEMMs; the H100's L1 reads 2.3x its
 // L2, which reads 3.4x the HBM's stated 3.35 TB/s.
