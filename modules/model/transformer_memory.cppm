@@ -1,0 +1,175 @@
+// hml.transformer:memory — what a device holds (weights, KV cache, activations) against its capacity;
+// the largest batch and context; efficiencies fitted to a measured time.
+module;
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+export module hml.transformer:memory;
+import hml.operators;
+import hml.analysis;
+import hml.link;
+import hml.pipeline;
+import :model;
+import :steps;
+import :time;
+
+using namespace std::string_view_literals;
+
+export namespace hml {
+
+// --- Memory ------------------------------------------------------------------------------------------
+
+struct memory_use {
+  data_size weights{};
+  data_size kv_cache{};
+  data_size activations{};
+  [[nodiscard]] constexpr data_size total() const noexcept { return weights + kv_cache + activations; }
+};
+
+// The token slots a sequence of `context` tokens holds in the KV cache: its tokens, rounded up to whole blocks
+// where the cache is paged (17 tokens in blocks of 16 take 32 slots).
+[[nodiscard]] constexpr std::uint64_t kv_slots(std::uint64_t context, const memory_policy& p) noexcept {
+  const std::uint64_t block = p.kv_block_tokens;
+  return block == 0 ? context : detail::ceil_div(context, block) * block;
+}
+
+namespace detail {
+
+// The KV cache of `layers` layers for `batch` sequences of `context` tokens on one device of n tensor-parallel
+// ones: 2 layers (kv / n) d batch slots |kv|.
+[[nodiscard]] constexpr data_size kv_cache_of(const transformer& t, std::uint64_t layers, std::uint64_t batch,
+                                              std::uint64_t context, const inference_options& o) {
+  return bytes_of(2 * layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * kv_slots(context, o.memory),
+                  o.types.kv_cache);
+}
+
+}  // namespace detail
+
+// The KV cache of `batch` sequences of `context` tokens on one device (of a pipeline, the stage of the most
+// layers).
+[[nodiscard]] constexpr data_size kv_cache_size(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                                const inference_options& o = {}) {
+  validate(t, o);
+  validate_counts(t, batch, 1, kv_slots(context, o.memory));
+  std::uint64_t most = 0;
+  for (unsigned i = 0; i < o.pipeline.stages; ++i) most = std::max(most, stage_of(t, o.pipeline.stages, i).layers);
+  return detail::kv_cache_of(t, most, batch, context, o);
+}
+
+// What one device holds: its share of its stage's weights (a stage's parameters over n: the replicated
+// norms and embedding are counted once over n too, a small undercount), the KV cache of its layers for
+// batch x context, and the activations: the largest live set of one operator (its activations read and
+// written) of the prefill of the whole context by a micro-batch (the whole batch without a pipeline), the
+// heaviest step. Of a pipeline, the stage that needs the most.
+[[nodiscard]] constexpr memory_use memory_needed(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                                 const inference_options& o = {}) {
+  validate(t, o);
+  validate_counts(t, batch, context, context);
+  validate_counts(t, batch, 1, kv_slots(context, o.memory));
+  memory_use r{};
+  const std::uint64_t largest_micro_batch = detail::ceil_div(batch, micro_batches_of(o.pipeline, batch));
+  for (const operator_cost& op : step_operators(t, prefill_step(largest_micro_batch, context), o)) {
+    if (op.name == "all-reduce"sv) continue;
+    // An operator summed over its runs (once or twice per layer) holds one run's buffers at a time.
+    const data_size live = (op.activations_read + op.activations_written) / op.repeats;
+    if (live > r.activations) r.activations = live;
+  }
+  const double weight_bits = stored_weight_bits(o.types);
+  for (unsigned i = 0; i < o.pipeline.stages; ++i) {
+    const pipeline_stage stage = stage_of(t, o.pipeline.stages, i);
+    const data_size weights =
+        static_cast<double>(stage_parameters(t, stage)) * weight_bits * bit / static_cast<double>(o.tensor_parallel);
+    const data_size kv = detail::kv_cache_of(t, stage.layers, batch, context, o);
+    if (i == 0 || weights + kv > r.weights + r.kv_cache) {
+      r.weights = weights;
+      r.kv_cache = kv;
+    }
+  }
+  return r;
+}
+
+// The capacity of the machine's main memory (typed; published by every catalog GPU).
+[[nodiscard]] constexpr data_size capacity_of(const machine_description& m) {
+  const figure<data_size> c = main_memory(m).capacity;
+  expects(c.published(), "hml: the machine publishes no main-memory capacity");
+  return c.value;
+}
+
+// The memory a run may take on the device: its capacity times the memory utilization.
+[[nodiscard]] constexpr data_size usable_memory(const machine_description& m, const inference_options& o = {}) {
+  validate(o.memory);
+  return capacity_of(m) * o.memory.memory_utilization;
+}
+
+// Sizes too large for exact counts (see validate_counts) are far beyond any memory: they do not fit.
+[[nodiscard]] constexpr bool fits(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                  const machine_description& m, const inference_options& o = {}) {
+  if (!counts_are_exact(t, batch, context, kv_slots(context, o.memory))) return false;
+  return memory_needed(t, batch, context, o).total() <= usable_memory(m, o);
+}
+
+// The largest batch of `context`-token sequences that fits (0 if not even one), by bisection: memory
+// grows with the batch.
+[[nodiscard]] constexpr std::uint64_t largest_batch(const transformer& t, std::uint64_t context,
+                                                    const machine_description& m, const inference_options& o = {}) {
+  std::uint64_t low = 0, high = 1;
+  while (fits(t, high, context, m, o) && high < (std::uint64_t{1} << 40)) high *= 2;
+  while (high - low > 1) {
+    const std::uint64_t mid = low + (high - low) / 2;
+    (fits(t, mid, context, m, o) ? low : high) = mid;
+  }
+  return low;
+}
+
+// The longest context that `batch` sequences may hold (0 if none fits).
+[[nodiscard]] constexpr tokens largest_context(const transformer& t, std::uint64_t batch,
+                                               const machine_description& m, const inference_options& o = {}) {
+  std::uint64_t low = 0, high = 1;
+  while (fits(t, batch, high, m, o) && high < (std::uint64_t{1} << 40)) high *= 2;
+  while (high - low > 1) {
+    const std::uint64_t mid = low + (high - low) / 2;
+    (fits(t, batch, mid, m, o) ? low : high) = mid;
+  }
+  return {low};
+}
+
+// --- Calibration -------------------------------------------------------------------------------------
+
+// The memory efficiency at which the model's step takes `measured` (the compute efficiency as given), by
+// bisection: the step's time falls as the memory efficiency grows. Fails if no efficiency in (0, 1] gives
+// that time (the measurement is faster than the model at full bandwidth, or compute-bound throughout).
+[[nodiscard]] constexpr double fit_memory_efficiency(const transformer& t, const step_shape& s,
+                                                     const machine_description& m, step_time measured,
+                                                     inference_options o = {}) {
+  o.achieved.memory = 1.0;
+  expects(analyze_step(t, s, m, o).time.value <= measured.value,
+          "hml: the measured time is shorter than the model's at full bandwidth");
+  double low = 1e-6, high = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    o.achieved.memory = mid;
+    (analyze_step(t, s, m, o).time.value > measured.value ? low : high) = mid;
+  }
+  return high;
+}
+
+// The same for the compute efficiency (the memory efficiency as given).
+[[nodiscard]] constexpr double fit_compute_efficiency(const transformer& t, const step_shape& s,
+                                                      const machine_description& m, step_time measured,
+                                                      inference_options o = {}) {
+  o.achieved.compute = 1.0;
+  expects(analyze_step(t, s, m, o).time.value <= measured.value,
+          "hml: the measured time is shorter than the model's at full compute");
+  double low = 1e-6, high = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    o.achieved.compute = mid;
+    (analyze_step(t, s, m, o).time.value > measured.value ? low : high) = mid;
+  }
+  return high;
+}
+
+}  // namespace hml

@@ -1,0 +1,322 @@
+// hml.transformer:steps — how a model runs (precisions, efficiencies, memory policy, tensor and pipeline
+// parallelism) and the operators of one step on one device.
+module;
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+export module hml.transformer:steps;
+import hml.operators;
+import hml.analysis;
+import hml.link;
+import hml.pipeline;
+import :model;
+
+using namespace std::string_view_literals;
+
+export namespace hml {
+
+// --- How it runs -------------------------------------------------------------------------------------
+
+// Weight-only quantization to INT8 or INT4 stores the weights in groups that share a scale and a zero point
+// (gpt-fast's and torchao's int4: a BF16 scale and a BF16 zero for each 32, 64, 128 or 256 weights along a
+// row; AWQ and GPTQ: groups of 128, FP16 scales): `weight_group` weights a group, each group's 16-bit scale
+// and 16-bit zero point read with its weights (0: none counted, as for per-channel scales, one a row of
+// thousands). A group divides every projection's rows. AWQ and GPTQ pack their zero points in 4 bits, so at
+// their groups of 128 hml counts 0.25 bits a weight where they store 0.16 (2 % of an INT4 weight's bits).
+struct precisions {
+  precision weights = precision::fp16;
+  precision activations = precision::fp16;
+  precision kv_cache = precision::fp16;
+  std::uint64_t weight_group = 0;
+};
+
+inline constexpr std::uint64_t max_weight_group = std::uint64_t{1} << 20;
+
+constexpr void validate(const precisions& p) {
+  if (p.weight_group == 0) return;
+  expects(p.weights == precision::int8 || p.weights == precision::int4,
+          "hml: a weight group is INT8's or INT4's (NVFP4 and MXFP4 count their blocks' scales themselves)");
+  expects(p.weight_group >= 2 && p.weight_group <= max_weight_group, "hml: a weight group holds 2 to 2^20 weights");
+}
+
+// Bits a weight takes in memory with its share of its group's scale and zero point: INT4 in groups of 32,
+// 4 + 2 x 16 / 32 = 5.
+[[nodiscard]] constexpr double stored_weight_bits(const precisions& p) noexcept {
+  constexpr double scale_and_zero_bits = 2 * 16;
+  return bits_of(p.weights) + (p.weight_group > 0 ? scale_and_zero_bits / static_cast<double>(p.weight_group) : 0.0);
+}
+
+enum class attention_kernel { fused, unfused };
+
+// Achieved share of the compute peak and of the memory bandwidth, in (0, 1].
+struct efficiency {
+  double compute = 1.0;
+  double memory = 1.0;
+};
+
+constexpr void validate(const efficiency& e) {
+  expects(e.compute > 0 && e.compute <= 1 && e.memory > 0 && e.memory <= 1,
+          "hml: efficiencies must be within (0, 1]");
+}
+
+// How a serving system holds the KV cache and how much of the memory it may take, as vLLM does (PagedAttention,
+// Kwon et al., SOSP 2023): the cache in blocks of `kv_block_tokens` tokens, a sequence taking whole blocks
+// (vLLM's default block: 16; 0: one contiguous buffer of exactly its tokens), and `memory_utilization` of
+// the device's memory for weights, activations and cache together (vLLM's gpu_memory_utilization, 0.9 by
+// default; 1: all of it).
+struct memory_policy {
+  std::uint64_t kv_block_tokens = 0;
+  double memory_utilization = 1.0;
+};
+
+constexpr void validate(const memory_policy& p) {
+  expects(p.kv_block_tokens <= (std::uint64_t{1} << 20), "hml: a KV block holds at most 2^20 tokens");
+  expects(p.memory_utilization > 0 && p.memory_utilization <= 1, "hml: the memory utilization is within (0, 1]");
+}
+
+// Which time a step takes: the ideal bound (each operator at its roofline: the larger of its compute and
+// memory times, plus its link time), or the expected time of a run on a GPU, which adds what the machine's
+// measured figures say kernels lose: matrix products run as tiles in waves over the SMs (tiling_factor),
+// and each kernel but the collectives pays the machine's kernel overhead (the collectives' measured latency
+// holds their own). A machine without those figures (no SM count, no kernel overhead) loses nothing there.
+enum class estimate { bound, expected };
+
+// Pipeline parallelism: the layers split over `stages` devices (or tensor-parallel groups) as stage_of
+// splits them; a step's batch split into `micro_batches` (0: one a stage, as vLLM runs a virtual engine a
+// stage; never more than the batch's sequences, the first ones a sequence larger where they do not divide
+// it); each micro-batch's hidden states sent from a stage to the next over `link`, one message. A prefill
+// step fills and drains the pipeline; decode steps run in its steady state (hml.pipeline's schedules).
+struct pipeline_parallelism {
+  unsigned stages = 1;
+  unsigned micro_batches = 0;
+  hml::link link{};  // between stages (needed when stages > 1): per direction, latency
+};
+
+inline constexpr unsigned max_micro_batches = 1024;
+
+struct inference_options {
+  precisions types{};
+  attention_kernel attention = attention_kernel::fused;
+  unsigned tensor_parallel = 1;  // devices each stage is split over
+  hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
+  pipeline_parallelism pipeline{};
+  efficiency achieved{};
+  memory_policy memory{};
+  hml::estimate estimate = hml::estimate::bound;
+};
+
+// A weight group divides the rows it is taken along: every projection's input on one device (the hidden
+// size; the heads' width and the FFN size over the tensor-parallel devices).
+constexpr void validate_weight_group(const transformer& t, const inference_options& o) {
+  validate(o.types);
+  const std::uint64_t g = o.types.weight_group;
+  const std::uint64_t n = o.tensor_parallel > 0 ? o.tensor_parallel : 1;
+  expects(g == 0 || (t.hidden % g == 0 && (t.heads / n * t.head_dim) % g == 0 && (t.ffn / n) % g == 0),
+          "hml: a weight group divides every projection's rows (the hidden size, and the heads' width and the FFN "
+          "size per device): gpt-fast takes 32 to 256, AWQ and GPTQ 128");
+}
+
+constexpr void validate(const transformer& t, const pipeline_parallelism& p) {
+  validate_pipeline(p.stages, p.micro_batches > 0 ? p.micro_batches : p.stages);  // 0: one a stage
+  expects(p.stages <= t.layers, "hml: a pipeline stage holds at least one layer: no more stages than layers");
+  expects(p.micro_batches <= max_micro_batches, "hml: a pipeline step runs at most 1024 micro-batches");
+  if (p.stages > 1) validate(p.link);
+}
+
+constexpr void validate(const transformer& t, const inference_options& o) {
+  validate(t);
+  validate_weight_group(t, o);
+  validate(o.achieved);
+  validate(o.memory);
+  const std::uint64_t n = o.tensor_parallel;
+  expects(n >= 1, "hml: tensor parallelism needs at least one device");
+  expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0,
+          "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
+  if (n > 1) validate(o.link);
+  validate(t, o.pipeline);
+}
+
+// The micro-batches a pipeline step of `batch` sequences runs: those asked for (else one a stage), no more
+// than the sequences.
+[[nodiscard]] constexpr std::uint64_t micro_batches_of(const pipeline_parallelism& p, std::uint64_t batch) noexcept {
+  const std::uint64_t asked = p.micro_batches > 0 ? p.micro_batches : p.stages;
+  return asked < batch ? asked : batch;
+}
+
+// The operators count elements in 64-bit integers (then FLOP and bytes in doubles): every element count
+// must stay below 2^62, far from overflow (a batch of 10^9 sequences of 10^6 tokens would not).
+[[nodiscard]] constexpr bool counts_are_exact(const transformer& t, std::uint64_t batch, std::uint64_t new_tokens,
+                                              std::uint64_t context) noexcept {
+  constexpr double limit = 4611686018427387904.0;  // 2^62
+  const auto d = [](std::uint64_t x) { return static_cast<double>(x); };
+  const double rows = d(batch) * d(new_tokens);
+  const double widest = d(t.hidden) > 2.0 * d(t.ffn) * d(t.active_experts) ? d(t.hidden)
+                                                                              : 2.0 * d(t.ffn) * d(t.active_experts);
+  return rows * (widest > d(t.vocab) ? widest : d(t.vocab)) * (d(t.heads) + 2.0 * d(t.kv_heads)) < limit &&
+         rows * d(context) * d(t.heads) < limit &&
+         2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * d(t.head_dim) < limit &&
+         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) * d(t.experts) + (d(t.heads) + d(t.kv_heads)) * d(t.head_dim)) +
+                 2.0 * d(t.vocab) * d(t.hidden) + d(t.learned_positions) * d(t.hidden) <
+             limit;
+}
+
+constexpr void validate_counts(const transformer& t, std::uint64_t batch, std::uint64_t new_tokens,
+                               std::uint64_t context) {
+  expects(counts_are_exact(t, batch, new_tokens, context),
+          "hml: the sizes are too large to count (element counts must stay below 2^62)");
+}
+
+// A model with a learned position table has no position past its last row.
+constexpr void validate_context(const transformer& t, std::uint64_t context) {
+  expects(t.learned_positions == 0 || context <= t.learned_positions,
+          "hml: the context is longer than the model's learned positions");
+}
+
+enum class phase { prefill, decode };
+
+[[nodiscard]] constexpr std::string_view to_string(phase p) noexcept {
+  return p == phase::prefill ? "prefill" : "decode";
+}
+
+// One forward pass: `batch` sequences, each adding `new_tokens` tokens (the prompt in prefill, 1 in decode)
+// to a context of `context` tokens in all (the new ones included).
+struct step_shape {
+  phase kind = phase::decode;
+  std::uint64_t batch = 1;
+  std::uint64_t new_tokens = 1;
+  std::uint64_t context = 1;
+};
+
+[[nodiscard]] constexpr step_shape prefill_step(std::uint64_t batch, std::uint64_t prompt) noexcept {
+  return {phase::prefill, batch, prompt, prompt};
+}
+[[nodiscard]] constexpr step_shape decode_step(std::uint64_t batch, std::uint64_t context) noexcept {
+  return {phase::decode, batch, 1, context};
+}
+// The target model's step of speculative decoding: each sequence's `draft_tokens` drafted tokens and the
+// last accepted one, verified at once over the context that holds them.
+[[nodiscard]] constexpr step_shape verify_step(std::uint64_t batch, std::uint64_t draft_tokens,
+                                               std::uint64_t context) noexcept {
+  return {phase::decode, batch, draft_tokens + 1, context};
+}
+
+// Ring all-reduce of `size` bytes over n devices: each device sends 2 (n - 1) / n x size, in 2 (n - 1)
+// messages one after another (reduce-scatter, then all-gather).
+[[nodiscard]] constexpr operator_cost all_reduce(data_size size, unsigned n) {
+  expects(n >= 1, "hml: an all-reduce needs at least one device");
+  const double steps = 2.0 * (n - 1);
+  return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = steps};
+}
+
+// The most operators a step has: 15 (the embedding, a position table or rotary, the norm, QKV, the cache store,
+// attention, O, the residual add, an all-reduce, a router, the MLP's three, the norms, the LM head) and one
+// spare. No more: every step fills a list this long, and a compile-time generation pays for each slot.
+inline constexpr std::size_t max_step_operators = 16;
+using operator_list = fixed_list<operator_cost, max_step_operators>;
+
+// The operators of one step on one device of a pipeline stage, each summed over the stage's layers: the
+// embedding (and a position table) on the first stage only, the final norm and the LM head on the last. Under
+// tensor parallelism over n devices, Q/K/V and gate/up are split by columns and O and down by rows
+// (Megatron-LM), the heads, kv heads and ffn by n, the LM head by vocabulary; the embedding and the norms are
+// replicated; two all-reduces of the tokens' hidden states per layer (after attention and after the MLP).
+[[nodiscard]] constexpr operator_list stage_operators(const transformer& t, const step_shape& s,
+                                                      const inference_options& o, const pipeline_stage& stage) {
+  validate(t, o);
+  expects(stage.layers >= 1 && stage.layers <= t.layers, "hml: a pipeline stage holds 1 to all of the layers");
+  expects(s.batch > 0 && s.new_tokens > 0 && s.context >= s.new_tokens,
+          "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+  validate_counts(t, s.batch, s.new_tokens, s.context);
+  validate_context(t, s.context);
+  const precision act = o.types.activations;
+  const precision w = o.types.weights;
+  const precision kv = o.types.kv_cache;
+  const std::uint64_t n = o.tensor_parallel;
+  const std::uint64_t rows = s.batch * s.new_tokens;
+  const attention_shape a{t.heads / n, t.kv_heads / n, t.head_dim};
+  const std::uint64_t ffn = t.ffn / n;
+  const std::uint64_t L = stage.layers;
+  const bool gated = t.gated_mlp;
+
+  // A bias adds one weight and one FLOP per output of a row (in the GEMM's epilogue: no operator of its own).
+  const auto with_bias = [&](bool has_bias, operator_cost op, std::uint64_t op_rows, std::uint64_t out) {
+    if (!has_bias) return op;
+    op.weights += bytes_of(out, w);
+    op.flops += static_cast<double>(op_rows * out) * flop;
+    return op;
+  };
+  const auto biased = [&](operator_cost op, std::uint64_t op_rows, std::uint64_t out) {
+    return with_bias(t.biases, op, op_rows, out);
+  };
+  const std::uint64_t qkv = (a.heads + 2 * a.kv_heads) * a.head_dim;
+
+  operator_list ops;
+  if (stage.first) ops.push_back(embedding_lookup(rows, t.hidden, act, w));
+  if (stage.first && t.learned_positions > 0) {  // each token's position row read and added to its embedding
+    operator_cost positions = elementwise("position embedding"sv, rows * t.hidden, 1, 1.0, act);
+    positions.weights = bytes_of(rows * t.hidden, w);
+    ops.push_back(positions);
+  }
+  ops.push_back(repeated(normalization_layer(rows, t.hidden, t.norm, act, w), L));
+  ops.push_back(repeated(with_bias(t.biases || t.qkv_biases, linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
+  if (t.learned_positions == 0) ops.push_back(repeated(rotary(rows, a, act), L));
+  ops.push_back(repeated(kv_cache_store(rows, a, act, kv), L));
+  if (s.kind == phase::decode) {
+    ops.push_back(repeated(attention_decode(s.batch, s.context, a, act, kv, s.new_tokens), L));
+  } else if (o.attention == attention_kernel::fused) {
+    ops.push_back(repeated(attention_prefill_fused(s.batch, s.new_tokens, a, act), L));
+  } else {
+    ops.push_back(repeated(attention_prefill_unfused(s.batch, s.new_tokens, a, act), L));
+  }
+  ops.push_back(repeated(biased(linear("O projection"sv, rows, a.heads * a.head_dim, t.hidden, act, w), rows, t.hidden), L));
+  ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
+  if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel), 2 * L));
+  // A mixture of experts: the router, then each token through its experts (rows x active token-expert
+  // pairs), reading the weights of the experts the step touches.
+  const std::uint64_t pairs = rows * t.active_experts;
+  const double touched = static_cast<double>(pairs < t.experts ? pairs : t.experts);
+  const auto experts = [&](operator_cost op) {  // one grouped GEMM over the touched experts
+    op.weights *= touched;
+    const auto groups = static_cast<std::uint64_t>(touched);
+    op.gemm = {groups, detail::ceil_div(pairs, groups), op.gemm.columns, op.gemm.depth};
+    return op;
+  };
+  if (t.experts > 1) ops.push_back(repeated(linear("router"sv, rows, t.hidden, t.experts, act, w), L));
+  ops.push_back(repeated(experts(biased(linear(gated ? "gate+up projection"sv : "up projection"sv, pairs, t.hidden,
+                                               (gated ? 2 : 1) * ffn, act, w),
+                                        pairs, (gated ? 2 : 1) * ffn)),
+                         L));
+  ops.push_back(repeated(gated ? elementwise("SwiGLU"sv, pairs * ffn, 2, 5.0, act)
+                               : elementwise("GELU"sv, pairs * ffn, 1, 8.0, act), L));
+  ops.push_back(repeated(experts(biased(linear("down projection"sv, pairs, ffn, t.hidden, act, w), pairs, t.hidden)), L));
+  // The norms after attention and after the last layer, and the LM head on each sequence's last token.
+  operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
+  norms = repeated(norms, L);
+  if (stage.last) {
+    const operator_cost final_norm = normalization_layer(s.batch, t.hidden, t.norm, act, w);
+    norms.flops += final_norm.flops;
+    norms.weights += final_norm.weights;
+    norms.activations_read += final_norm.activations_read;
+    norms.activations_written += final_norm.activations_written;
+    norms.name = "norms (MLP, final)"sv;
+  } else {
+    norms.name = "norms (MLP)"sv;
+  }
+  ops.push_back(norms);
+  if (stage.last) ops.push_back(linear("LM head"sv, s.batch, t.hidden, detail::ceil_div(t.vocab, n), act, w));
+  if (o.types.weight_group > 0) {  // each weight read with its share of its group's scale and zero point
+    const double stored = stored_weight_bits(o.types) / bits_of(w);
+    for (std::size_t i = 0; i < ops.size(); ++i) ops[i].weights = ops[i].weights * stored;
+  }
+  return ops;
+}
+
+// The operators of one step of the whole model on one device (each of n tensor-parallel devices).
+[[nodiscard]] constexpr operator_list step_operators(const transformer& t, const step_shape& s,
+                                                     const inference_options& o = {}) {
+  return stage_operators(t, s, o, whole_model(t));
+}
+
+}  // namespace hml

@@ -1,0 +1,392 @@
+// hml.transformer:time — a step's time on a machine: each operator at its roofline, or the expected
+// time of a GPU run (tiles in waves over the SMs, a kernel's overhead); a pipeline's schedule; a generation.
+module;
+#include <algorithm>
+#include <array>
+#include <compare>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+export module hml.transformer:time;
+import hml.operators;
+import hml.analysis;
+import hml.link;
+import hml.pipeline;
+import :model;
+import :steps;
+
+using namespace std::string_view_literals;
+
+export namespace hml {
+
+// --- Time --------------------------------------------------------------------------------------------
+
+// Distinct times, so that one is never taken for the other: a step's time (one forward pass) and the
+// time per token (a step's time over the tokens it produced). Each compares with a duration (a budget,
+// a measurement: `step.time < 10_ms`), never with the other.
+struct step_time {
+  duration value{};
+  friend constexpr step_time operator+(step_time a, step_time b) noexcept { return {a.value + b.value}; }
+  friend constexpr bool operator==(step_time, step_time) noexcept = default;
+  friend constexpr bool operator==(step_time a, duration b) noexcept { return a.value == b; }
+  friend constexpr std::partial_ordering operator<=>(step_time a, duration b) noexcept {
+    return a.value.value() <=> b.value();
+  }
+};
+struct time_per_token {
+  duration value{};
+  friend constexpr bool operator==(time_per_token, time_per_token) noexcept = default;
+  friend constexpr bool operator==(time_per_token a, duration b) noexcept { return a.value == b; }
+  friend constexpr std::partial_ordering operator<=>(time_per_token a, duration b) noexcept {
+    return a.value.value() <=> b.value();
+  }
+};
+// Tokens per second.
+struct token_rate {
+  double per_second = 0;
+};
+
+[[nodiscard]] constexpr time_per_token per_token(step_time t, tokens produced) {
+  expects(produced.count > 0, "hml: a step produces at least one token");
+  return {t.value / static_cast<double>(produced.count)};
+}
+[[nodiscard]] constexpr token_rate throughput(step_time t, tokens produced) noexcept {
+  return {static_cast<double>(produced.count) / t.value.value()};
+}
+
+// --- Expected time: tiles and waves ----------------------------------------------------------------------
+
+// A GEMM kernel's output tile on a GPU's tensor units: 128 x 128 outputs, one tile on an SM at a time (the
+// common tile of cuBLAS's and CUTLASS's tensor-core kernels); a product of fewer rows or columns takes a
+// tile of them rounded up to 16, a tensor-core MMA's height, as small-batch kernels do.
+inline constexpr std::uint64_t tile_rows = 128;
+inline constexpr std::uint64_t tile_columns = 128;
+inline constexpr std::uint64_t tile_step = 16;
+// The least depth (k) a slice of a split-K product keeps. cuBLASLt splits the K loop of a product whose
+// tiles leave SMs idle: this project's measured H100 and H200 GEMMs (docs/explanation/benchmarks/gpu.md) run
+// products of 128 and 256 tokens with K = 4096 to 14336 as if split so, while Azure's 1024^3 GEMMs, from
+// which the kernel overhead is derived, run as one wave of whole tiles, and Azure's large products keep
+// their last wave's idle SMs. 512 to 2048 give the same errors on those measurements within half a point; 1024
+// leaves a 1024-deep product whole.
+inline constexpr std::uint64_t split_depth = 1024;
+
+// How much longer a matrix product takes than its FLOP at the machine's matmul rate on `sms` SMs: its outputs
+// padded to whole tiles; where the tiles are fewer than the SMs, its K loop split into as many slices as one
+// wave holds (each split_depth deep or more); the tiles' slices run in waves of `sms`, each at an SM's share
+// of the rate. So waves x sms x tile rows x tile columns x slice depth / (count x rows x columns x depth), 1
+// or more: a 1024^3 GEMM on an A100's 108 SMs is 64 tiles in one wave, 108 / 64 = 1.6875; a 128-token down
+// projection of Llama 3 8B (K = 14336) on an H100's 132 SMs, 32 tiles in 4 slices, 132 / 128. Not a matrix
+// product, or no SM count: 1. time_on takes it for products on tensor units only (a CPU's vector GEMMs are
+// not tiled so).
+[[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) noexcept {
+  if (g.count == 0 || g.rows == 0 || g.columns == 0 || sms == 0) return 1.0;
+  using detail::ceil_div;
+  const auto tile = [](std::uint64_t n, std::uint64_t most) { return n >= most ? most : ceil_div(n, tile_step) * tile_step; };
+  const std::uint64_t rows = tile(g.rows, tile_rows);
+  const std::uint64_t columns = tile(g.columns, tile_columns);
+  // Whole tiles: no more than the outputs, which validate_counts keeps below 2^62.
+  const std::uint64_t tiles = g.count * ceil_div(g.rows, rows) * ceil_div(g.columns, columns);
+  const std::uint64_t slices = tiles < sms ? std::max<std::uint64_t>(1, std::min(g.depth / split_depth, sms / tiles)) : 1;
+  const double slice_share =
+      slices == 1 ? 1.0 : static_cast<double>(ceil_div(g.depth, slices)) / static_cast<double>(g.depth);
+  const auto waves = static_cast<double>(ceil_div(tiles * slices, sms));
+  return waves * sms * static_cast<double>(rows * columns) * slice_share /
+         (static_cast<double>(g.count) * static_cast<double>(g.rows) * static_cast<double>(g.columns));
+}
+
+// The fixed cost the machine's kernels pay (0 s where it publishes none).
+[[nodiscard]] constexpr duration kernel_overhead_of(const machine_description& m) noexcept {
+  return m.kernel_overhead.published() ? m.kernel_overhead.value : duration{};
+}
+
+enum class limit { compute, memory, link };
+
+[[nodiscard]] constexpr std::string_view to_string(limit l) noexcept {
+  switch (l) {
+    case limit::compute: return "compute";
+    case limit::memory: return "memory";
+    case limit::link: return "link";
+  }
+  return "?";
+}
+
+// One operator on the machine: its intensity, the time its FLOP and its bytes take at the achieved rates
+// (the FLOP's tiled into waves in an expected time), the link time, its kernels' overhead (expected time
+// only), its time (max of compute and memory, plus the link and the overhead) and what binds it.
+struct operator_time {
+  operator_cost op{};
+  arithmetic_intensity intensity{};
+  duration compute_time{};
+  duration memory_time{};
+  duration link_time{};
+  duration overhead{};
+  duration time{};
+  limit bound = limit::memory;
+};
+
+// The roof an operator sees: the machine's main-memory bandwidth and the peak of its compute kind, each
+// scaled by the achieved share. A machine without a peak for that kind fails here: a compile error in a
+// constant expression, std::invalid_argument at run time.
+namespace detail {
+
+// time_on for efficiencies already validated (a step's operators share them: a long generation in a constant
+// expression would pay for each operator's check).
+[[nodiscard]] constexpr operator_time time_on_validated(const operator_cost& op, const machine_description& m,
+                                                        const inference_options& o) {
+  operator_time r{.op = op};
+  const data_size moved = op.bytes();
+  r.intensity = moved.value() > 0 ? op.flops / moved : arithmetic_intensity{};
+  // The time model's streaming transfer and compute time (no latency: operators stream their bytes).
+  const memory streaming{.latency = 0 * second,
+                         .bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory};
+  expects(streaming.bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
+  r.memory_time = detail::transfer_time_of(streaming, moved, sequential_access);  // streaming checked above
+  if (op.flops.value() > 0) {
+    r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
+  }
+  if (o.estimate == estimate::expected) {
+    if (op.compute.unit == compute_unit::tensor) r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
+    if (op.link_messages == 0) r.overhead = op.repeats * kernel_overhead_of(m);  // one kernel a run
+  }
+  if (op.link_sent.value() > 0 || op.link_messages > 0) {
+    expects(op.link_messages > 0, "hml: link traffic needs at least one message");
+    validate(o.link);
+    // Each message of a ring sends a chunk to the next device while it receives one from the previous:
+    // at once on a full-duplex link, in turn on a half-duplex one (hml.link says how long each takes).
+    const data_size chunk = op.link_sent / op.link_messages;
+    r.link_time = op.link_messages * detail::link_time_both_ways_of(o.link, chunk, chunk);
+  }
+  r.time = combine(r.memory_time, r.compute_time, overlap::full) + r.link_time;
+  if (o.estimate == estimate::expected) r.time += r.overhead;  // the bound skips it: constexpr steps are a budget
+  r.bound = r.link_time > combine(r.memory_time, r.compute_time, overlap::full) ? limit::link
+            : r.compute_time > r.memory_time                                    ? limit::compute
+                                                                                : limit::memory;
+  return r;
+}
+
+}  // namespace detail
+
+[[nodiscard]] constexpr operator_time time_on(const operator_cost& op, const machine_description& m,
+                                              const inference_options& o) {
+  validate(o.achieved);
+  return detail::time_on_validated(op, m, o);
+}
+
+// A step on a machine: its operators, their totals, its time and what binds it overall. Under pipeline
+// parallelism, the operators are the busiest stage's for all the step's micro-batches, and the step's time
+// adds what that stage waits (pipeline_wait): the bubble, and its micro-batches' hand-offs from stage to stage.
+struct step_analysis {
+  step_shape shape{};
+  fixed_list<operator_time, max_step_operators> operators{};
+  work flops{};
+  data_size weights{};
+  data_size kv_read{};
+  data_size bytes{};
+  duration compute_time{};  // sum of the operators' compute times
+  duration memory_time{};   // sum of the operators' memory times
+  duration link_time{};
+  duration overhead{};      // the kernels' fixed costs (expected time only)
+  duration pipeline_wait{};
+  step_time time{};
+
+  [[nodiscard]] constexpr tokens produced() const noexcept {
+    return {shape.kind == phase::decode ? shape.batch : shape.batch * shape.new_tokens};
+  }
+  // The share of the step's time an operator takes.
+  [[nodiscard]] constexpr double share(const operator_time& t) const noexcept { return t.time / time.value; }
+  // Memory-bound overall when the operators' memory times add up to more than their compute times.
+  [[nodiscard]] constexpr limit bound() const noexcept {
+    if (link_time > memory_time && link_time > compute_time) return limit::link;
+    return compute_time > memory_time ? limit::compute : limit::memory;
+  }
+};
+
+namespace detail {
+
+// An operator's figures added to its step's totals and time.
+constexpr void add_to_totals(step_analysis& r, const operator_time& ot) noexcept {
+  r.flops += ot.op.flops;
+  r.weights += ot.op.weights;
+  r.kv_read += ot.op.kv_read;
+  r.bytes += ot.op.bytes();
+  r.compute_time += ot.compute_time;
+  r.memory_time += ot.memory_time;
+  r.link_time += ot.link_time;
+  r.overhead += ot.overhead;
+  r.time.value += ot.time;
+}
+
+// An operator run `runs` times more, added to another run of it (the same operator of another micro-batch).
+constexpr void add_runs(operator_time& into, const operator_time& more, std::uint64_t runs) noexcept {
+  const operator_cost op = repeated(more.op, runs);
+  into.op.flops += op.flops;
+  into.op.weights += op.weights;
+  into.op.kv_read += op.kv_read;
+  into.op.kv_written += op.kv_written;
+  into.op.activations_read += op.activations_read;
+  into.op.activations_written += op.activations_written;
+  into.op.link_sent += op.link_sent;
+  into.op.link_messages += op.link_messages;
+  into.op.repeats += op.repeats;
+  const data_size moved = into.op.bytes();
+  into.intensity = moved.value() > 0 ? into.op.flops / moved : arithmetic_intensity{};
+  const double n = static_cast<double>(runs);
+  into.compute_time += n * more.compute_time;
+  into.memory_time += n * more.memory_time;
+  into.link_time += n * more.link_time;
+  into.overhead += n * more.overhead;
+  into.time += n * more.time;
+  into.bound = into.link_time > combine(into.memory_time, into.compute_time, overlap::full) ? limit::link
+               : into.compute_time > into.memory_time                                          ? limit::compute
+                                                                                                : limit::memory;
+}
+
+}  // namespace detail
+
+// One device's step of a pipeline stage (the whole model where there is no pipeline).
+[[nodiscard]] constexpr step_analysis analyze_stage(const transformer& t, const step_shape& s, const machine_description& m,
+                                                    const inference_options& o, const pipeline_stage& stage) {
+  step_analysis r{.shape = s};
+  for (const operator_cost& op : stage_operators(t, s, o, stage)) {  // which validates o
+    const operator_time ot = detail::time_on_validated(op, m, o);
+    r.operators.push_back(ot);
+    detail::add_to_totals(r, ot);
+  }
+  return r;
+}
+
+namespace detail {
+
+// A step of a pipeline: each kind of stage (its layers, first, last) timed once for each micro-batch size
+// (the batch's sequences over the micro-batches, and one more for the first `batch % count`), the
+// schedule's time from those, and the busiest stage's operators for every micro-batch.
+[[nodiscard]] constexpr step_analysis analyze_pipeline_step(const transformer& t, const step_shape& s,
+                                                            const machine_description& m, const inference_options& o) {
+  const unsigned stages = o.pipeline.stages;
+  const std::uint64_t count = micro_batches_of(o.pipeline, s.batch);
+  const std::uint64_t small = s.batch / count;
+  const std::uint64_t larger = s.batch % count;  // micro-batches of small + 1 sequences
+  const auto sequences = [&](unsigned j) { return j < larger ? small + 1 : small; };
+  const auto shape_of = [&](std::uint64_t batch) {
+    step_shape r = s;
+    r.batch = batch;
+    return r;
+  };
+  std::array<duration, max_pipeline_stages> small_time{}, large_time{};
+  step_analysis small_step{}, large_step{}, busiest_small{}, busiest_large{};
+  duration busiest_work{};
+  for (unsigned i = 0; i < stages; ++i) {
+    const pipeline_stage stage = stage_of(t, stages, i);
+    if (i == 0 || !(stage == stage_of(t, stages, i - 1))) {
+      small_step = analyze_stage(t, shape_of(small), m, o, stage);
+      if (larger > 0) large_step = analyze_stage(t, shape_of(small + 1), m, o, stage);
+    }
+    small_time[i] = small_step.time.value;
+    large_time[i] = large_step.time.value;
+    const duration work = static_cast<double>(count - larger) * small_time[i] + static_cast<double>(larger) * large_time[i];
+    if (i == 0 || work > busiest_work) {
+      busiest_work = work;
+      busiest_small = small_step;
+      busiest_large = large_step;
+    }
+  }
+  const auto stage_time = [&](unsigned i, unsigned j) { return j < larger ? large_time[i] : small_time[i]; };
+  const auto hand_off = [&](unsigned j) {
+    return link_time(o.pipeline.link, bytes_of(sequences(j) * s.new_tokens * t.hidden, o.types.activations));
+  };
+  const auto micro = static_cast<unsigned>(count);
+  const duration time = s.kind == phase::prefill ? fill_and_drain(stages, micro, stage_time, hand_off)
+                                                 : steady_state_cycle(stages, micro, stage_time, hand_off);
+  step_analysis r{.shape = s, .pipeline_wait = time - busiest_work, .time = {time - busiest_work}};
+  for (std::size_t k = 0; k < busiest_small.operators.size(); ++k) {
+    operator_time op{.op = repeated(busiest_small.operators[k].op, 0)};
+    add_runs(op, busiest_small.operators[k], count - larger);
+    if (larger > 0) add_runs(op, busiest_large.operators[k], larger);
+    r.operators.push_back(op);
+    add_to_totals(r, op);
+  }
+  return r;
+}
+
+}  // namespace detail
+
+// A step on the machine: the whole model on each tensor-parallel device, or a pipeline's step.
+[[nodiscard]] constexpr step_analysis analyze_step(const transformer& t, const step_shape& s,
+                                                   const machine_description& m, const inference_options& o = {}) {
+  if (o.pipeline.stages > 1) {
+    validate(t, o);
+    expects(s.batch > 0, "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+    return detail::analyze_pipeline_step(t, s, m, o);
+  }
+  return analyze_stage(t, s, m, o, whole_model(t));
+}
+
+// Where the link starts to bind: the per-direction bandwidth below which a step's link time exceeds both
+// its memory and its compute time. Each device sends S bytes in k messages and receives as much: on a
+// full-duplex link both at once, S / B + k latency; on a half-duplex one in turn, 2 (S / B + k latency).
+// So B* = w S / (max(memory, compute) - w k latency), w = 1 full duplex, 2 half (in an expected time the
+// kernels' overhead joins max(memory, compute)). Infinite when the
+// latencies alone exceed them (any bandwidth binds); zero when the step sends nothing.
+[[nodiscard]] constexpr data_rate binding_link_bandwidth(const step_analysis& s, const inference_options& o) {
+  data_size sent{};
+  double messages = 0;
+  for (const operator_time& t : s.operators) {
+    sent += t.op.link_sent;
+    messages += t.op.link_messages;
+  }
+  if (sent.value() == 0) return data_rate{};
+  const double ways = o.link.mode == duplex::half ? 2.0 : 1.0;
+  const duration other = combine(s.memory_time, s.compute_time, overlap::full) + s.overhead;  // 0 at the bound
+  const duration slack = other - ways * messages * o.link.latency;
+  if (slack.value() <= 0) return data_rate::from_value(__builtin_inf());
+  return ways * sent / slack;
+}
+
+// A request: `batch` sequences of `prompt` tokens, each generating `generate` tokens (the first of them by
+// the prefill, the rest by decode steps over contexts prompt + 1 ... prompt + generate - 1).
+struct generation {
+  std::uint64_t batch = 1;
+  std::uint64_t prompt = 1;
+  std::uint64_t generate = 1;
+};
+
+struct generation_analysis {
+  step_time prefill{};          // time to first token
+  step_time decode{};           // all decode steps
+  step_time total{};
+  time_per_token decode_per_token{};  // decode time over the tokens decode produced
+  token_rate decode_throughput{};
+  step_analysis first_decode{};
+  step_analysis last_decode{};
+};
+
+[[nodiscard]] constexpr generation_analysis analyze_generation(const transformer& t, const generation& g,
+                                                               const machine_description& m,
+                                                               const inference_options& o = {}) {
+  expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
+  generation_analysis r{};
+  r.prefill = analyze_step(t, prefill_step(g.batch, g.prompt), m, o).time;
+  // Each step is kept only where it is the first or the last: copying every step's operators would cost a
+  // long generation more constexpr steps than analysing it.
+  for (std::uint64_t i = 1; i < g.generate; ++i) {
+    if (i == 1) {
+      r.first_decode = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
+      r.decode = r.decode + r.first_decode.time;
+    } else if (i + 1 == g.generate) {
+      r.last_decode = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
+      r.decode = r.decode + r.last_decode.time;
+    } else {
+      r.decode = r.decode + analyze_step(t, decode_step(g.batch, g.prompt + i), m, o).time;
+    }
+  }
+  if (g.generate == 2) r.last_decode = r.first_decode;
+  r.total = r.prefill + r.decode;
+  if (g.generate > 1) {
+    const tokens decoded{g.batch * (g.generate - 1)};
+    r.decode_per_token = per_token(r.decode, decoded);
+    r.decode_throughput = throughput(r.decode, decoded);
+  }
+  return r;
+}
+
+}  // namespace hml
