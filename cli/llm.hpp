@@ -54,6 +54,14 @@ struct run_options {
   output_options output;
 };
 
+// Quantities and numbers as the output prints them: four significant digits (sizes as quantity_text).
+inline std::string text(hml::work w) { return hml::to_string(w, {.number = hml::general(4)}); }
+inline std::string text(hml::data_size s) { return quantity_text(s); }
+inline std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(4)}); }
+inline std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
+inline std::string number(double x, int digits = 4) {
+  return std::string{hml::format_number(x, hml::general(digits)).view()};
+}
 // A share (0.25) as the output prints it: "25 %", three digits.
 std::string percent(double share);
 // Tokens a second as the output prints them: whole tokens from a thousand up (19854, not 1.985e+04), else
@@ -61,6 +69,9 @@ std::string percent(double share);
 std::string token_rate_text(double per_second);
 // The model: a preset, with any of its sizes overridden, or all of them given.
 hml::transformer model_of(const run_options& o);
+// The model's name as the output says it: a preset with sizes changed says which, so that the title does not
+// name a model the figures are not of ("llama-2-7b with --layers 4").
+std::string model_title(const run_options& o, const hml::transformer& t);
 // The precisions, attention kernel, tensor parallelism and link, efficiencies, memory policy and estimate.
 hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
 // The generation's counts, within what the model can count and its positions hold; errors name `options`.
@@ -94,6 +105,8 @@ std::string estimate_text(const hml::machine_description& d, const hml::inferenc
 void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                       const hml::inference_options& i);
 
+// One run of the options: its steps, generation, serving figures and memory, as a table, CSV or JSON.
+void run(const run_options& o);
 // --compare FILE: every run of the file predicted beside its measurements, with the errors.
 void run_compare(const run_options& o);
 

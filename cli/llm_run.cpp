@@ -1,0 +1,406 @@
+// `hml llm`'s run: the steps, the generation, the serving figures and the memory from hml.transformer, as a
+// table or as CSV and JSON rows (llm.cpp reads the options).
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common.hpp"
+#include "llm.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+using llm_options = llm::run_options;
+using llm::model_title;
+using llm::number;
+using llm::percent;
+using llm::text;
+
+}  // namespace
+
+namespace {
+
+const std::vector<std::string> table_columns{"operator", "FLOP", "read", "written", "intensity", "bound", "time", "share"};
+const std::vector<std::string> csv_columns{"phase",         "operator",      "flops",         "bytes_read",
+                                           "bytes_written", "intensity",     "bound",         "compute_time_s",
+                                           "memory_time_s", "link_time_s",   "overhead_s",    "time_s",
+                                           "share"};
+
+void add_rows(hml::table& table, std::string_view phase, const hml::step_analysis& s, bool human) {
+  for (const hml::operator_time& op : s.operators) {
+    if (human) {
+      table.add_row({std::string{op.op.name}, text(op.op.flops), text(op.op.bytes_read()), text(op.op.bytes_written()),
+                     text(op.intensity), std::string{to_string(op.bound)}, text(op.time), percent(s.share(op))});
+    } else {
+      table.add_row({std::string{phase}, std::string{op.op.name}, op.op.flops.value(), op.op.bytes_read().value(),
+                     op.op.bytes_written().value(), op.intensity.value(), std::string{to_string(op.bound)},
+                     op.compute_time.value(), op.memory_time.value(), op.link_time.value(), op.overhead.value(),
+                     op.time.value(), s.share(op)});
+    }
+  }
+  // A pipeline's stage waits for the others and for the hand-offs: a row of time without FLOP or bytes.
+  if (s.pipeline_wait.value() > 0 && human) {
+    table.add_row({std::string{"pipeline wait"}, std::string{}, std::string{}, std::string{}, std::string{}, std::string{},
+                   text(s.pipeline_wait), percent(s.pipeline_wait / s.time.value)});
+  } else if (s.pipeline_wait.value() > 0) {
+    table.add_row({std::string{phase}, std::string{"pipeline wait"}, 0.0, 0.0, 0.0, hml::no_value{}, hml::no_value{}, 0.0, 0.0,
+                   0.0, 0.0, s.pipeline_wait.value(), s.pipeline_wait / s.time.value});
+  }
+  if (human) {
+    table.add_row({std::string{"total"}, text(s.flops), text(s.bytes), std::string{}, std::string{},
+                   std::string{to_string(s.bound())}, text(s.time.value), hml::percent_text(100)});
+  } else {
+    table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), s.bytes.value(), hml::no_value{},
+                   hml::no_value{}, std::string{to_string(s.bound())}, s.compute_time.value(), s.memory_time.value(),
+                   s.link_time.value(), s.overhead.value(), s.time.value.value(), 1.0});
+  }
+}
+
+// The memory a run may take: the capacity, or the share of it --memory-utilization gives.
+std::string memory_limit(const hml::machine_description& d, const hml::inference_options& i) {
+  if (i.memory.memory_utilization == 1) return text(hml::capacity_of(d));
+  return text(hml::usable_memory(d, i)) + " (" + percent(i.memory.memory_utilization) + " of " + text(hml::capacity_of(d)) + ")";
+}
+
+// With --pp: the stages' layers, the micro-batches of the batch, and the link between stages.
+std::string pipeline_line(const hml::transformer& t, const hml::inference_options& i, std::uint64_t batch) {
+  const hml::pipeline_parallelism& p = i.pipeline;
+  if (p.stages <= 1) return {};
+  std::string layers;
+  for (unsigned s = 0; s < p.stages; ++s) layers += (s == 0 ? "" : ", ") + std::to_string(hml::stage_of(t, p.stages, s).layers);
+  const std::uint64_t count = hml::micro_batches_of(p, batch);
+  const std::uint64_t largest = (batch + count - 1) / count;
+  return "pipeline: " + std::to_string(p.stages) + " stages of " + layers + " layers" +
+         (i.tensor_parallel > 1 ? ", " + std::to_string(i.tensor_parallel) + " devices each" : std::string{}) + "; " +
+         std::to_string(count) + (count == 1 ? " micro-batch" : " micro-batches") + " of " +
+         (largest * count == batch ? std::to_string(largest) : "up to " + std::to_string(largest)) +
+         (largest == 1 ? " sequence" : " sequences") + " a step; hand-offs at " + quantity_text(p.link.bandwidth.rate) +
+         " per direction, " + text(p.link.latency) + " latency\n";
+}
+
+// The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
+// per device (`memory`, at `context` tokens) against its capacity.
+std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
+                    const hml::inference_options& i, const std::string& what, std::uint64_t context,
+                    const hml::memory_use& memory) {
+  const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
+  const bool capacity_known = hml::main_memory(d).capacity.published();
+  const unsigned devices = i.tensor_parallel * i.pipeline.stages;
+  return model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) + " B parameters) on " +
+         std::string{d.name} + (devices > 1 ? " x " + std::to_string(devices) : "") + ": batch " +
+         std::to_string(o.batch) + ", " + what + "\n" + pipeline_line(t, i, o.batch) + "precisions: weights " + precision(i.types.weights) +
+         (i.types.weight_group > 0 ? " in groups of " + std::to_string(i.types.weight_group) : "") +
+         ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
+         "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
+         "time: " + llm::estimate_text(d, i) + "\n" +
+         "memory per device: weights " + text(memory.weights) + " + KV cache" +
+         (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
+         " " + text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " + text(memory.total()) +
+         (capacity_known ? " of " + memory_limit(d, i) + (hml::fits(t, o.batch, context, d, i) ? " (fits; " : " (does NOT fit; ") +
+                               std::to_string(hml::largest_batch(t, context, d, i)) + " sequences of " +
+                               std::to_string(context) + " tokens at most)"
+                         : std::string{" (the device publishes no capacity)"}) +
+         "\n\n";
+}
+
+// Speculative decoding with --draft, at the decode step of `context` tokens; none without --draft.
+std::optional<hml::speculative_step> speculation(const llm_options& o, const hml::transformer& t,
+                                                 const hml::machine_description& d, const hml::inference_options& i,
+                                                 std::uint64_t context) {
+  if (o.draft.empty()) {
+    if (o.acceptance) throw input_error("--acceptance: the share of a draft model's tokens accepted; give --draft with it");
+    return std::nullopt;
+  }
+  if (!o.acceptance) throw input_error("--acceptance: --draft needs the share of its tokens the target accepts, e.g. 0.8");
+  const hml::transformer& draft = check_option("--draft", [&]() -> const hml::transformer& { return hml::model_named(o.draft); });
+  if (draft.vocab != t.vocab)
+    throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
+                      std::to_string(t.vocab) + ": a draft shares its target's");
+  check_option("--acceptance", [&] { (void)hml::expected_tokens_per_step(*o.acceptance, o.lookahead); });
+  check_option("--draft", [&] { hml::validate(draft, i); });
+  return check_option("--draft, --lookahead", [&] {
+    return hml::speculative_decoding(t, draft, o.batch, context, o.lookahead, *o.acceptance, d, i);
+  });
+}
+
+std::string speculation_line(const llm_options& o, const std::optional<hml::speculative_step>& s) {
+  if (!s) return {};
+  return "speculative decoding (draft " + o.draft + ", " + std::to_string(o.lookahead) + " tokens ahead, acceptance " +
+         number(*o.acceptance) + "): " + number(s->tokens_per_step) + " tokens a step; draft " + text(s->draft.value) +
+         " + verify " + text(s->verify.value) + " = " + text(s->total().value) + " a step; " + text(s->per_output_token.value) +
+         " per output token, " + number(s->speedup(), 3) + "x plain decode's " + text(s->plain.value) + "\n";
+}
+
+// Where decode at `context` turns compute-bound, if it does.
+std::string ridge_line(const hml::transformer& t, const hml::machine_description& d, const hml::inference_options& i,
+                       std::uint64_t context) {
+  const hml::decode_ridge ridge = hml::ridge_batch(t, context, d, i);
+  const std::string at = " at context " + std::to_string(context);
+  return ridge.reached()
+             ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + " (at the ideal bound)\n"
+             : "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
+}
+
+// A number of the JSON summary, or null where there is none.
+hml::cell number_or_none(bool known, double x) { return known ? hml::cell{x} : hml::cell{hml::no_value{}}; }
+
+// The memory the run may take in bytes (the capacity times --memory-utilization), and the most sequences of
+// `context` tokens that fit in it; null where the device publishes no capacity.
+hml::cell capacity_cell(const hml::machine_description& d) {
+  const bool known = hml::main_memory(d).capacity.published();
+  return number_or_none(known, known ? hml::capacity_of(d).value() : 0.0);
+}
+hml::cell largest_batch_cell(const hml::transformer& t, std::uint64_t context, const hml::machine_description& d,
+                             const hml::inference_options& i) {
+  const bool known = hml::main_memory(d).capacity.published();
+  return number_or_none(known, known ? static_cast<double>(hml::largest_batch(t, context, d, i)) : 0.0);
+}
+
+// Beside an expected time, the same run at the ideal bound; none where the run is the bound.
+std::optional<hml::inference_options> bound_beside(hml::inference_options i) {
+  if (i.estimate == hml::estimate::bound) return std::nullopt;
+  i.estimate = hml::estimate::bound;
+  return i;
+}
+
+// The JSON summary's bound_* figures; the table's line.
+void add_bound(hml::table& summary, const std::optional<hml::serving_figures>& b, bool decodes) {
+  if (!b) return;
+  for (const char* name : {"bound_time_to_first_token_s", "bound_time_per_output_token_s", "bound_end_to_end_latency_s",
+                           "bound_output_tokens_per_s"}) {
+    summary.columns.emplace_back(name);
+  }
+  summary.rows.back().insert(summary.rows.back().end(),
+                             {b->time_to_first_token.value.value(),
+                              number_or_none(decodes, b->time_per_output_token.value.value()), b->end_to_end.value.value(),
+                              b->output_throughput.per_second});
+}
+
+std::string bound_line(const std::optional<hml::serving_figures>& b, bool decodes) {
+  if (!b) return {};
+  return "ideal bound (--bound): TTFT " + text(b->time_to_first_token.value) +
+         (decodes ? ", TPOT " + text(b->time_per_output_token.value) : std::string{}) + ", end-to-end " +
+         text(b->end_to_end.value) + ", output " + llm::token_rate_text(b->output_throughput.per_second) + " tokens/s\n";
+}
+
+// With --draft, the summary's speculative-decoding figures at the first decode step.
+void add_speculation(hml::table& summary, const std::optional<hml::speculative_step>& s) {
+  if (!s) return;
+  for (const char* name : {"speculative_tokens_per_step", "speculative_time_per_output_token_s", "speculative_speedup"})
+    summary.columns.emplace_back(name);
+  summary.rows.back().insert(summary.rows.back().end(),
+                             {hml::cell{s->tokens_per_step}, hml::cell{s->per_output_token.value.value()}, hml::cell{s->speedup()}});
+}
+
+std::string continuous_line(const llm_options& o, const std::optional<hml::continuous_batching_result>& c) {
+  if (!c) return {};
+  return "continuous batching of " + std::to_string(c->requests) + " requests (room for " + std::to_string(c->concurrency) +
+         " at once, set by " + std::string{hml::to_string(c->limited_by)} + "; max batch " +
+         std::to_string(llm::batching_limits_of(o).max_batch) + ", max tokens " +
+         std::to_string(llm::batching_limits_of(o).max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
+         (o.generate > 1 ? ", TPOT " + text(c->mean_time_per_output_token.value) : std::string{}) + ", end-to-end " +
+         text(c->mean_end_to_end.value) + "; output " + llm::token_rate_text(c->output_throughput.per_second) + " tokens/s over " +
+         text(c->makespan.value) + " (" + std::to_string(c->prefill_steps) + " prefill and " + std::to_string(c->decode_steps) +
+         " decode steps)\n";
+}
+
+void add_continuous(hml::table& summary, const std::optional<hml::continuous_batching_result>& c) {
+  if (!c) return;
+  for (const char* name : {"continuous_concurrency", "continuous_time_to_first_token_s", "continuous_time_per_output_token_s",
+                           "continuous_end_to_end_latency_s", "continuous_output_tokens_per_s", "continuous_makespan_s"})
+    summary.columns.emplace_back(name);
+  summary.rows.back().insert(summary.rows.back().end(),
+                             {hml::cell{static_cast<double>(c->concurrency)}, hml::cell{c->mean_time_to_first_token.value.value()},
+                              number_or_none(c->mean_time_per_output_token.value.value() > 0, c->mean_time_per_output_token.value.value()),
+                              hml::cell{c->mean_end_to_end.value.value()}, hml::cell{c->output_throughput.per_second},
+                              hml::cell{c->makespan.value.value()}});
+}
+
+// --format csv: the operator rows; --format json: an object, the summary beside them.
+void emit_rows(const output_options& out, output_format format, const hml::table& operators, const hml::table& summary) {
+  if (format == output_format::csv) {
+    emit(out, render(operators, format));
+    return;
+  }
+  const std::array<hml::json_part, 2> parts{hml::json_part{"summary", &summary, true}, hml::json_part{"operators", &operators}};
+  emit(out, hml::to_json_object(parts));
+}
+
+// The operators of a step as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
+void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
+  if (o.output.format != "table" && o.output.format != "csv") {
+    throw input_error("--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart "
+                      "read; give no --format (or csv)");
+  }
+  hml::table kernels{{"name", "flops", "memory_bytes"}, {}};
+  for (const hml::operator_time& op : step.operators) {
+    if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
+  }
+  emit(o.output, hml::to_csv(kernels));
+}
+
+// --context N: one decode step of the batch over N tokens each (the N-th token's step: its attention reads
+// N tokens of cache), the question "how fast is decode at this length" without a prefill to run first.
+void run_decode_step(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
+                     const hml::inference_options& i) {
+  const std::uint64_t n = *o.context;
+  check_option("--batch, --context", [&] {
+    hml::validate_counts(t, o.batch, 1, n);
+    hml::validate_context(t, n);
+  });
+  llm::check_precisions(t, {o.batch, 1, 1}, d, i);
+  const hml::step_analysis step = hml::analyze_step(t, hml::decode_step(o.batch, n), d, i);
+  if (!o.as_kernels.empty()) {
+    if (o.as_kernels != "decode") throw input_error("--as-kernels, --context: --context runs one decode step; give --as-kernels decode");
+    emit_as_kernels(o, step);
+    return;
+  }
+  // Every request makes one token a step: the step's time is each request's time per output token.
+  const hml::time_per_token each = hml::per_token(step.time, hml::tokens{1});
+  const hml::token_rate rate = hml::throughput(step.time, step.produced());
+  const hml::memory_use memory = hml::memory_needed(t, o.batch, n, i);
+  const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, n);
+  std::optional<hml::step_analysis> bound;
+  if (const auto at_bound = bound_beside(i)) bound = hml::analyze_step(t, hml::decode_step(o.batch, n), d, *at_bound);
+  const output_format format = o.output.chosen();
+  if (format != output_format::table) {
+    hml::table table{csv_columns, {}};
+    add_rows(table, "decode", step, false);
+    hml::table summary{{"time_per_output_token_s", "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B",
+                        "largest_batch"},
+                       {}};
+    summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, n, d, i)});
+    llm::add_estimate(summary, i.estimate);
+    if (bound) {
+      summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
+      summary.rows.back().insert(summary.rows.back().end(),
+                                 {bound->time.value.value(), hml::throughput(bound->time, bound->produced()).per_second});
+    }
+    add_speculation(summary, speculative);
+    emit_rows(o.output, format, table, summary);
+    return;
+  }
+  hml::table rows{table_columns, {}};
+  add_rows(rows, "decode", step, true);
+  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory) + "decode step (batch " +
+                     std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
+                     "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
+                     llm::token_rate_text(rate.per_second) + " tokens/s\n" +
+                     (bound ? "ideal bound (--bound): " + text(bound->time.value) + ", output " +
+                                  llm::token_rate_text(hml::throughput(bound->time, bound->produced()).per_second) +
+                                  " tokens/s\n"
+                            : std::string{}) +
+                     speculation_line(o, speculative) + ridge_line(t, d, i, n));
+}
+
+}  // namespace
+
+void llm::run(const run_options& o) {
+  if (!o.compare.empty()) {
+    llm::run_compare(o);
+    return;
+  }
+  if (o.device.empty()) throw input_error("--machine: missing; give --machine NAME|FILE, or --compare FILE (see `hml llm --help`)");
+  machine_files files;
+  files.use(figures_basis(o.figures));
+  const hml::machine_description& d = files.machine("--machine", o.device);
+  const hml::transformer t = llm::model_of(o);
+  const hml::inference_options i = llm::inference_of(o, t, files);
+  if (o.context) {
+    run_decode_step(o, t, d, i);
+    return;
+  }
+  const hml::generation g{o.batch, o.prompt, o.generate};
+  llm::check_generation(t, g);
+  llm::check_precisions(t, g, d, i);
+
+  const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);
+  const hml::step_analysis decode = hml::analyze_step(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
+  if (!o.as_kernels.empty()) {
+    emit_as_kernels(o, o.as_kernels == "prefill" ? prefill : decode);
+    return;
+  }
+  // Continuous batching first: its checks refuse a run at once that the generation below would take
+  // seconds to analyse (a million tokens) before them.
+  const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
+  const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
+  const std::uint64_t context = g.prompt + g.generate;
+  const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
+  const hml::serving_figures serving = hml::serving(run, g);
+  const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
+  const std::optional<hml::chunked_prefill_time> chunked =
+      o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
+  std::optional<hml::serving_figures> bound;
+  if (const auto at_bound = bound_beside(i)) bound = hml::serving(hml::analyze_generation(t, g, d, *at_bound), g);
+  const output_format format = o.output.chosen();
+  if (format != output_format::table) {
+    hml::table table{csv_columns, {}};
+    add_rows(table, "prefill", prefill, false);
+    add_rows(table, "decode", decode, false);
+    // The serving figures and the memory (JSON only; the CSV is the rows alone).
+    hml::table summary{{"time_to_first_token_s", "time_per_output_token_s", "end_to_end_latency_s",
+                        "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B", "largest_batch"},
+                       {}};
+    summary.add_row({serving.time_to_first_token.value.value(),
+                     number_or_none(g.generate > 1, serving.time_per_output_token.value.value()),
+                     serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
+                     capacity_cell(d), largest_batch_cell(t, context, d, i)});
+    if (chunked) {
+      summary.columns.emplace_back("chunked_time_to_first_token_s");
+      summary.rows.back().emplace_back(chunked->time.value.value());
+    }
+    llm::add_estimate(summary, i.estimate);
+    add_bound(summary, bound, g.generate > 1);
+    add_speculation(summary, speculative);
+    add_continuous(summary, continuous);
+    emit_rows(o.output, format, table, summary);
+    return;
+  }
+  hml::table prefill_table{table_columns, {}};
+  hml::table decode_table{table_columns, {}};
+  add_rows(prefill_table, "prefill", prefill, true);
+  add_rows(decode_table, "decode", decode, true);
+  std::string out = heading(o, t, d, i, "prompt " + std::to_string(g.prompt) + ", generate " + std::to_string(g.generate),
+                            context, memory) +
+                    "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
+                    hml::format_table(prefill_table) + "\n" + "decode step (batch " + std::to_string(g.batch) +
+                    ", context " + std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n" +
+                    "time to first token: " + text(run.prefill.value) + "\n";
+  if (g.generate > 1) {
+    out += "decode: " + text(run.decode.value) + " for " + std::to_string(g.generate - 1) + " steps, " +
+           text(run.decode_per_token.value) + " per token, " + llm::token_rate_text(run.decode_throughput.per_second) +
+           " tokens/s\n";
+  }
+  out += "total: " + text(run.total.value) + "\n";
+  out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
+         (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
+         text(serving.end_to_end.value) + ", output " + llm::token_rate_text(serving.output_throughput.per_second) + " tokens/s\n";
+  out += bound_line(bound, g.generate > 1);
+  if (chunked) {
+    out += "chunked prefill (" + std::to_string(*o.chunk) + " tokens a step): time to first token " + text(chunked->time.value) +
+           " in " + std::to_string(chunked->steps) + (chunked->steps == 1 ? " step (" : " steps (") +
+           number(chunked->time.value / run.prefill.value, 3) +
+           "x the prefill at once)\n";
+  }
+  out += speculation_line(o, speculative);
+  out += continuous_line(o, continuous);
+  out += ridge_line(t, d, i, g.prompt + 1);
+  if (i.tensor_parallel > 1) {
+    const auto rate = [](hml::data_rate r) {
+      return r.value() == __builtin_inf() ? std::string{"any bandwidth (its latencies alone exceed the step)"}
+                                          : hml::to_string(r, {.number = hml::general(4),
+                                                               .prefixes = hml::prefix_system::decimal});
+    };
+    out += "link: " + rate(i.link.bandwidth.rate) + " per direction, " + std::string{hml::to_string(i.link.mode)} +
+           ", " + text(i.link.latency) + " a message\n";
+    out += "the link binds the prefill below " + rate(hml::binding_link_bandwidth(prefill, i)) +
+           ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
+  }
+  emit(o.output, out);
+}
+
+}  // namespace hml_cli
