@@ -1,0 +1,266 @@
+// Machines and links named on the command line: the catalog's, or read from machine files (the one
+// format, and the older ones it replaces), on the figures --figures chooses.
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <exception>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <utility>
+#include <vector>
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include "common.hpp"
+
+namespace hml_cli {
+
+namespace {
+
+// A description is a few KiB; more than this is not one, and an endless stream fails in bounded memory.
+constexpr std::size_t largest_machine_file = std::size_t{1} << 20;
+
+void note_older_format(const std::string& path, std::string_view format) {
+  note(input_name(path) + " is " + std::string{format} +
+       " (an older format), read as such; `hml devices " + path + " --format yaml` writes it as a machine file");
+}
+
+}  // namespace
+
+CLI::Option* add_figures_option(CLI::App& command, std::string& figures) {
+  figures = "measured";
+  return command
+      .add_option("--figures", figures,
+                  "which figures the models use where a machine publishes a measurement beside its datasheet's "
+                  "figure: measured (each such measurement, named in a note) or stated (the datasheet's)")
+      ->type_name("stated|measured")
+      ->capture_default_str();
+}
+
+hml::basis figures_basis(const std::string& figures) {
+  if (figures == "measured") return hml::basis::measured_where_published;
+  if (figures == "stated") return hml::basis::datasheet;
+  throw input_error("--figures: '" + figures + "' is neither stated nor measured");
+}
+
+namespace {
+
+// "V100 SXM2 32GB: measured figures taken where published: HBM2 828.8 GB/s (v100_ert), ..." for the figures
+// a view took in place of the machine's own; empty where it took none.
+std::string figures_taken(const hml::machine_description& own, const hml::machine_description& view) {
+  std::string taken;
+  const auto add = [&](std::string_view what, const auto& figure) {
+    taken += (taken.empty() ? "" : ", ") + std::string{what} + " " +
+             quantity_text(figure.value);
+    if (!figure.source.empty()) taken += " (" + std::string{figure.source} + ")";
+  };
+  for (std::size_t i = 0; i < own.memory.size(); ++i) {
+    if (own.memory[i].bandwidth.published() && own.memory[i].bandwidth != view.memory[i].bandwidth) {
+      add(own.memory[i].name, view.memory[i].bandwidth);
+    }
+  }
+  for (std::size_t i = 0; i < own.compute.size(); ++i) {
+    if (own.compute[i].dense.published() && own.compute[i].dense != view.compute[i].dense) {
+      const hml::ceiling_description& c = view.compute[i];
+      add(c.variant.empty() ? std::string{hml::to_string(c.kind())} : std::string{c.variant}, c.dense);
+    }
+  }
+  if (taken.empty()) return taken;
+  return std::string{own.id.empty() ? own.name : own.id} + ": measured figures in place of the datasheet's: " +
+         taken + "; --figures stated takes the datasheet's";
+}
+
+}  // namespace
+
+const hml::machine_description& machine_files::machine(std::string_view option, const std::string& text) {
+  return view_of(resolve(option, text));
+}
+
+hml::link machine_files::link_of(const hml::link_description& own) {
+  const hml::link chosen = hml::link_of(own, figures_);
+  if (chosen.bandwidth.rate != own.bandwidth.value.rate) {
+    note(std::string{own.id} + ": the slower measured direction in place of the datasheet's rate: " +
+         quantity_text(chosen.bandwidth.rate) +
+         " per direction; --figures stated takes the datasheet's");
+  }
+  return chosen;
+}
+
+hml::link machine_files::link(std::string_view option, const std::string& text) {
+  if (const hml::link_description* l = hml::find_named(text, std::span<const hml::link_description* const>{hml::systems::links})) return link_of(*l);
+  return check_option(option, [&] { return hml::link_named(text); });
+}
+
+const hml::machine_description& machine_files::view_of(const hml::machine_description& own) {
+  if (figures_ == hml::basis::datasheet) return own;
+  const hml::machine_description& view = views_.emplace_back(hml::with_figures(own, figures_), &own).first;
+  if (std::string taken = figures_taken(own, view); !taken.empty()) note(std::move(taken));
+  return view;
+}
+
+const hml::machine_description& machine_files::resolve(std::string_view option, const std::string& text) {
+  if (const hml::machine_description* m = hml::find_machine(text)) return *m;
+  std::error_code error;
+  const bool looks_like_a_path = text == "-" || text.find_first_of("/.") != std::string::npos ||
+                                 std::filesystem::exists(text, error);
+  if (!looks_like_a_path) {
+    check_option(option, [&] { (void)hml::machine_named(text); });  // unknown: the did-you-mean
+  }
+  input_file input{option, text};
+  const std::string content = input.read_whole(largest_machine_file);
+  const std::string name = input_name(text);
+  const auto named = [&](const std::invalid_argument& e) { return input_error(std::string{option} + ": " + e.what()); };
+  try {
+    if (hml::is_machine_file(content)) {
+      return std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name))).machine();
+    }
+    if (content.find("memory hierarchy") != std::string::npos) {
+      const hml::machine_description& m =
+          std::get<hml::loaded_cpu>(files_.emplace_back(hml::read_machine_yaml(content, name))).cpu();
+      note_older_format(text, "an ECM machine file");
+      return m;
+    }
+    // Neither names a format nor opens as JSON: a machine file that lacks its format line, said so, not a
+    // device file that "is not JSON".
+    if (const std::size_t first = content.find_first_not_of(" \t\r\n");
+        first == std::string::npos || (content[first] != '{' && content[first] != '[')) {
+      return std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name))).machine();
+    }
+    try {
+      const hml::machine_description& m =
+          std::get<hml::loaded_device>(files_.emplace_back(hml::read_device_json(content, name))).machine();
+      note_older_format(text, "a device file");
+      return m;
+    } catch (const hml::device_file_error& e) {
+      throw named(e);
+    }
+  } catch (const hml::machine_file_error& e) {
+    throw named(e);
+  } catch (const hml::ecm_file_error& e) {
+    throw named(e);
+  }
+}
+
+std::span<const hml::source> machine_files::sources_of(const hml::machine_description& view) const {
+  const hml::machine_description* own = &view;
+  for (const auto& [each, of] : views_) {
+    if (&each == &view) own = of;
+  }
+  const hml::machine_description& m = *own;
+  for (const auto& file : files_) {
+    if (const auto* f = std::get_if<hml::machine_file>(&file)) {
+      for (const hml::machine_description* each : f->machines()) {
+        if (each == &m) return f->sources();
+      }
+    } else if (const auto* d = std::get_if<hml::loaded_device>(&file); d != nullptr && &d->machine() == &m) {
+      return d->sources();
+    }
+  }
+  return {};
+}
+
+namespace {
+
+// "fp64, fp32, ... or mxfp4": every precision --precision takes, from the library's own list.
+std::string precision_ids() {
+  std::string ids;
+  const std::size_t n = hml::all_precisions.size();
+  for (std::size_t k = 0; k < n; ++k) {
+    ids += (k == 0 ? "" : k + 1 == n ? " or " : ", ") + std::string{hml::id_of(hml::all_precisions[k])};
+  }
+  return ids;
+}
+
+}  // namespace
+
+void add_roof_options(CLI::App& command, roof_options& options, bool several_machines) {
+  auto* machine = command.add_option(
+      "--machine,--device,--device-file", options.machines,
+      std::string{machine_help} + (several_machines ? " (repeat for several)" : "") +
+          "; --device and --device-file are its names before 0.9, kept for one release");
+  machine->type_name("NAME|FILE");
+  if (!several_machines) machine->expected(1);
+  auto* precision = command
+                        .add_option("--precision", options.precision,
+                                    "required with a machine: " + precision_ids() +
+                                        " (vector units where published, else tensor), or with _vector or _tensor")
+                        ->type_name("NAME");
+  auto* compute =
+      command.add_option("--peak-compute", options.peak_compute, "peak compute, e.g. 5.3TFLOP/s")->type_name("RATE");
+  auto* bandwidth =
+      command.add_option("--peak-bandwidth", options.peak_bandwidth, "peak bandwidth, e.g. 205GB/s")->type_name("RATE");
+  compute->excludes(machine)->needs(bandwidth);
+  bandwidth->excludes(machine)->needs(compute);
+  precision->excludes(compute);
+  // Given peaks have no datasheet or measurement to choose between.
+  add_figures_option(command, options.figures)->excludes(compute);
+}
+
+namespace {
+
+// A memory's peak bandwidth is published in bytes per second; "3.35Tbps" or "3.35 Tbit/s" (bits) is almost
+// surely 3.35 TB/s with a lower-case b, and taken as bits it is 8x too slow, which shows up later as a
+// kernel faster than its roof. So a bit rate is refused here, named as such, with the byte rate it may mean.
+void refuse_bit_rate(std::string_view option, const std::string& text) {
+  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
+  if (unit_at == std::string::npos) return;
+  const std::string unit = text.substr(unit_at);
+  std::size_t bits = unit.find("bit");
+  if (bits == std::string::npos && unit.ends_with("bps")) bits = unit.size() - 3;
+  if (bits == std::string::npos && unit.ends_with("b/s")) bits = unit.size() - 3;
+  if (bits == std::string::npos) return;
+  const auto rate = quantity_of<hml::data_rate>(option, text);  // first: text that does not read is that error
+  const std::string number = text.substr(0, text.find_last_not_of(" \t", unit_at - 1) + 1);
+  const std::string bytes = number + unit.substr(0, bits) + "B/s";
+  throw input_error(std::string{option} + ": \"" + text + "\" is a bit rate (" +
+                    quantity_text(rate) +
+                    "), where a memory bandwidth in bytes per second is wanted; did you mean " + bytes + "?");
+}
+
+}  // namespace
+
+std::vector<named_roof> roofs_of(const roof_options& options) {
+  if (options.machines.empty()) {
+    if (options.peak_compute.empty()) {
+      throw input_error("--machine, --peak-compute: missing; give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
+    }
+    refuse_bit_rate("--peak-bandwidth", options.peak_bandwidth);
+    const auto bandwidth = quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth);
+    const auto compute = quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute);
+    check_option("--peak-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
+    check_option("--peak-compute", [&] { hml::validate_peak(compute); });
+    return {{"given", "the given peaks", {bandwidth, compute}}};
+  }
+  // A machine has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
+  if (options.precision.empty()) {
+    throw input_error("--precision: give the precision the kernels run at with a machine, e.g. --precision fp32");
+  }
+  const hml::precision_choice precision =
+      check_option("--precision", [&] { return hml::precision_named(options.precision); });
+  options.files.use(figures_basis(options.figures));
+  std::vector<named_roof> roofs;
+  for (const std::string& name : options.machines) {
+    const hml::machine_description& d = options.files.machine("--machine", name);
+    // Another spelling of a machine already given (h100_sxm, H100-SXM) would draw it twice.
+    for (const named_roof& r : roofs) {
+      if (r.label == d.id) throw input_error("--machine: '" + r.label + "' is given twice");
+    }
+    // A precision the machine publishes no peak for is --precision's fault.
+    const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
+    roofs.push_back({std::string{d.id},
+                     std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof});
+  }
+  return roofs;
+}
+
+std::string describe(const hml::roof& r) {
+  return hml::to_string(r.peak, {.number = hml::general(4)}) + ", " +
+         quantity_text(r.bandwidth) +
+         ", ridge " + hml::to_string(hml::ridge_point(r), {.number = hml::general(4)});
+}
+
+}  // namespace hml_cli
