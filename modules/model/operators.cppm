@@ -92,6 +92,12 @@ struct operator_cost {
   [[nodiscard]] constexpr data_size bytes_read() const noexcept { return weights + kv_read + activations_read; }
   [[nodiscard]] constexpr data_size bytes_written() const noexcept { return kv_written + activations_written; }
   [[nodiscard]] constexpr data_size bytes() const noexcept { return bytes_read() + bytes_written(); }
+  // FLOP per byte of main memory; 0 for an operator that moves none (an all-reduce: link bytes only, and no
+  // FLOP), where a kernel of hml.workload without traffic has an infinite intensity.
+  [[nodiscard]] constexpr arithmetic_intensity intensity() const noexcept {
+    const data_size moved = bytes();
+    return moved.value() > 0 ? flops / moved : arithmetic_intensity{};
+  }
   // As a kernel of hml.workload: every byte moved once, sequentially.
   [[nodiscard]] constexpr kernel as_kernel() const noexcept { return {name, flops, bytes()}; }
 };

@@ -135,7 +135,7 @@ namespace detail {
                                                         const inference_options& o) {
   operator_time r{.op = op};
   const data_size moved = op.bytes();
-  r.intensity = moved.value() > 0 ? op.flops / moved : arithmetic_intensity{};
+  r.intensity = op.intensity();
   // The time model's streaming transfer and compute time (no latency: operators stream their bytes).
   const memory streaming{.latency = 0 * second,
                          .bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory};
@@ -228,8 +228,7 @@ constexpr void add_runs(operator_time& into, const operator_time& more, std::uin
   into.op.link_sent += op.link_sent;
   into.op.link_messages += op.link_messages;
   into.op.repeats += op.repeats;
-  const data_size moved = into.op.bytes();
-  into.intensity = moved.value() > 0 ? into.op.flops / moved : arithmetic_intensity{};
+  into.intensity = into.op.intensity();
   const double n = static_cast<double>(runs);
   into.compute_time += n * more.compute_time;
   into.memory_time += n * more.memory_time;
