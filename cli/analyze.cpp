@@ -36,8 +36,8 @@ std::string verdict(const hml::measured_point& m) {
 
 void run(const analyze_options& o) {
   const named_roof roof = roofs_of(o.roof).front();
-  const hml::kernel k{o.name, quantity_of<hml::work>("--flops", o.flops, {.plain_number_is_base_unit = true}),
-                      quantity_of<hml::data_size>("--bytes", o.bytes, {.plain_number_is_base_unit = true})};
+  const hml::kernel k{o.name, quantity_of<hml::work>("--flops", o.flops),
+                      quantity_of<hml::data_size>("--bytes", o.bytes)};
   const hml::duration time = quantity_of<hml::duration>("--time", o.time);
   check_option("--time", [&] { hml::validate_measured_time(time); });
   if (k.flops.value() == 0 && k.bytes.value() == 0) {

@@ -14,6 +14,7 @@
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <stop_token>
 #include <string_view>
 #include <thread>
@@ -81,17 +82,34 @@ decltype(auto) write_for_option(std::string_view option, Write&& write) {
   return blamed_on<hml::file_write_error>(option, std::forward<Write>(write));
 }
 
+// One rule for every option that takes a quantity: a plain number is FLOP, bytes or FLOP/B (counts read off a
+// profiler or a file: `--flops 1e12`, `--in 4096`); a rate, a time or a frequency needs its unit, since a plain
+// "3.35" bandwidth is more often a forgotten TB/s than 3.35 B/s.
+template <class Q>
+inline constexpr bool plain_number_is_base_unit =
+    std::is_same_v<Q, hml::work> || std::is_same_v<Q, hml::data_size> || std::is_same_v<Q, hml::arithmetic_intensity>;
+
 // `text` as a quantity for `option`; an input_error naming the option if it cannot be read.
 template <class Q>
-Q quantity_of(std::string_view option, const std::string& text, hml::parse_options options = {}) {
-  return check_option(option, [&] { return hml::parse<Q>(text, options); });
+Q quantity_of(std::string_view option, const std::string& text) {
+  return check_option(option, [&] { return hml::parse<Q>(text, {.plain_number_is_base_unit = plain_number_is_base_unit<Q>}); });
 }
 
 // `text` as an axis (FROM:TO:POINTS[:log], a list or one value) for `option`.
 template <class T>
-hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text, hml::parse_options options = {}) {
-  return check_option(option, [&] { return hml::parse_axis<T>(text, options); });
+hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text) {
+  return check_option(option, [&] { return hml::parse_axis<T>(text, {.plain_number_is_base_unit = plain_number_is_base_unit<T>}); });
 }
+
+// A machine's memory bandwidth (`--peak-bandwidth`, `--host-bandwidth`, `--device-bandwidth`): a rate in bytes
+// per second, finite and > 0. Memory bandwidth is published in bytes per second, so a bit rate ("3.35Tbps")
+// is refused with the byte rate it may mean; a link's rate and the seed's tier bandwidths take bits.
+hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text);
+
+// A precision alone ("fp16", "bf16"), as a data type is given (`hml llm --weights`, `hml offload --precision`);
+// a unit ("fp16tensor") is refused there: only a roofline's --precision, which picks a machine's ceiling,
+// takes one.
+hml::precision data_type_of(std::string_view option, const std::string& text);
 
 // The checks every option of a kind takes, on its text, before CLI11 converts it (CLI11 would read -1 into
 // an unsigned option as 2^64 - 1, and "nan" or "inf" into a double as they are):

@@ -28,9 +28,6 @@ using llm::percent;
 using llm::number;
 using llm::text;
 
-hml::precision precision_of_option(std::string_view option, const std::string& name) {
-  return check_option(option, [&] { return hml::precision_named(name).type; });
-}
 
 }  // namespace
 
@@ -167,8 +164,8 @@ hml::link link_between(machine_files& files, const link_options& o) {
 
 hml::inference_options llm::inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
   hml::inference_options i{};
-  i.types = {precision_of_option("--weights", o.weights), precision_of_option("--activations", o.activations),
-             precision_of_option("--kv", o.kv), o.weight_group};
+  i.types = {data_type_of("--weights", o.weights), data_type_of("--activations", o.activations),
+             data_type_of("--kv", o.kv), o.weight_group};
   check_option("--weight-group", [&] { hml::validate_weight_group(t, i); });
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;

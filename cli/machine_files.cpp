@@ -1,6 +1,7 @@
 // Machines and links named on the command line: the catalog's, or read from machine files (the one
 // format, and the older ones it replaces), on the figures --figures chooses.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <exception>
@@ -200,20 +201,33 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
   add_figures_option(command, options.figures)->excludes(compute);
 }
 
-namespace {
-
 // A memory's peak bandwidth is published in bytes per second; "3.35Tbps" or "3.35 Tbit/s" (bits) is almost
 // surely 3.35 TB/s with a lower-case b, and taken as bits it is 8x too slow, which shows up later as a
 // kernel faster than its roof. So a bit rate is refused here, named as such, with the byte rate it may mean.
-void refuse_bit_rate(std::string_view option, const std::string& text) {
+hml::precision data_type_of(std::string_view option, const std::string& text) {
+  const hml::precision_choice choice = check_option(option, [&] { return hml::precision_named(text); });
+  if (choice.unit_given) {
+    std::string alone{hml::to_string(choice.type)};
+    std::ranges::transform(alone, alone.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    throw input_error(std::string{option} + ": give a precision alone (" + alone +
+                      "), without a unit: the model chooses the units it runs on");
+  }
+  return choice.type;
+}
+
+hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text) {
+  const auto rate = quantity_of<hml::data_rate>(option, text);  // first: text that does not read is that error
+  const auto checked = [&] {
+    check_option(option, [&] { hml::validate_bandwidth(rate); });
+    return rate;
+  };
   const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
-  if (unit_at == std::string::npos) return;
+  if (unit_at == std::string::npos) return checked();
   const std::string unit = text.substr(unit_at);
   std::size_t bits = unit.find("bit");
   if (bits == std::string::npos && unit.ends_with("bps")) bits = unit.size() - 3;
   if (bits == std::string::npos && unit.ends_with("b/s")) bits = unit.size() - 3;
-  if (bits == std::string::npos) return;
-  const auto rate = quantity_of<hml::data_rate>(option, text);  // first: text that does not read is that error
+  if (bits == std::string::npos) return checked();
   const std::string number = text.substr(0, text.find_last_not_of(" \t", unit_at - 1) + 1);
   const std::string bytes = number + unit.substr(0, bits) + "B/s";
   throw input_error(std::string{option} + ": \"" + text + "\" is a bit rate (" +
@@ -221,17 +235,13 @@ void refuse_bit_rate(std::string_view option, const std::string& text) {
                     "), where a memory bandwidth in bytes per second is wanted; did you mean " + bytes + "?");
 }
 
-}  // namespace
-
 std::vector<named_roof> roofs_of(const roof_options& options) {
   if (options.machines.empty()) {
     if (options.peak_compute.empty()) {
       throw input_error("--machine, --peak-compute: missing; give --machine NAME|FILE, or --peak-compute and --peak-bandwidth");
     }
-    refuse_bit_rate("--peak-bandwidth", options.peak_bandwidth);
-    const auto bandwidth = quantity_of<hml::data_rate>("--peak-bandwidth", options.peak_bandwidth);
+    const hml::data_rate bandwidth = memory_bandwidth_of("--peak-bandwidth", options.peak_bandwidth);
     const auto compute = quantity_of<hml::compute_rate>("--peak-compute", options.peak_compute);
-    check_option("--peak-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
     check_option("--peak-compute", [&] { hml::validate_peak(compute); });
     return {{"given", "the given peaks", {bandwidth, compute}}};
   }

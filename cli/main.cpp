@@ -15,7 +15,12 @@ int main(int argc, char** argv) {
   CLI::App app{"hml: is this kernel limited by memory or by compute on this machine, and by how much?", "hml"};
   app.set_version_flag("--version", "hml " HML_VERSION);
   app.require_subcommand(1);
-  app.footer("Run `hml <command> --help` for a command's options and an example.");
+  app.footer(
+      "Quantities, in every option: a number and its unit (205GB/s, 10MFLOP, 5us); a plain number is FLOP, bytes\n"
+      "or FLOP/B, and a rate or a time needs its unit. A machine's memory bandwidth is in bytes per second (a bit\n"
+      "rate is refused); a link's rate may be in bits. A data type (--weights, offload's --precision) is a\n"
+      "precision alone (fp16); a roofline's --precision may name its unit (fp16tensor). Counts are whole numbers.\n"
+      "Run `hml <command> --help` for a command's options and an example.");
   for (auto add_command : hml_cli::all_commands) add_command(app);
   hml_cli::check_plain_numbers(app);
   hml_cli::strict_flags(app);

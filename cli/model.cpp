@@ -49,9 +49,8 @@ void add_model_options(CLI::App& command, model_options& o, bool axes) {
 namespace {
 
 template <class T>
-hml::sampled_axis<T> read(std::string_view option, const std::string& text, bool axes,
-                          hml::parse_options options = {}) {
-  if (axes) return axis_of<T>(option, text, options);
+hml::sampled_axis<T> read(std::string_view option, const std::string& text, bool axes) {
+  if (axes) return axis_of<T>(option, text);
   if constexpr (std::is_same_v<T, double>) {
     hml::sampled_axis<double> one = axis_of<double>(option, text);
     if (one.size() != 1 || text.find(':') != std::string::npos) {
@@ -59,7 +58,7 @@ hml::sampled_axis<T> read(std::string_view option, const std::string& text, bool
     }
     return one;
   } else {
-    return {{quantity_of<T>(option, text, options)}};
+    return {{quantity_of<T>(option, text)}};
   }
 }
 
@@ -87,9 +86,8 @@ std::size_t model_space::points() const noexcept {
 
 model_space space_of(const model_options& o, bool axes) {
   model_space s;
-  const hml::parse_options plain_is_flop_per_byte{.plain_number_is_base_unit = true};
   s.size = read<hml::data_size>("--size", o.size, axes);
-  s.ops_per_byte = read<hml::arithmetic_intensity>("--ops-per-byte", o.ops_per_byte, axes, plain_is_flop_per_byte);
+  s.ops_per_byte = read<hml::arithmetic_intensity>("--ops-per-byte", o.ops_per_byte, axes);
   s.latency = read<hml::duration>("--latency", o.latency, axes);
   check_each("--latency", s.latency, hml::validate_latency);
   s.peak = read<hml::compute_rate>("--peak", o.peak, axes);

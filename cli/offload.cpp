@@ -40,9 +40,7 @@ std::string number(double x, hml::number_format f) { return std::string{hml::for
 void run(const offload_options& o) {
   const output_format format = o.output.chosen();
   // The machines and the link: a catalog system, or each given.
-  const hml::precision_choice choice = check_option("--precision", [&] { return hml::precision_named(o.precision); });
-  if (choice.unit_given) throw input_error("--precision: give a precision alone (fp32), without a unit");
-  const hml::precision p = choice.type;
+  const hml::precision p = data_type_of("--precision", o.precision);
   const hml::machine_description* host = nullptr;
   const hml::machine_description* device = nullptr;
   std::optional<hml::machine_description> given_host;
@@ -61,18 +59,16 @@ void run(const offload_options& o) {
   }
   if (!o.host.empty()) host = &files.machine("--host", o.host);
   if (!o.host_bandwidth.empty()) {
-    const auto bandwidth = quantity_of<hml::data_rate>("--host-bandwidth", o.host_bandwidth);
+    const hml::data_rate bandwidth = memory_bandwidth_of("--host-bandwidth", o.host_bandwidth);
     const auto peak = quantity_of<hml::compute_rate>("--host-peak", o.host_peak);
-    check_option("--host-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
     check_option("--host-peak", [&] { hml::validate_peak(peak); });
     given_host = hml::describe(hml::memory{.latency = {}, .bandwidth = bandwidth}, hml::compute_core{peak}, p);
     host = &*given_host;
   }
   if (!o.device.empty()) device = &files.machine("--device", o.device);
   if (!o.device_bandwidth.empty()) {
-    const auto bandwidth = quantity_of<hml::data_rate>("--device-bandwidth", o.device_bandwidth);
+    const hml::data_rate bandwidth = memory_bandwidth_of("--device-bandwidth", o.device_bandwidth);
     const auto peak = quantity_of<hml::compute_rate>("--device-peak", o.device_peak);
-    check_option("--device-bandwidth", [&] { hml::validate_bandwidth(bandwidth); });
     check_option("--device-peak", [&] { hml::validate_peak(peak); });
     given_device = hml::describe(hml::memory{.latency = {}, .bandwidth = bandwidth}, hml::compute_core{peak}, p);
     given_device->name = "given";

@@ -14,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "cli_harness.hpp"
 
@@ -127,6 +128,36 @@ TEST(CliMessages, ABitRateForAPeakBandwidthIsNamedAsSuch) {
     EXPECT_EQ(o.status, 0) << rate << ": " << o.err;
     EXPECT_TRUE(o.out.starts_with("roofline on the given peaks: 67 TFLOP/s, 3.35 TB/s, ridge 20 FLOP/B\n")) << o.out;
   }
+}
+
+// One grammar for every command (`hml --help` states it): a plain number is FLOP or bytes wherever work or a
+// size is asked for; a machine's memory bandwidth refuses a bit rate wherever it is given; a data type is a
+// precision alone wherever one is asked for.
+TEST(CliMessages, EveryCommandReadsQuantitiesOneWay) {
+  const outcome plain = hml_run({"offload", "--system", "gh200", "--in", "1e9", "--out", "1e9", "--flops", "1e12"});
+  const outcome units = hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_EQ(plain.out, units.out);
+  const outcome analyze = hml_run({"analyze", "--flops", "1e12", "--bytes", "1e9", "--time", "1ms", "--peak-compute",
+                                   "67TFLOP/s", "--peak-bandwidth", "3.35TB/s"});
+  EXPECT_EQ(analyze.status, 0) << analyze.err;
+  for (const char* option : {"--host-bandwidth", "--device-bandwidth"}) {
+    std::vector<std::string> args{"offload", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP", "--link", "nvlink4"};
+    if (std::string_view{option} == "--host-bandwidth") {
+      args.insert(args.end(), {"--host-bandwidth", "1600Gbit/s", "--host-peak", "1TFLOP/s", "--device", "h100_sxm"});
+    } else {
+      args.insert(args.end(), {"--host", "grace", "--device-bandwidth", "1600Gbit/s", "--device-peak", "1TFLOP/s"});
+    }
+    expect_input_error(hml_run(args), std::string{option} + ": \"1600Gbit/s\" is a bit rate (200 GB/s)");
+  }
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--weights", "fp16tensor"}),
+                     "--weights: give a precision alone (fp16), without a unit");
+  expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--precision", "fp32vector"}),
+                     "--precision: give a precision alone (fp32), without a unit");
+  // A rate or a time needs its unit everywhere.
+  expect_input_error(hml_run({"analyze", "--flops", "1e12", "--bytes", "1e9", "--time", "1", "--peak-compute",
+                              "67TFLOP/s", "--peak-bandwidth", "3.35TB/s"}),
+                     "--time: ");
 }
 
 TEST(CliMessages, AChartInAFormatTheWriterDoesNotProduceIsRefused) {
