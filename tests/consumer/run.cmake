@@ -20,3 +20,25 @@ run_step("configure the consumer"
 run_step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_step("run the consumer" ${WORK_DIR}/build/consumer)
 run_step("run the probe's consumer" ${WORK_DIR}/build/consumer_probe)
+
+# What would fail later is refused at configure time, in one line that says the fix.
+function(expect_refusal description fix)
+  execute_process(COMMAND ${CMAKE_COMMAND} -S ${CONSUMER_SOURCE_DIR} -B ${WORK_DIR}/refused -G ${GENERATOR}
+                    -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM} -DCMAKE_BUILD_TYPE=${BUILD_TYPE} -DCMAKE_PREFIX_PATH=${prefix} ${ARGN}
+                  RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  file(REMOVE_RECURSE ${WORK_DIR}/refused)
+  string(REGEX REPLACE "[ \n]+" " " output "${output}")  # CMake wraps the package's reason
+  string(FIND "${output}" "${fix}" at)
+  if(result EQUAL 0 OR at EQUAL -1)
+    message(FATAL_ERROR "${description}: expected the configure to fail saying \"${fix}\" (${result}):\n${output}")
+  endif()
+  message(STATUS "${description}: refused")
+endfunction()
+expect_refusal("GNU extensions on" "set(CMAKE_CXX_EXTENSIONS OFF) before find_package(hml)"
+               -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_CXX_EXTENSIONS=ON)
+# libc++ need not be installed for the package to refuse it: CMake's own check of the compiler is skipped.
+expect_refusal("libc++" "remove -stdlib=libc++ from CMAKE_CXX_FLAGS"
+               -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_CXX_FLAGS=-stdlib=libc++" -DCMAKE_CXX_COMPILER_WORKS=ON)
+if(EXISTS /usr/bin/g++)
+  expect_refusal("another compiler" "its modules are read by the same compiler" -DCMAKE_CXX_COMPILER=/usr/bin/g++)
+endif()
