@@ -1,7 +1,6 @@
 // Machines and links named on the command line: the catalog's, or read from machine files (the one
 // format, and the older ones it replaces), on the figures --figures chooses.
 #include <algorithm>
-#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <exception>
@@ -207,9 +206,7 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
 hml::precision data_type_of(std::string_view option, const std::string& text) {
   const hml::precision_choice choice = check_option(option, [&] { return hml::precision_named(text); });
   if (choice.unit_given) {
-    std::string alone{hml::to_string(choice.type)};
-    std::ranges::transform(alone, alone.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    throw input_error(std::string{option} + ": give a precision alone (" + alone +
+    throw input_error(std::string{option} + ": give a precision alone (" + std::string{hml::id_of(choice.type)} +
                       "), without a unit: the model chooses the units it runs on");
   }
   return choice.type;

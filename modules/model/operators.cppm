@@ -117,6 +117,21 @@ struct operator_cost {
   return op;
 }
 
+// Runs of one operator as one (the same operator for two micro-batches): every figure summed; the name, the
+// compute kind and one run's GEMM shape are the first's.
+[[nodiscard]] constexpr operator_cost together(operator_cost a, const operator_cost& b) noexcept {
+  a.flops += b.flops;
+  a.weights += b.weights;
+  a.kv_read += b.kv_read;
+  a.kv_written += b.kv_written;
+  a.activations_read += b.activations_read;
+  a.activations_written += b.activations_written;
+  a.link_sent += b.link_sent;
+  a.link_messages += b.link_messages;
+  a.repeats += b.repeats;
+  return a;
+}
+
 // Element types of a GEMM's operands: C = A B, A m x k, B k x n, C m x n.
 struct gemm_types {
   precision a = precision::fp16;

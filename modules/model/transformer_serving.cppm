@@ -158,7 +158,7 @@ private:
   o.estimate = estimate::bound;
   if (o.pipeline.stages > 1) {
     validate(t, o);
-    const double micro_batches = o.pipeline.micro_batches > 0 ? o.pipeline.micro_batches : o.pipeline.stages;
+    const auto micro_batches = static_cast<double>(micro_batches_asked(o.pipeline));
     o.pipeline = {};
     const decode_ridge each = ridge_batch(t, context, m, o);
     return each.reached() ? decode_ridge{each.batch() * micro_batches} : each;

@@ -119,8 +119,14 @@ constexpr void validate_weight_group(const transformer& t, const inference_optio
           "size per device): gpt-fast takes 32 to 256, AWQ and GPTQ 128");
 }
 
+// The micro-batches a pipeline step runs where the batch holds enough sequences: those asked for, else one
+// a stage (vLLM's virtual engines).
+[[nodiscard]] constexpr std::uint64_t micro_batches_asked(const pipeline_parallelism& p) noexcept {
+  return p.micro_batches > 0 ? p.micro_batches : p.stages;
+}
+
 constexpr void validate(const transformer& t, const pipeline_parallelism& p) {
-  validate_pipeline(p.stages, p.micro_batches > 0 ? p.micro_batches : p.stages);  // 0: one a stage
+  validate_pipeline(p.stages, static_cast<unsigned>(micro_batches_asked(p)));
   expects(p.stages <= t.layers, "hml: a pipeline stage holds at least one layer: no more stages than layers");
   expects(p.micro_batches <= max_micro_batches, "hml: a pipeline step runs at most 1024 micro-batches");
   if (p.stages > 1) validate(p.link);
@@ -139,10 +145,9 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   validate(t, o.pipeline);
 }
 
-// The micro-batches a pipeline step of `batch` sequences runs: those asked for (else one a stage), no more
-// than the sequences.
+// The micro-batches a pipeline step of `batch` sequences runs: those asked, no more than the sequences.
 [[nodiscard]] constexpr std::uint64_t micro_batches_of(const pipeline_parallelism& p, std::uint64_t batch) noexcept {
-  const std::uint64_t asked = p.micro_batches > 0 ? p.micro_batches : p.stages;
+  const std::uint64_t asked = micro_batches_asked(p);
   return asked < batch ? asked : batch;
 }
 
@@ -203,6 +208,11 @@ struct step_shape {
   return {phase::decode, batch, draft_tokens + 1, context};
 }
 
+constexpr void validate(const step_shape& s) {
+  expects(s.batch > 0 && s.new_tokens > 0 && s.context >= s.new_tokens,
+          "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+}
+
 // Ring all-reduce of `size` bytes over n devices: each device sends 2 (n - 1) / n x size, in 2 (n - 1)
 // messages one after another (reduce-scatter, then all-gather).
 [[nodiscard]] constexpr operator_cost all_reduce(data_size size, unsigned n) {
@@ -226,8 +236,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
                                                       const inference_options& o, const pipeline_stage& stage) {
   validate(t, o);
   expects(stage.layers >= 1 && stage.layers <= t.layers, "hml: a pipeline stage holds 1 to all of the layers");
-  expects(s.batch > 0 && s.new_tokens > 0 && s.context >= s.new_tokens,
-          "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+  validate(s);
   validate_counts(t, s.batch, s.new_tokens, s.context);
   validate_context(t, s.context);
   const precision act = o.types.activations;

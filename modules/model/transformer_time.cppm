@@ -129,6 +129,13 @@ struct operator_time {
 // constant expression, std::invalid_argument at run time.
 namespace detail {
 
+// What binds an operator, or a step's sums: the link where its time exceeds both the memory's and the
+// compute's, else the longer of those two.
+[[nodiscard]] constexpr limit limit_of(duration link, duration memory, duration compute) noexcept {
+  if (link > memory && link > compute) return limit::link;
+  return compute > memory ? limit::compute : limit::memory;
+}
+
 // time_on for efficiencies already validated (a step's operators share them: a long generation in a constant
 // expression would pay for each operator's check).
 [[nodiscard]] constexpr operator_time time_on_validated(const operator_cost& op, const machine_description& m,
@@ -158,9 +165,7 @@ namespace detail {
   }
   r.time = combine(r.memory_time, r.compute_time, overlap::full) + r.link_time;
   if (o.estimate == estimate::expected) r.time += r.overhead;  // the bound skips it: constexpr steps are a budget
-  r.bound = r.link_time > combine(r.memory_time, r.compute_time, overlap::full) ? limit::link
-            : r.compute_time > r.memory_time                                    ? limit::compute
-                                                                                : limit::memory;
+  r.bound = limit_of(r.link_time, r.memory_time, r.compute_time);
   return r;
 }
 
@@ -195,10 +200,7 @@ struct step_analysis {
   // The share of the step's time an operator takes.
   [[nodiscard]] constexpr double share(const operator_time& t) const noexcept { return t.time / time.value; }
   // Memory-bound overall when the operators' memory times add up to more than their compute times.
-  [[nodiscard]] constexpr limit bound() const noexcept {
-    if (link_time > memory_time && link_time > compute_time) return limit::link;
-    return compute_time > memory_time ? limit::compute : limit::memory;
-  }
+  [[nodiscard]] constexpr limit bound() const noexcept { return detail::limit_of(link_time, memory_time, compute_time); }
 };
 
 namespace detail {
@@ -218,16 +220,7 @@ constexpr void add_to_totals(step_analysis& r, const operator_time& ot) noexcept
 
 // An operator run `runs` times more, added to another run of it (the same operator of another micro-batch).
 constexpr void add_runs(operator_time& into, const operator_time& more, std::uint64_t runs) noexcept {
-  const operator_cost op = repeated(more.op, runs);
-  into.op.flops += op.flops;
-  into.op.weights += op.weights;
-  into.op.kv_read += op.kv_read;
-  into.op.kv_written += op.kv_written;
-  into.op.activations_read += op.activations_read;
-  into.op.activations_written += op.activations_written;
-  into.op.link_sent += op.link_sent;
-  into.op.link_messages += op.link_messages;
-  into.op.repeats += op.repeats;
+  into.op = together(into.op, repeated(more.op, runs));
   into.intensity = into.op.intensity();
   const double n = static_cast<double>(runs);
   into.compute_time += n * more.compute_time;
@@ -235,9 +228,7 @@ constexpr void add_runs(operator_time& into, const operator_time& more, std::uin
   into.link_time += n * more.link_time;
   into.overhead += n * more.overhead;
   into.time += n * more.time;
-  into.bound = into.link_time > combine(into.memory_time, into.compute_time, overlap::full) ? limit::link
-               : into.compute_time > into.memory_time                                          ? limit::compute
-                                                                                                : limit::memory;
+  into.bound = limit_of(into.link_time, into.memory_time, into.compute_time);
 }
 
 }  // namespace detail
@@ -274,9 +265,11 @@ namespace detail {
   std::array<duration, max_pipeline_stages> small_time{}, large_time{};
   step_analysis small_step{}, large_step{}, busiest_small{}, busiest_large{};
   duration busiest_work{};
+  pipeline_stage analysed{};
   for (unsigned i = 0; i < stages; ++i) {
     const pipeline_stage stage = stage_of(t, stages, i);
-    if (i == 0 || !(stage == stage_of(t, stages, i - 1))) {
+    if (i == 0 || !(stage == analysed)) {
+      analysed = stage;
       small_step = analyze_stage(t, shape_of(small), m, o, stage);
       if (larger > 0) large_step = analyze_stage(t, shape_of(small + 1), m, o, stage);
     }
@@ -314,7 +307,7 @@ namespace detail {
                                                    const machine_description& m, const inference_options& o = {}) {
   if (o.pipeline.stages > 1) {
     validate(t, o);
-    expects(s.batch > 0, "hml: a step needs batch and new tokens >= 1 and a context that holds them");
+    validate(s);  // before the batch is split into micro-batches
     return detail::analyze_pipeline_step(t, s, m, o);
   }
   return analyze_stage(t, s, m, o, whole_model(t));
