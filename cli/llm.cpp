@@ -136,6 +136,7 @@ struct link_options {
   const std::string& link;
   std::string_view latency_option;
   const std::string& latency;
+  std::string_view example;  // a link to name where one is missing
 };
 
 // The link between `count` devices: none for one (a link given with it is a slip, a forgotten --tp, not a
@@ -150,7 +151,7 @@ hml::link link_between(machine_files& files, const link_options& o) {
   }
   if (o.link.empty()) {
     throw input_error(std::string{o.link_option} + ": " + devices_option + " above 1 needs the link, e.g. " +
-                      std::string{o.link_option} + (devices_option == "--tp" ? " nvlink4" : " 50GB/s"));
+                      std::string{o.link_option} + " " + std::string{o.example});
   }
   hml::link l = files.link(o.link_option, o.link);
   if (!o.latency.empty()) {
@@ -169,10 +170,12 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   check_option("--weight-group", [&] { hml::validate_weight_group(t, i); });
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
-  i.link = link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency", o.link_latency});
+  i.link = link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency", o.link_latency,
+                                 "nvlink4"});
   i.pipeline = {.stages = o.pp, .micro_batches = o.micro_batches};
   i.pipeline.link =
-      link_between(files, {"--pp", "pipeline stages", o.pp, "--pp-link", o.pp_link, "--pp-link-latency", o.pp_link_latency});
+      link_between(files, {"--pp", "pipeline stages", o.pp, "--pp-link", o.pp_link, "--pp-link-latency",
+                                        o.pp_link_latency, "50GB/s"});
   if (o.pp <= 1 && o.micro_batches > 0)
     throw input_error("--micro-batches: a pipeline step's micro-batches; give --pp 2 or more with it");
   i.achieved = {o.efficiency_compute, o.efficiency_memory};
