@@ -139,6 +139,10 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
   if (d.kernel_overhead.published()) {
     out += "kernel overhead (a kernel's fixed cost): " + figure_text(d.kernel_overhead, cite) + " a kernel\n";
   }
+  if (d.attention_rate.published()) {
+    out += "attention rate (FlashAttention's forward, 16-bit, on the causal tiles it computes): " +
+           figure_text(d.attention_rate, cite) + "\n";
+  }
   out += "memory, fastest first (the last is main memory):\n";
   for (const hml::level_description& l : d.memory) out += level_text(l, cite);
   out += "compute, dense (ridge = peak / main-memory bandwidth; measured peaks over measured bandwidth):\n";

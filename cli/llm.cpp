@@ -260,7 +260,9 @@ std::string llm::estimate_text(const hml::machine_description& d, const hml::inf
                                           : std::string{"no SM count, no tiles"};
   const std::string overhead = d.kernel_overhead.published() ? text(d.kernel_overhead.value) + " a kernel"
                                                              : std::string{"no kernel overhead published"};
-  return "expected (" + tiles + ", " + overhead + "; --bound for the ideal bound)";
+  const std::string attention =
+      d.attention_rate.published() ? ", prefill attention at " + text(d.attention_rate.value) + " on its causal tiles" : "";
+  return "expected (" + tiles + ", " + overhead + attention + "; --bound for the ideal bound)";
 }
 
 void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,

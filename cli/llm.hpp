@@ -58,6 +58,7 @@ struct run_options {
 inline std::string text(hml::work w) { return hml::to_string(w, {.number = hml::general(4)}); }
 inline std::string text(hml::data_size s) { return quantity_text(s); }
 inline std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(4)}); }
+inline std::string text(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 inline std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
 inline std::string number(double x, int digits = 4) {
   return std::string{hml::format_number(x, hml::general(digits)).view()};

@@ -1,13 +1,15 @@
-// The GPU's figures, measured, against the catalog and the models: reads the CSV files gpu_measure and
-// layer_step.py wrote on a machine with the GPU (benchmarks/gpu/measured/<machine>/), and writes the `gpu`
+// The GPU's figures, measured, against the catalog and the models: reads the CSV files gpu_measure,
+// layer_step.py, attention.py and model_step.py wrote on a machine with the GPU
+// (benchmarks/gpu/measured/<machine>/), and writes the `gpu`
 // section of docs/explanation/benchmarks/gpu.md (its verdict lines go into benchmarks/README.md). It needs no
 // GPU: the measurements are data, so the tables follow the models wherever they change, and `--check PAGE
 // --check-report README` fails when the page's section or the report's verdicts are not what the
 // measurements and today's models give.
 //
-// Four tables: the measured hierarchical roofline beside the catalog's figures; copy and triad from the L1
-// to HBM beside hml::run at the ceiling of the level the working set fits in; cuBLASLt GEMMs at LLM shapes
-// beside the operator model of `hml llm`; one Llama layer's decode step beside the same model.
+// Four tables here: the measured hierarchical roofline beside the catalog's figures; copy and triad from the
+// L1 to HBM beside hml::run at the ceiling of the level the working set fits in; cuBLASLt GEMMs at LLM shapes
+// beside the operator model of `hml llm`; one Llama layer's decode step beside the same model. Then
+// attention_report.cpp's: attention kernels, kernel launches and a whole model.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -24,50 +26,15 @@
 #include <vector>
 
 #include "../prediction_error.hpp"
+#include "attention_report.hpp"
+#include "report_support.hpp"
 
 import hml;
 
 namespace {
 
 using namespace hml::literals;
-
-// --- The measurement files ---------------------------------------------------------------------------------
-
-// A CSV file of plain fields (no quotes: gpu_measure and layer_step.py write none), checked against the
-// header it must have.
-struct csv_rows {
-  std::string path;
-  std::vector<std::vector<std::string>> rows;
-};
-
-csv_rows read_csv(const std::string& folder, const std::string& name, std::string_view header) {
-  csv_rows file{folder + "/" + name, {}};
-  std::ifstream in{file.path};
-  if (!in) throw std::runtime_error(file.path + ": cannot read");
-  std::string line;
-  if (!std::getline(in, line) || line != header) {
-    throw std::runtime_error(file.path + ":1: expected the header '" + std::string{header} + "'");
-  }
-  const auto columns = static_cast<std::size_t>(std::count(header.begin(), header.end(), ',') + 1);
-  for (int number = 2; std::getline(in, line); ++number) {
-    std::vector<std::string> fields;
-    std::stringstream split{line};
-    for (std::string field; std::getline(split, field, ',');) fields.push_back(field);
-    if (fields.size() != columns) {
-      throw std::runtime_error(file.path + ":" + std::to_string(number) + ": expected " + std::to_string(columns) + " fields");
-    }
-    file.rows.push_back(std::move(fields));
-  }
-  return file;
-}
-
-double number(const std::string& field) {
-  std::size_t used = 0;
-  const double value = std::stod(field, &used);
-  if (used != field.size() || !std::isfinite(value) || value < 0) throw std::runtime_error("not a number: '" + field + "'");
-  return value;
-}
-std::uint64_t count(const std::string& field) { return static_cast<std::uint64_t>(number(field)); }
+using namespace gpu;
 
 // An H100's or H200's SM: 256 KiB of L1 and shared memory together (NVIDIA's H100 whitepaper). A working
 // set of more than this an SM is not counted as the L1's.
@@ -145,47 +112,6 @@ measurements read_measurements(const std::string& folder) {
     m.layers.push_back({count(r[1]), count(r[2]), number(r[3]) * hml::second, number(r[4]) * hml::second, r[5]});
   }
   return m;
-}
-
-// --- Text -------------------------------------------------------------------------------------------------
-
-std::string text(auto quantity) { return hml::to_string(quantity, {.number = hml::general(4)}); }
-
-std::string percent(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%+.1f %%", value);
-  return buffer;
-}
-
-std::string ratio(double value) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f %%", value * 100.0);
-  return buffer;
-}
-
-std::string code_block(const hml::table& t) { return "```text\n" + hml::format_table(t) + "```\n"; }
-
-// The predictions' errors against the measurements, and their mean absolute error (hml's).
-struct error_summary {
-  std::vector<double> errors;  // shares: 0.25 is 25 %
-  void add(double error_percent) { errors.push_back(error_percent / 100.0); }
-  [[nodiscard]] std::string text() const {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.1f %% over %zu", hml::mean_absolute_error(errors) * 100.0, errors.size());
-    return buffer;
-  }
-};
-
-hml::precision precision_of(const std::string& name) { return hml::precision_named(name).type; }
-
-// --- The catalog's entry -------------------------------------------------------------------------------------
-
-const hml::device& catalog_entry(std::string_view name) {
-  if (name.find("H200") != std::string_view::npos) return hml::devices::h200;
-  if (name.find("H100") != std::string_view::npos) {
-    return name.find("PCIe") != std::string_view::npos ? hml::devices::h100_pcie : hml::devices::h100_sxm;
-  }
-  throw std::runtime_error("the catalog has no entry for '" + std::string{name} + "'");
 }
 
 // --- 1. The hierarchical roofline ----------------------------------------------------------------------------
@@ -299,21 +225,6 @@ std::string streams_table(const measurements& m, const hml::device& d, const lev
 
 // --- 3. GEMMs at LLM shapes ---------------------------------------------------------------------------------
 
-// The machine on the datasheet's figures, and on the measurements where it publishes them (hml llm's default).
-struct machine_views {
-  hml::machine_description stated, measured;
-  explicit machine_views(const hml::device& d)
-      : stated{hml::with_figures(d, hml::basis::datasheet)},
-        measured{hml::with_figures(d, hml::basis::measured_where_published)} {}
-};
-
-hml::inference_options options_for(hml::precision p, hml::estimate e) {
-  hml::inference_options o;
-  o.types = {p, p, p};
-  o.estimate = e;
-  return o;
-}
-
 std::string gemm_table(const measurements& m, const machine_views& on, std::map<std::string, error_summary>& errors) {
   hml::table t{{"layer", "type", "tokens", "measured", "bound, stated", "error", "bound, measured ceilings", "error",
                 "expected (hml llm)", "error"},
@@ -368,12 +279,12 @@ std::string layer_table(const measurements& m, const machine_views& on, error_su
   return code_block(t);
 }
 
-std::string report(const measurements& m, const std::string& folder) {
+std::string report(const measurements& m, const std::string& folder, const std::string& shown) {
   const hml::device& d = catalog_entry(m.name);
   const level_ceilings c = ceilings_of(m);
   const machine_views on{d};
   std::string out = "### " + m.name + "\n\n" + std::to_string(m.sms) + " SMs, " + text(m.l2) + " of L2 (as CUDA reports them); " +
-                    m.driver + ". Measurements: `" + folder + "/`; catalog entry `" + std::string{d.id} + "`.\n\n";
+                    m.driver + ". Measurements: `" + shown + "/`; catalog entry `" + std::string{d.id} + "`.\n\n";
 
   out += "#### The hierarchical roofline\n\n" + roofline_table(m, d, c) + "\n";
 
@@ -396,8 +307,8 @@ std::string report(const measurements& m, const std::string& folder) {
   out += "#### One Llama 3 8B layer's decode step (PyTorch " + (m.layers.empty() ? std::string{"-"} : m.layers[0].torch) +
          ", BF16)\n\n" + layers + "\n";
   out += "**Mean absolute error of the layer's decode step: expected " + expected_errors.text() + ", bound " +
-         bound_errors.text() + ".**\n";
-  return out;
+         bound_errors.text() + ".**\n\n";
+  return out + attention_and_model_report(folder, d);
 }
 
 // The text between `<!-- NAME -->\n` and `<!-- /NAME -->` of a file, as update_readme.cmake writes it.
@@ -429,7 +340,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gpu: the GPU's measured figures against the catalog and the models"};
   std::vector<std::string> folders;
   std::string out_path, check_path, shown;
-  app.add_option("--measurements", folders, "a folder of CSV files gpu_measure and layer_step.py wrote (one a GPU)")
+  app.add_option("--measurements", folders, "a folder of CSV files gpu_measure, layer_step.py, attention.py and model_step.py wrote (one a GPU)")
       ->required();
   app.add_option("--as", shown, "the folders' parent in the text (default: as given)");
   app.add_option("--out", out_path, "write the Markdown fragment to this file (default: stdout)");
@@ -443,7 +354,7 @@ int main(int argc, char** argv) {
     for (const std::string& folder : folders) {
       const std::string name = folder.substr(folder.find_last_of('/') + 1);
       if (!fragment.empty()) fragment += "\n";
-      fragment += report(read_measurements(folder), shown.empty() ? folder : shown + "/" + name);
+      fragment += report(read_measurements(folder), folder, shown.empty() ? folder : shown + "/" + name);
     }
     if (!check_path.empty() || !check_report.empty()) {
       if (!check_path.empty() && section(check_path, "bench:gpu") != fragment) {

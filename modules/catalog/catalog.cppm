@@ -123,11 +123,13 @@ inline constexpr std::array<source, 22> sources{{
      "ND_H200_v5_results.md (commit 7f20e5f); the fork yosoyjay/AI-benchmarking-guide, "
      "Azure_Results/ND_H100_v5_results.md (commit a8263ef)"},
     {hml_h100, "hetero-memory-lab's benchmarks/gpu on an NVIDIA H100 80GB HBM3 (SXM5), driver 580.159.04, CUDA 13.0, "
-               "cuBLASLt 13.1, 2026-11-24",
-     "benchmarks/gpu/measured/h100_sxm/ in this repository; the tables and the method in benchmarks/README.md"},
+               "cuBLASLt 13.1, PyTorch 2.11.0+cu130 (FlashAttention-2 through scaled_dot_product_attention), 2026-11-24",
+     "benchmarks/gpu/measured/h100_sxm/ in this repository; the tables and the method in "
+     "docs/explanation/benchmarks/gpu.md"},
     {hml_h200, "hetero-memory-lab's benchmarks/gpu on an NVIDIA H200 (SXM, 141 GB), driver 580.159.04, CUDA 13.0, "
-               "cuBLASLt 13.1, 2026-11-24",
-     "benchmarks/gpu/measured/h200/ in this repository; the tables and the method in benchmarks/README.md"},
+               "cuBLASLt 13.1, PyTorch 2.11.0+cu130 (FlashAttention-2 through scaled_dot_product_attention), 2026-11-24",
+     "benchmarks/gpu/measured/h200/ in this repository; the tables and the method in "
+     "docs/explanation/benchmarks/gpu.md"},
 }};
 
 // The source with this key; nullptr if none.
@@ -159,6 +161,7 @@ inline constexpr device h100_sxm{
                    measured(1402.6_TFLOPS, mamf)),
                 tc(int8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet))},
     .cores = 132, .clock = stated(1.98_GHz, lockwood_h100), .kernel_overhead = derived(4.68_us, azure_gemm),
+    .attention_rate = measured(347_TFLOPS, hml_h100),
     .note = "FP32 = 16,896 lanes x 2 x 1.98 GHz = 66.9 TFLOP/s; tensor clock 1.83 GHz"};
 inline constexpr device h100_pcie{
     .id = "h100_pcie", .name = "NVIDIA H100 PCIe 80GB",
@@ -192,7 +195,7 @@ inline constexpr device h200{
                 tc(fp8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200),
                    measured(1366.3_TFLOPS, azure_gemm)),
                 tc(int8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200))},
-    .cores = 132, .kernel_overhead = derived(4.14_us, azure_gemm),
+    .cores = 132, .kernel_overhead = derived(4.14_us, azure_gemm), .attention_rate = measured(347.7_TFLOPS, hml_h200),
     .note = "bus width: sources disagree (6144-bit or 8192-bit); gpu-stream measures 3.53 TB/s, BabelStream 4.15; "
             "CUDA reports 60 MiB of L2 on the H200 measured here (50 MiB on the H100)"};
 inline constexpr device b200{
@@ -373,7 +376,7 @@ consteval bool catalog_is_sourced() {
     for (std::size_t j = 0; j < i; ++j) {
       if (all[j]->id == d.id) return false;
     }
-    if (!cited(d.clock) || !cited(d.kernel_overhead)) return false;
+    if (!cited(d.clock) || !cited(d.kernel_overhead) || !cited(d.attention_rate)) return false;
     for (const level_description& l : d.memory) {
       if (!cited(l.capacity) || !cited(l.bandwidth) || !cited(l.write_bandwidth) || !cited(l.measured_bandwidth) ||
           !cited(l.latency) || !cited(l.interface.pin_rate)) {

@@ -202,6 +202,10 @@ struct machine_description {
   // A GPU kernel's fixed cost beyond its roofline time (the gap between back-to-back kernels, ramp-up, tail), as measured or derived
   // from a measurement; the expected time of hml.transformer adds it to each kernel. Not published: none.
   figure<duration> kernel_overhead{};
+  // FlashAttention's forward rate on 16-bit activations, counted on the query-key tiles a causal kernel
+  // computes (hml::causal_tile_work), as measured at a long sequence; the expected time of hml.transformer
+  // takes fused prefill attention at it. Not published: the bound's rule (every score at the tensor peak).
+  figure<compute_rate> attention_rate{};
   std::string_view note{};
   std::size_t cacheline_bytes = 64;
   fixed_list<stream_mix_bandwidth, max_stream_mixes> memory_bandwidths{};  // main memory, measured per mix

@@ -88,6 +88,7 @@ struct operator_cost {
   compute_kind compute{precision::fp32, compute_unit::vector};
   double repeats = 1;             // how many times a step runs it (repeated(): once or twice per layer)
   gemm_shape gemm{};              // one run's, where it is a matrix product
+  work attention_work{};          // fused prefill attention: the FLOP of the tiles a causal kernel computes
 
   [[nodiscard]] constexpr data_size bytes_read() const noexcept { return weights + kv_read + activations_read; }
   [[nodiscard]] constexpr data_size bytes_written() const noexcept { return kv_written + activations_written; }
@@ -106,6 +107,7 @@ struct operator_cost {
 [[nodiscard]] constexpr operator_cost repeated(operator_cost op, std::uint64_t times) noexcept {
   const auto n = static_cast<double>(times);
   op.flops *= n;
+  op.attention_work *= n;
   op.weights *= n;
   op.kv_read *= n;
   op.kv_written *= n;
@@ -121,6 +123,7 @@ struct operator_cost {
 // compute kind and one run's GEMM shape are the first's.
 [[nodiscard]] constexpr operator_cost together(operator_cost a, const operator_cost& b) noexcept {
   a.flops += b.flops;
+  a.attention_work += b.attention_work;
   a.weights += b.weights;
   a.kv_read += b.kv_read;
   a.kv_written += b.kv_written;
@@ -207,10 +210,26 @@ inline constexpr double softmax_flop_per_score = 5.0;
           .compute = matrix_compute(activations)};
 }
 
+// A FlashAttention kernel's block: the query rows one thread block holds and the keys it takes at a time
+// (FlashAttention-2's forward kernels for a head of 128 take 128 queries).
+inline constexpr std::uint64_t attention_block_tokens = 128;
+
+// The FLOP of the query-key tiles a causal FlashAttention kernel computes over `sequence` tokens: per head,
+// the n (n + 1) / 2 tiles of attention_block_tokens^2 scores on and below the diagonal (n blocks; the
+// diagonal's tiles computed whole), at the scores' 4 d + 5 FLOP. About half of the scores counted in full
+// (attention_prefill_unfused's convention), and a little more for short sequences.
+[[nodiscard]] constexpr work causal_tile_work(std::uint64_t batch, std::uint64_t sequence, attention_shape s) noexcept {
+  const std::uint64_t blocks = (sequence + attention_block_tokens - 1) / attention_block_tokens;
+  const std::uint64_t tiles = batch * s.heads * (blocks * (blocks + 1) / 2);
+  const auto scores = static_cast<double>(tiles) * static_cast<double>(attention_block_tokens * attention_block_tokens);
+  return scores * (4.0 * static_cast<double>(s.head_dim) + softmax_flop_per_score) * flop;
+}
+
 // The same attention fused (FlashAttention): the scores stay on chip, so only Q, K, V are read and O is
 // written, each once: batch [(heads + 2 kv) s d + heads s d] |act|. This is the kernel's lower bound; the
 // real kernel re-reads K and V once per query block that does not fit on chip, which this model does not
-// count (LLM-Viewer counts it from an on-chip buffer size).
+// count (LLM-Viewer counts it from an on-chip buffer size). `attention_work` is what a causal kernel
+// computes, which an expected time takes at the machine's measured attention rate.
 [[nodiscard]] constexpr operator_cost attention_prefill_fused(std::uint64_t batch, std::uint64_t sequence,
                                                               attention_shape s, precision activations) {
   operator_cost op = attention_prefill_unfused(batch, sequence, s, activations);
@@ -219,6 +238,7 @@ inline constexpr double softmax_flop_per_score = 5.0;
   op.name = "attention (fused)"sv;
   op.activations_read = bytes_of(qkv, activations);
   op.activations_written = bytes_of(out, activations);
+  op.attention_work = causal_tile_work(batch, sequence, s);
   return op;
 }
 

@@ -99,6 +99,13 @@ inline constexpr std::uint64_t split_depth = 1024;
   return m.kernel_overhead.published() ? m.kernel_overhead.value : duration{};
 }
 
+// Whether an expected time takes this operator at the machine's measured attention rate: fused prefill
+// attention on 16-bit activations (the precision the rate is measured at) where the machine publishes one.
+[[nodiscard]] constexpr bool at_attention_rate(const operator_cost& op, const machine_description& m) noexcept {
+  const bool sixteen_bit = op.compute.type == precision::bf16 || op.compute.type == precision::fp16;
+  return op.attention_work.value() > 0 && sixteen_bit && m.attention_rate.published();
+}
+
 enum class limit { compute, memory, link };
 
 [[nodiscard]] constexpr std::string_view to_string(limit l) noexcept {
@@ -111,7 +118,8 @@ enum class limit { compute, memory, link };
 }
 
 // One operator on the machine: its intensity, the time its FLOP and its bytes take at the achieved rates
-// (the FLOP's tiled into waves in an expected time), the link time, its kernels' overhead (expected time
+// (in an expected time, a product's FLOP tiled into waves, a fused prefill's attention as its causal tiles at
+// the machine's attention rate), the link time, its kernels' overhead (expected time
 // only), its time (max of compute and memory, plus the link and the overhead) and what binds it.
 struct operator_time {
   operator_cost op{};
@@ -152,7 +160,11 @@ namespace detail {
     r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
   }
   if (o.estimate == estimate::expected) {
-    if (op.compute.unit == compute_unit::tensor) r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
+    if (at_attention_rate(op, m)) {
+      r.compute_time = op.attention_work / m.attention_rate.value;  // as FlashAttention runs: causal tiles
+    } else if (op.compute.unit == compute_unit::tensor) {
+      r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
+    }
     if (op.link_messages == 0) r.overhead = op.repeats * kernel_overhead_of(m);  // one kernel a run
   }
   if (op.link_sent.value() > 0 || op.link_messages > 0) {

@@ -66,9 +66,9 @@ using fields = detail::yaml_fields<machine_file_error>;
 constexpr std::int64_t most_cores = max_cores;
 
 // The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
-constexpr std::array<std::string_view, 15> machine_fields{
-    "id",    "name", "note", "cores", "clock", "kernel_overhead", "cacheline", "write_allocate", "layer_condition_share",
-    "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths", "domains"};
+constexpr std::array<std::string_view, 16> machine_fields{
+    "id",       "name",   "note",    "cores",  "clock",             "kernel_overhead", "attention_rate", "cacheline",
+    "write_allocate", "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths", "domains"};
 
 class machine_reader {
 public:
@@ -217,6 +217,7 @@ private:
       r_.fail(node["kernel_overhead"], fields::path(field, "kernel_overhead"),
               "must be below 1 s (a kernel's fixed cost is microseconds), not " + round_trip_text(m.kernel_overhead.value));
     }
+    m.attention_rate = a_figure<compute_rate>(node, field, "attention_rate");
     m.cacheline_bytes = whole_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
     m.write_allocate = r_.boolean(node, field, "write_allocate", m.write_allocate);
     m.layer_condition_share = r_.number(node, field, "layer_condition_share", m.layer_condition_share, 1e-3, 1);

@@ -92,6 +92,7 @@ public:
     if (m.cores > 0) out["cores"] = m.cores;
     put(out, "clock", m.clock);
     put(out, "kernel_overhead", m.kernel_overhead);
+    put(out, "attention_rate", m.attention_rate);
     const machine_description defaults{};
     if (m.cacheline_bytes != defaults.cacheline_bytes) out["cacheline"] = std::to_string(m.cacheline_bytes) + " B";
     if (m.write_allocate != defaults.write_allocate) out["write_allocate"] = m.write_allocate;

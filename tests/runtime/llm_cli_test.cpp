@@ -108,8 +108,8 @@ TEST(LlmCli, TheTimeLineSaysWhichEstimate) {
   const std::string my_gpu = (fs::path{HML_SOURCE_DIR} / "cli/my_gpu.yaml").string();
   const outcome catalog = llm({"--model", "llama-2-7b", "--machine", "h100_sxm"});
   ASSERT_EQ(catalog.status, 0) << catalog.err;
-  EXPECT_NE(catalog.out.find("\ntime: expected (128 x 128 tiles, K split past 1024, in waves over 132 SMs, 4.68 us a kernel; --bound for "
-                             "the ideal bound)\n"),
+  EXPECT_NE(catalog.out.find("\ntime: expected (128 x 128 tiles, K split past 1024, in waves over 132 SMs, 4.68 us a kernel, prefill "
+                             "attention at 347 TFLOP/s on its causal tiles; --bound for the ideal bound)\n"),
             std::string::npos)
       << catalog.out;
   const outcome file = llm({"--model", "llama-2-7b", "--machine", my_gpu});

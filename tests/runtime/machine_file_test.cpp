@@ -130,6 +130,12 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "kernel_overhead: -4 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 27),
             "m.yaml:4: kernel_overhead: ");
   EXPECT_EQ(error_of(head + "kernel_overhead: 4.5 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
+  // An attention rate is FLOP per second, above zero.
+  EXPECT_EQ(error_of(head + "attention_rate: 347 TB/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 26),
+            "m.yaml:4: attention_rate: ");
+  EXPECT_EQ(error_of(head + "attention_rate: 0 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 26),
+            "m.yaml:4: attention_rate: ");
+  EXPECT_EQ(error_of(head + "attention_rate: 347 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // A path is given on the level it comes from: none on the first, and main memory's is half duplex.
