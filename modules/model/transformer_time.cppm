@@ -161,7 +161,8 @@ namespace detail {
   }
   if (o.estimate == estimate::expected) {
     if (at_attention_rate(op, m)) {
-      r.compute_time = op.attention_work / m.attention_rate.value;  // as FlashAttention runs: causal tiles
+      // As FlashAttention runs: its causal tiles, at the measured rate scaled as every roof is.
+      r.compute_time = op.attention_work / (m.attention_rate.value * o.achieved.compute);
     } else if (op.compute.unit == compute_unit::tensor) {
       r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
     }

@@ -61,6 +61,13 @@ constexpr hml::operator_time on_h100 = hml::time_on(prefill_16k, devices::h100_s
 static_assert(on_h100.compute_time == hml::causal_tile_work(1, 16384, llama_3_8b) / 347_TFLOPS);
 static_assert(near(on_h100.time / 1_ms, 6.454, 5e-4));
 static_assert(on_h100.bound == hml::limit::compute);
+// The compute efficiency scales the rate as it scales every peak.
+constexpr hml::inference_options at_half = [] {
+  hml::inference_options o = options(hml::precision::bf16, hml::estimate::expected);
+  o.achieved.compute = 0.5;
+  return o;
+}();
+static_assert(hml::time_on(prefill_16k, devices::h100_sxm, at_half).compute_time == 2 * on_h100.compute_time);
 // The bound keeps every score at the datasheet's tensor peak.
 constexpr hml::operator_time bound_h100 = hml::time_on(prefill_16k, devices::h100_sxm, options(hml::precision::bf16, hml::estimate::bound));
 static_assert(bound_h100.compute_time == prefill_16k.flops / 989_TFLOPS);
