@@ -17,6 +17,13 @@ export import hml.workload;
 
 using namespace std::string_view_literals;
 
+export namespace hml::detail {
+
+// a / b rounded up (b > 0): the shards, tiles, waves, attention blocks and cache blocks a count fills.
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return (a + b - 1) / b; }
+
+}  // namespace hml::detail
+
 export namespace hml {
 
 // Bits one element takes in memory in a precision (TF32 is stored in 32 bits; INT4 packs two elements a
@@ -219,7 +226,7 @@ inline constexpr std::uint64_t attention_block_tokens = 128;
 // diagonal's tiles computed whole), at the scores' 4 d + 5 FLOP. About half of the scores counted in full
 // (attention_prefill_unfused's convention), and a little more for short sequences.
 [[nodiscard]] constexpr work causal_tile_work(std::uint64_t batch, std::uint64_t sequence, attention_shape s) noexcept {
-  const std::uint64_t blocks = (sequence + attention_block_tokens - 1) / attention_block_tokens;
+  const std::uint64_t blocks = detail::ceil_div(sequence, attention_block_tokens);
   const std::uint64_t tiles = batch * s.heads * (blocks * (blocks + 1) / 2);
   const auto scores = static_cast<double>(tiles) * static_cast<double>(attention_block_tokens * attention_block_tokens);
   return scores * (4.0 * static_cast<double>(s.head_dim) + softmax_flop_per_score) * flop;

@@ -10,13 +10,6 @@ module;
 export module hml.transformer:model;
 import hml.operators;
 
-namespace hml::detail {
-
-// a / b rounded up (b > 0): the shards, tiles, waves and cache blocks a count fills.
-constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return (a + b - 1) / b; }
-
-}  // namespace hml::detail
-
 export namespace hml {
 
 // --- The model ---------------------------------------------------------------------------------------
