@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "../prediction_error.hpp"
 #include "report_support.hpp"
 
 import hml;
@@ -87,11 +86,8 @@ std::string prefill_table(const std::vector<attention_run>& runs, const machine_
         return hml::time_on(op, m, options_for(hml::precision::bf16, hml::estimate::expected)).time;
       };
       const hml::duration expected = expected_on(on.measured), at_peak = expected_on(without_rate);
-      const double bound_error = bench::error_percent(bound, r.time), expected_error = bench::error_percent(expected, r.time);
-      const double at_peak_error = bench::error_percent(at_peak, r.time);
-      bound_errors.add(bound_error);
-      at_peak_errors.add(at_peak_error);
-      expected_errors.add(expected_error);
+      const double bound_error = bound_errors.add(bound, r.time), at_peak_error = at_peak_errors.add(at_peak, r.time);
+      const double expected_error = expected_errors.add(expected, r.time);
       row.insert(row.end(), {text(bound), percent(bound_error), text(at_peak), percent(at_peak_error), text(expected),
                              percent(expected_error)});
     } else {
@@ -120,9 +116,7 @@ std::string decode_table(const std::vector<attention_run>& runs, const machine_v
     const hml::operator_cost op = hml::attention_decode(r.batch, r.tokens, hml::attention_of(model_named(r.model)), bf16, bf16);
     const hml::duration bound = hml::time_on(op, on.stated, options_for(bf16, hml::estimate::bound)).time;
     const hml::duration expected = hml::time_on(op, on.measured, options_for(bf16, hml::estimate::expected)).time;
-    const double bound_error = bench::error_percent(bound, faster), expected_error = bench::error_percent(expected, faster);
-    bound_errors.add(bound_error);
-    expected_errors.add(expected_error);
+    const double bound_error = bound_errors.add(bound, faster), expected_error = expected_errors.add(expected, faster);
     t.add_row({r.model, static_cast<double>(r.batch), static_cast<double>(r.tokens), text(r.time),
                flash != nullptr ? text(flash->time) : "-", text(op.kv_read / faster), text(bound), percent(bound_error),
                text(expected), percent(expected_error)});
@@ -151,9 +145,7 @@ std::string model_table(const std::string& folder, const machine_views& on, erro
     };
     const hml::duration bound = time_of(on.stated, hml::estimate::bound);
     const hml::duration expected = time_of(on.measured, hml::estimate::expected);
-    const double bound_error = bench::error_percent(bound, run.time), expected_error = bench::error_percent(expected, run.time);
-    bound_errors.add(bound_error);
-    expected_errors.add(expected_error);
+    const double bound_error = bound_errors.add(bound, run.time), expected_error = expected_errors.add(expected, run.time);
     t.add_row({run.phase == "prefill" ? "prefill (eager)" : "decode (graph)", static_cast<double>(run.batch),
                static_cast<double>(run.tokens), text(run.time), text(bound), percent(bound_error), text(expected),
                percent(expected_error)});
@@ -163,8 +155,7 @@ std::string model_table(const std::string& folder, const machine_views& on, erro
 
 }  // namespace
 
-std::string attention_and_model_report(const std::string& folder, const hml::device& d) {
-  const machine_views on{d};
+std::string attention_and_model_report(const std::string& folder, const hml::device& d, const machine_views& on) {
   const std::vector<attention_run> runs = read_attention(folder);
   const hml::compute_rate rate = attention_rate_of(runs);
   if (!d.attention_rate.published() || text(d.attention_rate.value) != text(rate)) {

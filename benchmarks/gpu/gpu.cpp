@@ -214,8 +214,7 @@ std::string streams_table(const measurements& m, const hml::device& d, const lev
     const hml::duration read_time = time_at(r.as_kernel(), reads);
     const hml::duration both_time = std::max(read_time, time_at(r.stores(), writes));
     const hml::duration roof_time = time_at(r.as_kernel(), stated);
-    const double error = bench::error_percent(both_time, r.time);
-    (l1 || l2 ? in_cache : in_hbm).add(error);
+    const double error = (l1 || l2 ? in_cache : in_hbm).add(both_time, r.time);
     t.add_row({r.kernel + " (" + r.reuse + ")", text(r.working_set()), text(r.per_sm(m.sms)), l1 ? "L1" : l2 ? "L2" : "HBM",
                text(r.time), text(read_time), percent(bench::error_percent(read_time, r.time)), text(both_time),
                percent(error), text(roof_time), percent(bench::error_percent(roof_time, r.time))});
@@ -236,10 +235,9 @@ std::string gemm_table(const measurements& m, const machine_views& on, std::map<
     const hml::duration bound = hml::time_on(op, on.stated, options_for(p, hml::estimate::bound)).time;
     const hml::duration bound_measured = hml::time_on(op, on.measured, options_for(p, hml::estimate::bound)).time;
     const hml::duration expected = hml::time_on(op, on.measured, options_for(p, hml::estimate::expected)).time;
-    const double bound_error = bench::error_percent(bound, g.time), expected_error = bench::error_percent(expected, g.time);
     const std::string phase = g.n <= 256 ? "decode" : "prefill";
-    errors[g.precision + " " + phase + ", expected"].add(expected_error);
-    errors[g.precision + " " + phase + ", bound"].add(bound_error);
+    const double expected_error = errors[g.precision + " " + phase + ", expected"].add(expected, g.time);
+    const double bound_error = errors[g.precision + " " + phase + ", bound"].add(bound, g.time);
     t.add_row({g.shape, g.precision, static_cast<double>(g.n), text(g.time), text(bound), percent(bound_error),
                text(bound_measured), percent(bench::error_percent(bound_measured, g.time)), text(expected),
                percent(expected_error)});
@@ -270,9 +268,7 @@ std::string layer_table(const measurements& m, const machine_views& on, error_su
         layer_time(hml::analyze_step(layer, step, on.stated, options_for(hml::precision::bf16, hml::estimate::bound)));
     const hml::duration expected =
         layer_time(hml::analyze_step(layer, step, on.measured, options_for(hml::precision::bf16, hml::estimate::expected)));
-    const double bound_error = bench::error_percent(bound, r.time), expected_error = bench::error_percent(expected, r.time);
-    expected_errors.add(expected_error);
-    bound_errors.add(bound_error);
+    const double bound_error = bound_errors.add(bound, r.time), expected_error = expected_errors.add(expected, r.time);
     t.add_row({static_cast<double>(r.batch), static_cast<double>(r.context), text(r.time), text(r.eager), text(bound),
                percent(bound_error), text(expected), percent(expected_error)});
   }
@@ -308,7 +304,7 @@ std::string report(const measurements& m, const std::string& folder, const std::
          ", BF16)\n\n" + layers + "\n";
   out += "**Mean absolute error of the layer's decode step: expected " + expected_errors.text() + ", bound " +
          bound_errors.text() + ".**\n\n";
-  return out + attention_and_model_report(folder, d);
+  return out + attention_and_model_report(folder, d, on);
 }
 
 // The text between `<!-- NAME -->\n` and `<!-- /NAME -->` of a file, as update_readme.cmake writes it.

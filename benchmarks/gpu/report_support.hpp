@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "../prediction_error.hpp"
+
 import hml;
 
 namespace gpu {
@@ -76,7 +78,12 @@ inline std::string code_block(const hml::table& t) { return "```text\n" + hml::f
 // The predictions' errors against the measurements, and their mean absolute error (hml's).
 struct error_summary {
   std::vector<double> errors;  // shares: 0.25 is 25 %
-  void add(double error_percent) { errors.push_back(error_percent / 100.0); }
+  // The prediction's error in percent of the measurement (bench::error_percent), kept for the mean.
+  double add(hml::duration predicted, hml::duration measured) {
+    const double error_percent = bench::error_percent(predicted, measured);
+    errors.push_back(error_percent / 100.0);
+    return error_percent;
+  }
   [[nodiscard]] std::string text() const {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.1f %% over %zu", hml::mean_absolute_error(errors) * 100.0, errors.size());
