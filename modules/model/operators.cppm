@@ -65,6 +65,12 @@ export namespace hml {
 // A count of tokens: a type of its own, so that a token count never passes for bytes or FLOP.
 struct tokens {
   std::uint64_t count = 0;
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // `= delete("reason")` is C++26; clang takes it in C++20
+  template <class Unit>
+  operator quantity<Unit>() const = delete("hml: a count of tokens is not a quantity: multiply its count by a "
+                                           "quantity per token (a KV cache's bytes per token, a time per token)");
+#pragma clang diagnostic pop
   friend constexpr bool operator==(tokens, tokens) noexcept = default;
   friend constexpr auto operator<=>(tokens, tokens) noexcept = default;
 };

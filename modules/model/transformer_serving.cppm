@@ -135,6 +135,12 @@ public:
     return batch_;
   }
   friend constexpr bool operator==(const decode_ridge&, const decode_ridge&) = default;
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // `= delete("reason")` is C++26; clang takes it in C++20
+  // Read as a number, compared with one: refused with the way to ask.
+  operator double() const = delete("hml: a decode ridge is a batch or never, not a number: ask ridge.reached(), then "
+                                   "read ridge.batch()");
+#pragma clang diagnostic pop
 
 private:
   constexpr decode_ridge() = default;

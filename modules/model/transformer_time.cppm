@@ -23,9 +23,12 @@ export namespace hml {
 
 // Distinct times, so that one is never taken for the other: a step's time (one forward pass) and the
 // time per token (a step's time over the tokens it produced). Each compares with a duration (a budget,
-// a measurement: `step.time < 10_ms`), never with the other.
+// a measurement: `step.time < 10_ms`), never with the other, and becomes one only by name (`.value`).
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // `= delete("reason")` is C++26; clang takes it in C++20
 struct step_time {
   duration value{};
+  operator duration() const = delete("hml: a step's time is not a plain duration: read it as step.time.value");
   friend constexpr step_time operator+(step_time a, step_time b) noexcept { return {a.value + b.value}; }
   friend constexpr bool operator==(step_time, step_time) noexcept = default;
   friend constexpr bool operator==(step_time a, duration b) noexcept { return a.value == b; }
@@ -35,12 +38,14 @@ struct step_time {
 };
 struct time_per_token {
   duration value{};
+  operator duration() const = delete("hml: a time per token is not a plain duration: read it as t.value");
   friend constexpr bool operator==(time_per_token, time_per_token) noexcept = default;
   friend constexpr bool operator==(time_per_token a, duration b) noexcept { return a.value == b; }
   friend constexpr std::partial_ordering operator<=>(time_per_token a, duration b) noexcept {
     return a.value.value() <=> b.value();
   }
 };
+#pragma clang diagnostic pop
 // Tokens per second.
 struct token_rate {
   double per_second = 0;

@@ -7,6 +7,15 @@
 // throughout. Every quantity holds its value in the system's base unit (byte, second, FLOP), so a
 // conversion is a multiplication done once, when a value enters (literal, unit, parser) or leaves (in()).
 module;
+#include <boost/preprocessor/comparison/not_equal.hpp>
+#include <boost/preprocessor/control/iif.hpp>
+#include <boost/preprocessor/repetition/repeat.hpp>
+#include <boost/preprocessor/seq/elem.hpp>
+#include <boost/preprocessor/seq/for_each.hpp>
+#include <boost/preprocessor/seq/for_each_i.hpp>
+#include <boost/preprocessor/seq/size.hpp>
+#include <boost/preprocessor/tuple/eat.hpp>
+#include <boost/preprocessor/tuple/elem.hpp>
 #include <boost/units/base_dimension.hpp>
 #include <boost/units/base_unit.hpp>
 #include <boost/units/base_units/information/byte.hpp>
@@ -19,7 +28,6 @@ module;
 #include <boost/units/unit.hpp>
 
 #include <cmath>
-#include <compare>
 #include <concepts>
 #include <limits>
 #include <stdexcept>
@@ -79,15 +87,110 @@ using flop_per_byte_unit = detail::quotient_unit<flop_unit, byte_unit>;
 using cycle_unit = bu::unit<detail::cycle_dimension, detail::system>;
 using byte_per_cycle_unit = detail::quotient_unit<byte_unit, cycle_unit>;
 
+// Numbers that scale a quantity: bool and character types are integral but are not amounts.
+template <class T>
+concept arithmetic = (std::integral<T> || std::floating_point<T>) && !std::same_as<T, bool> &&
+                     !std::same_as<T, char> && !std::same_as<T, signed char> && !std::same_as<T, unsigned char> &&
+                     !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> && !std::same_as<T, char16_t> &&
+                     !std::same_as<T, char32_t>;
+
+}  // namespace hml
+
+// The quantities hml names: the words an error message uses for each, and how to write one. A mix-up is
+// refused by a deleted overload whose message names both sides ("hml: a data rate (B/s) is not a data size
+// (B)"); before C++26 such a message must be a string literal, so the refusals are generated from this table
+// with Boost.Preprocessor, one for each pair.
+#define HML_NAMED_QUANTITIES                                                                   \
+  ((byte_unit, "a data size (B)", "64_GiB or n * gigabyte"))                                   \
+  ((second_unit, "a duration (s)", "10_ms or n * millisecond"))                                \
+  ((flop_unit, "work (FLOP)", "2_GFLOP or n * gigaflop"))                                      \
+  ((byte_per_second_unit, "a data rate (B/s)", "900_GBps or n * giga(byte) / second"))         \
+  ((flop_per_second_unit, "a compute rate (FLOP/s)", "989_TFLOPS or n * tera(flop) / second")) \
+  ((flop_per_byte_unit, "an arithmetic intensity (FLOP/B)", "n * flop_per_byte"))              \
+  ((hertz_unit, "a frequency (Hz)", "2_GHz or n * gigahertz"))                                 \
+  ((cycle_unit, "a count of cycles (cy)", "n * cycle"))                                        \
+  ((byte_per_cycle_unit, "a rate in bytes per cycle (B/cy)", "n * byte_per_cycle"))            \
+  ((detail::byte_per_flop_unit, "bytes per FLOP (B/FLOP)", "n * byte / flop"))                 \
+  ((detail::second_per_byte_unit, "seconds per byte (s/B)", "n * second / byte"))              \
+  ((detail::byte_second_unit, "a data size times a duration (B*s)", "n * byte * second"))
+#define HML_UNIT_OF(row) BOOST_PP_TUPLE_ELEM(3, 0, row)
+#define HML_WORDS_OF(row) BOOST_PP_TUPLE_ELEM(3, 1, row)
+#define HML_EXAMPLE_OF(row) BOOST_PP_TUPLE_ELEM(3, 2, row)
+#define HML_IS_NAMED(r, unit, row) || std::same_as<unit, HML_UNIT_OF(row)>
+
+// The refusals of one named quantity (`expected`, the i-th row): a plain number, each other named quantity, a
+// quantity of a unit hml has no name for, and a cast to a plain number.
+#define HML_REFUSALS_OF(r, unused, i, expected)                                                                   \
+  template <>                                                                                                   \
+  struct refusals<HML_UNIT_OF(expected)> {                                                                       \
+    refusals() = default;                                                                                       \
+    refusals(double) = delete("hml: a plain number is not " HML_WORDS_OF(expected) ": give it a unit, as in "    \
+                              HML_EXAMPLE_OF(expected));                                                        \
+    BOOST_PP_REPEAT(BOOST_PP_SEQ_SIZE(HML_NAMED_QUANTITIES), HML_REFUSE_GIVEN, (i, expected))                    \
+    template <class Given>                                                                                      \
+      requires(!named_in_messages<Given>)                                                                       \
+    refusals(quantity<Given>) = delete("hml: a product or quotient of other units is not " HML_WORDS_OF(expected)); \
+    template <arithmetic Number>                                                                                \
+    explicit operator Number() const = delete("hml: " HML_WORDS_OF(expected) " is not a plain number: read it "  \
+                                              "in a unit with in(q, unit), or in the base unit with q.value()"); \
+  };
+#define HML_REFUSE_GIVEN(z, j, outer)                                                                             \
+  BOOST_PP_IIF(BOOST_PP_NOT_EQUAL(BOOST_PP_TUPLE_ELEM(2, 0, outer), j), HML_REFUSE_GIVEN_AS, BOOST_PP_TUPLE_EAT(2)) \
+  (BOOST_PP_TUPLE_ELEM(2, 1, outer), BOOST_PP_SEQ_ELEM(j, HML_NAMED_QUANTITIES))
+#define HML_REFUSE_GIVEN_AS(expected, given)                                                                      \
+  template <class Given>                                                                                        \
+    requires std::same_as<Given, HML_UNIT_OF(given)>                                                            \
+  refusals(quantity<Given>) = delete("hml: " HML_WORDS_OF(given) " is not " HML_WORDS_OF(expected));
+
+export namespace hml {
+template <class Unit>
+class quantity;
+}  // namespace hml
+
+namespace hml::detail {
+
+// The inverses and products that mix-ups make most, named so that their messages say what went wrong.
+using byte_per_flop_unit = quotient_unit<byte_unit, flop_unit>;
+using second_per_byte_unit = quotient_unit<second_unit, byte_unit>;
+using byte_second_unit = product_unit<byte_unit, second_unit>;
+
+template <class Unit>
+concept named_in_messages = false BOOST_PP_SEQ_FOR_EACH(HML_IS_NAMED, Unit, HML_NAMED_QUANTITIES);
+
+// What a quantity<Unit> refuses to be made from, as deleted constructors that the quantity inherits: one for
+// each thing a user may give, so that the message names it. Only this Unit's refusals are candidates, which
+// keeps clang's list of candidates short where no conversion applies at all.
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wc++26-extensions"  // `= delete("reason")` is C++26; clang takes it in C++20
+template <class Unit>
+struct refusals {
+  refusals() = default;
+  refusals(double) = delete("hml: a plain number is not a quantity: give it a unit");
+  template <class Given>
+    requires(!std::same_as<Given, Unit>)
+  refusals(quantity<Given>) = delete("hml: a quantity does not convert to one of another dimension");
+  template <arithmetic Number>
+  explicit operator Number() const = delete("hml: a quantity is not a plain number: read it in a unit with "
+                                            "in(q, unit), or in the base unit with q.value()");
+};
+BOOST_PP_SEQ_FOR_EACH_I(HML_REFUSALS_OF, ~, HML_NAMED_QUANTITIES)
+#pragma clang diagnostic pop
+
+}  // namespace hml::detail
+
+export namespace hml {
+
 // A value of `Unit`, stored in the base unit of the system. Built from a literal (`10_MiB`), a number
 // times a unit (`10 * mebibyte`) or from_value(); read with in(unit) or value(). There is deliberately no
-// implicit conversion from or to double.
+// implicit conversion from or to double, nor between quantities of different units: each is a deleted
+// constructor (detail::refusals) whose message names what was given and what was expected.
 template <class Unit>
-class quantity {
+class quantity : public detail::refusals<Unit> {
 public:
   using unit_type = Unit;
 
   quantity() = default;
+  using detail::refusals<Unit>::refusals;
 
   // The value in the system's base unit (bytes, seconds, FLOP and their quotients).
   [[nodiscard]] static constexpr quantity from_value(double base_value) noexcept {
@@ -104,27 +207,64 @@ public:
   constexpr quantity& operator*=(double factor) noexcept { value_ *= factor; return *this; }
   constexpr quantity& operator/=(double divisor) noexcept { value_ /= divisor; return *this; }
 
-  friend constexpr quantity operator+(quantity a, quantity b) noexcept { return from_value(a.value_ + b.value_); }
-  friend constexpr quantity operator-(quantity a, quantity b) noexcept { return from_value(a.value_ - b.value_); }
-  friend constexpr bool operator==(quantity a, quantity b) noexcept = default;
-  friend constexpr std::partial_ordering operator<=>(quantity a, quantity b) noexcept { return a.value_ <=> b.value_; }
+  // Friends for the members: each call costs a step of a compile-time sweep's budget.
+  template <class U> friend constexpr quantity<U> operator+(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
+  template <class U> friend constexpr quantity<U> operator-(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
+  template <class U> friend constexpr bool operator==(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
+  template <class U> friend constexpr bool operator!=(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
+  template <class U> friend constexpr bool operator<(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
+  template <class U> friend constexpr bool operator<=(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
+  template <class U> friend constexpr bool operator>(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
+  template <class U> friend constexpr bool operator>=(quantity<U>, std::type_identity_t<quantity<U>>) noexcept;
 
 private:
   double value_ = 0.0;
 };
+
+// Sums, differences and comparisons take the second operand as the first's type, so that a mix-up is one of
+// the refused conversions above, whose message names both ("hml: a duration (s) is not a data size (B)"), and
+// generic code (concepts, requires-expressions, std::plus) sees the expression as invalid. The comparisons are
+// written out rather than rewritten from <=>: a rewritten, reversed candidate would take the other operand's
+// type and make a mix-up ambiguous (-Wambiguous-reversed-operator) before it reached the message; operator!=
+// keeps == from being reversed (P2468).
+template <class U>
+[[nodiscard]] constexpr quantity<U> operator+(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return quantity<U>::from_value(a.value_ + b.value_);
+}
+template <class U>
+[[nodiscard]] constexpr quantity<U> operator-(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return quantity<U>::from_value(a.value_ - b.value_);
+}
+template <class U>
+[[nodiscard]] constexpr bool operator==(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return a.value_ == b.value_;
+}
+template <class U>
+[[nodiscard]] constexpr bool operator!=(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return a.value_ != b.value_;
+}
+template <class U>
+[[nodiscard]] constexpr bool operator<(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return a.value_ < b.value_;
+}
+template <class U>
+[[nodiscard]] constexpr bool operator<=(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return a.value_ <= b.value_;
+}
+template <class U>
+[[nodiscard]] constexpr bool operator>(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return a.value_ > b.value_;
+}
+template <class U>
+[[nodiscard]] constexpr bool operator>=(quantity<U> a, std::type_identity_t<quantity<U>> b) noexcept {
+  return a.value_ >= b.value_;
+}
 
 // A number that multiplies a plain value into a quantity of `Unit`: `gigabyte` is 1e9 bytes.
 template <class Unit>
 struct unit {
   double base_per_unit = 1.0;
 };
-
-// Numbers that scale a quantity: bool and character types are integral but are not amounts.
-template <class T>
-concept arithmetic = (std::integral<T> || std::floating_point<T>) && !std::same_as<T, bool> &&
-                     !std::same_as<T, char> && !std::same_as<T, signed char> && !std::same_as<T, unsigned char> &&
-                     !std::same_as<T, wchar_t> && !std::same_as<T, char8_t> && !std::same_as<T, char16_t> &&
-                     !std::same_as<T, char32_t>;
 
 // A product or quotient whose dimensions cancel is a plain number, not a quantity.
 template <class Unit>
@@ -177,25 +317,6 @@ template <class A, class B>
 [[nodiscard]] constexpr auto operator/(quantity<A> a, quantity<B> b) noexcept {
   return make_quantity<detail::quotient_unit<A, B>>(a.value() / b.value());
 }
-
-// Sums and comparisons across dimensions are the classic unit slips: deleted, with the reason in the
-// diagnostic, so that generic code (concepts, requires-expressions, std::plus) sees them as invalid too.
-// `= delete("reason")` is C++26; clang accepts it in C++20 mode as an extension.
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wc++26-extensions"
-template <class A, class B>
-  requires(!std::same_as<A, B>)
-quantity<A> operator+(quantity<A>, quantity<B>) = delete("hml: cannot add quantities of different dimensions");
-template <class A, class B>
-  requires(!std::same_as<A, B>)
-quantity<A> operator-(quantity<A>, quantity<B>) = delete("hml: cannot subtract quantities of different dimensions");
-template <class A, class B>
-  requires(!std::same_as<A, B>)
-bool operator==(quantity<A>, quantity<B>) = delete("hml: cannot compare quantities of different dimensions");
-template <class A, class B>
-  requires(!std::same_as<A, B>)
-std::partial_ordering operator<=>(quantity<A>, quantity<B>) = delete("hml: cannot compare quantities of different dimensions");
-#pragma clang diagnostic pop
 
 // The value as a plain number of `u`: `t.in(microsecond)`; the one explicit way out of the type system.
 template <class U>

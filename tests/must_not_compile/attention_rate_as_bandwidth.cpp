@@ -1,5 +1,5 @@
 // A machine's attention rate given as a bandwidth, 347_TBps: it is FLOP per second, 347_TFLOPS.
-// expected-error: no viable overloaded '='
+// expected-error: hml: a data rate \(B/s\) is not a compute rate \(FLOP/s\)
 import hml;
 
 using namespace hml::literals;

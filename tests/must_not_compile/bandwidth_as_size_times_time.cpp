@@ -1,5 +1,5 @@
 // Bandwidth as size times time (B s); a rate is size divided by time: bytes / t.
-// expected-error: no viable conversion from returned value of type 'quantity<[^']*static_rational<1, [^']*' to function return type 'quantity<[^']*static_rational<-1, 
+// expected-error: hml: a data size times a duration \(B\*s\) is not a data rate \(B/s\)
 import hml;
 
 using namespace hml::literals;

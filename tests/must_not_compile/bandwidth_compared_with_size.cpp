@@ -1,5 +1,5 @@
 // A bandwidth compared with a size (1_GB), which has no order with it: compare with a rate, 1_GBps.
-// expected-error: overload resolution selected deleted operator '<=>': hml: cannot compare quantities of different dimensions
+// expected-error: hml: a data size \(B\) is not a data rate \(B/s\)
 import hml;
 
 using namespace hml::literals;

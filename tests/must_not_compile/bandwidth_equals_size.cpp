@@ -1,5 +1,5 @@
 // A measured bandwidth tested for equality with a size (25_GB): compare with a rate, 25_GBps.
-// expected-error: overload resolution selected deleted operator '==': hml: cannot compare quantities of different dimensions
+// expected-error: hml: a data size \(B\) is not a data rate \(B/s\)
 import hml;
 
 using namespace hml::literals;

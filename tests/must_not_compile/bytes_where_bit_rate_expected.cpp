@@ -1,5 +1,5 @@
 // A link's rate written as a size, 25_Gbit (gigabits), not a rate: write 25_Gbps (gigabits per second).
-// expected-error: no viable conversion from 'quantity<[^']*' to 'const quantity<[^']*time_base_dimension, boost::units::static_rational<-1>>
+// expected-error: hml: a data size \(B\) is not a data rate \(B/s\)
 import hml;
 
 using namespace hml::literals;

@@ -104,22 +104,24 @@ field() {
 # The section a case belongs in, by its first error: people look up a message by its words.
 section_of() {
   case "$1" in
-    *"hml: cannot"*) echo 1 ;;
-    *"no viable conversion from "*"'quantity<"*" to "*"quantity<"*) echo 2 ;;
-    *"invalid operands to binary expression"* | *"no viable overloaded"*) echo 4 ;;
-    *"no matching function for call to"* | *"no viable conversion from 'const unit<"*) echo 5 ;;
-    *"consteval function"* | *"literal operator"*) echo 6 ;;
-    *) echo 3 ;;
+    *"hml: a plain number is not"* | *"is not a plain number"*) echo 2 ;;
+    *"hml: a product or quotient"*) echo 3 ;;
+    *"hml: "*" is not "*) echo 1 ;;
+    *"hml: "* | *"hml::"*) echo 4 ;;
+    *"consteval function"* | *"literal operator"*) echo 7 ;;
+    *"no matching function for call to"* | *"no viable conversion from 'const unit<"*) echo 6 ;;
+    *) echo 5 ;;
   esac
 }
 section_title() {
   case "$1" in
-    1) echo "\`hml: cannot add / subtract / compare quantities of different dimensions\`" ;;
-    2) echo "\`no viable conversion from 'quantity<...>' to 'quantity<...>'\`: a result of another dimension" ;;
-    3) echo "\`no viable conversion\`, \`cannot convert\`, \`no matching constructor\`: plain numbers and other types in or out" ;;
-    4) echo "\`invalid operands to binary expression\`, \`no viable overloaded\`: an operand without the right unit" ;;
-    5) echo "\`no matching function for call to\`, \`no viable conversion from 'unit<...>'\`: an argument of another dimension" ;;
-    6) echo "\`call to consteval function ... is not a constant expression\`, \`no matching literal operator\`: literals" ;;
+    1) echo "\`hml: <what you gave> is not <what was expected>\`: one quantity for another" ;;
+    2) echo "\`hml: a plain number is not ...\`, \`hml: ... is not a plain number\`: numbers in or out" ;;
+    3) echo "\`hml: a product or quotient of other units is not ...\`: a result of another dimension" ;;
+    4) echo "Other messages in hml's words: result types, tokens, compile-time sweeps" ;;
+    5) echo "\`no viable conversion\`, \`invalid operands\`, \`must be initialized by a constant expression\`: other types, models' checks, imports" ;;
+    6) echo "\`no matching function for call to\`, \`no viable conversion from 'unit<...>'\`: units and functions of another dimension" ;;
+    7) echo "\`call to consteval function ... is not a constant expression\`, \`no matching literal operator\`: literals" ;;
   esac
 }
 
@@ -151,8 +153,11 @@ The error lines are real compiler output. They are shortened only by eliding lon
 that are the same. When the error is a static_assert inside the library, the note that leads back to your line
 follows it; after \`no matching function\`, the note that names the two conflicting types does.
 
-Sections are by the words of the error, so search this page for the start of the message you got. Reading a
-quantity type: \`dim<information_base_dimension, static_rational<1>>\` is bytes, \`time_base_dimension\` seconds,
+Sections are by the words of the error, so search this page for the message you got. A mix-up between two
+quantities, or between a quantity and a plain number, ends its first line in hml's words, naming what was given
+and what was expected (\`hml: a data size (B) is not a duration (s)\`), whether it is a construction, an
+assignment, \`+=\`, a sum, a comparison, an argument or a return. Reading a quantity type where one is printed:
+\`dim<information_base_dimension, static_rational<1>>\` is bytes, \`time_base_dimension\` seconds,
 \`work_base_dimension\` FLOP, and \`static_rational<-1>\` means "per".
 
 This page is generated; after changing a case or the library, rebuild and regenerate it:
@@ -163,7 +168,7 @@ tests/must_not_compile/collect_messages.sh --markdown build/default > docs/refer
 \`\`\`
 EOF
 
-for section in 1 2 3 4 5 6; do
+for section in 1 2 3 4 5 6 7; do
   members=()
   for name in "${cases[@]}"; do
     [ "$(section_of "${errors[$name]}")" = "$section" ] && members+=("$name")

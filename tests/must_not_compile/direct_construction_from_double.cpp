@@ -1,5 +1,5 @@
 // A size constructed from a double as if it had a value constructor; there is none by design: 4096.0 * hml::byte.
-// expected-error: no matching constructor for initialization of 'const hml::data_size'
+// expected-error: hml: a plain number is not a data size \(B\): give it a unit, as in 64_GiB or n \* gigabyte
 import hml;
 
 using namespace hml::literals;

@@ -1,5 +1,5 @@
 // A duration compared with the integer 0: compare with a duration, t > 0_s.
-// expected-error: invalid operands to binary expression \('hml::duration' \(aka '[^']*'\) and 'int'\)
+// expected-error: hml: a plain number is not a duration \(s\): give it a unit, as in 10_ms or n \* millisecond
 import hml;
 
 using namespace hml::literals;

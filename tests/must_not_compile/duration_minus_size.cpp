@@ -1,5 +1,5 @@
 // A time budget minus a size: convert the size to a time first, bytes / bw.
-// expected-error: overload resolution selected deleted operator '-': hml: cannot subtract quantities of different dimensions
+// expected-error: hml: a data size \(B\) is not a duration \(s\)
 import hml;
 
 using namespace hml::literals;

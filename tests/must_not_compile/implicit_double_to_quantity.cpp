@@ -1,5 +1,5 @@
 // A size initialised from a bare double, whose unit nobody knows: write a literal (4096_B) or 4096.0 * hml::byte.
-// expected-error: no viable conversion from 'double' to 'const hml::data_size'
+// expected-error: hml: a plain number is not a data size \(B\): give it a unit, as in 64_GiB or n \* gigabyte
 import hml;
 
 using namespace hml::literals;

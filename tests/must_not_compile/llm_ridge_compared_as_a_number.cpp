@@ -1,6 +1,6 @@
 // The ridge batch compared as a number: ask reached(), then batch() (an error where decode never turns).
 // Where decode never turns compute-bound there is no batch, and an infinity would pass `> 64` unseen.
-// expected-error: invalid operands to binary expression \('const hml::decode_ridge' and 'int'\)
+// expected-error: hml: a decode ridge is a batch or never, not a number: ask ridge\.reached\(\), then read ridge\.batch\(\)
 import hml;
 
 namespace {

@@ -1,6 +1,6 @@
 // A token count taken for a size: the longest context that fits is a number of tokens, not of bytes.
 // A token of Llama-2 7B's cache is 512 KiB in FP16; convert with kv_cache_size(model, batch, context).
-// expected-error: no viable conversion from 'tokens' to 'const hml::data_size'
+// expected-error: hml: a count of tokens is not a quantity: multiply its count by a quantity per token
 import hml;
 
 namespace {

@@ -1,5 +1,5 @@
 // A bare number added to a size (which unit is 64?): give it one, 64_B.
-// expected-error: invalid operands to binary expression \('hml::data_size' \(aka '[^']*'\) and 'int'\)
+// expected-error: hml: a plain number is not a data size \(B\): give it a unit, as in 64_GiB or n \* gigabyte
 import hml;
 
 using namespace hml::literals;

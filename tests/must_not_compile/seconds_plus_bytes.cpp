@@ -1,5 +1,5 @@
 // Latency plus payload size, as if a size were a time: divide the size by the bandwidth first.
-// expected-error: overload resolution selected deleted operator '\+': hml: cannot add quantities of different dimensions
+// expected-error: hml: a data size \(B\) is not a duration \(s\)
 import hml;
 
 using namespace hml::literals;

@@ -1,5 +1,5 @@
 // Bytes accumulated into a running time total: accumulate the transfer time, bytes / bw.
-// expected-error: no viable overloaded '\+='
+// expected-error: hml: a data size \(B\) is not a duration \(s\)
 import hml;
 
 using namespace hml::literals;

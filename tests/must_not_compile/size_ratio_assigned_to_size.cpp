@@ -1,5 +1,5 @@
 // A ratio of two sizes (a plain number of blocks) stored as a size: store it as a double.
-// expected-error: no viable conversion from 'double' to 'const hml::data_size'
+// expected-error: hml: a plain number is not a data size \(B\): give it a unit, as in 64_GiB or n \* gigabyte
 import hml;
 
 using namespace hml::literals;

@@ -1,5 +1,5 @@
 // An explicit cast to double, which still does not say in which unit: hml::in(size, hml::byte).
-// expected-error: cannot convert 'hml::data_size' \(aka '[^']*'\) to 'double' without a conversion operator
+// expected-error: hml: a data size \(B\) is not a plain number: read it in a unit with in\(q, unit\), or in the base unit with q\.value\(\)
 import hml;
 
 using namespace hml::literals;

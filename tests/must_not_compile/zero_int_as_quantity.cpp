@@ -1,5 +1,5 @@
 // A size initialised with the integer 0; zero needs a unit too: hml::data_size{} or 0_B.
-// expected-error: no viable conversion from 'int' to 'hml::data_size'
+// expected-error: hml: a plain number is not a data size \(B\): give it a unit, as in 64_GiB or n \* gigabyte
 import hml;
 
 using namespace hml::literals;
