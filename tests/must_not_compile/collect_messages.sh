@@ -107,7 +107,7 @@ section_of() {
     *"hml: a plain number is not"* | *"is not a plain number"*) echo 2 ;;
     *"hml: a product or quotient"*) echo 3 ;;
     *"hml: "*" is not "*) echo 1 ;;
-    *"hml: "* | *"hml::"*) echo 4 ;;
+    *"hml: "* | *"hml::sweep"*) echo 4 ;;
     *"consteval function"* | *"literal operator"*) echo 7 ;;
     *"no matching function for call to"* | *"no viable conversion from 'const unit<"*) echo 6 ;;
     *) echo 5 ;;
@@ -118,7 +118,7 @@ section_title() {
     1) echo "\`hml: <what you gave> is not <what was expected>\`: one quantity for another" ;;
     2) echo "\`hml: a plain number is not ...\`, \`hml: ... is not a plain number\`: numbers in or out" ;;
     3) echo "\`hml: a product or quotient of other units is not ...\`: a result of another dimension" ;;
-    4) echo "Other messages in hml's words: result types, tokens, compile-time sweeps" ;;
+    4) echo "Other messages in hml's words: result types, compile-time sweeps" ;;
     5) echo "\`no viable conversion\`, \`invalid operands\`, \`must be initialized by a constant expression\`: other types, models' checks, imports" ;;
     6) echo "\`no matching function for call to\`, \`no viable conversion from 'unit<...>'\`: units and functions of another dimension" ;;
     7) echo "\`call to consteval function ... is not a constant expression\`, \`no matching literal operator\`: literals" ;;
