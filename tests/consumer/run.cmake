@@ -20,6 +20,7 @@ run_step("configure the consumer"
 run_step("build the consumer" ${CMAKE_COMMAND} --build ${WORK_DIR}/build)
 run_step("run the consumer" ${WORK_DIR}/build/consumer)
 run_step("run the probe's consumer" ${WORK_DIR}/build/consumer_probe)
+run_step("run the C kernels' consumer" ${WORK_DIR}/build/consumer_c_kernel)
 
 # What would fail later is refused at configure time, in one line that says the fix.
 function(expect_refusal description fix)
