@@ -110,7 +110,7 @@ constexpr void validate(const link& l) {
 export namespace hml::detail {
 
 [[nodiscard]] constexpr duration link_time_of(const link& l, data_size bytes) noexcept {
-  return l.latency + bytes / l.bandwidth.rate;
+  return l.latency + time_to_move(bytes, l.bandwidth.rate);
 }
 
 // Bytes in one direction and bytes in the other at once: full duplex, the longer; half duplex, both in turn

@@ -78,9 +78,7 @@ constexpr void validate(const two_tier_memory& m) { validate(m.hierarchy()); }
 
 // --- Bytes and rates: each formula once --------------------------------------------------------------------
 
-// The time `bytes` take at `rate`, latency aside: every model's streaming time (transfer_time adds the
-// latency; tiers, the crossover and the examples take it as it is).
-[[nodiscard]] constexpr duration time_to_move(data_size bytes, data_rate rate) noexcept { return bytes / rate; }
+// time_to_move (hml.units) is the time bytes take at a rate; what follows builds on it.
 
 // A share of a stream's bytes and the rate it is served at.
 struct rate_share {

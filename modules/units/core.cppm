@@ -447,4 +447,9 @@ struct bus_width {
 }
 [[nodiscard]] constexpr data_rate operator*(bus_width width, data_rate per_pin) noexcept { return per_pin * width; }
 
+// The time `bytes` take at `rate`, latency aside: every model's streaming time, in one place (a memory's
+// transfer_time and a link's link_time add their latency; tiers, the crossover and the examples take it as
+// it is).
+[[nodiscard]] constexpr duration time_to_move(data_size bytes, data_rate rate) noexcept { return bytes / rate; }
+
 }  // namespace hml
