@@ -52,6 +52,32 @@ if(NOT found OR NOT other_errors STREQUAL "")
   message(FATAL_ERROR "failed to compile for the wrong reason (${why}).\nexpected an error matching: ${expected_regex}\n"
                       "errors that do not match:\n${other_errors}compiler output:\n${case_output}")
 endif()
+# A mix-up hml names is named within a few lines: the first diagnostic, from its error line to the next
+# error or the compiler's summary, is at most 12 lines where its error is in hml's words ("hml: a data size
+# (B) is not a duration (s)"), so that the user reads hml's message before a page of candidates.
+set(most_diagnostic_lines 12)
+set(in_first FALSE)
+set(first_lines 0)
+foreach(line IN LISTS lines)
+  if(line MATCHES "error: ")
+    if(in_first)
+      break()
+    endif()
+    if(NOT line MATCHES "error: .*hml: ")
+      break()  # clang's own words: the bound is for hml's messages
+    endif()
+    set(in_first TRUE)
+  elseif(in_first AND (line MATCHES "errors? generated" OR line MATCHES "^ninja: "))
+    break()
+  endif()
+  if(in_first)
+    math(EXPR first_lines "${first_lines} + 1")
+  endif()
+endforeach()
+if(first_lines GREATER most_diagnostic_lines)
+  message(FATAL_ERROR "hml's message comes in a first diagnostic of ${first_lines} lines (at most "
+                      "${most_diagnostic_lines}):\n${case_output}")
+endif()
 # A failed constant evaluation says why in a note attached to the error ("in call to 'expects(false,
 # &"hml: hit rate must be within [0, 1]"[0])'"); a case names it with `// expected-note: <regex>`.
 file(STRINGS ${CASE_FILE} note_expectation REGEX "^// expected-note: ")
@@ -63,5 +89,8 @@ if(note_expectation)
                         "expected a note matching: ${expected_note}\ncompiler output:\n${case_output}")
   endif()
   string(APPEND found "\n  with ${note_found}")
+endif()
+if(first_lines GREATER 0)
+  string(APPEND found "\n  in a first diagnostic of ${first_lines} lines")
 endif()
 message(STATUS "rejected as expected: ${found}")
