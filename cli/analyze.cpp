@@ -60,7 +60,7 @@ void run(const analyze_options& o) {
   emit(o.output, o.name + ": " + hml::to_string(k.flops) + ", " +
                      hml::to_string(k.bytes, {.prefixes = hml::prefix_system::decimal}) + ", " +
                      hml::to_string(m.intensity) + ", " + hml::to_string(time, {.number = hml::general(6)}) + " on " +
-                     roof.title + " (" + describe(roof.roof) + ")\n" +
+                     roof.title + " (" + roof_text(roof.roof) + ")\n" +
                      "achieved compute:   " + rate(m.achieved_compute) + " (" + percent(m.percent_of_peak_compute) +
                      " of " + rate(roof.roof.peak) + ")\n" + "achieved bandwidth: " + rate(m.achieved_bandwidth) +
                      " (" + percent(m.percent_of_bandwidth) + " of " + rate(roof.roof.bandwidth) + ")\n" +
@@ -72,7 +72,7 @@ void run(const analyze_options& o) {
 void add_analyze_command(CLI::App& hml) {
   auto* command = hml.add_subcommand("analyze", "a measured kernel against a roofline: achieved rates, % of roofs");
   command->footer(
-      "Example: hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --device m1_pro --precision fp32\n"
+      "Example: hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --machine m1_pro --precision fp32\n"
       "         hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --peak-compute 5.3TFLOP/s "
       "--peak-bandwidth 205GB/s");
   auto o = std::make_shared<analyze_options>();

@@ -105,6 +105,9 @@ hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text) {
 // per second, finite and > 0. Memory bandwidth is published in bytes per second, so a bit rate ("3.35Tbps")
 // is refused with the byte rate it may mean; a link's rate and the seed's tier bandwidths take bits.
 hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text);
+// The bit-rate half of that rule alone, for a bandwidth inside a larger text (a tier's NAME:CAPACITY:BANDWIDTH):
+// an input_error where `text`, read as `rate`, is in bits.
+void refuse_bit_rate(std::string_view option, const std::string& text, hml::data_rate rate);
 
 // A precision alone ("fp16", "bf16"), as a data type is given (`hml llm --weights`, `hml offload --precision`);
 // a unit ("fp16tensor") is refused there: only a roofline's --precision, which picks a machine's ceiling,
@@ -388,7 +391,7 @@ inline constexpr std::string_view machine_help =
 
 // The roof to analyze against: --machine NAME|FILE with --precision P (required: a machine has a peak per
 // precision, and none is assumed), or --peak-compute and --peak-bandwidth. --device and --device-file are
-// --machine's names before 0.9, kept for one release.
+// --machine's older names, kept until the first release.
 struct roof_options {
   std::vector<std::string> machines;
   std::string precision;
@@ -408,6 +411,6 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
 std::vector<named_roof> roofs_of(const roof_options& options);
 
 // "67 TFLOP/s, 3.35 TB/s, ridge 20 FLOP/B"
-std::string describe(const hml::roof& r);
+std::string roof_text(const hml::roof& r);
 
 }  // namespace hml_cli

@@ -302,8 +302,8 @@ void add_devices_command(CLI::App& hml) {
   auto o = std::make_shared<devices_options>();
   auto* name = command->add_option("name", o->name, "one machine, link or system: its id (h100_sxm) or name, any "
                                                     "case; or a machine file");
-  command->add_option("--file", o->file, "a machine file (or - for standard input); the name before 0.9 of giving "
-                                         "one as NAME, kept for one release")
+  command->add_option("--file", o->file, "a machine file (or - for standard input); the older way of giving "
+                                         "one as NAME, kept until the first release")
       ->type_name("FILE")
       ->excludes(name);
   command->add_option("--format", o->format,

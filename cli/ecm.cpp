@@ -176,6 +176,8 @@ void run(const ecm_options& o) {
   if (o.t_ol.has_value() != o.t_nol.has_value())
     throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
   if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
+  if (o.t_ol && *o.t_ol == 0 && *o.t_nol == 0)
+    throw input_error("--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.
   const bool compile = from_c && !o.t_ol && !machine->llvm_cpu.empty();
   std::optional<hml::compiled_in_core> compiled;

@@ -299,7 +299,7 @@ void add_llm_command(CLI::App& hml) {
   auto o = std::make_shared<llm_options>();
   command->add_option("--model", o->model, "a preset model (see below)")->type_name("NAME");
   command->add_option("--machine,--device", o->device,
-                      std::string{machine_help} + "; --device is its name before 0.9, kept for one release")
+                      std::string{machine_help} + "; --device is its older name, kept until the first release")
       ->type_name("NAME|FILE");
   add_figures_option(*command, o->figures);
   const CLI::Validator count = whole_number(1, 1'000'000'000);

@@ -181,7 +181,7 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
   auto* machine = command.add_option(
       "--machine,--device,--device-file", options.machines,
       std::string{machine_help} + (several_machines ? " (repeat for several)" : "") +
-          "; --device and --device-file are its names before 0.9, kept for one release");
+          "; --device and --device-file are its older names, kept until the first release");
   machine->type_name("NAME|FILE");
   if (!several_machines) machine->expected(1);
   auto* precision = command
@@ -212,24 +212,26 @@ hml::precision data_type_of(std::string_view option, const std::string& text) {
   return choice.type;
 }
 
-hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text) {
-  const auto rate = quantity_of<hml::data_rate>(option, text);  // first: text that does not read is that error
-  const auto checked = [&] {
-    check_option(option, [&] { hml::validate_bandwidth(rate); });
-    return rate;
-  };
+void refuse_bit_rate(std::string_view option, const std::string& text, hml::data_rate rate) {
   const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
-  if (unit_at == std::string::npos) return checked();
+  if (unit_at == std::string::npos) return;
   const std::string unit = text.substr(unit_at);
   std::size_t bits = unit.find("bit");
   if (bits == std::string::npos && unit.ends_with("bps")) bits = unit.size() - 3;
   if (bits == std::string::npos && unit.ends_with("b/s")) bits = unit.size() - 3;
-  if (bits == std::string::npos) return checked();
+  if (bits == std::string::npos) return;
   const std::string number = text.substr(0, text.find_last_not_of(" \t", unit_at - 1) + 1);
   const std::string bytes = number + unit.substr(0, bits) + "B/s";
   throw input_error(std::string{option} + ": \"" + text + "\" is a bit rate (" +
                     quantity_text(rate) +
                     "), where a memory bandwidth in bytes per second is wanted; did you mean " + bytes + "?");
+}
+
+hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text) {
+  const auto rate = quantity_of<hml::data_rate>(option, text);  // first: text that does not read is that error
+  refuse_bit_rate(option, text, rate);
+  check_option(option, [&] { hml::validate_bandwidth(rate); });
+  return rate;
 }
 
 std::vector<named_roof> roofs_of(const roof_options& options) {
@@ -264,7 +266,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
   return roofs;
 }
 
-std::string describe(const hml::roof& r) {
+std::string roof_text(const hml::roof& r) {
   return hml::to_string(r.peak, {.number = hml::general(4)}) + ", " +
          quantity_text(r.bandwidth) +
          ", ridge " + hml::to_string(hml::ridge_point(r), {.number = hml::general(4)});

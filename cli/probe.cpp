@@ -82,7 +82,7 @@ std::string machine_text(const hml::host_machine& m) {
          hml::format_table(levels) + "peak FP64 (FMA, all threads): " +
          hml::to_string(m.peak, {.number = hml::general(4)}) + "\npeak FP32 (FMA, all threads): " +
          hml::to_string(m.peak_fp32, {.number = hml::general(4)}) + "\none dependent scalar FMA chain per thread, summed over the threads: " +
-         hml::to_string(m.scalar_chain, {.number = hml::general(4)}) + "\nroofline (DRAM): " + describe(m.roofline()) + "\n";
+         hml::to_string(m.scalar_chain, {.number = hml::general(4)}) + "\nroofline (DRAM): " + roof_text(m.roofline()) + "\n";
 }
 
 // --save and -o are two files: one given for both would keep only the table, and "-" would be a file of
@@ -160,8 +160,8 @@ void add_probe_command(CLI::App& hml) {
       ->capture_default_str();
   command->add_option("--save,--save-machine,--save-device", o->save,
                       "also write the machine as a machine file (YAML; JSON if FILE ends in .json), every figure "
-                      "measured, for --machine in every command; --save-machine and --save-device are its names "
-                      "before 0.9, kept for one release")
+                      "measured, for --machine in every command; --save-machine and --save-device are its older "
+                      "names, kept until the first release")
       ->type_name("FILE");
   add_output_options(*command, o->output);
   command->callback([o] { run(*o); });

@@ -71,7 +71,7 @@ void run(const roofline_options& o) {
       for_each_kernel<text_row>(input, prepare_text,
                                 [&](const hml::kernel_record&, const text_row& r) { layout.measure(cells(r)); });
       input.rewind();
-      out.buffer() = "roofline on " + roof.title + ": " + describe(roof.roof) + "\n";
+      out.buffer() = "roofline on " + roof.title + ": " + roof_text(roof.roof) + "\n";
       layout.header(out.buffer());
       for_each_kernel<text_row>(input, prepare_text, [&](const hml::kernel_record&, const text_row& r) {
         layout.row(out.buffer(), cells(r));

@@ -74,7 +74,7 @@ constexpr void write_report(Sink& out) {
   write(out, {"\n2D 5-point stencil, half of the 32 KiB L1 for its rows (32N - 16 B):\n"});
   for (const std::int64_t n : {512, 513}) {
     const hml::loop_kernel k = hml::kernels::stencil2d5(4000, n);
-    const hml::cache_traffic t = hml::traffic_of(k, my_machine, hml::traffic_options_of(my_machine));
+    const hml::cache_traffic t = hml::cache_traffic_of(k, my_machine, hml::traffic_options_of(my_machine));
     write(out, {"  N = ", example_text::number(static_cast<double>(n), hml::general(4)).view(), ": L1 layer condition ",
                 t.levels[0].layer_condition ? "holds" : "fails", "; lines of a loaded per CL: ",
                 example_text::number(static_cast<double>(t.levels[0].loads), hml::general(3)).view(), "\n"});

@@ -313,8 +313,8 @@ std::string run(const bench::run_options& run_options) {
     // The conditions by the half-cache rule, and where all of a cache would hold what half of it cannot.
     hml::traffic_options whole_caches = hml::traffic_options_of(probed);
     whole_caches.layer_condition_share = 1.0;
-    const hml::cache_traffic half = hml::traffic_of(k, probed, hml::traffic_options_of(probed));
-    const hml::cache_traffic whole = hml::traffic_of(k, probed, whole_caches);
+    const hml::cache_traffic half = hml::cache_traffic_of(k, probed, hml::traffic_options_of(probed));
+    const hml::cache_traffic whole = hml::cache_traffic_of(k, probed, whole_caches);
     std::string conditions;
     std::string in_band;  // the caches that would hold the rows in whole but not in half
     for (std::size_t i = 0; i + 1 < half.levels.size(); ++i) {

@@ -185,7 +185,7 @@ struct cache_traffic {
 }
 
 // Every cache level of the machine (all levels but the last, main memory), L1 first.
-[[nodiscard]] constexpr cache_traffic traffic_of(const loop_kernel& k, const machine_description& m,
+[[nodiscard]] constexpr cache_traffic cache_traffic_of(const loop_kernel& k, const machine_description& m,
                                                  const traffic_options& o = {}) {
   expects(m.memory.size() >= 2, "hml: cache traffic needs at least one cache level and main memory");
   cache_traffic c{};

@@ -59,6 +59,9 @@ struct in_core_time {
 constexpr void validate_ecm(const machine_description& c) {
   expects(c.clock.published(), "hml: the ECM model needs the machine's clock");
   expects(c.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
+  // Said of the machine here, where cache_traffic_of would say it of the first kernel it is asked about.
+  for (std::size_t i = 0; i + 1 < c.memory.size(); ++i)
+    expects(c.memory[i].capacity.published(), "hml: the ECM model needs every cache level's capacity");
   expects(c.cacheline_bytes > 0, "hml: the cache line size must be > 0");
   expects(c.layer_condition_share > 0 && c.layer_condition_share <= 1, "hml: the layer-condition share is in (0, 1]");
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
@@ -105,7 +108,7 @@ constexpr void validate_ecm(const machine_description& c) {
 // evictions at that level, a mix's write streams counted as read too), by share rather than by ratio: so a
 // stencil whose last cache loses its layer condition reads more rows per line it writes and takes a
 // triad-like mix, where its arrays alone (one read, one written) would take copy's. A kernel no line of
-// which reaches memory is matched by its arrays' streams. `traffic` is traffic_of(k, c,
+// which reaches memory is matched by its arrays' streams. `traffic` is cache_traffic_of(k, c,
 // traffic_options_of(c)), which the ECM model has at hand.
 [[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const machine_description& c,
                                                        const cache_traffic& traffic) {
@@ -145,7 +148,7 @@ constexpr void validate_ecm(const machine_description& c) {
 }
 
 [[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const machine_description& c) {
-  return memory_bandwidth_for(k, c, traffic_of(k, c, traffic_options_of(c)));
+  return memory_bandwidth_for(k, c, cache_traffic_of(k, c, traffic_options_of(c)));
 }
 
 // Whether the path between level i - 1 and level i has a rate: the outer level's per-cycle rate, else its
@@ -210,7 +213,7 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 [[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const machine_description& c, const in_core_time& core) {
   validate(k);
   validate_ecm(c);
-  const cache_traffic traffic = traffic_of(k, c, traffic_options_of(c));
+  const cache_traffic traffic = cache_traffic_of(k, c, traffic_options_of(c));
   ecm_result r{.kernel = k.name, .core = core, .traffic = traffic};
   for (std::size_t i = 0; i < traffic.levels.size(); ++i) {
     transfer_term t{.inner = c.memory[i].name, .outer = c.memory[i + 1].name};

@@ -109,15 +109,15 @@ constexpr void validate(const link& l) {
 
 export namespace hml::detail {
 
-[[nodiscard]] constexpr duration link_time_of(const link& l, data_size bytes) noexcept {
+[[nodiscard]] constexpr duration link_time_unchecked(const link& l, data_size bytes) noexcept {
   return l.latency + time_to_move(bytes, l.bandwidth.rate);
 }
 
 // Bytes in one direction and bytes in the other at once: full duplex, the longer; half duplex, both in turn
 // (the latency is paid once a direction either way).
 [[nodiscard]] constexpr duration link_time_both_ways_of(const link& l, data_size one_way, data_size other_way) noexcept {
-  const duration a = link_time_of(l, one_way);
-  const duration b = link_time_of(l, other_way);
+  const duration a = link_time_unchecked(l, one_way);
+  const duration b = link_time_unchecked(l, other_way);
   if (l.mode == duplex::half) return a + b;
   return a > b ? a : b;
 }
@@ -130,7 +130,7 @@ export namespace hml {
 [[nodiscard]] constexpr duration link_time(const link& l, data_size bytes) {
   validate(l);
   expects(isfinite(bytes) && bytes.value() >= 0, "hml: bytes over a link must be finite and >= 0");
-  return detail::link_time_of(l, bytes);
+  return detail::link_time_unchecked(l, bytes);
 }
 
 }  // namespace hml

@@ -108,10 +108,10 @@ export namespace hml::detail {
 
 // The bandwidth a stream of bytes sees: the harmonic mean of the levels' bandwidths, weighted by the
 // share of bytes each level serves (time adds up per byte, so rates combine harmonically).
-[[nodiscard]] constexpr data_rate effective_bandwidth_of(const memory& m) noexcept { return m.bandwidth; }
+[[nodiscard]] constexpr data_rate effective_bandwidth_unchecked(const memory& m) noexcept { return m.bandwidth; }
 
 template <std::size_t Levels>
-[[nodiscard]] constexpr data_rate effective_bandwidth_of(const memory_hierarchy<Levels>& h) noexcept {
+[[nodiscard]] constexpr data_rate effective_bandwidth_unchecked(const memory_hierarchy<Levels>& h) noexcept {
   double reaching = 1.0;  // share of the bytes that get this far down
   std::array<rate_share, Levels> served{};
   for (std::size_t i = 0; i < Levels; ++i) {
@@ -122,8 +122,8 @@ template <std::size_t Levels>
   return harmonic_mix(served);
 }
 
-[[nodiscard]] constexpr data_rate effective_bandwidth_of(const two_tier_memory& m) noexcept {
-  return effective_bandwidth_of(m.hierarchy());
+[[nodiscard]] constexpr data_rate effective_bandwidth_unchecked(const two_tier_memory& m) noexcept {
+  return effective_bandwidth_unchecked(m.hierarchy());
 }
 
 }  // namespace hml::detail
@@ -132,18 +132,18 @@ export namespace hml {
 
 [[nodiscard]] constexpr data_rate effective_bandwidth(const memory& m) {
   validate(m);
-  return detail::effective_bandwidth_of(m);
+  return detail::effective_bandwidth_unchecked(m);
 }
 
 template <std::size_t Levels>
 [[nodiscard]] constexpr data_rate effective_bandwidth(const memory_hierarchy<Levels>& h) {
   validate(h);
-  return detail::effective_bandwidth_of(h);
+  return detail::effective_bandwidth_unchecked(h);
 }
 
 [[nodiscard]] constexpr data_rate effective_bandwidth(const two_tier_memory& m) {
   validate(m);
-  return detail::effective_bandwidth_of(m);
+  return detail::effective_bandwidth_unchecked(m);
 }
 
 template <class M>
@@ -159,8 +159,8 @@ export namespace hml::detail {
 // A memory model's bandwidth without its checks where it has such a formula, else with them.
 template <class M>
 [[nodiscard]] constexpr data_rate peak_bandwidth_of(const M& m) {
-  if constexpr (requires { effective_bandwidth_of(m); }) {
-    return effective_bandwidth_of(m);
+  if constexpr (requires { effective_bandwidth_unchecked(m); }) {
+    return effective_bandwidth_unchecked(m);
   } else {
     return effective_bandwidth(m);
   }
@@ -169,7 +169,7 @@ template <class M>
 // The rate a memory sustains for this pattern: its bandwidth, or for random access the latency-bound rate
 // of Little's law if that is lower.
 template <class M>
-[[nodiscard]] constexpr data_rate sustained_bandwidth_of(const M& m, const access_pattern& p) {
+[[nodiscard]] constexpr data_rate sustained_bandwidth_unchecked(const M& m, const access_pattern& p) {
   const data_rate peak = peak_bandwidth_of(m);
   if (p.order == access_order::sequential || m.latency.value() == 0) return peak;
   const data_rate latency_bound = p.outstanding * p.line / m.latency;
@@ -178,8 +178,8 @@ template <class M>
 
 // Time to deliver `useful` bytes: one latency, then the traffic at the sustained rate.
 template <class M>
-[[nodiscard]] constexpr duration transfer_time_of(const M& m, data_size useful, const access_pattern& p) {
-  return m.latency + time_to_move(traffic_of(useful, p), sustained_bandwidth_of(m, p));
+[[nodiscard]] constexpr duration transfer_time_unchecked(const M& m, data_size useful, const access_pattern& p) {
+  return m.latency + time_to_move(traffic_unchecked(useful, p), sustained_bandwidth_unchecked(m, p));
 }
 
 // A memory model's checks: its validate() where it has one, else those of its bandwidth.
@@ -200,14 +200,14 @@ template <memory_model M>
 [[nodiscard]] constexpr data_rate sustained_bandwidth(const M& m, const access_pattern& p) {
   detail::validate_memory(m);
   validate(p);
-  return detail::sustained_bandwidth_of(m, p);
+  return detail::sustained_bandwidth_unchecked(m, p);
 }
 
 template <memory_model M>
 [[nodiscard]] constexpr duration transfer_time(const M& m, data_size useful, const access_pattern& p = sequential_access) {
   validate(p);
   detail::validate_memory(m);
-  return detail::transfer_time_of(m, useful, p);
+  return detail::transfer_time_unchecked(m, useful, p);
 }
 
 // A compute core: its peak rate for one precision (the seed's compute_core).
@@ -231,7 +231,7 @@ constexpr void validate_work(work operations) {
 
 export namespace hml::detail {
 
-[[nodiscard]] constexpr duration compute_time_of(const compute_core& c, work operations) noexcept {
+[[nodiscard]] constexpr duration compute_time_unchecked(const compute_core& c, work operations) noexcept {
   return operations / c.peak;
 }
 
@@ -242,7 +242,7 @@ export namespace hml {
 [[nodiscard]] constexpr duration compute_time(const compute_core& c, work operations) {
   validate(c);
   validate_work(operations);
-  return detail::compute_time_of(c, operations);
+  return detail::compute_time_unchecked(c, operations);
 }
 
 // --- The seed's simple forms, as descriptions and back ---------------------------------------------------

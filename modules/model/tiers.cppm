@@ -154,7 +154,7 @@ export namespace hml::detail {
   return harmonic_mix(std::array<rate_share, 2>{{{1.0 - write_share, t.read}, {write_share, write}}});
 }
 
-[[nodiscard]] constexpr data_size traffic_of(const working_set& w) noexcept {
+[[nodiscard]] constexpr data_size bytes_moved(const working_set& w) noexcept {
   return w.traffic.value() == 0 ? w.footprint : w.traffic;
 }
 
@@ -203,7 +203,7 @@ constexpr void expect_fits(const tiered_memory& m, const working_set& w, const f
                                             const fixed_list<tier_use, max_tiers>& use, double hit_rate = 0.0) {
   expect_fits(m, w, use);
   const data_rate bandwidth = placement_bandwidth_of(m, w, use);
-  return {policy, use, bandwidth, time_to_move(traffic_of(w), bandwidth), hit_rate};
+  return {policy, use, bandwidth, time_to_move(bytes_moved(w), bandwidth), hit_rate};
 }
 
 }  // namespace hml::detail
@@ -322,7 +322,7 @@ enum class miss_fill { paid, free };
   const tier& fast = m.tiers[0];
   const data_rate fast_rate = detail::tier_rate_of(fast, w.write_share);
   const data_rate slow_rate = detail::tier_rate_of(m.tiers[1], w.write_share);
-  const data_rate without_fill = detail::effective_bandwidth_of(memory_hierarchy<2>{0 * second, {{{fast_rate, hit_rate}, {slow_rate, 1.0}}}});
+  const data_rate without_fill = detail::effective_bandwidth_unchecked(memory_hierarchy<2>{0 * second, {{{fast_rate, hit_rate}, {slow_rate, 1.0}}}});
   const data_rate fill_rate = detail::tier_rate_of(fast, 1.0);  // a fill writes the fast tier
   const data_rate bandwidth = fill == miss_fill::free
                                   ? without_fill
@@ -330,7 +330,7 @@ enum class miss_fill { paid, free };
   const fixed_list<tier_use, max_tiers> use{{fast.capacity / w.footprint < 1.0 ? fast.capacity / w.footprint : 1.0, hit_rate},
                                             {1.0, 1.0 - hit_rate}};
   expects(cache_mode_fits(m, w), "hml: the placement does not fit a tier's capacity");
-  return {"cache", use, bandwidth, time_to_move(detail::traffic_of(w), bandwidth), hit_rate};
+  return {"cache", use, bandwidth, time_to_move(detail::bytes_moved(w), bandwidth), hit_rate};
 }
 
 // Cache mode with the hit rate of an ideal cache: the share of the traffic the hottest bytes that fit carry.

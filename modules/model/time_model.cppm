@@ -41,7 +41,7 @@ export namespace hml::detail {
 
 // On the two times' values in seconds, one expression: the same operations as on the quantities, which a
 // compile-time sweep would pay in constexpr steps (each quantity operator is a few calls).
-[[nodiscard]] constexpr regime classify_of(duration memory_time, duration compute_time, double tolerance) noexcept {
+[[nodiscard]] constexpr regime classify_unchecked(duration memory_time, duration compute_time, double tolerance) noexcept {
   const double memory = memory_time.value();
   const double compute = compute_time.value();
   const double larger = memory > compute ? memory : compute;
@@ -56,7 +56,7 @@ export namespace hml {
 [[nodiscard]] constexpr regime classify(duration memory_time, duration compute_time,
                                         double tolerance = default_balance_tolerance) {
   validate_balance_tolerance(tolerance);
-  return detail::classify_of(memory_time, compute_time, tolerance);
+  return detail::classify_unchecked(memory_time, compute_time, tolerance);
 }
 
 struct time_breakdown {
@@ -80,10 +80,10 @@ template <memory_model Memory>
   detail::validate_memory(memory);
   validate(core);
   validate_balance_tolerance(options.balance_tolerance);
-  const duration memory_time = detail::transfer_time_of(memory, k.bytes, k.pattern);
-  const duration compute_time = detail::compute_time_of(core, k.flops);
+  const duration memory_time = detail::transfer_time_unchecked(memory, k.bytes, k.pattern);
+  const duration compute_time = detail::compute_time_unchecked(core, k.flops);
   return {memory_time, compute_time, combine(memory_time, compute_time, options.overlap_policy),
-          detail::classify_of(memory_time, compute_time, options.balance_tolerance)};
+          detail::classify_unchecked(memory_time, compute_time, options.balance_tolerance)};
 }
 
 }  // namespace hml

@@ -151,8 +151,8 @@ namespace detail {
 
 // time_on for efficiencies already validated (a step's operators share them: a long generation in a constant
 // expression would pay for each operator's check).
-[[nodiscard]] constexpr operator_time time_on_validated(const operator_cost& op, const machine_description& m,
-                                                        const inference_options& o) {
+[[nodiscard]] constexpr operator_time time_on_unchecked(const operator_cost& op, const machine_description& m,
+                                                       const inference_options& o) {
   operator_time r{.op = op};
   const data_size moved = op.bytes();
   r.intensity = op.intensity();
@@ -160,7 +160,7 @@ namespace detail {
   const memory streaming{.latency = 0 * second,
                          .bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory};
   expects(streaming.bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
-  r.memory_time = detail::transfer_time_of(streaming, moved, sequential_access);  // streaming checked above
+  r.memory_time = detail::transfer_time_unchecked(streaming, moved, sequential_access);  // streaming checked above
   if (op.flops.value() > 0) {
     r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
   }
@@ -192,7 +192,7 @@ namespace detail {
 [[nodiscard]] constexpr operator_time time_on(const operator_cost& op, const machine_description& m,
                                               const inference_options& o) {
   validate(o.achieved);
-  return detail::time_on_validated(op, m, o);
+  return detail::time_on_unchecked(op, m, o);
 }
 
 // A step on a machine: its operators, their totals, its time and what binds it overall. Under pipeline
@@ -256,7 +256,7 @@ constexpr void add_runs(operator_time& into, const operator_time& more, std::uin
                                                     const inference_options& o, const pipeline_stage& stage) {
   step_analysis r{.shape = s};
   for (const operator_cost& op : stage_operators(t, s, o, stage)) {  // which validates o
-    const operator_time ot = detail::time_on_validated(op, m, o);
+    const operator_time ot = detail::time_on_unchecked(op, m, o);
     r.operators.push_back(ot);
     detail::add_to_totals(r, ot);
   }

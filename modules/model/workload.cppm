@@ -58,7 +58,7 @@ export namespace hml::detail {
 
 // Bytes the memory really moves to deliver `useful` bytes in this pattern (unchecked: for models that
 // validated the pattern once, up front).
-[[nodiscard]] constexpr data_size traffic_of(data_size useful, const access_pattern& p) noexcept {
+[[nodiscard]] constexpr data_size traffic_unchecked(data_size useful, const access_pattern& p) noexcept {
   if (p.order == access_order::sequential) return useful;
   // Each element touches ceil(element / line) whole lines.
   const double lines_per_element = [&] {
@@ -76,7 +76,7 @@ export namespace hml {
 // Bytes the memory really moves to deliver `useful` bytes in this pattern.
 [[nodiscard]] constexpr data_size traffic(data_size useful, const access_pattern& p) {
   validate(p);
-  return detail::traffic_of(useful, p);
+  return detail::traffic_unchecked(useful, p);
 }
 
 struct kernel {

@@ -53,14 +53,14 @@ constexpr hml::machine_description three_levels{
                {.name = "L2", .capacity = hml::stated(1_MiB), .scope = hml::sharing::per_core},
                {.name = "L3", .capacity = hml::stated(32_MiB)},
                {.name = "DRAM", .bandwidth = hml::stated(64_GBps)}}};
-constexpr auto stencil = hml::traffic_of(stencil2d5(4000, 2000), three_levels);
+constexpr auto stencil = hml::cache_traffic_of(stencil2d5(4000, 2000), three_levels);
 static_assert(stencil.levels.size() == 3);
 static_assert(hml::lines_between(stencil, 0) == 5 && hml::lines_between(stencil, 1) == 3 &&
               hml::lines_between(stencil, 2) == 3);
 // On 32 cores sharing L3, each has 32 MiB / 32 / 2 = 512 KiB: still enough for 63,984 B.
-static_assert(hml::lines_between(hml::traffic_of(stencil2d5(4000, 2000), three_levels, {.cores_sharing = 32}), 2) == 3);
+static_assert(hml::lines_between(hml::cache_traffic_of(stencil2d5(4000, 2000), three_levels, {.cores_sharing = 32}), 2) == 3);
 // Non-temporal copy: one line in from memory and one line out around the caches.
-static_assert(hml::lines_between(hml::traffic_of(copy(100'000'000, hml::store_kind::non_temporal), three_levels), 2) == 2);
+static_assert(hml::lines_between(hml::cache_traffic_of(copy(100'000'000, hml::store_kind::non_temporal), three_levels), 2) == 2);
 
 // Matrix rows summed into a vector, c[i] += a[j][i] * b[i] over j < M rows of N doubles: b and c do not
 // vary with j (extent 0 there), so each is reused one row later, after N doubles of its own: a distance of

@@ -111,8 +111,8 @@ constexpr double third_dimension(std::int64_t n) {
   return 16 * d * d + 16 * d * (d - 1);
 }
 constexpr hml::traffic_options whole_cache{.layer_condition_share = 1.0};
-constexpr hml::cache_traffic lc_100 = hml::traffic_of(kerncraft_3d7pt(1000, 100), sandy_bridge_ep_e5_2680, whole_cache);
-constexpr hml::cache_traffic lc_1000 = hml::traffic_of(kerncraft_3d7pt(1000, 1000), sandy_bridge_ep_e5_2680, whole_cache);
+constexpr hml::cache_traffic lc_100 = hml::cache_traffic_of(kerncraft_3d7pt(1000, 100), sandy_bridge_ep_e5_2680, whole_cache);
+constexpr hml::cache_traffic lc_1000 = hml::cache_traffic_of(kerncraft_3d7pt(1000, 1000), sandy_bridge_ep_e5_2680, whole_cache);
 static_assert(second_dimension(100) == 4'768 && third_dimension(100) == 318'400);
 static_assert(lc_100.levels[0].requirement == second_dimension(100) * hml::byte &&
               lc_100.levels[1].requirement == second_dimension(100) * hml::byte &&

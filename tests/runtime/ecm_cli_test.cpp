@@ -478,7 +478,7 @@ TEST(CKernel, AnArrayOfLowerRankFollowsTheInnerLoops) {
   EXPECT_EQ(k.arrays[1].extents, (hml::index_vector{0, 2000, 0}));
   EXPECT_EQ(k.arrays[2].extents, (hml::index_vector{0, 2000, 0}));
   const hml::machine_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
-  const hml::cache_traffic t = hml::traffic_of(k, snb, hml::traffic_options_of(snb));
+  const hml::cache_traffic t = hml::cache_traffic_of(k, snb, hml::traffic_options_of(snb));
   EXPECT_EQ(t.levels[0].loads, 3U);
   EXPECT_EQ(t.levels[0].evictions, 1U);
   EXPECT_EQ(t.levels[1].loads, 1U);
@@ -486,14 +486,14 @@ TEST(CKernel, AnArrayOfLowerRankFollowsTheInnerLoops) {
   EXPECT_TRUE(t.levels[2].fully_cached);
   // What the inner loop reaches of the array is what a cache must keep, not the array's whole extent: a[N]
   // read for i < N / 4 is reused as a[N / 4] is.
-  const auto traffic_of = [&](const std::string& declaration) {
+  const auto cache_traffic_of = [&](const std::string& declaration) {
     const hml::loaded_kernel part = kernel_in_c(declaration + "double b[M][N];\nfor (int j = 0; j < M; ++j)\n"
                                                 "  for (int i = 0; i < N / 4; ++i)\n    b[j][i] = a[i];\n",
                                                 {{"M", 500}, {"N", 8000}});
-    return hml::traffic_of(part.kernel(), snb, hml::traffic_options_of(snb));
+    return hml::cache_traffic_of(part.kernel(), snb, hml::traffic_options_of(snb));
   };
-  const hml::cache_traffic quarter_of_a = traffic_of("double a[N];\n");
-  const hml::cache_traffic a_quarter = traffic_of("double a[N / 4];\n");
+  const hml::cache_traffic quarter_of_a = cache_traffic_of("double a[N];\n");
+  const hml::cache_traffic a_quarter = cache_traffic_of("double a[N / 4];\n");
   for (std::size_t level = 0; level < 3; ++level) {
     EXPECT_EQ(quarter_of_a.levels[level].lines(), a_quarter.levels[level].lines()) << level;
     EXPECT_EQ(quarter_of_a.levels[level].hits, a_quarter.levels[level].hits) << level;
@@ -568,7 +568,7 @@ TEST(CKernel, LoopFormsKerncraftWrites) {
   EXPECT_EQ(rows.kernel().arrays[1].name, "F[0]");
   EXPECT_EQ(rows.kernel().arrays[1].extents[0], 0);  // F[0] does not vary with l
   const hml::cache_traffic lc =
-      hml::traffic_of(rows.kernel(), hml::cpus::sandy_bridge_ep_e5_2680, {.layer_condition_share = 1.0});
+      hml::cache_traffic_of(rows.kernel(), hml::cpus::sandy_bridge_ep_e5_2680, {.layer_condition_share = 1.0});
   for (const hml::level_traffic& level : lc.levels) {
     EXPECT_EQ(level.loads + level.write_allocates, 3U) << level.level;
     EXPECT_EQ(level.evictions, 1U) << level.level;
@@ -967,7 +967,7 @@ TEST(EcmCli, StatesEachCachesLayerCondition) {
                              "6000", "--t-ol", "26", "--t-nol", "20"});
   ASSERT_EQ(o.status, 0) << o.err;
   const hml::machine_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
-  const hml::cache_traffic traffic = hml::traffic_of(hml::kernels::stencil2d5(6000, 6000), snb, hml::traffic_options_of(snb));
+  const hml::cache_traffic traffic = hml::cache_traffic_of(hml::kernels::stencil2d5(6000, 6000), snb, hml::traffic_options_of(snb));
   ASSERT_EQ(traffic.levels.size(), 3U);
   EXPECT_EQ(traffic.levels[0].hits, 1U);
   EXPECT_FALSE(traffic.levels[0].layer_condition);
@@ -1077,6 +1077,11 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "nosuch"}), "--kernel: no kernel named \"nosuch\"");
   expect_input_error(hml_run({"ecm", "--machine", (dir / "missing.yml").string(), "--kernel", "triad"}), "--machine:");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "3"}), "--t-ol, --t-nol");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "0", "--t-nol", "0"}),
+                     "--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
+  // A machine without the caches' capacities (a GPU) is the machine's fault, not the kernel's.
+  expect_input_error(hml_run({"ecm", "--machine", "h100_sxm", "--kernel", "triad"}),
+                     "--machine: the ECM model needs every cache level's capacity");
   // A define's fault is -D's, not the kernel's.
   const std::string triad = (examples / "triad.c").string();
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=1000", "-D", "N=2000"}),
