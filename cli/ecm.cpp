@@ -176,8 +176,6 @@ void run(const ecm_options& o) {
   if (o.t_ol.has_value() != o.t_nol.has_value())
     throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
   if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
-  if (o.t_ol && *o.t_ol == 0 && *o.t_nol == 0)
-    throw input_error("--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.
   const bool compile = from_c && !o.t_ol && !machine->llvm_cpu.empty();
   std::optional<hml::compiled_in_core> compiled;
@@ -215,8 +213,9 @@ void run(const ecm_options& o) {
       o.t_ol ? std::optional{hml::in_core_time{*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}}
              : (compiled ? std::optional{compiled->time} : std::nullopt);
   const hml::ecm_result r = check_option("--kernel", [&] { return core ? hml::ecm(*kernel, c, *core) : hml::ecm(*kernel, c); });
-  if (!(r.time.value() > 0))
-    throw input_error("--t-ol, --t-nol: the kernel would take no time at all; give an in-core time > 0");
+  // With data in L1 the prediction is the in-core time alone, and every other level's is at least that.
+  if (!(r.predictions[0].value() > 0))
+    throw input_error("--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   const hml::frequency clock = c.clock.value;
   const bool has_roof = hml::has_roof(c, hml::precision::fp64);
   const std::optional<hml::roofline_point> roof =
