@@ -119,7 +119,7 @@ TEST(MachineCli, AProbedFileIsTakenByEveryCommand) {
 
 TEST(MachineCli, OlderFilesAreReadWithOneNote) {
   const scratch_directory dir;
-  const fs::path old_cpu = fs::path{HML_SOURCE_DIR} / "examples" / "ecm" / "sandy_bridge_ep.yml";
+  const fs::path old_cpu = fs::path{HML_SOURCE_DIR} / "tests" / "fuzz" / "corpus" / "ecm_machine_file" / "sandy_bridge_ep.yml";
   const outcome o = hml_run({"ecm", "--machine", old_cpu.string(), "--kernel", "triad", "--cores", "1"});
   ASSERT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.err, "hml: note: " + old_cpu.string() + " is an ECM machine file (an older format), read as such; `hml devices " +

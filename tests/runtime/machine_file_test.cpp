@@ -3,6 +3,9 @@
 // field.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -34,6 +37,32 @@ TEST(MachineFile, EveryCatalogMachineRoundTripsInBothSyntaxes) {
       EXPECT_EQ(hml::write_machine_file(file.machine(), syntax, file.sources()), text) << m->id;
     }
   }
+}
+
+// A shipped example whose id is a built-in entry's is that entry: every figure, its kind and its source, so
+// that a user who starts from the file gets the built-in entry's results (issue 30's "shipped example files
+// agree with the built-in entries").
+TEST(MachineFile, ShippedExampleMachinesAreTheBuiltInEntries) {
+  namespace fs = std::filesystem;
+  std::size_t compared = 0;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator{fs::path{HML_SOURCE_DIR} / "examples"}) {
+    const std::string extension = entry.path().extension().string();
+    if (!entry.is_regular_file() || (extension != ".yml" && extension != ".yaml" && extension != ".json")) continue;
+    std::ostringstream text;
+    text << std::ifstream{entry.path()}.rdbuf();
+    if (!hml::is_machine_file(text.str())) continue;
+    const hml::machine_file file = hml::read_machine_file(text.str(), entry.path().string());
+    for (const hml::machine_description* m : file.machines()) {
+      const hml::machine_description* builtin = hml::find_machine(m->id);
+      if (builtin == nullptr) continue;
+      EXPECT_TRUE(*m == *builtin) << entry.path() << ": " << m->id;
+      EXPECT_EQ(hml::write_machine_file(*m, file_syntax::yaml, file.sources()),
+                hml::write_machine_file(*builtin, file_syntax::yaml))
+          << entry.path();
+      ++compared;
+    }
+  }
+  EXPECT_GE(compared, 1U) << "examples/ecm/sandy_bridge_ep.yml is snb_e5_2680";
 }
 
 TEST(MachineFile, TheWholeCatalogRoundTripsAsOneDocument) {
