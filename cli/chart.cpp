@@ -95,13 +95,13 @@ void run(const chart_options& o) {
 void add_chart_command(CLI::App& hml) {
   auto* command = hml.add_subcommand("chart", "the roofline chart (SVG) of a list of kernels on devices");
   command->footer(
-      "FILE is CSV as for `hml roofline` (name,flops,memory_bytes). Each --device (at most " +
+      "FILE is CSV as for `hml roofline` (name,flops,memory_bytes). Each --machine (at most " +
       std::to_string(hml::max_chart_roofs) + ", each once)\n"
       "adds its own roofline, ridge and colour; each kernel is drawn at its attainable rate on each device.\n"
       "At most " + std::to_string(hml::max_chart_kernels) + " kernels. Labels go where they cross nothing; the first " +
       std::to_string(hml::max_chart_forced_labels) + " kernels are\n"
       "labelled regardless, later ones only where clear, else left unlabelled (counted in the legend and a note).\n"
-      "Example: hml chart --device h100_sxm --device a100_sxm_80gb --precision fp32 --ops kernels.csv -o roofline.svg\n"
+      "Example: hml chart --machine h100_sxm --machine a100_sxm_80gb --precision fp32 --ops kernels.csv -o roofline.svg\n"
       "         hml chart --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv -o m1.svg");
   auto o = std::make_shared<chart_options>();
   add_roof_options(*command, o->roof, true);

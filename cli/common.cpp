@@ -165,9 +165,14 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   const std::vector<CLI::App*> ran = hml.get_subcommands();
   const std::string command = ran.empty() ? std::string{"hml"} : "hml " + ran.front()->get_name();
   const std::string help = "see `" + command + " --help`";
+  // A word that is no option (a stray "hml", an empty '') is quoted, so that it shows whatever it is.
+  const auto stray = [&](const std::string& words) {
+    return "'" + words + "': not an option of `" + command + "`, which takes options only; " + help;
+  };
   for (const CLI::App* c : ran) {
     if (const std::vector<std::string> extra = c->remaining(); !extra.empty()) {
-      return extra.front() + ": not an option of `" + command + "`; " + help;
+      if (extra.front().starts_with("-") && extra.front() != "-") return extra.front() + ": not an option of `" + command + "`; " + help;
+      return stray(extra.front());
     }
   }
   const std::string message = error.what();
@@ -200,6 +205,15 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): \\d+ required (\\S+) missing"})) {
     return m.str(1) + ": needs a value (" + m.str(2) + ")";
+  }
+  // Words after `--` (CLI11 lists them last first).
+  if (std::regex_match(message, m, std::regex{"The following arguments? (?:was|were) not expected: (.*)"})) {
+    const std::regex space{" "};
+    std::vector<std::string> words;
+    for (std::sregex_token_iterator w{m[1].first, m[1].second, space, -1}, end; w != end; ++w) words.push_back(*w);
+    std::string given;
+    for (auto w = words.rbegin(); w != words.rend(); ++w) given += (given.empty() ? "" : " ") + *w;
+    return "'" + given + "' after --: `" + command + "` takes options only; drop the -- (" + help + ")";
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): (must be .*)"})) {  // hml's own checks on an option's text
     return m.str(1) + ": " + m.str(2);

@@ -95,6 +95,8 @@ void run(const offload_options& o) {
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
   check_option("--runs", [&] { hml::validate_runs(o.runs); });
   check_option("--in, --out, --flops", [&] { hml::validate(job); });
+  // A precision either machine publishes no peak for is --precision's fault, said with the machine's name.
+  for (const hml::machine_description* m : {host, device}) check_option("--precision", [&] { (void)hml::roof_named(*m, p); });
   const hml::offload_plan plan = check_option("--precision", [&] {
     return hml::plan_offload(job, *host, *device, *link, p, {.chunks = o.chunks});
   });

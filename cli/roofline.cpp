@@ -91,9 +91,11 @@ void add_roofline_command(CLI::App& hml) {
       "FILE is CSV with the header name,flops,memory_bytes; plain numbers are FLOP and bytes, numbers with\n"
       "units (10 MFLOP, 12 MB) are accepted too. Output fields: name, arithmetic_intensity, attainable_flops,\n"
       "bound, efficiency, estimated_time_s (CSV and JSON: FLOP/B, FLOP/s, percent, seconds at full precision;\n"
-      "the table: the same with SI prefixes and units, efficiency in %).\n"
+      "the table: the same with SI prefixes and units, efficiency in %). As seed 002 defines them, a row of\n"
+      "0 bytes has an infinite intensity, and one of 0 FLOP an infinite time (no FLOP/s attainable): both\n"
+      "print as inf (JSON: \"inf\"); `hml analyze` takes a data movement's measured time instead.\n"
       "Example: hml roofline --peak-compute 5.3TFLOP/s --peak-bandwidth 205GB/s --ops kernels.csv\n"
-      "         hml roofline --device h100_sxm --precision fp32 --ops - --format json --round < kernels.csv");
+      "         hml roofline --machine h100_sxm --precision fp32 --ops - --format json --round < kernels.csv");
   auto o = std::make_shared<roofline_options>();
   add_roof_options(*command, o->roof);
   command->add_option("--ops", o->operations, "CSV file of operations, or - for standard input")

@@ -285,7 +285,9 @@ struct precision_choice {
     std::vector<std::string> has;
     for (const compute_kind& kind : published_kinds(d, b)) has.push_back(id_of(kind));
     std::vector<std::string_view> names(has.begin(), has.end());
-    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + std::string{to_string(k)} + " peak; " +
+    // A precision given alone (fp32) was looked for in both units, and is named so.
+    const std::string kind = p.unit_given ? std::string{to_string(k)} : std::string{to_string(p.type)} + " (vector or tensor)";
+    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + kind + " peak; " +
                                 (names.empty() ? "it has no " + what + "peak at all"
                                                : "it has " + detail::lookup::joined(names)));
   }

@@ -516,7 +516,7 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
   // A precision the file's device has no peak for is --precision's fault, as for a catalog device.
   const fs::path file = dir.file("my_gpu.json", my_gpu_json());
   expect_input_error(hml_run({"roofline", "--device-file", file.string(), "--precision", "fp64", "--ops", operations.string()}),
-                     "--precision: My GPU publishes no FP64 tensor peak");
+                     "--precision: My GPU publishes no FP64 (vector or tensor) peak");
   expect_input_error(hml_run({"devices", "--file", (dir.path / "missing.json").string()}), "--file: cannot read '");
   expect_input_error(hml_run({"devices", "v100", "--file", file.string()}), "name, --file: not together; give one of them");
 }
@@ -713,7 +713,7 @@ TEST(Cli, UnknownDeviceSuggestsTheClosestNames) {
   expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp7", "--ops", operations.string()}),
                      "--precision: unknown precision 'fp7'");
   expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp8", "--ops", operations.string()}),
-                     "--precision: NVIDIA V100 SXM2 32GB publishes no FP8 tensor peak");
+                     "--precision: NVIDIA V100 SXM2 32GB publishes no FP8 (vector or tensor) peak");
 }
 
 TEST(Cli, WrongDimensionNegativeAndNanValues) {

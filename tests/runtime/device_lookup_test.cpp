@@ -126,18 +126,18 @@ TEST(DeviceLookup, RoofsNamePrecisionAndUnit) {
     }
     return std::string{"accepted"};
   };
-  // Each refusal lists the precisions the device does have: the V100's datasheet gives FP64 and FP32 on its
+  // Each refusal lists the precisions the device does have (a precision given alone was looked for in both units): the V100's datasheet gives FP64 and FP32 on its
   // vector units and FP16 on its tensor cores (NVIDIA V100 datasheet; no TF32, no FP8); the H100's measured peaks are
   // its matmul rates (MAMF) and this project's (benchmarks/gpu), the A100's its matmul rates alone, the L40S has none.
   const std::string v100_has = "; it has fp64_vector, fp32_vector, fp16_tensor";
   EXPECT_EQ(refused(hml::devices::v100, precision::tf32),
-            std::string{hml::devices::v100.name} + " publishes no TF32 tensor peak" + v100_has);
+            std::string{hml::devices::v100.name} + " publishes no TF32 (vector or tensor) peak" + v100_has);
   EXPECT_EQ(refused(hml::devices::v100, hml::compute_kind{precision::fp16, compute_unit::vector}),
             std::string{hml::devices::v100.name} + " publishes no FP16 peak" + v100_has);
   EXPECT_EQ(refused(hml::devices::a100_sxm_80gb, precision::fp32, hml::basis::measured),
-            std::string{hml::devices::a100_sxm_80gb.name} + " publishes no measured FP32 peak; it has bf16_tensor, fp16_tensor");
+            std::string{hml::devices::a100_sxm_80gb.name} + " publishes no measured FP32 (vector or tensor) peak; it has bf16_tensor, fp16_tensor");
   EXPECT_EQ(refused(hml::devices::l40s, precision::fp32, hml::basis::measured),
-            std::string{hml::devices::l40s.name} + " publishes no measured FP32 peak; it has no measured peak at all");
+            std::string{hml::devices::l40s.name} + " publishes no measured FP32 (vector or tensor) peak; it has no measured peak at all");
   // The V100's measured roof: ERT's FP64 FMA rate over its HBM bandwidth.
   const hml::roof ert = hml::roof_named(hml::devices::v100, precision::fp64, hml::basis::measured);
   EXPECT_EQ(ert.bandwidth, hml::main_memory(hml::devices::v100).measured_bandwidth.value);

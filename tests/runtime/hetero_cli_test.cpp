@@ -168,6 +168,10 @@ TEST(HeteroCli, BadInputIsOneLine) {
   expect_input_error(with({"offload", "--system", "gh200", "--out", "1GB"}, {"--in", "2GB/s"}), "--in: ");
   expect_input_error(hml_run({"offload", "--system", "mi300a", "--in", "1GB", "--out", "1GB"}), "one memory pool");
   expect_input_error(hml_run({"offload", "--system", "nope", "--in", "1GB", "--out", "1GB"}), "--system: unknown system");
+  // The default precision, fp32, on a CPU whose file has only FP64: the machine and what it has are named.
+  expect_input_error(hml_run({"offload", "--host", "snb_e5_2680", "--device", "h100_sxm", "--link", "pcie5x16", "--in", "1GB",
+                              "--out", "1GB", "--flops", "1TFLOP"}),
+                     "--precision: Intel Xeon E5-2680 (Sandy Bridge EP) publishes no FP32 (vector or tensor) peak; it has fp64_vector");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
                         "--tier: a tier is NAME:CAPACITY:BANDWIDTH");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GB/s:1GB/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),

@@ -251,7 +251,13 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
 // CLI11's own messages, in hml's form; an unknown option is said first, not a missing required one.
 TEST(HostileInput, ParseErrorsAreInHmlsForm) {
   expect_input_error(hml_run({"ecm", "--bogus"}), "--bogus: not an option of `hml ecm`; see `hml ecm --help`");
-  expect_input_error(hml_run({"ecm", "stray", "--machine", "snb_e5_2680"}), "stray: not an option of `hml ecm`");
+  expect_input_error(hml_run({"ecm", "stray", "--machine", "snb_e5_2680"}),
+                     "'stray': not an option of `hml ecm`, which takes options only; see `hml ecm --help`");
+  // A stray word is quoted, whatever it is: the program's own name, an empty argument, words after --.
+  expect_input_error(hml_run({"lab", "hml"}), "'hml': not an option of `hml lab`, which takes options only");
+  expect_input_error(hml_run({"lab", ""}), "'': not an option of `hml lab`, which takes options only");
+  expect_input_error(hml_run({"lab", "--", "--size", "5"}),
+                     "'--size 5' after --: `hml lab` takes options only; drop the -- (see `hml lab --help`)");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680"}),
                      "--kernel: missing; give --kernel NAME|FILE (see `hml ecm --help`)");
   expect_input_error(hml_run({"roofline", "--ops", "x", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s",
