@@ -7,7 +7,10 @@
 // STREAM's triad and vector add (normal stores, write-allocate), and the 2D five-point stencil with row
 // lengths on both sides of its L1 and of its L2 layer condition (half of each cache, the library's
 // default) and between half of a cache and all of it. In L1: copy as a loop, the triad and vector add,
-// predicted from the in-core time alone. What the model takes from the probe is measured again beside each
+// predicted from the in-core time alone. Then kernels in C as kerncraft's users write them (examples/ecm:
+// the Schoenauer triad, the 2D stencil), compiled for this host's core as hml's in-core analysis compiles
+// them and run as that very code (c_program.hpp), each predicted with its in-core time from LLVM-MCA
+// (hml::analyse_c_kernel) instead of the port model. What the model takes from the probe is measured again beside each
 // kernel, by the probe's own kernels, in rounds alternating with it: for DRAM, every cache's rate inside it
 // and main memory's three mixes at the kernel's working set; for L1, L1's Schoenauer triad and store
 // kernel at the kernel's working set. In DRAM each round's time is predicted from main memory's mixes of
@@ -19,11 +22,15 @@
 // of a cache and all of it, none inside it.
 // Writes the `ecm_fidelity` section of benchmarks/README.md.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -32,6 +39,7 @@
 #include <vector>
 
 #include "bench_run.hpp"
+#include "c_program.hpp"
 #include "kernels.hpp"
 #include "../markdown_row.hpp"
 #include "../prediction_error.hpp"
@@ -118,11 +126,10 @@ struct measured_round {
   hml::machine_description machine;
 };
 
-template <class Body>
-std::vector<measured_round> measure_beside(const hml::host_machine& host, const hml::machine_description& probed,
+template <class TimeOnce>
+std::vector<measured_round> measure_rounds(const hml::host_machine& host, const hml::machine_description& probed,
                                            std::span<const hml::data_size> cache_sets, hml::data_size working_set,
-                                           unsigned rounds, const hml::timing_options& timing, std::size_t arrays,
-                                           std::size_t n, Body body) {
+                                           unsigned rounds, const hml::timing_options& timing, TimeOnce time_once) {
   hml::timing_options once = timing;
   once.repetitions = 1;
   const auto measure = [&](hml::stream_kernel kernel, hml::data_size set) {
@@ -143,7 +150,7 @@ std::vector<measured_round> measure_beside(const hml::host_machine& host, const 
     const hml::data_rate triad = measure(hml::stream_kernel::schoenauer_triad, working_set);
     const hml::data_rate copy = measure(hml::stream_kernel::copy, working_set);
     const hml::data_rate copy_nt = measure(hml::stream_kernel::copy_memmove, working_set);
-    measured.push_back({time_kernel(arrays, n, once, body), triad, copy, copy_nt});
+    measured.push_back({time_once(), triad, copy, copy_nt});
   }
   std::vector<measured_round> machines;
   for (const samples& m : measured) {
@@ -171,6 +178,18 @@ std::vector<measured_round> measure_beside(const hml::host_machine& host, const 
     machines.push_back({m.kernel, beside.cpu()});
   }
   return machines;
+}
+
+// The same, for `body` over `arrays` arrays of `n` doubles on every thread.
+template <class Body>
+std::vector<measured_round> measure_beside(const hml::host_machine& host, const hml::machine_description& probed,
+                                           std::span<const hml::data_size> cache_sets, hml::data_size working_set,
+                                           unsigned rounds, const hml::timing_options& timing, std::size_t arrays,
+                                           std::size_t n, Body body) {
+  hml::timing_options once = timing;
+  once.repetitions = 1;
+  return measure_rounds(host, probed, cache_sets, working_set, rounds, timing,
+                        [&] { return time_kernel(arrays, n, once, body); });
 }
 
 // The round whose prediction is off by the median of all rounds' errors, each round's prediction against
@@ -264,15 +283,20 @@ std::string run(const bench::run_options& run_options) {
 
   // The model of `k` on each round's machine, and its time on every thread: each thread's cache lines of
   // work at the chip's rate; the row shows the round with the median error.
+  // `core`: the in-core time of a kernel in C, from its compiled loop; else the machine's port model.
   const auto add_row = [&](std::string kernel, std::string conditions, const hml::loop_kernel& k,
-                           const std::vector<measured_round>& measured, target goal) {
+                           const std::vector<measured_round>& measured, target goal,
+                           std::optional<hml::in_core_time> core = std::nullopt) {
+    const auto model = [&](const hml::machine_description& machine) {
+      return core ? hml::ecm(k, machine, *core) : hml::ecm(k, machine);
+    };
     const auto predict = [&](const hml::machine_description& machine) {
-      const hml::ecm_result r = hml::ecm(k, machine);
+      const hml::ecm_result r = model(machine);
       const double lines_per_thread = hml::iterations(k) / r.iterations_per_cacheline;
       return hml::to_duration(lines_per_thread * threads * hml::chip_time(r, threads), machine.clock.value);
     };
     const measured_round& median = measured[median_round(measured, predict)];
-    const hml::ecm_result r = hml::ecm(k, median.machine);
+    const hml::ecm_result r = model(median.machine);
     rows.push_back({std::move(kernel), std::move(conditions), r, r.transfers.size(), predict(median.machine),
                     median.kernel, machine_text(median.machine), std::move(goal)});
   };
@@ -300,6 +324,24 @@ std::string run(const bench::run_options& run_options) {
                            [](auto& d, std::size_t m) { kernels::vector_add(d[0], d[1], d[2], m); }),
             10.0);
   }
+  // A kernel's layer conditions by the half-cache rule, and the caches that would hold in whole what half of
+  // them cannot (where the stencil rows have no target).
+  const auto layer_conditions = [&](const hml::loop_kernel& k) {
+    hml::traffic_options whole_caches = hml::traffic_options_of(probed);
+    whole_caches.layer_condition_share = 1.0;
+    const hml::cache_traffic half = hml::cache_traffic_of(k, probed, hml::traffic_options_of(probed));
+    const hml::cache_traffic whole = hml::cache_traffic_of(k, probed, whole_caches);
+    std::string conditions;
+    std::string in_band;
+    for (std::size_t i = 0; i + 1 < half.levels.size(); ++i) {
+      const std::string level{half.levels[i].level};
+      const bool band = !half.levels[i].layer_condition && whole.levels[i].layer_condition;
+      conditions += (i == 0 ? "" : ", ") + level + (half.levels[i].layer_condition ? " holds" : " fails") +
+                    (band ? " (holds in all of it)" : "");
+      if (band) in_band += (in_band.empty() ? "" : " and ") + level;
+    }
+    return std::pair{conditions, in_band};
+  };
   // Row lengths around the layer conditions: half of a 48 KiB L1 holds the rows up to 768 doubles, half of
   // a 1 MiB L2 up to 16,384 (32N - 16 bytes); the table says which hold on the probed caches. Rows of 1,500
   // and 30,000 lie between half of a cache and all of it, where the half-cache rule (the ECM papers' and
@@ -310,20 +352,7 @@ std::string run(const bench::run_options& run_options) {
                                                     : std::vector<std::size_t>{600, 1500, 6000, 30000, 100000}) {
     const std::size_t grid_rows = std::max<std::size_t>(8, static_cast<std::size_t>(per_thread_bytes / 2 / 16 / static_cast<double>(columns)));
     const hml::loop_kernel k = hml::kernels::stencil2d5(static_cast<std::int64_t>(grid_rows), static_cast<std::int64_t>(columns));
-    // The conditions by the half-cache rule, and where all of a cache would hold what half of it cannot.
-    hml::traffic_options whole_caches = hml::traffic_options_of(probed);
-    whole_caches.layer_condition_share = 1.0;
-    const hml::cache_traffic half = hml::cache_traffic_of(k, probed, hml::traffic_options_of(probed));
-    const hml::cache_traffic whole = hml::cache_traffic_of(k, probed, whole_caches);
-    std::string conditions;
-    std::string in_band;  // the caches that would hold the rows in whole but not in half
-    for (std::size_t i = 0; i + 1 < half.levels.size(); ++i) {
-      const std::string level{half.levels[i].level};
-      const bool band = !half.levels[i].layer_condition && whole.levels[i].layer_condition;
-      conditions += (i == 0 ? "" : ", ") + level + (half.levels[i].layer_condition ? " holds" : " fails") +
-                    (band ? " (holds in all of it)" : "");
-      if (band) in_band += (in_band.empty() ? "" : " and ") + level;
-    }
+    const auto [conditions, in_band] = layer_conditions(k);
     add_row("2D 5-point stencil, rows of " + std::to_string(columns), conditions, k,
             measure_beside(host, probed, sets, working_set, rounds, options.timing, 2, grid_rows * columns,
                            [&](auto& d, std::size_t) { stencil(d[0], d[1], grid_rows, columns); }),
@@ -375,6 +404,51 @@ std::string run(const bench::run_options& run_options) {
              [](auto& d, std::size_t m) { kernels::triad(d[0], d[1], d[2], 3.0, m); });
   add_l1_row("vector add, in L1", hml::kernels::vector_add(n1(3)), 3,
              [](auto& d, std::size_t m) { kernels::vector_add(d[0], d[1], d[2], m); });
+
+  // Kernels in C as kerncraft's users write them (examples/ecm), compiled for this host's core as the
+  // in-core analysis compiles them (hml::analyse_c_kernel), built into a program around that very code
+  // (c_program.hpp) and run once per thread: the triad and the 2D stencil in DRAM, measured in rounds
+  // beside main memory's mixes as the rows above, and the triad in L1; each predicted with its in-core time
+  // from LLVM-MCA, not the port model. --tiny compiles them for kerncraft's Sandy Bridge, the machine it
+  // predicts for.
+  const std::string llvm_cpu = run_options.tiny ? std::string{probed.llvm_cpu} : hml::host_llvm_cpu();
+  const bench::scratch_folder folder;
+  const std::chrono::milliseconds window{run_options.tiny ? 20 : 400};
+  const auto from_c = [&](const std::string& file, const std::vector<hml::c_define>& defines) {
+    std::ifstream in{std::string{HML_SOURCE_DIR} + "/examples/ecm/" + file};
+    const std::string text{std::istreambuf_iterator<char>{in}, {}};
+    return hml::analyse_c_kernel(text, file, defines, llvm_cpu, probed.cacheline_bytes);
+  };
+  const auto named = [](const std::string& label, const hml::compiled_in_core& c) {
+    return label + ", from C (" + c.compiler + ")";
+  };
+  const auto c_row = [&](const std::string& label, const std::string& file, const std::vector<hml::c_define>& defines) {
+    const hml::c_kernel_analysis c = from_c(file, defines);
+    const bench::c_program program{c.in_core, folder.path(), "k" + std::to_string(rows.size())};
+    const auto [conditions, in_band] = layer_conditions(c.kernel.kernel());
+    add_row(named(label, c.in_core), conditions, c.kernel.kernel(),
+            measure_rounds(host, probed, sets, working_set, rounds, options.timing,
+                           [&] { return program.time(threads, window, 1, !run_options.tiny); }),
+            in_band.empty() ? target{15.0} : target{"none: between half of " + in_band + " and all of it"}, c.in_core.time);
+  };
+  const auto per_thread = [&](double bytes_per_element) {
+    return static_cast<std::int64_t>(per_thread_bytes / bytes_per_element) / 8 * 8;
+  };
+  c_row("Schoenauer triad", "triad.c", {{"N", per_thread(32)}});
+  for (const std::int64_t columns : run_options.tiny ? std::vector<std::int64_t>{256} : std::vector<std::int64_t>{6000, 100000}) {
+    c_row("2D 5-point stencil, rows of " + std::to_string(columns), "2d-5pt.c",
+          {{"M", std::max<std::int64_t>(8, per_thread(16.0 * static_cast<double>(columns)))}, {"N", columns}});
+  }
+  {
+    // In L1, as the rows above: the in-core time alone, on every core at once.
+    const hml::c_kernel_analysis c = from_c("triad.c", {{"N", n1(4)}});
+    const bench::c_program program{c.in_core, folder.path(), "l1"};
+    const hml::ecm_result r = hml::ecm(c.kernel.kernel(), probed, c.in_core.time);
+    const hml::duration predicted = hml::to_duration(
+        hml::iterations(c.kernel.kernel()) / r.iterations_per_cacheline * r.predictions[0], probed.clock.value);
+    rows.push_back({named("Schoenauer triad, in L1", c.in_core), "-", r, 0, predicted, program.time(threads, window, 1000, !run_options.tiny),
+                    "nothing: the in-core time is LLVM-MCA's, at the probe's clock", 10.0});
+  }
 
   std::string set_list;
   for (const hml::data_size set : sets) set_list += (set_list.empty() ? "" : ", ") + hml::to_string(set, {.number = hml::general(3)});

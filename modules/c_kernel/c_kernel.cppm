@@ -75,6 +75,11 @@ struct compiled_in_core {
   unsigned unroll = 1;                 // copies of that in one pass (the unroller's factor, after it)
   std::vector<std::string> loop_body;  // the instructions of one pass, as compiled
   std::vector<port_cycles> ports;      // per cache line, in the model's order
+  // What was compiled, so that a benchmark can run the very code it predicts (benchmarks/ecm): the file's
+  // declarations at file scope, its loop nest as the body of `void hml_kernel(void)`; and clang's flags for
+  // it (-x c, -O3, -march, the -D), to which the benchmark adds only how to link.
+  std::string source;
+  std::vector<std::string> flags;
 
   [[nodiscard]] unsigned iterations_per_pass() const { return vector_width * interleave * unroll; }
 };

@@ -216,22 +216,24 @@ compiled_in_core compile_and_analyse(const detail::parsed_c_kernel& parsed, std:
   const loop_kernel& kernel = parsed.storage->kernel;
 
   // The declarations at file scope, so that the loop's stores are seen and kept; the nest in a function.
-  const detail::unnamed_file source{std::string{text.substr(0, parsed.loop_begin)} + "\nvoid " +
-                                    std::string{detail::kernel_function} + "(void) {\n" +
-                                    std::string{text.substr(parsed.loop_begin)} + "\n}\n"};
   compiled_in_core out{};
+  out.source = std::string{text.substr(0, parsed.loop_begin)} + "\nvoid " + std::string{detail::kernel_function} +
+               "(void) {\n" + std::string{text.substr(parsed.loop_begin)} + "\n}\n";
+  const detail::unnamed_file source{out.source};
   out.llvm_cpu = std::string{llvm_cpu};
   out.compiler = "clang -O3 -march=" + out.llvm_cpu;
+  // The loop stays a loop: clang would make a copy or a fill a call to memcpy or memset, which hml's
+  // loop kernel does not model (kerncraft's kernels are loops, whatever a library would do for them).
+  out.flags = {"-x", "c", "-std=c11", "-O3", "-march=" + out.llvm_cpu, "-w",
+               "-fno-builtin-memcpy", "-fno-builtin-memmove", "-fno-builtin-memset"};
+  for (const c_define& d : defines) out.flags.push_back(detail::define_argument(d));
   const detail::unnamed_file assembly;
   const detail::unnamed_file record;
   const detail::unnamed_file errors;
-  // The loop stays a loop: clang would make a copy or a fill a call to memcpy or memset, which hml's
-  // loop kernel does not model (kerncraft's kernels are loops, whatever a library would do for them).
-  std::vector<std::string> arguments{HML_CLANG, "-x", "c", "-std=c11", "-O3", "-march=" + out.llvm_cpu, "-S", "-w",
-                                     "-fno-builtin-memcpy", "-fno-builtin-memmove", "-fno-builtin-memset",
-                                     "-o", "-", "-fsave-optimization-record=yaml",
-                                     "-foptimization-record-file=" + record.path()};
-  for (const c_define& d : defines) arguments.push_back(detail::define_argument(d));
+  std::vector<std::string> arguments{HML_CLANG};
+  arguments.insert(arguments.end(), out.flags.begin(), out.flags.end());
+  for (const std::string a : {"-S", "-o", "-", "-fsave-optimization-record=yaml"}) arguments.push_back(a);
+  arguments.push_back("-foptimization-record-file=" + record.path());
   arguments.push_back("-");
   const detail::clang_process process{.arguments = std::move(arguments), .input = &source, .output = &assembly,
                                       .errors = &errors, .shared = {&record}, .largest_file = largest_output};

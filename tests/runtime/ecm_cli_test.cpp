@@ -819,6 +819,12 @@ TEST(CompiledLoop, SandyBridgeLoadPortsAreTheNonOverlappingTime) {
   EXPECT_EQ(load_ports, 1);
   EXPECT_GT(hml::in(x.time.overlapping, hml::cycle), 0);
   EXPECT_GE(hml::in(x.simulated, hml::cycle), hml::in(x.time.non_overlapping, hml::cycle));
+  // What was compiled, for the benchmark that runs it: the declarations at file scope, the nest as
+  // hml_kernel's body, and the flags with the defines.
+  EXPECT_NE(x.source.find("double s;\n\n\nvoid hml_kernel(void) {\nfor (int j = 1;"), std::string::npos) << x.source;
+  EXPECT_TRUE(x.source.ends_with("* s;\n\n}\n")) << x.source;
+  for (const std::string flag : {"-O3", "-march=sandybridge", "-fno-builtin-memcpy", "-DM=1000", "-DN=2000"})
+    EXPECT_NE(std::find(x.flags.begin(), x.flags.end(), flag), x.flags.end()) << flag;
 }
 
 // Haswell issues loads to two ports, HWPort2 and HWPort3, each a resource of its own in LLVM's model: both
