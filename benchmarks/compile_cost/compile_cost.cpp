@@ -19,6 +19,7 @@
 #include <CLI/CLI.hpp>
 
 #include "../markdown_row.hpp"
+#include "../scratch_directory.hpp"
 #include "compile_command.hpp"
 #include "measured_run.hpp"
 #include "time_trace.hpp"
@@ -44,24 +45,7 @@ struct options {
   std::size_t max_points = 100'489;
 };
 
-// A scratch directory for the objects and logs of the measured compiles, removed on the way out.
-class scratch_directory {
-public:
-  scratch_directory()
-      : path_{std::filesystem::temp_directory_path() / ("hml-compile-cost-" + std::to_string(::getpid()))} {
-    std::filesystem::create_directories(path_);
-  }
-  scratch_directory(const scratch_directory&) = delete;
-  scratch_directory& operator=(const scratch_directory&) = delete;
-  ~scratch_directory() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
-
-private:
-  std::filesystem::path path_;
-};
+using bench::scratch_directory;  // for the objects and logs of the measured compiles
 
 // The fastest of `runs` compiles, or the first failure.
 measured_run best_of(int runs, const compile_command& c, const scratch_directory& scratch) {
@@ -258,7 +242,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    const scratch_directory scratch;
+    const scratch_directory scratch{"hml-compile-cost"};
     std::string md = "### `import hml;` vs textual headers\n\n" + modules_vs_headers(o, scratch);
     md += "\n### Compile-time sweeps\n\n" + sweep_scaling(o, scratch);
     hml::write_file_atomically(o.markdown, md);

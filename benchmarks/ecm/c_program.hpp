@@ -15,8 +15,6 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 import hml;
 import hml.c_kernel;
 
@@ -113,24 +111,6 @@ public:
     }
     return slowest * 1e-9 / repeat * hml::second;
   }
-
-private:
-  std::filesystem::path path_;
-};
-
-// A folder for the programs, removed with everything in it when the run ends.
-class scratch_folder {
-public:
-  scratch_folder() : path_{std::filesystem::temp_directory_path() / ("hml-ecm-c-" + std::to_string(::getpid()))} {
-    std::filesystem::create_directories(path_);
-  }
-  scratch_folder(const scratch_folder&) = delete;
-  scratch_folder& operator=(const scratch_folder&) = delete;
-  ~scratch_folder() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
 
 private:
   std::filesystem::path path_;

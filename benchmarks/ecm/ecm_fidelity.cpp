@@ -43,6 +43,7 @@
 #include "kernels.hpp"
 #include "../markdown_row.hpp"
 #include "../prediction_error.hpp"
+#include "../scratch_directory.hpp"
 
 import hml;
 import hml.probe;
@@ -150,7 +151,7 @@ std::vector<measured_round> measure_rounds(const hml::host_machine& host, const 
     const hml::data_rate triad = measure(hml::stream_kernel::schoenauer_triad, working_set);
     const hml::data_rate copy = measure(hml::stream_kernel::copy, working_set);
     const hml::data_rate copy_nt = measure(hml::stream_kernel::copy_memmove, working_set);
-    measured.push_back({time_once(), triad, copy, copy_nt});
+    measured.push_back({time_once(once), triad, copy, copy_nt});
   }
   std::vector<measured_round> machines;
   for (const samples& m : measured) {
@@ -186,10 +187,8 @@ std::vector<measured_round> measure_beside(const hml::host_machine& host, const 
                                            std::span<const hml::data_size> cache_sets, hml::data_size working_set,
                                            unsigned rounds, const hml::timing_options& timing, std::size_t arrays,
                                            std::size_t n, Body body) {
-  hml::timing_options once = timing;
-  once.repetitions = 1;
   return measure_rounds(host, probed, cache_sets, working_set, rounds, timing,
-                        [&] { return time_kernel(arrays, n, once, body); });
+                        [&](const hml::timing_options& once) { return time_kernel(arrays, n, once, body); });
 }
 
 // The round whose prediction is off by the median of all rounds' errors, each round's prediction against
@@ -372,6 +371,11 @@ std::string run(const bench::run_options& run_options) {
   const auto l1_elements = [&](std::size_t arrays) {
     return static_cast<std::size_t>(l1_share.value() / 8 / static_cast<double>(arrays)) / 8 * 8;
   };
+  // In L1 the prediction is the in-core time alone, on every core at once: each thread's cache lines of
+  // work at the ECM time for data in L1.
+  const auto time_in_l1 = [](const hml::loop_kernel& k, const hml::ecm_result& r, const hml::machine_description& machine) {
+    return hml::to_duration(hml::iterations(k) / r.iterations_per_cacheline * r.predictions[0], machine.clock.value);
+  };
   const auto add_l1_row = [&](std::string kernel, const hml::loop_kernel& k, std::size_t arrays, auto body) {
     hml::timing_options once = options.timing;
     once.repetitions = 1;
@@ -385,10 +389,8 @@ std::string run(const bench::run_options& run_options) {
     }
     hml::machine_description machine = probed;
     machine.ports = host.ports(triad, store);
-    // In L1 the prediction is the in-core time alone, on every core at once.
     const hml::ecm_result r = hml::ecm(k, machine);
-    const hml::duration predicted =
-        hml::to_duration(hml::iterations(k) / r.iterations_per_cacheline * r.predictions[0], machine.clock.value);
+    const hml::duration predicted = time_in_l1(k, r, machine);
     const auto per_cycle = [](double rate) { return std::string{hml::format_number(rate, hml::general(3)).view()}; };
     rows.push_back({std::move(kernel), "-", r, 0, predicted, fastest,
                     "Schoenauer triad in L1 " + hml::to_string(triad, {.number = hml::general(3)}) + ": " +
@@ -412,7 +414,7 @@ std::string run(const bench::run_options& run_options) {
   // from LLVM-MCA, not the port model. --tiny compiles them for kerncraft's Sandy Bridge, the machine it
   // predicts for.
   const std::string llvm_cpu = run_options.tiny ? std::string{probed.llvm_cpu} : hml::host_llvm_cpu();
-  const bench::scratch_folder folder;
+  const bench::scratch_directory folder{"hml-ecm-c"};  // the programs built from C
   const std::chrono::milliseconds window{run_options.tiny ? 20 : 400};
   const auto from_c = [&](const std::string& file, const std::vector<hml::c_define>& defines) {
     std::ifstream in{std::string{HML_SOURCE_DIR} + "/examples/ecm/" + file};
@@ -428,7 +430,7 @@ std::string run(const bench::run_options& run_options) {
     const auto [conditions, in_band] = layer_conditions(c.kernel.kernel());
     add_row(named(label, c.in_core), conditions, c.kernel.kernel(),
             measure_rounds(host, probed, sets, working_set, rounds, options.timing,
-                           [&] { return program.time(threads, window, 1, !run_options.tiny); }),
+                           [&](const hml::timing_options&) { return program.time(threads, window, 1, !run_options.tiny); }),
             in_band.empty() ? target{15.0} : target{"none: between half of " + in_band + " and all of it"}, c.in_core.time);
   };
   const auto per_thread = [&](double bytes_per_element) {
@@ -440,12 +442,11 @@ std::string run(const bench::run_options& run_options) {
           {{"M", std::max<std::int64_t>(8, per_thread(16.0 * static_cast<double>(columns)))}, {"N", columns}});
   }
   {
-    // In L1, as the rows above: the in-core time alone, on every core at once.
+    // In L1, as the rows above.
     const hml::c_kernel_analysis c = from_c("triad.c", {{"N", n1(4)}});
     const bench::c_program program{c.in_core, folder.path(), "l1"};
     const hml::ecm_result r = hml::ecm(c.kernel.kernel(), probed, c.in_core.time);
-    const hml::duration predicted = hml::to_duration(
-        hml::iterations(c.kernel.kernel()) / r.iterations_per_cacheline * r.predictions[0], probed.clock.value);
+    const hml::duration predicted = time_in_l1(c.kernel.kernel(), r, probed);
     rows.push_back({named("Schoenauer triad, in L1", c.in_core), "-", r, 0, predicted, program.time(threads, window, 1000, !run_options.tiny),
                     "nothing: the in-core time is LLVM-MCA's, at the probe's clock", 10.0});
   }
