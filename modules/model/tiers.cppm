@@ -21,7 +21,8 @@
 //                                when that much traffic fits, else the most that fits; sequential tiers put
 //                                all they can on the fast tier.
 // An access skew says that `hot_accesses` of the traffic goes to `hot_bytes` of the footprint, spread evenly
-// within the hot and within the cold part (hot 30 % of the bytes taking 90 % of the accesses: {0.3, 0.9}).
+// within the hot and within the cold part (hot 30 % of the bytes taking 90 % of the accesses: {0.3, 0.9});
+// the hot part takes at least its share (hot_accesses >= hot_bytes).
 //
 // A placement that does not fit its tiers' capacities is an error (a compile error in constant evaluation).
 // Cache mode and best placement take two tiers, fastest first; flat and interleave take up to max_tiers.
@@ -117,6 +118,10 @@ constexpr void validate(const access_skew& s) {
   validate_share(s.hot_accesses);
   expects(s.hot_bytes > 0, "hml: the hot part of an access skew must hold some bytes");
   expects(s.hot_bytes < 1.0 || s.hot_accesses == 1.0, "hml: all the bytes are hot, so they take all the accesses");
+  // The hot part is the denser one: hottest_share_of serves it first.
+  expects(s.hot_accesses >= s.hot_bytes,
+          "hml: the hot bytes take at least their share of the accesses; a part that takes less is the cold one "
+          "(30 % of the bytes taking 10 % of the accesses is 70 % taking 90 %: give that)");
 }
 constexpr void validate_footprint(data_size footprint) {
   expects(isfinite(footprint) && footprint.value() > 0, "hml: a working set's footprint must be finite and > 0");

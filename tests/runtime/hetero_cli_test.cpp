@@ -184,6 +184,11 @@ TEST(HeteroCli, BadInputIsOneLine) {
                         "--tier: \"8Tbps\" is a bit rate");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "1.5"}),
                         "--hot-bytes: a share must be within [0, 1]");
+  // Hot bytes that take fewer than their share of the accesses are the cold ones: the model serves the hot
+  // part first, so it is refused, saying which part to give.
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
+                              "--hot-accesses", "0.1"}),
+                     "--hot-bytes, --hot-accesses: the hot bytes take at least their share of the accesses");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "2TiB"}), "--footprint: the working set does not fit the tiers");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "1GiB", "--shares", "0.5,0.6"}),
                         "--shares: flat mode's shares must add up to 1");
