@@ -409,9 +409,9 @@ std::string run(const bench::run_options& run_options) {
 
   // Kernels in C as kerncraft's users write them (examples/ecm), compiled for this host's core as the
   // in-core analysis compiles them (hml::analyse_c_kernel), built into a program around that very code
-  // (c_program.hpp) and run once per thread: the triad and the 2D stencil in DRAM, measured in rounds
-  // beside main memory's mixes as the rows above, and the triad in L1; each predicted with its in-core time
-  // from LLVM-MCA, not the port model. --tiny compiles them for kerncraft's Sandy Bridge, the machine it
+  // (c_program.hpp) and run once per thread: the triad, a strided read and the 2D stencil in DRAM, measured
+  // in rounds beside main memory's mixes as the rows above, and the triad in L1; each predicted with its
+  // in-core time from LLVM-MCA, not the port model. --tiny compiles them for kerncraft's Sandy Bridge, the machine it
   // predicts for.
   const std::string llvm_cpu = run_options.tiny ? std::string{probed.llvm_cpu} : hml::host_llvm_cpu();
   const bench::scratch_directory folder{"hml-ecm-c"};  // the programs built from C
@@ -437,6 +437,10 @@ std::string run(const bench::run_options& run_options) {
     return static_cast<std::int64_t>(per_thread_bytes / bytes_per_element) / 8 * 8;
   };
   c_row("Schoenauer triad", "triad.c", {{"N", per_thread(32)}});
+  // A strided read: b[2i] moves 2 lines of b a CL of work; b[8i], one double a line, 8.
+  for (const std::int64_t stride : {2, 8})
+    c_row("scale, b read at stride " + std::to_string(stride), "scale-strided.c",
+          {{"N", per_thread(8.0 + 8.0 * static_cast<double>(stride))}, {"S", stride}});
   for (const std::int64_t columns : run_options.tiny ? std::vector<std::int64_t>{256} : std::vector<std::int64_t>{6000, 100000}) {
     c_row("2D 5-point stencil, rows of " + std::to_string(columns), "2d-5pt.c",
           {{"M", std::max<std::int64_t>(8, per_thread(16.0 * static_cast<double>(columns)))}, {"N", columns}});

@@ -188,11 +188,21 @@ void kernel_reader::access(CXCursor e, access_kind kind) {
   for (std::size_t d = unused; d < loops_.size(); ++d) {
     const affine_form& f = forms[leading + d - unused];
     for (std::size_t other = 0; other < max_loop_dimensions; ++other) {
-      const std::int64_t expected = other == d ? 1 : 0;
-      if (f.coefficient[other] == expected) continue;
+      if (other == d && d == innermost && f.coefficient[d] > 0) {  // b[2 * i]: a stride, alike in every access
+        const std::int64_t stride = f.coefficient[d];
+        if (stride > max_stride)
+          fail(e, what + ": its stride " + std::to_string(stride) + " is past hml's " + std::to_string(max_stride) + " elements");
+        if (array->stride && *array->stride != stride)
+          fail(e, what + ": " + array->name + " is stepped " + std::to_string(*array->stride) +
+                      " elements an iteration elsewhere; an array has one stride in the innermost loop");
+        array->stride = stride;
+        continue;
+      }
+      if (f.coefficient[other] == (other == d ? 1 : 0)) continue;
       if (other == d && f.coefficient[d] != 0)
-        fail(e, what + ": a strided access (stride " + std::to_string(f.coefficient[d]) +
-                    ") is outside hml's loop kernel, whose accesses have unit stride");
+        fail(e, what + ": a stride of " + std::to_string(f.coefficient[d]) + " along " +
+                    (d == innermost ? "the innermost loop (a descending one)" : "an outer loop") +
+                    " is outside hml's loop kernel, which takes a positive stride in the innermost loop only");
       if (unused > 0)
         fail(e, what + ": " + array->name + " has " + counted(array->rank, "dimension") + " in a nest of " +
                     counted(loops_.size(), "loop") + ", so its subscripts follow the innermost " +

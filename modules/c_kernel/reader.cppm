@@ -138,6 +138,9 @@ struct declared_array {
   // Leading subscripts its accesses give as constants (F[0][j]: 1), fixed by the first access where the
   // array has no more dimensions than the nest has loops.
   std::optional<std::size_t> constant_leading;
+  // Elements its last subscript steps per iteration of the innermost loop (b[2 * i]: 2), fixed by the first
+  // access that moves with that loop.
+  std::optional<std::int64_t> stride;
 
   // In a nest of `loops` loops, the dimensions before the loops' (subscripted by constants: those past the
   // loops' count, or as many as its accesses give, F[0][j] of F[s][n] over l, j), and the extents along the

@@ -21,6 +21,12 @@
 // cache keeps it, its lines neither come in nor (written) go out again. kerncraft's layer conditions take
 // such an array as a stream of new lines.
 //
+// A strided array (b[2 * i]) moves its stride in lines per cache line of work, one line per iteration at
+// most (a stride of a line or more: each element its own line), and a reuse distance of it takes the
+// lines its stream touches in between: the distance in bytes, times the share of lines touched where the
+// stride skips lines. kerncraft's layer conditions refuse such kernels (its cache simulator takes them);
+// this is the same count per stream, which the unit-stride case leaves unchanged.
+//
 // Write-allocate: a written array whose line is not also read (b in b[i] = a[i]) misses with an infinite
 // distance, which is the line read before it is written. A machine without write-allocate, or an array with
 // non-temporal stores, has no such miss; a non-temporal array's lines also skip every cache and are counted
@@ -40,13 +46,30 @@ namespace hml::detail {
 inline constexpr std::int64_t infinite_distance = -1;  // the first access of an array: never a reuse
 
 struct reuse_distances {
-  std::array<std::int64_t, max_kernel_accesses + max_kernel_arrays> bytes{};  // finite ones first
+  // Finite ones first, in bytes of cache they need, each with its array (whose stream a miss brings in).
+  std::array<std::int64_t, max_kernel_accesses + max_kernel_arrays> bytes{};
+  std::array<std::size_t, max_kernel_accesses + max_kernel_arrays> finite_array{};
   std::size_t finite = 0;
   std::size_t infinite = 0;
+  std::size_t infinite_lines = 0;  // lines per cache line of work the infinite distances bring
 };
 
 constexpr bool counts_write_allocate(const loop_kernel& k, std::size_t array, bool write_allocate) {
   return write_allocate && k.arrays[array].stores == store_kind::normal;
+}
+
+// Lines per cache line of work one stream of the array moves: its stride, one per iteration at most.
+constexpr std::size_t stream_lines(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes) {
+  const kernel_array& a = k.arrays[array];
+  const auto per_line = static_cast<std::int64_t>(std::max<std::size_t>(1, cacheline_bytes / a.element_bytes));
+  return static_cast<std::size_t>(std::min(a.stride, per_line));
+}
+
+// The cache a distance of `bytes` in the array needs: the lines its stream touches in between.
+constexpr std::int64_t footprint(const loop_kernel& k, std::size_t array, std::int64_t bytes, std::size_t cacheline_bytes) {
+  const std::int64_t step = k.arrays[array].stride * static_cast<std::int64_t>(k.arrays[array].element_bytes);
+  const auto line = static_cast<std::int64_t>(cacheline_bytes);
+  return step <= line ? bytes : (bytes + step - 1) / step * line;
 }
 
 // Where an array does not vary with an outer loop (b[i] in a nest over j, i), its first access in the
@@ -54,11 +77,11 @@ constexpr bool counts_write_allocate(const loop_kernel& k, std::size_t array, bo
 // the loops inside that one touch of the array, in bytes (the N elements of b that i reaches), as a row is
 // a[j + 1][i]'s; the elements the loops do not reach take no room. 0 where the array varies with every
 // loop (its first access is new: an infinite distance).
-constexpr std::int64_t outer_reuse_bytes(const loop_kernel& k, std::size_t array) {
+constexpr std::int64_t outer_reuse_bytes(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes) {
   const kernel_array& a = k.arrays[array];
   std::int64_t span = static_cast<std::int64_t>(a.element_bytes);
   for (std::size_t d = k.dimensions; d-- > 0;) {
-    if (!varies_with(a, d)) return span;
+    if (!varies_with(a, d)) return footprint(k, array, span, cacheline_bytes);
     span *= reach(k, array, d);
   }
   return 0;
@@ -66,7 +89,7 @@ constexpr std::int64_t outer_reuse_bytes(const loop_kernel& k, std::size_t array
 
 // The reuse distances of all arrays in bytes; a write-only array without write-allocate (or with
 // non-temporal stores) has none, since no line of it is ever read.
-constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate) {
+constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate, std::size_t cacheline_bytes) {
   reuse_distances r{};
   for (std::size_t a = 0; a < k.arrays.size(); ++a) {
     const bool read = is_read(k, a);
@@ -81,12 +104,18 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
         offsets[n++] = o;
     }
     std::sort(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), [](auto x, auto y) { return x > y; });
-    for (std::size_t i = 1; i < n; ++i)
-      r.bytes[r.finite++] = (offsets[i - 1] - offsets[i]) * static_cast<std::int64_t>(k.arrays[a].element_bytes);
-    if (const std::int64_t outer = outer_reuse_bytes(k, a); outer > 0) {
+    const auto element = static_cast<std::int64_t>(k.arrays[a].element_bytes);
+    const auto add_finite = [&](std::int64_t bytes) {
+      r.finite_array[r.finite] = a;
+      r.bytes[r.finite++] = footprint(k, a, bytes, cacheline_bytes);
+    };
+    for (std::size_t i = 1; i < n; ++i) add_finite((offsets[i - 1] - offsets[i]) * element);
+    if (const std::int64_t outer = outer_reuse_bytes(k, a, cacheline_bytes); outer > 0) {
+      r.finite_array[r.finite] = a;
       r.bytes[r.finite++] = outer;
     } else {
       ++r.infinite;
+      r.infinite_lines += stream_lines(k, a, cacheline_bytes);
     }
   }
   return r;
@@ -100,6 +129,8 @@ struct traffic_options {
   double layer_condition_share = 0.5;  // the share of a cache's capacity that may hold reuse (see above)
   bool write_allocate = true;          // the machine reads a line before a normal store writes it
   std::size_t cores_sharing = 1;       // cores that share a shared level's capacity, working alike
+  std::size_t cacheline_bytes = 64;    // how many lines a strided array's stream moves (traffic_at;
+                                       // cache_traffic_of takes the machine's)
 };
 
 // Between one cache level and the next level out, per cache line of work: lines that come in (loads for
@@ -108,7 +139,7 @@ struct level_traffic {
   std::string_view level{};      // the inner level of the pair ("L1" for L1 <-> L2)
   std::size_t loads = 0;         // lines read for the kernel's reads
   std::size_t write_allocates = 0;
-  std::size_t evictions = 0;
+  std::size_t evictions = 0;     // (a strided array's stream moves its stride in lines of each)
   std::size_t hits = 0;          // reuse distances this level keeps
   std::size_t reuses = 0;        // the kernel's finite reuse distances, kept or not
   bool layer_condition = false;  // every finite reuse distance is kept
@@ -133,14 +164,13 @@ struct cache_traffic {
 [[nodiscard]] constexpr level_traffic traffic_at(const loop_kernel& k, std::string_view name, data_size capacity,
                                                  const traffic_options& o = {}) {
   validate(k);
-  const detail::reuse_distances d = detail::distances_of(k, o.write_allocate);
+  const detail::reuse_distances d = detail::distances_of(k, o.write_allocate, o.cacheline_bytes);
   level_traffic t{.level = name, .reuses = d.finite};
   const data_size all_arrays = total_array_size(k);
-  std::size_t misses = d.finite + d.infinite;
   if (capacity > all_arrays) {
     t.fully_cached = true;
     t.layer_condition = true;
-    t.hits = misses;
+    t.hits = d.finite + d.infinite;
     t.requirement = all_arrays;
     return t;  // no misses, no evictions
   }
@@ -164,23 +194,26 @@ struct cache_traffic {
     if (static_cast<double>(requirement) * byte <= capacity) {
       t.hits = hits;
       t.requirement = static_cast<double>(requirement) * byte;
-      misses -= hits;
       kept = tail;
       break;
     }
   }
   t.layer_condition = t.hits == d.finite;
+  std::size_t missed_lines = d.infinite_lines;
+  for (std::size_t j = 0; j < d.finite; ++j)
+    if (d.bytes[j] > kept) missed_lines += detail::stream_lines(k, d.finite_array[j], o.cacheline_bytes);
   // Misses split into reads and write-allocates: a write-only array's infinite distance is its allocate.
   // A written array this level keeps from one outer iteration to the next (c[i] += ... in a nest over j,
   // i, with c in cache) stays here, dirty: neither allocated nor evicted again each line of work.
   for (std::size_t a = 0; a < k.arrays.size(); ++a) {
     if (!is_written(k, a)) continue;
-    const std::int64_t outer = detail::outer_reuse_bytes(k, a);
+    const std::int64_t outer = detail::outer_reuse_bytes(k, a, o.cacheline_bytes);
     if (outer > 0 && outer <= kept) continue;
-    if (k.arrays[a].stores == store_kind::normal) ++t.evictions;
-    if (!is_read(k, a) && detail::counts_write_allocate(k, a, o.write_allocate)) ++t.write_allocates;
+    const std::size_t lines = detail::stream_lines(k, a, o.cacheline_bytes);
+    if (k.arrays[a].stores == store_kind::normal) t.evictions += lines;
+    if (!is_read(k, a) && detail::counts_write_allocate(k, a, o.write_allocate)) t.write_allocates += lines;
   }
-  t.loads = misses - t.write_allocates;
+  t.loads = missed_lines - t.write_allocates;
   return t;
 }
 
@@ -189,13 +222,16 @@ struct cache_traffic {
                                                  const traffic_options& o = {}) {
   expects(m.memory.size() >= 2, "hml: cache traffic needs at least one cache level and main memory");
   cache_traffic c{};
+  traffic_options with_line = o;
+  if (m.cacheline_bytes > 0) with_line.cacheline_bytes = m.cacheline_bytes;
   for (std::size_t i = 0; i + 1 < m.memory.size(); ++i) {
     const level_description& l = m.memory[i];
     expects(l.capacity.published(), "hml: cache traffic needs every cache level's capacity");
-    c.levels.push_back(traffic_at(k, l.name, usable_capacity(l, o), o));
+    c.levels.push_back(traffic_at(k, l.name, usable_capacity(l, with_line), with_line));
   }
   for (std::size_t a = 0; a < k.arrays.size(); ++a)
-    if (is_written(k, a) && k.arrays[a].stores == store_kind::non_temporal) ++c.non_temporal_stores;
+    if (is_written(k, a) && k.arrays[a].stores == store_kind::non_temporal)
+      c.non_temporal_stores += detail::stream_lines(k, a, with_line.cacheline_bytes);
   return c;
 }
 

@@ -78,17 +78,24 @@ constexpr void validate_ecm(const machine_description& c) {
 // How the machine's caches count traffic: the share of a cache that may hold reuse, and whether a store
 // reads its line first.
 [[nodiscard]] constexpr traffic_options traffic_options_of(const machine_description& c) {
-  return {.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
+  return {.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate,
+          .cacheline_bytes = c.cacheline_bytes};
 }
 
-// In-core time from the port model.
+// In-core time from the port model: every access a full-width vector instruction, but a strided array's,
+// which takes one instruction per element (no contiguous vector to load; a gather is no faster).
 [[nodiscard]] constexpr in_core_time in_core(const loop_kernel& k, const machine_description& c) {
   validate(k);
   const port_model& p = c.ports;
   const double instructions_per_access = static_cast<double>(c.cacheline_bytes) / static_cast<double>(p.vector_bytes);
   double loads = 0;
   double stores = 0;
-  for (const array_access& x : k.accesses) (x.kind == access_kind::read ? loads : stores) += instructions_per_access;
+  for (const array_access& x : k.accesses) {
+    const kernel_array& a = k.arrays[x.array];
+    const double instructions =
+        a.stride == 1 ? instructions_per_access : static_cast<double>(c.cacheline_bytes) / static_cast<double>(a.element_bytes);
+    (x.kind == access_kind::read ? loads : stores) += instructions;
+  }
   const double fma = k.flops.fma * instructions_per_access;
   const double add = k.flops.add * instructions_per_access;
   const double mul = (k.flops.mul + k.flops.div) * instructions_per_access;

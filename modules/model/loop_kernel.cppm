@@ -3,9 +3,9 @@
 // dimension (a stencil's neighbours), and FLOP per iteration by kind. hml.cache_traffic derives from it
 // what moves between the caches per cache line of work; hml.ecm puts cycles on it.
 //
-// Limits, stated: up to three dimensions, unit stride in the innermost loop, every array indexed by every
-// loop index plus a constant (no transposes, no indirection), one element size per kernel (kerncraft's
-// limit too). A written array can declare non-temporal stores: its lines then bypass the caches and are
+// Limits, stated: up to three dimensions, every array indexed by every loop index plus a constant (no
+// transposes, no indirection), where the innermost loop may step its array's last subscript by a constant
+// stride (b[2 * i]: one stride per array), one element size per kernel (kerncraft's limit too). A written array can declare non-temporal stores: its lines then bypass the caches and are
 // never read before they are written (no write-allocate).
 module;
 #include <array>
@@ -39,7 +39,12 @@ struct kernel_array {
   // indexes every array.
   index_vector extents{};
   store_kind stores = store_kind::normal;
+  // Elements the last subscript advances per iteration of the innermost loop: b[2 * i] is 2, every access
+  // of the array alike (its offsets stay constants: b[2 * i + 1] is offset 1).
+  std::int64_t stride = 1;
 };
+
+inline constexpr std::int64_t max_stride = 1 << 16;
 
 enum class access_kind { read, write };
 
@@ -68,10 +73,11 @@ struct loop_kernel {
   flop_counts flops{};
 };
 
-// The elements of an array the loop reaches along dimension d: its iterations plus the spread of the
-// offsets of the accesses to the array (a 5-point stencil's 998 interior rows with offsets -1..1 reach 1000),
-// the loop's index starting at 0 or later, so that an offset of +5000 alone reaches 5000 past the loop's
-// end. The loop runs where every access stays inside the array when this is at most the array's extent.
+// The elements of an array the loop reaches along dimension d: its iterations (times the array's stride in
+// the innermost loop) plus the spread of the offsets of the accesses to the array (a 5-point stencil's 998
+// interior rows with offsets -1..1 reach 1000), the loop's index starting at 0 or later, so that an offset
+// of +5000 alone reaches 5000 past the loop's end. The loop runs where every access stays inside the array
+// when this is at most the array's extent.
 [[nodiscard]] constexpr std::int64_t reach(const loop_kernel& k, std::size_t array, std::size_t d) {
   std::int64_t low = 0, high = 0;
   bool accessed = false;
@@ -81,7 +87,8 @@ struct loop_kernel {
     high = accessed ? (x.offset[d] > high ? x.offset[d] : high) : x.offset[d];
     accessed = true;
   }
-  return accessed ? k.extents[d] + (high - (low < 0 ? low : 0)) : 0;
+  const std::int64_t step = d + 1 == k.dimensions ? k.arrays[array].stride : 1;
+  return accessed ? step * (k.extents[d] - 1) + 1 + (high - (low < 0 ? low : 0)) : 0;
 }
 
 // Whether the array varies with loop d (an array of lower rank does not vary with the outer loops).
@@ -105,6 +112,7 @@ constexpr void validate(const loop_kernel& k) {
     for (std::size_t d = 0; d < k.dimensions; ++d) expects(a.extents[d] >= 0, "hml: an array extent is >= 0");
     expects(varies_with(a, k.dimensions - 1), "hml: every array varies with the innermost loop (its extent there > 0)");
     expects(array_elements(k, a) <= max_array_elements, "hml: an array has at most 2^36 elements");
+    expects(a.stride >= 1 && a.stride <= max_stride, "hml: an array's stride in the innermost loop is 1 to 65536 elements");
   }
   for (const array_access& x : k.accesses) {
     expects(x.array < k.arrays.size(), "hml: an access names no array");

@@ -182,7 +182,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     const YAML::Node a = arrays[i];
     const std::string field = yaml_reader::item("arrays", i);
-    r.expect_map(a, field, {"name", "extents", "stores"});
+    r.expect_map(a, field, {"name", "extents", "stores", "stride"});
     kernel_array array{.name = out->keep(r.scalar(a, field, "name", true)), .element_bytes = element};
     array.extents = extents_of(a, field, "extents", 1, std::int64_t{1} << 40, k.extents);
     if (array_elements(k, array) > max_array_elements) {
@@ -191,6 +191,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
       r.fail(given.IsDefined() ? given : a, yaml_reader::path(field, given.IsDefined() ? "extents" : "extents (the loops')"),
              "an array has at most 2^36 elements; these extents make more");
     }
+    array.stride = r.integer(a, field, "stride", 1, 1, max_stride);
     const std::string stores = r.scalar(a, field, "stores", false);
     if (stores == "non-temporal") {
       array.stores = store_kind::non_temporal;

@@ -83,4 +83,33 @@ static_assert(row_sums_l2.loads == 1 && row_sums_l2.evictions == 0 && row_sums_l
 // b and c are 16,000 B each and a 16 MB: a cache that holds b, c and a's tail but not a keeps them.
 static_assert(hml::array_size(row_sums, row_sums.arrays[1]) == 16'000_B);
 
+// A strided read, a[i] = s * b[S * i] (+ b[S * i + later], read again `later` elements on) over n doubles:
+// b's stream moves S lines per CL of work, 8 at most (a stride of a line or more: each of the 8 elements its
+// own line); a is written (1 write-allocate, 1 eviction).
+constexpr hml::loop_kernel strided(long long n, long long stride, long long later = 0) {
+  hml::loop_kernel k{.name = "strided",
+                     .dimensions = 1,
+                     .extents = {n},
+                     .arrays = {{.name = "a", .extents = {n}}, {.name = "b", .extents = {stride * n + later}, .stride = stride}},
+                     .accesses = {{.array = 1}, {.array = 0, .kind = hml::access_kind::write}},
+                     .flops = {.mul = 1}};
+  if (later != 0) k.accesses.push_back({.array = 1, .offset = {later}});
+  return k;
+}
+constexpr auto stride2 = hml::traffic_at(strided(10'000'000, 2), "L1", capacity * 0.5);
+static_assert(stride2.loads == 2 && stride2.write_allocates == 1 && stride2.evictions == 1 && stride2.lines() == 4);
+static_assert(hml::traffic_at(strided(10'000'000, 16), "L1", capacity * 0.5).loads == 8);
+static_assert(hml::traffic_at(strided(10'000'000, 1), "L1", capacity * 0.5).loads == 1);  // the unit stride's 1
+// b[2i] and b[2i + 1] share their lines: a distance of 8 B, kept; b still brings 2 lines.
+constexpr auto pairs = hml::traffic_at(strided(10'000'000, 2, 1), "L1", capacity * 0.5);
+static_assert(pairs.layer_condition && pairs.loads == 2);
+// With a stride of 16 doubles (128 B), b[16i + 1600] is read again 100 iterations later: 12,800 B apart in
+// the array, but only every other line of them is touched, 6,400 B of cache. Keeping it needs that plus
+// the tails of b's first access and a's write-allocate: 3 x 6,400 = 19,200 B. 20 KiB holds it (b: 8 lines
+// a CL); 18 KiB does not (both of b's accesses bring 8 lines: 16).
+constexpr auto far_kept = hml::traffic_at(strided(1'000'000, 16, 1600), "L1", 20_KiB);
+static_assert(far_kept.layer_condition && far_kept.requirement == 19'200_B && far_kept.loads == 8 && far_kept.lines() == 10);
+constexpr auto far_lost = hml::traffic_at(strided(1'000'000, 16, 1600), "L1", 18_KiB);
+static_assert(!far_lost.layer_condition && far_lost.loads == 16 && far_lost.lines() == 18);
+
 }  // namespace

@@ -47,6 +47,20 @@ constexpr hml::machine_description overlapping_l3 = [] {
 }();
 static_assert(hml::ecm(triad, overlapping_l3).time == 16 * hml::cycle);
 
+// A strided read, a[i] = s * b[2i]: no vector loads b, so the port model takes one load per element, 8 per
+// CL, at 2 a cycle: T_nOL = 4 cy; a's 2 vector stores at 1 a cycle and 2 multiplications at 2: T_OL = 2 cy.
+// b brings 2 lines, a 1 write-allocate and 1 eviction: 4 lines, 4 x 64 B / 64 B/cy = 4 cy from L2.
+constexpr hml::loop_kernel strided_scale{.name = "strided scale",
+                                         .dimensions = 1,
+                                         .extents = {1'000'000},
+                                         .arrays = {{.name = "a", .extents = {1'000'000}},
+                                                    {.name = "b", .extents = {2'000'000}, .stride = 2}},
+                                         .accesses = {{.array = 1}, {.array = 0, .kind = hml::access_kind::write}},
+                                         .flops = {.mul = 1}};
+static_assert(hml::in_core(strided_scale, my_machine).non_overlapping == 4 * hml::cycle);
+static_assert(hml::in_core(strided_scale, my_machine).overlapping == 2 * hml::cycle);
+static_assert(hml::ecm(strided_scale, my_machine).transfers[0].time == 4 * hml::cycle);
+
 // The in-core time can be given instead of the port model: {10 || 2 | ...} gives max(10, 30) = 30.
 static_assert(hml::ecm(triad, my_machine, {10 * hml::cycle, 2 * hml::cycle}).time == 30 * hml::cycle);
 

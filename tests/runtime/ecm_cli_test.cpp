@@ -352,8 +352,17 @@ TEST(EcmFiles, BadKernelFilesNameFileLineAndField) {
       {replaced(good, "offset: [1, 0]", "offset: [1]"), "accesses[3].offset: needs one entry per loop (2)"},
       {replaced(good, "loops: [998, 1998]", "loops: [998, -3]"), "k.yml:5: loops[1]: must be within"},
       {replaced(good, "flops: {add: 3, mul: 1}", "flops: {add: 3, sub: 1}"), "flops.sub: unknown field"},
+      {replaced(good, "{name: b, extents: [1000, 2000]}", "{name: b, extents: [1000, 2000], stride: 0}"),
+       "k.yml:8: arrays[1].stride: must be within [1, 65536]"},
+      // A stride of 2 over 1998 columns reaches 3996 elements of the row: past b's 2000.
+      {replaced(good, "{name: b, extents: [1000, 2000]}", "{name: b, extents: [1000, 2000], stride: 2}"),
+       "arrays[1].extents[1]: array \"b\" has 2000 elements here, but the loop's 1998 iterations with its offsets reach 3995"},
   };
   expect_refused(cases, [](const std::string& text) { (void)hml::read_kernel_yaml(text, "k.yml"); });
+  // In its row's extent, the stride is taken: b's stream then moves 2 lines a CL of work.
+  const hml::loaded_kernel strided = hml::read_kernel_yaml(
+      replaced(good, "{name: b, extents: [1000, 2000]}", "{name: b, extents: [1000, 4000], stride: 2}"), "k.yml");
+  EXPECT_EQ(strided.kernel().arrays[1].stride, 2);
 }
 
 // --- Kernels in C (hml.c_kernel) ---------------------------------------------------------------------
@@ -577,6 +586,18 @@ TEST(CKernel, LoopFormsKerncraftWrites) {
     EXPECT_EQ(level.evictions, 1U) << level.level;
     EXPECT_EQ(level.hits, 0U) << level.level;
   }
+  // A stride in the innermost loop, b[2 * i] and b[2 * i + 1]: one array stepped 2 elements an iteration, read
+  // at offsets 0 and 1, whose lines the loop reads two per CL of work; from i = 1 the loop reaches b[2N - 1].
+  const hml::loaded_kernel pairs =
+      kernel_in_c("double a[N], b[2 * N];\nfor (int i = 1; i < N; ++i)\n  a[i] = b[2 * i] + b[2 * i + 1];\n", {{"N", 1'000'000}});
+  ASSERT_EQ(pairs.kernel().arrays.size(), 2U);
+  EXPECT_EQ(pairs.kernel().arrays[0].stride, 1);
+  EXPECT_EQ(pairs.kernel().arrays[1].stride, 2);
+  const hml::level_traffic pairs_l1 = hml::traffic_at(pairs.kernel(), "L1", 32768 * hml::byte);
+  EXPECT_EQ(pairs_l1.reuses, 1U);  // b[2i + 1] is 8 B past b[2i]
+  EXPECT_EQ(pairs_l1.hits, 1U);
+  EXPECT_EQ(pairs_l1.loads, 2U);
+  EXPECT_EQ(pairs_l1.lines(), 4U);
   // A cast to an integer type that holds the subscript's value is the subscript (kerncraft's kernels cast sizes).
   expect_same_kernel(kernel_in_c("double a[9], c[3];\nfor (int i = 0; i < 9; ++i) a[(long)i] = c[(int)2] * a[i];\n").kernel(),
                      kernel_in_c("double a[9], c[3];\nfor (int i = 0; i < 9; ++i) a[i] = c[2] * a[i];\n").kernel());
@@ -593,7 +614,16 @@ TEST(CKernel, LoopFormsKerncraftWrites) {
 TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
   const std::string cases[][2] = {
       {"double a[M];\nfor (int i = 0; i < 9; ++i) a[i] = 1;", "k.c:1: use of undeclared identifier 'M': define it with -D M=VALUE"},
-      {"double a[9], b[9];\nfor (int i = 0; i < 4; ++i)\n  a[i] = b[2 * i];", "k.c:3: 'b[2*i]': a strided access (stride 2)"},
+      // A stride in the innermost loop is taken, one per array, positive, and inside the array.
+      {"double a[9], b[18];\nfor (int i = 0; i < 4; ++i)\n  a[i] = b[2 * i] + b[i];",
+       "k.c:3: 'b[i]': b is stepped 2 elements an iteration elsewhere; an array has one stride in the innermost loop"},
+      {"double a[9], b[18];\nfor (int i = 0; i < 4; ++i)\n  a[i] = b[8 - 2 * i];",
+       "k.c:3: 'b[8-2*i]': a stride of -2 along the innermost loop (a descending one) is outside hml's loop kernel, "
+       "which takes a positive stride in the innermost loop only"},
+      {"double a[18][9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    a[2 * j][i] = 1;",
+       "k.c:4: 'a[2*j][i]': a stride of 2 along an outer loop"},
+      {"double a[9], b[9];\nfor (int i = 0; i < 5; ++i) a[i] = b[2 * i + 1];",
+       "k.c:2: 'b[2*i+1]': reaches 9, past b's indices 0 to 8 in dimension 1 (the loop over i from 0 to 4, offset 1)"},
       {"double a[9][9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    a[i][j] = 1;",
        "k.c:4: 'a[i][j]': the subscripts follow the loops, outermost first (j, then i)"},
       // Read, an element the innermost loop does not move is held in a register; written, it is refused.
