@@ -91,12 +91,11 @@ void kernel_reader::fill(loaded_kernel::storage& out) const {
   // allows, 0 or later (a[i - 1] from i = 1). Where the C loop starts below that (a[i + 1] from i = -1), the
   // array's offsets are counted from the loop's start instead (a[i] from 0): the same elements and the same
   // distances between them, which are all the model sees. The exact check below uses the source's offsets.
-  const auto step = [&](std::size_t d, std::int64_t stride) { return d + 1 == loops_.size() ? stride : 1; };
   for (std::size_t a = 0; a < k.arrays.size(); ++a) {
     for (std::size_t d = 0; d < loops_.size(); ++d) {
       if (!varies_with(k.arrays[a], d) || reach(k, a, d) <= k.arrays[a].extents[d]) continue;
       for (std::size_t x = 0; x < k.accesses.size(); ++x)
-        if (k.accesses[x].array == a) k.accesses[x].offset[d] += step(d, k.arrays[a].stride) * loops_[d].start;
+        if (k.accesses[x].array == a) k.accesses[x].offset[d] += step_along(k, a, d) * loops_[d].start;
     }
   }
   k.flops = flops_;
@@ -109,7 +108,7 @@ void kernel_reader::fill(loaded_kernel::storage& out) const {
     for (std::size_t d = unused; d < loops_.size(); ++d) {
       const loop& l = loops_[d];
       const std::int64_t last_index = l.start + l.trips - 1;
-      const std::int64_t s = step(d, a.stride.value_or(1));
+      const std::int64_t s = step_along(k, kernel_index.at({x.array, x.plane}), d);
       const std::int64_t first = s * l.start + x.offset[d], last = s * last_index + x.offset[d];
       if (first >= 0 && last < extents[d]) continue;
       const std::string where = file_ + ":" + std::to_string(x.line) + ": " + x.text + ": ";

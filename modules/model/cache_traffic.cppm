@@ -105,14 +105,14 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
     }
     std::sort(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), [](auto x, auto y) { return x > y; });
     const auto element = static_cast<std::int64_t>(k.arrays[a].element_bytes);
-    const auto add_finite = [&](std::int64_t bytes) {
+    const auto add_finite = [&](std::int64_t cache_bytes) {
       r.finite_array[r.finite] = a;
-      r.bytes[r.finite++] = footprint(k, a, bytes, cacheline_bytes);
+      r.bytes[r.finite++] = cache_bytes;
     };
-    for (std::size_t i = 1; i < n; ++i) add_finite((offsets[i - 1] - offsets[i]) * element);
+    for (std::size_t i = 1; i < n; ++i)
+      add_finite(footprint(k, a, (offsets[i - 1] - offsets[i]) * element, cacheline_bytes));
     if (const std::int64_t outer = outer_reuse_bytes(k, a, cacheline_bytes); outer > 0) {
-      r.finite_array[r.finite] = a;
-      r.bytes[r.finite++] = outer;
+      add_finite(outer);
     } else {
       ++r.infinite;
       r.infinite_lines += stream_lines(k, a, cacheline_bytes);

@@ -76,10 +76,9 @@ constexpr void validate_ecm(const machine_description& c) {
 }
 
 // How the machine's caches count traffic: the share of a cache that may hold reuse, and whether a store
-// reads its line first.
+// reads its line first (its line size cache_traffic_of takes from the machine itself).
 [[nodiscard]] constexpr traffic_options traffic_options_of(const machine_description& c) {
-  return {.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate,
-          .cacheline_bytes = c.cacheline_bytes};
+  return {.layer_condition_share = c.layer_condition_share, .write_allocate = c.write_allocate};
 }
 
 // In-core time from the port model: every access a full-width vector instruction, but a strided array's,

@@ -5,8 +5,9 @@
 //
 // Limits, stated: up to three dimensions, every array indexed by every loop index plus a constant (no
 // transposes, no indirection), where the innermost loop may step its array's last subscript by a constant
-// stride (b[2 * i]: one stride per array), one element size per kernel (kerncraft's limit too). A written array can declare non-temporal stores: its lines then bypass the caches and are
-// never read before they are written (no write-allocate).
+// stride (b[2 * i]: one stride per array), one element size per kernel (kerncraft's limit too). A written
+// array can declare non-temporal stores: its lines then bypass the caches and are never read before they
+// are written (no write-allocate).
 module;
 #include <array>
 #include <cstddef>
@@ -73,6 +74,12 @@ struct loop_kernel {
   flop_counts flops{};
 };
 
+// Elements an array's subscript along dimension d advances per iteration of loop d: its stride in the
+// innermost loop, 1 in the outer ones.
+[[nodiscard]] constexpr std::int64_t step_along(const loop_kernel& k, std::size_t array, std::size_t d) {
+  return d + 1 == k.dimensions ? k.arrays[array].stride : 1;
+}
+
 // The elements of an array the loop reaches along dimension d: its iterations (times the array's stride in
 // the innermost loop) plus the spread of the offsets of the accesses to the array (a 5-point stencil's 998
 // interior rows with offsets -1..1 reach 1000), the loop's index starting at 0 or later, so that an offset
@@ -87,8 +94,7 @@ struct loop_kernel {
     high = accessed ? (x.offset[d] > high ? x.offset[d] : high) : x.offset[d];
     accessed = true;
   }
-  const std::int64_t step = d + 1 == k.dimensions ? k.arrays[array].stride : 1;
-  return accessed ? step * (k.extents[d] - 1) + 1 + (high - (low < 0 ? low : 0)) : 0;
+  return accessed ? step_along(k, array, d) * (k.extents[d] - 1) + 1 + (high - (low < 0 ? low : 0)) : 0;
 }
 
 // Whether the array varies with loop d (an array of lower rank does not vary with the outer loops).
