@@ -52,10 +52,9 @@ void run(const tiers_options& o) {
     if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: at most 4 tiers");
     const hml::tier t = check_option("--tier", [&] { return hml::parse_tier(spec); });
     // A tier's bandwidths are a memory's: a bit rate is refused, as by every memory bandwidth option.
-    const std::size_t bandwidth_at = spec.find(':', spec.find(':') + 1) + 1;
-    const std::size_t write_at = spec.find(':', bandwidth_at);
-    refuse_bit_rate("--tier", spec.substr(bandwidth_at, write_at - bandwidth_at), t.read);
-    if (write_at != std::string::npos) refuse_bit_rate("--tier", spec.substr(write_at + 1), t.write);
+    const hml::tier_fields fields = hml::split_tier(spec);  // parse_tier took them
+    refuse_bit_rate("--tier", std::string{fields.read}, t.read);
+    if (fields.write) refuse_bit_rate("--tier", std::string{*fields.write}, t.write);
     memory.tiers.push_back(t);
   }
   // The option the tiers came from, which a message about them names (a machine has one tier or more, so

@@ -8,6 +8,7 @@ module;
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -318,9 +319,16 @@ struct precision_choice {
   return l;
 }
 
-// A tier from "NAME:CAPACITY:BANDWIDTH[:WRITE]" ("HBM:64GiB:1638.4GB/s"); its name views `text`, which must
-// outlive it. Throws std::invalid_argument.
-[[nodiscard]] inline tier parse_tier(std::string_view text) {
+// The fields of "NAME:CAPACITY:BANDWIDTH[:WRITE]" as written, each a view of `text`. Throws
+// std::invalid_argument where there are not three or four, or the name is empty.
+struct tier_fields {
+  std::string_view name;
+  std::string_view capacity;
+  std::string_view read;
+  std::optional<std::string_view> write;
+};
+
+[[nodiscard]] inline tier_fields split_tier(std::string_view text) {
   std::string_view parts[5];
   std::size_t count = 0;
   for (std::size_t start = 0;;) {
@@ -334,12 +342,19 @@ struct precision_choice {
     throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s; got '" +
                                 std::string{text} + "'");
   }
-  if (!is_printable_utf8(parts[0])) {
+  return {parts[0], parts[1], parts[2], count == 4 ? std::optional{parts[3]} : std::nullopt};
+}
+
+// A tier from "NAME:CAPACITY:BANDWIDTH[:WRITE]" ("HBM:64GiB:1638.4GB/s"); its name views `text`, which must
+// outlive it. Throws std::invalid_argument.
+[[nodiscard]] inline tier parse_tier(std::string_view text) {
+  const tier_fields f = split_tier(text);
+  if (!is_printable_utf8(f.name)) {
     throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8");
   }
-  tier t{.name = parts[0], .capacity = parse<data_size>(parts[1]), .read = parse<data_rate>(parts[2])};
-  if (count == 4) {
-    t.write = parse<data_rate>(parts[3]);
+  tier t{.name = f.name, .capacity = parse<data_size>(f.capacity), .read = parse<data_rate>(f.read)};
+  if (f.write) {
+    t.write = parse<data_rate>(*f.write);
     // In the tier, 0 stands for "as read": a WRITE of 0 given here would be read as none.
     if (!(t.write.value() > 0))
       throw std::invalid_argument("a tier's WRITE bandwidth must be > 0; leave it out to write at the read rate");
