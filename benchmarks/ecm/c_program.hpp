@@ -69,8 +69,8 @@ public:
 
   // The time of one pass with every process running: `processes` copies started together, each passing
   // over its arrays for `window`, `repeat` passes between two readings of the clock (a pass in L1 is
-  // tens of nanoseconds, about what reading the clock twice takes). Only passes that lie wholly between the last process's first pass and the
-  // first process's last one count (every process ran throughout), and the time is the slowest process's
+  // tens of nanoseconds, about what reading the clock twice takes). Only passes that lie wholly between the
+  // last process's first pass and the first process's last one count (every process ran throughout), and the time is the slowest process's
   // best pass among them, as a parallel pass ends with its slowest thread. Where no pass ran beside the
   // others (a host so loaded that one process began after another ended), that is an error, unless
   // `measuring` is false (the smoke test: it checks that the program runs), which takes every pass.

@@ -8,12 +8,12 @@
 // lengths on both sides of its L1 and of its L2 layer condition (half of each cache, the library's
 // default) and between half of a cache and all of it. In L1: copy as a loop, the triad and vector add,
 // predicted from the in-core time alone. Then kernels in C as kerncraft's users write them (examples/ecm:
-// the Schoenauer triad, the 2D stencil), compiled for this host's core as hml's in-core analysis compiles
-// them and run as that very code (c_program.hpp), each predicted with its in-core time from LLVM-MCA
-// (hml::analyse_c_kernel) instead of the port model. What the model takes from the probe is measured again beside each
-// kernel, by the probe's own kernels, in rounds alternating with it: for DRAM, every cache's rate inside it
-// and main memory's three mixes at the kernel's working set; for L1, L1's Schoenauer triad and store
-// kernel at the kernel's working set. In DRAM each round's time is predicted from main memory's mixes of
+// the Schoenauer triad, a strided read, the 2D stencil), compiled for this host's core as hml's in-core
+// analysis compiles them and run as that very code (c_program.hpp), each predicted with its in-core time
+// from LLVM-MCA (hml::analyse_c_kernel) instead of the port model. What the model takes from the probe is
+// measured again beside each kernel, by the probe's own kernels, in rounds alternating with it: for DRAM,
+// every cache's rate inside it and main memory's three mixes at the kernel's working set; for L1, L1's
+// Schoenauer triad and store kernel at the kernel's working set. In DRAM each round's time is predicted from main memory's mixes of
 // that round and the caches' best figures of all rounds, and a row shows the round with the median error;
 // in L1, where figures and time are all the core's own work, each is its best of the rounds. This shared
 // host's DRAM bandwidth drifts by up to 1.5x between runs a minute apart, and its caches' rates by up to 2x
@@ -411,8 +411,8 @@ std::string run(const bench::run_options& run_options) {
   // in-core analysis compiles them (hml::analyse_c_kernel), built into a program around that very code
   // (c_program.hpp) and run once per thread: the triad, a strided read and the 2D stencil in DRAM, measured
   // in rounds beside main memory's mixes as the rows above, and the triad in L1; each predicted with its
-  // in-core time from LLVM-MCA, not the port model. --tiny compiles them for kerncraft's Sandy Bridge, the machine it
-  // predicts for.
+  // in-core time from LLVM-MCA, not the port model. --tiny compiles them for kerncraft's Sandy Bridge, the
+  // machine it predicts for.
   const std::string llvm_cpu = run_options.tiny ? std::string{probed.llvm_cpu} : hml::host_llvm_cpu();
   const bench::scratch_directory folder{"hml-ecm-c"};  // the programs built from C
   const std::chrono::milliseconds window{run_options.tiny ? 20 : 400};
