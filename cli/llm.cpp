@@ -197,6 +197,14 @@ void llm::check_generation(const hml::transformer& t, const hml::generation& g) 
     hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
     hml::validate_context(t, g.prompt + g.generate);
   });
+  note_past_max_positions(t, g.prompt + g.generate);
+}
+
+void llm::note_past_max_positions(const hml::transformer& t, std::uint64_t context) {
+  if (!hml::past_max_positions(t, context)) return;
+  note(std::string{t.name} + " is made for contexts of up to " + std::to_string(t.max_positions) +
+       " tokens (max_position_embeddings in its config.json); this run reaches " + std::to_string(context) +
+       ", which is counted all the same");
 }
 
 hml::batching_limits llm::batching_limits_of(const run_options& o) {
@@ -270,11 +278,9 @@ void llm::check_precisions(const hml::transformer& t, const hml::generation& g, 
   for (const hml::step_shape& s : {hml::prefill_step(g.batch, g.prompt), hml::decode_step(g.batch, g.prompt + 1)}) {
     for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
       if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
-      std::string has;
-      for (const hml::compute_kind& k : hml::published_kinds(d)) has += (has.empty() ? "" : ", ") + std::string{to_string(k)};
       throw input_error("--weights, --activations: " + std::string{d.name} + " publishes no " +
-                        std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} +
-                        "); it has " + has);
+                        std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
+                        hml::kinds_it_has(d));
     }
   }
 }

@@ -252,6 +252,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
     hml::validate_counts(t, o.batch, 1, n);
     hml::validate_context(t, n);
   });
+  llm::note_past_max_positions(t, n);
   llm::check_precisions(t, {o.batch, 1, 1}, d, i);
   const hml::step_analysis step = hml::analyze_step(t, hml::decode_step(o.batch, n), d, i);
   if (!o.as_kernels.empty()) {

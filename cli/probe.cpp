@@ -85,6 +85,19 @@ std::string machine_text(const hml::host_machine& m) {
          hml::to_string(m.scalar_chain, {.number = hml::general(4)}) + "\nroofline (DRAM): " + roof_text(m.roofline()) + "\n";
 }
 
+// The ECM file's cache levels are not the table's plateaus: said, so that a reader comparing the two
+// figures knows why they differ.
+std::string saved_levels_differ(const hml::machine_description& machine) {
+  std::string caches;
+  for (std::size_t i = 0; i + 1 < machine.memory.size(); ++i) {
+    caches += (caches.empty() ? "" : ", ") + std::string{machine.memory[i].name} + " " +
+              size_text(machine.memory[i].capacity.value);
+  }
+  return "'s levels are the caches the system reports (" + caches +
+         "), each at the median Schoenauer triad sample inside it, per core and with its write-allocate line "
+         "(x 5/4); the table's are the plateaus the samples show, all threads, 8 B an access";
+}
+
 // --save and -o are two files: one given for both would keep only the table, and "-" would be a file of
 // that name, where -o takes it for standard output. Refused before the probe runs its minutes.
 void check_save(const probe_command_options& o) {
@@ -124,6 +137,7 @@ void run(const probe_command_options& o) {
       hml::write_file_atomically(o.save, hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml,
                                                                  {&hml::probe_source, 1}));
     });
+    if (machine.clock.published()) note(o.save + saved_levels_differ(machine));
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
   // The slowest level probed is called DRAM; say so when it cannot be.

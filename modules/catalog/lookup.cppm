@@ -277,20 +277,24 @@ struct precision_choice {
   return kinds;
 }
 
+// What a device that lacks a peak has instead, as --precision takes it, for every command's message:
+// "it has fp64_vector, fp64_tensor" ("it has no peak at all" where it publishes none).
+[[nodiscard]] inline std::string kinds_it_has(const device& d, basis b = basis::datasheet) {
+  std::vector<std::string> has;
+  for (const compute_kind& kind : published_kinds(d, b)) has.push_back(id_of(kind));
+  const std::vector<std::string_view> names(has.begin(), has.end());
+  const std::string what = b == basis::datasheet ? "" : "measured ";
+  return names.empty() ? "it has no " + what + "peak at all" : "it has " + detail::lookup::joined(names);
+}
+
 // The device's roofline for one precision; a clear error if the device publishes no such peak.
 [[nodiscard]] inline roof roof_named(const device& d, precision_choice p, basis b = basis::datasheet) {
   const compute_kind k = kind_for(d, p);
   const std::string what = b == basis::datasheet ? "" : "measured ";
   if (!peak(d, k, b).published()) {
-    // The precisions it does have, as --precision takes them.
-    std::vector<std::string> has;
-    for (const compute_kind& kind : published_kinds(d, b)) has.push_back(id_of(kind));
-    std::vector<std::string_view> names(has.begin(), has.end());
     // A precision given alone (fp32) was looked for in both units, and is named so.
     const std::string kind = p.unit_given ? std::string{to_string(k)} : std::string{to_string(p.type)} + " (vector or tensor)";
-    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + kind + " peak; " +
-                                (names.empty() ? "it has no " + what + "peak at all"
-                                               : "it has " + detail::lookup::joined(names)));
+    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + kind + " peak; " + kinds_it_has(d, b));
   }
   if (!bandwidth_of(main_memory(d), b).published()) {
     throw std::invalid_argument(std::string{d.name} + " publishes no " + what + "main-memory bandwidth");

@@ -14,43 +14,45 @@ export namespace hml::models {
 // clang-format off
 inline constexpr transformer llama_2_7b{
     .name = "llama-2-7b", .layers = 32, .hidden = 4096, .ffn = 11008, .heads = 32, .kv_heads = 32, .head_dim = 128,
-    .vocab = 32000, .source = "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"};
+    .vocab = 32000, .max_positions = 4096, .source = "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"};
 inline constexpr transformer llama_2_13b{
     .name = "llama-2-13b", .layers = 40, .hidden = 5120, .ffn = 13824, .heads = 40, .kv_heads = 40, .head_dim = 128,
-    .vocab = 32000, .source = "https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json"};
+    .vocab = 32000, .max_positions = 4096, .source = "https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json"};
 inline constexpr transformer llama_2_70b{
     .name = "llama-2-70b", .layers = 80, .hidden = 8192, .ffn = 28672, .heads = 64, .kv_heads = 8, .head_dim = 128,
-    .vocab = 32000, .source = "https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json"};
+    .vocab = 32000, .max_positions = 4096, .source = "https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json"};
 inline constexpr transformer llama_3_8b{
     .name = "llama-3-8b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
-    .vocab = 128256, .source = "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json"};
+    .vocab = 128256, .max_positions = 8192, .source = "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json"};
 inline constexpr transformer llama_3_70b{
     .name = "llama-3-70b", .layers = 80, .hidden = 8192, .ffn = 28672, .heads = 64, .kv_heads = 8, .head_dim = 128,
-    .vocab = 128256, .source = "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json"};
+    .vocab = 128256, .max_positions = 8192, .source = "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json"};
+// Mistral 7B v0.1 attends a sliding window of 4,096 tokens (config.json's sliding_window); hml counts the
+// whole context's attention and KV cache, so past 4,096 tokens it over-counts both.
 inline constexpr transformer mistral_7b{
     .name = "mistral-7b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
-    .vocab = 32000, .source = "https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json"};
+    .vocab = 32000, .max_positions = 32768, .source = "https://huggingface.co/mistralai/Mistral-7B-v0.1/blob/main/config.json"};
 inline constexpr transformer mixtral_8x7b{
     .name = "mixtral-8x7b", .layers = 32, .hidden = 4096, .ffn = 14336, .heads = 32, .kv_heads = 8, .head_dim = 128,
     .vocab = 32000, .experts = 8, .active_experts = 2,
-    .source = "https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json"};
+    .max_positions = 32768, .source = "https://huggingface.co/mistralai/Mixtral-8x7B-v0.1/blob/main/config.json"};
 // Llama 3.1 405B: Llama 3's block at 126 layers of 16,384 (its RoPE scaling for long contexts changes no count).
 inline constexpr transformer llama_3_1_405b{
     .name = "llama-3.1-405b", .layers = 126, .hidden = 16384, .ffn = 53248, .heads = 128, .kv_heads = 8, .head_dim = 128,
-    .vocab = 128256, .source = "https://huggingface.co/meta-llama/Llama-3.1-405B/blob/main/config.json"};
+    .vocab = 128256, .max_positions = 131072, .source = "https://huggingface.co/meta-llama/Llama-3.1-405B/blob/main/config.json"};
 // Qwen2.5: Llama's block with biases on Q, K and V alone, and a vocabulary of 152,064.
 inline constexpr transformer qwen2_5_7b{
     .name = "qwen2.5-7b", .layers = 28, .hidden = 3584, .ffn = 18944, .heads = 28, .kv_heads = 4, .head_dim = 128,
-    .vocab = 152064, .qkv_biases = true, .source = "https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json"};
+    .vocab = 152064, .qkv_biases = true, .max_positions = 131072, .source = "https://huggingface.co/Qwen/Qwen2.5-7B/blob/main/config.json"};
 inline constexpr transformer qwen2_5_72b{
     .name = "qwen2.5-72b", .layers = 80, .hidden = 8192, .ffn = 29568, .heads = 64, .kv_heads = 8, .head_dim = 128,
-    .vocab = 152064, .qkv_biases = true, .source = "https://huggingface.co/Qwen/Qwen2.5-72B/blob/main/config.json"};
+    .vocab = 152064, .qkv_biases = true, .max_positions = 131072, .source = "https://huggingface.co/Qwen/Qwen2.5-72B/blob/main/config.json"};
 // A GPT-style block, as GPT-2 and OPT have it: LayerNorm, biases, learned positions, a plain GELU MLP, the LM
 // head tied to the embedding.
 inline constexpr transformer gpt2_xl{
     .name = "gpt2-xl", .layers = 48, .hidden = 1600, .ffn = 6400, .heads = 25, .kv_heads = 25, .head_dim = 64,
     .vocab = 50257, .gated_mlp = false, .tied_embeddings = true, .norm = normalization_kind::layer_norm, .biases = true,
-    .learned_positions = 1024, .source = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"};
+    .learned_positions = 1024, .max_positions = 1024, .source = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"};
 // clang-format on
 
 // The one list of presets, in this order for `hml llm --help`.

@@ -31,6 +31,9 @@ struct transformer {
   bool biases = false;                   // every projection adds a bias (GPT-2, OPT); Llama and Mistral have none
   bool qkv_biases = false;               // Q, K and V alone add a bias (Qwen2); `biases` implies them
   std::uint64_t learned_positions = 0;   // a learned table of this many positions (GPT-2: 1,024); 0: rotary
+  // The longest context its configuration gives (config.json's max_position_embeddings; GPT-2's
+  // n_positions); 0: not given. Past it a rotary model still computes, but was not made for it.
+  std::uint64_t max_positions = 0;
   std::string_view source{};   // where the configuration comes from
 };
 

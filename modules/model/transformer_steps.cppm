@@ -180,6 +180,12 @@ constexpr void validate_context(const transformer& t, std::uint64_t context) {
           "hml: the context is longer than the model's learned positions");
 }
 
+// Whether a context runs past the positions the model's configuration gives (max_positions): a rotary model
+// computes there all the same, so the counts hold, but the model was not made for it. False where none is given.
+[[nodiscard]] constexpr bool past_max_positions(const transformer& t, std::uint64_t context) noexcept {
+  return t.max_positions > 0 && context > t.max_positions;
+}
+
 enum class phase { prefill, decode };
 
 [[nodiscard]] constexpr std::string_view to_string(phase p) noexcept {

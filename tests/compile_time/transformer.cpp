@@ -571,6 +571,14 @@ static_assert(qwen[2].flops == 28 * (2.0 * 3584 * 4608 + 4608) * hml::flop);
 static_assert(qwen[6].name == "O projection" && qwen[6].weights == 28 * 3584 * 3584 * 2_B);
 }  // namespace gpt_style
 
+// --- The context a model's configuration gives ----------------------------------------------------------
+// Llama-2 was made for 4,096 positions, Llama 3 for 8,192, Llama 3.1 for 131,072 (config.json's
+// max_position_embeddings): a context past them is still counted, and the CLI notes it.
+static_assert(!hml::past_max_positions(models::llama_2_7b, 4096) && hml::past_max_positions(models::llama_2_7b, 4097));
+static_assert(hml::past_max_positions(models::llama_3_8b, 8193) && !hml::past_max_positions(models::llama_3_1_405b, 8193));
+// A model described by its sizes alone gives none, and nothing is past it.
+static_assert(!hml::past_max_positions(hml::transformer{.max_positions = 0}, 1'000'000));
+
 // --- The expected time: tiles in waves, a kernel overhead ------------------------------------------------
 
 namespace expected_time {

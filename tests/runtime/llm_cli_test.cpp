@@ -169,6 +169,17 @@ TEST(LlmCli, ContextIsOneDecodeStep) {
                           "prefill"}),
                      "--as-kernels, --context: --context runs one decode step; give --as-kernels decode");
   expect_input_error(llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--context", "0"}), "--context: ");
+  // Llama-2 is made for 4,096 positions: at 4,096 nothing is said; past them the step is counted and a note
+  // says the model was not made for it, for --context and for a generation alike.
+  const std::string past = "hml: note: llama-2-7b is made for contexts of up to 4096 tokens (max_position_embeddings in "
+                           "its config.json); this run reaches ";
+  EXPECT_EQ(table.err.find(past), std::string::npos) << table.err;
+  const outcome long_step = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--context", "8192"});
+  ASSERT_EQ(long_step.status, 0) << long_step.err;
+  EXPECT_NE(long_step.err.find(past + "8192, which is counted all the same\n"), std::string::npos) << long_step.err;
+  const outcome long_run = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--prompt", "4000", "--generate", "97"});
+  ASSERT_EQ(long_run.status, 0) << long_run.err;
+  EXPECT_NE(long_run.err.find(past + "4097, "), std::string::npos) << long_run.err;
 }
 
 TEST(LlmCli, CsvHasOneRowPerOperatorAndTotals) {
@@ -378,9 +389,10 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   // A group divides every projection's rows: 3000 divides neither 4096 nor 11008.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "int4", "--weight-group", "3000"},
                         "--weight-group: a weight group divides every projection's rows");
-  // A precision the device lacks: named, with what the device has.
+  // A precision the device lacks: named, with what the device has, as --precision spells them everywhere.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--weights", "fp8", "--activations", "fp8"},
-                        "publishes no FP8 tensor peak (for the QKV projection); it has FP64, FP64 tensor, FP32");
+                        "publishes no FP8 tensor peak (for the QKV projection); it has fp64_vector, fp64_tensor, fp32_vector, "
+                        "tf32_tensor, bf16_tensor, fp16_tensor, int8_tensor, int4_tensor");
   // INT4 weights and activations (w4a4) run on the A100's INT4 tensor cores; the H100 has none.
   const outcome w4a4 = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--weights", "int4", "--activations", "int4"});
   EXPECT_EQ(w4a4.status, 0) << w4a4.err;

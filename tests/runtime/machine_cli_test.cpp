@@ -85,6 +85,11 @@ TEST(MachineCli, AProbedFileIsTakenByEveryCommand) {
   ASSERT_EQ(probe.status, 0) << probe.err;
   EXPECT_EQ(probe.err.find("no ECM figures"), std::string::npos) << probe.err;
   const hml::machine_file file = hml::read_machine_file(read_file(host), host.string());
+  // The file's caches are not the table's plateaus, and a note says so, naming each of them.
+  const std::size_t differ = probe.err.find("hml: note: " + host.string() + "'s levels are the caches the system reports (");
+  ASSERT_NE(differ, std::string::npos) << probe.err;
+  for (std::size_t level = 0; level + 1 < file.machine().memory.size(); ++level)
+    EXPECT_NE(probe.err.find(std::string{file.machine().memory[level].name} + " ", differ), std::string::npos) << probe.err;
   EXPECT_TRUE(file.machine().clock.published());
   EXPECT_EQ(file.sources().size(), 1u);
   // The probe names the host's core as LLVM does, where LLVM can tell it (else a note says so), and a kernel
