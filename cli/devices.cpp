@@ -209,15 +209,20 @@ std::string catalog_text() {
 }
 
 std::string link_text(const hml::link_description& l) {
-  const auto rate = [](const hml::figure<hml::per_direction>& f) {
-    return quantity_text(f.value.rate) + (f.kind == hml::provenance::stated ? "" : " " + std::string{hml::to_string(f.kind)}) +
+  const auto cited = [](std::string value, const auto& f) {
+    return value + (f.kind == hml::provenance::stated ? "" : " " + std::string{hml::to_string(f.kind)}) +
            (f.source.empty() ? "" : " [" + std::string{f.source} + "]");
   };
+  const auto rate = [&](const hml::figure<hml::per_direction>& f) { return cited(quantity_text(f.value.rate), f); };
   std::string out = std::string{l.id} + ": " + std::string{l.name} + "\n";
   out += "per direction: " + rate(l.bandwidth) + ", " + std::string{hml::to_string(l.mode)} + "\n";
   if (l.latency.published()) out += "latency: " + quantity_text(l.latency.value) + "\n";
   if (l.measured_to_device.published()) out += "measured to the device: " + rate(l.measured_to_device) + "\n";
   if (l.measured_from_device.published()) out += "measured from the device: " + rate(l.measured_from_device) + "\n";
+  if (l.nvls_bus_bandwidth.published()) {
+    out += "NVLS all-reduce bus bandwidth (" + std::to_string(hml::nvls_devices) + " devices): " +
+           cited(quantity_text(l.nvls_bus_bandwidth.value), l.nvls_bus_bandwidth) + "\n";
+  }
   if (!l.note.empty()) out += "note: " + std::string{l.note} + "\n";
   return out;
 }

@@ -161,6 +161,42 @@ hml::link link_between(machine_files& files, const link_options& o) {
   return l;
 }
 
+// How the --tp devices all-reduce (none given: ring); what NCCL does not run inside a node, or NVLS where no
+// figure holds, is refused.
+hml::all_reduce_algorithm all_reduce_of(const llm_options& o) {
+  if (o.all_reduce.empty()) return hml::all_reduce_algorithm::ring;
+  if (o.tp <= 1) throw input_error("--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
+  if (o.all_reduce == "tree") {
+    throw input_error("--all-reduce: NCCL runs no tree inside a node (it chains the devices; NVIDIA/nccl issue 1103), "
+                      "and --link joins the devices of one node: give ring or nvls");
+  }
+  if (o.all_reduce == "ring") return hml::all_reduce_algorithm::ring;
+  if (o.tp != hml::nvls_devices) {
+    throw input_error("--all-reduce, --tp: NVLS is measured on " + std::to_string(hml::nvls_devices) + " devices (--tp " +
+                      std::to_string(hml::nvls_devices) + "); on 2 to 4 H100s it runs about as fast as the ring "
+                      "(NVIDIA/nccl issue 1455): give --all-reduce ring");
+  }
+  return hml::all_reduce_algorithm::nvls;
+}
+
+// The link an NVLS all-reduce sees: the catalog link's measured NVLS bus bandwidth, at its latency or the one given.
+hml::link nvls_link(const llm_options& o) {
+  const hml::link_description* own =
+      hml::find_named(o.link, std::span<const hml::link_description* const>{hml::systems::links});
+  if (own == nullptr) {
+    throw input_error("--all-reduce, --link: NVLS takes a catalog link's measured NVLS bus bandwidth" +
+                      (o.link.empty() ? std::string{} : ", and " + o.link + " is not one") + "; give --link nvlink4");
+  }
+  hml::link l = check_option("--all-reduce, --link", [&] { return hml::nvls_link_of(*own); });
+  if (!o.link_latency.empty()) {
+    l.latency = quantity_of<hml::duration>("--link-latency", o.link_latency);
+    check_option("--link-latency", [&] { hml::validate_link_latency(l.latency); });
+  }
+  note(std::string{own->id} + ": NVLS all-reduce at its measured bus bandwidth, " +
+       quantity_text(own->nvls_bus_bandwidth.value) + " on " + std::to_string(hml::nvls_devices) + " devices");
+  return l;
+}
+
 }  // namespace
 
 hml::inference_options llm::inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
@@ -170,8 +206,11 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   check_option("--weight-group", [&] { hml::validate_weight_group(t, i); });
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
-  i.link = link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency", o.link_latency,
-                                 "nvlink4"});
+  i.all_reduce = all_reduce_of(o);
+  i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
+               ? nvls_link(o)
+               : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",
+                                      o.link_latency, "nvlink4"});
   i.pipeline = {.stages = o.pp, .micro_batches = o.micro_batches};
   i.pipeline.link =
       link_between(files, {"--pp", "pipeline stages", o.pp, "--pp-link", o.pp_link, "--pp-link-latency",
@@ -338,6 +377,11 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--link-latency", o->link_latency,
                       "latency of one message on the link, e.g. 5us (default: the catalog link's, else 0 s)")
       ->type_name("TIME");
+  command->add_option("--all-reduce", o->all_reduce,
+                      "how the --tp devices all-reduce, as NCCL inside a node: ring (the default, at the link's "
+                      "measured rate where published) or nvls (NVLink SHARP at its measured bus bandwidth, 8 devices)")
+      ->check(CLI::IsMember({"ring", "nvls", "tree"}))
+      ->type_name("ALGORITHM");
   command->add_option("--pp", o->pp, "pipeline stages: the layers split over this many devices (each --tp devices)")
       ->check(whole_number(1, hml::max_pipeline_stages))
       ->capture_default_str();
@@ -429,7 +473,7 @@ void add_llm_command(CLI::App& hml) {
   std::vector<const CLI::Option*> beside_kernels;
   for (const char* name : {"--generate", "--figures", "--efficiency-compute", "--efficiency-memory", "--bound", "--chunk",
                            "--draft", "--lookahead", "--acceptance", "--kv-block", "--memory-utilization", "--requests",
-                           "--max-batch", "--max-tokens", "--link-latency", "--pp-link-latency"})
+                           "--max-batch", "--max-tokens", "--link-latency", "--pp-link-latency", "--all-reduce"})
     beside_kernels.push_back(command->get_option(name));
   const CLI::Option* as_kernels = command->get_option("--as-kernels");
   add_output_options(*command, o->output);

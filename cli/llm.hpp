@@ -26,6 +26,7 @@ struct run_options {
   unsigned tp = 1;
   std::string link;
   std::string link_latency;
+  std::string all_reduce;         // how the --tp devices all-reduce: ring (empty: ring, not given) or nvls
   unsigned pp = 1;                // pipeline stages
   unsigned micro_batches = 0;     // a pipeline step's (0: one a stage)
   std::string pp_link;

@@ -396,8 +396,10 @@ void llm::run(const run_options& o) {
                                           : hml::to_string(r, {.number = hml::general(4),
                                                                .prefixes = hml::prefix_system::decimal});
     };
-    out += "link: " + rate(i.link.bandwidth.rate) + " per direction, " + std::string{hml::to_string(i.link.mode)} +
-           ", " + text(i.link.latency) + " a message\n";
+    out += "link: " + rate(i.link.bandwidth.rate) +
+           (i.all_reduce == hml::all_reduce_algorithm::nvls ? " of NVLS bus bandwidth, " : " per direction, ") +
+           std::string{hml::to_string(i.link.mode)} + ", " + text(i.link.latency) + " a message; all-reduce by " +
+           std::string{hml::to_string(i.all_reduce)} + "\n";
     out += "the link binds the prefill below " + rate(hml::binding_link_bandwidth(prefill, i)) +
            ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
   }

@@ -83,7 +83,9 @@ const hml::machine_description& machine_files::machine(std::string_view option, 
 hml::link machine_files::link_of(const hml::link_description& own) {
   const hml::link chosen = hml::link_of(own, figures_);
   if (chosen.bandwidth.rate != own.bandwidth.value.rate) {
-    note(std::string{own.id} + ": the slower measured direction in place of the datasheet's rate: " +
+    const bool one_rate = own.measured_to_device.value == own.measured_from_device.value;
+    note(std::string{own.id} + (one_rate ? ": the measured rate" : ": the slower measured direction") +
+         " in place of the datasheet's rate: " +
          quantity_text(chosen.bandwidth.rate) +
          " per direction; --figures stated takes the datasheet's");
   }

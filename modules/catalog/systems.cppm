@@ -36,13 +36,14 @@ constexpr std::string_view mi300a_papers = "mi300a-overview";
 constexpr std::string_view mccalpin = "mccalpin-xeon-max-isc23";
 constexpr std::string_view sth_xeon_max = "sth-xeon-max-9480";
 constexpr std::string_view azure_nccl = "azure-nccl-tests";
+constexpr std::string_view nccl_ring_h100 = "nccl-ring-h100";
 
 }  // namespace hml::systems
 
 
 export namespace hml::systems {
 
-inline constexpr std::array<source, 12> sources{{
+inline constexpr std::array<source, 13> sources{{
     {pcie_table, "PCI Express link speeds: transfer rate, encoding and bandwidth per generation (from the PCI-SIG "
                  "specifications, via Wikipedia)",
      "hpc-notes.pages.dev/reference/pcie; geratools.com/pcie-generation-reference"},
@@ -79,6 +80,10 @@ inline constexpr std::array<source, 12> sources{{
                  "8 GB (nccl-tests, NCCL 2.18.5): 8 x A100 SXM4 80GB (ND A100 v4), 8 x H100 SXM (ND H100 v5)",
      "github.com/Azure/AI-benchmarking-guide, Azure_Results/ND_A100_v4_results.md (commit 3bb66ca); the fork "
      "yosoyjay/AI-benchmarking-guide, Azure_Results/ND_H100_v5_results.md (commit a8263ef)"},
+    {nccl_ring_h100, "NCCL's maintainer (S. Jeaugey, NVIDIA) on H100 NVLink 4: NCCL gets an effective bandwidth of "
+                     "370 GB/s each direction with NCCL_ALGO=RING, ~480 GB/s of all-reduce bus bandwidth with "
+                     "NVLink SHARP on 8 GPUs",
+     "github.com/NVIDIA/nccl-tests/issues/212; github.com/NVIDIA/nccl/issues/1442"},
 }};
 
 [[nodiscard]] constexpr const source* find_source(std::string_view key) noexcept {
@@ -104,15 +109,24 @@ inline constexpr link_description pcie6_x16{.id = "pcie6x16", .name = "PCIe 6.0 
 // 8 KB all-reduce, whose time is nearly all latency (8 KB x 2 (8 - 1) / 8 / bus bandwidth: 0.33 GB/s on the
 // A100s, 43.4 us; 0.53 GB/s on the H100s, 27.0 us), split evenly over the 2 (n - 1) = 14 messages of hml's
 // ring (3.10 and 1.93 us a message), NCCL's launch included. An assumption: NCCL does not run that message as
-// a ring (the pages name NVLS, which the A100 does not have), and a copy over the link pays it too. The
-// measured bus bandwidths at 8 GB (231.58 GB/s, A100; 478.87, H100 with NVLS, above the link's 450) are an
-// all-reduce's, not the link's rate each way: not taken.
+// a ring (the pages name NVLS, which the A100 does not have), and a copy over the link pays it too.
+// The measured rate each way is what NCCL's ring moves, its bus bandwidth: on the A100s the 8 GB all-reduce's
+// 231.58 GB/s (a ring: the A100 has no NVLS, and NCCL has no tree inside a node); on the H100s the 370 GB/s
+// NCCL's maintainer gives for the ring, since that page's 8 GB all-reduce ran NVLS: its 478.87 GB/s, above
+// the link's 450, is the NVLS bus bandwidth.
 inline constexpr link_description nvlink3{.id = "nvlink3", .name = "NVLink 3 (A100, 12 links)",
     .bandwidth = derived(nvlink(12, {25_GBps}), nvlink_math), .latency = derived(3.10_us, azure_nccl),
-    .note = "600 GB/s bidirectional; latency: 8 A100s' 8 KB all-reduce over its 14 ring messages"};
+    .measured_to_device = measured(per_direction{231.58_GBps}, azure_nccl),
+    .measured_from_device = measured(per_direction{231.58_GBps}, azure_nccl),
+    .note = "600 GB/s bidirectional; measured: NCCL's ring all-reduce; latency: 8 A100s' 8 KB all-reduce over its "
+            "14 ring messages"};
 inline constexpr link_description nvlink4{.id = "nvlink4", .name = "NVLink 4 (H100, 18 links)",
     .bandwidth = derived(nvlink(18, {25_GBps}), nvlink_math), .latency = derived(1.93_us, azure_nccl),
-    .note = "900 GB/s bidirectional; latency: 8 H100s' 8 KB all-reduce over its 14 ring messages"};
+    .measured_to_device = measured(per_direction{370_GBps}, nccl_ring_h100),
+    .measured_from_device = measured(per_direction{370_GBps}, nccl_ring_h100),
+    .nvls_bus_bandwidth = measured(478.87_GBps, azure_nccl),
+    .note = "900 GB/s bidirectional; measured: NCCL's ring all-reduce; NVLS: 8 H100s' 8 GB all-reduce; latency: "
+            "8 H100s' 8 KB all-reduce over its 14 ring messages"};
 inline constexpr link_description nvlink5{.id = "nvlink5", .name = "NVLink 5 (B200, 18 links)",
     .bandwidth = derived(nvlink(18, {50_GBps}), nvlink_math), .note = "1.8 TB/s bidirectional"};
 inline constexpr link_description nvlink_c2c{.id = "c2c", .name = "NVLink-C2C (GH200)",

@@ -17,8 +17,11 @@ struct link_description {
   figure<per_direction> bandwidth{};
   duplex mode = duplex::full;
   figure<duration> latency{};
-  figure<per_direction> measured_to_device{};    // host to device
-  figure<per_direction> measured_from_device{};  // device to host
+  figure<per_direction> measured_to_device{};    // host to device (between two devices: one direction)
+  figure<per_direction> measured_from_device{};  // device to host (the other)
+  // NCCL's all-reduce by NVLink SHARP (NVLS: the switch reduces) on 8 devices, as nccl-tests prints it: its
+  // bus bandwidth, algbw x 2 (n - 1) / n (NVIDIA/nccl-tests doc/PERFORMANCE.md). Only NVSwitch 3 has it.
+  figure<data_rate> nvls_bus_bandwidth{};
   std::string_view note{};
   friend constexpr bool operator==(const link_description&, const link_description&) = default;
 };
@@ -35,6 +38,17 @@ struct link_description {
     return {slower, d.latency.value, d.mode};
   }
   return {d.bandwidth.value, d.latency.value, d.mode};
+}
+
+// The devices an NVLS figure is measured on, and the only count it is taken for: on 2 to 4 H100s NCCL's NVLS
+// runs about as fast as its ring (365 to 370 GB/s of bus bandwidth, NVIDIA/nccl issue 1455).
+inline constexpr unsigned nvls_devices = 8;
+
+// The link NCCL's NVLS all-reduce sees: its bus bandwidth, each message paying the link's latency.
+[[nodiscard]] constexpr link nvls_link_of(const link_description& d) {
+  expects(d.nvls_bus_bandwidth.published(),
+          "hml: the link publishes no NVLS all-reduce (NVLink SHARP needs NVSwitch 3, as H100 nodes have)");
+  return {per_direction{d.nvls_bus_bandwidth.value}, d.latency.value, d.mode};
 }
 
 // Machines joined by a link: a host, where the data is, and a device. A system with one pool (MI300A) has no

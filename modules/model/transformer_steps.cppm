@@ -97,11 +97,24 @@ struct pipeline_parallelism {
 
 inline constexpr unsigned max_micro_batches = 1024;
 
+// How NCCL all-reduces inside a node. Ring: reduce-scatter, then all-gather, 2 (n - 1) messages one after
+// another, each device sending 2 (n - 1) / n x size. NVLS (NVLink SHARP): the switch reduces what each
+// device writes and multicasts the sum, one latency whatever n (NCCL's tuning model, src/graph/tuning.cc);
+// its bytes are nccl-tests' bus bytes, the same 2 (n - 1) / n x size, so that at the link's NVLS bus
+// bandwidth (nvls_link_of) they take the time nccl-tests measured. NCCL has no tree inside a node (a chain).
+enum class all_reduce_algorithm { ring, nvls };
+
+[[nodiscard]] constexpr std::string_view to_string(all_reduce_algorithm a) noexcept {
+  return a == all_reduce_algorithm::ring ? "ring" : "nvls";
+}
+
 struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
   unsigned tensor_parallel = 1;  // devices each stage is split over
   hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
+  // How their all-reduces run; with NVLS, `link` is the link's NVLS bus bandwidth (nvls_link_of).
+  all_reduce_algorithm all_reduce = all_reduce_algorithm::ring;
   pipeline_parallelism pipeline{};
   efficiency achieved{};
   memory_policy memory{};
@@ -219,12 +232,13 @@ constexpr void validate(const step_shape& s) {
           "hml: a step needs batch and new tokens >= 1 and a context that holds them");
 }
 
-// Ring all-reduce of `size` bytes over n devices: each device sends 2 (n - 1) / n x size, in 2 (n - 1)
-// messages one after another (reduce-scatter, then all-gather).
-[[nodiscard]] constexpr operator_cost all_reduce(data_size size, unsigned n) {
+// An all-reduce of `size` bytes over n devices, by `algorithm` (above).
+[[nodiscard]] constexpr operator_cost all_reduce(data_size size, unsigned n,
+                                                 all_reduce_algorithm algorithm = all_reduce_algorithm::ring) {
   expects(n >= 1, "hml: an all-reduce needs at least one device");
   const double steps = 2.0 * (n - 1);
-  return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = steps};
+  const double messages = algorithm == all_reduce_algorithm::nvls && n > 1 ? 1.0 : steps;
+  return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = messages};
 }
 
 // The most operators a step has: 15 (the embedding, a position table or rotary, the norm, QKV, the cache store,
@@ -287,7 +301,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   }
   ops.push_back(repeated(biased(linear("O projection"sv, rows, a.heads * a.head_dim, t.hidden, act, w), rows, t.hidden), L));
   ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
-  if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel), 2 * L));
+  if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel, o.all_reduce), 2 * L));
   // A mixture of experts: the router, then each token through its experts (rows x active token-expert
   // pairs), reading the weights of the experts the step touches.
   const std::uint64_t pairs = rows * t.active_experts;

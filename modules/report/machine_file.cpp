@@ -380,7 +380,7 @@ private:
 
   void add_link(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"id", "name", "bandwidth", "mode", "latency", "measured_to_device",
-                                "measured_from_device", "note"});
+                                "measured_from_device", "nvls_bus_bandwidth", "note"});
     link_description l{.id = text(node, field, "id", true), .name = text(node, field, "name", true)};
     for (const link_description* other : out_.links) {
       if (other->id == l.id) r_.fail(node["id"], fields::path(field, "id"), "two links with this id");
@@ -396,6 +396,7 @@ private:
     l.latency = a_figure<duration>(node, field, "latency");
     l.measured_to_device = a_link_rate(node, field, "measured_to_device");
     l.measured_from_device = a_link_rate(node, field, "measured_from_device");
+    l.nvls_bus_bandwidth = a_figure<data_rate>(node, field, "nvls_bus_bandwidth");
     l.note = text(node, field, "note", false);
     out_.links.push_back(&out_.link_store.emplace_back(l));
   }

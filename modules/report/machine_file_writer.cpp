@@ -148,6 +148,7 @@ public:
     put(out, "latency", l.latency);
     put(out, "measured_to_device", l.measured_to_device, rate);
     put(out, "measured_from_device", l.measured_from_device, rate);
+    put(out, "nvls_bus_bandwidth", l.nvls_bus_bandwidth);
     if (!l.note.empty()) out["note"] = std::string{l.note};
     return out;
   }

@@ -37,12 +37,17 @@ static_assert(hml::bidirectional_of(hml::systems::nvlink3.bandwidth.value, hml::
 static_assert(hml::bidirectional_of(hml::systems::nvlink5.bandwidth.value, hml::duplex::full).rate == 1800_GBps);
 // NVLink's latency from nccl-tests' all-reduce of 8 GPUs: the 8 KB all-reduce's time, 8 KB x 2 (8 - 1) / 8 over
 // its bus bandwidth (0.33 GB/s on A100s, 0.53 on H100s), split over hml's 14 ring messages: 3.10 and 1.93 us.
-// The all-reduces' bus bandwidths at 8 GB are not taken as the links' rates (the datasheet's: 300 and 450 GB/s).
+// The measured rate each way is what NCCL's ring moves, its bus bandwidth: 231.58 GB/s, the A100s' 8 GB
+// all-reduce; 370 GB/s on H100s, as NCCL's maintainer gives it (the H100 page's 8 GB all-reduce ran NVLS: its
+// 478.87 GB/s is the NVLS bus bandwidth, which only an NVLS all-reduce takes).
 constexpr double ring_step_us(double busbw_gbps) { return 8192 * (2.0 * 7 / 8) / (busbw_gbps * 1e9) / 14 * 1e6; }
 static_assert(near(ring_step_us(0.33), 3.10, 0.01) && near(ring_step_us(0.53), 1.93, 0.01));
 static_assert(hml::systems::nvlink3.latency.value == 3.10_us && hml::systems::nvlink4.latency.value == 1.93_us);
-static_assert(hml::link_of(hml::systems::nvlink3, hml::basis::measured_where_published).bandwidth.rate == 300_GBps);
-static_assert(hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published).bandwidth.rate == 450_GBps);
+static_assert(hml::link_of(hml::systems::nvlink3, hml::basis::measured_where_published).bandwidth.rate == 231.58_GBps);
+static_assert(hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published).bandwidth.rate == 370_GBps);
+static_assert(hml::link_of(hml::systems::nvlink4).bandwidth.rate == 450_GBps);  // --figures stated
+static_assert(hml::nvls_link_of(hml::systems::nvlink4).bandwidth.rate == 478.87_GBps &&
+              hml::nvls_link_of(hml::systems::nvlink4).latency == 1.93_us);
 // NVLink-C2C: "900 GB/s" both directions is 450 per direction; measured 375 and 297 (Schieffer et al.).
 static_assert(hml::systems::nvlink_c2c.bandwidth.value.rate == 450_GBps);
 static_assert(hml::link_of(hml::systems::nvlink_c2c, hml::basis::measured).bandwidth.rate == 297_GBps);

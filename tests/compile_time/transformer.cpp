@@ -305,6 +305,32 @@ static_assert(near(hml::binding_link_bandwidth(prefill_on(tp4_half), tp4_half) /
                    2.0, 1e-9));
 static_assert(near(prefill_on(tp4_half).link_time / prefill_on(tp4_pcie).link_time, 2.0, 1e-9));
 
+// --- All-reduce by algorithm: NCCL's ring and NVLS on 8 H100s (NVLink 4, measured figures) -------------
+// Both send nccl-tests' bus bytes, 2 (n - 1) / n of the buffer; the ring in 14 messages at 370 GB/s (its
+// measured rate), NVLS in one at its 478.87 GB/s bus bandwidth, each message paying 1.93 us.
+static_assert(hml::all_reduce(1_MB, 8, hml::all_reduce_algorithm::nvls).link_sent == hml::all_reduce(1_MB, 8).link_sent);
+static_assert(hml::all_reduce(1_MB, 8, hml::all_reduce_algorithm::nvls).link_messages == 1 &&
+              hml::all_reduce(1_MB, 8).link_messages == 14);
+constexpr hml::inference_options tp8_ring{
+    .tensor_parallel = 8, .link = hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published)};
+constexpr hml::inference_options tp8_nvls{.tensor_parallel = 8,
+                                          .link = hml::nvls_link_of(hml::systems::nvlink4),
+                                          .all_reduce = hml::all_reduce_algorithm::nvls};
+// Llama-2 70B's prefill of 8 x 2,048 tokens: 160 all-reduces of 268 MB each. Ring: 14 x 1.93 us + 268 MB x
+// 1.75 / 370 GB/s = 1.30 ms each; NVLS: 1.93 us + 268 MB x 1.75 / 478.87 GB/s = 0.983 ms, 0.758x.
+constexpr hml::data_size prefill_buffer = 8 * 2048 * 8192 * 2_B;
+constexpr auto prefill_tp8 = [](const hml::inference_options& o) {
+  return hml::analyze_step(models::llama_2_70b, hml::prefill_step(8, 2048), devices::h100_sxm, o);
+};
+static_assert(near(prefill_tp8(tp8_ring).link_time / (160 * (14 * 1.93_us + prefill_buffer * 1.75 / 370_GBps)), 1.0, 1e-12));
+static_assert(near(prefill_tp8(tp8_nvls).link_time / (160 * (1.93_us + prefill_buffer * 1.75 / 478.87_GBps)), 1.0, 1e-12));
+static_assert(near(prefill_tp8(tp8_nvls).link_time / prefill_tp8(tp8_ring).link_time, 0.758, 0.001));
+// Its decode at batch 1: 16 KiB an all-reduce, all but latency: 27.1 us a ring, 1.99 us by NVLS.
+constexpr auto decode_tp8 = [](const hml::inference_options& o) {
+  return hml::analyze_step(models::llama_2_70b, hml::decode_step(1, 513), devices::h100_sxm, o).link_time / 160;
+};
+static_assert(near(decode_tp8(tp8_ring) / 1_us, 27.10, 0.01) && near(decode_tp8(tp8_nvls) / 1_us, 1.99, 0.01));
+
 // --- Mixture of experts: Mixtral 8x7B on an H100 SXM (FP16) -----------------------------------------
 
 // At batch 1 a decode step runs 2 of the 8 experts: it reads the active parameters but the embedding table

@@ -203,7 +203,8 @@ TEST(LlmCli, TableSaysWhatBindsAndWhetherItFits) {
   const outcome r = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--weights", "int4", "--kv", "fp8",
                         "--tp", "2", "--link", "nvlink4", "--link-latency", "5us"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.out.find("link: 450 GB/s per direction, full duplex, 5 us a message"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("link: 370 GB/s per direction, full duplex, 5 us a message; all-reduce by ring\n"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("all-reduce"), std::string::npos);
   EXPECT_NE(r.out.find("(fits; "), std::string::npos);
   EXPECT_NE(r.out.find("time to first token: "), std::string::npos);
@@ -234,16 +235,22 @@ TEST(LlmCli, PagedCacheAndMemoryUtilizationBoundTheBatch) {
 }
 
 // --link reads a link as `hml offload --link` does: a catalog link is hml.catalog.systems' typed link (NVLink 4:
-// 18 x 25 GB/s = 450 GB/s per direction, full duplex, 1.93 us a message), the same as that rate and latency
-// given by hand; the JSON's link
+// 370 GB/s per direction measured, NCCL's ring, in place of the datasheet's 18 x 25 = 450 GB/s; full duplex,
+// 1.93 us a message), the same as that rate and latency given by hand; the JSON's link
 // times are the library's over it. Over PCIe 5.0 x16 at TP 4 the link binds the prefill (see transformer.cpp).
 TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
   const outcome named = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "nvlink4",
                             "--format", "json"});
-  const outcome rate = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "450GB/s",
+  const outcome rate = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "370GB/s",
                            "--link-latency", "1.93us", "--format", "json"});
   ASSERT_EQ(named.status, 0) << named.err;
   EXPECT_EQ(named.out, rate.out);
+  const outcome stated = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "nvlink4",
+                             "--figures", "stated", "--format", "json"});
+  const outcome datasheet = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "450GB/s",
+                                "--link-latency", "1.93us", "--figures", "stated", "--format", "json"});
+  ASSERT_EQ(stated.status, 0) << stated.err;
+  EXPECT_EQ(stated.out, datasheet.out);
   const hml::inference_options over_pcie{
       .tensor_parallel = 4, .link = hml::link_of(hml::systems::pcie5_x16), .estimate = hml::estimate::expected};
   const auto prefill = hml::analyze_step(hml::models::llama_2_70b, hml::prefill_step(1, 512), hml::devices::h100_sxm,
@@ -257,6 +264,53 @@ TEST(LlmCli, LinkIsTheCatalogsTypedLink) {
   EXPECT_EQ(total["link_time_s"].get<double>(), prefill.link_time.value());
   EXPECT_EQ(total["bound"], "link");
   EXPECT_EQ(prefill.bound(), hml::limit::link);
+}
+
+// --all-reduce nvls: NCCL's NVLink SHARP on 8 devices, at the link's measured NVLS bus bandwidth (478.87 GB/s on
+// 8 H100s) with one message's latency; the JSON's link times are the library's over nvls_link_of. What no
+// figure holds, and a tree inside a node (NCCL runs none), are one line each.
+TEST(LlmCli, AllReduceByAlgorithm) {
+  const std::vector<std::string> run{"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "8", "--link", "nvlink4",
+                                     "--batch", "8", "--prompt", "2048", "--generate", "2"};
+  const auto with = [&](std::vector<std::string> more) {
+    std::vector<std::string> args{"llm"};
+    args.insert(args.end(), run.begin(), run.end());
+    args.insert(args.end(), more.begin(), more.end());
+    return hml_run(args);
+  };
+  const outcome nvls = with({"--all-reduce", "nvls", "--format", "json"});
+  ASSERT_EQ(nvls.status, 0) << nvls.err;
+  EXPECT_NE(nvls.err.find("hml: note: nvlink4: NVLS all-reduce at its measured bus bandwidth, 478.9 GB/s on 8 devices"),
+            std::string::npos) << nvls.err;
+  const hml::inference_options options{.tensor_parallel = 8,
+                                       .link = hml::nvls_link_of(hml::systems::nvlink4),
+                                       .all_reduce = hml::all_reduce_algorithm::nvls,
+                                       .estimate = hml::estimate::expected};
+  const hml::machine_description measured = hml::with_figures(hml::devices::h100_sxm, hml::basis::measured_where_published);
+  const auto prefill = hml::analyze_step(hml::models::llama_2_70b, hml::prefill_step(8, 2048), measured, options);
+  const auto rows = nlohmann::json::parse(nvls.out)["operators"];
+  EXPECT_EQ(rows[prefill.operators.size()]["link_time_s"].get<double>(), prefill.link_time.value());
+  const outcome ring = with({"--all-reduce", "ring"});
+  const outcome table = with({"--all-reduce", "nvls"});
+  ASSERT_EQ(ring.status, 0) << ring.err;
+  EXPECT_NE(ring.out.find("link: 370 GB/s per direction, full duplex, 1.93 us a message; all-reduce by ring\n"),
+            std::string::npos) << ring.out;
+  EXPECT_NE(table.out.find("link: 478.9 GB/s of NVLS bus bandwidth, full duplex, 1.93 us a message; all-reduce by nvls\n"),
+            std::string::npos) << table.out;
+  EXPECT_EQ(ring.out, with({}).out);  // ring is the default
+  expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "4", "--link", "nvlink4",
+                          "--all-reduce", "nvls"}),
+                     "--all-reduce, --tp: NVLS is measured on 8 devices (--tp 8)");
+  expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--tp", "8", "--link", "400GB/s",
+                          "--all-reduce", "nvls"}),
+                     "--all-reduce, --link: NVLS takes a catalog link's measured NVLS bus bandwidth, and 400GB/s is not one");
+  expect_input_error(llm({"--model", "llama-2-70b", "--device", "a100_sxm_80gb", "--tp", "8", "--link", "nvlink3",
+                          "--all-reduce", "nvls"}),
+                     "--all-reduce, --link: the link publishes no NVLS all-reduce");
+  expect_input_error(with({"--all-reduce", "tree"}), "--all-reduce: NCCL runs no tree inside a node");
+  expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--all-reduce", "ring"}),
+                     "--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
+  expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--all-reduce", "bus"}), "--all-reduce: ");
 }
 
 // A mixture of experts: the preset and the same sizes given by hand are one model; its router and its
