@@ -139,6 +139,15 @@ struct link_options {
   std::string_view example;  // a link to name where one is missing
 };
 
+// The link with the latency given for it (none given: its own).
+hml::link with_latency_given(hml::link l, std::string_view option, const std::string& latency) {
+  if (!latency.empty()) {
+    l.latency = quantity_of<hml::duration>(option, latency);
+    check_option(option, [&] { hml::validate_link_latency(l.latency); });
+  }
+  return l;
+}
+
 // The link between `count` devices: none for one (a link given with it is a slip, a forgotten --tp, not a
 // setting); for more, a catalog link (per direction, duplex, latency) or a rate, as `hml offload --link` reads
 // it, with its latency where given.
@@ -153,12 +162,7 @@ hml::link link_between(machine_files& files, const link_options& o) {
     throw input_error(std::string{o.link_option} + ": " + devices_option + " above 1 needs the link, e.g. " +
                       std::string{o.link_option} + " " + std::string{o.example});
   }
-  hml::link l = files.link(o.link_option, o.link);
-  if (!o.latency.empty()) {
-    l.latency = quantity_of<hml::duration>(o.latency_option, o.latency);
-    check_option(o.latency_option, [&] { hml::validate_link_latency(l.latency); });
-  }
-  return l;
+  return with_latency_given(files.link(o.link_option, o.link), o.latency_option, o.latency);
 }
 
 // How the --tp devices all-reduce (none given: ring); what NCCL does not run inside a node, or NVLS where no
@@ -187,11 +191,8 @@ hml::link nvls_link(const llm_options& o) {
     throw input_error("--all-reduce, --link: NVLS takes a catalog link's measured NVLS bus bandwidth" +
                       (o.link.empty() ? std::string{} : ", and " + o.link + " is not one") + "; give --link nvlink4");
   }
-  hml::link l = check_option("--all-reduce, --link", [&] { return hml::nvls_link_of(*own); });
-  if (!o.link_latency.empty()) {
-    l.latency = quantity_of<hml::duration>("--link-latency", o.link_latency);
-    check_option("--link-latency", [&] { hml::validate_link_latency(l.latency); });
-  }
+  const hml::link l = with_latency_given(check_option("--all-reduce, --link", [&] { return hml::nvls_link_of(*own); }),
+                                         "--link-latency", o.link_latency);
   note(std::string{own->id} + ": NVLS all-reduce at its measured bus bandwidth, " +
        quantity_text(own->nvls_bus_bandwidth.value) + " on " + std::to_string(hml::nvls_devices) + " devices");
   return l;

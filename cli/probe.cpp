@@ -120,6 +120,7 @@ void run(const probe_command_options& o) {
     std::string llvm_cpu;  // the machine views it
     try {
       machine = m.cpu();
+      note(o.save + saved_levels_differ(machine));
       // Its core as LLVM names it, so that kernels in C take their in-core time from the compiled loop.
       try {
         llvm_cpu = hml::host_llvm_cpu();
@@ -137,7 +138,6 @@ void run(const probe_command_options& o) {
       hml::write_file_atomically(o.save, hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml,
                                                                  {&hml::probe_source, 1}));
     });
-    if (machine.clock.published()) note(o.save + saved_levels_differ(machine));
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
   // The slowest level probed is called DRAM; say so when it cannot be.
