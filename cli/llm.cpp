@@ -41,7 +41,7 @@ namespace {
 
 // The options that set a model's sizes, each with its value where given: what changed a preset, for its
 // title and for the errors its sizes make.
-std::array<std::pair<std::string_view, std::optional<std::uint64_t>>, 10> size_options(const llm_options& o) {
+std::array<std::pair<std::string_view, std::optional<std::uint64_t>>, 17> size_options(const llm_options& o) {
   return {{{"--layers", o.layers},
            {"--hidden", o.hidden},
            {"--ffn", o.ffn},
@@ -51,6 +51,13 @@ std::array<std::pair<std::string_view, std::optional<std::uint64_t>>, 10> size_o
            {"--vocab", o.vocab},
            {"--experts", o.experts},
            {"--active-experts", o.active_experts},
+           {"--shared-experts", o.shared_experts},
+           {"--dense-layers", o.dense_layers},
+           {"--dense-ffn", o.dense_ffn},
+           {"--q-lora-rank", o.q_lora_rank},
+           {"--kv-lora-rank", o.kv_lora_rank},
+           {"--rope-head-dim", o.rope_head_dim},
+           {"--value-head-dim", o.value_head_dim},
            {"--learned-positions", o.learned_positions}}};
 }
 
@@ -93,6 +100,17 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (!o.norm.empty()) t.norm = o.norm == "layer" ? hml::normalization_kind::layer_norm : hml::normalization_kind::rms_norm;
   if (o.experts) t.experts = *o.experts;
   if (o.active_experts) t.active_experts = *o.active_experts;
+  if (o.shared_experts) t.shared_experts = *o.shared_experts;
+  if (o.dense_layers) {
+    t.dense_layers = *o.dense_layers;
+    if (t.dense_layers == 0 && !o.dense_ffn) t.dense_ffn = 0;  // none left: their size goes with them
+  }
+  if (o.dense_ffn) t.dense_ffn = *o.dense_ffn;
+  if (o.router_biases) t.router_biases = true;
+  if (o.q_lora_rank) t.latent.q_rank = *o.q_lora_rank;
+  if (o.kv_lora_rank) t.latent.kv_rank = *o.kv_lora_rank;
+  if (o.rope_head_dim) t.latent.rope_dim = *o.rope_head_dim;
+  if (o.value_head_dim) t.latent.value_dim = *o.value_head_dim;
   // A fault of the model is the options that changed it, as given (else the preset's, --model).
   std::string sizes;
   for (const auto& [option, value] : size_options(o))
@@ -121,6 +139,7 @@ std::string llm::model_title(const llm_options& o, const hml::transformer& t) {
     flag(t.qkv_biases != preset.qkv_biases, "--qkv-biases");
     flag(t.tied_embeddings != preset.tied_embeddings, "--tied-embeddings");
     flag(t.norm != preset.norm, "--norm " + o.norm);
+    flag(t.router_biases != preset.router_biases, "--router-biases");
   }
   return std::string{t.name} + changed;
 }
@@ -437,6 +456,20 @@ void add_llm_command(CLI::App& hml) {
       ->check(whole_number(1, 1'000'000'000));
   command->add_option("--experts", o->experts, "MLP experts per layer (mixture of experts; default 1: dense)")->check(count);
   command->add_option("--active-experts", o->active_experts, "experts each token runs (default 1)")->check(count);
+  command->add_option("--shared-experts", o->shared_experts, "experts of --ffn every token runs beside its own (DeepSeekMoE)")
+      ->check(whole_number(0, 1'000'000));
+  command->add_option("--dense-layers", o->dense_layers, "the first layers run a dense MLP of --dense-ffn (DeepSeek's first_k_dense_replace)")
+      ->check(whole_number(0, 1'000'000'000));
+  command->add_option("--dense-ffn", o->dense_ffn, "the dense first layers' MLP intermediate size")->check(count);
+  command->add_flag("--router-biases", o->router_biases, "a bias an expert in the router (DeepSeek-V3)");
+  command->add_option("--kv-lora-rank", o->kv_lora_rank,
+                      "multi-head latent attention: the KV latent a token caches (DeepSeek-V2 and V3: 512)")
+      ->check(count);
+  command->add_option("--q-lora-rank", o->q_lora_rank, "latent attention: the query latent (DeepSeek: 1536)")->check(count);
+  command->add_option("--rope-head-dim", o->rope_head_dim, "latent attention: the rotary key the heads share (DeepSeek: 64)")
+      ->check(count);
+  command->add_option("--value-head-dim", o->value_head_dim, "latent attention: a value head's dimension (DeepSeek: 128)")
+      ->check(count);
   command->add_option("--as-kernels", o->as_kernels,
                       "write the operators of this phase (prefill or decode) as a kernels CSV for `hml chart --ops`")
       ->check(CLI::IsMember({"prefill", "decode"}))

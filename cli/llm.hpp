@@ -41,6 +41,10 @@ struct run_options {
   std::uint64_t kv_block = 0;        // paged KV cache: tokens a block (0: contiguous)
   double memory_utilization = 1.0;  // share of the device's memory the run may take
   std::optional<std::uint64_t> layers, hidden, ffn, heads, kv_heads, head_dim, vocab, experts, active_experts;
+  // Latent attention and DeepSeekMoE, named as config.json names them.
+  std::optional<std::uint64_t> q_lora_rank, kv_lora_rank, rope_head_dim, value_head_dim, shared_experts, dense_layers,
+      dense_ffn;
+  bool router_biases = false;
   bool no_gated = false;
   bool biases = false;                           // a GPT-style block: biases on every projection
   bool qkv_biases = false;                       // Qwen2: biases on Q, K and V alone

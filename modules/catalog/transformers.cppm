@@ -53,12 +53,27 @@ inline constexpr transformer gpt2_xl{
     .name = "gpt2-xl", .layers = 48, .hidden = 1600, .ffn = 6400, .heads = 25, .kv_heads = 25, .head_dim = 64,
     .vocab = 50257, .gated_mlp = false, .tied_embeddings = true, .norm = normalization_kind::layer_norm, .biases = true,
     .learned_positions = 1024, .max_positions = 1024, .source = "https://huggingface.co/openai-community/gpt2-xl/blob/main/config.json"};
+// DeepSeek-V3: multi-head latent attention (a KV latent of 512 and a rotary key of 64 cached a token and layer)
+// and DeepSeekMoE: 256 routed experts of 2,048, 8 a token, one shared expert, a router with a bias an expert
+// (topk_method noaux_tc), after 3 dense layers of 18,432. The multi-token prediction module
+// (num_nextn_predict_layers) is not counted: the 671 B are the main model's.
+inline constexpr transformer deepseek_v3{
+    .name = "deepseek-v3", .layers = 61, .hidden = 7168, .ffn = 2048, .heads = 128, .kv_heads = 128, .head_dim = 128,
+    .latent = {.q_rank = 1536, .kv_rank = 512, .rope_dim = 64, .value_dim = 128}, .vocab = 129280,
+    .experts = 256, .active_experts = 8, .shared_experts = 1, .router_biases = true, .dense_layers = 3, .dense_ffn = 18432,
+    .max_positions = 163840, .source = "https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json"};
+// DeepSeek-V2: the same attention, 160 routed experts of 1,536, 6 a token, two shared, after one dense layer.
+inline constexpr transformer deepseek_v2{
+    .name = "deepseek-v2", .layers = 60, .hidden = 5120, .ffn = 1536, .heads = 128, .kv_heads = 128, .head_dim = 128,
+    .latent = {.q_rank = 1536, .kv_rank = 512, .rope_dim = 64, .value_dim = 128}, .vocab = 102400,
+    .experts = 160, .active_experts = 6, .shared_experts = 2, .dense_layers = 1, .dense_ffn = 12288,
+    .max_positions = 163840, .source = "https://huggingface.co/deepseek-ai/DeepSeek-V2/blob/main/config.json"};
 // clang-format on
 
 // The one list of presets, in this order for `hml llm --help`.
-inline constexpr std::array<const transformer*, 11> all{&llama_2_7b,  &llama_2_13b,     &llama_2_70b, &llama_3_8b,
-                                                         &llama_3_70b, &llama_3_1_405b,  &qwen2_5_7b,  &qwen2_5_72b,
-                                                         &mistral_7b,  &mixtral_8x7b,    &gpt2_xl};
+inline constexpr std::array<const transformer*, 13> all{
+    &llama_2_7b, &llama_2_13b,  &llama_2_70b,  &llama_3_8b,  &llama_3_70b, &llama_3_1_405b, &qwen2_5_7b,
+    &qwen2_5_72b, &mistral_7b, &mixtral_8x7b, &deepseek_v2, &deepseek_v3, &gpt2_xl};
 
 }  // namespace hml::models
 
@@ -98,5 +113,22 @@ static_assert(active_parameters(mixtral_8x7b) == 12'879'925'248);
 static_assert(parameters(gpt2_xl) == 1'557'611'200);
 static_assert(parameters(gpt2_xl) == 48 * (1600 * 4800 + 4800 + 1600 * 1600 + 1600 + 2 * 1600 * 6400 + 6400 + 1600 + 4 * 1600) +
                                          2 * 1600 + 50'257 * 1600 + 1024 * 1600);
+
+// DeepSeek-V3: 671,026,419,200, the main model's 671 B (its technical report, arXiv:2412.19437; the count of
+// its checkpoint's tensors without the MTP module): a layer's latent attention is Q's latent 7,168 x 1,536, its
+// norm and up-projection 1,536 x 128 x 192, the KV latent and rotary key 7,168 x 576, its norm and
+// up-projection 512 x 128 x 256, and O 16,384 x 7,168; 3 dense layers of 3 x 7,168 x 18,432 and 58 of 257
+// experts of 3 x 7,168 x 2,048 and a router of 7,168 x 256 with 256 biases; the embedding and LM head of
+// 129,280 x 7,168. A token runs 37.55 G of them (the report's 37 B): 8 routed experts and the shared one.
+static_assert(attention_parameters(deepseek_v3) ==
+              7168ULL * 1536 + 1536 + 1536ULL * 128 * 192 + 7168ULL * 576 + 512 + 512ULL * 128 * 256 + 16384ULL * 7168);
+static_assert(parameters(deepseek_v3) == 671'026'419'200);
+static_assert(parameters(deepseek_v3) ==
+              61 * (attention_parameters(deepseek_v3) + 2 * 7168ULL) + 3 * 3 * 7168ULL * 18432 +
+                  58 * (257 * 3 * 7168ULL * 2048 + 7168ULL * 256 + 256) + 2 * 129280ULL * 7168 + 7168);
+static_assert(active_parameters(deepseek_v3) == 37'552'297'472);
+// DeepSeek-V2: 235,741,434,880, its paper's 236 B (arXiv:2405.04434), 21.38 G active a token (its 21 B).
+static_assert(parameters(deepseek_v2) == 235'741'434'880);
+static_assert(active_parameters(deepseek_v2) == 21'375'800'320);
 
 }  // namespace hml::models::detail

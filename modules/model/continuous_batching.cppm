@@ -155,7 +155,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
       std::uint64_t admitted = r.concurrency - sequences;
       if (waiting_of_kind < admitted) admitted = waiting_of_kind;
       if (limits.max_tokens / kind.prompt < admitted) admitted = limits.max_tokens / kind.prompt;
-      now = now + analyze_step(t, prefill_step(admitted, kind.prompt), m, o).time.value;
+      now = now + step_time_of(t, prefill_step(admitted, kind.prompt), m, o).value;
       ++r.prefill_steps;
       ttft_sum = ttft_sum + now * static_cast<double>(admitted);
       const cohort c{admitted, kind.prompt, kind.generate, 1, now};
@@ -172,7 +172,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
     std::uint64_t context_sum = 0;
     for (const cohort& c : running) context_sum += c.size * (c.prompt + c.produced);
     const std::uint64_t mean_context = (context_sum + sequences / 2) / sequences;
-    now = now + analyze_step(t, decode_step(sequences, mean_context), m, o).time.value;
+    now = now + step_time_of(t, decode_step(sequences, mean_context), m, o).value;
     ++r.decode_steps;
     std::erase_if(running, [&](cohort& c) {
       if (++c.produced < c.generate) return false;

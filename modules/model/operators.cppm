@@ -185,26 +185,61 @@ struct gemm_types {
           .gemm = {1, rows, out, in}};
 }
 
-// The shape of attention: query heads, key-value heads (fewer under grouped-query attention) and the
-// dimension of a head.
+// The shape of attention: query heads, key-value heads (fewer under grouped-query attention), the dimension
+// of a query's and a key's head, and of a value's (0: the same). Multi-head latent attention run absorbed
+// (DeepSeek's decode) is multi-query attention whose values are the first `value_dim` elements of the
+// keys: `values_in_keys`, so that the cache holds a key alone.
 struct attention_shape {
   std::uint64_t heads = 1;
   std::uint64_t kv_heads = 1;
   std::uint64_t head_dim = 1;
+  std::uint64_t value_dim = 0;
+  bool values_in_keys = false;
 };
 
 constexpr void validate(const attention_shape& s) {
   expects(s.heads > 0 && s.kv_heads > 0 && s.head_dim > 0, "hml: attention needs heads, kv heads and head dim >= 1");
   expects(s.heads % s.kv_heads == 0, "hml: the attention heads must be a multiple of the key-value heads");
+  expects(!s.values_in_keys || s.value_dim <= s.head_dim, "hml: values held in the keys are no wider than a key");
+}
+
+// A value head's dimension: value_dim where given, else the keys'.
+[[nodiscard]] constexpr std::uint64_t value_dim_of(const attention_shape& s) noexcept {
+  return s.value_dim > 0 ? s.value_dim : s.head_dim;
+}
+
+// FLOP of a score's two products (its q.k, 2 head_dim, and its share of P V, 2 value_dim), 4 d where the
+// heads are alike.
+[[nodiscard]] constexpr double product_flop_per_score(const attention_shape& s) noexcept {
+  return 2.0 * static_cast<double>(s.head_dim + value_dim_of(s));
+}
+
+// Elements a token's keys and values take, in the cache and read by attention: kv (d + d_v), or kv d where the
+// values are in the keys.
+[[nodiscard]] constexpr std::uint64_t kv_elements_per_token(const attention_shape& s) noexcept {
+  return s.kv_heads * (s.head_dim + (s.values_in_keys ? 0 : value_dim_of(s)));
 }
 
 // FLOP of softmax per score: the max, the subtraction, the exponential, the sum and the division (5).
 inline constexpr double softmax_flop_per_score = 5.0;
 
+namespace detail {
+
+// The queries, keys and values attention reads for `tokens` tokens, and the output it writes:
+// (heads d + kv (d + d_v)) and heads d_v elements a token (d_v = d: (heads + 2 kv) d and heads d).
+[[nodiscard]] constexpr std::uint64_t qkv_elements(std::uint64_t tokens, const attention_shape& s) noexcept {
+  return tokens * (s.heads * s.head_dim + kv_elements_per_token(s));
+}
+[[nodiscard]] constexpr std::uint64_t output_elements(std::uint64_t tokens, const attention_shape& s) noexcept {
+  return tokens * s.heads * value_dim_of(s);
+}
+
+}  // namespace detail
+
 // Attention over `sequence` tokens of each of `batch` sequences, every query seeing every key (no causal
 // saving: a causal kernel skips up to half of the scores; calculators differ, this one counts them all).
-// FLOP: QK^T and PV, 2 s^2 d each per head, plus softmax on s^2 scores per head:
-//   batch heads (4 s^2 d + 5 s^2).
+// FLOP: QK^T and PV, 2 s^2 d each per head (2 s^2 d_v for PV where values are narrower), plus softmax on
+// s^2 scores per head: batch heads (4 s^2 d + 5 s^2).
 // Unfused traffic: Q, K, V read (K and V once per key-value head), the scores S = QK^T written, read by
 // softmax and written again as P, P read by PV, O written:
 //   batch [(heads + 2 kv) s d |act| + 4 heads s^2 |act| + heads s d |act|].
@@ -213,10 +248,10 @@ inline constexpr double softmax_flop_per_score = 5.0;
   validate(s);
   expects(batch > 0 && sequence > 0, "hml: attention needs batch and sequence >= 1");
   const std::uint64_t scores = batch * s.heads * sequence * sequence;
-  const std::uint64_t qkv = batch * (s.heads + 2 * s.kv_heads) * sequence * s.head_dim;
-  const std::uint64_t out = batch * s.heads * sequence * s.head_dim;
+  const std::uint64_t qkv = detail::qkv_elements(batch * sequence, s);
+  const std::uint64_t out = detail::output_elements(batch * sequence, s);
   return {.name = "attention (unfused)"sv,
-          .flops = (4.0 * static_cast<double>(scores) * static_cast<double>(s.head_dim) +
+          .flops = (product_flop_per_score(s) * static_cast<double>(scores) +
                     softmax_flop_per_score * static_cast<double>(scores)) * flop,
           .activations_read = bytes_of(qkv + 2 * scores, activations),
           .activations_written = bytes_of(2 * scores + out, activations),
@@ -229,13 +264,13 @@ inline constexpr std::uint64_t attention_block_tokens = 128;
 
 // The FLOP of the query-key tiles a causal FlashAttention kernel computes over `sequence` tokens: per head,
 // the n (n + 1) / 2 tiles of attention_block_tokens^2 scores on and below the diagonal (n blocks; the
-// diagonal's tiles computed whole), at the scores' 4 d + 5 FLOP. About half of the scores counted in full
+// diagonal's tiles computed whole), at the scores' 4 d + 5 FLOP (2 d + 2 d_v + 5). About half of the scores counted in full
 // (attention_prefill_unfused's convention), and a little more for short sequences.
 [[nodiscard]] constexpr work causal_tile_work(std::uint64_t batch, std::uint64_t sequence, attention_shape s) noexcept {
   const std::uint64_t blocks = detail::ceil_div(sequence, attention_block_tokens);
   const std::uint64_t tiles = batch * s.heads * (blocks * (blocks + 1) / 2);
   const auto scores = static_cast<double>(tiles) * static_cast<double>(attention_block_tokens * attention_block_tokens);
-  return scores * (4.0 * static_cast<double>(s.head_dim) + softmax_flop_per_score) * flop;
+  return scores * (product_flop_per_score(s) + softmax_flop_per_score) * flop;
 }
 
 // The same attention fused (FlashAttention): the scores stay on chip, so only Q, K, V are read and O is
@@ -246,11 +281,9 @@ inline constexpr std::uint64_t attention_block_tokens = 128;
 [[nodiscard]] constexpr operator_cost attention_prefill_fused(std::uint64_t batch, std::uint64_t sequence,
                                                               attention_shape s, precision activations) {
   operator_cost op = attention_prefill_unfused(batch, sequence, s, activations);
-  const std::uint64_t qkv = batch * (s.heads + 2 * s.kv_heads) * sequence * s.head_dim;
-  const std::uint64_t out = batch * s.heads * sequence * s.head_dim;
   op.name = "attention (fused)"sv;
-  op.activations_read = bytes_of(qkv, activations);
-  op.activations_written = bytes_of(out, activations);
+  op.activations_read = bytes_of(detail::qkv_elements(batch * sequence, s), activations);
+  op.activations_written = bytes_of(detail::output_elements(batch * sequence, s), activations);
   op.attention_work = causal_tile_work(batch, sequence, s);
   return op;
 }
@@ -259,9 +292,9 @@ inline constexpr std::uint64_t attention_block_tokens = 128;
 // speculative step verifies them) attend to `context` cached tokens (the new ones included), each to all of
 // them (the causal triangle among the new ones, (queries - 1) / 2 keys a token, is counted in full).
 // FLOP: batch heads queries (4 context d + 5 context). Bytes: the KV cache of the context read once per
-// key-value head, 2 batch kv context d |kv| (the query heads of a group and the queries share it); the
-// queries read and the output written, batch heads queries d |act| each. Runs at the activations'
-// precision (a quantized cache is dequantized).
+// key-value head, 2 batch kv context d |kv| (the query heads of a group and the queries share it; batch kv
+// context d where the values are in the keys); the queries read and the output written, batch heads
+// queries d |act| each. Runs at the activations' precision (a quantized cache is dequantized).
 [[nodiscard]] constexpr operator_cost attention_decode(std::uint64_t batch, std::uint64_t context, attention_shape s,
                                                        precision activations, precision kv_cache,
                                                        std::uint64_t queries = 1) {
@@ -270,20 +303,20 @@ inline constexpr std::uint64_t attention_block_tokens = 128;
           "hml: decode attention needs batch, context and queries >= 1, and a context that holds the queries");
   const std::uint64_t scores = batch * s.heads * queries * context;
   return {.name = "attention (decode)"sv,
-          .flops = (4.0 * static_cast<double>(scores) * static_cast<double>(s.head_dim) +
+          .flops = (product_flop_per_score(s) * static_cast<double>(scores) +
                     softmax_flop_per_score * static_cast<double>(scores)) * flop,
-          .kv_read = bytes_of(2 * batch * s.kv_heads * context * s.head_dim, kv_cache),
+          .kv_read = bytes_of(batch * context * kv_elements_per_token(s), kv_cache),
           .activations_read = bytes_of(batch * s.heads * queries * s.head_dim, activations),
-          .activations_written = bytes_of(batch * s.heads * queries * s.head_dim, activations),
+          .activations_written = bytes_of(detail::output_elements(batch * queries, s), activations),
           .compute = matrix_compute(activations)};
 }
 
 // Storing the keys and values of `new_tokens` tokens in the cache: no FLOP; read from the activations,
-// written to the cache, 2 tokens kv d each.
+// written to the cache, 2 tokens kv d each (tokens kv d where the values are in the keys).
 [[nodiscard]] constexpr operator_cost kv_cache_store(std::uint64_t new_tokens, attention_shape s,
                                                      precision activations, precision kv_cache) {
   validate(s);
-  const std::uint64_t elements = 2 * new_tokens * s.kv_heads * s.head_dim;
+  const std::uint64_t elements = new_tokens * kv_elements_per_token(s);
   return {.name = "KV cache store"sv,
           .kv_written = bytes_of(elements, kv_cache),
           .activations_read = bytes_of(elements, activations)};

@@ -39,11 +39,12 @@ struct memory_use {
 namespace detail {
 
 // The KV cache of `layers` layers for `batch` sequences of `context` tokens on one device of n tensor-parallel
-// ones: 2 layers (kv / n) d batch slots |kv|.
+// ones: 2 layers (kv / n) d batch slots |kv|; with latent attention layers (kv_rank + rope) batch slots |kv|,
+// whatever n (each device holds every latent).
 [[nodiscard]] constexpr data_size kv_cache_of(const transformer& t, std::uint64_t layers, std::uint64_t batch,
                                               std::uint64_t context, const inference_options& o) {
-  return bytes_of(2 * layers * (t.kv_heads / o.tensor_parallel) * t.head_dim * batch * kv_slots(context, o.memory),
-                  o.types.kv_cache);
+  const attention_shape cached = attention_run(t, o.tensor_parallel, has_latent_attention(t));
+  return bytes_of(layers * kv_elements_per_token(cached) * batch * kv_slots(context, o.memory), o.types.kv_cache);
 }
 
 }  // namespace detail
@@ -145,13 +146,13 @@ namespace detail {
                                                      const machine_description& m, step_time measured,
                                                      inference_options o = {}) {
   o.achieved.memory = 1.0;
-  expects(analyze_step(t, s, m, o).time.value <= measured.value,
+  expects(step_time_of(t, s, m, o).value <= measured.value,
           "hml: the measured time is shorter than the model's at full bandwidth");
   double low = 1e-6, high = 1.0;
   for (int i = 0; i < 60; ++i) {
     const double mid = (low + high) / 2;
     o.achieved.memory = mid;
-    (analyze_step(t, s, m, o).time.value > measured.value ? low : high) = mid;
+    (step_time_of(t, s, m, o).value > measured.value ? low : high) = mid;
   }
   return high;
 }
@@ -161,13 +162,13 @@ namespace detail {
                                                       const machine_description& m, step_time measured,
                                                       inference_options o = {}) {
   o.achieved.compute = 1.0;
-  expects(analyze_step(t, s, m, o).time.value <= measured.value,
+  expects(step_time_of(t, s, m, o).value <= measured.value,
           "hml: the measured time is shorter than the model's at full compute");
   double low = 1e-6, high = 1.0;
   for (int i = 0; i < 60; ++i) {
     const double mid = (low + high) / 2;
     o.achieved.compute = mid;
-    (analyze_step(t, s, m, o).time.value > measured.value ? low : high) = mid;
+    (step_time_of(t, s, m, o).value > measured.value ? low : high) = mid;
   }
   return high;
 }

@@ -66,7 +66,7 @@ struct chunked_prefill_time {
   for (std::uint64_t done = 0; done < prompt; done += chunk) {
     const std::uint64_t now = prompt - done < chunk ? prompt - done : chunk;
     const step_shape shape = done == 0 ? prefill_step(batch, now) : step_shape{phase::decode, batch, now, done + now};
-    r.time = r.time + analyze_step(t, shape, m, o).time;
+    r.time = r.time + step_time_of(t, shape, m, o);
     ++r.steps;
   }
   return r;
@@ -111,9 +111,9 @@ struct speculative_step {
                                                               const inference_options& o = {}) {
   expects(draft.vocab == target.vocab, "hml: the draft model must share the target's vocabulary");
   speculative_step r{.tokens_per_step = expected_tokens_per_step(acceptance, lookahead)};
-  for (unsigned k = 0; k < lookahead; ++k) r.draft = r.draft + analyze_step(draft, decode_step(batch, context + k), m, o).time;
-  r.verify = analyze_step(target, verify_step(batch, lookahead, context + lookahead), m, o).time;
-  r.plain = analyze_step(target, decode_step(batch, context), m, o).time;
+  for (unsigned k = 0; k < lookahead; ++k) r.draft = r.draft + step_time_of(draft, decode_step(batch, context + k), m, o);
+  r.verify = step_time_of(target, verify_step(batch, lookahead, context + lookahead), m, o);
+  r.plain = step_time_of(target, decode_step(batch, context), m, o);
   r.per_output_token = {r.total().value / r.tokens_per_step};  // each sequence's tokens, on average
   return r;
 }

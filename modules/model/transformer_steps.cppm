@@ -127,7 +127,11 @@ constexpr void validate_weight_group(const transformer& t, const inference_optio
   validate(o.types);
   const std::uint64_t g = o.types.weight_group;
   const std::uint64_t n = o.tensor_parallel > 0 ? o.tensor_parallel : 1;
-  expects(g == 0 || (t.hidden % g == 0 && (t.heads / n * t.head_dim) % g == 0 && (t.ffn / n) % g == 0),
+  const latent_attention& l = t.latent;
+  const std::uint64_t heads_width = t.heads / n * (has_latent_attention(t) ? l.value_dim : t.head_dim);
+  const auto divides = [g](std::uint64_t rows) { return rows == 0 || rows % g == 0; };
+  expects(g == 0 || (divides(t.hidden) && divides(heads_width) && divides(t.ffn / n) && divides(t.dense_ffn / n) &&
+                     divides(l.q_rank) && divides(l.kv_rank)),
           "hml: a weight group divides every projection's rows (the hidden size, and the heads' width and the FFN "
           "size per device): gpt-fast takes 32 to 256, AWQ and GPTQ 128");
 }
@@ -152,7 +156,7 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   validate(o.memory);
   const std::uint64_t n = o.tensor_parallel;
   expects(n >= 1, "hml: tensor parallelism needs at least one device");
-  expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0,
+  expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0 && t.dense_ffn % n == 0,
           "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
   if (n > 1) validate(o.link);
   validate(t, o.pipeline);
@@ -170,13 +174,18 @@ constexpr void validate(const transformer& t, const inference_options& o) {
                                               std::uint64_t context) noexcept {
   constexpr double limit = 4611686018427387904.0;  // 2^62
   const auto d = [](std::uint64_t x) { return static_cast<double>(x); };
+  const latent_attention& l = t.latent;
   const double rows = d(batch) * d(new_tokens);
-  const double widest = d(t.hidden) > 2.0 * d(t.ffn) * d(t.active_experts) ? d(t.hidden)
-                                                                              : 2.0 * d(t.ffn) * d(t.active_experts);
-  return rows * (widest > d(t.vocab) ? widest : d(t.vocab)) * (d(t.heads) + 2.0 * d(t.kv_heads)) < limit &&
-         rows * d(context) * d(t.heads) < limit &&
-         2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * d(t.head_dim) < limit &&
-         4.0 * d(t.layers) * d(t.hidden) * (d(t.ffn) * d(t.experts) + (d(t.heads) + d(t.kv_heads)) * d(t.head_dim)) +
+  const double ffn = std::max(d(t.ffn) * d(t.active_experts + t.shared_experts), d(t.dense_ffn));
+  const double widest = std::max({d(t.hidden), 2.0 * ffn, d(t.vocab)});
+  // A head's widest row: its query and key, its value, and latent attention's latent and rotary key.
+  const double head = d(t.head_dim) + d(l.rope_dim) + d(l.value_dim) + d(l.kv_rank);
+  const double mlps = d(t.ffn) * d(t.experts + t.shared_experts) + d(t.dense_ffn);
+  return rows * widest * (d(t.heads) + 2.0 * d(t.kv_heads)) < limit &&
+         rows * d(t.heads) * head < limit && rows * d(context) * d(t.heads) < limit &&
+         2.0 * d(t.layers) * d(batch) * d(context) * d(t.kv_heads) * head < limit &&
+         4.0 * d(t.layers) * (d(t.hidden) * (mlps + (d(t.heads) + d(t.kv_heads)) * head) +
+                              d(t.heads) * head * (d(l.q_rank) + d(l.kv_rank))) +
                  2.0 * d(t.vocab) * d(t.hidden) + d(t.learned_positions) * d(t.hidden) <
              limit;
 }
@@ -241,21 +250,54 @@ constexpr void validate(const step_shape& s) {
   return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = messages};
 }
 
-// The most operators a step has: 15 (the embedding, a position table or rotary, the norm, QKV, the cache store,
-// attention, O, the residual add, an all-reduce, a router, the MLP's three, the norms, the LM head) and one
-// spare. No more: every step fills a list this long, and a compile-time generation pays for each slot.
-inline constexpr std::size_t max_step_operators = 16;
+// The most operators a step has: 21 (the embedding, a position table or rotary, the norm, the QKV projection
+// or latent attention's four (its latents, their norms, Q up, KV up), the cache store, attention, O, the
+// residual add, an all-reduce, a router, the MLP's three, a dense first layer's three, the norms, the LM
+// head) and one spare. No more: every step fills a list this long, and a compile-time generation pays for
+// each slot.
+inline constexpr std::size_t max_step_operators = 22;
 using operator_list = fixed_list<operator_cost, max_step_operators>;
+
+// Latent attention's projections up to the heads' queries, keys and values, as vLLM and SGLang run them. A
+// prefill up-projects the new tokens' KV latents to every head's keys and values (kv_rank x heads (d + d_v)),
+// then attends as multi-head attention with keys of d + rope and values of d_v. A decode-phase step runs
+// absorbed (DeepSeek-V2, section 2.1.4): each head's key up-projection is applied to its query (d -> kv_rank)
+// and its value up-projection to its output (kv_rank -> d_v), so attention reads the latents themselves, as
+// multi-query attention with keys of kv_rank + rope whose first kv_rank elements are the values. The same
+// weights and FLOP a row either way; absorbed, a head's query and output cross memory at the latent's width.
+[[nodiscard]] constexpr operator_cost kv_up_projection(const transformer& t, std::uint64_t rows, std::uint64_t heads,
+                                                       bool absorbed, precision act, precision w) {
+  const latent_attention& l = t.latent;
+  operator_cost op = linear("KV up projection"sv, rows, l.kv_rank, heads * (t.head_dim + l.value_dim), act, w);
+  if (!absorbed) return op;
+  op.name = "KV up projection (absorbed)"sv;
+  op.activations_read = bytes_of(rows * heads * (t.head_dim + l.kv_rank), act);
+  op.activations_written = bytes_of(rows * heads * (l.kv_rank + l.value_dim), act);
+  op.gemm = {heads, rows, l.kv_rank, t.head_dim};
+  return op;
+}
+
+// The attention a step runs on one device of n, with `heads` query heads there: latent attention expanded
+// (prefill) or absorbed (decode, above), else as the model's heads are.
+[[nodiscard]] constexpr attention_shape attention_run(const transformer& t, std::uint64_t n, bool absorbed) noexcept {
+  const latent_attention& l = t.latent;
+  if (!has_latent_attention(t)) return {t.heads / n, t.kv_heads / n, t.head_dim};
+  if (absorbed) return {t.heads / n, 1, l.kv_rank + l.rope_dim, l.kv_rank, true};
+  return {t.heads / n, t.heads / n, t.head_dim + l.rope_dim, l.value_dim};
+}
 
 // The operators of one step on one device of a pipeline stage, each summed over the stage's layers: the
 // embedding (and a position table) on the first stage only, the final norm and the LM head on the last. Under
 // tensor parallelism over n devices, Q/K/V and gate/up are split by columns and O and down by rows
 // (Megatron-LM), the heads, kv heads and ffn by n, the LM head by vocabulary; the embedding and the norms are
 // replicated; two all-reduces of the tokens' hidden states per layer (after attention and after the MLP).
+// Latent attention's down-projections to its latents are replicated (each device computes them whole, as
+// vLLM does) and so is its cache: each device stores every token's latent, whatever n.
 [[nodiscard]] constexpr operator_list stage_operators(const transformer& t, const step_shape& s,
                                                       const inference_options& o, const pipeline_stage& stage) {
   validate(t, o);
-  expects(stage.layers >= 1 && stage.layers <= t.layers, "hml: a pipeline stage holds 1 to all of the layers");
+  expects(stage.layers >= 1 && stage.layers <= t.layers && stage.dense_layers <= stage.layers,
+          "hml: a pipeline stage holds 1 to all of the layers");
   validate(s);
   validate_counts(t, s.batch, s.new_tokens, s.context);
   validate_context(t, s.context);
@@ -264,8 +306,12 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const precision kv = o.types.kv_cache;
   const std::uint64_t n = o.tensor_parallel;
   const std::uint64_t rows = s.batch * s.new_tokens;
-  const attention_shape a{t.heads / n, t.kv_heads / n, t.head_dim};
-  const std::uint64_t ffn = t.ffn / n;
+  const bool latent = has_latent_attention(t);
+  const latent_attention& l = t.latent;
+  const bool absorbed = latent && s.kind == phase::decode;
+  const attention_shape a = attention_run(t, n, absorbed);
+  // What the cache holds a token: the keys and values of the device's kv heads, or the latent and rotary key.
+  const attention_shape cached = attention_run(t, n, latent);
   const std::uint64_t L = stage.layers;
   const bool gated = t.gated_mlp;
 
@@ -279,7 +325,6 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const auto biased = [&](operator_cost op, std::uint64_t op_rows, std::uint64_t out) {
     return with_bias(t.biases, op, op_rows, out);
   };
-  const std::uint64_t qkv = (a.heads + 2 * a.kv_heads) * a.head_dim;
 
   operator_list ops;
   if (stage.first) ops.push_back(embedding_lookup(rows, t.hidden, act, w));
@@ -289,9 +334,21 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     ops.push_back(positions);
   }
   ops.push_back(repeated(normalization_layer(rows, t.hidden, t.norm, act, w), L));
-  ops.push_back(repeated(with_bias(t.biases || t.qkv_biases, linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
-  if (t.learned_positions == 0) ops.push_back(repeated(rotary(rows, a, act), L));
-  ops.push_back(repeated(kv_cache_store(rows, a, act, kv), L));
+  if (latent) {  // the query and KV latents in one product (vLLM's fused_qkv_a_proj), their norms, then up
+    ops.push_back(repeated(linear("QKV latent projection"sv, rows, t.hidden, l.q_rank + l.kv_rank + l.rope_dim, act, w), L));
+    operator_cost norms = normalization_layer(rows, l.q_rank + l.kv_rank, t.norm, act, w);
+    norms.name = "latent norms"sv;
+    ops.push_back(repeated(norms, L));
+    ops.push_back(repeated(linear("Q up projection"sv, rows, l.q_rank, a.heads * (t.head_dim + l.rope_dim), act, w), L));
+    ops.push_back(repeated(kv_up_projection(t, rows, a.heads, absorbed, act, w), L));
+  } else {
+    const std::uint64_t qkv = (a.heads + 2 * a.kv_heads) * a.head_dim;
+    ops.push_back(repeated(with_bias(t.biases || t.qkv_biases, linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
+  }
+  if (t.learned_positions == 0) {  // latent attention rotates each head's rotary part and the shared rotary key
+    ops.push_back(repeated(rotary(rows, latent ? attention_shape{a.heads, 1, l.rope_dim} : a, act), L));
+  }
+  ops.push_back(repeated(kv_cache_store(rows, cached, act, kv), L));
   if (s.kind == phase::decode) {
     ops.push_back(repeated(attention_decode(s.batch, s.context, a, act, kv, s.new_tokens), L));
   } else if (o.attention == attention_kernel::fused) {
@@ -299,27 +356,47 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   } else {
     ops.push_back(repeated(attention_prefill_unfused(s.batch, s.new_tokens, a, act), L));
   }
-  ops.push_back(repeated(biased(linear("O projection"sv, rows, a.heads * a.head_dim, t.hidden, act, w), rows, t.hidden), L));
+  const std::uint64_t heads_out = a.heads * (latent ? l.value_dim : a.head_dim);
+  ops.push_back(repeated(biased(linear("O projection"sv, rows, heads_out, t.hidden, act, w), rows, t.hidden), L));
   ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
   if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel, o.all_reduce), 2 * L));
-  // A mixture of experts: the router, then each token through its experts (rows x active token-expert
-  // pairs), reading the weights of the experts the step touches.
-  const std::uint64_t pairs = rows * t.active_experts;
-  const double touched = static_cast<double>(pairs < t.experts ? pairs : t.experts);
-  const auto experts = [&](operator_cost op) {  // one grouped GEMM over the touched experts
-    op.weights *= touched;
-    const auto groups = static_cast<std::uint64_t>(touched);
-    op.gemm = {groups, detail::ceil_div(pairs, groups), op.gemm.columns, op.gemm.depth};
-    return op;
+  // An MLP of `ffn` over `pairs` token rows, each of its products a grouped GEMM over `groups` weight sets
+  // (experts) of which every one is read; repeated over `layers`.
+  const auto mlp = [&](std::string_view up_name, std::string_view act_name, std::string_view down_name,
+                       std::uint64_t ffn, std::uint64_t pairs, double groups, std::uint64_t layers) {
+    const auto grouped = [&](operator_cost op) {
+      if (groups == 1.0) return op;
+      op.weights *= groups;
+      const auto count = static_cast<std::uint64_t>(groups);
+      op.gemm = {count, detail::ceil_div(pairs, count), op.gemm.columns, op.gemm.depth};
+      return op;
+    };
+    const std::uint64_t up = (gated ? 2 : 1) * ffn;
+    ops.push_back(repeated(grouped(biased(linear(up_name, pairs, t.hidden, up, act, w), pairs, up)), layers));
+    ops.push_back(repeated(gated ? elementwise(act_name, pairs * ffn, 2, 5.0, act)
+                                 : elementwise(act_name, pairs * ffn, 1, 8.0, act), layers));
+    ops.push_back(repeated(grouped(biased(linear(down_name, pairs, ffn, t.hidden, act, w), pairs, t.hidden)), layers));
   };
-  if (t.experts > 1) ops.push_back(repeated(linear("router"sv, rows, t.hidden, t.experts, act, w), L));
-  ops.push_back(repeated(experts(biased(linear(gated ? "gate+up projection"sv : "up projection"sv, pairs, t.hidden,
-                                               (gated ? 2 : 1) * ffn, act, w),
-                                        pairs, (gated ? 2 : 1) * ffn)),
-                         L));
-  ops.push_back(repeated(gated ? elementwise("SwiGLU"sv, pairs * ffn, 2, 5.0, act)
-                               : elementwise("GELU"sv, pairs * ffn, 1, 8.0, act), L));
-  ops.push_back(repeated(experts(biased(linear("down projection"sv, pairs, ffn, t.hidden, act, w), pairs, t.hidden)), L));
+  const std::uint64_t expert_L = t.experts > 1 ? L - stage.dense_layers : L;
+  if (expert_L > 0) {
+    // A mixture of experts: the router, then each token through its experts (rows x active token-expert
+    // pairs), reading the weights of the experts the step touches (every token's counted distinct until all
+    // are). Shared experts run as experts every token picks, in the same grouped products (SGLang's fusion of
+    // them), their weights read whatever the step.
+    const std::uint64_t chosen = rows * t.active_experts;
+    const std::uint64_t pairs = chosen + rows * t.shared_experts;
+    const double touched = static_cast<double>(std::min(chosen, t.experts) + t.shared_experts);
+    if (t.experts > 1) {  // DeepSeek-V3's router biases are added to its scores to choose the experts
+      const operator_cost router = linear("router"sv, rows, t.hidden, t.experts, act, w);
+      ops.push_back(repeated(with_bias(t.router_biases, router, rows, t.experts), expert_L));
+    }
+    mlp(gated ? "gate+up projection"sv : "up projection"sv, gated ? "SwiGLU"sv : "GELU"sv, "down projection"sv,
+        t.ffn / n, pairs, touched, expert_L);
+  }
+  if (stage.dense_layers > 0) {
+    mlp("dense gate+up projection"sv, gated ? "dense SwiGLU"sv : "dense GELU"sv, "dense down projection"sv,
+        t.dense_ffn / n, rows, 1.0, stage.dense_layers);
+  }
   // The norms after attention and after the last layer, and the LM head on each sequence's last token.
   operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
   norms = repeated(norms, L);

@@ -331,6 +331,16 @@ namespace detail {
   return analyze_stage(t, s, m, o, whole_model(t));
 }
 
+// A step's time alone, as analyze_step gives it, without keeping its operators: a long generation in a
+// constant expression would pay for every slot of each step's list.
+[[nodiscard]] constexpr step_time step_time_of(const transformer& t, const step_shape& s, const machine_description& m,
+                                               const inference_options& o = {}) {
+  if (o.pipeline.stages > 1) return analyze_step(t, s, m, o).time;
+  step_time r{};
+  for (const operator_cost& op : stage_operators(t, s, o, whole_model(t))) r.value += detail::time_on_unchecked(op, m, o).time;
+  return r;
+}
+
 // Where the link starts to bind: the per-direction bandwidth below which a step's link time exceeds both
 // its memory and its compute time. Each device sends S bytes in k messages and receives as much: on a
 // full-duplex link both at once, S / B + k latency; on a half-duplex one in turn, 2 (S / B + k latency).
@@ -376,8 +386,8 @@ struct generation_analysis {
   expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
   generation_analysis r{};
   r.prefill = analyze_step(t, prefill_step(g.batch, g.prompt), m, o).time;
-  // Each step is kept only where it is the first or the last: copying every step's operators would cost a
-  // long generation more constexpr steps than analysing it.
+  // Each step is kept only where it is the first or the last: the others' operators would cost a long
+  // generation more constexpr steps than their times.
   for (std::uint64_t i = 1; i < g.generate; ++i) {
     if (i == 1) {
       r.first_decode = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
@@ -386,7 +396,7 @@ struct generation_analysis {
       r.last_decode = analyze_step(t, decode_step(g.batch, g.prompt + i), m, o);
       r.decode = r.decode + r.last_decode.time;
     } else {
-      r.decode = r.decode + analyze_step(t, decode_step(g.batch, g.prompt + i), m, o).time;
+      r.decode = r.decode + step_time_of(t, decode_step(g.batch, g.prompt + i), m, o);
     }
   }
   if (g.generate == 2) r.last_decode = r.first_decode;

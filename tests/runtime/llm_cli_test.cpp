@@ -539,6 +539,56 @@ TEST(LlmCli, PipelineStagesAreTheLibrarysPipeline) {
                         "--pp-link-latency: ");
 }
 
+// DeepSeek-V3 through the command line: the JSON's rows and summary are the library's (latent attention and
+// DeepSeekMoE are derived in tests/compile_time/latent_attention.cpp); its options describe another such model
+// (Kimi K2: DeepSeek-V3's block with 64 heads, 384 experts and one dense layer); a latent option on a model
+// without latent attention, or one that leaves out what latent attention needs, is one line.
+TEST(LlmCli, LatentAttentionAndSharedExperts) {
+  const outcome r = llm({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--link", "nvlink4", "--weights", "fp8",
+                         "--activations", "bf16", "--kv", "bf16", "--batch", "8", "--context", "4096", "--figures", "stated",
+                         "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  using namespace hml::literals;
+  hml::inference_options o = expected;
+  o.types = {hml::precision::fp8, hml::precision::bf16, hml::precision::bf16};
+  o.tensor_parallel = 8;
+  o.link = hml::link_of(hml::systems::nvlink4);
+  const auto& t = hml::models::deepseek_v3;
+  const auto step = hml::analyze_step(t, hml::decode_step(8, 4096), hml::devices::h200, o);
+  const auto json = nlohmann::json::parse(r.out);
+  const auto& rows = json["operators"];
+  ASSERT_EQ(rows.size(), step.operators.size() + 1);  // and the total
+  for (std::size_t i = 0; i < step.operators.size(); ++i) {
+    EXPECT_EQ(rows[i]["operator"], std::string{step.operators[i].op.name});
+    EXPECT_EQ(rows[i]["time_s"].get<double>(), step.operators[i].time.value());
+  }
+  EXPECT_EQ(rows[3]["operator"], "latent norms");
+  EXPECT_EQ(rows[5]["operator"], "KV up projection (absorbed)");
+  EXPECT_EQ(json["summary"]["memory_per_device_B"].get<double>(), hml::memory_needed(t, 8, 4096, o).total().value());
+
+  // Kimi K2 (moonshotai/Kimi-K2-Instruct's config.json): 1.026 T parameters, 32.86 G of them active (its card: 1 T, 32 B).
+  const outcome kimi = llm({"--model", "deepseek-v3", "--heads", "64", "--kv-heads", "64", "--experts", "384",
+                            "--dense-layers", "1", "--vocab", "163840", "--machine", "h200", "--context", "1024"});
+  ASSERT_EQ(kimi.status, 0) << kimi.err;
+  EXPECT_NE(kimi.out.find("deepseek-v3 with --heads 64, --kv-heads 64, --vocab 163840, --experts 384, --dense-layers 1 "
+                          "(1026 B parameters)"),
+            std::string::npos)
+      << kimi.out;
+  // --dense-layers 0 takes the dense layers' size with them; the model is one of experts throughout.
+  EXPECT_EQ(llm({"--model", "deepseek-v3", "--dense-layers", "0", "--machine", "h200", "--context", "64"}).status, 0);
+  expect_one_line_error({"--model", "llama-2-7b", "--kv-lora-rank", "512", "--machine", "h200"},
+                        "--kv-lora-rank: latent attention needs its query rank, rotary dimension and value dimension >= 1");
+  expect_one_line_error({"--model", "llama-2-7b", "--rope-head-dim", "64", "--machine", "h200"},
+                        "--rope-head-dim: a query rank, rotary dimension or value dimension needs latent attention's KV rank");
+  expect_one_line_error({"--model", "llama-2-7b", "--shared-experts", "1", "--machine", "h200"},
+                        "--shared-experts: shared experts, dense first layers and router biases belong to a mixture of experts");
+  expect_one_line_error({"--model", "deepseek-v3", "--kv-heads", "8", "--machine", "h200"},
+                        "--kv-heads: latent attention gives every head its keys: kv heads = heads");
+  expect_one_line_error({"--model", "deepseek-v3", "--dense-layers", "61", "--machine", "h200"},
+                        "--dense-layers: dense first layers leave at least one layer of experts");
+  expect_one_line_error({"--model", "deepseek-v3", "--shared-experts", "-1", "--machine", "h200"}, "--shared-experts: ");
+}
+
 // Speculative decoding through the command line: the line and the JSON summary carry the library's figures
 // (tests/compile_time/transformer.cpp derives them); a draft of another vocabulary, an acceptance outside
 // [0, 1] or one without a draft is one line.
