@@ -277,8 +277,8 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   return op;
 }
 
-// The attention a step runs on one device of n, with `heads` query heads there: latent attention expanded
-// (prefill) or absorbed (decode, above), else as the model's heads are.
+// The attention a step runs on one device of n tensor-parallel ones: latent attention expanded (prefill) or
+// absorbed (decode, above; its keys are also what the cache holds), else as the model's heads are.
 [[nodiscard]] constexpr attention_shape attention_run(const transformer& t, std::uint64_t n, bool absorbed) noexcept {
   const latent_attention& l = t.latent;
   if (!has_latent_attention(t)) return {t.heads / n, t.kv_heads / n, t.head_dim};
