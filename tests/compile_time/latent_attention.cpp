@@ -92,7 +92,7 @@ static_assert(named(prefill, "dense gate+up projection").weights == 3 * 7168.0 *
 // --- Tensor parallelism ---------------------------------------------------------------------------------
 
 constexpr hml::operator_list decode_tp8 = hml::step_operators(v3, hml::decode_step(1, 4096), bf16(8));
-// The heads split over 8 devices: a sixteenth of the query up-projection and of attention's FLOP, ...
+// The heads split over 8 devices: an eighth of the query up-projection and of attention's FLOP, ...
 static_assert(named(decode_tp8, "Q up projection").weights * 8 == named(decode, "Q up projection").weights);
 static_assert(named(decode_tp8, "attention (decode)").flops * 8 == decode_attention.flops);
 // ... but each device reads the whole latent cache and computes the latents whole (replicated, as vLLM runs
