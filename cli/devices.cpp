@@ -72,6 +72,7 @@ std::string level_text(const hml::level_description& l, const citations& cite) {
                     " B/cy" + cite.tag(l.upstream.rate) + (l.upstream.overlaps ? " (overlapping)" : "") +
                     (l.upstream.full_duplex ? " each way (full duplex)" : ""));
   }
+  if (l.victim) parts.push_back("a victim cache (filled with the evictions of the level inside)");
   std::string out = "  " + std::string{l.name} + ":";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? " " : ", ") + parts[i];
   out += "\n";

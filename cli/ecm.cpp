@@ -35,6 +35,7 @@ struct ecm_options {
   unsigned cores = 0;
   std::optional<double> t_ol;
   std::optional<double> t_nol;
+  bool inclusive_caches = false;
   output_options output;
 };
 
@@ -109,12 +110,19 @@ std::string layer_conditions(const hml::ecm_result& r, const hml::machine_descri
                              : l.reuses == 0 ? "no reuse"
                                              : std::to_string(l.hits) + " of " + std::to_string(l.reuses) +
                                                    (l.layer_condition ? " (condition holds)" : "");
-    t.add_row({std::string{l.level}, size(hml::usable_capacity(c.memory[i], options)),
+    t.add_row({std::string{l.level}, size(hml::layer_condition_capacity(c, i, options)),
                l.hits > 0 || l.fully_cached ? size(l.requirement) : std::string{"-"}, kept,
-               static_cast<double>(l.loads + l.write_allocates), static_cast<double>(l.evictions)});
+               static_cast<double>(l.loads + l.write_allocates), static_cast<double>(l.evictions + l.clean_victims)});
+  }
+  std::string victims;
+  for (std::size_t i = 1; i < traffic.levels.size(); ++i) {
+    if (!c.memory[i].victim) continue;
+    const std::string inner{c.memory[i - 1].name};
+    victims += std::string{c.memory[i].name} + " is a victim cache of " + inner + ": reuse is kept in both (usable), " +
+               inner + "'s other misses load past it, and every line " + inner + " evicts, clean or dirty, goes into it\n";
   }
   return "\nlayer conditions (reuse kept in " + hml::percent_text(100 * options.layer_condition_share) +
-         " of each cache, the machine's share; lines per CL):\n" + hml::format_table(t);
+         " of each cache, the machine's share; lines per CL):\n" + hml::format_table(t) + victims;
 }
 std::string ecm_line(const hml::ecm_result& r) {
   std::string line = "{" + cy(r.core.overlapping) + " || " + cy(r.core.non_overlapping);
@@ -152,6 +160,8 @@ void run(const ecm_options& o) {
   files.use(figures_basis(o.figures));
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
+  const hml::machine_description inclusive = hml::inclusive_caches(*machine);
+  if (o.inclusive_caches) machine = &inclusive;
   // Every path between two caches has a rate: the outer level's per-cycle rate, else its bandwidth (main
   // memory's may come from its stream mixes). Said here, naming the level, rather than when a kernel's
   // transfer term asks for it.
@@ -329,6 +339,8 @@ void add_ecm_command(CLI::App& hml) {
       ->check(whole_number(1, hml::max_cores));
   command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");
   command->add_option("--t-nol", o->t_nol, "in-core non-overlapping cycles per CL");
+  command->add_flag("--inclusive-caches", o->inclusive_caches,
+                    "take every cache as inclusive, a victim cache too, as kerncraft's layer-condition predictor does");
   add_output_options(*command, o->output);
   command->callback([o, rows, size] {
     o->rows_given = rows->count() > 0;

@@ -158,10 +158,11 @@ inline constexpr machine_description haswell_ep_e5_2695v3_cod{
 // version whose 28 MB L3 INSPECT's layer conditions break at: tests/compile_time/ecm_inspect.cpp) gives it:
 // L1 32 kB and L2 1 MB per core, L2 -> L1 at 64 B/cy ("[64 B/cy, half-duplex]"), L3 28 MB shared by the 20
 // cores ("size per group: 28 MB", a size kerncraft reads in binary units, as the other files' "25.00 MB"),
-// L3 <-> L2 at 16 B/cy each way ("[16 B/cy, full-duplex]"). The file makes the L3 a victim cache (L2 misses
-// load from memory, every L2 eviction goes to L3): kerncraft's cache simulator takes that, its layer
-// conditions (and INSPECT's columns from them) take the hierarchy as inclusive, and so does hml. Main
-// memory: likwid-bench, 1 thread per core, the largest of the runs on 1 to 20 cores.
+// L3 <-> L2 at 16 B/cy each way ("[16 B/cy, full-duplex]"). The L3 is a victim cache, as the file says
+// ("victims_to: L3", L2's "load_from" empty: L2 misses load from memory, every L2 eviction goes to L3) and
+// kerncraft's cache simulator takes it; its layer conditions, and INSPECT's columns from them, take the
+// hierarchy as inclusive (hml::inclusive_caches). Main memory: likwid-bench, 1 thread per core, the largest
+// of the runs on 1 to 20 cores.
 inline constexpr machine_description skylake_sp_gold_6148{
     .id = "skx_gold_6148",
     .name = "Intel Xeon Gold 6148 (Skylake-SP)",
@@ -172,12 +173,13 @@ inline constexpr machine_description skylake_sp_gold_6148{
                 .upstream = {.rate = stated(detail::per_cy(64), "kerncraft-skx")}},
                {.name = "L3",
                 .capacity = stated(detail::bytes(29360128), "kerncraft-skx"),
-                .upstream = {.rate = stated(detail::per_cy(16), "kerncraft-skx"), .full_duplex = true}},
+                .upstream = {.rate = stated(detail::per_cy(16), "kerncraft-skx"), .full_duplex = true},
+                .victim = true},
                {.name = "MEM", .bandwidth = measured(detail::gbps(120.42), "kerncraft-skx")}},
     .compute = {{.type = precision::fp64, .dense = derived_peak(20, stated(2.4 * giga(hertz), "kerncraft-skx"), 32)}},
     .cores = 20,
     .clock = stated(2.4 * giga(hertz), "kerncraft-skx"),
-    .note = "L3: a victim cache in the file, inclusive in its layer conditions and here; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-20 cores",
+    .note = "L3: a victim cache; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-20 cores",
     .memory_bandwidths = {{"copy"sv, 1, 1, measured(detail::gbps(69.68), "kerncraft-skx")},
                           {"triad"sv, 3, 1, measured(detail::gbps(86.29), "kerncraft-skx")},
                           {"load"sv, 1, 0, measured(detail::gbps(120.42), "kerncraft-skx")}},
@@ -192,8 +194,7 @@ inline constexpr machine_description skylake_sp_gold_6148{
 // bandwidths as kerncraft takes them for one domain (the largest of likwid-bench's runs on 1 to 13 cores,
 // 1 thread per core: copy 47.34, triad 59.35, load 69.26 GB/s; past 13 cores the runs spill into the next
 // domain and grow again). L1 48 kB and L2 2 MB per core; L2 -> L1 at 64 B/cy, L3 <-> L2 at 16 B/cy each
-// way ("[16 B/cy, full-duplex]"). The L3 is a victim cache in the file, inclusive in layer conditions and
-// here, as on Skylake-SP.
+// way ("[16 B/cy, full-duplex]"). The L3 is a victim cache, as on Skylake-SP ("victims_to: L3").
 inline constexpr machine_description sapphire_rapids_8470{
     .id = "spr_platinum_8470",
     .name = "Intel Xeon Platinum 8470 (Sapphire Rapids, one SNC4 domain)",
@@ -204,12 +205,13 @@ inline constexpr machine_description sapphire_rapids_8470{
                 .upstream = {.rate = stated(detail::per_cy(64), "kerncraft-spr")}},
                {.name = "L3",
                 .capacity = stated(detail::bytes(27525120), "kerncraft-spr"),
-                .upstream = {.rate = stated(detail::per_cy(16), "kerncraft-spr"), .full_duplex = true}},
+                .upstream = {.rate = stated(detail::per_cy(16), "kerncraft-spr"), .full_duplex = true},
+                .victim = true},
                {.name = "MEM", .bandwidth = measured(detail::gbps(69.26), "kerncraft-spr")}},
     .compute = {{.type = precision::fp64, .dense = derived_peak(13, stated(2.0 * giga(hertz), "kerncraft-spr"), 32)}},
     .cores = 13,
     .clock = stated(2.0 * giga(hertz), "kerncraft-spr"),
-    .note = "one of the socket's four SNC4 domains; L3: a victim cache in the file, inclusive in its layer conditions and here; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-13 cores",
+    .note = "one of the socket's four SNC4 domains; L3: a victim cache; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-13 cores",
     .memory_bandwidths = {{"copy"sv, 1, 1, measured(detail::gbps(47.34), "kerncraft-spr")},
                           {"triad"sv, 3, 1, measured(detail::gbps(59.35), "kerncraft-spr")},
                           {"load"sv, 1, 0, measured(detail::gbps(69.26), "kerncraft-spr")}},

@@ -27,6 +27,14 @@
 // stride skips lines. kerncraft's layer conditions refuse such kernels (its cache simulator takes them);
 // this is the same count per stream, which the unit-stride case leaves unchanged.
 //
+// A victim cache (level_description::victim) keeps a reuse where it and the level inside it together hold
+// it, and its path from that level carries the hits among that level's misses in, and every line that level
+// evicts out, clean or dirty (each line it brought in leaves again): pycachesim's count for kerncraft's
+// `victims_to` (cachesim/backend.c, Cache__inject: the victim cache's STORE count for clean victims too) and
+// RRZE-HPC's ECM-Model (ecm_generator/ecm.sh: every stream evicted once into a victim L3). kerncraft's
+// layer-condition predictor takes every cache as inclusive (an L3 load for every L2 miss, an L3 store for
+// every dirty line); inclusive_caches() is that view of a machine.
+//
 // Write-allocate: a written array whose line is not also read (b in b[i] = a[i]) misses with an infinite
 // distance, which is the line read before it is written. A machine without write-allocate, or an array with
 // non-temporal stores, has no such miss; a non-temporal array's lines also skip every cache and are counted
@@ -140,13 +148,14 @@ struct level_traffic {
   std::size_t loads = 0;         // lines read for the kernel's reads
   std::size_t write_allocates = 0;
   std::size_t evictions = 0;     // (a strided array's stream moves its stride in lines of each)
+  std::size_t clean_victims = 0; // clean lines evicted into a victim cache outside, which holds them
   std::size_t hits = 0;          // reuse distances this level keeps
   std::size_t reuses = 0;        // the kernel's finite reuse distances, kept or not
   bool layer_condition = false;  // every finite reuse distance is kept
   bool fully_cached = false;     // the level holds all arrays
   data_size requirement{};       // capacity the kept reuse needs
 
-  [[nodiscard]] constexpr std::size_t lines() const noexcept { return loads + write_allocates + evictions; }
+  [[nodiscard]] constexpr std::size_t lines() const noexcept { return loads + write_allocates + evictions + clean_victims; }
 };
 
 struct cache_traffic {
@@ -158,6 +167,24 @@ struct cache_traffic {
 [[nodiscard]] constexpr data_size usable_capacity(const level_description& l, const traffic_options& o) {
   const double sharing = l.scope == sharing::shared ? static_cast<double>(o.cores_sharing) : 1.0;
   return l.capacity.value * (o.layer_condition_share / sharing);
+}
+
+// The capacity a cache level's layer condition takes: what it offers one core's kernel, and for a victim
+// cache the capacity of the level inside it too (their lines are apart).
+[[nodiscard]] constexpr data_size layer_condition_capacity(const machine_description& m, std::size_t level,
+                                                           const traffic_options& o) {
+  const level_description& l = m.memory[level];
+  expects(l.capacity.published(), "hml: cache traffic needs every cache level's capacity");
+  const data_size own = usable_capacity(l, o);
+  return l.victim && level > 0 ? own + layer_condition_capacity(m, level - 1, o) : own;
+}
+
+// The machine with every cache taken as inclusive: no victim caches, as kerncraft's layer-condition
+// predictor takes them (kerncraft/cacheprediction.py, LayerConditionPredictor: an L3 load for every L2 miss,
+// an L3 store for every dirty eviction) and so INSPECT's "Layer Condition" columns.
+[[nodiscard]] constexpr machine_description inclusive_caches(machine_description m) noexcept {
+  for (std::size_t i = 0; i < m.memory.size(); ++i) m.memory[i].victim = false;
+  return m;
 }
 
 // The traffic of one cache level of capacity `capacity`.
@@ -221,13 +248,23 @@ struct cache_traffic {
 [[nodiscard]] constexpr cache_traffic cache_traffic_of(const loop_kernel& k, const machine_description& m,
                                                  const traffic_options& o = {}) {
   expects(m.memory.size() >= 2, "hml: cache traffic needs at least one cache level and main memory");
+  expects(!m.memory[0].victim && !m.memory.back().victim,
+          "hml: a victim cache is a cache outside another: neither the fastest level nor main memory");
   cache_traffic c{};
   traffic_options with_line = o;
   if (m.cacheline_bytes > 0) with_line.cacheline_bytes = m.cacheline_bytes;
-  for (std::size_t i = 0; i + 1 < m.memory.size(); ++i) {
-    const level_description& l = m.memory[i];
-    expects(l.capacity.published(), "hml: cache traffic needs every cache level's capacity");
-    c.levels.push_back(traffic_at(k, l.name, usable_capacity(l, with_line), with_line));
+  for (std::size_t i = 0; i + 1 < m.memory.size(); ++i)
+    c.levels.push_back(traffic_at(k, m.memory[i].name, layer_condition_capacity(m, i, with_line), with_line));
+  // Into a victim cache come only the hits among the inner level's misses (the others load past it, from
+  // the level outside), and out of that level every line it brought in, clean or dirty.
+  for (std::size_t i = 1; i < c.levels.size(); ++i) {
+    if (!m.memory[i].victim) continue;
+    level_traffic& path = c.levels[i - 1];
+    const level_traffic& victim = c.levels[i];
+    const std::size_t entered = path.loads + path.write_allocates;
+    path.clean_victims = entered > path.evictions ? entered - path.evictions : 0;
+    path.loads -= std::min(path.loads, victim.loads);
+    path.write_allocates -= std::min(path.write_allocates, victim.write_allocates);
   }
   for (std::size_t a = 0; a < k.arrays.size(); ++a)
     if (is_written(k, a) && k.arrays[a].stores == store_kind::non_temporal)

@@ -62,6 +62,8 @@ constexpr void validate_ecm(const machine_description& c) {
   // Said of the machine here, where cache_traffic_of would say it of the first kernel it is asked about.
   for (std::size_t i = 0; i + 1 < c.memory.size(); ++i)
     expects(c.memory[i].capacity.published(), "hml: the ECM model needs every cache level's capacity");
+  expects(!c.memory[0].victim && !c.memory.back().victim,
+          "hml: a victim cache is a cache outside another: neither the fastest level nor main memory");
   expects(c.cacheline_bytes > 0, "hml: the cache line size must be > 0");
   expects(c.layer_condition_share > 0 && c.layer_condition_share <= 1, "hml: the layer-condition share is in (0, 1]");
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) {

@@ -72,6 +72,10 @@ struct level_transfer {
   friend constexpr bool operator==(const level_transfer&, const level_transfer&) = default;
 };
 
+// A victim cache (Skylake-SP's and Sapphire Rapids' non-inclusive L3, every Zen's L3) is filled with the
+// lines the level inside it evicts, clean or dirty, and not with that level's misses: those load from the
+// level outside it, past it, unless they hit in it. Its lines are not also in the level inside, so a
+// reuse is kept where the two together hold it.
 struct level_description {
   std::string_view name{};            // "L2", "HBM3", "DDR5"
   figure<data_size> capacity{};
@@ -82,6 +86,7 @@ struct level_description {
   sharing scope = sharing::shared;
   memory_interface interface{};
   level_transfer upstream{};
+  bool victim = false;  // a victim cache of the level inside it (see above); never the fastest level or main memory
   friend constexpr bool operator==(const level_description&, const level_description&) = default;
 };
 

@@ -96,7 +96,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const YAML::Node l = levels[i];
     const std::string field = yaml_reader::item("memory hierarchy", i);
-    r.expect_map(l, field, {"level", "size", "shared", "bandwidth", "upstream throughput", "transfers overlap", "full duplex"});
+    r.expect_map(l, field, {"level", "size", "shared", "bandwidth", "upstream throughput", "transfers overlap", "full duplex",
+                             "victim cache"});
     const bool last = i + 1 == levels.size();
     level_description level{.name = out->keep(r.scalar(l, field, "level", true))};
     level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
@@ -115,6 +116,11 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     if (last && level.upstream.full_duplex)
       r.fail(l["full duplex"], yaml_reader::path(field, "full duplex"),
              "main memory's path is half duplex: its bandwidths already count reads and writes together");
+    level.victim = r.boolean(l, field, "victim cache", false);
+    if (level.victim && (i == 0 || last))
+      r.fail(l["victim cache"], yaml_reader::path(field, "victim cache"),
+             i == 0 ? "the first level has no level inside it to take victims from"
+                    : "main memory (the last level) is no cache: a victim cache is a cache level outside another");
     m.memory.push_back(level);
   }
 

@@ -257,6 +257,11 @@ private:
       if (i + 1 == levels.size() && up.full_duplex)
         r_.fail(levels[i]["upstream"], fields::path(fields::item(memory_field, i), "upstream.full_duplex"),
                 "main memory's path is half duplex: its bandwidths already count reads and writes together");
+      // A victim cache takes the lines a level inside it evicts: a cache outside another, not main memory.
+      if (m.memory.back().victim && (i == 0 || i + 1 == levels.size()))
+        r_.fail(levels[i]["victim"], fields::path(fields::item(memory_field, i), "victim"),
+                i == 0 ? "the first level has no level inside it to take victims from"
+                       : "main memory (the last level) is no cache: a victim cache is a cache level outside another");
       // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
       for (std::size_t j = 0; j < i; ++j) {
         if (m.memory[j].name == m.memory[i].name) {
@@ -320,7 +325,7 @@ private:
 
   level_description level(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"name", "capacity", "bandwidth", "write_bandwidth", "measured_bandwidth", "latency",
-                                "scope", "interface", "upstream"});
+                                "scope", "interface", "upstream", "victim"});
     level_description l{.name = text(node, field, "name", true)};
     l.capacity = a_figure<data_size>(node, field, "capacity");
     l.bandwidth = a_figure<data_rate>(node, field, "bandwidth");
@@ -347,6 +352,7 @@ private:
       l.upstream.overlaps = r_.boolean(u, at, "overlaps", false);
       l.upstream.full_duplex = r_.boolean(u, at, "full_duplex", false);
     }
+    l.victim = r_.boolean(node, field, "victim", false);
     return l;
   }
 

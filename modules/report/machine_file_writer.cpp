@@ -188,6 +188,7 @@ private:
       if (l.upstream.full_duplex) upstream["full_duplex"] = true;
       out["upstream"] = std::move(upstream);
     }
+    if (l.victim) out["victim"] = true;
     return out;
   }
 

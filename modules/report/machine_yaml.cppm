@@ -54,6 +54,7 @@ export namespace hml {
       out += "    upstream throughput: " + yaml_number(in(l.upstream.rate.value, byte_per_cycle)) + " B/cy\n";
     if (l.upstream.overlaps) out += "    transfers overlap: true\n";
     if (l.upstream.full_duplex) out += "    full duplex: true\n";
+    if (l.victim) out += "    victim cache: true\n";
   }
   if (!m.memory_bandwidths.empty()) {
     out += "memory bandwidths:\n";

@@ -62,6 +62,29 @@ static_assert(hml::lines_between(hml::cache_traffic_of(stencil2d5(4000, 2000), t
 // Non-temporal copy: one line in from memory and one line out around the caches.
 static_assert(hml::lines_between(hml::cache_traffic_of(copy(100'000'000, hml::store_kind::non_temporal), three_levels), 2) == 2);
 
+// The same machine with its L3 a victim cache of the L2. A Schoenauer triad in memory: the L2 takes 4 lines
+// in (b, c, d and a's write-allocate), none from the L3, which holds none of them; all 4 go out into the
+// L3, a dirty, b, c and d clean (the inclusive L3: 4 in, 1 out); 5 lines between the L3 and memory either
+// way. With all arrays in the L3 and the L2 together (4 x 1.12 MB = 4.48 MB in half of 1 + 8 MiB, 4.5 MiB),
+// but not in the L3's half alone: the 4 lines come in from the L3 and 4 go out, and none reach memory.
+constexpr hml::machine_description victim_l3 = [] {
+  hml::machine_description m = three_levels;
+  m.memory[2].capacity = hml::stated(8_MiB);
+  m.memory[2].victim = true;
+  return m;
+}();
+constexpr auto streamed = hml::cache_traffic_of(schoenauer_triad(100'000'000), victim_l3);
+static_assert(streamed.levels[1].loads == 0 && streamed.levels[1].write_allocates == 0 &&
+              streamed.levels[1].evictions == 1 && streamed.levels[1].clean_victims == 3 && hml::lines_between(streamed, 1) == 4);
+static_assert(hml::lines_between(hml::cache_traffic_of(schoenauer_triad(100'000'000), hml::inclusive_caches(victim_l3)), 1) == 5);
+static_assert(hml::lines_between(streamed, 2) == 5 && hml::busier_direction(streamed, 1) == 4);
+constexpr auto in_l3 = hml::cache_traffic_of(schoenauer_triad(140'000), victim_l3);
+static_assert(in_l3.levels[1].loads == 3 && in_l3.levels[1].write_allocates == 1 && in_l3.levels[1].evictions == 1 &&
+              in_l3.levels[1].clean_victims == 3 && hml::lines_between(in_l3, 1) == 8 && in_l3.levels[2].fully_cached);
+static_assert(hml::layer_condition_capacity(victim_l3, 2, {}) == 4608_KiB &&
+              hml::layer_condition_capacity(three_levels, 2, {}) == 16_MiB);
+static_assert(!hml::cache_traffic_of(schoenauer_triad(140'000), hml::inclusive_caches(victim_l3)).levels[2].fully_cached);
+
 // Matrix rows summed into a vector, c[i] += a[j][i] * b[i] over j < M rows of N doubles: b and c do not
 // vary with j (extent 0 there), so each is reused one row later, after N doubles of its own: a distance of
 // 8N bytes each, where a's first access is new (infinite). With N = 2000, keeping b and c needs

@@ -103,6 +103,8 @@ TEST(EcmFiles, WrittenMachineFileReadsBackToTheSameModel) {
     }
   }
   EXPECT_NE(hml::to_machine_yaml(hml::cpus::skylake_sp_gold_6148).find("    full duplex: true\n"), std::string::npos);
+  EXPECT_NE(hml::to_machine_yaml(hml::cpus::skylake_sp_gold_6148).find("    victim cache: true\n"), std::string::npos);
+  EXPECT_TRUE(hml::read_machine_yaml(hml::to_machine_yaml(hml::cpus::skylake_sp_gold_6148), "skx.yml").cpu().memory[2].victim);
 }
 
 // A probed machine as the ECM model takes it: per-core cache bandwidths from the samples inside each cache
@@ -336,6 +338,11 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
        "m.yml:15: memory hierarchy[0].full duplex: the first level has no level inside it"},
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 GB/s\n    full duplex: true"),
        "memory hierarchy[3].full duplex: main memory's path is half duplex"},
+      // A victim cache is a cache level outside another.
+      {replaced(good, "  - level: L1\n    size: 32 KiB\n", "  - level: L1\n    size: 32 KiB\n    victim cache: true\n"),
+       "m.yml:15: memory hierarchy[0].victim cache: the first level has no level inside it to take victims from"},
+      {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 GB/s\n    victim cache: true"),
+       "memory hierarchy[3].victim cache: main memory (the last level) is no cache"},
   };
   expect_refused(cases, [](const std::string& text) { (void)hml::read_machine_yaml(text, "m.yml"); });
   // A file without an id takes its name's, so that `hml devices FILE --format yaml` writes one a machine file
@@ -1022,6 +1029,52 @@ TEST(EcmCli, StatesEachCachesLayerCondition) {
     EXPECT_TRUE(row.ends_with(" " + std::to_string(l.loads + l.write_allocates) + "          " + std::to_string(l.evictions)))
         << row;
   }
+}
+
+// A victim L3 (Skylake-SP's): the L3's usable capacity is its own and L2's, L2's lines out are every line
+// it evicts, the table says so, and --inclusive-caches gives the model of the inclusive view (kerncraft's
+// layer conditions), which differs here: a 2D 5-point stencil whose rows of 930,000 doubles (7.44 MB) the L3
+// keeps with the L2's help only (4 rows' worth, 29.76 MB).
+TEST(EcmCli, AVictimCacheIsStatedAndInclusiveCachesIsTheInclusiveView) {
+  const std::vector<std::string> args{"ecm", "--machine", "skx_gold_6148", "--kernel", "stencil2d5", "--size",
+                                      "930000", "--rows", "100", "--t-ol", "8", "--t-nol", "4", "--format", "json"};
+  const hml::machine_description& skx = hml::cpus::skylake_sp_gold_6148;
+  const hml::in_core_time core{8 * hml::cycle, 4 * hml::cycle};
+  const hml::loop_kernel k = hml::kernels::stencil2d5(100, 930000);
+  const hml::ecm_result victim = hml::ecm(k, skx, core);
+  const hml::ecm_result inclusive = hml::ecm(k, hml::inclusive_caches(skx), core);
+  // The rows' reuse needs 29.76 MB: the L3 keeps it with the L2's MiB (30,408,704 B of room), not alone
+  // (29,360,128 B).
+  ASSERT_EQ(victim.traffic.levels[2].hits, 3U);
+  ASSERT_EQ(inclusive.traffic.levels[2].hits, 1U);
+  ASSERT_GT(hml::in(inclusive.time, hml::cycle), hml::in(victim.time, hml::cycle));
+  for (const bool as_inclusive : {false, true}) {
+    std::vector<std::string> a = args;
+    if (as_inclusive) a.push_back("--inclusive-caches");
+    const outcome o = hml_run(a);
+    ASSERT_EQ(o.status, 0) << o.err;
+    const nlohmann::json rows = nlohmann::json::parse(o.out);
+    const hml::ecm_result& r = as_inclusive ? inclusive : victim;
+    EXPECT_DOUBLE_EQ(rows[0]["t_ecm_cy"].get<double>(), hml::in(r.time, hml::cycle));
+    EXPECT_DOUBLE_EQ(rows[0]["t_L2_L3_cy"].get<double>(), hml::in(r.transfers[1].time, hml::cycle));
+    EXPECT_DOUBLE_EQ(rows[0]["t_L3_MEM_cy"].get<double>(), hml::in(r.transfers[2].time, hml::cycle));
+  }
+  std::vector<std::string> table = args;
+  table.resize(table.size() - 2);
+  const outcome o = hml_run(table);
+  ASSERT_EQ(o.status, 0) << o.err;
+  EXPECT_NE(o.out.find("\nL3     29 MiB  "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\nL3 is a victim cache of L2: reuse is kept in both (usable), L2's other misses load past it, "
+                       "and every line L2 evicts, clean or dirty, goes into it\n"),
+            std::string::npos)
+      << o.out;
+  // L2's lines out are all the lines it took in: clean victims beside the dirty ones.
+  const hml::level_traffic& l2 = victim.traffic.levels[1];
+  EXPECT_GT(l2.clean_victims, 0U);
+  const std::size_t at = o.out.find("\nL2 ", o.out.find("layer conditions"));
+  ASSERT_NE(at, std::string::npos);
+  const std::string row = o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+  EXPECT_TRUE(row.ends_with(" " + std::to_string(l2.evictions + l2.clean_victims))) << row;
 }
 
 TEST(EcmCli, JsonCarriesFullPrecisionAndOneRowPerCore) {

@@ -37,6 +37,10 @@ TEST(MachineFile, EveryCatalogMachineRoundTripsInBothSyntaxes) {
       EXPECT_EQ(hml::write_machine_file(file.machine(), syntax, file.sources()), text) << m->id;
     }
   }
+  // Skylake-SP's L3 is a victim cache, and the file says so.
+  const std::string skx = hml::write_machine_file(hml::cpus::skylake_sp_gold_6148, file_syntax::yaml);
+  EXPECT_TRUE(hml::read_machine_file(skx, "skx").machine().memory[2].victim) << skx;
+  EXPECT_NE(skx.find("victim: true"), std::string::npos) << skx;
 }
 
 // A shipped example whose id is a built-in entry's is that entry: every figure, its kind and its source, so
@@ -173,6 +177,18 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: M, bandwidth: 1 GB/s, upstream: {full_duplex: true}}\n"),
             "m.yaml:6: memory[1].upstream.full_duplex: main memory's path is half duplex: its bandwidths already count "
             "reads and writes together");
+  // A victim cache takes the evictions of a cache inside it: neither the first level nor main memory.
+  EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB, victim: true}\n  - {name: M, bandwidth: 1 GB/s}\n"),
+            "m.yaml:5: memory[0].victim: the first level has no level inside it to take victims from");
+  EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: M, bandwidth: 1 GB/s, victim: true}\n"),
+            "m.yaml:6: memory[1].victim: main memory (the last level) is no cache: a victim cache is a cache level "
+            "outside another");
+  EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: L2, capacity: 1 MiB, victim: yes}\n"
+                            "  - {name: M, bandwidth: 1 GB/s}\n").substr(0, 26),
+            "m.yaml:6: memory[1].victim");
+  EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: L2, capacity: 1 MiB, victim: true}\n"
+                            "  - {name: M, bandwidth: 1 GB/s}\n"),
+            "accepted");
   // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.
   EXPECT_EQ(error_of(head + "note: \"a\\x19b\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: note: a control character or a byte that is not UTF-8");
