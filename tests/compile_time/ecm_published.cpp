@@ -4,6 +4,7 @@
 // compare with assertAlmostEqual(places=1) (within 0.05 cy) for L1-L2 and L2-L3 and places=0 (within 0.5)
 // for L3-MEM; so do these. All in cy/CL; kerncraft's layer conditions take the whole cache (share 1).
 #include <cstdint>
+#include <string_view>
 import hml;
 
 namespace {
@@ -127,9 +128,11 @@ static_assert(lc_100.levels[2].lines() == 3 && lc_100.levels[0].lines() == 5 && 
 
 // 7. The current testbeds' inputs, by hand: STREAM triad in memory (2 loads, the write-allocate and the
 //    eviction: 3 lines in, 1 out). Sapphire Rapids, one SNC4 domain (kerncraft's SapphireRapids_Platinum-8470.yml):
-//    4 lines at 64 B/cy from L2 (4 cy); L3 <-> L2 at 16 B/cy each way, the 3 lines in take the time (12 cy,
-//    where a half-duplex path would take 16); the triad mix's 59.35 GB/s x 5/4 at 2.0 GHz, 37.09 B/cy, for
-//    256 B: 6.90 cy. Skylake-SP the same way at 2.4 GHz and 86.29 GB/s: 4, 12 and 5.70 cy.
+//    4 lines at 64 B/cy from L2 (4 cy); L3 <-> L2 at 16 B/cy each way, its L3 a victim cache: none of the 3
+//    lines the L2 takes in come from it, and all 3 go out into it, a dirty, b and c clean (the inclusive
+//    view: 3 in, 1 out); 3 lines take the time either way (12 cy, where a half-duplex path would take 16 or
+//    12); the triad mix's 59.35 GB/s x 5/4 at 2.0 GHz, 37.09 B/cy, for 256 B: 6.90 cy. Skylake-SP the same
+//    way at 2.4 GHz and 86.29 GB/s: 4, 12 and 5.70 cy.
 constexpr auto spr_triad = hml::ecm(hml::kernels::stream_triad(100'000'000), hml::cpus::sapphire_rapids_8470);
 static_assert(within(spr_triad.transfers[0].time, 4, 1e-9) && within(spr_triad.transfers[1].time, 12, 1e-9));
 static_assert(within(spr_triad.transfers[2].time, 256 * 2.0 / (59.35 * 1.25), 1e-9) && within(spr_triad.transfers[2].time, 6.90, 0.005));
@@ -138,5 +141,49 @@ static_assert(within(skx_triad.transfers[0].time, 4, 1e-9) && within(skx_triad.t
 static_assert(within(skx_triad.transfers[2].time, 256 * 2.4 / (86.29 * 1.25), 1e-9) && within(skx_triad.transfers[2].time, 5.70, 0.005));
 static_assert(hml::cpus::sapphire_rapids_8470.cores == 13 &&
               hml::cpus::sapphire_rapids_8470.memory[2].capacity.value == 26.25 * 1024 * 1024 * hml::byte);
+static_assert(spr_triad.traffic.levels[1].loads == 0 && spr_triad.traffic.levels[1].clean_victims == 2 &&
+              hml::busier_direction(spr_triad.traffic, 1) == 3);
+
+// 8. AMD's Genoa (EPYC 9654, Zen 4), a core's view: 32 KiB L1, 1 MiB L2, its CCD's 32 MiB L3 (a victim cache),
+//    L2 -> L1 at 32 B/cy and L3 <-> L2 at 27 B/cy, each way at once, both overlapping the in-core time and
+//    each other; main memory not. The port model: 2 vector loads (32 B), 1 store and 3 of the two together,
+//    2 FMA a cycle. Schoenauer triad a = b + c d: T_OL 2 (2 stores of 32 B), T_nOL 3 (6 loads over 2; the 8
+//    memory operations over 3 are 2.67); with data in L2, 4 lines in and 1 out each way at once: 4 x 2 = 8
+//    cy, the whole prediction as it overlaps (summed it would be 3 + 8 = 11); in L3, 4 lines in (the L3's
+//    hits) and 4 out (every line the L2 evicts): 4 x 64 / 27 = 9.48 cy; in memory 5 lines at the measured
+//    360 GB/s (load, no write-allocate to scale) at 2.4 GHz: 5 x 64 x 2.4 / 360 = 2.13 cy, added to T_nOL:
+//    max(2, 8, 9.48, 3 + 2.13) = 9.48. STREAM triad the same way: {2 || 2 | 6 | 7.11 | 1.71}, copy
+//    {2 || 1.33 | 4 | 4.74 | 1.28}.
+constexpr auto genoa = hml::cpus::genoa_epyc_9654;
+constexpr auto genoa_schoenauer = hml::ecm(hml::kernels::schoenauer_triad(100'000'000), genoa);
+static_assert(within(genoa_schoenauer.core.overlapping, 2, 1e-9) && within(genoa_schoenauer.core.non_overlapping, 3, 1e-9));
+static_assert(within(genoa_schoenauer.transfers[0].time, 8, 1e-9) &&
+              within(genoa_schoenauer.transfers[1].time, 4 * 64 / 27.0, 1e-9) &&
+              within(genoa_schoenauer.transfers[1].time, 9.48, 0.005) &&
+              within(genoa_schoenauer.transfers[2].time, 5 * 64 * 2.4 / 360, 1e-9) &&
+              within(genoa_schoenauer.transfers[2].time, 2.13, 0.005));
+static_assert(within(genoa_schoenauer.predictions[1], 8, 1e-9) && within(genoa_schoenauer.predictions[2], 9.48, 0.005) &&
+              genoa_schoenauer.time == genoa_schoenauer.predictions[2]);
+static_assert(genoa_schoenauer.traffic.levels[1].loads == 0 && genoa_schoenauer.traffic.levels[1].clean_victims == 3 &&
+              genoa_schoenauer.traffic.levels[1].evictions == 1);
+constexpr auto genoa_triad = hml::ecm(hml::kernels::stream_triad(100'000'000), genoa);
+static_assert(within(genoa_triad.core.overlapping, 2, 1e-9) && within(genoa_triad.core.non_overlapping, 2, 1e-9) &&
+              within(genoa_triad.transfers[0].time, 6, 1e-9) && within(genoa_triad.transfers[1].time, 7.11, 0.005) &&
+              within(genoa_triad.transfers[2].time, 1.71, 0.005));
+constexpr auto genoa_copy = hml::ecm(hml::kernels::copy(100'000'000), genoa);
+static_assert(within(genoa_copy.core.overlapping, 2, 1e-9) && within(genoa_copy.core.non_overlapping, 4 / 3.0, 1e-9) &&
+              within(genoa_copy.transfers[0].time, 4, 1e-9) && within(genoa_copy.transfers[1].time, 4.74, 0.005) &&
+              within(genoa_copy.transfers[2].time, 1.28, 0.005));
+// With the caches' transfers summed, as on Intel's cores, the Schoenauer triad in L2 would take 3 + 8 = 11 cy.
+constexpr auto genoa_summed = [] {
+  hml::machine_description m = genoa;
+  m.memory[1].upstream.overlaps = false;
+  m.memory[2].upstream.overlaps = false;
+  return m;
+}();
+static_assert(within(hml::ecm(hml::kernels::schoenauer_triad(10'000), genoa_summed).time, 11, 1e-9) &&
+              within(hml::ecm(hml::kernels::schoenauer_triad(10'000), genoa).time, 8, 1e-9));
+static_assert(genoa.cores == 96 && genoa.memory[2].victim && genoa.memory[2].capacity.value == 32 * 1024 * 1024 * hml::byte &&
+              genoa.llvm_cpu == "znver4");
 
 }  // namespace
