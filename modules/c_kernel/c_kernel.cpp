@@ -2,6 +2,7 @@
 // defines; the reader of cursors is kernel_reader (reader.cppm), clang as a child process clang_process.cpp.
 module;
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <csignal>
 #include <cstddef>
@@ -97,6 +98,8 @@ std::string first_error(CXTranslationUnit unit, std::string_view file, std::span
                                                 " defines " + name + " as well; give its value in one place"));
     }
     if (message.ends_with("file not found")) return where + ": #include is outside the kernel subset: a kernel is one file";
+    // clang names the last extent of an array whose size overflows ("array is too large (2 elements)").
+    if (message.starts_with("array is too large")) return where + ": an array of more than 2^36 elements";
     constexpr std::string_view undeclared = "use of undeclared identifier '";
     if (message.starts_with(undeclared) && message.back() == '\'')
       message += ": define it with -D " + message.substr(undeclared.size(), message.size() - undeclared.size() - 1) + "=VALUE";
@@ -119,14 +122,76 @@ void check_characters(std::string_view text, std::string_view file) {
          "): a kernel is C text");
 }
 
-// clang's parser recurses once for each operator or parenthesis it nests, on a thread of 8 MiB: a statement
-// of a few thousand (2,000 unary minuses, 800 casts) overflows that stack and ends the process. A kernel's
-// statement holds tens (kerncraft's 3d-long-range.c: 73), so one of more than 1,024 is refused before clang
-// reads it: in the file as written, and in what its macros expand to.
-constexpr std::size_t most_operators_a_statement = 1024;
-void check_statement_sizes(std::string_view text, std::string_view file, bool expanded) {
-  std::size_t operators = 0;
+// A define whose name the kernel declares (`-D i=5` where the loop counts `for (int i = ...`) would replace
+// the declared name with a number, and clang would blame the kernel's line: it is the define's mistake.
+void check_defines_not_declared(std::string_view text, std::string_view file, std::span<const c_define> defines) {
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  static constexpr std::string_view types[] = {"int", "long", "short", "char", "float", "double", "signed", "unsigned", "size_t"};
+  std::string_view previous;  // the word before this one, where only blanks and stars lie between
   std::size_t line = 1;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (!is_word(c)) {
+      if (c != ' ' && c != '\t' && c != '\n' && c != '*') previous = {};
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && is_word(text[end])) ++end;
+    const std::string_view word = text.substr(i, end - i);
+    if (std::find(std::begin(types), std::end(types), previous) != std::end(types))
+      for (const c_define& d : defines)
+        if (d.name == word)
+          throw c_define_error(detail::one_line(d.name + "=" + std::to_string(d.value) + ": " + std::string{file} + ":" +
+                                                std::to_string(line) + " declares " + d.name +
+                                                " itself; -D gives the sizes a kernel names, not its own variables"));
+    previous = word;
+    i = end - 1;
+  }
+}
+
+// A kernel's lines are its file's: a #line directive (or GNU's `# 12 "file"` line marker) would make clang
+// name other lines in every message, so it is refused where it is.
+void check_line_directives(std::string_view text, std::string_view file) {
+  std::size_t line = 1;
+  for (std::size_t begin = 0; begin < text.size(); ++line) {
+    const std::size_t end = std::min(text.find('\n', begin), text.size());
+    std::string_view l = text.substr(begin, end - begin);
+    begin = end + 1;
+    const auto skip_blanks = [&l] {
+      while (!l.empty() && (l.front() == ' ' || l.front() == '\t')) l.remove_prefix(1);
+    };
+    skip_blanks();
+    if (!l.starts_with('#')) continue;
+    l.remove_prefix(1);
+    skip_blanks();
+    if (l.starts_with("line") || (!l.empty() && l.front() >= '0' && l.front() <= '9'))
+      refuse(std::string{file} + ":" + std::to_string(line) + ": #line is outside the kernel subset: the lines are the file's own");
+  }
+}
+
+// clang's parser recurses once for each operator or parenthesis it nests, and once for each statement one
+// holds (a label, a loop or branch without braces), on a thread of 8 MiB: a statement of a few thousand
+// (2,000 unary minuses, 800 casts) overflows that stack and ends the process, as do 5,000 nested `for (;;)`,
+// 10,000 labels or 20,000 ternaries. A kernel's statement holds tens of operators (kerncraft's
+// 3d-long-range.c: 73) and the whole kernel a few loops, so a statement of more than 1,024 operators and
+// parentheses, a kernel of more than 4,096 of them (commas, comparisons and ternaries too), one of more
+// than 256 loops, branches, labels and ternaries and one of more than 1,024 statements (whose compile would
+// take minutes: 32,000 took two) are refused before clang reads them: in the file as written, and in what
+// its macros expand to.
+constexpr std::size_t most_operators_a_statement = 1024;
+constexpr std::size_t most_operators_a_kernel = 4096;
+constexpr std::size_t most_nesting_a_kernel = 256;
+constexpr std::size_t most_statements_a_kernel = 1024;  // semicolons: declarations, statements, a loop's clauses
+void check_statement_sizes(std::string_view text, std::string_view file, bool expanded) {
+  std::size_t operators = 0;  // in the statement at hand
+  std::size_t all_operators = 0;
+  std::size_t nesting = 0;  // loops, branches, labels and ternaries
+  std::size_t statements = 0;
+  std::size_t line = 1;
+  const auto where = [&] { return std::string{file} + (expanded ? "" : ":" + std::to_string(line)) + ": "; };
+  const auto expansion = [&] { return expanded ? " once its macros are expanded" : ""; };
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') ++line;
@@ -139,15 +204,33 @@ void check_statement_sizes(std::string_view text, std::string_view file, bool ex
       i = stop - 1;
       continue;
     }
-    if (c == ';' || c == '{' || c == '}') {
+    if (is_word(c)) {  // a word: a loop or branch keyword nests a statement
+      std::size_t end = i;
+      while (end < text.size() && is_word(text[end])) ++end;
+      static constexpr std::string_view nesting_words[] = {"if", "else", "for", "while", "do", "switch", "case", "default", "goto"};
+      if (std::find(std::begin(nesting_words), std::end(nesting_words), text.substr(i, end - i)) != std::end(nesting_words))
+        ++nesting;
+      i = end - 1;
+    } else if (c == ';' || c == '{' || c == '}') {
       operators = 0;
+      if (c == ';' && ++statements > most_statements_a_kernel)
+        refuse(where() + "more than " + std::to_string(most_statements_a_kernel) + " statements and declarations" +
+               expansion() + "; a kernel holds tens");
       continue;
+    } else if (std::string_view{"()+-*/!~&?:,<>=%^|"}.find(c) != std::string_view::npos) {
+      ++operators;
+      ++all_operators;
+      if (c == '?' || c == ':') ++nesting;  // a ternary's branches, or a label
     }
-    if (std::string_view{"()+-*/!~&"}.find(c) == std::string_view::npos) continue;
-    if (++operators <= most_operators_a_statement) continue;
-    refuse(std::string{file} + (expanded ? "" : ":" + std::to_string(line)) + ": a statement of more than " +
-           std::to_string(most_operators_a_statement) + " operators and parentheses" +
-           (expanded ? " once its macros are expanded" : "") + "; a kernel's statements hold tens");
+    if (operators > most_operators_a_statement)
+      refuse(where() + "a statement of more than " + std::to_string(most_operators_a_statement) + " operators and parentheses" +
+             expansion() + "; a kernel's statements hold tens");
+    if (all_operators > most_operators_a_kernel)
+      refuse(where() + "more than " + std::to_string(most_operators_a_kernel) + " operators and parentheses in the kernel" +
+             expansion() + "; a kernel holds hundreds");
+    if (nesting > most_nesting_a_kernel)
+      refuse(where() + "more than " + std::to_string(most_nesting_a_kernel) + " loops, branches, labels and ternaries" +
+             expansion() + "; a kernel is one loop nest of a few loops");
   }
 }
 
@@ -224,18 +307,32 @@ bool is_identifier(std::string_view s) {
 }  // namespace
 
 c_define parse_c_define(std::string_view text) {
-  const std::string expected =
-      "'" + std::string{text.substr(0, 60)} + "': expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude";
+  const std::string expected = "'" + std::string{text.substr(0, 60)} +
+                               "': expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude (decimal, "
+                               "or 0x hexadecimal and 0 octal as C reads them)";
   const std::size_t equals = text.find('=');
   if (equals == std::string_view::npos || !is_identifier(text.substr(0, equals))) refuse(expected);
   std::string_view digits = text.substr(equals + 1);
   const bool negative = digits.starts_with('-');
   if (negative) digits.remove_prefix(1);
-  if (digits.empty() || digits.size() > 13 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+  // As the C preprocessor reads an integer constant: 0x1F is hexadecimal, 010 octal (8), 09 no number.
+  int base = 10;
+  if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
+    base = 16;
+    digits.remove_prefix(2);
+  } else if (digits.size() > 1 && digits[0] == '0') {
+    base = 8;
+    digits.remove_prefix(1);
+  }
+  const auto digit = [base](char c) -> int {
+    const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+    return d < base ? d : -1;
+  };
+  if (digits.empty() || digits.size() > 16 || !std::all_of(digits.begin(), digits.end(), [&](char c) { return digit(c) >= 0; }))
     refuse(expected);
   std::int64_t value = 0;
-  for (const char c : digits) value = value * 10 + (c - '0');
-  if (value >= largest_number) refuse(expected);
+  for (const char c : digits)
+    if ((value = value * base + digit(c)) >= largest_number) refuse(expected);
   return {.name = std::string{text.substr(0, equals)}, .value = negative ? -value : value};
 }
 
@@ -257,6 +354,10 @@ std::string one_line(std::string message) {
 
 void refuse(std::string message) { throw ecm_file_error(one_line(std::move(message))); }
 
+std::string_view without_byte_order_mark(std::string_view text) noexcept {
+  return text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+}
+
 std::string define_argument(const c_define& d) {
   if (!is_identifier(d.name) || d.value <= -largest_number || d.value >= largest_number)
     refuse("-D " + d.name.substr(0, 60) + ": expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude");
@@ -266,6 +367,8 @@ std::string define_argument(const c_define& d) {
 parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std::span<const c_define> defines) {
   check_c_defines(defines);
   check_characters(text, file);
+  check_defines_not_declared(text, file, defines);
+  check_line_directives(text, file);
   check_statement_sizes(text, file, false);
   // kerncraft's kernels are statements, not a function: wrapped in one, as kerncraft wraps them, with the
   // file's own line numbers from its first line on.
@@ -322,7 +425,7 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
 }  // namespace detail
 
 loaded_kernel read_kernel_c(std::string_view text, std::string_view file, std::span<const c_define> defines) {
-  return loaded_kernel{detail::parse_c_kernel(text, file, defines).storage};
+  return loaded_kernel{detail::parse_c_kernel(detail::without_byte_order_mark(text), file, defines).storage};
 }
 
 }  // namespace hml

@@ -123,6 +123,10 @@ struct parsed_c_kernel {
 [[nodiscard]] parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file,
                                              std::span<const c_define> defines);
 
+// The text without a UTF-8 byte order mark at its start (an editor's, which the YAML and CSV readers skip
+// too, and which clang would take for a name once the kernel is wrapped).
+[[nodiscard]] std::string_view without_byte_order_mark(std::string_view text) noexcept;
+
 // An ecm_file_error of one line: control characters in `message` (a quoted file's) become spaces.
 [[noreturn]] void refuse(std::string message);
 // `message` with its control characters as spaces, as refuse() throws it.

@@ -235,8 +235,10 @@ compiled_in_core compile_and_analyse(const detail::parsed_c_kernel& parsed, std:
   for (const std::string a : {"-S", "-o", "-", "-fsave-optimization-record=yaml"}) arguments.push_back(a);
   arguments.push_back("-foptimization-record-file=" + record.path());
   arguments.push_back("-");
+  // A kernel within the reader's bounds compiles in well under a second; ten of processor time is the most.
   const detail::clang_process process{.arguments = std::move(arguments), .input = &source, .output = &assembly,
-                                      .errors = &errors, .shared = {&record}, .largest_file = largest_output};
+                                      .errors = &errors, .shared = {&record}, .largest_file = largest_output,
+                                      .cpu_seconds = 10};
   if (const std::string failed = compile(process); !failed.empty())
     refuse(std::string{file} + ": " + out.compiler + " failed: " + failed);
 
@@ -312,6 +314,7 @@ compiled_in_core in_core_from_c(std::string_view text, std::string_view file, st
 c_kernel_analysis analyse_c_kernel(std::string_view text, std::string_view file, std::span<const c_define> defines,
                                    std::string_view llvm_cpu, std::size_t cacheline_bytes) {
   check_llvm_cpu(llvm_cpu);
+  text = detail::without_byte_order_mark(text);
   detail::parsed_c_kernel parsed = detail::parse_c_kernel(text, file, defines);
   compiled_in_core in_core = compile_and_analyse(parsed, text, file, defines, llvm_cpu, cacheline_bytes);
   return {loaded_kernel{std::move(parsed.storage)}, std::move(in_core)};

@@ -739,6 +739,57 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
   refused_with("#define A - - - - - - - - - -\n#define B A A A A A A A A A A\n#define C B B B B B B B B B B\n"
                "double a[9], b[9];\nfor (int i = 0; i < 9; ++i) b[i] = C C a[i];",
                "k.c: a statement of more than 1024 operators and parentheses once its macros are expanded");
+  // Statements that nest without braces, and expressions of many commas or ternaries, each of which clang's
+  // parser recurses into (a held-out trial ended the process with each: 20,000 labels or `default:`, 5,000
+  // nested `for (;;)`, 4,500 nested loops, 20,000 ternaries in a declaration, 60,000 commas); and a body of
+  // 32,000 statements, whose compile took two minutes.
+  const auto repeated = [](std::string_view piece, int n) {
+    std::string out;
+    for (int k = 0; k < n; ++k) out += piece;
+    return out;
+  };
+  const std::string loop = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) ";
+  refused_with(loop + repeated("L: ", 20'000) + "a[i] = b[i];", "k.c:2: more than 256 loops, branches, labels and ternaries");
+  refused_with(loop + "switch (i) " + repeated("default: ", 20'000) + "a[i] = b[i];",
+               "k.c:2: more than 256 loops, branches, labels and ternaries");
+  refused_with(loop + repeated("for (;;) ", 5'000) + "a[i] = b[i];", "k.c:2: more than 256 loops, branches");
+  std::string nest = "double a[N];\n";
+  for (int k = 0; k < 4'500; ++k) nest += "for (int i" + std::to_string(k) + " = 0; i" + std::to_string(k) + " < 2; ++i" + std::to_string(k) + ")\n";
+  refused_with(nest + "a[0] = 1;", ": more than 256 loops, branches, labels and ternaries");
+  refused_with("double s = " + repeated("1 ? ", 20'000) + "1" + repeated(" : 0", 20'000) + ";\n" + loop + "a[i] = b[i];",
+               "k.c:1: more than 256 loops, branches, labels and ternaries");
+  refused_with("int k = (" + repeated("1,", 60'000) + "1);\n" + loop + "a[i] = b[i];",
+               "k.c:1: a statement of more than 1024 operators and parentheses");
+  std::string body = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) {\n";
+  for (int k = 0; k < 32'000; ++k) body += "a[i] = b[i];\n";
+  refused_with(body + "}", "k.c:1024: more than 1024 statements and declarations");
+  std::string commas = "double a[N], b[N];\n";
+  for (int k = 0; k < 100; ++k) commas += "double s" + std::to_string(k) + " = (" + repeated("1,", 50) + "1);\n";
+  refused_with(commas + loop + "a[i] = b[i];", ": more than 4096 operators and parentheses in the kernel");
+}
+
+// A second held-out trial: an editor's byte order mark is read past; a #line (which would make every message
+// name another line: 4000000001 for the third), an array whose size overflows (clang named "2 elements")
+// and a define that replaces a name the kernel declares (blamed on the kernel's line) each get their line.
+TEST(CKernel, ByteOrderMarkLineDirectivesHugeArraysAndDeclaredDefines) {
+  const std::string triad = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];";
+  EXPECT_EQ(kernel_in_c("\xEF\xBB\xBF" + triad, {{"N", 100}}).kernel().arrays.size(), 2U);
+  EXPECT_EQ(hml::in_core_from_c("\xEF\xBB\xBF" + triad, "k.c", std::vector<hml::c_define>{{"N", 1000}}, "sandybridge", 64).llvm_cpu,
+            "sandybridge");
+  EXPECT_EQ(error_of([&] { (void)kernel_in_c("#line 4000000000 \"x\"\n" + triad, {{"N", 100}}); }),
+            "k.c:1: #line is outside the kernel subset: the lines are the file's own");
+  EXPECT_EQ(error_of([&] { (void)kernel_in_c("double s;\n  # 7 \"x\"\n" + triad, {{"N", 100}}); }),
+            "k.c:2: #line is outside the kernel subset: the lines are the file's own");
+  std::string huge = "double h";
+  for (int d = 0; d < 6; ++d) huge += "[1048576]";
+  EXPECT_EQ(error_of([&] { (void)kernel_in_c(huge + ";\n" + triad, {{"N", 100}}); }), "k.c:1: an array of more than 2^36 elements");
+  const std::vector<hml::c_define> index{{"N", 100}, {"i", 5}};
+  try {
+    (void)hml::read_kernel_c(triad, "k.c", index);
+    ADD_FAILURE() << "a define of the loop's index was taken";
+  } catch (const hml::c_define_error& e) {
+    EXPECT_STREQ(e.what(), "i=5: k.c:2 declares i itself; -D gives the sizes a kernel names, not its own variables");
+  }
 }
 
 // What the C text may not hold, and an index that its type lets overflow, from a held-out hostile trial.
@@ -828,7 +879,14 @@ TEST(CKernel, AKilledReadLeavesNoFileBehind) {
 TEST(CKernel, DefinesAreANameAndAWholeNumber) {
   EXPECT_EQ(hml::parse_c_define("N=6000").value, 6000);
   EXPECT_EQ(hml::parse_c_define("_n2=-3").name, "_n2");
-  for (const std::string bad : {"N", "=3", "2N=3", "N=", "N=abc", "N=1.5", "N=99999999999999999", "N=1099511627776", "N M=3"})
+  // As C reads an integer constant: a leading 0 is octal, 0x hexadecimal (a trial took 01000000 as decimal).
+  EXPECT_EQ(hml::parse_c_define("N=01000000").value, 262144);
+  EXPECT_EQ(hml::parse_c_define("N=0x10").value, 16);
+  EXPECT_EQ(hml::parse_c_define("N=0XfF").value, 255);
+  EXPECT_EQ(hml::parse_c_define("N=0").value, 0);
+  EXPECT_EQ(hml::parse_c_define("N=-010").value, -8);
+  for (const std::string bad : {"N", "=3", "2N=3", "N=", "N=abc", "N=1.5", "N=99999999999999999", "N=1099511627776", "N M=3",
+                                "N=09", "N=0x", "N=0xg", "N=0x10000000000", "N=020000000000000", "N=1e3"})
     EXPECT_NE(error_of([&] { (void)hml::parse_c_define(bad); }).find("expected NAME=VALUE"), std::string::npos) << bad;
 }
 

@@ -1,0 +1,2 @@
+double a[N];
+for (int i = 0; i < N; ++i) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) for (;;) a[i] = (1,2,3);
