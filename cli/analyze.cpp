@@ -76,7 +76,7 @@ void add_analyze_command(CLI::App& hml) {
       "         hml analyze --flops 10MFLOP --bytes 120MB --time 660.713us --peak-compute 5.3TFLOP/s "
       "--peak-bandwidth 205GB/s");
   auto o = std::make_shared<analyze_options>();
-  command->add_option("--name", o->name, "the kernel's name in the output")->check(printable_text())->capture_default_str();
+  command->add_option("--name", o->name, "the kernel's name in the output")->check(name_text())->capture_default_str();
   command->add_option("--flops", o->flops, "work done, e.g. 10MFLOP (a plain number is FLOP)")
       ->type_name("WORK")
       ->required();

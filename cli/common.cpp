@@ -70,9 +70,18 @@ CLI::Validator printable_text() {
       "");
 }
 
-CLI::Validator finite_number() {
+CLI::Validator name_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
+        if (text.find_first_not_of(" \t") == std::string::npos) return "must not be empty: it names what the output shows";
+        return hml::is_printable_utf8(text) ? std::string{} : "must be UTF-8 text without control characters";
+      },
+      "");
+}
+
+CLI::Validator finite_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
         const char* begin = text.c_str();
         char* end = nullptr;
         errno = 0;
@@ -80,10 +89,16 @@ CLI::Validator finite_number() {
         if (text.empty() || end != begin + text.size() || !std::isfinite(x)) {
           return "must be a finite number, not '" + text + "'";
         }
+        // strtod reads C's hexadecimal forms too ("0x10", "0x1p-1"), which no quantity takes.
+        if (text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+          return "must be a decimal number (digits, a point, an exponent), not '" + text + "'";
+        }
         const double magnitude = std::abs(x);
-        if (errno == 0 && (magnitude == 0 || (magnitude >= hml::smallest_magnitude && magnitude <= hml::largest_magnitude))) {
+        if (magnitude == 0) {
+          text = "0";  // a negative zero is zero (it printed as "-0")
           return {};
         }
+        if (errno == 0 && magnitude >= hml::smallest_magnitude && magnitude <= hml::largest_magnitude) return {};
         return "must be zero or of magnitude 1e-30 to 1e30 (as every figure hml takes), not '" + text + "'";
       },
       "");
@@ -100,7 +115,8 @@ void for_each_option(CLI::App& hml, Visit visit) {
 
 void check_plain_numbers(CLI::App& hml) {
   for_each_option(hml, [](CLI::Option& option) {
-    if (option.get_type_name().starts_with("FLOAT")) option.check(finite_number());
+    // A transform, not a check: the validator also writes a negative zero as 0.
+    if (option.get_type_name().starts_with("FLOAT")) option.transform(finite_number());
   });
 }
 

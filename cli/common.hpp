@@ -125,6 +125,8 @@ CLI::Validator finite_number();
 // a text that goes into the output (a title, a kernel's name) is UTF-8 without control characters, as a
 // name in a file must be (hml::is_printable_utf8): an ESC would drive the terminal, a NUL cut the SVG.
 CLI::Validator printable_text();
+// ...and a name: printable_text() that is not blank (a row without a name could not be told apart).
+CLI::Validator name_text();
 void check_plain_numbers(CLI::App& hml);
 // A flag (--round, --sequential, --no-gated) is given once and takes no value: CLI11 alone reads
 // --round=yes as on, --round=banana as an error about an unnamed type, and --round --round as once.

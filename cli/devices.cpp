@@ -250,7 +250,7 @@ void run(const devices_options& o) {
     if (one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
     if (one == nullptr && system == nullptr) link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
     if (one == nullptr && system == nullptr && link == nullptr) {
-      one = &files.machine(o.file.empty() ? "devices" : "--file", which);
+      one = &files.machine(o.file.empty() ? "name" : "--file", which);  // the positional is named as usage shows it
       sources = files.sources_of(*one);
     }
   }
@@ -278,7 +278,8 @@ void run(const devices_options& o) {
     return;
   }
   if (o.format == "csv") {
-    if (link != nullptr || system != nullptr) throw input_error("--format csv: a table of machines; show a link or system as table, yaml or json");
+    if (link != nullptr || system != nullptr)
+      throw input_error("--format: csv is a table of machines; show a link or system as table, yaml or json");
     const std::vector<const hml::device*> list =
         one ? std::vector<const hml::device*>{one}
             : std::vector<const hml::device*>(hml::machines::all.begin(), hml::machines::all.end());
@@ -321,7 +322,7 @@ void add_devices_command(CLI::App& hml) {
   const CLI::Option* file = command->get_option("--file");
   command->callback([o, name, file] {
     // An empty name (a script's unset variable) would list the whole catalog as if none were given.
-    if (name->count() > 0 && o->name.empty()) throw input_error("devices: the name is empty; give a machine, link or system, or none for all");
+    if (name->count() > 0 && o->name.empty()) throw input_error("name: empty; give a machine, link or system, or none for all");
     if (file->count() > 0 && o->file.empty()) throw input_error("--file: the name is empty; give a machine file, or - for standard input");
     run(*o);
   });

@@ -245,12 +245,14 @@ input_file::input_file(std::string_view option, const std::string& path)
       path_{path},
       source_name_{std::string{option} + ": " + input_name(path) + ": "} {
   const auto cannot_read = [&](const std::string& reason) {
-    return input_error(option_ + ": cannot read '" + path_ + "': " + reason);
+    return input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'") + ": " + reason);
   };
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
-    if (std::filesystem::is_directory(path)) throw cannot_read("it is a directory");
+    // Without an error code, a loop of symbolic links throws the file system's own text; open() names it.
+    std::error_code unreadable;
+    if (std::filesystem::is_directory(path, unreadable)) throw cannot_read("it is a directory");
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd_ < 0) throw cannot_read(std::strerror(errno));
     owns_fd_ = true;
@@ -277,7 +279,9 @@ std::size_t input_file::read(std::span<char> buffer) {
       }
       return n;
     }
-    if (errno != EINTR) throw input_error(option_ + ": cannot read '" + path_ + "': " + std::strerror(errno));
+    if (errno != EINTR)
+      throw input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'") + ": " +
+                        std::strerror(errno));
   }
 }
 

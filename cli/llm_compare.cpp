@@ -86,7 +86,7 @@ std::string as_columns(const std::string& message) {
 // One run predicted: its serving figures, as `hml llm` with the row's options would print them. A run whose
 // memory does not fit its machine is predicted all the same (as `hml llm` does), with a note.
 hml::serving_figures predict(const run_options& base, const hml::measured_run& r, run_machines& machines,
-                             machine_files& files, const std::string& where) {
+                             machine_files& files, const std::string& where, std::vector<std::string>& unfit) {
   run_options o = base;
   o.compare.clear();
   o.model = r.model;
@@ -113,9 +113,10 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     check_precisions(t, g, d, i);
     if (const auto continuous = continuous_run(o, t, d, i, {"requests", "batch", "max_tokens", "prompt", "generate"})) return hml::serving(*continuous);
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {
-      note(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +
-           quantity_text(hml::memory_needed(t, g.batch, g.prompt + g.generate, i).total()) + " a device, more than " +
-           r.machine + "'s " + quantity_text(hml::usable_memory(d, i)) + "; predicted as if it fitted");
+      unfit.push_back(where + r.model + " at batch " + std::to_string(g.batch) + " needs " +
+                      quantity_text(hml::memory_needed(t, g.batch, g.prompt + g.generate, i).total()) +
+                      " a device, more than " + r.machine + "'s " + quantity_text(hml::usable_memory(d, i)) +
+                      "; predicted as if it fitted");
     }
     return hml::serving(hml::analyze_generation(t, g, d, i), g);
   } catch (const input_error& e) {
@@ -148,8 +149,9 @@ void run_compare(const run_options& o) {
   run_machines machines{files, std::filesystem::path{o.compare}.parent_path()};
 
   std::vector<comparison> rows;
+  std::vector<std::string> unfit;  // the runs whose memory does not fit their machine: one note says them all
   for (const hml::measured_run& r : runs) {
-    const hml::serving_figures predicted = predict(o, r, machines, files, input.where(r.line));
+    const hml::serving_figures predicted = predict(o, r, machines, files, input.where(r.line), unfit);
     for (const hml::serving_metric m : hml::serving_metrics) {
       if (const std::optional<double>& measured = r.figure(m)) {
         const double p = hml::figure_of(predicted, m);
@@ -157,6 +159,9 @@ void run_compare(const run_options& o) {
       }
     }
   }
+  if (!unfit.empty())
+    note(unfit.front() + (unfit.size() == 1 ? std::string{}
+                                            : " (and " + std::to_string(unfit.size() - 1) + " more runs whose memory does not fit)"));
   // The mean absolute error over all the figures, then over those of each kind (none: not printed).
   const auto errors_of = [&](std::optional<hml::serving_metric> kind) {
     std::vector<double> errors;

@@ -328,6 +328,7 @@ void llm::run(const run_options& o) {
   // Continuous batching first: its checks refuse a run at once that the generation below would take
   // seconds to analyse (a million tokens) before them.
   const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
+  if (o.chunk) check_option("--chunk", [&] { hml::validate_chunking(g.prompt, *o.chunk); });
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
   const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);

@@ -215,13 +215,11 @@ hml::precision data_type_of(std::string_view option, const std::string& text) {
 }
 
 void refuse_bit_rate(std::string_view option, const std::string& text, hml::data_rate rate) {
+  if (!hml::written_in_bits(text)) return;
   const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
-  if (unit_at == std::string::npos) return;
   const std::string unit = text.substr(unit_at);
   std::size_t bits = unit.find("bit");
-  if (bits == std::string::npos && unit.ends_with("bps")) bits = unit.size() - 3;
-  if (bits == std::string::npos && unit.ends_with("b/s")) bits = unit.size() - 3;
-  if (bits == std::string::npos) return;
+  if (bits == std::string::npos) bits = unit.size() - 3;  // "bps", "b/s"
   const std::string number = text.substr(0, text.find_last_not_of(" \t", unit_at - 1) + 1);
   const std::string bytes = number + unit.substr(0, bits) + "B/s";
   throw input_error(std::string{option} + ": \"" + text + "\" is a bit rate (" +

@@ -38,7 +38,7 @@ void add_model_options(CLI::App& command, model_options& o, bool axes) {
       command.add_option("--line", o.line, "cache line of random access")->type_name("SIZE")->capture_default_str(),
       command.add_option("--outstanding", o.outstanding,
                          "requests in flight in random access, on average (Little's law: 1.5 is taken)")
-          ->check(finite_number())
+          ->transform(finite_number())
           ->type_name("NUMBER")
           ->capture_default_str()};
   command.add_option("--overlap", o.overlap, "none: total = memory + compute (the toy lab); full: the larger")
@@ -97,7 +97,6 @@ model_space space_of(const model_options& o, bool axes) {
     check_each("--bandwidth", s.bandwidth, hml::validate_bandwidth);
   } else {
     s.hit_rate = read<double>("--hit-rate", o.hit_rate, axes);
-    for (double& h : s.hit_rate.samples) h += 0.0;  // -0 is the hit rate 0 (it printed as "-0.00")
     check_each("--hit-rate", s.hit_rate, hml::validate_hit_rate);
     s.fast = read<hml::data_rate>("--fast", o.fast, axes);
     check_each("--fast", s.fast, hml::validate_bandwidth);

@@ -167,8 +167,11 @@ void add_offload_command(CLI::App& hml) {
   auto* peak = command->add_option("--host-peak", o->host_peak, "the host's peak compute, e.g. 2TFLOP/s")->type_name("RATE");
   bandwidth->needs(peak)->excludes(system)->excludes(host);
   peak->needs(bandwidth);
+  // A system is its host, device and link together: none of them is given beside it (a trial's --system gh200
+  // --device h100_pcie kept GH200's C2C link without a word).
   auto* device = command->add_option("--device", o->device, "the device: " + std::string{machine_help})
-                     ->type_name("NAME|FILE");
+                     ->type_name("NAME|FILE")
+                     ->excludes(system);
   auto* device_bandwidth =
       command->add_option("--device-bandwidth", o->device_bandwidth, "the device's memory bandwidth, e.g. 2TB/s")
           ->type_name("RATE");
@@ -177,10 +180,11 @@ void add_offload_command(CLI::App& hml) {
   command->add_option("--device-capacity", o->device_capacity, "the device's memory, e.g. 80GB (default: unlimited)")
       ->type_name("SIZE")
       ->needs(device_bandwidth);
-  device_bandwidth->needs(device_peak)->excludes(device);
+  device_bandwidth->needs(device_peak)->excludes(device)->excludes(system);
   device_peak->needs(device_bandwidth);
   command->add_option("--link", o->link, "pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., or a rate per direction")
-      ->type_name("LINK");
+      ->type_name("LINK")
+      ->excludes(system);
   add_figures_option(*command, o->figures);
   command->add_option("--precision", o->precision, "the kernel's precision (default fp32)")->type_name("NAME");
   command->add_option("--in", o->in, "bytes copied to the device, e.g. 2GiB")->type_name("SIZE")->required();

@@ -105,7 +105,7 @@ void run(const tiers_options& o) {
   });
   attempt("weighted interleave", hml::interleave_fits(memory, w), [&] { return hml::weighted_interleave(memory, w); });
   if (two) {
-    check_option("--tier", [&] {
+    check_option(tiers_from, [&] {  // the tiers are the option's that gave them (--machine's, --system's too)
       attempt("best placement", hml::any_placement_fits(memory, w), [&] { return hml::best_placement(memory, w); });
     });
   }

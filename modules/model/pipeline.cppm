@@ -45,23 +45,33 @@ template <class StageTime, class HandOff>
 }
 
 // The steady state's time for every micro-batch to pass once: the longest round trip (its stages and the
-// p - 1 hand-offs between them) or the busiest stage's work, whichever is longer.
-template <class StageTime, class HandOff>
-[[nodiscard]] constexpr duration steady_state_cycle(unsigned stages, unsigned micro_batches, StageTime stage_time,
+// p - 1 hand-offs between them) or the busiest stage's work, whichever is longer. The micro-batches come in
+// `kinds` kinds, `count(k)` alike of kind k (a batch split into micro-batches has two sizes at most), so that
+// a step costs stages x kinds, not stages x micro-batches: `stage_time(s, k)` and `hand_off(k)` are one of
+// kind k's.
+template <class Count, class StageTime, class HandOff>
+[[nodiscard]] constexpr duration steady_state_cycle(unsigned stages, unsigned kinds, Count count, StageTime stage_time,
                                                     HandOff hand_off) {
-  validate_pipeline(stages, micro_batches);
+  validate_pipeline(stages, kinds);
   duration longest{};
-  for (unsigned j = 0; j < micro_batches; ++j) {
-    duration round_trip = static_cast<double>(stages - 1) * hand_off(j);
-    for (unsigned s = 0; s < stages; ++s) round_trip += stage_time(s, j);
+  for (unsigned k = 0; k < kinds; ++k) {
+    duration round_trip = static_cast<double>(stages - 1) * hand_off(k);
+    for (unsigned s = 0; s < stages; ++s) round_trip += stage_time(s, k);
     if (round_trip > longest) longest = round_trip;
   }
   for (unsigned s = 0; s < stages; ++s) {
     duration work{};
-    for (unsigned j = 0; j < micro_batches; ++j) work += stage_time(s, j);
+    for (unsigned k = 0; k < kinds; ++k) work += static_cast<double>(count(k)) * stage_time(s, k);
     if (work > longest) longest = work;
   }
   return longest;
+}
+
+// The same with every micro-batch a kind of its own: `stage_time(s, j)`, `hand_off(j)` of micro-batch j.
+template <class StageTime, class HandOff>
+[[nodiscard]] constexpr duration steady_state_cycle(unsigned stages, unsigned micro_batches, StageTime stage_time,
+                                                    HandOff hand_off) {
+  return steady_state_cycle(stages, micro_batches, [](unsigned) { return 1U; }, stage_time, hand_off);
 }
 
 }  // namespace hml

@@ -57,11 +57,21 @@ struct chunked_prefill_time {
   std::uint64_t steps = 0;
 };
 
+// The most steps a chunked prefill takes: each is analysed, so that a run stays within seconds.
+inline constexpr std::uint64_t max_prefill_chunks = 1'000'000;
+
+constexpr void validate_chunking(std::uint64_t prompt, std::uint64_t chunk) {
+  expects(prompt > 0 && chunk > 0, "hml: prompt and chunk must be >= 1");
+  expects(detail::ceil_div(prompt, chunk) <= max_prefill_chunks,
+          "hml: a chunked prefill takes at most 1000000 steps (the prompt over the chunk); give a larger chunk");
+}
+
 [[nodiscard]] constexpr chunked_prefill_time chunked_prefill(const transformer& t, std::uint64_t batch,
                                                               std::uint64_t prompt, std::uint64_t chunk,
                                                               const machine_description& m,
                                                               const inference_options& o = {}) {
-  expects(batch > 0 && prompt > 0 && chunk > 0, "hml: batch, prompt and chunk must be >= 1");
+  expects(batch > 0, "hml: batch must be >= 1");
+  validate_chunking(prompt, chunk);
   chunked_prefill_time r{};
   for (std::uint64_t done = 0; done < prompt; done += chunk) {
     const std::uint64_t now = prompt - done < chunk ? prompt - done : chunk;

@@ -304,9 +304,16 @@ namespace detail {
   const auto hand_off = [&](unsigned j) {
     return link_time(o.pipeline.link, bytes_of(sequences(j) * s.new_tokens * t.hidden, o.types.activations));
   };
-  const auto micro = static_cast<unsigned>(count);
-  const duration time = s.kind == phase::prefill ? fill_and_drain(stages, micro, stage_time, hand_off)
-                                                 : steady_state_cycle(stages, micro, stage_time, hand_off);
+  // In the steady state, the micro-batches by kind: kind 0 the larger ones (where there are any), kind 1 the rest.
+  const unsigned kinds = larger > 0 ? 2 : 1;
+  const auto first_of_kind = [&](unsigned k) { return k == 0 && larger > 0 ? 0U : static_cast<unsigned>(larger); };
+  const auto count_of_kind = [&](unsigned k) { return k == 0 && larger > 0 ? larger : count - larger; };
+  const duration time =
+      s.kind == phase::prefill
+          ? fill_and_drain(stages, static_cast<unsigned>(count), stage_time, hand_off)
+          : steady_state_cycle(
+                stages, kinds, count_of_kind, [&](unsigned i, unsigned k) { return stage_time(i, first_of_kind(k)); },
+                [&](unsigned k) { return hand_off(first_of_kind(k)); });
   step_analysis r{.shape = s, .pipeline_wait = time - busiest_work, .time = {time - busiest_work}};
   for (std::size_t k = 0; k < busiest_small.operators.size(); ++k) {
     operator_time op{.op = repeated(busiest_small.operators[k].op, 0)};

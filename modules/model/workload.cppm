@@ -38,9 +38,12 @@ constexpr void validate_element_size(data_size element) {
   const double bytes = element.value();
   expects(bytes > 0 && bytes <= largest_finite, "hml: access element size must be > 0");
 }
+// A line is what one memory access moves: a whole number of bytes, at most a page (GPUs' sectors are 32 B,
+// CPUs' lines 64 or 128 B; a trial's 1e-30 B made a negative time).
 constexpr void validate_line_size(data_size line) {
   const double bytes = line.value();
-  expects(bytes > 0 && bytes <= largest_finite, "hml: cache line size must be > 0");
+  expects(bytes >= 1 && bytes <= 4096 && bytes == static_cast<double>(static_cast<int>(bytes)),
+          "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
 }
 constexpr void validate_outstanding(double requests) {
   expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be within [1, 1e12)");
@@ -63,6 +66,7 @@ export namespace hml::detail {
   // Each element touches ceil(element / line) whole lines.
   const double lines_per_element = [&] {
     const double ratio = p.element / p.line;
+    if (ratio >= 0x1p52) return ratio;  // a double this large is a whole number already (and past a long long)
     const auto whole = static_cast<double>(static_cast<long long>(ratio));
     return whole == ratio ? ratio : whole + 1.0;
   }();

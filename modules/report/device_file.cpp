@@ -104,7 +104,8 @@ public:
   }
 
   template <class Q>
-  figure<Q> quantity_figure(const json& object, const std::string& parent, std::string_view name) {
+  // `memory`: a memory's bandwidth, in bytes per second (a bit rate refused: hml::written_in_bits).
+  figure<Q> quantity_figure(const json& object, const std::string& parent, std::string_view name, bool memory = false) {
     const std::string field = path(parent, name);
     if (!object.contains(name)) return {};
     const json& value = object.at(std::string{name});
@@ -121,6 +122,9 @@ public:
       fail(value.is_object() ? field + ".value" : field,
            "expected a quantity with its unit as a string (\"2 TB/s\"), not " + type_name(*number));
     }
+    if (memory && written_in_bits(number->get_ref<const std::string&>()))
+      fail(field, "\"" + number->get_ref<const std::string&>() +
+                      "\" is a bit rate, where a memory bandwidth in bytes per second is wanted (GB/s, not Gbit/s)");
     try {
       f.value = parse<Q>(number->get_ref<const std::string&>());
     } catch (const std::invalid_argument& e) {
@@ -153,9 +157,9 @@ public:
     level_description l{};
     l.name = text(j, field, "name", true);
     l.capacity = quantity_figure<data_size>(j, field, "capacity");
-    l.bandwidth = quantity_figure<data_rate>(j, field, "bandwidth");
-    l.write_bandwidth = quantity_figure<data_rate>(j, field, "write_bandwidth");
-    l.measured_bandwidth = quantity_figure<data_rate>(j, field, "measured_bandwidth");
+    l.bandwidth = quantity_figure<data_rate>(j, field, "bandwidth", true);
+    l.write_bandwidth = quantity_figure<data_rate>(j, field, "write_bandwidth", true);
+    l.measured_bandwidth = quantity_figure<data_rate>(j, field, "measured_bandwidth", true);
     l.latency = quantity_figure<duration>(j, field, "latency");
     const std::string_view scope = text(j, field, "scope", false);
     if (scope == "per_core") {

@@ -101,7 +101,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     const bool last = i + 1 == levels.size();
     level_description level{.name = out->keep(r.scalar(l, field, "level", true))};
     level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
-    level.bandwidth = stated(r.quantity<data_rate>(l, field, "bandwidth", false));
+    level.bandwidth = stated(r.memory_bandwidth(l, field, "bandwidth", false));
     level.scope = r.boolean(l, field, "shared", last) ? sharing::shared : sharing::per_core;
     level.upstream = {.rate = stated(r.per_cycle_rate(l, field, "upstream throughput")),
                       .overlaps = r.boolean(l, field, "transfers overlap", false),
@@ -121,6 +121,13 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
       r.fail(l["victim cache"], yaml_reader::path(field, "victim cache"),
              i == 0 ? "the first level has no level inside it to take victims from"
                     : "main memory (the last level) is no cache: a victim cache is a cache level outside another");
+    // Main memory is shared by the cores; only caches may be a core's own.
+    if (last && l["shared"].IsDefined() && level.scope == sharing::per_core)
+      r.fail(l["shared"], yaml_reader::path(field, "shared"), "main memory (the last level) is shared by the cores");
+    // Levels are named in the ECM's terms and tables: two of one name could not be told apart.
+    for (const level_description& other : m.memory)
+      if (other.name == level.name)
+        r.fail(l["level"], yaml_reader::path(field, "level"), "\"" + std::string{level.name} + "\" names an earlier level too");
     m.memory.push_back(level);
   }
 
@@ -135,7 +142,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
       mix.reads = static_cast<unsigned>(r.integer(x, field, "read streams", 0, 0, 64));
       mix.writes = static_cast<unsigned>(r.integer(x, field, "write streams", 0, 0, 64));
       if (mix.reads + mix.writes == 0) r.fail(x, field, "needs read streams or write streams");
-      mix.bandwidth = measured(r.quantity<data_rate>(x, field, "bandwidth", true));
+      mix.bandwidth = measured(r.memory_bandwidth(x, field, "bandwidth", true));
       mix.write_allocate_counted = r.boolean(x, field, "write-allocate counted", false);
       mix.non_temporal = r.boolean(x, field, "non-temporal stores", false);
       m.memory_bandwidths.push_back(mix);

@@ -97,8 +97,7 @@ public:
     namespace fs = std::filesystem;
     if (path.empty()) throw file_write_error{path, "the path is empty"};
     std::error_code error;
-    target_ = fs::weakly_canonical(path, error);
-    if (error) target_ = path;
+    target_ = followed(path);
     status_ = fs::status(target_, error);
     if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory"};
     if (fs::exists(status_) && !fs::is_regular_file(status_)) {
@@ -154,6 +153,20 @@ public:
   }
 
 private:
+  // The path with its symbolic links followed, the last one too where it leads nowhere yet (weakly_canonical
+  // stops at a link whose file does not exist, and the rename then replaced the link with a file).
+  static std::filesystem::path followed(std::filesystem::path path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(path, error)); ++hops) {
+      const fs::path to = fs::read_symlink(path, error);
+      if (error) break;
+      path = to.is_absolute() ? to : path.parent_path() / to;
+    }
+    const fs::path canonical = fs::weakly_canonical(path, error);
+    return error ? path : canonical;
+  }
+
   // A short name of its own: the target's name plus a suffix could pass the file system's name limit.
   [[nodiscard]] std::filesystem::path temporary_name() const {
     static std::atomic<unsigned> serial{0};

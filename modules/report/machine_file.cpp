@@ -162,6 +162,15 @@ private:
     });
   }
 
+  // A memory's bandwidth: in bytes per second, a bit rate refused (hml::written_in_bits).
+  figure<data_rate> a_memory_bandwidth(const YAML::Node& map, const std::string& parent, std::string_view name) {
+    return a_figure<data_rate>(map, parent, name, [&](const YAML::Node& m, const std::string& p, std::string_view n) {
+      const data_rate q = r_.memory_bandwidth(m, p, n, true);
+      if (!isfinite(q)) r_.fail(m[std::string{n}], fields::path(p, n), "must be finite");
+      return q;
+    });
+  }
+
   figure<bytes_per_cycle> a_per_cycle_figure(const YAML::Node& map, const std::string& parent, std::string_view name) {
     return a_figure<bytes_per_cycle>(map, parent, name, [&](const YAML::Node& m, const std::string& p, std::string_view n) {
       return r_.per_cycle_rate(m, p, n);
@@ -295,7 +304,7 @@ private:
       mix.reads = static_cast<unsigned>(r_.integer(x, at, "reads", 0, 0, 64));
       mix.writes = static_cast<unsigned>(r_.integer(x, at, "writes", 0, 0, 64));
       if (mix.reads + mix.writes == 0) r_.fail(x, at, "needs reads or writes");
-      mix.bandwidth = a_figure<data_rate>(x, at, "bandwidth");
+      mix.bandwidth = a_memory_bandwidth(x, at, "bandwidth");
       if (!mix.bandwidth.published()) r_.fail(x, fields::path(at, "bandwidth"), "missing");
       mix.write_allocate_counted = r_.boolean(x, at, "write_allocate_counted", false);
       mix.non_temporal = r_.boolean(x, at, "non_temporal", false);
@@ -312,7 +321,7 @@ private:
                            .count = static_cast<unsigned>(r_.integer(x, at, "count", 1, 1, most_cores)),
                            .cores = static_cast<unsigned>(r_.integer(x, at, "cores", 0, 1, most_cores)),
                            .last_cache = a_figure<data_size>(x, at, "last_cache"),
-                           .memory_bandwidth = a_figure<data_rate>(x, at, "memory_bandwidth")});
+                           .memory_bandwidth = a_memory_bandwidth(x, at, "memory_bandwidth")});
     }
     // Every model asks main memory's bandwidth: the level's own, a measurement, or the stream mixes'.
     const level_description& main = m.memory.back();
@@ -328,9 +337,9 @@ private:
                                 "scope", "interface", "upstream", "victim"});
     level_description l{.name = text(node, field, "name", true)};
     l.capacity = a_figure<data_size>(node, field, "capacity");
-    l.bandwidth = a_figure<data_rate>(node, field, "bandwidth");
-    l.write_bandwidth = a_figure<data_rate>(node, field, "write_bandwidth");
-    l.measured_bandwidth = a_figure<data_rate>(node, field, "measured_bandwidth");
+    l.bandwidth = a_memory_bandwidth(node, field, "bandwidth");
+    l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
+    l.measured_bandwidth = a_memory_bandwidth(node, field, "measured_bandwidth");
     l.latency = a_figure<duration>(node, field, "latency");
     const std::string scope = r_.scalar(node, field, "scope", false);
     if (scope == "per core") {

@@ -149,24 +149,33 @@ inline std::string regions(const axes& a, double bandwidth, double peak) {
 
 // Decade grid lines and ticks, minor ticks at 2..9, labels under and left of the axes, the frame (which
 // carries the axis ranges) and the axis titles.
+// Decades between two points of an axis's ends, and how many decades apart its labels stand: every one up to
+// `most` labels, else every few, so that the labels of a wide axis (a trial's 120 decades) do not overprint.
+inline int decades(double low, double high) { return static_cast<int>(std::lround(std::log10(high / low))); }
+inline int label_every(double low, double high, int most) { return std::max(1, (decades(low, high) + most) / (most + 1)); }
+
 inline std::string grid(const axes& a) {
   std::string out;
-  for (double d = a.x_low; d <= a.x_high * 1.0001; d *= 10) {
+  const int x_every = label_every(a.x_low, a.x_high, 12);
+  int k = 0;
+  for (double d = a.x_low; d <= a.x_high * 1.0001; d *= 10, ++k) {
     const double x = a.x(d);
     out += line(x, top, x, bottom, "stroke=\"#d0d0d0\"");
     out += line(x, bottom, x, bottom + 6, "stroke=\"black\"");
-    out += text(x, bottom + 20, std::string{format_number(d, general(6)).view()}, "text-anchor=\"middle\"");
-    for (int m = 2; m < 10 && d * 10 <= a.x_high * 1.0001; ++m) {
+    if (k % x_every == 0) out += text(x, bottom + 20, std::string{format_number(d, general(6)).view()}, "text-anchor=\"middle\"");
+    for (int m = 2; m < 10 && x_every == 1 && d * 10 <= a.x_high * 1.0001; ++m) {
       const double minor = a.x(d * m);
       out += line(minor, bottom, minor, bottom + 3, "stroke=\"black\"");
     }
   }
-  for (double d = a.y_low; d <= a.y_high * 1.0001; d *= 10) {
+  const int y_every = label_every(a.y_low, a.y_high, 10);
+  k = 0;
+  for (double d = a.y_low; d <= a.y_high * 1.0001; d *= 10, ++k) {
     const double y = a.y(d);
     out += line(left, y, right, y, "stroke=\"#d0d0d0\"");
     out += line(left - 6, y, left, y, "stroke=\"black\"");
-    out += text(left - 9, y + 4, rate_text(compute_rate::from_value(d)), "text-anchor=\"end\"");
-    for (int m = 2; m < 10 && d * 10 <= a.y_high * 1.0001; ++m) {
+    if (k % y_every == 0) out += text(left - 9, y + 4, rate_text(compute_rate::from_value(d)), "text-anchor=\"end\"");
+    for (int m = 2; m < 10 && y_every == 1 && d * 10 <= a.y_high * 1.0001; ++m) {
       const double minor = a.y(d * m);
       out += line(left - 3, minor, left, minor, "stroke=\"black\"");
     }

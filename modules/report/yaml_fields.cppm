@@ -119,8 +119,11 @@ public:
       // yaml-cpp says "illegal block entry" (or "end of map not found") for a tab that indents: say so.
       const std::string_view line = line_at(text, e.mark.line);
       const bool tab = line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
-      throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + ": not YAML: " + e.msg +
-                  (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
+      // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there).
+      const std::size_t first = text.find_first_not_of(" \t\r\n");
+      const bool json = first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+      throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + (json ? ": not JSON: " : ": not YAML: ") +
+                  e.msg + (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
     }
     if (!root.IsDefined() || root.IsNull()) throw Error(std::string{file_} + ":1: the file is empty");
     refuse_tags(root, "");
@@ -247,6 +250,8 @@ public:
       return {};
     }
     if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value");
+    // A required field left blank ("", "  ") is as good as missing: a name, a key or a figure that says nothing.
+    if (required && node.Scalar().find_first_not_of(" \t") == std::string::npos) fail(node, path(parent, name), "empty");
     return node.Scalar();
   }
 
@@ -262,6 +267,15 @@ public:
     }
     if (!(q.value() > 0)) fail(map[std::string{name}], path(parent, name), "must be > 0");
     return q;
+  }
+
+  // A memory's bandwidth: a quantity() in bytes per second, a bit rate refused (hml::written_in_bits).
+  data_rate memory_bandwidth(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+    const std::string text = scalar(map, parent, name, required);
+    if (written_in_bits(text))
+      fail(map[std::string{name}], path(parent, name),
+           "\"" + text + "\" is a bit rate, where a memory bandwidth in bytes per second is wanted (GB/s, not Gbit/s)");
+    return quantity<data_rate>(map, parent, name, required);
   }
 
   // "32 B/cy": a number and the unit B/cy.

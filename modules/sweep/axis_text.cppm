@@ -59,7 +59,8 @@ inline std::string quoted_text(std::string_view text) { return "\"" + std::strin
 
 inline constexpr std::string_view axis_forms = "FROM:TO:POINTS[:log], a comma-separated list or one value";
 
-// A finite double, the whole text (spaces around it aside).
+// A finite double, the whole text (spaces around it aside), zero or of a magnitude from 1e-30 to 1e30 as
+// every figure hml takes (hml::smallest_magnitude); a negative zero is zero.
 inline double read_number(std::string_view text) {
   const std::string_view number = trimmed(text);
   double value = 0.0;
@@ -68,7 +69,14 @@ inline double read_number(std::string_view text) {
     throw parse_error("cannot read " + quoted_text(text) + " as a number; expected a finite number such as 0.95",
                       text, 0, "a finite number");
   }
-  return value;
+  const double magnitude = value < 0 ? -value : value;
+  if (value != 0 && (magnitude < smallest_magnitude || magnitude > largest_magnitude)) {
+    throw parse_error("cannot read " + quoted_text(text) + " as a number: it is " +
+                          (magnitude < smallest_magnitude ? "too small" : "too large") +
+                          "; expected zero or a number of magnitude 1e-30 to 1e30",
+                      text, 0, "zero or a number of magnitude 1e-30 to 1e30");
+  }
+  return value + 0.0;
 }
 
 template <class T>

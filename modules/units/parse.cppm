@@ -42,6 +42,16 @@ export namespace hml {
 inline constexpr double smallest_magnitude = 1e-30;
 inline constexpr double largest_magnitude = 1e30;
 
+// Whether a rate is written in bits ("800 Gbit/s", "3.35Tbps", "25 Gb/s"): a memory's bandwidth is published
+// in bytes per second, and a bit rate there is almost surely a byte rate with a lower-case b, 8x too slow.
+// The readers of memory bandwidths refuse it; links and pin rates take bits.
+[[nodiscard]] constexpr bool written_in_bits(std::string_view text) noexcept {
+  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
+  if (unit_at == std::string_view::npos) return false;
+  const std::string_view unit = text.substr(unit_at);
+  return unit.find("bit") != std::string_view::npos || unit.ends_with("bps") || unit.ends_with("b/s");
+}
+
 struct parse_options {
   // A number without a unit is in the base unit: bytes, seconds, FLOP, B/s, FLOP/s, FLOP/B or Hz.
   // Off by default, because "10" as a data rate is more often a forgotten unit than 10 B/s; the CLI turns

@@ -343,6 +343,12 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
        "m.yml:15: memory hierarchy[0].victim cache: the first level has no level inside it to take victims from"},
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 GB/s\n    victim cache: true"),
        "memory hierarchy[3].victim cache: main memory (the last level) is no cache"},
+      // From a held-out trial: what the machine file format refuses, this one refuses too.
+      {replaced(good, "  - level: L3", "  - level: L2"), "memory hierarchy[2].level: \"L2\" names an earlier level too"},
+      {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 GB/s\n    shared: false"),
+       "memory hierarchy[3].shared: main memory (the last level) is shared by the cores"},
+      {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 355.4 Gbit/s"),
+       "memory hierarchy[3].bandwidth: \"355.4 Gbit/s\" is a bit rate"},
   };
   expect_refused(cases, [](const std::string& text) { (void)hml::read_machine_yaml(text, "m.yml"); });
   // A file without an id takes its name's, so that `hml devices FILE --format yaml` writes one a machine file

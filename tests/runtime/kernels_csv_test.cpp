@@ -138,6 +138,23 @@ read_result read_whole(std::string_view text) {
 
 // Both ways must read the same kernels, and refuse the same input with the same message, wherever in a line
 // the byte that ends a field falls (the one-pass search goes eight bytes at a time).
+// A list has a most: an endless stream ends there, on the line past it (a trial streamed 300 MB of kernels
+// into `hml roofline`, which had no bound). The bound is the reader's, given smaller here.
+TEST(KernelsCsv, AListPastItsMostIsRefusedOnTheLinePastIt) {
+  static_assert(hml::max_kernels_csv_records == 10'000'000);
+  hml::kernels_csv_reader reader{hml::text_source("name,flops,memory_bytes\na,1,1\nb,2,2\nc,3,3\n"), 2};
+  hml::kernel_record k;
+  EXPECT_TRUE(reader.next(k));
+  EXPECT_TRUE(reader.next(k));
+  try {
+    (void)reader.next(k);
+    ADD_FAILURE() << "a third kernel was read";
+  } catch (const hml::kernels_csv_error& e) {
+    EXPECT_EQ(e.line(), 4U);
+    EXPECT_EQ(e.problem(), "more than 2 kernels, the most a list takes; split the list");
+  }
+}
+
 TEST(KernelsCsv, LinesReadInOnePassReadAsByteByByte) {
   std::string text = "name,flops,memory_bytes\n\n  \r\n";
   for (std::size_t at = 0; at < 20; ++at) {

@@ -640,6 +640,10 @@ TEST(LlmCli, ChunkedPrefillBesideThePrefillAtOnce) {
   const outcome both = llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--context", "4096", "--chunk", "512"});
   EXPECT_EQ(both.status, 2) << both.err;
   EXPECT_NE(both.err.find("--chunk"), std::string::npos) << both.err;
+  // Each chunk is a step analysed: at most 10^6 of them (a chunk of one token on 10^8 would take half an hour).
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1000001", "--chunk", "1"},
+                        "--chunk: a chunked prefill takes at most 1000000 steps (the prompt over the chunk); give a larger chunk");
+  static_assert(hml::max_prefill_chunks == 1'000'000);
 }
 
 // --- hml llm --compare ------------------------------------------------------------------------------
@@ -868,7 +872,16 @@ TEST(LlmCli, CompareFindsMachineFilesBesideTheRunsAndNotesRunsThatDoNotFit) {
                                                  expected),
                          g).time_to_first_token.value.value());
   EXPECT_NE(by_file.err.find("runs.csv:3: llama-2-70b at batch 1 needs "), std::string::npos) << by_file.err;
-  EXPECT_NE(by_file.err.find("; predicted as if it fitted"), std::string::npos) << by_file.err;
+  EXPECT_TRUE(by_file.err.ends_with("; predicted as if it fitted\n")) << by_file.err;
+  // Many runs that do not fit are one note, not one a run (a trial's 10,000 runs wrote 10,003 lines).
+  std::string many{runs_header};
+  for (int k = 0; k < 500; ++k) many += "llama-2-70b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,30,s,src\n";
+  const outcome crowded = llm({"--compare", dir.file("many.csv", many).string(), "--format", "csv"});
+  ASSERT_EQ(crowded.status, 0) << crowded.err;
+  EXPECT_EQ(std::count(crowded.err.begin(), crowded.err.end(), '\n'), 2) << crowded.err;  // and the machine's figures
+  EXPECT_NE(crowded.err.find("many.csv:2: llama-2-70b at batch 1 needs "), std::string::npos) << crowded.err;
+  EXPECT_NE(crowded.err.find("; predicted as if it fitted (and 499 more runs whose memory does not fit)\n"), std::string::npos)
+      << crowded.err;
   // Not found beside the runs file: said so, with the path it tried.
   const fs::path elsewhere = dir.file("elsewhere.csv", std::string{runs_header} +
                                                            "llama-2-7b,my_gpu.yaml,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n");

@@ -177,6 +177,18 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: M, bandwidth: 1 GB/s, upstream: {full_duplex: true}}\n"),
             "m.yaml:6: memory[1].upstream.full_duplex: main memory's path is half duplex: its bandwidths already count "
             "reads and writes together");
+  // A memory's bandwidth is in bytes per second: a bit rate there is refused, not read as 8x less (a trial's
+  // "800 Gbit/s" became 100 GB/s); a pin rate is in bits.
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 800 Gbit/s}]\n"),
+            "m.yaml:4: memory[0].bandwidth: \"800 Gbit/s\" is a bit rate, where a memory bandwidth in bytes per second "
+            "is wanted (GB/s, not Gbit/s)");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s, measured_bandwidth: {value: 3.35Tbps, kind: measured}}]\n")
+                .substr(0, 38),
+            "m.yaml:4: memory[0].measured_bandwidth");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s}]\nmemory_bandwidths: [{kernel: copy, reads: 1, writes: 1, "
+                            "bandwidth: 25 Gb/s}]\n").substr(0, 36),
+            "m.yaml:5: memory_bandwidths[0].bandw");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s, interface: {bus_bits: 64, pin_rate: 4.8 Gbit/s}}]\n"), "accepted");
   // A victim cache takes the evictions of a cache inside it: neither the first level nor main memory.
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB, victim: true}\n  - {name: M, bandwidth: 1 GB/s}\n"),
             "m.yaml:5: memory[0].victim: the first level has no level inside it to take victims from");

@@ -68,7 +68,14 @@ TEST(Models, EachParameterCheckIsTheModelsCheck) {
   EXPECT_EQ(invalid_argument_message([] { (void)hml::ridge_point(hml::roof{1_GBps, 0_TFLOPS}); }),
             "hml: peak compute rate must be finite and > 0");
   EXPECT_EQ(invalid_argument_message([] { hml::validate_outstanding(0.5); }), "hml: outstanding requests must be within [1, 1e12)");
-  EXPECT_EQ(invalid_argument_message([] { hml::validate_line_size(0_B); }), "hml: cache line size must be > 0");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_line_size(0_B); }), "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
+  // A trial's 1e-30 B made a negative time; half a byte and more than a page are no lines either.
+  for (const hml::data_size bad : {1e-30 * hml::byte, 0.5 * hml::byte, 4097 * hml::byte, 64.5 * hml::byte})
+    EXPECT_EQ(invalid_argument_message([&] { hml::validate_line_size(bad); }), "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
+  hml::validate_line_size(1 * hml::byte);
+  hml::validate_line_size(4096 * hml::byte);
+  // An element far larger than its line touches element / line lines, counted exactly, not through a long long.
+  EXPECT_NEAR(hml::traffic(1e30 * hml::byte, hml::random_access(1e30 * hml::byte, 1 * hml::byte)).value() / 1e30, 1, 1e-12);
   EXPECT_EQ(invalid_argument_message([] { hml::validate_measured_time(0_s); }),
             "hml: a measured time must be finite and > 0");
 }

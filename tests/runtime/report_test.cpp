@@ -417,6 +417,14 @@ TEST(Report, WriteFileAtomicallyFollowsLinksAndKeepsPermissions) {
   EXPECT_EQ(read(long_name), "x");
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 3);  // target, link, long name: no temporaries
   EXPECT_THROW(hml::write_file_atomically("", "x"), hml::file_write_error);
+  // A link to a file not written yet, by a relative path, through a second link: the file is made where the
+  // links lead, and they stay links (a trial's output replaced such a link with a file of its own).
+  fs::create_directories(dir.path / "sub");
+  fs::create_symlink("sub/new.csv", dir.path / "dangling.csv");
+  fs::create_symlink("dangling.csv", dir.path / "twice.csv");
+  hml::write_file_atomically(dir.path / "twice.csv", "made\n");
+  EXPECT_TRUE(fs::is_symlink(dir.path / "twice.csv") && fs::is_symlink(dir.path / "dangling.csv"));
+  EXPECT_EQ(read(dir.path / "sub" / "new.csv"), "made\n");
 }
 
 TEST(Report, WriteFileAtomicallyWritesIntoWhatIsNotARegularFile) {
