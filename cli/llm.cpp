@@ -202,6 +202,26 @@ hml::all_reduce_algorithm all_reduce_of(const llm_options& o) {
   return hml::all_reduce_algorithm::nvls;
 }
 
+// A mixture of experts over the --tp devices: data-parallel attention, and its experts whole with --ep.
+hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::transformer& t) {
+  if (o.ep && !o.dp_attention)
+    throw input_error("--ep: expert parallelism is modelled with data-parallel attention (SGLang's --enable-dp-attention "
+                      "with --ep-size, vLLM's data-parallel deployment); give --dp-attention with it");
+  if (!o.dp_attention) return {};
+  if (o.tp <= 1) throw input_error("--dp-attention: spreads the sequences over the --tp devices; give --tp 2 or more with it");
+  if (t.experts <= 1)
+    throw input_error("--dp-attention: " + std::string{t.name} +
+                      " is dense: data-parallel attention serves a mixture of experts (a dense model runs replicas)");
+  if (o.pp > 1) throw input_error("--dp-attention, --pp: data-parallel attention is not modelled with pipeline stages");
+  if (!o.all_reduce.empty())
+    throw input_error("--all-reduce: data-parallel attention gathers and scatters the experts' tokens by ring (NCCL's "
+                      "all-gather and reduce-scatter) and all-reduces nothing; leave --all-reduce out");
+  if (o.ep && t.experts % o.tp != 0)
+    throw input_error("--ep, --tp: " + std::to_string(t.experts) + " experts do not divide over " + std::to_string(o.tp) +
+                      " devices; give a --tp that divides them");
+  return {.data_parallel_attention = true, .expert_parallel = o.ep};
+}
+
 // The link an NVLS all-reduce sees: the catalog link's measured NVLS bus bandwidth, at its latency or the one given.
 hml::link nvls_link(const llm_options& o) {
   const hml::link_description* own =
@@ -227,6 +247,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
+  i.experts = parallel_experts_of(o, t);
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
                ? nvls_link(o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",
@@ -402,6 +423,13 @@ void add_llm_command(CLI::App& hml) {
                       "measured rate where published) or nvls (NVLink SHARP at its measured bus bandwidth, 8 devices)")
       ->check(CLI::IsMember({"ring", "nvls", "tree"}))
       ->type_name("ALGORITHM");
+  command->add_flag("--dp-attention", o->dp_attention,
+                    "a mixture of experts served data-parallel over the --tp devices (SGLang's --enable-dp-attention): "
+                    "each device its own sequences through attention with whole weights, the experts' tokens gathered "
+                    "and scattered back");
+  command->add_flag("--ep", o->ep,
+                    "with --dp-attention: the experts whole, experts / --tp a device (SGLang's --ep-size, vLLM's "
+                    "--enable-expert-parallel), where they are otherwise split by their width");
   command->add_option("--pp", o->pp, "pipeline stages: the layers split over this many devices (each --tp devices)")
       ->check(whole_number(1, hml::max_pipeline_stages))
       ->capture_default_str();

@@ -27,6 +27,8 @@ struct run_options {
   std::string link;
   std::string link_latency;
   std::string all_reduce;         // how the --tp devices all-reduce: ring (empty: ring, not given) or nvls
+  bool dp_attention = false;      // a mixture of experts' attention data-parallel over the --tp devices
+  bool ep = false;                // its experts whole over the --tp devices (with --dp-attention)
   unsigned pp = 1;                // pipeline stages
   unsigned micro_batches = 0;     // a pipeline step's (0: one a stage)
   std::string pp_link;

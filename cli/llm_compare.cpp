@@ -77,6 +77,7 @@ std::string as_columns(const std::string& message) {
     std::replace(name.begin(), name.end(), '-', '_');
     if (name == "max_batch") name = "batch";
     if (name == "device") name = "machine";
+    if (name == "dp_attention" || name == "ep") name = "parallel";
     if (columns.find(name) == std::string::npos) columns += (columns.empty() ? "" : ", ") + name;
     at = comma + 2;
   }
@@ -96,6 +97,8 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
   o.activations = r.activations;
   o.kv = r.kv;
   o.weight_group = r.weight_group.value_or(0);
+  o.dp_attention = r.dp_attention;
+  o.ep = r.ep;
   o.batch = r.batch;
   o.prompt = r.prompt;
   o.generate = r.generate;
@@ -196,13 +199,19 @@ void run_compare(const run_options& o) {
   const auto weights = [](const hml::measured_run& r) {
     return r.weights + (r.weight_group ? "/" + std::to_string(*r.weight_group) : std::string{});
   };
-  hml::table table{{"line", "model", "machine", "tp", "weights", "batch", "requests", "prompt", "generate", "metric", "measured",
-                    "predicted", "error", "system", "source"},
+  // How a mixture of experts ran over its tp devices, as the file's `parallel` column says it (the table: dp,
+  // dp+ep); empty for tensor parallelism.
+  const auto parallel = [human](const hml::measured_run& r) -> std::string {
+    if (!r.dp_attention) return {};
+    return human ? (r.ep ? "dp+ep" : "dp") : (r.ep ? "dp-attention+ep" : "dp-attention");
+  };
+  hml::table table{{"line", "model", "machine", "tp", "parallel", "weights", "batch", "requests", "prompt", "generate", "metric",
+                    "measured", "predicted", "error", "system", "source"},
                    {}};
   for (const comparison& c : rows) {
     const hml::measured_run& r = *c.run;
-    table.add_row({count(r.line), r.model, r.machine, count(r.tp), weights(r), count(r.batch), requests(r.requests), count(r.prompt),
-                   count(r.generate),
+    table.add_row({count(r.line), r.model, r.machine, count(r.tp), parallel(r), weights(r), count(r.batch), requests(r.requests),
+                   count(r.prompt), count(r.generate),
                    std::string{to_string(c.metric)}, figure(c.metric, c.measured), figure(c.metric, c.predicted),
                    human ? hml::cell{signed_percent(c.error)} : hml::cell{c.error}, r.system, source_cell(r.source)});
   }

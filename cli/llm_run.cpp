@@ -82,6 +82,17 @@ std::string pipeline_line(const hml::transformer& t, const hml::inference_option
          " per direction, " + text(p.link.latency) + " latency\n";
 }
 
+// With --dp-attention: who runs what of a mixture of experts.
+std::string experts_line(const hml::transformer& t, const hml::inference_options& i) {
+  if (!i.experts.data_parallel_attention) return {};
+  const std::string n = std::to_string(i.tensor_parallel);
+  return "data-parallel attention: each of " + n + " devices its own sequences with whole attention weights; the " +
+         std::to_string(t.experts) + " experts " +
+         (i.experts.expert_parallel ? "whole, " + std::to_string(t.experts / i.tensor_parallel) + " a device"
+                                    : "split by their width over the " + n) +
+         ", every device's tokens gathered to them and scattered back each layer\n";
+}
+
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
 // per device (`memory`, at `context` tokens) against its capacity.
 std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
@@ -92,7 +103,8 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
   const unsigned devices = i.tensor_parallel * i.pipeline.stages;
   return model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) + " B parameters) on " +
          std::string{d.name} + (devices > 1 ? " x " + std::to_string(devices) : "") + ": batch " +
-         std::to_string(o.batch) + ", " + what + "\n" + pipeline_line(t, i, o.batch) + "precisions: weights " + precision(i.types.weights) +
+         std::to_string(o.batch) + ", " + what + "\n" + pipeline_line(t, i, o.batch) + experts_line(t, i) +
+         "precisions: weights " + precision(i.types.weights) +
          (i.types.weight_group > 0 ? " in groups of " + std::to_string(i.types.weight_group) : "") +
          ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
          "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
@@ -399,8 +411,10 @@ void llm::run(const run_options& o) {
     };
     out += "link: " + rate(i.link.bandwidth.rate) +
            (i.all_reduce == hml::all_reduce_algorithm::nvls ? " of NVLS bus bandwidth, " : " per direction, ") +
-           std::string{hml::to_string(i.link.mode)} + ", " + text(i.link.latency) + " a message; all-reduce by " +
-           std::string{hml::to_string(i.all_reduce)} + "\n";
+           std::string{hml::to_string(i.link.mode)} + ", " + text(i.link.latency) + " a message; " +
+           (i.experts.data_parallel_attention ? std::string{"all-gather and reduce-scatter by ring"}
+                                              : "all-reduce by " + std::string{hml::to_string(i.all_reduce)}) +
+           "\n";
     out += "the link binds the prefill below " + rate(hml::binding_link_bandwidth(prefill, i)) +
            ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
   }

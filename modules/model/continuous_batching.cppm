@@ -118,7 +118,9 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
       if (step.activations > fixed.activations) fixed.activations = step.activations;
     }
     const data_size room = usable_memory(m, o) - fixed.total();
-    const double fit = room > data_size{} ? room / kv_cache_size(t, 1, longest, o) : 0.0;
+    // Sequences whose cache fits a device's room; under data-parallel attention each device holds its share.
+    const double devices = o.experts.data_parallel_attention ? static_cast<double>(o.tensor_parallel) : 1.0;
+    const double fit = room > data_size{} ? devices * (room / kv_cache_size(t, 1, longest, o)) : 0.0;
     expects(fit >= 1, "hml: one sequence of the mix's longest length does not fit in memory");
     if (fit < static_cast<double>(r.concurrency)) bound(static_cast<std::uint64_t>(fit), concurrency_limit::memory);
   }

@@ -40,11 +40,29 @@ namespace detail {
 
 // The KV cache of `layers` layers for `batch` sequences of `context` tokens on one device of n tensor-parallel
 // ones: 2 layers (kv / n) d batch slots |kv|; with latent attention layers (kv_rank + rope) batch slots |kv|,
-// whatever n (each device holds every latent).
+// whatever n (each device holds every latent). Under data-parallel attention a device holds its own sequences'
+// (the busiest device's ceil(batch / n)), every head of them.
 [[nodiscard]] constexpr data_size kv_cache_of(const transformer& t, std::uint64_t layers, std::uint64_t batch,
                                               std::uint64_t context, const inference_options& o) {
-  const attention_shape cached = attention_run(t, o.tensor_parallel, has_latent_attention(t));
-  return bytes_of(layers * kv_elements_per_token(cached) * batch * kv_slots(context, o.memory), o.types.kv_cache);
+  const bool data_parallel = o.experts.data_parallel_attention;
+  const attention_shape cached = attention_run(t, data_parallel ? 1 : o.tensor_parallel, has_latent_attention(t));
+  return bytes_of(layers * kv_elements_per_token(cached) * device_batch(batch, o) * kv_slots(context, o.memory),
+                  o.types.kv_cache);
+}
+
+// The parameters one device holds of a stage: a tensor-parallel share (the stage's over n: the replicated
+// norms and embedding are counted over n too, a small undercount); under data-parallel attention the routed
+// experts' share (and the shared experts' where they split, whole under expert parallelism) and everything
+// else whole.
+[[nodiscard]] constexpr double device_parameters(const transformer& t, const pipeline_stage& stage,
+                                                 const inference_options& o) {
+  const double all = static_cast<double>(stage_parameters(t, stage));
+  const double n = o.tensor_parallel;
+  if (!o.experts.data_parallel_attention) return all / n;
+  const double layers = static_cast<double>(stage.layers - stage.dense_layers);
+  const double routed = layers * static_cast<double>(t.experts * mlp_parameters(t));
+  const double shared = layers * static_cast<double>(t.shared_experts * mlp_parameters(t));
+  return all - routed - shared + routed / n + (o.experts.expert_parallel ? shared : shared / n);
 }
 
 }  // namespace detail
@@ -60,11 +78,10 @@ namespace detail {
   return detail::kv_cache_of(t, most, batch, context, o);
 }
 
-// What one device holds: its share of its stage's weights (a stage's parameters over n: the replicated
-// norms and embedding are counted once over n too, a small undercount), the KV cache of its layers for
-// batch x context, and the activations: the largest live set of one operator (its activations read and
-// written) of the prefill of the whole context by a micro-batch (the whole batch without a pipeline), the
-// heaviest step. Of a pipeline, the stage that needs the most.
+// What one device holds: its share of its stage's weights (detail::device_parameters), the KV cache of its
+// layers for batch x context, and the activations: the largest live set of one operator (its activations
+// read and written) of the prefill of the whole context by a micro-batch (the whole batch without a
+// pipeline), the heaviest step. Of a pipeline, the stage that needs the most.
 [[nodiscard]] constexpr memory_use memory_needed(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                  const inference_options& o = {}) {
   validate(t, o);
@@ -73,7 +90,7 @@ namespace detail {
   memory_use r{};
   const std::uint64_t largest_micro_batch = detail::ceil_div(batch, micro_batches_of(o.pipeline, batch));
   for (const operator_cost& op : step_operators(t, prefill_step(largest_micro_batch, context), o)) {
-    if (op.name == "all-reduce"sv) continue;
+    if (op.link_messages > 0) continue;  // a collective holds no live set of its own here
     // An operator summed over its runs (once or twice per layer) holds one run's buffers at a time.
     const data_size live = (op.activations_read + op.activations_written) / op.repeats;
     if (live > r.activations) r.activations = live;
@@ -81,8 +98,7 @@ namespace detail {
   const double weight_bits = stored_weight_bits(o.types);
   for (unsigned i = 0; i < o.pipeline.stages; ++i) {
     const pipeline_stage stage = stage_of(t, o.pipeline.stages, i);
-    const data_size weights =
-        static_cast<double>(stage_parameters(t, stage)) * weight_bits * bit / static_cast<double>(o.tensor_parallel);
+    const data_size weights = detail::device_parameters(t, stage, o) * weight_bits * bit;
     const data_size kv = detail::kv_cache_of(t, stage.layers, batch, context, o);
     if (i == 0 || weights + kv > r.weights + r.kv_cache) {
       r.weights = weights;

@@ -179,11 +179,14 @@ private:
     const decode_ridge each = ridge_batch(t, context, m, o);
     return each.reached() ? decode_ridge{each.batch() * micro_batches} : each;
   }
-  const std::uint64_t from = t.experts > 1 ? detail::ceil_div(t.experts, t.active_experts) : 1;
+  // Under data-parallel attention a device's sequences grow one in n batches: the affine form is read off
+  // batches that each device divides.
+  const std::uint64_t every = o.experts.data_parallel_attention ? o.tensor_parallel : 1;
+  const std::uint64_t from = detail::ceil_div(t.experts > 1 ? detail::ceil_div(t.experts, t.active_experts) : 1, every) * every;
   const step_analysis one = analyze_step(t, decode_step(from, context), m, o);
-  const step_analysis two = analyze_step(t, decode_step(from + 1, context), m, o);
-  const double c = (two.compute_time - one.compute_time).value();
-  const double mem = (two.memory_time - one.memory_time).value();
+  const step_analysis two = analyze_step(t, decode_step(from + every, context), m, o);
+  const double c = (two.compute_time - one.compute_time).value() / static_cast<double>(every);
+  const double mem = (two.memory_time - one.memory_time).value() / static_cast<double>(every);
   const double b = static_cast<double>(from);
   const double c0 = one.compute_time.value() - c * b;
   const double m0 = one.memory_time.value() - mem * b;

@@ -108,6 +108,23 @@ enum class all_reduce_algorithm { ring, nvls };
   return a == all_reduce_algorithm::ring ? "ring" : "nvls";
 }
 
+// A mixture of experts served over n devices as SGLang's --enable-dp-attention and vLLM's data-parallel
+// deployment run it: attention, the dense layers, the embedding and the LM head data-parallel, each device its
+// own sequences (the busiest ceil(batch / n)) with their whole weights and its own sequences' KV cache; each
+// mixture-of-experts layer gathers every device's tokens before its experts and scatters each device's sums
+// back after (an all-gather and a reduce-scatter: an all-reduce's messages and bytes, once a layer where
+// tensor parallelism all-reduces twice). The experts split over the devices as tensor parallelism splits
+// them (each expert's ffn over n), or, with expert parallelism (SGLang's --ep-size, vLLM's
+// --enable-expert-parallel), whole: experts / n a device, the busiest taking its share of the token-expert
+// pairs and of the experts the step touches, the shared experts whole on every device for its share of the
+// tokens. A message of DeepEP's all-to-all carries a token to each device that holds one of its experts: for
+// DeepSeek-V3's 8 experts a token over 8 devices that is the all-gather's volume too.
+struct parallel_experts {
+  bool data_parallel_attention = false;
+  bool expert_parallel = false;  // with data_parallel_attention
+  friend constexpr bool operator==(const parallel_experts&, const parallel_experts&) = default;
+};
+
 struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
@@ -115,6 +132,7 @@ struct inference_options {
   hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
   // How their all-reduces run; with NVLS, `link` is the link's NVLS bus bandwidth (nvls_link_of).
   all_reduce_algorithm all_reduce = all_reduce_algorithm::ring;
+  parallel_experts experts{};  // a mixture of experts over the tensor_parallel devices (above)
   pipeline_parallelism pipeline{};
   efficiency achieved{};
   memory_policy memory{};
@@ -160,6 +178,22 @@ constexpr void validate(const transformer& t, const inference_options& o) {
           "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
   if (n > 1) validate(o.link);
   validate(t, o.pipeline);
+  if (o.experts.data_parallel_attention) {
+    expects(n > 1 && t.experts > 1,
+            "hml: data-parallel attention spreads a mixture of experts' sequences over its devices: it needs experts "
+            "and two devices or more");
+    expects(o.pipeline.stages == 1, "hml: data-parallel attention is not modelled with pipeline stages");
+  }
+  if (o.experts.expert_parallel) {
+    expects(o.experts.data_parallel_attention, "hml: expert parallelism is modelled with data-parallel attention");
+    expects(t.experts % n == 0, "hml: expert parallelism needs the experts to divide by the devices");
+  }
+}
+
+// The sequences the busiest device runs of a step's `batch`: all of them, or its share under data-parallel
+// attention (the first batch % n devices one more).
+[[nodiscard]] constexpr std::uint64_t device_batch(std::uint64_t batch, const inference_options& o) noexcept {
+  return o.experts.data_parallel_attention ? detail::ceil_div(batch, o.tensor_parallel) : batch;
 }
 
 // The micro-batches a pipeline step of `batch` sequences runs: those asked, no more than the sequences.
@@ -250,6 +284,15 @@ constexpr void validate(const step_shape& s) {
   return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = messages};
 }
 
+// Every device's share of `size` bytes gathered onto each (a ring all-gather: n - 1 messages, each device
+// sending (n - 1) / n x size), then each device's sums scattered back (a reduce-scatter, the same): together
+// a ring all-reduce's messages and bytes.
+[[nodiscard]] constexpr operator_cost gather_and_scatter(data_size size, unsigned n) {
+  operator_cost op = all_reduce(size, n, all_reduce_algorithm::ring);
+  op.name = "all-gather, reduce-scatter"sv;
+  return op;
+}
+
 // The most operators a step has: 21 (the embedding, a position table or rotary, the norm, the QKV projection
 // or latent attention's four (its latents, their norms, Q up, KV up), the cache store, attention, O, the
 // residual add, an all-reduce, a router, the MLP's three, a dense first layer's three, the norms, the LM
@@ -305,13 +348,20 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const precision w = o.types.weights;
   const precision kv = o.types.kv_cache;
   const std::uint64_t n = o.tensor_parallel;
-  const std::uint64_t rows = s.batch * s.new_tokens;
+  const bool data_parallel = o.experts.data_parallel_attention;
+  // The device's own sequences and token rows; a mixture of experts takes every device's (all_rows).
+  const std::uint64_t batch = device_batch(s.batch, o);
+  const std::uint64_t rows = batch * s.new_tokens;
+  const std::uint64_t all_rows = s.batch * s.new_tokens;
+  // How attention's heads, a dense MLP and the LM head split: over the devices, or not at all where each runs
+  // its own sequences.
+  const std::uint64_t split = data_parallel ? 1 : n;
   const bool latent = has_latent_attention(t);
   const latent_attention& l = t.latent;
   const bool absorbed = latent && s.kind == phase::decode;
-  const attention_shape a = attention_run(t, n, absorbed);
+  const attention_shape a = attention_run(t, split, absorbed);
   // What the cache holds a token: the keys and values of the device's kv heads, or the latent and rotary key.
-  const attention_shape cached = attention_run(t, n, latent);
+  const attention_shape cached = attention_run(t, split, latent);
   const std::uint64_t L = stage.layers;
   const bool gated = t.gated_mlp;
 
@@ -350,16 +400,21 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   }
   ops.push_back(repeated(kv_cache_store(rows, cached, act, kv), L));
   if (s.kind == phase::decode) {
-    ops.push_back(repeated(attention_decode(s.batch, s.context, a, act, kv, s.new_tokens), L));
+    ops.push_back(repeated(attention_decode(batch, s.context, a, act, kv, s.new_tokens), L));
   } else if (o.attention == attention_kernel::fused) {
-    ops.push_back(repeated(attention_prefill_fused(s.batch, s.new_tokens, a, act), L));
+    ops.push_back(repeated(attention_prefill_fused(batch, s.new_tokens, a, act), L));
   } else {
-    ops.push_back(repeated(attention_prefill_unfused(s.batch, s.new_tokens, a, act), L));
+    ops.push_back(repeated(attention_prefill_unfused(batch, s.new_tokens, a, act), L));
   }
   const std::uint64_t heads_out = a.heads * (latent ? l.value_dim : a.head_dim);
   ops.push_back(repeated(biased(linear("O projection"sv, rows, heads_out, t.hidden, act, w), rows, t.hidden), L));
   ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
-  if (n > 1) ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel, o.all_reduce), 2 * L));
+  const std::uint64_t expert_L = t.experts > 1 ? L - stage.dense_layers : L;
+  if (data_parallel) {  // every device's tokens to the experts and back, once a mixture-of-experts layer
+    ops.push_back(repeated(gather_and_scatter(bytes_of(all_rows * t.hidden, act), o.tensor_parallel), expert_L));
+  } else if (n > 1) {
+    ops.push_back(repeated(all_reduce(bytes_of(rows * t.hidden, act), o.tensor_parallel, o.all_reduce), 2 * L));
+  }
   // An MLP of `ffn` over `pairs` token rows, each of its products a grouped GEMM over `groups` weight sets
   // (experts) of which every one is read; repeated over `layers`.
   const auto mlp = [&](std::string_view up_name, std::string_view act_name, std::string_view down_name,
@@ -377,31 +432,37 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
                                  : elementwise(act_name, pairs * ffn, 1, 8.0, act), layers));
     ops.push_back(repeated(grouped(biased(linear(down_name, pairs, ffn, t.hidden, act, w), pairs, t.hidden)), layers));
   };
-  const std::uint64_t expert_L = t.experts > 1 ? L - stage.dense_layers : L;
   if (expert_L > 0) {
     // A mixture of experts: the router, then each token through its experts (rows x active token-expert
     // pairs), reading the weights of the experts the step touches (every token's counted distinct until all
     // are). Shared experts run as experts every token picks, in the same grouped products (SGLang's fusion of
-    // them), their weights read whatever the step.
-    const std::uint64_t chosen = rows * t.active_experts;
-    const std::uint64_t pairs = chosen + rows * t.shared_experts;
-    const double touched = static_cast<double>(std::min(chosen, t.experts) + t.shared_experts);
+    // them), their weights read whatever the step. Under data-parallel attention the layer takes every
+    // device's tokens; with expert parallelism a device holds experts / n whole and runs its share of the
+    // pairs through them (and the shared experts, whole, for its share of the tokens).
+    const std::uint64_t moe_rows = data_parallel ? all_rows : rows;
+    const std::uint64_t chosen = moe_rows * t.active_experts;
+    const bool whole_experts = o.experts.expert_parallel;
+    const std::uint64_t pairs = whole_experts ? detail::ceil_div(chosen, n) + detail::ceil_div(moe_rows * t.shared_experts, n)
+                                              : chosen + moe_rows * t.shared_experts;
+    const std::uint64_t routed_touched = std::min(chosen, t.experts);
+    const double touched =
+        static_cast<double>((whole_experts ? detail::ceil_div(routed_touched, n) : routed_touched) + t.shared_experts);
     if (t.experts > 1) {  // DeepSeek-V3's router biases are added to its scores to choose the experts
-      const operator_cost router = linear("router"sv, rows, t.hidden, t.experts, act, w);
-      ops.push_back(repeated(with_bias(t.router_biases, router, rows, t.experts), expert_L));
+      const operator_cost router = linear("router"sv, moe_rows, t.hidden, t.experts, act, w);
+      ops.push_back(repeated(with_bias(t.router_biases, router, moe_rows, t.experts), expert_L));
     }
     mlp(gated ? "gate+up projection"sv : "up projection"sv, gated ? "SwiGLU"sv : "GELU"sv, "down projection"sv,
-        t.ffn / n, pairs, touched, expert_L);
+        whole_experts ? t.ffn : t.ffn / n, pairs, touched, expert_L);
   }
   if (stage.dense_layers > 0) {
     mlp("dense gate+up projection"sv, gated ? "dense SwiGLU"sv : "dense GELU"sv, "dense down projection"sv,
-        t.dense_ffn / n, rows, 1.0, stage.dense_layers);
+        t.dense_ffn / split, rows, 1.0, stage.dense_layers);
   }
   // The norms after attention and after the last layer, and the LM head on each sequence's last token.
   operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
   norms = repeated(norms, L);
   if (stage.last) {
-    const operator_cost final_norm = normalization_layer(s.batch, t.hidden, t.norm, act, w);
+    const operator_cost final_norm = normalization_layer(batch, t.hidden, t.norm, act, w);
     norms.flops += final_norm.flops;
     norms.weights += final_norm.weights;
     norms.activations_read += final_norm.activations_read;
@@ -411,7 +472,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     norms.name = "norms (MLP)"sv;
   }
   ops.push_back(norms);
-  if (stage.last) ops.push_back(linear("LM head"sv, s.batch, t.hidden, detail::ceil_div(t.vocab, n), act, w));
+  if (stage.last) ops.push_back(linear("LM head"sv, batch, t.hidden, detail::ceil_div(t.vocab, split), act, w));
   if (o.types.weight_group > 0) {  // each weight read with its share of its group's scale and zero point
     const double stored = stored_weight_bits(o.types) / bits_of(w);
     for (std::size_t i = 0; i < ops.size(); ++i) ops[i].weights = ops[i].weights * stored;

@@ -11,8 +11,10 @@
 // token the run produced a second, over all its devices). `system` (the software that ran it) and `source`
 // (where the figure is published) are required text. Three columns may be left out: `requests`, for a run
 // of that many requests served by continuous batching (hml.continuous_batching), `batch` then being the
-// scheduler's max batch; `max_tokens`, its max tokens a step (with requests only; empty: the default); and
-// `weight_group`, INT8 or INT4 weights in groups of that many sharing a scale and a zero point.
+// scheduler's max batch; `max_tokens`, its max tokens a step (with requests only; empty: the default);
+// `weight_group`, INT8 or INT4 weights in groups of that many sharing a scale and a zero point; and `parallel`,
+// how a mixture of experts runs over its tp devices: dp-attention (hml llm --dp-attention) or dp-attention+ep
+// (with --ep); empty: tensor parallelism.
 // Records are RFC 4180, read by the kernels CSV's
 // record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
 // max_measured_runs runs and max_measured_decode_steps decode steps in all, so that it is predicted in
@@ -44,6 +46,7 @@ struct measured_run {
   std::optional<std::uint64_t> requests;           // continuous batching of this many, `batch` at once at most
   std::optional<std::uint64_t> max_tokens;         // its max tokens a step
   std::optional<std::uint64_t> weight_group;       // as --weight-group
+  bool dp_attention = false, ep = false;           // as --dp-attention, --ep (the parallel column)
   std::array<std::optional<double>, 4> measured;   // by serving_metric, in s or tokens/s; one at least
   std::string system, source;
   std::size_t line = 0;  // 1-based line of the CSV text where the record starts
@@ -67,7 +70,7 @@ namespace hml::detail::measured_runs {
 enum column : std::size_t {
   model, machine, tp, link, weights, activations, kv, batch, prompt, generate, ttft, tpot, e2e, throughput, system, source,
   required,  // the columns before this one must be in the header; those after it may be
-  requests = required, max_tokens, weight_group,
+  requests = required, max_tokens, weight_group, parallel,
   columns
 };
 
@@ -75,7 +78,7 @@ inline constexpr std::array<std::string_view, columns> column_names{
     "model", "machine", "tp", "link", "weights", "activations", "kv", "batch", "prompt", "generate",
     field_name(serving_metric::time_to_first_token), field_name(serving_metric::time_per_output_token),
     field_name(serving_metric::end_to_end_latency), field_name(serving_metric::output_throughput), "system", "source",
-    "requests", "max_tokens", "weight_group"};
+    "requests", "max_tokens", "weight_group", "parallel"};
 
 // Where each column is in the file: at[column] is its field's index.
 using positions = std::array<std::size_t, columns>;
@@ -83,7 +86,7 @@ using positions = std::array<std::size_t, columns>;
 inline positions read_header(const kernels_csv::record& header) {
   constexpr std::size_t missing = static_cast<std::size_t>(-1);
   const std::string expected = "expected the columns " + std::string{measured_runs_header} +
-                               " (in any order, each once), and requests, max_tokens and weight_group if wanted";
+                               " (in any order, each once), and requests, max_tokens, weight_group and parallel if wanted";
   positions at;
   at.fill(missing);
   for (std::size_t c = 0; c < header.fields.size(); ++c) {
@@ -177,6 +180,13 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
     run.max_tokens = count_field(r, field(max_tokens), max_tokens, 1'000'000'000);
   }
   if (!trimmed(field(weight_group)).empty()) run.weight_group = count_field(r, field(weight_group), weight_group, max_weight_group, 2);
+  if (const std::string_view how = trimmed(field(parallel)); !how.empty()) {
+    if (how != "dp-attention" && how != "dp-attention+ep")
+      throw kernels_csv_error{r.line, "parallel: \"" + std::string{how.substr(0, 64)} +
+                                          "\" is neither dp-attention nor dp-attention+ep (empty: tensor parallelism)"};
+    run.dp_attention = true;
+    run.ep = how == "dp-attention+ep";
+  }
   constexpr std::array<std::pair<column, serving_metric>, 4> figures{
       std::pair{ttft, serving_metric::time_to_first_token}, std::pair{tpot, serving_metric::time_per_output_token},
       std::pair{e2e, serving_metric::end_to_end_latency}, std::pair{throughput, serving_metric::output_throughput}};

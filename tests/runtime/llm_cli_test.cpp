@@ -646,6 +646,64 @@ TEST(LlmCli, ChunkedPrefillBesideThePrefillAtOnce) {
   static_assert(hml::max_prefill_chunks == 1'000'000);
 }
 
+// A mixture of experts data-parallel over 8 devices, its experts whole: the step's rows and the memory the
+// library's, the heading says who runs what, and each combination hml does not model is one line.
+TEST(LlmCli, DataParallelAttentionAndWholeExperts) {
+  const std::vector<std::string> args{"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--link", "nvlink4",
+                                      "--weights", "fp8", "--activations", "fp8", "--kv", "bf16", "--batch", "1024",
+                                      "--context", "2048", "--dp-attention", "--ep"};
+  std::vector<std::string> with_command{"llm"};
+  with_command.insert(with_command.end(), args.begin(), args.end());
+  std::vector<std::string> as_json = with_command;
+  for (const std::string a : {"--format", "json"}) as_json.push_back(a);
+  const outcome r = hml_run(as_json);
+  ASSERT_EQ(r.status, 0) << r.err;
+  hml::inference_options o = expected;
+  o.types = {hml::precision::fp8, hml::precision::fp8, hml::precision::bf16};
+  o.tensor_parallel = 8;
+  o.link = hml::link_of(hml::systems::nvlink4);
+  o.experts = {.data_parallel_attention = true, .expert_parallel = true};
+  const auto& t = hml::models::deepseek_v3;
+  const hml::machine_description h200 = hml::with_figures(hml::devices::h200, hml::basis::measured_where_published);
+  hml::inference_options measured_link = o;
+  measured_link.link = hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published);
+  const auto step = hml::analyze_step(t, hml::decode_step(1024, 2048), h200, measured_link);
+  const auto json = nlohmann::json::parse(r.out);
+  const auto& rows = json["operators"];
+  ASSERT_EQ(rows.size(), step.operators.size() + 1);  // and the total
+  for (std::size_t i = 0; i < step.operators.size(); ++i) {
+    EXPECT_EQ(rows[i]["operator"], std::string{step.operators[i].op.name});
+    EXPECT_EQ(rows[i]["time_s"].get<double>(), step.operators[i].time.value());
+  }
+  EXPECT_EQ(json["summary"]["memory_per_device_B"].get<double>(), hml::memory_needed(t, 1024, 2048, o).total().value());
+  const outcome table = hml_run(with_command);
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("\ndata-parallel attention: each of 8 devices its own sequences with whole attention weights; the "
+                           "256 experts whole, 32 a device, every device's tokens gathered to them and scattered back each "
+                           "layer\n"),
+            std::string::npos)
+      << table.out;
+  const outcome generation = llm({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--link", "nvlink4", "--weights",
+                                  "fp8", "--activations", "fp8", "--batch", "64", "--prompt", "512", "--generate", "2",
+                                  "--dp-attention", "--ep"});
+  ASSERT_EQ(generation.status, 0) << generation.err;
+  EXPECT_NE(generation.out.find("a message; all-gather and reduce-scatter by ring\n"), std::string::npos) << generation.out;
+  expect_one_line_error({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--ep"},
+                        "--ep: expert parallelism is modelled with data-parallel attention");
+  expect_one_line_error({"--model", "deepseek-v3", "--machine", "h200", "--dp-attention"},
+                        "--dp-attention: spreads the sequences over the --tp devices; give --tp 2 or more with it");
+  expect_one_line_error({"--model", "llama-2-7b", "--machine", "h200", "--tp", "8", "--dp-attention"},
+                        "--dp-attention: llama-2-7b is dense: data-parallel attention serves a mixture of experts");
+  expect_one_line_error({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--dp-attention", "--pp", "2",
+                         "--pp-link", "nvlink4"},
+                        "--dp-attention, --pp: data-parallel attention is not modelled with pipeline stages");
+  expect_one_line_error({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--dp-attention", "--all-reduce", "nvls",
+                         "--link", "nvlink4"},
+                        "--all-reduce: data-parallel attention gathers and scatters");
+  expect_one_line_error({"--model", "mixtral-8x7b", "--machine", "h200", "--tp", "16", "--dp-attention", "--ep"},
+                        "--ep, --tp: 8 experts do not divide over 16 devices");
+}
+
 // --- hml llm --compare ------------------------------------------------------------------------------
 
 constexpr std::string_view runs_header =
@@ -760,11 +818,47 @@ TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
                         "scheduler does not chunk a prompt: give a shorter prompt or max_tokens 1000 or more");
 }
 
+// The runs file's `parallel` column: a run of data-parallel attention (and whole experts) is predicted as hml llm
+// --dp-attention (--ep) predicts it, and says so in the table; another value is the run's line.
+TEST(LlmCli, CompareTakesHowAMixtureOfExpertsRan) {
+  const scratch_directory dir{"parallel"};
+  const std::string run = "deepseek-v3,h200,8,nvlink4,fp8,fp8,bf16,64,1024,16,,,,1000,s,src,";
+  const fs::path runs = dir.file("runs.csv", std::string{runs_header}.substr(0, runs_header.size() - 1) + ",parallel\n" + run +
+                                                 "dp-attention+ep\n" + run + "dp-attention\n" + run + "\n");
+  const outcome r = llm({"--compare", runs.string(), "--format", "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto rows = nlohmann::json::parse(r.out)["comparisons"];
+  ASSERT_EQ(rows.size(), 3U);
+  EXPECT_EQ(rows[0]["parallel"], "dp-attention+ep");
+  EXPECT_EQ(rows[1]["parallel"], "dp-attention");
+  EXPECT_EQ(rows[2]["parallel"], "");
+  for (std::size_t i = 0; i < 3; ++i) {
+    std::vector<std::string> args{"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--link", "nvlink4", "--weights",
+                                  "fp8", "--activations", "fp8", "--kv", "bf16", "--batch", "64", "--prompt", "1024",
+                                  "--generate", "16", "--format", "json"};
+    if (i < 2) args.push_back("--dp-attention");
+    if (i == 0) args.push_back("--ep");
+    std::vector<std::string> command{"llm"};
+    command.insert(command.end(), args.begin(), args.end());
+    const outcome one = hml_run(command);
+    ASSERT_EQ(one.status, 0) << one.err;
+    EXPECT_EQ(rows[i]["predicted"].get<double>(),
+              nlohmann::json::parse(one.out)["summary"]["output_tokens_per_s"].get<double>()) << i;
+  }
+  EXPECT_NE(rows[0]["predicted"].get<double>(), rows[2]["predicted"].get<double>());
+  const fs::path bad = dir.file("bad.csv", std::string{runs_header}.substr(0, runs_header.size() - 1) + ",parallel\n" + run + "ep\n");
+  expect_one_line_error({"--compare", bad.string()}, "bad.csv:2: parallel: \"ep\" is neither dp-attention nor dp-attention+ep");
+  const fs::path dense = dir.file("dense.csv", std::string{runs_header}.substr(0, runs_header.size() - 1) + ",parallel\n" +
+                                                   "llama-2-7b,h200,8,nvlink4,fp8,fp8,bf16,64,1024,16,,,,1000,s,src,dp-attention\n");
+  expect_one_line_error({"--compare", dense.string()}, "dense.csv:2: parallel: llama-2-7b is dense");
+}
+
 // The shipped file of published runs is read whole: every run predicted, every source cited.
 TEST(LlmCli, CompareReadsTheShippedMeasuredRuns) {
   const outcome r = llm({"--compare", std::string{HML_SOURCE_DIR} + "/examples/llm/measured-runs.csv", "--format", "csv"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_TRUE(r.out.starts_with("line,model,machine,tp,weights,batch,requests,prompt,generate,metric,measured,predicted,error,system,source\r\n"))
+  EXPECT_TRUE(r.out.starts_with("line,model,machine,tp,parallel,weights,batch,requests,prompt,generate,metric,measured,"
+                                "predicted,error,system,source\r\n"))
       << r.out.substr(0, 200);
   EXPECT_GE(std::count(r.out.begin(), r.out.end(), '\n'), 40);
 }
