@@ -113,10 +113,25 @@ void for_each_option(CLI::App& hml, Visit visit) {
 }
 }  // namespace
 
+namespace {
+CLI::Validator decimal_count() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const std::size_t first = text.find_first_not_of('0');
+        if (text.size() > 1 && text.find_first_not_of("0123456789") == std::string::npos)
+          text.erase(0, first == std::string::npos ? text.size() - 1 : first);
+        return {};
+      },
+      "");
+}
+}  // namespace
+
 void check_plain_numbers(CLI::App& hml) {
   for_each_option(hml, [](CLI::Option& option) {
-    // A transform, not a check: the validator also writes a negative zero as 0.
-    if (option.get_type_name().starts_with("FLOAT")) option.transform(finite_number());
+    // Transforms, not checks: they write a negative zero as 0, and "010" as 10, before CLI11 converts.
+    const std::string type = option.get_type_name();
+    if (type.starts_with("FLOAT")) option.transform(finite_number());
+    if (type.starts_with("UINT") || type.starts_with("INT")) option.transform(decimal_count());
   });
 }
 

@@ -118,6 +118,9 @@ hml::precision data_type_of(std::string_view option, const std::string& text);
 // an unsigned option as 2^64 - 1, and "nan" or "inf" into a double as they are):
 // a count is a whole number within [low, most], its bounds in the message;
 CLI::Validator whole_number(std::uint64_t low, std::uint64_t most);
+// a count is read in decimal, as every file and axis reads it: CLI11 reads integers as C does ("010" is 8),
+// so every option CLI11 reads as a whole number (type UINT or INT) has its leading zeros dropped
+// (check_plain_numbers, before any check);
 // a plain number (a share, a ratio, cycles) is finite, and zero or of a magnitude from 1e-30 to 1e30 as a
 // quantity's text must be (hml::largest_magnitude): every option CLI11 reads as a number (type FLOAT) takes
 // this check (check_plain_numbers), so none lets "nan", "inf" or an overflow into a model.

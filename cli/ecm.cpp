@@ -169,7 +169,7 @@ void run(const ecm_options& o) {
     const hml::level_description& l = machine->memory[i];
     if (!hml::has_path_rate(*machine, i))
       throw input_error("--machine: " + o.machine + ": " + std::string{l.name} + " gives no rate for its path into " +
-                        std::string{machine->memory[i - 1].name} + ": an upstream rate (B/cy) or a bandwidth");
+                        std::string{machine->memory[i - 1].name} + "; give it an upstream rate (B/cy) or a bandwidth");
   }
   // The kernel: a built-in one by name, else a file in C or YAML.
   if (o.rows_given && o.kernel != "stencil2d5") {

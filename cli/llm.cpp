@@ -212,7 +212,8 @@ hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::trans
   if (t.experts <= 1)
     throw input_error("--dp-attention: " + std::string{t.name} +
                       " is dense: data-parallel attention serves a mixture of experts (a dense model runs replicas)");
-  if (o.pp > 1) throw input_error("--dp-attention, --pp: data-parallel attention is not modelled with pipeline stages");
+  if (o.pp > 1) throw input_error("--dp-attention, --pp: data-parallel attention is not modelled with pipeline stages; leave one of them "
+                    "out");
   if (!o.all_reduce.empty())
     throw input_error("--all-reduce: data-parallel attention gathers and scatters the experts' tokens by ring (NCCL's "
                       "all-gather and reduce-scatter) and all-reduces nothing; leave --all-reduce out");
@@ -248,6 +249,8 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
+  // A group that divides the rows whole may not divide a device's share of them.
+  if (o.tp > 1) check_option("--weight-group, --tp", [&] { hml::validate_weight_group(t, i); });
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
                ? nvls_link(o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",
@@ -271,10 +274,10 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   return i;
 }
 
-void llm::check_generation(const hml::transformer& t, const hml::generation& g) {
+void llm::check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i) {
   check_option("--batch, --prompt, --generate", [&] {
     hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
-    hml::validate_counts(t, g.batch, g.prompt, g.prompt + g.generate);
+    hml::validate_memory_counts(t, g.batch, g.prompt + g.generate, i);  // counts the prompt's too
     hml::validate_context(t, g.prompt + g.generate);
   });
   note_past_max_positions(t, g.prompt + g.generate);
@@ -320,9 +323,17 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
   const std::uint64_t longest = o.prompt + o.generate;
   check_option(lengths, [&] { hml::validate_context(t, longest); });
   if (hml::main_memory(d).capacity.published() && hml::largest_batch(t, longest, d, i) == 0) {
-    if (hml::largest_batch(t, 1, d, i) == 0)  // not even a token's cache beside the weights: the model's fault
+    if (hml::largest_batch(t, 1, d, i) == 0) {  // not even a token's cache beside the weights
+      hml::inference_options contiguous = i;
+      contiguous.memory.kv_block_tokens = 0;
+      if (i.memory.kv_block_tokens > 1 && hml::largest_batch(t, 1, d, contiguous) > 0)  // a block is too large
+        throw input_error("--kv-block: one block of " + std::to_string(i.memory.kv_block_tokens) + " tokens' cache (" +
+                          quantity_text(hml::kv_cache_size(t, 1, 1, i)) + ") does not fit beside the weights in the memory of " +
+                          std::string{d.name} + "; give a smaller block (vLLM's is 16 tokens)");
       throw input_error(std::string{names.requests} + ": the model does not fit in the memory of " + std::string{d.name} +
-                        " even for one sequence; split it over devices (--tp) or take a larger machine");
+                        " even for one sequence; split it over " + (i.tensor_parallel > 1 ? "more devices" : "devices") +
+                        " (--tp) or take a larger machine");
+    }
     throw input_error(lengths + ": one sequence of " + std::to_string(longest) + " tokens does not fit in the memory of " +
                       std::string{d.name} + "; give shorter ones");
   }
@@ -358,6 +369,11 @@ void llm::check_precisions(const hml::transformer& t, const hml::generation& g, 
   for (const hml::step_shape& s : {hml::prefill_step(g.batch, g.prompt), hml::decode_step(g.batch, g.prompt + 1)}) {
     for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
       if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
+      const hml::precision p = op.compute.type;
+      if (p != i.types.weights && p != i.types.activations && p != i.types.kv_cache)  // no option would change it
+        throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
+                          " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
+                          hml::kinds_it_has(d) + "; give a machine with one");
       throw input_error("--weights, --activations: " + std::string{d.name} + " publishes no " +
                         std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
                         hml::kinds_it_has(d));

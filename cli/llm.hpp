@@ -83,7 +83,7 @@ std::string model_title(const run_options& o, const hml::transformer& t);
 // The precisions, attention kernel, tensor parallelism and link, efficiencies, memory policy and estimate.
 hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
 // The generation's counts, within what the model can count and its positions hold; errors name `options`.
-void check_generation(const hml::transformer& t, const hml::generation& g);
+void check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i);
 // A context past the positions the model's configuration gives: a note, since the counts still hold.
 void note_past_max_positions(const hml::transformer& t, std::uint64_t context);
 // The scheduler's limits: those given, else hml::batching_limits' defaults.

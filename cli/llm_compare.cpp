@@ -62,26 +62,50 @@ class run_machines {
   std::map<std::string, const hml::machine_description*, std::less<>> read_;
 };
 
-// A message that names options ("--tp, --link: ...") as naming the runs file's columns ("tp, link: ..."):
-// the run's settings came from them. (--max-batch is the `batch` column: a scheduler's max batch.)
-std::string as_columns(const std::string& message) {
-  if (!message.starts_with("--")) return message;
-  const std::size_t end = message.find(": ");
-  if (end == std::string::npos) return message;
-  std::string columns;
-  std::size_t at = 0;
-  while (at < end) {
-    const std::size_t comma = std::min(message.find(", ", at), end);
-    std::string name = message.substr(at, comma - at);
-    if (name.starts_with("--")) name.erase(0, 2);
-    std::replace(name.begin(), name.end(), '-', '_');
-    if (name == "max_batch") name = "batch";
-    if (name == "device") name = "machine";
-    if (name == "dp_attention" || name == "ep") name = "parallel";
-    if (columns.find(name) == std::string::npos) columns += (columns.empty() ? "" : ", ") + name;
-    at = comma + 2;
+// The runs file's column an option's value came from ("--max-batch": `batch`, a scheduler's max batch), or
+// "" for an option the file has no column for (--kv-block, --figures: given to hml llm --compare itself).
+std::string_view column_of(std::string_view option) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> columns{{
+      {"--model", "model"}, {"--machine", "machine"}, {"--device", "machine"}, {"--tp", "tp"}, {"--link", "link"},
+      {"--weights", "weights"}, {"--activations", "activations"}, {"--kv", "kv"}, {"--batch", "batch"},
+      {"--max-batch", "batch"}, {"--prompt", "prompt"}, {"--generate", "generate"}, {"--requests", "requests"},
+      {"--max-tokens", "max_tokens"}, {"--weight-group", "weight_group"}, {"--dp-attention", "parallel"},
+      {"--ep", "parallel"}}};
+  for (const auto& [name, column] : columns) {
+    if (option == name) return column;
   }
-  return columns + message.substr(end);
+  return {};
+}
+
+// A message that names options ("--tp, --link: ...; give --tp 2 or more") as naming the runs file's columns
+// ("tp, link: ...; give tp 2 or more"): the run's settings came from them. Options without a column stay.
+std::string as_columns(const std::string& message) {
+  const std::size_t end = message.starts_with("--") ? message.find(": ") : 0;
+  std::string text;
+  std::size_t at = 0;
+  while (at < message.size()) {
+    const std::size_t dashes = message.find("--", at);
+    const std::size_t name_end = dashes == std::string::npos
+                                     ? std::string::npos
+                                     : message.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", dashes + 2);
+    const std::string_view option = dashes == std::string::npos
+                                        ? std::string_view{}
+                                        : std::string_view{message}.substr(dashes, std::min(name_end, message.size()) - dashes);
+    text += message.substr(at, dashes == std::string::npos ? std::string::npos : dashes - at);
+    if (dashes == std::string::npos) break;
+    const std::string_view column = column_of(option);
+    // In the opening list a column named twice (--max-batch and --batch) is said once.
+    const bool opening = end != std::string::npos && dashes < end;
+    if (column.empty()) {
+      text += option;
+    } else if (!(opening && text.find(column) != std::string::npos)) {
+      text += column;
+    } else if (text.ends_with(", ")) {
+      text.resize(text.size() - 2);
+    }
+    at = dashes + option.size();
+  }
+  return text;
 }
 
 // One run predicted: its serving figures, as `hml llm` with the row's options would print them. A run whose
@@ -112,7 +136,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     const hml::transformer t = model_of(o);
     const hml::inference_options i = inference_of(o, t, files);
     const hml::generation g{o.batch, o.prompt, o.generate};
-    check_generation(t, g);
+    check_generation(t, g, i);
     check_precisions(t, g, d, i);
     if (const auto continuous = continuous_run(o, t, d, i, {"requests", "batch", "max_tokens", "prompt", "generate"})) return hml::serving(*continuous);
     if (hml::main_memory(d).capacity.published() && !hml::fits(t, g.batch, g.prompt + g.generate, d, i)) {

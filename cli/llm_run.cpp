@@ -133,6 +133,9 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
     throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
                       std::to_string(t.vocab) + ": a draft shares its target's");
   check_option("--acceptance", [&] { (void)hml::expected_tokens_per_step(*o.acceptance, o.lookahead); });
+  if (i.experts.data_parallel_attention && draft.experts <= 1)  // the draft runs as the target does
+    throw input_error("--draft, --dp-attention: " + o.draft + " is dense, and data-parallel attention is modelled for a "
+                      "mixture of experts; give a mixture-of-experts draft, or leave --dp-attention out");
   check_option("--draft", [&] { hml::validate(draft, i); });
   return check_option("--draft, --lookahead", [&] {
     return hml::speculative_decoding(t, draft, o.batch, context, o.lookahead, *o.acceptance, d, i);
@@ -261,7 +264,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                      const hml::inference_options& i) {
   const std::uint64_t n = *o.context;
   check_option("--batch, --context", [&] {
-    hml::validate_counts(t, o.batch, 1, n);
+    hml::validate_memory_counts(t, o.batch, n, i);  // the step's counts, and those of its memory
     hml::validate_context(t, n);
   });
   llm::note_past_max_positions(t, n);
@@ -328,7 +331,7 @@ void llm::run(const run_options& o) {
     return;
   }
   const hml::generation g{o.batch, o.prompt, o.generate};
-  llm::check_generation(t, g);
+  llm::check_generation(t, g, i);
   llm::check_precisions(t, g, d, i);
 
   const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);

@@ -19,7 +19,8 @@ int main(int argc, char** argv) {
       "Quantities, in every option: a number and its unit (205GB/s, 10MFLOP, 5us); a plain number is FLOP, bytes\n"
       "or FLOP/B, and a rate or a time needs its unit. A machine's memory bandwidth is in bytes per second (a bit\n"
       "rate is refused); a link's rate may be in bits. A data type (--weights, offload's --precision) is a\n"
-      "precision alone (fp16); a roofline's --precision may name its unit (fp16tensor). Counts are whole numbers.\n"
+      "precision alone (fp16); a roofline's --precision may name its unit (fp16tensor). Counts are whole numbers,\n"
+      "read in decimal as files read them (--cores 010 is ten).\n"
       "Run `hml <command> --help` for a command's options and an example.");
   for (auto add_command : hml_cli::all_commands) add_command(app);
   hml_cli::check_plain_numbers(app);

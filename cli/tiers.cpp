@@ -68,8 +68,11 @@ void run(const tiers_options& o) {
                       "xeon_max_9480) or --tier twice or more");
   }
   if (memory.tiers.size() < 2) {
-    throw input_error(tiers_from + ": one tier; a tiered memory has two or more (xeon_max and xeon_max_9480 have two; "
-                      "add --tier NAME:CAPACITY:BANDWIDTH[:WRITE])");
+    throw input_error(tiers_from + ": one tier; a tiered memory has two or more: " +
+                      (tiers_from == "--tier" ? std::string{"give --tier NAME:CAPACITY:BANDWIDTH[:WRITE] twice or more"}
+                                              : "give " + tiers_from +
+                                                    " xeon_max or xeon_max_9480 (two tiers each), or --tier twice or "
+                                                    "more in its place"));
   }
   check_option(tiers_from, [&] { hml::validate(memory); });
   if (title.empty()) title = "the given tiers";

@@ -197,7 +197,7 @@ void kernel_reader::declare(CXCursor d) {
     element = clang().getCanonicalType(clang().getArrayElementType(element));
   }
   if (!is_number_type(element))
-    fail(d, "'" + name + "' holds " + text_of(clang().getTypeSpelling(element)) + ": an array holds numbers");
+    fail(d, "'" + name + "' holds " + text_of(clang().getTypeSpelling(element)) + ": an array holds numbers (float, double, long double or an integer type)");
   if (elements > max_array_elements) fail(d, "'" + name + "' has more than 2^36 elements");
   a.elements = static_cast<std::int64_t>(elements);
   a.element_bytes = static_cast<std::size_t>(clang().Type_getSizeOf(element));

@@ -38,7 +38,7 @@
 // Write-allocate: a written array whose line is not also read (b in b[i] = a[i]) misses with an infinite
 // distance, which is the line read before it is written. A machine without write-allocate, or an array with
 // non-temporal stores, has no such miss; a non-temporal array's lines also skip every cache and are counted
-// once, between the last cache and main memory.
+// once, between the last cache and main memory, however small the arrays.
 module;
 #include <algorithm>
 #include <array>
@@ -273,11 +273,12 @@ struct cache_traffic {
 }
 
 // Lines per cache line of work between cache level `i` and the next level out; the last pair (last cache
-// and main memory) also carries the non-temporal stores, unless a cache holds all arrays.
+// and main memory) also carries the non-temporal stores, even where a cache would hold every array: a
+// non-temporal store goes around the caches whatever the size.
 [[nodiscard]] constexpr double lines_between(const cache_traffic& c, std::size_t i) {
   const level_traffic& t = c.levels[i];
   const bool last = i + 1 == c.levels.size();
-  return static_cast<double>(t.lines()) + (last && !t.fully_cached ? static_cast<double>(c.non_temporal_stores) : 0.0);
+  return static_cast<double>(t.lines()) + (last ? static_cast<double>(c.non_temporal_stores) : 0.0);
 }
 
 // The larger of the lines that come in (loads, write-allocates) and the lines that go out (evictions, and at

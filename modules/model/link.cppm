@@ -65,7 +65,7 @@ struct link {
 };
 
 constexpr void validate_link_bandwidth(per_direction b) {
-  expects(isfinite(b.rate) && b.rate.value() > 0, "hml: link bandwidth must be finite and > 0");
+  expects(isfinite(b.rate) && b.rate.value() > 0, "hml: link bandwidth must be finite and > 0; give a rate such as 450GB/s");
 }
 constexpr void validate_link_latency(duration t) {
   expects(isfinite(t) && t.value() >= 0, "hml: link latency must be finite and >= 0");

@@ -44,8 +44,7 @@ namespace detail {
 // (the busiest device's ceil(batch / n)), every head of them.
 [[nodiscard]] constexpr data_size kv_cache_of(const transformer& t, std::uint64_t layers, std::uint64_t batch,
                                               std::uint64_t context, const inference_options& o) {
-  const bool data_parallel = o.experts.data_parallel_attention;
-  const attention_shape cached = attention_run(t, data_parallel ? 1 : o.tensor_parallel, has_latent_attention(t));
+  const attention_shape cached = attention_run(t, attention_split(o), has_latent_attention(t));
   return bytes_of(layers * kv_elements_per_token(cached) * device_batch(batch, o) * kv_slots(context, o.memory),
                   o.types.kv_cache);
 }
@@ -78,6 +77,13 @@ namespace detail {
   return detail::kv_cache_of(t, most, batch, context, o);
 }
 
+// The counts memory_needed takes (validate_counts): the prefill of the whole context, and its KV cache's slots.
+constexpr void validate_memory_counts(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                      const inference_options& o = {}) {
+  validate_counts(t, batch, context, context);
+  validate_counts(t, batch, 1, kv_slots(context, o.memory));
+}
+
 // What one device holds: its share of its stage's weights (detail::device_parameters), the KV cache of its
 // layers for batch x context, and the activations: the largest live set of one operator (its activations
 // read and written) of the prefill of the whole context by a micro-batch (the whole batch without a
@@ -85,8 +91,7 @@ namespace detail {
 [[nodiscard]] constexpr memory_use memory_needed(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                  const inference_options& o = {}) {
   validate(t, o);
-  validate_counts(t, batch, context, context);
-  validate_counts(t, batch, 1, kv_slots(context, o.memory));
+  validate_memory_counts(t, batch, context, o);
   memory_use r{};
   const std::uint64_t largest_micro_batch = detail::ceil_div(batch, micro_batches_of(o.pipeline, batch));
   for (const operator_cost& op : step_operators(t, prefill_step(largest_micro_batch, context), o)) {

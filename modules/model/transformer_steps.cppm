@@ -139,17 +139,28 @@ struct inference_options {
   hml::estimate estimate = hml::estimate::bound;
 };
 
+// The devices attention's heads, a dense MLP and the LM head split over: the tensor-parallel ones, or none
+// under data-parallel attention, where each device runs them whole for its own sequences.
+[[nodiscard]] constexpr std::uint64_t attention_split(const inference_options& o) noexcept {
+  return o.experts.data_parallel_attention || o.tensor_parallel == 0 ? 1 : o.tensor_parallel;
+}
+
+// The devices an expert's MLP (a dense model's MLP) splits over: none where the experts are whole.
+[[nodiscard]] constexpr std::uint64_t expert_split(const inference_options& o) noexcept {
+  return o.experts.expert_parallel || o.tensor_parallel == 0 ? 1 : o.tensor_parallel;
+}
+
 // A weight group divides the rows it is taken along: every projection's input on one device (the hidden
-// size; the heads' width and the FFN size over the tensor-parallel devices).
+// size; the heads' width and the FFN sizes as they split over the devices).
 constexpr void validate_weight_group(const transformer& t, const inference_options& o) {
   validate(o.types);
   const std::uint64_t g = o.types.weight_group;
-  const std::uint64_t n = o.tensor_parallel > 0 ? o.tensor_parallel : 1;
+  const std::uint64_t a = attention_split(o);
   const latent_attention& l = t.latent;
-  const std::uint64_t heads_width = t.heads / n * (has_latent_attention(t) ? l.value_dim : t.head_dim);
+  const std::uint64_t heads_width = t.heads / a * (has_latent_attention(t) ? l.value_dim : t.head_dim);
   const auto divides = [g](std::uint64_t rows) { return rows == 0 || rows % g == 0; };
-  expects(g == 0 || (divides(t.hidden) && divides(heads_width) && divides(t.ffn / n) && divides(t.dense_ffn / n) &&
-                     divides(l.q_rank) && divides(l.kv_rank)),
+  expects(g == 0 || (divides(t.hidden) && divides(heads_width) && divides(t.ffn / expert_split(o)) &&
+                     divides(t.dense_ffn / a) && divides(l.q_rank) && divides(l.kv_rank)),
           "hml: a weight group divides every projection's rows (the hidden size, and the heads' width and the FFN "
           "size per device): gpt-fast takes 32 to 256, AWQ and GPTQ 128");
 }
@@ -174,8 +185,13 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   validate(o.memory);
   const std::uint64_t n = o.tensor_parallel;
   expects(n >= 1, "hml: tensor parallelism needs at least one device");
-  expects(t.heads % n == 0 && t.kv_heads % n == 0 && t.ffn % n == 0 && t.dense_ffn % n == 0,
-          "hml: heads, kv heads and ffn must divide by the tensor-parallel devices");
+  const std::uint64_t a = attention_split(o);
+  expects(t.heads % a == 0 && t.kv_heads % a == 0,
+          "hml: the heads and kv heads must divide by the tensor-parallel devices; give a device count that divides them");
+  expects(t.ffn % expert_split(o) == 0,
+          "hml: the FFN size must divide by the tensor-parallel devices; give a device count that divides it");
+  expects(t.dense_ffn % a == 0,
+          "hml: the dense layers' FFN size must divide by the tensor-parallel devices; give a device count that divides it");
   if (n > 1) validate(o.link);
   validate(t, o.pipeline);
   if (o.experts.data_parallel_attention) {
@@ -355,7 +371,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   const std::uint64_t all_rows = s.batch * s.new_tokens;
   // How attention's heads, a dense MLP and the LM head split: over the devices, or not at all where each runs
   // its own sequences.
-  const std::uint64_t split = data_parallel ? 1 : n;
+  const std::uint64_t split = attention_split(o);
   const bool latent = has_latent_attention(t);
   const latent_attention& l = t.latent;
   const bool absorbed = latent && s.kind == phase::decode;
@@ -452,7 +468,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
       ops.push_back(repeated(with_bias(t.router_biases, router, moe_rows, t.experts), expert_L));
     }
     mlp(gated ? "gate+up projection"sv : "up projection"sv, gated ? "SwiGLU"sv : "GELU"sv, "down projection"sv,
-        whole_experts ? t.ffn : t.ffn / n, pairs, touched, expert_L);
+        t.ffn / expert_split(o), pairs, touched, expert_L);
   }
   if (stage.dense_layers > 0) {
     mlp("dense gate+up projection"sv, gated ? "dense SwiGLU"sv : "dense GELU"sv, "dense down projection"sv,

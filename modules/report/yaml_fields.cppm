@@ -305,11 +305,17 @@ public:
     return value;
   }
 
+  // A number or a boolean is written bare: quoted ("96", "true") it is text, as JSON and YAML read it.
+  void refuse_quoted(const YAML::Node& at, const std::string& field, std::string_view expected) const {
+    if (at.Tag() == "!") fail(at, field, "expected " + std::string{expected} + ", not the text \"" + at.Scalar() + "\"; write it without quotes");
+  }
+
   double number(const YAML::Node& map, const std::string& parent, std::string_view name, double fallback,
                 double low, double high) const {
     const std::string text = scalar(map, parent, name, false);
     if (text.empty()) return fallback;
     const std::string field = path(parent, name);
+    refuse_quoted(map[std::string{name}], field, "a number");
     const double value = number_in(map[std::string{name}], field, text);
     if (!(value >= low && value <= high)) {
       const auto shown = [](double x) { return std::string{format_number(x, general(6)).view()}; };
@@ -320,6 +326,7 @@ public:
 
   std::int64_t integer(const YAML::Node& at, const std::string& field, std::int64_t low, std::int64_t high) const {
     if (!at.IsScalar()) fail(at, field, "expected an integer");
+    refuse_quoted(at, field, "an integer");
     const std::string text = at.Scalar();
     std::size_t used = 0;
     long long value = 0;
@@ -344,6 +351,7 @@ public:
   bool boolean(const YAML::Node& map, const std::string& parent, std::string_view name, bool fallback) const {
     const std::string text = scalar(map, parent, name, false);
     if (text.empty()) return fallback;
+    refuse_quoted(map[std::string{name}], path(parent, name), "true or false");
     if (text == "true") return true;
     if (text == "false") return false;
     fail(map[std::string{name}], path(parent, name), "expected true or false, not \"" + text + "\"");

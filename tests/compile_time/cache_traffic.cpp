@@ -61,6 +61,9 @@ static_assert(hml::lines_between(stencil, 0) == 5 && hml::lines_between(stencil,
 static_assert(hml::lines_between(hml::cache_traffic_of(stencil2d5(4000, 2000), three_levels, {.cores_sharing = 32}), 2) == 3);
 // Non-temporal copy: one line in from memory and one line out around the caches.
 static_assert(hml::lines_between(hml::cache_traffic_of(copy(100'000'000, hml::store_kind::non_temporal), three_levels), 2) == 2);
+// In L1 the source moves no line, and the stores still go around the caches into memory: one line a CL.
+constexpr auto small_nt = hml::cache_traffic_of(copy(1000, hml::store_kind::non_temporal), three_levels);
+static_assert(small_nt.levels[0].fully_cached && hml::lines_between(small_nt, 0) == 0 && hml::lines_between(small_nt, 2) == 1);
 
 // The same machine with its L3 a victim cache of the L2. A Schoenauer triad in memory: the L2 takes 4 lines
 // in (b, c, d and a's write-allocate), none from the L3, which holds none of them; all 4 go out into the

@@ -656,6 +656,8 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[9][9], F[9][9];\nfor (int j = 0; j < 9; ++j)\n  for (int i = 0; i < 9; ++i)\n    a[j][i] = F[0][i] + F[j][i];",
        "k.c:4: 'F[j][i]': F is indexed with 1 leading constant subscript elsewhere; index it alike everywhere"},
       {"#include \"/etc/passwd\"\ndouble a[9];", "k.c:1: #include is outside the kernel subset"},
+      {"_Float16 a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;",
+       "k.c:1: 'a' holds _Float16: an array holds numbers (float, double, long double or an integer type)"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i)\n  a[i] = sqrt(a[i]);", "k.c:3: a call to 'sqrt'"},
       {"double a[9];\nfor (int i = 0; i < 9; i += 2) a[i] = 1;", "k.c:2: 'i+=2': a loop steps by one"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;\na[0] = 2;", "k.c:3: 'a[0]=2': only declarations come before"},
@@ -1250,7 +1252,7 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                                         "  - {name: L1, capacity: 32 KiB}\n  - {name: L2, capacity: 1 MiB, upstream: {rate: 64 B/cy}}\n"
                                         "  - {name: L3, capacity: 28 MiB}\n  - {name: MEM, bandwidth: 100 GB/s}\n";
   expect_input_error(hml_run({"ecm", "--machine", (dir / "norate.yaml").string(), "--kernel", "triad"}),
-                     "--machine: " + (dir / "norate.yaml").string() + ": L3 gives no rate for its path into L2: an upstream rate (B/cy) or a bandwidth");
+                     "--machine: " + (dir / "norate.yaml").string() + ": L3 gives no rate for its path into L2; give it an upstream rate (B/cy) or a bandwidth");
   fs::remove_all(dir);
 }
 

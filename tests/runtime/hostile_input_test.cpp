@@ -7,6 +7,7 @@
 #include <csignal>
 #include <filesystem>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <sys/stat.h>
@@ -452,6 +453,77 @@ TEST(HostileInput, AThirdTrialsFindingsAreOneLineNamingTheOption) {
     ++labels;
   EXPECT_LE(labels, 16U) << drawn.size();
   EXPECT_GE(labels, 3U);
+}
+
+TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
+  const scratch_directory dir;
+  // A count with a leading zero was read as C reads it (--cores 010 as 8), where files and axes read 10.
+  const std::vector<std::string> triad{"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores"};
+  const outcome ten = hml_run_with(triad, {"010"});
+  ASSERT_EQ(ten.status, 0) << ten.err;
+  EXPECT_EQ(ten.out, hml_run_with(triad, {"10"}).out);
+  EXPECT_NE(ten.out.find("\n   10  "), std::string::npos) << ten.out;
+  const std::vector<std::string> decode{"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--batch"};
+  EXPECT_EQ(hml_run_with(decode, {"08"}).out, hml_run_with(decode, {"8"}).out);
+  // Sizes too large to count are the options' that made them, said before any step is run.
+  const std::vector<std::string> wide{"llm", "--layers", "2", "--hidden", "4096", "--ffn", "4096", "--heads", "4096",
+                                      "--head-dim", "1", "--vocab", "4096", "--machine", "h100_sxm", "--experts", "4096",
+                                      "--active-experts", "4096"};
+  expect_input_error(hml_run_with(wide, {"--batch", "30", "--context", "1000000"}),
+                     "--batch, --context: the sizes are too large to count");
+  expect_input_error(hml_run_with(wide, {"--batch", "4095", "--prompt", "1", "--generate", "1000000", "--requests", "5000"}),
+                     "--batch, --prompt, --generate: the sizes are too large to count");
+  // A paged cache's block too large for the memory is the block's fault, not the model's.
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "16", "--kv-block", "1048576"}),
+                     "--kv-block: one block of 1048576 tokens' cache (");
+  // Data-parallel attention with a dense draft names the draft.
+  const std::vector<std::string> mixtral{"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--link", "nvlink4"};
+  expect_input_error(hml_run_with(mixtral, {"--tp", "2", "--dp-attention", "--draft", "mistral-7b", "--acceptance", "0.7"}),
+                     "--draft, --dp-attention: mistral-7b is dense");
+  expect_input_error(hml_run_with(mixtral, {"--tp", "2", "--dp-attention", "--pp", "2"}), "leave one of them out");
+  // Whole attention under data-parallel attention, whole experts under expert parallelism: only what splits
+  // over the devices divides by them, and a weight group divides a device's rows.
+  EXPECT_EQ(hml_run({"llm", "--layers", "4", "--hidden", "1280", "--ffn", "640", "--heads", "8", "--vocab", "32000", "--machine",
+                     "h100_sxm", "--link", "nvlink4", "--experts", "10", "--active-experts", "2", "--tp", "5", "--dp-attention", "--ep"})
+                .status,
+            0);
+  expect_input_error(hml_run({"llm", "--layers", "4", "--hidden", "1280", "--ffn", "640", "--heads", "8", "--vocab", "32000",
+                              "--machine", "h100_sxm", "--link", "nvlink4", "--tp", "5"}),
+                     "--tp: the heads and kv heads must divide by the tensor-parallel devices; give a device count");
+  const std::vector<std::string> grouped{"--tp", "8", "--weights", "int4", "--weight-group", "512"};
+  EXPECT_EQ(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--weights", "int4", "--weight-group", "512"}).status,
+            0);
+  expect_input_error(hml_run_with(mixtral, grouped), "--weight-group, --tp: a weight group divides");
+  std::vector<std::string> whole = grouped;
+  whole.insert(whole.end(), {"--dp-attention", "--ep"});
+  const outcome whole_experts = hml_run_with(mixtral, whole);
+  EXPECT_EQ(whole_experts.status, 0) << whole_experts.err;
+  // Advice that can be followed: a machine of one tier is replaced, not joined by --tier.
+  expect_input_error(hml_run({"tiers", "--machine", "genoa_epyc_9654", "--footprint", "1GiB"}),
+                     "--machine: one tier; a tiered memory has two or more: give --machine xeon_max or xeon_max_9480");
+  // A number or a boolean in quotes is text, in JSON as in YAML.
+  const outcome json = hml_run({"devices", "genoa_epyc_9654", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  for (const auto& [bare, quoted, expected] : {std::tuple{"\"cores\": 96", "\"cores\": \"96\"", "expected an integer, not the text \"96\""},
+                                              std::tuple{"\"victim\": true", "\"victim\": \"true\"", "expected true or false, not the text"}}) {
+    std::string text = json.out;
+    const std::size_t at = text.find(bare);
+    ASSERT_NE(at, std::string::npos) << bare;
+    text.replace(at, std::string{bare}.size(), quoted);
+    const fs::path file = dir.file("g.json", text);
+    expect_input_error(hml_run({"ecm", "--machine", file.string(), "--kernel", "triad"}), expected);
+  }
+  // A machine without the FP32 peak a transformer's norms take is the machine's fault: no precision changes it.
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "genoa_epyc_9654"}),
+                     "--machine: AMD EPYC 9654 (Genoa, Zen 4; a core's view: its CCD's L3) publishes no FP32 peak, which the ");
+  // A runs file's row is told in its columns, its remedy too.
+  const fs::path runs = dir.file("runs.csv", "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,"
+                                             "output_tokens_per_s,system,source,requests,max_tokens,parallel\n"
+                                             "mixtral-8x7b,h100_sxm,1,,fp8,fp8,fp8,8,128,2,,,,1000,x,y,,,dp-attention+ep\n");
+  const outcome compared = hml_run({"llm", "--compare", runs.string()});
+  expect_input_error(compared, "runs.csv:2: parallel: ");
+  EXPECT_EQ(compared.err.find("--tp"), std::string::npos) << compared.err;
+  EXPECT_NE(compared.err.find("give tp 2 or more"), std::string::npos) << compared.err;
 }
 
 TEST(HostileInput, AKilledWriterLeavesNoTemporaryFile) {

@@ -463,7 +463,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "publishes no MXFP4 tensor peak");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link: --tp above 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link", "450GB/s"},
-                        "--tp: heads, kv heads and ffn must divide");
+                        "--tp: the heads and kv heads must divide by the tensor-parallel devices");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "fast"},
                         "--link: unknown link 'fast'; expected one of pcie3x16");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "0GB/s"}, "--link: ");
@@ -543,6 +543,15 @@ TEST(LlmCli, PipelineStagesAreTheLibrarysPipeline) {
 // DeepSeekMoE are derived in tests/compile_time/latent_attention.cpp); its options describe another such model
 // (Kimi K2: DeepSeek-V3's block with 64 heads, 384 experts and one dense layer); a latent option on a model
 // without latent attention, or one that leaves out what latent attention needs, is one line.
+// The JSON's operator rows are the library's step: each operator's name and time, and the total after them.
+void expect_rows_of(const nlohmann::json& rows, const hml::step_analysis& step) {
+  ASSERT_EQ(rows.size(), step.operators.size() + 1);
+  for (std::size_t i = 0; i < step.operators.size(); ++i) {
+    EXPECT_EQ(rows[i]["operator"], std::string{step.operators[i].op.name});
+    EXPECT_EQ(rows[i]["time_s"].get<double>(), step.operators[i].time.value());
+  }
+}
+
 TEST(LlmCli, LatentAttentionAndSharedExperts) {
   const outcome r = llm({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--link", "nvlink4", "--weights", "fp8",
                          "--activations", "bf16", "--kv", "bf16", "--batch", "8", "--context", "4096", "--figures", "stated",
@@ -557,11 +566,7 @@ TEST(LlmCli, LatentAttentionAndSharedExperts) {
   const auto step = hml::analyze_step(t, hml::decode_step(8, 4096), hml::devices::h200, o);
   const auto json = nlohmann::json::parse(r.out);
   const auto& rows = json["operators"];
-  ASSERT_EQ(rows.size(), step.operators.size() + 1);  // and the total
-  for (std::size_t i = 0; i < step.operators.size(); ++i) {
-    EXPECT_EQ(rows[i]["operator"], std::string{step.operators[i].op.name});
-    EXPECT_EQ(rows[i]["time_s"].get<double>(), step.operators[i].time.value());
-  }
+  expect_rows_of(rows, step);
   EXPECT_EQ(rows[3]["operator"], "latent norms");
   EXPECT_EQ(rows[5]["operator"], "KV up projection (absorbed)");
   EXPECT_EQ(json["summary"]["memory_per_device_B"].get<double>(), hml::memory_needed(t, 8, 4096, o).total().value());
@@ -670,11 +675,7 @@ TEST(LlmCli, DataParallelAttentionAndWholeExperts) {
   const auto step = hml::analyze_step(t, hml::decode_step(1024, 2048), h200, measured_link);
   const auto json = nlohmann::json::parse(r.out);
   const auto& rows = json["operators"];
-  ASSERT_EQ(rows.size(), step.operators.size() + 1);  // and the total
-  for (std::size_t i = 0; i < step.operators.size(); ++i) {
-    EXPECT_EQ(rows[i]["operator"], std::string{step.operators[i].op.name});
-    EXPECT_EQ(rows[i]["time_s"].get<double>(), step.operators[i].time.value());
-  }
+  expect_rows_of(rows, step);
   EXPECT_EQ(json["summary"]["memory_per_device_B"].get<double>(), hml::memory_needed(t, 1024, 2048, o).total().value());
   const outcome table = hml_run(with_command);
   ASSERT_EQ(table.status, 0) << table.err;
@@ -922,7 +923,7 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   compare(std::string{good} + "llama-9,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n",
           "runs.csv:3: model: unknown model 'llama-9'");
   compare("llama-2-7b,a100,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: machine: unknown machine 'a100'; did you mean");
-  compare("llama-2-7b,a100_sxm_80gb,2,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: link: --tp above 1 needs the link");
+  compare("llama-2-7b,a100_sxm_80gb,2,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: link: tp above 1 needs the link, e.g. link nvlink4");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp8,fp8,fp8,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: weights, activations: NVIDIA A100 SXM4 80GB publishes no FP8");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp7,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: weights: unknown precision 'fp7'");
   // A weight group: a count, and INT8's or INT4's, as --weight-group checks it.
