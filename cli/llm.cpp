@@ -185,15 +185,19 @@ hml::link link_between(machine_files& files, const link_options& o) {
 }
 
 // How the --tp devices all-reduce (none given: ring); what NCCL does not run inside a node, or NVLS where no
-// figure holds, is refused.
+// figure holds, is refused. The name is checked here too: a runs file's all_reduce column is not an option.
 hml::all_reduce_algorithm all_reduce_of(const llm_options& o) {
   if (o.all_reduce.empty()) return hml::all_reduce_algorithm::ring;
-  if (o.tp <= 1) throw input_error("--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
   if (o.all_reduce == "tree") {
     throw input_error("--all-reduce: NCCL runs no tree inside a node (it chains the devices; NVIDIA/nccl issue 1103), "
-                      "and --link joins the devices of one node: give ring or nvls");
+                      "and --link joins the devices of one node: give ring, nvls or one-shot");
   }
+  if (o.all_reduce != "ring" && o.all_reduce != "nvls" && o.all_reduce != "one-shot") {
+    throw input_error("--all-reduce: \"" + o.all_reduce.substr(0, 64) + "\" is not an algorithm; give ring, nvls or one-shot");
+  }
+  if (o.tp <= 1) throw input_error("--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
   if (o.all_reduce == "ring") return hml::all_reduce_algorithm::ring;
+  if (o.all_reduce == "one-shot") return hml::all_reduce_algorithm::one_shot;
   if (o.tp != hml::nvls_devices) {
     throw input_error("--all-reduce, --tp: NVLS is measured on " + std::to_string(hml::nvls_devices) + " devices (--tp " +
                       std::to_string(hml::nvls_devices) + "); on 2 to 4 H100s it runs about as fast as the ring "
@@ -435,9 +439,10 @@ void add_llm_command(CLI::App& hml) {
                       "latency of one message on the link, e.g. 5us (default: the catalog link's, else 0 s)")
       ->type_name("TIME");
   command->add_option("--all-reduce", o->all_reduce,
-                      "how the --tp devices all-reduce, as NCCL inside a node: ring (the default, at the link's "
-                      "measured rate where published) or nvls (NVLink SHARP at its measured bus bandwidth, 8 devices)")
-      ->check(CLI::IsMember({"ring", "nvls", "tree"}))
+                      "how the --tp devices all-reduce: as NCCL inside a node, ring (the default, at the link's "
+                      "measured rate where published) or nvls (NVLink SHARP at its measured bus bandwidth, 8 devices); "
+                      "or one-shot, as serving engines' own all-reduce of small messages (each device reads the "
+                      "others' buffers)")
       ->type_name("ALGORITHM");
   command->add_flag("--dp-attention", o->dp_attention,
                     "a mixture of experts served data-parallel over the --tp devices (SGLang's --enable-dp-attention): "

@@ -26,7 +26,7 @@ struct run_options {
   unsigned tp = 1;
   std::string link;
   std::string link_latency;
-  std::string all_reduce;         // how the --tp devices all-reduce: ring (empty: ring, not given) or nvls
+  std::string all_reduce;         // how the --tp devices all-reduce: ring (empty: ring, not given), nvls or one-shot
   bool dp_attention = false;      // a mixture of experts' attention data-parallel over the --tp devices
   bool ep = false;                // its experts whole over the --tp devices (with --dp-attention)
   unsigned pp = 1;                // pipeline stages

@@ -65,12 +65,12 @@ class run_machines {
 // The runs file's column an option's value came from ("--max-batch": `batch`, a scheduler's max batch), or
 // "" for an option the file has no column for (--kv-block, --figures: given to hml llm --compare itself).
 std::string_view column_of(std::string_view option) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 17> columns{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 18> columns{{
       {"--model", "model"}, {"--machine", "machine"}, {"--device", "machine"}, {"--tp", "tp"}, {"--link", "link"},
       {"--weights", "weights"}, {"--activations", "activations"}, {"--kv", "kv"}, {"--batch", "batch"},
       {"--max-batch", "batch"}, {"--prompt", "prompt"}, {"--generate", "generate"}, {"--requests", "requests"},
       {"--max-tokens", "max_tokens"}, {"--weight-group", "weight_group"}, {"--dp-attention", "parallel"},
-      {"--ep", "parallel"}}};
+      {"--ep", "parallel"}, {"--all-reduce", "all_reduce"}}};
   for (const auto& [name, column] : columns) {
     if (option == name) return column;
   }
@@ -123,6 +123,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
   o.weight_group = r.weight_group.value_or(0);
   o.dp_attention = r.dp_attention;
   o.ep = r.ep;
+  o.all_reduce = r.all_reduce;
   o.batch = r.batch;
   o.prompt = r.prompt;
   o.generate = r.generate;
@@ -224,9 +225,9 @@ void run_compare(const run_options& o) {
     return r.weights + (r.weight_group ? "/" + std::to_string(*r.weight_group) : std::string{});
   };
   // How a mixture of experts ran over its tp devices, as the file's `parallel` column says it (the table: dp,
-  // dp+ep); empty for tensor parallelism.
+  // dp+ep); for tensor parallelism, its all-reduce where the file names one.
   const auto parallel = [human](const hml::measured_run& r) -> std::string {
-    if (!r.dp_attention) return {};
+    if (!r.dp_attention) return r.all_reduce;
     return human ? (r.ep ? "dp+ep" : "dp") : (r.ep ? "dp-attention+ep" : "dp-attention");
   };
   hml::table table{{"line", "model", "machine", "tp", "parallel", "weights", "batch", "requests", "prompt", "generate", "metric",

@@ -102,10 +102,22 @@ inline constexpr unsigned max_micro_batches = 1024;
 // device writes and multicasts the sum, one latency whatever n (NCCL's tuning model, src/graph/tuning.cc);
 // its bytes are nccl-tests' bus bytes, the same 2 (n - 1) / n x size, so that at the link's NVLS bus
 // bandwidth (nvls_link_of) they take the time nccl-tests measured. NCCL has no tree inside a node (a chain).
-enum class all_reduce_algorithm { ring, nvls };
+// One-shot: not NCCL's but the serving engines' own for small messages (vLLM's and SGLang's custom
+// all-reduce, TensorRT-LLM's, PyTorch's intra-node comm): each device reads the others' buffers over the link
+// and sums them, (n - 1) x size in, between two barriers (each device flags every other and waits for
+// theirs): three latencies whatever n, each the link's.
+enum class all_reduce_algorithm { ring, nvls, one_shot };
+
+// A one-shot all-reduce's steps one after another: the opening barrier, the read, the closing barrier.
+inline constexpr double one_shot_steps = 3;
 
 [[nodiscard]] constexpr std::string_view to_string(all_reduce_algorithm a) noexcept {
-  return a == all_reduce_algorithm::ring ? "ring" : "nvls";
+  switch (a) {
+    case all_reduce_algorithm::ring: return "ring";
+    case all_reduce_algorithm::nvls: return "nvls";
+    case all_reduce_algorithm::one_shot: return "one-shot";
+  }
+  return "?";
 }
 
 // A mixture of experts served over n devices as SGLang's --enable-dp-attention and vLLM's data-parallel
@@ -295,6 +307,10 @@ constexpr void validate(const step_shape& s) {
 [[nodiscard]] constexpr operator_cost all_reduce(data_size size, unsigned n,
                                                  all_reduce_algorithm algorithm = all_reduce_algorithm::ring) {
   expects(n >= 1, "hml: an all-reduce needs at least one device");
+  if (algorithm == all_reduce_algorithm::one_shot) {
+    // Each device's buffer is read by the n - 1 others.
+    return {.name = "all-reduce"sv, .link_sent = size * (n - 1.0), .link_messages = n > 1 ? one_shot_steps : 0.0};
+  }
   const double steps = 2.0 * (n - 1);
   const double messages = algorithm == all_reduce_algorithm::nvls && n > 1 ? 1.0 : steps;
   return {.name = "all-reduce"sv, .link_sent = size * (steps / n), .link_messages = messages};

@@ -14,7 +14,8 @@
 // scheduler's max batch; `max_tokens`, its max tokens a step (with requests only; empty: the default);
 // `weight_group`, INT8 or INT4 weights in groups of that many sharing a scale and a zero point; and `parallel`,
 // how a mixture of experts runs over its tp devices: dp-attention (hml llm --dp-attention) or dp-attention+ep
-// (with --ep); empty: tensor parallelism.
+// (with --ep); empty: tensor parallelism; and `all_reduce`, how the tp devices all-reduce, as --all-reduce
+// takes it (checked where it is used; empty: ring).
 // Records are RFC 4180, read by the kernels CSV's
 // record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
 // max_measured_runs runs and max_measured_decode_steps decode steps in all, so that it is predicted in
@@ -47,6 +48,7 @@ struct measured_run {
   std::optional<std::uint64_t> max_tokens;         // its max tokens a step
   std::optional<std::uint64_t> weight_group;       // as --weight-group
   bool dp_attention = false, ep = false;           // as --dp-attention, --ep (the parallel column)
+  std::string all_reduce;                          // as --all-reduce; empty: ring
   std::array<std::optional<double>, 4> measured;   // by serving_metric, in s or tokens/s; one at least
   std::string system, source;
   std::size_t line = 0;  // 1-based line of the CSV text where the record starts
@@ -70,7 +72,7 @@ namespace hml::detail::measured_runs {
 enum column : std::size_t {
   model, machine, tp, link, weights, activations, kv, batch, prompt, generate, ttft, tpot, e2e, throughput, system, source,
   required,  // the columns before this one must be in the header; those after it may be
-  requests = required, max_tokens, weight_group, parallel,
+  requests = required, max_tokens, weight_group, parallel, all_reduce,
   columns
 };
 
@@ -78,7 +80,7 @@ inline constexpr std::array<std::string_view, columns> column_names{
     "model", "machine", "tp", "link", "weights", "activations", "kv", "batch", "prompt", "generate",
     field_name(serving_metric::time_to_first_token), field_name(serving_metric::time_per_output_token),
     field_name(serving_metric::end_to_end_latency), field_name(serving_metric::output_throughput), "system", "source",
-    "requests", "max_tokens", "weight_group", "parallel"};
+    "requests", "max_tokens", "weight_group", "parallel", "all_reduce"};
 
 // Where each column is in the file: at[column] is its field's index.
 using positions = std::array<std::size_t, columns>;
@@ -86,7 +88,7 @@ using positions = std::array<std::size_t, columns>;
 inline positions read_header(const kernels_csv::record& header) {
   constexpr std::size_t missing = static_cast<std::size_t>(-1);
   const std::string expected = "expected the columns " + std::string{measured_runs_header} +
-                               " (in any order, each once), and requests, max_tokens, weight_group and parallel if wanted";
+                               " (in any order, each once), and requests, max_tokens, weight_group, parallel and all_reduce if wanted";
   positions at;
   at.fill(missing);
   for (std::size_t c = 0; c < header.fields.size(); ++c) {
@@ -187,6 +189,7 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
     run.dp_attention = true;
     run.ep = how == "dp-attention+ep";
   }
+  run.all_reduce = text_field(r, field(all_reduce), all_reduce, false);
   constexpr std::array<std::pair<column, serving_metric>, 4> figures{
       std::pair{ttft, serving_metric::time_to_first_token}, std::pair{tpot, serving_metric::time_per_output_token},
       std::pair{e2e, serving_metric::end_to_end_latency}, std::pair{throughput, serving_metric::output_throughput}};

@@ -310,7 +310,20 @@ TEST(LlmCli, AllReduceByAlgorithm) {
   expect_input_error(with({"--all-reduce", "tree"}), "--all-reduce: NCCL runs no tree inside a node");
   expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--all-reduce", "ring"}),
                      "--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
-  expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--all-reduce", "bus"}), "--all-reduce: ");
+  expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--all-reduce", "bus"}),
+                     "--all-reduce: \"bus\" is not an algorithm; give ring, nvls or one-shot");
+  // One-shot: the library's link time over the link's measured rate, three latencies an all-reduce.
+  const outcome one_shot = with({"--all-reduce", "one-shot", "--format", "json"});
+  ASSERT_EQ(one_shot.status, 0) << one_shot.err;
+  hml::inference_options shot = options;
+  shot.link = hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published);
+  shot.all_reduce = hml::all_reduce_algorithm::one_shot;
+  const auto shot_prefill = hml::analyze_step(hml::models::llama_2_70b, hml::prefill_step(8, 2048), measured, shot);
+  const auto shot_rows = nlohmann::json::parse(one_shot.out)["operators"];
+  EXPECT_EQ(shot_rows[shot_prefill.operators.size()]["link_time_s"].get<double>(), shot_prefill.link_time.value());
+  EXPECT_NE(with({"--all-reduce", "one-shot"}).out.find("link: 370 GB/s per direction, full duplex, 1.93 us a message; "
+                                                        "all-reduce by one-shot\n"),
+            std::string::npos);
 }
 
 // A mixture of experts: the preset and the same sizes given by hand are one model; its router and its
@@ -893,6 +906,10 @@ TEST(LlmCli, CompareReadsTheHeldOutRuns) {
   EXPECT_EQ(tps, (std::set<double>{1, 2, 4, 8}));
   // Runs that differ only in their weights say so: gpt-fast's int4 in groups of 32.
   EXPECT_EQ(weights, (std::set<std::string>{"bf16", "fp16", "fp8", "int4/32", "int8"}));
+  // gpt-fast's and vLLM's tensor-parallel runs all-reduce one-shot, as their engines do (the parallel column).
+  EXPECT_EQ(std::count_if(json["comparisons"].begin(), json["comparisons"].end(),
+                          [](const auto& row) { return row["parallel"] == "one-shot"; }),
+            12);
 }
 
 // A file of runs: each bad cell is one line naming the file, the line and the column (or the option whose
@@ -932,6 +949,14 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
           "runs.csv:2: weight_group: \"0\" is not a whole number from 2 to 1048576", grouped);
   compare("32,llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,5,200,,,,104.9,s,src\n",
           "runs.csv:2: weight_group: a weight group is INT8's or INT4's", grouped);
+  // An all-reduce, as --all-reduce checks it, named by its column.
+  const std::string reduced = "all_reduce," + std::string{runs_header};
+  const std::string_view tp4 = ",llama-2-7b,a100_sxm_80gb,4,nvlink3,bf16,bf16,bf16,1,5,200,,,,254.02,s,src\n";
+  compare("bus" + std::string{tp4}, "runs.csv:2: all_reduce: \"bus\" is not an algorithm; give ring, nvls or one-shot", reduced);
+  compare("tree" + std::string{tp4}, "runs.csv:2: all_reduce: NCCL runs no tree inside a node", reduced);
+  compare("nvls" + std::string{tp4}, "runs.csv:2: all_reduce, tp: NVLS is measured on 8 devices (tp 8)", reduced);
+  compare("one-shot,llama-2-7b,a100_sxm_80gb,1,,bf16,bf16,bf16,1,5,200,,,,104.9,s,src\n",
+          "runs.csv:2: all_reduce: how the tensor-parallel devices all-reduce; give tp 2 or more with it", reduced);
   // A machine of - would read standard input, the runs file's own with --compare -.
   compare("llama-2-7b,-,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: machine: - would be standard input");
   // The decode steps a file asks for are bounded: a file of long generations is refused, not run for hours.
