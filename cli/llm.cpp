@@ -443,6 +443,9 @@ void add_llm_command(CLI::App& hml) {
                       "measured rate where published) or nvls (NVLink SHARP at its measured bus bandwidth, 8 devices); "
                       "or one-shot, as serving engines' own all-reduce of small messages (each device reads the "
                       "others' buffers)")
+      // Empty is how a runs file's all_reduce column says ring; given as an option it is a slip.
+      ->check(CLI::Validator([](const std::string& name) { return name.empty() ? "empty; give ring, nvls or one-shot" : ""; },
+                             "", "non-empty"))
       ->type_name("ALGORITHM");
   command->add_flag("--dp-attention", o->dp_attention,
                     "a mixture of experts served data-parallel over the --tp devices (SGLang's --enable-dp-attention): "
