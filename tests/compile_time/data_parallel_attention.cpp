@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "step_operators.hpp"
+
 import hml;
 
 namespace {
@@ -26,17 +28,8 @@ constexpr hml::inference_options tensor = run(false, false);
 constexpr hml::inference_options data_parallel = run(true, false);
 constexpr hml::inference_options expert_parallel = run(true, true);
 
-constexpr bool has(const hml::operator_list& ops, std::string_view name) {
-  for (const hml::operator_cost& op : ops)
-    if (op.name == name) return true;
-  return false;
-}
-constexpr hml::operator_cost named(const hml::operator_list& ops, std::string_view name) {
-  for (const hml::operator_cost& op : ops)
-    if (op.name == name) return op;
-  hml::expects(false, "no such operator");
-  return {};
-}
+using step_operators::has;
+using step_operators::named;
 
 // --- Who runs which sequences ----------------------------------------------------------------------------
 

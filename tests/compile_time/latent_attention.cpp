@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
+#include "step_operators.hpp"
+
 import hml;
 
 namespace {
@@ -21,13 +23,7 @@ constexpr hml::inference_options bf16(unsigned n = 1) {
   return o;
 }
 
-// A step's operator by name (a failed lookup is a compile error: the operator is missing).
-constexpr hml::operator_cost named(const hml::operator_list& ops, std::string_view name) {
-  for (const hml::operator_cost& op : ops)
-    if (op.name == name) return op;
-  hml::expects(false, "no such operator");
-  return {};
-}
+using step_operators::named;
 
 // --- The cache -------------------------------------------------------------------------------------------
 
