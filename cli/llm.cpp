@@ -192,12 +192,13 @@ hml::all_reduce_algorithm all_reduce_of(const llm_options& o) {
     throw input_error("--all-reduce: NCCL runs no tree inside a node (it chains the devices; NVIDIA/nccl issue 1103), "
                       "and --link joins the devices of one node: give ring, nvls or one-shot");
   }
-  if (o.all_reduce != "ring" && o.all_reduce != "nvls" && o.all_reduce != "one-shot") {
+  const auto* named = std::ranges::find(hml::all_reduce_algorithms, std::string_view{o.all_reduce},
+                                        [](hml::all_reduce_algorithm a) { return hml::to_string(a); });
+  if (named == std::ranges::end(hml::all_reduce_algorithms)) {
     throw input_error("--all-reduce: \"" + o.all_reduce.substr(0, 64) + "\" is not an algorithm; give ring, nvls or one-shot");
   }
   if (o.tp <= 1) throw input_error("--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
-  if (o.all_reduce == "ring") return hml::all_reduce_algorithm::ring;
-  if (o.all_reduce == "one-shot") return hml::all_reduce_algorithm::one_shot;
+  if (*named != hml::all_reduce_algorithm::nvls) return *named;
   if (o.tp != hml::nvls_devices) {
     throw input_error("--all-reduce, --tp: NVLS is measured on " + std::to_string(hml::nvls_devices) + " devices (--tp " +
                       std::to_string(hml::nvls_devices) + "); on 2 to 4 H100s it runs about as fast as the ring "

@@ -85,14 +85,10 @@ std::string as_columns(const std::string& message) {
   std::size_t at = 0;
   while (at < message.size()) {
     const std::size_t dashes = message.find("--", at);
-    const std::size_t name_end = dashes == std::string::npos
-                                     ? std::string::npos
-                                     : message.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", dashes + 2);
-    const std::string_view option = dashes == std::string::npos
-                                        ? std::string_view{}
-                                        : std::string_view{message}.substr(dashes, std::min(name_end, message.size()) - dashes);
-    text += message.substr(at, dashes == std::string::npos ? std::string::npos : dashes - at);
+    text += message.substr(at, dashes - at);  // to the end where no option follows
     if (dashes == std::string::npos) break;
+    const std::size_t name_end = std::min(message.find_first_not_of("abcdefghijklmnopqrstuvwxyz-", dashes + 2), message.size());
+    const std::string_view option = std::string_view{message}.substr(dashes, name_end - dashes);
     const std::string_view column = column_of(option);
     // In the opening list a column named twice (--max-batch and --batch) is said once.
     const bool opening = end != std::string::npos && dashes < end;

@@ -108,6 +108,10 @@ inline constexpr unsigned max_micro_batches = 1024;
 // theirs): three latencies whatever n, each the link's.
 enum class all_reduce_algorithm { ring, nvls, one_shot };
 
+// Every algorithm, by the names to_string gives them (hml llm --all-reduce reads those).
+inline constexpr all_reduce_algorithm all_reduce_algorithms[] = {all_reduce_algorithm::ring, all_reduce_algorithm::nvls,
+                                                                 all_reduce_algorithm::one_shot};
+
 // A one-shot all-reduce's steps one after another: the opening barrier, the read, the closing barrier.
 inline constexpr double one_shot_steps = 3;
 
