@@ -207,12 +207,18 @@ hml::all_reduce_algorithm all_reduce_of(const llm_options& o) {
   return hml::all_reduce_algorithm::nvls;
 }
 
-// A mixture of experts over the --tp devices: data-parallel attention, and its experts whole with --ep.
+// A mixture of experts over the --tp devices: its experts whole with --ep, attention data-parallel with
+// --dp-attention.
 hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::transformer& t) {
-  if (o.ep && !o.dp_attention)
-    throw input_error("--ep: expert parallelism is modelled with data-parallel attention (SGLang's --enable-dp-attention "
-                      "with --ep-size, vLLM's data-parallel deployment); give --dp-attention with it");
-  if (!o.dp_attention) return {};
+  if (o.ep) {
+    if (o.tp <= 1) throw input_error("--ep: spreads the experts over the --tp devices; give --tp 2 or more with it");
+    if (t.experts <= 1)
+      throw input_error("--ep: " + std::string{t.name} + " is dense: expert parallelism spreads a mixture of experts' experts");
+    if (t.experts % o.tp != 0)
+      throw input_error("--ep, --tp: " + std::to_string(t.experts) + " experts do not divide over " + std::to_string(o.tp) +
+                        " devices; give a --tp that divides them");
+  }
+  if (!o.dp_attention) return {.expert_parallel = o.ep};
   if (o.tp <= 1) throw input_error("--dp-attention: spreads the sequences over the --tp devices; give --tp 2 or more with it");
   if (t.experts <= 1)
     throw input_error("--dp-attention: " + std::string{t.name} +
@@ -222,9 +228,6 @@ hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::trans
   if (!o.all_reduce.empty())
     throw input_error("--all-reduce: data-parallel attention gathers and scatters the experts' tokens by ring (NCCL's "
                       "all-gather and reduce-scatter) and all-reduces nothing; leave --all-reduce out");
-  if (o.ep && t.experts % o.tp != 0)
-    throw input_error("--ep, --tp: " + std::to_string(t.experts) + " experts do not divide over " + std::to_string(o.tp) +
-                      " devices; give a --tp that divides them");
   return {.data_parallel_attention = true, .expert_parallel = o.ep};
 }
 
@@ -453,8 +456,9 @@ void add_llm_command(CLI::App& hml) {
                     "each device its own sequences through attention with whole weights, the experts' tokens gathered "
                     "and scattered back");
   command->add_flag("--ep", o->ep,
-                    "with --dp-attention: the experts whole, experts / --tp a device (SGLang's --ep-size, vLLM's "
-                    "--enable-expert-parallel), where they are otherwise split by their width");
+                    "a mixture of experts' experts whole, experts / --tp a device (vLLM's --enable-expert-parallel, "
+                    "SGLang's --ep-size), where they are otherwise split by their width; attention stays "
+                    "tensor-parallel, or data-parallel with --dp-attention");
   command->add_option("--pp", o->pp, "pipeline stages: the layers split over this many devices (each --tp devices)")
       ->check(whole_number(1, hml::max_pipeline_stages))
       ->capture_default_str();

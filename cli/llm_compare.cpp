@@ -221,9 +221,9 @@ void run_compare(const run_options& o) {
     return r.weights + (r.weight_group ? "/" + std::to_string(*r.weight_group) : std::string{});
   };
   // How a mixture of experts ran over its tp devices, as the file's `parallel` column says it (the table: dp,
-  // dp+ep); for tensor parallelism, its all-reduce where the file names one.
+  // dp+ep, ep); for tensor-parallel attention, its all-reduce where the file names one.
   const auto parallel = [human](const hml::measured_run& r) -> std::string {
-    if (!r.dp_attention) return r.all_reduce;
+    if (!r.dp_attention) return r.ep ? "ep" + (r.all_reduce.empty() ? std::string{} : "+" + r.all_reduce) : r.all_reduce;
     return human ? (r.ep ? "dp+ep" : "dp") : (r.ep ? "dp-attention+ep" : "dp-attention");
   };
   hml::table table{{"line", "model", "machine", "tp", "parallel", "weights", "batch", "requests", "prompt", "generate", "metric",

@@ -82,10 +82,15 @@ std::string pipeline_line(const hml::transformer& t, const hml::inference_option
          " per direction, " + text(p.link.latency) + " latency\n";
 }
 
-// With --dp-attention: who runs what of a mixture of experts.
+// With --dp-attention or --ep: who runs what of a mixture of experts.
 std::string experts_line(const hml::transformer& t, const hml::inference_options& i) {
-  if (!i.experts.data_parallel_attention) return {};
   const std::string n = std::to_string(i.tensor_parallel);
+  if (!i.experts.data_parallel_attention) {
+    if (!i.experts.expert_parallel) return {};
+    return "expert parallelism: the " + std::to_string(t.experts) + " experts whole, " +
+           std::to_string(t.experts / i.tensor_parallel) + " a device, each running its share of the tokens' experts; "
+           "attention tensor-parallel over the " + n + ", the experts' sums all-reduced each layer\n";
+  }
   return "data-parallel attention: each of " + n + " devices its own sequences with whole attention weights; the " +
          std::to_string(t.experts) + " experts " +
          (i.experts.expert_parallel ? "whole, " + std::to_string(t.experts / i.tensor_parallel) + " a device"
@@ -136,6 +141,9 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
   if (i.experts.data_parallel_attention && draft.experts <= 1)  // the draft runs as the target does
     throw input_error("--draft, --dp-attention: " + o.draft + " is dense, and data-parallel attention is modelled for a "
                       "mixture of experts; give a mixture-of-experts draft, or leave --dp-attention out");
+  if (i.experts.expert_parallel && draft.experts <= 1)
+    throw input_error("--draft, --ep: " + o.draft + " is dense, and expert parallelism spreads a mixture of experts' "
+                      "experts; give a mixture-of-experts draft, or leave --ep out");
   check_option("--draft", [&] { hml::validate(draft, i); });
   return check_option("--draft, --lookahead", [&] {
     return hml::speculative_decoding(t, draft, o.batch, context, o.lookahead, *o.acceptance, d, i);

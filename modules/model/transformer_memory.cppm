@@ -51,17 +51,18 @@ namespace detail {
 
 // The parameters one device holds of a stage: a tensor-parallel share (the stage's over n: the replicated
 // norms and embedding are counted over n too, a small undercount); under data-parallel attention the routed
-// experts' share (and the shared experts' where they split, whole under expert parallelism) and everything
-// else whole.
+// experts' share and everything else whole. The shared experts split where the experts do, and are whole on
+// every device under expert parallelism.
 [[nodiscard]] constexpr double device_parameters(const transformer& t, const pipeline_stage& stage,
                                                  const inference_options& o) {
   const double all = static_cast<double>(stage_parameters(t, stage));
   const double n = o.tensor_parallel;
-  if (!o.experts.data_parallel_attention) return all / n;
   const double layers = static_cast<double>(stage.layers - stage.dense_layers);
   const double routed = layers * static_cast<double>(t.experts * mlp_parameters(t));
   const double shared = layers * static_cast<double>(t.shared_experts * mlp_parameters(t));
-  return all - routed - shared + routed / n + (o.experts.expert_parallel ? shared : shared / n);
+  const bool whole_shared = o.experts.expert_parallel;
+  if (!o.experts.data_parallel_attention) return whole_shared ? (all - shared) / n + shared : all / n;
+  return all - routed - shared + routed / n + (whole_shared ? shared : shared / n);
 }
 
 }  // namespace detail

@@ -134,10 +134,13 @@ inline constexpr double one_shot_steps = 3;
 // --enable-expert-parallel), whole: experts / n a device, the busiest taking its share of the token-expert
 // pairs and of the experts the step touches, the shared experts whole on every device for its share of the
 // tokens. A message of DeepEP's all-to-all carries a token to each device that holds one of its experts: for
-// DeepSeek-V3's 8 experts a token over 8 devices that is the all-gather's volume too.
+// DeepSeek-V3's 8 experts a token over 8 devices that is the all-gather's volume too. Expert parallelism
+// without data-parallel attention (vLLM's --enable-expert-parallel at data-parallel size 1) keeps attention
+// tensor-parallel: every device has every token after attention's all-reduce, runs its share of the pairs
+// through its whole experts, and the layer's sums are all-reduced as tensor parallelism's MLP is.
 struct parallel_experts {
   bool data_parallel_attention = false;
-  bool expert_parallel = false;  // with data_parallel_attention
+  bool expert_parallel = false;
   friend constexpr bool operator==(const parallel_experts&, const parallel_experts&) = default;
 };
 
@@ -217,7 +220,9 @@ constexpr void validate(const transformer& t, const inference_options& o) {
     expects(o.pipeline.stages == 1, "hml: data-parallel attention is not modelled with pipeline stages");
   }
   if (o.experts.expert_parallel) {
-    expects(o.experts.data_parallel_attention, "hml: expert parallelism is modelled with data-parallel attention");
+    expects(n > 1 && t.experts > 1,
+            "hml: expert parallelism spreads a mixture of experts' experts over its devices: it needs experts and two "
+            "devices or more");
     expects(t.experts % n == 0, "hml: expert parallelism needs the experts to divide by the devices");
   }
 }
@@ -473,7 +478,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     // pairs), reading the weights of the experts the step touches (every token's counted distinct until all
     // are). Shared experts run as experts every token picks, in the same grouped products (SGLang's fusion of
     // them), their weights read whatever the step. Under data-parallel attention the layer takes every
-    // device's tokens; with expert parallelism a device holds experts / n whole and runs its share of the
+    // device's tokens (tensor-parallel attention leaves every token on every device); with expert parallelism a device holds experts / n whole and runs its share of the
     // pairs through them (and the shared experts, whole, for its share of the tokens).
     const std::uint64_t moe_rows = data_parallel ? all_rows : rows;
     const std::uint64_t chosen = moe_rows * t.active_experts;

@@ -13,8 +13,8 @@
 // of that many requests served by continuous batching (hml.continuous_batching), `batch` then being the
 // scheduler's max batch; `max_tokens`, its max tokens a step (with requests only; empty: the default);
 // `weight_group`, INT8 or INT4 weights in groups of that many sharing a scale and a zero point; and `parallel`,
-// how a mixture of experts runs over its tp devices: dp-attention (hml llm --dp-attention) or dp-attention+ep
-// (with --ep); empty: tensor parallelism; and `all_reduce`, how the tp devices all-reduce, as --all-reduce
+// how a mixture of experts runs over its tp devices: dp-attention (hml llm --dp-attention), dp-attention+ep
+// (with --ep) or ep (--ep alone: attention tensor-parallel); empty: tensor parallelism; and `all_reduce`, how the tp devices all-reduce, as --all-reduce
 // takes it (checked where it is used; empty: ring).
 // Records are RFC 4180, read by the kernels CSV's
 // record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
@@ -183,11 +183,11 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
   }
   if (!trimmed(field(weight_group)).empty()) run.weight_group = count_field(r, field(weight_group), weight_group, max_weight_group, 2);
   if (const std::string_view how = trimmed(field(parallel)); !how.empty()) {
-    if (how != "dp-attention" && how != "dp-attention+ep")
+    if (how != "dp-attention" && how != "dp-attention+ep" && how != "ep")
       throw kernels_csv_error{r.line, "parallel: \"" + std::string{how.substr(0, 64)} +
-                                          "\" is neither dp-attention nor dp-attention+ep (empty: tensor parallelism)"};
-    run.dp_attention = true;
-    run.ep = how == "dp-attention+ep";
+                                          "\" is none of dp-attention, dp-attention+ep and ep (empty: tensor parallelism)"};
+    run.dp_attention = how != "ep";
+    run.ep = how.ends_with("ep") && how != "dp-attention";
   }
   run.all_reduce = text_field(r, field(all_reduce), all_reduce, false);
   constexpr std::array<std::pair<column, serving_metric>, 4> figures{

@@ -1,6 +1,7 @@
-// A mixture of experts served data-parallel (SGLang's --enable-dp-attention, with and without --ep-size), at
-// compile time on DeepSeek-V3 over 8 H200s: what each device runs, sends and holds. Each figure derived by
-// hand from the model's config (hidden 7,168; 61 layers, 3 of them dense; 256 experts of 2,048, 8 active, 1
+// A mixture of experts served data-parallel (SGLang's --enable-dp-attention, with and without --ep-size), and
+// with expert parallelism under tensor-parallel attention (vLLM's --enable-expert-parallel), at compile time
+// on DeepSeek-V3 over 8 H200s: what each device runs, sends and holds. Each figure derived by hand from the
+// model's config (hidden 7,168; 61 layers, 3 of them dense; 256 experts of 2,048, 8 active, 1
 // shared; 128 heads; the latent 512 + 64).
 #include <cstdint>
 #include <string_view>
@@ -98,6 +99,30 @@ static_assert(hml::memory_needed(v3, 1024, 2048, tensor).weights == 671'026'419'
 static_assert(hml::kv_cache_size(v3, 1024, 3072, tensor) == 1024.0 * 3072 * 70'272_B);
 static_assert(hml::kv_cache_size(v3, 1024, 3072, tensor) > 141_GB);
 static_assert(98'856'244'736_B + hml::kv_cache_size(v3, 1024, 3072, expert_parallel) < 127_GB);
+
+// --- Expert parallelism with tensor-parallel attention ------------------------------------------------------
+
+// vLLM's --enable-expert-parallel at data-parallel size 1: attention as tensor parallelism runs it, the experts
+// as data-parallel attention's expert parallelism runs them.
+constexpr hml::inference_options tensor_attention = run(false, true);
+constexpr hml::operator_list ep = hml::step_operators(v3, hml::decode_step(1024, 2048), tensor_attention);
+
+// Every device runs all 1,024 sequences through its 16 heads and reads an eighth of the attention weights ...
+static_assert(hml::device_batch(1024, tensor_attention) == 1024);
+static_assert(named(ep, "attention (decode)").flops == named(tp, "attention (decode)").flops);
+static_assert(named(ep, "O projection").weights == named(tp, "O projection").weights);
+// ... all-reduces twice a layer as tensor parallelism does, gathering nothing ...
+static_assert(!has(ep, "all-gather, reduce-scatter"));
+static_assert(named(ep, "all-reduce").link_sent == named(tp, "all-reduce").link_sent);
+// ... and runs its share of the 1,024 tokens' pairs through its 32 whole experts and the shared one, as under
+// data-parallel attention (the router sees the same 1,024 tokens).
+static_assert(named(ep, "gate+up projection").flops == up.flops && named(ep, "gate+up projection").weights == up.weights);
+static_assert(named(ep, "gate+up projection").gemm.count == 33 && named(ep, "gate+up projection").gemm.rows == 35);
+static_assert(named(ep, "router").flops == named(dp, "router").flops);
+// It holds tensor parallelism's eighth of the weights but for the shared experts, whole (7 / 8 of 58 x
+// 44,040,192 more), and every sequence's latent, as tensor parallelism does.
+static_assert(hml::memory_needed(v3, 1024, 2048, tensor_attention).weights == (83'878'302'400 + 2'235'039'744) * 1_B);
+static_assert(hml::kv_cache_size(v3, 1024, 2048, tensor_attention) == hml::kv_cache_size(v3, 1024, 2048, tensor));
 
 // --- The ridge -----------------------------------------------------------------------------------------------
 

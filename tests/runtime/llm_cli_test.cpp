@@ -703,8 +703,13 @@ TEST(LlmCli, DataParallelAttentionAndWholeExperts) {
                                   "--dp-attention", "--ep"});
   ASSERT_EQ(generation.status, 0) << generation.err;
   EXPECT_NE(generation.out.find("a message; all-gather and reduce-scatter by ring\n"), std::string::npos) << generation.out;
-  expect_one_line_error({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--ep"},
-                        "--ep: expert parallelism is modelled with data-parallel attention");
+  expect_one_line_error({"--model", "deepseek-v3", "--machine", "h200", "--ep"},
+                        "--ep: spreads the experts over the --tp devices; give --tp 2 or more with it");
+  expect_one_line_error({"--model", "llama-2-7b", "--machine", "h200", "--tp", "8", "--ep"},
+                        "--ep: llama-2-7b is dense: expert parallelism spreads a mixture of experts' experts");
+  expect_one_line_error({"--model", "mixtral-8x7b", "--machine", "h100_sxm", "--tp", "2", "--link", "nvlink4", "--ep", "--draft",
+                         "mistral-7b", "--acceptance", "0.7"},
+                        "--draft, --ep: mistral-7b is dense");
   expect_one_line_error({"--model", "deepseek-v3", "--machine", "h200", "--dp-attention"},
                         "--dp-attention: spreads the sequences over the --tp devices; give --tp 2 or more with it");
   expect_one_line_error({"--model", "llama-2-7b", "--machine", "h200", "--tp", "8", "--dp-attention"},
@@ -833,26 +838,57 @@ TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
                         "scheduler does not chunk a prompt: give a shorter prompt or max_tokens 1000 or more");
 }
 
+// Whole experts under tensor-parallel attention (vLLM's --enable-expert-parallel): the step's rows and the
+// memory the library's, and the heading says who runs what.
+TEST(LlmCli, WholeExpertsWithTensorParallelAttention) {
+  const outcome r = llm({"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--link", "nvlink4", "--weights", "fp8",
+                         "--activations", "fp8", "--kv", "bf16", "--batch", "1024", "--context", "2048", "--ep", "--format",
+                         "json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  hml::inference_options o = expected;
+  o.types = {hml::precision::fp8, hml::precision::fp8, hml::precision::bf16};
+  o.tensor_parallel = 8;
+  o.link = hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published);
+  o.experts = {.expert_parallel = true};
+  const auto& t = hml::models::deepseek_v3;
+  const hml::machine_description h200 = hml::with_figures(hml::devices::h200, hml::basis::measured_where_published);
+  const auto json = nlohmann::json::parse(r.out);
+  expect_rows_of(json["operators"], hml::analyze_step(t, hml::decode_step(1024, 2048), h200, o));
+  EXPECT_EQ(json["summary"]["memory_per_device_B"].get<double>(), hml::memory_needed(t, 1024, 2048, o).total().value());
+  // Not tensor parallelism's step: its experts split by width read every expert's slice.
+  hml::inference_options tensor = o;
+  tensor.experts = {};
+  EXPECT_NE(json["summary"]["memory_per_device_B"].get<double>(), hml::memory_needed(t, 1024, 2048, tensor).total().value());
+  const outcome table = llm({"--model", "mixtral-8x7b", "--machine", "h100_sxm", "--tp", "2", "--link", "nvlink4", "--ep",
+                             "--context", "1024"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find("\nexpert parallelism: the 8 experts whole, 4 a device, each running its share of the tokens' "
+                           "experts; attention tensor-parallel over the 2, the experts' sums all-reduced each layer\n"),
+            std::string::npos)
+      << table.out;
+}
+
 // The runs file's `parallel` column: a run of data-parallel attention (and whole experts) is predicted as hml llm
 // --dp-attention (--ep) predicts it, and says so in the table; another value is the run's line.
 TEST(LlmCli, CompareTakesHowAMixtureOfExpertsRan) {
   const scratch_directory dir{"parallel"};
   const std::string run = "deepseek-v3,h200,8,nvlink4,fp8,fp8,bf16,64,1024,16,,,,1000,s,src,";
   const fs::path runs = dir.file("runs.csv", std::string{runs_header}.substr(0, runs_header.size() - 1) + ",parallel\n" + run +
-                                                 "dp-attention+ep\n" + run + "dp-attention\n" + run + "\n");
+                                                 "dp-attention+ep\n" + run + "dp-attention\n" + run + "\n" + run + "ep\n");
   const outcome r = llm({"--compare", runs.string(), "--format", "json"});
   ASSERT_EQ(r.status, 0) << r.err;
   const auto rows = nlohmann::json::parse(r.out)["comparisons"];
-  ASSERT_EQ(rows.size(), 3U);
+  ASSERT_EQ(rows.size(), 4U);
   EXPECT_EQ(rows[0]["parallel"], "dp-attention+ep");
   EXPECT_EQ(rows[1]["parallel"], "dp-attention");
   EXPECT_EQ(rows[2]["parallel"], "");
-  for (std::size_t i = 0; i < 3; ++i) {
+  EXPECT_EQ(rows[3]["parallel"], "ep");
+  for (std::size_t i = 0; i < 4; ++i) {
     std::vector<std::string> args{"--model", "deepseek-v3", "--machine", "h200", "--tp", "8", "--link", "nvlink4", "--weights",
                                   "fp8", "--activations", "fp8", "--kv", "bf16", "--batch", "64", "--prompt", "1024",
                                   "--generate", "16", "--format", "json"};
     if (i < 2) args.push_back("--dp-attention");
-    if (i == 0) args.push_back("--ep");
+    if (i == 0 || i == 3) args.push_back("--ep");
     std::vector<std::string> command{"llm"};
     command.insert(command.end(), args.begin(), args.end());
     const outcome one = hml_run(command);
@@ -861,8 +897,9 @@ TEST(LlmCli, CompareTakesHowAMixtureOfExpertsRan) {
               nlohmann::json::parse(one.out)["summary"]["output_tokens_per_s"].get<double>()) << i;
   }
   EXPECT_NE(rows[0]["predicted"].get<double>(), rows[2]["predicted"].get<double>());
-  const fs::path bad = dir.file("bad.csv", std::string{runs_header}.substr(0, runs_header.size() - 1) + ",parallel\n" + run + "ep\n");
-  expect_one_line_error({"--compare", bad.string()}, "bad.csv:2: parallel: \"ep\" is neither dp-attention nor dp-attention+ep");
+  EXPECT_NE(rows[3]["predicted"].get<double>(), rows[2]["predicted"].get<double>());
+  const fs::path bad = dir.file("bad.csv", std::string{runs_header}.substr(0, runs_header.size() - 1) + ",parallel\n" + run + "tp\n");
+  expect_one_line_error({"--compare", bad.string()}, "bad.csv:2: parallel: \"tp\" is none of dp-attention, dp-attention+ep and ep");
   const fs::path dense = dir.file("dense.csv", std::string{runs_header}.substr(0, runs_header.size() - 1) + ",parallel\n" +
                                                    "llama-2-7b,h200,8,nvlink4,fp8,fp8,bf16,64,1024,16,,,,1000,s,src,dp-attention\n");
   expect_one_line_error({"--compare", dense.string()}, "dense.csv:2: parallel: llama-2-7b is dense");
