@@ -108,7 +108,7 @@ void add_chart_command(CLI::App& hml) {
   command->add_option("--ops", o->operations, "CSV file of kernels, or - for standard input")
       ->type_name("FILE")
       ->required();
-  command->add_option("--title", o->title, "the chart's title")->check(printable_text());
+  command->add_option("--title", o->title, "the chart's title")->check(name_text());
   add_output_options(*command, o->output, false);
   command->get_option("--output")->required();
   command->callback([o] { run(*o); });

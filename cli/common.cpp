@@ -73,7 +73,7 @@ CLI::Validator printable_text() {
 CLI::Validator name_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
-        if (text.find_first_not_of(" \t") == std::string::npos) return "must not be empty: it names what the output shows";
+        if (hml::is_blank(text)) return "must not be empty: it names what the output shows";
         return hml::is_printable_utf8(text) ? std::string{} : "must be UTF-8 text without control characters";
       },
       "");
@@ -184,9 +184,8 @@ std::string standard_input_taken_twice(int argc, const char* const* argv) {
       option = arg;
     }
     if (option.empty() || option == "-o" || option == "--output") continue;  // -o - is standard output
-    if (!reader.empty() && reader != option) {
-      return option + ": standard input is read by " + reader + " already; give one of them a file";
-    }
+    if (reader == option) return option + ": standard input given twice; it can be read once: give the others files";
+    if (!reader.empty()) return option + ": standard input is read by " + reader + " already; give one of them a file";
     reader = option;
   }
   return {};

@@ -370,9 +370,18 @@ class machine_files {
   hml::link link(std::string_view option, const std::string& id_or_rate);
   hml::link link_of(const hml::link_description& own);
   void use(hml::basis figures) noexcept { figures_ = figures; }
+  // A file whole, for `hml devices FILE`: a machine file as it is (several machines, links and systems, as
+  // `hml devices SYSTEM --format yaml` writes them), with `machine` set where it holds one machine (on the
+  // chosen figures); an older format's file is its one machine.
+  struct loaded {
+    const hml::machine_file* file = nullptr;
+    const hml::machine_description* machine = nullptr;
+  };
+  loaded whole_file(std::string_view option, const std::string& path);
 
  private:
   const hml::machine_description& resolve(std::string_view option, const std::string& name_or_path);
+  loaded load(std::string_view option, const std::string& path);
   std::deque<std::variant<hml::machine_file, hml::loaded_device, hml::loaded_cpu>> files_;
   std::deque<std::pair<hml::machine_description, const hml::machine_description*>> views_;  // view, machine
   hml::basis figures_ = hml::basis::datasheet;

@@ -238,6 +238,26 @@ std::string system_text(const hml::system_description& s) {
   return out;
 }
 
+// A machine file of several entries, as the catalog's are shown: its machines, links and systems.
+void show_document(const devices_options& o, const hml::machine_file& file) {
+  const hml::machine_document document{file.machines(), file.links(), file.systems()};
+  if (o.format == "yaml" || o.format == "json") {
+    const hml::file_syntax syntax = o.format == "yaml" ? hml::file_syntax::yaml : hml::file_syntax::json;
+    emit(o.output, hml::write_machine_file(document, syntax, file.sources()));
+    return;
+  }
+  if (o.format == "csv") {
+    emit(o.output, render(hml::device_table(std::vector<const hml::device*>(file.machines().begin(), file.machines().end())),
+                          output_format::csv));
+    return;
+  }
+  std::string text;
+  for (const hml::machine_description* m : file.machines()) text += device_text(*m, file.sources()) + "\n";
+  for (const hml::link_description* l : file.links()) text += link_text(*l) + "\n";
+  for (const hml::system_description* s : file.systems()) text += system_text(*s);
+  emit(o.output, text);
+}
+
 void run(const devices_options& o) {
   const std::string& which = o.file.empty() ? o.name : o.file;
   machine_files files;
@@ -250,7 +270,14 @@ void run(const devices_options& o) {
     if (one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
     if (one == nullptr && system == nullptr) link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
     if (one == nullptr && system == nullptr && link == nullptr) {
-      one = &files.machine(o.file.empty() ? "name" : "--file", which);  // the positional is named as usage shows it
+      // The positional is named as usage shows it.
+      const machine_files::loaded read = files.whole_file(o.file.empty() ? "name" : "--file", which);
+      if (read.file != nullptr &&
+          (read.machine == nullptr || !read.file->links().empty() || !read.file->systems().empty())) {
+        show_document(o, *read.file);  // a system's file, as `hml devices SYSTEM --format yaml` writes it
+        return;
+      }
+      one = read.machine;
       sources = files.sources_of(*one);
     }
   }

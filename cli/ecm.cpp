@@ -194,10 +194,15 @@ void run(const ecm_options& o) {
   if (from_c && (o.size_given || o.rows_given))
     throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
                       ": a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
+  if (!kernel && o.size_given)  // a kernel file's loops give its extents: --size would be dropped without a word
+    throw input_error("--size: a kernel file states its sizes (its loops' extents); give them there, or leave --size out");
   if (!kernel) {
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML");
+    // A C kernel is named after its file, and every message names the file: its name must print as itself.
+    if (!hml::is_printable_utf8(o.kernel))
+      throw input_error("--kernel: the file's name has a control character or a byte that is not UTF-8; rename the file");
     std::string kernel_file;
     const std::string kernel_text = read_text("--kernel", o.kernel, kernel_file);
     try {
@@ -213,7 +218,12 @@ void run(const ecm_options& o) {
     } catch (const hml::c_define_error& e) {
       throw input_error(std::string{"-D: "} + e.what());
     } catch (const hml::ecm_file_error& e) {
-      throw input_error(std::string{"--kernel: "} + e.what());
+      // A CPU clang does not know is the machine's llvm_cpu, however well formed its name (it is the one -march).
+      const std::string what = e.what();
+      if (compile && what.find("unknown target CPU '" + std::string{machine->llvm_cpu} + "'") != std::string::npos)
+        throw input_error("--machine: " + o.machine + ": llvm_cpu: clang knows no CPU '" + std::string{machine->llvm_cpu} +
+                          "'; give one `clang -print-supported-cpus` lists (x86: skylake-avx512, znver4, ...)");
+      throw input_error("--kernel: " + what);
     }
     kernel = loaded_kernel->kernel();
   }

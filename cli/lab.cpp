@@ -17,7 +17,7 @@ void add_lab_command(CLI::App& hml) {
   auto options = std::make_shared<model_options>();
   auto title = std::make_shared<std::string>("hml lab");
   add_model_options(*command, *options, false);
-  command->add_option("--title", *title, "the block's title")->check(printable_text())->capture_default_str();
+  command->add_option("--title", *title, "the block's title")->check(name_text())->capture_default_str();
   command->callback([options, title] {
     const model_space space = space_of(*options, false);
     std::string out;

@@ -115,6 +115,7 @@ hml::transformer llm::model_of(const llm_options& o) {
   std::string sizes;
   for (const auto& [option, value] : size_options(o))
     if (value) sizes += (sizes.empty() ? "" : ", ") + std::string{option};
+  if (o.router_biases) sizes += (sizes.empty() ? "" : ", ") + std::string{"--router-biases"};
   check_option(sizes.empty() ? std::string{"--model"} : sizes, [&] {
     hml::validate(t);
     hml::validate_counts(t, 1, 1, 1);  // the model alone, before any batch or context is counted with it

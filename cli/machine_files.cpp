@@ -106,6 +106,25 @@ const hml::machine_description& machine_files::view_of(const hml::machine_descri
 
 const hml::machine_description& machine_files::resolve(std::string_view option, const std::string& text) {
   if (const hml::machine_description* m = hml::find_machine(text)) return *m;
+  const loaded l = load(option, text);
+  if (l.file != nullptr) {
+    try {
+      return l.file->machine();
+    } catch (const hml::machine_file_error& e) {
+      throw input_error(std::string{option} + ": " + e.what());
+    }
+  }
+  return *l.machine;
+}
+
+machine_files::loaded machine_files::whole_file(std::string_view option, const std::string& text) {
+  loaded l = load(option, text);
+  if (l.file != nullptr && l.file->machines().size() == 1) l.machine = &view_of(*l.file->machines().front());
+  if (l.file == nullptr) l.machine = &view_of(*l.machine);
+  return l;
+}
+
+machine_files::loaded machine_files::load(std::string_view option, const std::string& text) {
   std::error_code error;
   const bool looks_like_a_path = text == "-" || text.find_first_of("/.") != std::string::npos ||
                                  std::filesystem::exists(text, error);
@@ -118,25 +137,25 @@ const hml::machine_description& machine_files::resolve(std::string_view option, 
   const auto named = [&](const std::invalid_argument& e) { return input_error(std::string{option} + ": " + e.what()); };
   try {
     if (hml::is_machine_file(content)) {
-      return std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name))).machine();
+      return {.file = &std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name)))};
     }
     if (content.find("memory hierarchy") != std::string::npos) {
       const hml::machine_description& m =
           std::get<hml::loaded_cpu>(files_.emplace_back(hml::read_machine_yaml(content, name))).cpu();
       note_older_format(text, "an ECM machine file");
-      return m;
+      return {.machine = &m};
     }
     // Neither names a format nor opens as JSON: a machine file that lacks its format line, said so, not a
     // device file that "is not JSON".
     if (const std::size_t first = content.find_first_not_of(" \t\r\n");
         first == std::string::npos || (content[first] != '{' && content[first] != '[')) {
-      return std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name))).machine();
+      return {.file = &std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name)))};
     }
     try {
       const hml::machine_description& m =
           std::get<hml::loaded_device>(files_.emplace_back(hml::read_device_json(content, name))).machine();
       note_older_format(text, "a device file");
-      return m;
+      return {.machine = &m};
     } catch (const hml::device_file_error& e) {
       throw named(e);
     }

@@ -25,6 +25,7 @@ struct offload_options {
   std::string device_capacity;
   std::string link;
   std::string precision = "fp32";
+  bool precision_given = false;
   std::string figures;  // add_figures_option sets its default
   std::string in;
   std::string out;
@@ -95,6 +96,10 @@ void run(const offload_options& o) {
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
   check_option("--runs", [&] { hml::validate_runs(o.runs); });
   check_option("--in, --out, --flops", [&] { hml::validate(job); });
+  // Machines given by their figures have one peak, whatever the precision: naming one would change nothing.
+  if (o.precision_given && given_host && given_device)
+    throw input_error("--precision: the host and the device are given by their peaks (--host-peak, --device-peak), which "
+                      "hold at any precision; leave --precision out, or name a catalog --host or --device");
   // A precision either machine publishes no peak for is --precision's fault, said with the machine's name.
   for (const hml::machine_description* m : {host, device}) check_option("--precision", [&] { (void)hml::roof_named(*m, p); });
   const hml::offload_plan plan = check_option("--precision", [&] {
@@ -186,7 +191,8 @@ void add_offload_command(CLI::App& hml) {
       ->type_name("LINK")
       ->excludes(system);
   add_figures_option(*command, o->figures);
-  command->add_option("--precision", o->precision, "the kernel's precision (default fp32)")->type_name("NAME");
+  CLI::Option* precision =
+      command->add_option("--precision", o->precision, "the kernel's precision (default fp32)")->type_name("NAME");
   command->add_option("--in", o->in, "bytes copied to the device, e.g. 2GiB")->type_name("SIZE")->required();
   command->add_option("--out", o->out, "bytes copied back, e.g. 1GiB")->type_name("SIZE")->required();
   command->add_option("--flops", o->flops, "the kernel's work, e.g. 1TFLOP (default 0)")->type_name("WORK");
@@ -194,7 +200,10 @@ void add_offload_command(CLI::App& hml) {
   command->add_option("--chunks", o->chunks, "chunks of the pipelined offload (default 16)")
       ->check(whole_number(1, hml::max_chunks));
   add_output_options(*command, o->output);
-  command->callback([o] { run(*o); });
+  command->callback([o, precision] {
+    o->precision_given = precision->count() > 0;
+    run(*o);
+  });
 }
 
 }  // namespace hml_cli

@@ -312,6 +312,17 @@ c_define parse_c_define(std::string_view text) {
                                "or 0x hexadecimal and 0 octal as C reads them)";
   const std::size_t equals = text.find('=');
   if (equals == std::string_view::npos || !is_identifier(text.substr(0, equals))) refuse(expected);
+  // A keyword defined as a number rewrites the kernel's own code (int=5 turns its declarations into numbers),
+  // and `defined` cannot be a macro: either is the -D's fault, not the file's.
+  static constexpr std::array<std::string_view, 45> keywords{
+      "auto",     "break",    "case",     "char",       "const",    "continue",       "default",  "do",
+      "double",   "else",     "enum",     "extern",     "float",    "for",            "goto",     "if",
+      "inline",   "int",      "long",     "register",   "restrict", "return",         "short",    "signed",
+      "sizeof",   "static",   "struct",   "switch",     "typedef",  "union",          "unsigned", "void",
+      "volatile", "while",    "_Alignas", "_Alignof",   "_Atomic",  "_Bool",          "_Complex", "_Generic",
+      "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", "defined"};
+  if (std::ranges::find(keywords, text.substr(0, equals)) != keywords.end())
+    refuse("'" + std::string{text.substr(0, equals)} + "' is C's own word, not a size the kernel names; -D gives the sizes");
   std::string_view digits = text.substr(equals + 1);
   const bool negative = digits.starts_with('-');
   if (negative) digits.remove_prefix(1);

@@ -342,7 +342,7 @@ struct tier_fields {
     if (colon == std::string_view::npos) break;
     start = colon + 1;
   }
-  if (count < 3 || count > 4 || parts[0].empty()) {
+  if (count < 3 || count > 4 || is_blank(parts[0])) {
     throw std::invalid_argument("a tier is NAME:CAPACITY:BANDWIDTH[:WRITE], e.g. HBM:64GiB:1638.4GB/s; got '" +
                                 std::string{text} + "'");
   }

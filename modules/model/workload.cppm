@@ -34,9 +34,14 @@ inline constexpr access_pattern sequential_access{};
   return {access_order::random, element, line, outstanding};
 }
 
+// An element is what one random access asks for: a whole number of bytes (a trial's 1e-30 B made 10^30 s),
+// larger than a line where it spans several.
 constexpr void validate_element_size(data_size element) {
   const double bytes = element.value();
-  expects(bytes > 0 && bytes <= largest_finite, "hml: access element size must be > 0");
+  constexpr double every_double_whole = 9007199254740992.0;  // 2^53
+  expects(bytes >= 1 && bytes <= largest_finite &&
+              (bytes >= every_double_whole || bytes == static_cast<double>(static_cast<std::int64_t>(bytes))),
+          "hml: an access element is a whole number of bytes, at least 1 B");
 }
 // A line is what one memory access moves: a whole number of bytes, at most a page (GPUs' sectors are 32 B,
 // CPUs' lines 64 or 128 B; a trial's 1e-30 B made a negative time).

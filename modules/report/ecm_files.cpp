@@ -62,6 +62,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
                 "FP64 FLOP per cycle", "ports", "memory hierarchy", "memory bandwidths"});
   machine_description& m = out->cpu;
   m.name = out->keep(r.scalar(root, "", "name", true));
+  if (!is_printable_utf8(m.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8");
   m.id = out->keep(r.scalar(root, "", "id", false));
   if (m.id.empty()) m.id = out->keep(id_from_file_name(file));  // so that it converts to a machine file
   m.clock = stated(r.quantity<frequency>(root, "", "clock", true));
@@ -100,6 +101,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
                              "victim cache"});
     const bool last = i + 1 == levels.size();
     level_description level{.name = out->keep(r.scalar(l, field, "level", true))};
+    if (!is_printable_utf8(level.name))
+      r.fail(l["level"], yaml_reader::path(field, "level"), "a control character or a byte that is not UTF-8");
     level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
     level.bandwidth = stated(r.memory_bandwidth(l, field, "bandwidth", false));
     level.scope = r.boolean(l, field, "shared", last) ? sharing::shared : sharing::per_core;
@@ -172,6 +175,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
   r.expect_map(root, "", {"name", "element size", "loops", "arrays", "accesses", "flops"});
   loop_kernel& k = out->kernel;
   k.name = out->keep(r.scalar(root, "", "name", true));
+  if (!is_printable_utf8(k.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8");
   const auto element = static_cast<std::size_t>(r.integer(root, "", "element size", 8, 1, 64));
 
   const YAML::Node loops = r.sequence(root, "", "loops", true, max_loop_dimensions);
@@ -205,7 +209,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
              "an array has at most 2^36 elements; these extents make more");
     }
     array.stride = r.integer(a, field, "stride", 1, 1, max_stride);
-    const std::string stores = r.scalar(a, field, "stores", false);
+    const std::string stores = r.optional_value(a, field, "stores");
     if (stores == "non-temporal") {
       array.stores = store_kind::non_temporal;
     } else if (!stores.empty() && stores != "normal") {

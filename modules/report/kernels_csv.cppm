@@ -436,7 +436,7 @@ public:
     // would make those invalid (or move a terminal's cursor), so they are refused here, once.
     if (!is_printable_utf8(out.name)) throw kernels_csv_error{record_.line, "name: a control character or a byte that is not UTF-8"};
     // Rows, labels and JSON name each kernel: a blank one could not be told from a row without a name.
-    if (out.name.find_first_not_of(' ') == std::string::npos) throw kernels_csv_error{record_.line, "name: empty; every kernel needs a name"};
+    if (is_blank(out.name)) throw kernels_csv_error{record_.line, "name: empty; every kernel needs a name"};
     out.line = record_.line;
     return true;
   }

@@ -48,7 +48,7 @@ std::span<const source> machine_file::sources() const noexcept { return state_->
 const machine_description& machine_file::machine() const {
   if (state_->machines.size() != 1) {
     throw machine_file_error(state_->file + ": holds " + std::to_string(state_->machines.size()) +
-                             " machines where one is wanted; `hml devices ID --format yaml` writes one");
+                             " machines where one is wanted; `hml devices FILE` shows them, `hml devices MACHINE_ID --format yaml` writes one");
   }
   return *state_->machines.front();
 }
@@ -132,7 +132,7 @@ private:
     if (node.IsScalar()) return {read_value(map, parent, name), provenance::stated, {}};
     r_.expect_map(node, field, {"value", "kind", "source"});
     figure<Q> f{read_value(node, field, "value")};
-    const std::string kind = r_.scalar(node, field, "kind", false);
+    const std::string kind = r_.optional_value(node, field, "kind");
     bool known = kind.empty();
     for (provenance p : {provenance::stated, provenance::derived, provenance::measured, provenance::unconfirmed}) {
       if (kind == to_string(p)) {
@@ -144,7 +144,7 @@ private:
       r_.fail(node["kind"], fields::path(field, "kind"),
               "expected stated, derived, measured or unconfirmed, not \"" + kind + "\"");
     }
-    const std::string key = r_.scalar(node, field, "source", false);
+    const std::string key = r_.optional_value(node, field, "source");
     if (!key.empty() && !cited(key)) {
       r_.fail(node["source"], fields::path(field, "source"), "\"" + key + "\" is in no list of sources");
     }
@@ -183,7 +183,7 @@ private:
   }
 
   std::string_view text(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) {
-    const std::string value = r_.scalar(map, parent, name, required);
+    const std::string value = required ? r_.scalar(map, parent, name, true) : r_.optional_value(map, parent, name);
     // Names and notes go into tables, SVG and files, where they would not come out as they went in.
     if (!is_printable_utf8(value)) {
       r_.fail(map[std::string{name}], fields::path(parent, name), "a control character or a byte that is not UTF-8");
@@ -341,7 +341,7 @@ private:
     l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
     l.measured_bandwidth = a_memory_bandwidth(node, field, "measured_bandwidth");
     l.latency = a_figure<duration>(node, field, "latency");
-    const std::string scope = r_.scalar(node, field, "scope", false);
+    const std::string scope = r_.optional_value(node, field, "scope");
     if (scope == "per core") {
       l.scope = sharing::per_core;
     } else if (!scope.empty() && scope != "shared") {
@@ -379,7 +379,7 @@ private:
       }
     }
     if (!known) r_.fail(node["precision"], fields::path(field, "precision"), "expected one of " + ids + ", not \"" + type + "\"");
-    const std::string unit = r_.scalar(node, field, "unit", false);
+    const std::string unit = r_.optional_value(node, field, "unit");
     if (unit == "tensor") {
       c.unit = compute_unit::tensor;
     } else if (!unit.empty() && unit != "vector") {
@@ -402,7 +402,7 @@ private:
     }
     l.bandwidth = a_link_rate(node, field, "bandwidth");
     if (!l.bandwidth.published()) r_.fail(node, fields::path(field, "bandwidth"), "missing");
-    const std::string mode = r_.scalar(node, field, "mode", false);
+    const std::string mode = r_.optional_value(node, field, "mode");
     if (mode == "half") {
       l.mode = duplex::half;
     } else if (!mode.empty() && mode != "full") {
@@ -429,7 +429,7 @@ private:
     };
     s.host = machine("host");
     s.device = machine("device");
-    if (const std::string id = r_.scalar(node, field, "joined_by", false); !id.empty()) {
+    if (const std::string id = r_.optional_value(node, field, "joined_by"); !id.empty()) {
       for (const link_description* l : out_.links) {
         if (l->id == id) s.joined_by = l;
       }

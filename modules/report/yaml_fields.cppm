@@ -251,13 +251,22 @@ public:
     }
     if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value");
     // A required field left blank ("", "  ") is as good as missing: a name, a key or a figure that says nothing.
-    if (required && node.Scalar().find_first_not_of(" \t") == std::string::npos) fail(node, path(parent, name), "empty");
+    if (required && is_blank(node.Scalar())) fail(node, path(parent, name), "empty");
     return node.Scalar();
+  }
+
+  // An optional figure's text, "" where the field is left out. Given blank ("", "  ") it is refused: a quoted
+  // empty value would otherwise read as the field left out and take its default silently.
+  std::string optional_value(const YAML::Node& map, const std::string& parent, std::string_view name) const {
+    const std::string text = scalar(map, parent, name, false);
+    if (is_blank(text) && map[std::string{name}].IsDefined())
+      fail(map[std::string{name}], path(parent, name), "empty; write a value, or leave the field out");
+    return text;
   }
 
   template <class Q>
   Q quantity(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const std::string text = scalar(map, parent, name, required);
+    const std::string text = required ? scalar(map, parent, name, true) : optional_value(map, parent, name);
     if (text.empty()) return Q{};
     Q q{};
     try {
@@ -271,7 +280,7 @@ public:
 
   // A memory's bandwidth: a quantity() in bytes per second, a bit rate refused (hml::written_in_bits).
   data_rate memory_bandwidth(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const std::string text = scalar(map, parent, name, required);
+    const std::string text = required ? scalar(map, parent, name, true) : optional_value(map, parent, name);
     if (written_in_bits(text))
       fail(map[std::string{name}], path(parent, name),
            "\"" + text + "\" is a bit rate, where a memory bandwidth in bytes per second is wanted (GB/s, not Gbit/s)");
@@ -280,7 +289,7 @@ public:
 
   // "32 B/cy": a number and the unit B/cy.
   bytes_per_cycle per_cycle_rate(const YAML::Node& map, const std::string& parent, std::string_view name) const {
-    const std::string text = scalar(map, parent, name, false);
+    const std::string text = optional_value(map, parent, name);
     if (text.empty()) return {};
     const std::string field = path(parent, name);
     const std::size_t unit = text.find("B/cy");
@@ -312,7 +321,7 @@ public:
 
   double number(const YAML::Node& map, const std::string& parent, std::string_view name, double fallback,
                 double low, double high) const {
-    const std::string text = scalar(map, parent, name, false);
+    const std::string text = optional_value(map, parent, name);
     if (text.empty()) return fallback;
     const std::string field = path(parent, name);
     refuse_quoted(map[std::string{name}], field, "a number");
@@ -349,7 +358,7 @@ public:
   }
 
   bool boolean(const YAML::Node& map, const std::string& parent, std::string_view name, bool fallback) const {
-    const std::string text = scalar(map, parent, name, false);
+    const std::string text = optional_value(map, parent, name);
     if (text.empty()) return fallback;
     refuse_quoted(map[std::string{name}], path(parent, name), "true or false");
     if (text == "true") return true;

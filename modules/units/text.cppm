@@ -145,6 +145,24 @@ struct utf8_character {
   return true;
 }
 
+// Text that shows nothing: empty, or only spaces and characters drawn as nothing (no-break and typographic
+// spaces, the zero-width ones, the word joiner, the byte-order mark). A name of them looks blank in a table.
+[[nodiscard]] constexpr bool is_blank(std::string_view text) {
+  const auto blank = [](char32_t c) {
+    return c == ' ' || c == '\t' || c == 0xA0 || c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200D) ||
+           c == 0x202F || c == 0x205F || c == 0x2060 || c == 0x3000 || c == 0xFEFF;
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const utf8_character c = utf8_character_at(text, i);
+    if (c.length == 0 || !blank(c.code)) return false;
+    i += c.length;
+  }
+  return true;
+}
+
+static_assert(is_blank("") && is_blank(" \t") && is_blank("\xC2\xA0") && is_blank("\xE2\x80\x8B") && is_blank("\xEF\xBB\xBF"));
+static_assert(!is_blank("a") && !is_blank(" \xC2\xA0x") && !is_blank("\xC3"));
+
 static_assert(utf8_character_at("\xC3\xA9", 0).code == 0xE9 && utf8_character_at("\xF0\x9D\x84\x9E", 0).length == 4);
 static_assert(utf8_length_at("\xC0\xAF", 0) == 0 && utf8_length_at("\xED\xA0\x80", 0) == 0);  // overlong, surrogate
 static_assert(utf8_length_at("\xF4\x90\x80\x80", 0) == 0 && utf8_length_at("\xC3", 0) == 0);  // past U+10FFFF, cut

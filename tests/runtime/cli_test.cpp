@@ -732,7 +732,7 @@ TEST(Cli, WrongDimensionNegativeAndNanValues) {
                      "--slow: memory bandwidth must be finite and > 0");
   expect_input_error(hml_run({"lab", "--peak", "0TFLOP/s"}), "--peak: peak compute rate must be finite and > 0");
   expect_input_error(hml_run({"lab", "--pattern", "random", "--element", "0B"}),
-                     "--element: access element size must be > 0");
+                     "--element: an access element is a whole number of bytes, at least 1 B");
   expect_input_error(hml_run({"lab", "--outstanding", "16"}), "--outstanding: only with --pattern random");
   expect_input_error(hml_run({"sweep", "--element", "8B"}), "--element: only with --pattern random");
   expect_input_error(hml_run({"lab", "--pattern", "random", "--outstanding", "0.5"}),

@@ -26,6 +26,16 @@ using namespace hml_test;
 
 #ifdef HML_CLI
 
+// A machine file written by hml, `from` replaced by `to`, refused by hml ecm with `needle` in its message.
+void expect_edited_machine_refused(const scratch_directory& dir, std::string text, std::string_view from, std::string_view to,
+                                   const std::string& file_name, std::string_view needle) {
+  const std::size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos) << from;
+  text.replace(at, from.size(), to);
+  const fs::path file = dir.file(file_name, text);
+  expect_input_error(hml_run({"ecm", "--machine", file.string(), "--kernel", "triad"}), needle);
+}
+
 // hml run with a command's fixed arguments and then `more`.
 outcome hml_run_with(std::vector<std::string> command, const std::vector<std::string>& more) {
   command.insert(command.end(), more.begin(), more.end());
@@ -505,14 +515,8 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
   const outcome json = hml_run({"devices", "genoa_epyc_9654", "--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
   for (const auto& [bare, quoted, expected] : {std::tuple{"\"cores\": 96", "\"cores\": \"96\"", "expected an integer, not the text \"96\""},
-                                              std::tuple{"\"victim\": true", "\"victim\": \"true\"", "expected true or false, not the text"}}) {
-    std::string text = json.out;
-    const std::size_t at = text.find(bare);
-    ASSERT_NE(at, std::string::npos) << bare;
-    text.replace(at, std::string{bare}.size(), quoted);
-    const fs::path file = dir.file("g.json", text);
-    expect_input_error(hml_run({"ecm", "--machine", file.string(), "--kernel", "triad"}), expected);
-  }
+                                              std::tuple{"\"victim\": true", "\"victim\": \"true\"", "expected true or false, not the text"}})
+    expect_edited_machine_refused(dir, json.out, bare, quoted, "g.json", expected);
   // A machine without the FP32 peak a transformer's norms take is the machine's fault: no precision changes it.
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "genoa_epyc_9654"}),
                      "--machine: AMD EPYC 9654 (Genoa, Zen 4; a core's view: its CCD's L3) publishes no FP32 peak, which the ");
@@ -524,6 +528,94 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
   expect_input_error(compared, "runs.csv:2: parallel: ");
   EXPECT_EQ(compared.err.find("--tp"), std::string::npos) << compared.err;
   EXPECT_NE(compared.err.find("give tp 2 or more"), std::string::npos) << compared.err;
+}
+
+TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {
+  const scratch_directory dir;
+  const std::string source{HML_SOURCE_DIR};
+  // A blank value, quoted, took the field's default: a boolean, a choice, a CPU name or a source.
+  const outcome written = hml_run({"devices", "snb_e5_2680", "--format", "yaml"});
+  ASSERT_EQ(written.status, 0) << written.err;
+  for (const auto& [from, to, field] :
+       {std::tuple{"llvm_cpu: sandybridge\n", "llvm_cpu: sandybridge\nwrite_allocate: \"\"\n", "write_allocate: empty"},
+        std::tuple{"llvm_cpu: sandybridge\n", "llvm_cpu: \"\"\n", "llvm_cpu: empty"},
+        std::tuple{"    scope: per core\n", "    scope: \"\"\n", "memory[0].scope: empty"},
+        std::tuple{"source: kerncraft-snb}", "source: \"\"}", "clock.source: empty"},
+        std::tuple{"kind: stated, source: kerncraft-snb}", "kind: \" \", source: kerncraft-snb}", "clock.kind: empty"}})
+    expect_edited_machine_refused(dir, written.out, from, to, "blank.yaml", field);
+  std::string older = read_file(fs::path{source} / "tests/fuzz/corpus/ecm_machine_file/sandy_bridge_ep.yml");
+  older.replace(older.find("write-allocate: true"), 20, "write-allocate: ''");
+  expect_input_error(hml_run({"ecm", "--machine", dir.file("old.yml", older).string(), "--kernel", "triad"}),
+                     "old.yml:8: write-allocate: empty; write a value, or leave the field out");
+  std::string kernel = read_file(fs::path{source} / "examples/ecm/stencil2d5.yml");
+  const std::string b = "{name: b, extents: [1000, 2000]}";
+  kernel.replace(kernel.find(b), b.size(), "{name: b, extents: [1000, 2000], stores: \"\"}");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("k.yml", kernel).string()}),
+                     "arrays[1].stores: empty");
+  // A YAML kernel's name, and a C kernel's file name (its name), print as themselves or are refused.
+  std::string escaped = read_file(fs::path{source} / "examples/ecm/stencil2d5.yml");
+  escaped.replace(escaped.find("name: 2D 5-point stencil"), 24, "name: \"2D\\e[2J5pt\"");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("e.yml", escaped).string()}),
+                     "name: a control character");
+  const fs::path c_file = dir.file("esc\x1b[2Jname.c", read_file(fs::path{source} / "examples/ecm/triad.c"));
+  const outcome c_named = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", c_file.string(), "-D", "N=1000000"});
+  expect_input_error(c_named, "--kernel: the file's name has a control character");
+  EXPECT_EQ(c_named.err.find('\x1b'), std::string::npos);
+  // Names that only look blank (no-break and zero-width spaces) are blank, and so is an empty title.
+  const std::string nbsp = "\xC2\xA0", zero_width = "\xE2\x80\x8B";
+  expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops",
+                              dir.file("n.csv", "name,flops,memory_bytes\n" + nbsp + ",1e9,1e6\n").string()}),
+                     "name: empty");
+  expect_input_error(hml_run({"tiers", "--tier", zero_width + ":64GiB:1TB/s", "--tier", "DDR:512GiB:100GB/s", "--footprint", "100GiB"}),
+                     "--tier: a tier is NAME:CAPACITY:BANDWIDTH");
+  expect_input_error(hml_run({"analyze", "--name", nbsp, "--device", "h100_sxm", "--precision", "fp32", "--flops", "1GFLOP",
+                              "--bytes", "1GB", "--time", "1ms"}),
+                     "--name: must not be empty");
+  expect_input_error(hml_run({"lab", "--title", ""}), "--title: must not be empty");
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--title", "", "--ops",
+                              source + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
+                     "--title: must not be empty");
+  EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
+  // A random access's element below a byte made 10^30 s.
+  expect_input_error(hml_run({"lab", "--pattern", "random", "--element", "1e-30B"}),
+                     "--element: an access element is a whole number of bytes, at least 1 B");
+  // Options that would change nothing are refused, not dropped: --size beside a kernel file, --precision beside
+  // given peaks.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", source + "/examples/ecm/stencil2d5.yml", "--size", "5000"}),
+                     "--size: a kernel file states its sizes");
+  expect_input_error(hml_run({"offload", "--host-bandwidth", "100GB/s", "--host-peak", "1TFLOP/s", "--device-bandwidth", "1TB/s",
+                              "--device-peak", "10TFLOP/s", "--link", "pcie5x16", "--in", "1GB", "--out", "1GB", "--flops",
+                              "1TFLOP", "--precision", "fp64"}),
+                     "--precision: the host and the device are given by their peaks");
+  // A -D of C's own words rewrote the kernel, and the error blamed the file.
+  const std::string triad = source + "/examples/ecm/triad.c";
+  for (const std::string word : {"int", "double", "for", "defined"})
+    expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=1000000", "-D", word + "=5"}),
+                       "-D: '" + word + "' is C's own word");
+  // Blame: --router-biases on a dense preset, standard input given twice to one option, a CPU clang lacks.
+  expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--model", "llama-3-8b", "--router-biases"}),
+                     "--router-biases: shared experts, dense first layers and router biases belong to a mixture of experts");
+  expect_input_error(hml_run({"chart", "--machine", "-", "--machine", "-", "--precision", "fp32", "--ops",
+                              source + "/cli/kernels.csv", "-o", (dir.path / "d.svg").string()}),
+                     "--machine: standard input given twice");
+  // What `hml devices SYSTEM --format yaml` writes, `hml devices FILE` reads back whole; --machine says which
+  // command shows it.
+  const outcome system = hml_run({"devices", "gh200", "--format", "yaml"});
+  ASSERT_EQ(system.status, 0) << system.err;
+  const fs::path gh = dir.file("gh.yaml", system.out);
+  const outcome again = hml_run({"devices", gh.string(), "--format", "yaml"});
+  ASSERT_EQ(again.status, 0) << again.err;
+  EXPECT_EQ(again.out, system.out);
+  const outcome table = hml_run({"devices", gh.string()});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_NE(table.out.find(hml_run({"devices", "gh200"}).out), std::string::npos) << table.out;
+  expect_input_error(hml_run({"roofline", "--machine", gh.string(), "--precision", "fp32", "--ops", source + "/cli/kernels.csv"}),
+                     "holds 2 machines where one is wanted; `hml devices FILE` shows them");
+  std::string unknown = written.out;
+  unknown.replace(unknown.find("llvm_cpu: sandybridge"), 21, "llvm_cpu: pentium9000");
+  const fs::path unknown_file = dir.file("p9000.yaml", unknown);
+  expect_input_error(hml_run({"ecm", "--machine", unknown_file.string(), "--kernel", triad, "-D", "N=1000000"}),
+                     "--machine: " + unknown_file.string() + ": llvm_cpu: clang knows no CPU 'pentium9000'");
 }
 
 TEST(HostileInput, AKilledWriterLeavesNoTemporaryFile) {

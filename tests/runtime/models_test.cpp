@@ -53,7 +53,7 @@ TEST(Models, BadParametersThrowWithAMessage) {
   EXPECT_EQ(invalid_argument_message([] { (void)hml::tiled_matmul<float>(100, 7); }),
             "hml: the tile must divide the matrix size");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::traffic(1_MB, hml::random_access(0_B)); }),
-            "hml: access element size must be > 0");
+            "hml: an access element is a whole number of bytes, at least 1 B");
 }
 
 // The per-parameter checks the models compose (and `hml` runs on each option): the same messages.
