@@ -86,11 +86,11 @@ CLI::Validator finite_number() {
         char* end = nullptr;
         errno = 0;
         const double x = std::strtod(begin, &end);
-        if (text.empty() || end != begin + text.size() || !std::isfinite(x)) {
-          return "must be a finite number, not '" + text + "'";
-        }
-        // strtod reads C's hexadecimal forms too ("0x10", "0x1p-1"), which no quantity takes.
-        if (text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
+        // Not a number at all ("1,5", "1e", a Unicode minus) is not one, where "inf" and "nan" are numbers
+        // that are not finite; strtod reads C's hexadecimal forms too ("0x10", "0x1p-1"), which no quantity takes.
+        const bool whole_text_read = !text.empty() && end == begin + text.size();
+        if (whole_text_read && !std::isfinite(x)) return "must be a finite number, not '" + text + "'";
+        if (!whole_text_read || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
           return "must be a decimal number (digits, a point, an exponent), not '" + text + "'";
         }
         const double magnitude = std::abs(x);

@@ -576,6 +576,10 @@ TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {
                               source + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
                      "--title: must not be empty");
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
+  // What is no number is called so, not "not finite".
+  for (const std::string text : {"1,5", "1e", "\xE2\x88\x92" "1"})
+    expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", text, "--t-nol", "1"}),
+                       "--t-ol: must be a decimal number (digits, a point, an exponent), not '");
   // A random access's element below a byte made 10^30 s.
   expect_input_error(hml_run({"lab", "--pattern", "random", "--element", "1e-30B"}),
                      "--element: an access element is a whole number of bytes, at least 1 B");
