@@ -98,11 +98,28 @@ std::string experts_line(const hml::transformer& t, const hml::inference_options
          ", every device's tokens gathered to them and scattered back each layer\n";
 }
 
+// The draft of --draft, held beside the model on each device; none without. speculation() has checked it.
+const hml::transformer* draft_of(const llm_options& o) { return o.draft.empty() ? nullptr : &hml::model_named(o.draft); }
+
+// The memory a run takes, fits in and leaves room for: the model's, with its draft's beside it where there is one.
+hml::memory_use memory_beside(const hml::transformer& t, const hml::transformer* draft, std::uint64_t batch,
+                              std::uint64_t context, const hml::inference_options& i) {
+  return draft != nullptr ? hml::memory_needed(t, *draft, batch, context, i) : hml::memory_needed(t, batch, context, i);
+}
+bool fits_beside(const hml::transformer& t, const hml::transformer* draft, std::uint64_t batch, std::uint64_t context,
+                 const hml::machine_description& d, const hml::inference_options& i) {
+  return draft != nullptr ? hml::fits(t, *draft, batch, context, d, i) : hml::fits(t, batch, context, d, i);
+}
+std::uint64_t largest_beside(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
+                             const hml::machine_description& d, const hml::inference_options& i) {
+  return draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i);
+}
+
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
 // per device (`memory`, at `context` tokens) against its capacity.
 std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
                     const hml::inference_options& i, const std::string& what, std::uint64_t context,
-                    const hml::memory_use& memory) {
+                    const hml::memory_use& memory, const hml::transformer* draft) {
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
   const bool capacity_known = hml::main_memory(d).capacity.published();
   const unsigned devices = i.tensor_parallel * i.pipeline.stages;
@@ -114,11 +131,12 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
          "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
          "time: " + llm::estimate_text(d, i) + "\n" +
-         "memory per device: weights " + text(memory.weights) + " + KV cache" +
+         "memory per device" + (draft != nullptr ? " (the model's and the draft's)" : std::string{}) + ": weights " +
+         text(memory.weights) + " + KV cache" +
          (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
          " " + text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " + text(memory.total()) +
-         (capacity_known ? " of " + memory_limit(d, i) + (hml::fits(t, o.batch, context, d, i) ? " (fits; " : " (does NOT fit; ") +
-                               std::to_string(hml::largest_batch(t, context, d, i)) + " sequences of " +
+         (capacity_known ? " of " + memory_limit(d, i) + (fits_beside(t, draft, o.batch, context, d, i) ? " (fits; " : " (does NOT fit; ") +
+                               std::to_string(largest_beside(t, draft, context, d, i)) + " sequences of " +
                                std::to_string(context) + " tokens at most)"
                          : std::string{" (the device publishes no capacity)"}) +
          "\n\n";
@@ -177,10 +195,10 @@ hml::cell capacity_cell(const hml::machine_description& d) {
   const bool known = hml::main_memory(d).capacity.published();
   return number_or_none(known, known ? hml::capacity_of(d).value() : 0.0);
 }
-hml::cell largest_batch_cell(const hml::transformer& t, std::uint64_t context, const hml::machine_description& d,
-                             const hml::inference_options& i) {
+hml::cell largest_batch_cell(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
+                             const hml::machine_description& d, const hml::inference_options& i) {
   const bool known = hml::main_memory(d).capacity.published();
-  return number_or_none(known, known ? static_cast<double>(hml::largest_batch(t, context, d, i)) : 0.0);
+  return number_or_none(known, known ? static_cast<double>(largest_beside(t, draft, context, d, i)) : 0.0);
 }
 
 // Beside an expected time, the same run at the ideal bound; none where the run is the bound.
@@ -286,8 +304,9 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   // Every request makes one token a step: the step's time is each request's time per output token.
   const hml::time_per_token each = hml::per_token(step.time, hml::tokens{1});
   const hml::token_rate rate = hml::throughput(step.time, step.produced());
-  const hml::memory_use memory = hml::memory_needed(t, o.batch, n, i);
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, n);
+  const hml::transformer* draft = draft_of(o);
+  const hml::memory_use memory = memory_beside(t, draft, o.batch, n, i);
   std::optional<hml::step_analysis> bound;
   if (const auto at_bound = bound_beside(i)) bound = hml::analyze_step(t, hml::decode_step(o.batch, n), d, *at_bound);
   const output_format format = o.output.chosen();
@@ -297,7 +316,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
     hml::table summary{{"time_per_output_token_s", "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B",
                         "largest_batch"},
                        {}};
-    summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, n, d, i)});
+    summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, draft, n, d, i)});
     llm::add_estimate(summary, i.estimate);
     if (bound) {
       summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
@@ -310,7 +329,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   }
   hml::table rows{table_columns, {}};
   add_rows(rows, "decode", step, true);
-  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory) + "decode step (batch " +
+  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory, draft) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
                      llm::token_rate_text(rate.per_second) + " tokens/s\n" +
@@ -354,9 +373,10 @@ void llm::run(const run_options& o) {
   if (o.chunk) check_option("--chunk", [&] { hml::validate_chunking(g.prompt, *o.chunk); });
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
-  const hml::memory_use memory = hml::memory_needed(t, g.batch, context, i);
   const hml::serving_figures serving = hml::serving(run, g);
   const std::optional<hml::speculative_step> speculative = speculation(o, t, d, i, g.prompt + 1);
+  const hml::transformer* draft = draft_of(o);
+  const hml::memory_use memory = memory_beside(t, draft, g.batch, context, i);
   const std::optional<hml::chunked_prefill_time> chunked =
       o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
   std::optional<hml::serving_figures> bound;
@@ -373,7 +393,7 @@ void llm::run(const run_options& o) {
     summary.add_row({serving.time_to_first_token.value.value(),
                      number_or_none(g.generate > 1, serving.time_per_output_token.value.value()),
                      serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
-                     capacity_cell(d), largest_batch_cell(t, context, d, i)});
+                     capacity_cell(d), largest_batch_cell(t, draft, context, d, i)});
     if (chunked) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
@@ -390,7 +410,7 @@ void llm::run(const run_options& o) {
   add_rows(prefill_table, "prefill", prefill, true);
   add_rows(decode_table, "decode", decode, true);
   std::string out = heading(o, t, d, i, "prompt " + std::to_string(g.prompt) + ", generate " + std::to_string(g.generate),
-                            context, memory) +
+                            context, memory, draft) +
                     "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
                     hml::format_table(prefill_table) + "\n" + "decode step (batch " + std::to_string(g.batch) +
                     ", context " + std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n" +

@@ -134,29 +134,53 @@ constexpr void validate_memory_counts(const transformer& t, std::uint64_t batch,
   return memory_needed(t, batch, context, o).total() <= usable_memory(m, o);
 }
 
-// The largest batch of `context`-token sequences that fits (0 if not even one), by bisection: memory
-// grows with the batch.
-[[nodiscard]] constexpr std::uint64_t largest_batch(const transformer& t, std::uint64_t context,
-                                                    const machine_description& m, const inference_options& o = {}) {
+namespace detail {
+// The largest count for which `fits` holds (0 if not even one), by bisection: memory grows with the count.
+template <class Fits>
+[[nodiscard]] constexpr std::uint64_t largest_fitting(Fits fits) {
   std::uint64_t low = 0, high = 1;
-  while (fits(t, high, context, m, o) && high < (std::uint64_t{1} << 40)) high *= 2;
+  while (fits(high) && high < (std::uint64_t{1} << 40)) high *= 2;
   while (high - low > 1) {
     const std::uint64_t mid = low + (high - low) / 2;
-    (fits(t, mid, context, m, o) ? low : high) = mid;
+    (fits(mid) ? low : high) = mid;
   }
   return low;
+}
+}  // namespace detail
+
+// The largest batch of `context`-token sequences that fits (0 if not even one).
+[[nodiscard]] constexpr std::uint64_t largest_batch(const transformer& t, std::uint64_t context,
+                                                    const machine_description& m, const inference_options& o = {}) {
+  return detail::largest_fitting([&](std::uint64_t batch) { return fits(t, batch, context, m, o); });
 }
 
 // The longest context that `batch` sequences may hold (0 if none fits).
 [[nodiscard]] constexpr tokens largest_context(const transformer& t, std::uint64_t batch,
                                                const machine_description& m, const inference_options& o = {}) {
-  std::uint64_t low = 0, high = 1;
-  while (fits(t, batch, high, m, o) && high < (std::uint64_t{1} << 40)) high *= 2;
-  while (high - low > 1) {
-    const std::uint64_t mid = low + (high - low) / 2;
-    (fits(t, batch, mid, m, o) ? low : high) = mid;
-  }
-  return {low};
+  return {detail::largest_fitting([&](std::uint64_t context) { return fits(t, batch, context, m, o); })};
+}
+
+// Speculative decoding holds a draft model beside its target on every device, split as the target is: the
+// draft's weights and its own KV cache of the same sequences. The two run in turn, so the activations are
+// the larger live set of the two; the few tokens a step drafts ahead are left out of the cache.
+[[nodiscard]] constexpr memory_use memory_needed(const transformer& t, const transformer& draft, std::uint64_t batch,
+                                                 std::uint64_t context, const inference_options& o = {}) {
+  const memory_use target = memory_needed(t, batch, context, o);
+  const memory_use drafting = memory_needed(draft, batch, context, o);
+  return {.weights = target.weights + drafting.weights,
+          .kv_cache = target.kv_cache + drafting.kv_cache,
+          .activations = std::max(target.activations, drafting.activations)};
+}
+
+[[nodiscard]] constexpr bool fits(const transformer& t, const transformer& draft, std::uint64_t batch,
+                                  std::uint64_t context, const machine_description& m, const inference_options& o = {}) {
+  if (!fits(t, batch, context, m, o) || !fits(draft, batch, context, m, o)) return false;  // exact counts, each alone
+  return memory_needed(t, draft, batch, context, o).total() <= usable_memory(m, o);
+}
+
+[[nodiscard]] constexpr std::uint64_t largest_batch(const transformer& t, const transformer& draft, std::uint64_t context,
+                                                    const machine_description& m, const inference_options& o = {}) {
+  return detail::largest_fitting([&](std::uint64_t batch) { return fits(t, draft, batch, context, m, o); });
 }
 
 // --- Calibration -------------------------------------------------------------------------------------

@@ -505,6 +505,21 @@ static_assert(spec.draft.value / spec.plain.value > 0.35 && spec.draft.value / s
 static_assert(spec.speedup() > 2.3 && spec.speedup() < 2.5);
 // The time per output token compares with a duration, as every step time does.
 static_assert(spec.per_output_token < spec.plain.value);
+// Both models stay on the device: the two models' weights at 4 bits, the two KV caches at 1,024 tokens
+// (70B: 80 layers x 2 x 8 KV heads x 128 x 2 B = 320 KiB a token; 7B: 32 x 2 x 32 x 128 x 2 B = 512 KiB), and
+// the larger of the two live sets of activations, as the two run in turn.
+constexpr hml::memory_use with_draft = hml::memory_needed(models::llama_2_70b, models::llama_2_7b, 1, 1024, int4_all);
+static_assert(with_draft.weights ==
+              static_cast<double>(hml::parameters(models::llama_2_70b) + hml::parameters(models::llama_2_7b)) / 2 * 1_B);
+static_assert(with_draft.kv_cache == (320 + 512) * 1024.0 * 1024 * 1_B);
+static_assert(with_draft.activations == hml::memory_needed(models::llama_2_70b, 1, 1024, int4_all).activations);
+static_assert(hml::memory_needed(models::llama_2_7b, 1, 1024, int4_all).activations <= with_draft.activations);
+// A draft too large for the device leaves no room: Llama 3 8B fits an H100 alone, not with Llama 3 70B
+// (141 GB in FP16) drafting for it.
+static_assert(hml::largest_batch(models::llama_3_8b, 1024, devices::h100_sxm) > 0);
+static_assert(hml::largest_batch(models::llama_3_8b, models::llama_3_70b, 1024, devices::h100_sxm) == 0);
+static_assert(hml::largest_batch(models::llama_2_70b, models::llama_2_7b, 1024, devices::h100_sxm, int4_all) <
+              hml::largest_batch(models::llama_2_70b, 1024, devices::h100_sxm, int4_all));
 
 // --- Chunked prefill ---------------------------------------------------------------------------------------
 

@@ -628,6 +628,12 @@ TEST(LlmCli, SpeculativeDecodingWithADraftModel) {
                                 {.types = {.weights = hml::precision::int4}, .estimate = hml::estimate::expected});
   EXPECT_DOUBLE_EQ(summary["speculative_tokens_per_step"].get<double>(), s.tokens_per_step);
   EXPECT_DOUBLE_EQ(summary["speculative_time_per_output_token_s"].get<double>(), s.per_output_token.value.value());
+  // The memory holds the draft beside the model.
+  EXPECT_DOUBLE_EQ(summary["memory_per_device_B"].get<double>(),
+                   hml::memory_needed(hml::models::llama_2_70b, hml::models::llama_2_7b, 1, 1024,
+                                      {.types = {.weights = hml::precision::int4}})
+                       .total()
+                       .value());
   EXPECT_DOUBLE_EQ(summary["speculative_speedup"].get<double>(), s.speedup());
   expect_input_error(llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--draft", "llama-2-7b", "--acceptance", "0.8"}),
                      "--draft: llama-2-7b has a vocabulary of 32000 tokens, the model 128256");
