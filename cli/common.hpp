@@ -378,6 +378,8 @@ class machine_files {
     const hml::machine_description* machine = nullptr;
   };
   loaded whole_file(std::string_view option, const std::string& path);
+  // "-", a name with a slash or a dot, or one the file system holds: read as a file, not looked up.
+  static bool looks_like_a_path(const std::string& text);
 
  private:
   const hml::machine_description& resolve(std::string_view option, const std::string& name_or_path);

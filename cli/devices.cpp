@@ -1,6 +1,8 @@
 // `hml devices [NAME|FILE]`: the one catalog (every machine: GPUs, CPUs, the machines inside systems; links;
 // systems) or one entry of it, or a machine file, every figure with its kind and a numbered source a reader
 // can follow; --format yaml|json writes the same as a machine file (docs/reference/machine-file.md).
+#include <algorithm>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <span>
@@ -258,6 +260,19 @@ void show_document(const devices_options& o, const hml::machine_file& file) {
   emit(o.output, text);
 }
 
+// A name no list holds: the closest of machines, links and systems alike, as `hml devices` takes all three.
+input_error unknown_entry(const std::string& name) {
+  std::vector<std::string_view> closest = hml::closest_ids(name, std::span<const hml::machine_description* const>{hml::machines::all});
+  std::ranges::copy(hml::closest_ids(name, std::span<const hml::link_description* const>{hml::systems::links}),
+                    std::back_inserter(closest));
+  std::ranges::copy(hml::closest_ids(name, std::span<const hml::system_description* const>{hml::systems::all}),
+                    std::back_inserter(closest));
+  std::string suggestions;
+  for (const std::string_view id : closest) suggestions += (suggestions.empty() ? "" : ", ") + std::string{id};
+  return input_error("hml devices: unknown machine, link or system '" + name + "'; " +
+                     (suggestions.empty() ? "hml devices lists them" : "did you mean " + suggestions + "?"));
+}
+
 void run(const devices_options& o) {
   const std::string& which = o.file.empty() ? o.name : o.file;
   machine_files files;
@@ -270,8 +285,9 @@ void run(const devices_options& o) {
     if (one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
     if (one == nullptr && system == nullptr) link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
     if (one == nullptr && system == nullptr && link == nullptr) {
-      // The positional is named as usage shows it.
-      const machine_files::loaded read = files.whole_file(o.file.empty() ? "name" : "--file", which);
+      if (o.file.empty() && !machine_files::looks_like_a_path(which)) throw unknown_entry(which);
+      // The positional's errors are the command's: "name:" would read as a machine file's field.
+      const machine_files::loaded read = files.whole_file(o.file.empty() ? "hml devices" : "--file", which);
       if (read.file != nullptr &&
           (read.machine == nullptr || !read.file->links().empty() || !read.file->systems().empty())) {
         show_document(o, *read.file);  // a system's file, as `hml devices SYSTEM --format yaml` writes it

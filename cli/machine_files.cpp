@@ -77,7 +77,16 @@ std::string figures_taken(const hml::machine_description& own, const hml::machin
 }  // namespace
 
 const hml::machine_description& machine_files::machine(std::string_view option, const std::string& text) {
-  return view_of(resolve(option, text));
+  const hml::machine_description& own = resolve(option, text);
+  // Every model asks main memory's bandwidth; one that only a measurement gives is gone under --figures stated,
+  // which is then what the user must change, not the precision or kernel a model would otherwise blame.
+  const hml::level_description& main = hml::main_memory(own);
+  if (figures_ == hml::basis::datasheet && !main.bandwidth.published() && main.measured_bandwidth.published() &&
+      own.memory_bandwidths.empty()) {
+    throw input_error(std::string{option} + ", --figures stated: " + std::string{own.name} + " states no bandwidth for " +
+                      std::string{main.name} + ", only a measured one; give its stated bandwidth, or leave --figures stated out");
+  }
+  return view_of(own);
 }
 
 hml::link machine_files::link_of(const hml::link_description& own) {
@@ -124,11 +133,13 @@ machine_files::loaded machine_files::whole_file(std::string_view option, const s
   return l;
 }
 
-machine_files::loaded machine_files::load(std::string_view option, const std::string& text) {
+bool machine_files::looks_like_a_path(const std::string& text) {
   std::error_code error;
-  const bool looks_like_a_path = text == "-" || text.find_first_of("/.") != std::string::npos ||
-                                 std::filesystem::exists(text, error);
-  if (!looks_like_a_path) {
+  return text == "-" || text.find_first_of("/.") != std::string::npos || std::filesystem::exists(text, error);
+}
+
+machine_files::loaded machine_files::load(std::string_view option, const std::string& text) {
+  if (!looks_like_a_path(text)) {
     check_option(option, [&] { (void)hml::machine_named(text); });  // unknown: the did-you-mean
   }
   input_file input{option, text};

@@ -271,6 +271,20 @@ private:
         r_.fail(levels[i]["victim"], fields::path(fields::item(memory_field, i), "victim"),
                 i == 0 ? "the first level has no level inside it to take victims from"
                        : "main memory (the last level) is no cache: a victim cache is a cache level outside another");
+      // Levels go fastest first: one smaller and no slower than a level inside it is the list out of order
+      // (a slower, smaller tier outside, as CXL memory beyond DDR, is not), and would make a cache main memory.
+      const level_description& outer = m.memory.back();
+      for (std::size_t j = 0; j < i; ++j) {
+        const level_description& inner = m.memory[j];
+        const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
+        const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
+        if (inner.capacity.published() && outer.capacity.published() && outer.capacity.value < inner.capacity.value &&
+            inner_rate.published() && outer_rate.published() && outer_rate.value >= inner_rate.value) {
+          r_.fail(levels[i], fields::item(memory_field, i),
+                  "\"" + std::string{outer.name} + "\" is smaller and no slower than " + fields::item(memory_field, j) +
+                      " (\"" + std::string{inner.name} + "\") inside it; give the levels fastest first, main memory last");
+        }
+      }
       // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
       for (std::size_t j = 0; j < i; ++j) {
         if (m.memory[j].name == m.memory[i].name) {
