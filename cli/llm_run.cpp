@@ -1,5 +1,6 @@
 // `hml llm`'s run: the steps, the generation, the serving figures and the memory from hml.transformer, as a
-// table or as CSV and JSON rows (llm.cpp reads the options).
+// table or as CSV and JSON rows (llm.cpp reads the options); and the check that the machine has a peak for
+// each operator's precision, blaming the options that chose it.
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -450,6 +451,47 @@ void llm::run(const run_options& o) {
            ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
   }
   emit(o.output, out);
+}
+
+namespace {
+
+// The precision options that chose an operator's precision: each whose change alone changes it (--activations
+// fp8 on an A100 is --activations' fault, not --weights' left at FP16); all that equal it where none does alone.
+std::string options_choosing(const hml::transformer& t, const hml::step_shape& s, const hml::inference_options& i,
+                             const hml::operator_cost& op) {
+  const hml::precision p = op.compute.type;
+  std::string alone, equal;
+  for (const auto& [option, field] : {std::pair{"--weights", &hml::precisions::weights},
+                                      std::pair{"--activations", &hml::precisions::activations},
+                                      std::pair{"--kv", &hml::precisions::kv_cache}}) {
+    if (i.types.*field != p) continue;
+    equal += (equal.empty() ? "" : ", ") + std::string{option};
+    hml::inference_options other = i;
+    other.types.*field = p == hml::precision::fp16 ? hml::precision::bf16 : hml::precision::fp16;
+    other.types.weight_group = 0;  // a group is INT8's or INT4's
+    for (const hml::operator_cost& changed : hml::step_operators(t, s, other))
+      if (changed.name == op.name && changed.compute.type != p) alone += (alone.empty() ? "" : ", ") + std::string{option};
+  }
+  return alone.empty() ? equal : alone;
+}
+
+}  // namespace
+
+void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
+                           const hml::inference_options& i) {
+  for (const hml::step_shape& s : {hml::prefill_step(g.batch, g.prompt), hml::decode_step(g.batch, g.prompt + 1)}) {
+    for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
+      if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
+      const hml::precision p = op.compute.type;
+      if (p != i.types.weights && p != i.types.activations && p != i.types.kv_cache)  // no option would change it
+        throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
+                          " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
+                          hml::kinds_it_has(d) + "; give a machine with one");
+      throw input_error(options_choosing(t, s, i, op) + ": " + std::string{d.name} + " publishes no " +
+                        std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
+                        hml::kinds_it_has(d));
+    }
+  }
 }
 
 }  // namespace hml_cli
