@@ -174,7 +174,8 @@ template <class Fits>
 
 [[nodiscard]] constexpr bool fits(const transformer& t, const transformer& draft, std::uint64_t batch,
                                   std::uint64_t context, const machine_description& m, const inference_options& o = {}) {
-  if (!fits(t, batch, context, m, o) || !fits(draft, batch, context, m, o)) return false;  // exact counts, each alone
+  const std::uint64_t slots = kv_slots(context, o.memory);
+  if (!counts_are_exact(t, batch, context, slots) || !counts_are_exact(draft, batch, context, slots)) return false;
   return memory_needed(t, draft, batch, context, o).total() <= usable_memory(m, o);
 }
 

@@ -183,7 +183,7 @@ private:
   }
 
   std::string_view text(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) {
-    const std::string value = required ? r_.scalar(map, parent, name, true) : r_.optional_value(map, parent, name);
+    const std::string value = r_.value(map, parent, name, required);
     // Names and notes go into tables, SVG and files, where they would not come out as they went in.
     if (!is_printable_utf8(value)) {
       r_.fail(map[std::string{name}], fields::path(parent, name), "a control character or a byte that is not UTF-8");
@@ -274,10 +274,10 @@ private:
       // Levels go fastest first: one smaller and no slower than a level inside it is the list out of order
       // (a slower, smaller tier outside, as CXL memory beyond DDR, is not), and would make a cache main memory.
       const level_description& outer = m.memory.back();
+      const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
       for (std::size_t j = 0; j < i; ++j) {
         const level_description& inner = m.memory[j];
         const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
-        const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
         if (inner.capacity.published() && outer.capacity.published() && outer.capacity.value < inner.capacity.value &&
             inner_rate.published() && outer_rate.published() && outer_rate.value >= inner_rate.value) {
           r_.fail(levels[i], fields::item(memory_field, i),

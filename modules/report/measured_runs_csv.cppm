@@ -187,7 +187,7 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
       throw kernels_csv_error{r.line, "parallel: \"" + std::string{how.substr(0, 64)} +
                                           "\" is none of dp-attention, dp-attention+ep and ep (empty: tensor parallelism)"};
     run.dp_attention = how != "ep";
-    run.ep = how.ends_with("ep") && how != "dp-attention";
+    run.ep = how == "ep" || how == "dp-attention+ep";
   }
   run.all_reduce = text_field(r, field(all_reduce), all_reduce, false);
   constexpr std::array<std::pair<column, serving_metric>, 4> figures{

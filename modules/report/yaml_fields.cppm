@@ -264,9 +264,14 @@ public:
     return text;
   }
 
+  // A field's text, required (missing or blank refused) or optional (left out: ""; given blank: refused).
+  std::string value(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+    return required ? scalar(map, parent, name, true) : optional_value(map, parent, name);
+  }
+
   template <class Q>
   Q quantity(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const std::string text = required ? scalar(map, parent, name, true) : optional_value(map, parent, name);
+    const std::string text = value(map, parent, name, required);
     if (text.empty()) return Q{};
     Q q{};
     try {
@@ -280,7 +285,7 @@ public:
 
   // A memory's bandwidth: a quantity() in bytes per second, a bit rate refused (hml::written_in_bits).
   data_rate memory_bandwidth(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const std::string text = required ? scalar(map, parent, name, true) : optional_value(map, parent, name);
+    const std::string text = value(map, parent, name, required);
     if (written_in_bits(text))
       fail(map[std::string{name}], path(parent, name),
            "\"" + text + "\" is a bit rate, where a memory bandwidth in bytes per second is wanted (GB/s, not Gbit/s)");
