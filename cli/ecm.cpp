@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -199,7 +200,8 @@ void run(const ecm_options& o) {
   if (!kernel) {
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
-                        ", or a kernel file in C (.c) or YAML");
+                        ", or a kernel file in C (.c) or YAML" +
+                        (std::filesystem::exists(o.kernel) ? " (a file's name has a . or a /: ./" + o.kernel + ")" : ""));
     // A C kernel is named after its file, and every message names the file: its name must print as itself.
     if (!hml::is_printable_utf8(o.kernel))
       throw input_error("--kernel: the file's name has a control character or a byte that is not UTF-8; rename the file");
@@ -228,6 +230,10 @@ void run(const ecm_options& o) {
     kernel = loaded_kernel->kernel();
   }
   const hml::machine_description& c = *machine;
+  // The scaling table runs over the chip's cores: past them there is no core to add.
+  if (o.cores > 0 && c.cores > 0 && o.cores > c.cores)
+    throw input_error("--cores: " + std::to_string(o.cores) + " is more than the " + std::to_string(c.cores) + " cores of " +
+                      std::string{c.name} + "; the scaling table stops at the machine's cores");
   const unsigned cores = o.cores > 0 ? o.cores : (c.cores > 0 ? c.cores : 1);
   const std::optional<hml::in_core_time> core =
       o.t_ol ? std::optional{hml::in_core_time{*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}}
@@ -345,7 +351,7 @@ void add_ecm_command(CLI::App& hml) {
       ->capture_default_str();
   CLI::Option* rows =
       command->add_option("--rows", o->rows, "rows of stencil2d5")->check(whole_number(3, most_elements))->capture_default_str();
-  command->add_option("--cores", o->cores, "cores in the scaling table (default: the machine's)")
+  command->add_option("--cores", o->cores, "cores in the scaling table, at most the machine's (default: the machine's)")
       ->check(whole_number(1, hml::max_cores));
   command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");
   command->add_option("--t-nol", o->t_nol, "in-core non-overlapping cycles per CL");

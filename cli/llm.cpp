@@ -116,6 +116,13 @@ hml::transformer llm::model_of(const llm_options& o) {
   for (const auto& [option, value] : size_options(o))
     if (value) sizes += (sizes.empty() ? "" : ", ") + std::string{option};
   if (o.router_biases) sizes += (sizes.empty() ? "" : ", ") + std::string{"--router-biases"};
+  // The heads' shape first, blamed on the options of it that were given (a custom model gives all of them).
+  std::string heads;
+  for (const auto& [option, value] : size_options(o))
+    if (value && (option == "--heads" || option == "--kv-heads" || option == "--head-dim"))
+      heads += (heads.empty() ? "" : ", ") + std::string{option};
+  check_option(heads.empty() ? (sizes.empty() ? std::string{"--model"} : sizes) : heads,
+               [&] { hml::validate(hml::attention_of(t)); });
   check_option(sizes.empty() ? std::string{"--model"} : sizes, [&] {
     hml::validate(t);
     hml::validate_counts(t, 1, 1, 1);  // the model alone, before any batch or context is counted with it
@@ -164,6 +171,8 @@ hml::link with_latency_given(hml::link l, std::string_view option, const std::st
   if (!latency.empty()) {
     l.latency = quantity_of<hml::duration>(option, latency);
     check_option(option, [&] { hml::validate_link_latency(l.latency); });
+    if (!(l.latency < 1 * hml::second))  // as a machine file's link latency
+      throw input_error(std::string{option} + ": must be below 1 s (a message's latency is microseconds), not " + latency);
   }
   return l;
 }
@@ -283,7 +292,15 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   return i;
 }
 
+void llm::check_learned_positions(const hml::transformer& t, std::uint64_t context, std::string_view lengths) {
+  if (t.learned_positions == 0 || context <= t.learned_positions) return;
+  throw input_error(std::string{lengths} + ": a context of " + std::to_string(context) + " tokens is longer than " +
+                    std::string{t.name} + "'s table of " + std::to_string(t.learned_positions) +
+                    " learned positions, past which no token has a position");
+}
+
 void llm::check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i) {
+  check_learned_positions(t, g.prompt + g.generate, "--prompt, --generate");
   check_option("--batch, --prompt, --generate", [&] {
     hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
     hml::validate_memory_counts(t, g.batch, g.prompt + g.generate, i);  // counts the prompt's too
@@ -330,7 +347,7 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
   }
   // A sequence too long for the memory is the lengths' fault, said before any step is run.
   const std::uint64_t longest = o.prompt + o.generate;
-  check_option(lengths, [&] { hml::validate_context(t, longest); });
+  check_learned_positions(t, longest, lengths);
   if (hml::main_memory(d).capacity.published() && hml::largest_batch(t, longest, d, i) == 0) {
     if (hml::largest_batch(t, 1, d, i) == 0) {  // not even a token's cache beside the weights
       hml::inference_options contiguous = i;

@@ -169,12 +169,14 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
   });
 }
 
-std::string speculation_line(const llm_options& o, const std::optional<hml::speculative_step>& s) {
+// The speedup is over plain decode's step at the context the draft's step was timed at (a run's first decode
+// step, whose time can differ from the run's mean time per output token): the line says which.
+std::string speculation_line(const llm_options& o, const std::optional<hml::speculative_step>& s, std::uint64_t context) {
   if (!s) return {};
   return "speculative decoding (draft " + o.draft + ", " + std::to_string(o.lookahead) + " tokens ahead, acceptance " +
          number(*o.acceptance) + "): " + number(s->tokens_per_step) + " tokens a step; draft " + text(s->draft.value) +
          " + verify " + text(s->verify.value) + " = " + text(s->total().value) + " a step; " + text(s->per_output_token.value) +
-         " per output token, " + number(s->speedup(), 3) + "x plain decode's " + text(s->plain.value) + "\n";
+         " per output token, " + number(s->speedup(), 3) + "x plain decode's " + text(s->plain.value) + " a step at context " + std::to_string(context) + "\n";
 }
 
 // Where decode at `context` turns compute-bound, if it does.
@@ -192,9 +194,9 @@ hml::cell number_or_none(bool known, double x) { return known ? hml::cell{x} : h
 
 // The memory the run may take in bytes (the capacity times --memory-utilization), and the most sequences of
 // `context` tokens that fit in it; null where the device publishes no capacity.
-hml::cell capacity_cell(const hml::machine_description& d) {
+hml::cell capacity_cell(const hml::machine_description& d, const hml::inference_options& i) {
   const bool known = hml::main_memory(d).capacity.published();
-  return number_or_none(known, known ? hml::capacity_of(d).value() : 0.0);
+  return number_or_none(known, known ? hml::usable_memory(d, i).value() : 0.0);
 }
 hml::cell largest_batch_cell(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
                              const hml::machine_description& d, const hml::inference_options& i) {
@@ -290,6 +292,7 @@ void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
 void run_decode_step(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
                      const hml::inference_options& i) {
   const std::uint64_t n = *o.context;
+  llm::check_learned_positions(t, n, "--context");
   check_option("--batch, --context", [&] {
     hml::validate_memory_counts(t, o.batch, n, i);  // the step's counts, and those of its memory
     hml::validate_context(t, n);
@@ -317,7 +320,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
     hml::table summary{{"time_per_output_token_s", "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B",
                         "largest_batch"},
                        {}};
-    summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d), largest_batch_cell(t, draft, n, d, i)});
+    summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d, i), largest_batch_cell(t, draft, n, d, i)});
     llm::add_estimate(summary, i.estimate);
     if (bound) {
       summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
@@ -338,7 +341,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                                   llm::token_rate_text(hml::throughput(bound->time, bound->produced()).per_second) +
                                   " tokens/s\n"
                             : std::string{}) +
-                     speculation_line(o, speculative) + ridge_line(t, d, i, n));
+                     speculation_line(o, speculative, n) + ridge_line(t, d, i, n));
 }
 
 }  // namespace
@@ -394,7 +397,7 @@ void llm::run(const run_options& o) {
     summary.add_row({serving.time_to_first_token.value.value(),
                      number_or_none(g.generate > 1, serving.time_per_output_token.value.value()),
                      serving.end_to_end.value.value(), serving.output_throughput.per_second, memory.total().value(),
-                     capacity_cell(d), largest_batch_cell(t, draft, context, d, i)});
+                     capacity_cell(d, i), largest_batch_cell(t, draft, context, d, i)});
     if (chunked) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
@@ -432,7 +435,7 @@ void llm::run(const run_options& o) {
            number(chunked->time.value / run.prefill.value, 3) +
            "x the prefill at once)\n";
   }
-  out += speculation_line(o, speculative);
+  out += speculation_line(o, speculative, g.prompt + 1);
   out += continuous_line(o, continuous);
   out += ridge_line(t, d, i, g.prompt + 1);
   if (i.tensor_parallel > 1) {

@@ -102,6 +102,9 @@ void run(const tiers_options& o) {
     outcomes.push_back(fits ? outcome{std::move(policy), true, place()} : outcome{std::move(policy), false, {}});
   };
   const bool two = memory.tiers.size() == 2;
+  if (!two)  // said, so that their rows are not looked for
+    note("cache and best placement take two tiers; with " + std::to_string(memory.tiers.size()) +
+         " only flat and weighted interleave are shown");
   if (two) attempt("cache", hml::cache_mode_fits(memory, w), [&] { return hml::cache_mode(memory, w); });
   check_option("--shares", [&] {
     attempt("flat", hml::shares_fit(memory, w, shares), [&] { return hml::flat(memory, w, shares); });

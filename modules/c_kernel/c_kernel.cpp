@@ -323,6 +323,11 @@ c_define parse_c_define(std::string_view text) {
       "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", "defined"};
   if (std::ranges::find(keywords, text.substr(0, equals)) != keywords.end())
     refuse("'" + std::string{text.substr(0, equals)} + "' is C's own word, not a size the kernel names; -D gives the sizes");
+  // Names reserved to the implementation (C 7.1.3): the compiler defines them itself (__GNUC__, __x86_64__).
+  const std::string_view name = text.substr(0, equals);
+  if (name.starts_with("__") || (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1])) != 0))
+    refuse("'" + std::string{name} + "' is a name C reserves to the compiler (two underscores, or one and a capital), not a size "
+           "the kernel names; -D gives the sizes");
   std::string_view digits = text.substr(equals + 1);
   const bool negative = digits.starts_with('-');
   if (negative) digits.remove_prefix(1);

@@ -2,6 +2,7 @@
 // YAML and JSON alike, every field through :yaml_fields' checks.
 module;
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -64,6 +65,17 @@ using fields = detail::yaml_fields<machine_file_error>;
 
 
 constexpr std::int64_t most_cores = max_cores;
+
+// How far above the datasheet's figure a measurement may lie (a clock above the stated one).
+constexpr double most_measured_over_stated = 1.5;  // the messages below say 1.5x
+
+// Whether a size is written in bits ("80 Gb", "16 Gbit"): its unit ends in a lower-case b or names bits.
+[[nodiscard]] bool size_written_in_bits(std::string_view text) {
+  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
+  if (unit_at == std::string_view::npos) return false;
+  const std::string_view unit = text.substr(unit_at);
+  return unit.find("bit") != std::string_view::npos || unit.ends_with('b');
+}
 
 // The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
 constexpr std::array<std::string_view, 16> machine_fields{
@@ -171,6 +183,17 @@ private:
     });
   }
 
+  // A memory's size: in bytes, a size in bits refused (80 Gb is 10 GB: almost surely a byte size mistyped).
+  figure<data_size> a_memory_size(const YAML::Node& map, const std::string& parent, std::string_view name) {
+    const YAML::Node given = r_.field(map, parent, name);
+    if (!given.IsDefined()) return {};
+    const YAML::Node value = given.IsMap() ? given["value"] : given;  // "80 GB" or {value: 80 GB, ...}
+    if (value.IsDefined() && value.IsScalar() && size_written_in_bits(value.Scalar()))
+      r_.fail(value, fields::path(parent, name),
+              "\"" + value.Scalar() + "\" is a size in bits, where a memory's size in bytes is wanted (GB, not Gb)");
+    return a_figure<data_size>(map, parent, name);
+  }
+
   figure<bytes_per_cycle> a_per_cycle_figure(const YAML::Node& map, const std::string& parent, std::string_view name) {
     return a_figure<bytes_per_cycle>(map, parent, name, [&](const YAML::Node& m, const std::string& p, std::string_view n) {
       return r_.per_cycle_rate(m, p, n);
@@ -205,6 +228,15 @@ private:
     return static_cast<std::size_t>(n);
   }
 
+  // A cache line or a SIMD register: a power of two bytes, which elements and lines divide.
+  std::size_t power_of_two_bytes(const YAML::Node& map, const std::string& parent, std::string_view name,
+                                 std::size_t fallback, double low, double high) {
+    const std::size_t n = whole_bytes(map, parent, name, fallback, low, high);
+    if (!std::has_single_bit(n))
+      r_.fail(map[std::string{name}], fields::path(parent, name), "must be a power of two bytes (64 B), not " + std::to_string(n) + " B");
+    return n;
+  }
+
   void add_machine(const YAML::Node& node, const std::string& field) {
     if (!field.empty()) {
       r_.expect_map(node, field, machine_fields);
@@ -227,7 +259,7 @@ private:
               "must be below 1 s (a kernel's fixed cost is microseconds), not " + round_trip_text(m.kernel_overhead.value));
     }
     m.attention_rate = a_figure<compute_rate>(node, field, "attention_rate");
-    m.cacheline_bytes = whole_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
+    m.cacheline_bytes = power_of_two_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
     m.write_allocate = r_.boolean(node, field, "write_allocate", m.write_allocate);
     m.layer_condition_share = r_.number(node, field, "layer_condition_share", m.layer_condition_share, 1e-3, 1);
     m.llvm_cpu = text(node, field, "llvm_cpu", false);
@@ -249,7 +281,7 @@ private:
       p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle);
       p.add_per_cycle = rate("add_per_cycle", p.add_per_cycle);
       p.mul_per_cycle = rate("mul_per_cycle", p.mul_per_cycle);
-      p.vector_bytes = whole_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);
+      p.vector_bytes = power_of_two_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);
     }
 
     const std::string memory_field = fields::path(field, "memory");
@@ -278,11 +310,15 @@ private:
       for (std::size_t j = 0; j < i; ++j) {
         const level_description& inner = m.memory[j];
         const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
+        // Where either states no bandwidth, nothing shows the smaller level outside to be slower.
+        const bool rates = inner_rate.published() && outer_rate.published();
         if (inner.capacity.published() && outer.capacity.published() && outer.capacity.value < inner.capacity.value &&
-            inner_rate.published() && outer_rate.published() && outer_rate.value >= inner_rate.value) {
+            (!rates || outer_rate.value >= inner_rate.value)) {
           r_.fail(levels[i], fields::item(memory_field, i),
-                  "\"" + std::string{outer.name} + "\" is smaller and no slower than " + fields::item(memory_field, j) +
-                      " (\"" + std::string{inner.name} + "\") inside it; give the levels fastest first, main memory last");
+                  "\"" + std::string{outer.name} + "\" is smaller" + (rates ? " and no slower" : "") + " than " +
+                      fields::item(memory_field, j) + " (\"" + std::string{inner.name} + "\") inside it" +
+                      (rates ? "" : ", and a bandwidth missing on either leaves it no slower") +
+                      "; give the levels fastest first, main memory last");
         }
       }
       // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
@@ -306,6 +342,20 @@ private:
         }
       }
       m.compute.push_back(c);
+    }
+
+    // FlashAttention's rate is 16-bit tensor work: it cannot beat that peak, measured or stated.
+    if (m.attention_rate.published()) {
+      for (precision p : {precision::bf16, precision::fp16}) {
+        const ceiling_description* c = find_ceiling(m, {p, compute_unit::tensor});
+        if (c == nullptr) continue;
+        const figure<compute_rate> peak =
+            c->measured.published() && !(c->dense.published() && c->dense.value > c->measured.value) ? c->measured : c->dense;
+        if (m.attention_rate.value > peak.value)
+          r_.fail(node["attention_rate"], fields::path(field, "attention_rate"),
+                  round_trip_text(m.attention_rate.value) + " is above the " + std::string{id_of(p)} + " tensor peak " +
+                      round_trip_text(peak.value) + ", whose work attention is");
+      }
     }
 
     const std::string mixes_field = fields::path(field, "memory_bandwidths");
@@ -334,7 +384,7 @@ private:
       m.domains.push_back({.name = text(x, at, "name", true),
                            .count = static_cast<unsigned>(r_.integer(x, at, "count", 1, 1, most_cores)),
                            .cores = static_cast<unsigned>(r_.integer(x, at, "cores", 0, 1, most_cores)),
-                           .last_cache = a_figure<data_size>(x, at, "last_cache"),
+                           .last_cache = a_memory_size(x, at, "last_cache"),
                            .memory_bandwidth = a_memory_bandwidth(x, at, "memory_bandwidth")});
     }
     // Every model asks main memory's bandwidth: the level's own, a measurement, or the stream mixes'.
@@ -350,7 +400,7 @@ private:
     r_.expect_map(node, field, {"name", "capacity", "bandwidth", "write_bandwidth", "measured_bandwidth", "latency",
                                 "scope", "interface", "upstream", "victim"});
     level_description l{.name = text(node, field, "name", true)};
-    l.capacity = a_figure<data_size>(node, field, "capacity");
+    l.capacity = a_memory_size(node, field, "capacity");
     l.bandwidth = a_memory_bandwidth(node, field, "bandwidth");
     l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
     l.measured_bandwidth = a_memory_bandwidth(node, field, "measured_bandwidth");
@@ -376,7 +426,26 @@ private:
       l.upstream.full_duplex = r_.boolean(u, at, "full_duplex", false);
     }
     l.victim = r_.boolean(node, field, "victim", false);
+    check_measured_against_stated(node, field, "measured_bandwidth", l.measured_bandwidth, l.bandwidth);
+    // The interface's bandwidth is the datasheet's peak from its parts: far from the level's own, one is wrong.
+    if (published(l.interface) && l.bandwidth.published()) {
+      const data_rate parts = interface_bandwidth(l.interface);
+      if (parts > most_measured_over_stated * l.bandwidth.value || l.bandwidth.value > most_measured_over_stated * parts)
+        r_.fail(node["interface"], fields::path(field, "interface"),
+                "gives " + round_trip_text(parts) + " (channels x bus_bits x pin_rate), where the level's bandwidth is " +
+                    round_trip_text(l.bandwidth.value) + "; the two are one peak: check the pin rate's unit");
+    }
     return l;
+  }
+
+  // A measurement runs at most at the datasheet's peak, give or take a clock above its stated one: past
+  // half as much again it is a unit or a digit wrong.
+  template <class Q>
+  void check_measured_against_stated(const YAML::Node& node, const std::string& field, std::string_view name,
+                                     const figure<Q>& measured, const figure<Q>& stated) {
+    if (measured.published() && stated.published() && measured.value > most_measured_over_stated * stated.value)
+      r_.fail(node[std::string{name}], fields::path(field, name),
+              round_trip_text(measured.value) + " is more than 1.5x the datasheet's " + round_trip_text(stated.value) + "; a measurement stays near or below it");
   }
 
   ceiling_description ceiling(const YAML::Node& node, const std::string& field) {
@@ -404,6 +473,10 @@ private:
     c.measured = a_figure<compute_rate>(node, field, "measured");
     c.variant = text(node, field, "variant", false);
     if (!c.dense.published() && !c.measured.published()) r_.fail(node, field, "needs a dense or a measured peak");
+    if (c.sparse.published() && c.dense.published() && c.sparse.value < c.dense.value)
+      r_.fail(node["sparse"], fields::path(field, "sparse"),
+              "below the dense peak " + round_trip_text(c.dense.value) + ": sparsity skips work, it does not add any");
+    check_measured_against_stated(node, field, "measured", c.measured, c.dense);
     return c;
   }
 
@@ -423,6 +496,9 @@ private:
       r_.fail(node["mode"], fields::path(field, "mode"), "expected full or half, not \"" + mode + "\"");
     }
     l.latency = a_figure<duration>(node, field, "latency");
+    if (l.latency.published() && !(l.latency.value < 1 * second))
+      r_.fail(node["latency"], fields::path(field, "latency"),
+              "must be below 1 s (a message's latency is microseconds), not " + round_trip_text(l.latency.value));
     l.measured_to_device = a_link_rate(node, field, "measured_to_device");
     l.measured_from_device = a_link_rate(node, field, "measured_from_device");
     l.nvls_bus_bandwidth = a_figure<data_rate>(node, field, "nvls_bus_bandwidth");

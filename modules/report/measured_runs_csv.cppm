@@ -201,6 +201,19 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
   if (run.figure(serving_metric::time_per_output_token) && run.generate < 2) {
     throw kernels_csv_error{r.line, "tpot: a time per output token needs generate 2 or more"};
   }
+  // A request's end-to-end latency holds its first token and each later one: a row past that is mistyped.
+  if (const auto& e2e_s = run.figure(serving_metric::end_to_end_latency)) {
+    const auto& ttft_s = run.figure(serving_metric::time_to_first_token);
+    const auto& tpot_s = run.figure(serving_metric::time_per_output_token);
+    const auto given = [&](column c) { return std::string{trimmed(field(c)).substr(0, 64)}; };
+    if (ttft_s && *ttft_s > *e2e_s)
+      throw kernels_csv_error{r.line, "ttft: " + given(ttft) + " is longer than e2e " + given(e2e) +
+                                          ", which holds the first token; check the two"};
+    if (tpot_s && *tpot_s * static_cast<double>(run.generate - 1) > *e2e_s)
+      throw kernels_csv_error{r.line, "tpot: " + given(tpot) + " for each of " + std::to_string(run.generate - 1) +
+                                          " tokens after the first is longer than e2e " + given(e2e) +
+                                          ", which holds them; check the two"};
+  }
   return run;
 }
 

@@ -470,7 +470,7 @@ TEST(HostileInput, AThirdTrialsFindingsAreOneLineNamingTheOption) {
 TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
   const scratch_directory dir;
   // A count with a leading zero was read as C reads it (--cores 010 as 8), where files and axes read 10.
-  const std::vector<std::string> triad{"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores"};
+  const std::vector<std::string> triad{"ecm", "--machine", "skx_gold_6148", "--kernel", "triad", "--cores"};
   const outcome ten = hml_run_with(triad, {"010"});
   ASSERT_EQ(ten.status, 0) << ten.err;
   EXPECT_EQ(ten.out, hml_run_with(triad, {"10"}).out);
@@ -587,6 +587,112 @@ TEST(HostileInput, ASixthTrialsFindingsAreRefusedOrCounted) {
   ASSERT_EQ(drafted.status, 0) << drafted.err;
   EXPECT_NE(drafted.out.find("memory per device (the model's and the draft's): "), std::string::npos) << drafted.out;
   EXPECT_NE(drafted.out.find("(does NOT fit; 0 sequences"), std::string::npos) << drafted.out;
+}
+
+TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string source{HML_SOURCE_DIR};
+  // Machine-file figures that contradict the machine's own: each was taken, and moved a prediction.
+  const outcome yaml = hml_run({"devices", "h100_sxm", "--format", "yaml"});
+  ASSERT_EQ(yaml.status, 0) << yaml.err;
+  const auto edited_refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
+    std::string text = yaml.out;
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    expect_input_error(hml_run({"devices", dir.file("edited.yaml", text).string()}), needle);
+  };
+  // An attention rate past the tensor peak made the expected time beat the ideal bound.
+  edited_refused("attention_rate: {value: 347 TFLOP/s", "attention_rate: {value: 5 PFLOP/s",
+                 "attention_rate: 5 PFLOP/s is above the bf16 tensor peak 989 TFLOP/s");
+  edited_refused("measured_bandwidth: {value: 2.97 TB/s", "measured_bandwidth: {value: 20 TB/s",
+                 "memory[2].measured_bandwidth: 20 TB/s is more than 1.5x the datasheet's 3.35 TB/s");
+  edited_refused("measured: {value: 794.5 TFLOP/s", "measured: {value: 9 PFLOP/s",
+                 "compute[4].measured: 9 PFLOP/s is more than 1.5x the datasheet's 989 TFLOP/s");
+  edited_refused("sparse: {value: 989 TFLOP/s", "sparse: {value: 100 TFLOP/s",
+                 "compute[3].sparse: below the dense peak 494.7 TFLOP/s");
+  edited_refused("pin_rate: {value: 655 MB/s", "pin_rate: {value: 6.55 GB/s",
+                 "(channels x bus_bits x pin_rate), where the level's bandwidth is 3.35 TB/s");
+  edited_refused("capacity: {value: 80 GB", "capacity: {value: 80 Gb",
+                 "memory[2].capacity: \"80 Gb\" is a size in bits, where a memory's size in bytes is wanted");
+  // Levels out of order where one states no bandwidth; a cache line or SIMD width that is no power of two.
+  const std::string cpu = "format: hml-machine/1\nid: cpu\nname: CPU\nclock: 2 GHz\n";
+  const std::string levels = "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: MEM, capacity: 64 GiB, bandwidth: 40 GB/s}\n";
+  expect_input_error(hml_run({"devices", dir.file("l2.yaml", cpu + "memory:\n  - {name: L1, capacity: 32 KiB}\n"
+                                                                   "  - {name: L2, capacity: 16 KiB}\n"
+                                                                   "  - {name: MEM, capacity: 64 GiB, bandwidth: 40 GB/s}\n")
+                                                .string()}),
+                     "memory[1]: \"L2\" is smaller than memory[0] (\"L1\") inside it, and a bandwidth missing on either "
+                     "leaves it no slower");
+  expect_input_error(hml_run({"devices", dir.file("line.yaml", cpu + "cacheline: 48 B\n" + levels).string()}),
+                     "cacheline: must be a power of two bytes (64 B), not 48 B");
+  expect_input_error(hml_run({"devices", dir.file("vector.yaml", cpu + "ports: {vector: 24 B}\n" + levels).string()}),
+                     "ports.vector: must be a power of two bytes (64 B), not 24 B");
+  expect_input_error(hml_run({"devices", dir.file("link.yaml", "format: hml-machine/1\nlinks:\n"
+                                                               "  - {id: slow, name: Slow, bandwidth: 1 GB/s, latency: 100 s}\n")
+                                          .string()}),
+                     "links[0].latency: must be below 1 s");
+
+  // A YAML kernel's array that no access names was counted a stream (a C kernel leaves it out); element
+  // sizes are C's, powers of two.
+  std::string kernel = read_file(fs::path{source} / "examples/ecm/stencil2d5.yml");
+  const std::string b = "  - {name: b, extents: [1000, 2000]}\n";
+  std::string unused = kernel;
+  unused.insert(unused.find(b) + b.size(), "  - {name: c, extents: [5, 5]}\n");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("c.yml", unused).string()}),
+                     "arrays[2].name: array \"c\" has no access");
+  std::string odd = kernel;
+  odd.replace(odd.find("element size: 8"), 15, "element size: 3");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("odd.yml", odd).string()}),
+                     "element size: must be a power of two bytes, not 3");
+  // The scaling table ran past the chip's cores, and the header said the machine had them.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores", "100"}),
+                     "--cores: 100 is more than the 8 cores of Intel Xeon E5-2680 (Sandy Bridge EP)");
+  // A folder or file named as a built-in kernel would be: said how to name it as a file.
+  fs::create_directory(dir.path / "kernels");
+  const fs::path was = fs::current_path();
+  fs::current_path(dir.path);
+  const outcome named = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "kernels"});
+  fs::current_path(was);
+  expect_input_error(named, "no kernel named \"kernels\"; built in: ");
+  EXPECT_NE(named.err.find("(a file's name has a . or a /: ./kernels)"), std::string::npos) << named.err;
+  // A name the compiler defines itself was blamed on the kernel's line 2.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", source + "/examples/ecm/triad.c", "-D", "N=1000",
+                              "-D", "__GNUC__=1"}),
+                     "-D: '__GNUC__' is a name C reserves to the compiler");
+
+  // hml llm: the JSON's memory capacity is the share --memory-utilization gives, as the table's; a link
+  // latency of seconds is a unit wrong.
+  const outcome json = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--memory-utilization", "0.5",
+                                "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["summary"]["memory_capacity_B"].get<double>(), 40e9);
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--tp", "2", "--link", "nvlink4",
+                              "--link-latency", "100s"}),
+                     "--link-latency: must be below 1 s (a message's latency is microseconds), not 100s");
+  // Model errors name the options at fault: the heads' shape its options, a position table its lengths.
+  expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--layers", "2", "--hidden", "64", "--ffn", "128", "--heads", "4",
+                              "--kv-heads", "3", "--vocab", "100"}),
+                     "hml: error: --heads, --kv-heads: the attention heads must be a multiple of the key-value heads");
+  expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--learned-positions", "100", "--prompt",
+                              "200"}),
+                     "hml: error: --prompt, --generate: a context of 232 tokens is longer than llama-2-7b's table of 100 "
+                     "learned positions");
+  // A measured run whose first token came after its last.
+  const std::string header = read_file(fs::path{source} / "examples/llm/measured-runs.csv").substr(0, 200);
+  const std::string runs = header.substr(0, header.find('\n') + 1) +
+                           "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128,128,50 ms,,20 ms,,engine,a source,,,\n";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", runs).string()}),
+                     "runs.csv:2: ttft: 50 ms is longer than e2e 20 ms, which holds the first token");
+
+  // Three tiers have no cache or best-placement row: said, where they were left out without a word.
+  const outcome three = hml_run({"tiers", "--tier", "A:8GiB:100GB/s", "--tier", "B:8GiB:50GB/s", "--tier", "C:64GiB:10GB/s",
+                                 "--footprint", "30GiB"});
+  ASSERT_EQ(three.status, 0) << three.err;
+  EXPECT_NE(three.err.find("hml: note: cache and best placement take two tiers; with 3 only flat and weighted interleave "
+                           "are shown"),
+            std::string::npos)
+      << three.err;
 }
 
 TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {

@@ -392,9 +392,10 @@ TEST(LlmCli, GptStyleBlockSizesAreThePreset) {
   const outcome changed = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--biases", "--norm", "layer"});
   EXPECT_TRUE(changed.out.starts_with("llama-2-7b with --biases, --norm layer (")) << changed.out.substr(0, 120);
   expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--prompt", "1000", "--generate", "32"},
-                        "--batch, --prompt, --generate: the context is longer than the model's learned positions");
+                        "--prompt, --generate: a context of 1032 tokens is longer than gpt2-xl's table of 1024 learned "
+                        "positions, past which no token has a position");
   expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--context", "1025"},
-                        "--batch, --context: the context is longer than the model's learned positions");
+                        "--context: a context of 1025 tokens is longer than gpt2-xl's table of 1024 learned positions");
   expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--norm", "batch"}, "--norm: 'batch' is not one of rms, layer");
 }
 

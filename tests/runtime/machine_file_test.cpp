@@ -188,7 +188,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s}]\nmemory_bandwidths: [{kernel: copy, reads: 1, writes: 1, "
                             "bandwidth: 25 Gb/s}]\n").substr(0, 36),
             "m.yaml:5: memory_bandwidths[0].bandw");
-  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s, interface: {bus_bits: 64, pin_rate: 4.8 Gbit/s}}]\n"), "accepted");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 38.4 GB/s, interface: {bus_bits: 64, pin_rate: 4.8 Gbit/s}}]\n"), "accepted");
   // A victim cache takes the evictions of a cache inside it: neither the first level nor main memory.
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB, victim: true}\n  - {name: M, bandwidth: 1 GB/s}\n"),
             "m.yaml:5: memory[0].victim: the first level has no level inside it to take victims from");
