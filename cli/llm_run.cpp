@@ -176,7 +176,8 @@ std::string speculation_line(const llm_options& o, const std::optional<hml::spec
   return "speculative decoding (draft " + o.draft + ", " + std::to_string(o.lookahead) + " tokens ahead, acceptance " +
          number(*o.acceptance) + "): " + number(s->tokens_per_step) + " tokens a step; draft " + text(s->draft.value) +
          " + verify " + text(s->verify.value) + " = " + text(s->total().value) + " a step; " + text(s->per_output_token.value) +
-         " per output token, " + number(s->speedup(), 3) + "x plain decode's " + text(s->plain.value) + " a step at context " + std::to_string(context) + "\n";
+         " per output token, " + number(s->speedup(), 3) + "x plain decode's " + text(s->plain.value) + " a step at context " +
+         std::to_string(context) + "\n";
 }
 
 // Where decode at `context` turns compute-bound, if it does.

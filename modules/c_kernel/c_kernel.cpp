@@ -321,10 +321,10 @@ c_define parse_c_define(std::string_view text) {
       "sizeof",   "static",   "struct",   "switch",     "typedef",  "union",          "unsigned", "void",
       "volatile", "while",    "_Alignas", "_Alignof",   "_Atomic",  "_Bool",          "_Complex", "_Generic",
       "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", "defined"};
-  if (std::ranges::find(keywords, text.substr(0, equals)) != keywords.end())
-    refuse("'" + std::string{text.substr(0, equals)} + "' is C's own word, not a size the kernel names; -D gives the sizes");
-  // Names reserved to the implementation (C 7.1.3): the compiler defines them itself (__GNUC__, __x86_64__).
   const std::string_view name = text.substr(0, equals);
+  if (std::ranges::find(keywords, name) != keywords.end())
+    refuse("'" + std::string{name} + "' is C's own word, not a size the kernel names; -D gives the sizes");
+  // Names reserved to the implementation (C 7.1.3): the compiler defines them itself (__GNUC__, __x86_64__).
   if (name.starts_with("__") || (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1])) != 0))
     refuse("'" + std::string{name} + "' is a name C reserves to the compiler (two underscores, or one and a capital), not a size "
            "the kernel names; -D gives the sizes");
@@ -349,7 +349,7 @@ c_define parse_c_define(std::string_view text) {
   std::int64_t value = 0;
   for (const char c : digits)
     if ((value = value * base + digit(c)) >= largest_number) refuse(expected);
-  return {.name = std::string{text.substr(0, equals)}, .value = negative ? -value : value};
+  return {.name = std::string{name}, .value = negative ? -value : value};
 }
 
 void check_c_defines(std::span<const c_define> defines) {

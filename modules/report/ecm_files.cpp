@@ -180,7 +180,8 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
   if (!is_printable_utf8(k.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8");
   const auto element = static_cast<std::size_t>(r.integer(root, "", "element size", 8, 1, 64));
   // C's element types, which a cache line holds whole: 1, 2, 4, 8, 16, 32 or 64 bytes.
-  if (!std::has_single_bit(element)) r.fail(root["element size"], "element size", "must be a power of two bytes, not " + std::to_string(element));
+  if (!std::has_single_bit(element))
+    r.fail(root["element size"], "element size", "must be a power of two bytes, not " + std::to_string(element));
 
   const YAML::Node loops = r.sequence(root, "", "loops", true, max_loop_dimensions);
   if (loops.size() == 0) r.fail(loops, "loops", "needs 1 to 3 extents");
@@ -260,7 +261,8 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     // An array no access names would be counted a stream of its own (the C reader leaves such an array out).
     if (std::ranges::none_of(k.accesses, [&](const array_access& x) { return x.array == a; }))
       r.fail(arrays[a]["name"], yaml_reader::path(yaml_reader::item("arrays", a), "name"),
-             "array \"" + std::string{k.arrays[a].name} + "\" has no access; a loop that never reads or writes it moves none of its lines: remove it");
+             "array \"" + std::string{k.arrays[a].name} +
+                 "\" has no access; a loop that never reads or writes it moves none of its lines: remove it");
     for (std::size_t d = 0; d < k.dimensions; ++d) {
       if (const std::int64_t reached = reach(k, a, d); reached > k.arrays[a].extents[d]) {
         const YAML::Node given = arrays[a]["extents"];

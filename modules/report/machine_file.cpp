@@ -66,8 +66,9 @@ using fields = detail::yaml_fields<machine_file_error>;
 
 constexpr std::int64_t most_cores = max_cores;
 
-// How far above the datasheet's figure a measurement may lie (a clock above the stated one).
-constexpr double most_measured_over_stated = 1.5;  // the messages below say 1.5x
+// How far apart two figures of one peak may lie: a measurement above the datasheet's (a clock above the
+// stated one), an interface's peak from its parts beside the level's. Past it a unit or a digit is wrong.
+constexpr double most_apart = 1.5;  // check_measured_against_stated says 1.5x
 
 // Whether a size is written in bits ("80 Gb", "16 Gbit"): its unit ends in a lower-case b or names bits.
 [[nodiscard]] bool size_written_in_bits(std::string_view text) {
@@ -233,7 +234,8 @@ private:
                                  std::size_t fallback, double low, double high) {
     const std::size_t n = whole_bytes(map, parent, name, fallback, low, high);
     if (!std::has_single_bit(n))
-      r_.fail(map[std::string{name}], fields::path(parent, name), "must be a power of two bytes (64 B), not " + std::to_string(n) + " B");
+      r_.fail(map[std::string{name}], fields::path(parent, name),
+              "must be a power of two bytes (64 B), not " + std::to_string(n) + " B");
     return n;
   }
 
@@ -349,12 +351,13 @@ private:
       for (precision p : {precision::bf16, precision::fp16}) {
         const ceiling_description* c = find_ceiling(m, {p, compute_unit::tensor});
         if (c == nullptr) continue;
-        const figure<compute_rate> peak =
-            c->measured.published() && !(c->dense.published() && c->dense.value > c->measured.value) ? c->measured : c->dense;
-        if (m.attention_rate.value > peak.value)
+        // The larger of its stated and measured peaks (a ceiling has one at least).
+        const compute_rate stated = c->dense.published() ? c->dense.value : compute_rate{};
+        const compute_rate peak = c->measured.published() && c->measured.value > stated ? c->measured.value : stated;
+        if (m.attention_rate.value > peak)
           r_.fail(node["attention_rate"], fields::path(field, "attention_rate"),
                   round_trip_text(m.attention_rate.value) + " is above the " + std::string{id_of(p)} + " tensor peak " +
-                      round_trip_text(peak.value) + ", whose work attention is");
+                      round_trip_text(peak) + ", whose work attention is");
       }
     }
 
@@ -430,7 +433,7 @@ private:
     // The interface's bandwidth is the datasheet's peak from its parts: far from the level's own, one is wrong.
     if (published(l.interface) && l.bandwidth.published()) {
       const data_rate parts = interface_bandwidth(l.interface);
-      if (parts > most_measured_over_stated * l.bandwidth.value || l.bandwidth.value > most_measured_over_stated * parts)
+      if (parts > most_apart * l.bandwidth.value || l.bandwidth.value > most_apart * parts)
         r_.fail(node["interface"], fields::path(field, "interface"),
                 "gives " + round_trip_text(parts) + " (channels x bus_bits x pin_rate), where the level's bandwidth is " +
                     round_trip_text(l.bandwidth.value) + "; the two are one peak: check the pin rate's unit");
@@ -438,14 +441,14 @@ private:
     return l;
   }
 
-  // A measurement runs at most at the datasheet's peak, give or take a clock above its stated one: past
-  // half as much again it is a unit or a digit wrong.
+  // A measurement runs at most at the datasheet's peak, give or take a clock above its stated one.
   template <class Q>
   void check_measured_against_stated(const YAML::Node& node, const std::string& field, std::string_view name,
                                      const figure<Q>& measured, const figure<Q>& stated) {
-    if (measured.published() && stated.published() && measured.value > most_measured_over_stated * stated.value)
+    if (measured.published() && stated.published() && measured.value > most_apart * stated.value)
       r_.fail(node[std::string{name}], fields::path(field, name),
-              round_trip_text(measured.value) + " is more than 1.5x the datasheet's " + round_trip_text(stated.value) + "; a measurement stays near or below it");
+              round_trip_text(measured.value) + " is more than 1.5x the datasheet's " + round_trip_text(stated.value) +
+                  "; a measurement stays near or below it");
   }
 
   ceiling_description ceiling(const YAML::Node& node, const std::string& field) {
