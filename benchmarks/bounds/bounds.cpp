@@ -124,6 +124,11 @@ std::vector<bound_run> runs_at_bounds(const options& o, const fs::path& work) {
                   {"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--prompt", "1", "--generate",
                    std::to_string(tokens)},
                   0, 10});
+  // Each decode step of a pipeline times every kind of stage (first, middle, last) for each micro-batch size.
+  runs.push_back({"tokens generated through a pipeline of 64 stages", count(tokens),
+                  {"llm", "--machine", "h100_sxm", "--model", "llama-2-70b", "--pp", "64", "--pp-link", "nvlink4", "--prompt",
+                   "1", "--generate", std::to_string(tokens)},
+                  0, 10});
   runs.push_back({"steps of a continuous batch", count(requests * request_tokens),
                   {"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--requests", std::to_string(requests),
                    "--max-batch", "1", "--prompt", "1", "--generate", std::to_string(request_tokens)},

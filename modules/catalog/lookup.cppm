@@ -293,7 +293,10 @@ struct precision_choice {
   const std::string what = b == basis::datasheet ? "" : "measured ";
   if (!peak(d, k, b).published()) {
     // A precision given alone (fp32) was looked for in both units, and is named so.
-    const std::string kind = p.unit_given ? std::string{to_string(k)} : std::string{to_string(p.type)} + " (vector or tensor)";
+    // A vector kind reads as its precision alone elsewhere ("FP16"); here it was asked for by its unit.
+    const std::string kind = !p.unit_given                      ? std::string{to_string(p.type)} + " (vector or tensor)"
+                             : k.unit == compute_unit::vector ? std::string{to_string(k)} + " vector"
+                                                              : std::string{to_string(k)};
     throw std::invalid_argument(std::string{d.name} + " publishes no " + what + kind + " peak; " + kinds_it_has(d, b));
   }
   if (!bandwidth_of(main_memory(d), b).published()) {
@@ -312,7 +315,9 @@ struct precision_choice {
   if (const link_description* l = find_named(text, std::span<const link_description* const>{systems::links})) {
     return link_of(*l);
   }
-  if (text.empty() || text.front() < '0' || text.front() > '9') {
+  // A rate begins with its number, signed or not (-5GB/s is a rate, refused as one below).
+  if (text.empty() || ((text.front() < '0' || text.front() > '9') && text.front() != '-' && text.front() != '+' &&
+                       text.front() != '.')) {
     std::string ids;
     for (const link_description* l : systems::links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
     throw std::invalid_argument("unknown link '" + std::string{text} + "'; expected one of " + ids +

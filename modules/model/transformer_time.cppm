@@ -265,63 +265,117 @@ constexpr void add_runs(operator_time& into, const operator_time& more, std::uin
 
 namespace detail {
 
-// A step of a pipeline: each kind of stage (its layers, first, last) timed once for each micro-batch size
-// (the batch's sequences over the micro-batches, and one more for the first `batch % count`), the
-// schedule's time from those, and the busiest stage's operators for every micro-batch.
-[[nodiscard]] constexpr step_analysis analyze_pipeline_step(const transformer& t, const step_shape& s,
+// The step for another batch (a micro-batch's).
+[[nodiscard]] constexpr step_shape with_batch(step_shape s, std::uint64_t batch) noexcept {
+  s.batch = batch;
+  return s;
+}
+
+// A stage's time, as analyze_stage sums it, without keeping its operators.
+[[nodiscard]] constexpr duration stage_time_of(const transformer& t, const step_shape& s, const machine_description& m,
+                                               const inference_options& o, const pipeline_stage& stage) {
+  duration r{};
+  for (const operator_cost& op : stage_operators(t, s, o, stage)) r += time_on_unchecked(op, m, o).time;
+  return r;
+}
+
+// A pipeline step's micro-batches: `count` of them, the first `larger` one sequence more than the others'
+// `small` (the batch's sequences over the micro-batches).
+struct micro_batch_split {
+  std::uint64_t count = 1;
+  std::uint64_t small = 1;
+  std::uint64_t larger = 0;
+
+  [[nodiscard]] constexpr std::uint64_t sequences(unsigned j) const noexcept { return j < larger ? small + 1 : small; }
+};
+
+// A pipeline step's schedule: its time, the busiest stage and that stage's work for all the micro-batches.
+struct pipeline_schedule {
+  micro_batch_split split{};
+  duration time{};
+  duration busiest_work{};
+  pipeline_stage busiest{};
+};
+
+// Each kind of stage (its layers, first, last) timed once for each micro-batch size, and the schedule's time
+// from those: fill and drain for a prefill, the steady state's cycle for decode. Only times are kept: a step's
+// operators, copied for each kind of stage, cost a long generation more than their arithmetic.
+[[nodiscard]] constexpr pipeline_schedule schedule_pipeline(const transformer& t, const step_shape& s,
                                                             const machine_description& m, const inference_options& o) {
   const unsigned stages = o.pipeline.stages;
   const std::uint64_t count = micro_batches_of(o.pipeline, s.batch);
-  const std::uint64_t small = s.batch / count;
-  const std::uint64_t larger = s.batch % count;  // micro-batches of small + 1 sequences
-  const auto sequences = [&](unsigned j) { return j < larger ? small + 1 : small; };
-  const auto shape_of = [&](std::uint64_t batch) {
-    step_shape r = s;
-    r.batch = batch;
-    return r;
-  };
+  pipeline_schedule r{.split = {.count = count, .small = s.batch / count, .larger = s.batch % count}};
+  const micro_batch_split& split = r.split;
   std::array<duration, max_pipeline_stages> small_time{}, large_time{};
-  step_analysis small_step{}, large_step{}, busiest_small{}, busiest_large{};
-  duration busiest_work{};
-  pipeline_stage analysed{};
+  pipeline_stage previous{};
   for (unsigned i = 0; i < stages; ++i) {
     const pipeline_stage stage = stage_of(t, stages, i);
-    if (i == 0 || !(stage == analysed)) {
-      analysed = stage;
-      small_step = analyze_stage(t, shape_of(small), m, o, stage);
-      if (larger > 0) large_step = analyze_stage(t, shape_of(small + 1), m, o, stage);
+    if (i > 0 && stage == previous) {  // a middle stage like the one before it
+      small_time[i] = small_time[i - 1];
+      large_time[i] = large_time[i - 1];
+    } else {
+      small_time[i] = stage_time_of(t, with_batch(s, split.small), m, o, stage);
+      if (split.larger > 0) large_time[i] = stage_time_of(t, with_batch(s, split.small + 1), m, o, stage);
     }
-    small_time[i] = small_step.time.value;
-    large_time[i] = large_step.time.value;
-    const duration work = static_cast<double>(count - larger) * small_time[i] + static_cast<double>(larger) * large_time[i];
-    if (i == 0 || work > busiest_work) {
-      busiest_work = work;
-      busiest_small = small_step;
-      busiest_large = large_step;
+    previous = stage;
+    const duration work = static_cast<double>(count - split.larger) * small_time[i] +
+                          static_cast<double>(split.larger) * large_time[i];
+    if (i == 0 || work > r.busiest_work) {
+      r.busiest_work = work;
+      r.busiest = stage;
     }
   }
-  const auto stage_time = [&](unsigned i, unsigned j) { return j < larger ? large_time[i] : small_time[i]; };
+  const auto stage_time = [&](unsigned i, unsigned j) { return j < split.larger ? large_time[i] : small_time[i]; };
   const auto hand_off = [&](unsigned j) {
-    return link_time(o.pipeline.link, bytes_of(sequences(j) * s.new_tokens * t.hidden, o.types.activations));
+    return link_time(o.pipeline.link, bytes_of(split.sequences(j) * s.new_tokens * t.hidden, o.types.activations));
   };
   // In the steady state, the micro-batches by kind: kind 0 the larger ones (where there are any), kind 1 the rest.
-  const unsigned kinds = larger > 0 ? 2 : 1;
-  const auto first_of_kind = [&](unsigned k) { return k == 0 && larger > 0 ? 0U : static_cast<unsigned>(larger); };
-  const auto count_of_kind = [&](unsigned k) { return k == 0 && larger > 0 ? larger : count - larger; };
-  const duration time =
-      s.kind == phase::prefill
-          ? fill_and_drain(stages, static_cast<unsigned>(count), stage_time, hand_off)
-          : steady_state_cycle(
-                stages, kinds, count_of_kind, [&](unsigned i, unsigned k) { return stage_time(i, first_of_kind(k)); },
-                [&](unsigned k) { return hand_off(first_of_kind(k)); });
-  step_analysis r{.shape = s, .pipeline_wait = time - busiest_work, .time = {time - busiest_work}};
-  for (std::size_t k = 0; k < busiest_small.operators.size(); ++k) {
-    operator_time op{.op = repeated(busiest_small.operators[k].op, 0)};
-    add_runs(op, busiest_small.operators[k], count - larger);
-    if (larger > 0) add_runs(op, busiest_large.operators[k], larger);
+  const unsigned kinds = split.larger > 0 ? 2 : 1;
+  const auto first_of_kind = [&](unsigned k) { return k == 0 && split.larger > 0 ? 0U : static_cast<unsigned>(split.larger); };
+  const auto count_of_kind = [&](unsigned k) { return k == 0 && split.larger > 0 ? split.larger : count - split.larger; };
+  r.time = s.kind == phase::prefill
+               ? fill_and_drain(stages, static_cast<unsigned>(count), stage_time, hand_off)
+               : steady_state_cycle(
+                     stages, kinds, count_of_kind, [&](unsigned i, unsigned k) { return stage_time(i, first_of_kind(k)); },
+                     [&](unsigned k) { return hand_off(first_of_kind(k)); });
+  return r;
+}
+
+// The busiest stage's operators, each for all the step's micro-batches, passed to `each` in order.
+template <class Each>
+constexpr void busiest_stage_operators(const transformer& t, const step_shape& s, const machine_description& m,
+                                       const inference_options& o, const pipeline_schedule& p, Each each) {
+  const micro_batch_split& split = p.split;
+  const operator_list small = stage_operators(t, with_batch(s, split.small), o, p.busiest);
+  const operator_list large =
+      split.larger > 0 ? stage_operators(t, with_batch(s, split.small + 1), o, p.busiest) : operator_list{};
+  for (std::size_t k = 0; k < small.size(); ++k) {
+    operator_time op{.op = repeated(small[k], 0)};
+    add_runs(op, time_on_unchecked(small[k], m, o), split.count - split.larger);
+    if (split.larger > 0) add_runs(op, time_on_unchecked(large[k], m, o), split.larger);
+    each(op);
+  }
+}
+
+// A step of a pipeline: the schedule's time, and the busiest stage's operators for every micro-batch. The
+// step's time is what that stage waits plus those operators' times, as pipeline_step_time adds them.
+[[nodiscard]] constexpr step_analysis analyze_pipeline_step(const transformer& t, const step_shape& s,
+                                                            const machine_description& m, const inference_options& o) {
+  const pipeline_schedule p = schedule_pipeline(t, s, m, o);
+  step_analysis r{.shape = s, .pipeline_wait = p.time - p.busiest_work, .time = {p.time - p.busiest_work}};
+  busiest_stage_operators(t, s, m, o, p, [&](const operator_time& op) {
     r.operators.push_back(op);
     add_to_totals(r, op);
-  }
+  });
+  return r;
+}
+
+// A pipeline step's time alone, to the last bit analyze_pipeline_step's, without keeping its operators.
+[[nodiscard]] constexpr step_time pipeline_step_time(const transformer& t, const step_shape& s,
+                                                     const machine_description& m, const inference_options& o) {
+  const pipeline_schedule p = schedule_pipeline(t, s, m, o);
+  step_time r{p.time - p.busiest_work};
+  busiest_stage_operators(t, s, m, o, p, [&](const operator_time& op) { r.value += op.time; });
   return r;
 }
 
@@ -339,13 +393,15 @@ namespace detail {
 }
 
 // A step's time alone, as analyze_step gives it, without keeping its operators: a long generation in a
-// constant expression would pay for every slot of each step's list.
+// constant expression, or a run of a million steps, would pay for every slot of each step's list.
 [[nodiscard]] constexpr step_time step_time_of(const transformer& t, const step_shape& s, const machine_description& m,
                                                const inference_options& o = {}) {
-  if (o.pipeline.stages > 1) return analyze_step(t, s, m, o).time;
-  step_time r{};
-  for (const operator_cost& op : stage_operators(t, s, o, whole_model(t))) r.value += detail::time_on_unchecked(op, m, o).time;
-  return r;
+  if (o.pipeline.stages > 1) {
+    validate(t, o);
+    validate(s);
+    return detail::pipeline_step_time(t, s, m, o);
+  }
+  return {detail::stage_time_of(t, s, m, o, whole_model(t))};
 }
 
 // Where the link starts to bind: the per-direction bandwidth below which a step's link time exceeds both

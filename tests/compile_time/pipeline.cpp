@@ -120,6 +120,12 @@ static_assert(decode_5.flops == hml::analyze_stage(llama, hml::decode_step(3, 10
                                     hml::analyze_stage(llama, hml::decode_step(2, 1024), h100, two_stages, last).flops);
 static_assert(decode_5.produced().count == 5);
 
+// A step's time alone (a generation's middle steps) is the analysed step's to the last bit, with micro-batches
+// of two sizes and without, for a prefill and for decode.
+static_assert(hml::step_time_of(llama, hml::decode_step(5, 1024), h100, two_stages).value == decode_5.time.value);
+static_assert(hml::step_time_of(llama, hml::decode_step(64, 1024), h100, two_stages).value == decode_64.time.value);
+static_assert(hml::step_time_of(llama, hml::prefill_step(4, 512), h100, two_stages).value == prefill_4.time.value);
+
 // --- Memory and the ridge ----------------------------------------------------------------------------------
 
 // Each device holds its stage's weights and its layers' KV cache: 70B in FP16 does not fit one 80 GB H100,

@@ -133,7 +133,7 @@ TEST(DeviceLookup, RoofsNamePrecisionAndUnit) {
   EXPECT_EQ(refused(hml::devices::v100, precision::tf32),
             std::string{hml::devices::v100.name} + " publishes no TF32 (vector or tensor) peak" + v100_has);
   EXPECT_EQ(refused(hml::devices::v100, hml::compute_kind{precision::fp16, compute_unit::vector}),
-            std::string{hml::devices::v100.name} + " publishes no FP16 peak" + v100_has);
+            std::string{hml::devices::v100.name} + " publishes no FP16 vector peak" + v100_has);
   EXPECT_EQ(refused(hml::devices::a100_sxm_80gb, precision::fp32, hml::basis::measured),
             std::string{hml::devices::a100_sxm_80gb.name} + " publishes no measured FP32 (vector or tensor) peak; it has bf16_tensor, fp16_tensor");
   EXPECT_EQ(refused(hml::devices::l40s, precision::fp32, hml::basis::measured),

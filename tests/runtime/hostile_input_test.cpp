@@ -678,6 +678,14 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                               "200"}),
                      "hml: error: --prompt, --generate: a context of 232 tokens is longer than llama-2-7b's table of 100 "
                      "learned positions");
+  // A vector peak asked for by its unit is named so; a negative link rate is a rate refused, not an unknown link.
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp16_vector", "--ops",
+                              source + "/cli/kernels.csv"}),
+                     "--precision: NVIDIA H100 SXM5 80GB publishes no FP16 vector peak; it has ");
+  const outcome negative = hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP", "--link",
+                                    "-5GB/s"});
+  expect_input_error(negative, "--link: ");
+  EXPECT_EQ(negative.err.find("unknown link"), std::string::npos) << negative.err;
   // A measured run whose first token came after its last.
   const std::string header = read_file(fs::path{source} / "examples/llm/measured-runs.csv").substr(0, 200);
   const std::string runs = header.substr(0, header.find('\n') + 1) +
