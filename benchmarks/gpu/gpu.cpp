@@ -27,6 +27,7 @@
 
 #include "../prediction_error.hpp"
 #include "attention_report.hpp"
+#include "eager_report.hpp"
 #include "report_support.hpp"
 
 import hml;
@@ -304,7 +305,9 @@ std::string report(const measurements& m, const std::string& folder, const std::
          ", BF16)\n\n" + layers + "\n";
   out += "**Mean absolute error of the layer's decode step: expected " + expected_errors.text() + ", bound " +
          bound_errors.text() + ".**\n\n";
-  return out + attention_and_model_report(folder, d, on);
+  out += attention_and_model_report(folder, d, on);
+  const std::string eager = eager_report(folder, on);
+  return eager.empty() ? out : out + "\n" + eager;
 }
 
 // The text between `<!-- NAME -->\n` and `<!-- /NAME -->` of a file, as update_readme.cmake writes it.
