@@ -61,6 +61,14 @@ std::array<std::pair<std::string_view, std::optional<std::uint64_t>>, 17> size_o
            {"--learned-positions", o.learned_positions}}};
 }
 
+// The size options given among those `chosen` accepts, as an error names them: "--heads, --kv-heads".
+std::string given_size_options(const llm_options& o, auto chosen) {
+  std::string given;
+  for (const auto& [option, value] : size_options(o))
+    if (value && chosen(option)) given += (given.empty() ? "" : ", ") + std::string{option};
+  return given;
+}
+
 }  // namespace
 
 hml::transformer llm::model_of(const llm_options& o) {
@@ -112,15 +120,11 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (o.rope_head_dim) t.latent.rope_dim = *o.rope_head_dim;
   if (o.value_head_dim) t.latent.value_dim = *o.value_head_dim;
   // A fault of the model is the options that changed it, as given (else the preset's, --model).
-  std::string sizes;
-  for (const auto& [option, value] : size_options(o))
-    if (value) sizes += (sizes.empty() ? "" : ", ") + std::string{option};
+  std::string sizes = given_size_options(o, [](std::string_view) { return true; });
   if (o.router_biases) sizes += (sizes.empty() ? "" : ", ") + std::string{"--router-biases"};
   // The heads' shape first, blamed on the options of it that were given (a custom model gives all of them).
-  std::string heads;
-  for (const auto& [option, value] : size_options(o))
-    if (value && (option == "--heads" || option == "--kv-heads" || option == "--head-dim"))
-      heads += (heads.empty() ? "" : ", ") + std::string{option};
+  const std::string heads = given_size_options(
+      o, [](std::string_view option) { return option == "--heads" || option == "--kv-heads" || option == "--head-dim"; });
   check_option(heads.empty() ? (sizes.empty() ? std::string{"--model"} : sizes) : heads,
                [&] { hml::validate(hml::attention_of(t)); });
   check_option(sizes.empty() ? std::string{"--model"} : sizes, [&] {
@@ -293,7 +297,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
 }
 
 void llm::check_learned_positions(const hml::transformer& t, std::uint64_t context, std::string_view lengths) {
-  if (t.learned_positions == 0 || context <= t.learned_positions) return;
+  if (!hml::past_learned_positions(t, context)) return;
   throw input_error(std::string{lengths} + ": a context of " + std::to_string(context) + " tokens is longer than " +
                     std::string{t.name} + "'s table of " + std::to_string(t.learned_positions) +
                     " learned positions, past which no token has a position");

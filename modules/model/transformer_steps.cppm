@@ -267,10 +267,14 @@ constexpr void validate_counts(const transformer& t, std::uint64_t batch, std::u
           "hml: the sizes are too large to count (element counts must stay below 2^62)");
 }
 
-// A model with a learned position table has no position past its last row.
+// Whether a context runs past a learned position table's last row, where no token has a position. False for
+// rotary models (no table).
+[[nodiscard]] constexpr bool past_learned_positions(const transformer& t, std::uint64_t context) noexcept {
+  return t.learned_positions > 0 && context > t.learned_positions;
+}
+
 constexpr void validate_context(const transformer& t, std::uint64_t context) {
-  expects(t.learned_positions == 0 || context <= t.learned_positions,
-          "hml: the context is longer than the model's learned positions");
+  expects(!past_learned_positions(t, context), "hml: the context is longer than the model's learned positions");
 }
 
 // Whether a context runs past the positions the model's configuration gives (max_positions): a rotary model

@@ -70,14 +70,6 @@ constexpr std::int64_t most_cores = max_cores;
 // stated one), an interface's peak from its parts beside the level's. Past it a unit or a digit is wrong.
 constexpr double most_apart = 1.5;  // check_measured_against_stated says 1.5x
 
-// Whether a size is written in bits ("80 Gb", "16 Gbit"): its unit ends in a lower-case b or names bits.
-[[nodiscard]] bool size_written_in_bits(std::string_view text) {
-  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
-  if (unit_at == std::string_view::npos) return false;
-  const std::string_view unit = text.substr(unit_at);
-  return unit.find("bit") != std::string_view::npos || unit.ends_with('b');
-}
-
 // The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
 constexpr std::array<std::string_view, 16> machine_fields{
     "id",       "name",   "note",    "cores",  "clock",             "kernel_overhead", "attention_rate", "cacheline",

@@ -42,14 +42,29 @@ export namespace hml {
 inline constexpr double smallest_magnitude = 1e-30;
 inline constexpr double largest_magnitude = 1e30;
 
+namespace detail {
+
+// The unit of a quantity's text: what follows its number ("" where it has none).
+[[nodiscard]] constexpr std::string_view unit_of_text(std::string_view text) noexcept {
+  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
+  return unit_at == std::string_view::npos ? std::string_view{} : text.substr(unit_at);
+}
+
+}  // namespace detail
+
 // Whether a rate is written in bits ("800 Gbit/s", "3.35Tbps", "25 Gb/s"): a memory's bandwidth is published
 // in bytes per second, and a bit rate there is almost surely a byte rate with a lower-case b, 8x too slow.
 // The readers of memory bandwidths refuse it; links and pin rates take bits.
 [[nodiscard]] constexpr bool written_in_bits(std::string_view text) noexcept {
-  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
-  if (unit_at == std::string_view::npos) return false;
-  const std::string_view unit = text.substr(unit_at);
+  const std::string_view unit = detail::unit_of_text(text);
   return unit.find("bit") != std::string_view::npos || unit.ends_with("bps") || unit.ends_with("b/s");
+}
+
+// Whether a size is written in bits ("80 Gb", "16 Gbit"): its unit names bits or ends in a lower-case b. A
+// memory's capacity is published in bytes; "80 Gb" would be read as 10 GB.
+[[nodiscard]] constexpr bool size_written_in_bits(std::string_view text) noexcept {
+  const std::string_view unit = detail::unit_of_text(text);
+  return unit.find("bit") != std::string_view::npos || unit.ends_with('b');
 }
 
 struct parse_options {

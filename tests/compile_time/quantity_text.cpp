@@ -28,4 +28,10 @@ static_assert(hml::to_text(192_MiB / 205_GBps, {.number = hml::fixed(3), .unit =
 static_assert(hml::to_text(5.3_TFLOPS, {.unit = "GFLOP/s"}) == "5.3e+03 GFLOP/s");
 static_assert(hml::to_text(10_MiB, {.number = hml::fixed(0), .unit = "B"}) == "10485760 B");
 
+// A bit rate or a size in bits, where a memory's bandwidth or capacity (bytes) is wanted.
+static_assert(hml::written_in_bits("800 Gbit/s") && hml::written_in_bits("3.35Tbps") && hml::written_in_bits("25 Gb/s"));
+static_assert(!hml::written_in_bits("3.35 TB/s") && !hml::written_in_bits("2039") && !hml::written_in_bits("1e3 GB/s"));
+static_assert(hml::size_written_in_bits("80 Gb") && hml::size_written_in_bits("16 Gbit") && hml::size_written_in_bits("8b"));
+static_assert(!hml::size_written_in_bits("80 GB") && !hml::size_written_in_bits("256 KiB") && !hml::size_written_in_bits("64"));
+
 }  // namespace

@@ -639,6 +639,9 @@ static_assert(!hml::past_max_positions(models::llama_2_7b, 4096) && hml::past_ma
 static_assert(hml::past_max_positions(models::llama_3_8b, 8193) && !hml::past_max_positions(models::llama_3_1_405b, 8193));
 // A model described by its sizes alone gives none, and nothing is past it.
 static_assert(!hml::past_max_positions(hml::transformer{.max_positions = 0}, 1'000'000));
+// A learned table has no row past its last: GPT-2 XL's 1,024 positions end there; a rotary model has no table.
+static_assert(!hml::past_learned_positions(models::gpt2_xl, 1024) && hml::past_learned_positions(models::gpt2_xl, 1025));
+static_assert(!hml::past_learned_positions(models::llama_3_8b, 1'000'000));
 
 // --- The expected time: tiles in waves, a kernel overhead ------------------------------------------------
 
