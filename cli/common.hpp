@@ -369,6 +369,7 @@ class machine_files {
   // A link by catalog id or rate (hml::link_named), and a catalog link, on the chosen figures.
   hml::link link(std::string_view option, const std::string& id_or_rate);
   hml::link link_of(const hml::link_description& own);
+  // The models' figures (`--figures`); without it a machine is taken as it is, every figure its own.
   void use(hml::basis figures) noexcept { figures_ = figures; }
   // A file whole, for `hml devices FILE`: a machine file as it is (several machines, links and systems, as
   // `hml devices SYSTEM --format yaml` writes them), with `machine` set where it holds one machine (on the
@@ -386,7 +387,7 @@ class machine_files {
   loaded load(std::string_view option, const std::string& path);
   std::deque<std::variant<hml::machine_file, hml::loaded_device, hml::loaded_cpu>> files_;
   std::deque<std::pair<hml::machine_description, const hml::machine_description*>> views_;  // view, machine
-  hml::basis figures_ = hml::basis::datasheet;
+  std::optional<hml::basis> figures_;
 };
 
 // --figures stated|measured, the same in every subcommand that takes a machine: which of a machine's

@@ -119,6 +119,8 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (o.kv_lora_rank) t.latent.kv_rank = *o.kv_lora_rank;
   if (o.rope_head_dim) t.latent.rope_dim = *o.rope_head_dim;
   if (o.value_head_dim) t.latent.value_dim = *o.value_head_dim;
+  if (o.active_experts && !o.experts && t.experts <= 1)
+    throw input_error("--active-experts: the model has no experts; give --experts too");
   // A fault of the model is the options that changed it, as given (else the preset's, --model).
   std::string sizes = given_size_options(o, [](std::string_view) { return true; });
   if (o.router_biases) sizes += (sizes.empty() ? "" : ", ") + std::string{"--router-biases"};
@@ -264,8 +266,8 @@ hml::link nvls_link(const llm_options& o) {
 
 hml::inference_options llm::inference_of(const llm_options& o, const hml::transformer& t, machine_files& files) {
   hml::inference_options i{};
-  i.types = {data_type_of("--weights", o.weights), data_type_of("--activations", o.activations),
-             data_type_of("--kv", o.kv), o.weight_group};
+  i.types = {llm::inference_type_of("--weights", o.weights), llm::inference_type_of("--activations", o.activations),
+             llm::inference_type_of("--kv", o.kv), o.weight_group};
   check_option("--weight-group", [&] { hml::validate_weight_group(t, i); });
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
@@ -283,6 +285,9 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
                                         o.pp_link_latency, "50GB/s"});
   if (o.pp <= 1 && o.micro_batches > 0)
     throw input_error("--micro-batches: a pipeline step's micro-batches; give --pp 2 or more with it");
+  if (o.micro_batches > o.batch && !o.requests && o.compare.empty())
+    throw input_error("--micro-batches, --batch: " + std::to_string(o.micro_batches) + " micro-batches of " +
+                      std::to_string(o.batch) + " sequences; a micro-batch holds one sequence at least");
   i.achieved = {o.efficiency_compute, o.efficiency_memory};
   i.estimate = llm::estimate_of(o);
   check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
@@ -303,8 +308,9 @@ void llm::check_learned_positions(const hml::transformer& t, std::uint64_t conte
                     " learned positions, past which no token has a position");
 }
 
-void llm::check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i) {
-  check_learned_positions(t, g.prompt + g.generate, "--prompt, --generate");
+void llm::check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i,
+                           std::string_view lengths) {
+  check_learned_positions(t, g.prompt + g.generate, lengths);
   check_option("--batch, --prompt, --generate", [&] {
     hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
     hml::validate_memory_counts(t, g.batch, g.prompt + g.generate, i);  // counts the prompt's too

@@ -83,10 +83,13 @@ std::string model_title(const run_options& o, const hml::transformer& t);
 // The precisions, attention kernel, tensor parallelism and link, efficiencies, memory policy and estimate.
 hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
 // The generation's counts, within what the model can count and its positions hold; errors name `options`.
-void check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i);
+void check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i,
+                      std::string_view lengths = "--prompt, --generate");
 // A context past a learned position table (GPT-2's 1024 rows) has no position to take: refused, naming
 // `lengths` (the options or columns that set the context) and the table's size.
 void check_learned_positions(const hml::transformer& t, std::uint64_t context, std::string_view lengths);
+// --weights, --activations or --kv: a type inference keeps data in (not FP64 or TF32); else input_error.
+hml::precision inference_type_of(std::string_view option, const std::string& text);
 // A context past the positions the model's configuration gives: a note, since the counts still hold.
 void note_past_max_positions(const hml::transformer& t, std::uint64_t context);
 // The scheduler's limits: those given, else hml::batching_limits' defaults.

@@ -51,11 +51,16 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
     table.add_row({std::string{phase}, std::string{"pipeline wait"}, 0.0, 0.0, 0.0, hml::no_value{}, hml::no_value{}, 0.0, 0.0,
                    0.0, 0.0, s.pipeline_wait.value(), s.pipeline_wait / s.time.value});
   }
+  hml::data_size read{}, written{};  // the step's bytes, as its rows split them
+  for (const hml::operator_time& op : s.operators) {
+    read += op.op.bytes_read();
+    written += op.op.bytes_written();
+  }
   if (human) {
-    table.add_row({std::string{"total"}, text(s.flops), text(s.bytes), std::string{}, std::string{},
+    table.add_row({std::string{"total"}, text(s.flops), text(read), text(written), std::string{},
                    std::string{to_string(s.bound())}, text(s.time.value), hml::percent_text(100)});
   } else {
-    table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), s.bytes.value(), hml::no_value{},
+    table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), read.value(), written.value(),
                    hml::no_value{}, std::string{to_string(s.bound())}, s.compute_time.value(), s.memory_time.value(),
                    s.link_time.value(), s.overhead.value(), s.time.value.value(), 1.0});
   }
@@ -293,7 +298,7 @@ void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
 void run_decode_step(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
                      const hml::inference_options& i) {
   const std::uint64_t n = *o.context;
-  llm::check_learned_positions(t, n, "--context");
+  llm::check_learned_positions(t, n, o.learned_positions ? "--learned-positions, --context" : "--context");
   check_option("--batch, --context", [&] {
     hml::validate_memory_counts(t, o.batch, n, i);  // the step's counts, and those of its memory
     hml::validate_context(t, n);
@@ -363,7 +368,8 @@ void llm::run(const run_options& o) {
     return;
   }
   const hml::generation g{o.batch, o.prompt, o.generate};
-  llm::check_generation(t, g, i);
+  // A table given by --learned-positions is as much at fault as the lengths it is too short for.
+  llm::check_generation(t, g, i, o.learned_positions ? "--learned-positions, --prompt, --generate" : "--prompt, --generate");
   llm::check_precisions(t, g, d, i);
 
   const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);
@@ -371,6 +377,10 @@ void llm::run(const run_options& o) {
   if (!o.as_kernels.empty()) {
     emit_as_kernels(o, o.as_kernels == "prefill" ? prefill : decode);
     return;
+  }
+  if (o.output.chosen() == output_format::csv && (o.requests || o.chunk || !o.draft.empty())) {
+    throw input_error("--format csv: the operator rows alone, without what --requests, --chunk and --draft add; "
+                      "give --format json (their figures beside the rows) or no --format");
   }
   // Continuous batching first: its checks refuse a run at once that the generation below would take
   // seconds to analyse (a million tokens) before them.
@@ -496,6 +506,17 @@ void llm::check_precisions(const hml::transformer& t, const hml::generation& g, 
                         hml::kinds_it_has(d));
     }
   }
+}
+
+// A type an inference stores its weights, activations or KV cache in: the precisions --help lists. FP64 is
+// no inference type, and TF32 is a tensor core's way to multiply FP32, not a format data is kept in.
+hml::precision llm::inference_type_of(std::string_view option, const std::string& text) {
+  const hml::precision p = data_type_of(option, text);
+  if (p == hml::precision::fp64 || p == hml::precision::tf32) {
+    throw input_error(std::string{option} + ": " + std::string{hml::id_of(p)} +
+                      " is not a type hml llm keeps data in; give fp32, bf16, fp16, fp8, int8, int4, nvfp4 or mxfp4");
+  }
+  return p;
 }
 
 }  // namespace hml_cli

@@ -90,7 +90,7 @@ const hml::machine_description& machine_files::machine(std::string_view option, 
 }
 
 hml::link machine_files::link_of(const hml::link_description& own) {
-  const hml::link chosen = hml::link_of(own, figures_);
+  const hml::link chosen = hml::link_of(own, figures_.value_or(hml::basis::datasheet));
   if (chosen.bandwidth.rate != own.bandwidth.value.rate) {
     const bool one_rate = own.measured_to_device.value == own.measured_from_device.value;
     note(std::string{own.id} + (one_rate ? ": the measured rate" : ": the slower measured direction") +
@@ -107,8 +107,10 @@ hml::link machine_files::link(std::string_view option, const std::string& text) 
 }
 
 const hml::machine_description& machine_files::view_of(const hml::machine_description& own) {
-  if (figures_ == hml::basis::datasheet) return own;
-  const hml::machine_description& view = views_.emplace_back(hml::with_figures(own, figures_), &own).first;
+  // Unchosen, the machine as it is (`hml devices` writes it so). The datasheet's view is its own figures, less
+  // the measured stream mixes where main memory states a bandwidth of its own (hml::with_figures).
+  if (!figures_ || (*figures_ == hml::basis::datasheet && own.memory_bandwidths.empty())) return own;
+  const hml::machine_description& view = views_.emplace_back(hml::with_figures(own, *figures_), &own).first;
   if (std::string taken = figures_taken(own, view); !taken.empty()) note(std::move(taken));
   return view;
 }

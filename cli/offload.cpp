@@ -96,6 +96,9 @@ void run(const offload_options& o) {
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
   check_option("--runs", [&] { hml::validate_runs(o.runs); });
   check_option("--in, --out, --flops", [&] { hml::validate(job); });
+  // The question is whether moving the data pays: with none to move there is no transfer to weigh.
+  if (in.value() == 0 && out.value() == 0)
+    throw input_error("--in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");
   // Machines given by their figures have one peak, whatever the precision: naming one would change nothing.
   if (o.precision_given && given_host && given_device)
     throw input_error("--precision: the host and the device are given by their peaks (--host-peak, --device-peak), which "

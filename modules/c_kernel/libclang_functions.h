@@ -5,6 +5,7 @@
 
 #define HML_LIBCLANG_FUNCTIONS(X) \
   X(Cursor_Evaluate) \
+  X(Cursor_getVarDeclInitializer) \
   X(Cursor_isNull) \
   X(EvalResult_dispose) \
   X(EvalResult_getAsLongLong) \
@@ -51,6 +52,7 @@
   X(getTranslationUnitCursor) \
   X(getTypeSpelling) \
   X(getUnaryOperatorKindSpelling) \
+  X(isConstQualifiedType) \
   X(parseTranslationUnit2) \
   X(tokenize) \
   X(visitChildren)

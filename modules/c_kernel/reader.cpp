@@ -189,13 +189,18 @@ void kernel_reader::declare(CXCursor d) {
     const long long extent = clang().getArraySize(element);
     if (extent < 1)  // C's int arithmetic: M * N past 2^31 wraps, to 0 at 2^32
       fail(d, "'" + name + "' has an extent of " + std::to_string(extent) +
-                  " (a product of int sizes past 2^31 wraps in C; write (long)M * N)");
+                  ": give each extent at least 1 (where it is a product of int sizes, C wraps it past 2^31: "
+                  "write (long)M * N)");
     if (extent >= largest_number) fail(d, "'" + name + "' has an extent outside [1, 2^40)");
     a.extents[a.rank++] = extent;
     a.subscripts = a.rank;
     elements *= static_cast<double>(extent);
     element = clang().getCanonicalType(clang().getArrayElementType(element));
   }
+  // Values the compiler knows are folded into the compiled loop: its loads would not be the ones counted.
+  if (clang().isConstQualifiedType(element) || !clang().Cursor_isNull(clang().Cursor_getVarDeclInitializer(d)))
+    fail(d, "'" + name + "' is const or initialized: clang folds known values into the loop, whose loads the "
+                "model counts; declare the array without const or an initializer");
   if (!is_number_type(element))
     fail(d, "'" + name + "' holds " + text_of(clang().getTypeSpelling(element)) + ": an array holds numbers (float, double, long double or an integer type)");
   if (elements > max_array_elements) fail(d, "'" + name + "' has more than 2^36 elements");

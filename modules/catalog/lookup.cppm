@@ -361,6 +361,10 @@ struct tier_fields {
   if (!is_printable_utf8(f.name)) {
     throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8");
   }
+  if (size_written_in_bits(f.capacity)) {  // "1Gb": a GB with a lower-case b, 8x too small
+    throw std::invalid_argument("a tier's CAPACITY is in bytes; '" + std::string{f.capacity} +
+                                "' is a size in bits (GB, not Gb)");
+  }
   // A plain number is bytes, as in every option that takes a size (`hml tiers --footprint 1000000`).
   tier t{.name = f.name, .capacity = parse<data_size>(f.capacity, {.plain_number_is_base_unit = true}),
          .read = parse<data_rate>(f.read)};

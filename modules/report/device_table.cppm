@@ -1,7 +1,8 @@
 // hml.report:device_table — devices as a table, one row each: id, name, cores, clock, main memory (its name,
 // capacity, datasheet and measured bandwidth, interface), every compute ceiling that any listed device has
 // (dense peak, its kind, sparse figure), the keys of the sources cited and the note. Every figure is followed
-// by its kind ("stated", "derived", ...; "not published" with a value of 0). Quantities are in base units
+// by its kind ("stated", "derived", ...; "not published" with no value: an empty CSV field, a JSON null), and a
+// figure that no kind column follows is empty where it is not published. Quantities are in base units
 // (B, B/s, Hz, FLOP/s). It lives in the report layer, which may read the catalog; the catalog never reads a
 // report.
 module;
@@ -18,6 +19,12 @@ namespace hml::detail {
 template <class Q>
 std::string kind_text(const figure<Q>& f) {
   return std::string{f.published() ? to_string(f.kind) : "not published"};
+}
+
+// A figure's value in base units, or none where it is not published (a 0 would read as a figure).
+template <class Q>
+cell value_cell(const figure<Q>& f) {
+  return f.published() ? cell{f.value.value()} : cell{no_value{}};
 }
 
 // Every source key the device cites, once each, in the order first cited.
@@ -82,24 +89,26 @@ export namespace hml {
     std::vector<cell> row{std::string{d->id},
                           std::string{d->name},
                           static_cast<double>(d->cores),
-                          d->clock.value.value(),
+                          detail::value_cell(d->clock),
                           detail::kind_text(d->clock),
                           std::string{main.name},
-                          main.capacity.value.value(),
+                          detail::value_cell(main.capacity),
                           detail::kind_text(main.capacity),
-                          main.bandwidth.value.value(),
+                          detail::value_cell(main.bandwidth),
                           detail::kind_text(main.bandwidth),
-                          main.measured_bandwidth.value.value(),
-                          static_cast<double>(main.interface.channels) * static_cast<double>(main.interface.bus_bits),
-                          main.interface.pin_rate.value.value(),
+                          detail::value_cell(main.measured_bandwidth),
+                          main.interface.bus_bits > 0 ? cell{static_cast<double>(main.interface.channels) *
+                                                             static_cast<double>(main.interface.bus_bits)}
+                                                      : cell{no_value{}},
+                          detail::value_cell(main.interface.pin_rate),
                           detail::kind_text(main.interface.pin_rate)};
     for (compute_kind k : kinds) {
       const ceiling_description* c = find_ceiling(*d, k);
       const ceiling_description none{};
       const ceiling_description& ceiling = c != nullptr ? *c : none;
-      row.emplace_back(ceiling.dense.value.value());
+      row.emplace_back(detail::value_cell(ceiling.dense));
       row.emplace_back(detail::kind_text(ceiling.dense));
-      row.emplace_back(ceiling.sparse.value.value());
+      row.emplace_back(detail::value_cell(ceiling.sparse));
     }
     std::string keys;
     for (std::string_view k : detail::cited_keys(*d)) keys += (keys.empty() ? "" : " ") + std::string{k};

@@ -18,6 +18,7 @@
 module;
 #include <algorithm>
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -394,11 +395,19 @@ Q read_quantity(const record& r, std::size_t column, std::string_view column_nam
       }
     }
   }
+  Q q{};
   try {
-    return parse<Q>(text, {.plain_number_is_base_unit = true});
+    q = parse<Q>(text, {.plain_number_is_base_unit = true});
   } catch (const parse_error& e) {
     throw kernels_csv_error{r.line, std::string{column_name} + ": " + e.what()};
   }
+  if constexpr (std::same_as<Q, data_size>) {
+    if (size_written_in_bits(text)) {  // "12 Mbit" reads, as 1.5 MB: an MB with a lower-case b, 8x too small
+      throw kernels_csv_error{r.line, std::string{column_name} + ": '" + std::string{text} +
+                                          "' is a size in bits; give bytes (MB, not Mb)"};
+    }
+  }
+  return q;
 }
 
 }  // namespace hml::detail::kernels_csv
@@ -431,6 +440,10 @@ public:
     }
     out.flops = k::read_quantity<work>(record_, at_.flops, "flops");
     out.bytes = k::read_quantity<data_size>(record_, at_.bytes, "memory_bytes");
+    // Neither FLOP nor bytes: no time, no intensity, no bound; a row of nothing is a mistake in the file.
+    if (out.flops.value() == 0 && out.bytes.value() == 0) {
+      throw kernels_csv_error{record_.line, "flops, memory_bytes: both 0; a kernel computes or moves bytes"};
+    }
     out.name.assign(record_.fields[at_.name]);
     // A name goes into tables, SVG text and JSON strings: control characters and bytes that are not UTF-8
     // would make those invalid (or move a terminal's cursor), so they are refused here, once.

@@ -213,6 +213,16 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
       throw kernels_csv_error{r.line, "tpot: " + given(tpot) + " for each of " + std::to_string(run.generate - 1) +
                                           " tokens after the first is longer than e2e " + given(e2e) +
                                           ", which holds them; check the two"};
+    // A batch's tokens over its run: output tokens a second are batch x generate / e2e (a continuous run's
+    // requests overlap, so only a batch is checked).
+    const auto& tokens_per_s = run.figure(serving_metric::output_throughput);
+    if (tokens_per_s && !run.requests && *e2e_s > 0) {
+      const double implied = static_cast<double>(run.batch) * static_cast<double>(run.generate) / *e2e_s;
+      if (*tokens_per_s > 1.5 * implied || implied > 1.5 * *tokens_per_s)
+        throw kernels_csv_error{r.line, "output_tokens_per_s: " + given(throughput) + " is more than 1.5x from the " +
+                                            std::to_string(static_cast<long long>(implied + 0.5)) +
+                                            " that batch x generate over e2e " + given(e2e) + " give; check the two"};
+    }
   }
   return run;
 }

@@ -189,7 +189,7 @@ inline constexpr std::array<std::string_view, 6> roofline_text_fields{
 }
 
 // Measured kernels against their roofline (hml::measure): one row per point, in FLOP/B, FLOP/s, B/s and
-// percent; gap = attainable / achieved.
+// percent; gap = attainable / achieved, none (empty in CSV, null in JSON) for a data movement of no FLOP.
 [[nodiscard]] inline table measured_table(std::span<const measured_point> points) {
   table t{{"name", "arithmetic_intensity", "achieved_flops", "achieved_bytes_per_s", "percent_of_peak_compute",
            "percent_of_bandwidth", "bound", "attainable_flops", "gap"},
@@ -197,7 +197,8 @@ inline constexpr std::array<std::string_view, 6> roofline_text_fields{
   for (const measured_point& p : points) {
     t.add_row({std::string{p.name}, in(p.intensity, flop_per_byte), in(p.achieved_compute, flop_per_second),
                in(p.achieved_bandwidth, byte_per_second), p.percent_of_peak_compute, p.percent_of_bandwidth,
-               std::string{to_string(p.bound)}, in(p.attainable, flop_per_second), p.gap});
+               std::string{to_string(p.bound)}, in(p.attainable, flop_per_second),
+               p.achieved_compute.value() > 0 ? cell{p.gap} : cell{no_value{}}});
   }
   return t;
 }

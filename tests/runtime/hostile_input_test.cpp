@@ -676,8 +676,8 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                      "hml: error: --heads, --kv-heads: the attention heads must be a multiple of the key-value heads");
   expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--learned-positions", "100", "--prompt",
                               "200"}),
-                     "hml: error: --prompt, --generate: a context of 232 tokens is longer than llama-2-7b's table of 100 "
-                     "learned positions");
+                     "hml: error: --learned-positions, --prompt, --generate: a context of 232 tokens is longer than "
+                     "llama-2-7b's table of 100 learned positions");
   // A vector peak asked for by its unit is named so; a negative link rate is a rate refused, not an unknown link.
   expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp16_vector", "--ops",
                               source + "/cli/kernels.csv"}),
@@ -701,6 +701,98 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                            "are shown"),
             std::string::npos)
       << three.err;
+}
+
+TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string source{HML_SOURCE_DIR};
+  // A data movement's gap (attainable over achieved FLOP/s) is 0/0: none, where CSV and JSON printed nan.
+  const std::vector<std::string> moved{"analyze", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--flops", "0FLOP",
+                                       "--bytes", "1B", "--time", "1s", "--format"};
+  std::vector<std::string> as_csv = moved, as_json = moved;
+  as_csv.emplace_back("csv");
+  as_json.emplace_back("json");
+  const outcome csv = hml_run(as_csv), json = hml_run(as_json);
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_TRUE(csv.out.ends_with(",memory-bound,0,\r\n")) << csv.out;  // RFC 4180 ends a record with CRLF
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_TRUE(nlohmann::json::parse(json.out)[0]["gap"].is_null()) << json.out;
+
+  // Machine files: a stream mix far past main memory's own bandwidth, a clock of no core.
+  const outcome snb = hml_run({"devices", "snb_e5_2680", "--format", "yaml"});
+  ASSERT_EQ(snb.status, 0) << snb.err;
+  expect_edited_machine_refused(dir, snb.out, "bandwidth: {value: 27.47 GB/s", "bandwidth: {value: 27 TB/s", "mix.yaml",
+                                "bandwidth: 27 TB/s is more than 1.5x main memory's own ");
+  expect_edited_machine_refused(dir, snb.out, "clock: {value: 2.7 GHz", "clock: {value: 0.001 Hz", "clock.yaml",
+                                "clock: must be from 1 MHz to 100 GHz (a core's clock; cycles become seconds through it), "
+                                "not 0.001 Hz");
+  // --figures stated gives main memory's stated bandwidth in place of its measured stream mixes: Genoa's
+  // 460.8 GB/s at 2.4 GHz moves a copy's three lines a CL (192 B) in 1 cy, where the mixes' 360 GB/s take 1.28.
+  const outcome stated = hml_run({"ecm", "--machine", "genoa_epyc_9654", "--kernel", "copy", "--figures", "stated"});
+  ASSERT_EQ(stated.status, 0) << stated.err;
+  EXPECT_NE(stated.out.find("| 4.74 | 1} cy/CL"), std::string::npos) << stated.out;
+  const outcome measured = hml_run({"ecm", "--machine", "genoa_epyc_9654", "--kernel", "copy", "--figures", "measured"});
+  EXPECT_NE(measured.out.find("| 4.74 | 1.28} cy/CL"), std::string::npos) << measured.out;
+
+  // Kernels in C: an array whose values the compiler knows (its loads folded away, the traffic counted); an
+  // extent of 0 was blamed on a product of ints wrapping.
+  const std::string triad = source + "/examples/ecm/triad.c";
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("const.c", "const double b[N] = {0};\ndouble a[N];\nfor (int i = 0; i < N; ++i)\n"
+                                                  "  a[i] = b[i];\n")
+                                  .string(),
+                              "-D", "N=1000000"}),
+                     "'b' is const or initialized: clang folds known values into the loop");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=0"}),
+                     "'a' has an extent of 0: give each extent at least 1");
+
+  // Sizes in bits where bytes are wanted; a kernel row of nothing.
+  expect_input_error(hml_run({"tiers", "--tier", "A:1Gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
+                     "a tier's CAPACITY is in bytes; '1Gb' is a size in bits (GB, not Gb)");
+  const std::string roof{"--peak-compute=5.3TFLOP/s"};
+  expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
+                              dir.file("bits.csv", "name,flops,memory_bytes\ngemm,10 MFLOP,12 Mbit\n").string()}),
+                     "memory_bytes: '12 Mbit' is a size in bits; give bytes (MB, not Mb)");
+  expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
+                              dir.file("nothing.csv", "name,flops,memory_bytes\nz,0,0\n").string()}),
+                     "flops, memory_bytes: both 0; a kernel computes or moves bytes");
+  // An offload that moves no data has no transfer to weigh.
+  expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "0B", "--out", "0B", "--flops", "1TFLOP"}),
+                     "--in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");
+
+  // hml llm: options that would be ignored, types no inference keeps, errors that named the wrong options.
+  const std::vector<std::string> llama{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm"};
+  const auto llm = [&](const std::vector<std::string>& more) { return hml_run_with(llama, more); };
+  expect_input_error(llm({"--requests", "10", "--format", "csv"}),
+                     "--format csv: the operator rows alone, without what --requests, --chunk and --draft add");
+  expect_input_error(llm({"--pp", "4", "--pp-link", "nvlink4", "--batch", "4", "--micro-batches", "8"}),
+                     "--micro-batches, --batch: 8 micro-batches of 4 sequences; a micro-batch holds one sequence at least");
+  expect_input_error(llm({"--weights", "tf32"}),
+                     "--weights: tf32 is not a type hml llm keeps data in; give fp32, bf16, fp16, fp8, int8, int4, nvfp4 or mxfp4");
+  expect_input_error(llm({"--kv", "fp64"}), "--kv: fp64 is not a type hml llm keeps data in");
+  const std::vector<std::string> custom{"llm", "--machine", "h100_sxm", "--layers", "2", "--hidden", "256", "--ffn", "512",
+                                        "--heads", "4", "--vocab", "1000"};
+  std::vector<std::string> positions = custom, experts = custom;
+  positions.insert(positions.end(), {"--learned-positions", "100"});
+  experts.insert(experts.end(), {"--active-experts", "2"});
+  expect_input_error(hml_run(positions), "hml: error: --learned-positions, --prompt, --generate: a context of 544 tokens");
+  expect_input_error(hml_run(experts), "hml: error: --active-experts: the model has no experts; give --experts too");
+  // A measured run's tokens a second that its own batch, lengths and e2e contradict.
+  const std::string header = read_file(fs::path{source} / "examples/llm/measured-runs.csv").substr(0, 200);
+  const std::string runs = header.substr(0, header.find('\n') + 1) +
+                           "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,4,512,32,12 ms,6 ms,200 ms,1000000,engine,a source,,,\n";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("tps.csv", runs).string()}),
+                     "tps.csv:2: output_tokens_per_s: 1000000 is more than 1.5x from the 640 that batch x generate over e2e "
+                     "200 ms give");
+
+  // hml devices --format csv: a figure not published is an empty field, not a 0 that reads as one.
+  const outcome table = hml_run({"devices", "--format", "csv"});
+  ASSERT_EQ(table.status, 0) << table.err;
+  const std::size_t snb_row = table.out.find("\nsnb_e5_2680,");
+  ASSERT_NE(snb_row, std::string::npos);
+  const std::string row = table.out.substr(snb_row + 1, table.out.find('\n', snb_row + 1) - snb_row - 1);
+  EXPECT_NE(row.find(",not published,"), std::string::npos) << row;
+  EXPECT_EQ(row.find(",0,not published"), std::string::npos) << row;
 }
 
 TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {

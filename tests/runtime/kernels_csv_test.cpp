@@ -56,10 +56,13 @@ TEST(KernelsCsv, DigitsAloneReadAsHmlParseReadsThem) {
                                         "12345678", "1234567.5", "1.2345678", "12.345678901", "123456789012e2",
                                         "1234567890123.5"};
   for (const std::string& f : fields) {
-    const auto kernels = hml::read_kernels_csv("name,flops,memory_bytes\nk,\"" + f + "\",\"" + f + "\"\n");
-    ASSERT_EQ(kernels.size(), 1u) << f;
+    // The field as both columns; "0" beside a 7, since a row of 0 FLOP and 0 B is refused.
+    const std::string flops = f == "0" ? "7" : f;
+    const auto kernels = hml::read_kernels_csv("name,flops,memory_bytes\nk,\"" + flops + "\",\"" + f + "\"\n" +
+                                               "k,\"" + f + "\",\"" + flops + "\"\n");
+    ASSERT_EQ(kernels.size(), 2u) << f;
     const hml::parse_options plain{.plain_number_is_base_unit = true};
-    EXPECT_EQ(kernels[0].flops.value(), hml::parse<hml::work>(f, plain).value()) << f;
+    EXPECT_EQ(kernels[1].flops.value(), hml::parse<hml::work>(f, plain).value()) << f;
     EXPECT_EQ(kernels[0].bytes.value(), hml::parse<hml::data_size>(f, plain).value()) << f;
   }
 }
@@ -217,7 +220,7 @@ TEST(KernelsCsv, UnquotedDigitsReadAsHmlParseReadsThem) {
   std::string text = "name,flops,memory_bytes\n";
   std::vector<double> expected;
   for (std::size_t i = 0; text.size() < 200'000; ++i) {
-    const std::string n = std::to_string((i * 7'919'117) % 1'000'000'000'000'000ULL).substr(0, 1 + i % 15);
+    const std::string n = std::to_string(((i + 1) * 7'919'117) % 1'000'000'000'000'000ULL).substr(0, 1 + i % 15);
     text += std::string(1 + i % 5, 'x') + "," + n + "," + n + "\n";
     expected.push_back(hml::parse<hml::work>(n, plain).value());
   }

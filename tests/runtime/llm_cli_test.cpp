@@ -64,6 +64,15 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   const auto& prefill_total = rows[prefill.operators.size()];
   EXPECT_EQ(prefill_total["operator"], "total");
   EXPECT_EQ(prefill_total["time_s"].get<double>(), prefill.time.value.value());
+  // The total's bytes split as its rows split them: read under read, written under written.
+  double read = 0, written = 0;
+  for (std::size_t i = 0; i < prefill.operators.size(); ++i) {
+    read += rows[i]["bytes_read"].get<double>();
+    written += rows[i]["bytes_written"].get<double>();
+  }
+  EXPECT_DOUBLE_EQ(prefill_total["bytes_read"].get<double>(), read);
+  EXPECT_DOUBLE_EQ(prefill_total["bytes_written"].get<double>(), written);
+  EXPECT_DOUBLE_EQ(read + written, prefill.bytes.value());
   const auto& decode_total = rows.back();
   EXPECT_EQ(decode_total["time_s"].get<double>(), decode.time.value.value());
   EXPECT_EQ(decode_total["bound"], "memory");
