@@ -293,12 +293,18 @@ void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
   emit(o.output, hml::to_csv(kernels));
 }
 
+// The options a context past a learned position table blames: its lengths, and --learned-positions where that
+// gave the table (as much at fault as the lengths it is too short for).
+std::string lengths_against_table(const llm_options& o, std::string_view lengths) {
+  return (o.learned_positions ? "--learned-positions, " : "") + std::string{lengths};
+}
+
 // --context N: one decode step of the batch over N tokens each (the N-th token's step: its attention reads
 // N tokens of cache), the question "how fast is decode at this length" without a prefill to run first.
 void run_decode_step(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
                      const hml::inference_options& i) {
   const std::uint64_t n = *o.context;
-  llm::check_learned_positions(t, n, o.learned_positions ? "--learned-positions, --context" : "--context");
+  llm::check_learned_positions(t, n, lengths_against_table(o, "--context"));
   check_option("--batch, --context", [&] {
     hml::validate_memory_counts(t, o.batch, n, i);  // the step's counts, and those of its memory
     hml::validate_context(t, n);
@@ -368,8 +374,7 @@ void llm::run(const run_options& o) {
     return;
   }
   const hml::generation g{o.batch, o.prompt, o.generate};
-  // A table given by --learned-positions is as much at fault as the lengths it is too short for.
-  llm::check_generation(t, g, i, o.learned_positions ? "--learned-positions, --prompt, --generate" : "--prompt, --generate");
+  llm::check_generation(t, g, i, lengths_against_table(o, "--prompt, --generate"));
   llm::check_precisions(t, g, d, i);
 
   const hml::step_analysis prefill = hml::analyze_step(t, hml::prefill_step(g.batch, g.prompt), d, i);

@@ -248,12 +248,12 @@ hml::precision data_type_of(std::string_view option, const std::string& text) {
 
 void refuse_bit_rate(std::string_view option, const std::string& text, hml::data_rate rate) {
   if (!hml::written_in_bits(text)) return;
-  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
-  const std::string unit = text.substr(unit_at);
+  const std::string_view unit = hml::detail::unit_of_text(text);
   std::size_t bits = unit.find("bit");
-  if (bits == std::string::npos) bits = unit.size() - 3;  // "bps", "b/s"
-  const std::string number = text.substr(0, text.find_last_not_of(" \t", unit_at - 1) + 1);
-  const std::string bytes = number + unit.substr(0, bits) + "B/s";
+  if (bits == std::string_view::npos) bits = unit.size() - 3;  // "bps", "b/s"
+  const std::string_view before = std::string_view{text}.substr(0, text.size() - unit.size());
+  const std::string bytes = std::string{before.substr(0, before.find_last_not_of(" \t") + 1)} +
+                            std::string{unit.substr(0, bits)} + "B/s";
   throw input_error(std::string{option} + ": \"" + text + "\" is a bit rate (" +
                     quantity_text(rate) +
                     "), where a memory bandwidth in bytes per second is wanted; did you mean " + bytes + "?");
