@@ -217,8 +217,9 @@ static_assert(skx(120).transfers[2].time == 0 * cycle && skx(130).transfers[2].l
 // T_L3MEM is where hml and INSPECT part. From the file's largest bandwidths (copy 69.68 GB/s for 3 lines, 2
 // of them read; triad 86.29 GB/s for 5, 4 read; each scaled by its uncounted write-allocates): 3 x 64 B x
 // 2.4 GHz / (69.68 x 1.5) = 4.409 cy and 5 x 64 x 2.4 / (86.29 x 1.25) = 7.120 cy. INSPECT's 6.8 and 12.6 are
-// what the same file's 4-core runs give (copy 45.26, triad 48.63 GB/s: 6.787 and 12.634 cy), a fifth of the
-// socket's cores: its memory term is 54 % and 77 % longer than hml's.
+// what the same measurements' 4-core runs give (copy 45.26, triad 48.63 GB/s: 6.787 and 12.634 cy), a fifth of
+// the socket's cores: INSPECT's copy of the file (kerncraft 0.6.6) gives main memory `cores per group: 4`, and
+// kerncraft's ECM takes the best run on up to that many cores; its memory term is 54 % and 77 % longer than hml's.
 static_assert(within(skx(130).transfers[2].time, 192 * 2.4 / (69.68 * 1.5), 1e-9) &&
               within(skx(130).transfers[2].time, 4.409, 0.001));
 static_assert(within(skx(960).transfers[2].time, 320 * 2.4 / (86.29 * 1.25), 1e-9) &&
