@@ -361,13 +361,14 @@ struct tier_fields {
   if (!is_printable_utf8(f.name)) {
     throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8");
   }
+  // A plain number is bytes, as in every option that takes a size (`hml tiers --footprint 1000000`). The
+  // capacity parses first, so text that is no size at all ("10gb") keeps the parser's did-you-mean.
+  tier t{.name = f.name, .capacity = parse<data_size>(f.capacity, {.plain_number_is_base_unit = true}),
+         .read = parse<data_rate>(f.read)};
   if (size_written_in_bits(f.capacity)) {  // "1Gb": a GB with a lower-case b, 8x too small
     throw std::invalid_argument("a tier's CAPACITY is in bytes; '" + std::string{f.capacity} +
                                 "' is a size in bits (GB, not Gb)");
   }
-  // A plain number is bytes, as in every option that takes a size (`hml tiers --footprint 1000000`).
-  tier t{.name = f.name, .capacity = parse<data_size>(f.capacity, {.plain_number_is_base_unit = true}),
-         .read = parse<data_rate>(f.read)};
   if (f.write) {
     t.write = parse<data_rate>(*f.write);
     // In the tier, 0 stands for "as read": a WRITE of 0 given here would be read as none.

@@ -751,6 +751,9 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   // Sizes in bits where bytes are wanted; a kernel row of nothing.
   expect_input_error(hml_run({"tiers", "--tier", "A:1Gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
                      "a tier's CAPACITY is in bytes; '1Gb' is a size in bits (GB, not Gb)");
+  // Text that is no size at all keeps the parser's did-you-mean, as a kernels CSV's does (it was called bits).
+  expect_input_error(hml_run({"tiers", "--tier", "A:10gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
+                     "\"gb\" at position 2 is not a known unit; units are case-sensitive: b is bit, B is byte; did you mean \"GB\" or \"Gbit\"?");
   const std::string roof{"--peak-compute=5.3TFLOP/s"};
   expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
                               dir.file("bits.csv", "name,flops,memory_bytes\ngemm,10 MFLOP,12 Mbit\n").string()}),
