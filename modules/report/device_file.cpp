@@ -17,6 +17,7 @@ module;
 #include <yaml-cpp/yaml.h>
 module hml.report;
 import :yaml_fields;
+import :machine_checks;
 
 namespace hml {
 
@@ -176,7 +177,14 @@ public:
       l.interface.pin_rate = quantity_figure<data_rate>(i, at, "pin_rate");
       if (l.interface.bus_bits == 0) fail(at + ".bus_bits", "missing");
     }
+    refuse(field + ".measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
+    refuse(field + ".interface", detail::interface_problem(l));
     return l;
+  }
+
+  // One of :machine_checks' problems, at its field; none: nothing.
+  static void refuse(const std::string& field, const std::string& problem) {
+    if (!problem.empty()) fail(field, problem);
   }
 
   ceiling_description ceiling(const json& j, const std::string& field) {
@@ -206,6 +214,7 @@ public:
     c.measured = quantity_figure<compute_rate>(j, field, "measured");
     c.variant = text(j, field, "variant", false);
     if (!c.dense.published() && !c.measured.published()) fail(field, "needs a dense or a measured peak");
+    refuse(field + ".measured", detail::measured_problem(c.measured, c.dense));
     return c;
   }
 
@@ -218,6 +227,7 @@ public:
     d.name = text(root, "", "name", true);
     d.cores = count(root, "", "cores", 0, 1, max_cores);  // absent: not known; given: at least one
     d.clock = quantity_figure<frequency>(root, "", "clock");
+    refuse("clock", detail::clock_problem(d.clock));
     d.note = text(root, "", "note", false);
 
     const json& memory = array(root, "memory", max_memory_levels);
@@ -237,6 +247,8 @@ public:
       if (c.variant.empty() && find_ceiling(d, c.kind()) != nullptr) {
         fail(field, std::string{to_string(c.kind())} + " is given twice (a lower ceiling of it needs a variant)");
       }
+      refuse(field + ".dense", detail::peak_problem(d.cores, d.clock, c.dense));
+      refuse(field + ".sparse", detail::peak_problem(d.cores, d.clock, c.sparse));
       d.compute.push_back(c);
     }
   }

@@ -16,6 +16,7 @@ module;
 module hml.report;
 import hml.ecm;
 import :yaml_fields;
+import :machine_checks;
 
 namespace hml {
 
@@ -70,6 +71,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   m.clock = stated(r.quantity<frequency>(root, "", "clock", true));
   m.cores = static_cast<unsigned>(r.integer(root, "", "cores", 0, 1, max_cores));
   if (m.cores == 0) r.fail(root, "cores", "missing");
+  if (const std::string problem = detail::clock_problem(m.clock); !problem.empty()) r.fail(root["clock"], "clock", problem);
   const data_size line = r.quantity<data_size>(root, "", "cacheline size", false);
   if (line.value() > 0 && !(line.value() >= 8 && line.value() <= 4096 && line.value() == static_cast<double>(static_cast<int>(line.value()))))
     r.fail(root["cacheline size"], "cacheline size", "must be a whole number of bytes within [8 B, 4 KiB]");
@@ -77,8 +79,11 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   m.write_allocate = r.boolean(root, "", "write-allocate", true);
   m.layer_condition_share = r.number(root, "", "layer condition share", 0.5, 1e-3, 1);
   const double flop_per_cycle = r.number(root, "", "FP64 FLOP per cycle", 0, 1e-3, 1e4);  // absent: 0, no peak
-  if (flop_per_cycle > 0)
+  if (flop_per_cycle > 0) {
     m.compute.push_back({.type = precision::fp64, .dense = derived_peak(m.cores, m.clock, flop_per_cycle)});
+    if (const std::string problem = detail::peak_problem(m.cores, m.clock, m.compute.back().dense); !problem.empty())
+      r.fail(root["FP64 FLOP per cycle"], "FP64 FLOP per cycle", problem);
+  }
 
   if (const YAML::Node ports = r.field(root, "", "ports"); ports.IsDefined()) {
     r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes", "loads and stores"});
@@ -147,6 +152,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
       mix.reads = static_cast<unsigned>(r.integer(x, field, "read streams", 0, 0, 64));
       mix.writes = static_cast<unsigned>(r.integer(x, field, "write streams", 0, 0, 64));
       if (mix.reads + mix.writes == 0) r.fail(x, field, "needs read streams or write streams");
+      // Not held against main memory's bandwidth: this format does not say whether that is the datasheet's or
+      // (as in kerncraft's files and hml's earlier probes) a measurement, and two measurements may lie apart.
       mix.bandwidth = measured(r.memory_bandwidth(x, field, "bandwidth", true));
       mix.write_allocate_counted = r.boolean(x, field, "write-allocate counted", false);
       mix.non_temporal = r.boolean(x, field, "non-temporal stores", false);

@@ -21,6 +21,7 @@ module;
 module hml.report;
 import :yaml_fields;
 import :round_trip_text;
+import :machine_checks;
 
 namespace hml {
 
@@ -65,10 +66,6 @@ using fields = detail::yaml_fields<machine_file_error>;
 
 
 constexpr std::int64_t most_cores = max_cores;
-
-// How far apart two figures of one peak may lie: a measurement above the datasheet's (a clock above the
-// stated one), an interface's peak from its parts beside the level's. Past it a unit or a digit is wrong.
-constexpr double most_apart = 1.5;  // check_measured_against_stated says 1.5x
 
 // The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
 constexpr std::array<std::string_view, 16> machine_fields{
@@ -247,11 +244,7 @@ private:
     }
     m.cores = static_cast<unsigned>(r_.integer(node, field, "cores", 0, 1, most_cores));
     m.clock = a_figure<frequency>(node, field, "clock");
-    if (m.clock.published() && !(m.clock.value >= 1e6 * hertz && m.clock.value <= 1e11 * hertz)) {
-      r_.fail(node["clock"], fields::path(field, "clock"),
-              "must be from 1 MHz to 100 GHz (a core's clock; cycles become seconds through it), not " +
-                  round_trip_text(m.clock.value));
-    }
+    refuse(node, field, "clock", detail::clock_problem(m.clock));
     m.kernel_overhead = a_figure<duration>(node, field, "kernel_overhead");
     if (m.kernel_overhead.published() && !(m.kernel_overhead.value < 1 * second)) {
       r_.fail(node["kernel_overhead"], fields::path(field, "kernel_overhead"),
@@ -340,6 +333,8 @@ private:
                                        (c.variant.empty() ? "" : " \"" + std::string{c.variant} + "\""));
         }
       }
+      refuse(ceilings[i], at, "dense", detail::peak_problem(m.cores, m.clock, c.dense));
+      refuse(ceilings[i], at, "sparse", detail::peak_problem(m.cores, m.clock, c.sparse));
       m.compute.push_back(c);
     }
 
@@ -370,11 +365,7 @@ private:
       if (mix.reads + mix.writes == 0) r_.fail(x, at, "needs reads or writes");
       mix.bandwidth = a_memory_bandwidth(x, at, "bandwidth");
       if (!mix.bandwidth.published()) r_.fail(x, fields::path(at, "bandwidth"), "missing");
-      // A mix is a measurement of main memory: held against its datasheet figure as every measured figure is.
-      // Two measurements are not held against each other: a probe on a loaded host (or a small one, its
-      // "memory" still in cache) measures its copy and its triad far apart, and its own file must read.
-      if (!m.memory.empty() && m.memory.back().bandwidth.kind != provenance::measured)
-        check_measured_against_stated(x, at, "bandwidth", mix.bandwidth, m.memory.back().bandwidth);
+      if (!m.memory.empty()) refuse(x, at, "bandwidth", detail::mix_problem(mix, m.memory.back()));
       mix.write_allocate_counted = r_.boolean(x, at, "write_allocate_counted", false);
       mix.non_temporal = r_.boolean(x, at, "non_temporal", false);
       m.memory_bandwidths.push_back(mix);
@@ -431,26 +422,14 @@ private:
       l.upstream.full_duplex = r_.boolean(u, at, "full_duplex", false);
     }
     l.victim = r_.boolean(node, field, "victim", false);
-    check_measured_against_stated(node, field, "measured_bandwidth", l.measured_bandwidth, l.bandwidth);
-    // The interface's bandwidth is the datasheet's peak from its parts: far from the level's own, one is wrong.
-    if (published(l.interface) && l.bandwidth.published()) {
-      const data_rate parts = interface_bandwidth(l.interface);
-      if (parts > most_apart * l.bandwidth.value || l.bandwidth.value > most_apart * parts)
-        r_.fail(node["interface"], fields::path(field, "interface"),
-                "gives " + round_trip_text(parts) + " (channels x bus_bits x pin_rate), where the level's bandwidth is " +
-                    round_trip_text(l.bandwidth.value) + "; the two are one peak: check the pin rate's unit");
-    }
+    refuse(node, field, "measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
+    refuse(node, field, "interface", detail::interface_problem(l));
     return l;
   }
 
-  // A measurement runs at most at the datasheet's peak, give or take a clock above its stated one.
-  template <class Q>
-  void check_measured_against_stated(const YAML::Node& node, const std::string& field, std::string_view name,
-                                     const figure<Q>& measured, const figure<Q>& stated) {
-    if (measured.published() && stated.published() && measured.value > most_apart * stated.value)
-      r_.fail(node[std::string{name}], fields::path(field, name),
-              round_trip_text(measured.value) + " is more than 1.5x the datasheet's " + round_trip_text(stated.value) +
-                  "; a measurement stays near or below it");
+  // One of :machine_checks' problems, at its field; none: nothing.
+  void refuse(const YAML::Node& node, const std::string& field, std::string_view name, const std::string& problem) {
+    if (!problem.empty()) r_.fail(node[std::string{name}], fields::path(field, name), problem);
   }
 
   ceiling_description ceiling(const YAML::Node& node, const std::string& field) {
@@ -481,7 +460,7 @@ private:
     if (c.sparse.published() && c.dense.published() && c.sparse.value < c.dense.value)
       r_.fail(node["sparse"], fields::path(field, "sparse"),
               "below the dense peak " + round_trip_text(c.dense.value) + ": sparsity skips work, it does not add any");
-    check_measured_against_stated(node, field, "measured", c.measured, c.dense);
+    refuse(node, field, "measured", detail::measured_problem(c.measured, c.dense));
     return c;
   }
 

@@ -933,4 +933,36 @@ TEST(HostileInput, AKilledWriterLeavesNoTemporaryFile) {
   fs::remove_all(dir);
 }
 
+// Every reader of a machine holds its figures as the machine file's does (the older device and ECM files
+// took a clock of 0.001 Hz, a measured bandwidth 10x its datasheet's); and a peak is 1 to 2^18 FLOP a cycle
+// for each core at the clock: an H100 given 1 SM (its tensor peaks then 499,000 FLOP an SM a cycle) or
+// 65,536 was taken, and 1 SM made its first token faster.
+TEST(HostileInput, EveryMachineReaderHoldsTheSameFigures) {
+  const scratch_directory dir;
+  const std::string source{HML_SOURCE_DIR};
+  const std::string gpu = read_file(source + "/cli/my_gpu.json");
+  const std::string clock_problem{"clock: must be from 1 MHz to 100 GHz (a core's clock; cycles become seconds through it), not 0.001 Hz"};
+  expect_edited_machine_refused(dir, gpu, "\"value\": \"1.41 GHz\"", "\"value\": \"0.001 Hz\"", "clock.json", clock_problem);
+  expect_edited_machine_refused(dir, gpu, "\"cores\": 108", "\"cores\": 1", "one_sm.json",
+                                "compute[2].sparse: 624 TFLOP/s is 443 kFLOP a cycle for each of 1 core at 1.41 GHz; a core "
+                                "does 1 to 262144 FLOP a cycle: check cores, clock and the peak's unit");
+  expect_edited_machine_refused(dir, gpu, "\"cores\": 108", "\"cores\": 65536", "many_sms.json",
+                                "compute[0].dense: 9.7 TFLOP/s is 0.105 FLOP a cycle for each of 65536 cores at 1.41 GHz");
+  expect_edited_machine_refused(dir, gpu, "\"value\": \"1.70 TB/s\"", "\"value\": \"17 TB/s\"", "measured.json",
+                                "memory[1].measured_bandwidth: 17 TB/s is more than 1.5x the datasheet's 2.039 TB/s");
+  expect_edited_machine_refused(dir, gpu, "\"value\": \"3.19 Gbit/s\"", "\"value\": \"31.9 Gbit/s\"", "pins.json",
+                                "memory[1].interface: gives 20.416 TB/s (channels x bus_bits x pin_rate), where the level's "
+                                "bandwidth is 2.039 TB/s");
+
+  const std::string cpu = read_file(source + "/tests/fuzz/corpus/ecm_machine_file/full_duplex.yml");
+  expect_edited_machine_refused(dir, cpu, "clock: 2.4 GHz", "clock: 0.001 Hz", "clock.yml", clock_problem);
+  expect_edited_machine_refused(dir, cpu, "cores: 20", "cores: 20\nFP64 FLOP per cycle: 0.5", "flop.yml",
+                                "FP64 FLOP per cycle: 24 GFLOP/s is 0.5 FLOP a cycle for each of 20 cores at 2.4 GHz");
+
+  const outcome h100 = hml_run({"devices", "h100_sxm", "--format", "yaml"});
+  ASSERT_EQ(h100.status, 0) << h100.err;
+  expect_edited_machine_refused(dir, h100.out, "cores: 132", "cores: 1", "one_sm.yaml",
+                                "compute[3].sparse: 989 TFLOP/s is 499 kFLOP a cycle for each of 1 core at 1.98 GHz");
+}
+
 }  // namespace

@@ -1,0 +1,67 @@
+// hml.report:machine_checks (internal) — what every reader of a machine refuses, whatever the file's format
+// (the machine file, and the older device and ECM files it replaces): a figure no machine has, or two figures
+// of one peak that contradict each other, where a unit or a digit is wrong. Each check gives the problem in
+// words and is empty where the figures hold; the reader names the file, the line and the field.
+module;
+#include <string>
+module hml.report:machine_checks;
+import hml.units;
+import hml.machine_description;
+import :round_trip_text;
+
+namespace hml::detail {
+
+// How far apart two figures of one peak may lie: a measurement above the datasheet's (a clock above the
+// stated one), an interface's peak from its parts beside the level's. Past it a unit or a digit is wrong.
+inline constexpr double most_apart = 1.5;
+
+// A core's clock: cycles become seconds through it (0.001 Hz made memory free in cycles).
+[[nodiscard]] inline std::string clock_problem(const figure<frequency>& clock) {
+  if (!clock.published() || (clock.value >= 1e6 * hertz && clock.value <= 1e11 * hertz)) return {};
+  return "must be from 1 MHz to 100 GHz (a core's clock; cycles become seconds through it), not " +
+         round_trip_text(clock.value);
+}
+
+// What one core (an SM, a CU) does a cycle at a datasheet's peak: the catalog's peaks span 4 FLOP (an RTX
+// 4090's FP64 on each of its 128 SMs) to 16,391 (an A100's sparse INT4), a B200's sparse FP4 about 62,000.
+// Outside 1 to 2^18 the cores, the clock or the peak is wrong: an H100 given 1 SM, or 65,536. A measured peak
+// is not held to it (a probe on a loaded host measures less than a FLOP a cycle), nor is a machine without
+// cores or a clock.
+inline constexpr double least_flop_per_core_cycle = 1;
+inline constexpr double most_flop_per_core_cycle = 262144;
+[[nodiscard]] inline std::string peak_problem(unsigned cores, const figure<frequency>& clock,
+                                              const figure<compute_rate>& peak) {
+  if (cores == 0 || !clock.published() || !peak.published() || peak.kind == provenance::measured) return {};
+  const double per_core_cycle = in(peak.value / (cores * clock.value), flop);
+  if (per_core_cycle >= least_flop_per_core_cycle && per_core_cycle <= most_flop_per_core_cycle) return {};
+  return round_trip_text(peak.value) + " is " + to_string(per_core_cycle * flop) + " a cycle for each of " +
+         std::to_string(cores) + (cores == 1 ? " core" : " cores") + " at " + round_trip_text(clock.value) +
+         "; a core does 1 to 262144 FLOP a cycle: check cores, clock and the peak's unit";
+}
+
+// A measurement runs at most at the datasheet's peak, give or take a clock above its stated one.
+template <class Q>
+[[nodiscard]] std::string measured_problem(const figure<Q>& measured, const figure<Q>& stated) {
+  if (!measured.published() || !stated.published() || !(measured.value > most_apart * stated.value)) return {};
+  return round_trip_text(measured.value) + " is more than 1.5x the datasheet's " + round_trip_text(stated.value) +
+         "; a measurement stays near or below it";
+}
+
+// The interface's bandwidth is the datasheet's peak from its parts: far from the level's own, one is wrong.
+[[nodiscard]] inline std::string interface_problem(const level_description& l) {
+  if (!published(l.interface) || !l.bandwidth.published()) return {};
+  const data_rate parts = interface_bandwidth(l.interface);
+  if (!(parts > most_apart * l.bandwidth.value || l.bandwidth.value > most_apart * parts)) return {};
+  return "gives " + round_trip_text(parts) + " (channels x bus_bits x pin_rate), where the level's bandwidth is " +
+         round_trip_text(l.bandwidth.value) + "; the two are one peak: check the pin rate's unit";
+}
+
+// A stream mix is a measurement of main memory: held against its datasheet figure as every measured figure
+// is. Two measurements are not held against each other: a probe on a loaded host (or a small one, its
+// "memory" still in cache) measures its copy and its triad far apart, and its own file must read.
+[[nodiscard]] inline std::string mix_problem(const stream_mix_bandwidth& mix, const level_description& main) {
+  if (main.bandwidth.kind == provenance::measured) return {};
+  return measured_problem(mix.bandwidth, main.bandwidth);
+}
+
+}  // namespace hml::detail
