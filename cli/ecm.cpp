@@ -93,6 +93,11 @@ std::string cpu_ids() {
 }
 
 std::string cy(hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; }
+
+// A whole count in full digits (57454430 cores); past 10^15, where a double's digits run out, in 6.
+std::string whole_count(double n) {
+  return n < 1e15 ? std::to_string(static_cast<std::uint64_t>(n)) : std::string{hml::format_number(n, hml::general(6)).view()};
+}
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 
 // Each cache's layer condition as the model takes it: the share of the cache that may hold reuse, what the
@@ -268,7 +273,8 @@ void run(const ecm_options& o) {
                                  hml::in(r.core.overlapping, hml::cycle), hml::in(r.core.non_overlapping, hml::cycle)};
       for (const hml::transfer_term& x : r.transfers) row.emplace_back(hml::in(x.time, hml::cycle));
       row.emplace_back(hml::in(r.time, hml::cycle));
-      row.emplace_back(static_cast<double>(r.saturation_cores));
+      // No line from memory: no saturation, empty (null), not 0 cores.
+      row.emplace_back(r.saturation_cores > 0 ? hml::cell{r.saturation_cores} : hml::cell{hml::no_value{}});
       row.emplace_back(hml::in(hml::chip_time(r, n), hml::cycle));
       row.emplace_back(hml::iterations_per_second(r, n, clock));
       row.emplace_back(hml::performance(r, n, clock).value());
@@ -299,7 +305,7 @@ void run(const ecm_options& o) {
   out += layer_conditions(r, c);
   out += r.saturation_cores > 0
              ? "\nmemory saturates at n_s = ceil(" + cy(r.time) + " / " + cy(r.transfers.back().time) +
-                   ") = " + std::to_string(r.saturation_cores) + " cores\n"
+                   ") = " + whole_count(r.saturation_cores) + " cores\n"
              : "\nno line comes from main memory: no saturation\n";
   hml::table scaling{{"cores", "cy/CL (chip)", "iterations/s", "FLOP/s"}, {}};
   for (unsigned n = 1; n <= cores; ++n) {

@@ -107,6 +107,9 @@ void remove_temporary_on_interrupt() {
     // A signal ignored when hml started (SIGINT in a background job, SIGHUP under nohup) stays ignored.
     if (std::signal(signal_number, remove_temporary_and_end) == SIG_IGN) std::signal(signal_number, SIG_IGN);
   }
+  // Past a file size limit (ulimit -f) a write fails with EFBIG, said in one line as a full disk is, where
+  // SIGXFSZ would end the run without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 namespace {

@@ -155,6 +155,11 @@ void for_each_point(const model_space& s, const std::function<void(const model_p
     const auto grid = hml::grid(s.size, s.hit_rate, s.fast, s.slow, s.ops_per_byte, s.latency, s.peak);
     auto at = [&](hml::data_size size, double hit, hml::data_rate fast, hml::data_rate slow,
                   hml::arithmetic_intensity ops, hml::duration latency, hml::compute_rate peak) {
+      // The hit rate is the share the faster tier serves: a "fast" tier slower than the slow one is the two
+      // swapped (hml tiers refuses that order too).
+      if (fast < slow)
+        throw input_error("--fast, --slow: the fast tier's " + hml::to_string(fast) + " is below the slow tier's " +
+                          hml::to_string(slow) + "; --hit-rate is the share the faster tier serves: swap them");
       model_point point;
       point.hit_rate = hit;
       point.fast = fast;

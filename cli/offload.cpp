@@ -26,6 +26,7 @@ struct offload_options {
   std::string link;
   std::string precision = "fp32";
   bool precision_given = false;
+  bool figures_given = false;
   std::string figures;  // add_figures_option sets its default
   std::string in;
   std::string out;
@@ -103,6 +104,10 @@ void run(const offload_options& o) {
   if (o.precision_given && given_host && given_device)
     throw input_error("--precision: the host and the device are given by their peaks (--host-peak, --device-peak), which "
                       "hold at any precision; leave --precision out, or name a catalog --host or --device");
+  // Nor has either a datasheet figure beside a measured one for --figures to choose between.
+  if (o.figures_given && given_host && given_device)
+    throw input_error("--figures: the host and the device are given by their figures (--host-bandwidth, "
+                      "--device-bandwidth), which are the ones taken; leave --figures out, or name a catalog --host or --device");
   // A precision either machine publishes no peak for is --precision's fault, said with the machine's name.
   for (const hml::machine_description* m : {host, device}) check_option("--precision", [&] { (void)hml::roof_named(*m, p); });
   const hml::offload_plan plan = check_option("--precision", [&] {
@@ -193,7 +198,7 @@ void add_offload_command(CLI::App& hml) {
   command->add_option("--link", o->link, "pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., or a rate per direction")
       ->type_name("LINK")
       ->excludes(system);
-  add_figures_option(*command, o->figures);
+  CLI::Option* figures = add_figures_option(*command, o->figures);
   CLI::Option* precision =
       command->add_option("--precision", o->precision, "the kernel's precision (default fp32)")->type_name("NAME");
   command->add_option("--in", o->in, "bytes copied to the device, e.g. 2GiB")->type_name("SIZE")->required();
@@ -203,8 +208,9 @@ void add_offload_command(CLI::App& hml) {
   command->add_option("--chunks", o->chunks, "chunks of the pipelined offload (default 16)")
       ->check(whole_number(1, hml::max_chunks));
   add_output_options(*command, o->output);
-  command->callback([o, precision] {
+  command->callback([o, precision, figures] {
     o->precision_given = precision->count() > 0;
+    o->figures_given = figures->count() > 0;
     run(*o);
   });
 }

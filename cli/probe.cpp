@@ -133,6 +133,13 @@ void run(const probe_command_options& o) {
       note(o.save + " has the levels the probe found and no ECM figures (" +
            std::string{without_library_prefix(e.what())} + ")");
     }
+    // The slowest level probed is called DRAM: where it cannot be, the file says so, not only this run.
+    std::string note_text{machine.note};
+    if (const hml::data_size cache = hml::last_level_cache(); !(cache < options.working_sets.back())) {
+      note_text += std::string{note_text.empty() ? "" : "; "} + "the level called DRAM is a cache: the largest working set, " +
+                   size_text(options.working_sets.back()) + ", fit the last-level cache (" + size_text(cache) + ")";
+      machine.note = note_text;
+    }
     const bool json = o.save.ends_with(".json");
     write_for_option("--save", [&] {
       hml::write_file_atomically(o.save, hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml,

@@ -123,8 +123,10 @@ void run(const tiers_options& o) {
         t.add_row({r.policy, std::string{"no"}, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}});
         continue;
       }
+      // Only a cache has a hit rate: the other policies' is empty (null), not 0.
+      const hml::cell hit = r.placement.policy == "cache" ? hml::cell{r.placement.hit_rate} : hml::cell{hml::no_value{}};
       t.add_row({r.policy, std::string{"yes"}, r.placement.bandwidth.value(), r.placement.time.value(),
-                 r.placement.tiers[0].bytes, r.placement.tiers[0].traffic, r.placement.hit_rate});
+                 r.placement.tiers[0].bytes, r.placement.tiers[0].traffic, hit});
     }
     emit(o.output, render(t, format, hml::general(17)));
     return;
@@ -168,11 +170,13 @@ void add_tiers_command(CLI::App& hml) {
   auto* machine = command->add_option("--machine", o->machine, "a machine with two tiers or more: " + std::string{machine_help})
                       ->type_name("NAME|FILE")
                       ->excludes(system);
-  add_figures_option(*command, o->figures);
+  CLI::Option* figures = add_figures_option(*command, o->figures);
+  // Tiers given by their figures have no datasheet or measurement to choose between.
   command->add_option("--tier", o->tiers, "a tier NAME:CAPACITY:BANDWIDTH[:WRITE], fastest first (repeat)")
       ->type_name("SPEC")
       ->excludes(system)
-      ->excludes(machine);
+      ->excludes(machine)
+      ->excludes(figures);
   command->add_option("--footprint", o->footprint, "the working set's size, e.g. 200GiB")->type_name("SIZE")->required();
   command->add_option("--hot-bytes", o->hot_bytes, "share of the bytes that is hot (default 1: uniform)");
   command->add_option("--hot-accesses", o->hot_accesses, "share of the accesses the hot bytes take (default 1)");

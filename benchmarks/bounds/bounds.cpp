@@ -83,9 +83,11 @@ std::vector<bound_run> runs_at_bounds(const options& o, const fs::path& work) {
   const std::vector<std::string> sweep{"sweep", "--bandwidth", "1Gbit/s:1Tbit/s:" + axes_side + ":log", "--ops-per-byte",
                                        "0.25:16:" + axes_side};
   const std::uint64_t cores = hml::max_cores / scale;
-  // The scaling table stops at a machine's cores: Sandy Bridge EP with as many as a machine may have.
+  // The scaling table stops at a machine's cores: Sandy Bridge EP with as many as a machine may have, its peak
+  // theirs (8 FLOP a core and cycle, as the readers check).
   hml::machine_description many_cores = hml::machine_named("snb_e5_2680");
   many_cores.cores = static_cast<unsigned>(cores);
+  many_cores.compute[0].dense = hml::derived_peak(many_cores.cores, many_cores.clock, 8);
   const fs::path many_cores_file = work / "many_cores.yaml";
   std::ofstream{many_cores_file, std::ios::binary} << hml::write_machine_file(many_cores, hml::file_syntax::yaml);
   const std::uint64_t kernels = hml::max_chart_kernels / scale;

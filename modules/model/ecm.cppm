@@ -22,6 +22,7 @@
 module;
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 export module hml.ecm;
 export import hml.cache_traffic;
@@ -194,7 +195,9 @@ struct ecm_result {
   fixed_list<transfer_term, max_memory_levels> transfers{};  // L1L2, L2L3, ..., last cache to memory
   fixed_list<cycles, max_memory_levels> predictions{};       // data in L1, L2, ..., main memory
   cycles time{};                                             // T_ECM: data where the kernel's arrays are
-  unsigned saturation_cores = 0;  // ceil(T_ECM / T_L3Mem); 0 where no line comes from memory
+  // ceil(T_ECM / T_L3Mem), a whole number (past any machine's cores where the in-core time dwarfs the memory
+  // term: a double, as a count of 2^32 or more wrapped); 0 where no line comes from memory.
+  double saturation_cores = 0;
   double iterations_per_cacheline = 0;
   double flop_per_cacheline = 0;
   cache_traffic traffic{};  // the layer conditions the transfer terms come from
@@ -239,10 +242,13 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
   const cycles memory_term = r.transfers.back().time;
   if (memory_term.value() > 0) {
     // ceil(T_ECM / T_L3Mem), with a ratio within 1e-9 of an integer taken as that integer (std::ceil is
-    // not constexpr in C++20).
+    // not constexpr in C++20); from 2^52 on every double is a whole number.
     const double ratio = r.time / memory_term;
-    r.saturation_cores = static_cast<unsigned>(ratio);
-    if (static_cast<double>(r.saturation_cores) < ratio - 1e-9) ++r.saturation_cores;
+    r.saturation_cores = ratio;
+    if (ratio < 0x1p52) {
+      r.saturation_cores = static_cast<double>(static_cast<std::uint64_t>(ratio));
+      if (r.saturation_cores < ratio - 1e-9) r.saturation_cores += 1;
+    }
   }
   r.iterations_per_cacheline = static_cast<double>(c.cacheline_bytes) / static_cast<double>(element_bytes(k));
   r.flop_per_cacheline = k.flops.total() * r.iterations_per_cacheline;

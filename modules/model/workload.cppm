@@ -68,14 +68,14 @@ export namespace hml::detail {
 // validated the pattern once, up front).
 [[nodiscard]] constexpr data_size traffic_unchecked(data_size useful, const access_pattern& p) noexcept {
   if (p.order == access_order::sequential) return useful;
-  // Each element touches ceil(element / line) whole lines.
-  const double lines_per_element = [&] {
-    const double ratio = p.element / p.line;
+  const auto ceil = [](double ratio) {
     if (ratio >= 0x1p52) return ratio;  // a double this large is a whole number already (and past a long long)
     const auto whole = static_cast<double>(static_cast<long long>(ratio));
     return whole == ratio ? ratio : whole + 1.0;
-  }();
-  return useful * (lines_per_element * (p.line / p.element));
+  };
+  // Each access reads a whole element (9 B of 8 B elements are 2 accesses, not 1.125), and each element
+  // touches ceil(element / line) whole lines.
+  return ceil(useful / p.element) * ceil(p.element / p.line) * p.line;
 }
 
 }  // namespace hml::detail

@@ -235,6 +235,7 @@ public:
       d.memory.push_back(level(memory[i], "memory[" + std::to_string(i) + "]"));
     }
     const level_description& main = d.memory.back();
+    refuse("memory[" + std::to_string(memory.size() - 1) + "].scope", detail::main_memory_scope_problem(main));
     if (!main.bandwidth.published() && !main.measured_bandwidth.published()) {
       fail("memory[" + std::to_string(memory.size() - 1) + "]",
            "main memory (the last level) needs a bandwidth or a measured_bandwidth");

@@ -161,6 +161,10 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     }
   }
 
+  const YAML::Node main_node = levels[levels.size() - 1];
+  if (const std::string problem = detail::main_memory_rate_problem(m); !problem.empty())
+    r.fail(main_node["upstream throughput"], yaml_reader::path(yaml_reader::item("memory hierarchy", levels.size() - 1),
+                                                               "upstream throughput"), problem);
   // Every path needs a rate: per cycle, or the level's bandwidth (main memory: or a measured mix).
   for (std::size_t i = 1; i < m.memory.size(); ++i) {
     const bool last = i + 1 == m.memory.size();

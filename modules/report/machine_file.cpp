@@ -350,6 +350,10 @@ private:
           r_.fail(node["attention_rate"], fields::path(field, "attention_rate"),
                   round_trip_text(m.attention_rate.value) + " is above the " + std::string{id_of(p)} + " tensor peak " +
                       round_trip_text(peak) + ", whose work attention is");
+        if (m.attention_rate.value < detail::least_share * peak)
+          r_.fail(node["attention_rate"], fields::path(field, "attention_rate"),
+                  round_trip_text(m.attention_rate.value) + " is less than 1 % of the " + std::string{id_of(p)} +
+                      " tensor peak " + round_trip_text(peak) + ", whose work attention is: check the unit's prefix");
       }
     }
 
@@ -389,6 +393,10 @@ private:
       r_.fail(levels[levels.size() - 1], fields::item(memory_field, levels.size() - 1),
               "main memory (the last level) needs a bandwidth, a measured_bandwidth or memory_bandwidths");
     }
+    const YAML::Node main_node = levels[levels.size() - 1];
+    const std::string main_field = fields::item(memory_field, levels.size() - 1);
+    refuse(main_node, main_field, "upstream", detail::main_memory_rate_problem(m));
+    refuse(main_node, main_field, "scope", detail::main_memory_scope_problem(main));
     out_.machines.push_back(&out_.machine_store.emplace_back(m));
   }
 

@@ -157,6 +157,14 @@ inline std::optional<double> figure_field(const kernels_csv::record& r, std::str
   } catch (const std::invalid_argument& e) {
     throw kernels_csv_error{r.line, name + ": " + std::string{std::string_view{e.what()}.substr(std::string_view{e.what()}.starts_with("hml: ") ? 5 : 0)}};
   }
+  // What a measured serving run can be: a time from 1 us to a day, 0.001 to 10^9 tokens a second. Past them a
+  // unit is wrong, and the error against it would read as 10^34 %.
+  const bool time = c != throughput;
+  if (time ? (value < 1e-6 || value > 86400) : (value < 1e-3 || value > 1e9)) {
+    throw kernels_csv_error{r.line, name + ": " + std::string{text.substr(0, 64)} + " is outside " +
+                                        (time ? "1 us to 1 day" : "0.001 to 1e9 tokens a second") +
+                                        ", what a measured run can be; check the unit"};
+  }
   return value;
 }
 

@@ -93,7 +93,9 @@ public:
   // unseen) and a second document after "---" are errors, not silently ignored. So is an alias (*name):
   // one that names its own node makes a cycle, nested ones grow tenfold a level ("billion laughs"), and
   // every walk of the tree would follow them; no field of hml's files needs one.
-  YAML::Node load(std::string_view text) const {
+  YAML::Node load(std::string_view given) const {
+    const std::string joined = surrogate_pairs_joined(given);
+    const std::string_view text = joined;
     if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
       throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
@@ -122,8 +124,12 @@ public:
       // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there).
       const std::size_t first = text.find_first_not_of(" \t\r\n");
       const bool json = first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+      const bool lone_surrogate = json && e.msg.starts_with("invalid unicode");
       throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + (json ? ": not JSON: " : ": not YAML: ") +
-                  e.msg + (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
+                  e.msg + (tab ? "; the line is indented with a tab, and YAML indents with spaces" : "") +
+                  (lone_surrogate ? " (a \\uD800-\\uDFFF escape without its pair; a character past U+FFFF is two, "
+                                    "as \\uD83D\\uDE00)"
+                                  : ""));
     }
     if (!root.IsDefined() || root.IsNull()) throw Error(std::string{file_} + ":1: the file is empty");
     refuse_tags(root, "");
@@ -152,6 +158,54 @@ public:
   }
 
   // Line `index` (0-based) of `text`, without its line break; empty past the end.
+  // JSON writes a character past U+FFFF as a UTF-16 pair of escapes ("\uD83D\uDE00", Python's json.dump by
+  // default); YAML's \u takes code points only, and yaml-cpp refuses each half. A pair in a string of a JSON
+  // text becomes YAML's own 32-bit escape ("\U0001F600"); anything else is left to the parser.
+  static std::string surrogate_pairs_joined(std::string_view text) {
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || (text[first] != '{' && text[first] != '[') ||
+        text.find("\\u") == std::string_view::npos)
+      return std::string{text};
+    const auto unit_at = [&](std::size_t at) -> long {  // the 4 hex digits of "\uXXXX" at `at`, or -1
+      if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u') return -1;
+      long unit = 0;
+      for (std::size_t i = at + 2; i < at + 6; ++i) {
+        const char c = text[i];
+        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (digit < 0) return -1;
+        unit = unit * 16 + digit;
+      }
+      return unit;
+    };
+    std::string out;
+    out.reserve(text.size());
+    bool in_string = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if (!in_string) {
+        in_string = text[i] == '"';
+        out += text[i];
+        continue;
+      }
+      if (text[i] == '"') in_string = false;
+      if (text[i] != '\\' || i + 1 >= text.size()) {
+        out += text[i];
+        continue;
+      }
+      const long high = unit_at(i), low = unit_at(i + 6);
+      if (high >= 0xD800 && high <= 0xDBFF && low >= 0xDC00 && low <= 0xDFFF) {
+        const long code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+        static constexpr char hex[] = "0123456789ABCDEF";
+        out += "\\U";
+        for (int shift = 28; shift >= 0; shift -= 4) out += hex[(code >> shift) & 0xF];
+        i += 11;
+      } else {
+        out += text.substr(i, 2);  // an escape: its second character is never the string's end
+        ++i;
+      }
+    }
+    return out;
+  }
+
   static std::string_view line_at(std::string_view text, int index) {
     std::size_t begin = 0;
     for (int i = 0; i < index && begin != std::string_view::npos; ++i) {

@@ -65,7 +65,7 @@ TEST(EcmFiles, MachineFileGivesTheCatalogMachinesResults) {
     EXPECT_DOUBLE_EQ(from_files.transfers[i].lines, from_code.transfers[i].lines) << i;
     EXPECT_DOUBLE_EQ(hml::in(from_files.transfers[i].time, hml::cycle), hml::in(from_code.transfers[i].time, hml::cycle)) << i;
   }
-  EXPECT_EQ(from_files.saturation_cores, 4U);
+  EXPECT_EQ(from_files.saturation_cores, 4.0);
   EXPECT_EQ(file.cpu().cores, 8U);
   EXPECT_EQ(file.cpu().memory_bandwidths.size(), 3U);
 }

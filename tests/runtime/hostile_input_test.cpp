@@ -19,6 +19,7 @@
 #include "cli_harness.hpp"
 
 import hml;
+import hml.probe;  // hml::last_level_cache: whether the probe's largest working set fits it
 
 namespace {
 
@@ -963,6 +964,113 @@ TEST(HostileInput, EveryMachineReaderHoldsTheSameFigures) {
   ASSERT_EQ(h100.status, 0) << h100.err;
   expect_edited_machine_refused(dir, h100.out, "cores: 132", "cores: 1", "one_sm.yaml",
                                 "compute[3].sparse: 989 TFLOP/s is 499 kFLOP a cycle for each of 1 core at 1.98 GHz");
+}
+
+// A ninth held-out trial (about 820 inputs): what it found taken silently is refused in one line or mended.
+TEST(HostileInput, ANinthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string source{HML_SOURCE_DIR};
+  // The saturation point past 2^32 cores wrapped (1e12 cy in the core gave 1,619,852,238 cores); a kernel
+  // with no line from memory has none (null), not 0 cores.
+  const std::vector<std::string> slow_core{"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "1e12", "--t-nol", "1e12"};
+  const outcome wide = hml_run(slow_core);
+  ASSERT_EQ(wide.status, 0) << wide.err;
+  EXPECT_NE(wide.out.find(") = 57454427086 cores"), std::string::npos) << wide.out;
+  std::vector<std::string> as_json = slow_core;
+  as_json.insert(as_json.end(), {"--format", "json"});
+  const outcome wide_json = hml_run(as_json);
+  ASSERT_EQ(wide_json.status, 0) << wide_json.err;
+  EXPECT_EQ(nlohmann::json::parse(wide_json.out)[0]["saturation_cores"].get<double>(), 57454427086.0);
+  const outcome in_cache = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "100", "--format", "json"});
+  ASSERT_EQ(in_cache.status, 0) << in_cache.err;
+  EXPECT_TRUE(nlohmann::json::parse(in_cache.out)[0]["saturation_cores"].is_null()) << in_cache.out;
+
+  // Main memory's figures: a rate in B/cy beside its bandwidth (the ECM took one memory, the roofline beside it
+  // another), main memory per core (ignored), measurements 1/1000 of their datasheet's (GB/s for TB/s), an
+  // attention rate of 1e-20 FLOP/s (a prefill of 10^30 s).
+  const outcome snb = hml_run({"devices", "snb_e5_2680", "--format", "yaml"});
+  ASSERT_EQ(snb.status, 0) << snb.err;
+  const std::string mem_bandwidth = "    bandwidth: {value: 44.42 GB/s, kind: measured, source: kerncraft-snb}";
+  expect_edited_machine_refused(dir, snb.out, mem_bandwidth, mem_bandwidth + "\n    upstream: {rate: 1000 B/cy}", "rate.yaml",
+                                "memory[3].upstream: main memory's path is its bandwidth (or its stream mixes): a rate in B/cy "
+                                "beside it is a second figure for the same path; give one");
+  expect_edited_machine_refused(dir, snb.out, mem_bandwidth, mem_bandwidth + "\n    scope: per core", "scope.yaml",
+                                "memory[3].scope: main memory (the last level) is shared by the cores");
+  const std::string old_cpu = read_file(source + "/tests/fuzz/corpus/ecm_machine_file/full_duplex.yml");
+  expect_edited_machine_refused(dir, old_cpu, "bandwidth: 120.42 GB/s}", "bandwidth: 120.42 GB/s, upstream throughput: 1 B/cy}",
+                                "rate.yml", "memory hierarchy[3].upstream throughput: main memory's path is its bandwidth");
+  const outcome h100 = hml_run({"devices", "h100_sxm", "--format", "yaml"});
+  ASSERT_EQ(h100.status, 0) << h100.err;
+  expect_edited_machine_refused(dir, h100.out, "measured_bandwidth: {value: 2.97 TB/s", "measured_bandwidth: {value: 2.97 GB/s",
+                                "giga.yaml", "memory[2].measured_bandwidth: 2.97 GB/s is less than 1 % of the datasheet's 3.35 TB/s");
+  expect_edited_machine_refused(dir, h100.out, "attention_rate: {value: 347 TFLOP/s", "attention_rate: {value: 1e-20 FLOP/s",
+                                "attention.yaml", "attention_rate: 1e-20 FLOP/s is less than 1 % of the bf16 tensor peak");
+
+  // JSON writes a character past U+FFFF as a pair of escapes (Python's json.dump): read as the character; one
+  // half alone is said so.
+  const outcome h100_json = hml_run({"devices", "h100_sxm", "--format", "json"});
+  ASSERT_EQ(h100_json.status, 0) << h100_json.err;
+  std::string emoji = h100_json.out;
+  emoji.replace(emoji.find("\"NVIDIA H100 SXM5 80GB\""), 23, "\"GPU \\ud83d\\ude00\"");
+  const outcome read_back = hml_run({"devices", dir.file("emoji.json", emoji).string()});
+  ASSERT_EQ(read_back.status, 0) << read_back.err;
+  EXPECT_TRUE(read_back.out.starts_with("h100_sxm: GPU \xF0\x9F\x98\x80\n")) << read_back.out;
+  std::string lone = h100_json.out;
+  lone.replace(lone.find("\"NVIDIA H100 SXM5 80GB\""), 23, "\"GPU \\ud83d\"");
+  expect_input_error(hml_run({"devices", dir.file("lone.json", lone).string()}),
+                     "(a \\uD800-\\uDFFF escape without its pair; a character past U+FFFF is two, as \\uD83D\\uDE00)");
+
+  // --figures where every figure is given has nothing to choose between; a "fast" tier slower than the slow.
+  expect_input_error(hml_run({"tiers", "--tier", "A:1GiB:1TB/s", "--tier", "B:4GiB:1GB/s", "--footprint", "2GiB", "--figures", "stated"}),
+                     "--figures, --tier: not together; give one of them");
+  expect_input_error(hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth", "2TB/s",
+                              "--device-peak", "50TFLOP/s", "--link", "64GB/s", "--in", "1GB", "--out", "1GB", "--figures", "stated"}),
+                     "--figures: the host and the device are given by their figures");
+  expect_input_error(hml_run({"lab", "--hit-rate", "0.5", "--fast", "1GB/s", "--slow", "1TB/s"}),
+                     "--fast, --slow: the fast tier's 1 GB/s is below the slow tier's 1 TB/s; --hit-rate is the share the "
+                     "faster tier serves: swap them");
+
+  // A random access reads whole elements: 9 B of 8 B elements are two, as 16 B are (it counted 1.125).
+  const auto random_time = [](const char* size) {
+    const outcome o = hml_run({"lab", "--pattern", "random", "--latency", "0s", "--size", size});
+    EXPECT_EQ(o.status, 0) << o.err;
+    const std::size_t at = o.out.find("Memory time");
+    return o.out.substr(at, o.out.find('\n', at) - at);
+  };
+  EXPECT_EQ(random_time("9B"), random_time("16B"));
+  EXPECT_NE(random_time("9B"), random_time("8B"));
+
+  // Only a cache has a hit rate: flat and best placement leave it empty (it read 0 beside a 50 % share).
+  const outcome tiers = hml_run({"tiers", "--tier", "A:1GiB:1TB/s", "--tier", "B:4GiB:1GB/s", "--footprint", "2GiB", "--format", "json"});
+  ASSERT_EQ(tiers.status, 0) << tiers.err;
+  for (const nlohmann::json& row : nlohmann::json::parse(tiers.out)) {
+    EXPECT_EQ(row["hit_rate"].is_null(), row["policy"] != "cache") << row.dump();
+  }
+
+  // A file size limit (ulimit -f) is one line, as a full disk is, where SIGXFSZ ended the run without a word.
+  const fs::path limited = dir.path / "limited.csv";
+  const std::string command = "ulimit -f 100; " + shell_quoted(HML_CLI) + " sweep --size 1MB:1GB:100000 --format csv -o " +
+                              shell_quoted(limited.string()) + " 2>" + shell_quoted((dir.path / "xfsz.err").string());
+  const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
+  EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 2) << raw;
+  EXPECT_EQ(read_file(dir.path / "xfsz.err"), "hml: error: -o: cannot write '" + limited.string() + "': File too large\n");
+  EXPECT_FALSE(fs::exists(limited));
+
+  // Measured serving figures out of what a run can be (a unit wrong) read as errors of 10^34 %.
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("tiny.csv", header + "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128,128,1e-30 s,,,,x,y\n").string()}),
+                     "tiny.csv:2: ttft: 1e-30 s is outside 1 us to 1 day, what a measured run can be; check the unit");
+  expect_input_error(hml_run({"llm", "--compare", dir.file("rate.csv", header + "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128,128,,,,1e-30,x,y\n").string()}),
+                     "rate.csv:2: output_tokens_per_s: 1e-30 is outside 0.001 to 1e9 tokens a second");
+
+  // The probe's file says when its "DRAM" is a cache, as the run does (the file carried no trace of it).
+  const fs::path probed = dir.path / "host.yaml";
+  const outcome probe = hml_run({"probe", "--largest", "1MiB", "--min-time", "1ms", "--repetitions", "1", "--threads", "1", "--save",
+                                 probed.string()});
+  ASSERT_EQ(probe.status, 0) << probe.err;
+  using namespace hml::literals;
+  const bool in_cache_probe = !(hml::last_level_cache() < 1_MiB);
+  EXPECT_EQ(read_file(probed).find("the level called DRAM is a cache") != std::string::npos, in_cache_probe) << read_file(probed);
 }
 
 }  // namespace
