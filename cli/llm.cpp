@@ -383,7 +383,7 @@ void llm::add_estimate(hml::table& summary, hml::estimate e) {
   summary.rows.back().emplace_back(std::string{e == hml::estimate::bound ? "bound" : "expected"});
 }
 
-std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i) {
+std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i, bool attention_rate) {
   if (i.estimate == hml::estimate::bound) return "ideal bound (--bound)";
   // Tiles are a GPU's: a product on tensor units, over the machine's SMs.
   const bool tensor_units = std::ranges::any_of(
@@ -396,7 +396,7 @@ std::string llm::estimate_text(const hml::machine_description& d, const hml::inf
   const std::string overhead = d.kernel_overhead.published() ? text(d.kernel_overhead.value) + " a kernel"
                                                              : std::string{"no kernel overhead published"};
   const std::string attention =
-      d.attention_rate.published() ? ", prefill attention at " + text(d.attention_rate.value) + " on its causal tiles" : "";
+      attention_rate ? ", prefill attention at " + text(d.attention_rate.value) + " on its causal tiles" : "";
   return "expected (" + tiles + ", " + overhead + attention + "; --bound for the ideal bound)";
 }
 

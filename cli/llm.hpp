@@ -115,8 +115,8 @@ inline hml::estimate estimate_of(const run_options& o) { return o.bound ? hml::e
 // The JSON summary's `estimate` column: which time the run computed, "expected" or "bound".
 void add_estimate(hml::table& summary, hml::estimate e);
 // Which time is computed, as the output says it: "expected (128 x 128 tiles in waves over 132 SMs, 4.68 us a
-// kernel)" or "ideal bound".
-std::string estimate_text(const hml::machine_description& d, const hml::inference_options& i);
+// kernel)" or "ideal bound"; the machine's attention rate named where `attention_rate` (an operator takes it).
+std::string estimate_text(const hml::machine_description& d, const hml::inference_options& i, bool attention_rate);
 // Every compute kind the steps of `g` use must have a peak on the machine: says which does not, and what it has.
 void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                       const hml::inference_options& i);

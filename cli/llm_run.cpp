@@ -1,6 +1,7 @@
 // `hml llm`'s run: the steps, the generation, the serving figures and the memory from hml.transformer, as a
 // table or as CSV and JSON rows (llm.cpp reads the options); and the check that the machine has a peak for
 // each operator's precision, blaming the options that chose it.
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -121,11 +122,18 @@ std::uint64_t largest_beside(const hml::transformer& t, const hml::transformer* 
   return draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i);
 }
 
+// Whether a step runs an operator at the machine's measured attention rate (a fused 16-bit prefill's).
+bool takes_attention_rate(const hml::step_analysis& s, const hml::machine_description& d) {
+  return std::any_of(s.operators.begin(), s.operators.end(),
+                     [&](const hml::operator_time& x) { return hml::at_attention_rate(x.op, d); });
+}
+
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
-// per device (`memory`, at `context` tokens) against its capacity.
+// per device (`memory`, at `context` tokens) against its capacity; `attention_rate`: whether a step takes the
+// machine's measured attention rate, which the time's line then names.
 std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
                     const hml::inference_options& i, const std::string& what, std::uint64_t context,
-                    const hml::memory_use& memory, const hml::transformer* draft) {
+                    const hml::memory_use& memory, const hml::transformer* draft, bool attention_rate) {
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
   const bool capacity_known = hml::main_memory(d).capacity.published();
   const unsigned devices = i.tensor_parallel * i.pipeline.stages;
@@ -136,7 +144,7 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          (i.types.weight_group > 0 ? " in groups of " + std::to_string(i.types.weight_group) : "") +
          ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
          "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
-         "time: " + llm::estimate_text(d, i) + "\n" +
+         "time: " + llm::estimate_text(d, i, attention_rate) + "\n" +
          "memory per device" + (draft != nullptr ? " (the model's and the draft's)" : std::string{}) + ": weights " +
          text(memory.weights) + " + KV cache" +
          (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
@@ -345,7 +353,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   }
   hml::table rows{table_columns, {}};
   add_rows(rows, "decode", step, true);
-  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory, draft) + "decode step (batch " +
+  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory, draft, takes_attention_rate(step, d)) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
                      llm::token_rate_text(rate.per_second) + " tokens/s\n" +
@@ -387,6 +395,10 @@ void llm::run(const run_options& o) {
     throw input_error("--format csv: the operator rows alone, without what --requests, --chunk and --draft add; "
                       "give --format json (their figures beside the rows) or no --format");
   }
+  // The scheduler runs the model alone: a draft beside it would take memory and steps it does not count.
+  if (o.requests && !o.draft.empty())
+    throw input_error("--requests, --draft: not together; continuous batching is modelled without speculative decoding "
+                      "(the draft's weights, its KV cache and its steps); give one of them");
   // Continuous batching first: its checks refuse a run at once that the generation below would take
   // seconds to analyse (a million tokens) before them.
   const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
@@ -405,7 +417,7 @@ void llm::run(const run_options& o) {
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};
     add_rows(table, "prefill", prefill, false);
-    add_rows(table, "decode", decode, false);
+    if (g.generate > 1) add_rows(table, "decode", decode, false);  // one token comes from the prefill alone
     // The serving figures and the memory (JSON only; the CSV is the rows alone).
     hml::table summary{{"time_to_first_token_s", "time_per_output_token_s", "end_to_end_latency_s",
                         "output_tokens_per_s", "memory_per_device_B", "memory_capacity_B", "largest_batch"},
@@ -430,10 +442,12 @@ void llm::run(const run_options& o) {
   add_rows(prefill_table, "prefill", prefill, true);
   add_rows(decode_table, "decode", decode, true);
   std::string out = heading(o, t, d, i, "prompt " + std::to_string(g.prompt) + ", generate " + std::to_string(g.generate),
-                            context, memory, draft) +
+                            context, memory, draft, takes_attention_rate(prefill, d)) +
                     "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
-                    hml::format_table(prefill_table) + "\n" + "decode step (batch " + std::to_string(g.batch) +
-                    ", context " + std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n" +
+                    hml::format_table(prefill_table) + "\n" +
+                    (g.generate > 1 ? "decode step (batch " + std::to_string(g.batch) + ", context " +
+                                          std::to_string(g.prompt + 1) + "):\n" + hml::format_table(decode_table) + "\n"
+                                    : std::string{"no decode step: the one token generated comes from the prefill\n"}) +
                     "time to first token: " + text(run.prefill.value) + "\n";
   if (g.generate > 1) {
     out += "decode: " + text(run.decode.value) + " for " + std::to_string(g.generate - 1) + " steps, " +
@@ -453,7 +467,7 @@ void llm::run(const run_options& o) {
   }
   out += speculation_line(o, speculative, g.prompt + 1);
   out += continuous_line(o, continuous);
-  out += ridge_line(t, d, i, g.prompt + 1);
+  if (g.generate > 1) out += ridge_line(t, d, i, g.prompt + 1);
   if (i.tensor_parallel > 1) {
     const auto rate = [](hml::data_rate r) {
       return r.value() == __builtin_inf() ? std::string{"any bandwidth (its latencies alone exceed the step)"}

@@ -3,6 +3,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 #include <CLI/CLI.hpp>
@@ -108,8 +109,16 @@ void run(const offload_options& o) {
   if (o.figures_given && given_host && given_device)
     throw input_error("--figures: the host and the device are given by their figures (--host-bandwidth, "
                       "--device-bandwidth), which are the ones taken; leave --figures out, or name a catalog --host or --device");
-  // A precision either machine publishes no peak for is --precision's fault, said with the machine's name.
-  for (const hml::machine_description* m : {host, device}) check_option("--precision", [&] { (void)hml::roof_named(*m, p); });
+  // A precision either machine publishes no peak for is --precision's fault, said with the machine's name (and,
+  // where the user gave none, as the default it is).
+  for (const hml::machine_description* m : {host, device}) {
+    try {
+      (void)hml::roof_named(*m, p);
+    } catch (const std::invalid_argument& e) {
+      throw input_error(std::string{o.precision_given ? "--precision" : "--precision (fp32, the default)"} + ": " +
+                        std::string{without_library_prefix(e.what())} + "; give --precision with one of those");
+    }
+  }
   const hml::offload_plan plan = check_option("--precision", [&] {
     return hml::plan_offload(job, *host, *device, *link, p, {.chunks = o.chunks});
   });

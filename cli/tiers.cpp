@@ -70,9 +70,9 @@ void run(const tiers_options& o) {
   if (memory.tiers.size() < 2) {
     throw input_error(tiers_from + ": one tier; a tiered memory has two or more: " +
                       (tiers_from == "--tier" ? std::string{"give --tier NAME:CAPACITY:BANDWIDTH[:WRITE] twice or more"}
-                                              : "give " + tiers_from +
-                                                    " xeon_max or xeon_max_9480 (two tiers each), or --tier twice or "
-                                                    "more in its place"));
+                                              : tiers_from == "--system"
+                                                  ? "give --system xeon_max (two tiers), or --tier twice or more in its place"
+                                                  : "give --machine xeon_max_9480 (two tiers), or --tier twice or more in its place"));
   }
   check_option(tiers_from, [&] { hml::validate(memory); });
   if (title.empty()) title = "the given tiers";
@@ -111,6 +111,19 @@ void run(const tiers_options& o) {
   });
   attempt("weighted interleave", hml::interleave_fits(memory, w), [&] { return hml::weighted_interleave(memory, w); });
   if (two) {
+    // The best placement takes the faster tier first at the working set's mix of reads and writes: a tier fast
+    // to read and slow to write falls behind where --write-share makes it, and that is the option to name.
+    const hml::data_rate first = hml::detail::tier_rate_of(memory.tiers[0], w.write_share);
+    const hml::data_rate second = hml::detail::tier_rate_of(memory.tiers[1], w.write_share);
+    if (first < second) {
+      const bool by_writes = !(memory.tiers[0].read < memory.tiers[1].read);
+      const auto rate = [](hml::data_rate r) { return hml::to_string(r, {.number = hml::general(4)}); };
+      throw input_error(tiers_from + (by_writes ? ", --write-share" : "") + ": the first tier serves " + rate(first) +
+                        (by_writes ? " at this write share" : "") + ", below the second's " + rate(second) +
+                        "; the best placement takes the faster tier first: " +
+                        (by_writes ? "give the tiers in the order they serve this mix, or a smaller --write-share"
+                                   : "give the faster tier first"));
+    }
     check_option(tiers_from, [&] {  // the tiers are the option's that gave them (--machine's, --system's too)
       attempt("best placement", hml::any_placement_fits(memory, w), [&] { return hml::best_placement(memory, w); });
     });

@@ -221,6 +221,16 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
       throw kernels_csv_error{r.line, "tpot: " + given(tpot) + " for each of " + std::to_string(run.generate - 1) +
                                           " tokens after the first is longer than e2e " + given(e2e) +
                                           ", which holds them; check the two"};
+    // And it is the two together (TPOT is (e2e - TTFT) / (generate - 1), as vLLM's benchmark and hml define it,
+    // linear, so means keep it): a row more than 1.5x from its sum, either way, is mistyped.
+    if (ttft_s && (tpot_s || run.generate == 1)) {
+      const double sum = *ttft_s + (tpot_s ? *tpot_s * static_cast<double>(run.generate - 1) : 0.0);
+      if (sum > 1.5 * *e2e_s || *e2e_s > 1.5 * sum)
+        throw kernels_csv_error{r.line, "e2e: " + given(e2e) + " is more than 1.5x from " +
+                                            (tpot_s ? "ttft + (generate - 1) x tpot = " : "ttft (one token generated), ") +
+                                            to_string(sum * second) + ", which it should equal; check " +
+                                            (tpot_s ? "the three" : "the two")};
+    }
     // A batch's tokens over its run: output tokens a second are batch x generate / e2e (a continuous run's
     // requests overlap, so only a batch is checked).
     const auto& tokens_per_s = run.figure(serving_metric::output_throughput);

@@ -171,7 +171,8 @@ TEST(HeteroCli, BadInputIsOneLine) {
   // The default precision, fp32, on a CPU whose file has only FP64: the machine and what it has are named.
   expect_input_error(hml_run({"offload", "--host", "snb_e5_2680", "--device", "h100_sxm", "--link", "pcie5x16", "--in", "1GB",
                               "--out", "1GB", "--flops", "1TFLOP"}),
-                     "--precision: Intel Xeon E5-2680 (Sandy Bridge EP) publishes no FP32 (vector or tensor) peak; it has fp64_vector");
+                     "--precision (fp32, the default): Intel Xeon E5-2680 (Sandy Bridge EP) publishes no FP32 (vector or tensor) "
+                     "peak; it has fp64_vector; give --precision with one of those");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
                         "--tier: a tier is NAME:CAPACITY:BANDWIDTH");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GB/s:1GB/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),

@@ -423,7 +423,8 @@ TEST(HostileInput, AThirdTrialsFindingsAreOneLineNamingTheOption) {
                                                     "  - {name: A, capacity: 1 TB, bandwidth: 1 GB/s}\n"
                                                     "  - {name: B, capacity: 2 TB, bandwidth: 100 GB/s}\n");
   expect_input_error(hml_run({"tiers", "--machine", slow_first.string(), "--footprint", "1GB"}),
-                     "hml: error: --machine: the best placement takes the faster tier first");
+                     "hml: error: --machine: the first tier serves 1 GB/s, below the second's 100 GB/s; the best placement "
+                     "takes the faster tier first: give the faster tier first");
   // A plain number is bytes in a tier's capacity as in --footprint.
   EXPECT_EQ(hml_run({"tiers", "--tier", "HBM:64000000000:1638.4GB/s", "--tier", "DDR:512GB:200GB/s", "--footprint", "1000000"})
                 .status,
@@ -513,7 +514,8 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
   EXPECT_EQ(whole_experts.status, 0) << whole_experts.err;
   // Advice that can be followed: a machine of one tier is replaced, not joined by --tier.
   expect_input_error(hml_run({"tiers", "--machine", "genoa_epyc_9654", "--footprint", "1GiB"}),
-                     "--machine: one tier; a tiered memory has two or more: give --machine xeon_max or xeon_max_9480");
+                     "--machine: one tier; a tiered memory has two or more: give --machine xeon_max_9480 (two tiers), or --tier "
+                     "twice or more in its place");
   // A number or a boolean in quotes is text, in JSON as in YAML.
   const outcome json = hml_run({"devices", "genoa_epyc_9654", "--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
@@ -1071,6 +1073,60 @@ TEST(HostileInput, ANinthTrialsFindingsAreRefusedOrSaid) {
   using namespace hml::literals;
   const bool in_cache_probe = !(hml::last_level_cache() < 1_MiB);
   EXPECT_EQ(read_file(probed).find("the level called DRAM is a cache") != std::string::npos, in_cache_probe) << read_file(probed);
+}
+
+// A tenth held-out trial (about 2,400 inputs, formats, round trips and monotonicity among them): what it found.
+TEST(HostileInput, ATenthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // Continuous batching runs the model alone: beside a draft it said "room for 46 at once" where the run's own
+  // memory line said no sequence fits.
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--requests", "100", "--draft", "llama-2-7b",
+                              "--acceptance", "0.5"}),
+                     "--requests, --draft: not together; continuous batching is modelled without speculative decoding");
+  // A measured run's e2e is its ttft and (generate - 1) tpots: rows far from that sum are mistyped.
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const std::string run = "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128,";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("long.csv", header + run + "32,300 ms,10 ms,400 ms,,x,y\n").string()}),
+                     "long.csv:2: e2e: 400 ms is more than 1.5x from ttft + (generate - 1) x tpot = 610 ms, which it should "
+                     "equal; check the three");
+  expect_input_error(hml_run({"llm", "--compare", dir.file("short.csv", header + run + "32,10 ms,1 ms,1000 ms,,x,y\n").string()}),
+                     "short.csv:2: e2e: 1000 ms is more than 1.5x from ttft + (generate - 1) x tpot = 41 ms");
+  expect_input_error(hml_run({"llm", "--compare", dir.file("one.csv", header + run + "1,10 ms,,20 ms,,x,y\n").string()}),
+                     "one.csv:2: e2e: 20 ms is more than 1.5x from ttft (one token generated), 10 ms, which it should equal; "
+                     "check the two");
+  // A kernel overhead a prefix off (4.68 ms for us) made a decode step 300x its length.
+  const outcome h100 = hml_run({"devices", "h100_sxm", "--format", "yaml"});
+  ASSERT_EQ(h100.status, 0) << h100.err;
+  expect_edited_machine_refused(dir, h100.out, "kernel_overhead: {value: 4.68 us", "kernel_overhead: {value: 4.68 ms", "overhead.yaml",
+                                "kernel_overhead: must be from 1 ns to 1 ms (a kernel's fixed cost is microseconds), not 4.68 ms");
+  // The time's line names the attention rate only where an operator takes it (16-bit fused prefill attention).
+  const auto time_line = [](std::vector<std::string> more) {
+    std::vector<std::string> args{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm"};
+    args.insert(args.end(), more.begin(), more.end());
+    const outcome o = hml_run(args);
+    EXPECT_EQ(o.status, 0) << o.err;
+    const std::size_t at = o.out.find("\ntime: ");
+    return o.out.substr(at + 1, o.out.find('\n', at + 1) - at - 1);
+  };
+  const std::string claim = "prefill attention at 347 TFLOP/s on its causal tiles";
+  EXPECT_NE(time_line({}).find(claim), std::string::npos) << time_line({});
+  for (const std::vector<std::string>& without : std::vector<std::vector<std::string>>{
+           {"--weights", "fp8", "--activations", "fp8", "--kv", "fp8"}, {"--attention", "unfused"}, {"--context", "100"}}) {
+    EXPECT_EQ(time_line(without).find(claim), std::string::npos) << without.front() << ": " << time_line(without);
+  }
+  // One token generated comes from the prefill: no decode step is shown, in rows or in the table.
+  const outcome one = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--generate", "1", "--format", "json"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  for (const nlohmann::json& row : nlohmann::json::parse(one.out)["operators"]) EXPECT_EQ(row["phase"], "prefill") << row.dump();
+  const outcome one_table = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--generate", "1"});
+  EXPECT_NE(one_table.out.find("no decode step: the one token generated comes from the prefill\n"), std::string::npos);
+  EXPECT_EQ(one_table.out.find("decode step (batch"), std::string::npos) << one_table.out;
+  // Messages that name what made the run fail, and advice that can be followed.
+  expect_input_error(hml_run({"tiers", "--tier", "A:64GiB:1TB/s:100GB/s", "--tier", "B:512GiB:300GB/s:200GB/s", "--footprint", "200GiB",
+                              "--write-share", "0.5"}),
+                     "--tier, --write-share: the first tier serves 181.8 GB/s at this write share, below the second's 240 GB/s");
+  expect_input_error(hml_run({"tiers", "--system", "gh200", "--footprint", "200GiB"}),
+                     "--system: one tier; a tiered memory has two or more: give --system xeon_max (two tiers)");
 }
 
 }  // namespace

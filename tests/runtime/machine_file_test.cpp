@@ -159,7 +159,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "kernel_overhead: 4 GB\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 27),
             "m.yaml:4: kernel_overhead: ");
   EXPECT_EQ(error_of(head + "kernel_overhead: 2 s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
-            "m.yaml:4: kernel_overhead: must be below 1 s (a kernel's fixed cost is microseconds), not 2 s");
+            "m.yaml:4: kernel_overhead: must be from 1 ns to 1 ms (a kernel's fixed cost is microseconds), not 2 s");
   EXPECT_EQ(error_of(head + "kernel_overhead: -4 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 27),
             "m.yaml:4: kernel_overhead: ");
   EXPECT_EQ(error_of(head + "kernel_overhead: 4.5 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
