@@ -441,9 +441,11 @@ void add_llm_command(CLI::App& hml) {
                       "INT8 or INT4 weights in groups of this many sharing a 16-bit scale and zero point; a group "
                       "divides every projection's rows (gpt-fast's int4: 32 to 256; AWQ, GPTQ: 128)")
       ->check(whole_number(2, hml::max_weight_group));
+  // One decode step (--context) has no prefill attention to choose.
   command->add_option("--attention", o->attention, "prefill attention kernel: fused or unfused")
       ->check(CLI::IsMember({"fused", "unfused"}))
-      ->capture_default_str();
+      ->capture_default_str()
+      ->excludes("--context");
   command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(1, 4096))->capture_default_str();
   command->add_option("--link", o->link,
                       "the link between the --tp devices: pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., "
@@ -577,20 +579,20 @@ void add_llm_command(CLI::App& hml) {
                            "--max-batch", "--max-tokens", "--link-latency", "--pp-link-latency", "--all-reduce"})
     beside_kernels.push_back(command->get_option(name));
   const CLI::Option* as_kernels = command->get_option("--as-kernels");
+  const CLI::Option* attention = command->get_option("--attention");
   add_output_options(*command, o->output);
-  command->callback([o, compare, one_run, as_kernels, beside_kernels] {
-    for (const CLI::Option* option : one_run) {
-      if (compare->count() > 0 && option->count() > 0) {
+  const CLI::Option* format = command->get_option("--format");
+  command->callback([o, compare, one_run, as_kernels, beside_kernels, attention, format] {
+    for (const CLI::Option* option : one_run)
+      if (compare->count() > 0 && option->count() > 0)
         throw input_error(option->get_name() + ", --compare: not together; the file gives each run's settings (beside "
                           "--compare: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization, --bound)");
-      }
-    }
-    for (const CLI::Option* option : beside_kernels) {
-      if (as_kernels->count() > 0 && option->count() > 0) {
+    for (const CLI::Option* option : beside_kernels)
+      if (as_kernels->count() > 0 && option->count() > 0)
         throw input_error(option->get_name() + ", --as-kernels: not together; the kernels are the step's FLOP and bytes, "
                           "which " + option->get_name() + " does not change");
-      }
-    }
+    o->attention_given = attention->count() > 0;
+    o->format_given = format->count() > 0;
     llm::run(*o);
   });
 }

@@ -23,6 +23,8 @@ struct run_options {
   std::string kv = "fp16";
   std::uint64_t weight_group = 0;  // INT8/INT4 weights in groups sharing a scale and a zero point (0: none)
   std::string attention = "fused";
+  bool attention_given = false;  // --attention on the command line (its default is no choice of the user's)
+  bool format_given = false;     // --format on the command line
   unsigned tp = 1;
   std::string link;
   std::string link_latency;

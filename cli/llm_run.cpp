@@ -290,7 +290,11 @@ void emit_rows(const output_options& out, output_format format, const hml::table
 
 // The operators of a step as `hml chart` and `hml roofline` read kernels: name,flops,memory_bytes.
 void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
-  if (o.output.format != "table" && o.output.format != "csv") {
+  if (step.shape.kind == hml::phase::decode && o.attention_given)
+    throw input_error("--attention, --as-kernels decode: not together; --attention chooses the prefill's attention "
+                      "kernel, and a decode step's attention reads the cache whichever it is");
+  // CSV by default; a table asked for by name would be written as CSV without a word.
+  if (o.output.format != "csv" && (o.output.format != "table" || o.format_given)) {
     throw input_error("--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart "
                       "read; give no --format (or csv)");
   }

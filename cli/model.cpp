@@ -149,6 +149,10 @@ void for_each_point(const model_space& s, const std::function<void(const model_p
                         " time is " + hml::to_string(in_memory ? point.result.memory_time : point.result.compute_time) +
                         ", no finite number; keep the sizes and rates within a few decades of each other");
     }
+    // Nothing to move and nothing to compute has no regime (it read "balanced"); hml roofline refuses such a kernel.
+    if (point.result.memory_time.value() == 0 && point.result.compute_time.value() == 0)
+      throw input_error("--size, --latency: at size " + hml::to_string(size) +
+                        " the run moves and computes nothing (0 s each), which has no regime; give a size above 0 B or a latency");
     visit(point);
   };
   if (s.two_tier()) {

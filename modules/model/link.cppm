@@ -122,6 +122,15 @@ export namespace hml::detail {
   return a > b ? a : b;
 }
 
+// The rate bytes stream at where `one_way` of them go one direction and `other_way` the other: on a full-duplex
+// link the busier direction sets it (60 GB in and 60 GB out at 64 GB/s a direction: 128 GB/s in all), on a
+// half-duplex one the link's own rate.
+[[nodiscard]] constexpr data_rate streaming_rate_of(const link& l, data_size one_way, data_size other_way) noexcept {
+  const data_size busier = one_way > other_way ? one_way : other_way;
+  if (l.mode == duplex::half || busier.value() == 0) return l.bandwidth.rate;
+  return l.bandwidth.rate * ((one_way + other_way) / busier);
+}
+
 }  // namespace hml::detail
 
 export namespace hml {

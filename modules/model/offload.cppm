@@ -108,14 +108,16 @@ export namespace hml {
   return capacity.value / footprint;
 }
 
-// The device's memory for a kernel whose footprint is `resident` in it: its main memory, or with
-// oversubscription main memory and the link serving at once (flat shares: resident, 1 - resident).
-[[nodiscard]] constexpr memory device_memory(const machine_description& device, const link& l, double resident) {
+// The device's memory for a kernel whose footprint is `resident` in it and that reads `in` and writes `out`:
+// its main memory, or with oversubscription main memory and the link serving at once (flat shares: resident,
+// 1 - resident), the link's share streaming reads one way and writes the other, as zero-copy's bytes do.
+[[nodiscard]] constexpr memory device_memory(const machine_description& device, const link& l, double resident,
+                                             data_size in, data_size out) {
   const memory main = memory_of(device);
   if (resident >= 1.0) return main;
   const tier device_tier = tier_of(main_memory(device));
   const data_size footprint = device_tier.capacity / resident;
-  const tiered_memory over_link{{device_tier, {"link", footprint, l.bandwidth.rate}}, serving::concurrent};
+  const tiered_memory over_link{{device_tier, {"link", footprint, detail::streaming_rate_of(l, in, out)}}, serving::concurrent};
   const placement p = flat(over_link, {.footprint = footprint}, {resident, 1.0 - resident});
   return {main.latency > l.latency ? main.latency : l.latency, p.bandwidth};
 }
@@ -130,7 +132,7 @@ export namespace hml {
   const duration host_time = runs * kernel_time(job.work, host, p);
 
   const double resident = resident_share(device, job.in + job.out);
-  const memory device_mem = device_memory(device, l, resident);
+  const memory device_mem = device_memory(device, l, resident, job.in, job.out);
   const compute_core device_core = core_of(device, kind_for(device, p));
   const duration device_time =
       runs * run(job.work, device_mem, device_core, {.overlap_policy = overlap::full}).total;

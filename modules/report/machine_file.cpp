@@ -495,6 +495,10 @@ private:
               "must be below 1 s (a message's latency is microseconds), not " + round_trip_text(l.latency.value));
     l.measured_to_device = a_link_rate(node, field, "measured_to_device");
     l.measured_from_device = a_link_rate(node, field, "measured_from_device");
+    // Each way's measurement is held against the rate a direction as every measured figure is.
+    const auto rate = [](const figure<per_direction>& f) { return figure<data_rate>{f.value.rate, f.kind, f.source}; };
+    refuse(node, field, "measured_to_device", detail::measured_problem(rate(l.measured_to_device), rate(l.bandwidth)));
+    refuse(node, field, "measured_from_device", detail::measured_problem(rate(l.measured_from_device), rate(l.bandwidth)));
     l.nvls_bus_bandwidth = a_figure<data_rate>(node, field, "nvls_bus_bandwidth");
     l.note = text(node, field, "note", false);
     out_.links.push_back(&out_.link_store.emplace_back(l));
@@ -503,6 +507,9 @@ private:
   void add_system(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"id", "name", "host", "device", "joined_by", "note"});
     system_description s{.id = text(node, field, "id", true), .name = text(node, field, "name", true)};
+    for (const system_description* other : out_.systems) {
+      if (other->id == s.id) r_.fail(node["id"], fields::path(field, "id"), "two systems with this id");
+    }
     const auto machine = [&](std::string_view name) -> const machine_description* {
       const std::string id = r_.scalar(node, field, name, true);
       for (const machine_description* m : out_.machines) {
@@ -524,6 +531,10 @@ private:
         r_.fail(node["joined_by"], fields::path(field, "joined_by"), "no link \"" + id + "\" in the file or the catalog");
       }
     }
+    // One machine is one memory pool (MI300A, Xeon Max in flat mode): a link joins two.
+    if (s.joined_by != nullptr && s.host == s.device)
+      r_.fail(node["joined_by"], fields::path(field, "joined_by"),
+              "host and device are one machine, one memory pool: leave joined_by out, or give two machines");
     s.note = text(node, field, "note", false);
     out_.systems.push_back(&out_.system_store.emplace_back(s));
   }

@@ -1129,4 +1129,54 @@ TEST(HostileInput, ATenthTrialsFindingsAreRefusedOrSaid) {
                      "--system: one tier; a tiered memory has two or more: give --system xeon_max (two tiers)");
 }
 
+// An eleventh held-out trial (about 380 inputs): what it found.
+TEST(HostileInput, AnEleventhTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // An oversubscribed device streams what does not fit over the link as zero-copy does, its reads one way and
+  // its writes the other: 119 GB of 120 at 64 GB/s a direction take 119 GB / 128 GB/s (it took twice that,
+  // one direction, beside zero-copy's both).
+  const outcome over = hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth", "2TB/s",
+                                "--device-peak", "50TFLOP/s", "--device-capacity", "1GB", "--link", "64GB/s", "--in", "60GB",
+                                "--out", "60GB", "--flops", "1GFLOP", "--format", "json"});
+  ASSERT_EQ(over.status, 0) << over.err;
+  const nlohmann::json plan = nlohmann::json::parse(over.out)[0];
+  EXPECT_DOUBLE_EQ(plan["device_s"].get<double>(), (120e9 - 1e9) / (2 * 64e9)) << over.out;
+  EXPECT_DOUBLE_EQ(plan["zero_copy_s"].get<double>(), 60e9 / 64e9) << over.out;
+  // --attention chooses the prefill's kernel: beside one decode step it changed nothing; a table asked for
+  // beside --as-kernels was written as CSV.
+  const std::vector<std::string> llm{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm"};
+  expect_input_error(hml_run_with(llm, {"--context", "1000", "--attention", "unfused"}), "--context, --attention: not together");
+  expect_input_error(hml_run_with(llm, {"--as-kernels", "decode", "--attention", "unfused"}),
+                     "--attention, --as-kernels decode: not together");
+  EXPECT_EQ(hml_run_with(llm, {"--as-kernels", "prefill", "--attention", "unfused"}).status, 0);
+  expect_input_error(hml_run_with(llm, {"--as-kernels", "decode", "--format", "table"}),
+                     "--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart read");
+  // Links and systems in a file are held as machines are: a link's measurement 8x or 1/1200 of its rate, two
+  // systems of one id, a link joining a machine to itself.
+  const outcome gh200 = hml_run({"devices", "gh200", "--format", "yaml"});
+  ASSERT_EQ(gh200.status, 0) << gh200.err;
+  const auto refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
+    std::string text = gh200.out;
+    const std::size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+    expect_input_error(hml_run({"devices", dir.file("edited.yaml", text).string()}), needle);
+  };
+  refused("measured_to_device: {value: 375 GB/s", "measured_to_device: {value: 375 MB/s",
+          "links[0].measured_to_device: 375 MB/s is less than 1 % of the datasheet's 450 GB/s");
+  refused("bandwidth: {value: 450 GB/s", "bandwidth: {value: 45 GB/s",
+          "links[0].measured_to_device: 375 GB/s is more than 1.5x the datasheet's 45 GB/s");
+  refused("device: gh200_hopper, joined_by", "device: grace, joined_by",
+          "systems[0].joined_by: host and device are one machine, one memory pool: leave joined_by out, or give two machines");
+  std::string twice = gh200.out;
+  const std::size_t system = twice.find("  - {id: gh200,");
+  ASSERT_NE(system, std::string::npos);
+  const std::string line = twice.substr(system, twice.find('\n', system) + 1 - system);
+  twice.insert(system, line);  // the system listed twice
+  expect_input_error(hml_run({"devices", dir.file("twice.yaml", twice).string()}), "systems[1].id: two systems with this id");
+  // A run that moves and computes nothing has no regime (it read "balanced").
+  expect_input_error(hml_run({"lab", "--size", "0B", "--ops-per-byte", "0", "--latency", "0s"}),
+                     "--size, --latency: at size 0 B the run moves and computes nothing (0 s each), which has no regime");
+}
+
 }  // namespace
