@@ -1117,7 +1117,8 @@ TEST(HostileInput, ATenthTrialsFindingsAreRefusedOrSaid) {
   // One token generated comes from the prefill: no decode step is shown, in rows or in the table.
   const outcome one = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--generate", "1", "--format", "json"});
   ASSERT_EQ(one.status, 0) << one.err;
-  for (const nlohmann::json& row : nlohmann::json::parse(one.out)["operators"]) EXPECT_EQ(row["phase"], "prefill") << row.dump();
+  const nlohmann::json one_run = nlohmann::json::parse(one.out);  // kept: the rows below are views of it
+  for (const nlohmann::json& row : one_run["operators"]) EXPECT_EQ(row["phase"], "prefill") << row.dump();
   const outcome one_table = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--generate", "1"});
   EXPECT_NE(one_table.out.find("no decode step: the one token generated comes from the prefill\n"), std::string::npos);
   EXPECT_EQ(one_table.out.find("decode step (batch"), std::string::npos) << one_table.out;
