@@ -122,8 +122,7 @@ public:
       const std::string_view line = line_at(text, e.mark.line);
       const bool tab = line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
       // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there).
-      const std::size_t first = text.find_first_not_of(" \t\r\n");
-      const bool json = first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+      const bool json = opens_as_json(text);
       const bool lone_surrogate = json && e.msg.starts_with("invalid unicode");
       throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + (json ? ": not JSON: " : ": not YAML: ") +
                   e.msg + (tab ? "; the line is indented with a tab, and YAML indents with spaces" : "") +
@@ -161,11 +160,13 @@ public:
   // JSON writes a character past U+FFFF as a UTF-16 pair of escapes ("\uD83D\uDE00", Python's json.dump by
   // default); YAML's \u takes code points only, and yaml-cpp refuses each half. A pair in a string of a JSON
   // text becomes YAML's own 32-bit escape ("\U0001F600"); anything else is left to the parser.
-  static std::string surrogate_pairs_joined(std::string_view text) {
+  static bool opens_as_json(std::string_view text) {
     const std::size_t first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos || (text[first] != '{' && text[first] != '[') ||
-        text.find("\\u") == std::string_view::npos)
-      return std::string{text};
+    return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+  }
+
+  static std::string surrogate_pairs_joined(std::string_view text) {
+    if (!opens_as_json(text) || text.find("\\u") == std::string_view::npos) return std::string{text};
     const auto unit_at = [&](std::size_t at) -> long {  // the 4 hex digits of "\uXXXX" at `at`, or -1
       if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u') return -1;
       long unit = 0;

@@ -20,6 +20,14 @@ namespace hml_test {
 
 namespace fs = std::filesystem;
 
+// `text` with the first `from` replaced by `to`: a good file made bad in one place (a failure where it has no
+// `from`).
+inline std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
 inline std::string read_file(const fs::path& p) {
   std::ifstream in{p, std::ios::binary};
   std::ostringstream content;

@@ -302,12 +302,7 @@ TEST(EcmProbe, ClockIsAdditionsOverTheTimeOfAPass) {
 }
 #endif
 
-// `text` with the first `from` replaced by `to`: a good example file made bad in one place.
-std::string replaced(std::string text, std::string_view from, std::string_view to) {
-  const std::size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  return at == std::string::npos ? text : text.replace(at, from.size(), to);
-}
+using hml_test::replaced;  // a good example file made bad in one place
 
 // Each case {file text, a piece of the message}: `read` refuses the text with one line containing the piece.
 template <std::size_t N, class Read>
