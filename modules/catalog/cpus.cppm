@@ -18,7 +18,7 @@ export namespace hml::cpus {
 
 using namespace std::string_view_literals;
 
-inline constexpr std::array<source, 12> sources{{
+inline constexpr std::array<source, 13> sources{{
     {"kerncraft-snb", "kerncraft test machine file phinally_gcc.yaml (Intel Xeon E5-2680, Sandy Bridge EP)",
      "https://github.com/RRZE-HPC/kerncraft/blob/master/tests/test_files/phinally_gcc.yaml"},
     {"kerncraft-hsw", "kerncraft test machine file hasep1.yaml (Intel Xeon E5-2695 v3, Haswell EP)",
@@ -29,6 +29,8 @@ inline constexpr std::array<source, 12> sources{{
      "https://github.com/RRZE-HPC/kerncraft/blob/192c9ce9/examples/machine-files/HaswellEP_E5-2695v3_CoD.yml"},
     {"kerncraft-skx", "kerncraft machine file SkylakeSP_Gold-6148.yml at commit 9c208e66 (kerncraft 0.8.1.dev0; Intel Xeon Gold 6148, Skylake-SP; INSPECT's testbed)",
      "https://github.com/RRZE-HPC/kerncraft/blob/9c208e663c5227abcedd5e20a1242b652e660ace/examples/machine-files/SkylakeSP_Gold-6148.yml"},
+    {"inspect-skx", "INSPECT's machine file SkylakeSP_Gold-6148_avx512.yml at commit 0a786501 (kerncraft 0.6.6; Intel Xeon Gold 6148, Skylake-SP): main memory's cores per group 4, the machine of INSPECT's published Skylake-SP results",
+     "https://github.com/RRZE-HPC/INSPECT/blob/0a7865015b99257900c45703d18d6b1924abd0ce/_data/machine_files/SkylakeSP_Gold-6148_avx512.yml"},
     {"kerncraft-spr", "kerncraft machine file SapphireRapids_Platinum-8470.yml at commit 34de5f04 (kerncraft 0.8.15; Intel Xeon Platinum 8470, Sapphire Rapids, SNC4)",
      "https://github.com/RRZE-HPC/kerncraft/blob/34de5f04246c481d1e05edade53b1c36b4087643/examples/machine-files/SapphireRapids_Platinum-8470.yml"},
     {"suse-epyc-9004", "SUSE Best Practices, Optimizing Linux for AMD EPYC 9004 Series Processors with SUSE Linux Enterprise 15 SP4, section \"AMD EPYC 9004 Series Classic Processor architecture\": 12 CCDs of one 8-core CCX each, 32 MB of L3 a CCX",
@@ -166,38 +168,66 @@ inline constexpr machine_description haswell_ep_e5_2695v3_cod{
     .layer_condition_share = 1.0,
 };
 
-// Skylake-SP, 2.4 GHz, 20 cores per socket, as kerncraft's SkylakeSP_Gold-6148.yml of kerncraft 0.8.1 (the
-// version whose 28 MB L3 INSPECT's layer conditions break at: tests/compile_time/ecm_inspect.cpp) gives it:
-// L1 32 kB and L2 1 MB per core, L2 -> L1 at 64 B/cy ("[64 B/cy, half-duplex]"), L3 28 MB shared by the 20
-// cores ("size per group: 28 MB", a size kerncraft reads in binary units, as the other files' "25.00 MB"),
-// L3 <-> L2 at 16 B/cy each way ("[16 B/cy, full-duplex]"). The L3 is a victim cache, as the file says
-// ("victims_to: L3", L2's "load_from" empty: L2 misses load from memory, every L2 eviction goes to L3) and
-// kerncraft's cache simulator takes it; its layer conditions, and INSPECT's columns from them, take the
-// hierarchy as inclusive (hml::inclusive_caches). Main memory: likwid-bench, 1 thread per core, the largest
-// of the runs on 1 to 20 cores.
-inline constexpr machine_description skylake_sp_gold_6148{
-    .id = "skx_gold_6148",
-    .name = "Intel Xeon Gold 6148 (Skylake-SP)",
-    .memory = {{.name = "L1", .capacity = stated(detail::bytes(32768), "kerncraft-skx"), .scope = sharing::per_core},
-               {.name = "L2",
-                .capacity = stated(detail::bytes(1048576), "kerncraft-skx"),
-                .scope = sharing::per_core,
-                .upstream = {.rate = stated(detail::per_cy(64), "kerncraft-skx")}},
-               {.name = "L3",
-                .capacity = stated(detail::bytes(29360128), "kerncraft-skx"),
-                .upstream = {.rate = stated(detail::per_cy(16), "kerncraft-skx"), .full_duplex = true},
-                .victim = true},
-               {.name = "MEM", .bandwidth = measured(detail::gbps(120.42), "kerncraft-skx")}},
-    .compute = {{.type = precision::fp64, .dense = derived_peak(20, stated(2.4 * giga(hertz), "kerncraft-skx"), 32)}},
-    .cores = 20,
-    .clock = stated(2.4 * giga(hertz), "kerncraft-skx"),
-    .note = "L3: a victim cache; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-20 cores",
-    .memory_bandwidths = {{"copy"sv, 1, 1, measured(detail::gbps(69.68), "kerncraft-skx")},
-                          {"triad"sv, 3, 1, measured(detail::gbps(86.29), "kerncraft-skx")},
-                          {"load"sv, 1, 0, measured(detail::gbps(120.42), "kerncraft-skx")}},
-    .llvm_cpu = "skylake-avx512",
-    .layer_condition_share = 1.0,
+namespace detail {
+// The Xeon Gold 6148 (Skylake-SP, 2.4 GHz, 20 cores per socket) as kerncraft's machine files give it, each
+// figure cited to `file`: L1 32 kB and L2 1 MB per core, L2 -> L1 at 64 B/cy ("[64 B/cy, half-duplex]"), L3
+// 28 MB shared by the socket ("size per group: 28 MB", a size kerncraft reads in binary units, as the other
+// files' "25.00 MB"), L3 <-> L2 at 16 B/cy each way ("[16 B/cy, full-duplex]"). The L3 is a victim cache, as
+// the files say ("victims_to: L3", L2's "load_from" empty: L2 misses load from memory, every L2 eviction goes
+// to L3) and kerncraft's cache simulator takes it; its layer conditions, and INSPECT's columns from them,
+// take the hierarchy as inclusive (hml::inclusive_caches). The files differ in main memory only: `memory`
+// holds likwid-bench's load, copy and triad (1 thread per core) as each file makes kerncraft take them.
+struct stream_figures {
+  double load, copy, triad;  // GB/s
 };
+constexpr machine_description gold_6148(std::string_view file, stream_figures memory) {
+  return {
+      .memory = {{.name = "L1", .capacity = stated(bytes(32768), file), .scope = sharing::per_core},
+                 {.name = "L2",
+                  .capacity = stated(bytes(1048576), file),
+                  .scope = sharing::per_core,
+                  .upstream = {.rate = stated(per_cy(64), file)}},
+                 {.name = "L3",
+                  .capacity = stated(bytes(29360128), file),
+                  .upstream = {.rate = stated(per_cy(16), file), .full_duplex = true},
+                  .victim = true},
+                 {.name = "MEM", .bandwidth = measured(gbps(memory.load), file)}},
+      .compute = {{.type = precision::fp64, .dense = derived_peak(20, stated(2.4 * giga(hertz), file), 32)}},
+      .cores = 20,
+      .clock = stated(2.4 * giga(hertz), file),
+      .memory_bandwidths = {{"copy"sv, 1, 1, measured(gbps(memory.copy), file)},
+                            {"triad"sv, 3, 1, measured(gbps(memory.triad), file)},
+                            {"load"sv, 1, 0, measured(gbps(memory.load), file)}},
+      .llvm_cpu = "skylake-avx512",
+      .layer_condition_share = 1.0,
+  };
+}
+}  // namespace detail
+
+// Skylake-SP as kerncraft's SkylakeSP_Gold-6148.yml of kerncraft 0.8.1 gives it (the version whose 28 MB L3
+// INSPECT's layer conditions break at: tests/compile_time/ecm_inspect.cpp). Main memory: the largest of
+// likwid-bench's runs on 1 to 20 cores, the socket's saturated bandwidth, as the ECM's memory term intends.
+inline constexpr machine_description skylake_sp_gold_6148 = [] {
+  machine_description m = detail::gold_6148("kerncraft-skx", {.load = 120.42, .copy = 69.68, .triad = 86.29});
+  m.id = "skx_gold_6148";
+  m.name = "Intel Xeon Gold 6148 (Skylake-SP)";
+  m.note = "L3: a victim cache; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-20 cores";
+  return m;
+}();
+
+// The same machine as INSPECT's copy of the file (kerncraft 0.6.6) gives it, the machine INSPECT's published
+// Skylake-SP predictions were made on. Its main memory says `cores per group: 4` (its L3 likewise "2 groups
+// of 4 cores", FIXMEs in its header), and kerncraft's ECM takes the best run on 1 to min(cores per group,
+// cores per NUMA domain) cores (`get_bandwidth` in kerncraft/machinemodel.py): the same likwid-bench
+// measurements on 1 to 4 cores, load 41.50, copy 45.26, triad 48.63 GB/s, a half to two-thirds of the
+// socket's. kerncraft 0.8.1 corrected the groups (skx_gold_6148); this entry reproduces what INSPECT lists.
+inline constexpr machine_description skylake_sp_gold_6148_inspect = [] {
+  machine_description m = detail::gold_6148("inspect-skx", {.load = 41.50, .copy = 45.26, .triad = 48.63});
+  m.id = "skx_gold_6148_inspect";
+  m.name = "Intel Xeon Gold 6148 (Skylake-SP, INSPECT's machine file)";
+  m.note = "INSPECT's kerncraft 0.6.6 file; L3: a victim cache; MEM bandwidth: likwid-bench load, 1 thread per core, best of 1-4 cores (its main memory's cores per group)";
+  return m;
+}();
 
 // Sapphire Rapids, 2.0 GHz, 52 cores per socket in four Sub-NUMA-Cluster domains of 13 (SNC4), as
 // kerncraft's SapphireRapids_Platinum-8470.yml (kerncraft 0.8.15) gives it. This entry is one domain, as a
@@ -270,9 +300,8 @@ inline constexpr machine_description genoa_epyc_9654{
     .domains = {{.name = "CCD", .count = 12, .cores = 8, .last_cache = stated(detail::bytes(33554432), "suse-epyc-9004")}},
 };
 
-inline constexpr std::array<const machine_description*, 7> all{&sandy_bridge_ep_e5_2680, &haswell_ep_e5_2695v3,
-                                                               &haswell_ep_e5_2695v3_cod, &ivy_bridge_ep_e5_2660v2,
-                                                               &skylake_sp_gold_6148, &sapphire_rapids_8470,
-                                                               &genoa_epyc_9654};
+inline constexpr std::array<const machine_description*, 8> all{
+    &sandy_bridge_ep_e5_2680, &haswell_ep_e5_2695v3, &haswell_ep_e5_2695v3_cod, &ivy_bridge_ep_e5_2660v2,
+    &skylake_sp_gold_6148,    &skylake_sp_gold_6148_inspect, &sapphire_rapids_8470, &genoa_epyc_9654};
 
 }  // namespace hml::cpus
