@@ -248,7 +248,7 @@ void run(const ecm_options& o) {
   if (!(r.predictions[0].value() > 0))
     throw input_error("--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   const hml::frequency clock = c.clock.value;
-  const bool has_roof = hml::has_roof(c, hml::precision::fp64);
+  const bool has_roof = hml::has_flop_precision(*kernel) && hml::has_roof(c, hml::flop_precision(*kernel));
   const std::optional<hml::roofline_point> roof =
       has_roof && r.flop_per_cacheline > 0 ? std::optional{hml::roofline_beside(*kernel, r, c)} : std::nullopt;
 
@@ -315,7 +315,7 @@ void run(const ecm_options& o) {
   }
   out += "\n" + hml::format_table(scaling);
   if (roof) {
-    out += "\nroofline beside it (FP64, main memory " +
+    out += "\nroofline beside it (" + std::string{hml::to_string(hml::flop_precision(*kernel))} + ", main memory " +
            hml::to_string(hml::main_memory(c).bandwidth.value, {.number = hml::general(4),
                                                                         .prefixes = hml::prefix_system::decimal}) +
            "): " +
@@ -325,7 +325,13 @@ void run(const ecm_options& o) {
            ", " + rate(roof->attainable) + ", " +
            std::string{hml::to_string(roof->bound)} + "\n";
   } else {
-    out += "\nroofline: " + std::string{r.flop_per_cacheline > 0 ? "the machine states no FP64 peak or no main-memory bandwidth" : "no FLOP"} + "\n";
+    out += "\nroofline: " +
+           (r.flop_per_cacheline == 0 ? std::string{"no FLOP"}
+            : !hml::has_flop_precision(*kernel)
+                ? "its " + std::to_string(hml::element_bytes(*kernel)) + "-byte elements are neither single nor double precision"
+                : "the machine states no " + std::string{hml::to_string(hml::flop_precision(*kernel))} +
+                      " peak or no main-memory bandwidth") +
+           "\n";
   }
   emit(o.output, out);
 }

@@ -406,7 +406,18 @@ void llm::run(const run_options& o) {
   // Continuous batching first: its checks refuse a run at once that the generation below would take
   // seconds to analyse (a million tokens) before them.
   const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);
-  if (o.chunk) check_option("--chunk", [&] { hml::validate_chunking(g.prompt, *o.chunk); });
+  if (o.chunk) {
+    check_option("--chunk", [&] { hml::validate_chunking(g.prompt, *o.chunk); });
+    if (*o.chunk > g.prompt)  // a step takes the prompt whole: the run would be --chunk = the prompt's, said as more
+      throw input_error("--chunk, --prompt: a chunk of " + std::to_string(*o.chunk) + " tokens is past the prompt's " +
+                        std::to_string(g.prompt) + ", which one step takes whole; give --chunk " + std::to_string(g.prompt) +
+                        " at most");
+  }
+  if (!o.draft.empty() && o.lookahead >= g.generate)  // the first token comes from the prefill
+    throw input_error("--lookahead, --generate: the draft proposes " + std::to_string(o.lookahead) + " tokens a step, past the " +
+                      std::to_string(g.generate - 1) + " left to decode after the first; " +
+                      (g.generate > 1 ? "give --lookahead " + std::to_string(g.generate - 1) + " at most, or --generate more"
+                                      : std::string{"give --generate 2 or more"}));
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
   const hml::serving_figures serving = hml::serving(run, g);

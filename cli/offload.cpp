@@ -1,5 +1,6 @@
 // `hml offload`: a kernel whose data is in the host's memory, run there or on a device over a link: copy
 // in, compute, copy out (serially and pipelined), zero-copy, the verdict and the break-even (hml.offload).
+#include <cmath>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -129,10 +130,12 @@ void run(const offload_options& o) {
     hml::table t{{"host_s", "copy_in_s", "device_s", "copy_out_s", "serial_s", "pipelined_s", "zero_copy_s", "best",
                   "speedup", "offload", "resident_share", "break_even_runs", "break_even_flop_per_byte"},
                  {}};
+    // "Never" is an empty CSV cell and a JSON null, as the text's "no number of runs" and "at no intensity".
+    const auto finite_or_none = [](double x) { return std::isfinite(x) ? hml::cell{x} : hml::cell{hml::no_value{}}; };
     t.add_row({plan.host.value(), plan.copy_in.value(), plan.device.value(), plan.copy_out.value(),
                plan.serial.value(), plan.pipelined.value(), plan.zero_copy.value(), std::string{plan.best},
-               plan.speedup, std::string{plan.offload ? "yes" : "no"}, plan.resident, plan.break_even_runs,
-               break_even.value()});
+               plan.speedup, std::string{plan.offload ? "yes" : "no"}, plan.resident,
+               finite_or_none(plan.break_even_runs), finite_or_none(break_even.value())});
     emit(o.output, render(t, format, hml::general(17)));
     return;
   }

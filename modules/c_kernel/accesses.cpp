@@ -47,6 +47,8 @@ bool kernel_reader::is_scalar(CXCursor e) const {
 }
 
 void kernel_reader::count_flop(CXCursor at, CXBinaryOperatorKind op) {
+  // Integer arithmetic is no FLOP (an int kernel's adds were counted against the FP64 peak).
+  if (is_integer_type(clang().getCursorType(at))) return;
   switch (op) {
     case CXBinaryOperator_Add: case CXBinaryOperator_Sub:
     case CXBinaryOperator_AddAssign: case CXBinaryOperator_SubAssign:

@@ -101,8 +101,12 @@ std::string first_error(CXTranslationUnit unit, std::string_view file, std::span
     // clang names the last extent of an array whose size overflows ("array is too large (2 elements)").
     if (message.starts_with("array is too large")) return where + ": an array of more than 2^36 elements";
     constexpr std::string_view undeclared = "use of undeclared identifier '";
-    if (message.starts_with(undeclared) && message.back() == '\'')
-      message += ": define it with -D " + message.substr(undeclared.size(), message.size() - undeclared.size() - 1) + "=VALUE";
+    if (message.starts_with(undeclared) && message.back() == '\'') {
+      const std::string name = message.substr(undeclared.size(), message.size() - undeclared.size() - 1);
+      // A name of the C library's types (size_t, int64_t) comes from a header, which a kernel has none of.
+      message += name.ends_with("_t") ? ": a type of the C library's headers, which a kernel does not include; use int, long or unsigned"
+                                      : ": define it with -D " + name + "=VALUE";
+    }
     return where + ": " + message;
   }
   return {};

@@ -310,10 +310,18 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
           cachelines * memory_lines * static_cast<double>(cacheline_bytes) * byte};
 }
 
-// The roofline point beside the ECM prediction, through hml::analyze on the same machine description.
-[[nodiscard]] constexpr roofline_point roofline_beside(const loop_kernel& k, const ecm_result& r,
-                                                       const machine_description& c, precision p = precision::fp64) {
-  return analyze(roofline_kernel(k, r, c.cacheline_bytes), c, p);
+// The precision of a kernel's FLOP, from its elements as kerncraft takes it from the data type (its machine
+// files' "FLOPs per cycle" SP for float, DP for double): 4-byte elements single, 8-byte double, no other.
+[[nodiscard]] constexpr bool has_flop_precision(const loop_kernel& k) { return element_bytes(k) == 4 || element_bytes(k) == 8; }
+[[nodiscard]] constexpr precision flop_precision(const loop_kernel& k) {
+  expects(has_flop_precision(k), "hml: a kernel's FLOP are single (4-byte elements) or double (8-byte) precision");
+  return element_bytes(k) == 4 ? precision::fp32 : precision::fp64;
+}
+
+// The roofline point beside the ECM prediction, through hml::analyze on the same machine description, at the
+// peak of the kernel's precision.
+[[nodiscard]] constexpr roofline_point roofline_beside(const loop_kernel& k, const ecm_result& r, const machine_description& c) {
+  return analyze(roofline_kernel(k, r, c.cacheline_bytes), c, flop_precision(k));
 }
 
 }  // namespace hml

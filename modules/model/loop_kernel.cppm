@@ -80,21 +80,34 @@ struct loop_kernel {
   return d + 1 == k.dimensions ? k.arrays[array].stride : 1;
 }
 
-// The elements of an array the loop reaches along dimension d: its iterations (times the array's stride in
-// the innermost loop) plus the spread of the offsets of the accesses to the array (a 5-point stencil's 998
-// interior rows with offsets -1..1 reach 1000), the loop's index starting at 0 or later, so that an offset
-// of +5000 alone reaches 5000 past the loop's end. The loop runs where every access stays inside the array
-// when this is at most the array's extent.
+// The first index of loop d: the least at which no access reaches below element 0 of its array (0, or minus
+// the most negative offset along d, in iterations of that array's step). The loop's index is shared by every
+// array, so one array's offset of -1 moves every array's first element.
+[[nodiscard]] constexpr std::int64_t loop_start(const loop_kernel& k, std::size_t d) {
+  std::int64_t start = 0;
+  for (const array_access& x : k.accesses) {
+    const std::int64_t step = step_along(k, x.array, d);
+    const std::int64_t needed = x.offset[d] < 0 ? (-x.offset[d] + step - 1) / step : 0;
+    start = needed > start ? needed : start;
+  }
+  return start;
+}
+
+// The elements of an array the loop reaches along dimension d: from the loop's first index (loop_start)
+// through its iterations (times the array's stride in the innermost loop), plus the array's largest offset
+// (a 5-point stencil's 998 interior rows with offsets -1..1 start at 1 and reach 1000; an offset of +5000
+// alone reaches 5000 past the loop's end). The loop runs where every access stays inside the array when this
+// is at most the array's extent.
 [[nodiscard]] constexpr std::int64_t reach(const loop_kernel& k, std::size_t array, std::size_t d) {
-  std::int64_t low = 0, high = 0;
+  std::int64_t high = 0;
   bool accessed = false;
   for (const array_access& x : k.accesses) {
     if (x.array != array) continue;
-    low = accessed ? (x.offset[d] < low ? x.offset[d] : low) : x.offset[d];
     high = accessed ? (x.offset[d] > high ? x.offset[d] : high) : x.offset[d];
     accessed = true;
   }
-  return accessed ? step_along(k, array, d) * (k.extents[d] - 1) + 1 + (high - (low < 0 ? low : 0)) : 0;
+  const std::int64_t step = step_along(k, array, d);
+  return accessed ? step * (loop_start(k, d) + k.extents[d] - 1) + 1 + high : 0;
 }
 
 // Whether the array varies with loop d (an array of lower rank does not vary with the outer loops).
@@ -132,7 +145,7 @@ constexpr void validate(const loop_kernel& k) {
     for (std::size_t d = 0; d < k.dimensions; ++d) {
       if (!varies_with(k.arrays[a], d)) continue;
       expects(reach(k, a, d) <= k.arrays[a].extents[d],
-              "hml: a loop overruns an array: its iterations plus the spread of the offsets exceed the array's extent");
+              "hml: a loop overruns an array: from its first index, its iterations and offsets exceed the array's extent");
     }
   }
 }

@@ -22,7 +22,9 @@
 // Oversubscription: a footprint (in + out) larger than the device's main memory keeps the share that fits
 // there and streams the rest over the link while the kernel runs: the device's memory is then a flat,
 // concurrent tiered memory of its main memory and the link (hml.tiers), and only the resident share is
-// copied.
+// copied. The link then carries the kernel's streamed bytes beside the chunks' copies: a pipelined chunk's
+// period holds both (its copies' link time plus the kernel's), so no way beats the link's time for the bytes
+// it carries.
 module;
 #include <limits>
 #include <string_view>
@@ -146,7 +148,8 @@ export namespace hml {
   const duration k = device_time / c;
   const duration b = link_time(l, resident * job.out / c);
   const duration link_stage = detail::link_time_both_ways_of(l, resident * job.in / c, resident * job.out / c);
-  const duration pipelined = a + k + b + (c - 1.0) * detail::longest(link_stage, k);
+  const duration streamed = runs * time_to_move((1.0 - resident) * job.work.bytes, detail::streaming_rate_of(l, job.in, job.out)) / c;
+  const duration pipelined = a + k + b + (c - 1.0) * detail::longest(link_stage + streamed, k);
 
   const duration zero_copy =
       detail::longest(detail::link_time_both_ways_of(l, runs * job.in, runs * job.out),

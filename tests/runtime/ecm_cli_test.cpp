@@ -362,9 +362,11 @@ TEST(EcmFiles, BadKernelFilesNameFileLineAndField) {
       {replaced(good, "flops: {add: 3, mul: 1}", "flops: {add: 3, sub: 1}"), "flops.sub: unknown field"},
       {replaced(good, "{name: b, extents: [1000, 2000]}", "{name: b, extents: [1000, 2000], stride: 0}"),
        "k.yml:8: arrays[1].stride: must be within [1, 65536]"},
-      // A stride of 2 over 1998 columns reaches 3996 elements of the row: past b's 2000.
+      // From index 1 (a's offset -1 starts the loop there, for b too), a stride of 2 over 1998 columns reaches
+      // b's element 3996: 3997 elements of the row, past b's 2000.
       {replaced(good, "{name: b, extents: [1000, 2000]}", "{name: b, extents: [1000, 2000], stride: 2}"),
-       "arrays[1].extents[1]: array \"b\" has 2000 elements here, but the loop's 1998 iterations with its offsets reach 3995"},
+       "arrays[1].extents[1]: array \"b\" has 2000 elements here, but the loop's 1998 iterations from index 1 (its most "
+       "negative offset's) with its offsets reach 3997"},
   };
   expect_refused(cases, [](const std::string& text) { (void)hml::read_kernel_yaml(text, "k.yml"); });
   // In its row's extent, the stride is taken: b's stream then moves 2 lines a CL of work.

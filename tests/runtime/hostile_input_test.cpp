@@ -1175,4 +1175,75 @@ TEST(HostileInput, AnEleventhTrialsFindingsAreRefusedOrSaid) {
                      "--size, --latency: at size 0 B the run moves and computes nothing (0 s each), which has no regime");
 }
 
+TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // An oversubscribed device's kernel streams over the link its chunks' copies use: no way beats the link's
+  // time for the 60 GB going in (937.5 ms, zero-copy's). Pipelined was 527 ms at 60 GB, the verdict "offload",
+  // as if the copies and the streaming had the link each to themselves.
+  for (const char* capacity : {"1GB", "30GB", "60GB", "90GB"}) {
+    const outcome over = hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth", "2TB/s",
+                                  "--device-peak", "50TFLOP/s", "--device-capacity", capacity, "--link", "64GB/s", "--in", "60GB",
+                                  "--out", "60GB", "--flops", "1GFLOP", "--format", "json"});
+    ASSERT_EQ(over.status, 0) << over.err;
+    const nlohmann::json plan = nlohmann::json::parse(over.out)[0];
+    EXPECT_GE(plan["pipelined_s"].get<double>(), 60e9 / 64e9) << capacity;
+    EXPECT_EQ(plan["offload"], "no") << capacity;
+  }
+  // "Never" is a JSON null and an empty CSV cell, as the text's words (it was "inf").
+  const std::vector<std::string> never{"offload", "--host-bandwidth", "2TB/s", "--host-peak", "50TFLOP/s", "--device-bandwidth",
+                                       "200GB/s", "--device-peak", "2TFLOP/s", "--link", "64GB/s", "--in", "1GB", "--out", "1GB"};
+  const outcome json = hml_run_with(never, {"--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_TRUE(nlohmann::json::parse(json.out)[0]["break_even_runs"].is_null()) << json.out;
+  EXPECT_TRUE(nlohmann::json::parse(json.out)[0]["break_even_flop_per_byte"].is_null()) << json.out;
+  const outcome csv = hml_run_with(never, {"--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_TRUE(csv.out.ends_with(",,\r\n")) << csv.out;
+  EXPECT_EQ(csv.out.find("inf"), std::string::npos) << csv.out;
+  // A float kernel's roofline is at the FP32 peak (it was FP64's, below the ECM's own 291 GFLOP/s), and the
+  // catalog's CPUs state none; integer arithmetic is no FLOP.
+  const std::string floats = dir.file("floats.c", "float a[N], b[N];\nfloat s;\nfor (int i = 0; i < N; ++i) a[i] = b[i] * s + s;\n").string();
+  const outcome on_snb = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", floats, "-D", "N=2000"});
+  ASSERT_EQ(on_snb.status, 0) << on_snb.err;
+  EXPECT_NE(on_snb.out.find("roofline: the machine states no FP32 peak or no main-memory bandwidth\n"), std::string::npos) << on_snb.out;
+  const outcome snb = hml_run({"devices", "snb_e5_2680", "--format", "yaml"});
+  ASSERT_EQ(snb.status, 0) << snb.err;
+  const std::string with_fp32 = hml_test::replaced(snb.out, "compute:\n", "compute:\n  - precision: fp32\n    unit: vector\n    dense: 345.6 GFLOP/s\n");
+  const outcome fp32 = hml_run({"ecm", "--machine", dir.file("fp32.yaml", with_fp32).string(), "--kernel", floats, "-D", "N=2000"});
+  ASSERT_EQ(fp32.status, 0) << fp32.err;
+  EXPECT_NE(fp32.out.find("roofline beside it (FP32, main memory 44.42 GB/s): no main-memory traffic, 345.6 GFLOP/s"),
+            std::string::npos)
+      << fp32.out;
+  const std::string ints = dir.file("ints.c", "int a[N], b[N], c[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i] + c[i];\n").string();
+  const outcome int_run = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", ints, "-D", "N=3000000", "--format", "json"});
+  ASSERT_EQ(int_run.status, 0) << int_run.err;
+  EXPECT_EQ(nlohmann::json::parse(int_run.out)[0]["flop_per_s"].get<double>(), 0.0) << int_run.out;
+  // A YAML kernel's negative offset starts the loop that far in, for every array (an offset of -65535 on b
+  // beside a[0] was taken as a[0]).
+  const std::string yaml = "name: negative\nelement size: 8\nloops: [1000000]\narrays:\n  - {name: a, extents: [1000000]}\n  - {name: b, extents: [1000000]}\n"
+                           "accesses:\n  - {array: b, kind: read, offset: [-65535]}\n  - {array: a, kind: write, offset: [0]}\n";
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("negative.yml", yaml).string(), "--cores", "1"}),
+                     "negative.yml:5: arrays[0].extents[0]: array \"a\" has 1000000 elements here, but the loop's 1000000 iterations from index "
+                     "65535 (its most negative offset's) with its offsets reach 1065535");
+  // A chunk past the prompt, a lookahead past the tokens left: taken as the most there is, said as given.
+  const std::vector<std::string> llm{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm"};
+  expect_input_error(hml_run_with(llm, {"--prompt", "512", "--chunk", "100000"}),
+                     "--chunk, --prompt: a chunk of 100000 tokens is past the prompt's 512, which one step takes whole; give --chunk 512 at most");
+  EXPECT_EQ(hml_run_with(llm, {"--prompt", "512", "--chunk", "512"}).status, 0);
+  expect_input_error(hml_run_with(llm, {"--draft", "llama-2-7b", "--acceptance", "0.9", "--lookahead", "32"}),
+                     "--lookahead, --generate: the draft proposes 32 tokens a step, past the 31 left to decode after the first; "
+                     "give --lookahead 31 at most, or --generate more");
+  // Less than a byte is no size (1e-30 B was timed at 50 ns).
+  expect_input_error(hml_run({"lab", "--size", "1e-30B"}), "--size: a size is 0 B or at least 1 B, not a fraction of a byte");
+  expect_input_error(hml_run({"sweep", "--size", "0.5B,1kB"}), "--size: a size is 0 B or at least 1 B, not a fraction of a byte");
+  expect_input_error(hml_run({"tiers", "--tier", "A:10GB:100GB/s", "--tier", "B:100GB:20GB/s", "--footprint", "50GB",
+                              "--hot-bytes", "1e-30", "--hot-accesses", "1"}),
+                     "--hot-bytes, --footprint: a hot share of 1e-30 of 50 GB is less than a byte; give a larger share");
+  // size_t is a type of a header no kernel includes: the advice was to define it with -D.
+  const std::string sized = dir.file("sized.c", "double a[N];\nfor (size_t i = 0; i < N; ++i) a[i] = 1.0;\n").string();
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", sized, "-D", "N=4000"}),
+                     "use of undeclared identifier 'size_t': a type of the C library's headers, which a kernel does not include; "
+                     "use int, long or unsigned");
+}
+
 }  // namespace
