@@ -38,6 +38,7 @@ void run(const analyze_options& o) {
   const named_roof roof = roofs_of(o.roof).front();
   const hml::kernel k{o.name, quantity_of<hml::work>("--flops", o.flops),
                       quantity_of<hml::data_size>("--bytes", o.bytes)};
+  check_option("--bytes", [&] { hml::validate_kernel_bytes(k.bytes); });
   const hml::duration time = quantity_of<hml::duration>("--time", o.time);
   check_option("--time", [&] { hml::validate_measured_time(time); });
   if (k.flops.value() == 0 && k.bytes.value() == 0) {

@@ -75,6 +75,7 @@ std::string level_text(const hml::level_description& l, const citations& cite) {
                     (l.upstream.full_duplex ? " each way (full duplex)" : ""));
   }
   if (l.victim) parts.push_back("a victim cache (filled with the evictions of the level inside)");
+  if (l.addressable) parts.push_back("addressable (a tier of its own beside main memory)");
   std::string out = "  " + std::string{l.name} + ":";
   for (std::size_t i = 0; i < parts.size(); ++i) out += (i == 0 ? " " : ", ") + parts[i];
   out += "\n";
@@ -249,6 +250,8 @@ void show_document(const devices_options& o, const hml::machine_file& file) {
     return;
   }
   if (o.format == "csv") {
+    if (file.machines().empty())
+      throw input_error("--format: csv is a table of machines, and the file has none; show its links and systems as table, yaml or json");
     emit(o.output, render(hml::device_table(std::vector<const hml::device*>(file.machines().begin(), file.machines().end())),
                           output_format::csv));
     return;

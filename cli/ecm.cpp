@@ -40,6 +40,7 @@ struct ecm_options {
   output_options output;
 };
 
+constexpr std::int64_t stencil_row_default = 2000;
 constexpr std::string_view kernel_names = "triad, add, schoenauer, copy, copy-nt, update, scalar-product, stencil2d5";
 
 std::optional<hml::loop_kernel> builtin_kernel(std::string_view name, std::int64_t size, std::int64_t rows) {
@@ -184,7 +185,9 @@ void run(const ecm_options& o) {
   std::optional<hml::loaded_kernel> loaded_kernel;
   std::optional<hml::loop_kernel> kernel =
       check_option(o.kernel == "stencil2d5" ? "--size, --rows" : "--size", [&] {
-        std::optional<hml::loop_kernel> k = builtin_kernel(o.kernel, o.size, o.rows);
+        // The 1-D kernels' default length is no row length: 10^8 x 1000 rows is past an array's 2^36 elements.
+        const std::int64_t size = o.kernel == "stencil2d5" && !o.size_given ? stencil_row_default : o.size;
+        std::optional<hml::loop_kernel> k = builtin_kernel(o.kernel, size, o.rows);
         if (k) hml::validate(*k);
         return k;
       });
@@ -315,9 +318,9 @@ void run(const ecm_options& o) {
   }
   out += "\n" + hml::format_table(scaling);
   if (roof) {
-    out += "\nroofline beside it (" + std::string{hml::to_string(hml::flop_precision(*kernel))} + ", main memory " +
-           hml::to_string(hml::main_memory(c).bandwidth.value, {.number = hml::general(4),
-                                                                        .prefixes = hml::prefix_system::decimal}) +
+    out += "\nroofline beside it (" + std::string{hml::to_string(hml::flop_precision(*kernel))} + ", main memory as the ECM takes it, " +
+           hml::to_string(hml::roof_beside(*kernel, r, c).bandwidth, {.number = hml::general(4),
+                                                                              .prefixes = hml::prefix_system::decimal}) +
            "): " +
            // Every line in cache moves no byte from main memory: an intensity without bound, said in words.
            (std::isfinite(roof->intensity.value()) ? hml::to_string(roof->intensity, {.number = hml::general(3)})
@@ -358,7 +361,8 @@ void add_ecm_command(CLI::App& hml) {
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
   constexpr auto most_elements = static_cast<std::uint64_t>(hml::max_array_elements);
-  CLI::Option* size = command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5)")
+  CLI::Option* size = command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5, " +
+                                                                std::to_string(stencil_row_default) + " unless given)")
       ->check(whole_number(8, most_elements))
       ->capture_default_str();
   CLI::Option* rows =

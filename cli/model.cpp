@@ -1,7 +1,6 @@
 #include <cstddef>
 #include <functional>
 #include <limits>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -69,12 +68,6 @@ void check_each(std::string_view option, const hml::sampled_axis<T>& axis, void 
   for (const T& value : axis.samples) check_option(option, [&] { check(value); });
 }
 
-// A run moves whole bytes: a fraction of one would move as none or a whole line, not as the fraction (a size
-// of 1e-30 B was timed at 50 ns).
-void validate_size(hml::data_size size) {
-  if (size.value() > 0 && size.value() < 1) throw std::invalid_argument("hml: a size is 0 B or at least 1 B, not a fraction of a byte");
-}
-
 }  // namespace
 
 std::size_t model_space::points() const noexcept {
@@ -94,7 +87,7 @@ std::size_t model_space::points() const noexcept {
 model_space space_of(const model_options& o, bool axes) {
   model_space s;
   s.size = read<hml::data_size>("--size", o.size, axes);
-  check_each("--size", s.size, validate_size);
+  check_each("--size", s.size, hml::validate_kernel_bytes);  // each point's kernel (1e-30 B was timed at 50 ns)
   s.ops_per_byte = read<hml::arithmetic_intensity>("--ops-per-byte", o.ops_per_byte, axes);
   s.latency = read<hml::duration>("--latency", o.latency, axes);
   check_each("--latency", s.latency, hml::validate_latency);

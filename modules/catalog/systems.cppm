@@ -191,7 +191,7 @@ inline constexpr machine_description xeon_max_9480 = [] {
   const memory_interface hbm{.channels = 4, .bus_bits = 1024, .pin_rate = stated(3.2_Gbps, mccalpin)};
   const memory_interface ddr5{.channels = 8, .bus_bits = 64, .pin_rate = stated(4.8_Gbps, mccalpin)};
   m.memory.push_back({.name = "HBM2e", .capacity = stated(64_GiB, sth_xeon_max), .bandwidth = derived_bandwidth(hbm),
-                      .interface = hbm});
+                      .interface = hbm, .addressable = true});
   m.memory.push_back({.name = "DDR5-4800", .capacity = derived(512_GiB, sth_xeon_max),
                       .bandwidth = derived_bandwidth(ddr5), .interface = ddr5});
   return m;

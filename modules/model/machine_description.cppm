@@ -87,6 +87,9 @@ struct level_description {
   memory_interface interface{};
   level_transfer upstream{};
   bool victim = false;  // a victim cache of the level inside it (see above); never the fastest level or main memory
+  // Software places data in it (a Xeon Max's HBM in flat mode), so it is a tier of its own beside main memory
+  // (hml::tiers_of); a level before main memory is otherwise a cache, which hardware fills. Main memory always is.
+  bool addressable = false;
   friend constexpr bool operator==(const level_description&, const level_description&) = default;
 };
 

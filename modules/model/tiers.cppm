@@ -82,13 +82,16 @@ struct working_set {
 // The tier as the seed's flat memory, for latency-bound questions (transfer_time with a random pattern).
 [[nodiscard]] constexpr memory memory_of(const tier& t) noexcept { return {t.latency, t.read}; }
 
-// The tiers of a machine, one per memory level that has a capacity and a bandwidth (on this basis), fastest
-// first.
+// The tiers of a machine, fastest first: its main memory and each level software places data in
+// (`addressable`), where it has a capacity and a bandwidth (on this basis). A cache is no tier: data cannot
+// be placed in a GPU's L2 (it was taken as one, and its "cache" policy came out slower than HBM alone).
 [[nodiscard]] constexpr tiered_memory tiers_of(const machine_description& m, serving mode = serving::concurrent,
                                                basis b = basis::datasheet) {
   tiered_memory t{.mode = mode};
-  for (const level_description& level : m.memory) {
-    if (level.capacity.published() && bandwidth_of(level, b).published()) t.tiers.push_back(tier_of(level, b));
+  for (std::size_t i = 0; i < m.memory.size(); ++i) {
+    const level_description& level = m.memory[i];
+    const bool memory = level.addressable || i + 1 == m.memory.size();
+    if (memory && level.capacity.published() && bandwidth_of(level, b).published()) t.tiers.push_back(tier_of(level, b));
   }
   return t;
 }

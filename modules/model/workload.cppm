@@ -95,11 +95,16 @@ struct kernel {
   access_pattern pattern = sequential_access;
 };
 
+// A kernel moves whole bytes: a fraction of one moves as none or as a whole line, not as the fraction.
+constexpr void validate_kernel_bytes(data_size bytes) {
+  expects(bytes.value() >= 0 && bytes.value() <= largest_finite, "hml: a kernel's bytes must be finite and >= 0");
+  expects(bytes.value() == 0 || bytes.value() >= 1, "hml: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
+}
+
 constexpr void validate(const kernel& k) {
   const double flops = k.flops.value();
-  const double bytes = k.bytes.value();
   expects(flops >= 0 && flops <= largest_finite, "hml: a kernel's FLOP must be finite and >= 0");
-  expects(bytes >= 0 && bytes <= largest_finite, "hml: a kernel's bytes must be finite and >= 0");
+  validate_kernel_bytes(k.bytes);
   validate(k.pattern);
 }
 

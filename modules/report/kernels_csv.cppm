@@ -54,7 +54,14 @@ public:
   // What is wrong, without the line: "flops: cannot read ..."; a tool says FILE:LINE: before it.
   [[nodiscard]] const std::string& problem() const noexcept { return problem_; }
 
+  // A model's check failed on a field: "FIELD: what the check says", without its "hml: ".
+  kernels_csv_error(std::size_t line, std::string_view field, const std::exception& check)
+      : kernels_csv_error(line, std::string{field} + ": " + std::string{without_hml_prefix(check.what())}) {}
+
 private:
+  static std::string_view without_hml_prefix(std::string_view message) {
+    return message.starts_with("hml: ") ? message.substr(5) : message;
+  }
   std::size_t line_;
   std::string problem_;
 };
@@ -443,6 +450,11 @@ public:
     // Neither FLOP nor bytes: no time, no intensity, no bound; a row of nothing is a mistake in the file.
     if (out.flops.value() == 0 && out.bytes.value() == 0) {
       throw kernels_csv_error{record_.line, "flops, memory_bytes: both 0; a kernel computes or moves bytes"};
+    }
+    try {
+      validate_kernel_bytes(out.bytes);
+    } catch (const std::invalid_argument& e) {
+      throw kernels_csv_error{record_.line, "memory_bytes", e};
     }
     out.name.assign(record_.fields[at_.name]);
     // A name goes into tables, SVG text and JSON strings: control characters and bytes that are not UTF-8

@@ -105,6 +105,8 @@ public:
     for (std::size_t i = 0; i < links.size(); ++i) add_link(links[i], fields::item("links", i));
     const YAML::Node systems = r_.sequence(root, "", "systems", false, most_entries);
     for (std::size_t i = 0; i < systems.size(); ++i) add_system(systems[i], fields::item("systems", i));
+    if (out_.machines.empty() && out_.links.empty() && out_.systems.empty())  // written back, it would not read
+      r_.fail(root, "machines", "the file lists no machine, link or system; give one");
   }
 
 private:
@@ -297,6 +299,9 @@ private:
         r_.fail(levels[i]["victim"], fields::path(fields::item(memory_field, i), "victim"),
                 i == 0 ? "the first level has no level inside it to take victims from"
                        : "main memory (the last level) is no cache: a victim cache is a cache level outside another");
+      if (m.memory.back().addressable && i + 1 == levels.size())
+        r_.fail(levels[i]["addressable"], fields::path(fields::item(memory_field, i), "addressable"),
+                "main memory (the last level) is addressable always: leave addressable out");
       // Levels go fastest first: one smaller and no slower than a level inside it is the list out of order
       // (a slower, smaller tier outside, as CXL memory beyond DDR, is not), and would make a cache main memory.
       const level_description& outer = m.memory.back();
@@ -404,7 +409,7 @@ private:
 
   level_description level(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"name", "capacity", "bandwidth", "write_bandwidth", "measured_bandwidth", "latency",
-                                "scope", "interface", "upstream", "victim"});
+                                "scope", "interface", "upstream", "victim", "addressable"});
     level_description l{.name = text(node, field, "name", true)};
     l.capacity = a_memory_size(node, field, "capacity");
     l.bandwidth = a_memory_bandwidth(node, field, "bandwidth");
@@ -432,6 +437,10 @@ private:
       l.upstream.full_duplex = r_.boolean(u, at, "full_duplex", false);
     }
     l.victim = r_.boolean(node, field, "victim", false);
+    l.addressable = r_.boolean(node, field, "addressable", false);
+    if (l.addressable && l.victim)
+      r_.fail(node["addressable"], fields::path(field, "addressable"),
+              "a victim cache is filled by hardware, not placed in by software: give one of victim and addressable");
     refuse(node, field, "measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
     refuse(node, field, "interface", detail::interface_problem(l));
     return l;
@@ -500,6 +509,12 @@ private:
     refuse(node, field, "measured_to_device", detail::measured_problem(rate(l.measured_to_device), rate(l.bandwidth)));
     refuse(node, field, "measured_from_device", detail::measured_problem(rate(l.measured_from_device), rate(l.bandwidth)));
     l.nvls_bus_bandwidth = a_figure<data_rate>(node, field, "nvls_bus_bandwidth");
+    // NVLS's bus bandwidth counts 2 (n - 1) / n of the data over a link that carries it once: below 2x the rate.
+    if (const data_rate nvls = l.nvls_bus_bandwidth.value, one_way = l.bandwidth.value.rate;
+        l.nvls_bus_bandwidth.published() && !(nvls <= 2 * one_way && nvls >= 0.01 * one_way))
+      r_.fail(node["nvls_bus_bandwidth"], fields::path(field, "nvls_bus_bandwidth"),
+              round_trip_text(nvls) + " is outside 1 % to 2x of the link's " + round_trip_text(one_way) +
+                  " a direction (a bus bandwidth counts at most twice what crosses a link)");
     l.note = text(node, field, "note", false);
     out_.links.push_back(&out_.link_store.emplace_back(l));
   }
@@ -535,6 +550,9 @@ private:
     if (s.joined_by != nullptr && s.host == s.device)
       r_.fail(node["joined_by"], fields::path(field, "joined_by"),
               "host and device are one machine, one memory pool: leave joined_by out, or give two machines");
+    if (s.joined_by == nullptr && s.host != s.device)
+      r_.fail(node, fields::path(field, "joined_by"),
+              "missing: host and device are two machines, two memory pools; give the link that joins them");
     s.note = text(node, field, "note", false);
     out_.systems.push_back(&out_.system_store.emplace_back(s));
   }

@@ -189,6 +189,7 @@ private:
       out["upstream"] = std::move(upstream);
     }
     if (l.victim) out["victim"] = true;
+    if (l.addressable) out["addressable"] = true;
     return out;
   }
 

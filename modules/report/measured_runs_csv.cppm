@@ -155,7 +155,7 @@ inline std::optional<double> figure_field(const kernels_csv::record& r, std::str
   try {
     validate_measured_figure(value);
   } catch (const std::invalid_argument& e) {
-    throw kernels_csv_error{r.line, name + ": " + std::string{std::string_view{e.what()}.substr(std::string_view{e.what()}.starts_with("hml: ") ? 5 : 0)}};
+    throw kernels_csv_error{r.line, name, e};
   }
   // What a measured serving run can be: a time from 1 us to a day, 0.001 to 10^9 tokens a second. Past them a
   // unit is wrong, and the error against it would read as 10^34 %.

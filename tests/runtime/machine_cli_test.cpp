@@ -111,7 +111,6 @@ TEST(MachineCli, AProbedFileIsTakenByEveryCommand) {
       {"offload", "--host", "grace", "--device", host.string(), "--link", "pcie5x16", "--in", "1GiB", "--out", "1GiB",
        "--flops", "1TFLOP"},
       {"ecm", "--machine", host.string(), "--kernel", "triad"},
-      {"tiers", "--machine", host.string(), "--footprint", "1MiB"},
   };
   for (const std::vector<std::string>& command : commands) {
     const outcome o = hml_run(command);
@@ -120,6 +119,9 @@ TEST(MachineCli, AProbedFileIsTakenByEveryCommand) {
     EXPECT_EQ(o.out.find("nan"), std::string::npos) << command[0] << ": " << o.out;
     EXPECT_EQ(o.out.find("inf"), std::string::npos) << command[0] << ": " << o.out;
   }
+  // Its caches are measured levels, but caches: hml tiers takes none as a tier, and says so.
+  expect_input_error(hml_run({"tiers", "--machine", host.string(), "--footprint", "1MiB"}),
+                     "--machine: one tier; a tiered memory has two or more: its caches are no tiers");
 }
 
 TEST(MachineCli, OlderFilesAreReadWithOneNote) {
