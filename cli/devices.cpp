@@ -251,7 +251,8 @@ void show_document(const devices_options& o, const hml::machine_file& file) {
   }
   if (o.format == "csv") {
     if (file.machines().empty())
-      throw input_error("--format: csv is a table of machines, and the file has none; show its links and systems as table, yaml or json");
+      throw input_error("--format: csv is a table of machines, and the file has none; "
+                        "show its links and systems as table, yaml or json");
     emit(o.output, render(hml::device_table(std::vector<const hml::device*>(file.machines().begin(), file.machines().end())),
                           output_format::csv));
     return;

@@ -318,7 +318,8 @@ void run(const ecm_options& o) {
   }
   out += "\n" + hml::format_table(scaling);
   if (roof) {
-    out += "\nroofline beside it (" + std::string{hml::to_string(hml::flop_precision(*kernel))} + ", main memory as the ECM takes it, " +
+    out += "\nroofline beside it (" + std::string{hml::to_string(hml::flop_precision(*kernel))} +
+           ", main memory as the ECM takes it, " +
            hml::to_string(hml::roof_beside(*kernel, r, c).bandwidth, {.number = hml::general(4),
                                                                               .prefixes = hml::prefix_system::decimal}) +
            "): " +

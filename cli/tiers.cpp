@@ -84,7 +84,8 @@ void run(const tiers_options& o) {
   check_option("--hot-accesses", [&] { hml::validate_share(o.hot_accesses); });
   check_option("--hot-bytes, --hot-accesses", [&] { hml::validate(w.skew); });
   if (const double hot = o.hot_bytes * footprint.value(); hot > 0 && hot < 1)
-    throw input_error("--hot-bytes, --footprint: a hot share of " + std::string{hml::format_number(o.hot_bytes, hml::general(4)).view()} + " of " +
+    throw input_error("--hot-bytes, --footprint: a hot share of " +
+                      std::string{hml::format_number(o.hot_bytes, hml::general(4)).view()} + " of " +
                       hml::to_string(footprint, {.number = hml::general(4)}) + " is less than a byte; give a larger share");
   check_option("--write-share", [&] { hml::validate_share(o.write_share); });
   if (!hml::any_placement_fits(memory, w)) {
