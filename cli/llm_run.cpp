@@ -403,6 +403,10 @@ void llm::run(const run_options& o) {
   if (o.requests && !o.draft.empty())
     throw input_error("--requests, --draft: not together; continuous batching is modelled without speculative decoding "
                       "(the draft's weights, its KV cache and its steps); give one of them");
+  // Its scheduler takes each prompt whole in a step (its --max-tokens): a chunk beside it changed nothing.
+  if (o.requests && o.chunk)
+    throw input_error("--requests, --chunk: not together; continuous batching takes each prompt whole in a step "
+                      "(--max-tokens); --chunk times one sequence's chunked prefill: give one of them");
   // Continuous batching first: its checks refuse a run at once that the generation below would take
   // seconds to analyse (a million tokens) before them.
   const std::optional<hml::continuous_batching_result> continuous = llm::continuous_run(o, t, d, i);

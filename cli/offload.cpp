@@ -124,7 +124,7 @@ void run(const offload_options& o) {
     return hml::plan_offload(job, *host, *device, *link, p, {.chunks = o.chunks});
   });
   const hml::arithmetic_intensity break_even =
-      check_option("--precision", [&] { return hml::break_even_intensity(*host, *device, *link, p); });
+      check_option("--precision", [&] { return hml::break_even_intensity(job, *host, *device, *link, p); });
 
   if (format != output_format::table) {
     hml::table t{{"host_s", "copy_in_s", "device_s", "copy_out_s", "serial_s", "pipelined_s", "zero_copy_s", "best",

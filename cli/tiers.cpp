@@ -1,5 +1,6 @@
 // `hml tiers`: a working set over a tiered memory (a catalog machine's levels, or tiers given as
 // NAME:CAPACITY:BANDWIDTH) under each placement policy, with the best placement (hml.tiers).
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -32,6 +33,33 @@ struct outcome {
   hml::placement placement{};
 };
 
+// A machine's tiers are its main memory and its addressable levels (hml::tiers_of): each needs a capacity and
+// a bandwidth on the figures asked for, where one without was left out without a word, and a cache between
+// two of them is a level no placement can go around.
+void check_tier_levels(const hml::machine_description& m, const std::string& option, const std::string& figures) {
+  // Without an addressable level there is main memory alone, one tier, which the caller refuses as such.
+  if (std::ranges::none_of(m.memory, &hml::level_description::addressable)) return;
+  bool tier_before = false;
+  for (std::size_t i = 0; i < m.memory.size(); ++i) {
+    const hml::level_description& l = m.memory[i];
+    const bool last = i + 1 == m.memory.size();
+    const std::string level = "memory[" + std::to_string(i) + "] (" + std::string{l.name} + ")";
+    if (!l.addressable && !last) {
+      if (tier_before)
+        throw input_error(option + ": " + level + " is a cache between two tiers, which hml tiers does not model; " +
+                          "mark it addressable: true, or leave it out");
+      continue;
+    }
+    const std::string what = last ? "main memory" : "addressable";
+    if (!l.capacity.published())
+      throw input_error(option + ": " + level + " is " + what + " but states no capacity; give its capacity");
+    if (!l.bandwidth.published())
+      throw input_error(option + ": " + level + " is " + what + " but states no bandwidth" +
+                        (figures.empty() ? std::string{} : " on --figures " + figures) + "; give its bandwidth");
+    tier_before = true;
+  }
+}
+
 void run(const tiers_options& o) {
   const output_format format = o.output.chosen();
   hml::tiered_memory memory{.mode = o.sequential ? hml::serving::sequential : hml::serving::concurrent};
@@ -45,6 +73,7 @@ void run(const tiers_options& o) {
     m = &files.machine("--machine", o.machine);
   }
   if (m != nullptr) {
+    check_tier_levels(*m, o.system.empty() ? "--machine" : "--system", o.figures);
     memory.tiers = hml::tiers_of(*m).tiers;
     title = std::string{m->name};
   }

@@ -188,4 +188,32 @@ export namespace hml {
   return 1 * flop / (link_rate * (1 * flop / h.peak - 1 * flop / d.peak));
 }
 
+// The intensity from which offloading this job serially pays, its copies, runs and oversubscription as they
+// are (the closed form above takes data that fit the device, one run and links without latency, and stayed
+// 32.6 FLOP/B where a device holding half the data paid from 23.4). Past its ridge the host's time grows by
+// F/P_h a run, the device's by F/P_d, the copies stay: so offloading pays from F = P_h (copies + device memory
+// time) where the device is still memory-bound there, else from F = copies / (1/P_h - 1/P_d); never where
+// P_d <= P_h; from 0 where the host's memory time alone is the longer. F over the bytes a run moves.
+[[nodiscard]] constexpr arithmetic_intensity break_even_intensity(const offload_job& job, const machine_description& host,
+                                                                  const machine_description& device, const link& l,
+                                                                  precision p) {
+  validate(job);
+  validate(l);
+  expects(job.work.bytes.value() > 0, "hml: a job that moves no bytes has no intensity to break even at");
+  const kernel moving{job.work.name, 0 * flop, job.work.bytes, job.work.pattern};  // its memory time alone
+  const double resident = resident_share(device, job.in + job.out);
+  const compute_core device_core = core_of(device, kind_for(device, p));
+  const duration device_memory_time =
+      run(moving, device_memory(device, l, resident, job.in, job.out), device_core, {.overlap_policy = overlap::full}).total;
+  const duration copies = (link_time(l, resident * job.in) + link_time(l, resident * job.out)) / job.runs;
+  const compute_rate host_peak = core_of(host, kind_for(host, p)).peak;
+  if (kernel_time(moving, host, p) >= copies + device_memory_time) return 0.0 * flop_per_byte;
+  if (device_core.peak <= host_peak) return arithmetic_intensity::from_value(std::numeric_limits<double>::infinity());
+  const work memory_bound = host_peak * (copies + device_memory_time);
+  const work flops = memory_bound / device_core.peak <= device_memory_time
+                         ? memory_bound
+                         : copies / (1 * flop / host_peak - 1 * flop / device_core.peak) * (1 * flop);
+  return flops / job.work.bytes;
+}
+
 }  // namespace hml

@@ -299,7 +299,7 @@ private:
         r_.fail(levels[i]["victim"], fields::path(fields::item(memory_field, i), "victim"),
                 i == 0 ? "the first level has no level inside it to take victims from"
                        : "main memory (the last level) is no cache: a victim cache is a cache level outside another");
-      if (m.memory.back().addressable && i + 1 == levels.size())
+      if (levels[i]["addressable"].IsDefined() && i + 1 == levels.size())  // false as well: it would be dropped
         r_.fail(levels[i]["addressable"], fields::path(fields::item(memory_field, i), "addressable"),
                 "main memory (the last level) is addressable always: leave addressable out");
       // Levels go fastest first: one smaller and no slower than a level inside it is the list out of order
@@ -438,9 +438,10 @@ private:
     }
     l.victim = r_.boolean(node, field, "victim", false);
     l.addressable = r_.boolean(node, field, "addressable", false);
-    if (l.addressable && l.victim)
+    if (l.addressable && (l.victim || l.scope == sharing::per_core))
       r_.fail(node["addressable"], fields::path(field, "addressable"),
-              "a victim cache is filled by hardware, not placed in by software: give one of victim and addressable");
+              l.victim ? "a victim cache is filled by hardware, not placed in by software: give one of victim and addressable"
+                       : "a level of each core is no tier of the machine: give addressable to a shared level");
     refuse(node, field, "measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
     refuse(node, field, "interface", detail::interface_problem(l));
     return l;

@@ -86,6 +86,10 @@ static_assert(hml::plan_offload({q1::vector_add, 2_GiB, 1_GiB, 4.0}, q1::host, q
 // device's ridge (51/2 = 25.5), so the device is compute-bound there: I* = 1/(B_l (1/P_h - 1/P_d)) =
 // 1/(63.015e9 x (1/2e12 - 1/51e12)) = 33.03 FLOP/B.
 static_assert(near(q1::break_even.value(), 33.03372130102041, 1e-9));
+// The job's own break-even (hml::break_even_intensity(job, ...)): its data fit the device and the link states
+// no latency, so it is the closed form's.
+static_assert(near(hml::break_even_intensity(q1::job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).value(),
+                   q1::break_even.value(), 1e-9));
 // A host with memory slower than link and device together: offloading pays at any intensity.
 static_assert(hml::break_even_intensity(hml::describe(hml::memory{0_s, 10_GBps}, hml::compute_core{2_TFLOPS}, hml::precision::fp32),
                                         q1::device, q1::pcie5, hml::precision::fp32)
@@ -99,9 +103,10 @@ static_assert(hml::break_even_intensity(q1::host, hml::describe(hml::memory{0_s,
 // memory is HBM and the link serving at once, the link's reads one way and writes the other as zero-copy's:
 // 120 GB in and 60 GB out at 63.015 GB/s a direction stream at 63.015 x 180/120 = 94.52 GB/s, so
 // max(0.444/2000, 0.556/94.52) per GB -> 170.1 GB/s.
+constexpr hml::offload_job oversubscribed_job =
+    hml::offload_of(hml::streaming(180_GB, 1.0 * hml::flop_per_byte), 120_GB, 60_GB);
 constexpr hml::offload_plan oversubscribed =
-    hml::plan_offload(hml::offload_of(hml::streaming(180_GB, 1.0 * hml::flop_per_byte), 120_GB, 60_GB), q1::host,
-                      q1::device, q1::pcie5, hml::precision::fp32);
+    hml::plan_offload(oversubscribed_job, q1::host, q1::device, q1::pcie5, hml::precision::fp32);
 static_assert(near(oversubscribed.resident, 80.0 / 180.0));
 static_assert(near(ms(oversubscribed.device), 180e9 * ((100.0 / 180.0) / (63.01538461538461e9 * 180.0 / 120.0)) * 1e3));
 static_assert(near(ms(oversubscribed.copy_in), 120e9 * (80.0 / 180.0) / 63.01538461538461e9 * 1e3));
@@ -117,6 +122,11 @@ constexpr hml::duration run = oversubscribed.device / 16;
 static_assert(near(ms(oversubscribed.pipelined), ms(chunk::in + chunk::run + chunk::out + 15 * (chunk::in + chunk::run))));
 static_assert(oversubscribed.pipelined > 120_GB / (63.01538461538461 * hml::giga(hml::byte_per_second)));
 static_assert(oversubscribed.best == "zero-copy");
+// Serial offloading pays from the intensity at which the host's 2 TFLOP/s take as long as the resident copies
+// (80 GB at 63.015 GB/s) and the device's streamed memory time: 25.9 FLOP/B, where the closed form's 33.0 takes
+// the data as fitting (it stayed there at every capacity).
+static_assert(near(hml::break_even_intensity(oversubscribed_job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).value(),
+                   2e12 * (80e9 / 63.01538461538461e9 + oversubscribed.device.value()) / 180e9));
 
 // --- Question 2: the Xeon Max, 200 GiB with a hot 30 % -----------------------------------------------
 

@@ -42,6 +42,13 @@ void expect_edited_file_refused(const scratch_directory& dir, const std::string&
   expect_input_error(hml_run({"devices", dir.file("edited.yaml", replaced(text, from, to)).string()}), needle);
 }
 
+// A catalog entry as a machine file: the good file an edit starts from.
+std::string catalog_file(const std::string& id) {
+  const outcome o = hml_run({"devices", id, "--format", "yaml"});
+  EXPECT_EQ(o.status, 0) << o.err;
+  return o.out;
+}
+
 // hml run with a command's fixed arguments and then `more`.
 outcome hml_run_with(std::vector<std::string> command, const std::vector<std::string>& more) {
   command.insert(command.end(), more.begin(), more.end());
@@ -1208,9 +1215,8 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
   const outcome on_snb = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", floats, "-D", "N=2000"});
   ASSERT_EQ(on_snb.status, 0) << on_snb.err;
   EXPECT_NE(on_snb.out.find("roofline: the machine states no FP32 peak or no main-memory bandwidth\n"), std::string::npos) << on_snb.out;
-  const outcome snb = hml_run({"devices", "snb_e5_2680", "--format", "yaml"});
-  ASSERT_EQ(snb.status, 0) << snb.err;
-  const std::string with_fp32 = hml_test::replaced(snb.out, "compute:\n", "compute:\n  - precision: fp32\n    unit: vector\n    dense: 345.6 GFLOP/s\n");
+  const std::string snb = catalog_file("snb_e5_2680");
+  const std::string with_fp32 = hml_test::replaced(snb, "compute:\n", "compute:\n  - precision: fp32\n    unit: vector\n    dense: 345.6 GFLOP/s\n");
   const outcome fp32 = hml_run({"ecm", "--machine", dir.file("fp32.yaml", with_fp32).string(), "--kernel", floats, "-D", "N=2000"});
   ASSERT_EQ(fp32.status, 0) << fp32.err;
   EXPECT_NE(fp32.out.find("roofline beside it (FP32, main memory as the ECM takes it, 41.2 GB/s): no main-memory traffic, 345.6 GFLOP/s"),
@@ -1244,21 +1250,19 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
   // A GPU's L2 is a cache, no tier (its "cache" policy came out slower than HBM alone); a file says which levels
   // software places data in, and is refused where that cannot be.
   expect_input_error(hml_run({"tiers", "--machine", "v100", "--footprint", "1GiB"}), "--machine: one tier; a tiered memory has two or more");
-  const outcome h100 = hml_run({"devices", "h100_sxm", "--format", "yaml"});
-  ASSERT_EQ(h100.status, 0) << h100.err;
+  const std::string h100 = catalog_file("h100_sxm");
   const std::string l2_source = "source: hml-gpu-h100-sxm}\n  - name: HBM3";
   const outcome l2_tier = hml_run({"tiers", "--machine",
-                                   dir.file("l2.yaml", hml_test::replaced(h100.out, l2_source,
+                                   dir.file("l2.yaml", hml_test::replaced(h100, l2_source,
                                                                           "source: hml-gpu-h100-sxm}\n    addressable: true\n  - name: HBM3"))
                                        .string(),
                                    "--footprint", "1GiB"});
   EXPECT_EQ(l2_tier.status, 0) << l2_tier.err;
   EXPECT_NE(l2_tier.out.find("  L2: 50 MB, 11.26 TB/s\n"), std::string::npos) << l2_tier.out;
-  expect_edited_file_refused(dir, h100.out, "    interface:\n      bus_bits: 5120", "    addressable: true\n    interface:\n      bus_bits: 5120",
+  expect_edited_file_refused(dir, h100, "    interface:\n      bus_bits: 5120", "    addressable: true\n    interface:\n      bus_bits: 5120",
                              "memory[2].addressable: main memory (the last level) is addressable always: leave addressable out");
-  const outcome skx = hml_run({"devices", "skx_gold_6148", "--format", "yaml"});
-  ASSERT_EQ(skx.status, 0) << skx.err;
-  expect_edited_file_refused(dir, skx.out, "    victim: true\n", "    victim: true\n    addressable: true\n",
+  const std::string skx = catalog_file("skx_gold_6148");
+  expect_edited_file_refused(dir, skx, "    victim: true\n", "    victim: true\n    addressable: true\n",
                              "memory[2].addressable: a victim cache is filled by hardware, not placed in by software");
   // size_t is a type of a header no kernel includes: the advice was to define it with -D.
   const std::string sized = dir.file("sized.c", "double a[N];\nfor (size_t i = 0; i < N; ++i) a[i] = 1.0;\n").string();
@@ -1286,17 +1290,15 @@ TEST(HostileInput, AThirteenthTrialsFindingsAreRefusedOrSaid) {
   // A file of nothing is refused (written back, it read "id: missing"), as a links-only file is as CSV.
   expect_input_error(hml_run({"devices", dir.file("empty.yaml", "format: hml-machine/1\nmachines: []\n").string()}),
                      "empty.yaml:1: machines: the file lists no machine, link or system; give one");
-  const outcome nvlink4 = hml_run({"devices", "nvlink4", "--format", "yaml"});
-  ASSERT_EQ(nvlink4.status, 0) << nvlink4.err;
-  expect_input_error(hml_run({"devices", dir.file("link.yaml", nvlink4.out).string(), "--format", "csv"}),
+  const std::string nvlink4 = catalog_file("nvlink4");
+  expect_input_error(hml_run({"devices", dir.file("link.yaml", nvlink4).string(), "--format", "csv"}),
                      "--format: csv is a table of machines, and the file has none");
   // NVLS's bus bandwidth counts at most twice what crosses the link (400 TB/s beside 450 GB/s was taken).
-  expect_edited_file_refused(dir, nvlink4.out, "nvls_bus_bandwidth: {value: 478.87 GB/s", "nvls_bus_bandwidth: {value: 400 TB/s",
+  expect_edited_file_refused(dir, nvlink4, "nvls_bus_bandwidth: {value: 478.87 GB/s", "nvls_bus_bandwidth: {value: 400 TB/s",
                              "links[0].nvls_bus_bandwidth: 400 TB/s is outside 1 % to 2x of the link's 450 GB/s a direction");
   // Two machines are two memory pools: a system of them without a link was shown as "one pool".
-  const outcome gh200 = hml_run({"devices", "gh200", "--format", "yaml"});
-  ASSERT_EQ(gh200.status, 0) << gh200.err;
-  expect_edited_file_refused(dir, gh200.out, ", joined_by: c2c", "",
+  const std::string gh200 = catalog_file("gh200");
+  expect_edited_file_refused(dir, gh200, ", joined_by: c2c", "",
                              "systems[0].joined_by: missing: host and device are two machines, two memory pools");
   // stencil2d5 at its defaults: the 1-D kernels' length of 10^8 was its row length, 10^11 elements in all.
   const outcome stencil = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5"});
@@ -1308,6 +1310,49 @@ TEST(HostileInput, AThirteenthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run({"analyze", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "100GB/s", "--flops", "1", "--bytes",
                               "0.5", "--time", "1ns"}),
                      "--bytes: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
+}
+
+TEST(HostileInput, AFourteenthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // A machine's tiers are its main memory and addressable levels: one without a capacity or a bandwidth was
+  // left out without a word (94.1 GB/s for 452), and a cache between two tiers too.
+  const std::string xeon_max = catalog_file("xeon_max_9480");
+  const auto tiers_refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
+    const std::string file = dir.file("tiers.yaml", hml_test::replaced(xeon_max, from, to)).string();
+    expect_input_error(hml_run({"tiers", "--machine", file, "--footprint", "100GiB"}), needle);
+  };
+  tiers_refused("    capacity: {value: 64 GiB, kind: stated, source: sth-xeon-max-9480}\n", "",
+                "--machine: memory[0] (HBM2e) is addressable but states no capacity; give its capacity");
+  tiers_refused("  - name: DDR5-4800\n", "  - {name: X, capacity: 128 GiB, bandwidth: 1 TB/s}\n  - name: DDR5-4800\n",
+                "--machine: memory[1] (X) is a cache between two tiers, which hml tiers does not model");
+  // addressable on main memory is refused whether true or false (false was dropped without a word), and on a
+  // level of each core.
+  expect_edited_file_refused(dir, xeon_max, "    bandwidth: {value: 307.2 GB/s", "    addressable: false\n    bandwidth: {value: 307.2 GB/s",
+                             "memory[1].addressable: main memory (the last level) is addressable always");
+  const std::string h100 = catalog_file("h100_sxm");
+  expect_edited_file_refused(dir, h100, "    scope: per core\n", "    scope: per core\n    addressable: true\n",
+                             "memory[0].addressable: a level of each core is no tier of the machine");
+  // The ECM counts the source's FLOP; a compiled loop that hoists loop-invariant products runs fewer: its rate
+  // above the peak is said (648 GFLOP/s beside 172.8).
+  const std::string hoisted =
+      dir.file("hoisted.c", "double a[N];\ndouble s, t, u, v;\nfor (int i = 0; i < N; ++i) a[i] = s * t * u * v + s * t * u * v;\n").string();
+  const outcome ecm = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", hoisted, "-D", "N=1000"});
+  ASSERT_EQ(ecm.status, 0) << ecm.err;
+  EXPECT_NE(ecm.err.find("hml: note: --kernel: the ECM's "), std::string::npos) << ecm.err;
+  EXPECT_NE(ecm.err.find("peak: it counts the 7 FLOP an iteration the source writes, more than the compiled loop runs"),
+            std::string::npos)
+      << ecm.err;
+  // Serial offloading's break-even intensity takes the job as it is: half of it resident, 23.4 FLOP/B (the
+  // closed form's 32.6 took the data as fitting, at every capacity).
+  const outcome offload = hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth", "2TB/s",
+                                   "--device-peak", "50TFLOP/s", "--device-capacity", "60GB", "--link", "64GB/s", "--in", "60GB",
+                                   "--out", "60GB", "--flops", "2.88TFLOP", "--format", "json"});
+  ASSERT_EQ(offload.status, 0) << offload.err;
+  EXPECT_NEAR(nlohmann::json::parse(offload.out)[0]["break_even_flop_per_byte"].get<double>(),
+              2e12 * (60e9 / 64e9 + 60e9 / 128e9) / 120e9, 1e-9);
+  // Continuous batching takes each prompt whole: --chunk beside it changed nothing.
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--requests", "10", "--chunk", "64"}),
+                     "--requests, --chunk: not together");
 }
 
 }  // namespace
