@@ -41,6 +41,15 @@ struct offload_options {
 std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(3)}); }
 std::string number(double x, hml::number_format f) { return std::string{hml::format_number(x, f).view()}; }
 
+// Where serial offloading pays by intensity: from a point on, below one, or both (the device's memory wins
+// at low intensity, its compute at high), or nowhere.
+std::string intensity_range(const hml::serial_break_even& b) {
+  const auto at = [](hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(3)}); };
+  const std::string below = b.below.value() > 0 ? "below " + at(b.below) : std::string{};
+  if (!hml::isfinite(b.from)) return below.empty() ? "at no intensity" : below + " only";
+  return below.empty() ? "from " + at(b.from) : below + " and from " + at(b.from);
+}
+
 void run(const offload_options& o) {
   const output_format format = o.output.chosen();
   // The machines and the link: a catalog system, or each given.
@@ -69,7 +78,11 @@ void run(const offload_options& o) {
     given_host = hml::describe(hml::memory{.latency = {}, .bandwidth = bandwidth}, hml::compute_core{peak}, p);
     host = &*given_host;
   }
-  if (!o.device.empty()) device = &files.machine("--device", o.device);
+  if (!o.device.empty()) {
+    device = &files.machine("--device", o.device);
+    if (!hml::main_memory(*device).capacity.published())  // hml::resident_share then takes all of the job
+      note("--device: " + std::string{device->name} + " states no main-memory capacity: the job is taken as fitting it");
+  }
   if (!o.device_bandwidth.empty()) {
     const hml::data_rate bandwidth = memory_bandwidth_of("--device-bandwidth", o.device_bandwidth);
     const auto peak = quantity_of<hml::compute_rate>("--device-peak", o.device_peak);
@@ -123,19 +136,21 @@ void run(const offload_options& o) {
   const hml::offload_plan plan = check_option("--precision", [&] {
     return hml::plan_offload(job, *host, *device, *link, p, {.chunks = o.chunks});
   });
-  const hml::arithmetic_intensity break_even =
-      check_option("--precision", [&] { return hml::break_even_intensity(job, *host, *device, *link, p); });
+  const hml::serial_break_even break_even =
+      check_option("--precision", [&] { return hml::break_even_of(job, *host, *device, *link, p); });
 
   if (format != output_format::table) {
     hml::table t{{"host_s", "copy_in_s", "device_s", "copy_out_s", "serial_s", "pipelined_s", "zero_copy_s", "best",
-                  "speedup", "offload", "resident_share", "break_even_runs", "break_even_flop_per_byte"},
+                  "speedup", "offload", "resident_share", "break_even_runs", "break_even_flop_per_byte",
+                  "pays_below_flop_per_byte"},
                  {}};
     // "Never" is an empty CSV cell and a JSON null, as the text's "no number of runs" and "at no intensity".
     const auto finite_or_none = [](double x) { return std::isfinite(x) ? hml::cell{x} : hml::cell{hml::no_value{}}; };
     t.add_row({plan.host.value(), plan.copy_in.value(), plan.device.value(), plan.copy_out.value(),
                plan.serial.value(), plan.pipelined.value(), plan.zero_copy.value(), std::string{plan.best},
                plan.speedup, std::string{plan.offload ? "yes" : "no"}, plan.resident,
-               finite_or_none(plan.break_even_runs), finite_or_none(break_even.value())});
+               finite_or_none(plan.break_even_runs), finite_or_none(break_even.from.value()),
+               break_even.below.value() > 0 ? finite_or_none(break_even.below.value()) : hml::cell{hml::no_value{}}});
     emit(o.output, render(t, format, hml::general(17)));
     return;
   }
@@ -163,10 +178,7 @@ void run(const offload_options& o) {
        (plan.break_even_runs == std::numeric_limits<double>::infinity()
             ? std::string{"no number of runs"}
             : number(plan.break_even_runs, hml::general(3)) + " runs") +
-       " on the transferred data, or " +
-       (hml::isfinite(break_even) ? "from " + hml::to_string(break_even, {.number = hml::general(3)})
-                                  : std::string{"at no intensity (the device computes no faster)"}) +
-       "\n";
+       " on the transferred data, or " + intensity_range(break_even) + "\n";
   emit(o.output, s);
 }
 

@@ -26,8 +26,11 @@
 // period holds both (its copies' link time plus the kernel's), so no way beats the link's time for the bytes
 // it carries.
 module;
+#include <algorithm>
+#include <cstddef>
 #include <limits>
 #include <string_view>
+#include <utility>
 export module hml.offload;
 export import hml.link;
 export import hml.tiers;
@@ -188,32 +191,63 @@ export namespace hml {
   return 1 * flop / (link_rate * (1 * flop / h.peak - 1 * flop / d.peak));
 }
 
-// The intensity from which offloading this job serially pays, its copies, runs and oversubscription as they
-// are (the closed form above takes data that fit the device, one run and links without latency, and stayed
-// 32.6 FLOP/B where a device holding half the data paid from 23.4). Past its ridge the host's time grows by
-// F/P_h a run, the device's by F/P_d, the copies stay: so offloading pays from F = P_h (copies + device memory
-// time) where the device is still memory-bound there, else from F = copies / (1/P_h - 1/P_d); never where
-// P_d <= P_h; from 0 where the host's memory time alone is the longer. F over the bytes a run moves.
-[[nodiscard]] constexpr arithmetic_intensity break_even_intensity(const offload_job& job, const machine_description& host,
-                                                                  const machine_description& device, const link& l,
-                                                                  precision p) {
+// Where offloading this job serially pays, by the intensity of its kernel, its copies, runs and
+// oversubscription as they are (the closed form above takes data that fit the device, one run and links
+// without latency: it stayed 32.6 FLOP/B where a device holding half the data paid from 23.4). A run on the host
+// takes max(h, F/P_h), on the device c + max(d, F/P_d), with h and d the memory times and c the copies shared
+// over the runs: piecewise linear in the FLOP F, with breaks at the two ridges. Where the device's memory wins,
+// serial offloading can pay below an intensity and lose above it (P_d <= P_h), or pay again further up: so the
+// answer is the range it pays from to the end (`from`, infinite: never at high intensity) and, below that, the
+// range from 0 it pays in (`below`, 0: none).
+struct serial_break_even {
+  arithmetic_intensity from;
+  arithmetic_intensity below;
+};
+
+[[nodiscard]] constexpr serial_break_even break_even_of(const offload_job& job, const machine_description& host,
+                                                       const machine_description& device, const link& l, precision p) {
   validate(job);
   validate(l);
   expects(job.work.bytes.value() > 0, "hml: a job that moves no bytes has no intensity to break even at");
   const kernel moving{job.work.name, 0 * flop, job.work.bytes, job.work.pattern};  // its memory time alone
   const double resident = resident_share(device, job.in + job.out);
   const compute_core device_core = core_of(device, kind_for(device, p));
-  const duration device_memory_time =
-      run(moving, device_memory(device, l, resident, job.in, job.out), device_core, {.overlap_policy = overlap::full}).total;
-  const duration copies = (link_time(l, resident * job.in) + link_time(l, resident * job.out)) / job.runs;
-  const compute_rate host_peak = core_of(host, kind_for(host, p)).peak;
-  if (kernel_time(moving, host, p) >= copies + device_memory_time) return 0.0 * flop_per_byte;
-  if (device_core.peak <= host_peak) return arithmetic_intensity::from_value(std::numeric_limits<double>::infinity());
-  const work memory_bound = host_peak * (copies + device_memory_time);
-  const work flops = memory_bound / device_core.peak <= device_memory_time
-                         ? memory_bound
-                         : copies / (1 * flop / host_peak - 1 * flop / device_core.peak) * (1 * flop);
-  return flops / job.work.bytes;
+  const double h = kernel_time(moving, host, p).value();
+  const double d =
+      run(moving, device_memory(device, l, resident, job.in, job.out), device_core, {.overlap_policy = overlap::full}).total.value();
+  const double c = (link_time(l, resident * job.in) + link_time(l, resident * job.out)).value() / job.runs;
+  const double ph = core_of(host, kind_for(host, p)).peak.value();
+  const double pd = device_core.peak.value();
+  const auto gain = [&](double f) { return (h > f / ph ? h : f / ph) - c - (d > f / pd ? d : f / pd); };  // host - serial
+  // The gain is linear between 0, the two ridges and the tail past them (slope 1/P_h - 1/P_d a FLOP): with
+  // the roots of each piece, it keeps its sign between neighbouring points.
+  double points[7] = {0.0, h * ph, d * pd};
+  std::size_t n = 3;
+  if (points[1] > points[2]) std::swap(points[1], points[2]);
+  for (std::size_t i = 0; i < 2; ++i)
+    if ((gain(points[i]) < 0) != (gain(points[i + 1]) < 0) && points[i] < points[i + 1])
+      points[n++] = points[i] + (points[i + 1] - points[i]) * gain(points[i]) / (gain(points[i]) - gain(points[i + 1]));
+  if (const double tail = 1 / ph - 1 / pd; tail != 0 && (gain(points[2]) < 0) == (tail > 0))
+    points[n++] = points[2] - gain(points[2]) / tail;
+  std::sort(points, points + n);
+  n = static_cast<std::size_t>(std::unique(points, points + n) - points);
+  // Whether serial offloading pays on the stretch after points[i] (to the next, or on for the last).
+  const auto pays_after = [&](std::size_t i) {
+    return gain(i + 1 < n ? (points[i] + points[i + 1]) / 2 : 2 * points[i] + 1) >= 0;
+  };
+  constexpr double never = std::numeric_limits<double>::infinity();
+  double from = never;
+  std::size_t first_of_tail = n;  // the stretches from here on all pay
+  while (first_of_tail > 0 && pays_after(first_of_tail - 1)) --first_of_tail;
+  if (first_of_tail < n) from = points[first_of_tail];
+  double below = 0.0;
+  if (first_of_tail > 0 && pays_after(0)) {
+    std::size_t i = 0;
+    while (pays_after(i + 1)) ++i;  // stops before first_of_tail: that stretch does not pay
+    below = points[i + 1];
+  }
+  const double bytes = job.work.bytes.value();
+  return {arithmetic_intensity::from_value(from / bytes), arithmetic_intensity::from_value(below / bytes)};
 }
 
 }  // namespace hml

@@ -86,9 +86,9 @@ static_assert(hml::plan_offload({q1::vector_add, 2_GiB, 1_GiB, 4.0}, q1::host, q
 // device's ridge (51/2 = 25.5), so the device is compute-bound there: I* = 1/(B_l (1/P_h - 1/P_d)) =
 // 1/(63.015e9 x (1/2e12 - 1/51e12)) = 33.03 FLOP/B.
 static_assert(near(q1::break_even.value(), 33.03372130102041, 1e-9));
-// The job's own break-even (hml::break_even_intensity(job, ...)): its data fit the device and the link states
+// The job's own break-even (hml::break_even_of(job, ...)): its data fit the device and the link states
 // no latency, so it is the closed form's.
-static_assert(near(hml::break_even_intensity(q1::job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).value(),
+static_assert(near(hml::break_even_of(q1::job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).from.value(),
                    q1::break_even.value(), 1e-9));
 // A host with memory slower than link and device together: offloading pays at any intensity.
 static_assert(hml::break_even_intensity(hml::describe(hml::memory{0_s, 10_GBps}, hml::compute_core{2_TFLOPS}, hml::precision::fp32),
@@ -125,7 +125,7 @@ static_assert(oversubscribed.best == "zero-copy");
 // Serial offloading pays from the intensity at which the host's 2 TFLOP/s take as long as the resident copies
 // (80 GB at 63.015 GB/s) and the device's streamed memory time: 25.9 FLOP/B, where the closed form's 33.0 takes
 // the data as fitting (it stayed there at every capacity).
-static_assert(near(hml::break_even_intensity(oversubscribed_job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).value(),
+static_assert(near(hml::break_even_of(oversubscribed_job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).from.value(),
                    2e12 * (80e9 / 63.01538461538461e9 + oversubscribed.device.value()) / 180e9));
 
 // --- Question 2: the Xeon Max, 200 GiB with a hot 30 % -----------------------------------------------

@@ -1355,4 +1355,42 @@ TEST(HostileInput, AFourteenthTrialsFindingsAreRefusedOrSaid) {
                      "--requests, --chunk: not together");
 }
 
+TEST(HostileInput, AFifteenthTrialsFindingsAreRefusedOrSaid) {
+  // Serial offloading can pay below an intensity and lose above it (the device's memory wins, the host's
+  // compute): it printed "from 0 FLOP/B" where the run itself lost at 5 FLOP/B. Each range is the job's, as the
+  // serial and host times of the same tool cross (by hand: 1.63; 8.33 and 16.7 FLOP/B).
+  const outcome only_below = hml_run({"offload", "--host", "grace", "--device", "rtx_4090", "--link", "pcie4x16", "--precision", "fp64",
+                                      "--runs", "40", "--in", "10GB", "--out", "10GB", "--flops", "100GFLOP"});
+  ASSERT_EQ(only_below.status, 0) << only_below.err;
+  EXPECT_TRUE(only_below.out.ends_with("on the transferred data, or below 1.63 FLOP/B only\n")) << only_below.out;
+  const std::vector<std::string> split{"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth",
+                                       "2TB/s", "--device-peak", "2.5TFLOP/s", "--link", "200GB/s", "--in", "1GB", "--out", "1GB",
+                                       "--runs", "3", "--flops", "25GFLOP"};
+  const outcome text = hml_run(split);
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_TRUE(text.out.ends_with("below 8.33 FLOP/B and from 16.7 FLOP/B\n")) << text.out;
+  const outcome json = hml_run_with(split, {"--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const nlohmann::json row = nlohmann::json::parse(json.out)[0];
+  for (const auto& [flops, pays] : {std::pair{"16GFLOP", true}, {"17GFLOP", false}, {"34GFLOP", true}}) {
+    std::vector<std::string> at = split;
+    at.back() = flops;
+    const nlohmann::json r = nlohmann::json::parse(hml_run_with(at, {"--format", "json"}).out)[0];
+    EXPECT_EQ(r["serial_s"].get<double>() < r["host_s"].get<double>(), pays) << flops;
+    const double intensity = std::stod(flops) * 1e9 / 2e9;
+    EXPECT_EQ(intensity < row["pays_below_flop_per_byte"].get<double>() || intensity >= row["break_even_flop_per_byte"].get<double>(), pays)
+        << flops;
+  }
+  // A device that states no capacity takes the whole job: said.
+  const scratch_directory dir;
+  const std::string no_capacity =
+      hml_test::replaced(catalog_file("h100_pcie"), "    capacity: {value: 80 GB, kind: stated, source: nvidia-h100-datasheet}\n", "");
+  const outcome unlimited = hml_run({"offload", "--host", "grace", "--device", dir.file("h100.yaml", no_capacity).string(), "--link",
+                                     "pcie5x16", "--in", "100GB", "--out", "100GB", "--flops", "1TFLOP"});
+  ASSERT_EQ(unlimited.status, 0) << unlimited.err;
+  EXPECT_NE(unlimited.err.find("hml: note: --device: NVIDIA H100 PCIe 80GB states no main-memory capacity: the job is taken as fitting it"),
+            std::string::npos)
+      << unlimited.err;
+}
+
 }  // namespace
