@@ -254,11 +254,12 @@ void run(const ecm_options& o) {
   const bool has_roof = hml::has_flop_precision(*kernel) && hml::has_roof(c, hml::flop_precision(*kernel));
   const std::optional<hml::roofline_point> roof =
       has_roof && r.flop_per_cacheline > 0 ? std::optional{hml::roofline_beside(*kernel, r, c)} : std::nullopt;
+  const std::optional<hml::roof> beside = roof ? std::optional{hml::roof_beside(*kernel, r, c)} : std::nullopt;  // its roof
   // The ECM counts the FLOP the source writes; a compiled loop that hoists loop-invariant arithmetic, or an
   // in-core time given short, runs them faster than the core can: said, not hidden (648 GFLOP/s beside 172.8).
-  if (roof && hml::performance(r, cores, clock) > hml::roof_beside(*kernel, r, c).peak * (1 + 1e-9))
-    note("--kernel: the ECM's " + rate(hml::performance(r, cores, clock)) + " on " + std::to_string(cores) +
-         " cores is above the " + rate(hml::roof_beside(*kernel, r, c).peak) + " peak: it counts the " +
+  if (const hml::compute_rate on_all = hml::performance(r, cores, clock); beside && on_all > beside->peak * (1 + 1e-9))
+    note("--kernel: the ECM's " + rate(on_all) + " on " + std::to_string(cores) +
+         " cores is above the " + rate(beside->peak) + " peak: it counts the " +
          std::string{hml::format_number(r.flop_per_cacheline / r.iterations_per_cacheline, hml::general(4)).view()} +
          " FLOP an iteration the source writes, more than " +
          (o.t_ol ? std::string{"--t-ol and --t-nol leave time for"} : "the compiled loop runs (loop-invariant arithmetic hoisted?)"));
@@ -328,8 +329,8 @@ void run(const ecm_options& o) {
   if (roof) {
     out += "\nroofline beside it (" + std::string{hml::to_string(hml::flop_precision(*kernel))} +
            ", main memory as the ECM takes it, " +
-           hml::to_string(hml::roof_beside(*kernel, r, c).bandwidth, {.number = hml::general(4),
-                                                                              .prefixes = hml::prefix_system::decimal}) +
+           hml::to_string(beside->bandwidth, {.number = hml::general(4),
+                                              .prefixes = hml::prefix_system::decimal}) +
            "): " +
            // Every line in cache moves no byte from main memory: an intensity without bound, said in words.
            (std::isfinite(roof->intensity.value()) ? hml::to_string(roof->intensity, {.number = hml::general(3)})
