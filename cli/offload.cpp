@@ -156,7 +156,16 @@ void run(const offload_options& o) {
   }
   std::string s = "host: " + std::string{host->name.empty() ? "given" : host->name} + "\ndevice: " + std::string{device->name} +
                   "\nlink: " + hml::to_string(link->bandwidth.rate, {.number = hml::general(4)}) + " per direction, " +
-                  std::string{hml::to_string(link->mode)} + "\n\n";
+                  std::string{hml::to_string(link->mode)} + "\n";
+  // The memories at the link's ends can be slower than it (GH200: 500 GB/s of LPDDR5X beside 450 GB/s of C2C
+  // each way): the times above already hold that; this says which bounds them.
+  if (const hml::transfer_path path = hml::path_of(*link, *host, *device); hml::memory_bounds_transfers(path)) {
+    const bool host_slower = path.host_memory <= path.device_memory;
+    s += "transfers: bounded by the " + std::string{host_slower ? "host's" : "device's"} + " memory too, " +
+         hml::to_string(host_slower ? path.host_memory : path.device_memory, {.number = hml::general(4)}) +
+         " for both directions together\n";
+  }
+  s += "\n";
   const auto row = [&](std::string name, hml::duration t) {
     name.resize(20, ' ');
     s += name + text(t) + "\n";

@@ -3,22 +3,28 @@
 //
 // The kernel's time on each machine is the time model's (run() on the machine description's main memory
 // and its peak for the precision, memory and compute overlapped: the roofline's assumption). On top:
-//   serial      copy in, run, copy out: T = L + in/B + T_dev + L + out/B.
+//   serial      copy in, run, copy out: T = L + in/B + T_dev + L + out/B (B: the copies' rate, below).
 //   pipelined   in c chunks, a three-stage pipeline (copy in, run, copy out) whose stages take
 //               a = L + in/(cB), k = T_dev/c, b = L + out/(cB): T = a + k + b + (c - 1) max(a, k, b) on a
 //               full-duplex link (in and out overlap), max(a + b, k) on a half-duplex one.
 //   zero-copy   the device reads its inputs and writes its outputs over the link in place (unified memory:
-//               the link is the device's memory for them): T = max(link time in and out, compute time);
+//               the link is the device's memory for them): T = max(transfer time in and out, compute time);
 //               the kernel's other traffic is assumed to hit the device's caches.
 //   host        the kernel where the data is.
 // The verdict compares the fastest way to offload with the host; the speed-up is host time over it.
+// Transfers: a byte offloaded crosses the link and the memories at both ends (hml::transfer_path). A copy is
+// read from the host's main memory and written to the device's (and back), at the slowest of the three;
+// bytes both ways at once share each memory (a copy in reads the host's memory while a copy out writes it).
+// Zero-copy's and oversubscription's bytes stream between the device and the host's memory in place, at the
+// link's rate and the host memory's. On GH200 the memory binds: 450 GB/s of C2C each way, 500 GB/s of
+// LPDDR5X for both.
 // Break-even, in closed form, for the serial way (the others are not closed forms in general):
 //   reuses   the kernel runs r times on the transferred data: r* = (copy in + copy out)/(T_host - T_dev),
 //            never (infinite) when the device is not faster per run.
 //   intensity  a streaming kernel (it moves as many bytes in memory as it transfers, b) at I FLOP/B:
 //            offloading pays from I* = P_h (1/B_l + 1/B_d) when the device is still memory-bound there
-//            (I* <= P_d/B_d), else from I* = 1/(B_l (1/P_h - 1/P_d)); never when P_d <= P_h; from 0 when
-//            1/B_l + 1/B_d < 1/B_h (the link and device together outrun the host's memory).
+//            (I* <= P_d/B_d), else from I* = 1/(B_l (1/P_h - 1/P_d)); never when P_d <= P_h. B_l is the
+//            copies' rate, at most the host memory's B_h, so offloading never pays at intensity 0.
 // Oversubscription: a footprint (in + out) larger than the device's main memory keeps the share that fits
 // there and streams the rest over the link while the kernel runs: the device's memory is then a flat,
 // concurrent tiered memory of its main memory and the link (hml.tiers), and only the resident share is
@@ -106,6 +112,60 @@ export namespace hml::detail {
 
 export namespace hml {
 
+// The way an offload's bytes go (see the header): the link, and the main memories at its two ends.
+struct transfer_path {
+  link over;
+  data_rate host_memory;    // the host's main memory: copies read from it, zero-copy reads and writes it
+  data_rate device_memory;  // the device's: copies write into it and read back from it
+};
+
+[[nodiscard]] constexpr transfer_path path_of(const link& l, const machine_description& host,
+                                              const machine_description& device) {
+  validate(l);
+  return {l, memory_of(host).bandwidth, memory_of(device).bandwidth};
+}
+
+}  // namespace hml
+
+export namespace hml::detail {
+
+[[nodiscard]] constexpr data_rate slower(data_rate a, data_rate b) noexcept { return a < b ? a : b; }
+
+// The link as one transfer sees it where a memory at its ends is slower: its rate capped.
+[[nodiscard]] constexpr link capped(const link& l, data_rate memory) noexcept {
+  return {slower(l.bandwidth.rate, memory), l.latency, l.mode};
+}
+
+// `one_way` bytes one direction and `other_way` the other at once, through a memory that carries both.
+[[nodiscard]] constexpr duration both_ways_through(const link& l, data_rate memory, data_size one_way,
+                                                   data_size other_way) noexcept {
+  return longest(link_time_both_ways_of(l, one_way, other_way), l.latency + time_to_move(one_way + other_way, memory));
+}
+
+// Copies cross both memories; bytes in place, the host's alone.
+[[nodiscard]] constexpr data_rate copy_memory(const transfer_path& p) noexcept { return slower(p.host_memory, p.device_memory); }
+
+}  // namespace hml::detail
+
+export namespace hml {
+
+// One copy one way: the link's latency, then the bytes at the slowest of the link and the two memories.
+[[nodiscard]] constexpr duration copy_time(const transfer_path& p, data_size bytes) {
+  return link_time(detail::capped(p.over, detail::copy_memory(p)), bytes);
+}
+
+// The rate bytes stream at in place, `in` of them read from the host's memory and `out` written to it.
+[[nodiscard]] constexpr data_rate in_place_rate(const transfer_path& p, data_size in, data_size out) noexcept {
+  return detail::slower(detail::streaming_rate_of(p.over, in, out), p.host_memory);
+}
+
+// Whether a memory at the link's ends, not the link, bounds some transfer: the copies' slower memory
+// below the link's rate, or the host's below its rate both ways (where bytes go both ways at once).
+[[nodiscard]] constexpr bool memory_bounds_transfers(const transfer_path& p) noexcept {
+  const data_rate both_ways = p.over.mode == duplex::full ? 2.0 * p.over.bandwidth.rate : p.over.bandwidth.rate;
+  return detail::copy_memory(p) < both_ways;
+}
+
 // The share of a footprint that fits the device's main memory (1 if its capacity is not published).
 [[nodiscard]] constexpr double resident_share(const machine_description& device, data_size footprint) {
   const figure<data_size> capacity = main_memory(device).capacity;
@@ -115,16 +175,18 @@ export namespace hml {
 
 // The device's memory for a kernel whose footprint is `resident` in it and that reads `in` and writes `out`:
 // its main memory, or with oversubscription main memory and the link serving at once (flat shares: resident,
-// 1 - resident), the link's share streaming reads one way and writes the other, as zero-copy's bytes do.
-[[nodiscard]] constexpr memory device_memory(const machine_description& device, const link& l, double resident,
-                                             data_size in, data_size out) {
+// 1 - resident), the link's share streaming reads one way and writes the other in the host's memory, as
+// zero-copy's bytes do.
+[[nodiscard]] constexpr memory device_memory(const machine_description& device, const transfer_path& path,
+                                             double resident, data_size in, data_size out) {
   const memory main = memory_of(device);
   if (resident >= 1.0) return main;
   const tier device_tier = tier_of(main_memory(device));
   const data_size footprint = device_tier.capacity / resident;
-  const tiered_memory over_link{{device_tier, {"link", footprint, detail::streaming_rate_of(l, in, out)}}, serving::concurrent};
+  const tiered_memory over_link{{device_tier, {"link", footprint, in_place_rate(path, in, out)}}, serving::concurrent};
   const placement p = flat(over_link, {.footprint = footprint}, {resident, 1.0 - resident});
-  return {main.latency > l.latency ? main.latency : l.latency, p.bandwidth};
+  const duration latency = path.over.latency;
+  return {main.latency > latency ? main.latency : latency, p.bandwidth};
 }
 
 [[nodiscard]] constexpr offload_plan plan_offload(const offload_job& job, const machine_description& host,
@@ -136,26 +198,29 @@ export namespace hml {
   const double runs = job.runs;
   const duration host_time = runs * kernel_time(job.work, host, p);
 
+  const transfer_path path = path_of(l, host, device);
+  const link copies = detail::capped(l, detail::copy_memory(path));
   const double resident = resident_share(device, job.in + job.out);
-  const memory device_mem = device_memory(device, l, resident, job.in, job.out);
+  const memory device_mem = device_memory(device, path, resident, job.in, job.out);
   const compute_core device_core = core_of(device, kind_for(device, p));
   const duration device_time =
       runs * run(job.work, device_mem, device_core, {.overlap_policy = overlap::full}).total;
 
-  const duration in = link_time(l, resident * job.in);
-  const duration out = link_time(l, resident * job.out);
+  const duration in = link_time(copies, resident * job.in);
+  const duration out = link_time(copies, resident * job.out);
   const duration serial = in + device_time + out;
 
   const double c = options.chunks;
-  const duration a = link_time(l, resident * job.in / c);
+  const duration a = link_time(copies, resident * job.in / c);
   const duration k = device_time / c;
-  const duration b = link_time(l, resident * job.out / c);
-  const duration link_stage = detail::link_time_both_ways_of(l, resident * job.in / c, resident * job.out / c);
-  const duration streamed = runs * time_to_move((1.0 - resident) * job.work.bytes, detail::streaming_rate_of(l, job.in, job.out)) / c;
+  const duration b = link_time(copies, resident * job.out / c);
+  const duration link_stage =
+      detail::both_ways_through(copies, detail::copy_memory(path), resident * job.in / c, resident * job.out / c);
+  const duration streamed = runs * time_to_move((1.0 - resident) * job.work.bytes, in_place_rate(path, job.in, job.out)) / c;
   const duration pipelined = a + k + b + (c - 1.0) * detail::longest(link_stage + streamed, k);
 
   const duration zero_copy =
-      detail::longest(detail::link_time_both_ways_of(l, runs * job.in, runs * job.out),
+      detail::longest(detail::both_ways_through(l, path.host_memory, runs * job.in, runs * job.out),
                       runs * compute_time(device_core, job.work.flops));
 
   std::string_view best = "serial";
@@ -179,12 +244,10 @@ export namespace hml {
 [[nodiscard]] constexpr arithmetic_intensity break_even_intensity(const machine_description& host,
                                                                   const machine_description& device, const link& l,
                                                                   precision p) {
-  validate(l);
   const roof h = roof_of(host, p);
   const roof d = roof_of(device, p);
-  const data_rate link_rate = l.bandwidth.rate;
+  const data_rate link_rate = detail::capped(l, detail::copy_memory(path_of(l, host, device))).bandwidth.rate;
   const duration per_byte_offloaded = time_to_move(1 * byte, link_rate) + time_to_move(1 * byte, d.bandwidth);
-  if (per_byte_offloaded < time_to_move(1 * byte, h.bandwidth)) return 0.0 * flop_per_byte;
   const arithmetic_intensity device_memory_bound = h.peak * per_byte_offloaded / (1 * byte);
   if (device_memory_bound <= ridge_point(d)) return device_memory_bound;
   if (d.peak <= h.peak) return arithmetic_intensity::from_value(std::numeric_limits<double>::infinity());
@@ -212,10 +275,11 @@ struct serial_break_even {
   const kernel moving{job.work.name, 0 * flop, job.work.bytes, job.work.pattern};  // its memory time alone
   const double resident = resident_share(device, job.in + job.out);
   const compute_core device_core = core_of(device, kind_for(device, p));
+  const transfer_path path = path_of(l, host, device);
   const double h = kernel_time(moving, host, p).value();
   const double d =
-      run(moving, device_memory(device, l, resident, job.in, job.out), device_core, {.overlap_policy = overlap::full}).total.value();
-  const double c = (link_time(l, resident * job.in) + link_time(l, resident * job.out)).value() / job.runs;
+      run(moving, device_memory(device, path, resident, job.in, job.out), device_core, {.overlap_policy = overlap::full}).total.value();
+  const double c = (copy_time(path, resident * job.in) + copy_time(path, resident * job.out)).value() / job.runs;
   const double ph = core_of(host, kind_for(host, p)).peak.value();
   const double pd = device_core.peak.value();
   const auto gain = [&](double f) { return (h > f / ph ? h : f / ph) - c - (d > f / pd ? d : f / pd); };  // host - serial

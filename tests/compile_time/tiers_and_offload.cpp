@@ -51,6 +51,20 @@ static_assert(hml::nvls_link_of(hml::systems::nvlink4).bandwidth.rate == 478.87_
 // NVLink-C2C: "900 GB/s" both directions is 450 per direction; measured 375 and 297 (Schieffer et al.).
 static_assert(hml::systems::nvlink_c2c.bandwidth.value.rate == 450_GBps);
 static_assert(hml::link_of(hml::systems::nvlink_c2c, hml::basis::measured).bandwidth.rate == 297_GBps);
+// A transfer crosses the link and the memories at its ends (hml::transfer_path). GH200's LPDDR5X, 500 GB/s for
+// both directions, is slower than C2C both ways (900): 40 GB in and 40 GB out in place take 80 GB / 500 GB/s =
+// 160 ms, not 88.9; a copy one way is the link's, 40 GB / 450 GB/s. PCIe 5.0 behind a 200 GB/s host: the link.
+namespace gh200 {
+constexpr hml::transfer_path path =
+    hml::path_of(hml::link_of(hml::systems::nvlink_c2c), hml::systems::grace, hml::systems::gh200_hopper);
+constexpr hml::offload_plan plan = hml::plan_offload(hml::offload_of(hml::streaming(80_GB, 0.0 * hml::flop_per_byte), 40_GB, 40_GB),
+                                                     hml::systems::grace, hml::systems::gh200_hopper,
+                                                     hml::link_of(hml::systems::nvlink_c2c), hml::precision::fp32);
+static_assert(hml::memory_bounds_transfers(path) && path.host_memory == 500_GBps);
+static_assert(near(plan.zero_copy / 1_ms, 160.0) && near(plan.copy_in / 1_ms, 40.0 / 450.0 * 1e3));
+static_assert(hml::in_place_rate(path, 40_GB, 40_GB) == 500_GBps && hml::in_place_rate(path, 40_GB, 0_GB) == 450_GBps);
+}  // namespace gh200
+
 // Half duplex: a total is the one shared rate, and traffic both ways adds.
 static_assert(hml::per_direction_of(hml::bidirectional_total{100_GBps}, hml::duplex::half).rate == 100_GBps);
 static_assert(hml::detail::link_time_both_ways_of({{10_GBps}, 0_s, hml::duplex::half}, 10_GB, 10_GB) == 2_s);
@@ -77,6 +91,8 @@ static_assert(near(ms(q1::plan.zero_copy), 34.07872));
 // Verdict: the fastest offload (zero-copy, 34.1 ms) is slower than the host (16.1 ms): speed-up 0.473.
 static_assert(q1::plan.best == "zero-copy" && !q1::plan.offload);
 static_assert(near(q1::plan.speedup, 16.10612736 / 34.07872));
+// The 200 GB/s host is faster than PCIe 5.0 both ways (126 GB/s): the link alone bounds the transfers.
+static_assert(!hml::memory_bounds_transfers(hml::path_of(q1::pcie5, q1::host, q1::device)));
 // Break-even reuses: (34.079 + 17.039) / (16.106 - 1.611) = 3.526 runs on the transferred data.
 static_assert(near(q1::plan.break_even_runs, 3.526475694444444));
 // Four runs on the data pay: serial 51.118 + 4 x 1.611 = 57.56 ms against 4 x 16.106 = 64.42 ms.
@@ -90,10 +106,14 @@ static_assert(near(q1::break_even.value(), 33.03372130102041, 1e-9));
 // no latency, so it is the closed form's.
 static_assert(near(hml::break_even_of(q1::job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).from.value(),
                    q1::break_even.value(), 1e-9));
-// A host with memory slower than link and device together: offloading pays at any intensity.
-static_assert(hml::break_even_intensity(hml::describe(hml::memory{0_s, 10_GBps}, hml::compute_core{2_TFLOPS}, hml::precision::fp32),
-                                        q1::device, q1::pcie5, hml::precision::fp32)
-                  .value() == 0.0);
+// A host whose memory (10 GB/s) is slower than the link: the copies read it, so they move at 10 GB/s, and
+// offloading pays only where the device's compute does: P_h (1/10 + 1/2000) per GB/s = 201 FLOP/B is past the
+// device's ridge, so I* = 1/(10e9 x (1/2e12 - 1/51e12)) = 208.2 FLOP/B (it said 0: the link and the device
+// together outran the memory the bytes came from).
+static_assert(near(hml::break_even_intensity(hml::describe(hml::memory{0_s, 10_GBps}, hml::compute_core{2_TFLOPS}, hml::precision::fp32),
+                                             q1::device, q1::pcie5, hml::precision::fp32)
+                       .value(),
+                   1 / (10e9 * (1 / 2e12 - 1 / 51e12)), 1e-12));
 // A device no faster than the host at compute never pays past the host's ridge.
 static_assert(hml::break_even_intensity(q1::host, hml::describe(hml::memory{0_s, 2_TBps}, hml::compute_core{1_TFLOPS}, hml::precision::fp32),
                                         q1::pcie5, hml::precision::fp32)
@@ -216,8 +236,10 @@ static_assert(contains(offload_text.view(), "pays from 3.53 runs on the transfer
 // PCIe 6.0 x16 at 128 GB/s: 2 GiB in 16.8 ms; break-even 1/(128e9 x (1/2e12 - 1/51e12)) = 16.3 -- but the
 // device is memory-bound there: 2e12 x (1/128e9 + 1/2e12) = 16.6 <= 25.5, so 16.6 FLOP/B.
 static_assert(contains(offload_text.view(), "PCIe 6.0 x16                128 GB/s        zero-copy 16.8 ms       16.6 FLOP/B"));
-// NVLink 4 (450 GB/s): 1/450 + 1/2000 < 1/200 per GB/s, so offloading pays from any intensity.
-static_assert(contains(offload_text.view(), "NVLink 4 (H100, 18 links)   450 GB/s        zero-copy 4.77 ms       0 FLOP/B"));
+// NVLink 4 (450 GB/s): the host's 200 GB/s memory bounds the transfers. Zero-copy's 3 GiB read and written in
+// place take 3 GiB / 200 GB/s = 16.1 ms, the host's own time; the copies move at 200 GB/s, so serial pays from
+// 2e12 x (1/200e9 + 1/2e12) = 11 FLOP/B, where the device is memory-bound (<= 25.5).
+static_assert(contains(offload_text.view(), "NVLink 4 (H100, 18 links)   450 GB/s        zero-copy 16.1 ms       11 FLOP/B"));
 static_assert(contains(tiers_text.view(), "cache (ideal, with fill)  1.08 TB/s"));
 static_assert(contains(tiers_text.view(), "flat, HBM full            452 GB/s"));
 static_assert(contains(tiers_text.view(), "weighted interleave       does not fit: 84.2 % of the bytes would go to HBM"));

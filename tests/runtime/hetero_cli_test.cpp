@@ -99,6 +99,32 @@ TEST(HeteroCli, OffloadOverARateOrASystem) {
   EXPECT_NEAR(nlohmann::json::parse(stated.out)[0]["copy_in_s"].get<double>(), 40.0 / 450.0, 1e-12);
 }
 
+TEST(HeteroCli, OffloadTransfersAreBoundedByTheMemoriesAtTheLinksEnds) {
+  // GH200's datasheet figures: C2C 450 GB/s each way, LPDDR5X 500 GB/s for both. 40 GB in and 40 GB out in
+  // place are read from and written to LPDDR5X: 80 GB / 500 GB/s = 160 ms, not the link's 88.9 ms (known-limits
+  // said so until the transfers took the memories); one way, a copy is the link's 40 GB / 450 GB/s.
+  const outcome o = hml_run({"offload", "--system", "gh200", "--figures", "stated", "--in", "40GB", "--out", "40GB",
+                             "--flops", "0FLOP", "--format", "json"});
+  ASSERT_EQ(o.status, 0) << o.err;
+  const nlohmann::json r = nlohmann::json::parse(o.out)[0];
+  EXPECT_NEAR(r["zero_copy_s"].get<double>(), 80.0 / 500.0, 1e-12);
+  EXPECT_NEAR(r["copy_in_s"].get<double>(), 40.0 / 450.0, 1e-12);
+  EXPECT_GE(r["pipelined_s"].get<double>(), 80.0 / 500.0);
+  const outcome text = hml_run({"offload", "--system", "gh200", "--figures", "stated", "--in", "40GB", "--out", "40GB"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("transfers: bounded by the host's memory too, 500 GB/s for both directions together\n"),
+            std::string::npos)
+      << text.out;
+  // A host of 40 GB/s behind PCIe 5.0 (63 GB/s): every copy moves at the host's memory's rate.
+  const outcome slow_host = hml_run({"offload", "--host-bandwidth", "40GB/s", "--host-peak", "2TFLOP/s", "--device",
+                                     "h100_pcie", "--link", "pcie5x16", "--in", "4GB", "--out", "4GB", "--format", "json"});
+  ASSERT_EQ(slow_host.status, 0) << slow_host.err;
+  EXPECT_NEAR(nlohmann::json::parse(slow_host.out)[0]["copy_in_s"].get<double>(), 4.0 / 40.0, 1e-12);
+  // Where the link is the slower, nothing is said: PCIe 5.0 both ways (126 GB/s) below a 200 GB/s host.
+  const outcome fast_host = with(vector_add_args, {"--link", "pcie5x16"});
+  EXPECT_EQ(fast_host.out.find("transfers:"), std::string::npos) << fast_host.out;
+}
+
 TEST(HeteroCli, OffloadOversubscribedOnAGivenDevice) {
   // 180 GB on an 80 GB device (2 TB/s, 51 TFLOP/s) over PCIe 5.0 x16: 80/180 resident; the copies move that
   // share, and the kernel streams the other 100/180 over the link while it runs, its reads (120 GB) one way
