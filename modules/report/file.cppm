@@ -5,7 +5,9 @@
 module;
 #include <atomic>
 #include <cerrno>
+#include <charconv>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -89,8 +91,10 @@ inline std::string cannot_create_in(const std::filesystem::path& directory, int 
 // part way (SIGKILL included) leaves nothing behind, as the system frees an unnamed file with its last
 // descriptor. Elsewhere it is a named ".hml-PID-N.tmp", removed on every way out the process sees. A symbolic link is followed, so the file it
 // points to is replaced, not the link; a target that is not a regular file (/dev/null, a FIFO) is written in
-// place, as there is nothing to replace. Destroyed without commit() (a failure part way), it removes the
-// temporary file, so nothing is left behind.
+// place, as there is nothing to replace. A path that names one of the process's own descriptors
+// (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written through that descriptor, as "-" is: the file behind it
+// is one the shell opened, perhaps to append to, and replacing it lost what it held. Destroyed without
+// commit() (a failure part way), it removes the temporary file, so nothing is left behind.
 class atomic_file {
 public:
   explicit atomic_file(const std::filesystem::path& path) : path_{path} {
@@ -100,6 +104,12 @@ public:
     target_ = followed(path);
     status_ = fs::status(target_, error);
     if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory"};
+    if (const int own = own_descriptor(path); own >= 0) {
+      fd_ = ::fcntl(own, F_DUPFD_CLOEXEC, 0);  // shares its offset and append mode; closing it leaves the original
+      if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
+      through_descriptor_ = true;
+      return;
+    }
     if (fs::exists(status_) && !fs::is_regular_file(status_)) {
       fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
@@ -131,6 +141,7 @@ public:
   // Appends `content`; a failure throws file_write_error and leaves nothing behind.
   void write(std::string_view content) {
     if (fd_ < 0) throw file_write_error{path_, "the file is already closed"};
+    if (through_descriptor_) std::fflush(nullptr);  // what the process printed there before comes first
     if (std::string failure = detail::file::write_all(fd_, content); !failure.empty()) fail(failure);
   }
 
@@ -165,6 +176,28 @@ private:
     }
     const fs::path canonical = fs::weakly_canonical(path, error);
     return error ? path : canonical;
+  }
+
+  // The descriptor N where `path`, or a link on the way to its file, is this process's /proc/PID/fd/N
+  // (/dev/stdout leads to /proc/self/fd/1, /dev/fd to /proc/self/fd); -1 otherwise.
+  static int own_descriptor(std::filesystem::path path) {
+    namespace fs = std::filesystem;
+    const fs::path own = fs::path{"/proc"} / std::to_string(::getpid()) / "fd";
+    std::error_code error;
+    for (int hops = 0; hops < 40; ++hops) {
+      const fs::path directory = fs::weakly_canonical(fs::absolute(path, error).parent_path(), error);
+      if (!error && directory == own) {
+        const std::string name = path.filename().string();
+        int fd = -1;
+        const auto [end, failure] = std::from_chars(name.data(), name.data() + name.size(), fd);
+        if (failure == std::errc{} && end == name.data() + name.size()) return fd;
+      }
+      if (!fs::is_symlink(fs::symlink_status(path, error))) break;
+      const fs::path to = fs::read_symlink(path, error);
+      if (error) break;
+      path = to.is_absolute() ? to : path.parent_path() / to;
+    }
+    return -1;
   }
 
   // A short name of its own: the target's name plus a suffix could pass the file system's name limit.
@@ -204,6 +237,7 @@ private:
   std::filesystem::path directory_;  // where the temporary file goes: the target's
   std::filesystem::path temporary_;  // empty: unnamed, written in place, or renamed already
   bool unnamed_ = false;             // an O_TMPFILE file, linked in at commit()
+  bool through_descriptor_ = false;  // one of the process's own descriptors, written through
   std::filesystem::file_status status_;
   int fd_ = -1;
 };

@@ -82,5 +82,43 @@ TEST(OutputStream, AFullDiskIsOneErrorLine) {
   }
 }
 
+// -o /dev/stdout, /dev/fd/N: the shell's own descriptor, written through as -o - is. The file behind it was
+// replaced by a rename, so a log appended to lost what it held and what the shell wrote after (a trial's
+// finding); a pipe behind it was refused.
+TEST(OutputStream, TheProcesssOwnDescriptorsAreWrittenThrough) {
+  const scratch_directory dir;
+  const std::vector<std::string> small{"sweep", "--bandwidth", "1GB/s:2GB/s:3", "--ops-per-byte", "1:2:2", "--format", "csv"};
+  const hml_test::outcome expected = hml_run(small);
+  ASSERT_EQ(expected.status, 0) << expected.err;
+  const hml_test::outcome many = hml_run(with(sweep, {"--format", "csv"}));  // blocks on the second thread
+  ASSERT_EQ(many.status, 0) << many.err;
+  const auto command_of = [](const std::vector<std::string>& args, const std::string& output) {
+    std::string command = shell_quoted(HML_CLI);
+    for (const std::string& arg : args) command += " " + shell_quoted(arg);
+    return command + " -o " + output;
+  };
+  const fs::path log = dir.path / "log";
+  const struct {
+    std::string output;
+    std::string fd;  // the descriptor it names, appending to the log
+    bool many;
+  } cases[] = {{"/dev/stdout", "1", false}, {"/dev/fd/3", "3", false}, {"/proc/self/fd/1", "1", false}, {"/dev/stdout", "1", true}};
+  for (const auto& c : cases) {
+    const std::string to = " >&" + c.fd;
+    const std::string command = "echo before > " + shell_quoted(log.string()) + "; { echo kept" + to + "; " +
+                                command_of(c.many ? with(sweep, {"--format", "csv"}) : small, c.output) +
+                                "; echo after" + to + "; } " + c.fd + ">> " + shell_quoted(log.string());
+    const std::string& text = c.many ? many.out : expected.out;
+    const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
+    EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 0) << command;
+    EXPECT_TRUE(read_file(log) == "before\nkept\n" + text + "after\n") << c.output << ": " << read_file(log).substr(0, 200);
+  }
+  // Through a pipe: the same text comes out of it.
+  const std::string piped = command_of(small, "/dev/stdout") + " | cat > " + shell_quoted(log.string());
+  EXPECT_EQ(std::system(("sh -c " + shell_quoted(piped)).c_str()), 0);
+  EXPECT_EQ(read_file(log), expected.out);
+  EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 1);  // the log only: no temporary
+}
+
 }  // namespace
 #endif  // HML_CLI
