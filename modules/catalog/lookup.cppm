@@ -278,10 +278,14 @@ struct precision_choice {
 }
 
 // What a device that lacks a peak has instead, as --precision takes it, for every command's message:
-// "it has fp64_vector, fp64_tensor" ("it has no peak at all" where it publishes none).
-[[nodiscard]] inline std::string kinds_it_has(const device& d, basis b = basis::datasheet) {
+// "it has fp64_vector, fp64_tensor", or by precision alone where the user gave one so ("it has fp64": a
+// command that takes no unit refused the suffixes it was offered); "it has no peak at all" where it publishes none.
+[[nodiscard]] inline std::string kinds_it_has(const device& d, basis b = basis::datasheet, bool with_units = true) {
   std::vector<std::string> has;
-  for (const compute_kind& kind : published_kinds(d, b)) has.push_back(id_of(kind));
+  for (const compute_kind& kind : published_kinds(d, b)) {
+    std::string name = with_units ? id_of(kind) : std::string{id_of(kind.type)};
+    if (std::ranges::find(has, name) == has.end()) has.push_back(std::move(name));
+  }
   const std::vector<std::string_view> names(has.begin(), has.end());
   const std::string what = b == basis::datasheet ? "" : "measured ";
   return names.empty() ? "it has no " + what + "peak at all" : "it has " + detail::lookup::joined(names);
@@ -297,7 +301,8 @@ struct precision_choice {
     const std::string kind = !p.unit_given                      ? std::string{to_string(p.type)} + " (vector or tensor)"
                              : k.unit == compute_unit::vector ? std::string{to_string(k)} + " vector"
                                                               : std::string{to_string(k)};
-    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + kind + " peak; " + kinds_it_has(d, b));
+    throw std::invalid_argument(std::string{d.name} + " publishes no " + what + kind + " peak; " +
+                                kinds_it_has(d, b, p.unit_given));
   }
   if (!bandwidth_of(main_memory(d), b).published()) {
     throw std::invalid_argument(std::string{d.name} + " publishes no " + what + "main-memory bandwidth");

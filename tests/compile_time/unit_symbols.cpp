@@ -44,6 +44,32 @@ constexpr bool every_scale_has_one_canonical_symbol() {
 }
 static_assert(every_scale_has_one_canonical_symbol());
 
+// Every byte rate has its "ps" spelling and every compute rate its FLOPS one, at the same scale (a trial found
+// GBps read and PBps or MiBps refused, GFLOPS read and MFLOPS refused).
+constexpr const hml::unit_symbol* spelled(symbol_text stem, symbol_text suffix) {
+  for (const hml::unit_symbol& symbol : hml::unit_symbols) {
+    const symbol_text text = symbol.text;
+    if (text.size() == stem.size() + suffix.size() && same(text.substr(0, stem.size()), stem) &&
+        same(text.substr(stem.size()), suffix))
+      return &symbol;
+  }
+  return nullptr;
+}
+consteval bool every_rate_has_its_short_spelling() {
+  for (const hml::unit_symbol& symbol : hml::unit_symbols) {
+    const symbol_text text = symbol.text;
+    if (!symbol.is_canonical() || !text.ends_with("/s")) continue;
+    const symbol_text per_second = text.substr(0, text.size() - 2);
+    const hml::unit_symbol* found = nullptr;
+    if (symbol.measures == dimension::data_rate && per_second.ends_with("B")) found = spelled(per_second, "ps");
+    else if (symbol.measures == dimension::compute_rate) found = spelled(per_second, "S");
+    else continue;
+    if (found == nullptr || found->scale() != symbol.scale() || found->measures != symbol.measures) return false;
+  }
+  return true;
+}
+static_assert(every_rate_has_its_short_spelling());
+
 // Case matters: b is bit, B is byte.
 static_assert(find_unit_symbol("B")->binary_exponent == 0);
 static_assert(find_unit_symbol("b")->binary_exponent == -3);

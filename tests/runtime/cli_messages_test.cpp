@@ -106,9 +106,10 @@ TEST(CliMessages, AnOutputFileThatCannotBeCreatedSaysWhy) {
 // The V100's datasheet gives FP64 and FP32 on its vector units and FP16 on its tensor cores; no TF32, no FP8.
 TEST(CliMessages, APrecisionADeviceLacksListsTheOnesItHas) {
   expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "tf32", "--ops", kernels}),
-                     "--precision: NVIDIA V100 SXM2 32GB publishes no TF32 (vector or tensor) peak; it has fp64_vector, "
-                     "fp32_vector, fp16_tensor");
+                     "--precision: NVIDIA V100 SXM2 32GB publishes no TF32 (vector or tensor) peak; it has fp64, fp32, fp16");
   expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp8", "--ops", kernels}),
+                     "; it has fp64, fp32, fp16");
+  expect_input_error(hml_run({"roofline", "--device", "v100", "--precision", "fp16_vector", "--ops", kernels}),
                      "; it has fp64_vector, fp32_vector, fp16_tensor");
 }
 

@@ -129,13 +129,14 @@ TEST(DeviceLookup, RoofsNamePrecisionAndUnit) {
   // Each refusal lists the precisions the device does have (a precision given alone was looked for in both units): the V100's datasheet gives FP64 and FP32 on its
   // vector units and FP16 on its tensor cores (NVIDIA V100 datasheet; no TF32, no FP8); the H100's measured peaks are
   // its matmul rates (MAMF) and this project's (benchmarks/gpu), the A100's its matmul rates alone, the L40S has none.
-  const std::string v100_has = "; it has fp64_vector, fp32_vector, fp16_tensor";
+  // Asked by precision alone, the precisions alone (a command that takes no unit refused the suffixes it was
+  // offered); asked by its unit, the kinds.
   EXPECT_EQ(refused(hml::devices::v100, precision::tf32),
-            std::string{hml::devices::v100.name} + " publishes no TF32 (vector or tensor) peak" + v100_has);
+            std::string{hml::devices::v100.name} + " publishes no TF32 (vector or tensor) peak; it has fp64, fp32, fp16");
   EXPECT_EQ(refused(hml::devices::v100, hml::compute_kind{precision::fp16, compute_unit::vector}),
-            std::string{hml::devices::v100.name} + " publishes no FP16 vector peak" + v100_has);
+            std::string{hml::devices::v100.name} + " publishes no FP16 vector peak; it has fp64_vector, fp32_vector, fp16_tensor");
   EXPECT_EQ(refused(hml::devices::a100_sxm_80gb, precision::fp32, hml::basis::measured),
-            std::string{hml::devices::a100_sxm_80gb.name} + " publishes no measured FP32 (vector or tensor) peak; it has bf16_tensor, fp16_tensor");
+            std::string{hml::devices::a100_sxm_80gb.name} + " publishes no measured FP32 (vector or tensor) peak; it has bf16, fp16");
   EXPECT_EQ(refused(hml::devices::l40s, precision::fp32, hml::basis::measured),
             std::string{hml::devices::l40s.name} + " publishes no measured FP32 (vector or tensor) peak; it has no measured peak at all");
   // The V100's measured roof: ERT's FP64 FMA rate over its HBM bandwidth.

@@ -89,6 +89,9 @@ TEST(Parse, DataRateSpellings) {
   EXPECT_EQ(parse<hml::data_rate>("205 GBps"), 205_GBps);
   EXPECT_EQ(parse<hml::data_rate>("3.35 TBps"), 3.35_TBps);
   EXPECT_EQ(parse<hml::data_rate>("16 GiBps"), 16_GiBps);
+  EXPECT_EQ(parse<hml::data_rate>("16 MiBps"), 16_MiB / 1_s);
+  EXPECT_EQ(parse<hml::data_rate>("2 TiBps"), 2048_GiBps);
+  EXPECT_EQ(parse<hml::data_rate>("1 PBps"), 1000_TBps);
   EXPECT_EQ(parse<hml::data_rate>("8 kbps"), 1_kB / 1_s);
   EXPECT_EQ(parse<hml::data_rate>("100 Mbps"), 100_Mbps);
   EXPECT_EQ(parse<hml::data_rate>("6.4 Gbps"), 6.4_Gbps);
@@ -136,6 +139,7 @@ TEST(Parse, ComputeRateSpellings) {
   EXPECT_EQ(parse<hml::compute_rate>("1.2 PFLOP/s"), 1.2_PFLOPS);
   EXPECT_EQ(parse<hml::compute_rate>("100 FLOPS"), 100_FLOP / 1_s);
   EXPECT_EQ(parse<hml::compute_rate>("989 GFLOPS"), 989_GFLOPS);
+  EXPECT_EQ(parse<hml::compute_rate>("5 MFLOPS"), 5_MFLOP / 1_s);
   EXPECT_EQ(parse<hml::compute_rate>("19.5 TFLOPS"), 19.5_TFLOPS);
   EXPECT_EQ(parse<hml::compute_rate>("1.2 PFLOPS"), 1.2_PFLOPS);
 }
