@@ -173,7 +173,7 @@ void add_probe_command(CLI::App& hml) {
   command->add_option("--threads", o->threads, "threads to run (0: one per hardware thread)")
       ->check(whole_number(0, hml::max_cores))
       ->capture_default_str();
-  command->add_option("--min-time", o->min_time, "each repetition lasts at least this long (at most 1 s)")
+  command->add_option("--min-time", o->min_time, "each repetition lasts at least this long (1 ms to 1 s)")
       ->type_name("TIME")
       ->capture_default_str();
   command->add_option("--repetitions", o->repetitions, "the best of this many repetitions counts")

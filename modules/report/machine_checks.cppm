@@ -3,6 +3,7 @@
 // of one peak that contradict each other, where a unit or a digit is wrong. Each check gives the problem in
 // words and is empty where the figures hold; the reader names the file, the line and the field.
 module;
+#include <algorithm>
 #include <string>
 module hml.report:machine_checks;
 import hml.units;
@@ -63,6 +64,28 @@ template <class Q>
   if (!(parts > most_apart * l.bandwidth.value || l.bandwidth.value > most_apart * parts)) return {};
   return "gives " + round_trip_text(parts) + " (channels x bus_bits x pin_rate), where the level's bandwidth is " +
          round_trip_text(l.bandwidth.value) + "; the two are one peak: check the pin rate's unit";
+}
+
+// An addressable level is a tier software places data in (flat-mode HBM): a shared level, no victim cache,
+// with the capacity and bandwidth a placement is computed from.
+[[nodiscard]] inline std::string addressable_problem(const level_description& l) {
+  if (!l.addressable) return {};
+  if (l.victim) return "a victim cache is filled by hardware, not placed in by software: give one of victim and addressable";
+  if (l.scope == sharing::per_core) return "a level of each core is no tier of the machine: give addressable to a shared level";
+  if (!l.capacity.published() || (!l.bandwidth.published() && !l.measured_bandwidth.published()))
+    return std::string{"a tier is placed by its capacity and bandwidth, and this level states no "} +
+           (l.capacity.published() ? "bandwidth" : "capacity") + "; give it";
+  return {};
+}
+
+// With addressable levels the machine is tiered, main memory its last tier: placed by both figures too.
+[[nodiscard]] inline std::string tiered_main_memory_problem(const machine_description& m) {
+  const bool tiered = std::ranges::any_of(m.memory, &level_description::addressable);
+  if (!tiered || m.memory.empty()) return {};
+  const level_description& main = m.memory.back();
+  if (main.capacity.published() && (main.bandwidth.published() || main.measured_bandwidth.published())) return {};
+  return std::string{"main memory is the last tier of a machine with addressable levels, and states no "} +
+         (main.capacity.published() ? "bandwidth" : "capacity") + "; give it";
 }
 
 // A stream mix is a measurement of main memory: held against its datasheet figure as every measured figure

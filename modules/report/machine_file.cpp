@@ -320,6 +320,16 @@ private:
                       "; give the levels fastest first, main memory last");
         }
       }
+      // A cache holds main memory's lines: main memory is no smaller than a cache inside it, at any rates.
+      for (std::size_t j = 0; i + 1 == levels.size() && j < i; ++j) {
+        const level_description& cache = m.memory[j];
+        if (!cache.addressable && cache.capacity.published() && outer.capacity.published() &&
+            outer.capacity.value < cache.capacity.value)
+          r_.fail(levels[i], fields::item(memory_field, i),
+                  "main memory \"" + std::string{outer.name} + "\" is smaller than " + fields::item(memory_field, j) +
+                      " (\"" + std::string{cache.name} + "\"), a cache of it; give main memory's capacity, or addressable: "
+                      "true where that level is memory of its own");
+      }
       // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
       for (std::size_t j = 0; j < i; ++j) {
         if (m.memory[j].name == m.memory[i].name) {
@@ -329,6 +339,8 @@ private:
       }
     }
 
+    if (const std::string problem = detail::tiered_main_memory_problem(m); !problem.empty())
+      r_.fail(levels[levels.size() - 1], fields::item(memory_field, levels.size() - 1), problem);
     const std::string compute_field = fields::path(field, "compute");
     const YAML::Node ceilings = r_.sequence(node, field, "compute", false, max_compute_ceilings);
     for (std::size_t i = 0; i < ceilings.size(); ++i) {
@@ -438,10 +450,7 @@ private:
     }
     l.victim = r_.boolean(node, field, "victim", false);
     l.addressable = r_.boolean(node, field, "addressable", false);
-    if (l.addressable && (l.victim || l.scope == sharing::per_core))
-      r_.fail(node["addressable"], fields::path(field, "addressable"),
-              l.victim ? "a victim cache is filled by hardware, not placed in by software: give one of victim and addressable"
-                       : "a level of each core is no tier of the machine: give addressable to a shared level");
+    refuse(node, field, "addressable", detail::addressable_problem(l));
     refuse(node, field, "measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
     refuse(node, field, "interface", detail::interface_problem(l));
     return l;

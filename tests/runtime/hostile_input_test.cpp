@@ -65,7 +65,11 @@ TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "10000000", "--rows",
                               "100000"}),
                      "--size, --rows: an array has at most 2^36 elements");
-  expect_input_error(hml_run({"probe", "--min-time", "2s"}), "--min-time: the minimum time of a repetition must be within [0 s, 1 s]");
+  expect_input_error(hml_run({"probe", "--min-time", "2s"}), "--min-time: the minimum time of a repetition must be within [1 ms, 1 s]");
+  // The sixteenth trial: 0 s (and 1 ns) measured the clock, L1 at 86.5 MB/s, and --save stored it as measured.
+  for (const std::string shortest : {"0s", "1ns", "999us"})
+    expect_input_error(hml_run({"probe", "--largest", "64KiB", "--repetitions", "1", "--min-time", shortest}),
+                       "--min-time: the minimum time of a repetition must be within [1 ms, 1 s]; shorter ones measure the clock");
   expect_input_error(hml_run({"probe", "--min-time", "1e300s"}), "--min-time: cannot read \"1e300s\" as a duration");
   expect_input_error(hml_run({"probe", "--repetitions", "4294967295"}), "--repetitions: must be a whole number from 1 to 100");
   expect_input_error(hml_run({"probe", "--threads", "4294967296"}), "--threads: must be a whole number from 0 to 65536");
@@ -560,12 +564,21 @@ TEST(HostileInput, ASixthTrialsFindingsAreRefusedOrCounted) {
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", out_of_order.string()}),
                      "memory[1]: \"L2\" is smaller and no slower than memory[0] (\"HBM3\") inside it; give the levels "
                      "fastest first, main memory last");
-  // A slower, smaller tier outside, as CXL memory beyond DDR, is a machine as it is.
-  const fs::path tiers = dir.file("tiers.yaml", "format: hml-machine/1\nid: cxl_host\nname: CXL host\nmemory:\n"
-                                                "  - {name: DDR5, capacity: 512 GiB, bandwidth: 300 GB/s}\n"
-                                                "  - {name: CXL, capacity: 256 GiB, bandwidth: 60 GB/s}\n");
-  const outcome tiered = hml_run({"devices", tiers.string()});
+  // A slower, smaller tier outside, as CXL memory beyond DDR, is a machine as it is, where the file says DDR
+  // is memory of its own (addressable); as a cache it would be larger than the memory it caches (the
+  // sixteenth trial: an H100 file's 1 MB HBM3 behind its 50 MB L2 was taken).
+  const std::string cxl_host = "format: hml-machine/1\nid: cxl_host\nname: CXL host\nmemory:\n"
+                               "  - {name: DDR5, capacity: 512 GiB, bandwidth: 300 GB/s, addressable: true}\n"
+                               "  - {name: CXL, capacity: 256 GiB, bandwidth: 60 GB/s}\n";
+  const outcome tiered = hml_run({"devices", dir.file("tiers.yaml", cxl_host).string()});
   EXPECT_EQ(tiered.status, 0) << tiered.err;
+  const fs::path cached = dir.file("cached.yaml", hml_test::replaced(cxl_host, ", addressable: true", ""));
+  expect_input_error(hml_run({"devices", cached.string()}),
+                     "cached.yaml:6: memory[1]: main memory \"CXL\" is smaller than memory[0] (\"DDR5\"), a cache of it; "
+                     "give main memory's capacity, or addressable: true where that level is memory of its own");
+  const std::string h100 = catalog_file("h100_sxm");
+  expect_edited_file_refused(dir, h100, "capacity: {value: 80 GB", "capacity: {value: 1 MB",
+                             "memory[2]: main memory \"HBM3\" is smaller than memory[1] (\"L2\"), a cache of it");
 
   // The precision the user chose is blamed, not one left at its default.
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--activations", "fp8"}),
@@ -1321,8 +1334,12 @@ TEST(HostileInput, AFourteenthTrialsFindingsAreRefusedOrSaid) {
     const std::string file = dir.file("tiers.yaml", hml_test::replaced(xeon_max, from, to)).string();
     expect_input_error(hml_run({"tiers", "--machine", file, "--footprint", "100GiB"}), needle);
   };
+  // (The sixteenth trial: refused by the reader, at the file's line, where hml tiers's own check named none.)
   tiers_refused("    capacity: {value: 64 GiB, kind: stated, source: sth-xeon-max-9480}\n", "",
-                "--machine: memory[0] (HBM2e) is addressable but states no capacity; give its capacity");
+                "memory[0].addressable: a tier is placed by its capacity and bandwidth, and this level states no "
+                "capacity; give it");
+  tiers_refused("    capacity: {value: 512 GiB, kind: derived, source: sth-xeon-max-9480}\n", "",
+                "memory[1]: main memory is the last tier of a machine with addressable levels, and states no capacity; give it");
   tiers_refused("  - name: DDR5-4800\n", "  - {name: X, capacity: 128 GiB, bandwidth: 1 TB/s}\n  - name: DDR5-4800\n",
                 "--machine: memory[1] (X) is a cache between two tiers, which hml tiers does not model");
   // addressable on main memory is refused whether true or false (false was dropped without a word), and on a
