@@ -19,10 +19,7 @@
 
 namespace hml_cli {
 
-std::string_view without_library_prefix(std::string_view message) {
-  if (message.starts_with("hml: ")) message.remove_prefix(5);
-  return message;
-}
+std::string_view without_library_prefix(std::string_view message) { return hml::without_hml_prefix(message); }
 
 namespace {
 std::vector<std::string> pending_notes;

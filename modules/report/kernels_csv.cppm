@@ -59,9 +59,6 @@ public:
       : kernels_csv_error(line, std::string{field} + ": " + std::string{without_hml_prefix(check.what())}) {}
 
 private:
-  static std::string_view without_hml_prefix(std::string_view message) {
-    return message.starts_with("hml: ") ? message.substr(5) : message;
-  }
   std::size_t line_;
   std::string problem_;
 };

@@ -52,12 +52,10 @@ public:
     fail(at.IsDefined() ? at.Mark().line + 1 : 0, field, problem);
   }
   // FILE:LINE: FIELD: problem; without the line where there is none (0).
-  // A library check's message comes with its "hml: " prefix, which the tool puts in front of the whole line
-  // already: dropped here, so that no message says it twice.
+  // A library check's message loses its "hml: ", which the tool puts in front of the whole line already.
   [[noreturn]] void fail(int line, const std::string& field, std::string_view problem) const {
-    if (problem.starts_with("hml: ")) problem.remove_prefix(5);
     throw Error(std::string{file_} + (line > 0 ? ":" + std::to_string(line) : std::string{}) + ": " +
-                (field.empty() ? std::string{"the top level"} : field) + ": " + std::string{problem});
+                (field.empty() ? std::string{"the top level"} : field) + ": " + std::string{without_hml_prefix(problem)});
   }
 
   // Every mapping of the document, at any depth: a key given twice would replace the first (or be dropped)

@@ -31,6 +31,7 @@ module;
 #include <concepts>
 #include <limits>
 #include <stdexcept>
+#include <string_view>
 #include <type_traits>
 export module hml.units:core;
 
@@ -348,6 +349,11 @@ inline constexpr double largest_finite = std::numeric_limits<double>::max();
 // zero_overhead: a flat loop over a sweep's points ran 2x slower with the throw inlined at every check).
 [[noreturn, gnu::cold, gnu::noinline]] inline void throw_invalid_argument(const char* message) {
   throw std::invalid_argument(message);
+}
+// Every message a check throws starts with "hml: "; a reader or the tool that puts its own context in front of
+// it (a file's line and field, an option) drops it, so that no line says it twice.
+[[nodiscard]] constexpr std::string_view without_hml_prefix(std::string_view message) noexcept {
+  return message.starts_with("hml: ") ? message.substr(5) : message;
 }
 constexpr void expects(bool condition, const char* message) {
   if (!condition) [[unlikely]] {
