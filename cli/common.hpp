@@ -390,6 +390,11 @@ class machine_files {
   std::optional<hml::basis> figures_;
 };
 
+// A roofline needs main memory's bandwidth: a machine (file) without one is its option's fault, not the
+// precision's. A kerncraft-style file with stream mixes alone is the ECM's (hml ecm), and said so.
+void require_main_memory_bandwidth(std::string_view option, const std::string& name_or_path,
+                                   const hml::machine_description& m);
+
 // --figures stated|measured, the same in every subcommand that takes a machine: which of a machine's
 // figures the models use where it publishes a measurement beside its datasheet's. The default, measured, is
 // set here.

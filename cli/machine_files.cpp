@@ -290,12 +290,22 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     for (const named_roof& r : roofs) {
       if (r.label == d.id) throw input_error("--machine: '" + r.label + "' is given twice");
     }
+    require_main_memory_bandwidth("--machine", name, d);
     // A precision the machine publishes no peak for is --precision's fault.
     const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
     roofs.push_back({std::string{d.id},
                      std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof});
   }
   return roofs;
+}
+
+void require_main_memory_bandwidth(std::string_view option, const std::string& name_or_path,
+                                   const hml::machine_description& m) {
+  if (hml::bandwidth_of(hml::main_memory(m), hml::basis::datasheet).published()) return;
+  const std::string file = machine_files::looks_like_a_path(name_or_path) ? name_or_path + ": " : std::string{};
+  throw input_error(std::string{option} + ": " + file + std::string{m.name} + " states no main-memory bandwidth" +
+                    (m.memory_bandwidths.empty() ? std::string{} : " (its stream mixes are the ECM's: hml ecm takes them)") +
+                    "; give main memory's bandwidth");
 }
 
 std::string roof_text(const hml::roof& r) {

@@ -123,8 +123,10 @@ void run(const offload_options& o) {
   if (o.figures_given && given_host && given_device)
     throw input_error("--figures: the host and the device are given by their figures (--host-bandwidth, "
                       "--device-bandwidth), which are the ones taken; leave --figures out, or name a catalog --host or --device");
-  // A precision either machine publishes no peak for is --precision's fault, said with the machine's name (and,
-  // where the user gave none, as the default it is).
+  // A machine without main memory's bandwidth is its option's fault; a precision either machine publishes no
+  // peak for is --precision's, said with the machine's name (and, where the user gave none, as the default it is).
+  if (given_host == std::nullopt) require_main_memory_bandwidth(o.system.empty() ? "--host" : "--system", o.host, *host);
+  if (given_device == std::nullopt) require_main_memory_bandwidth(o.system.empty() ? "--device" : "--system", o.device, *device);
   for (const hml::machine_description* m : {host, device}) {
     try {
       (void)hml::roof_named(*m, p);
@@ -159,7 +161,7 @@ void run(const offload_options& o) {
                   std::string{hml::to_string(link->mode)} + "\n";
   // The memories at the link's ends can be slower than it (GH200: 500 GB/s of LPDDR5X beside 450 GB/s of C2C
   // each way): the times above already hold that; this says which bounds them.
-  if (const hml::transfer_path path = hml::path_of(*link, *host, *device); hml::memory_bounds_transfers(path)) {
+  if (const hml::transfer_path path = hml::path_of(*link, *host, *device); hml::memory_bounds_transfers(path, in, out)) {
     const bool host_slower = path.host_memory <= path.device_memory;
     s += "transfers: bounded by the " + std::string{host_slower ? "host's" : "device's"} + " memory too, " +
          hml::to_string(host_slower ? path.host_memory : path.device_memory, {.number = hml::general(4)}) +

@@ -39,24 +39,21 @@ struct outcome {
 void check_tier_levels(const hml::machine_description& m, const std::string& option, const std::string& figures) {
   // Without an addressable level there is main memory alone, one tier, which the caller refuses as such.
   if (std::ranges::none_of(m.memory, &hml::level_description::addressable)) return;
-  bool tier_before = false;
+  const auto level = [&](std::size_t i) { return "memory[" + std::to_string(i) + "] (" + std::string{m.memory[i].name} + ")"; };
+  // A machine file says so at its line when read; a catalog machine is checked here.
+  if (const std::size_t i = hml::cache_between_tiers(m); i < m.memory.size())
+    throw input_error(option + ": " + level(i) + " is a cache between two tiers, which hml tiers does not model; " +
+                      "mark it addressable: true, or leave it out");
   for (std::size_t i = 0; i < m.memory.size(); ++i) {
     const hml::level_description& l = m.memory[i];
     const bool last = i + 1 == m.memory.size();
-    const std::string level = "memory[" + std::to_string(i) + "] (" + std::string{l.name} + ")";
-    if (!l.addressable && !last) {
-      if (tier_before)
-        throw input_error(option + ": " + level + " is a cache between two tiers, which hml tiers does not model; " +
-                          "mark it addressable: true, or leave it out");
-      continue;
-    }
+    if (!l.addressable && !last) continue;
     const std::string what = last ? "main memory" : "addressable";
     if (!l.capacity.published())
-      throw input_error(option + ": " + level + " is " + what + " but states no capacity; give its capacity");
+      throw input_error(option + ": " + level(i) + " is " + what + " but states no capacity; give its capacity");
     if (!l.bandwidth.published())
-      throw input_error(option + ": " + level + " is " + what + " but states no bandwidth" +
+      throw input_error(option + ": " + level(i) + " is " + what + " but states no bandwidth" +
                         (figures.empty() ? std::string{} : " on --figures " + figures) + "; give its bandwidth");
-    tier_before = true;
   }
 }
 

@@ -264,6 +264,17 @@ template <class Quantity>
   return m.memory.back();
 }
 
+// The first cache (neither addressable nor main memory) after a tier, between it and main memory, which a
+// tiered memory cannot hold: its tiers are flat, placed in by software. m.memory.size() where there is none.
+[[nodiscard]] constexpr std::size_t cache_between_tiers(const machine_description& m) noexcept {
+  bool tier_before = false;
+  for (std::size_t i = 0; i + 1 < m.memory.size(); ++i) {
+    if (m.memory[i].addressable) tier_before = true;
+    else if (tier_before) return i;
+  }
+  return m.memory.size();
+}
+
 [[nodiscard]] constexpr figure<data_rate> bandwidth_of(const level_description& l, basis b) noexcept {
   return detail::on_basis(l.bandwidth, l.measured_bandwidth, b);
 }

@@ -6,7 +6,8 @@
 //   serial      copy in, run, copy out: T = L + in/B + T_dev + L + out/B (B: the copies' rate, below).
 //   pipelined   in c chunks, a three-stage pipeline (copy in, run, copy out) whose stages take
 //               a = L + in/(cB), k = T_dev/c, b = L + out/(cB): T = a + k + b + (c - 1) max(a, k, b) on a
-//               full-duplex link (in and out overlap), max(a + b, k) on a half-duplex one.
+//               full-duplex link (in and out overlap), max(a + b, k) on a half-duplex one, and no period
+//               shorter than the device memory's time for a chunk's copies and the kernel's bytes.
 //   zero-copy   the device reads its inputs and writes its outputs over the link in place (unified memory:
 //               the link is the device's memory for them): T = max(transfer time in and out, compute time);
 //               the kernel's other traffic is assumed to hit the device's caches.
@@ -30,7 +31,9 @@
 // concurrent tiered memory of its main memory and the link (hml.tiers), and only the resident share is
 // copied. The link then carries the kernel's streamed bytes beside the chunks' copies: a pipelined chunk's
 // period holds both (its copies' link time plus the kernel's), so no way beats the link's time for the bytes
-// it carries.
+// it carries. Likewise the device's main memory: a period holds the chunk's copies written into it and read
+// back beside the kernel's resident bytes (a device memory slower than the link came out twice as fast as it
+// can be, and the verdict flipped to offload).
 module;
 #include <algorithm>
 #include <cstddef>
@@ -159,11 +162,13 @@ export namespace hml {
   return detail::slower(detail::streaming_rate_of(p.over, in, out), p.host_memory);
 }
 
-// Whether a memory at the link's ends, not the link, bounds some transfer: the copies' slower memory
-// below the link's rate, or the host's below its rate both ways (where bytes go both ways at once).
-[[nodiscard]] constexpr bool memory_bounds_transfers(const transfer_path& p) noexcept {
-  const data_rate both_ways = p.over.mode == duplex::full ? 2.0 * p.over.bandwidth.rate : p.over.bandwidth.rate;
-  return detail::copy_memory(p) < both_ways;
+// Whether a memory at the link's ends, not the link, bounds some transfer of a job that copies `in` bytes to
+// the device and `out` back: a copy one way, the copies of both ways at once, or the bytes in place.
+[[nodiscard]] constexpr bool memory_bounds_transfers(const transfer_path& p, data_size in, data_size out) noexcept {
+  const data_rate link_rate = p.over.bandwidth.rate;
+  const data_rate both_ways = detail::streaming_rate_of(p.over, in, out);  // the link's, in and out at once
+  return detail::copy_memory(p) < link_rate || (in.value() > 0 && out.value() > 0 && detail::copy_memory(p) < both_ways) ||
+         in_place_rate(p, in, out) < both_ways;
 }
 
 // The share of a footprint that fits the device's main memory (1 if its capacity is not published).
@@ -217,7 +222,11 @@ export namespace hml {
   const duration link_stage =
       detail::both_ways_through(copies, detail::copy_memory(path), resident * job.in / c, resident * job.out / c);
   const duration streamed = runs * time_to_move((1.0 - resident) * job.work.bytes, in_place_rate(path, job.in, job.out)) / c;
-  const duration pipelined = a + k + b + (c - 1.0) * detail::longest(link_stage + streamed, k);
+  // The device's main memory takes a chunk's copies and the kernel's resident bytes in the same period.
+  const duration device_stage =
+      time_to_move(resident * (job.in + job.out + runs * job.work.bytes) / c, path.device_memory);
+  const duration pipelined =
+      a + k + b + (c - 1.0) * detail::longest(detail::longest(link_stage + streamed, k), device_stage);
 
   const duration zero_copy =
       detail::longest(detail::both_ways_through(l, path.host_memory, runs * job.in, runs * job.out),

@@ -7,9 +7,9 @@
 //   flat, explicit byte shares   the placement is blind to heat, so s_i is tier i's share of the bytes.
 //                                Tiers on separate controllers serve at once: T = max_i(s_i V b_i); tiers
 //                                that serve one after the other add: T = sum_i(s_i V b_i).
-//   weighted interleave          flat with shares proportional to the tiers' bandwidths, as Linux's
-//                                MPOL_WEIGHTED_INTERLEAVE sets its weights (100 vs 50 GB/s: 2:1); with
-//                                concurrent tiers it reaches the sum of the bandwidths.
+//   weighted interleave          flat with shares proportional to the tiers' bandwidths (the lower of read
+//                                and write), as Linux's MPOL_WEIGHTED_INTERLEAVE sets its weights (100 vs
+//                                50 GB/s: 2:1); with concurrent tiers it reaches the sum of the bandwidths.
 //   cache                        the first tier caches the second (Xeon Max cache mode): a hit rate h given
 //                                or, from the fast tier's capacity and the access skew, the share of traffic
 //                                the hottest bytes that fit carry (an ideal cache: no conflict misses).
@@ -246,14 +246,19 @@ constexpr void validate_shares(const tiered_memory& m, const fixed_list<double, 
   return detail::finish_of("flat", m, w, use);
 }
 
-// Weighted interleave's shares of the bytes: proportional to the tiers' read bandwidths (Linux's
-// MPOL_WEIGHTED_INTERLEAVE weights).
+// Weighted interleave's shares of the bytes: proportional to each tier's lower of its read and write
+// bandwidths, as Linux's auto-tuned MPOL_WEIGHTED_INTERLEAVE weights take them (mm/mempolicy.c,
+// mempolicy_set_node_perf: min(read_bandwidth, write_bandwidth)). By reads alone a tier that writes at
+// 50 GB/s took most of the bytes, and a faster read made writing slower.
 [[nodiscard]] constexpr fixed_list<double, max_tiers> interleave_shares(const tiered_memory& m) {
   validate(m);
-  data_rate total = m.tiers[0].read;
-  for (std::size_t i = 1; i < m.tiers.size(); ++i) total += m.tiers[i].read;
+  const auto weight = [](const tier& t) {
+    return t.write.value() != 0 && t.write < t.read ? t.write : t.read;  // no write bandwidth: the read's
+  };
+  data_rate total = weight(m.tiers[0]);
+  for (std::size_t i = 1; i < m.tiers.size(); ++i) total += weight(m.tiers[i]);
   fixed_list<double, max_tiers> shares;
-  for (const tier& t : m.tiers) shares.push_back(t.read / total);
+  for (const tier& t : m.tiers) shares.push_back(weight(t) / total);
   return shares;
 }
 
@@ -310,7 +315,7 @@ constexpr void validate_shares(const tiered_memory& m, const fixed_list<double, 
   return w.footprint.value() <= total_capacity(m).value() * (1.0 + 1e-12);
 }
 
-// Weighted interleave: pages spread with weights proportional to the tiers' read bandwidths.
+// Weighted interleave: pages spread with weights proportional to the tiers' bandwidths (interleave_shares).
 [[nodiscard]] constexpr placement weighted_interleave(const tiered_memory& m, const working_set& w) {
   placement p = flat(m, w, interleave_shares(m));
   p.policy = "weighted interleave";

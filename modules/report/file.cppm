@@ -104,7 +104,11 @@ public:
     target_ = followed(path);
     status_ = fs::status(target_, error);
     if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory"};
-    if (const int own = own_descriptor(path); own >= 0) {
+    if (const int own = own_descriptor(path); own != no_descriptor) {
+      if (own == another_process) {
+        throw file_write_error{path, "it is another process's descriptor (/proc/PID/fd), whose file a new one would "
+                                     "replace under it; give -o - and redirect, or the file's own path"};
+      }
       fd_ = ::fcntl(own, F_DUPFD_CLOEXEC, 0);  // shares its offset and append mode; closing it leaves the original
       if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
       through_descriptor_ = true;
@@ -178,26 +182,39 @@ private:
     return error ? path : canonical;
   }
 
+  static constexpr int no_descriptor = -1;
+  static constexpr int another_process = -2;
+
   // The descriptor N where `path`, or a link on the way to its file, is this process's /proc/PID/fd/N
-  // (/dev/stdout leads to /proc/self/fd/1, /dev/fd to /proc/self/fd); -1 otherwise.
+  // (/dev/stdout leads to /proc/self/fd/1, /dev/fd to /proc/self/fd). Another process's (a script's
+  // /proc/$$/fd/1) is taken as this one's standard output or error where it is the same file, as it is when
+  // inherited; else another_process. no_descriptor where the path is none.
   static int own_descriptor(std::filesystem::path path) {
     namespace fs = std::filesystem;
     const fs::path own = fs::path{"/proc"} / std::to_string(::getpid()) / "fd";
     std::error_code error;
     for (int hops = 0; hops < 40; ++hops) {
       const fs::path directory = fs::weakly_canonical(fs::absolute(path, error).parent_path(), error);
-      if (!error && directory == own) {
-        const std::string name = path.filename().string();
-        int fd = -1;
-        const auto [end, failure] = std::from_chars(name.data(), name.data() + name.size(), fd);
-        if (failure == std::errc{} && end == name.data() + name.size()) return fd;
+      const bool proc_fd = !error && directory.filename() == "fd" && directory.parent_path().parent_path() == "/proc";
+      const std::string name = path.filename().string();
+      int fd = -1;
+      const auto [end, failure] = std::from_chars(name.data(), name.data() + name.size(), fd);
+      if (proc_fd && failure == std::errc{} && end == name.data() + name.size()) {
+        if (directory == own) return fd;
+        struct stat target {};
+        struct stat mine {};
+        if (::stat(path.c_str(), &target) != 0) return another_process;
+        for (const int standard : {STDOUT_FILENO, STDERR_FILENO}) {
+          if (::fstat(standard, &mine) == 0 && mine.st_dev == target.st_dev && mine.st_ino == target.st_ino) return standard;
+        }
+        return another_process;
       }
       if (!fs::is_symlink(fs::symlink_status(path, error))) break;
       const fs::path to = fs::read_symlink(path, error);
       if (error) break;
       path = to.is_absolute() ? to : path.parent_path() / to;
     }
-    return -1;
+    return no_descriptor;
   }
 
   // A short name of its own: the target's name plus a suffix could pass the file system's name limit.

@@ -78,14 +78,20 @@ template <class Q>
   return {};
 }
 
-// With addressable levels the machine is tiered, main memory its last tier: placed by both figures too.
-[[nodiscard]] inline std::string tiered_main_memory_problem(const machine_description& m) {
-  const bool tiered = std::ranges::any_of(m.memory, &level_description::addressable);
-  if (!tiered || m.memory.empty()) return {};
+// A machine with addressable levels is tiered: no cache between its tiers, and main memory, its last tier,
+// placed by its capacity and bandwidth too. The problem and the level it is at; none: an empty problem.
+struct level_problem {
+  std::size_t level = 0;
+  std::string problem;
+};
+[[nodiscard]] inline level_problem tiers_problem(const machine_description& m) {
+  if (m.memory.empty() || std::ranges::none_of(m.memory, &level_description::addressable)) return {};
+  if (const std::size_t i = cache_between_tiers(m); i < m.memory.size())
+    return {i, "a cache between two tiers, which a tiered memory does not hold; mark it addressable: true, or leave it out"};
   const level_description& main = m.memory.back();
   if (main.capacity.published() && (main.bandwidth.published() || main.measured_bandwidth.published())) return {};
-  return std::string{"main memory is the last tier of a machine with addressable levels, and states no "} +
-         (main.capacity.published() ? "bandwidth" : "capacity") + "; give it";
+  return {m.memory.size() - 1, std::string{"main memory is the last tier of a machine with addressable levels, and "
+                                           "states no "} + (main.capacity.published() ? "bandwidth" : "capacity") + "; give it"};
 }
 
 // A stream mix is a measurement of main memory: held against its datasheet figure as every measured figure

@@ -339,8 +339,8 @@ private:
       }
     }
 
-    if (const std::string problem = detail::tiered_main_memory_problem(m); !problem.empty())
-      r_.fail(levels[levels.size() - 1], fields::item(memory_field, levels.size() - 1), problem);
+    if (const auto [at, problem] = detail::tiers_problem(m); !problem.empty())
+      r_.fail(levels[at], fields::item(memory_field, at), problem);
     const std::string compute_field = fields::path(field, "compute");
     const YAML::Node ceilings = r_.sequence(node, field, "compute", false, max_compute_ceilings);
     for (std::size_t i = 0; i < ceilings.size(); ++i) {

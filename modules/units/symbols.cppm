@@ -106,6 +106,7 @@ inline constexpr auto unit_symbols = [] {
     unit_symbol{"Mbit",  size, 6,  -3, canonical},
     unit_symbol{"Gbit",  size, 9,  -3, canonical},
     unit_symbol{"Tbit",  size, 12, -3, canonical},
+    unit_symbol{"Pbit",  size, 15, -3, canonical},
     unit_symbol{"Kibit", size, 0,  7,  canonical},
     unit_symbol{"Mibit", size, 0,  17, canonical},
     unit_symbol{"Gibit", size, 0,  27, canonical},
@@ -114,6 +115,7 @@ inline constexpr auto unit_symbols = [] {
     unit_symbol{"Mb",    size, 6,  -3, accepted},
     unit_symbol{"Gb",    size, 9,  -3, accepted},
     unit_symbol{"Tb",    size, 12, -3, accepted},
+    unit_symbol{"Pb",    size, 15, -3, accepted},
 
     // Data rate: every size symbol per second, then the "ps" forms (Bps = byte/s, bps = bit/s).
     unit_symbol{"B/s",     rate, 0,  0,  canonical},
@@ -132,6 +134,7 @@ inline constexpr auto unit_symbols = [] {
     unit_symbol{"Mbit/s",  rate, 6,  -3, canonical},
     unit_symbol{"Gbit/s",  rate, 9,  -3, canonical},
     unit_symbol{"Tbit/s",  rate, 12, -3, canonical},
+    unit_symbol{"Pbit/s",  rate, 15, -3, canonical},
     unit_symbol{"Kibit/s", rate, 0,  7,  canonical},
     unit_symbol{"Mibit/s", rate, 0,  17, canonical},
     unit_symbol{"Gibit/s", rate, 0,  27, canonical},
@@ -140,6 +143,7 @@ inline constexpr auto unit_symbols = [] {
     unit_symbol{"Mb/s",    rate, 6,  -3, accepted},
     unit_symbol{"Gb/s",    rate, 9,  -3, accepted},
     unit_symbol{"Tb/s",    rate, 12, -3, accepted},
+    unit_symbol{"Pb/s",    rate, 15, -3, accepted},
     unit_symbol{"Bps",     rate, 0,  0,  accepted},
     unit_symbol{"kBps",    rate, 3,  0,  accepted},
     unit_symbol{"MBps",    rate, 6,  0,  accepted},
@@ -151,10 +155,12 @@ inline constexpr auto unit_symbols = [] {
     unit_symbol{"GiBps",   rate, 0,  30, accepted},
     unit_symbol{"TiBps",   rate, 0,  40, accepted},
     unit_symbol{"PiBps",   rate, 0,  50, accepted},
+    unit_symbol{"bps",     rate, 0,  -3, accepted},
     unit_symbol{"kbps",    rate, 3,  -3, accepted},
     unit_symbol{"Mbps",    rate, 6,  -3, accepted},
     unit_symbol{"Gbps",    rate, 9,  -3, accepted},
     unit_symbol{"Tbps",    rate, 12, -3, accepted},
+    unit_symbol{"Pbps",    rate, 15, -3, accepted},
 
     // Duration. "us" is canonical because it is plain ASCII; the micro sign (U+00B5) and the Greek mu
     // (U+03BC, which keyboards often produce instead) are accepted.

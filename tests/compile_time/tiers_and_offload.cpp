@@ -60,7 +60,9 @@ constexpr hml::transfer_path path =
 constexpr hml::offload_plan plan = hml::plan_offload(hml::offload_of(hml::streaming(80_GB, 0.0 * hml::flop_per_byte), 40_GB, 40_GB),
                                                      hml::systems::grace, hml::systems::gh200_hopper,
                                                      hml::link_of(hml::systems::nvlink_c2c), hml::precision::fp32);
-static_assert(hml::memory_bounds_transfers(path) && path.host_memory == 500_GBps);
+static_assert(hml::memory_bounds_transfers(path, 40_GB, 40_GB) && path.host_memory == 500_GBps);
+// One way only, 450 GB/s through a 500 GB/s memory: the link's.
+static_assert(!hml::memory_bounds_transfers(path, 40_GB, 0_GB));
 static_assert(near(plan.zero_copy / 1_ms, 160.0) && near(plan.copy_in / 1_ms, 40.0 / 450.0 * 1e3));
 static_assert(hml::in_place_rate(path, 40_GB, 40_GB) == 500_GBps && hml::in_place_rate(path, 40_GB, 0_GB) == 450_GBps);
 }  // namespace gh200
@@ -92,7 +94,7 @@ static_assert(near(ms(q1::plan.zero_copy), 34.07872));
 static_assert(q1::plan.best == "zero-copy" && !q1::plan.offload);
 static_assert(near(q1::plan.speedup, 16.10612736 / 34.07872));
 // The 200 GB/s host is faster than PCIe 5.0 both ways (126 GB/s): the link alone bounds the transfers.
-static_assert(!hml::memory_bounds_transfers(hml::path_of(q1::pcie5, q1::host, q1::device)));
+static_assert(!hml::memory_bounds_transfers(hml::path_of(q1::pcie5, q1::host, q1::device), 2_GiB, 1_GiB));
 // Break-even reuses: (34.079 + 17.039) / (16.106 - 1.611) = 3.526 runs on the transferred data.
 static_assert(near(q1::plan.break_even_runs, 3.526475694444444));
 // Four runs on the data pay: serial 51.118 + 4 x 1.611 = 57.56 ms against 4 x 16.106 = 64.42 ms.
@@ -147,6 +149,36 @@ static_assert(oversubscribed.best == "zero-copy");
 // the data as fitting (it stayed there at every capacity).
 static_assert(near(hml::break_even_of(oversubscribed_job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).from.value(),
                    2e12 * (80e9 / 63.01538461538461e9 + oversubscribed.device.value()) / 180e9));
+
+// The device's memory carries a pipelined chunk's copies and the kernel's bytes in the same period: 10 GB in
+// and 10 GB out, a kernel reading 20 GB twice, on a 120 GB/s device: 60 GB through it, no less than 500 ms,
+// where the host's 100 GB/s take 400 ms. (The pipeline was 345 ms, each stage with the memory to itself: the
+// verdict said offload.)
+namespace shared_device_memory {
+constexpr hml::machine_description host =
+    hml::describe(hml::memory{0_s, 100_GBps}, hml::compute_core{1_TFLOPS}, hml::precision::fp32);
+constexpr hml::machine_description device =
+    hml::describe(hml::memory{0_s, 120_GBps}, hml::compute_core{1_TFLOPS}, hml::precision::fp32);
+constexpr hml::offload_plan plan = hml::plan_offload(hml::offload_of(hml::streaming(20_GB, 0.0 * hml::flop_per_byte), 10_GB, 10_GB, 2.0),
+                                                     host, device, hml::link{{200_GBps}}, hml::precision::fp32);
+static_assert(near(plan.host / 1_ms, 400.0) && plan.pipelined >= 60_GB / 120_GBps && !plan.offload);
+// Chunks of 1.25 GB in and out and 2.5 GB of the kernel's: 31.25 ms a period, 15 of them after the first
+// chunk's 6.25 + 20.83 + 6.25 ms (copies at the host memory's 100 GB/s).
+static_assert(near(plan.pipelined / 1_ms, 6.25 + 40.0 / 120.0 / 16 * 1e3 + 6.25 + 15 * 31.25));
+}  // namespace shared_device_memory
+
+// Weighted interleave weighs a tier by the lower of its read and write bandwidths, as Linux does: 500 GB/s
+// beside a tier that reads at 600 and writes at 50 is 10:1, and all writes reach 500 + 50 = 550 GB/s (by reads
+// alone, 5:6, 91.7 GB/s, and less the faster the second tier read).
+namespace interleave_writes {
+constexpr hml::tiered_memory tiers_of(hml::data_rate slow_read) {
+  return {{{"F", 128_GiB, 500_GBps}, {"S", 512_GiB, slow_read, 50_GBps}}};
+}
+constexpr hml::working_set writes{.footprint = 100_GiB, .write_share = 1.0};
+static_assert(near(hml::interleave_shares(tiers_of(600_GBps))[0], 500.0 / 550.0));
+static_assert(near(hml::weighted_interleave(tiers_of(600_GBps), writes).bandwidth / 1_GBps, 550.0));
+static_assert(hml::weighted_interleave(tiers_of(900_GBps), writes).bandwidth == hml::weighted_interleave(tiers_of(600_GBps), writes).bandwidth);
+}  // namespace interleave_writes
 
 // --- Question 2: the Xeon Max, 200 GiB with a hot 30 % -----------------------------------------------
 

@@ -1341,7 +1341,8 @@ TEST(HostileInput, AFourteenthTrialsFindingsAreRefusedOrSaid) {
   tiers_refused("    capacity: {value: 512 GiB, kind: derived, source: sth-xeon-max-9480}\n", "",
                 "memory[1]: main memory is the last tier of a machine with addressable levels, and states no capacity; give it");
   tiers_refused("  - name: DDR5-4800\n", "  - {name: X, capacity: 128 GiB, bandwidth: 1 TB/s}\n  - name: DDR5-4800\n",
-                "--machine: memory[1] (X) is a cache between two tiers, which hml tiers does not model");
+                "tiers.yaml:15: memory[1]: a cache between two tiers, which a tiered memory does not hold; mark it "
+                "addressable: true, or leave it out");
   // addressable on main memory is refused whether true or false (false was dropped without a word), and on a
   // level of each core.
   expect_edited_file_refused(dir, xeon_max, "    bandwidth: {value: 307.2 GB/s", "    addressable: false\n    bandwidth: {value: 307.2 GB/s",
@@ -1408,6 +1409,50 @@ TEST(HostileInput, AFifteenthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_NE(unlimited.err.find("hml: note: --device: NVIDIA H100 PCIe 80GB states no main-memory capacity: the job is taken as fitting it"),
             std::string::npos)
       << unlimited.err;
+}
+
+TEST(HostileInput, ASeventeenthTrialsFindingsAreRefusedOrSaid) {
+  // The device's memory takes a pipelined chunk's copies and the kernel's bytes in one period: 60 GB through
+  // 120 GB/s is 500 ms at least, where the host's 100 GB/s take 400; the pipeline said 345 ms and "offload".
+  const outcome shared = hml_run({"offload", "--host-bandwidth", "100GB/s", "--host-peak", "1TFLOP/s", "--device-bandwidth",
+                                  "120GB/s", "--device-peak", "1TFLOP/s", "--link", "200GB/s", "--in", "10GB", "--out", "10GB",
+                                  "--flops", "0FLOP", "--runs", "2", "--format", "json"});
+  ASSERT_EQ(shared.status, 0) << shared.err;
+  const nlohmann::json plan = nlohmann::json::parse(shared.out)[0];
+  EXPECT_GE(plan["pipelined_s"].get<double>(), 0.5);
+  EXPECT_EQ(plan["offload"], "no");
+  // "transfers: bounded by the host's memory" only where a memory bounds this job's transfers: 10 GB one way
+  // over 63 GB/s from a 100 GB/s host moves at the link's rate.
+  const outcome one_way = hml_run({"offload", "--host-bandwidth", "100GB/s", "--host-peak", "1TFLOP/s", "--device-bandwidth",
+                                   "2TB/s", "--device-peak", "50TFLOP/s", "--link", "63GB/s", "--in", "10GB", "--out", "0B"});
+  ASSERT_EQ(one_way.status, 0) << one_way.err;
+  EXPECT_EQ(one_way.out.find("transfers:"), std::string::npos) << one_way.out;
+  // Weighted interleave weighs a tier by the lower of its read and write bandwidths, as Linux does: all writes
+  // reach 550 GB/s (they reached 91.7, and less as the second tier read faster).
+  for (const std::string slow : {"S:512GiB:600GB/s:50GB/s", "S:512GiB:900GB/s:50GB/s"}) {
+    const outcome tiers = hml_run({"tiers", "--tier", "F:128GiB:500GB/s", "--tier", slow, "--footprint", "100GiB",
+                                   "--write-share", "1", "--format", "json"});
+    ASSERT_EQ(tiers.status, 0) << tiers.err;
+    const nlohmann::json rows = nlohmann::json::parse(tiers.out);
+    const auto interleave = std::ranges::find_if(rows, [](const nlohmann::json& r) { return r["policy"] == "weighted interleave"; });
+    ASSERT_NE(interleave, rows.end()) << tiers.out;
+    EXPECT_NEAR((*interleave)["bandwidth_Bps"].get<double>(), 550e9, 1e-3) << slow;
+  }
+  // A machine file whose main memory has stream mixes alone is the ECM's: the roofline's commands blame the
+  // machine, not --precision.
+  const scratch_directory dir;
+  const fs::path mixes_only = dir.file("mixes.yaml", hml_test::replaced(catalog_file("snb_e5_2680"),
+                                                                        "    bandwidth: {value: 44.42 GB/s, kind: measured, source: kerncraft-snb}\n", ""));
+  expect_input_error(hml_run({"offload", "--host", mixes_only.string(), "--device", "h100_pcie", "--link", "pcie3x16", "--in",
+                              "1GB", "--out", "1GB", "--precision", "fp64"}),
+                     "--host: " + mixes_only.string() + ": Intel Xeon E5-2680 (Sandy Bridge EP) states no main-memory bandwidth "
+                     "(its stream mixes are the ECM's: hml ecm takes them); give main memory's bandwidth");
+  expect_input_error(hml_run({"roofline", "--machine", mixes_only.string(), "--precision", "fp64", "--ops", "-"}),
+                     "--machine: " + mixes_only.string() + ": Intel Xeon E5-2680 (Sandy Bridge EP) states no main-memory bandwidth");
+  // Pbps and Pbit/s are read (a byte rate 8x the value was suggested).
+  const outcome petabit = hml_run({"offload", "--host-bandwidth", "1TB/s", "--host-peak", "1TFLOP/s", "--device", "h100_pcie",
+                                   "--link", "1Pbps", "--in", "1GB", "--out", "1GB", "--format", "json"});
+  ASSERT_EQ(petabit.status, 0) << petabit.err;
 }
 
 }  // namespace

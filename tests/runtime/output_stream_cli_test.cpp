@@ -113,6 +113,22 @@ TEST(OutputStream, TheProcesssOwnDescriptorsAreWrittenThrough) {
     EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 0) << command;
     EXPECT_TRUE(read_file(log) == "before\nkept\n" + text + "after\n") << c.output << ": " << read_file(log).substr(0, 200);
   }
+  // A script's own /proc/$$/fd/1 is the file hml's standard output is too (inherited): written through it.
+  const std::string script = "echo before > " + shell_quoted(log.string()) + "; sh -c " +
+                             shell_quoted("echo kept; " + command_of(small, "/proc/$$/fd/1") + "; echo after") + " >> " +
+                             shell_quoted(log.string());
+  EXPECT_EQ(std::system(("sh -c " + shell_quoted(script)).c_str()), 0);
+  EXPECT_EQ(read_file(log), "before\nkept\n" + expected.out + "after\n");
+  // Another process's descriptor on a file of its own: refused, the file left as it was.
+  const fs::path other = dir.path / "other";
+  const std::string foreign = "sleep 5 > " + shell_quoted(other.string()) + " & " + command_of(small, "/proc/$!/fd/1") +
+                              " 2> " + shell_quoted(log.string()) + "; status=$?; kill $!; exit $status";
+  const int raw = std::system(("sh -c " + shell_quoted(foreign)).c_str());
+  EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
+  EXPECT_NE(read_file(log).find("it is another process's descriptor (/proc/PID/fd)"), std::string::npos) << read_file(log);
+  EXPECT_EQ(read_file(other), "");
+  fs::remove(other);
+
   // Through a pipe: the same text comes out of it.
   const std::string piped = command_of(small, "/dev/stdout") + " | cat > " + shell_quoted(log.string());
   EXPECT_EQ(std::system(("sh -c " + shell_quoted(piped)).c_str()), 0);
