@@ -93,7 +93,8 @@ inline std::string cannot_create_in(const std::filesystem::path& directory, int 
 // points to is replaced, not the link; a target that is not a regular file (/dev/null, a FIFO) is written in
 // place, as there is nothing to replace. A path that names one of the process's own descriptors
 // (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written through that descriptor, as "-" is: the file behind it
-// is one the shell opened, perhaps to append to, and replacing it lost what it held. Destroyed without
+// is one the shell opened, perhaps to append to, and replacing it lost what it held. Another process's
+// /proc/PID/fd/N is refused unless it is this one's standard output or error too. Destroyed without
 // commit() (a failure part way), it removes the temporary file, so nothing is left behind.
 class atomic_file {
 public:
