@@ -185,10 +185,12 @@ void run(const offload_options& o) {
   }
   s += "\nverdict: " + std::string{plan.offload ? "offload" : "run on the host"} + " (fastest offload: " +
        std::string{plan.best} + ", speed-up " + number(plan.speedup, hml::general(3)) + "x)\n";
+  // A break-even below one run (the copies pay for themselves in one): runs are whole and at least one.
+  const double runs_from = plan.break_even_runs;
   s += "serial offloading pays from " +
-       (plan.break_even_runs == std::numeric_limits<double>::infinity()
-            ? std::string{"no number of runs"}
-            : number(plan.break_even_runs, hml::general(3)) + " runs") +
+       (runs_from == std::numeric_limits<double>::infinity() ? std::string{"no number of runs"}
+        : runs_from <= 1.0 ? "the first run (break-even " + number(runs_from, hml::general(3)) + " runs)"
+                           : number(runs_from, hml::general(3)) + " runs") +
        " on the transferred data, or " + intensity_range(break_even) + "\n";
   emit(o.output, s);
 }

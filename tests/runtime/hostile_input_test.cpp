@@ -1449,6 +1449,11 @@ TEST(HostileInput, ASeventeenthTrialsFindingsAreRefusedOrSaid) {
                      "(its stream mixes are the ECM's: hml ecm takes them); give main memory's bandwidth");
   expect_input_error(hml_run({"roofline", "--machine", mixes_only.string(), "--precision", "fp64", "--ops", "-"}),
                      "--machine: " + mixes_only.string() + ": Intel Xeon E5-2680 (Sandy Bridge EP) states no main-memory bandwidth");
+  // A break-even below one run is the first run (it said "pays from 0.25 runs" beside --runs >= 1).
+  const outcome first_run = hml_run({"offload", "--host-bandwidth", "100GB/s", "--host-peak", "1TFLOP/s", "--device", "h100_pcie",
+                                     "--link", "pcie5x16", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP", "--precision", "fp32"});
+  ASSERT_EQ(first_run.status, 0) << first_run.err;
+  EXPECT_NE(first_run.out.find("serial offloading pays from the first run (break-even "), std::string::npos) << first_run.out;
   // Pbps and Pbit/s are read (a byte rate 8x the value was suggested).
   const outcome petabit = hml_run({"offload", "--host-bandwidth", "1TB/s", "--host-peak", "1TFLOP/s", "--device", "h100_pcie",
                                    "--link", "1Pbps", "--in", "1GB", "--out", "1GB", "--format", "json"});
