@@ -32,6 +32,7 @@ module;
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 export module hml.report:measured_runs_csv;
@@ -259,11 +260,18 @@ export namespace hml {
   const std::size_t at_line_of_header = record.line;
   const std::size_t fields = record.fields.size();
   std::vector<measured_run> runs;
+  std::unordered_map<std::string, std::size_t> line_of_row;  // a row given twice would count its errors twice
   std::uint64_t decode_steps = 0;
   while (records.next(record)) {
     if (record.fields.size() != fields) {
       throw kernels_csv_error{record.line, "expected " + std::to_string(fields) + " fields like the header, found " +
                                               std::to_string(record.fields.size())};
+    }
+    std::string row;
+    for (const std::string_view field : record.fields) (row += field) += '\x1f';  // a unit separator: in no field
+    if (const auto [first, added] = line_of_row.try_emplace(std::move(row), record.line); !added) {
+      throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) +
+                                              " again, field for field; give each run once (it would count twice)"};
     }
     if (runs.size() == max_measured_runs) {
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold)"};

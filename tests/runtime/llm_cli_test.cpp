@@ -852,6 +852,10 @@ TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
                                                         "512,8,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,8,1000,10,,,,10,s,src\n");
   expect_one_line_error({"--compare", long_prompt.string()}, "long.csv:2: prompt, max_tokens: a prompt of 1000 tokens is longer than a step's 512 max tokens; this "
                         "scheduler does not chunk a prompt: give a shorter prompt or max_tokens 1000 or more");
+  // A run given twice would count its errors twice in the mean (a trial's finding): refused at the second.
+  const std::string row = "4096,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,512,1000,1000,,,,7041.47,s,src\n";
+  const fs::path twice = dir.file("twice.csv", "requests," + std::string{runs_header} + row + row);
+  expect_one_line_error({"--compare", twice.string()}, "twice.csv:3: the run of line 2 again, field for field; give each run once");
 }
 
 // Whole experts under tensor-parallel attention (vLLM's --enable-expert-parallel): the step's rows and the
@@ -1015,7 +1019,7 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   compare("llama-2-7b,-,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: machine: - would be standard input");
   // The decode steps a file asks for are bounded: a file of long generations is refused, not run for hours.
   std::string many;
-  for (int i = 0; i < 3; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,600000,22 ms,,,,s,src\n";
+  for (int i = 0; i < 3; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,600000,22 ms,,,,s,src" + std::to_string(i) + "\n";
   compare(many, "runs.csv:3: the runs so far generate more than 1000000 tokens in all");
   // The options of one run are the file's; the efficiencies and figures are every run's.
   const fs::path runs = dir.file("good.csv", std::string{runs_header} + std::string{good});
@@ -1049,7 +1053,7 @@ TEST(LlmCli, CompareFindsMachineFilesBesideTheRunsAndNotesRunsThatDoNotFit) {
   EXPECT_TRUE(by_file.err.ends_with("; predicted as if it fitted\n")) << by_file.err;
   // Many runs that do not fit are one note, not one a run (a trial's 10,000 runs wrote 10,003 lines).
   std::string many{runs_header};
-  for (int k = 0; k < 500; ++k) many += "llama-2-70b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,30,s,src\n";
+  for (int k = 0; k < 500; ++k) many += "llama-2-70b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,30,s,src" + std::to_string(k) + "\n";
   const outcome crowded = llm({"--compare", dir.file("many.csv", many).string(), "--format", "csv"});
   ASSERT_EQ(crowded.status, 0) << crowded.err;
   EXPECT_EQ(std::count(crowded.err.begin(), crowded.err.end(), '\n'), 2) << crowded.err;  // and the machine's figures
