@@ -161,6 +161,9 @@ inline constexpr auto unit_symbols = [] {
     unit_symbol{"Gbps",    rate, 9,  -3, accepted},
     unit_symbol{"Tbps",    rate, 12, -3, accepted},
     unit_symbol{"Pbps",    rate, 15, -3, accepted},
+    unit_symbol{"Kibps",   rate, 0,  7,  accepted},
+    unit_symbol{"Mibps",   rate, 0,  17, accepted},
+    unit_symbol{"Gibps",   rate, 0,  27, accepted},
 
     // Duration. "us" is canonical because it is plain ASCII; the micro sign (U+00B5) and the Greek mu
     // (U+03BC, which keyboards often produce instead) are accepted.

@@ -44,9 +44,9 @@ constexpr bool every_scale_has_one_canonical_symbol() {
 }
 static_assert(every_scale_has_one_canonical_symbol());
 
-// Every byte rate has its "ps" spelling, every decimal bit rate its "bps" one and every compute rate its FLOPS
-// one, at the same scale (trials found GBps read and PBps or MiBps refused, GFLOPS read and MFLOPS refused,
-// Tbps read and Pbps refused with a byte rate, 8x the value, suggested).
+// Every byte rate has its "ps" spelling, every bit rate its "bps" one and every compute rate its FLOPS one, at
+// the same scale (trials found GBps read and PBps or MiBps refused, GFLOPS read and MFLOPS refused, Tbps read
+// and Pbps or Gibps refused with a byte rate, 8x the value, suggested).
 constexpr const hml::unit_symbol* spelled(symbol_text stem, symbol_text suffix) {
   for (const hml::unit_symbol& symbol : hml::unit_symbols) {
     const symbol_text text = symbol.text;
@@ -63,7 +63,7 @@ consteval bool every_rate_has_its_short_spelling() {
     const symbol_text per_second = text.substr(0, text.size() - 2);
     const hml::unit_symbol* found = nullptr;
     if (symbol.measures == dimension::data_rate && per_second.ends_with("B")) found = spelled(per_second, "ps");
-    else if (symbol.measures == dimension::data_rate && symbol.binary_exponent == -3)  // kbit/s: kbps
+    else if (symbol.measures == dimension::data_rate && per_second.ends_with("bit"))  // kbit/s: kbps, Gibit/s: Gibps
       found = spelled(per_second.substr(0, per_second.size() - 3), "bps");
     else if (symbol.measures == dimension::compute_rate) found = spelled(per_second, "S");
     else continue;

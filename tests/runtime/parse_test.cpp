@@ -94,6 +94,7 @@ TEST(Parse, DataRateSpellings) {
   EXPECT_EQ(parse<hml::data_rate>("1 PBps"), 1000_TBps);
   EXPECT_EQ(parse<hml::data_rate>("8 Pbps"), 1000_TBps);
   EXPECT_EQ(parse<hml::data_rate>("8 Pbit/s"), 1000_TBps);
+  EXPECT_EQ(parse<hml::data_rate>("8 Gibps"), 1_GiBps);
   EXPECT_EQ(parse<hml::data_rate>("8 kbps"), 1_kB / 1_s);
   EXPECT_EQ(parse<hml::data_rate>("100 Mbps"), 100_Mbps);
   EXPECT_EQ(parse<hml::data_rate>("6.4 Gbps"), 6.4_Gbps);
