@@ -31,12 +31,10 @@ std::string percent_number(double x) { return std::string{hml::format_number(x, 
 
 // The machine's datasheet roof at the precision asked, where it publishes one: what a kernel past a measured
 // roof is held against. None for given peaks, which are the figures themselves.
-std::optional<hml::roof> datasheet_roof(const roof_options& o) {
-  if (o.machines.empty()) return std::nullopt;
-  machine_files own;  // no --figures: every figure as the machine states it
+std::optional<hml::roof> datasheet_roof(const roof_options& o, const named_roof& taken) {
+  if (taken.machine == nullptr) return std::nullopt;
   try {
-    return hml::roof_named(own.machine("--machine", o.machines.front()), hml::precision_named(o.precision),
-                           hml::basis::datasheet);
+    return hml::roof_named(o.files.own_of(*taken.machine), hml::precision_named(o.precision), hml::basis::datasheet);
   } catch (const std::invalid_argument&) {
     return std::nullopt;  // no datasheet peak or bandwidth: the measured roof is all there is
   }
@@ -64,7 +62,7 @@ void run(const analyze_options& o) {
   const hml::measured_point m = hml::analyze_measured(k, time, roof.roof);
   // Above a datasheet's roof is not a result but a slip: a time in the wrong unit, or bytes the caches served.
   // Above a measured roof (the default figures) and within the datasheet's, the kernel beat a measurement.
-  const std::optional<hml::roof> datasheet = datasheet_roof(o.roof);
+  const std::optional<hml::roof> datasheet = datasheet_roof(o.roof, roof);
   const auto note_past = [&](double percent, std::string_view roof_name, double achieved, std::optional<double> stated,
                              std::string_view or_else) {
     if (percent <= 100) return;

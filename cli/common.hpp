@@ -366,6 +366,8 @@ class machine_files {
   [[nodiscard]] std::span<const hml::source> sources_of(const hml::machine_description& m) const;
   // A catalog machine (a system's host or device) with the chosen figures.
   const hml::machine_description& view_of(const hml::machine_description& own);
+  // The machine a view was made of (itself where it is none): every figure as the machine states it.
+  [[nodiscard]] const hml::machine_description& own_of(const hml::machine_description& view) const;
   // A link by catalog id or rate (hml::link_named), and a catalog link, on the chosen figures.
   hml::link link(std::string_view option, const std::string& id_or_rate);
   hml::link link_of(const hml::link_description& own);
@@ -427,6 +429,7 @@ struct named_roof {
   std::string label;  // the machine's id, or "given" for --peak-*
   std::string title;  // "NVIDIA H100 SXM5 80GB, FP32" or "the given peaks"
   hml::roof roof;
+  const hml::machine_description* machine = nullptr;  // the machine (view) it is drawn from; none for --peak-*
 };
 
 void add_roof_options(CLI::App& command, roof_options& options, bool several_machines = false);

@@ -206,6 +206,14 @@ std::string ridge_line(const hml::transformer& t, const hml::machine_description
 // A number of the JSON summary, or null where there is none.
 hml::cell number_or_none(bool known, double x) { return known ? hml::cell{x} : hml::cell{hml::no_value{}}; }
 
+// The JSON summary's decode_ridge_batch, the table's ridge line: null where decode never turns compute-bound.
+void add_ridge(hml::table& summary, const hml::transformer& t, const hml::machine_description& d,
+               const hml::inference_options& i, std::uint64_t context) {
+  const hml::decode_ridge ridge = hml::ridge_batch(t, context, d, i);
+  summary.columns.emplace_back("decode_ridge_batch");
+  summary.rows.back().push_back(number_or_none(ridge.reached(), ridge.reached() ? ridge.batch() : 0.0));
+}
+
 // The memory the run may take in bytes (the capacity times --memory-utilization), and the most sequences of
 // `context` tokens that fit in it; null where the device publishes no capacity.
 hml::cell capacity_cell(const hml::machine_description& d, const hml::inference_options& i) {
@@ -352,6 +360,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                                  {bound->time.value.value(), hml::throughput(bound->time, bound->produced()).per_second});
     }
     add_speculation(summary, speculative);
+    add_ridge(summary, t, d, i, n);
     emit_rows(o.output, format, table, summary);
     return;
   }
@@ -453,6 +462,7 @@ void llm::run(const run_options& o) {
     add_bound(summary, bound, g.generate > 1);
     add_speculation(summary, speculative);
     add_continuous(summary, continuous);
+    if (g.generate > 1) add_ridge(summary, t, d, i, g.prompt + 1);
     emit_rows(o.output, format, table, summary);
     return;
   }

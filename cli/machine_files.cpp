@@ -115,6 +115,13 @@ const hml::machine_description& machine_files::view_of(const hml::machine_descri
   return view;
 }
 
+const hml::machine_description& machine_files::own_of(const hml::machine_description& view) const {
+  for (const auto& [v, own] : views_) {
+    if (&v == &view) return *own;
+  }
+  return view;
+}
+
 const hml::machine_description& machine_files::resolve(std::string_view option, const std::string& text) {
   if (const hml::machine_description* m = hml::find_machine(text)) return *m;
   const loaded l = load(option, text);
@@ -294,7 +301,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     // A precision the machine publishes no peak for is --precision's fault.
     const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
     roofs.push_back({std::string{d.id},
-                     std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof});
+                     std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof, &d});
   }
   return roofs;
 }

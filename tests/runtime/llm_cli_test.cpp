@@ -95,6 +95,15 @@ TEST(LlmCli, JsonIsTheLibrarysAnalysis) {
   EXPECT_EQ(summary["bound_end_to_end_latency_s"].get<double>(), bound.end_to_end.value.value());
   EXPECT_EQ(summary["bound_output_tokens_per_s"].get<double>(), bound.output_throughput.per_second);
   EXPECT_LT(bound.end_to_end.value.value(), serving.end_to_end.value.value());
+  // Where decode turns compute-bound, as the table's ridge line says (a trial found it in the table alone): null
+  // where it never does (here: Llama 2 7B's full-width KV cache), Llama 2 70B's batch on an H100 at context 129.
+  EXPECT_FALSE(hml::ridge_batch(hml::models::llama_2_7b, 513, d, expected).reached());
+  EXPECT_TRUE(summary["decode_ridge_batch"].is_null()) << summary;
+  const outcome reached = llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--prompt", "128", "--generate", "2", "--format", "json"});
+  ASSERT_EQ(reached.status, 0) << reached.err;
+  const hml::machine_description h100 = hml::with_figures(hml::devices::h100_sxm, hml::basis::measured_where_published);
+  EXPECT_EQ(nlohmann::json::parse(reached.out)["summary"]["decode_ridge_batch"].get<double>(),
+            hml::ridge_batch(hml::models::llama_2_70b, 129, h100, expected).batch());
   const outcome at_bound = llm({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--batch", "4", "--prompt", "512",
                                "--generate", "32", "--bound", "--format", "json"});
   ASSERT_EQ(at_bound.status, 0) << at_bound.err;
