@@ -23,12 +23,9 @@ namespace hml_cli {
 namespace {
 
 using llm_options = llm::run_options;
-using llm::percent;
-
 using llm::number;
+using llm::percent;
 using llm::text;
-
-
 }  // namespace
 
 std::string llm::percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
@@ -183,9 +180,8 @@ hml::link with_latency_given(hml::link l, std::string_view option, const std::st
   return l;
 }
 
-// The link between `count` devices: none for one (a link given with it is a slip, a forgotten --tp, not a
-// setting); for more, a catalog link (per direction, duplex, latency) or a rate, as `hml offload --link` reads
-// it, with its latency where given.
+// The link between `count` devices: none for one (a link given with it is a slip, a forgotten --tp); for more, a
+// catalog link (per direction, duplex, latency) or a rate, as `hml offload --link` reads it, with its latency.
 hml::link link_between(machine_files& files, const link_options& o) {
   const std::string devices_option{o.devices_option};
   if (o.count <= 1) {
@@ -197,7 +193,11 @@ hml::link link_between(machine_files& files, const link_options& o) {
     throw input_error(std::string{o.link_option} + ": " + devices_option + " above 1 needs the link, e.g. " +
                       std::string{o.link_option} + " " + std::string{o.example});
   }
-  return with_latency_given(files.link(o.link_option, o.link), o.latency_option, o.latency);
+  const hml::link l = with_latency_given(files.link(o.link_option, o.link), o.latency_option, o.latency);
+  if (l.latency.value() == 0 && o.latency.empty())  // none paid ranked PCIe 4.0 above NVLink 4 at --tp 8
+    note(std::string{o.link_option} + ": " + o.link + " publishes no latency: its messages are taken at 0 s, where a link "
+         "that publishes one pays it (nvlink4: 1.93 us a message); give " + std::string{o.latency_option} + " to weigh them alike");
+  return l;
 }
 
 // How the --tp devices all-reduce (none given: ring); what NCCL does not run inside a node, or NVLS where no

@@ -441,6 +441,9 @@ void llm::run(const run_options& o) {
       o.chunk ? std::optional{hml::chunked_prefill(t, g.batch, g.prompt, *o.chunk, d, i)} : std::nullopt;
   std::optional<hml::serving_figures> bound;
   if (const auto at_bound = bound_beside(i)) bound = hml::serving(hml::analyze_generation(t, g, d, *at_bound), g);
+  if (bound && serving.time_to_first_token.value < bound->time_to_first_token.value)
+    note("the expected time to first token is below the ideal bound's: the bound takes every score of the causal "
+         "attention at the tensor peak, as the calculators do, the expected time the causal tiles at the attention rate");
   const output_format format = o.output.chosen();
   if (format != output_format::table) {
     hml::table table{csv_columns, {}};

@@ -1460,4 +1460,34 @@ TEST(HostileInput, ASeventeenthTrialsFindingsAreRefusedOrSaid) {
   ASSERT_EQ(petabit.status, 0) << petabit.err;
 }
 
+TEST(HostileInput, ANineteenthTrialsFindingsAreSaid) {
+  // The bound takes every score of a causal attention at the tensor peak, as the calculators do; with
+  // FlashAttention-3's 648 TFLOP/s (the docs' suggestion for an H100) a long prompt's expected prefill comes out
+  // below it: said, not left to read as a contradiction.
+  const scratch_directory dir;
+  const fs::path fa3 = dir.file("h100_fa3.yaml", hml_test::replaced(catalog_file("h100_sxm"), "value: 347 TFLOP/s", "value: 648 TFLOP/s"));
+  const std::vector<std::string> long_prompt{"llm", "--model", "llama-3-8b", "--machine", fa3.string(), "--batch", "1",
+                                             "--prompt", "16384", "--generate", "32"};
+  const outcome json = hml_run_with(long_prompt, {"--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  const nlohmann::json summary = nlohmann::json::parse(json.out)["summary"];
+  EXPECT_LT(summary["time_to_first_token_s"].get<double>(), summary["bound_time_to_first_token_s"].get<double>());
+  EXPECT_NE(json.err.find("hml: note: the expected time to first token is below the ideal bound's: the bound takes every "
+                          "score of the causal attention at the tensor peak"),
+            std::string::npos)
+      << json.err;
+  const outcome catalog = hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--batch", "1", "--prompt", "16384",
+                                   "--generate", "32"});
+  EXPECT_EQ(catalog.err.find("below the ideal bound"), std::string::npos) << catalog.err;  // FlashAttention-2's rate
+  // A link that publishes no latency pays none, which ranked PCIe 4.0 above NVLink 4 at tensor parallelism 8.
+  const outcome pcie = hml_run({"llm", "--model", "llama-3-70b", "--machine", "h100_sxm", "--batch", "1", "--prompt", "512",
+                                "--generate", "64", "--tp", "8", "--link", "pcie4x16"});
+  ASSERT_EQ(pcie.status, 0) << pcie.err;
+  EXPECT_NE(pcie.err.find("hml: note: --link: pcie4x16 publishes no latency: its messages are taken at 0 s"), std::string::npos)
+      << pcie.err;
+  const outcome given = hml_run({"llm", "--model", "llama-3-70b", "--machine", "h100_sxm", "--batch", "1", "--prompt", "512",
+                                 "--generate", "64", "--tp", "8", "--link", "pcie4x16", "--link-latency", "5us"});
+  EXPECT_EQ(given.err.find("publishes no latency"), std::string::npos) << given.err;
+}
+
 }  // namespace
