@@ -164,7 +164,7 @@ void run(const offload_options& o) {
   if (const hml::transfer_path path = hml::path_of(*link, *host, *device); hml::memory_bounds_transfers(path, in, out)) {
     const bool host_slower = path.host_memory <= path.device_memory;
     s += "transfers: bounded by the " + std::string{host_slower ? "host's" : "device's"} + " memory too, " +
-         hml::to_string(host_slower ? path.host_memory : path.device_memory, {.number = hml::general(4)}) +
+         hml::to_string(hml::detail::copy_memory(path), {.number = hml::general(4)}) +
          " for both directions together\n";
   }
   s += "\n";

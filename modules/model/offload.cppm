@@ -134,11 +134,6 @@ export namespace hml::detail {
 
 [[nodiscard]] constexpr data_rate slower(data_rate a, data_rate b) noexcept { return a < b ? a : b; }
 
-// The link as one transfer sees it where a memory at its ends is slower: its rate capped.
-[[nodiscard]] constexpr link capped(const link& l, data_rate memory) noexcept {
-  return {slower(l.bandwidth.rate, memory), l.latency, l.mode};
-}
-
 // `one_way` bytes one direction and `other_way` the other at once, through a memory that carries both.
 [[nodiscard]] constexpr duration both_ways_through(const link& l, data_rate memory, data_size one_way,
                                                    data_size other_way) noexcept {
@@ -148,13 +143,18 @@ export namespace hml::detail {
 // Copies cross both memories; bytes in place, the host's alone.
 [[nodiscard]] constexpr data_rate copy_memory(const transfer_path& p) noexcept { return slower(p.host_memory, p.device_memory); }
 
+// The link as a copy sees it: its rate capped by the slower memory the copy crosses.
+[[nodiscard]] constexpr link copy_link(const transfer_path& p) noexcept {
+  return {slower(p.over.bandwidth.rate, copy_memory(p)), p.over.latency, p.over.mode};
+}
+
 }  // namespace hml::detail
 
 export namespace hml {
 
 // One copy one way: the link's latency, then the bytes at the slowest of the link and the two memories.
 [[nodiscard]] constexpr duration copy_time(const transfer_path& p, data_size bytes) {
-  return link_time(detail::capped(p.over, detail::copy_memory(p)), bytes);
+  return link_time(detail::copy_link(p), bytes);
 }
 
 // The rate bytes stream at in place, `in` of them read from the host's memory and `out` written to it.
@@ -204,7 +204,7 @@ export namespace hml {
   const duration host_time = runs * kernel_time(job.work, host, p);
 
   const transfer_path path = path_of(l, host, device);
-  const link copies = detail::capped(l, detail::copy_memory(path));
+  const link copies = detail::copy_link(path);
   const double resident = resident_share(device, job.in + job.out);
   const memory device_mem = device_memory(device, path, resident, job.in, job.out);
   const compute_core device_core = core_of(device, kind_for(device, p));
@@ -255,7 +255,7 @@ export namespace hml {
                                                                   precision p) {
   const roof h = roof_of(host, p);
   const roof d = roof_of(device, p);
-  const data_rate link_rate = detail::capped(l, detail::copy_memory(path_of(l, host, device))).bandwidth.rate;
+  const data_rate link_rate = detail::copy_link(path_of(l, host, device)).bandwidth.rate;
   const duration per_byte_offloaded = time_to_move(1 * byte, link_rate) + time_to_move(1 * byte, d.bandwidth);
   const arithmetic_intensity device_memory_bound = h.peak * per_byte_offloaded / (1 * byte);
   if (device_memory_bound <= ridge_point(d)) return device_memory_bound;
@@ -294,7 +294,7 @@ struct serial_break_even {
   const auto gain = [&](double f) { return (h > f / ph ? h : f / ph) - c - (d > f / pd ? d : f / pd); };  // host - serial
   // The gain is linear between 0, the two ridges and the tail past them (slope 1/P_h - 1/P_d a FLOP): with
   // the roots of each piece, it keeps its sign between neighbouring points.
-  double points[7] = {0.0, h * ph, d * pd};
+  double points[6] = {0.0, h * ph, d * pd};  // and a root on each of the two pieces and on the tail
   std::size_t n = 3;
   if (points[1] > points[2]) std::swap(points[1], points[2]);
   for (std::size_t i = 0; i < 2; ++i)
