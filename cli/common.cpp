@@ -19,8 +19,6 @@
 
 namespace hml_cli {
 
-std::string_view without_library_prefix(std::string_view message) { return hml::without_hml_prefix(message); }
-
 namespace {
 std::vector<std::string> pending_notes;
 }  // namespace
@@ -36,7 +34,7 @@ void print_notes() {
 }
 
 int fail(std::string_view message) {
-  message = without_library_prefix(message);
+  message = hml::without_hml_prefix(message);
   // One line whatever the input held: a field quoted in a message may hold a line break or binary bytes,
   // and may be as long as a record (1 MiB).
   constexpr std::size_t longest = 400;

@@ -55,8 +55,6 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error);
 // names the one typed.
 std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv);
 
-// The message of a library exception without the library's "hml: " prefix.
-std::string_view without_library_prefix(std::string_view message);
 
 // Runs `work` and returns what it returns; an `Error` it throws becomes an input_error named after the option.
 template <class Error, class Work>
@@ -64,7 +62,7 @@ decltype(auto) blamed_on(std::string_view option, Work&& work) {
   try {
     return std::forward<Work>(work)();
   } catch (const Error& e) {
-    throw input_error(std::string{option} + ": " + std::string{without_library_prefix(e.what())});
+    throw input_error(std::string{option} + ": " + std::string{hml::without_hml_prefix(e.what())});
   }
 }
 

@@ -147,7 +147,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
     const std::string message = e.what();
     throw input_error(message.starts_with(where) ? message : where + as_columns(message));
   } catch (const std::exception& e) {  // a file system error, say: still the run's line
-    throw input_error(where + "machine: " + std::string{without_library_prefix(e.what())});
+    throw input_error(where + "machine: " + std::string{hml::without_hml_prefix(e.what())});
   }
 }
 

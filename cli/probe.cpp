@@ -131,7 +131,7 @@ void run(const probe_command_options& o) {
     } catch (const std::invalid_argument& e) {
       machine = check_option("--save", [&] { return m.description(); });
       note(o.save + " has the levels the probe found and no ECM figures (" +
-           std::string{without_library_prefix(e.what())} + ")");
+           std::string{hml::without_hml_prefix(e.what())} + ")");
     }
     // The slowest level probed is called DRAM: where it cannot be, the file says so, not only this run.
     std::string note_text{machine.note};
