@@ -45,8 +45,8 @@ inline constexpr std::size_t max_chart_roofs = 8;
 // memory; beyond a few hundred, the picture says more than the labels anyway.
 inline constexpr std::size_t max_chart_kernels = 100'000;
 
-// Readability: the first this many kernels are labelled even where no spot is clear (at the spot that meets
-// the fewest things); every later kernel is labelled only where its label meets nothing, else left
+// Readability: the first this many kernels are labelled even where no spot is clear (at the spot that costs
+// least: crossing lines rather than covering a text or marker); every later kernel is labelled only where its label meets nothing, else left
 // unlabelled, which the legend counts ("N kernels unlabelled").
 inline constexpr std::size_t max_chart_forced_labels = 64;
 

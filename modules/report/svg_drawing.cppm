@@ -56,6 +56,22 @@ inline std::string labelled(const placed_label& at, std::string_view content, st
   return out + text(at.spot, content, attributes);
 }
 
+// A name drawn in a place of its own width at most (a label, a legend's row, the title): where it had to be
+// cut, a group whose title, a tooltip in browsers, holds it whole.
+inline std::string named_text(const fitted_text& name, std::string_view whole, std::string drawn) {
+  if (!name.cut) return drawn;
+  return "<g class=\"cut\">\n<title>" + escaped(whole) + "</title>\n" + drawn + "</g>\n";
+}
+
+inline constexpr double max_label_width = 280;  // px, about half the plot: a label beside its point still fits
+
+// A label of a name from the input, at most max_label_width wide, where it meets least (see layout::place).
+inline std::string placed_name(layout& page, std::string_view whole, const std::vector<text_spot>& spots,
+                               const box* named = nullptr, std::string_view attributes = {}) {
+  const fitted_text name = fitted(whole, max_label_width, font_size);
+  return named_text(name, whole, labelled(page.place(name.shown, spots, named), name.shown, attributes));
+}
+
 inline std::string circle(double x, double y, std::string_view attributes) {
   return "<circle cx=\"" + number(x) + "\" cy=\"" + number(y) + "\" " + std::string{attributes} + "/>\n";
 }
@@ -129,7 +145,11 @@ inline std::string header(std::string_view title) {
   out += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
   out += "<clipPath id=\"plot\"><rect x=\"" + number(left) + "\" y=\"" + number(top) + "\" width=\"" +
          number(right - left) + "\" height=\"" + number(bottom - top) + "\"/></clipPath>\n";
-  out += text((left + right) / 2, 30, title, "text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\"");
+  // Centred over the plot, within the page: bold DejaVu Sans is at most 1.11 times the regular's width.
+  const double title_size = 16, room = 2 * std::min((left + right) / 2, width - (left + right) / 2) - 20;
+  const fitted_text shown = fitted(title, room / 1.11, title_size);
+  out += named_text(shown, title,
+                    text((left + right) / 2, 30, shown.shown, "text-anchor=\"middle\" font-size=\"16\" font-weight=\"bold\""));
   return out;
 }
 
@@ -306,8 +326,7 @@ inline std::string ceiling_labels(const axes& a, const std::vector<bandwidth_cei
       spots.push_back({x, y - 6, "end"});
       spots.push_back({x, y + 4 + ascent * font_size, "end"});
     }
-    const std::string content = std::string{c.name} + " " + rate_text(c.peak);
-    out += text(page.place(content, spots).spot, content, "fill=\"#a04000\"");
+    out += placed_name(page, std::string{c.name} + " " + rate_text(c.peak), spots, nullptr, "fill=\"#a04000\"");
   }
   // A diagonal's screen angle: one decade in x and one in y have different lengths on screen.
   const double angle = -std::atan2((bottom - top) / std::log10(a.y_high / a.y_low),
@@ -326,8 +345,7 @@ inline std::string ceiling_labels(const axes& a, const std::vector<bandwidth_cei
         spots.push_back({x - off * std::sin(slant), y + off * std::cos(slant), "start", angle});
       }
     }
-    const std::string content = std::string{b.name} + " " + rate_text(b.bandwidth);
-    out += text(page.place(content, spots).spot, content, "fill=\"#1a5276\"");
+    out += placed_name(page, std::string{b.name} + " " + rate_text(b.bandwidth), spots, nullptr, "fill=\"#1a5276\"");
   }
   const double ridge = ridge_of(peak, fastest);
   const std::string content = ridge_text(ridge);
@@ -377,8 +395,8 @@ inline std::string ridge_labels(const axes& a, const std::vector<labelled_roof>&
     const std::string content = (roofs.size() > 1 ? r.name + " " : std::string{}) + ridge_text(ridge);
     const double x = a.x(ridge), y = a.y(r.roof.peak.value());
     const box marker{x - 7, y - 7, x + 7, y + 7};
-    out += labelled(page.place(content, around_ridge(x, y), &marker), content,
-                "class=\"ridge\" data-roof=\"" + escaped(r.name) + "\" fill=\"" + std::string{roof_colours[i]} + "\"");
+    out += placed_name(page, content, around_ridge(x, y), &marker,
+                       "class=\"ridge\" data-roof=\"" + escaped(r.name) + "\" fill=\"" + std::string{roof_colours[i]} + "\"");
   }
   return out;
 }
@@ -445,12 +463,13 @@ inline kernel_labels point_labels(const std::vector<drawn_point>& drawn, layout&
   }
   kernel_labels out{.svg = {}, .kernels = columns.size(), .unlabelled = 0};
   for (std::size_t i = 0; i < columns.size(); ++i) {
-    const std::string& content = columns[i].first->label;
+    const std::string& whole = columns[i].first->label;
     const box column{columns[i].x0 - 7, columns[i].y0 - 7, columns[i].x1 + 7, columns[i].y1 + 7};
     if (i < max_chart_forced_labels) {
-      out.svg += labelled(page.place(content, beside(column), &column), content);
-    } else if (const std::optional<placed_label> at = page.place_if_clear(content, beside(column), &column)) {
-      out.svg += labelled(*at, content);
+      out.svg += placed_name(page, whole, beside(column), &column);
+    } else if (const fitted_text name = fitted(whole, max_label_width, font_size);
+               const std::optional<placed_label> at = page.place_if_clear(name.shown, beside(column), &column)) {
+      out.svg += named_text(name, whole, labelled(*at, name.shown));
     } else {
       ++out.unlabelled;
     }
@@ -478,7 +497,8 @@ class legend {
     const std::string c{roof_colours[index]};
     rows_ += line(x - 4, y_ + 6, x + 18, y_ + 6, "stroke=\"" + c + "\" stroke-width=\"2\"");
     rows_ += point_marker.empty() ? circle(x + 7, y_ + 6, "r=\"4\" fill=\"" + c + "\" stroke=\"black\"") : point_marker;
-    rows_ += text(x + 22, y_ + 11, r.name);
+    const fitted_text name = fitted(r.name, width - (x + 22) - 6, font_size);
+    rows_ += named_text(name, r.name, text(x + 22, y_ + 11, name.shown));
     rows_ += text(x + 22, y_ + 26, rate_text(r.roof.bandwidth) + ", " + rate_text(r.roof.peak),
                   "font-size=\"11\" fill=\"#444\"");
     y_ += 36;

@@ -68,6 +68,29 @@ inline double text_width(std::string_view content, double font_size) {
   return ems * font_size;
 }
 
+// A name as wide as `room` at most: cut after the last character that leaves room for an ellipsis (a name
+// comes from a file or a command line, and a page has edges). `cut` says the whole name went in a tooltip.
+struct fitted_text {
+  std::string shown;
+  bool cut = false;
+};
+
+inline fitted_text fitted(std::string_view content, double room, double size) {
+  if (text_width(content, size) <= room) return {std::string{content}};
+  constexpr std::string_view ellipsis = "\u2026";
+  const double kept_room = room - text_width(ellipsis, size);
+  fitted_text out{{}, true};
+  double used = 0;
+  bool full = false;
+  for_each_character(content, [&](std::string_view c) {
+    used += em_width(static_cast<unsigned char>(c[0])) * size;
+    full = full || used > kept_room;
+    if (!full) out.shown += c;
+  });
+  out.shown += ellipsis;
+  return out;
+}
+
 inline constexpr double ascent = 0.93;   // em above the baseline
 inline constexpr double descent = 0.24;  // em below it
 inline constexpr double font_size = 12;
@@ -198,7 +221,7 @@ class layout {
   void marker(const box& b) { add(rectangle(b.x0, b.y0, b.x1, b.y1), true); }
 
   // The first candidate whose box, with clearance, is inside the plot and meets nothing drawn; else the one
-  // that meets the fewest things. Where the label names something (`named`, a marker's box) and lands more
+  // that costs least: inside the plot rather than out, crossing lines rather than covering a text or marker. Where the label names something (`named`, a marker's box) and lands more
   // than beside_gap from it, a leader line joins them, which must cross no text or marker either. The label
   // (and its leader) are taken.
   placed_label place(std::string_view content, const std::vector<text_spot>& candidates, const box* named = nullptr) {
@@ -339,7 +362,11 @@ class layout {
     }
   }
 
-  // How many shapes near `probe` it overlaps (only solid ones where `solid_only`), counting up to `enough`.
+  // What a spot that is not clear costs: a text or a marker covered hides it, so it weighs more than any
+  // number of lines a label could cross; a corner outside the plot, more than anything it could cover.
+  static constexpr std::size_t line_crossed = 1, solid_covered = 256, corner_outside = 1 << 20;
+
+  // The cost of what `probe` overlaps near it (only solid shapes where `solid_only`), counting up to `enough`.
   std::size_t met(const polygon& probe, bool solid_only, std::size_t enough) {
     const box b = bounds_of(probe);
     const bool aligned = axis_aligned(probe);
@@ -366,7 +393,10 @@ class layout {
                           (other.corners.size() == 2 && aligned && beside_line(other.corners, b)))) {
             continue;
           }
-          if ((surely || overlap(probe, other.corners)) && ++count >= enough) return count;
+          if (surely || overlap(probe, other.corners)) {
+            count += other.solid ? solid_covered : line_crossed;
+            if (count >= enough) return count;
+          }
         }
       }
     }
@@ -384,7 +414,9 @@ class layout {
       const std::size_t enough = clear_only ? 1 : fewest;
       const polygon with_clearance = box_of(candidates[i], wide, clearance);
       std::size_t met_here = 0;
-      for (const point2& c : with_clearance) met_here += (c.x < left || c.x > right || c.y < top || c.y > bottom) ? 100 : 0;
+      for (const point2& c : with_clearance) {
+        met_here += (c.x < left || c.x > right || c.y < top || c.y > bottom) ? corner_outside : 0;
+      }
       if (met_here >= enough || (clear_only && candidates[i].angle == 0 && meets_covered(bounds_of(with_clearance)))) {
         continue;
       }

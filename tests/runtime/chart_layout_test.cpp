@@ -169,6 +169,38 @@ TEST(ChartLayout, PastTheForcedLabelsOnlyClearOnesAndACount) {
   }
 }
 
+// Names come from files: a kernel named by 5,000 characters, a machine's and a title of hundreds, and a
+// label with no clear spot beside two ridges' labels (the eighteenth held-out trial's chart, where such a
+// label was drawn over "h100_sxm ridge 21.6 FLOP/B" and the long name ran off the page). Each name is cut
+// with an ellipsis to its place and kept whole in a tooltip; no text leaves the page, and where a forced
+// label finds no clear spot it crosses lines rather than another text.
+TEST(ChartLayout, LongNamesAreCutToThePageAndLabelsAvoidTexts) {
+  const std::string long_kernel(5000, 'L'), long_machine(300, 'M'), long_title(300, 'T');
+  hml::roofline_chart chart{long_title, {}, {}, {}};
+  chart.roofs = {{"h100_sxm", {2.97_TBps, 64.3_TFLOPS}}, {long_machine, {200_GBps, 5.2_TFLOPS}}};
+  const hml::kernel kernels[] = {{"a<b&c>\"q\"", 1_GFLOP, 1_GB},        {"tiny", 1e-20 * hml::flop, 1e20 * hml::byte},
+                                 {"huge", 1e30 * hml::flop, 1_B},         {"]]>--<!-- x", 5_GFLOP, 100_MB},
+                                 {"\u00e9\u4e2d", 1_GFLOP, 100_MB}, {long_kernel, 1_GFLOP, 100_MB},
+                                 {" sp ", 1_GFLOP, 2_GB}};
+  for (const hml::labelled_roof& r : chart.roofs) {
+    for (const hml::kernel& k : kernels) {
+      const hml::roofline_point p = hml::analyze(k, r.roof);
+      chart.points.push_back({std::string{k.name}, p.intensity, p.attainable, hml::point_kind::predicted, r.name});
+    }
+  }
+  const std::string svg = hml::to_svg(chart);
+  EXPECT_EQ(svg_read::xml_problems(svg), "");
+  for (const std::string& found : svg_layout::collisions(svg)) {
+    EXPECT_EQ(found.find("leaves the picture"), std::string::npos) << found;
+    EXPECT_EQ(found.find("overlaps text"), std::string::npos) << found;
+  }
+  for (const std::string& whole : {long_kernel, long_machine, long_title}) {
+    EXPECT_EQ(occurrences(svg, "<title>" + whole + "</title>"), 1u) << whole.substr(0, 8);
+    EXPECT_EQ(occurrences(svg, whole + "</text>"), 0u) << whole.substr(0, 8) << " drawn whole";
+  }
+  EXPECT_EQ(occurrences(svg, "LLLLLLLLLL\u2026</text>"), 1u);
+}
+
 TEST(ChartLayout, MoreKernelsThanAChartHoldsAreRefused) {
   hml::roofline_chart chart = crowded_chart(1);
   chart.points.resize(hml::max_chart_kernels + 1, chart.points.front());
