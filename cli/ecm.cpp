@@ -238,6 +238,16 @@ void run(const ecm_options& o) {
     kernel = loaded_kernel->kernel();
   }
   const hml::machine_description& c = *machine;
+  if (const std::size_t a = hml::array_of_short_rows(*kernel, c.cacheline_bytes); a < kernel->arrays.size()) {
+    const hml::kernel_array& x = kernel->arrays[a];
+    const std::size_t inner = kernel->dimensions - 1;
+    throw input_error("--kernel: " + o.kernel + ": " + std::string{x.name} + ": the innermost loop reaches " +
+                      std::to_string(hml::reach(*kernel, a, inner) * static_cast<std::int64_t>(x.element_bytes)) +
+                      " B of each " + std::to_string(x.extents[inner] * static_cast<std::int64_t>(x.element_bytes)) +
+                      "-B row, less than a " + std::to_string(c.cacheline_bytes) +
+                      "-B cache line: the ECM model's streams run along contiguous rows (as kerncraft's layer "
+                      "conditions do); loop over whole rows, or describe the lines the rows touch as an array");
+  }
   // The scaling table runs over the chip's cores: past them there is no core to add.
   if (o.cores > 0 && c.cores > 0 && o.cores > c.cores)
     throw input_error("--cores: " + std::to_string(o.cores) + " is more than the " + std::to_string(c.cores) + " cores of " +

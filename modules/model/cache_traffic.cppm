@@ -25,7 +25,12 @@
 // most (a stride of a line or more: each element its own line), and a reuse distance of it takes the
 // lines its stream touches in between: the distance in bytes, times the share of lines touched where the
 // stride skips lines. kerncraft's layer conditions refuse such kernels (its cache simulator takes them);
-// this is the same count per stream, which the unit-stride case leaves unchanged.
+// this is the same count per stream, which the unit-stride case leaves unchanged. Where the stride skips
+// lines, two accesses whose innermost offsets differ by other than a multiple of it (b[16 * i] and
+// b[16 * i + 8]) never meet the same element: each class of offsets (modulo the stride) is a stream of its
+// own, and together they move the lines their elements fall in, counted over a period of the pattern with
+// the array's first element at the start of a line (b[12 * i] and b[12 * i + 8] of doubles: 12 lines a
+// cache line of work, every line of the span; b[16 * i] and b[16 * i + 8]: 16).
 //
 // A victim cache (level_description::victim) keeps a reuse where it and the level inside it together hold
 // it, and its path from that level carries the hits among that level's misses in, and every line that level
@@ -54,9 +59,10 @@ namespace hml::detail {
 inline constexpr std::int64_t infinite_distance = -1;  // the first access of an array: never a reuse
 
 struct reuse_distances {
-  // Finite ones first, in bytes of cache they need, each with its array (whose stream a miss brings in).
+  // Finite ones first, in bytes of cache they need, each with the lines a miss of it brings in (its stream's,
+  // or all its array's streams' for the reuse from one outer iteration to the next).
   std::array<std::int64_t, max_kernel_accesses + max_kernel_arrays> bytes{};
-  std::array<std::size_t, max_kernel_accesses + max_kernel_arrays> finite_array{};
+  std::array<std::size_t, max_kernel_accesses + max_kernel_arrays> finite_lines{};
   std::size_t finite = 0;
   std::size_t infinite = 0;
   std::size_t infinite_lines = 0;  // lines per cache line of work the infinite distances bring
@@ -71,6 +77,62 @@ constexpr std::size_t stream_lines(const loop_kernel& k, std::size_t array, std:
   const kernel_array& a = k.arrays[array];
   const auto per_line = static_cast<std::int64_t>(std::max<std::size_t>(1, cacheline_bytes / a.element_bytes));
   return static_cast<std::size_t>(std::min(a.stride, per_line));
+}
+
+// Whether the array's stride passes a line: then each class of its innermost offsets is a stream.
+constexpr bool skips_lines(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes) {
+  return k.arrays[array].stride * static_cast<std::int64_t>(k.arrays[array].element_bytes) >
+         static_cast<std::int64_t>(cacheline_bytes);
+}
+
+// The class of an access: its innermost offset modulo the stride where the stride skips lines, else 0 (one
+// stream). Accesses of a class meet the same elements, iterations apart.
+constexpr std::int64_t offset_class(const loop_kernel& k, const array_access& x, std::size_t cacheline_bytes) {
+  if (!skips_lines(k, x.array, cacheline_bytes)) return 0;
+  const std::int64_t stride = k.arrays[x.array].stride, r = x.offset[k.dimensions - 1] % stride;
+  return r < 0 ? r + stride : r;
+}
+
+// The array's classes among its accesses (its written ones alone where `written_only`), in order of appearance.
+struct offset_classes {
+  std::array<std::int64_t, max_kernel_accesses> of{};
+  std::size_t count = 0;
+};
+constexpr offset_classes classes_of(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes,
+                                    bool written_only = false) {
+  offset_classes c{};
+  for (const array_access& x : k.accesses) {
+    if (x.array != array || (written_only && x.kind != access_kind::write)) continue;
+    const std::int64_t r = offset_class(k, x, cacheline_bytes);
+    if (std::find(c.of.begin(), c.of.begin() + static_cast<std::ptrdiff_t>(c.count), r) ==
+        c.of.begin() + static_cast<std::ptrdiff_t>(c.count))
+      c.of[c.count++] = r;
+  }
+  return c;
+}
+
+// Lines per cache line of work that all the array's streams (its written ones where `written_only`) move
+// together: one stream's where the stride does not skip lines; else the lines the classes' elements fall
+// in over a cache line of work, which moves the pattern on by exactly its stride in lines, so that the
+// distinct lines modulo the stride are those of each such period.
+constexpr std::size_t array_lines(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes,
+                                  bool written_only = false) {
+  const offset_classes c = classes_of(k, array, cacheline_bytes, written_only);
+  if (!skips_lines(k, array, cacheline_bytes) || c.count < 2) return stream_lines(k, array, cacheline_bytes);
+  const kernel_array& a = k.arrays[array];
+  const auto element = static_cast<std::int64_t>(a.element_bytes), line = static_cast<std::int64_t>(cacheline_bytes);
+  const std::int64_t per_line = std::max<std::int64_t>(1, line / element);
+  std::array<std::uint64_t, max_stride / 64> touched{};  // a bit a line, modulo the stride
+  std::size_t lines = 0;
+  for (std::int64_t i = 0; i < per_line; ++i) {
+    for (std::size_t j = 0; j < c.count; ++j) {
+      const auto at = static_cast<std::size_t>((a.stride * i + c.of[j]) * element / line % a.stride);
+      const std::uint64_t bit = std::uint64_t{1} << (at % 64);
+      lines += (touched[at / 64] & bit) == 0 ? 1 : 0;
+      touched[at / 64] |= bit;
+    }
+  }
+  return lines;
 }
 
 // The cache a distance of `bytes` in the array needs: the lines its stream touches in between.
@@ -102,28 +164,35 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
   for (std::size_t a = 0; a < k.arrays.size(); ++a) {
     const bool read = is_read(k, a);
     if (!read && !counts_write_allocate(k, a, write_allocate)) continue;
-    std::array<std::int64_t, max_kernel_accesses> offsets{};
-    std::size_t n = 0;
-    for (const array_access& x : k.accesses) {
-      if (x.array != a) continue;
-      const std::int64_t o = linear_offset(k, x);
-      if (std::find(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), o) ==
-          offsets.begin() + static_cast<std::ptrdiff_t>(n))
-        offsets[n++] = o;
-    }
-    std::sort(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), [](auto x, auto y) { return x > y; });
     const auto element = static_cast<std::int64_t>(k.arrays[a].element_bytes);
-    const auto add_finite = [&](std::int64_t cache_bytes) {
-      r.finite_array[r.finite] = a;
+    const auto add_finite = [&](std::int64_t cache_bytes, std::size_t lines) {
+      r.finite_lines[r.finite] = lines;
       r.bytes[r.finite++] = cache_bytes;
     };
-    for (std::size_t i = 1; i < n; ++i)
-      add_finite(footprint(k, a, (offsets[i - 1] - offsets[i]) * element, cacheline_bytes));
+    // Within each class, the distances between neighbouring offsets.
+    const offset_classes classes = classes_of(k, a, cacheline_bytes);
+    for (std::size_t c = 0; c < classes.count; ++c) {
+      std::array<std::int64_t, max_kernel_accesses> offsets{};
+      std::size_t n = 0;
+      for (const array_access& x : k.accesses) {
+        if (x.array != a || offset_class(k, x, cacheline_bytes) != classes.of[c]) continue;
+        const std::int64_t o = linear_offset(k, x);
+        if (std::find(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), o) ==
+            offsets.begin() + static_cast<std::ptrdiff_t>(n))
+          offsets[n++] = o;
+      }
+      std::sort(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), [](auto x, auto y) { return x > y; });
+      for (std::size_t i = 1; i < n; ++i)
+        add_finite(footprint(k, a, (offsets[i - 1] - offsets[i]) * element, cacheline_bytes),
+                   stream_lines(k, a, cacheline_bytes));
+    }
+    // The first access of each class: a reuse from the outer loop's last iteration, or a new line.
+    const std::size_t lines = array_lines(k, a, cacheline_bytes);
     if (const std::int64_t outer = outer_reuse_bytes(k, a, cacheline_bytes); outer > 0) {
-      add_finite(outer);
+      add_finite(outer * static_cast<std::int64_t>(classes.count), lines);
     } else {
-      ++r.infinite;
-      r.infinite_lines += stream_lines(k, a, cacheline_bytes);
+      r.infinite += classes.count;
+      r.infinite_lines += lines;
     }
   }
   return r;
@@ -187,10 +256,33 @@ struct cache_traffic {
   return m;
 }
 
+// Whether the innermost loop reaches less than a line of each row of an array whose rows it leaves gaps
+// between (a[j][i] for i < 2 of 64 doubles): its lines are then each row's own, a share of a line a row, and
+// the streams the layer conditions count (kerncraft's too) run along contiguous rows. Rows touched for a line
+// or more are taken as contiguous (at most a line a row more; docs/explanation/ecm-model.md).
+// The first such array's index; none: the number of arrays.
+[[nodiscard]] constexpr std::size_t array_of_short_rows(const loop_kernel& k, std::size_t cacheline_bytes) {
+  if (k.dimensions < 2) return k.arrays.size();
+  const std::size_t inner = k.dimensions - 1;
+  for (std::size_t a = 0; a < k.arrays.size(); ++a) {
+    const kernel_array& x = k.arrays[a];
+    const std::int64_t reached = reach(k, a, inner);
+    if (varies_with(x, inner - 1) && reached < x.extents[inner] &&
+        reached * static_cast<std::int64_t>(x.element_bytes) < static_cast<std::int64_t>(cacheline_bytes)) {
+      return a;
+    }
+  }
+  return k.arrays.size();
+}
+
 // The traffic of one cache level of capacity `capacity`.
 [[nodiscard]] constexpr level_traffic traffic_at(const loop_kernel& k, std::string_view name, data_size capacity,
                                                  const traffic_options& o = {}) {
   validate(k);
+  expects(array_of_short_rows(k, o.cacheline_bytes) == k.arrays.size(),
+          "hml: the innermost loop reaches less than a cache line of each row of an array and leaves the rest of "
+          "the row: the ECM model's streams run along contiguous rows (as kerncraft's layer conditions do); "
+          "describe the loop over whole rows, or the rows' lines as an array of their own");
   const detail::reuse_distances d = detail::distances_of(k, o.write_allocate, o.cacheline_bytes);
   level_traffic t{.level = name, .reuses = d.finite};
   const data_size all_arrays = total_array_size(k);
@@ -228,7 +320,7 @@ struct cache_traffic {
   t.layer_condition = t.hits == d.finite;
   std::size_t missed_lines = d.infinite_lines;
   for (std::size_t j = 0; j < d.finite; ++j)
-    if (d.bytes[j] > kept) missed_lines += detail::stream_lines(k, d.finite_array[j], o.cacheline_bytes);
+    if (d.bytes[j] > kept) missed_lines += d.finite_lines[j];
   // Misses split into reads and write-allocates: a write-only array's infinite distance is its allocate.
   // A written array this level keeps from one outer iteration to the next (c[i] += ... in a nest over j,
   // i, with c in cache) stays here, dirty: neither allocated nor evicted again each line of work.
@@ -236,7 +328,7 @@ struct cache_traffic {
     if (!is_written(k, a)) continue;
     const std::int64_t outer = detail::outer_reuse_bytes(k, a, o.cacheline_bytes);
     if (outer > 0 && outer <= kept) continue;
-    const std::size_t lines = detail::stream_lines(k, a, o.cacheline_bytes);
+    const std::size_t lines = detail::array_lines(k, a, o.cacheline_bytes, true);
     if (k.arrays[a].stores == store_kind::normal) t.evictions += lines;
     if (!is_read(k, a) && detail::counts_write_allocate(k, a, o.write_allocate)) t.write_allocates += lines;
   }
@@ -268,7 +360,7 @@ struct cache_traffic {
   }
   for (std::size_t a = 0; a < k.arrays.size(); ++a)
     if (is_written(k, a) && k.arrays[a].stores == store_kind::non_temporal)
-      c.non_temporal_stores += detail::stream_lines(k, a, with_line.cacheline_bytes);
+      c.non_temporal_stores += detail::array_lines(k, a, with_line.cacheline_bytes, true);
   return c;
 }
 

@@ -1490,4 +1490,37 @@ TEST(HostileInput, ANineteenthTrialsFindingsAreSaid) {
   EXPECT_EQ(given.err.find("publishes no latency"), std::string::npos) << given.err;
 }
 
+// The twentieth trial (ECM by hand) found a strided pair of offsets that never meet counted as one stream,
+// and a short innermost loop over longer rows counted as a contiguous stream, each a rate past what the
+// machine's memory delivers; the first is counted (the pair reads what b[16i] and c[16i] read), the second
+// refused in one line that names the file and the array.
+TEST(HostileInput, ATwentiethTrialsFindingsAreCountedOrRefused) {
+  const scratch_directory dir;
+  const fs::path pair = dir.file("pair.c", "double a[N], b[16 * N + 8];\nfor (int i = 0; i < N; ++i)\n  a[i] = b[16 * i] + b[16 * i + 8];\n");
+  const fs::path two = dir.file("two.c", "double a[N], b[16 * N], c[16 * N];\nfor (int i = 0; i < N; ++i)\n  a[i] = b[16 * i] + c[16 * i];\n");
+  const auto ecm_line = [](const fs::path& kernel) {
+    const outcome o = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", kernel.string(), "-D", "N=4000000", "--t-ol", "2",
+                               "--t-nol", "2"});
+    EXPECT_EQ(o.status, 0) << o.err;
+    return o.out.substr(o.out.find("ECM {"), o.out.find('\n', o.out.find("ECM {")) - o.out.find("ECM {"));
+  };
+  EXPECT_EQ(ecm_line(pair), "ECM {2 || 2 | 36 | 36 | 70} cy/CL = 144 cy/CL (8 iterations per CL)");
+  EXPECT_EQ(ecm_line(pair), ecm_line(two));
+  const fs::path rows = dir.file("rows.c", "double a[M][64], b[M][64];\nfor (int j = 0; j < M; ++j)\n  for (int i = 0; i < 2; ++i)\n"
+                                           "    a[j][i] = b[j][i];\n");
+  const outcome refused = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", rows.string(), "-D", "M=1000000", "--t-ol", "2",
+                                   "--t-nol", "1"});
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(refused.err, "hml: error: --kernel: " + rows.string() + ": a: the innermost loop reaches 16 B of each 512-B row, less "
+                         "than a 64-B cache line: the ECM model's streams run along contiguous rows (as kerncraft's layer "
+                         "conditions do); loop over whole rows, or describe the lines the rows touch as an array\n");
+  // Rows the loop covers to their end are one contiguous stream: a[M][2] for i < 2 is taken.
+  const fs::path whole = dir.file("whole.c", "double a[M][2], b[M][2];\nfor (int j = 0; j < M; ++j)\n  for (int i = 0; i < 2; ++i)\n"
+                                             "    a[j][i] = b[j][i];\n");
+  EXPECT_EQ(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", whole.string(), "-D", "M=1000000", "--t-ol", "2", "--t-nol", "1"})
+                .status,
+            0);
+}
+
 }  // namespace
