@@ -1241,7 +1241,8 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                      "--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   // A machine without the caches' capacities (a GPU) is the machine's fault, not the kernel's.
   expect_input_error(hml_run({"ecm", "--machine", "h100_sxm", "--kernel", "triad"}),
-                     "--machine: the ECM model needs every cache level's capacity");
+                     "--machine: h100_sxm: memory[0] (L1) states no capacity: the ECM model needs every cache level's, all "
+                     "but the last level (main memory); give its capacity");
   // A define's fault is -D's, not the kernel's.
   const std::string triad = (examples / "triad.c").string();
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=1000", "-D", "N=2000"}),

@@ -1515,6 +1515,19 @@ TEST(HostileInput, ATwentiethTrialsFindingsAreCountedOrRefused) {
   EXPECT_EQ(refused.err, "hml: error: --kernel: " + rows.string() + ": a: the innermost loop reaches 16 B of each 512-B row, less "
                          "than a 64-B cache line: the ECM model's streams run along contiguous rows (as kerncraft's layer "
                          "conditions do); loop over whole rows, or describe the lines the rows touch as an array\n");
+  // Main memory listed first in a machine file: the level without a capacity is named, with the file, and
+  // the order is suggested (the message named neither).
+  const std::string mem = "  - name: MEM\n    bandwidth: {value: 44.42 GB/s, kind: measured, source: kerncraft-snb}\n";
+  const std::string l3_path = "    upstream:\n      rate: {value: 32 B/cy, kind: stated, source: kerncraft-snb}\n  - name: MEM";
+  const fs::path first = dir.file(
+      "memfirst.yaml", hml_test::replaced(hml_test::replaced(hml_test::replaced(catalog_file("snb_e5_2680"), l3_path, "  - name: MEM"), mem, ""),
+                                          "memory:\n", "memory:\n" + mem));
+  const outcome order = hml_run({"ecm", "--machine", first.string(), "--kernel", "triad"});
+  EXPECT_EQ(order.status, 2);
+  EXPECT_NE(order.err.find("--machine: " + first.string() + ": memory[0] (MEM) states no capacity: the ECM model needs every cache "
+                           "level's, all but the last level (main memory); give its capacity, or, if it is main memory, list it last"),
+            std::string::npos)
+      << order.err;
   // Rows the loop covers to their end are one contiguous stream: a[M][2] for i < 2 is taken.
   const fs::path whole = dir.file("whole.c", "double a[M][2], b[M][2];\nfor (int j = 0; j < M; ++j)\n  for (int i = 0; i < 2; ++i)\n"
                                              "    a[j][i] = b[j][i];\n");
