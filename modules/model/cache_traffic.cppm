@@ -115,9 +115,8 @@ constexpr offset_classes classes_of(const loop_kernel& k, std::size_t array, std
 // together: one stream's where the stride does not skip lines; else the lines the classes' elements fall
 // in over a cache line of work, which moves the pattern on by exactly its stride in lines, so that the
 // distinct lines modulo the stride are those of each such period.
-constexpr std::size_t array_lines(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes,
-                                  bool written_only = false) {
-  const offset_classes c = classes_of(k, array, cacheline_bytes, written_only);
+constexpr std::size_t lines_of_classes(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes,
+                                       const offset_classes& c) {
   if (!skips_lines(k, array, cacheline_bytes) || c.count < 2) return stream_lines(k, array, cacheline_bytes);
   const kernel_array& a = k.arrays[array];
   const auto element = static_cast<std::int64_t>(a.element_bytes), line = static_cast<std::int64_t>(cacheline_bytes);
@@ -133,6 +132,10 @@ constexpr std::size_t array_lines(const loop_kernel& k, std::size_t array, std::
     }
   }
   return lines;
+}
+constexpr std::size_t array_lines(const loop_kernel& k, std::size_t array, std::size_t cacheline_bytes,
+                                  bool written_only = false) {
+  return lines_of_classes(k, array, cacheline_bytes, classes_of(k, array, cacheline_bytes, written_only));
 }
 
 // The cache a distance of `bytes` in the array needs: the lines its stream touches in between.
@@ -171,6 +174,7 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
     };
     // Within each class, the distances between neighbouring offsets.
     const offset_classes classes = classes_of(k, a, cacheline_bytes);
+    std::array<std::int64_t, max_kernel_accesses> leaders{};  // each class's first access: its largest offset
     for (std::size_t c = 0; c < classes.count; ++c) {
       std::array<std::int64_t, max_kernel_accesses> offsets{};
       std::size_t n = 0;
@@ -182,9 +186,27 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
           offsets[n++] = o;
       }
       std::sort(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(n), [](auto x, auto y) { return x > y; });
+      leaders[c] = offsets[0];
       for (std::size_t i = 1; i < n; ++i)
         add_finite(footprint(k, a, (offsets[i - 1] - offsets[i]) * element, cacheline_bytes),
                    stream_lines(k, a, cacheline_bytes));
+    }
+    // Classes whose elements share lines (b[9i] and b[9i + 1]) meet them as far apart as their first
+    // accesses are (b[16i] and b[16i + 16001]: a thousand iterations): from the class of the largest offset
+    // down, the lines a class shares with those before it are a reuse at that distance, the rest new.
+    std::array<std::size_t, max_kernel_accesses> order{};
+    for (std::size_t c = 0; c < classes.count; ++c) order[c] = c;
+    std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(classes.count),
+              [&](std::size_t x, std::size_t y) { return leaders[x] > leaders[y]; });
+    offset_classes before{};
+    std::size_t lines_before = 0;
+    for (std::size_t i = 0; i < classes.count; ++i) {
+      before.of[before.count++] = classes.of[order[i]];
+      const std::size_t lines_now = lines_of_classes(k, a, cacheline_bytes, before);
+      const std::size_t shared = i == 0 ? 0 : stream_lines(k, a, cacheline_bytes) - (lines_now - lines_before);
+      if (shared > 0)
+        add_finite(footprint(k, a, (leaders[order[i - 1]] - leaders[order[i]]) * element, cacheline_bytes), shared);
+      lines_before = lines_now;
     }
     // The first access of each class: a reuse from the outer loop's last iteration, or a new line.
     const std::size_t lines = array_lines(k, a, cacheline_bytes);
@@ -192,7 +214,7 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
       add_finite(outer * static_cast<std::int64_t>(classes.count), lines);
     } else {
       r.infinite += classes.count;
-      r.infinite_lines += lines;
+      r.infinite_lines += lines;  // the shared lines among them as the reuses above, kept
     }
   }
   return r;

@@ -148,6 +148,12 @@ static_assert(hml::traffic_at(strided(1'000'000, 16, 24), "L1", capacity * 0.5).
 static_assert(hml::traffic_at(strided(1'000'000, 12, 8), "L1", capacity * 0.5).loads == 12);
 static_assert(hml::traffic_at(strided(1'000'000, 9, 1), "L1", capacity * 0.5).loads == 9);
 static_assert(hml::traffic_at(strided(1'000'000, 16, 16), "L1", capacity * 0.5).loads == 8);
+// Classes that share lines meet them as far apart as their first accesses (the twenty-first trial, which
+// simulated LRU caches: b[16i] and b[16i + 16001] share every line a thousand iterations apart, 64,064 B of
+// b's lines in between). A cache that holds that keeps them, 8 lines; one that does not reads both, 16.
+static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L1", 32_KiB).loads == 16);
+static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L2", 256_KiB).loads == 8);
+static_assert(hml::traffic_at(strided(1'000'000, 9, 1), "L1", 1_KiB).loads == 9);  // the next iteration's
 // Written in two classes, a[16i] and a[16i + 8] evict both streams' lines.
 constexpr hml::loop_kernel two_written_streams = [] {
   hml::loop_kernel k = strided(1'000'000, 1);
