@@ -27,6 +27,11 @@ std::string value(Quantity q) {
   return hml::to_string(q, {.number = hml::general(6), .prefixes = hml::prefix_system::decimal});
 }
 
+// A per-cycle rate (a path between two caches) has no unit text of the library's: bytes a cycle.
+std::string value(hml::bytes_per_cycle q) {
+  return std::string{hml::format_number(q.value(), hml::general(6)).view()} + " B/cy";
+}
+
 template <class Quantity>
 std::string cell(const hml::figure<Quantity>& f) {
   if (!f.published()) return "—";
@@ -44,9 +49,11 @@ void figure_row(const hml::device& d, const std::string& what, const hml::figure
 void figure_rows(const hml::device& d) {
   figure_row(d, "clock", d.clock);
   figure_row(d, "kernel overhead", d.kernel_overhead);
+  figure_row(d, "attention rate", d.attention_rate);
   for (const hml::level_description& l : d.memory) {
     const std::string name{l.name};
     figure_row(d, name + " capacity", l.capacity);
+    figure_row(d, name + " rate from the level outside", l.upstream.rate);
     figure_row(d, name + " bandwidth", l.bandwidth);
     figure_row(d, name + " write bandwidth", l.write_bandwidth);
     figure_row(d, name + " bandwidth, measured", l.measured_bandwidth);
@@ -64,6 +71,15 @@ void figure_rows(const hml::device& d) {
     figure_row(d, name, c.dense);
     figure_row(d, name + ", sparse", c.sparse);
     figure_row(d, name + ", measured", c.measured);
+  }
+  for (const hml::stream_mix_bandwidth& m : d.memory_bandwidths) {
+    figure_row(d, "main memory, " + std::string{m.kernel} + " (" + std::to_string(m.reads) + " read, " +
+                      std::to_string(m.writes) + " write streams)",
+               m.bandwidth);
+  }
+  for (const hml::domain_description& domain : d.domains) {
+    figure_row(d, std::string{domain.name} + " last cache", domain.last_cache);
+    figure_row(d, std::string{domain.name} + " memory bandwidth", domain.memory_bandwidth);
   }
 }
 
@@ -90,8 +106,10 @@ void links_and_systems() {
       "datasheets' totals over both directions (`hml::bidirectional_total`) are shown beside it. PCIe is lanes x\n"
       "transfer rate x encoding (128b/130b for 3.0 to 5.0; PCIe 6.0 and CXL 3.0 at the raw 64 GT/s, their FLIT\n"
       "overhead counted with the protocol's), NVLink links x rate per link, both derived in code.\n\n"
-      "| id | Link | Per direction | Both directions | Kind | Measured (to, from the device) | Latency | Source | Note |\n"
-      "|---|---|---|---|---|---|---|---|---|\n");
+      "NVLink SHARP's all-reduce (`--all-reduce nvls`) runs at its measured bus bandwidth, which NCCL's bus bandwidth\n"
+      "counts above the per-direction rate (transformer-conventions.md).\n\n"
+      "| id | Link | Per direction | Both directions | Kind | Measured (to, from the device) | Latency | NVLS bus bandwidth | Source | Note |\n"
+      "|---|---|---|---|---|---|---|---|---|---|\n");
   for (const hml::link_description* l : hml::systems::links) {
     put("| `" + std::string{l->id} + "` | " + std::string{l->name} + " | " + value(l->bandwidth.value.rate) + " | " +
         value(hml::bidirectional_of(l->bandwidth.value, l->mode).rate) + " | " + std::string{hml::to_string(l->bandwidth.kind)} +
@@ -102,6 +120,10 @@ void links_and_systems() {
              : std::string{"—"}) +
         " | " +
         (l->latency.published() ? value(l->latency.value) + " (`" + std::string{l->latency.source} + "`)" : std::string{"—"}) +
+        " | " +
+        (l->nvls_bus_bandwidth.published()
+             ? value(l->nvls_bus_bandwidth.value) + " (`" + std::string{l->nvls_bus_bandwidth.source} + "`)"
+             : std::string{"—"}) +
         " | `" + std::string{l->bandwidth.source} + "` | " + std::string{l->note} + " |\n");
   }
   put("\n## Systems\n\n"
@@ -125,6 +147,20 @@ void links_and_systems() {
   }
 }
 
+// The CPUs of the ECM model (hml::cpus in modules/catalog/cpus.cppm): `hml ecm --machine ID`.
+void cpus_of_the_ecm_model() {
+  put("\n## CPUs of the ECM model\n\n"
+      "From `hml::cpus::all` ([the ECM model](../explanation/ecm-model.md)): kerncraft's and INSPECT's machine files\n"
+      "and two of this project's, with caches, per-cycle rates between them, main memory's stream mixes and port\n"
+      "counts. Every figure and its source:\n\n"
+      "| Machine | Figure | Value | Kind | Source |\n|---|---|---|---|---|\n");
+  for (const hml::machine_description* m : hml::cpus::all) figure_rows(*m);
+  put("\n### Sources of the CPUs\n\n| Key | Document | Where to find it |\n|---|---|---|\n");
+  for (const hml::source& src : hml::cpus::sources) {
+    put("| `" + std::string{src.key} + "` | " + std::string{src.title} + " | " + std::string{src.where} + " |\n");
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -141,8 +177,9 @@ int main() {
       "Where the hardware notes cite several documents for one device, datasheet figures cite the datasheet and\n"
       "architectural details (bus, pin rate, SMs, clock, L2) the page that gives them.\n"
       "Left out of the hardware notes: GH200 (datasheet not retrieved), M2 Max (FP32 only third-party), and\n"
-      "GB200 and A100 PCIe (not needed yet); FP8 peaks other than the H100s' and the H200's (not in the retrieved\n"
-      "tables).\n\n"
+      "GB200 and A100 PCIe (not needed yet). The notes' tables give FP8 for the H100s and the H200 alone; the\n"
+      "L40S's FP8, the B200's FP8 and FP4 and the A100s' INT4 peaks, added for transformer inference, cite their\n"
+      "datasheets directly. The CPUs of the ECM model are [below](#cpus-of-the-ecm-model).\n\n"
       "A precision alone (`--precision fp16`, `hml::precision::fp16`) means its vector units where the device\n"
       "publishes them, else its tensor units; `fp16_tensor` / `fp64_vector` names the unit. Below, `t` marks a\n"
       "tensor-unit peak.\n\n"
@@ -230,4 +267,5 @@ int main() {
         " | " + std::string(hml::format_number(fp32.value / seed_fp32, hml::fixed(1)).view()) + "x |\n");
   }
   links_and_systems();
+  cpus_of_the_ecm_model();
 }

@@ -30,7 +30,12 @@
 // b[16 * i + 8]) never meet the same element: each class of offsets (modulo the stride) is a stream of its
 // own, and together they move the lines their elements fall in, counted over a period of the pattern with
 // the array's first element at the start of a line (b[12 * i] and b[12 * i + 8] of doubles: 12 lines a
-// cache line of work, every line of the span; b[16 * i] and b[16 * i + 8]: 16).
+// cache line of work, every line of the span; b[16 * i] and b[16 * i + 8]: 16). The lines two classes
+// share are a reuse as far apart as their first accesses (b[16 * i] and b[16 * i + 16001]: a thousand
+// iterations), kept or not as any other.
+//
+// Streams run along contiguous rows: a nest whose innermost loop reaches less than a line of each longer
+// row is refused (array_of_short_rows).
 //
 // A victim cache (level_description::victim) keeps a reuse where it and the level inside it together hold
 // it, and its path from that level carries the hits among that level's misses in, and every line that level
@@ -278,11 +283,11 @@ struct cache_traffic {
   return m;
 }
 
-// Whether the innermost loop reaches less than a line of each row of an array whose rows it leaves gaps
-// between (a[j][i] for i < 2 of 64 doubles): its lines are then each row's own, a share of a line a row, and
-// the streams the layer conditions count (kerncraft's too) run along contiguous rows. Rows touched for a line
-// or more are taken as contiguous (at most a line a row more; docs/explanation/ecm-model.md).
-// The first such array's index; none: the number of arrays.
+// The first array whose rows the innermost loop reaches for less than a line, leaving the rest of each
+// (a[j][i] for i < 2 of 64 doubles), where none: the number of arrays. Such rows' lines are each row's own,
+// a share of a line a row, where the streams the layer conditions count (kerncraft's too) run along
+// contiguous rows. Rows reached for a line or more are taken as contiguous (at most a line a row more;
+// docs/explanation/ecm-model.md).
 [[nodiscard]] constexpr std::size_t array_of_short_rows(const loop_kernel& k, std::size_t cacheline_bytes) {
   if (k.dimensions < 2) return k.arrays.size();
   const std::size_t inner = k.dimensions - 1;
