@@ -108,19 +108,40 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
     if (most < r.concurrency) r.concurrency = most, r.limited_by = why;
   };
   bound(limits.max_tokens, concurrency_limit::max_tokens);
+  // The most prompts of each kind a prefill step takes: as many whole prompts as max tokens holds, of the
+  // kind's requests, at most max batch, and no more than leave room for as many sequences' caches.
+  std::vector<std::uint64_t> prefill_cap;
+  for (const request_class& c : mix) prefill_cap.push_back(std::min({limits.max_tokens / c.prompt, c.count, limits.max_batch}));
   if (main_memory(m).capacity.published()) {
-    // Beside the weights, the activations of the largest prefill step (as many whole prompts of a kind as
-    // max tokens holds; a decode step's are far smaller), then each sequence's cache.
-    memory_use fixed{};  // the weights, and the activations of the largest prefill step
-    for (const request_class& c : mix) {
-      const memory_use step = memory_needed(t, std::min(limits.max_tokens / c.prompt, c.count), c.prompt, o);
-      fixed.weights = step.weights;
-      if (step.activations > fixed.activations) fixed.activations = step.activations;
-    }
-    const data_size room = usable_memory(m, o) - fixed.total();
-    // Sequences whose cache fits a device's room; under data-parallel attention each device holds its share.
+    // Beside the weights, the activations of the largest prefill step (a decode step's are far smaller),
+    // then each sequence's cache; under data-parallel attention each device holds its share of them.
     const double devices = o.experts.data_parallel_attention ? static_cast<double>(o.tensor_parallel) : 1.0;
-    const double fit = room > data_size{} ? devices * (room / kv_cache_size(t, 1, longest, o)) : 0.0;
+    const data_size usable = usable_memory(m, o), per_sequence = kv_cache_size(t, 1, longest, o);
+    const auto fitting = [&](data_size weights_and_activations) {  // sequences whose caches fit beside them
+      const data_size room = usable - weights_and_activations;
+      return room > data_size{} ? devices * (room / per_sequence) : 0.0;
+    };
+    const auto prefill_memory = [&](std::uint64_t prompts, std::uint64_t prompt) {
+      const memory_use step = memory_needed(t, prompts, prompt, o);
+      return step.weights + step.activations;
+    };
+    data_size fixed{};  // the weights, and the activations of the largest prefill step
+    for (std::size_t i = 0; i < mix.size(); ++i) {
+      // The largest count up to the cap whose step leaves room for as many sequences (the room falls as it
+      // grows), or one.
+      std::uint64_t low = 1, high = prefill_cap[i];
+      while (low < high) {
+        const std::uint64_t middle = low + (high - low + 1) / 2;
+        if (fitting(prefill_memory(middle, mix[i].prompt)) >= static_cast<double>(middle)) {
+          low = middle;
+        } else {
+          high = middle - 1;
+        }
+      }
+      prefill_cap[i] = low;
+      fixed = std::max(fixed, prefill_memory(low, mix[i].prompt));
+    }
+    const double fit = fitting(fixed);
     expects(fit >= 1, "hml: one sequence of the mix's longest length does not fit in memory");
     if (fit < static_cast<double>(r.concurrency)) bound(static_cast<std::uint64_t>(fit), concurrency_limit::memory);
   }
@@ -128,8 +149,9 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
   // The fewest steps the mix can take (prefills as full as the limits allow, decode steps of `concurrency`
   // sequences), checked before any is run: a mix past the bound is refused at once.
   std::uint64_t fewest_steps = 0;
-  for (const request_class& c : mix) {
-    const std::uint64_t per_prefill = std::min(r.concurrency, limits.max_tokens / c.prompt);
+  for (std::size_t i = 0; i < mix.size(); ++i) {
+    const request_class& c = mix[i];
+    const std::uint64_t per_prefill = std::min(r.concurrency, prefill_cap[i]);
     fewest_steps += c.count / per_prefill + c.count * (c.generate - 1) / r.concurrency;
   }
   expects(fewest_steps <= max_batching_steps,
@@ -156,7 +178,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
     if (waiting_of_kind > 0 && sequences < r.concurrency) {
       std::uint64_t admitted = r.concurrency - sequences;
       if (waiting_of_kind < admitted) admitted = waiting_of_kind;
-      if (limits.max_tokens / kind.prompt < admitted) admitted = limits.max_tokens / kind.prompt;
+      if (prefill_cap[next_kind] < admitted) admitted = prefill_cap[next_kind];
       now = now + step_time_of(t, prefill_step(admitted, kind.prompt), m, o).value;
       ++r.prefill_steps;
       ttft_sum = ttft_sum + now * static_cast<double>(admitted);

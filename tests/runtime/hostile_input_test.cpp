@@ -1536,4 +1536,20 @@ TEST(HostileInput, ATwentiethTrialsFindingsAreCountedOrRefused) {
             0);
 }
 
+// The twenty-second trial (hml llm's serving by hand, 1,939 inputs) found continuous batching refusing a
+// run that fits: it set aside the activations of a prefill of three 2,048-token prompts where the memory
+// holds one sequence's cache, so 3 requests were refused and 2 ran. A prefill step now takes no more
+// prompts than leave room for as many caches.
+TEST(HostileInput, ATwentySecondTrialsFindingIsRun) {
+  const std::vector<std::string> run{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--prompt", "2048",
+                                     "--generate", "2048", "--memory-utilization", "0.2", "--requests"};
+  for (const std::string requests : {"2", "3"}) {
+    const outcome o = hml_run_with(run, {requests});
+    ASSERT_EQ(o.status, 0) << requests << ": " << o.err;
+    EXPECT_NE(o.out.find("continuous batching of " + requests + " requests (room for 1 at once, set by memory"), std::string::npos)
+        << o.out;
+    EXPECT_NE(o.out.find("(" + requests + " prefill and "), std::string::npos) << o.out;  // one prompt a step
+  }
+}
+
 }  // namespace
