@@ -83,8 +83,11 @@ const hml::machine_description& machine_files::machine(std::string_view option, 
   const hml::level_description& main = hml::main_memory(own);
   if (figures_ == hml::basis::datasheet && !main.bandwidth.published() && main.measured_bandwidth.published() &&
       own.memory_bandwidths.empty()) {
-    throw input_error(std::string{option} + ", --figures stated: " + std::string{own.name} + " states no bandwidth for " +
-                      std::string{main.name} + ", only a measured one; give its stated bandwidth, or leave --figures stated out");
+    // A file is named, and the level by its index, as the reader names a field.
+    throw input_error(std::string{option} + ", --figures stated: " + (looks_like_a_path(text) ? text + ": " : std::string{}) +
+                      std::string{own.name} + " states no bandwidth for " + std::string{main.name} + " (memory[" +
+                      std::to_string(own.memory.size() - 1) +
+                      "]), only a measured one; give its stated bandwidth, or leave --figures stated out");
   }
   return view_of(own);
 }

@@ -600,7 +600,8 @@ TEST(HostileInput, ASixthTrialsFindingsAreRefusedOrCounted) {
   const std::string stated = "    bandwidth: {value: 3.35 TB/s, kind: stated, source: nvidia-h100-datasheet}\n";
   measured_only.erase(measured_only.find(stated), stated.size());
   const fs::path no_stated = dir.file("nb.yaml", measured_only);
-  const std::string blamed = ", --figures stated: NVIDIA H100 SXM5 80GB states no bandwidth for HBM3, only a measured one";
+  const std::string blamed =
+      ", --figures stated: " + no_stated.string() + ": NVIDIA H100 SXM5 80GB states no bandwidth for HBM3 (memory[2]), only a measured one";
   expect_input_error(hml_run({"roofline", "--machine", no_stated.string(), "--precision", "fp16", "--figures", "stated", "--ops",
                               std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"}),
                      "--machine" + blamed);
