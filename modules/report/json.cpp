@@ -6,6 +6,7 @@ module;
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <charconv>
 #include <cstring>
 #include <cmath>
 #include <cstdint>
@@ -28,9 +29,18 @@ namespace {
 // ordered_json keeps the table's column order (plain json would sort the keys).
 using json = nlohmann::ordered_json;
 
+// A whole number a double holds exactly (within 2^53; not -0, whose sign only a double keeps), as an integer:
+// counts (a line, a batch, cores) read as counts, `2` and not `2.0`, as the CSV writes them, and the same
+// number to every JSON reader.
+std::optional<std::int64_t> whole_number(double value) {
+  if (!(std::abs(value) <= 0x1p53) || value != std::trunc(value) || (value == 0 && std::signbit(value))) return std::nullopt;
+  return static_cast<std::int64_t>(value);
+}
+
 json json_number(double value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  if (const std::optional<std::int64_t> whole = whole_number(value)) return *whole;
   return value;
 }
 
@@ -77,8 +87,9 @@ struct json_writer::state {
   }
 
   // The last number of a column and its text (formatted once while it repeats, as csv_writer does): the
-  // text nlohmann's serializer writes for a finite double, its own to_chars (grisu2, then its layout: 1e-08,
-  // 100.0), called without building a json value; non-finite numbers are strings, through the serializer.
+  // text nlohmann's serializer writes for json_number's value, a whole number as an integer, another finite
+  // double by its own to_chars (grisu2, then its layout: 1e-08, 100.5), called without building a json value;
+  // non-finite numbers are strings, through the serializer.
   struct remembered_number {
     std::uint64_t bits = 0;
     bool known = false;
@@ -88,7 +99,9 @@ struct json_writer::state {
     std::string_view text_of(state& s, double x) {
       const auto b = std::bit_cast<std::uint64_t>(x);
       if (!known || b != bits) {
-        if (std::isfinite(x)) {
+        if (const std::optional<std::int64_t> whole = whole_number(x)) {
+          size = static_cast<std::size_t>(std::to_chars(text.data(), text.data() + text.size(), *whole).ptr - text.data());
+        } else if (std::isfinite(x)) {
           size = static_cast<std::size_t>(nlohmann::detail::to_chars(text.data(), text.data() + text.size(), x) - text.data());
         } else {
           std::string quoted;

@@ -1,5 +1,6 @@
 // hml.report:json — a table as a JSON array of objects, one per row, keyed by column name in column order.
-// Numbers keep full precision (nlohmann-json writes the shortest text that reads back as the same double);
+// Numbers keep full precision (nlohmann-json writes the shortest text that reads back as the same double; a
+// whole number within 2^53 as an integer, 2 where a double would print 2.0, as the CSV writes it);
 // infinities become the strings "inf" / "-inf" and NaN "nan", which JSON has no numbers for. The writer
 // lives in json.cpp, a module implementation unit, so nlohmann's headers stay out of every importer's way.
 // json_writer streams the same text row by row; to_json is json_writer over a table's rows.

@@ -1553,4 +1553,22 @@ TEST(HostileInput, ATwentySecondTrialsFindingIsRun) {
   }
 }
 
+// The eighteenth trial found JSON writing counts as 2.0 where the CSV writes 2: a whole number is an integer
+// in both, and a fraction or -0 stays a double.
+TEST(HostileInput, JsonWritesWholeNumbersAsIntegers) {
+  const outcome ecm = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--format", "json"});
+  ASSERT_EQ(ecm.status, 0) << ecm.err;
+  const nlohmann::json row = nlohmann::json::parse(ecm.out).at(0);
+  EXPECT_TRUE(row["cores"].is_number_integer()) << row["cores"];
+  EXPECT_TRUE(row["t_ol_cy"].is_number_integer()) << row["t_ol_cy"];
+  EXPECT_TRUE(row["t_ecm_cy"].is_number_float()) << row["t_ecm_cy"];  // 35.4...
+  hml::table t{{"count", "fraction", "negative_zero", "huge"}, {}};
+  t.add_row({2.0, 2.5, -0.0, 0x1p60});
+  const nlohmann::json written = nlohmann::json::parse(hml::to_json(t)).at(0);
+  EXPECT_EQ(written["count"].dump(), "2");
+  EXPECT_EQ(written["fraction"].dump(), "2.5");
+  EXPECT_EQ(written["negative_zero"].dump(), "-0.0");
+  EXPECT_TRUE(written["huge"].is_number_float());  // past 2^53 a double need not be the integer it prints
+}
+
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -43,6 +45,15 @@ std::vector<hml::cell_view> views(const std::vector<hml::cell>& row) {
   return out;
 }
 
+// A number as hml's JSON holds it: NaN and infinities as strings, a whole number within 2^53 (not -0) as an
+// integer, any other as a double.
+nlohmann::ordered_json json_number(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  if (std::abs(x) <= 0x1p53 && x == std::trunc(x) && !(x == 0 && std::signbit(x))) return static_cast<std::int64_t>(x);
+  return x;
+}
+
 // What nlohmann-json itself writes for the table (the array built whole, then dumped).
 std::string nlohmann_dump(const hml::table& t, int indent) {
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
@@ -50,9 +61,7 @@ std::string nlohmann_dump(const hml::table& t, int indent) {
     nlohmann::ordered_json object = nlohmann::ordered_json::object();
     for (std::size_t c = 0; c < t.columns.size(); ++c) {
       if (const double* x = std::get_if<double>(&row[c])) {
-        object[t.columns[c]] = std::isnan(*x) ? nlohmann::ordered_json("nan")
-                               : std::isinf(*x) ? nlohmann::ordered_json(*x > 0 ? "inf" : "-inf")
-                                                : nlohmann::ordered_json(*x);
+        object[t.columns[c]] = json_number(*x);
       } else if (const std::string* s = std::get_if<std::string>(&row[c])) {
         object[t.columns[c]] = *s;
       } else {
@@ -105,11 +114,11 @@ TEST(Streaming, RepeatedNumbersKeepTheirOwnText) {
   }
   json.finish(json_text);
   std::string expected_csv;
-  nlohmann::json expected_json = nlohmann::json::array();
+  nlohmann::ordered_json expected_json = nlohmann::ordered_json::array();
   for (const double x : values) {
     char text[32];
     expected_csv.append(text, std::to_chars(text, text + sizeof text, x).ptr).append("\r\n");
-    expected_json.push_back({{"x", std::isnan(x) ? nlohmann::json("nan") : nlohmann::json(x)}});
+    expected_json.push_back({{"x", json_number(x)}});
   }
   EXPECT_EQ(csv_text, expected_csv);
   EXPECT_EQ(json_text, expected_json.dump() + "\n");
