@@ -185,11 +185,12 @@ void run(const offload_options& o) {
   }
   s += "\nverdict: " + std::string{plan.offload ? "offload" : "run on the host"} + " (fastest offload: " +
        std::string{plan.best} + ", speed-up " + number(plan.speedup, hml::general(3)) + "x)\n";
-  // A break-even below one run (the copies pay for themselves in one): runs are whole and at least one.
+  // A break-even below one run (the copies pay for themselves in one): runs are whole and at least one; at
+  // one, the first run ties.
   const double runs_from = plan.break_even_runs;
   s += "serial offloading pays from " +
        (runs_from == std::numeric_limits<double>::infinity() ? std::string{"no number of runs"}
-        : runs_from <= 1.0 ? "the first run (break-even " + number(runs_from, hml::general(3)) + " runs)"
+        : hml::detail::clearly_below(runs_from, 1.0) ? "the first run (break-even " + number(runs_from, hml::general(3)) + " runs)"
                            : number(runs_from, hml::general(3)) + " runs") +
        " on the transferred data, or " + intensity_range(break_even) + "\n";
   emit(o.output, s);
