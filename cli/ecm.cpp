@@ -169,13 +169,13 @@ void run(const ecm_options& o) {
   // A cache level without a capacity, named with its file: main memory listed first reads as one.
   for (std::size_t i = 0; i + 1 < machine->memory.size(); ++i) {
     if (machine->memory[i].capacity.published()) continue;
-    bool sized_after = false;  // in a file, a cache outside it states one
-    for (std::size_t j = i + 1; j + 1 < machine->memory.size(); ++j)
-      sized_after = sized_after || (machine->memory[j].capacity.published() && machine_files::looks_like_a_path(o.machine));
+    bool sized_after = false;  // a cache outside it states one
+    for (std::size_t j = i + 1; j + 1 < machine->memory.size(); ++j) sized_after = sized_after || machine->memory[j].capacity.published();
+    const bool misplaced = sized_after && machine_files::looks_like_a_path(o.machine);  // a catalog machine's order holds
     throw input_error("--machine: " + o.machine + ": memory[" + std::to_string(i) + "] (" + std::string{machine->memory[i].name} +
                       ") states no capacity: the ECM model needs every cache level's, all but the last level (main "
-                      "memory)" + (sized_after ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
-                                  : "; give its capacity"));
+                      "memory)" + (misplaced ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
+                                             : "; give its capacity"));
   }
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   const hml::machine_description inclusive = hml::inclusive_caches(*machine);
