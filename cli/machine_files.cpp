@@ -29,6 +29,12 @@ void note_older_format(const std::string& path, std::string_view format) {
        " (an older format), read as such; `hml devices " + path + " --format yaml` writes it as a machine file");
 }
 
+// "PATH: " where a machine came from a file, for a message about it; nothing for a catalog machine, whose
+// name the message gives.
+std::string file_named(const std::string& name_or_path) {
+  return machine_files::looks_like_a_path(name_or_path) ? name_or_path + ": " : std::string{};
+}
+
 }  // namespace
 
 CLI::Option* add_figures_option(CLI::App& command, std::string& figures) {
@@ -84,7 +90,7 @@ const hml::machine_description& machine_files::machine(std::string_view option, 
   if (figures_ == hml::basis::datasheet && !main.bandwidth.published() && main.measured_bandwidth.published() &&
       own.memory_bandwidths.empty()) {
     // A file is named, and the level by its index, as the reader names a field.
-    throw input_error(std::string{option} + ", --figures stated: " + (looks_like_a_path(text) ? text + ": " : std::string{}) +
+    throw input_error(std::string{option} + ", --figures stated: " + file_named(text) +
                       std::string{own.name} + " states no bandwidth for " + std::string{main.name} + " (memory[" +
                       std::to_string(own.memory.size() - 1) +
                       "]), only a measured one; give its stated bandwidth, or leave --figures stated out");
@@ -312,8 +318,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
 void require_main_memory_bandwidth(std::string_view option, const std::string& name_or_path,
                                    const hml::machine_description& m) {
   if (hml::bandwidth_of(hml::main_memory(m), hml::basis::datasheet).published()) return;
-  const std::string file = machine_files::looks_like_a_path(name_or_path) ? name_or_path + ": " : std::string{};
-  throw input_error(std::string{option} + ": " + file + std::string{m.name} + " states no main-memory bandwidth" +
+  throw input_error(std::string{option} + ": " + file_named(name_or_path) + std::string{m.name} + " states no main-memory bandwidth" +
                     (m.memory_bandwidths.empty() ? std::string{} : " (its stream mixes are the ECM's: hml ecm takes them)") +
                     "; give main memory's bandwidth");
 }

@@ -204,17 +204,16 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
     std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(classes.count),
               [&](std::size_t x, std::size_t y) { return leaders[x] > leaders[y]; });
     offset_classes before{};
-    std::size_t lines_before = 0;
+    std::size_t lines = 0;  // of the classes so far; at the end, all the array's streams move together
     for (std::size_t i = 0; i < classes.count; ++i) {
       before.of[before.count++] = classes.of[order[i]];
       const std::size_t lines_now = lines_of_classes(k, a, cacheline_bytes, before);
-      const std::size_t shared = i == 0 ? 0 : stream_lines(k, a, cacheline_bytes) - (lines_now - lines_before);
+      const std::size_t shared = i == 0 ? 0 : stream_lines(k, a, cacheline_bytes) - (lines_now - lines);
       if (shared > 0)
         add_finite(footprint(k, a, (leaders[order[i - 1]] - leaders[order[i]]) * element, cacheline_bytes), shared);
-      lines_before = lines_now;
+      lines = lines_now;
     }
     // The first access of each class: a reuse from the outer loop's last iteration, or a new line.
-    const std::size_t lines = array_lines(k, a, cacheline_bytes);
     if (const std::int64_t outer = outer_reuse_bytes(k, a, cacheline_bytes); outer > 0) {
       add_finite(outer * static_cast<std::int64_t>(classes.count), lines);
     } else {
