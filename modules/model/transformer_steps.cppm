@@ -49,6 +49,13 @@ constexpr void validate(const precisions& p) {
   return bits_of(p.weights) + (p.weight_group > 0 ? scale_and_zero_bits / static_cast<double>(p.weight_group) : 0.0);
 }
 
+// An operator whose weights are stored in `p`: each weight read with its share of its group's scale and zero
+// point (the operator's weights counted at p.weights' bits, as operators count them).
+[[nodiscard]] constexpr operator_cost with_group_scales(operator_cost op, const precisions& p) noexcept {
+  if (p.weight_group > 0) op.weights = op.weights * (stored_weight_bits(p) / bits_of(p.weights));
+  return op;
+}
+
 enum class attention_kernel { fused, unfused };
 
 // Achieved share of the compute peak and of the memory bandwidth, in (0, 1].
@@ -518,10 +525,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   }
   ops.push_back(norms);
   if (stage.last) ops.push_back(linear("LM head"sv, batch, t.hidden, detail::ceil_div(t.vocab, split), act, w));
-  if (o.types.weight_group > 0) {  // each weight read with its share of its group's scale and zero point
-    const double stored = stored_weight_bits(o.types) / bits_of(w);
-    for (std::size_t i = 0; i < ops.size(); ++i) ops[i].weights = ops[i].weights * stored;
-  }
+  for (std::size_t i = 0; i < ops.size(); ++i) ops[i] = with_group_scales(ops[i], o.types);
   return ops;
 }
 

@@ -150,6 +150,12 @@ static_assert(hml::memory_needed(models::llama_2_7b, 1, 4096, int4_g32).weights 
 constexpr auto decode_g32 = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 512), devices::a100_sxm_80gb, int4_g32);
 constexpr auto decode_int4 = hml::analyze_step(models::llama_2_7b, hml::decode_step(1, 512), devices::a100_sxm_80gb, int4_bf16);
 static_assert(near(decode_g32.weights / decode_int4.weights, 1.25, 1e-12) && decode_g32.flops == decode_int4.flops);
+// One product alone (the gpu report's weight-only table): Llama 2 7B's 4096 x 4096 output projection of one
+// token in INT4 groups of 32 reads 10,485,760 B, its 8,388,608 B of weights and 2,097,152 B of scales and zeros;
+// without groups, the weights alone.
+constexpr hml::operator_cost wo_int4 = hml::linear("wo", 1, 4096, 4096, precision::bf16, precision::int4);
+static_assert(hml::with_group_scales(wo_int4, int4_g32.types).weights == 10'485'760 * 1_B &&
+              hml::with_group_scales(wo_int4, int4_bf16.types).weights == 8'388'608 * 1_B);
 
 // On a B200, all in NVFP4 (W4A4: FP4 tensor units), the prefill of 4,096 tokens is compute-bound at 9
 // PFLOP/s, twice as fast as FP8's compute at 4.5.
