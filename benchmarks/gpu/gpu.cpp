@@ -1,5 +1,5 @@
 // The GPU's figures, measured, against the catalog and the models: reads the CSV files gpu_measure,
-// layer_step.py, attention.py and model_step.py wrote on a machine with the GPU
+// layer_step.py, attention.py, model_step.py, eager_step.py and weight_only.py wrote on a machine with the GPU
 // (benchmarks/gpu/measured/<machine>/), and writes the `gpu`
 // section of docs/explanation/benchmarks/gpu.md (its verdict lines go into benchmarks/README.md). It needs no
 // GPU: the measurements are data, so the tables follow the models wherever they change, and `--check PAGE
@@ -9,7 +9,8 @@
 // Four tables here: the measured hierarchical roofline beside the catalog's figures; copy and triad from the
 // L1 to HBM beside hml::run at the ceiling of the level the working set fits in; cuBLASLt GEMMs at LLM shapes
 // beside the operator model of `hml llm`; one Llama layer's decode step beside the same model. Then
-// attention_report.cpp's: attention kernels, kernel launches and a whole model.
+// attention_report.cpp's: attention kernels, kernel launches and a whole model; eager_report.cpp's and
+// weight_only_report.cpp's.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -28,6 +29,7 @@
 #include "../prediction_error.hpp"
 #include "attention_report.hpp"
 #include "eager_report.hpp"
+#include "weight_only_report.hpp"
 #include "report_support.hpp"
 
 import hml;
@@ -306,8 +308,10 @@ std::string report(const measurements& m, const std::string& folder, const std::
   out += "**Mean absolute error of the layer's decode step: expected " + expected_errors.text() + ", bound " +
          bound_errors.text() + ".**\n\n";
   out += attention_and_model_report(folder, d, on);
-  const std::string eager = eager_report(folder, on);
-  return eager.empty() ? out : out + "\n" + eager;
+  for (const std::string& part : {eager_report(folder, on), weight_only_report(folder, on)}) {
+    if (!part.empty()) out += "\n" + part;
+  }
+  return out;
 }
 
 // The text between `<!-- NAME -->\n` and `<!-- /NAME -->` of a file, as update_readme.cmake writes it.
@@ -339,7 +343,7 @@ int main(int argc, char** argv) {
   CLI::App app{"gpu: the GPU's measured figures against the catalog and the models"};
   std::vector<std::string> folders;
   std::string out_path, check_path, shown;
-  app.add_option("--measurements", folders, "a folder of CSV files gpu_measure, layer_step.py, attention.py and model_step.py wrote (one a GPU)")
+  app.add_option("--measurements", folders, "a folder of CSV files gpu_measure and the PyTorch scripts wrote (one a GPU)")
       ->required();
   app.add_option("--as", shown, "the folders' parent in the text (default: as given)");
   app.add_option("--out", out_path, "write the Markdown fragment to this file (default: stdout)");
