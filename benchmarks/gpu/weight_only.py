@@ -75,6 +75,17 @@ def per_product_seconds(product, x, operands):
     return seconds
 
 
+def profiled_once(product, x, operands):
+    """For ncu: one product, after a warm-up one, inside the NVTX range 'measure'; no time (NaN)."""
+    product(x, *operands[0])
+    torch.cuda.synchronize()
+    torch.cuda.nvtx.range_push("measure")
+    product(x, *operands[-1])
+    torch.cuda.nvtx.range_pop()
+    torch.cuda.synchronize()
+    return float("nan")
+
+
 def copies_for(bytes_each):
     return max(2, min(64, math.ceil(LEAST_BYTES / bytes_each)))
 
@@ -134,18 +145,10 @@ def main():
     compiled_int8 = torch.compile(int8_linear, fullgraph=True, dynamic=False)
     compile_seconds = 0.0
     models = {"tiny": {"w": (1024, 1024)}} if args.tiny else MODELS
+    timed = per_product_seconds
     if args.profile:
         models = {"llama-2-7b": {"wo": MODELS["llama-2-7b"]["wo"]}, "llama-2-70b": {"w1": MODELS["llama-2-70b"]["w1"]}}
-        global per_product_seconds
-
-        def per_product_seconds(product, x, operands):
-            product(x, *operands[0])
-            torch.cuda.synchronize()
-            torch.cuda.nvtx.range_push("measure")
-            product(x, *operands[-1])
-            torch.cuda.nvtx.range_pop()
-            torch.cuda.synchronize()
-            return float("nan")
+        timed = profiled_once
     torch.manual_seed(0)
     with open(args.out, "w", newline="") as f, torch.no_grad():
         out = csv.writer(f, lineterminator="\n")
@@ -169,7 +172,7 @@ def main():
                 def bf16():
                     w16 = w.to(torch.bfloat16)
                     copies = copies_for(w16.numel() * 2)
-                    seconds = per_product_seconds(F.linear, x, [(w16.clone(),) for _ in range(copies)])
+                    seconds = timed(F.linear, x, [(w16.clone(),) for _ in range(copies)])
                     record(model, matrix, n, k, "bf16", 0, "cublas", n * k * 2, 0, copies, seconds,
                            relative_error(F.linear(x, w16), reference))
 
@@ -189,7 +192,7 @@ def main():
                     packed, error = best
                     copies = copies_for(n * k // 2)
                     operands = [(packed.clone(), group, scales_and_zeros.clone()) for _ in range(copies)]
-                    seconds = per_product_seconds(torch.ops.aten._weight_int4pack_mm, x, operands)
+                    seconds = timed(torch.ops.aten._weight_int4pack_mm, x, operands)
                     record(model, matrix, n, k, "int4", group, "tinygemm", n * k // 2, scales_and_zeros.numel() * 2,
                            copies, seconds, error)
 
@@ -211,13 +214,13 @@ def main():
                         error = relative_error(compiled_int8(x, w8, scales), expected)
                     finally:
                         compile_seconds += time.perf_counter() - began
-                    seconds = per_product_seconds(compiled_int8, x, operands)
+                    seconds = timed(compiled_int8, x, operands)
                     record(model, matrix, n, k, "int8", 0, "torch.compile (gpt-fast)", n * k, n * 2, copies, seconds,
                            error)
 
                 def int8_pack():
                     error = relative_error(torch.ops.aten._weight_int8pack_mm(x, w8, scales), expected)
-                    seconds = per_product_seconds(torch.ops.aten._weight_int8pack_mm, x, operands)
+                    seconds = timed(torch.ops.aten._weight_int8pack_mm, x, operands)
                     record(model, matrix, n, k, "int8", 0, "_weight_int8pack_mm", n * k, n * 2, copies, seconds, error)
 
                 if compile_seconds < args.compile_budget:

@@ -22,13 +22,20 @@ struct product_run {
   hml::duration time;
 };
 
-// The operator `hml llm` makes of the product: one row of BF16 activations, weights in the run's format and
-// groups.
-hml::operator_cost operator_of(const product_run& r, hml::precisions& types) {
-  types = {.weights = precision_of(r.format),
-           .activations = hml::precision::bf16,
-           .kv_cache = hml::precision::bf16,
-           .weight_group = r.group};
+// The run as `hml llm` takes it: BF16 activations, weights in the run's format and groups.
+hml::inference_options options_of(const product_run& r, hml::estimate e) {
+  hml::inference_options o;
+  o.types = {.weights = precision_of(r.format),
+             .activations = hml::precision::bf16,
+             .kv_cache = hml::precision::bf16,
+             .weight_group = r.group};
+  o.estimate = e;
+  return o;
+}
+
+// The operator `hml llm` makes of the product: one row times the weights, counted with their groups' scales.
+hml::operator_cost operator_of(const product_run& r) {
+  const hml::precisions types = options_of(r, hml::estimate::bound).types;
   return hml::with_group_scales(hml::linear(r.matrix, 1, r.k, r.n, types.activations, types.weights), types);
 }
 
@@ -56,14 +63,9 @@ std::string weight_only_report(const std::string& folder, const machine_views& o
   for (const product_run& r : runs) {
     // PyTorch's own INT8 kernel reads at a tenth of the bandwidth and serves no engine: in the file, not here.
     if (r.kernel == "_weight_int8pack_mm") continue;
-    hml::precisions types;
-    const hml::operator_cost op = operator_of(r, types);
-    hml::inference_options o;
-    o.types = types;
-    o.estimate = hml::estimate::bound;
-    const hml::duration bound = hml::time_on(op, on.stated, o).time;
-    o.estimate = hml::estimate::expected;
-    const hml::duration expected = hml::time_on(op, on.measured, o).time;
+    const hml::operator_cost op = operator_of(r);
+    const hml::duration bound = hml::time_on(op, on.stated, options_of(r, hml::estimate::bound)).time;
+    const hml::duration expected = hml::time_on(op, on.measured, options_of(r, hml::estimate::expected)).time;
     const std::string format = r.format + (r.group > 0 ? " g" + std::to_string(r.group) : "");
     const double bound_error = errors[format + ", " + r.kernel + ", bound"].add(bound, r.time);
     const double expected_error = errors[format + ", " + r.kernel + ", expected"].add(expected, r.time);
