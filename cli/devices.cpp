@@ -147,6 +147,10 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
     out += "attention rate (FlashAttention's forward, 16-bit, on the causal tiles it computes): " +
            figure_text(d.attention_rate, cite) + "\n";
   }
+  if (d.int4_weight_rate.published()) {
+    out += "INT4 weight rate (a weight-only INT4 product of up to 16 rows, tinygemm, groups of 32): " +
+           figure_text(d.int4_weight_rate, cite) + "\n";
+  }
   out += "memory, fastest first (the last is main memory):\n";
   for (const hml::level_description& l : d.memory) out += level_text(l, cite);
   out += "compute, dense (ridge = peak / main-memory bandwidth; measured peaks over measured bandwidth):\n";

@@ -23,9 +23,7 @@ namespace hml_cli {
 namespace {
 
 using llm_options = llm::run_options;
-using llm::number;
-using llm::percent;
-using llm::text;
+using llm::number, llm::percent, llm::text;
 }  // namespace
 
 std::string llm::percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
@@ -383,7 +381,7 @@ void llm::add_estimate(hml::table& summary, hml::estimate e) {
   summary.rows.back().emplace_back(std::string{e == hml::estimate::bound ? "bound" : "expected"});
 }
 
-std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i, bool attention_rate) {
+std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i, rates_taken taken) {
   if (i.estimate == hml::estimate::bound) return "ideal bound (--bound)";
   // Tiles are a GPU's: a product on tensor units, over the machine's SMs.
   const bool tensor_units = std::ranges::any_of(
@@ -395,9 +393,10 @@ std::string llm::estimate_text(const hml::machine_description& d, const hml::inf
                                           : std::string{"no SM count, no tiles"};
   const std::string overhead = d.kernel_overhead.published() ? text(d.kernel_overhead.value) + " a kernel"
                                                              : std::string{"no kernel overhead published"};
-  const std::string attention =
-      attention_rate ? ", prefill attention at " + text(d.attention_rate.value) + " on its causal tiles" : "";
-  return "expected (" + tiles + ", " + overhead + attention + "; --bound for the ideal bound)";
+  const std::string rates =
+      (taken.attention ? ", prefill attention at " + text(d.attention_rate.value) + " on its causal tiles" : "") +
+      (taken.int4_weights ? ", INT4 weights of up to 16 rows at " + text(d.int4_weight_rate.value) : std::string{});
+  return "expected (" + tiles + ", " + overhead + rates + "; --bound for the ideal bound)";
 }
 
 void add_llm_command(CLI::App& hml) {

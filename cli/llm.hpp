@@ -68,6 +68,7 @@ inline std::string text(hml::work w) { return hml::to_string(w, {.number = hml::
 inline std::string text(hml::data_size s) { return quantity_text(s); }
 inline std::string text(hml::duration t) { return hml::to_string(t, {.number = hml::general(4)}); }
 inline std::string text(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
+inline std::string text(hml::data_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 inline std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
 inline std::string number(double x, int digits = 4) {
   return std::string{hml::format_number(x, hml::general(digits)).view()};
@@ -116,9 +117,14 @@ std::optional<hml::continuous_batching_result> continuous_run(const run_options&
 inline hml::estimate estimate_of(const run_options& o) { return o.bound ? hml::estimate::bound : hml::estimate::expected; }
 // The JSON summary's `estimate` column: which time the run computed, "expected" or "bound".
 void add_estimate(hml::table& summary, hml::estimate e);
+// The machine's measured rates a run's steps take: its attention rate, its INT4 weight rate.
+struct rates_taken {
+  bool attention = false;
+  bool int4_weights = false;
+};
 // Which time is computed, as the output says it: "expected (128 x 128 tiles in waves over 132 SMs, 4.68 us a
-// kernel)" or "ideal bound"; the machine's attention rate named where `attention_rate` (an operator takes it).
-std::string estimate_text(const hml::machine_description& d, const hml::inference_options& i, bool attention_rate);
+// kernel)" or "ideal bound"; the machine's rates named where an operator takes them.
+std::string estimate_text(const hml::machine_description& d, const hml::inference_options& i, rates_taken taken);
 // Every compute kind the steps of `g` use must have a peak on the machine: says which does not, and what it has.
 void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                       const hml::inference_options& i);

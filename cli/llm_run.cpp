@@ -122,18 +122,27 @@ std::uint64_t largest_beside(const hml::transformer& t, const hml::transformer* 
   return draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i);
 }
 
-// Whether a step runs an operator at the machine's measured attention rate (a fused 16-bit prefill's).
-bool takes_attention_rate(const hml::step_analysis& s, const hml::machine_description& d) {
-  return std::any_of(s.operators.begin(), s.operators.end(),
-                     [&](const hml::operator_time& x) { return hml::at_attention_rate(x.op, d); });
+// The machine's measured rates a step's operators take: the attention rate (a fused 16-bit prefill's), the INT4
+// weight rate (a weight-only INT4 product of few rows).
+llm::rates_taken rates_taken_by(const hml::step_analysis& s, const hml::machine_description& d,
+                                const hml::inference_options& i) {
+  const auto any = [&](auto takes) { return std::any_of(s.operators.begin(), s.operators.end(), takes); };
+  return {.attention = any([&](const hml::operator_time& x) { return hml::at_attention_rate(x.op, d); }),
+          .int4_weights = any([&](const hml::operator_time& x) { return hml::at_int4_weight_rate(x.op, d, i.types); })};
+}
+// ... by either of a generation's two steps.
+llm::rates_taken rates_taken_by(const hml::step_analysis& prefill, const hml::step_analysis& decode,
+                                const hml::machine_description& d, const hml::inference_options& i) {
+  const llm::rates_taken a = rates_taken_by(prefill, d, i), b = rates_taken_by(decode, d, i);
+  return {.attention = a.attention || b.attention, .int4_weights = a.int4_weights || b.int4_weights};
 }
 
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
-// per device (`memory`, at `context` tokens) against its capacity; `attention_rate`: whether a step takes the
-// machine's measured attention rate, which the time's line then names.
+// per device (`memory`, at `context` tokens) against its capacity; `rates`: the machine's measured rates a step
+// takes, which the time's line then names.
 std::string heading(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
                     const hml::inference_options& i, const std::string& what, std::uint64_t context,
-                    const hml::memory_use& memory, const hml::transformer* draft, bool attention_rate) {
+                    const hml::memory_use& memory, const hml::transformer* draft, llm::rates_taken rates) {
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
   const bool capacity_known = hml::main_memory(d).capacity.published();
   const unsigned devices = i.tensor_parallel * i.pipeline.stages;
@@ -144,7 +153,7 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          (i.types.weight_group > 0 ? " in groups of " + std::to_string(i.types.weight_group) : "") +
          ", activations " + precision(i.types.activations) + ", KV cache " + precision(i.types.kv_cache) +
          "; efficiency: compute " + percent(i.achieved.compute) + ", memory " + percent(i.achieved.memory) + "\n" +
-         "time: " + llm::estimate_text(d, i, attention_rate) + "\n" +
+         "time: " + llm::estimate_text(d, i, rates) + "\n" +
          "memory per device" + (draft != nullptr ? " (the model's and the draft's)" : std::string{}) + ": weights " +
          text(memory.weights) + " + KV cache" +
          (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
@@ -366,7 +375,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   }
   hml::table rows{table_columns, {}};
   add_rows(rows, "decode", step, true);
-  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory, draft, takes_attention_rate(step, d)) + "decode step (batch " +
+  emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory, draft, rates_taken_by(step, d, i)) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
                      llm::token_rate_text(rate.per_second) + " tokens/s\n" +
@@ -474,7 +483,7 @@ void llm::run(const run_options& o) {
   add_rows(prefill_table, "prefill", prefill, true);
   add_rows(decode_table, "decode", decode, true);
   std::string out = heading(o, t, d, i, "prompt " + std::to_string(g.prompt) + ", generate " + std::to_string(g.generate),
-                            context, memory, draft, takes_attention_rate(prefill, d)) +
+                            context, memory, draft, rates_taken_by(prefill, g.generate > 1 ? decode : prefill, d, i)) +
                     "prefill (" + std::to_string(g.batch) + " x " + std::to_string(g.prompt) + " tokens):\n" +
                     hml::format_table(prefill_table) + "\n" +
                     (g.generate > 1 ? "decode step (batch " + std::to_string(g.batch) + ", context " +

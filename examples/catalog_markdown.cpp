@@ -50,6 +50,7 @@ void figure_rows(const hml::device& d) {
   figure_row(d, "clock", d.clock);
   figure_row(d, "kernel overhead", d.kernel_overhead);
   figure_row(d, "attention rate", d.attention_rate);
+  figure_row(d, "INT4 weight rate", d.int4_weight_rate);
   for (const hml::level_description& l : d.memory) {
     const std::string name{l.name};
     figure_row(d, name + " capacity", l.capacity);

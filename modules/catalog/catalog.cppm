@@ -58,6 +58,7 @@ constexpr std::string_view mamf = "bekman-mamf";
 constexpr std::string_view azure_gemm = "azure-cublaslt-gemm";
 constexpr std::string_view hml_h100 = "hml-gpu-h100-sxm";
 constexpr std::string_view hml_h200 = "hml-gpu-h200";
+constexpr std::string_view hml_weight_only = "hml-gpu-weight-only";
 
 // Ceilings, dense; `sparse` where the vendor states a sparsity figure.
 constexpr ceiling_description vec(precision p, figure<compute_rate> dense, figure<compute_rate> achieved = {}) {
@@ -74,7 +75,7 @@ export namespace hml::devices {
 
 // Every document a catalog figure cites. `where` is what a reader types or looks for; the hardware notes
 // this catalog was collected from cite these, row by row.
-inline constexpr std::array<source, 22> sources{{
+inline constexpr std::array<source, 23> sources{{
     {h100_datasheet, "NVIDIA H100 Tensor Core GPU datasheet (specification table)",
      "archive-lib.hpctech.co.jp/gpuproduct/nvidia-h100.html"},
     {h100_pcie_brief, "NVIDIA H100 PCIe GPU product brief, PB-11133-001", "NVIDIA document PB-11133-001"},
@@ -126,6 +127,14 @@ inline constexpr std::array<source, 22> sources{{
                "cuBLASLt 13.1, PyTorch 2.11.0+cu130 (FlashAttention-2 through scaled_dot_product_attention), 2026-11-24",
      "benchmarks/gpu/measured/h100_sxm/ in this repository; the tables and the method in "
      "docs/explanation/benchmarks/gpu.md"},
+    {hml_weight_only,
+     "hetero-memory-lab's benchmarks/gpu/weight_only.py on an NVIDIA H100 80GB HBM3 (SXM5) and an H200, driver "
+     "580.159.04, PyTorch 2.11.0+cu130, 2026-11-26: tinygemm's INT4 product of one token (groups of 32), the "
+     "fastest of Llama 2's projections (70B's output projection); the A100's is derived from the H100's, scaled "
+     "by SMs x boost clock (108 x 1.41 GHz over 132 x 1.98 GHz), as the kernel's rate is its SMs' (the same on the "
+     "H100 and the H200, whose memories differ by 1.4x)",
+     "benchmarks/gpu/measured/h100_sxm/ and h200/weight_only.csv in this repository; the table and the method in "
+     "docs/explanation/benchmarks/gpu.md"},
     {hml_h200, "hetero-memory-lab's benchmarks/gpu on an NVIDIA H200 (SXM, 141 GB), driver 580.159.04, CUDA 13.0, "
                "cuBLASLt 13.1, PyTorch 2.11.0+cu130 (FlashAttention-2 through scaled_dot_product_attention), 2026-11-24",
      "benchmarks/gpu/measured/h200/ in this repository; the tables and the method in "
@@ -161,7 +170,7 @@ inline constexpr device h100_sxm{
                    measured(1402.6_TFLOPS, mamf)),
                 tc(int8, stated(1979_TFLOPS, h100_datasheet), stated(3958_TFLOPS, h100_datasheet))},
     .cores = 132, .clock = stated(1.98_GHz, lockwood_h100), .kernel_overhead = derived(4.68_us, azure_gemm),
-    .attention_rate = measured(347_TFLOPS, hml_h100),
+    .attention_rate = measured(347_TFLOPS, hml_h100), .int4_weight_rate = measured(1.924_TBps, hml_weight_only),
     .note = "FP32 = 16,896 lanes x 2 x 1.98 GHz = 66.9 TFLOP/s; tensor clock 1.83 GHz"};
 inline constexpr device h100_pcie{
     .id = "h100_pcie", .name = "NVIDIA H100 PCIe 80GB",
@@ -196,6 +205,7 @@ inline constexpr device h200{
                    measured(1366.3_TFLOPS, azure_gemm)),
                 tc(int8, stated(1979_TFLOPS, aiwiki_h200), stated(3958_TFLOPS, aiwiki_h200))},
     .cores = 132, .kernel_overhead = derived(4.14_us, azure_gemm), .attention_rate = measured(347.7_TFLOPS, hml_h200),
+    .int4_weight_rate = measured(1.991_TBps, hml_weight_only),
     .note = "bus width: sources disagree (6144-bit or 8192-bit); gpu-stream measures 3.53 TB/s, BabelStream 4.15; "
             "CUDA reports 60 MiB of L2 on the H200 measured here (50 MiB on the H100)"};
 inline constexpr device b200{
@@ -228,7 +238,8 @@ inline constexpr device a100_sxm_80gb{
                    measured(271.2_TFLOPS, mamf)),
                 tc(int8, stated(624_TFLOPS, a100_datasheet), stated(1248_TFLOPS, a100_datasheet)),
                 tc(int4, stated(1248_TFLOPS, a100_datasheet), stated(2496_TFLOPS, a100_datasheet))},
-    .cores = 108, .clock = stated(1.41_GHz, a100_datasheet), .kernel_overhead = derived(4.62_us, azure_gemm)};
+    .cores = 108, .clock = stated(1.41_GHz, a100_datasheet), .kernel_overhead = derived(4.62_us, azure_gemm),
+    .int4_weight_rate = derived(1.121_TBps, hml_weight_only)};
 inline constexpr device a100_sxm_40gb{
     .id = "a100_sxm_40gb", .name = "NVIDIA A100 SXM4 40GB",
     .memory = {{.name = "L2", .capacity = stated(40_MB, a100_datasheet)},
@@ -376,7 +387,7 @@ consteval bool catalog_is_sourced() {
     for (std::size_t j = 0; j < i; ++j) {
       if (all[j]->id == d.id) return false;
     }
-    if (!cited(d.clock) || !cited(d.kernel_overhead) || !cited(d.attention_rate)) return false;
+    if (!cited(d.clock) || !cited(d.kernel_overhead) || !cited(d.attention_rate) || !cited(d.int4_weight_rate)) return false;
     for (const level_description& l : d.memory) {
       if (!cited(l.capacity) || !cited(l.bandwidth) || !cited(l.write_bandwidth) || !cited(l.measured_bandwidth) ||
           !cited(l.latency) || !cited(l.interface.pin_rate)) {

@@ -111,6 +111,15 @@ inline constexpr std::uint64_t split_depth = 1024;
   return op.attention_work.value() > 0 && sixteen_bit && m.attention_rate.published();
 }
 
+// Whether an expected time reads this operator's weights at the machine's INT4 weight rate: a weight-only
+// INT4 product (wider activations: not W4A4 on INT4 tensor units) of up to tile_step rows, the size its rate
+// is measured at, on a machine that publishes one.
+[[nodiscard]] constexpr bool at_int4_weight_rate(const operator_cost& op, const machine_description& m,
+                                                 const precisions& types) noexcept {
+  return types.weights == precision::int4 && op.compute.type != precision::int4 && op.gemm.count > 0 &&
+         op.gemm.rows <= tile_step && m.int4_weight_rate.published();
+}
+
 enum class limit { compute, memory, link };
 
 [[nodiscard]] constexpr std::string_view to_string(limit l) noexcept {
@@ -124,7 +133,8 @@ enum class limit { compute, memory, link };
 
 // One operator on the machine: its intensity, the time its FLOP and its bytes take at the achieved rates
 // (in an expected time, a product's FLOP tiled into waves, a fused prefill's attention as its causal tiles at
-// the machine's attention rate), the link time, its kernels' overhead (expected time
+// the machine's attention rate, a weight-only INT4 product's weights at its INT4 weight rate), the link time,
+// its kernels' overhead (expected time
 // only), its time (max of compute and memory, plus the link and the overhead) and what binds it.
 struct operator_time {
   operator_cost op{};
@@ -170,6 +180,12 @@ namespace detail {
       r.compute_time = op.attention_work / (m.attention_rate.value * o.achieved.compute);
     } else if (op.compute.unit == compute_unit::tensor) {
       r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
+    }
+    if (at_int4_weight_rate(op, m, o.types)) {
+      // Its weights at the rate where that is slower than the memory (scaled as every roof is); the rest of its
+      // bytes at the memory's.
+      const data_rate rate = m.int4_weight_rate.value * o.achieved.memory;
+      if (rate < streaming.bandwidth) r.memory_time += op.weights / rate - op.weights / streaming.bandwidth;
     }
     if (op.link_messages == 0) r.overhead = op.repeats * kernel_overhead_of(m);  // one kernel a run
   }

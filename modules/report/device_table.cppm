@@ -53,6 +53,7 @@ inline std::vector<std::string_view> cited_keys(const device& d) {
   cite(d.clock);
   cite(d.kernel_overhead);
   cite(d.attention_rate);
+  cite(d.int4_weight_rate);
   return keys;
 }
 

@@ -114,6 +114,24 @@ struct level_problem {
          "for the same path; give one";
 }
 
+// An INT4 weight rate is a kernel's rate below main memory's bandwidth: above the faster of its stated and
+// measured figures it would never bind, and below 1 % of them a unit's prefix slipped. Main memory without a
+// bandwidth: nothing to hold it against.
+[[nodiscard]] inline std::string int4_weight_rate_problem(const machine_description& m) {
+  if (!m.int4_weight_rate.published() || m.memory.empty()) return {};
+  const level_description& main = m.memory.back();
+  const data_rate stated = main.bandwidth.published() ? main.bandwidth.value : data_rate{};
+  const data_rate memory = main.measured_bandwidth.published() ? std::max(stated, main.measured_bandwidth.value) : stated;
+  if (memory.value() <= 0) return {};
+  if (m.int4_weight_rate.value > memory)
+    return round_trip_text(m.int4_weight_rate.value) + " is above main memory's " + round_trip_text(memory) +
+           ": the rate is a dequantizing kernel's below the memory's, where it binds";
+  if (m.int4_weight_rate.value < least_share * memory)
+    return round_trip_text(m.int4_weight_rate.value) + " is less than 1 % of main memory's " + round_trip_text(memory) +
+           ": check the unit's prefix";
+  return {};
+}
+
 // Main memory is shared by the cores: every model divides its bandwidth among them.
 [[nodiscard]] inline std::string main_memory_scope_problem(const level_description& main) {
   return main.scope == sharing::per_core ? "main memory (the last level) is shared by the cores" : std::string{};

@@ -64,12 +64,11 @@ namespace {
 
 using fields = detail::yaml_fields<machine_file_error>;
 
-
 constexpr std::int64_t most_cores = max_cores;
 
 // The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
-constexpr std::array<std::string_view, 16> machine_fields{
-    "id",       "name",   "note",    "cores",  "clock",             "kernel_overhead", "attention_rate", "cacheline",
+constexpr std::array<std::string_view, 17> machine_fields{
+    "id", "name", "note", "cores", "clock", "kernel_overhead", "attention_rate", "int4_weight_rate", "cacheline",
     "write_allocate", "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths", "domains"};
 
 class machine_reader {
@@ -255,6 +254,7 @@ private:
               "must be from 1 ns to 1 ms (a kernel's fixed cost is microseconds), not " + round_trip_text(m.kernel_overhead.value));
     }
     m.attention_rate = a_figure<compute_rate>(node, field, "attention_rate");
+    m.int4_weight_rate = a_figure<data_rate>(node, field, "int4_weight_rate");
     m.cacheline_bytes = power_of_two_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
     m.write_allocate = r_.boolean(node, field, "write_allocate", m.write_allocate);
     m.layer_condition_share = r_.number(node, field, "layer_condition_share", m.layer_condition_share, 1e-3, 1);
@@ -416,6 +416,7 @@ private:
     const std::string main_field = fields::item(memory_field, levels.size() - 1);
     refuse(main_node, main_field, "upstream", detail::main_memory_rate_problem(m));
     refuse(main_node, main_field, "scope", detail::main_memory_scope_problem(main));
+    refuse(node, field, "int4_weight_rate", detail::int4_weight_rate_problem(m));
     out_.machines.push_back(&out_.machine_store.emplace_back(m));
   }
 

@@ -93,6 +93,7 @@ public:
     put(out, "clock", m.clock);
     put(out, "kernel_overhead", m.kernel_overhead);
     put(out, "attention_rate", m.attention_rate);
+    put(out, "int4_weight_rate", m.int4_weight_rate);
     const machine_description defaults{};
     if (m.cacheline_bytes != defaults.cacheline_bytes) out["cacheline"] = std::to_string(m.cacheline_bytes) + " B";
     if (m.write_allocate != defaults.write_allocate) out["write_allocate"] = m.write_allocate;

@@ -169,6 +169,16 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "attention_rate: 0 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 26),
             "m.yaml:4: attention_rate: ");
   EXPECT_EQ(error_of(head + "attention_rate: 347 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
+  // An INT4 weight rate is a kernel's below main memory's bandwidth (the faster of stated and measured), and
+  // more than 1 % of it.
+  const std::string hbm = "memory: [{name: HBM, bandwidth: 3.35 TB/s, measured_bandwidth: 2.97 TB/s}]\n";
+  EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 TB/s\n" + hbm), "accepted");
+  EXPECT_EQ(error_of(head + "int4_weight_rate: 3.4 TB/s\n" + hbm),
+            "m.yaml:4: int4_weight_rate: 3.4 TB/s is above main memory's 3.35 TB/s: the rate is a dequantizing "
+            "kernel's below the memory's, where it binds");
+  EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 GB/s\n" + hbm),
+            "m.yaml:4: int4_weight_rate: 1.924 GB/s is less than 1 % of main memory's 3.35 TB/s: check the unit's prefix");
+  EXPECT_EQ(error_of(head + "int4_weight_rate: 1.9 TFLOP/s\n" + hbm).substr(0, 28), "m.yaml:4: int4_weight_rate: ");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // A path is given on the level it comes from: none on the first, and main memory's is half duplex.
