@@ -371,6 +371,8 @@ class machine_files {
   hml::link link_of(const hml::link_description& own);
   // The models' figures (`--figures`); without it a machine is taken as it is, every figure its own.
   void use(hml::basis figures) noexcept { figures_ = figures; }
+  // Whether --figures stated was chosen.
+  [[nodiscard]] bool stated() const noexcept { return figures_ == hml::basis::datasheet; }
   // A file whole, for `hml devices FILE`: a machine file as it is (several machines, links and systems, as
   // `hml devices SYSTEM --format yaml` writes them), with `machine` set where it holds one machine (on the
   // chosen figures); an older format's file is its one machine.

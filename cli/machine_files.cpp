@@ -80,6 +80,23 @@ std::string figures_taken(const hml::machine_description& own, const hml::machin
          taken + "; --figures stated takes the datasheet's";
 }
 
+// Under --figures stated, the figures a machine gives as its own (a level's bandwidth, a ceiling's peak) but
+// tags as measurements (a probe's file, a kerncraft machine): there is no datasheet figure beside them, so
+// they are taken, and a note says so.
+std::string measurements_as_stated(const hml::machine_description& own) {
+  std::string taken;
+  const auto add = [&](std::string_view what, const auto& figure) {
+    if (figure.kind != hml::provenance::measured) return;
+    taken += (taken.empty() ? "" : ", ") + std::string{what} + " " + quantity_text(figure.value);
+  };
+  for (const hml::level_description& l : own.memory) add(l.name, l.bandwidth);
+  for (const hml::ceiling_description& c : own.compute)
+    add(c.variant.empty() ? std::string{hml::to_string(c.kind())} : std::string{c.variant}, c.dense);
+  if (taken.empty()) return taken;
+  return std::string{own.id.empty() ? own.name : own.id} + ": --figures stated takes measurements where no datasheet "
+         "figure is given: " + taken;
+}
+
 }  // namespace
 
 const hml::machine_description& machine_files::machine(std::string_view option, const std::string& text) {
@@ -118,6 +135,9 @@ hml::link machine_files::link(std::string_view option, const std::string& text) 
 const hml::machine_description& machine_files::view_of(const hml::machine_description& own) {
   // Unchosen, the machine as it is (`hml devices` writes it so). The datasheet's view is its own figures, less
   // the measured stream mixes where main memory states a bandwidth of its own (hml::with_figures).
+  if (figures_ == hml::basis::datasheet) {
+    if (std::string taken = measurements_as_stated(own); !taken.empty()) note(std::move(taken));
+  }
   if (!figures_ || (*figures_ == hml::basis::datasheet && own.memory_bandwidths.empty())) return own;
   const hml::machine_description& view = views_.emplace_back(hml::with_figures(own, *figures_), &own).first;
   if (std::string taken = figures_taken(own, view); !taken.empty()) note(std::move(taken));
@@ -307,6 +327,13 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
       if (r.label == d.id) throw input_error("--machine: '" + r.label + "' is given twice");
     }
     require_main_memory_bandwidth("--machine", name, d);
+    // A peak that only a measurement gives is gone under --figures stated, which is then the cause.
+    const hml::ceiling_description* chosen = hml::find_ceiling(d, hml::kind_for(d, precision));
+    if (options.files.stated() && chosen != nullptr && !chosen->dense.published() && chosen->measured.published()) {
+      throw input_error("--precision, --figures stated: " + file_named(name) + std::string{d.name} + " states no " +
+                        std::string{hml::to_string(chosen->kind())} + " peak, only a measured one; give its datasheet "
+                        "peak, or leave --figures stated out");
+    }
     // A precision the machine publishes no peak for is --precision's fault.
     const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
     roofs.push_back({std::string{d.id},

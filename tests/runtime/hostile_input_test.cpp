@@ -1572,6 +1572,44 @@ TEST(HostileInput, ATwentyFourthTrialsFindingsAreTiesAndStated) {
   EXPECT_NE(hml_run_with(job, {"100GB"}).out.find("verdict: run on the host"), std::string::npos);
 }
 
+// The twenty-sixth trial found --figures stated taking, without a word, a level's bandwidth or a ceiling's peak
+// that the file tags as measured (there being no datasheet figure beside it), and blaming --precision with
+// "publishes no FP32 peak; it has ... fp32" where a peak was only measured. Now the first is said in a note
+// and the second names --figures stated as the cause.
+TEST(HostileInput, ATwentySixthTrialsFindingsAreSaid) {
+  const scratch_directory dir;
+  const std::string h100 = catalog_file("h100_sxm");
+  const std::string ops = dir.file("ops.csv", "name,flops,memory_bytes\nk,1e12,1e11\n").string();
+  const fs::path bandwidth_measured = dir.file(
+      "bw.yaml", replaced(replaced(h100, "    bandwidth: {value: 3.35 TB/s, kind: stated, source: nvidia-h100-datasheet}\n", ""),
+                          "measured_bandwidth: {value: 2.97 TB/s", "bandwidth: {value: 2.97 TB/s"));
+  const outcome taken = hml_run({"roofline", "--machine", bandwidth_measured.string(), "--precision", "fp32", "--figures",
+                                 "stated", "--ops", ops});
+  ASSERT_EQ(taken.status, 0) << taken.err;
+  EXPECT_NE(taken.out.find("2.97 TB/s, ridge 22.56 FLOP/B"), std::string::npos) << taken.out;
+  EXPECT_NE(taken.err.find("hml: note: h100_sxm: --figures stated takes measurements where no datasheet figure is given: "
+                           "HBM3 2.97 TB/s\n"),
+            std::string::npos)
+      << taken.err;
+  // The catalog's kerncraft machine gives its memory's bandwidth as a measurement too.
+  EXPECT_NE(hml_run({"roofline", "--machine", "snb_e5_2680", "--precision", "fp64", "--figures", "stated", "--ops", ops})
+                .err.find("snb_e5_2680: --figures stated takes measurements where no datasheet figure is given: MEM "),
+            std::string::npos);
+  // By the measurements (the default) there is nothing to say.
+  EXPECT_EQ(hml_run({"roofline", "--machine", bandwidth_measured.string(), "--precision", "fp32", "--ops", ops})
+                .err.find("takes measurements where no datasheet figure"),
+            std::string::npos);
+  const fs::path fp32_measured = dir.file(
+      "fp32.yaml", replaced(h100, "    dense: {value: 67 TFLOP/s, kind: stated, source: nvidia-h100-datasheet}\n"
+                                  "    measured: {value: 64.3 TFLOP/s",
+                            "    measured: {value: 64.3 TFLOP/s"));
+  expect_input_error(hml_run({"roofline", "--machine", fp32_measured.string(), "--precision", "fp32", "--figures", "stated",
+                              "--ops", ops}),
+                     "--precision, --figures stated: " + fp32_measured.string() +
+                         ": NVIDIA H100 SXM5 80GB states no FP32 peak, only a measured one; give its datasheet peak, or "
+                         "leave --figures stated out");
+}
+
 // The eighteenth trial found JSON writing counts as 2.0 where the CSV writes 2: a whole number is an integer
 // in both, and a fraction or -0 stays a double.
 TEST(HostileInput, JsonWritesWholeNumbersAsIntegers) {
