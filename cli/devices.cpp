@@ -61,9 +61,15 @@ std::string figure_text(const hml::figure<Q>& f, const citations& cite) {
   return quantity_text(f.value) + cite.tag(f);
 }
 
+// A capacity as its datasheet gives it: in binary prefixes where it is a whole number of one and not of the
+// decimal one (a 32 KiB L1, a 20 MiB L3), else in decimal (80 GB), as docs/explanation/conventions.md says.
+std::string capacity_text(const hml::figure<hml::data_size>& f, const citations& cite) {
+  return hml::to_string(f.value, {.number = hml::general(4), .prefixes = hml::prefix_system::automatic}) + cite.tag(f);
+}
+
 std::string level_text(const hml::level_description& l, const citations& cite) {
   std::vector<std::string> parts;
-  if (l.capacity.published()) parts.push_back(figure_text(l.capacity, cite));
+  if (l.capacity.published()) parts.push_back(capacity_text(l.capacity, cite));
   if (l.bandwidth.published()) parts.push_back(figure_text(l.bandwidth, cite));
   if (l.write_bandwidth.published()) parts.push_back("write " + figure_text(l.write_bandwidth, cite));
   if (l.measured_bandwidth.published()) parts.push_back(figure_text(l.measured_bandwidth, cite));

@@ -70,6 +70,10 @@ inline std::string text(hml::duration t) { return hml::to_string(t, {.number = h
 inline std::string text(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 inline std::string text(hml::data_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 inline std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
+// A count and its noun, singular for one: "1 step", "2 steps".
+inline std::string counted(std::uint64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string{n == 1 ? one : many};
+}
 inline std::string number(double x, int digits = 4) {
   return std::string{hml::format_number(x, hml::general(digits)).view()};
 }
@@ -125,9 +129,12 @@ struct rates_taken {
 // Which time is computed, as the output says it: "expected (128 x 128 tiles in waves over 132 SMs, 4.68 us a
 // kernel)" or "ideal bound"; the machine's rates named where an operator takes them.
 std::string estimate_text(const hml::machine_description& d, const hml::inference_options& i, rates_taken taken);
-// Every compute kind the steps of `g` use must have a peak on the machine: says which does not, and what it has.
+// Every compute kind the steps of `g` use (of the step `s`) must have a peak on the machine: says which does
+// not, and what it has.
 void check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                       const hml::inference_options& i);
+void check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
+                           const hml::inference_options& i);
 
 // One run of the options: its steps, generation, serving figures and memory, as a table, CSV or JSON.
 void run(const run_options& o);

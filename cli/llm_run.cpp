@@ -83,9 +83,8 @@ std::string pipeline_line(const hml::transformer& t, const hml::inference_option
   const std::uint64_t largest = (batch + count - 1) / count;
   return "pipeline: " + std::to_string(p.stages) + " stages of " + layers + " layers" +
          (i.tensor_parallel > 1 ? ", " + std::to_string(i.tensor_parallel) + " devices each" : std::string{}) + "; " +
-         std::to_string(count) + (count == 1 ? " micro-batch" : " micro-batches") + " of " +
-         (largest * count == batch ? std::to_string(largest) : "up to " + std::to_string(largest)) +
-         (largest == 1 ? " sequence" : " sequences") + " a step; hand-offs at " + quantity_text(p.link.bandwidth.rate) +
+         llm::counted(count, "micro-batch", "micro-batches") + " of " + (largest * count == batch ? "" : "up to ") +
+         llm::counted(largest, "sequence", "sequences") + " a step; hand-offs at " + quantity_text(p.link.bandwidth.rate) +
          " per direction, " + text(p.link.latency) + " latency\n";
 }
 
@@ -159,8 +158,8 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
          " " + text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " + text(memory.total()) +
          (capacity_known ? " of " + memory_limit(d, i) + (fits_beside(t, draft, o.batch, context, d, i) ? " (fits; " : " (does NOT fit; ") +
-                               std::to_string(largest_beside(t, draft, context, d, i)) + " sequences of " +
-                               std::to_string(context) + " tokens at most)"
+                               llm::counted(largest_beside(t, draft, context, d, i), "sequence", "sequences") + " of " +
+                               llm::counted(context, "token", "tokens") + " at most)"
                          : std::string{" (the device publishes no capacity)"}) +
          "\n\n";
 }
@@ -334,12 +333,13 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                      const hml::inference_options& i) {
   const std::uint64_t n = *o.context;
   llm::check_learned_positions(t, n, lengths_against_table(o, "--context"));
-  check_option("--batch, --context", [&] {
+  // Its memory counts the prefill of the context (memory_needed's heaviest step); a batch of one is no cause.
+  check_option(o.batch > 1 ? "--batch, --context" : "--context", [&] {
     hml::validate_memory_counts(t, o.batch, n, i);  // the step's counts, and those of its memory
     hml::validate_context(t, n);
   });
   llm::note_past_max_positions(t, n);
-  llm::check_precisions(t, {o.batch, 1, 1}, d, i);
+  llm::check_step_precisions(t, hml::decode_step(o.batch, n), d, i);  // the step alone: no prefill runs
   const hml::step_analysis step = hml::analyze_step(t, hml::decode_step(o.batch, n), d, i);
   if (!o.as_kernels.empty()) {
     if (o.as_kernels != "decode") throw input_error("--as-kernels, --context: --context runs one decode step; give --as-kernels decode");
@@ -491,7 +491,7 @@ void llm::run(const run_options& o) {
                                     : std::string{"no decode step: the one token generated comes from the prefill\n"}) +
                     "time to first token: " + text(run.prefill.value) + "\n";
   if (g.generate > 1) {
-    out += "decode: " + text(run.decode.value) + " for " + std::to_string(g.generate - 1) + " steps, " +
+    out += "decode: " + text(run.decode.value) + " for " + llm::counted(g.generate - 1, "step", "steps") + ", " +
            text(run.decode_per_token.value) + " per token, " + llm::token_rate_text(run.decode_throughput.per_second) +
            " tokens/s\n";
   }
@@ -551,21 +551,25 @@ std::string options_choosing(const hml::transformer& t, const hml::step_shape& s
 
 }  // namespace
 
+void llm::check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
+                                const hml::inference_options& i) {
+  for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
+    if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
+    const hml::precision p = op.compute.type;
+    if (p != i.types.weights && p != i.types.activations && p != i.types.kv_cache)  // no option would change it
+      throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
+                        " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
+                        hml::kinds_it_has(d) + "; give a machine with one");
+    throw input_error(options_choosing(t, s, i, op) + ": " + std::string{d.name} + " publishes no " +
+                      std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
+                      hml::kinds_it_has(d));
+  }
+}
+
 void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
                            const hml::inference_options& i) {
-  for (const hml::step_shape& s : {hml::prefill_step(g.batch, g.prompt), hml::decode_step(g.batch, g.prompt + 1)}) {
-    for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
-      if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
-      const hml::precision p = op.compute.type;
-      if (p != i.types.weights && p != i.types.activations && p != i.types.kv_cache)  // no option would change it
-        throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
-                          " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
-                          hml::kinds_it_has(d) + "; give a machine with one");
-      throw input_error(options_choosing(t, s, i, op) + ": " + std::string{d.name} + " publishes no " +
-                        std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
-                        hml::kinds_it_has(d));
-    }
-  }
+  check_step_precisions(t, hml::prefill_step(g.batch, g.prompt), d, i);
+  check_step_precisions(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
 }
 
 // A type an inference stores its weights, activations or KV cache in: the precisions --help lists. FP64 is

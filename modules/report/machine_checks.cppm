@@ -38,9 +38,13 @@ inline constexpr double most_flop_per_core_cycle = 262144;
   if (cores == 0 || !clock.published() || !peak.published() || peak.kind == provenance::measured) return {};
   const double per_core_cycle = in(peak.value / (cores * clock.value), flop);
   if (per_core_cycle >= least_flop_per_core_cycle && per_core_cycle <= most_flop_per_core_cycle) return {};
-  return round_trip_text(peak.value) + " is " + to_string(per_core_cycle * flop) + " a cycle for each of " +
-         std::to_string(cores) + (cores == 1 ? " core" : " cores") + " at " + round_trip_text(clock.value) +
-         "; a core does 1 to 262144 FLOP a cycle: check cores, clock and the peak's unit";
+  // Near an edge, ten digits: a figure just outside the range does not print as the edge (0.99996 as 1).
+  const bool near_edge = per_core_cycle < least_flop_per_core_cycle ? per_core_cycle > 0.999 * least_flop_per_core_cycle
+                                                                    : per_core_cycle < 1.001 * most_flop_per_core_cycle;
+  const work per_cycle = per_core_cycle * flop;
+  return round_trip_text(peak.value) + " is " + (near_edge ? to_string(per_cycle, {.number = general(10)}) : to_string(per_cycle)) +
+         " a cycle for each of " + std::to_string(cores) + (cores == 1 ? " core" : " cores") + " at " +
+         round_trip_text(clock.value) + "; a core does 1 to 262144 FLOP a cycle: check cores, clock and the peak's unit";
 }
 
 // A measurement runs at most at the datasheet's peak, give or take a clock above its stated one, and at more

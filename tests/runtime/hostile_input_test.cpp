@@ -1610,6 +1610,39 @@ TEST(HostileInput, ATwentySixthTrialsFindingsAreSaid) {
                          "leave --figures stated out");
 }
 
+// The twenty-sixth trial's smaller findings: hml devices printed a 32 KiB L1 as "32.77 kB" (the conventions
+// choose binary prefixes for whole binary sizes), and a peak just below 1 FLOP a cycle for each core was
+// refused as "1 FLOP a cycle ... a core does 1 to 262144".
+TEST(HostileInput, ATwentySixthTrialsMessagesReadRight) {
+  const outcome snb = hml_run({"devices", "snb_e5_2680"});
+  ASSERT_EQ(snb.status, 0) << snb.err;
+  EXPECT_NE(snb.out.find("  L1: 32 KiB [1], per core\n  L2: 256 KiB [1]"), std::string::npos) << snb.out;
+  EXPECT_NE(hml_run({"devices", "h100_sxm"}).out.find("  HBM3: 80 GB [3]"), std::string::npos);
+  const scratch_directory dir;
+  const std::string edited = replaced(catalog_file("h100_sxm"),
+                                      "    dense: {value: 34 TFLOP/s, kind: stated, source: nvidia-h100-datasheet}\n"
+                                      "    measured: {value: 32.57 TFLOP/s, kind: measured, source: hml-gpu-h100-sxm}",
+                                      "    dense: 261.35 GFLOP/s");
+  expect_input_error(hml_run({"devices", dir.file("slow.yaml", edited).string()}),
+                     "compute[0].dense: 261.35 GFLOP/s is 0.9999617386 FLOP a cycle for each of 132 cores at 1.98 GHz");
+}
+
+// The twenty-fifth trial (hml llm by hand) found messages that blame what the run does not do: a --context run
+// (one decode step) refused for the prefill's attention and for --batch, which was not given, and "1 steps".
+TEST(HostileInput, ATwentyFifthTrialsMessagesBlameWhatRuns) {
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--activations", "int4", "--context", "100"}),
+                     "--activations: NVIDIA H100 SXM5 80GB publishes no INT4 tensor peak (for the attention (decode)); ");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "500000000"}),
+                     "hml: error: --context: the sizes are too large to count");  // --batch was not given
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "500000000", "--batch", "2"}),
+                     "--batch, --context: the sizes are too large to count");
+  EXPECT_NE(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "1"}).out.find("sequences of 1 token at most)"),
+            std::string::npos);
+  const outcome two = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--generate", "2"});
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_NE(two.out.find(" for 1 step, "), std::string::npos) << two.out;
+}
+
 // The eighteenth trial found JSON writing counts as 2.0 where the CSV writes 2: a whole number is an integer
 // in both, and a fraction or -0 stays a double.
 TEST(HostileInput, JsonWritesWholeNumbersAsIntegers) {
