@@ -17,13 +17,13 @@ checked against the BF16 product of its dequantized weights (relative_error)."""
 import argparse
 import csv
 import math
-import statistics
 import time
 
 import torch
 import torch.nn.functional as F
 
-TRIALS = 7
+from attention import median_seconds  # the median of 7 trials of at least 20 ms each, timed with CUDA events
+
 LEAST_BYTES = 512e6
 # Llama 2's projections as gpt-fast's model lays them out (out features, in features).
 MODELS = {
@@ -32,27 +32,6 @@ MODELS = {
     "llama-2-70b": {"wqkv": (10240, 8192), "wo": (8192, 8192), "w1": (28672, 8192), "w3": (28672, 8192),
                     "w2": (8192, 28672), "output": (32000, 8192)},
 }
-
-
-def median_seconds(run, least_seconds=0.02):
-    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    run()
-    torch.cuda.synchronize()
-    start.record()
-    run()
-    stop.record()
-    stop.synchronize()
-    once = max(start.elapsed_time(stop) * 1e-3, 1e-6)
-    repeats = max(1, min(200, int(least_seconds / once)))
-    times = []
-    for _ in range(TRIALS):
-        start.record()
-        for _ in range(repeats):
-            run()
-        stop.record()
-        stop.synchronize()
-        times.append(start.elapsed_time(stop) * 1e-3 / repeats)
-    return statistics.median(times)
 
 
 def per_product_seconds(product, x, operands):
