@@ -10,6 +10,9 @@ times one token (M = 1) in BF16 activations with its weights
 - in int4 with a BF16 scale and zero point a group of 32 (and of 128): gpt-fast's WeightOnlyInt4Linear,
   `_weight_int4pack_mm` (tinygemm) on weights packed by `_convert_weight_to_int4pack` with 8 inner k-tiles.
 
+`--rows 2,4,...` times the BF16 and INT4 products of more rows (tokens) instead, to show how far one row's
+rate holds (weight_only_rows.csv).
+
 A time is one product's share of a CUDA graph's replay over enough copies of the weights (at least 512 MB in
 all, ten times the H100's L2) that each product reads its weights from HBM, as a whole model's decode step does;
 the median of 7 trials timed with CUDA events after a warm-up. The inputs are random; each quantized product is
@@ -115,7 +118,10 @@ def main():
     parser.add_argument("--tiny", action="store_true", help="one small matrix: checks that the script runs")
     parser.add_argument("--profile", action="store_true",
                         help="run each kernel of two matrices once inside an NVTX range 'measure' (for ncu), time none")
+    parser.add_argument("--rows", default="1",
+                        help="the products' rows (tokens), comma-separated; the INT8 products run at 1 alone")
     args = parser.parse_args()
+    rows = [int(r) for r in args.rows.split(",")]
     import torch._dynamo.config as dynamo
     import torch._inductor.config as inductor  # gpt-fast's settings
     dynamo.recompile_limit = 64  # one compiled product a shape: twelve shapes
@@ -135,17 +141,17 @@ def main():
                       "copies", "seconds", "relative_error", "torch"])
 
         def record(model, matrix, n, k, fmt, group, kernel, weight_bytes, scale_bytes, copies, seconds, error):
-            out.writerow([model, matrix, 1, n, k, fmt, group, kernel, weight_bytes, scale_bytes, copies,
+            out.writerow([model, matrix, x.shape[0], n, k, fmt, group, kernel, weight_bytes, scale_bytes, copies,
                           f"{seconds:.9g}", f"{error:.3g}", torch.__version__])
             f.flush()
             rate = (weight_bytes + scale_bytes) / seconds / 1e9
-            print(f"weight_only: {model} {matrix} {n}x{k} {fmt:>4} g{group:<3} {kernel:<22} {seconds * 1e6:8.2f} us "
-                  f"{rate:7.1f} GB/s  error {error:.2g}", flush=True)
+            print(f"weight_only: {model} {matrix} {x.shape[0]}x{n}x{k} {fmt:>4} g{group:<3} {kernel:<22} "
+                  f"{seconds * 1e6:8.2f} us {rate:7.1f} GB/s  error {error:.2g}", flush=True)
 
         for model, matrices in models.items():
-            for matrix, (n, k) in matrices.items():
+            for matrix, (n, k), m in ((mat, shape, m) for mat, shape in matrices.items() for m in rows):
                 w = torch.randn(n, k, device="cuda", dtype=torch.float32) * 0.02
-                x = torch.randn(1, k, device="cuda", dtype=torch.bfloat16)
+                x = torch.randn(m, k, device="cuda", dtype=torch.bfloat16)
                 reference = x.float() @ w.t()
 
                 def bf16():
@@ -179,6 +185,10 @@ def main():
                     attempt(f"{model} {matrix} int4 g{group}", lambda: int4(group))
                     torch.cuda.empty_cache()
 
+                if m > 1:  # the INT8 products at one row alone
+                    del w, reference
+                    torch.cuda.empty_cache()
+                    continue
                 scales = (w.abs().amax(dim=1) / 127).clamp(min=1e-8)
                 w8 = (w / scales[:, None]).round().clamp(-128, 127).to(torch.int8)
                 scales = scales.to(torch.bfloat16)

@@ -134,8 +134,8 @@ enum class limit { compute, memory, link };
 // One operator on the machine: its intensity, the time its FLOP and its bytes take at the achieved rates
 // (in an expected time, a product's FLOP tiled into waves, a fused prefill's attention as its causal tiles at
 // the machine's attention rate, a weight-only INT4 product's weights at its INT4 weight rate), the link time,
-// its kernels' overhead (expected time
-// only), its time (max of compute and memory, plus the link and the overhead) and what binds it.
+// its kernels' overhead (expected time only), its time (max of compute and memory, plus the link and the
+// overhead) and what binds it.
 struct operator_time {
   operator_cost op{};
   arithmetic_intensity intensity{};
