@@ -154,7 +154,7 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
            figure_text(d.attention_rate, cite) + "\n";
   }
   if (d.int4_weight_rate.published()) {
-    out += "INT4 weight rate (a weight-only INT4 product of up to 16 rows, tinygemm, groups of 32): " +
+    out += "INT4 weight rate (a weight-only INT4 product, tinygemm, groups of 32): " +
            figure_text(d.int4_weight_rate, cite) + "\n";
   }
   out += "memory, fastest first (the last is main memory):\n";

@@ -395,7 +395,7 @@ std::string llm::estimate_text(const hml::machine_description& d, const hml::inf
                                                              : std::string{"no kernel overhead published"};
   const std::string rates =
       (taken.attention ? ", prefill attention at " + text(d.attention_rate.value) + " on its causal tiles" : "") +
-      (taken.int4_weights ? ", INT4 weights of up to 16 rows at " + text(d.int4_weight_rate.value) : std::string{});
+      (taken.int4_weights ? ", INT4 weights at " + text(d.int4_weight_rate.value) : std::string{});
   return "expected (" + tiles + ", " + overhead + rates + "; --bound for the ideal bound)";
 }
 

@@ -214,8 +214,8 @@ struct machine_description {
   // computes (hml::causal_tile_work), as measured at a long sequence; the expected time of hml.transformer
   // takes fused prefill attention at it. Not published: the bound's rule (every score at the tensor peak).
   figure<compute_rate> attention_rate{};
-  // The rate a weight-only INT4 product of up to 16 rows reads its stored weights at (scales and zero points
-  // included; gpt-fast's tinygemm kernel, groups of 32), where its dequantizing binds below main memory's
+  // The rate a weight-only INT4 product reads its stored weights at (scales and zero points included;
+  // gpt-fast's tinygemm kernel, groups of 32, one row), where its dequantizing binds below main memory's
   // bandwidth: the H100 and the H200, whose memories differ by 1.4x, read at the same rate. The expected
   // time of hml.transformer takes such products' weights at it. Not published: main memory's bandwidth.
   figure<data_rate> int4_weight_rate{};

@@ -112,12 +112,13 @@ inline constexpr std::uint64_t split_depth = 1024;
 }
 
 // Whether an expected time reads this operator's weights at the machine's INT4 weight rate: a weight-only
-// INT4 product (wider activations: not W4A4 on INT4 tensor units) of up to tile_step rows, the size its rate
-// is measured at, on a machine that publishes one.
+// INT4 product (wider activations: not W4A4 on INT4 tensor units), of any rows, on a machine that publishes
+// one. The rate is one row's; more rows take longer still (tinygemm turns compute-bound at about 30 TFLOP/s
+// from 4 rows on an H100), which the expected time does not know: docs/explanation/transformer-conventions.md.
 [[nodiscard]] constexpr bool at_int4_weight_rate(const operator_cost& op, const machine_description& m,
                                                  const precisions& types) noexcept {
   return types.weights == precision::int4 && op.compute.type != precision::int4 && op.gemm.count > 0 &&
-         op.gemm.rows <= tile_step && m.int4_weight_rate.published();
+         m.int4_weight_rate.published();
 }
 
 enum class limit { compute, memory, link };

@@ -130,21 +130,17 @@ TEST(LlmCli, TheTimeLineSaysWhichEstimate) {
                              "attention at 347 TFLOP/s on its causal tiles; --bound for the ideal bound)\n"),
             std::string::npos)
       << catalog.out;
-  // A weight-only INT4 decode step of up to 16 sequences takes the machine's INT4 weight rate, and says so; 32
-  // sequences do not.
-  const auto int4 = [](std::initializer_list<std::string> more) {
-    return llm({"--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--weights", "int4", "--weight-group", "32",
-                "--activations", "bf16", "--context", "512"},
-               more);
-  };
-  const outcome at_rate = int4({});
+  // A weight-only INT4 decode step takes the machine's INT4 weight rate, and says so; INT8 weights do not.
+  const outcome at_rate = llm({"--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--weights", "int4", "--weight-group",
+                               "32", "--activations", "bf16", "--context", "512"});
   EXPECT_NE(at_rate.out.find("\ntime: expected (128 x 128 tiles, K split past 1024, in waves over 108 SMs, 4.62 us a kernel, "
-                             "INT4 weights of up to 16 rows at 1.121 TB/s; --bound for the ideal bound)\n"),
+                             "INT4 weights at 1.121 TB/s; --bound for the ideal bound)\n"),
             std::string::npos)
       << at_rate.out;
-  const outcome batch_32 = int4({"--batch", "32"});
-  ASSERT_EQ(batch_32.status, 0) << batch_32.err;
-  EXPECT_EQ(batch_32.out.find("INT4 weights of up to 16 rows"), std::string::npos) << batch_32.out;
+  const outcome int8 = llm({"--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--weights", "int8", "--activations",
+                            "bf16", "--context", "512"});
+  ASSERT_EQ(int8.status, 0) << int8.err;
+  EXPECT_EQ(int8.out.find("INT4 weights at"), std::string::npos) << int8.out;
   const outcome file = llm({"--model", "llama-2-7b", "--machine", my_gpu});
   EXPECT_NE(file.out.find("\ntime: expected (128 x 128 tiles, K split past 1024, in waves over 108 SMs, no kernel overhead published; "),
             std::string::npos)
