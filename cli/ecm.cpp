@@ -337,8 +337,10 @@ void run(const ecm_options& o) {
   out += "\n" + hml::format_table(levels);
   out += layer_conditions(r, c);
   out += r.saturation_cores > 0
-             ? "\nmemory saturates at n_s = ceil(" + cy(r.time) + " / " + cy(r.transfers.back().time) +
-                   ") = " + whole_count(r.saturation_cores) + " cores\n"
+             ? std::string{r.saturation_cores > cores ? "\nmemory would saturate" : "\nmemory saturates"} +
+                   " at n_s = ceil(" + cy(r.time) + " / " + cy(r.transfers.back().time) + ") = " +
+                   whole_count(r.saturation_cores) + " cores" +
+                   (r.saturation_cores > cores ? ", more than the " + std::to_string(cores) + " here" : std::string{}) + "\n"
              : "\nno line comes from main memory: no saturation\n";
   hml::table scaling{{"cores", "cy/CL (chip)", "iterations/s", "FLOP/s"}, {}};
   for (unsigned n = 1; n <= cores; ++n) {
@@ -363,8 +365,9 @@ void run(const ecm_options& o) {
            (r.flop_per_cacheline == 0 ? std::string{"no FLOP"}
             : !hml::has_flop_precision(*kernel)
                 ? "its " + std::to_string(hml::element_bytes(*kernel)) + "-byte elements are neither single nor double precision"
-                : "the machine states no " + std::string{hml::to_string(hml::flop_precision(*kernel))} +
-                      " peak or no main-memory bandwidth") +
+                : !hml::bandwidth_of(hml::main_memory(c), hml::basis::datasheet).published()
+                    ? std::string{"the machine states no main-memory bandwidth"}
+                    : "the machine states no " + std::string{hml::to_string(hml::flop_precision(*kernel))} + " peak") +
            "\n";
   }
   emit(o.output, out);

@@ -92,6 +92,9 @@ std::string measurements_as_stated(const hml::machine_description& own) {
   for (const hml::level_description& l : own.memory) add(l.name, l.bandwidth);
   for (const hml::ceiling_description& c : own.compute)
     add(c.variant.empty() ? std::string{hml::to_string(c.kind())} : std::string{c.variant}, c.dense);
+  // Its stream mixes stay beside such a bandwidth (hml::with_figures): the ECM model takes them.
+  if (!taken.empty() && !own.memory_bandwidths.empty() && !hml::with_figures(own, hml::basis::datasheet).memory_bandwidths.empty())
+    taken += " and main memory's stream mixes";
   if (taken.empty()) return taken;
   return std::string{own.id.empty() ? own.name : own.id} + ": --figures stated takes measurements where no datasheet "
          "figure is given: " + taken;

@@ -317,10 +317,13 @@ template <class Quantity>
 // peak replaced by the one the basis picks, provenance and source kept. A model that reads a machine's own
 // figures (roof_of, tiers_of, the transformer's time_on, the offload plan) then runs on the chosen ones;
 // this is how every subcommand's `--figures` reaches every model. The measured stream mixes are
-// measurements too: the datasheet's view drops them where main memory states a bandwidth of its own (the ECM
-// model then takes that), and keeps them where they are the only figure.
+// measurements too: the datasheet's view drops them where main memory states a datasheet bandwidth of its
+// own (the ECM model then takes that), and keeps them where they are the only figure or main memory's
+// bandwidth is itself a measurement (a kerncraft machine's likwid-bench load run).
 [[nodiscard]] constexpr machine_description with_figures(machine_description m, basis b) noexcept {
-  if (b == basis::datasheet && !m.memory.empty() && m.memory.back().bandwidth.published()) m.memory_bandwidths = {};
+  if (b == basis::datasheet && !m.memory.empty() && m.memory.back().bandwidth.published() &&
+      m.memory.back().bandwidth.kind != provenance::measured)
+    m.memory_bandwidths = {};
   for (std::size_t i = 0; i < m.memory.size(); ++i) m.memory[i].bandwidth = bandwidth_of(m.memory[i], b);
   for (std::size_t i = 0; i < m.compute.size(); ++i) m.compute[i].dense = peak(m.compute[i], b);
   return m;

@@ -4,6 +4,7 @@
 // words and is empty where the figures hold; the reader names the file, the line and the field.
 module;
 #include <algorithm>
+#include <cstdint>
 #include <string>
 module hml.report:machine_checks;
 import hml.units;
@@ -134,6 +135,14 @@ struct level_problem {
     return round_trip_text(m.int4_weight_rate.value) + " is less than 1 % of main memory's " + round_trip_text(memory) +
            ": check the unit's prefix";
   return {};
+}
+
+// A machine's domains divide its cores: together they hold no more than it has (3 x 100 on an 8-core
+// machine is a typo). Either count not given: nothing to hold them against.
+[[nodiscard]] inline std::string domain_problem(unsigned machine_cores, const domain_description& d) {
+  if (machine_cores == 0 || d.cores == 0 || std::uint64_t{d.count} * d.cores <= machine_cores) return {};
+  return std::to_string(d.count) + " x " + std::to_string(d.cores) + " cores are more than the machine's " +
+         std::to_string(machine_cores) + "; domains divide the machine's cores";
 }
 
 // Main memory is shared by the cores: every model divides its bandwidth among them.

@@ -393,7 +393,6 @@ private:
       mix.non_temporal = r_.boolean(x, at, "non_temporal", false);
       m.memory_bandwidths.push_back(mix);
     }
-
     const std::string domains_field = fields::path(field, "domains");
     const YAML::Node domains = r_.sequence(node, field, "domains", false, max_domains);
     for (std::size_t i = 0; i < domains.size(); ++i) {
@@ -405,6 +404,7 @@ private:
                            .cores = static_cast<unsigned>(r_.integer(x, at, "cores", 0, 1, most_cores)),
                            .last_cache = a_memory_size(x, at, "last_cache"),
                            .memory_bandwidth = a_memory_bandwidth(x, at, "memory_bandwidth")});
+      refuse(x, at, "cores", detail::domain_problem(m.cores, m.domains.back()));
     }
     // Every model asks main memory's bandwidth: the level's own, a measurement, or the stream mixes'.
     const level_description& main = m.memory.back();

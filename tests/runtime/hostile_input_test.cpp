@@ -1228,7 +1228,7 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
   const std::string floats = dir.file("floats.c", "float a[N], b[N];\nfloat s;\nfor (int i = 0; i < N; ++i) a[i] = b[i] * s + s;\n").string();
   const outcome on_snb = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", floats, "-D", "N=2000"});
   ASSERT_EQ(on_snb.status, 0) << on_snb.err;
-  EXPECT_NE(on_snb.out.find("roofline: the machine states no FP32 peak or no main-memory bandwidth\n"), std::string::npos) << on_snb.out;
+  EXPECT_NE(on_snb.out.find("roofline: the machine states no FP32 peak\n"), std::string::npos) << on_snb.out;
   const std::string snb = catalog_file("snb_e5_2680");
   const std::string with_fp32 = hml_test::replaced(snb, "compute:\n", "compute:\n  - precision: fp32\n    unit: vector\n    dense: 345.6 GFLOP/s\n");
   const outcome fp32 = hml_run({"ecm", "--machine", dir.file("fp32.yaml", with_fp32).string(), "--kernel", floats, "-D", "N=2000"});
@@ -1641,6 +1641,30 @@ TEST(HostileInput, ATwentyFifthTrialsMessagesBlameWhatRuns) {
   const outcome two = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--generate", "2"});
   ASSERT_EQ(two.status, 0) << two.err;
   EXPECT_NE(two.out.find(" for 1 step, "), std::string::npos) << two.out;
+}
+
+// The twenty-seventh trial (hml ecm by hand, 620 runs) found --figures stated dropping a kerncraft machine's
+// stream mixes for its bandwidth, itself a measurement (Sandy Bridge's triad in memory 15.6 cy/CL where the
+// mixes give 17.4), a saturation point past the machine's cores said as if reached, and domains of more cores
+// than the machine taken unchecked.
+TEST(HostileInput, ATwentySeventhTrialsFindingsAreFixed) {
+  const auto ecm_line = [](std::initializer_list<std::string> more) {
+    std::vector<std::string> args{"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "2", "--t-nol", "2"};
+    args.insert(args.end(), more);
+    const outcome o = hml_run(args);
+    EXPECT_EQ(o.status, 0) << o.err;
+    return o.out.substr(0, o.out.find('\n', o.out.find("ECM {")));
+  };
+  EXPECT_EQ(ecm_line({"--figures", "stated"}), ecm_line({}));
+  EXPECT_NE(ecm_line({}).find("ECM {2 || 2 | 8 | 8 | 17.4} cy/CL"), std::string::npos);
+  const outcome slow = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "200", "--t-nol", "2"});
+  EXPECT_NE(slow.out.find("\nmemory would saturate at n_s = ceil(200 / 17.4) = 12 cores, more than the 8 here\n"),
+            std::string::npos)
+      << slow.out;
+  const scratch_directory dir;
+  const std::string domains = catalog_file("snb_e5_2680") + "domains: [{name: socket, count: 3, cores: 100}]\n";
+  expect_input_error(hml_run({"devices", dir.file("domains.yaml", domains).string()}),
+                     "domains[0].cores: 3 x 100 cores are more than the machine's 8; domains divide the machine's cores");
 }
 
 // The eighteenth trial found JSON writing counts as 2.0 where the CSV writes 2: a whole number is an integer
