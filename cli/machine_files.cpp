@@ -137,8 +137,8 @@ hml::link machine_files::link(std::string_view option, const std::string& text) 
 
 const hml::machine_description& machine_files::view_of(const hml::machine_description& own) {
   // Unchosen, the machine as it is (`hml devices` writes it so). The datasheet's view is its own figures, less
-  // the measured stream mixes where main memory states a bandwidth of its own (hml::with_figures).
-  if (figures_ == hml::basis::datasheet) {
+  // the measured stream mixes where main memory states a datasheet bandwidth of its own (hml::with_figures).
+  if (stated()) {
     if (std::string taken = measurements_as_stated(own); !taken.empty()) note(std::move(taken));
   }
   if (!figures_ || (*figures_ == hml::basis::datasheet && own.memory_bandwidths.empty())) return own;
