@@ -100,7 +100,7 @@ std::string level_text(const hml::level_description& l, const citations& cite) {
 }
 
 std::string ceiling_text(const hml::device& d, const hml::ceiling_description& c, const citations& cite) {
-  const std::string name{c.variant.empty() ? hml::to_string(c.kind()) : c.variant};
+  const std::string name{c.name()};
   std::string out = "  " + name + ":";
   const hml::level_description& main = hml::main_memory(d);
   // The ridge on each basis: the datasheet's peak over main memory's datasheet bandwidth, or both measured.
@@ -130,7 +130,7 @@ std::string measured_ridges(const hml::device& d, const citations& cite) {
       if (!c.measured.published()) continue;
       out += std::string{first ? " " : ", "} + "ridge " +
              quantity_text(hml::ridge_point(hml::roof{l.measured_bandwidth.value, c.measured.value})) + " (" +
-             std::string{c.variant.empty() ? hml::to_string(c.kind()) : c.variant} + ")";
+             std::string{c.name()} + ")";
       first = false;
     }
     out += "\n";

@@ -3,6 +3,7 @@
 // the same kernel beside it. The machine is a catalog machine or a machine file (docs/reference/
 // machine-file.md); the kernel is one of the built-in loop kernels by name, a C file in kerncraft's subset
 // (read by hml.c_kernel, with -D for its sizes) or a YAML kernel file.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -169,9 +170,10 @@ void run(const ecm_options& o) {
   // A cache level without a capacity, named with its file: main memory listed first reads as one.
   for (std::size_t i = 0; i + 1 < machine->memory.size(); ++i) {
     if (machine->memory[i].capacity.published()) continue;
-    bool sized_after = false;  // a cache outside it states one
-    for (std::size_t j = i + 1; j + 1 < machine->memory.size(); ++j) sized_after = sized_after || machine->memory[j].capacity.published();
-    const bool misplaced = sized_after && machine_files::looks_like_a_path(o.machine);  // a catalog machine's order holds
+    // A cache outside it states one (main memory, the last level, aside); a catalog machine's order holds.
+    const bool sized_after = std::any_of(machine->memory.begin() + static_cast<std::ptrdiff_t>(i) + 1, machine->memory.end() - 1,
+                                         [](const hml::level_description& l) { return l.capacity.published(); });
+    const bool misplaced = sized_after && machine_files::looks_like_a_path(o.machine);
     throw input_error("--machine: " + o.machine + ": memory[" + std::to_string(i) + "] (" + std::string{machine->memory[i].name} +
                       ") states no capacity: the ECM model needs every cache level's, all but the last level (main "
                       "memory)" + (misplaced ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"

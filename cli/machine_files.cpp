@@ -71,8 +71,7 @@ std::string figures_taken(const hml::machine_description& own, const hml::machin
   }
   for (std::size_t i = 0; i < own.compute.size(); ++i) {
     if (own.compute[i].dense.published() && own.compute[i].dense != view.compute[i].dense) {
-      const hml::ceiling_description& c = view.compute[i];
-      add(c.variant.empty() ? std::string{hml::to_string(c.kind())} : std::string{c.variant}, c.dense);
+      add(view.compute[i].name(), view.compute[i].dense);
     }
   }
   if (taken.empty()) return taken;
@@ -82,19 +81,16 @@ std::string figures_taken(const hml::machine_description& own, const hml::machin
 
 // Under --figures stated, the figures a machine gives as its own (a level's bandwidth, a ceiling's peak) but
 // tags as measurements (a probe's file, a kerncraft machine): there is no datasheet figure beside them, so
-// they are taken, and a note says so.
-std::string measurements_as_stated(const hml::machine_description& own) {
+// they are taken, and a note says so; also the stream mixes its datasheet's `view` keeps beside them.
+std::string measurements_as_stated(const hml::machine_description& own, const hml::machine_description& view) {
   std::string taken;
   const auto add = [&](std::string_view what, const auto& figure) {
     if (figure.kind != hml::provenance::measured) return;
     taken += (taken.empty() ? "" : ", ") + std::string{what} + " " + quantity_text(figure.value);
   };
   for (const hml::level_description& l : own.memory) add(l.name, l.bandwidth);
-  for (const hml::ceiling_description& c : own.compute)
-    add(c.variant.empty() ? std::string{hml::to_string(c.kind())} : std::string{c.variant}, c.dense);
-  // Its stream mixes stay beside such a bandwidth (hml::with_figures): the ECM model takes them.
-  if (!taken.empty() && !own.memory_bandwidths.empty() && !hml::with_figures(own, hml::basis::datasheet).memory_bandwidths.empty())
-    taken += " and main memory's stream mixes";
+  for (const hml::ceiling_description& c : own.compute) add(c.name(), c.dense);
+  if (!taken.empty() && !view.memory_bandwidths.empty()) taken += " and main memory's stream mixes";  // the ECM's
   if (taken.empty()) return taken;
   return std::string{own.id.empty() ? own.name : own.id} + ": --figures stated takes measurements where no datasheet "
          "figure is given: " + taken;
@@ -137,12 +133,15 @@ hml::link machine_files::link(std::string_view option, const std::string& text) 
 
 const hml::machine_description& machine_files::view_of(const hml::machine_description& own) {
   // Unchosen, the machine as it is (`hml devices` writes it so). The datasheet's view is its own figures, less
-  // the measured stream mixes where main memory states a datasheet bandwidth of its own (hml::with_figures).
+  // the measured stream mixes where main memory states a datasheet bandwidth of its own (hml::with_figures):
+  // the machine itself where it has no mixes to drop.
+  if (!figures_) return own;
+  const hml::machine_description& view = stated() && own.memory_bandwidths.empty()
+                                             ? own
+                                             : views_.emplace_back(hml::with_figures(own, *figures_), &own).first;
   if (stated()) {
-    if (std::string taken = measurements_as_stated(own); !taken.empty()) note(std::move(taken));
+    if (std::string taken = measurements_as_stated(own, view); !taken.empty()) note(std::move(taken));
   }
-  if (!figures_ || (*figures_ == hml::basis::datasheet && own.memory_bandwidths.empty())) return own;
-  const hml::machine_description& view = views_.emplace_back(hml::with_figures(own, *figures_), &own).first;
   if (std::string taken = figures_taken(own, view); !taken.empty()) note(std::move(taken));
   return view;
 }

@@ -68,7 +68,7 @@ void figure_rows(const hml::device& d) {
     }
   }
   for (const hml::ceiling_description& c : d.compute) {
-    const std::string name{c.variant.empty() ? hml::to_string(c.kind()) : c.variant};
+    const std::string name{c.name()};
     figure_row(d, name, c.dense);
     figure_row(d, name + ", sparse", c.sparse);
     figure_row(d, name + ", measured", c.measured);
@@ -218,7 +218,7 @@ int main() {
   const hml::device& v100 = hml::devices::v100;
   for (const hml::ceiling_description& c : v100.compute) {
     if (c.measured.published()) {
-      put(" Ridge at " + std::string{c.variant.empty() ? hml::to_string(c.kind()) : c.variant} + " (" +
+      put(" Ridge at " + std::string{c.name()} + " (" +
           value(c.measured.value) + ") |");
     }
   }

@@ -133,6 +133,8 @@ struct ceiling_description {
   std::string_view variant{};
 
   [[nodiscard]] constexpr compute_kind kind() const noexcept { return {type, unit}; }
+  // Its name in tables and notes: the variant where it is one ("FP64 without FMA"), else its kind ("FP16 tensor").
+  [[nodiscard]] constexpr std::string_view name() const noexcept { return variant.empty() ? to_string(kind()) : variant; }
   friend constexpr bool operator==(const ceiling_description&, const ceiling_description&) = default;
 };
 

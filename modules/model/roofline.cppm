@@ -188,7 +188,7 @@ template <std::size_t Levels, std::size_t Units>
   for (const ceiling_description& c : m.compute) {
     if (!peak(c, b).published()) continue;
     expects(units < Units, "hml: the machine has more compute ceilings than asked for");
-    r.peaks[units++] = {c.variant.empty() ? to_string(c.kind()) : c.variant, peak(c, b).value};
+    r.peaks[units++] = {c.name(), peak(c, b).value};
   }
   expects(levels == Levels && units == Units, "hml: the machine has fewer ceilings than asked for");
   return r;
