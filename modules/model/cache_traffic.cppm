@@ -32,7 +32,9 @@
 // the array's first element at the start of a line (b[12 * i] and b[12 * i + 8] of doubles: 12 lines a
 // cache line of work, every line of the span; b[16 * i] and b[16 * i + 8]: 16). The lines two classes
 // share are a reuse as far apart as their first accesses (b[16 * i] and b[16 * i + 16001]: a thousand
-// iterations), kept or not as any other.
+// iterations), kept or not as any other. In the sum above each distance counts as the streams its lines make
+// (its lines over one stream's): the classes' first accesses of b[16 * i] and b[16 * i + 16001], which share
+// every line, are one stream of new lines, not two; b[16 * i] and b[16 * i + 8] are two.
 //
 // Streams run along contiguous rows: a nest whose innermost loop reaches less than a line of each longer
 // row is refused (array_of_short_rows).
@@ -68,9 +70,13 @@ struct reuse_distances {
   // or all its array's streams' for the reuse from one outer iteration to the next).
   std::array<std::int64_t, max_kernel_accesses + max_kernel_arrays> bytes{};
   std::array<std::size_t, max_kernel_accesses + max_kernel_arrays> finite_lines{};
+  // The streams each finite distance's lines make: its lines over one stream's of its array (1 but where a
+  // strided array's classes share lines), the cache it holds being that many times its distance.
+  std::array<double, max_kernel_accesses + max_kernel_arrays> finite_streams{};
   std::size_t finite = 0;
   std::size_t infinite = 0;
   std::size_t infinite_lines = 0;  // lines per cache line of work the infinite distances bring
+  double infinite_streams = 0;     // the streams those lines make, each holding the tail
 };
 
 constexpr bool counts_write_allocate(const loop_kernel& k, std::size_t array, bool write_allocate) {
@@ -173,8 +179,12 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
     const bool read = is_read(k, a);
     if (!read && !counts_write_allocate(k, a, write_allocate)) continue;
     const auto element = static_cast<std::int64_t>(k.arrays[a].element_bytes);
+    const auto streams = [&](std::size_t lines) {
+      return static_cast<double>(lines) / static_cast<double>(stream_lines(k, a, cacheline_bytes));
+    };
     const auto add_finite = [&](std::int64_t cache_bytes, std::size_t lines) {
       r.finite_lines[r.finite] = lines;
+      r.finite_streams[r.finite] = streams(lines);
       r.bytes[r.finite++] = cache_bytes;
     };
     // Within each class, the distances between neighbouring offsets.
@@ -215,10 +225,11 @@ constexpr reuse_distances distances_of(const loop_kernel& k, bool write_allocate
     }
     // The first access of each class: a reuse from the outer loop's last iteration, or a new line.
     if (const std::int64_t outer = outer_reuse_bytes(k, a, cacheline_bytes); outer > 0) {
-      add_finite(outer * static_cast<std::int64_t>(classes.count), lines);
+      add_finite(outer, lines);
     } else {
       r.infinite += classes.count;
       r.infinite_lines += lines;  // the shared lines among them as the reuses above, kept
+      r.infinite_streams += streams(lines);
     }
   }
   return r;
@@ -325,20 +336,16 @@ struct cache_traffic {
   std::sort(tails.begin(), tails.begin() + static_cast<std::ptrdiff_t>(d.finite), [](auto x, auto y) { return x > y; });
   for (std::size_t i = 0; i < d.finite; ++i) {
     const std::int64_t tail = tails[i];
-    std::int64_t requirement = 0;
+    double requirement = 0;  // bytes; whole but where a strided array's classes share lines
     std::size_t hits = 0;
     for (std::size_t j = 0; j < d.finite; ++j) {
-      if (d.bytes[j] <= tail) {
-        requirement += d.bytes[j];
-        ++hits;
-      } else {
-        requirement += tail;
-      }
+      hits += d.bytes[j] <= tail ? 1 : 0;
+      requirement += d.finite_streams[j] * static_cast<double>(std::min(d.bytes[j], tail));
     }
-    requirement += tail * static_cast<std::int64_t>(d.infinite);
-    if (static_cast<double>(requirement) * byte <= capacity) {
+    requirement += d.infinite_streams * static_cast<double>(tail);
+    if (requirement * byte <= capacity) {
       t.hits = hits;
-      t.requirement = static_cast<double>(requirement) * byte;
+      t.requirement = requirement * byte;
       kept = tail;
       break;
     }

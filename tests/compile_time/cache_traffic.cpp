@@ -153,6 +153,13 @@ static_assert(hml::traffic_at(strided(1'000'000, 16, 16), "L1", capacity * 0.5).
 // b's lines in between). A cache that holds that keeps them, 8 lines; one that does not reads both, 16.
 static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L1", 32_KiB).loads == 16);
 static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L2", 256_KiB).loads == 8);
+// Their first accesses are one stream of new lines, not two (the twenty-eighth trial: b[16i + 20801] needed
+// a fourth 83,264 B where b[16i + 20800], the same lines in the same order, needed three): the reuse, b's
+// new lines and a's write-allocate, 3 x 64,064 B. 200 KiB keeps it.
+static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L2", 256_KiB).requirement == 192'192_B);
+static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L2", 200_KiB).loads == 8);
+static_assert(hml::traffic_at(strided(1'000'000, 16, 20801), "L2", 256_KiB).requirement ==
+              hml::traffic_at(strided(1'000'000, 16, 20800), "L2", 256_KiB).requirement + 3 * 64_B);
 static_assert(hml::traffic_at(strided(1'000'000, 9, 1), "L1", 1_KiB).loads == 9);  // the next iteration's
 // Written in two classes, a[16i] and a[16i + 8] evict both streams' lines.
 constexpr hml::loop_kernel two_written_streams = [] {
