@@ -110,15 +110,19 @@ constexpr void validate_ecm(const machine_description& c) {
 // --- Transfers --------------------------------------------------------------------------------------------
 
 // Main memory's bandwidth for this kernel: among the measured stream mixes whose stores take the kernel's
-// path (non-temporal or through the caches; any mix where none does), the one whose share of lines read is
-// nearest that of the lines the kernel moves between the last cache and memory (write-allocates read,
+// path (non-temporal or through the caches; any mix where none does), the one whose lines read per line
+// written are nearest those the kernel moves between the last cache and memory (write-allocates read,
 // evictions and non-temporal stores written), scaled to the traffic that really moved; the level's own
-// bandwidth where none is measured. As kerncraft picks it (machinemodel.py, get_bandwidth: the misses and
-// evictions at that level, a mix's write streams counted as read too), by share rather than by ratio: so a
-// stencil whose last cache loses its layer condition reads more rows per line it writes and takes a
-// triad-like mix, where its arrays alone (one read, one written) would take copy's. A kernel no line of
-// which reaches memory is matched by its arrays' streams. `traffic` is cache_traffic_of(k, c,
-// traffic_options_of(c)), which the ECM model has at hand.
+// bandwidth where none is measured. As kerncraft picks it (machinemodel.py, get_bandwidth: the read/write
+// ratio of the misses and evictions at that level, a mix's write streams counted as read too; a kernel
+// that writes nothing takes a mix that writes nothing), but for a tie: the STREAM triad's 3 lines read to 1
+// written lie as near copy's 2 as the Schoenauer triad's 4, and hml takes the mix that reads more (the
+// triad, as its share of lines read did), where kerncraft takes the first by name (copy). By share, as hml
+// picked before the twenty-eighth held-out trial, ten lines read to one written took likwid's read-only
+// load and came out faster than nine. A stencil whose last cache loses its layer condition reads
+// more rows per line it writes and takes a triad-like mix, where its arrays alone (one read, one written)
+// would take copy's. A kernel no line of which reaches memory is matched by its arrays' streams. `traffic`
+// is cache_traffic_of(k, c, traffic_options_of(c)), which the ECM model has at hand.
 [[nodiscard]] constexpr data_rate memory_bandwidth_for(const loop_kernel& k, const machine_description& c,
                                                        const cache_traffic& traffic) {
   const level_description& memory = main_memory(c);
@@ -135,19 +139,37 @@ constexpr void validate_ecm(const machine_description& c) {
     read = s.reads + (non_temporal || !c.write_allocate ? 0.0 : s.writes);
     written = s.writes;
   }
-  const double share = read + written == 0 ? 1.0 : read / (read + written);
   bool same_path_measured = false;
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) same_path_measured |= m.non_temporal == non_temporal;
+  // How near a mix is to the kernel, nearest first: whether both write or neither does, then how far apart
+  // their ratios are (a writing mix, for a read-only kernel where no read-only mix is measured: the larger
+  // ratio the nearer), then the mix that reads more per line written.
+  struct nearness {
+    bool apart = false;   // one of the two writes and the other does not
+    double distance = 0;  // of the ratios
+    double reads_per_write = 0;
+    constexpr bool nearer_than(const nearness& o) const {
+      if (apart != o.apart) return !apart;
+      if (distance != o.distance) return distance < o.distance;
+      return reads_per_write > o.reads_per_write;
+    }
+  };
+  constexpr double read_only = 1e300;  // a mix's or the kernel's ratio where it writes nothing
+  const double kernel_ratio = written == 0 ? read_only : read / written;
+  const auto nearness_of = [&](const stream_mix_bandwidth& m) {
+    const double allocated = m.non_temporal || !c.write_allocate ? 0.0 : m.writes;
+    const double ratio = m.writes == 0 ? read_only : (m.reads + allocated) / m.writes;
+    if ((m.writes == 0) != (written == 0)) return nearness{true, written == 0 ? -ratio : 0.0, ratio};
+    return nearness{false, ratio > kernel_ratio ? ratio - kernel_ratio : kernel_ratio - ratio, ratio};
+  };
   const stream_mix_bandwidth* best = nullptr;
-  double best_distance = 2;
+  nearness best_nearness{};
   for (const stream_mix_bandwidth& m : c.memory_bandwidths) {
     if (same_path_measured && m.non_temporal != non_temporal) continue;
-    const double allocated = m.non_temporal || !c.write_allocate ? 0.0 : m.writes;
-    const double mix = (m.reads + allocated) / (m.reads + allocated + m.writes);
-    const double distance = mix > share ? mix - share : share - mix;
-    if (distance < best_distance) {
+    const nearness n = nearness_of(m);
+    if (best == nullptr || n.nearer_than(best_nearness)) {
       best = &m;
-      best_distance = distance;
+      best_nearness = n;
     }
   }
   const double factor = best->write_allocate_counted || best->non_temporal || !c.write_allocate
