@@ -245,12 +245,12 @@ hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::trans
   return {.data_parallel_attention = true, .expert_parallel = o.ep};
 }
 
-// The link an NVLS all-reduce sees: the catalog link's measured NVLS bus bandwidth, at its latency or the one given.
-hml::link nvls_link(const llm_options& o) {
-  const hml::link_description* own =
-      hml::find_named(o.link, std::span<const hml::link_description* const>{hml::systems::links});
+// The link an NVLS all-reduce sees: the link's measured NVLS bus bandwidth (a machine file's, or the catalog's), at
+// its latency or the one given.
+hml::link nvls_link(const machine_files& files, const llm_options& o) {
+  const hml::link_description* own = files.find_link(o.link);
   if (own == nullptr) {
-    throw input_error("--all-reduce, --link: NVLS takes a catalog link's measured NVLS bus bandwidth" +
+    throw input_error("--all-reduce, --link: NVLS takes a described link's measured NVLS bus bandwidth" +
                       (o.link.empty() ? std::string{} : ", and " + o.link + " is not one") + "; give --link nvlink4");
   }
   const hml::link l = with_latency_given(check_option("--all-reduce, --link", [&] { return hml::nvls_link_of(*own); }),
@@ -274,7 +274,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   // A group that divides the rows whole may not divide a device's share of them.
   if (o.tp > 1) check_option("--weight-group, --tp", [&] { hml::validate_weight_group(t, i); });
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
-               ? nvls_link(o)
+               ? nvls_link(files, o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",
                                       o.link_latency, "nvlink4"});
   i.pipeline = {.stages = o.pp, .micro_batches = o.micro_batches};

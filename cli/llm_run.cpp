@@ -116,9 +116,17 @@ bool fits_beside(const hml::transformer& t, const hml::transformer* draft, std::
                  const hml::machine_description& d, const hml::inference_options& i) {
   return draft != nullptr ? hml::fits(t, *draft, batch, context, d, i) : hml::fits(t, batch, context, d, i);
 }
+// The largest batch that fits, up to the most --batch takes: past it the sizes stop being exact counts and
+// the library's search stops short (a capacity of 10^30 B gave 2,759,558,595), so that is said as "or more".
+constexpr std::uint64_t most_sequences = 1'000'000'000;
 std::uint64_t largest_beside(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
                              const hml::machine_description& d, const hml::inference_options& i) {
-  return draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i);
+  return std::min(draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i),
+                  most_sequences);
+}
+std::string largest_text(std::uint64_t largest, std::uint64_t context) {
+  const std::string of = " of " + llm::counted(context, "token", "tokens");
+  return largest == most_sequences ? "10^9 sequences" + of + " or more" : llm::counted(largest, "sequence", "sequences") + of + " at most";
 }
 
 // The machine's measured rates a step's operators take: the attention rate (a fused 16-bit prefill's), the INT4
@@ -158,8 +166,7 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          (i.memory.kv_block_tokens > 0 ? " (blocks of " + std::to_string(i.memory.kv_block_tokens) + " tokens)" : "") +
          " " + text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " + text(memory.total()) +
          (capacity_known ? " of " + memory_limit(d, i) + (fits_beside(t, draft, o.batch, context, d, i) ? " (fits; " : " (does NOT fit; ") +
-                               llm::counted(largest_beside(t, draft, context, d, i), "sequence", "sequences") + " of " +
-                               llm::counted(context, "token", "tokens") + " at most)"
+                               largest_text(largest_beside(t, draft, context, d, i), context) + ")"
                          : std::string{" (the device publishes no capacity)"}) +
          "\n\n";
 }
@@ -206,9 +213,13 @@ std::string ridge_line(const hml::transformer& t, const hml::machine_description
                        std::uint64_t context) {
   const hml::decode_ridge ridge = hml::ridge_batch(t, context, d, i);
   const std::string at = " at context " + std::to_string(context);
-  return ridge.reached()
-             ? "decode turns compute-bound at batch " + number(ridge.batch()) + at + " (at the ideal bound)\n"
-             : "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
+  if (!ridge.reached())
+    return "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
+  // The affine times cross below one sequence where the machine's compute is slow for its memory.
+  if (ridge.batch() <= 1)
+    return "decode is compute-bound from batch 1" + at + " (at the ideal bound; the times cross at batch " +
+           number(ridge.batch()) + ")\n";
+  return "decode turns compute-bound at batch " + number(ridge.batch()) + at + " (at the ideal bound)\n";
 }
 
 // A number of the JSON summary, or null where there is none.

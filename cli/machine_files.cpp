@@ -126,8 +126,17 @@ hml::link machine_files::link_of(const hml::link_description& own) {
   return chosen;
 }
 
+const hml::link_description* machine_files::find_link(std::string_view id_or_name) const {
+  for (const auto& file : files_) {
+    if (const auto* f = std::get_if<hml::machine_file>(&file)) {
+      if (const hml::link_description* l = hml::find_named(id_or_name, f->links())) return l;
+    }
+  }
+  return hml::find_named(id_or_name, std::span<const hml::link_description* const>{hml::systems::links});
+}
+
 hml::link machine_files::link(std::string_view option, const std::string& text) {
-  if (const hml::link_description* l = hml::find_named(text, std::span<const hml::link_description* const>{hml::systems::links})) return link_of(*l);
+  if (const hml::link_description* l = find_link(text)) return link_of(*l);
   return check_option(option, [&] { return hml::link_named(text); });
 }
 
@@ -208,7 +217,15 @@ machine_files::loaded machine_files::load(std::string_view option, const std::st
       note_older_format(text, "a device file");
       return {.machine = &m};
     } catch (const hml::device_file_error& e) {
-      throw named(e);
+      // A field the older format lacks is most likely a machine file whose format line is missing.
+      const std::string what = e.what();
+      const std::size_t unknown = what.find(": unknown field;"), field = what.find(": ", name.size() + 1) + 2;
+      if (unknown == std::string::npos || what.rfind(name + ":", 0) != 0 ||
+          !hml::is_machine_file_field(what.substr(field, unknown - field)))
+        throw named(e);
+      const std::string at = what.substr(name.size() + 1, what.find(';') - name.size() - 1);
+      throw input_error(std::string{option} + ": " + name + ":1: format: missing; a machine file begins with \"format\": \"" +
+                        std::string{hml::machine_file_format} + "\" (read as an older device file, line " + at + ")");
     }
   } catch (const hml::machine_file_error& e) {
     throw named(e);

@@ -191,7 +191,7 @@ private:
   const double c0 = one.compute_time.value() - c * b;
   const double m0 = one.memory_time.value() - mem * b;
   if (c <= mem) return decode_ridge::never();
-  const double ridge = (m0 - c0) / (c - mem);
+  const double ridge = std::max((m0 - c0) / (c - mem), 0.0);  // below 0: compute-bound at any batch
   if (t.experts == 1 || ridge >= b) return decode_ridge{ridge};
   for (std::uint64_t batch = 1; batch < from; ++batch) {
     if (analyze_step(t, decode_step(batch, context), m, o).bound() == limit::compute) {

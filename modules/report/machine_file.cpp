@@ -66,10 +66,7 @@ using fields = detail::yaml_fields<machine_file_error>;
 
 constexpr std::int64_t most_cores = max_cores;
 
-// The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
-constexpr std::array<std::string_view, 17> machine_fields{
-    "id", "name", "note", "cores", "clock", "kernel_overhead", "attention_rate", "int4_weight_rate", "cacheline",
-    "write_allocate", "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths", "domains"};
+using detail::machine_fields;
 
 class machine_reader {
 public:
@@ -254,7 +251,7 @@ private:
               "must be from 1 ns to 1 ms (a kernel's fixed cost is microseconds), not " + round_trip_text(m.kernel_overhead.value));
     }
     m.attention_rate = a_figure<compute_rate>(node, field, "attention_rate");
-    m.int4_weight_rate = a_figure<data_rate>(node, field, "int4_weight_rate");
+    m.int4_weight_rate = a_memory_bandwidth(node, field, "int4_weight_rate");
     m.cacheline_bytes = power_of_two_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
     m.write_allocate = r_.boolean(node, field, "write_allocate", m.write_allocate);
     m.layer_condition_share = r_.number(node, field, "layer_condition_share", m.layer_condition_share, 1e-3, 1);

@@ -25,6 +25,8 @@
 // a second document, a NUL byte. The parser and the writers (yaml-cpp, nlohmann-json) stay in
 // machine_file.cpp.
 module;
+#include <algorithm>
+#include <array>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -70,6 +72,21 @@ private:
 // The machine file in `text`; `file` names it in messages ("my_gpu.yaml", "standard input"). A system's
 // host, device and link are looked up in the file first, then in the catalog.
 [[nodiscard]] machine_file read_machine_file(std::string_view text, std::string_view file);
+
+namespace detail {
+// The fields of one machine, in a document's list or alone in a file (which adds its format and sources).
+inline constexpr std::array<std::string_view, 17> machine_fields{
+    "id", "name", "note", "cores", "clock", "kernel_overhead", "attention_rate", "int4_weight_rate", "cacheline",
+    "write_allocate", "layer_condition_share", "ports", "llvm_cpu", "memory", "compute", "memory_bandwidths", "domains"};
+}  // namespace detail
+
+// Whether `field` is one this format takes at a file's top level (a machine's, or format, machines, links,
+// systems and sources): an older device file that holds one is most likely a machine file without its format.
+[[nodiscard]] constexpr bool is_machine_file_field(std::string_view field) noexcept {
+  constexpr std::array<std::string_view, 5> file_fields{"format", "machines", "links", "systems", "sources"};
+  return std::ranges::find(detail::machine_fields, field) != detail::machine_fields.end() ||
+         std::ranges::find(file_fields, field) != file_fields.end();
+}
 
 // Whether `text` is in this format (its first field is `format`), so that a reader of older files can tell;
 // text that is not YAML but names the format ("hml-machine/") counts, so that its YAML error is reported.

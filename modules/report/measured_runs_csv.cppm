@@ -18,8 +18,8 @@
 // takes it (checked where it is used; empty: ring).
 // Records are RFC 4180, read by the kernels CSV's
 // record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
-// max_measured_runs runs and max_measured_decode_steps decode steps in all, so that it is predicted in
-// seconds. Every error is "line N: <what is wrong>".
+// max_measured_runs runs and max_measured_decode_steps decode steps in all (a continuous batch's at the
+// fewest its requests take), so that it is predicted in seconds. Every error is "line N: <what is wrong>".
 module;
 #include <algorithm>
 #include <array>
@@ -246,6 +246,13 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
   return run;
 }
 
+// The decode steps a run's prediction takes at the fewest: a batch's generate - 1; a continuous batch's
+// requests' tokens after their first over its batch, every step full.
+inline std::uint64_t fewest_decode_steps(const measured_run& run) {
+  if (!run.requests) return run.generate - 1;
+  return *run.requests * (run.generate - 1) / run.batch;
+}
+
 }  // namespace hml::detail::measured_runs
 
 export namespace hml {
@@ -277,10 +284,11 @@ export namespace hml {
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold)"};
     }
     runs.push_back(m::read_run(record, at));
-    decode_steps += runs.back().generate - 1;
+    decode_steps += m::fewest_decode_steps(runs.back());
     if (decode_steps > max_measured_decode_steps) {
-      throw kernels_csv_error{record.line, "the runs so far generate more than " + std::to_string(max_measured_decode_steps) +
-                                              " tokens in all (the most a file may ask to predict)"};
+      throw kernels_csv_error{record.line, "the runs so far take more than " + std::to_string(max_measured_decode_steps) +
+                                              " decode steps in all (the most a file may ask to predict; a run of requests "
+                                              "takes requests x (generate - 1) / batch at the fewest)"};
     }
   }
   if (runs.empty()) throw kernels_csv_error{at_line_of_header, "no runs after the header"};

@@ -1700,6 +1700,58 @@ TEST(HostileInput, ATwentyEighthTrialsFindingsAreFixed) {
   EXPECT_NE(ecm_line("sum9", sum(9)).find("| 47.9} cy/CL"), std::string::npos) << ecm_line("sum9", sum(9));
 }
 
+// The twenty-ninth trial (hml llm on hand-written GPU files) found a file's link checked and then passed over
+// for the catalog's of the same id, a ridge "at batch 0.08953" where the step is compute-bound from one
+// sequence on, a largest batch cut at 2,759,558,595 by the search's exact counts, and a JSON machine file
+// without its format line told that its fields are unknown.
+TEST(HostileInput, ATwentyNinthTrialsFindingsAreFixed) {
+  const scratch_directory dir;
+  const std::string h100 = catalog_file("h100_sxm");
+  const auto edited = [&](std::string text, std::string_view from, std::string_view to) {
+    const std::size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) text.replace(at, from.size(), to);
+    return text;
+  };
+  const auto llm_out = [&](const std::string& file, std::initializer_list<std::string> more) {
+    std::vector<std::string> args{"llm", "--model", "llama-2-7b", "--machine", dir.file("m.yaml", file).string()};
+    args.insert(args.end(), more);
+    const outcome o = hml_run(args);
+    EXPECT_EQ(o.status, 0) << o.err;
+    return o.out;
+  };
+  // The machine in a list beside a link of the catalog's id: the file's link is the one the run takes.
+  const std::size_t body = h100.find('\n') + 1, sources = h100.find("\nsources:") + 1;
+  std::string listed = h100.substr(0, body) + "machines:\n";
+  for (std::size_t at = body; at < sources;) {
+    const std::size_t end = h100.find('\n', at) + 1;
+    listed += (at == body ? "  - " : "    ") + h100.substr(at, end - at);
+    at = end;
+  }
+  listed += "links:\n  - {id: nvlink4, name: my NVLink, bandwidth: 45 GB/s, latency: 2 us}\n" + h100.substr(sources);
+  EXPECT_NE(llm_out(listed, {"--tp", "2", "--link", "nvlink4"}).find("\nlink: 45 GB/s per direction, full duplex, 2 us a message"),
+            std::string::npos);
+  // An FP16 peak of 300 GFLOP/s beside 3 TB/s: compute-bound from one sequence on.
+  std::string slow = edited(h100, "  - precision: fp16\n    unit: tensor\n    dense: {value: 989 TFLOP/s",
+                            "  - precision: fp16\n    unit: tensor\n    dense: {value: 300 GFLOP/s");
+  for (const std::string_view field : {"attention_rate:", "clock:", "kernel_overhead:"})
+    slow.erase(slow.find(field), slow.find('\n', slow.find(field)) + 1 - slow.find(field));
+  slow = edited(slow, "    sparse: {value: 1.979 PFLOP/s, kind: stated, source: nvidia-h100-datasheet}\n"
+                      "    measured: {value: 794.5 TFLOP/s, kind: measured, source: bekman-mamf}\n  - precision: fp8",
+                "  - precision: fp8");
+  EXPECT_NE(llm_out(slow, {"--context", "1"}).find("\ndecode is compute-bound from batch 1 at context 1 (at the ideal bound; the times cross at batch 0.101)\n"),
+            std::string::npos);
+  // 10^30 B: more sequences than the search counts exactly, or --batch takes.
+  EXPECT_NE(llm_out(edited(h100, "capacity: {value: 80 GB", "capacity: {value: 1e30 B"), {}).find("(fits; 10^9 sequences of 544 tokens or more)"),
+            std::string::npos);
+  // JSON without its format line: the line is missing, not the fields unknown.
+  const outcome json = hml_run({"devices", "h100_sxm", "--format", "json"});
+  const fs::path unformatted = dir.file("m.json", edited(json.out, "  \"format\": \"hml-machine/1\",\n", ""));
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", unformatted.string()}),
+                     "m.json:1: format: missing; a machine file begins with \"format\": \"hml-machine/1\" (read as an older "
+                     "device file, line ");
+}
+
 // The eighteenth trial found JSON writing counts as 2.0 where the CSV writes 2: a whole number is an integer
 // in both, and a fraction or -0 stays a double.
 TEST(HostileInput, JsonWritesWholeNumbersAsIntegers) {

@@ -179,6 +179,11 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 GB/s\n" + hbm),
             "m.yaml:4: int4_weight_rate: 1.924 GB/s is less than 1 % of main memory's 3.35 TB/s: check the unit's prefix");
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.9 TFLOP/s\n" + hbm).substr(0, 28), "m.yaml:4: int4_weight_rate: ");
+  // A rate the weights are read at: bytes, a bit rate refused as a memory's bandwidth is (the twenty-ninth
+  // trial: 1.924 Tbit/s was taken as 240.5 GB/s, the INT4 decode step 4.3 times longer).
+  EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 Tbit/s\n" + hbm),
+            "m.yaml:4: int4_weight_rate: \"1.924 Tbit/s\" is a bit rate, where a memory bandwidth in bytes per second "
+            "is wanted (GB/s, not Gbit/s)");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // A path is given on the level it comes from: none on the first, and main memory's is half duplex.
