@@ -221,6 +221,10 @@ void check_statement_sizes(std::string_view text, std::string_view file, bool ex
         refuse(where() + "more than " + std::to_string(most_statements_a_kernel) + " statements and declarations" +
                expansion() + "; a kernel holds tens");
       continue;
+    } else if (c == ':' && i + 1 < text.size() && text[i + 1] == ':') {
+      // No C operator; and after a parenthesis, clang 19's parser loops on it forever (the fuzzer's "(::").
+      refuse(where() + "'::' is no C operator (C++'s scope, or C23's attribute)" + expansion() +
+             "; kerncraft's subset has neither");
     } else if (std::string_view{"()+-*/!~&?:,<>=%^|"}.find(c) != std::string_view::npos) {
       ++operators;
       ++all_operators;

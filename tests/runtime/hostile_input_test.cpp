@@ -1698,6 +1698,9 @@ TEST(HostileInput, ATwentyEighthTrialsFindingsAreFixed) {
   // 9 and 10 lines read (the write-allocate too) to 1 written, both at the triad's 31.77 GB/s x 5/4.
   EXPECT_NE(ecm_line("sum8", sum(8)).find("| 43.5} cy/CL"), std::string::npos) << ecm_line("sum8", sum(8));
   EXPECT_NE(ecm_line("sum9", sum(9)).find("| 47.9} cy/CL"), std::string::npos) << ecm_line("sum9", sum(9));
+  // The c_kernel fuzzer's "(::" kept clang 19's parser busy for ever, in-process: refused before it parses.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("colons.c", "(::").string()}),
+                     "colons.c:1: '::' is no C operator (C++'s scope, or C23's attribute); kerncraft's subset has neither");
 }
 
 // The twenty-ninth trial (hml llm on hand-written GPU files) found a file's link checked and then passed over
