@@ -5,6 +5,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -163,6 +164,32 @@ std::int64_t kernel_reader::checked(CXCursor at, __int128 value) const {
   return static_cast<std::int64_t>(value);
 }
 
+namespace {
+// The values an integer type of a subscript's arithmetic holds: int's and unsigned int's; a long's hold every
+// number the reader takes (below 2^40). None for a type that is not one of those.
+std::optional<std::pair<std::int64_t, std::int64_t>> held_by(CXType type) {
+  switch (clang().getCanonicalType(type).kind) {
+    case CXType_Int: return std::pair<std::int64_t, std::int64_t>{std::numeric_limits<std::int32_t>::min(), std::numeric_limits<std::int32_t>::max()};
+    case CXType_UInt: return std::pair<std::int64_t, std::int64_t>{0, std::numeric_limits<std::uint32_t>::max()};
+    case CXType_Long: case CXType_LongLong: return std::pair{-largest_number, largest_number};
+    case CXType_ULong: case CXType_ULongLong: return std::pair<std::int64_t, std::int64_t>{0, largest_number};
+    default: return std::nullopt;
+  }
+}
+}  // namespace
+
+// C computes a subscript's arithmetic in its type: a value the type does not hold wraps (for int, undefined
+// behaviour), and the subscript is then not the form read here. `j * N` of an int j past 2^31 is refused.
+void kernel_reader::check_held(CXCursor e, const affine_form& f) const {
+  const auto held = held_by(clang().getCursorType(e));
+  if (!held) return;
+  const auto [low, high] = range_of(f);
+  if (low >= held->first && high <= held->second) return;
+  fail(e, "'" + snippet(e) + "' reaches " + std::to_string(low < held->first ? low : high) + ", which its type " +
+              text_of(clang().getTypeSpelling(clang().getCursorType(e))) + " does not hold (it would wrap): make an "
+              "operand long, as (long)j * N");
+}
+
 // The least and the most an affine form takes over the loops' indices.
 std::pair<std::int64_t, std::int64_t> kernel_reader::range_of(const affine_form& f) const {
   std::int64_t least = f.constant, most = f.constant;
@@ -230,6 +257,7 @@ affine_form kernel_reader::affine(CXCursor expression, int depth) {
       if (op == CXUnaryOperator_Minus) {
         for (std::int64_t& c : f.coefficient) c = -c;
         f.constant = -f.constant;
+        check_held(e, f);
       }
       return f;
     }
@@ -246,9 +274,11 @@ affine_form kernel_reader::affine(CXCursor expression, int depth) {
       switch (op) {
         case CXBinaryOperator_Add:
           combine([](__int128 x, __int128 y) { return x + y; });
+          check_held(e, f);
           return f;
         case CXBinaryOperator_Sub:
           combine([](__int128 x, __int128 y) { return x - y; });
+          check_held(e, f);
           return f;
         case CXBinaryOperator_Mul: {
           if (!a.is_constant() && !b.is_constant()) fail(e, not_affine());
@@ -257,6 +287,7 @@ affine_form kernel_reader::affine(CXCursor expression, int depth) {
           for (std::size_t d = 0; d < max_loop_dimensions; ++d)
             f.coefficient[d] = checked(e, __int128{other.coefficient[d]} * factor.constant);
           f.constant = checked(e, __int128{other.constant} * factor.constant);
+          check_held(e, f);
           return f;
         }
         case CXBinaryOperator_Div:

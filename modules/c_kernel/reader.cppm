@@ -220,6 +220,7 @@ private:
   [[nodiscard]] std::int64_t bound(CXCursor e);
   [[nodiscard]] std::int64_t checked(CXCursor at, __int128 value) const;
   [[nodiscard]] std::pair<std::int64_t, std::int64_t> range_of(const affine_form& f) const;
+  void check_held(CXCursor e, const affine_form& f) const;
   [[nodiscard]] affine_form affine(CXCursor expression, int depth);
 
   // accesses.cpp: the innermost loop's statements, their FLOP and array accesses.

@@ -1698,6 +1698,16 @@ TEST(HostileInput, ATwentyEighthTrialsFindingsAreFixed) {
   // 9 and 10 lines read (the write-allocate too) to 1 written, both at the triad's 31.77 GB/s x 5/4.
   EXPECT_NE(ecm_line("sum8", sum(8)).find("| 43.5} cy/CL"), std::string::npos) << ecm_line("sum8", sum(8));
   EXPECT_NE(ecm_line("sum9", sum(9)).find("| 47.9} cy/CL"), std::string::npos) << ecm_line("sum9", sum(9));
+  // A subscript's int arithmetic that passes 2^31 wraps in C (undefined behaviour): not the kernel read.
+  const std::string linear = "double a[(long)M * N], b[(long)M * N];\nfor (int j = 0; j < M; ++j)\n  for (int i = 0; i < N; ++i)\n"
+                             "    b[j * N + i] = a[j * N + i];\n";
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("wraps.c", linear).string(), "-D", "M=1000",
+                              "-D", "N=3000000"}),
+                     "wraps.c:4: 'j*N' reaches 2997000000, which its type int does not hold (it would wrap): make an operand "
+                     "long, as (long)j * N");
+  const outcome held = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("held.c", linear).string(), "-D", "M=1000",
+                                "-D", "N=2000000"});
+  EXPECT_EQ(held.status, 0) << held.err;
   // The c_kernel fuzzer's "(::" kept clang 19's parser busy for ever, in-process: refused before it parses.
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("colons.c", "(::").string()}),
                      "colons.c:1: '::' is no C operator (C++'s scope, or C23's attribute); kerncraft's subset has neither");
