@@ -81,12 +81,14 @@ std::string quoted_name(std::string_view message) {
 // The first error clang reports, as one line, in the reader's words where it has them: a name it does not
 // know is one to give with -D, an #include one the kernel cannot have, a define the file makes again a
 // c_define_error.
-std::string first_error(CXTranslationUnit unit, std::string_view file, std::span<const c_define> defines) {
+std::string first_error(CXTranslationUnit unit, std::string_view source, std::string_view file, std::span<const c_define> defines) {
   for (unsigned i = 0, n = clang().getNumDiagnostics(unit); i < n; ++i) {
     const CXDiagnostic d = clang().getDiagnostic(unit, i);
     const CXDiagnosticSeverity severity = clang().getDiagnosticSeverity(d);
     std::string message = text_of(clang().getDiagnosticSpelling(d));
     const unsigned line = line_of(clang().getDiagnosticLocation(d));
+    unsigned offset = 0;
+    clang().getExpansionLocation(clang().getDiagnosticLocation(d), nullptr, nullptr, nullptr, &offset);
     clang().disposeDiagnostic(d);
     if (severity < CXDiagnostic_Error) continue;
     const std::string where = std::string{file} + ":" + std::to_string(line);
@@ -98,13 +100,22 @@ std::string first_error(CXTranslationUnit unit, std::string_view file, std::span
                                                 " defines " + name + " as well; give its value in one place"));
     }
     if (message.ends_with("file not found")) return where + ": #include is outside the kernel subset: a kernel is one file";
+    // An extent of a negative size given on the command line: the -D's fault as much as the file's.
+    if (message.ends_with("with a negative size")) {
+      for (const c_define& given : defines)
+        if (given.value < 0) message += " (given -D " + given.name + "=" + std::to_string(given.value) + ")";
+    }
     // clang names the last extent of an array whose size overflows ("array is too large (2 elements)").
     if (message.starts_with("array is too large")) return where + ": an array of more than 2^36 elements";
     constexpr std::string_view undeclared = "use of undeclared identifier '";
     if (message.starts_with(undeclared) && message.back() == '\'') {
       const std::string name = message.substr(undeclared.size(), message.size() - undeclared.size() - 1);
-      // A name of the C library's types (size_t, int64_t) comes from a header, which a kernel has none of.
+      // A name of the C library's types (size_t, int64_t) comes from a header, which a kernel has none of; a
+      // subscripted one is an array's, misspelt or not declared (not a size for -D).
+      const std::size_t after = source.find_first_not_of(" \t\r\n", std::min<std::size_t>(offset + name.size(), source.size()));
+      const bool subscripted = after != std::string_view::npos && source[after] == '[';
       message += name.ends_with("_t") ? ": a type of the C library's headers, which a kernel does not include; use int, long or unsigned"
+                 : subscripted        ? ": no array of that name is declared; declare it (double " + name + "[N];) or correct the name"
                                       : ": define it with -D " + name + "=VALUE";
     }
     return where + ": " + message;
@@ -420,7 +431,7 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   const std::unique_ptr<CXTranslationUnitImpl, unit_deleter> unit{raw};
   if (parsed != CXError_Success || !unit)
     refuse(std::string{file} + ": clang could not read it" + (parsed == CXError_Crashed ? " (clang crashed)" : ""));
-  if (const std::string error = first_error(unit.get(), file, defines); !error.empty()) refuse(error);
+  if (const std::string error = first_error(unit.get(), source, file, defines); !error.empty()) refuse(error);
   check_defines_used(unit.get(), virtual_name, wrapping.size(), text, defines, file);
 
   kernel_reader reader{file, unit.get()};

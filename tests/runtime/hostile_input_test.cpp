@@ -1708,6 +1708,15 @@ TEST(HostileInput, ATwentyEighthTrialsFindingsAreFixed) {
   const outcome held = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("held.c", linear).string(), "-D", "M=1000",
                                 "-D", "N=2000000"});
   EXPECT_EQ(held.status, 0) << held.err;
+  // A misspelt array is not a size to give with -D; a negative -D is named beside the negative extent.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("typo.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i)\n  a[i] = bb[i];\n").string(),
+                              "-D", "N=1000"}),
+                     "typo.c:3: use of undeclared identifier 'bb': no array of that name is declared; declare it (double bb[N];) "
+                     "or correct the name");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("held.c", linear).string(), "-D", "M=-5",
+                              "-D", "N=2000"}),
+                     "held.c:1: 'a' declared as an array with a negative size (given -D M=-5)");
   // The c_kernel fuzzer's "(::" kept clang 19's parser busy for ever, in-process: refused before it parses.
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("colons.c", "(::").string()}),
                      "colons.c:1: '::' is no C operator (C++'s scope, or C23's attribute); kerncraft's subset has neither");
