@@ -5,6 +5,7 @@
 
 #define HML_LIBCLANG_FUNCTIONS(X) \
   X(Cursor_Evaluate) \
+  X(Cursor_getStorageClass) \
   X(Cursor_getVarDeclInitializer) \
   X(Cursor_isNull) \
   X(EvalResult_dispose) \

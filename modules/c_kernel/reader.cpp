@@ -168,6 +168,9 @@ void kernel_reader::declare(CXCursor d) {
   if (arrays_.size() + scalars_.size() == most_declarations)
     fail(d, "more than " + std::to_string(most_declarations) + " declarations; a kernel declares a few arrays and scalars");
   const std::string name = text_of(clang().getCursorSpelling(d));
+  // A static array is the file's, which nothing reads after the kernel: clang drops its stores and the loop.
+  if (clang().Cursor_getStorageClass(d) == CX_SC_Static)
+    fail(d, "'" + name + "' is static: a kernel declares its arrays and scalars plainly (double a[N];), as kerncraft's do");
   const CXType type = clang().getCanonicalType(clang().getCursorType(d));
   if (is_number_type(type)) {
     scalars_.push_back(d);

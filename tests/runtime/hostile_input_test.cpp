@@ -1717,6 +1717,11 @@ TEST(HostileInput, ATwentyEighthTrialsFindingsAreFixed) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("held.c", linear).string(), "-D", "M=-5",
                               "-D", "N=2000"}),
                      "held.c:1: 'a' declared as an array with a negative size (given -D M=-5)");
+  // A static array's stores are dead to clang: said as the declaration's, not as a loop clang left out.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("static.c", "static double a[N], b[N];\nfor (int i = 0; i < N; ++i)\n  a[i] = b[i];\n").string(),
+                              "-D", "N=1000"}),
+                     "static.c:1: 'a' is static: a kernel declares its arrays and scalars plainly (double a[N];), as kerncraft's do");
   // The c_kernel fuzzer's "(::" kept clang 19's parser busy for ever, in-process: refused before it parses.
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("colons.c", "(::").string()}),
                      "colons.c:1: '::' is no C operator (C++'s scope, or C23's attribute); kerncraft's subset has neither");
