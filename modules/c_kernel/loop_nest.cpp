@@ -28,8 +28,8 @@ void kernel_reader::read_nest(CXCursor for_loop) {
   if (parts.size() != 4) fail(for_loop, "a for loop needs its start, its condition and its step");
   loop l = start_of(parts[0]);
   const std::int64_t start = l.trips;
+  check_step(parts[2], l.index);  // first: a loop counting down (i--) is refused for that, not for its i >= 0
   const std::int64_t end = end_of(parts[1], l.index);
-  check_step(parts[2], l.index);
   l.trips = end - start;
   l.start = start;
   check_index_range(for_loop, l.index, start, end);

@@ -1722,6 +1722,11 @@ TEST(HostileInput, ATwentyEighthTrialsFindingsAreFixed) {
                               dir.file("static.c", "static double a[N], b[N];\nfor (int i = 0; i < N; ++i)\n  a[i] = b[i];\n").string(),
                               "-D", "N=1000"}),
                      "static.c:1: 'a' is static: a kernel declares its arrays and scalars plainly (double a[N];), as kerncraft's do");
+  // A loop counting down is refused for its step, not for the condition that goes with it.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("down.c", "double a[N], b[N];\nfor (int i = N - 1; i >= 0; i--)\n  a[i] = b[i];\n").string(),
+                              "-D", "N=1000"}),
+                     "down.c:2: 'i--': a loop steps by one (++i, i++, i += 1); other steps are outside the subset");
   // The c_kernel fuzzer's "(::" kept clang 19's parser busy for ever, in-process: refused before it parses.
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("colons.c", "(::").string()}),
                      "colons.c:1: '::' is no C operator (C++'s scope, or C23's attribute); kerncraft's subset has neither");
