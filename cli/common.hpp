@@ -369,7 +369,8 @@ class machine_files {
   // A link by id or name, a machine file's read so far before the catalog's (a file that describes nvlink4
   // is the user's nvlink4), or a rate (hml::link_named), on the chosen figures.
   hml::link link(std::string_view option, const std::string& id_or_rate);
-  [[nodiscard]] const hml::link_description* find_link(std::string_view id_or_name) const;
+  // (Two files given that describe one id differently are refused under `option`.)
+  [[nodiscard]] const hml::link_description* find_link(std::string_view option, std::string_view id_or_name) const;
   hml::link link_of(const hml::link_description& own);
   // The models' figures (`--figures`); without it a machine is taken as it is, every figure its own.
   void use(hml::basis figures) noexcept { figures_ = figures; }

@@ -248,7 +248,7 @@ hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::trans
 // The link an NVLS all-reduce sees: the link's measured NVLS bus bandwidth (a machine file's, or the catalog's), at
 // its latency or the one given.
 hml::link nvls_link(const machine_files& files, const llm_options& o) {
-  const hml::link_description* own = files.find_link(o.link);
+  const hml::link_description* own = files.find_link("--all-reduce, --link", o.link);
   if (own == nullptr) {
     throw input_error("--all-reduce, --link: NVLS takes a described link's measured NVLS bus bandwidth" +
                       (o.link.empty() ? std::string{} : ", and " + o.link + " is not one") + "; give --link nvlink4");

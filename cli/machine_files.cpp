@@ -117,8 +117,11 @@ const hml::machine_description& machine_files::machine(std::string_view option, 
 hml::link machine_files::link_of(const hml::link_description& own) {
   const hml::link chosen = hml::link_of(own, figures_.value_or(hml::basis::datasheet));
   if (chosen.bandwidth.rate != own.bandwidth.value.rate) {
+    const bool to = own.measured_to_device.published(), from = own.measured_from_device.published();
     const bool one_rate = own.measured_to_device.value == own.measured_from_device.value;
-    note(std::string{own.id} + (one_rate ? ": the measured rate" : ": the slower measured direction") +
+    note(std::string{own.id} + (to != from   ? to ? ": the rate measured to the device (none from it)" : ": the rate measured from the device (none to it)"
+                                : one_rate ? ": the measured rate"
+                                           : ": the slower measured direction") +
          " in place of the datasheet's rate: " +
          quantity_text(chosen.bandwidth.rate) +
          " per direction; --figures stated takes the datasheet's");
@@ -126,17 +129,22 @@ hml::link machine_files::link_of(const hml::link_description& own) {
   return chosen;
 }
 
-const hml::link_description* machine_files::find_link(std::string_view id_or_name) const {
+const hml::link_description* machine_files::find_link(std::string_view option, std::string_view id_or_name) const {
+  const hml::link_description* found = nullptr;
   for (const auto& file : files_) {
     if (const auto* f = std::get_if<hml::machine_file>(&file)) {
-      if (const hml::link_description* l = hml::find_named(id_or_name, f->links())) return l;
+      const hml::link_description* l = hml::find_named(id_or_name, f->links());
+      if (found != nullptr && l != nullptr && !(*l == *found))
+        throw input_error(std::string{option} + ": two of the files given describe a link " + std::string{l->id} +
+                          ", differently; keep it in one");
+      if (found == nullptr) found = l;
     }
   }
-  return hml::find_named(id_or_name, std::span<const hml::link_description* const>{hml::systems::links});
+  return found != nullptr ? found : hml::find_named(id_or_name, std::span<const hml::link_description* const>{hml::systems::links});
 }
 
 hml::link machine_files::link(std::string_view option, const std::string& text) {
-  if (const hml::link_description* l = find_link(text)) return link_of(*l);
+  if (const hml::link_description* l = find_link(option, text)) return link_of(*l);
   return check_option(option, [&] { return hml::link_named(text); });
 }
 

@@ -29,10 +29,11 @@ struct link_description {
 // The link a model takes: the datasheet's rate, or the slower measured direction where one is published
 // (basis::measured requires one; basis::measured_where_published falls back to the datasheet's).
 [[nodiscard]] constexpr link link_of(const link_description& d, basis b = basis::datasheet) {
-  const bool measured = d.measured_to_device.published() && d.measured_from_device.published();
-  if (b == basis::measured) expects(measured, "hml: the link publishes no measured rate");
-  if (b != basis::datasheet && measured) {
-    const per_direction slower = d.measured_to_device.value.rate < d.measured_from_device.value.rate
+  const bool to = d.measured_to_device.published(), from = d.measured_from_device.published();
+  if (b == basis::measured) expects(to || from, "hml: the link publishes no measured rate");
+  if (b != basis::datasheet && (to || from)) {
+    // The slower measured direction; where one alone is measured, that one (both ways: a link has one rate).
+    const per_direction slower = !from || (to && d.measured_to_device.value.rate < d.measured_from_device.value.rate)
                                      ? d.measured_to_device.value
                                      : d.measured_from_device.value;
     return {slower, d.latency.value, d.mode};

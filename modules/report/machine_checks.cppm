@@ -6,6 +6,7 @@ module;
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <string_view>
 module hml.report:machine_checks;
 import hml.units;
 import hml.machine_description;
@@ -117,6 +118,14 @@ struct level_problem {
     return {};
   return "main memory's path is its bandwidth (or its stream mixes): a rate in B/cy beside it is a second figure "
          "for the same path; give one";
+}
+
+// A latency, a memory's or a link message's, is nanoseconds to microseconds: a second or more is a unit
+// slipped (a memory's of 10^5 s made the offload's host time 10^5 s and its speed-up 7.43e+05x).
+[[nodiscard]] inline std::string latency_problem(const figure<duration>& latency, std::string_view what) {
+  if (!latency.published() || latency.value < 1 * second) return {};
+  return "must be below 1 s (" + std::string{what} + " is " + (what.starts_with("a memory") ? "nanoseconds" : "microseconds") +
+         "), not " + round_trip_text(latency.value);
 }
 
 // An INT4 weight rate is a kernel's rate below main memory's bandwidth: above the faster of its stated and

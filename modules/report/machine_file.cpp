@@ -65,7 +65,6 @@ namespace {
 using fields = detail::yaml_fields<machine_file_error>;
 
 constexpr std::int64_t most_cores = max_cores;
-
 using detail::machine_fields;
 
 class machine_reader {
@@ -226,15 +225,19 @@ private:
     return n;
   }
 
+  // A machine's, link's or system's id, as options name it (a link "400GB/s" took --link's rate from it).
+  std::string_view an_id(const YAML::Node& node, const std::string& field) {
+    const std::string_view id = text(node, field, "id", true);
+    if (!is_machine_id(id)) r_.fail(node["id"], fields::path(field, "id"), "use lower-case letters, digits and _ only, not \"" + std::string{id} + "\"");
+    return id;
+  }
+
   void add_machine(const YAML::Node& node, const std::string& field) {
     if (!field.empty()) {
       r_.expect_map(node, field, machine_fields);
     }
     machine_description m{};
-    m.id = text(node, field, "id", true);
-    if (!is_machine_id(m.id)) {
-      r_.fail(node["id"], fields::path(field, "id"), "use lower-case letters, digits and _ only, not \"" + std::string{m.id} + "\"");
-    }
+    m.id = an_id(node, field);
     m.name = text(node, field, "name", true);
     m.note = text(node, field, "note", false);
     for (const machine_description* other : out_.machines) {
@@ -426,6 +429,7 @@ private:
     l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
     l.measured_bandwidth = a_memory_bandwidth(node, field, "measured_bandwidth");
     l.latency = a_figure<duration>(node, field, "latency");
+    refuse(node, field, "latency", detail::latency_problem(l.latency, "a memory's latency"));
     const std::string scope = r_.optional_value(node, field, "scope");
     if (scope == "per core") {
       l.scope = sharing::per_core;
@@ -494,7 +498,7 @@ private:
   void add_link(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"id", "name", "bandwidth", "mode", "latency", "measured_to_device",
                                 "measured_from_device", "nvls_bus_bandwidth", "note"});
-    link_description l{.id = text(node, field, "id", true), .name = text(node, field, "name", true)};
+    link_description l{.id = an_id(node, field), .name = text(node, field, "name", true)};
     for (const link_description* other : out_.links) {
       if (other->id == l.id) r_.fail(node["id"], fields::path(field, "id"), "two links with this id");
     }
@@ -507,9 +511,7 @@ private:
       r_.fail(node["mode"], fields::path(field, "mode"), "expected full or half, not \"" + mode + "\"");
     }
     l.latency = a_figure<duration>(node, field, "latency");
-    if (l.latency.published() && !(l.latency.value < 1 * second))
-      r_.fail(node["latency"], fields::path(field, "latency"),
-              "must be below 1 s (a message's latency is microseconds), not " + round_trip_text(l.latency.value));
+    refuse(node, field, "latency", detail::latency_problem(l.latency, "a message's latency"));
     l.measured_to_device = a_link_rate(node, field, "measured_to_device");
     l.measured_from_device = a_link_rate(node, field, "measured_from_device");
     // Each way's measurement is held against the rate a direction as every measured figure is.
@@ -529,7 +531,7 @@ private:
 
   void add_system(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"id", "name", "host", "device", "joined_by", "note"});
-    system_description s{.id = text(node, field, "id", true), .name = text(node, field, "name", true)};
+    system_description s{.id = an_id(node, field), .name = text(node, field, "name", true)};
     for (const system_description* other : out_.systems) {
       if (other->id == s.id) r_.fail(node["id"], fields::path(field, "id"), "two systems with this id");
     }

@@ -1784,6 +1784,48 @@ TEST(HostileInput, ATwentyNinthTrialsFindingsAreFixed) {
                      "device file, line ");
 }
 
+// The thirtieth trial (files of several machines, links and systems) found a link measured one way only
+// taken at its datasheet rate without a note, link ids unchecked (one of "400GB/s" took --link 400GB/s's
+// rate), two files' links of one id settled by their order, a machine offloading to itself, and a memory
+// latency of 10^5 s taken.
+TEST(HostileInput, AThirtiethTrialsFindingsAreFixed) {
+  const scratch_directory dir;
+  const std::string grace = catalog_file("grace");
+  // grace in a list of machines, beside `links`.
+  const auto with_link = [&](std::string_view name, std::string_view link) {
+    const std::size_t body = grace.find('\n') + 1, sources = grace.find("\nsources:") + 1;
+    std::string listed = grace.substr(0, body) + "machines:\n";
+    for (std::size_t at = body; at < sources;) {
+      const std::size_t end = grace.find('\n', at) + 1;
+      listed += (at == body ? "  - " : "    ") + grace.substr(at, end - at);
+      at = end;
+    }
+    return dir.file(std::string{name} + ".yaml", listed + "links:\n  - " + std::string{link} + "\n" + grace.substr(sources)).string();
+  };
+  const auto offload = [&](const std::string& host, const std::string& device) {
+    return hml_run({"offload", "--host", host, "--device", device, "--link", "c2c", "--in", "40GB", "--out", "20GB", "--flops", "1TFLOP"});
+  };
+  const outcome one_way = offload(with_link("one_way", "{id: c2c, name: my C2C, bandwidth: 450 GB/s, measured_to_device: 375 GB/s}"),
+                                  "gh200_hopper");
+  EXPECT_EQ(one_way.status, 0) << one_way.err;
+  EXPECT_NE(one_way.out.find("link: 375 GB/s per direction"), std::string::npos) << one_way.out;
+  EXPECT_NE(one_way.err.find("c2c: the rate measured to the device (none from it) in place of the datasheet's rate"),
+            std::string::npos) << one_way.err;
+  expect_input_error(offload(with_link("rate_id", "{id: 400GB/s, name: my C2C, bandwidth: 100 GB/s}"), "gh200_hopper"),
+                     "rate_id.yaml:21: links[0].id: use lower-case letters, digits and _ only, not \"400GB/s\"");
+  expect_input_error(offload(with_link("upper_id", "{id: C2C, name: my C2C, bandwidth: 100 GB/s}"), "gh200_hopper"),
+                     "links[0].id: use lower-case letters, digits and _ only, not \"C2C\"");
+  expect_input_error(offload(with_link("host_c2c", "{id: c2c, name: my C2C, bandwidth: 450 GB/s}"),
+                             with_link("device_c2c", "{id: c2c, name: my C2C, bandwidth: 100 GB/s}")),
+                     "--link: two of the files given describe a link c2c, differently; keep it in one");
+  expect_input_error(offload("grace", "grace"),
+                     "--host, --device: grace at both ends is one memory pool: nothing to offload over; give two machines");
+  const std::string slow = dir.file("slow.yaml", grace.substr(0, grace.find("    capacity: {value: 480 GB")) + "    latency: 100000 s\n" +
+                                                     grace.substr(grace.find("    capacity: {value: 480 GB"))).string();
+  expect_input_error(offload(slow, "gh200_hopper"),
+                     "memory[0].latency: must be below 1 s (a memory's latency is nanoseconds), not 1e+05 s");
+}
+
 // The eighteenth trial found JSON writing counts as 2.0 where the CSV writes 2: a whole number is an integer
 // in both, and a fraction or -0 stays a double.
 TEST(HostileInput, JsonWritesWholeNumbersAsIntegers) {
