@@ -1826,6 +1826,20 @@ TEST(HostileInput, AThirtiethTrialsFindingsAreFixed) {
                      "memory[0].latency: must be below 1 s (a memory's latency is nanoseconds), not 1e+05 s");
 }
 
+// The thirty-first trial (serving features by hand) found every figure as documented, and counts of one
+// in the plural: "1 tokens a step", "blocks of 1 tokens", "1 requests".
+TEST(HostileInput, AThirtyFirstTrialsCountsOfOneReadRight) {
+  const outcome served = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--requests", "1", "--prompt", "16",
+                                  "--generate", "4"});
+  EXPECT_NE(served.out.find("\ncontinuous batching of 1 request (room for 1 at once"), std::string::npos) << served.out;
+  const outcome one = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--prompt", "16", "--generate", "4",
+                               "--kv-block", "1", "--chunk", "1", "--draft", "llama-2-7b", "--lookahead", "1", "--acceptance", "0"});
+  ASSERT_EQ(one.status, 0) << one.err;
+  for (const std::string_view said : {"KV cache (blocks of 1 token) ", "\nchunked prefill (1 token a step): ",
+                                      "\nspeculative decoding (draft llama-2-7b, 1 token ahead, acceptance 0): 1 token a step; "})
+    EXPECT_NE(one.out.find(said), std::string::npos) << said << "\n" << one.out;
+}
+
 // The eighteenth trial found JSON writing counts as 2.0 where the CSV writes 2: a whole number is an integer
 // in both, and a fraction or -0 stays a double.
 TEST(HostileInput, JsonWritesWholeNumbersAsIntegers) {
