@@ -49,6 +49,18 @@ std::string catalog_file(const std::string& id) {
   return o.out;
 }
 
+// A one-machine file (as catalog_file writes it) as a document: the machine in `machines`, then `links`.
+std::string with_links(const std::string& machine, std::string_view links) {
+  const std::size_t body = machine.find('\n') + 1, sources = machine.find("\nsources:") + 1;
+  std::string listed = machine.substr(0, body) + "machines:\n";
+  for (std::size_t at = body; at < sources;) {
+    const std::size_t end = machine.find('\n', at) + 1;
+    listed += (at == body ? "  - " : "    ") + machine.substr(at, end - at);
+    at = end;
+  }
+  return listed + "links:\n  - " + std::string{links} + "\n" + machine.substr(sources);
+}
+
 // hml run with a command's fixed arguments and then `more`.
 outcome hml_run_with(std::vector<std::string> command, const std::vector<std::string>& more) {
   command.insert(command.end(), more.begin(), more.end());
@@ -1753,14 +1765,7 @@ TEST(HostileInput, ATwentyNinthTrialsFindingsAreFixed) {
     return o.out;
   };
   // The machine in a list beside a link of the catalog's id: the file's link is the one the run takes.
-  const std::size_t body = h100.find('\n') + 1, sources = h100.find("\nsources:") + 1;
-  std::string listed = h100.substr(0, body) + "machines:\n";
-  for (std::size_t at = body; at < sources;) {
-    const std::size_t end = h100.find('\n', at) + 1;
-    listed += (at == body ? "  - " : "    ") + h100.substr(at, end - at);
-    at = end;
-  }
-  listed += "links:\n  - {id: nvlink4, name: my NVLink, bandwidth: 45 GB/s, latency: 2 us}\n" + h100.substr(sources);
+  const std::string listed = with_links(h100, "{id: nvlink4, name: my NVLink, bandwidth: 45 GB/s, latency: 2 us}");
   EXPECT_NE(llm_out(listed, {"--tp", "2", "--link", "nvlink4"}).find("\nlink: 45 GB/s per direction, full duplex, 2 us a message"),
             std::string::npos);
   // An FP16 peak of 300 GFLOP/s beside 3 TB/s: compute-bound from one sequence on.
@@ -1791,16 +1796,8 @@ TEST(HostileInput, ATwentyNinthTrialsFindingsAreFixed) {
 TEST(HostileInput, AThirtiethTrialsFindingsAreFixed) {
   const scratch_directory dir;
   const std::string grace = catalog_file("grace");
-  // grace in a list of machines, beside `links`.
   const auto with_link = [&](std::string_view name, std::string_view link) {
-    const std::size_t body = grace.find('\n') + 1, sources = grace.find("\nsources:") + 1;
-    std::string listed = grace.substr(0, body) + "machines:\n";
-    for (std::size_t at = body; at < sources;) {
-      const std::size_t end = grace.find('\n', at) + 1;
-      listed += (at == body ? "  - " : "    ") + grace.substr(at, end - at);
-      at = end;
-    }
-    return dir.file(std::string{name} + ".yaml", listed + "links:\n  - " + std::string{link} + "\n" + grace.substr(sources)).string();
+    return dir.file(std::string{name} + ".yaml", with_links(grace, link)).string();
   };
   const auto offload = [&](const std::string& host, const std::string& device) {
     return hml_run({"offload", "--host", host, "--device", device, "--link", "c2c", "--in", "40GB", "--out", "20GB", "--flops", "1TFLOP"});
