@@ -160,6 +160,30 @@ static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L2", 256_KiB).requ
 static_assert(hml::traffic_at(strided(1'000'000, 16, 16001), "L2", 200_KiB).loads == 8);
 static_assert(hml::traffic_at(strided(1'000'000, 16, 20801), "L2", 256_KiB).requirement ==
               hml::traffic_at(strided(1'000'000, 16, 20800), "L2", 256_KiB).requirement + 3 * 64_B);
+// A class between them that shares neither's lines (b[16i + 8]) leaves the reuse b[16i] makes of
+// b[16i + 16001]'s lines a thousand iterations long (the thirty-second trial, by LRU simulation too: 25 lines
+// into the L1, 17 into the L2, where a distance of 64 B was counted and kept in both): 4 x 64,064 B, b's two
+// streams of new lines, the reuse and a's write-allocate.
+constexpr hml::loop_kernel three_classes = [] {
+  hml::loop_kernel k = strided(1'000'000, 16, 16001);
+  k.accesses.push_back({.array = 1, .offset = {8}});
+  return k;
+}();
+static_assert(hml::traffic_at(three_classes, "L1", 32_KiB).loads == 24 &&
+              hml::traffic_at(three_classes, "L1", 32_KiB).lines() == 26);
+static_assert(hml::traffic_at(three_classes, "L2", 256_KiB).requirement == 4 * 64'064_B &&
+              hml::traffic_at(three_classes, "L2", 256_KiB).loads == 16);
+// Two such pairs (b[16i + 16009] and b[16i + 8] too): two reuses, two streams of new lines and a's, 5 x 64,064 B;
+// a 256 KiB L2 keeps neither (32 lines of b, as the trial's simulation counts them).
+constexpr hml::loop_kernel two_pairs = [] {
+  hml::loop_kernel k = three_classes;
+  k.accesses.push_back({.array = 1, .offset = {16009}});
+  k.arrays[1].extents = {16'000'000 + 16009};
+  return k;
+}();
+static_assert(hml::traffic_at(two_pairs, "L3", 20_MiB).requirement == 5 * 64'064_B &&
+              hml::traffic_at(two_pairs, "L3", 20_MiB).loads == 16);
+static_assert(hml::traffic_at(two_pairs, "L2", 256_KiB).loads == 32);
 static_assert(hml::traffic_at(strided(1'000'000, 9, 1), "L1", 1_KiB).loads == 9);  // the next iteration's
 // Written in two classes, a[16i] and a[16i + 8] evict both streams' lines.
 constexpr hml::loop_kernel two_written_streams = [] {
