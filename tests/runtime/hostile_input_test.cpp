@@ -1751,12 +1751,6 @@ TEST(HostileInput, ATwentyEighthTrialsFindingsAreFixed) {
 TEST(HostileInput, ATwentyNinthTrialsFindingsAreFixed) {
   const scratch_directory dir;
   const std::string h100 = catalog_file("h100_sxm");
-  const auto edited = [&](std::string text, std::string_view from, std::string_view to) {
-    const std::size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) text.replace(at, from.size(), to);
-    return text;
-  };
   const auto llm_out = [&](const std::string& file, std::initializer_list<std::string> more) {
     std::vector<std::string> args{"llm", "--model", "llama-2-7b", "--machine", dir.file("m.yaml", file).string()};
     args.insert(args.end(), more);
@@ -1769,21 +1763,21 @@ TEST(HostileInput, ATwentyNinthTrialsFindingsAreFixed) {
   EXPECT_NE(llm_out(listed, {"--tp", "2", "--link", "nvlink4"}).find("\nlink: 45 GB/s per direction, full duplex, 2 us a message"),
             std::string::npos);
   // An FP16 peak of 300 GFLOP/s beside 3 TB/s: compute-bound from one sequence on.
-  std::string slow = edited(h100, "  - precision: fp16\n    unit: tensor\n    dense: {value: 989 TFLOP/s",
+  std::string slow = replaced(h100, "  - precision: fp16\n    unit: tensor\n    dense: {value: 989 TFLOP/s",
                             "  - precision: fp16\n    unit: tensor\n    dense: {value: 300 GFLOP/s");
   for (const std::string_view field : {"attention_rate:", "clock:", "kernel_overhead:"})
     slow.erase(slow.find(field), slow.find('\n', slow.find(field)) + 1 - slow.find(field));
-  slow = edited(slow, "    sparse: {value: 1.979 PFLOP/s, kind: stated, source: nvidia-h100-datasheet}\n"
+  slow = replaced(slow, "    sparse: {value: 1.979 PFLOP/s, kind: stated, source: nvidia-h100-datasheet}\n"
                       "    measured: {value: 794.5 TFLOP/s, kind: measured, source: bekman-mamf}\n  - precision: fp8",
                 "  - precision: fp8");
   EXPECT_NE(llm_out(slow, {"--context", "1"}).find("\ndecode is compute-bound from batch 1 at context 1 (at the ideal bound; the times cross at batch 0.101)\n"),
             std::string::npos);
   // 10^30 B: more sequences than the search counts exactly, or --batch takes.
-  EXPECT_NE(llm_out(edited(h100, "capacity: {value: 80 GB", "capacity: {value: 1e30 B"), {}).find("(fits; 10^9 sequences of 544 tokens or more)"),
+  EXPECT_NE(llm_out(replaced(h100, "capacity: {value: 80 GB", "capacity: {value: 1e30 B"), {}).find("(fits; 10^9 sequences of 544 tokens or more)"),
             std::string::npos);
   // JSON without its format line: the line is missing, not the fields unknown.
   const outcome json = hml_run({"devices", "h100_sxm", "--format", "json"});
-  const fs::path unformatted = dir.file("m.json", edited(json.out, "  \"format\": \"hml-machine/1\",\n", ""));
+  const fs::path unformatted = dir.file("m.json", replaced(json.out, "  \"format\": \"hml-machine/1\",\n", ""));
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", unformatted.string()}),
                      "m.json:1: format: missing; a machine file begins with \"format\": \"hml-machine/1\" (read as an older "
                      "device file, line ");
