@@ -421,7 +421,7 @@ void add_llm_command(CLI::App& hml) {
                       std::string{machine_help} + "; --device is its older name, kept until the first release")
       ->type_name("NAME|FILE");
   add_figures_option(*command, o->figures);
-  const CLI::Validator count = whole_number(1, 1'000'000'000);
+  const CLI::Validator count = whole_number(1, llm::most_sequences);
   command->add_option("--batch", o->batch, "sequences in a batch")->check(count)->capture_default_str();
   CLI::Option* prompt =
       command->add_option("--prompt", o->prompt, "prompt tokens per sequence")->check(count)->capture_default_str();

@@ -118,15 +118,14 @@ bool fits_beside(const hml::transformer& t, const hml::transformer* draft, std::
 }
 // The largest batch that fits, up to the most --batch takes: past it the sizes stop being exact counts and
 // the library's search stops short (a capacity of 10^30 B gave 2,759,558,595), so that is said as "or more".
-constexpr std::uint64_t most_sequences = 1'000'000'000;
 std::uint64_t largest_beside(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
                              const hml::machine_description& d, const hml::inference_options& i) {
   return std::min(draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i),
-                  most_sequences);
+                  llm::most_sequences);
 }
 std::string largest_text(std::uint64_t largest, std::uint64_t context) {
   const std::string of = " of " + llm::counted(context, "token", "tokens");
-  return largest == most_sequences ? "10^9 sequences" + of + " or more" : llm::counted(largest, "sequence", "sequences") + of + " at most";
+  return largest == llm::most_sequences ? "10^9 sequences" + of + " or more" : llm::counted(largest, "sequence", "sequences") + of + " at most";
 }
 
 // The machine's measured rates a step's operators take: the attention rate (a fused 16-bit prefill's), the INT4

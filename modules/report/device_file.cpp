@@ -179,7 +179,7 @@ public:
     }
     refuse(field + ".measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
     refuse(field + ".interface", detail::interface_problem(l));
-    refuse(field + ".latency", detail::latency_problem(l.latency, "a memory's latency"));
+    refuse(field + ".latency", detail::latency_problem(l.latency, "a memory's latency is nanoseconds"));
     return l;
   }
 

@@ -122,10 +122,9 @@ struct level_problem {
 
 // A latency, a memory's or a link message's, is nanoseconds to microseconds: a second or more is a unit
 // slipped (a memory's of 10^5 s made the offload's host time 10^5 s and its speed-up 7.43e+05x).
-[[nodiscard]] inline std::string latency_problem(const figure<duration>& latency, std::string_view what) {
+[[nodiscard]] inline std::string latency_problem(const figure<duration>& latency, std::string_view what_it_is) {
   if (!latency.published() || latency.value < 1 * second) return {};
-  return "must be below 1 s (" + std::string{what} + " is " + (what.starts_with("a memory") ? "nanoseconds" : "microseconds") +
-         "), not " + round_trip_text(latency.value);
+  return "must be below 1 s (" + std::string{what_it_is} + "), not " + round_trip_text(latency.value);
 }
 
 // An INT4 weight rate is a kernel's rate below main memory's bandwidth: above the faster of its stated and

@@ -429,7 +429,7 @@ private:
     l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
     l.measured_bandwidth = a_memory_bandwidth(node, field, "measured_bandwidth");
     l.latency = a_figure<duration>(node, field, "latency");
-    refuse(node, field, "latency", detail::latency_problem(l.latency, "a memory's latency"));
+    refuse(node, field, "latency", detail::latency_problem(l.latency, "a memory's latency is nanoseconds"));
     const std::string scope = r_.optional_value(node, field, "scope");
     if (scope == "per core") {
       l.scope = sharing::per_core;
@@ -511,7 +511,7 @@ private:
       r_.fail(node["mode"], fields::path(field, "mode"), "expected full or half, not \"" + mode + "\"");
     }
     l.latency = a_figure<duration>(node, field, "latency");
-    refuse(node, field, "latency", detail::latency_problem(l.latency, "a message's latency"));
+    refuse(node, field, "latency", detail::latency_problem(l.latency, "a message's latency is microseconds"));
     l.measured_to_device = a_link_rate(node, field, "measured_to_device");
     l.measured_from_device = a_link_rate(node, field, "measured_from_device");
     // Each way's measurement is held against the rate a direction as every measured figure is.
