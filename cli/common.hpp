@@ -36,6 +36,11 @@ class input_error : public std::runtime_error {
 // "hml: error: <message>" on stderr (the library's own "hml: " prefix dropped); returns exit status 2.
 int fail(std::string_view message);
 
+// A count and its noun, singular for one: "1 step", "2 steps".
+inline std::string counted(std::uint64_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string{n == 1 ? one : many};
+}
+
 // A note for the user ("hml: note: ..."), printed on stderr when the run has succeeded: a run that fails
 // prints its error alone.
 void note(std::string line);

@@ -265,6 +265,9 @@ void show_document(const devices_options& o, const hml::machine_file& file) {
                         "show its links and systems as table, yaml or json");
     emit(o.output, render(hml::device_table(std::vector<const hml::device*>(file.machines().begin(), file.machines().end())),
                           output_format::csv));
+    if (!file.links().empty() || !file.systems().empty())  // not lost without a word
+      note("csv is a table of machines: the file's " + counted(file.links().size(), "link", "links") + " and " +
+           counted(file.systems().size(), "system", "systems") + " are shown by --format table, yaml or json");
     return;
   }
   std::string text;

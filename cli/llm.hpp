@@ -72,10 +72,6 @@ inline std::string text(hml::data_rate r) { return hml::to_string(r, {.number = 
 inline std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
 // The most sequences --batch (and --prompt's tokens) takes; the largest batch that fits is said up to it.
 inline constexpr std::uint64_t most_sequences = 1'000'000'000;
-// A count and its noun, singular for one: "1 step", "2 steps".
-inline std::string counted(std::uint64_t n, std::string_view one, std::string_view many) {
-  return std::to_string(n) + " " + std::string{n == 1 ? one : many};
-}
 inline std::string number(double x, int digits = 4) {
   return std::string{hml::format_number(x, hml::general(digits)).view()};
 }

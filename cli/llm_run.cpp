@@ -83,8 +83,8 @@ std::string pipeline_line(const hml::transformer& t, const hml::inference_option
   const std::uint64_t largest = (batch + count - 1) / count;
   return "pipeline: " + std::to_string(p.stages) + " stages of " + layers + " layers" +
          (i.tensor_parallel > 1 ? ", " + std::to_string(i.tensor_parallel) + " devices each" : std::string{}) + "; " +
-         llm::counted(count, "micro-batch", "micro-batches") + " of " + (largest * count == batch ? "" : "up to ") +
-         llm::counted(largest, "sequence", "sequences") + " a step; hand-offs at " + quantity_text(p.link.bandwidth.rate) +
+         counted(count, "micro-batch", "micro-batches") + " of " + (largest * count == batch ? "" : "up to ") +
+         counted(largest, "sequence", "sequences") + " a step; hand-offs at " + quantity_text(p.link.bandwidth.rate) +
          " per direction, " + text(p.link.latency) + " latency\n";
 }
 
@@ -124,8 +124,8 @@ std::uint64_t largest_beside(const hml::transformer& t, const hml::transformer* 
                   llm::most_sequences);
 }
 std::string largest_text(std::uint64_t largest, std::uint64_t context) {
-  const std::string of = " of " + llm::counted(context, "token", "tokens");
-  return largest == llm::most_sequences ? "10^9 sequences" + of + " or more" : llm::counted(largest, "sequence", "sequences") + of + " at most";
+  const std::string of = " of " + counted(context, "token", "tokens");
+  return largest == llm::most_sequences ? "10^9 sequences" + of + " or more" : counted(largest, "sequence", "sequences") + of + " at most";
 }
 
 // The machine's measured rates a step's operators take: the attention rate (a fused 16-bit prefill's), the INT4
@@ -162,7 +162,7 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
          "time: " + llm::estimate_text(d, i, rates) + "\n" +
          "memory per device" + (draft != nullptr ? " (the model's and the draft's)" : std::string{}) + ": weights " +
          text(memory.weights) + " + KV cache" +
-         (i.memory.kv_block_tokens > 0 ? " (blocks of " + llm::counted(i.memory.kv_block_tokens, "token", "tokens") + ")" : "") +
+         (i.memory.kv_block_tokens > 0 ? " (blocks of " + counted(i.memory.kv_block_tokens, "token", "tokens") + ")" : "") +
          " " + text(memory.kv_cache) + " + activations " + text(memory.activations) + " = " + text(memory.total()) +
          (capacity_known ? " of " + memory_limit(d, i) + (fits_beside(t, draft, o.batch, context, d, i) ? " (fits; " : " (does NOT fit; ") +
                                largest_text(largest_beside(t, draft, context, d, i), context) + ")"
@@ -200,7 +200,7 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
 // step, whose time can differ from the run's mean time per output token): the line says which.
 std::string speculation_line(const llm_options& o, const std::optional<hml::speculative_step>& s, std::uint64_t context) {
   if (!s) return {};
-  return "speculative decoding (draft " + o.draft + ", " + llm::counted(o.lookahead, "token", "tokens") + " ahead, acceptance " +
+  return "speculative decoding (draft " + o.draft + ", " + counted(o.lookahead, "token", "tokens") + " ahead, acceptance " +
          number(*o.acceptance) + "): " + number(s->tokens_per_step) + (s->tokens_per_step == 1 ? " token" : " tokens") + " a step; draft " + text(s->draft.value) +
          " + verify " + text(s->verify.value) + " = " + text(s->total().value) + " a step; " + text(s->per_output_token.value) +
          " per output token, " + number(s->speedup(), 3) + "x plain decode's " + text(s->plain.value) + " a step at context " +
@@ -282,7 +282,7 @@ void add_speculation(hml::table& summary, const std::optional<hml::speculative_s
 
 std::string continuous_line(const llm_options& o, const std::optional<hml::continuous_batching_result>& c) {
   if (!c) return {};
-  return "continuous batching of " + llm::counted(c->requests, "request", "requests") + " (room for " + std::to_string(c->concurrency) +
+  return "continuous batching of " + counted(c->requests, "request", "requests") + " (room for " + std::to_string(c->concurrency) +
          " at once, set by " + std::string{hml::to_string(c->limited_by)} + "; max batch " +
          std::to_string(llm::batching_limits_of(o).max_batch) + ", max tokens " +
          std::to_string(llm::batching_limits_of(o).max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
@@ -501,7 +501,7 @@ void llm::run(const run_options& o) {
                                     : std::string{"no decode step: the one token generated comes from the prefill\n"}) +
                     "time to first token: " + text(run.prefill.value) + "\n";
   if (g.generate > 1) {
-    out += "decode: " + text(run.decode.value) + " for " + llm::counted(g.generate - 1, "step", "steps") + ", " +
+    out += "decode: " + text(run.decode.value) + " for " + counted(g.generate - 1, "step", "steps") + ", " +
            text(run.decode_per_token.value) + " per token, " + llm::token_rate_text(run.decode_throughput.per_second) +
            " tokens/s\n";
   }
@@ -511,7 +511,7 @@ void llm::run(const run_options& o) {
          text(serving.end_to_end.value) + ", output " + llm::token_rate_text(serving.output_throughput.per_second) + " tokens/s\n";
   out += bound_line(bound, g.generate > 1);
   if (chunked) {
-    out += "chunked prefill (" + llm::counted(*o.chunk, "token", "tokens") + " a step): time to first token " + text(chunked->time.value) +
+    out += "chunked prefill (" + counted(*o.chunk, "token", "tokens") + " a step): time to first token " + text(chunked->time.value) +
            " in " + std::to_string(chunked->steps) + (chunked->steps == 1 ? " step (" : " steps (") +
            number(chunked->time.value / run.prefill.value, 3) +
            "x the prefill at once)\n";

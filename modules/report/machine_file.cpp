@@ -1,6 +1,7 @@
 // hml.report:machine_file's reader (see machine_file.cppm; machine_file_writer.cpp writes): yaml-cpp reads
 // YAML and JSON alike, every field through :yaml_fields' checks.
 module;
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -55,7 +56,6 @@ const machine_description& machine_file::machine() const {
   return *state_->machines.front();
 }
 
-
 using detail::round_trip_text;
 
 // --- Reading ---------------------------------------------------------------------------------------------
@@ -81,6 +81,10 @@ public:
     }
     const bool document = root["machines"].IsDefined() || root["links"].IsDefined() || root["systems"].IsDefined();
     if (document) {
+      for (const auto& entry : root)  // one machine's file given links: the machine goes in the list
+        if (const YAML::Node& key = entry.first; key.IsScalar() && std::ranges::find(machine_fields, key.Scalar()) != machine_fields.end())
+          r_.fail(key, key.Scalar(), "a machine's field beside machines, links or systems; list the machine under "
+                                     "machines: (hml devices gh200 --format yaml writes such a file)");
       r_.expect_map(root, "", {"format", "machines", "links", "systems", "sources"});
     } else {
       std::vector<std::string_view> known{"format"};
@@ -89,10 +93,7 @@ public:
       r_.expect_map(root, "", known);
     }
     read_sources(root);
-    if (!document) {
-      add_machine(root, "");
-      return;
-    }
+    if (!document) return add_machine(root, "");
     constexpr std::size_t most_entries = 256;  // a catalog of machines, not a data set
     const YAML::Node machines = r_.sequence(root, "", "machines", false, most_entries);
     for (std::size_t i = 0; i < machines.size(); ++i) add_machine(machines[i], fields::item("machines", i));

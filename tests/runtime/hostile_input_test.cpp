@@ -1817,6 +1817,21 @@ TEST(HostileInput, AThirtiethTrialsFindingsAreFixed) {
                      "memory[0].latency: must be below 1 s (a memory's latency is nanoseconds), not 1e+05 s");
 }
 
+// What the thirtieth trial left alone: links added to a one-machine file were told the machine's `id` is
+// unknown, and a file's links and systems went missing from its CSV without a word.
+TEST(HostileInput, AThirtiethTrialsLeftOversAreSaid) {
+  const scratch_directory dir;
+  const std::string grace = catalog_file("grace");
+  const std::string beside = dir.file("beside.yaml", grace + "links:\n  - {id: my_c2c, name: my C2C, bandwidth: 450 GB/s}\n").string();
+  expect_input_error(hml_run({"devices", beside}),
+                     "beside.yaml:2: id: a machine's field beside machines, links or systems; list the machine under machines:");
+  const outcome csv = hml_run({"devices", dir.file("gh200.yaml", catalog_file("gh200")).string(), "--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find("\ngh200_hopper,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.err.find("hml: note: csv is a table of machines: the file's 1 link and 1 system are shown by --format table, "
+                         "yaml or json"), std::string::npos) << csv.err;
+}
+
 // The thirty-first trial (serving features by hand) found every figure as documented, and counts of one
 // in the plural: "1 tokens a step", "blocks of 1 tokens", "1 requests".
 TEST(HostileInput, AThirtyFirstTrialsCountsOfOneReadRight) {
