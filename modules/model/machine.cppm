@@ -53,7 +53,10 @@ constexpr void validate_latency(duration t) {
 }
 constexpr void validate_bandwidth(data_rate r) {
   const double rate = r.value();
-  expects(rate > 0 && rate <= largest_finite, "hml: memory bandwidth must be finite and > 0");
+  // Normal, not only > 0: a byte's time at a subnormal rate overflows to inf, and 0 B of a tier at it to NaN.
+  expects(rate >= smallest_normal && rate <= largest_finite,
+          rate > 0 && rate < smallest_normal ? "hml: memory bandwidth must be at least 2.2e-308 B/s (a normal double)"
+                                             : "hml: memory bandwidth must be finite and > 0");
 }
 constexpr void validate_hit_rate(double h) {
   expects(h >= 0.0 && h <= 1.0, "hml: hit rate must be within [0, 1]");  // false for NaN
@@ -203,11 +206,22 @@ template <memory_model M>
   return detail::sustained_bandwidth_unchecked(m, p);
 }
 
+// A time from finite inputs can still overflow (10 MiB at 1e-300 B/s): an error naming its cause, never an
+// inf in a result (a trial's infinite memory time was classified balanced with a compute time of 1 ms).
+constexpr void validate_memory_time(duration t) {
+  expects(t.value() <= largest_finite, "hml: the memory time overflows a double: too many bytes for the bandwidth");
+}
+constexpr void validate_compute_time(duration t) {
+  expects(t.value() <= largest_finite, "hml: the compute time overflows a double: too much work for the peak");
+}
+
 template <memory_model M>
 [[nodiscard]] constexpr duration transfer_time(const M& m, data_size useful, const access_pattern& p = sequential_access) {
   validate(p);
   detail::validate_memory(m);
-  return detail::transfer_time_unchecked(m, useful, p);
+  const duration t = detail::transfer_time_unchecked(m, useful, p);
+  validate_memory_time(t);
+  return t;
 }
 
 // A compute core: its peak rate for one precision (the seed's compute_core).
@@ -217,7 +231,9 @@ struct compute_core {
 
 constexpr void validate_peak(compute_rate peak) {
   const double rate = peak.value();
-  expects(rate > 0 && rate <= largest_finite, "hml: peak compute rate must be finite and > 0");
+  expects(rate >= smallest_normal && rate <= largest_finite,  // normal, as a bandwidth
+          rate > 0 && rate < smallest_normal ? "hml: peak compute rate must be at least 2.2e-308 FLOP/s (a normal double)"
+                                             : "hml: peak compute rate must be finite and > 0");
 }
 
 constexpr void validate(const compute_core& c) { validate_peak(c.peak); }
@@ -242,7 +258,9 @@ export namespace hml {
 [[nodiscard]] constexpr duration compute_time(const compute_core& c, work operations) {
   validate(c);
   validate_work(operations);
-  return detail::compute_time_unchecked(c, operations);
+  const duration t = detail::compute_time_unchecked(c, operations);
+  validate_compute_time(t);
+  return t;
 }
 
 // --- The seed's simple forms, as descriptions and back ---------------------------------------------------

@@ -39,8 +39,14 @@ constexpr void validate(const roof& r) {
   return r.peak / r.bandwidth;
 }
 
+// An intensity is >= 0, infinite for a kernel that moves no bytes: NaN reached the peak, -1 a negative rate.
+constexpr void validate_intensity(arithmetic_intensity ai) {
+  expects(ai.value() >= 0, "hml: an arithmetic intensity must be >= 0 (inf where no bytes move)");  // false for NaN
+}
+
 // min(peak, intensity x bandwidth); an infinite intensity reaches the peak.
 [[nodiscard]] constexpr compute_rate attainable(arithmetic_intensity ai, const roof& r) {
+  validate_intensity(ai);
   validate(r);
   const compute_rate memory_roof = ai * r.bandwidth;
   return memory_roof < r.peak ? memory_roof : r.peak;
@@ -48,13 +54,19 @@ constexpr void validate(const roof& r) {
 
 // Ties classify compute-bound, as seed 002 does (`ai >= ridge_point`).
 [[nodiscard]] constexpr regime bound(arithmetic_intensity ai, const roof& r) {
+  validate_intensity(ai);
   return ai >= ridge_point(r) ? regime::compute_bound : regime::memory_bound;
 }
 
-// Work done at `rate`; infinite when the rate is 0 (seed 002: `flops / attainable if attainable > 0`).
-[[nodiscard]] constexpr duration time_at(work w, compute_rate rate) noexcept {
-  if (rate.value() <= 0) return duration::from_value(detail::infinity);
-  return w / rate;
+// Work done at `rate`; infinite when the rate is 0 (seed 002: `flops / attainable if attainable > 0`), and
+// an error where a positive rate would make it overflow.
+[[nodiscard]] constexpr duration time_at(work w, compute_rate rate) {
+  validate_work(w);
+  expects(rate.value() >= 0 && rate.value() <= largest_finite, "hml: a compute rate must be finite and >= 0");
+  if (rate.value() == 0) return duration::from_value(detail::infinity);
+  const duration t = w / rate;
+  validate_compute_time(t);
+  return t;
 }
 
 // Seed 002's result fields.

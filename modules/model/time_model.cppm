@@ -55,6 +55,9 @@ export namespace hml {
 
 [[nodiscard]] constexpr regime classify(duration memory_time, duration compute_time,
                                         double tolerance = default_balance_tolerance) {
+  expects(memory_time.value() >= 0 && compute_time.value() >= 0, "hml: classify takes two times >= 0");  // false for NaN
+  validate_memory_time(memory_time);
+  validate_compute_time(compute_time);
   validate_balance_tolerance(tolerance);
   return detail::classify_unchecked(memory_time, compute_time, tolerance);
 }
@@ -82,6 +85,8 @@ template <memory_model Memory>
   validate_balance_tolerance(options.balance_tolerance);
   const duration memory_time = detail::transfer_time_unchecked(memory, k.bytes, k.pattern);
   const duration compute_time = detail::compute_time_unchecked(core, k.flops);
+  validate_memory_time(memory_time);
+  validate_compute_time(compute_time);
   return {memory_time, compute_time, combine(memory_time, compute_time, options.overlap_policy),
           detail::classify_unchecked(memory_time, compute_time, options.balance_tolerance)};
 }

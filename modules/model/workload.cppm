@@ -125,55 +125,70 @@ constexpr void validate(const kernel& k) {
 template <class Element>
 inline constexpr data_size element_size = sizeof(Element) * byte;
 
+}  // namespace hml
+
+export namespace hml::detail {
+
+// A kernel's counts are multiplied as doubles: exact up to 2^53 (one rounding past it, as the 64-bit count
+// converted had), where 64-bit integers wrapped past 2^64 to a plausible figure (a trial's matmul of
+// n = 3,000,000 had a third of its 5.4e19 FLOP, and n = 2^21 none).
+[[nodiscard]] constexpr double count(std::uint64_t n) noexcept { return static_cast<double>(n); }
+
+}  // namespace hml::detail
+
+export namespace hml {
+
 // c[i] = a[i] + b[i]: one FLOP, two reads and one write per element.
 template <class Element>
 [[nodiscard]] constexpr kernel vector_add(std::uint64_t n) {
-  return {"vector add"sv, n * flop, 3 * n * element_size<Element>};
+  return {"vector add"sv, n * flop, 3 * detail::count(n) * element_size<Element>};
 }
 
 // b[i] = a[i]: no FLOP, one read and one write.
 template <class Element>
 [[nodiscard]] constexpr kernel copy(std::uint64_t n) {
-  return {"copy"sv, 0 * flop, 2 * n * element_size<Element>};
+  return {"copy"sv, 0 * flop, 2 * detail::count(n) * element_size<Element>};
 }
 
 // a[i] = s (likwid-bench's "store"): no FLOP, one write. hml.probe measures L1's store rate with it.
 template <class Element>
 [[nodiscard]] constexpr kernel store(std::uint64_t n) {
-  return {"store"sv, 0 * flop, n * element_size<Element>};
+  return {"store"sv, 0 * flop, detail::count(n) * element_size<Element>};
 }
 
 // a[i] = b[i] + s * c[i] (STREAM triad): two FLOP, two reads and one write.
 template <class Element>
 [[nodiscard]] constexpr kernel triad(std::uint64_t n) {
-  return {"triad"sv, 2 * n * flop, 3 * n * element_size<Element>};
+  return {"triad"sv, 2 * detail::count(n) * flop, 3 * detail::count(n) * element_size<Element>};
 }
 
 // a[i] = b[i] + c[i] * d[i] (Schönauer's vector triad; likwid-bench's "triad"): two FLOP, three reads and
 // one write. hml.probe measures the machine's bandwidth with it; `triad` above is STREAM's.
 template <class Element>
 [[nodiscard]] constexpr kernel schoenauer_triad(std::uint64_t n) {
-  return {"Schoenauer triad", 2 * n * flop, 4 * n * element_size<Element>};
+  return {"Schoenauer triad", 2 * detail::count(n) * flop, 4 * detail::count(n) * element_size<Element>};
 }
 
 // sum of n elements: n - 1 additions, one read each.
 template <class Element>
 [[nodiscard]] constexpr kernel reduction(std::uint64_t n) {
-  return {"reduction"sv, (n == 0 ? 0 : n - 1) * flop, n * element_size<Element>};
+  return {"reduction"sv, (n == 0 ? 0 : n - 1) * flop, detail::count(n) * element_size<Element>};
 }
 
 // C = A B for n x n matrices with ideal caching: every element of A and B is read once and C written
 // once, so 2n^3 FLOP over 3n^2 elements; intensity n/6 FLOP/B in float32.
 template <class Element>
 [[nodiscard]] constexpr kernel matmul(std::uint64_t n) {
-  return {"matmul"sv, 2 * n * n * n * flop, 3 * n * n * element_size<Element>};
+  const double e = detail::count(n);
+  return {"matmul"sv, 2 * e * e * e * flop, 3 * e * e * element_size<Element>};
 }
 
 // The textbook triple loop without cache reuse: each of the n^2 dot products reads a row of A and a column
 // of B from memory (2n elements) and writes one element of C.
 template <class Element>
 [[nodiscard]] constexpr kernel naive_matmul(std::uint64_t n) {
-  return {"naive matmul"sv, 2 * n * n * n * flop, (2 * n * n * n + n * n) * element_size<Element>};
+  const double e = detail::count(n);
+  return {"naive matmul"sv, 2 * e * e * e * flop, (2 * e * e * e + e * e) * element_size<Element>};
 }
 
 // Blocked matmul with tile x tile blocks held in fast memory: each of the (n/tile)^3 block products loads
@@ -182,15 +197,15 @@ template <class Element>
 template <class Element>
 [[nodiscard]] constexpr kernel tiled_matmul(std::uint64_t n, std::uint64_t tile) {
   expects(tile >= 1 && tile <= n && n % tile == 0, "hml: the tile must divide the matrix size");
-  const std::uint64_t blocks = n / tile;
-  const std::uint64_t loads = 2 * blocks * blocks * blocks * tile * tile;
-  return {"tiled matmul"sv, 2 * n * n * n * flop, (loads + 2 * n * n) * element_size<Element>};
+  const double e = detail::count(n), blocks = detail::count(n / tile), t = detail::count(tile);
+  const double loads = 2 * blocks * blocks * blocks * t * t;
+  return {"tiled matmul"sv, 2 * e * e * e * flop, (loads + 2 * e * e) * element_size<Element>};
 }
 
 // Fast memory a tiled matmul needs: one tile each of A, B and C.
 template <class Element>
 [[nodiscard]] constexpr data_size tile_footprint(std::uint64_t tile) {
-  return 3 * tile * tile * element_size<Element>;
+  return 3 * detail::count(tile) * detail::count(tile) * element_size<Element>;
 }
 
 // The largest tile (a power of two dividing n) whose footprint fits in `capacity`; 0 if none does.
@@ -199,6 +214,7 @@ template <class Element>
   std::uint64_t best = 0;
   for (std::uint64_t tile = 1; tile <= n; tile *= 2) {
     if (n % tile == 0 && tile_footprint<Element>(tile) <= capacity) best = tile;
+    if (tile > n / 2) break;  // doubled past n, or past 2^63 to 0
   }
   return best;
 }
@@ -207,7 +223,8 @@ template <class Element>
 // standard deviation (1), normalize (2L): 6L + 1 FLOP per packet; the input read once, the output written once.
 template <class Element>
 [[nodiscard]] constexpr kernel normalization(std::uint64_t packets, std::uint64_t length) {
-  return {"normalization"sv, packets * (6 * length + 1) * flop, 2 * packets * length * element_size<Element>};
+  const double p = detail::count(packets), l = detail::count(length);
+  return {"normalization"sv, p * (6 * l + 1) * flop, 2 * p * l * element_size<Element>};
 }
 
 // A star stencil of radius 1 on an n^dims grid: 2 x dims neighbours plus the centre, one multiply-add
@@ -215,8 +232,8 @@ template <class Element>
 template <class Element>
 [[nodiscard]] constexpr kernel stencil(std::uint64_t n, unsigned dims) {
   expects(dims == 2 || dims == 3, "hml: stencils are 2D or 3D");
-  const std::uint64_t points = dims == 2 ? n * n : n * n * n;
-  const std::uint64_t taps = 2 * dims + 1;
+  const double e = detail::count(n), points = dims == 2 ? e * e : e * e * e;
+  const double taps = 2 * dims + 1;
   return {dims == 2 ? "2D stencil"sv : "3D stencil"sv, 2 * taps * points * flop, 2 * points * element_size<Element>};
 }
 

@@ -109,8 +109,14 @@ struct linear_axis {
   constexpr linear_axis(T first_value, T last_value, std::size_t point_count)
       : first{first_value}, last{last_value}, count{point_count} {
     expects(point_count >= 1, "hml: an axis needs at least one point");
+    expects(-number_of(first_value) <= std::numeric_limits<double>::max() &&
+                number_of(last_value) <= std::numeric_limits<double>::max(),
+            "hml: a linear axis needs finite ends");
     expects(number_of(first_value) <= number_of(last_value), "hml: an axis runs from its smaller to its larger end");
+    expects(point_count > 1 || number_of(first_value) == number_of(last_value),  // as parse_axis says it
+            "hml: one point cannot run from one end to another; give one end, or two points or more");
     step = point_count > 1 ? (number_of(last) - number_of(first)) / static_cast<double>(point_count - 1) : 0.0;
+    expects(step <= std::numeric_limits<double>::max(), "hml: a linear axis's span overflows a double; give nearer ends");
   }
 
   [[nodiscard]] constexpr std::size_t size() const noexcept { return count; }

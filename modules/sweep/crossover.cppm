@@ -31,6 +31,7 @@ struct crossover {
 [[nodiscard]] constexpr crossover<data_rate> balance_bandwidth(const kernel& k, duration latency,
                                                                const compute_core& core) {
   validate(k);
+  validate_latency(latency);  // before an infinite one is answered "never"
   const duration computing = compute_time(core, k.flops);
   const data_size moved = traffic(k.bytes, k.pattern);
   if (moved.value() == 0) {

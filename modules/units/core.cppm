@@ -340,6 +340,7 @@ template <class U>
 // false for NaN. The models' checks are written so: fewer constant-evaluation steps at every point of a
 // compile-time sweep than isfinite(q) && q.value() >= 0, and one instruction fewer at run time.
 inline constexpr double largest_finite = std::numeric_limits<double>::max();
+inline constexpr double smallest_normal = std::numeric_limits<double>::min();
 
 // Parameter checks for every model: at run time a std::invalid_argument with the message; during
 // constant evaluation the throw makes the expression non-constant, and the compiler's note quotes the

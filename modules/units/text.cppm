@@ -88,12 +88,16 @@ constexpr prefix choose_decimal_prefix(double size, const unit_text& text, numbe
   return decimal_prefixes[chosen];
 }
 
-constexpr prefix choose_binary_prefix(double size) noexcept {
-  prefix chosen = binary_prefixes[0];
-  for (const prefix& p : binary_prefixes) {
-    if (size >= p.factor) chosen = p;
+// As the decimal one, carrying past "1000": from 1000 to 1023 KiB, where three digits would print
+// "1.02e+03 KiB", reads as 0.977 to 0.999 MiB.
+constexpr prefix choose_binary_prefix(double size, number_format n) noexcept {
+  constexpr std::size_t count = std::size(binary_prefixes);
+  std::size_t chosen = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (size >= binary_prefixes[i].factor) chosen = i;
   }
-  return chosen;
+  if (chosen + 1 < count && size / binary_prefixes[chosen].factor >= carry_threshold(n)) ++chosen;
+  return binary_prefixes[chosen];
 }
 
 }  // namespace hml::detail
@@ -213,7 +217,7 @@ constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {
     }
   }
 
-  const detail::prefix chosen = binary ? detail::choose_binary_prefix(size)
+  const detail::prefix chosen = binary ? detail::choose_binary_prefix(size, format.number)
                                        : detail::choose_decimal_prefix(size, text, format.number);
   format_number_to(out, value / chosen.factor, format.number);
   out.push_back(' ');

@@ -16,6 +16,9 @@ static_assert(hml::to_text(1_MFLOP / 12_MB) == "0.0833 FLOP/B");
 static_assert(hml::to_text(1_MFLOP / 5.3_TFLOPS) == "189 ns");
 static_assert(hml::to_text(999.96_kB) == "1 MB");           // rounding carries into the next prefix
 static_assert(hml::to_text(999.4_kB) == "999 kB");
+static_assert(hml::to_text(1023_KiB) == "0.999 MiB");   // binary prefixes carry too: it was "1.02e+03 KiB"
+static_assert(hml::to_text(999_KiB) == "999 KiB");
+static_assert(hml::to_text(1023_KiB, {.number = hml::fixed(0)}) == "1 MiB");
 static_assert(hml::to_text(192_MiB, {.prefixes = hml::prefix_system::decimal}) == "201 MB");
 static_assert(hml::to_text(192_MiB, {.number = hml::fixed(1)}) == "192.0 MiB");
 static_assert(hml::to_text(8.388613e-2_s, {.number = hml::scientific(6)}) == "8.388613e+01 ms");

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -78,6 +79,59 @@ TEST(Models, EachParameterCheckIsTheModelsCheck) {
   EXPECT_NEAR(hml::traffic(1e30 * hml::byte, hml::random_access(1e30 * hml::byte, 1 * hml::byte)).value() / 1e30, 1, 1e-12);
   EXPECT_EQ(invalid_argument_message([] { hml::validate_measured_time(0_s); }),
             "hml: a measured time must be finite and > 0");
+}
+
+// The thirty-fourth trial (the library used as a user would) found results no input check stopped: an
+// infinite memory time classified balanced, NaN from a tier that serves no bytes, NaN and negative
+// intensities taken, and 64-bit counts that wrapped to plausible figures.
+TEST(Models, AThirtyFourthTrialsResultsAreRefusedOrRight) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const hml::data_rate subnormal = hml::data_rate::from_value(4.9e-324);
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::run(hml::streaming(10_MiB, 1.0 * hml::flop_per_byte), hml::memory{50_ns, subnormal}, core); }),
+            "hml: memory bandwidth must be at least 2.2e-308 B/s (a normal double)");
+  EXPECT_EQ(invalid_argument_message([&] {
+              (void)hml::run(hml::streaming(10_MB, 1.0 * hml::flop_per_byte), hml::two_tier_memory{50_ns, 500_Gbps, subnormal, 1.0}, core);
+            }),
+            "hml: memory bandwidth must be at least 2.2e-308 B/s (a normal double)");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::compute_time(hml::compute_core{hml::compute_rate::from_value(4.9e-324)}, 1_GFLOP); }),
+            "hml: peak compute rate must be at least 2.2e-308 FLOP/s (a normal double)");
+  const hml::memory slowest{50_ns, hml::data_rate::from_value(1e-305)};
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::run(hml::streaming(10_MiB, 1.0 * hml::flop_per_byte), slowest, core); }),
+            "hml: the memory time overflows a double: too many bytes for the bandwidth");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::transfer_time(slowest, 10_MiB); }),
+            "hml: the memory time overflows a double: too many bytes for the bandwidth");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::compute_time(hml::compute_core{hml::compute_rate::from_value(1e-300)}, 1_GFLOP); }),
+            "hml: the compute time overflows a double: too much work for the peak");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::time_at(1_GFLOP, hml::compute_rate::from_value(1e-300)); }),
+            "hml: the compute time overflows a double: too much work for the peak");
+  EXPECT_EQ(hml::time_at(1_GFLOP, hml::compute_rate{}).value(), inf);  // seed 002: nothing attainable
+  for (const double bad : {nan, -1.0})
+    EXPECT_EQ(invalid_argument_message([&] { (void)hml::time_at(1_GFLOP, hml::compute_rate::from_value(bad)); }),
+              "hml: a compute rate must be finite and >= 0");
+  for (const hml::duration bad : {nan * hml::second, inf * hml::second, -5_s}) {
+    EXPECT_NE(invalid_argument_message([&] { (void)hml::classify(bad, 1_s); }), "");
+    EXPECT_NE(invalid_argument_message([&] { (void)hml::classify(1_s, bad); }), "");
+  }
+  const hml::roof h100{2.97_TBps, 64.3_TFLOPS};
+  for (const double bad : {nan, -1.0}) {
+    const auto ai = hml::arithmetic_intensity::from_value(bad);
+    EXPECT_EQ(invalid_argument_message([&] { (void)hml::attainable(ai, h100); }),
+              "hml: an arithmetic intensity must be >= 0 (inf where no bytes move)");
+    EXPECT_EQ(invalid_argument_message([&] { (void)hml::bound(ai, h100); }),
+              "hml: an arithmetic intensity must be >= 0 (inf where no bytes move)");
+  }
+  EXPECT_EQ(hml::attainable(hml::arithmetic_intensity::from_value(inf), h100), 64.3_TFLOPS);
+  // 2n^3 past 2^64: n = 3e6 wrapped to 1.71e19 FLOP, n = 2^21 to none.
+  EXPECT_EQ(hml::matmul<double>(3'000'000).flops.value(), 5.4e19);
+  EXPECT_EQ(hml::matmul<float>(2'097'152).flops.value(), 0x1p64);
+  EXPECT_EQ(hml::naive_matmul<double>(3'000'000).bytes.value(), (5.4e19 + 9e12) * 8);
+  EXPECT_EQ(hml::tiled_matmul<double>(4'194'304, 1'048'576).flops.value(), 0x1p67);
+  EXPECT_EQ(hml::vector_add<double>(std::numeric_limits<std::uint64_t>::max()).bytes.value(), 24 * 0x1p64);
+  EXPECT_EQ(hml::largest_tile<float>(std::uint64_t{1} << 63, 1_GiB), 8192U);  // doubled past 2^63: no endless loop
+  EXPECT_EQ(hml::matmul<float>(4096).flops, 2 * 4096.0 * 4096 * 4096 * hml::flop);  // exact as before
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::balance_bandwidth(hml::streaming(1_MB, 1.0 * hml::flop_per_byte),
+                                                                       std::numeric_limits<double>::infinity() * hml::second, core); }),
+            "hml: memory latency must be finite and >= 0");
 }
 
 TEST(Models, HierarchyGeneralisesTwoTier) {

@@ -2,6 +2,8 @@
 // (hml::lazy_sweep, range-v3): identical points and identical results, bit for bit.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cstddef>
 #include <tuple>
 #include <vector>
@@ -145,6 +147,15 @@ TEST(Sweep, AxesRejectBadArguments) {
   EXPECT_THROW((void)hml::log_axis(0.0, 1.0, 3), std::invalid_argument);
   EXPECT_THROW((void)hml::linear_axis(2.0, 1.0, 3), std::invalid_argument);
   EXPECT_THROW((void)hml::linear_axis(1.0, 2.0, 0), std::invalid_argument);
+  // The thirty-fourth trial: an infinite end made NaN, a span past a double -inf, and one point from 1 to 5
+  // was 1 where parse_axis refuses it.
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_THROW((void)hml::linear_axis(0.0, inf, 3), std::invalid_argument);
+  EXPECT_THROW((void)hml::linear_axis(-inf, 0.0, 3), std::invalid_argument);
+  EXPECT_THROW((void)hml::linear_axis(-1.7e308, 1.7e308, 3), std::invalid_argument);
+  EXPECT_THROW((void)hml::linear_axis(1.0, 5.0, 1), std::invalid_argument);
+  EXPECT_EQ(hml::linear_axis(5.0, 5.0, 1)[0], 5.0);
+  EXPECT_EQ(hml::linear_axis(-8e307, 8e307, 3)[1], 0.0);
 }
 
 }  // namespace
