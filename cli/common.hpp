@@ -252,6 +252,9 @@ class input_file {
   [[nodiscard]] std::string read_whole(std::size_t limit);
   void keep_copy();
   void rewind();
+  // After the second reading: a regular file written to while it was read twice is an error, not a table
+  // whose first rows were measured on other bytes than they show.
+  void check_unchanged() const;
 
  private:
   std::size_t read(std::span<char> buffer);
@@ -262,6 +265,8 @@ class input_file {
   int fd_ = -1;
   bool owns_fd_ = false;
   long long start_ = -1;      // where a regular file started; -1: not seekable
+  long long size_ = 0;        // a regular file's size and last change when opened
+  long long modified_ns_ = 0;
   std::FILE* copy_ = nullptr;  // the bytes read so far, where the input cannot be read again
   bool copying_ = false;
 };

@@ -263,6 +263,8 @@ input_file::input_file(std::string_view option, const std::string& path)
   struct stat status {};
   if (::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode)) {
     start_ = ::lseek(fd_, 0, SEEK_CUR);
+    size_ = status.st_size;
+    modified_ns_ = status.st_mtim.tv_sec * 1'000'000'000LL + status.st_mtim.tv_nsec;
     files_read().push_back({status.st_dev, status.st_ino, option_});
   }
 }
@@ -308,17 +310,40 @@ hml::byte_source input_file::source() {
   return [this](std::span<char> buffer) { return read(buffer); };
 }
 
+namespace {
+// A file without a name, in $TMPDIR where it is set, else /tmp (std::tmpfile's, which ignores TMPDIR).
+std::FILE* unnamed_copy() {
+  const char* directory = std::getenv("TMPDIR");
+#ifdef O_TMPFILE
+  const int fd = ::open(directory != nullptr && *directory != '\0' ? directory : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) {
+    if (std::FILE* file = ::fdopen(fd, "w+")) return file;
+    ::close(fd);
+  }
+#endif
+  return std::tmpfile();
+}
+}  // namespace
+
 void input_file::keep_copy() {
   if (start_ >= 0) return;  // a regular file is read again in place
-  copy_ = std::tmpfile();   // unlinked already: it vanishes with the process, however that ends
+  copy_ = unnamed_copy();   // unlinked already: it vanishes with the process, however that ends
   if (copy_ == nullptr) {
     throw input_error(option_ + ": cannot keep a copy of '" + path_ + "' to read it twice: " + std::strerror(errno));
   }
   copying_ = true;
 }
 
+void input_file::check_unchanged() const {
+  struct stat status {};
+  if (start_ < 0 || ::fstat(fd_, &status) != 0) return;
+  if (status.st_size != size_ || status.st_mtim.tv_sec * 1'000'000'000LL + status.st_mtim.tv_nsec != modified_ns_)
+    throw input_error(option_ + ": '" + path_ + "' changed while it was read; run again when nothing writes to it");
+}
+
 void input_file::rewind() {
   if (start_ >= 0) {
+    check_unchanged();
     if (::lseek(fd_, start_, SEEK_SET) < 0) {
       throw input_error(option_ + ": cannot read '" + path_ + "' again: " + std::strerror(errno));
     }

@@ -580,7 +580,8 @@ void add_llm_command(CLI::App& hml) {
   const CLI::Option* as_kernels = command->get_option("--as-kernels");
   const CLI::Option* attention = command->get_option("--attention");
   add_output_options(*command, o->output);
-  const CLI::Option* format = command->get_option("--format");
+  const CLI::Option* format = command->get_option("--format")->description(
+      "table (aligned text), csv (RFC 4180: the operator rows; the summary is in table and json) or json");
   command->callback([o, compare, one_run, as_kernels, beside_kernels, attention, format] {
     for (const CLI::Option* option : one_run)
       if (compare->count() > 0 && option->count() > 0)

@@ -1,7 +1,12 @@
 // hml — the library's models from a shell: `hml lab`, `hml sweep`, `hml roofline`, `hml analyze`,
 // `hml devices`, `hml chart`. Every error is one line on stderr and exit status 2.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <unistd.h>
 #include <exception>
+#include <iostream>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -11,7 +16,23 @@
 #include "commands.hpp"
 #include "common.hpp"
 
+namespace {
+
+// A standard stream the shell left closed (`>&-`) is held by /dev/null opened the other way, so that its
+// reads or writes fail (EBADF) and say so: left free, the next file opened took its number, and a table
+// meant for standard output went into the temporary copy of standard input, with exit status 0.
+void hold_closed_standard_streams() {
+  for (const int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO}) {
+    if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
+    // open() takes the lowest free number, this one; standard error's holder takes writes (errors unseen).
+    (void)::open("/dev/null", fd == STDOUT_FILENO ? O_RDONLY : O_WRONLY);
+  }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  hold_closed_standard_streams();
   CLI::App app{"hml: is this kernel limited by memory or by compute on this machine, and by how much?", "hml"};
   app.set_version_flag("--version", "hml " HML_VERSION);
   app.require_subcommand(1);
@@ -44,7 +65,11 @@ int main(int argc, char** argv) {
     hml_cli::print_notes();  // after the run: a run that fails says one line, its error
     return 0;
   } catch (const CLI::ParseError& e) {
-    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (e.get_exit_code() == 0) {  // --help, --version: on standard output, which may be full or closed
+      app.exit(e);
+      if (!std::cout.flush()) return hml_cli::fail(std::string{"cannot write to standard output: "} + std::strerror(errno));
+      return 0;
+    }
     return hml_cli::fail(hml_cli::as_given(app, hml_cli::parse_error_message(app, e), argc, argv));
   } catch (const std::bad_alloc&) {
     return hml_cli::fail("not enough memory for this run");

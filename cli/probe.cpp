@@ -1,11 +1,15 @@
 // `hml probe`: this machine's roofline, measured by hml.probe: the bandwidth of each memory level (triad
 // over working sets from L1 to DRAM), its latency (a pointer chase) and the FMA peaks on every thread.
 // `--save FILE` keeps it as a machine file, which --machine reads back in every command.
+#include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
@@ -95,24 +99,30 @@ std::string saved_levels_differ(const hml::machine_description& machine) {
   }
   return "'s levels are the caches the system reports (" + caches +
          "), each at the median Schoenauer triad sample inside it, per core and with its write-allocate line "
-         "(x 5/4); the table's are the plateaus the samples show, all threads, 8 B an access";
+         "(x 5/4), and DRAM at the median sample beyond the last, all threads; the table's are the plateaus the "
+         "samples show, all threads, 8 B an access";
 }
 
 // --save and -o are two files: one given for both would keep only the table, and "-" would be a file of
 // that name, where -o takes it for standard output. Refused before the probe runs its minutes.
-void check_save(const probe_command_options& o) {
-  if (o.save.empty()) return;
+void check_save(const probe_command_options& o, bool given) {
+  if (!given) return;
+  if (o.save.empty()) throw input_error("--save: the path is empty; give the machine file's");
   if (o.save == "-") throw input_error("--save: writes a file; - is not one (the table goes to standard output: -o)");
-  std::error_code error;
-  if (o.save == o.output.path || (o.output.path != "-" && std::filesystem::equivalent(o.save, o.output.path, error)))
+  if (o.save.starts_with('-'))  // `--save -o`: the option after it taken for a file of its name
+    throw input_error("--save: " + o.save + " is an option, not a file; give the file (./" + o.save + " for a file of that name)");
+  std::error_code error;  // one file spelt two ways before it exists (./p.json, a link), or hard-linked
+  if (o.output.path != "-" && (hml::written_path(o.save) == hml::written_path(o.output.path) ||
+                               std::filesystem::equivalent(o.save, o.output.path, error)))
     throw input_error("--save, -o: both name " + o.save + "; give the machine file and the table each their own");
 }
 
-void run(const probe_command_options& o) {
-  check_save(o);
+void run(const probe_command_options& o, bool save_given) {
+  check_save(o, save_given);
   const hml::probe_options options = probe_options_of(o);
   const hml::host_machine m = hml::probe(options);
   const output_format format = o.output.chosen();
+  std::optional<hml::atomic_file> saved;  // written before the table, committed after it: a failed -o leaves none
   if (!o.save.empty()) {
     // One machine file for every model: the ECM figures where the probe has them (a measured clock and a
     // sample inside every cache the system reports), else the levels it found; said in a note.
@@ -140,13 +150,15 @@ void run(const probe_command_options& o) {
                    size_text(options.working_sets.back()) + ", fit the last-level cache (" + size_text(cache) + ")";
       machine.note = note_text;
     }
-    const bool json = o.save.ends_with(".json");
+    const bool json = o.save.size() >= 5 && std::ranges::equal(o.save.substr(o.save.size() - 5), std::string_view{".json"},
+                                                               [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
     write_for_option("--save", [&] {
-      hml::write_file_atomically(o.save, hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml,
-                                                                 {&hml::probe_source, 1}));
+      saved.emplace(o.save);
+      saved->write(hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml, {&hml::probe_source, 1}));
     });
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
+  if (saved) write_for_option("--save", [&] { saved->commit(); });
   // The slowest level probed is called DRAM; say so when it cannot be.
   if (const hml::data_size cache = hml::last_level_cache(); !(cache < options.working_sets.back())) {
     std::fprintf(stderr, "hml: note: the largest working set, %s, fits the last-level cache (%s): the level called "
@@ -179,13 +191,13 @@ void add_probe_command(CLI::App& hml) {
   command->add_option("--repetitions", o->repetitions, "the best of this many repetitions counts")
       ->check(whole_number(1, hml::max_repetitions))
       ->capture_default_str();
-  command->add_option("--save,--save-machine,--save-device", o->save,
+  const CLI::Option* save = command->add_option("--save,--save-machine,--save-device", o->save,
                       "also write the machine as a machine file (YAML; JSON if FILE ends in .json), every figure "
                       "measured, for --machine in every command; --save-machine and --save-device are its older "
                       "names, kept until the first release")
       ->type_name("FILE");
   add_output_options(*command, o->output);
-  command->callback([o] { run(*o); });
+  command->callback([o, save] { run(*o, save->count() > 0); });
 }
 
 }  // namespace hml_cli

@@ -84,6 +84,22 @@ inline std::string cannot_create_in(const std::filesystem::path& directory, int 
   }
 }
 
+// The file a write to `path` replaces: an absolute path with its symbolic links followed, the last one too
+// where it leads nowhere yet (weakly_canonical stops at a link whose file does not exist, and a rename then
+// replaced the link with a file), and "." and ".." resolved. Two outputs that are one file, spelt apart
+// (p.json, ./p.json, a link to it) before it exists, have one.
+inline std::filesystem::path written_path(std::filesystem::path path) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(path, error)); ++hops) {
+    const fs::path to = fs::read_symlink(path, error);
+    if (error) break;
+    path = to.is_absolute() ? to : path.parent_path() / to;
+  }
+  const fs::path canonical = fs::weakly_canonical(fs::absolute(path, error), error);
+  return error ? path : canonical;
+}
+
 // An output file written piece by piece that a reader sees whole or not at all: the pieces go to a
 // temporary file beside the target (so the rename stays on one file system), which commit() syncs and
 // renames over the target, keeping the target's permissions. Where the system has them (Linux, O_TMPFILE),
@@ -102,7 +118,7 @@ public:
     namespace fs = std::filesystem;
     if (path.empty()) throw file_write_error{path, "the path is empty"};
     std::error_code error;
-    target_ = followed(path);
+    target_ = written_path(path);
     status_ = fs::status(target_, error);
     if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory"};
     if (const int own = own_descriptor(path); own != no_descriptor) {
@@ -115,6 +131,10 @@ public:
       through_descriptor_ = true;
       return;
     }
+    // A loop of links (ELOOP), or a file the user may not write (a rename needs only its folder writable, and
+    // replaced a read-only file or another user's, as `>` would not): refused as `>` refuses them.
+    if (fs::is_symlink(fs::symlink_status(target_, error))) throw file_write_error{path, std::strerror(ELOOP)};
+    if (fs::exists(status_) && ::access(target_.c_str(), W_OK) != 0) throw file_write_error{path, std::strerror(errno)};
     if (fs::exists(status_) && !fs::is_regular_file(status_)) {
       fd_ = ::open(target_.c_str(), O_WRONLY | O_CLOEXEC);
       if (fd_ < 0) throw file_write_error{path, std::strerror(errno)};
@@ -169,20 +189,6 @@ public:
   }
 
 private:
-  // The path with its symbolic links followed, the last one too where it leads nowhere yet (weakly_canonical
-  // stops at a link whose file does not exist, and the rename then replaced the link with a file).
-  static std::filesystem::path followed(std::filesystem::path path) {
-    namespace fs = std::filesystem;
-    std::error_code error;
-    for (int hops = 0; hops < 40 && fs::is_symlink(fs::symlink_status(path, error)); ++hops) {
-      const fs::path to = fs::read_symlink(path, error);
-      if (error) break;
-      path = to.is_absolute() ? to : path.parent_path() / to;
-    }
-    const fs::path canonical = fs::weakly_canonical(path, error);
-    return error ? path : canonical;
-  }
-
   static constexpr int no_descriptor = -1;
   static constexpr int another_process = -2;
 

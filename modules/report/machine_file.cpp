@@ -111,9 +111,8 @@ private:
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string field = fields::item("sources", i);
       r_.expect_map(list[i], field, {"key", "title", "where"});
-      const source s{.key = out_.keep(r_.scalar(list[i], field, "key", true)),
-                     .title = out_.keep(r_.scalar(list[i], field, "title", false)),
-                     .where = out_.keep(r_.scalar(list[i], field, "where", false))};
+      const source s{.key = text(list[i], field, "key", true), .title = text(list[i], field, "title", false),
+                     .where = text(list[i], field, "where", false)};
       for (const source& other : out_.sources) {
         if (other.key == s.key) r_.fail(list[i]["key"], fields::path(field, "key"), "two sources with this key");
       }

@@ -7,6 +7,7 @@ module;
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <regex>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -217,6 +218,18 @@ bool is_leaf(const json& j) {
   return true;
 }
 
+// Whether a YAML reader that resolves plain scalars (YAML 1.1's types, as PyYAML; 1.2's core schema) would
+// read this text as something else: a boolean (yes, Off), null, an integer (0x1F, +5, 1_000, 12:30:00), a
+// float (1.5, 1e3, .inf) or a date. yaml-cpp resolves none, so hml reads its own file back either way, but
+// another reader of `name: 96` gets a number where the JSON says "96"; such text is written in quotes.
+bool resolves_as_other_than_text(const std::string& text) {
+  static const std::regex other{
+      "y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|=|<<|"
+      "[-+]?(0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(:[0-5]?[0-9])*(\\.[0-9_]*)?|\\.[0-9_]+)([eE][-+]?[0-9]+)?|"
+      "[-+]?\\.(inf|Inf|INF)|\\.(nan|NaN|NAN)|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}([Tt ].*)?"};
+  return text.empty() || std::regex_match(text, other);
+}
+
 void emit_yaml(YAML::Emitter& out, const json& j) {
   if (j.is_object()) {
     if (is_leaf(j) && !j.empty()) out << YAML::Flow;
@@ -231,7 +244,9 @@ void emit_yaml(YAML::Emitter& out, const json& j) {
     for (const json& item : j) emit_yaml(out, item);
     out << YAML::EndSeq;
   } else if (j.is_string()) {
-    out << j.get<std::string>();
+    const std::string& text = j.get_ref<const std::string&>();
+    if (resolves_as_other_than_text(text)) out << YAML::DoubleQuoted;
+    out << text;
   } else {
     out << j.dump();  // numbers in their shortest exact digits, true, false
   }

@@ -15,6 +15,9 @@ module;
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <locale.h>
+#include <wchar.h>
 export module hml.report:table;
 import hml.format;
 import hml.units;
@@ -120,6 +123,24 @@ inline void append_visible(std::string& out, std::string_view text) {
 
 export namespace hml {
 
+// The columns a terminal gives visible text (append_visible's: no control characters): glibc's wcwidth
+// under C.UTF-8 for each character that is not ASCII, and 1 where it knows none. A row padded by bytes was
+// out of line by a byte for é and by one or two columns for 中 or 😀, which take two.
+inline std::size_t display_width(std::string_view text) {
+  if (std::ranges::all_of(text, [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return text.size();
+  static const ::locale_t utf8 = ::newlocale(LC_CTYPE_MASK, "C.UTF-8", ::locale_t{});  // this thread's alone
+  const ::locale_t before = utf8 != ::locale_t{} ? ::uselocale(utf8) : ::locale_t{};
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    const utf8_character c = utf8_character_at(text, i);
+    const int columns = c.length > 0 && before != ::locale_t{} ? ::wcwidth(static_cast<wchar_t>(c.code)) : 1;
+    width += columns < 0 ? 1 : static_cast<std::size_t>(columns);
+    i += c.length > 0 ? c.length : 1;
+  }
+  if (before != ::locale_t{}) ::uselocale(before);
+  return width;
+}
+
 // The aligned text table, written row by row: columns separated by two spaces; numbers right-aligned (and
 // their headers), text left-aligned; a dashed rule under the header; no trailing spaces. Every row goes
 // through measure() first (a first pass), which sets each column's width and alignment; then header() and
@@ -128,7 +149,7 @@ class table_layout {
 public:
   explicit table_layout(std::vector<std::string> columns, number_format numbers = general(6))
       : columns_{std::move(columns)}, numbers_{numbers}, widths_(columns_.size()), numeric_(columns_.size(), false) {
-    for (std::size_t c = 0; c < columns_.size(); ++c) widths_[c] = visible(columns_[c]).size();
+    for (std::size_t c = 0; c < columns_.size(); ++c) widths_[c] = display_width(visible(columns_[c]));
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return columns_.size(); }
@@ -138,7 +159,7 @@ public:
     expects(row.size() == columns_.size(), "hml: a table row needs one cell per column");
     for (std::size_t c = 0; c < row.size(); ++c) {
       if (cell_number(row[c])) numeric_[c] = true;
-      widths_[c] = std::max(widths_[c], text_of(row[c]).size());
+      widths_[c] = std::max(widths_[c], display_width(text_of(row[c])));
     }
   }
 
@@ -177,7 +198,8 @@ private:
     for (std::size_t c = 0; c < cells.size(); ++c) {
       if (c > 0) out += "  ";
       const std::string text = text_of(cells[c]);
-      const std::size_t padding = widths_[c] > text.size() ? widths_[c] - text.size() : 0;
+      const std::size_t width = display_width(text);
+      const std::size_t padding = widths_[c] > width ? widths_[c] - width : 0;
       if (numeric_[c]) out.append(padding, ' ');
       out += text;
       if (!numeric_[c]) out.append(padding, ' ');

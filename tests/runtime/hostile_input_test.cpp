@@ -1832,6 +1832,47 @@ TEST(HostileInput, AThirtiethTrialsLeftOversAreSaid) {
                          "yaml or json"), std::string::npos) << csv.err;
 }
 
+// The thirty-third and thirty-fifth trials (every output against a strict parser; a hostile environment).
+TEST(HostileInput, AThirtyThirdAndThirtyFifthTrialsFindingsAreFixed) {
+  const scratch_directory dir;
+  // --save and -o naming one file not there yet, spelt two ways, kept the table alone (exit 0).
+  const std::vector<std::string> probe{"probe", "--largest", "64KiB", "--min-time", "1ms", "--repetitions", "1", "--threads", "1"};
+  const std::string table = (dir.path / "p.json").string();
+  fs::create_symlink("p.json", dir.path / "link.json");
+  for (const std::string& save : {(dir.path / "." / "p.json").string(), (dir.path / "link.json").string()})
+    expect_input_error(hml_run_with(probe, {"--save", save, "-o", table}), "--save, -o: both name " + save);
+  expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: the path is empty; give the machine file's");
+  expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: -o is an option, not a file; give the file (./-o");
+  // A run that fails writing -o leaves no --save file either.
+  if (fs::exists("/dev/full")) {
+    const fs::path saved = dir.path / "saved.yaml";
+    const outcome full = hml_run_with(probe, {"--save", saved.string(), "-o", "/dev/full"});
+    EXPECT_EQ(full.status, 2) << full.err;
+    EXPECT_FALSE(fs::exists(saved));
+  }
+  // A source's title with a control character reached tables and notes raw and YAML unreadable.
+  const std::string h100 = catalog_file("h100_sxm");
+  const std::string bell = dir.file("bell.yaml", replaced(h100, "title: NVIDIA H100 Tensor Core GPU datasheet (specification table)",
+                                                          "title: \"NVIDIA H100\\x07 datasheet\"")).string();
+  expect_input_error(hml_run({"devices", bell}), "sources[4].title: a control character or a byte that is not UTF-8");
+  // Text that a YAML 1.1 reader (PyYAML) takes for a number, a boolean, a date or inf is written quoted.
+  for (const std::string_view name : {"96", "yes", "Off", "1.5", "0x1F", "+5", "1_000", "12:30:00", "2024-01-01", ".inf", "1e3"}) {
+    const std::string file = dir.file("typed.yaml", replaced(h100, "name: NVIDIA H100 SXM5 80GB", "name: \"" + std::string{name} + "\"")).string();
+    const outcome yaml = hml_run({"devices", file, "--format", "yaml"});
+    ASSERT_EQ(yaml.status, 0) << yaml.err;
+    EXPECT_NE(yaml.out.find("\nname: \"" + std::string{name} + "\"\n"), std::string::npos) << yaml.out.substr(0, 120);
+  }
+  EXPECT_NE(h100.find("\nname: NVIDIA H100 SXM5 80GB\n"), std::string::npos);  // plain text stays plain
+  EXPECT_NE(h100.find("    bandwidth: {value: 3.35 TB/s,"), std::string::npos);
+  // -o replaced a file its user may not write (a rename needs only the folder), as `>` would not.
+  if (::geteuid() != 0) {
+    const fs::path locked = dir.file("locked.csv", "kept\n");
+    fs::permissions(locked, fs::perms::owner_read);
+    expect_input_error(hml_run({"devices", "--format", "csv", "-o", locked.string()}), "locked.csv': Permission denied");
+    EXPECT_EQ(read_file(locked), "kept\n");
+  }
+}
+
 // The thirty-first trial (serving features by hand) found every figure as documented, and counts of one
 // in the plural: "1 tokens a step", "blocks of 1 tokens", "1 requests".
 TEST(HostileInput, AThirtyFirstTrialsCountsOfOneReadRight) {

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 #include <sys/wait.h>
 
@@ -80,6 +81,37 @@ TEST(OutputStream, AFullDiskIsOneErrorLine) {
         << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   }
+}
+
+// The thirty-fifth trial: a standard stream the shell closed was taken by the next file opened (a table for
+// standard output went into the copy of standard input, exit status 0); --help and --version said nothing
+// where they could not write; -o over a loop of links replaced the link.
+TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
+  const scratch_directory dir;
+  const std::string kernels = shell_quoted((fs::path{HML_SOURCE_DIR} / "cli/kernels.csv").string());
+  const auto shell = [&](const std::string& line) {
+    const int raw = std::system((line + " 2>" + shell_quoted((dir.path / "err").string())).c_str());
+    return std::pair{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, read_file(dir.path / "err")};
+  };
+  const std::string hml = shell_quoted(HML_CLI), roofline = " roofline --machine h100_sxm --precision fp32 --ops -";
+  const auto [closed_out, closed_out_err] = shell("cat " + kernels + " | " + hml + roofline + " >&-");
+  EXPECT_EQ(closed_out, 2);
+  EXPECT_EQ(closed_out_err, "hml: error: cannot write to standard output: Bad file descriptor\n");
+  const auto [closed_in, closed_in_err] = shell(hml + roofline + " <&-");
+  EXPECT_EQ(closed_in, 2);
+  EXPECT_EQ(closed_in_err, "hml: error: --ops: cannot read standard input: Bad file descriptor\n");
+  for (const std::string request : {" --help", " --version", " roofline --help"}) {
+    const auto [status, err] = shell(hml + request + " >&-");
+    EXPECT_EQ(status, 2) << request;
+    EXPECT_TRUE(err.starts_with("hml: error: cannot write to standard output: ")) << request << ": " << err;
+    if (fs::exists("/dev/full")) EXPECT_EQ(shell(hml + request + " >/dev/full").first, 2) << request;
+  }
+  fs::create_symlink("loop_b", dir.path / "loop_a");
+  fs::create_symlink("loop_a", dir.path / "loop_b");
+  const hml_test::outcome looped = hml_run({"devices", "-o", (dir.path / "loop_a").string()});
+  EXPECT_EQ(looped.status, 2);
+  EXPECT_TRUE(looped.err.ends_with("loop_a': Too many levels of symbolic links\n")) << looped.err;
+  EXPECT_TRUE(fs::is_symlink(dir.path / "loop_a"));
 }
 
 // -o /dev/stdout, /dev/fd/N: the shell's own descriptor, written through as -o - is. The file behind it was
