@@ -75,9 +75,14 @@ inline std::string cannot_create_in(const std::filesystem::path& directory, int 
     case EACCES:
     case EPERM: return "the directory " + where + " is not writable" + detail;
     case EROFS: return "the directory " + where + " is on a read-only file system" + detail;
-    // The directory exists, yet creating in it says ENOENT: a virtual file system such as /proc or /sys.
-    case ENOENT:
+    // The directory exists, yet creating in it says ENOENT: removed while in use (the working directory of
+    // a shell whose folder was deleted: no links left), or a virtual file system such as /proc or /sys.
+    case ENOENT: {
+      struct stat held {};
+      if (::stat(directory.c_str(), &held) == 0 && held.st_nlink == 0)
+        return "the directory " + where + " has been deleted (is it the working directory of a removed folder?)";
       return "cannot create a file in the directory " + where + ": its file system takes no new files (as /proc and /sys)";
+    }
     case ENOSPC:
     case EDQUOT: return "no space left to create a file in " + where + detail;
     default: return "cannot create a file in the directory " + where + detail;

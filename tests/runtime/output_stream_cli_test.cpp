@@ -112,6 +112,13 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
   EXPECT_EQ(looped.status, 2);
   EXPECT_TRUE(looped.err.ends_with("loop_a': Too many levels of symbolic links\n")) << looped.err;
   EXPECT_TRUE(fs::is_symlink(dir.path / "loop_a"));
+  // A working directory removed under the shell was called a file system that takes no new files.
+  const std::string gone = shell_quoted((dir.path / "gone").string());
+  const auto [deleted, deleted_err] = shell("mkdir " + gone + " && cd " + gone + " && rmdir " + gone + " && " + hml +
+                                            " devices --format csv -o x.csv");
+  EXPECT_EQ(deleted, 2);
+  EXPECT_EQ(deleted_err, "hml: error: -o: cannot write 'x.csv': the directory '.' has been deleted (is it the working "
+                         "directory of a removed folder?)\n");
 }
 
 // -o /dev/stdout, /dev/fd/N: the shell's own descriptor, written through as -o - is. The file behind it was
