@@ -426,7 +426,7 @@ void add_llm_command(CLI::App& hml) {
   CLI::Option* prompt =
       command->add_option("--prompt", o->prompt, "prompt tokens per sequence")->check(count)->capture_default_str();
   CLI::Option* generate = command->add_option("--generate", o->generate, "tokens generated per sequence")
-                              ->check(whole_number(1, 1'000'000))
+                              ->check(whole_number(1, hml::max_generated_tokens))
                               ->capture_default_str();
   command->add_option("--context", o->context,
                       "one decode step over this many tokens per sequence, instead of --prompt and --generate")

@@ -59,6 +59,7 @@ struct in_core_time {
 // The ECM view of a machine: its clock, a cache level and main memory are there, and its cycle figures hold.
 constexpr void validate_ecm(const machine_description& c) {
   expects(c.clock.published(), "hml: the ECM model needs the machine's clock");
+  expects(c.clock.value >= least_clock && c.clock.value <= most_clock, "hml: the ECM model needs a clock from 1 MHz to 100 GHz");
   expects(c.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
   // Said of the machine here, where cache_traffic_of would say it of the first kernel it is asked about.
   for (std::size_t i = 0; i + 1 < c.memory.size(); ++i)
@@ -245,6 +246,9 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 // The ECM model with the in-core time given (from IACA, OSACA, a paper, or in_core()).
 [[nodiscard]] constexpr ecm_result ecm(const loop_kernel& k, const machine_description& c, const in_core_time& core) {
   validate(k);
+  expects(core.overlapping.value() >= 0 && core.overlapping.value() <= largest_finite && core.non_overlapping.value() >= 0 &&
+              core.non_overlapping.value() <= largest_finite,
+          "hml: the in-core times must be finite and >= 0 cycles");  // NaN made every prediction NaN, -26 a faster one
   validate_ecm(c);
   const cache_traffic traffic = cache_traffic_of(k, c, traffic_options_of(c));
   ecm_result r{.kernel = k.name, .core = core, .traffic = traffic};

@@ -196,6 +196,9 @@ inline constexpr std::size_t max_memory_levels = 6;
 // The most cores a machine (or a domain of it) may have: more than any machine has is a typo, and a table
 // over cores (the ECM model's scaling) has a row for each (docs/reference/limits.md).
 inline constexpr unsigned max_cores = 1U << 16;
+// A core's clock, through which cycles become seconds: 1 MHz to 100 GHz (0.001 Hz made memory free in cycles).
+inline constexpr frequency least_clock = 1e6 * hertz;
+inline constexpr frequency most_clock = 1e11 * hertz;
 inline constexpr std::size_t max_compute_ceilings = 20;
 
 // The one description of a machine, whatever model asks: the roofline and the hierarchical roofline take

@@ -211,7 +211,9 @@ constexpr void expect_fits(const tiered_memory& m, const working_set& w, const f
                                             const fixed_list<tier_use, max_tiers>& use, double hit_rate = 0.0) {
   expect_fits(m, w, use);
   const data_rate bandwidth = placement_bandwidth_of(m, w, use);
-  return {policy, use, bandwidth, time_to_move(bytes_moved(w), bandwidth), hit_rate};
+  const duration time = time_to_move(bytes_moved(w), bandwidth);
+  validate_memory_time(time);  // a tier at 2.3e-308 B/s, a normal rate, still made an infinite pass
+  return {policy, use, bandwidth, time, hit_rate};
 }
 
 }  // namespace hml::detail
@@ -221,7 +223,8 @@ export namespace hml {
 // The share of the traffic that the hottest `bytes` of a footprint carry under this skew.
 [[nodiscard]] constexpr double hottest_share(const access_skew& s, data_size bytes, data_size footprint) {
   validate(s);
-  expects(bytes.value() >= 0 && footprint.value() > 0, "hml: bytes must be >= 0 and the footprint > 0");
+  validate_footprint(footprint);  // an infinite one gave every byte count a share of 0
+  expects(bytes.value() >= 0 && bytes.value() <= largest_finite, "hml: bytes must be finite and >= 0");
   return detail::hottest_share_of(s, bytes, footprint);
 }
 
@@ -343,7 +346,9 @@ enum class miss_fill { paid, free };
   const fixed_list<tier_use, max_tiers> use{{fast.capacity / w.footprint < 1.0 ? fast.capacity / w.footprint : 1.0, hit_rate},
                                             {1.0, 1.0 - hit_rate}};
   expects(cache_mode_fits(m, w), "hml: the placement does not fit a tier's capacity");
-  return {"cache", use, bandwidth, time_to_move(detail::bytes_moved(w), bandwidth), hit_rate};
+  const duration time = time_to_move(detail::bytes_moved(w), bandwidth);
+  validate_memory_time(time);
+  return {"cache", use, bandwidth, time, hit_rate};
 }
 
 // Cache mode with the hit rate of an ideal cache: the share of the traffic the hottest bytes that fit carry.

@@ -81,6 +81,7 @@ namespace detail {
 // The counts memory_needed takes (validate_counts): the prefill of the whole context, and its KV cache's slots.
 constexpr void validate_memory_counts(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                       const inference_options& o = {}) {
+  expects(batch > 0, "hml: batch must be >= 1");  // before it is split into micro-batches (0 / 0)
   validate_counts(t, batch, context, context);
   validate_counts(t, batch, 1, kv_slots(context, o.memory));
 }
@@ -186,38 +187,47 @@ template <class Fits>
 
 // --- Calibration -------------------------------------------------------------------------------------
 
+namespace detail {
+// The efficiency in [10^-6, 1] at which `time_at(efficiency)`, falling as it grows, is `measured`, by
+// bisection. Refused where none is: a measurement faster than the model at full efficiency, or slower than
+// at 10^-6 (the bisection's floor, which it returned for a measured 10^6 s or inf).
+template <class TimeAt>
+[[nodiscard]] constexpr double fitted_efficiency(TimeAt time_at, step_time measured, const char* faster) {
+  const double seconds = measured.value.value();
+  expects(seconds > 0 && seconds <= largest_finite, "hml: a measured time must be finite and > 0");
+  expects(time_at(1.0) <= measured.value, faster);
+  constexpr double floor = 1e-6;
+  expects(time_at(floor) >= measured.value,
+          "hml: the measured time is longer than the model's at an efficiency of 10^-6; is it one step's?");
+  double low = floor, high = 1.0;
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (low + high) / 2;
+    (time_at(mid) > measured.value ? low : high) = mid;
+  }
+  return high;
+}
+}  // namespace detail
+
 // The memory efficiency at which the model's step takes `measured` (the compute efficiency as given), by
-// bisection: the step's time falls as the memory efficiency grows. Fails if no efficiency in (0, 1] gives
-// that time (the measurement is faster than the model at full bandwidth, or compute-bound throughout).
+// bisection: the step's time falls as the memory efficiency grows. Fails if no efficiency in [10^-6, 1]
+// gives that time (the measurement is faster than the model at full bandwidth, or compute-bound throughout).
 [[nodiscard]] constexpr double fit_memory_efficiency(const transformer& t, const step_shape& s,
                                                      const machine_description& m, step_time measured,
                                                      inference_options o = {}) {
-  o.achieved.memory = 1.0;
-  expects(step_time_of(t, s, m, o).value <= measured.value,
-          "hml: the measured time is shorter than the model's at full bandwidth");
-  double low = 1e-6, high = 1.0;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = (low + high) / 2;
-    o.achieved.memory = mid;
-    (step_time_of(t, s, m, o).value > measured.value ? low : high) = mid;
-  }
-  return high;
+  return detail::fitted_efficiency([&](double memory) {
+    o.achieved.memory = memory;
+    return step_time_of(t, s, m, o).value;
+  }, measured, "hml: the measured time is shorter than the model's at full bandwidth");
 }
 
 // The same for the compute efficiency (the memory efficiency as given).
 [[nodiscard]] constexpr double fit_compute_efficiency(const transformer& t, const step_shape& s,
                                                       const machine_description& m, step_time measured,
                                                       inference_options o = {}) {
-  o.achieved.compute = 1.0;
-  expects(step_time_of(t, s, m, o).value <= measured.value,
-          "hml: the measured time is shorter than the model's at full compute");
-  double low = 1e-6, high = 1.0;
-  for (int i = 0; i < 60; ++i) {
-    const double mid = (low + high) / 2;
-    o.achieved.compute = mid;
-    (step_time_of(t, s, m, o).value > measured.value ? low : high) = mid;
-  }
-  return high;
+  return detail::fitted_efficiency([&](double compute) {
+    o.achieved.compute = compute;
+    return step_time_of(t, s, m, o).value;
+  }, measured, "hml: the measured time is shorter than the model's at full compute");
 }
 
 }  // namespace hml

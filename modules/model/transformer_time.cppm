@@ -100,8 +100,11 @@ inline constexpr std::uint64_t split_depth = 1024;
 }
 
 // The fixed cost the machine's kernels pay (0 s where it publishes none).
-[[nodiscard]] constexpr duration kernel_overhead_of(const machine_description& m) noexcept {
-  return m.kernel_overhead.published() ? m.kernel_overhead.value : duration{};
+[[nodiscard]] constexpr duration kernel_overhead_of(const machine_description& m) {
+  const double seconds = m.kernel_overhead.value.value();
+  if (seconds == 0) return {};  // none published
+  expects(seconds > 0 && seconds <= 1e-3, "hml: a kernel's overhead is from 0 to 1 ms");  // NaN and -1 us were none
+  return m.kernel_overhead.value;
 }
 
 // Whether an expected time takes this operator at the machine's measured attention rate: fused prefill
@@ -171,6 +174,7 @@ namespace detail {
   const memory streaming{.latency = 0 * second,
                          .bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory};
   expects(streaming.bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
+  validate_bandwidth(streaming.bandwidth);  // normal: 1e-310 B/s made an infinite step
   r.memory_time = detail::transfer_time_unchecked(streaming, moved, sequential_access);  // streaming checked above
   if (op.flops.value() > 0) {
     r.compute_time = compute_time(compute_core{roof_of(m, op.compute).peak * o.achieved.compute}, op.flops);
@@ -198,6 +202,8 @@ namespace detail {
     const data_size chunk = op.link_sent / op.link_messages;
     r.link_time = op.link_messages * detail::link_time_both_ways_of(o.link, chunk, chunk);
   }
+  validate_memory_time(r.memory_time);  // no infinite time from finite figures (a rate near 0)
+  validate_compute_time(r.compute_time);
   r.time = combine(r.memory_time, r.compute_time, overlap::full) + r.link_time;
   if (o.estimate == estimate::expected) r.time += r.overhead;  // the bound skips it: constexpr steps are a budget
   r.bound = limit_of(r.link_time, r.memory_time, r.compute_time);
@@ -444,6 +450,10 @@ constexpr void busiest_stage_operators(const transformer& t, const step_shape& s
 
 // A request: `batch` sequences of `prompt` tokens, each generating `generate` tokens (the first of them by
 // the prefill, the rest by decode steps over contexts prompt + 1 ... prompt + generate - 1).
+// The most tokens a generation's sequences produce: each is a decode step the model runs (a trial's 2^64 - 1
+// never returned). hml llm's --generate has the same bound.
+inline constexpr std::uint64_t max_generated_tokens = 1'000'000;
+
 struct generation {
   std::uint64_t batch = 1;
   std::uint64_t prompt = 1;
@@ -464,6 +474,7 @@ struct generation_analysis {
                                                                const machine_description& m,
                                                                const inference_options& o = {}) {
   expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
+  expects(g.generate <= max_generated_tokens, "hml: generate at most 10^6 tokens (a decode step each)");
   generation_analysis r{};
   r.prefill = analyze_step(t, prefill_step(g.batch, g.prompt), m, o).time;
   // Each step is kept only where it is the first or the last: the others' operators would cost a long

@@ -23,7 +23,7 @@ inline constexpr double least_share = 0.01;
 
 // A core's clock: cycles become seconds through it (0.001 Hz made memory free in cycles).
 [[nodiscard]] inline std::string clock_problem(const figure<frequency>& clock) {
-  if (!clock.published() || (clock.value >= 1e6 * hertz && clock.value <= 1e11 * hertz)) return {};
+  if (!clock.published() || (clock.value >= least_clock && clock.value <= most_clock)) return {};
   return "must be from 1 MHz to 100 GHz (a core's clock; cycles become seconds through it), not " +
          round_trip_text(clock.value);
 }

@@ -134,6 +134,66 @@ TEST(Models, AThirtyFourthTrialsResultsAreRefusedOrRight) {
             "hml: memory latency must be finite and >= 0");
 }
 
+// The thirty-sixth trial (the higher-level APIs as a user would): a crash at batch 0, a generation that never
+// returned, in-core times and clocks unchecked, an infinite step or tier pass from a rate near 0, and a
+// fitted efficiency that was its search's floor.
+TEST(Models, AThirtySixthTrialsResultsAreRefused) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  const hml::transformer& llama = hml::models::llama_2_7b;
+  const hml::machine_description& h100 = hml::devices::h100_sxm;
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::memory_needed(llama, 0, 4096); }), "hml: batch must be >= 1");  // was SIGFPE
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::fits(llama, 0, 4096, h100); }), "hml: batch must be >= 1");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::largest_context(llama, 0, h100); }), "hml: batch must be >= 1");
+  EXPECT_EQ(invalid_argument_message([&] {
+              (void)hml::analyze_generation(llama, {.batch = 1, .prompt = 16, .generate = hml::max_generated_tokens + 1}, h100);
+            }),
+            "hml: generate at most 10^6 tokens (a decode step each)");
+  const hml::loop_kernel stencil = hml::kernels::stencil2d5(1000, 2000);
+  const hml::machine_description& snb = hml::cpus::sandy_bridge_ep_e5_2680;
+  EXPECT_NEAR(hml::ecm(stencil, snb, {26 * hml::cycle, 20 * hml::cycle}).time.value(), 48.58, 0.005);  // kerncraft's
+  for (const double bad : {nan, inf, -26.0})
+    EXPECT_EQ(invalid_argument_message([&] { (void)hml::ecm(stencil, snb, {bad * hml::cycle, 20 * hml::cycle}); }),
+              "hml: the in-core times must be finite and >= 0 cycles");
+  for (const double hertz : {inf, 1e-300, 0.5e6, 2e11}) {
+    hml::machine_description clocked = snb;
+    clocked.clock = hml::stated(hertz * hml::hertz);
+    EXPECT_EQ(invalid_argument_message([&] { (void)hml::ecm(stencil, clocked); }), "hml: the ECM model needs a clock from 1 MHz to 100 GHz");
+  }
+  hml::machine_description slow = h100;
+  slow.memory[slow.memory.size() - 1].bandwidth = hml::stated(1e-310 * hml::byte_per_second);
+  slow.memory[slow.memory.size() - 1].measured_bandwidth = {};
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::analyze_step(llama, hml::decode_step(1, 512), slow); }),
+            "hml: memory bandwidth must be at least 2.2e-308 B/s (a normal double)");
+  slow.memory[slow.memory.size() - 1].bandwidth = hml::stated(1e-300 * hml::byte_per_second);
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::analyze_step(llama, hml::decode_step(1, 512), slow); }),
+            "hml: the memory time overflows a double: too many bytes for the bandwidth");
+  hml::inference_options expected{};
+  expected.estimate = hml::estimate::expected;
+  for (const double bad : {nan, -1e-3}) {
+    hml::machine_description overhead = h100;
+    overhead.kernel_overhead = hml::stated(bad * hml::second);  // taken as none
+    EXPECT_EQ(invalid_argument_message([&] { (void)hml::analyze_step(llama, hml::decode_step(1, 512), overhead, expected); }),
+              "hml: a kernel's overhead is from 0 to 1 ms");
+  }
+  for (const double seconds : {1e6, inf, nan})
+    EXPECT_NE(invalid_argument_message([&] {
+                (void)hml::fit_memory_efficiency(llama, hml::decode_step(1, 512), h100, hml::step_time{seconds * hml::second});
+              }),
+              "") << seconds;
+  EXPECT_EQ(invalid_argument_message([&] {
+              (void)hml::fit_memory_efficiency(llama, hml::decode_step(1, 512), h100, hml::step_time{1e6 * hml::second});
+            }),
+            "hml: the measured time is longer than the model's at an efficiency of 10^-6; is it one step's?");
+  EXPECT_NEAR(hml::fit_memory_efficiency(llama, hml::decode_step(1, 512), h100, hml::step_time{5 * hml::millisecond}), 0.806, 0.001);
+  const hml::tiered_memory xeon_max = hml::tiers_of(hml::systems::xeon_max_9480);
+  const hml::working_set hot{.footprint = 200_GiB, .skew = {.hot_bytes = 0.3, .hot_accesses = 0.9}};
+  EXPECT_NE(invalid_argument_message([&] { (void)hml::hottest_share(hot.skew, 1_GiB, inf * hml::byte); }), "");
+  const hml::tiered_memory crawling{{{"A", 64_GiB, 1.6_TBps}, {"B", 512_GiB, 2.3e-308 * hml::byte_per_second}}};
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::flat(crawling, hot, {0.32, 0.68}); }),
+            "hml: the memory time overflows a double: too many bytes for the bandwidth");
+  EXPECT_NO_THROW((void)hml::best_placement(xeon_max, hot));
+}
+
 TEST(Models, HierarchyGeneralisesTwoTier) {
   const hml::two_tier_memory two_tier{50_ns, 500_Gbps, 10_Gbps, 0.95};
   const hml::memory_hierarchy<2> same{50_ns, {{{500_Gbps, 0.95}, {10_Gbps, 1.0}}}};
