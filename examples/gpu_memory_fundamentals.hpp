@@ -79,7 +79,7 @@ constexpr void write_matmul(Sink& out) {
               "Memory time: ", in_ms(memory_time(k)), "\n",
               "The tutorial's 0.936 ms is ", text(tutorial_matmul_bytes), " / ", text(tutorial_gpu.bandwidth), " = ",
               in_ms(tutorial_memory_time, hml::general(4)), ": 192 MiB read as 192 MB, ",
-              percent((mib_per_mb - 1) * 100), " too few bytes\n",
+              percent((1 - 1 / mib_per_mb) * 100), " too few bytes\n",
               "Work: ", number(k.flops.value(), hml::fixed(0)), " FLOP = ", text(k.flops), "\n",
               "Compute time: ", in_ms(compute_time(k), hml::general(4)), " (the tutorial's ",
               in_ms(tutorial_matmul_flops / tutorial_gpu.peak, hml::general(4)), " is for ",
