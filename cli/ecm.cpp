@@ -324,7 +324,7 @@ void run(const ecm_options& o) {
   }
 
   std::string out = std::string{r.kernel} + " on " + std::string{c.name} + ", " +
-                    hml::to_string(clock, {.number = hml::general(4)}) + ", " + std::to_string(cores) + " cores\n";
+                    hml::to_string(clock, {.number = hml::general(4)}) + ", " + counted(cores, "core", "cores") + "\n";
   out += in_core_lines(o, compiled);
   out += "ECM " + ecm_line(r) + " = " + cy(r.time) + " cy/CL (" +
          std::string{hml::format_number(r.iterations_per_cacheline, hml::general(3)).view()} + " iterations per CL)\n";
@@ -341,7 +341,7 @@ void run(const ecm_options& o) {
   out += r.saturation_cores > 0
              ? std::string{r.saturation_cores > cores ? "\nmemory would saturate" : "\nmemory saturates"} +
                    " at n_s = ceil(" + cy(r.time) + " / " + cy(r.transfers.back().time) + ") = " +
-                   whole_count(r.saturation_cores) + " cores" +
+                   whole_count(r.saturation_cores) + (r.saturation_cores == 1 ? " core" : " cores") +
                    (r.saturation_cores > cores ? ", more than the " + std::to_string(cores) + " here" : std::string{}) + "\n"
              : "\nno line comes from main memory: no saturation\n";
   hml::table scaling{{"cores", "cy/CL (chip)", "iterations/s", "FLOP/s"}, {}};

@@ -405,7 +405,8 @@ void llm::run(const run_options& o) {
   }
   if (o.device.empty()) throw input_error("--machine: missing; give --machine NAME|FILE, or --compare FILE (see `hml llm --help`)");
   machine_files files;
-  files.use(figures_basis(o.figures));
+  // The kernels are FLOP and bytes, whatever the figures: no note of measured ones in place of the datasheet's.
+  if (o.as_kernels.empty()) files.use(figures_basis(o.figures));
   const hml::machine_description& d = files.machine("--machine", o.device);
   const hml::transformer t = llm::model_of(o);
   const hml::inference_options i = llm::inference_of(o, t, files);

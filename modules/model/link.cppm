@@ -22,6 +22,10 @@ export import hml.units;
 
 export namespace hml {
 
+// The devices an NVLS figure is measured on, and the only count it is taken for: on 2 to 4 H100s NCCL's NVLS
+// runs about as fast as its ring (365 to 370 GB/s of bus bandwidth, NVIDIA/nccl issue 1455).
+inline constexpr unsigned nvls_devices = 8;
+
 // A link's rate in one direction: what one transfer sees. A plain rate is one (`{25_GBps}`); a
 // bidirectional_total is not.
 struct per_direction {

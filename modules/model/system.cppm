@@ -41,10 +41,6 @@ struct link_description {
   return {d.bandwidth.value, d.latency.value, d.mode};
 }
 
-// The devices an NVLS figure is measured on, and the only count it is taken for: on 2 to 4 H100s NCCL's NVLS
-// runs about as fast as its ring (365 to 370 GB/s of bus bandwidth, NVIDIA/nccl issue 1455).
-inline constexpr unsigned nvls_devices = 8;
-
 // The link NCCL's NVLS all-reduce sees: its bus bandwidth, each message paying the link's latency.
 [[nodiscard]] constexpr link nvls_link_of(const link_description& d) {
   expects(d.nvls_bus_bandwidth.published(),

@@ -38,7 +38,8 @@ inline constexpr std::uint64_t max_weight_group = std::uint64_t{1} << 20;
 constexpr void validate(const precisions& p) {
   if (p.weight_group == 0) return;
   expects(p.weights == precision::int8 || p.weights == precision::int4,
-          "hml: a weight group is INT8's or INT4's (NVFP4 and MXFP4 count their blocks' scales themselves)");
+          "hml: a weight group is INT8's or INT4's (NVFP4 and MXFP4 count their blocks' scales themselves); give int8 or "
+          "int4 weights with it");
   expects(p.weight_group >= 2 && p.weight_group <= max_weight_group, "hml: a weight group holds 2 to 2^20 weights");
 }
 
@@ -219,6 +220,11 @@ constexpr void validate(const transformer& t, const inference_options& o) {
   expects(t.dense_ffn % a == 0,
           "hml: the dense layers' FFN size must divide by the tensor-parallel devices; give a device count that divides it");
   if (n > 1) validate(o.link);
+  if (n > 1 && o.all_reduce == all_reduce_algorithm::nvls) {  // as `hml llm --all-reduce nvls` refuses them
+    expects(n == nvls_devices, "hml: NVLS is measured on 8 devices; on 2 to 4 it runs about as fast as the ring: give ring");
+    expects(!o.experts.data_parallel_attention,
+            "hml: data-parallel attention gathers and scatters by ring and all-reduces nothing: give ring");
+  }
   validate(t, o.pipeline);
   if (o.experts.data_parallel_attention) {
     expects(n > 1 && t.experts > 1,

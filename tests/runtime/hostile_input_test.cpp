@@ -1873,6 +1873,29 @@ TEST(HostileInput, AThirtyThirdAndThirtyFifthTrialsFindingsAreFixed) {
   }
 }
 
+// The thirty-ninth trial (options combined): --figures stated was refused where only the link had a
+// measured rate beside its datasheet's (c2c: 297 GB/s taken, 450 unreachable); --as-kernels noted measured
+// figures it does not use and pointed at --figures, which it refuses; "1 cores".
+TEST(HostileInput, AThirtyNinthTrialsCombinationsHold) {
+  const std::vector<std::string> offload{"offload", "--host-bandwidth", "100GB/s", "--host-peak", "1TFLOP/s", "--device-bandwidth",
+                                         "1TB/s", "--device-peak", "10TFLOP/s", "--in", "1GB", "--out", "1GB"};
+  const outcome measured = hml_run_with(offload, {"--link", "c2c"});
+  ASSERT_EQ(measured.status, 0) << measured.err;
+  EXPECT_NE(measured.out.find("\nlink: 297 GB/s per direction"), std::string::npos) << measured.out;
+  const outcome stated = hml_run_with(offload, {"--link", "c2c", "--figures", "stated"});
+  ASSERT_EQ(stated.status, 0) << stated.err;
+  EXPECT_NE(stated.out.find("\nlink: 450 GB/s per direction"), std::string::npos) << stated.out;
+  expect_input_error(hml_run_with(offload, {"--link", "64GB/s", "--figures", "stated"}),
+                     "--figures: the host and the device are given by their figures (--host-bandwidth, --device-bandwidth) "
+                     "and the link has no measured rate: nothing to choose between");
+  const outcome kernels = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--as-kernels", "decode"});
+  ASSERT_EQ(kernels.status, 0) << kernels.err;
+  EXPECT_EQ(kernels.err, "");
+  const outcome one_core = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores", "1"});
+  ASSERT_EQ(one_core.status, 0) << one_core.err;
+  EXPECT_TRUE(one_core.out.starts_with("STREAM triad on Intel Xeon E5-2680 (Sandy Bridge EP), 2.7 GHz, 1 core\n")) << one_core.out;
+}
+
 // The thirty-first trial (serving features by hand) found every figure as documented, and counts of one
 // in the plural: "1 tokens a step", "blocks of 1 tokens", "1 requests".
 TEST(HostileInput, AThirtyFirstTrialsCountsOfOneReadRight) {

@@ -481,7 +481,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "fp7"}, "--weights: unknown precision 'fp7'");
   // A weight group is INT8's or INT4's, of 2 to 2^20 weights.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weight-group", "32"},
-                        "--weight-group: a weight group is INT8's or INT4's");
+                        "--weight-group: a weight group is INT8's or INT4's (NVFP4 and MXFP4 count their blocks' scales themselves); give int8 or int4 weights with it");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "int4", "--weight-group", "1"},
                         "--weight-group: must be a whole number from 2 to 1048576");
   // A group divides every projection's rows: 3000 divides neither 4096 nor 11008.

@@ -194,6 +194,23 @@ TEST(Models, AThirtySixthTrialsResultsAreRefused) {
   EXPECT_NO_THROW((void)hml::best_placement(xeon_max, hot));
 }
 
+// The thirty-eighth trial: the library took an NVLS all-reduce over 4 devices (the 8-device figure: 317 us
+// where the ring takes 1.86 ms) and beside data-parallel attention, both of which `hml llm` refuses.
+TEST(Models, AThirtyEighthTrialsNvlsIsTakenAsTheCliTakesIt) {
+  hml::inference_options nvls{.tensor_parallel = 4,
+                              .link = hml::nvls_link_of(hml::systems::nvlink4),
+                              .all_reduce = hml::all_reduce_algorithm::nvls};
+  const auto decode = [&](const hml::transformer& t) { (void)hml::analyze_step(t, hml::decode_step(1, 512), hml::devices::h100_sxm, nvls); };
+  EXPECT_EQ(invalid_argument_message([&] { decode(hml::models::llama_2_70b); }),
+            "hml: NVLS is measured on 8 devices; on 2 to 4 it runs about as fast as the ring: give ring");
+  nvls.tensor_parallel = hml::nvls_devices;
+  EXPECT_NO_THROW(decode(hml::models::llama_2_70b));
+  nvls.types = {hml::precision::fp8, hml::precision::fp8, hml::precision::bf16};
+  nvls.experts.data_parallel_attention = true;
+  EXPECT_EQ(invalid_argument_message([&] { decode(hml::models::deepseek_v3); }),
+            "hml: data-parallel attention gathers and scatters by ring and all-reduces nothing: give ring");
+}
+
 TEST(Models, HierarchyGeneralisesTwoTier) {
   const hml::two_tier_memory two_tier{50_ns, 500_Gbps, 10_Gbps, 0.95};
   const hml::memory_hierarchy<2> same{50_ns, {{{500_Gbps, 0.95}, {10_Gbps, 1.0}}}};
