@@ -265,8 +265,8 @@ class input_file {
   int fd_ = -1;
   bool owns_fd_ = false;
   long long start_ = -1;      // where a regular file started; -1: not seekable
-  long long size_ = 0;        // a regular file's size and last change when opened
-  long long modified_ns_ = 0;
+  long long size_ = 0;        // a regular file's size and last change when opened (its status change: a
+  long long changed_ns_ = 0;  // write moves it, and no one can set it back as `touch -d` sets the modification time)
   std::FILE* copy_ = nullptr;  // the bytes read so far, where the input cannot be read again
   bool copying_ = false;
 };

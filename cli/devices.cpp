@@ -251,6 +251,13 @@ std::string system_text(const hml::system_description& s) {
   return out;
 }
 
+// CSV is a table of machines: the links and systems it leaves out are counted, not lost without a word.
+void note_left_out_of_csv(std::string_view whose, std::size_t links, std::size_t systems) {
+  if (links + systems == 0) return;
+  note("csv is a table of machines: " + std::string{whose} + " " + counted(links, "link", "links") + " and " +
+       counted(systems, "system", "systems") + " are shown by --format table, yaml or json");
+}
+
 // A machine file of several entries, as the catalog's are shown: its machines, links and systems.
 void show_document(const devices_options& o, const hml::machine_file& file) {
   const hml::machine_document document{file.machines(), file.links(), file.systems()};
@@ -265,9 +272,7 @@ void show_document(const devices_options& o, const hml::machine_file& file) {
                         "show its links and systems as table, yaml or json");
     emit(o.output, render(hml::device_table(std::vector<const hml::device*>(file.machines().begin(), file.machines().end())),
                           output_format::csv));
-    if (!file.links().empty() || !file.systems().empty())  // not lost without a word
-      note("csv is a table of machines: the file's " + counted(file.links().size(), "link", "links") + " and " +
-           counted(file.systems().size(), "system", "systems") + " are shown by --format table, yaml or json");
+    note_left_out_of_csv("the file's", file.links().size(), file.systems().size());
     return;
   }
   std::string text;
@@ -344,6 +349,7 @@ void run(const devices_options& o) {
         one ? std::vector<const hml::device*>{one}
             : std::vector<const hml::device*>(hml::machines::all.begin(), hml::machines::all.end());
     emit(o.output, render(hml::device_table(list), output_format::csv));
+    if (one == nullptr) note_left_out_of_csv("the catalog's", hml::systems::links.size(), hml::systems::all.size());
     return;
   }
   if (link != nullptr) {

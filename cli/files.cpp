@@ -264,7 +264,7 @@ input_file::input_file(std::string_view option, const std::string& path)
   if (::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode)) {
     start_ = ::lseek(fd_, 0, SEEK_CUR);
     size_ = status.st_size;
-    modified_ns_ = status.st_mtim.tv_sec * 1'000'000'000LL + status.st_mtim.tv_nsec;
+    changed_ns_ = status.st_ctim.tv_sec * 1'000'000'000LL + status.st_ctim.tv_nsec;
     files_read().push_back({status.st_dev, status.st_ino, option_});
   }
 }
@@ -313,8 +313,8 @@ hml::byte_source input_file::source() {
 namespace {
 // A file without a name, in $TMPDIR where it is set, else /tmp (std::tmpfile's, which ignores TMPDIR).
 std::FILE* unnamed_copy() {
-  const char* directory = std::getenv("TMPDIR");
 #ifdef O_TMPFILE
+  const char* directory = std::getenv("TMPDIR");
   const int fd = ::open(directory != nullptr && *directory != '\0' ? directory : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd >= 0) {
     if (std::FILE* file = ::fdopen(fd, "w+")) return file;
@@ -337,7 +337,7 @@ void input_file::keep_copy() {
 void input_file::check_unchanged() const {
   struct stat status {};
   if (start_ < 0 || ::fstat(fd_, &status) != 0) return;
-  if (status.st_size != size_ || status.st_mtim.tv_sec * 1'000'000'000LL + status.st_mtim.tv_nsec != modified_ns_)
+  if (status.st_size != size_ || status.st_ctim.tv_sec * 1'000'000'000LL + status.st_ctim.tv_nsec != changed_ns_)
     throw input_error(option_ + ": '" + path_ + "' changed while it was read; run again when nothing writes to it");
 }
 

@@ -3,8 +3,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fcntl.h>
-#include <unistd.h>
 #include <exception>
 #include <iostream>
 #include <new>
@@ -12,6 +10,8 @@
 #include <string>
 #include <utility>
 #include <CLI/CLI.hpp>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "commands.hpp"
 #include "common.hpp"

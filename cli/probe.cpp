@@ -111,9 +111,10 @@ void check_save(const probe_command_options& o, bool given) {
   if (o.save == "-") throw input_error("--save: writes a file; - is not one (the table goes to standard output: -o)");
   if (o.save.starts_with('-'))  // `--save -o`: the option after it taken for a file of its name
     throw input_error("--save: " + o.save + " is an option, not a file; give the file (./" + o.save + " for a file of that name)");
-  std::error_code error;  // one file spelt two ways before it exists (./p.json, a link), or hard-linked
-  if (o.output.path != "-" && (hml::written_path(o.save) == hml::written_path(o.output.path) ||
-                               std::filesystem::equivalent(o.save, o.output.path, error)))
+  // One file spelt two ways before it exists (./p.json, a link), hard-linked, or standard output's.
+  const std::string table = o.output.path == "-" ? "/dev/stdout" : o.output.path;
+  std::error_code error;
+  if (hml::written_path(o.save) == hml::written_path(table) || std::filesystem::equivalent(o.save, table, error))
     throw input_error("--save, -o: both name " + o.save + "; give the machine file and the table each their own");
 }
 

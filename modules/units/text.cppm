@@ -45,7 +45,7 @@ inline constexpr prefix decimal_prefixes[] = {{"p", 1e-12}, {"n", 1e-9}, {"u", 1
                                               {"k", 1e3},   {"M", 1e6},  {"G", 1e9},  {"T", 1e12}, {"P", 1e15},
                                               {"E", 1e18}};
 inline constexpr prefix binary_prefixes[] = {{"", 1.0},           {"Ki", 0x1p10}, {"Mi", 0x1p20},
-                                             {"Gi", 0x1p30},      {"Ti", 0x1p40}, {"Pi", 0x1p50}};
+                                             {"Gi", 0x1p30},      {"Ti", 0x1p40}, {"Pi", 0x1p50}, {"Ei", 0x1p60}};
 
 constexpr double magnitude(double x) noexcept { return x < 0 ? -x : x; }
 
@@ -133,10 +133,12 @@ struct utf8_character {
 
 // C0 (tab and line breaks included), DEL and C1: characters that no output shows as themselves; and the
 // bidirectional controls (U+061C, U+200E-F, U+202A-E, U+2066-9), which reorder the text around them unseen
-// (a name with U+202E shows its end first: the "Trojan Source" trick, CVE-2021-42574).
+// (a name with U+202E shows its end first: the "Trojan Source" trick, CVE-2021-42574); and the line and
+// paragraph separators (U+2028-9), line breaks to YAML and to some terminals (a note with one written to a
+// machine file did not read back).
 [[nodiscard]] constexpr bool is_control(char32_t code) {
   return code < 0x20 || (code >= 0x7F && code <= 0x9F) || code == 0x61C || code == 0x200E || code == 0x200F ||
-         (code >= 0x202A && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
+         (code >= 0x2028 && code <= 0x202E) || (code >= 0x2066 && code <= 0x2069);
 }
 
 // Text fit for any output hml writes (a table, SVG, JSON, a terminal): UTF-8 without control characters.
@@ -172,6 +174,7 @@ static_assert(utf8_length_at("\xC0\xAF", 0) == 0 && utf8_length_at("\xED\xA0\x80
 static_assert(utf8_length_at("\xF4\x90\x80\x80", 0) == 0 && utf8_length_at("\xC3", 0) == 0);  // past U+10FFFF, cut
 static_assert(!is_printable_utf8("a\tb") && !is_printable_utf8("\xC2\x85") && is_printable_utf8("caf\xC3\xA9"));
 static_assert(!is_printable_utf8("gpu\xE2\x80\xAE" "fdp") && is_printable_utf8("\xE2\x80\x94"));  // U+202E refused, U+2014 taken
+static_assert(!is_printable_utf8("a\xE2\x80\xA8" "b") && !is_printable_utf8("a\xE2\x80\xA9" "b"));    // U+2028, U+2029
 
 enum class prefix_system {
   automatic,  // binary for sizes that are whole multiples of a binary prefix but not of the decimal one
@@ -217,8 +220,12 @@ constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {
     }
   }
 
-  const detail::prefix chosen = binary ? detail::choose_binary_prefix(size, format.number)
-                                       : detail::choose_decimal_prefix(size, text, format.number);
+  detail::prefix chosen = binary ? detail::choose_binary_prefix(size, format.number)
+                                 : detail::choose_decimal_prefix(size, text, format.number);
+  // Past the largest prefix a number would print with an exponent beside it ("1e+12 EB"): the base unit's
+  // exponent alone reads better ("1e+30 B").
+  if (format.number.style != float_style::fixed && size / chosen.factor >= detail::carry_threshold(format.number))
+    chosen = {"", 1.0};
   format_number_to(out, value / chosen.factor, format.number);
   out.push_back(' ');
   const std::string_view prefix = chosen.symbol == "u" && format.micro_sign ? "\u00b5" : chosen.symbol;

@@ -18,7 +18,9 @@ static_assert(hml::to_text(999.96_kB) == "1 MB");           // rounding carries 
 static_assert(hml::to_text(999.4_kB) == "999 kB");
 static_assert(hml::to_text(1023_KiB) == "0.999 MiB");   // binary prefixes carry too: it was "1.02e+03 KiB"
 static_assert(hml::to_text(999_KiB) == "999 KiB");
-static_assert(hml::to_text(8320_MiB) == "8.12 GiB");    // an exact tie rounds to even, as printf does
+static_assert(hml::to_text(8320_MiB) == "8.12 GiB");
+static_assert(hml::to_text(1e30 * hml::byte) == "1e+30 B");   // past the largest prefix: no "1e+12 EB"
+static_assert(hml::to_text(0x1p70 * hml::byte) == "1.18e+21 B");    // an exact tie rounds to even, as printf does
 static_assert(hml::to_text(1023_KiB, {.number = hml::fixed(0)}) == "1 MiB");
 static_assert(hml::to_text(192_MiB, {.prefixes = hml::prefix_system::decimal}) == "201 MB");
 static_assert(hml::to_text(192_MiB, {.number = hml::fixed(1)}) == "192.0 MiB");

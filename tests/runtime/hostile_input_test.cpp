@@ -1896,6 +1896,24 @@ TEST(HostileInput, AThirtyNinthTrialsCombinationsHold) {
   EXPECT_TRUE(one_core.out.starts_with("STREAM triad on Intel Xeon E5-2680 (Sandy Bridge EP), 2.7 GHz, 1 core\n")) << one_core.out;
 }
 
+// The fortieth trial (today's fixes attacked again): U+2028 in a note made YAML another reader cannot read,
+// "1e+12 EB" printed an exponent beside a prefix, the probe wrote its machine file into the table's
+// standard output, and the catalog's CSV left its links and systems out without a word.
+TEST(HostileInput, AFortiethTrialsFindingsAreFixed) {
+  const scratch_directory dir;
+  const std::string separated = dir.file("separated.yaml", replaced(catalog_file("grace"), "name: NVIDIA Grace (GH200 CPU)",
+                                                                     "name: \"NVIDIA Grace\\u2028(GH200 CPU)\"")).string();
+  expect_input_error(hml_run({"devices", separated}), "name: a control character or a byte that is not UTF-8");
+  const outcome huge = hml_run({"lab", "--size", "1e30B", "--bandwidth", "1GB/s"});
+  ASSERT_EQ(huge.status, 0) << huge.err;
+  EXPECT_EQ(huge.out.find("e+12 EB"), std::string::npos) << huge.out;
+  expect_input_error(hml_run({"probe", "--largest", "64KiB", "--min-time", "1ms", "--repetitions", "1", "--save", "/dev/stdout"}),
+                     "--save, -o: both name /dev/stdout");
+  const outcome csv = hml_run({"devices", "--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_TRUE(csv.err.starts_with("hml: note: csv is a table of machines: the catalog's ")) << csv.err;
+}
+
 // The thirty-first trial (serving features by hand) found every figure as documented, and counts of one
 // in the plural: "1 tokens a step", "blocks of 1 tokens", "1 requests".
 TEST(HostileInput, AThirtyFirstTrialsCountsOfOneReadRight) {
