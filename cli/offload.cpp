@@ -126,8 +126,7 @@ void run(const offload_options& o) {
   // Nor has either a datasheet figure beside a measured one for --figures to choose between; a described link
   // may (c2c's measured 297 GB/s beside its 450).
   const hml::link_description* described = o.link.empty() ? nullptr : files.find_link("--link", o.link);
-  const bool link_measured = described != nullptr && (described->measured_to_device.published() ||
-                                                      described->measured_from_device.published());
+  const bool link_measured = described != nullptr && hml::publishes_measured_rate(*described);
   if (o.figures_given && given_host && given_device && !link_measured)
     throw input_error("--figures: the host and the device are given by their figures (--host-bandwidth, "
                       "--device-bandwidth) and the link has no measured rate: nothing to choose between; leave --figures "

@@ -26,12 +26,17 @@ struct link_description {
   friend constexpr bool operator==(const link_description&, const link_description&) = default;
 };
 
+// Whether either direction of the link has a measured rate beside its datasheet's.
+[[nodiscard]] constexpr bool publishes_measured_rate(const link_description& d) {
+  return d.measured_to_device.published() || d.measured_from_device.published();
+}
+
 // The link a model takes: the datasheet's rate, or the slower measured direction where one is published
 // (basis::measured requires one; basis::measured_where_published falls back to the datasheet's).
 [[nodiscard]] constexpr link link_of(const link_description& d, basis b = basis::datasheet) {
   const bool to = d.measured_to_device.published(), from = d.measured_from_device.published();
-  if (b == basis::measured) expects(to || from, "hml: the link publishes no measured rate");
-  if (b != basis::datasheet && (to || from)) {
+  if (b == basis::measured) expects(publishes_measured_rate(d), "hml: the link publishes no measured rate");
+  if (b != basis::datasheet && publishes_measured_rate(d)) {
     // The slower measured direction; where one alone is measured, that one (both ways: a link has one rate).
     const per_direction slower = !from || (to && d.measured_to_device.value.rate < d.measured_from_device.value.rate)
                                      ? d.measured_to_device.value

@@ -46,6 +46,8 @@ static_assert(hml::systems::nvlink3.latency.value == 3.10_us && hml::systems::nv
 static_assert(hml::link_of(hml::systems::nvlink3, hml::basis::measured_where_published).bandwidth.rate == 231.58_GBps);
 static_assert(hml::link_of(hml::systems::nvlink4, hml::basis::measured_where_published).bandwidth.rate == 370_GBps);
 static_assert(hml::link_of(hml::systems::nvlink4).bandwidth.rate == 450_GBps);  // --figures stated
+// --figures has a measured rate to choose on NVLink; a PCIe link publishes its datasheet's alone.
+static_assert(hml::publishes_measured_rate(hml::systems::nvlink4) && !hml::publishes_measured_rate(hml::systems::pcie4_x16));
 static_assert(hml::nvls_link_of(hml::systems::nvlink4).bandwidth.rate == 478.87_GBps &&
               hml::nvls_link_of(hml::systems::nvlink4).latency == 1.93_us);
 // NVLink-C2C: "900 GB/s" both directions is 450 per direction; measured 375 and 297 (Schieffer et al.).
