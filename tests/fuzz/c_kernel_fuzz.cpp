@@ -21,8 +21,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (text.find(name) != std::string_view::npos) defines.push_back({name, 64});
   try {
     const auto file = hml::read_kernel_c(text, "fuzz.c", defines);
+    // Rows shorter than the machine's cache line are the machine's to refuse, as hml ecm does (the reader
+    // does not know the line; the forty-second trial's campaign found the model's refusal here).
+    const hml::machine_description& machine = hml::cpus::sandy_bridge_ep_e5_2680;
+    if (hml::array_of_short_rows(file.kernel(), machine.cacheline_bytes) < file.kernel().arrays.size()) return 0;
     try {
-      const hml::ecm_result r = hml::ecm(file.kernel(), hml::cpus::sandy_bridge_ep_e5_2680);
+      const hml::ecm_result r = hml::ecm(file.kernel(), machine);
       for (const hml::cycles c : r.predictions)
         if (!(std::isfinite(c.value()) && c.value() >= 0)) std::abort();
       if (!(std::isfinite(r.time.value()) && r.time.value() >= 0)) std::abort();
