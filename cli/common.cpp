@@ -139,46 +139,69 @@ void strict_flags(CLI::App& hml) {
 }
 
 std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv) {
-  const std::size_t end = message.find_first_of(":, ");
-  const std::string_view opening = std::string_view{message}.substr(0, end);
-  if (!opening.starts_with("--") || end == std::string::npos) return message;
-  // --name or --name=VALUE; a short name also as -oVALUE.
-  const auto typed = [&](const std::string& name) {
+  // Where in argv a name was first typed: --name or --name=VALUE; a short name also as -oVALUE.
+  const auto first_typed = [&](const std::string& name) {
     const bool short_name = !name.starts_with("--");
     for (int i = 1; i < argc; ++i) {
       const std::string_view arg = argv[i];
+      if (arg == "--") break;
       if (arg == name || (arg.starts_with(name) && arg.size() > name.size() && (short_name || arg[name.size()] == '='))) {
-        return true;
+        return i;
       }
     }
-    return false;
+    return argc;
   };
-  for (const CLI::App* command : hml.get_subcommands([](const CLI::App*) { return true; })) {
-    for (const CLI::Option* option : command->get_options()) {
-      const std::vector<std::string>& longs = option->get_lnames();
-      if (longs.empty() || "--" + longs.front() != opening || typed("--" + longs.front())) continue;
-      std::vector<std::string> aliases;
-      for (const std::string& alias : longs) aliases.push_back("--" + alias);
-      for (const std::string& alias : option->get_snames()) aliases.push_back("-" + alias);
-      for (const std::string& alias : aliases) {
-        if (typed(alias)) return alias + message.substr(end);
+  // The names the user typed for the option `name` is one name of, in the order typed.
+  const auto typed_names = [&](const std::string& name) {
+    for (const CLI::App* command : hml.get_subcommands([](const CLI::App*) { return true; })) {
+      for (const CLI::Option* option : command->get_options()) {
+        std::vector<std::string> aliases;
+        for (const std::string& alias : option->get_lnames()) aliases.push_back("--" + alias);
+        for (const std::string& alias : option->get_snames()) aliases.push_back("-" + alias);
+        if (std::ranges::find(aliases, name) == aliases.end()) continue;
+        std::erase_if(aliases, [&](const std::string& alias) { return first_typed(alias) == argc; });
+        std::ranges::sort(aliases, {}, first_typed);
+        if (!aliases.empty()) return aliases;
       }
     }
+    return std::vector<std::string>{};
+  };
+  // The options a message opens with ("--a: ..." or "--a, -o: ..."), each said by the names typed for it:
+  // --device where the user typed --device for --machine, "--machine, --device (one option)" where both.
+  const std::size_t colon = message.find(": ");
+  if (colon == std::string::npos || !message.starts_with("-")) return message;
+  std::string said;
+  for (std::size_t from = 0; from < colon;) {
+    const std::size_t comma = std::min(message.find(", ", from), colon);
+    const std::string name = message.substr(from, comma - from);
+    if (!name.starts_with("-") || name.find(' ') != std::string::npos) return message;
+    const std::vector<std::string> typed = typed_names(name);
+    std::string names = typed.empty() ? name : typed.front();
+    for (std::size_t i = 1; i < typed.size(); ++i) names += ", " + typed[i];
+    if (typed.size() > 1) names += " (one option)";
+    said += (said.empty() ? "" : ", ") + names;
+    from = comma + 2;
   }
-  return message;
+  return said + message.substr(colon);
 }
 
 std::string standard_input_taken_twice(int argc, const char* const* argv) {
+  // "-", and the paths that name descriptor 0 (a second reader of them found it empty).
+  const auto standard_input = [](std::string_view path) {
+    return path == "-" || path == "/dev/stdin" || path == "/dev/fd/0" || path == "/proc/self/fd/0";
+  };
   std::string reader;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     std::string option;
-    if (arg.starts_with("--") && arg.ends_with("=-")) {
-      option = arg.substr(0, arg.size() - 2);
-    } else if (arg.starts_with("-") && arg != "-" && i + 1 < argc && std::string_view{argv[i + 1]} == "-") {
+    if (const std::size_t equals = arg.find('='); arg.starts_with("--") && equals != std::string_view::npos &&
+                                                  standard_input(arg.substr(equals + 1))) {
+      option = arg.substr(0, equals);
+    } else if (arg.starts_with("-") && arg != "-" && i + 1 < argc && standard_input(argv[i + 1])) {
       option = arg;
     }
-    if (option.empty() || option == "-o" || option == "--output") continue;  // -o - is standard output
+    // -o - is standard output, and the probe's --save a file it writes.
+    if (option.empty() || option == "-o" || option == "--output" || option.starts_with("--save")) continue;
     if (reader == option) return option + ": standard input given twice; it can be read once: give the others files";
     if (!reader.empty()) return option + ": standard input is read by " + reader + " already; give one of them a file";
     reader = option;
@@ -192,6 +215,15 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   const std::string help = "see `" + command + " --help`";
   // A word that is no option (a stray "hml", an empty '') is quoted, so that it shows whatever it is.
   const auto stray = [&](const std::string& words) {
+    // `hml devices` takes one NAME: a second is one too many, not a misspelt option.
+    const std::vector<const CLI::Option*> options =
+        ran.empty() ? std::vector<const CLI::Option*>{} : std::as_const(*ran.front()).get_options();
+    for (const CLI::Option* positional : options) {
+      if (positional->get_positional()) {
+        return "'" + words + "': `" + command + "` takes one " + positional->get_name() + " and options; give one " +
+               positional->get_name() + " (" + help + ")";
+      }
+    }
     return "'" + words + "': not an option of `" + command + "`, which takes options only; " + help;
   };
   for (const CLI::App* c : ran) {

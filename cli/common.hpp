@@ -55,9 +55,9 @@ std::string standard_input_taken_twice(int argc, const char* const* argv);
 // does not know is said first, even where CLI11 stopped at a missing required option.
 std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error);
 
-// The message with the option it opens with spelt as the user gave it: an option of several names
+// The message with the options it opens with spelt as the user gave them: an option of several names
 // (--machine, --device, --device-file; -o, --output) is checked under its first long name, but the error
-// names the one typed.
+// names the one typed, or each name typed where the user gave it by more than one.
 std::string as_given(const CLI::App& hml, const std::string& message, int argc, const char* const* argv);
 
 
@@ -108,9 +108,6 @@ hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text) {
 // per second, finite and > 0. Memory bandwidth is published in bytes per second, so a bit rate ("3.35Tbps")
 // is refused with the byte rate it may mean; a link's rate and the seed's tier bandwidths take bits.
 hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text);
-// The bit-rate half of that rule alone, for a bandwidth inside a larger text (a tier's NAME:CAPACITY:BANDWIDTH):
-// an input_error where `text`, read as `rate`, is in bits.
-void refuse_bit_rate(std::string_view option, const std::string& text, hml::data_rate rate);
 
 // A precision alone ("fp16", "bf16"), as a data type is given (`hml llm --weights`, `hml offload --precision`);
 // a unit ("fp16tensor") is refused there: only a roofline's --precision, which picks a machine's ceiling,
@@ -252,8 +249,9 @@ class input_file {
   [[nodiscard]] std::string read_whole(std::size_t limit);
   void keep_copy();
   void rewind();
-  // After the second reading: a regular file written to while it was read twice is an error, not a table
-  // whose first rows were measured on other bytes than they show.
+  // After each reading: a regular file written to while it was read is an error, not a table of two
+  // versions (or whose first rows were measured on other bytes than they show). One renamed over or removed
+  // meanwhile is read as it was.
   void check_unchanged() const;
 
  private:
@@ -265,8 +263,9 @@ class input_file {
   int fd_ = -1;
   bool owns_fd_ = false;
   long long start_ = -1;      // where a regular file started; -1: not seekable
-  long long size_ = 0;        // a regular file's size and last change when opened (its status change: a
-  long long changed_ns_ = 0;  // write moves it, and no one can set it back as `touch -d` sets the modification time)
+  long long size_ = 0;         // a regular file's size and last change when opened (its status change: a
+  long long changed_ns_ = 0;   // write moves it, and no one can set it back as `touch -d` sets the modification time)
+  long long modified_ns_ = 0;  // and its last write, for a file replaced (renamed over) while it is read
   std::FILE* copy_ = nullptr;  // the bytes read so far, where the input cannot be read again
   bool copying_ = false;
 };
@@ -331,7 +330,6 @@ void for_each_kernel(input_file& input, Prepare prepare, Visit visit) {
     }
   }};
 
-  std::size_t count = 0;
   for (;;) {
     batch* b = nullptr;
     {
@@ -343,7 +341,6 @@ void for_each_kernel(input_file& input, Prepare prepare, Visit visit) {
     }
     // A throw here leaves through the jthread's destructor, which stops the reader and joins it.
     for (std::size_t i = 0; i < b->size; ++i) visit(std::as_const(b->kernels[i]), std::as_const(b->work[i]));
-    count += b->size;
     {
       const std::scoped_lock lock{mutex};
       empty.push_back(b);
@@ -352,7 +349,7 @@ void for_each_kernel(input_file& input, Prepare prepare, Visit visit) {
   }
   reader.join();
   if (failure) rethrow_kernels_error(input, failure);
-  if (count == 0) throw input_error(input.source_name() + "no kernels after the header");
+  input.check_unchanged();  // a file written while it was read gave a table of two versions
 }
 
 // The kernels of a CSV file (or "-"), all in memory (a chart draws them all).

@@ -291,7 +291,7 @@ input_error unknown_entry(const std::string& name) {
                     std::back_inserter(closest));
   std::string suggestions;
   for (const std::string_view id : closest) suggestions += (suggestions.empty() ? "" : ", ") + std::string{id};
-  return input_error("hml devices: unknown machine, link or system '" + name + "'; " +
+  return input_error("NAME: unknown machine, link or system '" + name + "'; " +
                      (suggestions.empty() ? "hml devices lists them" : "did you mean " + suggestions + "?"));
 }
 
@@ -373,7 +373,7 @@ void add_devices_command(CLI::App& hml) {
       "         hml devices my_gpu.json --format yaml   (a file of an older format, converted)\n"
       "         hml devices --format json   (the whole catalog as one machine file: machines, links, systems)");
   auto o = std::make_shared<devices_options>();
-  auto* name = command->add_option("name", o->name, "one machine, link or system: its id (h100_sxm) or name, any "
+  auto* name = command->add_option("NAME", o->name, "one machine, link or system: its id (h100_sxm) or name, any "
                                                     "case; or a machine file");
   command->add_option("--file", o->file, "a machine file (or - for standard input); the older way of giving "
                                          "one as NAME, kept until the first release")
@@ -388,7 +388,7 @@ void add_devices_command(CLI::App& hml) {
   const CLI::Option* file = command->get_option("--file");
   command->callback([o, name, file] {
     // An empty name (a script's unset variable) would list the whole catalog as if none were given.
-    if (name->count() > 0 && o->name.empty()) throw input_error("name: empty; give a machine, link or system, or none for all");
+    if (name->count() > 0 && o->name.empty()) throw input_error("NAME: empty; give a machine, link or system, or none for all");
     if (file->count() > 0 && o->file.empty()) throw input_error("--file: the name is empty; give a machine file, or - for standard input");
     run(*o);
   });

@@ -130,12 +130,19 @@ std::vector<file_read>& files_read() {
 // written there would replace its own input; `option` names the output.
 void refuse_output_over_input(std::string_view option, const std::string& path) {
   struct stat status {};
-  if (path == "-" || ::stat(path.c_str(), &status) != 0 || !S_ISREG(status.st_mode)) return;
+  // "-" is the file the shell opened as standard output (`1<>k.csv`, `>> k.csv`), if a file.
+  const bool standard_output = path == "-";
+  if ((standard_output ? ::fstat(STDOUT_FILENO, &status) : ::stat(path.c_str(), &status)) != 0 || !S_ISREG(status.st_mode)) {
+    return;
+  }
   for (const file_read& input : files_read()) {
-    if (input.device == status.st_dev && input.inode == status.st_ino) {
-      throw input_error(std::string{option} + ", " + input.option + ": both name " + path +
-                        "; the output would replace the input: write it elsewhere");
+    if (input.device != status.st_dev || input.inode != status.st_ino) continue;
+    if (standard_output) {
+      throw input_error(std::string{option} + " -, " + input.option + ": standard output is the file " + input.option +
+                        " reads; the output would write over the input: redirect it elsewhere");
     }
+    throw input_error(std::string{option} + ", " + input.option + ": both name " + path +
+                      "; the output would replace the input: write it elsewhere");
   }
 }
 
@@ -265,6 +272,7 @@ input_file::input_file(std::string_view option, const std::string& path)
     start_ = ::lseek(fd_, 0, SEEK_CUR);
     size_ = status.st_size;
     changed_ns_ = status.st_ctim.tv_sec * 1'000'000'000LL + status.st_ctim.tv_nsec;
+    modified_ns_ = status.st_mtim.tv_sec * 1'000'000'000LL + status.st_mtim.tv_nsec;
     files_read().push_back({status.st_dev, status.st_ino, option_});
   }
 }
@@ -329,7 +337,9 @@ void input_file::keep_copy() {
   if (start_ >= 0) return;  // a regular file is read again in place
   copy_ = unnamed_copy();   // unlinked already: it vanishes with the process, however that ends
   if (copy_ == nullptr) {
-    throw input_error(option_ + ": cannot keep a copy of '" + path_ + "' to read it twice: " + std::strerror(errno));
+    throw input_error(option_ + ": cannot keep a copy of " + (path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'") +
+                      " to read it twice (in $TMPDIR, else /tmp): " + std::strerror(errno) +
+                      "; give a folder it may write as TMPDIR");
   }
   copying_ = true;
 }
@@ -337,7 +347,11 @@ void input_file::keep_copy() {
 void input_file::check_unchanged() const {
   struct stat status {};
   if (start_ < 0 || ::fstat(fd_, &status) != 0) return;
-  if (status.st_size != size_ || status.st_ctim.tv_sec * 1'000'000'000LL + status.st_ctim.tv_nsec != changed_ns_)
+  const bool same_size = status.st_size == size_;
+  const bool same_status = status.st_ctim.tv_sec * 1'000'000'000LL + status.st_ctim.tv_nsec == changed_ns_;
+  // Renamed over or removed (a file replaced atomically): what this descriptor reads is the file as it was.
+  const bool let_go = status.st_nlink == 0 && status.st_mtim.tv_sec * 1'000'000'000LL + status.st_mtim.tv_nsec == modified_ns_;
+  if (!same_size || (!same_status && !let_go))
     throw input_error(option_ + ": '" + path_ + "' changed while it was read; run again when nothing writes to it");
 }
 

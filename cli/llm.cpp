@@ -286,9 +286,8 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   if (o.micro_batches > o.batch && !o.requests && o.compare.empty())
     throw input_error("--micro-batches, --batch: " + std::to_string(o.micro_batches) + " micro-batches of " +
                       std::to_string(o.batch) + " sequences; a micro-batch holds one sequence at least");
-  i.achieved = {o.efficiency_compute, o.efficiency_memory};
+  i.achieved = llm::efficiency_of(o);
   i.estimate = llm::estimate_of(o);
-  check_option("--efficiency-compute, --efficiency-memory", [&] { hml::validate(i.achieved); });
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
   check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
   if (o.pp > t.layers) {

@@ -31,6 +31,16 @@ std::string figure_text(hml::serving_metric m, double value) {
   return token_rate_text(value);
 }
 
+}  // namespace
+
+hml::efficiency efficiency_of(const run_options& o) {
+  check_option("--efficiency-compute", [&] { hml::validate(hml::efficiency{.compute = o.efficiency_compute}); });
+  check_option("--efficiency-memory", [&] { hml::validate(hml::efficiency{.memory = o.efficiency_memory}); });
+  return {o.efficiency_compute, o.efficiency_memory};
+}
+
+namespace {
+
 struct comparison {
   const hml::measured_run* run;
   hml::serving_metric metric;
@@ -47,13 +57,17 @@ class run_machines {
   const hml::machine_description& operator()(const std::string& where, const std::string& name) {
     if (name == "-")  // standard input is the runs file's, or no file's: a run names a machine or a machine file
       throw input_error(where + "machine: - would be standard input; give a machine or a machine file");
-    if (const auto known = read_.find(name); known != read_.end()) return *known->second;
     std::string path = name;
     const bool looks_like_a_path = name.find_first_of("/.") != std::string::npos;
     if (hml::find_machine(name) == nullptr && looks_like_a_path && std::filesystem::path{name}.is_relative()) {
       path = (folder_ / name).string();
     }
-    return *read_.emplace(name, &files_.machine(where + "machine", path)).first->second;
+    // A file is read once however its runs spell it (m.yaml, ./m.yaml): read again, a file replaced between
+    // two runs gave them two machines.
+    std::error_code error;
+    const std::string key = looks_like_a_path ? std::filesystem::weakly_canonical(path, error).string() : name;
+    if (const auto known = read_.find(error ? name : key); known != read_.end()) return *known->second;
+    return *read_.emplace(error ? name : key, &files_.machine(where + "machine", path)).first->second;
   }
 
  private:
@@ -155,8 +169,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
 
 void run_compare(const run_options& o) {
   // The options every run takes are checked once, here, so that their errors are not blamed on a run.
-  check_option("--efficiency-compute, --efficiency-memory",
-               [&] { hml::validate(hml::efficiency{o.efficiency_compute, o.efficiency_memory}); });
+  static_cast<void>(efficiency_of(o));
   check_option("--memory-utilization", [&] {
     hml::validate(hml::memory_policy{.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization});
   });

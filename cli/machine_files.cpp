@@ -297,34 +297,16 @@ void add_roof_options(CLI::App& command, roof_options& options, bool several_mac
   add_figures_option(command, options.figures)->excludes(compute);
 }
 
-// A memory's peak bandwidth is published in bytes per second; "3.35Tbps" or "3.35 Tbit/s" (bits) is almost
-// surely 3.35 TB/s with a lower-case b, and taken as bits it is 8x too slow, which shows up later as a
-// kernel faster than its roof. So a bit rate is refused here, named as such, with the byte rate it may mean.
 hml::precision data_type_of(std::string_view option, const std::string& text) {
-  const hml::precision_choice choice = check_option(option, [&] { return hml::precision_named(text); });
-  if (choice.unit_given) {
-    throw input_error(std::string{option} + ": give a precision alone (" + std::string{hml::id_of(choice.type)} +
-                      "), without a unit: the model chooses the units it runs on");
-  }
-  return choice.type;
+  return check_option(option, [&] { return hml::data_type_named(text); });
 }
 
-void refuse_bit_rate(std::string_view option, const std::string& text, hml::data_rate rate) {
-  if (!hml::written_in_bits(text)) return;
-  const std::string_view unit = hml::detail::unit_of_text(text);
-  std::size_t bits = unit.find("bit");
-  if (bits == std::string_view::npos) bits = unit.size() - 3;  // "bps", "b/s"
-  const std::string_view before = std::string_view{text}.substr(0, text.size() - unit.size());
-  const std::string bytes = std::string{before.substr(0, before.find_last_not_of(" \t") + 1)} +
-                            std::string{unit.substr(0, bits)} + "B/s";
-  throw input_error(std::string{option} + ": \"" + text + "\" is a bit rate (" +
-                    quantity_text(rate) +
-                    "), where a memory bandwidth in bytes per second is wanted; did you mean " + bytes + "?");
-}
-
+// A bit rate, 8x too slow where it was meant as bytes, shows up later as a kernel faster than its roof.
 hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text) {
   const auto rate = quantity_of<hml::data_rate>(option, text);  // first: text that does not read is that error
-  refuse_bit_rate(option, text, rate);
+  if (const std::string mistake = hml::bit_rate_mistake(text); !mistake.empty()) {
+    throw input_error(std::string{option} + ": " + mistake);
+  }
   check_option(option, [&] { hml::validate_bandwidth(rate); });
   return rate;
 }

@@ -8,6 +8,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
@@ -55,6 +56,12 @@ int main(int argc, char** argv) {
       known += (known.empty() ? "" : ", ") + command->get_name();
     }
     if (!found) return hml_cli::fail("unknown command '" + std::string{argv[1]} + "'; the commands are " + known);
+  }
+  // hml's own options are --help and --version; any other before the command is a command's, misplaced.
+  if (const std::string_view first = argc > 1 ? argv[1] : ""; first.starts_with("-") && first != "-h" &&
+                                                             first != "--help" && first != "--version") {
+    return hml_cli::fail(std::string{first.substr(0, first.find('='))} +
+                         ": not an option of `hml`; options follow the command: hml COMMAND [OPTIONS] (see `hml --help`)");
   }
   if (const std::string twice = hml_cli::standard_input_taken_twice(argc, argv); !twice.empty()) {
     return hml_cli::fail(twice);

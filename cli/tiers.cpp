@@ -76,12 +76,8 @@ void run(const tiers_options& o) {
   }
   for (const std::string& spec : o.tiers) {
     if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: at most 4 tiers");
-    const hml::tier t = check_option("--tier", [&] { return hml::parse_tier(spec); });
-    // A tier's bandwidths are a memory's: a bit rate is refused, as by every memory bandwidth option.
-    const hml::tier_fields fields = hml::split_tier(spec);  // parse_tier took them
-    refuse_bit_rate("--tier", std::string{fields.read}, t.read);
-    if (fields.write) refuse_bit_rate("--tier", std::string{*fields.write}, t.write);
-    memory.tiers.push_back(t);
+    // A tier's bandwidths are a memory's: a bit rate is refused (by parse_tier), as by every bandwidth option.
+    memory.tiers.push_back(check_option("--tier", [&] { return hml::parse_tier(spec); }));
   }
   // The option the tiers came from, which a message about them names (a machine has one tier or more, so
   // with --tier there are two or more).

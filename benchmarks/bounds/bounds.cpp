@@ -99,11 +99,11 @@ std::vector<bound_run> runs_at_bounds(const options& o, const fs::path& work) {
   const std::uint64_t steps = hml::max_batching_steps / scale;
   const std::uint64_t requests = std::max<std::uint64_t>(1, steps / 1000);
   const std::uint64_t request_tokens = steps / requests;
-  // max_measured_runs runs of max_measured_decode_steps decode steps in all.
+  // max_measured_runs runs of max_measured_steps steps in all (a run's prefill and generate - 1 decode steps).
   const std::size_t measured_runs = hml::max_measured_runs / scale;
-  const std::uint64_t decode_steps = hml::max_measured_decode_steps / scale;
+  const std::uint64_t measured_steps = hml::max_measured_steps / scale;
   const fs::path runs_file = work / "runs.csv";
-  write_measured_runs(runs_file, measured_runs, 1 + decode_steps / measured_runs);
+  write_measured_runs(runs_file, measured_runs, measured_steps / measured_runs);
   const std::uint64_t chunks = hml::max_chunks / scale;
 
   std::vector<bound_run> runs;
@@ -135,8 +135,8 @@ std::vector<bound_run> runs_at_bounds(const options& o, const fs::path& work) {
                   {"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--requests", std::to_string(requests),
                    "--max-batch", "1", "--prompt", "1", "--generate", std::to_string(request_tokens)},
                   0, 10});
-  runs.push_back({"runs of a measured-runs file, and their decode steps",
-                  count(measured_runs) + ", " + count(decode_steps), {"llm", "--compare", runs_file.string(), "--format", "csv"},
+  runs.push_back({"runs of a measured-runs file, and their steps",
+                  count(measured_runs) + ", " + count(measured_steps), {"llm", "--compare", runs_file.string(), "--format", "csv"},
                   0, measured_runs});
   runs.push_back({"chunks of a pipelined offload", count(chunks),
                   {"offload", "--system", "gh200", "--in", "40GB", "--out", "20GB", "--flops", "1TFLOP", "--chunks",

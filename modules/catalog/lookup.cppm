@@ -1,4 +1,4 @@
-// hml.catalog.lookup — the one catalog of machines (hml::machines::all::all: the devices, the CPUs in cycles and the
+// hml.catalog.lookup — the one catalog of machines (hml::machines::all: the devices, the CPUs in cycles and the
 // machines inside systems) and every catalog entry by the names people type: "h100_sxm", "H100-SXM",
 // "NVIDIA H100 SXM5 80GB" (case and the separators _ - and space do not matter), with the closest ids
 // suggested for a name that is not known, in one message whatever the list (machines, links, systems). A
@@ -146,7 +146,10 @@ template <class Entry>
     const std::size_t tolerance = std::max<std::size_t>(1, wanted.size() / 4);
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string id = l::key(l::id_of(*list[i]));
-      const std::size_t distance = l::edit_distance(wanted, id);
+      // Lengths further apart than the tolerance are further apart in edits too: a megabyte of name took
+      // 16 s of edit distances that could not be close.
+      const std::size_t apart = std::max(wanted.size(), id.size()) - std::min(wanted.size(), id.size());
+      const std::size_t distance = apart > tolerance ? apart : l::edit_distance(wanted, id);
       if (id.starts_with(wanted)) {
         ranked.emplace_back(0, i);
       } else if (id.find(wanted) != std::string::npos || l::key(list[i]->name).find(wanted) != std::string::npos) {
@@ -180,7 +183,7 @@ private:
   static std::string message(std::string_view what, std::string_view name,
                              const std::vector<std::string_view>& suggestions,
                              const std::vector<std::string_view>& known) {
-    std::string text = "unknown " + std::string{what} + " '" + std::string{name} + "'; ";
+    std::string text = "unknown " + std::string{what} + " '" + message_text(name) + "'; ";
     if (!suggestions.empty()) return text + "did you mean " + detail::lookup::joined(suggestions) + "?";
     return text + "known " + std::string{what} + "s: " + detail::lookup::joined(known);
   }
@@ -260,6 +263,26 @@ struct precision_choice {
   }
   throw std::invalid_argument("unknown precision '" + std::string{name} + "'; expected one of " +
                               detail::lookup::joined(ids) + ", each alone or with _vector or _tensor");
+}
+
+// A data type alone, where the model chooses the units it runs on (hml llm's --weights, hml offload's
+// --precision): "fp16", not "fp16_tensor", and the choices it lists are the ones it takes.
+[[nodiscard]] inline precision data_type_named(std::string_view name) {
+  const precision_choice choice = [&] {
+    try {
+      return precision_named(name);
+    } catch (const std::invalid_argument&) {
+      std::vector<std::string_view> ids;
+      for (precision p : all_precisions) ids.push_back(id_of(p));
+      throw std::invalid_argument("unknown precision '" + std::string{name} + "'; expected one of " +
+                                  detail::lookup::joined(ids));
+    }
+  }();
+  if (choice.unit_given) {
+    throw std::invalid_argument("give a precision alone (" + std::string{id_of(choice.type)} +
+                                "), without a unit: the model chooses the units it runs on");
+  }
+  return choice.type;
 }
 
 [[nodiscard]] constexpr compute_kind kind_for(const device& d, precision_choice p) noexcept {
@@ -373,6 +396,10 @@ struct tier_fields {
   if (size_written_in_bits(f.capacity)) {  // "1Gb": a GB with a lower-case b, 8x too small
     throw std::invalid_argument("a tier's CAPACITY is in bytes; '" + std::string{f.capacity} +
                                 "' is a size in bits (GB, not Gb)");
+  }
+  // Its bandwidths are a memory's, in bytes a second.
+  for (const std::optional<std::string_view> rate : {std::optional{f.read}, f.write}) {
+    if (rate && written_in_bits(*rate)) throw std::invalid_argument(bit_rate_mistake(*rate));
   }
   if (f.write) {
     t.write = parse<data_rate>(*f.write);

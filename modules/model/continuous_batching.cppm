@@ -152,7 +152,8 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
   for (std::size_t i = 0; i < mix.size(); ++i) {
     const request_class& c = mix[i];
     const std::uint64_t per_prefill = std::min(r.concurrency, prefill_cap[i]);
-    fewest_steps += c.count / per_prefill + c.count * (c.generate - 1) / r.concurrency;
+    const auto rounded_up = [](std::uint64_t n, std::uint64_t d) { return n / d + (n % d != 0 ? 1 : 0); };
+    fewest_steps += rounded_up(c.count, per_prefill) + rounded_up(c.count * (c.generate - 1), r.concurrency);
   }
   expects(fewest_steps <= max_batching_steps,
           "hml: the request mix needs more than 10^6 steps; give fewer requests or a larger batch");

@@ -66,8 +66,8 @@ struct efficiency {
 };
 
 constexpr void validate(const efficiency& e) {
-  expects(e.compute > 0 && e.compute <= 1 && e.memory > 0 && e.memory <= 1,
-          "hml: efficiencies must be within (0, 1]");
+  expects(e.compute > 0 && e.compute <= 1, "hml: the compute efficiency must be within (0, 1]");
+  expects(e.memory > 0 && e.memory <= 1, "hml: the memory efficiency must be within (0, 1]");
 }
 
 // How a serving system holds the KV cache and how much of the memory it may take, as vLLM does (PagedAttention,

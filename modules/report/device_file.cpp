@@ -7,6 +7,7 @@ module;
 #include <deque>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +18,7 @@ module;
 #include <yaml-cpp/yaml.h>
 module hml.report;
 import :yaml_fields;
+import :syntax_errors;
 import :machine_checks;
 
 namespace hml {
@@ -124,8 +126,7 @@ public:
            "expected a quantity with its unit as a string (\"2 TB/s\"), not " + type_name(*number));
     }
     if (memory && written_in_bits(number->get_ref<const std::string&>()))
-      fail(field, "\"" + number->get_ref<const std::string&>() +
-                      "\" is a bit rate, where a memory bandwidth in bytes per second is wanted (GB/s, not Gbit/s)");
+      fail(field, bit_rate_mistake(number->get_ref<const std::string&>()));
     try {
       f.value = parse<Q>(number->get_ref<const std::string&>());
     } catch (const std::invalid_argument& e) {
@@ -296,21 +297,13 @@ loaded_device read_device_json(std::string_view text, std::string_view file) {
   json root;
   try {
     root = json::parse(text.begin(), text.end());
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number too large for a double
-    std::string_view message = e.what();  // "[json.exception.parse_error.101] parse error at line 1, ..."
-    if (const auto end = message.find("] "); message.starts_with("[json.exception") && end != std::string_view::npos) {
-      message.remove_prefix(end + 2);
+  } catch (const json::exception&) {  // parse_error, and out_of_range for a number too large for a double
+    if (const std::optional<detail::syntax_problem> bytes = detail::encoding_problem(text)) {
+      throw device_file_error(std::string{file} + ":" + std::to_string(bytes->line) + ": " + bytes->what);
     }
-    if (message.starts_with("parse error at line ")) {  // the line goes in front, as every reader puts it
-      if (const auto colon = message.find(": "); colon != std::string_view::npos) message.remove_prefix(colon + 2);
-    }
-    int line = 0;
-    if (const auto* parse = dynamic_cast<const json::parse_error*>(&e); parse != nullptr && parse->byte > 0) {
-      const std::size_t at = std::min<std::size_t>(parse->byte - 1, text.size());
-      line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-    }
-    throw device_file_error(std::string{file} + (line > 0 ? ":" + std::to_string(line) : std::string{}) +
-                            ": not JSON: " + std::string{message});
+    const std::optional<detail::syntax_problem> problem = detail::json_syntax_problem(text);
+    throw device_file_error(std::string{file} + (problem && problem->line > 0 ? ":" + std::to_string(problem->line) : "") +
+                            ": not JSON: " + (problem ? problem->what : std::string{"unreadable"}));
   }
   const YAML::Node tree = lines.load(text);
   lines.refuse_repeated_keys(tree, "");

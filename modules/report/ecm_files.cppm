@@ -31,7 +31,7 @@ public:
   loaded_cpu& operator=(loaded_cpu&&) noexcept;
   ~loaded_cpu();
 
-  [[nodiscard]] const machine_description& cpu() const noexcept;
+  [[nodiscard]] const machine_description& cpu() const noexcept [[clang::lifetimebound]];  // views what it owns
 
 private:
   std::unique_ptr<storage> state_;
@@ -46,7 +46,7 @@ public:
   loaded_kernel& operator=(loaded_kernel&&) noexcept;
   ~loaded_kernel();
 
-  [[nodiscard]] const loop_kernel& kernel() const noexcept;
+  [[nodiscard]] const loop_kernel& kernel() const noexcept [[clang::lifetimebound]];  // views what it owns
 
 private:
   std::unique_ptr<storage> state_;

@@ -3,13 +3,14 @@
 // target; a reader never sees a half-written file, and a failure leaves nothing behind. The content may
 // come in pieces (atomic_file::write), so output of any size streams through a bounded buffer.
 module;
-#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -17,6 +18,8 @@ module;
 #include <utility>
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -43,6 +46,24 @@ inline std::string sync(int fd) {
   if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS) return std::strerror(errno);
   return {};
 }
+
+// While it lives, the signals that end a process and that a program may catch (SIGHUP, SIGINT, SIGQUIT,
+// SIGTERM) wait: from an output's link to its rename it has a name, and one of them there left it behind.
+class ending_signals_held {
+public:
+  ending_signals_held() {
+    ::sigset_t held;
+    ::sigemptyset(&held);
+    for (const int signal_number : {SIGHUP, SIGINT, SIGQUIT, SIGTERM}) ::sigaddset(&held, signal_number);
+    ::pthread_sigmask(SIG_BLOCK, &held, &before_);
+  }
+  ending_signals_held(const ending_signals_held&) = delete;
+  ending_signals_held& operator=(const ending_signals_held&) = delete;
+  ~ending_signals_held() { ::pthread_sigmask(SIG_SETMASK, &before_, nullptr); }
+
+private:
+  ::sigset_t before_{};
+};
 
 }  // namespace hml::detail::file
 
@@ -110,7 +131,12 @@ inline std::filesystem::path written_path(std::filesystem::path path) {
 // renames over the target, keeping the target's permissions. Where the system has them (Linux, O_TMPFILE),
 // the temporary file has no name until commit() links it in just before the rename: a process killed
 // part way (SIGKILL included) leaves nothing behind, as the system frees an unnamed file with its last
-// descriptor. Elsewhere it is a named ".hml-PID-N.tmp", removed on every way out the process sees. A symbolic link is followed, so the file it
+// descriptor; a new target is the file's first name, and an existing one is replaced by a rename from a
+// name of its own, which it has for microseconds, with SIGHUP, SIGINT, SIGQUIT and SIGTERM held till the
+// rename (a SIGKILL in those microseconds leaves the whole output beside the target, as
+// ".hml-PID-RANDOM.tmp"). Elsewhere it is a named ".hml-PID-RANDOM.tmp", removed on every way out the
+// process sees. Its random part is its own across processes, containers (where every hml may be PID 1) and
+// leftovers. A symbolic link is followed, so the file it
 // points to is replaced, not the link; a target that is not a regular file (/dev/null, a FIFO) is written in
 // place, as there is nothing to replace. A path that names one of the process's own descriptors
 // (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written through that descriptor, as "-" is: the file behind it
@@ -155,9 +181,16 @@ public:
     }
     // File systems without unnamed files say EOPNOTSUPP (or EISDIR on older kernels): a named one then.
 #endif
-    temporary_ = temporary_name();
-    fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd_ < 0) throw file_write_error{path, cannot_create_in(directory_, errno)};
+    for (int attempt = 0; fd_ < 0 && attempt < 8; ++attempt) {  // a name taken: another is as likely free
+      temporary_ = temporary_name();
+      fd_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+      if (fd_ < 0 && errno != EEXIST) break;
+    }
+    if (fd_ < 0) {
+      const int reason = errno;
+      temporary_.clear();
+      throw file_write_error{path, cannot_create_in(directory_, reason)};
+    }
   }
   atomic_file(const atomic_file&) = delete;
   atomic_file& operator=(const atomic_file&) = delete;
@@ -180,6 +213,7 @@ public:
     namespace fs = std::filesystem;
     if (fd_ < 0) throw file_write_error{path_, "the file is already closed"};
     std::string failure = detail::file::sync(fd_);
+    const detail::file::ending_signals_held held;  // till the file has its one name
     if (unnamed_ && failure.empty()) failure = link_in();
     if (::close(std::exchange(fd_, -1)) != 0 && failure.empty()) failure = std::strerror(errno);
     if (!failure.empty()) fail(failure);
@@ -229,23 +263,36 @@ private:
     return no_descriptor;
   }
 
-  // A short name of its own: the target's name plus a suffix could pass the file system's name limit.
+  // A short name of its own (the target's name plus a suffix could pass the file system's name limit),
+  // random past the process id, which another container's hml, or a leftover's, may have had.
   [[nodiscard]] std::filesystem::path temporary_name() const {
-    static std::atomic<unsigned> serial{0};
-    return directory_ / (".hml-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".tmp");
+    std::random_device random;  // the system's (getrandom(2)): no seed two processes share
+    char text[17];
+    const auto bits = std::uint64_t{random()} << 32 | random();
+    char* end = std::to_chars(text, text + sizeof text, bits, 16).ptr;
+    return directory_ / (".hml-" + std::to_string(::getpid()) + "-" + std::string{text, end} + ".tmp");
   }
 
-  // Gives the unnamed file a name beside the target, for the rename; it has one from here to the rename.
-  // (linkat of /proc/self/fd/N is how open(2) says to link an O_TMPFILE file without privileges.)
+  // Links the unnamed file in: as the target where there is none yet, else under a name beside it, for the
+  // rename. (linkat of /proc/self/fd/N is how open(2) says to link an O_TMPFILE file without privileges.)
   std::string link_in() {
     if (std::filesystem::exists(status_) && ::fchmod(fd_, static_cast<::mode_t>(status_.permissions())) != 0) {
       return std::strerror(errno);
     }
-    const std::filesystem::path name = temporary_name();
     const std::string self = "/proc/self/fd/" + std::to_string(fd_);
-    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) != 0) return std::strerror(errno);
-    temporary_ = name;
-    return {};
+    if (!std::filesystem::exists(status_)) {
+      if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, target_.c_str(), AT_SYMLINK_FOLLOW) == 0) return {};
+      if (errno != EEXIST) return std::strerror(errno);  // made meanwhile: replaced, as one there before
+    }
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      const std::filesystem::path name = temporary_name();
+      if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+        temporary_ = name;
+        return {};
+      }
+      if (errno != EEXIST) break;
+    }
+    return std::strerror(errno);
   }
 
   void abandon() noexcept {

@@ -14,6 +14,7 @@ module;
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -149,6 +150,13 @@ struct json_writer::state {
 
 json_writer::json_writer(std::span<const std::string> columns, int indent) : state_{std::make_unique<state>(indent)} {
   const std::string inner(indent >= 0 ? 2 * static_cast<std::size_t>(indent) : 0, ' ');
+  for (auto column = columns.begin(); column != columns.end(); ++column) {
+    // An object's keys are its columns: a second of one name would be a key given twice, which readers
+    // take as they please (the last wins, or the first).
+    if (std::find(columns.begin(), column, *column) != column) {
+      throw std::invalid_argument("hml: a JSON table's columns are its keys: '" + message_text(*column) + "' is given twice");
+    }
+  }
   for (const std::string& column : columns) {
     std::string key = inner;
     state_->value(key, json(column));

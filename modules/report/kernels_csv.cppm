@@ -430,12 +430,17 @@ public:
     if (!records_.next(header)) throw kernels_csv_error{1, "no header: expected " + std::string{kernels_csv_header}};
     at_ = k::read_header(header);
     header_fields_ = header.fields.size();
+    header_line_ = header.line;
   }
 
-  // The next kernel into `out` (its buffers reused), or false at the end of the input.
+  // The next kernel into `out` (its buffers reused), or false at the end of the input, which holds one at
+  // least: a list of no kernels has nothing to analyse or draw.
   bool next(kernel_record& out) {
     namespace k = detail::kernels_csv;
-    if (!records_.next(record_)) return false;
+    if (!records_.next(record_)) {
+      if (kernels_ == 0) throw kernels_csv_error{header_line_, "no kernels after the header"};
+      return false;
+    }
     if (++kernels_ > most_)
       throw kernels_csv_error{record_.line, "more than " + std::to_string(most_) + " kernels, the most a list takes; split the list"};
     if (record_.fields.size() != header_fields_) {
@@ -468,6 +473,7 @@ private:
   detail::kernels_csv::record record_;
   detail::kernels_csv::columns at_{};
   std::size_t header_fields_ = 0;
+  std::size_t header_line_ = 1;
   std::size_t most_;
   std::size_t kernels_ = 0;
 };

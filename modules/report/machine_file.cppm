@@ -58,12 +58,14 @@ public:
   machine_file& operator=(machine_file&&) noexcept;
   ~machine_file();
 
-  [[nodiscard]] std::span<const machine_description* const> machines() const noexcept;
-  [[nodiscard]] std::span<const link_description* const> links() const noexcept;
-  [[nodiscard]] std::span<const system_description* const> systems() const noexcept;
-  [[nodiscard]] std::span<const source> sources() const noexcept;
+  // Each views what the file owns; clang warns where the file is a temporary whose views would outlive it
+  // (const auto& m = read_machine_file(...).machine() compiled silently, and crashed when read).
+  [[nodiscard]] std::span<const machine_description* const> machines() const noexcept [[clang::lifetimebound]];
+  [[nodiscard]] std::span<const link_description* const> links() const noexcept [[clang::lifetimebound]];
+  [[nodiscard]] std::span<const system_description* const> systems() const noexcept [[clang::lifetimebound]];
+  [[nodiscard]] std::span<const source> sources() const noexcept [[clang::lifetimebound]];
   // The file's machine; machine_file_error if it holds none or several.
-  [[nodiscard]] const machine_description& machine() const;
+  [[nodiscard]] const machine_description& machine() const [[clang::lifetimebound]];
 
 private:
   std::unique_ptr<storage> state_;

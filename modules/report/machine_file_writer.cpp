@@ -252,8 +252,24 @@ void emit_yaml(YAML::Emitter& out, const json& j) {
   }
 }
 
+// Text the reader would refuse is not written: the file would not read back (and JSON's writer put U+FFFD
+// for a byte that is not UTF-8, so that it read back as another machine).
+void refuse_unreadable_text(const json& j, const std::string& where) {
+  if (j.is_string() && !is_printable_utf8(j.get_ref<const std::string&>())) {
+    throw machine_file_error("hml: cannot write " + where + ": a control character or a byte that is not UTF-8 (" +
+                             message_text(j.get_ref<const std::string&>()) + "), which no machine file holds");
+  }
+  if (j.is_array()) {
+    for (std::size_t i = 0; i < j.size(); ++i) refuse_unreadable_text(j[i], where + "[" + std::to_string(i) + "]");
+  }
+  if (j.is_object()) {
+    for (const auto& [key, value] : j.items()) refuse_unreadable_text(value, where.empty() ? key : where + "." + key);
+  }
+}
+
 std::string serialized(const json& root, file_syntax syntax) {
-  if (syntax == file_syntax::json) return root.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  refuse_unreadable_text(root, "");
+  if (syntax == file_syntax::json) return root.dump(2, ' ', false, json::error_handler_t::strict) + "\n";
   YAML::Emitter out;
   out.SetIndent(2);
   emit_yaml(out, root);

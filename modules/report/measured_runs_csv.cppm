@@ -18,8 +18,8 @@
 // takes it (checked where it is used; empty: ring).
 // Records are RFC 4180, read by the kernels CSV's
 // record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
-// max_measured_runs runs and max_measured_decode_steps decode steps in all (a continuous batch's at the
-// fewest its requests take), so that it is predicted in seconds. Every error is "line N: <what is wrong>".
+// max_measured_runs runs and max_measured_steps steps in all (a continuous batch's at the fewest its
+// requests take), so that it is predicted in seconds. Every error is "line N: <what is wrong>".
 module;
 #include <algorithm>
 #include <array>
@@ -64,7 +64,7 @@ inline constexpr std::string_view measured_runs_header =
 
 // Bounds on what one file asks for: a table of published runs holds tens; each decode step is predicted.
 inline constexpr std::size_t max_measured_runs = 10'000;
-inline constexpr std::uint64_t max_measured_decode_steps = 1'000'000;
+inline constexpr std::uint64_t max_measured_steps = 1'000'000;
 
 }  // namespace hml
 
@@ -248,9 +248,34 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
 
 // The decode steps a run's prediction takes at the fewest: a batch's generate - 1; a continuous batch's
 // requests' tokens after their first over its batch, every step full.
-inline std::uint64_t fewest_decode_steps(const measured_run& run) {
-  if (!run.requests) return run.generate - 1;
-  return *run.requests * (run.generate - 1) / run.batch;
+// What tells runs apart: every field as read (numbers as their values, not their text), but its line.
+inline std::string run_key(const measured_run& run) {
+  std::string key;
+  const auto add = [&](std::string_view field) { (key += field) += '\x1f'; };  // a unit separator: in no field
+  const auto add_count = [&](std::optional<std::uint64_t> n) { add(n ? std::to_string(*n) : std::string{}); };
+  for (const std::string* text : {&run.model, &run.machine, &run.link, &run.weights, &run.activations, &run.kv,
+                                  &run.all_reduce, &run.system, &run.source})
+    add(*text);
+  for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
+  add_count(run.requests);
+  add_count(run.max_tokens);
+  add_count(run.weight_group);
+  add(run.dp_attention ? "dp" : "");
+  add(run.ep ? "ep" : "");
+  for (const std::optional<double>& figure : run.measured) {
+    char text[32];
+    add(figure ? std::string_view{text, std::to_chars(text, text + sizeof text, *figure).ptr} : std::string_view{});
+  }
+  return key;
+}
+
+// The fewest steps a run takes: a batch's prefill and generate - 1 decode steps; a run of requests, its
+// prefills of a batch at most and its tokens a batch a step, each rounded up, as hml::serve_continuously
+// counts them before it runs any.
+inline std::uint64_t fewest_steps(const measured_run& run) {
+  if (!run.requests) return run.generate;
+  const auto rounded_up = [&](std::uint64_t n) { return n / run.batch + (n % run.batch != 0 ? 1 : 0); };
+  return rounded_up(*run.requests) + rounded_up(*run.requests * (run.generate - 1));
 }
 
 }  // namespace hml::detail::measured_runs
@@ -268,27 +293,27 @@ export namespace hml {
   const std::size_t fields = record.fields.size();
   std::vector<measured_run> runs;
   std::unordered_map<std::string, std::size_t> line_of_row;  // a row given twice would count its errors twice
-  std::uint64_t decode_steps = 0;
+  std::uint64_t steps = 0;
   while (records.next(record)) {
     if (record.fields.size() != fields) {
       throw kernels_csv_error{record.line, "expected " + std::to_string(fields) + " fields like the header, found " +
                                               std::to_string(record.fields.size())};
     }
-    std::string row;
-    for (const std::string_view field : record.fields) (row += field) += '\x1f';  // a unit separator: in no field
-    if (const auto [first, added] = line_of_row.try_emplace(std::move(row), record.line); !added) {
-      throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) +
-                                              " again, field for field; give each run once (it would count twice)"};
-    }
     if (runs.size() == max_measured_runs) {
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold)"};
     }
     runs.push_back(m::read_run(record, at));
-    decode_steps += m::fewest_decode_steps(runs.back());
-    if (decode_steps > max_measured_decode_steps) {
-      throw kernels_csv_error{record.line, "the runs so far take more than " + std::to_string(max_measured_decode_steps) +
-                                              " decode steps in all (the most a file may ask to predict; a run of requests "
-                                              "takes requests x (generate - 1) / batch at the fewest)"};
+    // The same run however its figures are written (tp 01, 0.02 s beside 20 ms).
+    if (const auto [first, added] = line_of_row.try_emplace(m::run_key(runs.back()), record.line); !added) {
+      throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) +
+                                              " again, figure for figure; give each run once (it would count twice)"};
+    }
+    steps += m::fewest_steps(runs.back());
+    if (steps > max_measured_steps) {
+      throw kernels_csv_error{record.line, "the runs so far take more than " + std::to_string(max_measured_steps) +
+                                              " steps in all (the most a file may ask to predict; a run of requests takes "
+                                              "requests / batch prefill steps and requests x (generate - 1) / batch decode "
+                                              "steps at the fewest, each rounded up)"};
     }
   }
   if (runs.empty()) throw kernels_csv_error{at_line_of_header, "no runs after the header"};

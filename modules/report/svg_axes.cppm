@@ -178,8 +178,9 @@ inline void require(bool condition, const std::string& message) {
   if (!condition) throw std::invalid_argument("hml: roofline chart: " + message);
 }
 
+// A subnormal value's decade below is 10^-324, which is 0 in a double: the axis's decades never grew.
 inline void require_positive(double value, const std::string& what) {
-  require(std::isfinite(value) && value > 0, what + " must be finite and > 0");
+  require(std::isfinite(value) && value >= smallest_normal, what + " must be finite and at least 2.2e-308");
 }
 
 inline void validate(const roofline_chart& chart) {

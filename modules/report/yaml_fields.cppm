@@ -5,16 +5,19 @@
 // same checks hold for both, and for the older device JSON (nlohmann reads its fields; this finds their lines).
 module;
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <unordered_map>
 #include <vector>
 
@@ -22,6 +25,7 @@ module;
 #include <yaml-cpp/yaml.h>
 module hml.report:yaml_fields;
 import hml.units;
+import :syntax_errors;
 
 namespace hml::detail {
 
@@ -87,13 +91,16 @@ public:
     return line_below(root, field_path);
   }
 
-  // The file's one document. A NUL byte (a YAML parser stops reading there, so the rest would be dropped
-  // unseen) and a second document after "---" are errors, not silently ignored. So is an alias (*name):
-  // one that names its own node makes a cycle, nested ones grow tenfold a level ("billion laughs"), and
-  // every walk of the tree would follow them; no field of hml's files needs one.
+  // The file's one document, in UTF-8 (detail::encoding_problem). A NUL byte (a YAML parser stops reading
+  // there, so the rest would be dropped unseen) and a second document after "---" are errors, not silently
+  // ignored. So is an alias (*name): one that names its own node makes a cycle, nested ones grow tenfold a
+  // level ("billion laughs"), and every walk of the tree would follow them; no field of hml's files needs one.
   YAML::Node load(std::string_view given) const {
     const std::string joined = surrogate_pairs_joined(given);
     const std::string_view text = joined;
+    if (const std::optional<syntax_problem> bytes = encoding_problem(text)) {
+      throw Error(std::string{file_} + ":" + std::to_string(bytes->line) + ": " + bytes->what);
+    }
     if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
       throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
@@ -116,17 +123,17 @@ public:
       }
       root = YAML::Load(std::string{text});
     } catch (const YAML::Exception& e) {
+      // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there),
+      // and its error is nlohmann's, which knows JSON's grammar.
+      const bool json = opens_as_json(text);
+      const std::optional<syntax_problem> json_problem = json ? json_syntax_problem(text) : std::nullopt;
+      const syntax_problem problem = json_problem ? *json_problem : yaml_syntax_said(text, e.msg, e.mark.line + 1);
       // yaml-cpp says "illegal block entry" (or "end of map not found") for a tab that indents: say so.
       const std::string_view line = line_at(text, e.mark.line);
-      const bool tab = line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
-      // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there).
-      const bool json = opens_as_json(text);
-      const bool lone_surrogate = json && e.msg.starts_with("invalid unicode");
-      throw Error(std::string{file_} + ":" + std::to_string(e.mark.line + 1) + (json ? ": not JSON: " : ": not YAML: ") +
-                  e.msg + (tab ? "; the line is indented with a tab, and YAML indents with spaces" : "") +
-                  (lone_surrogate ? " (a \\uD800-\\uDFFF escape without its pair; a character past U+FFFF is two, "
-                                    "as \\uD83D\\uDE00)"
-                                  : ""));
+      const bool tab = !json && line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
+      throw Error(std::string{file_} + (problem.line > 0 ? ":" + std::to_string(problem.line) : std::string{}) +
+                  (json ? ": not JSON: " : ": not YAML: ") + problem.what +
+                  (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
     }
     if (!root.IsDefined() || root.IsNull()) throw Error(std::string{file_} + ":1: the file is empty");
     refuse_tags(root, "");
@@ -339,9 +346,7 @@ public:
   // A memory's bandwidth: a quantity() in bytes per second, a bit rate refused (hml::written_in_bits).
   data_rate memory_bandwidth(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
     const std::string text = value(map, parent, name, required);
-    if (written_in_bits(text))
-      fail(map[std::string{name}], path(parent, name),
-           "\"" + text + "\" is a bit rate, where a memory bandwidth in bytes per second is wanted (GB/s, not Gbit/s)");
+    if (written_in_bits(text)) fail(map[std::string{name}], path(parent, name), bit_rate_mistake(text));
     return quantity<data_rate>(map, parent, name, required);
   }
 
@@ -354,22 +359,33 @@ public:
     if (unit == std::string::npos || text.find_first_not_of(' ', unit + 4) != std::string::npos)
       fail(map[std::string{name}], field, "expected bytes per cycle such as 32 B/cy, not \"" + text + "\"");
     const double value = number_in(map[std::string{name}], field, text.substr(0, unit));
-    if (!(value > 0)) fail(map[std::string{name}], field, "must be > 0");
+    // The magnitudes every figure read from text keeps (1e-300 B/cy made an ECM time of 2.6e302 cycles).
+    if (!(value >= smallest_magnitude && value <= largest_magnitude)) {
+      fail(map[std::string{name}], field, "must be from 1e-30 to 1e30 B/cy, not " + shown(value));
+    }
     return value * byte_per_cycle;
   }
 
+  // std::from_chars: the same in every locale (std::stod follows the global C locale, and under de_DE read
+  // "1.0" as no number and "0,5" as a half), and decimal only, as quantities are ("0x1p-1" is no number).
   double number_in(const YAML::Node& at, const std::string& field, const std::string& text) const {
-    std::size_t used = 0;
+    std::string_view number = trimmed(text);
+    if (number.starts_with('+')) number.remove_prefix(1);
     double value = 0;
-    try {
-      value = std::stod(text, &used);
-    } catch (const std::exception&) {
+    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+    if (error == std::errc::invalid_argument || end != number.data() + number.size() || number.empty()) {
       fail(at, field, "expected a number, not \"" + text + "\"");
     }
-    if (text.find_first_not_of(' ', used) != std::string::npos || !std::isfinite(value)) {
+    if (error == std::errc::result_out_of_range || !std::isfinite(value)) {
       fail(at, field, "expected a finite number, not \"" + text + "\"");
     }
     return value;
+  }
+
+  // A number as a message quotes it: the shortest text that reads back as it ("not 1.0000001", never "not 1").
+  static std::string shown(double x) {
+    char text[32];
+    return {text, std::to_chars(text, text + sizeof text, x, std::chars_format::general).ptr};
   }
 
   // A number or a boolean is written bare: quoted ("96", "true") it is text, as JSON and YAML read it.
@@ -385,7 +401,6 @@ public:
     refuse_quoted(map[std::string{name}], field, "a number");
     const double value = number_in(map[std::string{name}], field, text);
     if (!(value >= low && value <= high)) {
-      const auto shown = [](double x) { return std::string{format_number(x, general(6)).view()}; };
       fail(map[std::string{name}], field, "must be within [" + shown(low) + ", " + shown(high) + "], not " + shown(value));
     }
     return value;

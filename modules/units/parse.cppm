@@ -24,6 +24,7 @@ module;
 export module hml.units:parse;
 import :core;
 import :symbols;
+import :text;
 
 export namespace hml {
 
@@ -110,6 +111,25 @@ template <class Q>
   return Q::from_value(detail::parse_base_value(text, dimension_of<Q>, options));
 }
 
+// Where a memory's bandwidth is wanted, a bit rate ("3.35Tbps", "16 Tbit/s") is almost surely a byte rate
+// with a lower-case b, and taken as bits 8x too slow: what every option and reader says of `text`, with the
+// byte rate it may mean; empty where `text` is in bytes.
+[[nodiscard]] inline std::string bit_rate_mistake(std::string_view text) {
+  if (!written_in_bits(text)) return {};
+  const std::string_view unit = detail::unit_of_text(text);
+  std::size_t bits = unit.find("bit");
+  if (bits == std::string_view::npos) bits = unit.size() - 3;  // "bps", "b/s"
+  const std::string_view number = trimmed(text.substr(0, text.size() - unit.size()));
+  std::string as_bits;
+  try {
+    as_bits = " (" + to_string(parse<data_rate>(text), {.number = general(4), .prefixes = prefix_system::decimal}) + ")";
+  } catch (const parse_error&) {
+  }
+  return "\"" + std::string{text} + "\" is a bit rate" + as_bits +
+         ", where a memory bandwidth in bytes per second is wanted; did you mean " + std::string{number} +
+         std::string{unit.substr(0, bits)} + "B/s?";
+}
+
 }  // namespace hml
 
 namespace hml::detail {
@@ -146,26 +166,8 @@ constexpr std::string_view with_article(dimension d) noexcept {
   return "a quantity";
 }
 
-// The text between double quotes, control characters escaped so that the message stays on one line.
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-      constexpr char hex[] = "0123456789abcdef";
-      const auto byte = static_cast<unsigned char>(c);
-      out += "\\x";
-      out += hex[byte >> 4];
-      out += hex[byte & 0xf];
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  return out;
-}
+// The text between double quotes, as a message shows it (message_text).
+std::string quoted(std::string_view text) { return "\"" + message_text(text) + "\""; }
 
 // "\"A\"", "\"A\" or \"B\"", "\"A\", \"B\" or \"C\"".
 std::string quoted_alternatives(const std::vector<std::string_view>& alternatives) {

@@ -166,6 +166,35 @@ struct utf8_character {
   return true;
 }
 
+// Text as an error message shows it, for the message to stay one line of readable length: quotes and
+// backslashes escaped, control bytes as \x1b, and past 64 bytes cut at a character's start, with the size
+// said (a 10 MB number was quoted whole, twice; a 1 MB name made a megabyte of message).
+[[nodiscard]] inline std::string message_text(std::string_view text) {
+  constexpr std::size_t most = 64;
+  std::size_t shown = text.size();
+  if (shown > most) {
+    shown = most;
+    while (shown > 0 && (static_cast<unsigned char>(text[shown]) & 0xC0) == 0x80) --shown;
+  }
+  std::string out;
+  for (const char c : text.substr(0, shown)) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      constexpr std::string_view hex = "0123456789abcdef";
+      const auto code = static_cast<unsigned char>(c);
+      out += "\\x";
+      out += hex[code >> 4];
+      out += hex[code & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  if (shown < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
 static_assert(is_blank("") && is_blank(" \t") && is_blank("\xC2\xA0") && is_blank("\xE2\x80\x8B") && is_blank("\xEF\xBB\xBF"));
 static_assert(!is_blank("a") && !is_blank(" \xC2\xA0x") && !is_blank("\xC3"));
 

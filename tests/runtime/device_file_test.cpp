@@ -198,7 +198,7 @@ TEST(DeviceFile, ErrorsNameTheField) {
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\\u001b[2J\",\n  " + ok_memory + ", " + ok_compute + "}"),
             "device.json:3: name: a control character or a byte that is not UTF-8");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\":\n  \"X\"\n  \"memory\": []}"),
-            "device.json:5: not JSON: syntax error while parsing object - unexpected string literal; expected '}'");
+            "device.json:5: not JSON: a string where ',' or '}' should be (a ',' missing?)");
   EXPECT_TRUE(error_of(std::string{"{\"id\": \"x\",\n\0"}).starts_with("device.json:2: not JSON: ")) << error_of(std::string{"{\"id\": \"x\",\n\0"});
 }
 

@@ -82,7 +82,13 @@ TEST(KernelsCsv, QuotedFieldsCrlfBomBlankLinesAndColumnOrder) {
   EXPECT_EQ(kernels[1].name, "two, \"quoted\"");
   EXPECT_EQ(kernels[2].line, 5u);
   EXPECT_EQ(kernels[2].name, "last");
-  EXPECT_TRUE(hml::read_kernels_csv("name,flops,memory_bytes\n").empty());
+  // A header alone is refused, as hml refuses it (the library gave no kernels, the CLI an error).
+  try {
+    (void)hml::read_kernels_csv("\nname,flops,memory_bytes\n");
+    ADD_FAILURE() << "a header alone was read";
+  } catch (const hml::kernels_csv_error& e) {
+    EXPECT_STREQ(e.what(), "line 2: no kernels after the header");
+  }
   // A lone CR ends a line too (and counts as one).
   const auto classic_mac = hml::read_kernels_csv("name,flops,memory_bytes\ra,1,2\rb,3,4");
   ASSERT_EQ(classic_mac.size(), 2u);

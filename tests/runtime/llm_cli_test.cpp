@@ -517,7 +517,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--experts", "2", "--active-experts", "3"},
                         "1 <= active experts <= experts");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
-                        "efficiencies must be within (0, 1]");
+                        "--efficiency-memory: the memory efficiency must be within (0, 1]");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "48", "--head-dim", "128"},
                         "the attention heads must be a multiple of the key-value heads");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
@@ -875,7 +875,11 @@ TEST(LlmCli, CompareServesARunOfRequestsByContinuousBatching) {
   // A run given twice would count its errors twice in the mean (a trial's finding): refused at the second.
   const std::string row = "4096,llama-3-8b,h100_sxm,1,,fp16,fp16,fp16,512,1000,1000,,,,7041.47,s,src\n";
   const fs::path twice = dir.file("twice.csv", "requests," + std::string{runs_header} + row + row);
-  expect_one_line_error({"--compare", twice.string()}, "twice.csv:3: the run of line 2 again, field for field; give each run once");
+  expect_one_line_error({"--compare", twice.string()}, "twice.csv:3: the run of line 2 again, figure for figure; give each run once");
+  // However its figures are written (the forty-fourth trial: tp 01 beside tp 1, 7.04147 ks/s as a rate's text).
+  const std::string written_otherwise = "4096,llama-3-8b,h100_sxm,01,,fp16,fp16,fp16,512,1000,1000,,,,7041.470,s,src\n";
+  const fs::path again = dir.file("again.csv", "requests," + std::string{runs_header} + row + written_otherwise);
+  expect_one_line_error({"--compare", again.string()}, "again.csv:3: the run of line 2 again, figure for figure");
 }
 
 // Whole experts under tensor-parallel attention (vLLM's --enable-expert-parallel): the step's rows and the
@@ -1040,13 +1044,13 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   // The decode steps a file asks for are bounded: a file of long generations is refused, not run for hours.
   std::string many;
   for (int i = 0; i < 3; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,600000,22 ms,,,,s,src" + std::to_string(i) + "\n";
-  compare(many, "runs.csv:3: the runs so far take more than 1000000 decode steps in all");
+  compare(many, "runs.csv:3: the runs so far take more than 1000000 steps in all");
   // So are a continuous batch's, at the fewest its requests take (the twenty-ninth trial: three rows of
   // 100,000 requests, 390,234 steps each, took 27 s in a debug build and passed).
   const std::string requested = "requests," + std::string{runs_header};
   std::string served;
   for (int i = 0; i < 3; ++i) served += "100000,llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,256," + std::to_string(128 + i) + ",1000,,,,10,s,x\n";
-  compare(served, "runs.csv:4: the runs so far take more than 1000000 decode steps in all", requested);
+  compare(served, "runs.csv:4: the runs so far take more than 1000000 steps in all", requested);
   // The options of one run are the file's; the efficiencies and figures are every run's.
   const fs::path runs = dir.file("good.csv", std::string{runs_header} + std::string{good});
   expect_one_line_error({"--compare", runs.string(), "--model", "llama-2-7b"}, "--model, --compare: not together");
@@ -1094,7 +1098,8 @@ TEST(LlmCli, CompareFindsMachineFilesBesideTheRunsAndNotesRunsThatDoNotFit) {
                                                       ".yaml,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n");
   expect_one_line_error({"--compare", long_name.string()}, "long.csv:2: machine: ");
   // The options every run takes are checked as options, not blamed on a run.
-  expect_one_line_error({"--compare", runs.string(), "--efficiency-memory", "0"}, "--efficiency-compute, --efficiency-memory: ");
+  expect_one_line_error({"--compare", runs.string(), "--efficiency-memory", "0"},
+                        "--efficiency-memory: the memory efficiency must be within (0, 1]");
 }
 
 // --- hml llm --requests (continuous batching) ---------------------------------------------------------

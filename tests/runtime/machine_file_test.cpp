@@ -3,6 +3,7 @@
 // field.
 #include <gtest/gtest.h>
 
+#include <clocale>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -182,8 +183,8 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // A rate the weights are read at: bytes, a bit rate refused as a memory's bandwidth is (the twenty-ninth
   // trial: 1.924 Tbit/s was taken as 240.5 GB/s, the INT4 decode step 4.3 times longer).
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 Tbit/s\n" + hbm),
-            "m.yaml:4: int4_weight_rate: \"1.924 Tbit/s\" is a bit rate, where a memory bandwidth in bytes per second "
-            "is wanted (GB/s, not Gbit/s)");
+            "m.yaml:4: int4_weight_rate: \"1.924 Tbit/s\" is a bit rate (240.5 GB/s), where a memory bandwidth in bytes "
+            "per second is wanted; did you mean 1.924TB/s?");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // A path is given on the level it comes from: none on the first, and main memory's is half duplex.
@@ -195,8 +196,8 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // A memory's bandwidth is in bytes per second: a bit rate there is refused, not read as 8x less (a trial's
   // "800 Gbit/s" became 100 GB/s); a pin rate is in bits.
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 800 Gbit/s}]\n"),
-            "m.yaml:4: memory[0].bandwidth: \"800 Gbit/s\" is a bit rate, where a memory bandwidth in bytes per second "
-            "is wanted (GB/s, not Gbit/s)");
+            "m.yaml:4: memory[0].bandwidth: \"800 Gbit/s\" is a bit rate (100 GB/s), where a memory bandwidth in bytes "
+            "per second is wanted; did you mean 800GB/s?");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s, measured_bandwidth: {value: 3.35Tbps, kind: measured}}]\n")
                 .substr(0, 38),
             "m.yaml:4: memory[0].measured_bandwidth");
@@ -219,7 +220,9 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.
   EXPECT_EQ(error_of(head + "note: \"a\\x19b\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: note: a control character or a byte that is not UTF-8");
-  EXPECT_EQ(error_of(head + "note: caf\xc3\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 17), "m.yaml:4: note: a");
+  // A byte that is not UTF-8 anywhere in the file (a comment too) is the file's: it is not UTF-8 text.
+  EXPECT_EQ(error_of(head + "note: caf\xc3\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: a byte that is not UTF-8 (0xC3); save the file as UTF-8");
   EXPECT_EQ(error_of(head + "note: caf\xc3\xa9\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
 }
 
@@ -246,3 +249,71 @@ TEST(MachineFile, ASystemJoinsTheFilesMachinesOrTheCatalogs) {
 }
 
 }  // namespace
+
+// The forty-fourth trial called the readers and writers from a program of its own.
+TEST(MachineFile, PlainNumbersReadTheSameInEveryLocaleAndInDecimalOnly) {
+  const std::string head = "format: hml-machine/1\nid: x\nname: X\n";
+  const std::string memory = "memory: [{name: M, bandwidth: 1 GB/s}]\n";
+  // std::stod read C99's hexadecimal floats, which no other field takes.
+  EXPECT_EQ(error_of(head + "layer_condition_share: 0x1p-1\n" + memory),
+            "m.yaml:4: layer_condition_share: expected a number, not \"0x1p-1\"");
+  EXPECT_EQ(error_of(head + "layer_condition_share: 0,5\n" + memory),
+            "m.yaml:4: layer_condition_share: expected a number, not \"0,5\"");
+  // A range's message quotes the value as read: 1.0000001 said "not 1".
+  EXPECT_EQ(error_of(head + "layer_condition_share: 1.0000001\n" + memory),
+            "m.yaml:4: layer_condition_share: must be within [0.001, 1], not 1.0000001");
+  // A program that honours its user's locale (a comma for the decimal point) reads what it wrote.
+  if (std::setlocale(LC_ALL, "de_DE.utf8") == nullptr) GTEST_SKIP() << "no de_DE.utf8 locale on this host";
+  for (const hml::machine_description* m : hml::cpus::all) {
+    const hml::machine_file file = hml::read_machine_file(hml::write_machine_file(*m, file_syntax::yaml), "written.yaml");
+    EXPECT_TRUE(file.machine() == *m) << m->id;
+  }
+  EXPECT_EQ(error_of(head + "layer_condition_share: 0,5\n" + memory),
+            "m.yaml:4: layer_condition_share: expected a number, not \"0,5\"");
+  std::setlocale(LC_ALL, "C");
+}
+
+TEST(MachineFile, PerCycleRatesKeepTheMagnitudesOfEveryFigure) {
+  const std::string machine = "format: hml-machine/1\nid: x\nname: X\nclock: 1 GHz\nmemory:\n  - {name: L1, capacity: 32 KiB}\n"
+                              "  - {name: L2, capacity: 1 MiB, upstream: {rate: RATE}}\n  - {name: M, bandwidth: 1 GB/s}\n";
+  const auto with_rate = [&](std::string_view rate) {
+    std::string text = machine;
+    return error_of(text.replace(text.find("RATE"), 4, rate));
+  };
+  EXPECT_EQ(with_rate("1e-307 B/cy"), "m.yaml:7: memory[1].upstream.rate: must be from 1e-30 to 1e30 B/cy, not 1e-307");
+  EXPECT_EQ(with_rate("1e31 B/cy"), "m.yaml:7: memory[1].upstream.rate: must be from 1e-30 to 1e30 B/cy, not 1e+31");
+  EXPECT_EQ(with_rate("16 B/cy"), "accepted");
+}
+
+TEST(MachineFile, WritersRefuseTextTheReaderWouldRefuse) {
+  hml::machine_description m = hml::machine_named("h100_sxm");
+  for (const std::string_view name : {std::string_view{"GPU \xff rev"}, std::string_view{"GPU\x1b[2J"},
+                                      std::string_view{"GPU\xe2\x80\xa8rev"}}) {
+    m.name = name;
+    for (const file_syntax syntax : {file_syntax::yaml, file_syntax::json}) {
+      try {
+        (void)hml::write_machine_file(m, syntax);
+        ADD_FAILURE() << "written: " << name;
+      } catch (const hml::machine_file_error& e) {
+        EXPECT_TRUE(std::string_view{e.what()}.starts_with(
+            "hml: cannot write name: a control character or a byte that is not UTF-8 ("))
+            << e.what();
+      }
+    }
+  }
+}
+
+// Its edit distances to every id took 16 s (a length apart by more than the tolerance is as far in edits),
+// and the message quoted the megabyte with its escape sequence raw.
+TEST(MachineFile, AnUnknownNameOfAMegabyteIsSaidShort) {
+  const std::string name = "\x1b[31m" + std::string(1'000'000, 'x');
+  try {
+    (void)hml::machine_named(name);
+    ADD_FAILURE() << "found";
+  } catch (const hml::unknown_name_error& e) {
+    const std::string_view what = e.what();
+    EXPECT_TRUE(what.starts_with("unknown machine '\\x1b[31mxxx")) << what;
+    EXPECT_NE(what.find("xxx... (1000005 bytes)'; known machines: "), std::string_view::npos) << what;
+    EXPECT_LT(what.size(), 1000U);
+  }
+}

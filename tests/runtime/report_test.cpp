@@ -170,6 +170,18 @@ TEST(Report, JsonReplacesBytesThatAreNotUtf8) {
   EXPECT_EQ(parsed[0]["name"], "caf\xef\xbf\xbd");  // U+FFFD
 }
 
+// A column's name is its key in each row's object: two of one name made {"a": 1, "a": 2}.
+TEST(Report, JsonRefusesTwoColumnsOfOneName) {
+  hml::table t{{"a", "a"}, {}};
+  t.add_row({1.0, 2.0});
+  EXPECT_THROW((void)hml::to_json(t), std::invalid_argument);
+  try {
+    (void)hml::to_json(t);
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "hml: a JSON table's columns are its keys: 'a' is given twice");
+  }
+}
+
 TEST(Report, NoValueIsBlankInTextAndCsvAndNullInJson) {
   hml::table t{{"ceiling", "working_set_B"}, {}};
   t.add_row({std::string{"L1"}, 32768.0});
@@ -361,10 +373,10 @@ TEST(Report, SvgRejectsChartsItCannotDraw) {
   expect_message(c, "not both");
   c = two_machines();
   c.roofs[1].roof.bandwidth = hml::data_rate::from_value(0);
-  expect_message(c, "roof 'mi300x': bandwidth must be finite and > 0");
+  expect_message(c, "roof 'mi300x': bandwidth must be finite and at least 2.2e-308");
   c = two_machines();
   c.roofs[0].roof.peak = hml::compute_rate::from_value(nan);
-  expect_message(c, "roof 'h100': peak must be finite and > 0");
+  expect_message(c, "roof 'h100': peak must be finite and at least 2.2e-308");
   c = two_machines();
   c.roofs[1].name = "h100";
   expect_message(c, "roof 'h100' is given twice");
@@ -378,16 +390,19 @@ TEST(Report, SvgRejectsChartsItCannotDraw) {
   expect_message(c, "9 roofs; a chart draws at most 8");
   c = two_machines();
   c.points[0].intensity = hml::arithmetic_intensity::from_value(inf);
-  expect_message(c, "point 'stream': intensity must be finite and > 0");
+  expect_message(c, "point 'stream': intensity must be finite and at least 2.2e-308");
   c = two_machines();
   c.points[0].achieved = hml::compute_rate::from_value(0);
-  expect_message(c, "point 'stream': rate must be finite and > 0");
+  expect_message(c, "point 'stream': rate must be finite and at least 2.2e-308");
+  c = two_machines();  // a subnormal rate's decade below is 0: the axis never ended (the forty-fourth trial)
+  c.points[0].achieved = hml::compute_rate::from_value(5e-324);
+  expect_message(c, "point 'stream': rate must be finite and at least 2.2e-308");
   c = example_chart();
   c.bandwidths[0].bandwidth = hml::data_rate::from_value(-1);
-  expect_message(c, "bandwidth ceiling 'DRAM' must be finite and > 0");
+  expect_message(c, "bandwidth ceiling 'DRAM' must be finite and at least 2.2e-308");
   c = example_chart();
   c.computes[1].peak = hml::compute_rate::from_value(inf);
-  expect_message(c, "compute ceiling 'FP64' must be finite and > 0");
+  expect_message(c, "compute ceiling 'FP64' must be finite and at least 2.2e-308");
 }
 
 // A fresh directory under the build's temporary directory, removed afterwards.
@@ -414,6 +429,20 @@ TEST(Report, WriteFileAtomicallyReplacesWholeFile) {
   hml::write_file_atomically(target, "second, longer\n");
   EXPECT_EQ(read(target), "second, longer\n");
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator{dir.path}, {}), 1);  // no temporary left
+}
+
+// The forty-third trial: a temporary's name was the process id and a count, so a leftover of a process
+// with this id (or another container's hml, PID 1 as well) made every later run fail with "File exists".
+TEST(Report, WriteFileAtomicallyIsNotBlockedByALeftoverOfTheSameProcessId) {
+  const scratch_directory dir;
+  const auto target = dir.path / "out.csv";
+  hml::write_file_atomically(target, "first\n");
+  for (int serial = 0; serial < 16; ++serial) {
+    std::ofstream{dir.path / (".hml-" + std::to_string(::getpid()) + "-" + std::to_string(serial) + ".tmp")} << "left\n";
+  }
+  hml::write_file_atomically(target, "second\n");
+  EXPECT_EQ(read(target), "second\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator{dir.path}, {}), 17);  // the leftovers, and no more
 }
 
 TEST(Report, WriteFileAtomicallyFollowsLinksAndKeepsPermissions) {

@@ -1,0 +1,172 @@
+// hml.report:syntax_errors (internal) — what is wrong with a file that does not parse, said in the words of
+// its format and at the line where the user can mend it, for every reader of YAML and JSON. The parsers' own
+// texts ("end of map flow not found", "syntax error while parsing object - unexpected string literal") name
+// their grammar, not the file's mistake; a text no rule here knows passes through as the parser gave it.
+module;
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+module hml.report:syntax_errors;
+import hml.units;
+
+namespace hml::detail {
+
+struct syntax_problem {
+  int line = 0;  // 1-based; 0: none to name
+  std::string what;
+};
+
+// Text that is not UTF-8 (a UTF-16 file, Latin-1 bytes) is no YAML or JSON file; a YAML parser would read a
+// UTF-16 file as empty, and pass Latin-1 bytes into names.
+[[nodiscard]] inline std::optional<syntax_problem> encoding_problem(std::string_view text) {
+  if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
+    return syntax_problem{1, "a UTF-16 file (it opens with a byte-order mark); save it as UTF-8"};
+  }
+  int line = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t length = utf8_length_at(text, i);
+    if (length == 0) {
+      constexpr std::string_view hex = "0123456789ABCDEF";
+      const auto code = static_cast<unsigned char>(text[i]);
+      return syntax_problem{line, std::string{"a byte that is not UTF-8 (0x"} + hex[code >> 4] + hex[code & 0xF] +
+                                      "); save the file as UTF-8"};
+    }
+    if (text[i] == '\n') ++line;
+    i += length;
+  }
+  return std::nullopt;
+}
+
+// nlohmann's "syntax error while parsing CONTEXT - unexpected FOUND; expected WANTED", in JSON's words.
+[[nodiscard]] inline std::string json_syntax_said(std::string_view detail) {
+  std::string_view context;
+  if (constexpr std::string_view opening = "syntax error while parsing "; detail.starts_with(opening)) {
+    detail.remove_prefix(opening.size());
+    const std::size_t dash = detail.find(" - ");
+    if (dash == std::string_view::npos) return std::string{detail};
+    context = detail.substr(0, dash);
+    detail.remove_prefix(dash + 3);
+  }
+  const auto token = [](std::string_view t) -> std::string {
+    if (t == "string literal") return "a string";
+    if (t == "number literal") return "a number";
+    if (t == "end of input") return "the end of the file";
+    if (t.ends_with(" literal")) return std::string{t.substr(0, t.size() - 8)};  // true, false, null
+    if (t == "'[', '{', or a literal") return "a value";
+    return std::string{t};
+  };
+  if (detail.starts_with("unexpected ")) {
+    detail.remove_prefix(11);
+    const std::size_t semicolon = detail.find("; expected ");
+    const std::string found = token(detail.substr(0, semicolon));
+    std::string wanted = semicolon == std::string_view::npos ? std::string{} : token(detail.substr(semicolon + 11));
+    if (context == "object key" && found == "'}'") return "a ',' before '}': JSON takes no comma after the last member";
+    if (context == "value" && found == "']'") return "a ',' before ']': JSON takes no comma after the last element";
+    if (context == "object" && wanted == "'}'") wanted = "',' or '}'";
+    if (context == "array" && wanted == "']'") wanted = "',' or ']'";
+    if (context == "object key" && wanted == "a string") wanted = "a quoted key";
+    const bool comma_missing = context == "object" || context == "array";
+    return found + " where " + (wanted.empty() ? "none can be" : wanted + " should be") +
+           (comma_missing && found != "the end of the file" ? " (a ',' missing?)" : "");
+  }
+  if (const std::size_t last = detail.find("; last read: "); last != std::string_view::npos) {
+    const std::string_view read = detail.substr(last + 13);
+    detail = detail.substr(0, last);
+    if (detail == "invalid literal") return std::string{read} + " is no JSON value: text is quoted, and a number finite";
+    if (detail == "invalid string: missing closing quote") return "a string is not closed by '\"'";
+  }
+  if (detail.starts_with("invalid string: surrogate")) {
+    return "a string holds half a character (a \\uD800-\\uDFFF escape without its pair; a character past U+FFFF is "
+           "two, as \\uD83D\\uDE00)";
+  }
+  return std::string{detail};
+}
+
+// The line and words of a JSON text's first syntax error, from nlohmann's parser; nullopt where it reads the
+// text (then yaml-cpp's complaint is of something else, and stands).
+[[nodiscard]] inline std::optional<syntax_problem> json_syntax_problem(std::string_view text) {
+  try {
+    static_cast<void>(nlohmann::json::parse(text.begin(), text.end()));
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string_view message = e.what();  // "[json.exception.parse_error.101] parse error at line 1, column 2: ..."
+    if (const std::size_t colon = message.find(": "); colon != std::string_view::npos) message.remove_prefix(colon + 2);
+    const std::size_t at = std::min<std::size_t>(e.byte > 0 ? e.byte - 1 : 0, text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+    return syntax_problem{line, json_syntax_said(message)};
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large for a double
+    std::string_view message = e.what();
+    if (const std::size_t end = message.find("] "); end != std::string_view::npos) message.remove_prefix(end + 2);
+    return syntax_problem{0, std::string{message}};
+  }
+  return std::nullopt;
+}
+
+// The line of the first '[' or '{' a YAML text leaves open: one that starts a value (at a line's start, after
+// "key:", "- ", or inside another), outside quotes and comments. 0 where none is open.
+[[nodiscard]] inline int unclosed_flow_line(std::string_view text, char opener) {
+  struct open { char bracket; int line; };
+  std::vector<open> stack;
+  int line = 1;
+  char before = '\n';  // the last character that was not a space
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool value_starts = before == '\n' || before == ':' || before == '-' || before == ',' || before == '[' ||
+                              before == '{' || before == '?';
+    if (c == '\n') {
+      ++line;
+      before = '\n';
+      continue;
+    }
+    if (c == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')) {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if ((c == '"' || c == '\'') && value_starts) {  // a quoted value: skip to its end
+      for (++i; i < text.size() && text[i] != c; ++i) {
+        if (c == '"' && text[i] == '\\') ++i;
+        if (i < text.size() && text[i] == '\n') ++line;
+      }
+      before = c;
+      continue;
+    }
+    if ((c == '[' || c == '{') && value_starts) stack.push_back({c, line});
+    if ((c == ']' || c == '}') && !stack.empty()) stack.pop_back();
+    if (c != ' ' && c != '\t') before = c;
+  }
+  const auto left = std::ranges::find(stack, opener, &open::bracket);
+  return left == stack.end() ? 0 : left->line;
+}
+
+// yaml-cpp's message (e.msg) at its line, in YAML's words.
+[[nodiscard]] inline syntax_problem yaml_syntax_said(std::string_view text, std::string_view message, int line) {
+  const auto flow = [&](char opener, char closer) {
+    const int opened = unclosed_flow_line(text, opener);
+    return opened > 0 ? syntax_problem{opened, std::string{"a '"} + opener + "' is not closed by '" + closer + "'"}
+                      : syntax_problem{line, std::string{"a '"} + opener + "' is not closed by '" + closer +
+                                                 "' before this line (or a ',' is missing)"};
+  };
+  if (message == "end of map flow not found") return flow('{', '}');
+  if (message == "end of sequence flow not found") return flow('[', ']');
+  if (message == "end of map not found" || message == "end of sequence not found") {
+    return {line, "the line does not go on the mapping or list above it: check its indentation, and quote a value "
+                  "that holds ': ' or ' #'"};
+  }
+  if (message == "illegal map value") return {line, "a ':' where no value can start: quote a value that holds ': '"};
+  if (message == "illegal block entry") return {line, "a '- ' list entry where none can start: check its indentation"};
+  if (message == "illegal flow end") return {line, "a ']' or '}' that closes nothing"};
+  if (message == "illegal EOF in scalar") return {line, "a quoted value is not closed before the end of the file"};
+  if (message == "illegal character in scalar") return {line, "a character a plain value cannot hold here: quote the value"};
+  if (message == "unknown token") return {line, "a character that starts no YAML value here: quote the value"};
+  if (message.starts_with("unknown escape character: ")) {
+    return {line, "an unknown escape '\\" + std::string{message.substr(26)} +
+                      "' in a double-quoted value (a backslash itself is written \\\\)"};
+  }
+  return {line, std::string{message}};
+}
+
+}  // namespace hml::detail
