@@ -21,6 +21,7 @@ module;
 #include <unordered_map>
 #include <vector>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 module hml.report:yaml_fields;
@@ -127,7 +128,13 @@ public:
       // and its error is nlohmann's, which knows JSON's grammar.
       const bool json = opens_as_json(text);
       const std::optional<syntax_problem> json_problem = json ? json_syntax_problem(text) : std::nullopt;
-      const syntax_problem problem = json_problem ? *json_problem : yaml_syntax_said(text, e.msg, e.mark.line + 1);
+      // Nesting by indentation or "- - -" past yaml-cpp's depth guard (its message: "bad file").
+      const bool deep = dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr;
+      const syntax_problem problem =
+          json_problem ? *json_problem
+          : deep       ? syntax_problem{e.mark.line + 1, "nested deeper than the YAML reader follows; a machine "
+                                                             "file nests a few levels"}
+                       : yaml_syntax_said(text, e.msg, e.mark.line + 1);
       // yaml-cpp says "illegal block entry" (or "end of map not found") for a tab that indents: say so.
       const std::string_view line = line_at(text, e.mark.line);
       const bool tab = !json && line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
