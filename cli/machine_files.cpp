@@ -333,7 +333,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     const hml::machine_description& d = options.files.machine("--machine", name);
     // Another spelling of a machine already given (h100_sxm, H100-SXM) would draw it twice.
     for (const named_roof& r : roofs) {
-      if (r.label == d.id) throw input_error("--machine: '" + r.label + "' is given twice");
+      if (r.label == d.id) throw input_error("--machine: '" + r.label + "' is given twice; give each machine once");
     }
     require_main_memory_bandwidth("--machine", name, d);
     // A peak that only a measurement gives is gone under --figures stated, which is then the cause.

@@ -77,7 +77,10 @@ void run(const tiers_options& o) {
   for (const std::string& spec : o.tiers) {
     if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: at most 4 tiers");
     // A tier's bandwidths are a memory's: a bit rate is refused (by parse_tier), as by every bandwidth option.
-    memory.tiers.push_back(check_option("--tier", [&] { return hml::parse_tier(spec); }));
+    const hml::tier t = check_option("--tier", [&] { return hml::parse_tier(spec); });
+    if (std::ranges::any_of(memory.tiers, [&](const hml::tier& other) { return other.name == t.name; }))
+      throw input_error("--tier: two tiers are named '" + std::string{t.name} + "'; give each its own name");
+    memory.tiers.push_back(t);
   }
   // The option the tiers came from, which a message about them names (a machine has one tier or more, so
   // with --tier there are two or more).

@@ -468,7 +468,7 @@ private:
       const int line = entry.first.Mark().line + 1;
       const auto [seen, fresh] = first_line.try_emplace(entry.first.Scalar(), line);
       if (!fresh) {
-        fail(line, path(field, entry.first.Scalar()), "given twice (first on line " + std::to_string(seen->second) + ")");
+        fail(line, path(field, entry.first.Scalar()), "given twice (first on line " + std::to_string(seen->second) + "); give it once");
       }
     }
   }

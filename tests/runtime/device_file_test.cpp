@@ -191,7 +191,7 @@ TEST(DeviceFile, ErrorsNameTheField) {
   const std::string lines = "{\n  \"id\": \"x\",\n  \"name\": \"X\",\n  \"memory\": [{\"name\": \"DRAM\",\n"
                             "    \"bandwidth\": \"2039 GB/s\",\n    \"bandwidth\": \"1 GB/s\"}],\n  " +
                             ok_compute + "\n}\n";
-  EXPECT_EQ(error_of(lines), "device.json:6: memory[0].bandwidth: given twice (first on line 5)");
+  EXPECT_EQ(error_of(lines), "device.json:6: memory[0].bandwidth: given twice (first on line 5); give it once");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\",\n  \"cores\": -1,\n  " + ok_memory + ", " + ok_compute + "}"),
             "device.json:4: cores: must be within [1, 65536], not -1");
   EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: must be within [1, 65536], not 1048576");

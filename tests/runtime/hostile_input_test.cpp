@@ -274,7 +274,7 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
   EXPECT_EQ(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--rows", "100"}).status, 0);
 
   expect_input_error(hml_run({"tiers", "--tier", "a:1GiB:100GB/s", "--tier", "a:10GiB:10GB/s", "--footprint", "2GiB"}),
-                     "--tier: two tiers have one name");
+                     "--tier: two tiers are named 'a'; give each its own name");
   // Shares that cannot be flat mode's were taken where flat mode did not fit (its row said only that).
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--shares", "0.9,0.9"}),
                      "--shares: flat mode's shares must add up to 1");
@@ -347,14 +347,14 @@ TEST(HostileInput, EveryReaderNamesFileLineAndField) {
                     std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"});
   };
   const std::pair<outcome, std::string> cases[] = {
-      {roofline_on(twice), "--machine: " + twice.string() + ":6: memory[0].bandwidth: given twice (first on line 5)"},
+      {roofline_on(twice), "--machine: " + twice.string() + ":6: memory[0].bandwidth: given twice (first on line 5); give it once"},
       {roofline_on(broken), "--machine: " + broken.string() + ":4: not JSON: a string where ',' or '}' should be (a ',' missing?)"},
       {roofline_on(escape), "--machine: " + escape.string() + ":2: name: a control character or a byte that is not UTF-8"},
       {roofline_on(second), "--machine: " + second.string() + ":3: a second document; a file holds one"},
       {roofline_on(tabbed), "--machine: " + tabbed.string() + ":5: not YAML: a '- ' list entry where none can start: check "
                             "its indentation; the line is indented with a tab, and YAML indents with spaces"},
       {hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", kernel.string()}),
-       "--kernel: " + kernel.string() + ":4: loops: given twice (first on line 3)"},
+       "--kernel: " + kernel.string() + ":4: loops: given twice (first on line 3); give it once"},
       {hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", csv.string()}),
        "--ops: " + csv.string() + ":3: flops: "},
       {roofline_on(null_cores), "--machine: " + null_cores.string() + ":4: cores: no value; write one, or leave the field out"},

@@ -125,8 +125,8 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   const std::string head = "format: hml-machine/1\nid: x\nname: X\n";
   // A second "bandwidth" would otherwise replace the first (JSON's habit) or be dropped (YAML's).
   EXPECT_EQ(error_of(head + "memory:\n  - name: HBM\n    bandwidth: 2039 GB/s\n    bandwidth: 1 GB/s\n"),
-            "m.yaml:7: memory[0].bandwidth: given twice (first on line 6)");
-  EXPECT_EQ(error_of(R"({"format": "hml-machine/1", "id": "x", "id": "y"})"), "m.yaml:1: id: given twice (first on line 1)");
+            "m.yaml:7: memory[0].bandwidth: given twice (first on line 6); give it once");
+  EXPECT_EQ(error_of(R"({"format": "hml-machine/1", "id": "x", "id": "y"})"), "m.yaml:1: id: given twice (first on line 1); give it once");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidht: 1 GB/s}]\n").substr(0, 50),
             "m.yaml:4: memory[0].bandwidht: unknown field; expe");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: inf GB/s}]\n").substr(0, 31), "m.yaml:4: memory[0].bandwidth: ");
