@@ -14,6 +14,8 @@
 #include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common.hpp"
 
@@ -186,9 +188,14 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
 }
 
 std::string standard_input_taken_twice(int argc, const char* const* argv) {
-  // "-", and the paths that name descriptor 0 (a second reader of them found it empty).
-  const auto standard_input = [](std::string_view path) {
-    return path == "-" || path == "/dev/stdin" || path == "/dev/fd/0" || path == "/proc/self/fd/0";
+  // "-", and any path to the pipe or socket standard input is (/dev/stdin, //dev/./stdin, a link to it): a
+  // second reader of a stream found it empty. (A file given as standard input is read again by its path.)
+  struct stat input {};
+  const bool stream = ::fstat(STDIN_FILENO, &input) == 0 && (S_ISFIFO(input.st_mode) || S_ISSOCK(input.st_mode));
+  const auto standard_input = [&](std::string_view path) {
+    struct stat named {};
+    return path == "-" || (stream && ::stat(std::string{path}.c_str(), &named) == 0 && named.st_dev == input.st_dev &&
+                           named.st_ino == input.st_ino);
   };
   std::string reader;
   for (int i = 1; i < argc; ++i) {
@@ -214,15 +221,14 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   const std::string command = ran.empty() ? std::string{"hml"} : "hml " + ran.front()->get_name();
   const std::string help = "see `" + command + " --help`";
   // A word that is no option (a stray "hml", an empty '') is quoted, so that it shows whatever it is.
+  // `hml devices` takes one NAME: a second is one too many, not a misspelt option.
+  const std::vector<const CLI::Option*> options =
+      ran.empty() ? std::vector<const CLI::Option*>{} : std::as_const(*ran.front()).get_options();
+  const auto positional = std::ranges::find_if(options, &CLI::Option::get_positional);
+  const std::string takes = positional == options.end() ? "options only" : "one " + (*positional)->get_name() + " and options";
   const auto stray = [&](const std::string& words) {
-    // `hml devices` takes one NAME: a second is one too many, not a misspelt option.
-    const std::vector<const CLI::Option*> options =
-        ran.empty() ? std::vector<const CLI::Option*>{} : std::as_const(*ran.front()).get_options();
-    for (const CLI::Option* positional : options) {
-      if (positional->get_positional()) {
-        return "'" + words + "': `" + command + "` takes one " + positional->get_name() + " and options; give one " +
-               positional->get_name() + " (" + help + ")";
-      }
+    if (positional != options.end()) {
+      return "'" + words + "': `" + command + "` takes " + takes + "; give one " + (*positional)->get_name() + " (" + help + ")";
     }
     return "'" + words + "': not an option of `" + command + "`, which takes options only; " + help;
   };
@@ -270,7 +276,7 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
     for (std::sregex_token_iterator w{m[1].first, m[1].second, space, -1}, end; w != end; ++w) words.push_back(*w);
     std::string given;
     for (auto w = words.rbegin(); w != words.rend(); ++w) given += (given.empty() ? "" : " ") + *w;
-    return "'" + given + "' after --: `" + command + "` takes options only; drop the -- (" + help + ")";
+    return "'" + given + "' after --: `" + command + "` takes " + takes + "; drop the -- (" + help + ")";
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): (must be .*)"})) {  // hml's own checks on an option's text
     return m.str(1) + ": " + m.str(2);

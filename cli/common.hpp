@@ -249,9 +249,8 @@ class input_file {
   [[nodiscard]] std::string read_whole(std::size_t limit);
   void keep_copy();
   void rewind();
-  // After each reading: a regular file written to while it was read is an error, not a table of two
-  // versions (or whose first rows were measured on other bytes than they show). One renamed over or removed
-  // meanwhile is read as it was.
+  // After each reading: a regular file written to (or whose status changed) while it was read is an error,
+  // not a table of two versions, or whose first rows were measured on other bytes than they show.
   void check_unchanged() const;
 
  private:
@@ -263,9 +262,8 @@ class input_file {
   int fd_ = -1;
   bool owns_fd_ = false;
   long long start_ = -1;      // where a regular file started; -1: not seekable
-  long long size_ = 0;         // a regular file's size and last change when opened (its status change: a
-  long long changed_ns_ = 0;   // write moves it, and no one can set it back as `touch -d` sets the modification time)
-  long long modified_ns_ = 0;  // and its last write, for a file replaced (renamed over) while it is read
+  long long size_ = 0;        // a regular file's size and last change when opened (its status change: a
+  long long changed_ns_ = 0;  // write moves it, and no one can set it back as `touch -d` sets the modification time)
   std::FILE* copy_ = nullptr;  // the bytes read so far, where the input cannot be read again
   bool copying_ = false;
 };

@@ -270,7 +270,7 @@ void run_compare(const run_options& o) {
     emit(o.output, hml::to_json_object(parts));
     return;
   }
-  std::string out = std::to_string(runs.size()) + " measured runs of " + input_name(o.compare) +
+  std::string out = counted(runs.size(), "measured run", "measured runs") + " of " + input_name(o.compare) +
                     ", predicted " +
                     (o.bound ? std::string{"at the ideal bound"}
                              : std::string{"as expected times (tiles in waves over each machine's SMs, its kernel overhead; "

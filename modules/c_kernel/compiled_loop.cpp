@@ -4,15 +4,17 @@
 module;
 #include <algorithm>
 #include <array>
+#include <csignal>
 #include <cstddef>
 #include <cstdint>
-#include <csignal>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -43,11 +45,16 @@ struct plugin_api {
 };
 
 plugin_api load_plugin() {
-  // The plugin this build made, then the installed one.
-  constexpr std::array<const char*, 2> candidates{HML_LLVM_MCA_PLUGIN, HML_LLVM_MCA_INSTALLED};
+  // The plugin this build made; the one installed beside this program (PREFIX/bin/hml finds PREFIX/lib/hml,
+  // wherever `cmake --install --prefix` put or a copy moved it); the one at the prefix configured.
+  std::error_code error;
+  const std::string beside =
+      (std::filesystem::read_symlink("/proc/self/exe", error).parent_path().parent_path() / HML_LLVM_MCA_RELATIVE).string();
+  const std::array<const char*, 3> candidates{HML_LLVM_MCA_PLUGIN, beside.c_str(), HML_LLVM_MCA_INSTALLED};
   void* library = detail::open_library(candidates, "hml_mca_analyse",
-                                       "the in-core time from the compiled loop needs hml's LLVM-MCA plugin and libLLVM "
-                                       "(Debian's llvm-19-dev; ./lab setup installs it)");
+                                       "the in-core time from the compiled loop needs hml's LLVM-MCA plugin (" + beside +
+                                           " or " + HML_LLVM_MCA_INSTALLED + ") and libLLVM (Debian's llvm-19-dev; "
+                                           "./lab setup installs it)");
   const plugin_api api{.analyse = reinterpret_cast<hml_mca_analyse_fn>(dlsym(library, "hml_mca_analyse")),
                        .host_cpu = reinterpret_cast<hml_mca_host_cpu_fn>(dlsym(library, "hml_mca_host_cpu"))};
   if (api.host_cpu == nullptr) refuse("hml's LLVM-MCA plugin has no hml_mca_host_cpu: it is older than this hml");

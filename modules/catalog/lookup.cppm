@@ -107,6 +107,10 @@ export namespace hml {
 
 // --- Names people type -----------------------------------------------------------------------------------
 
+// The form in which two names people type are one name: lower case, without the separators _ - and space
+// ("H100-SXM" and "h100_sxm" are "h100sxm"), as every lookup compares them.
+[[nodiscard]] inline std::string name_key(std::string_view name) { return detail::lookup::key(name); }
+
 // The device's id ("h100_sxm"), its entry's own.
 [[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept { return d.id; }
 

@@ -156,7 +156,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
     fewest_steps += rounded_up(c.count, per_prefill) + rounded_up(c.count * (c.generate - 1), r.concurrency);
   }
   expects(fewest_steps <= max_batching_steps,
-          "hml: the request mix needs more than 10^6 steps; give fewer requests or a larger batch");
+          "hml: the request mix needs more than 10^6 steps; give fewer requests, or a larger batch or max tokens");
 
   // Requests admitted in one prefill step run in step with each other: a cohort.
   struct cohort {
@@ -174,7 +174,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
   };
   while (waiting_of_kind > 0 || !running.empty()) {
     expects(r.prefill_steps + r.decode_steps < max_batching_steps,
-            "hml: the request mix needs more than 10^6 steps; give fewer requests or a larger batch");
+            "hml: the request mix needs more than 10^6 steps; give fewer requests, or a larger batch or max tokens");
     const request_class& kind = mix[next_kind];
     if (waiting_of_kind > 0 && sequences < r.concurrency) {
       std::uint64_t admitted = r.concurrency - sequences;

@@ -47,10 +47,10 @@ public:
   loaded_device& operator=(loaded_device&&) noexcept;
   ~loaded_device();
 
-  [[nodiscard]] const device& machine() const noexcept;
-  [[nodiscard]] std::span<const source> sources() const noexcept;
+  [[nodiscard]] const device& machine() const noexcept [[clang::lifetimebound]];
+  [[nodiscard]] std::span<const source> sources() const noexcept [[clang::lifetimebound]];
   // The device as a list of one, for lookup (find_machine, machine_named) and device_table.
-  [[nodiscard]] std::span<const device* const> as_list() const noexcept;
+  [[nodiscard]] std::span<const device* const> as_list() const noexcept [[clang::lifetimebound]];
 
 private:
   std::unique_ptr<storage> state_;

@@ -47,14 +47,13 @@ inline std::string sync(int fd) {
   return {};
 }
 
-// While it lives, the signals that end a process and that a program may catch (SIGHUP, SIGINT, SIGQUIT,
-// SIGTERM) wait: from an output's link to its rename it has a name, and one of them there left it behind.
+// While it lives, every signal that can wait does (all but SIGKILL and SIGSTOP, which no mask holds): from an
+// output's link to its rename it has a name, and a SIGTERM, SIGUSR1 or SIGALRM there left it behind.
 class ending_signals_held {
 public:
   ending_signals_held() {
     ::sigset_t held;
-    ::sigemptyset(&held);
-    for (const int signal_number : {SIGHUP, SIGINT, SIGQUIT, SIGTERM}) ::sigaddset(&held, signal_number);
+    ::sigfillset(&held);
     ::pthread_sigmask(SIG_BLOCK, &held, &before_);
   }
   ending_signals_held(const ending_signals_held&) = delete;
@@ -132,9 +131,8 @@ inline std::filesystem::path written_path(std::filesystem::path path) {
 // the temporary file has no name until commit() links it in just before the rename: a process killed
 // part way (SIGKILL included) leaves nothing behind, as the system frees an unnamed file with its last
 // descriptor; a new target is the file's first name, and an existing one is replaced by a rename from a
-// name of its own, which it has for microseconds, with SIGHUP, SIGINT, SIGQUIT and SIGTERM held till the
-// rename (a SIGKILL in those microseconds leaves the whole output beside the target, as
-// ".hml-PID-RANDOM.tmp"). Elsewhere it is a named ".hml-PID-RANDOM.tmp", removed on every way out the
+// name of its own, which it has for microseconds, with every signal that can wait held till the rename (a
+// SIGKILL in those microseconds leaves the whole output beside the target, as ".hml-PID-RANDOM.tmp"). Elsewhere it is a named ".hml-PID-RANDOM.tmp", removed on every way out the
 // process sees. Its random part is its own across processes, containers (where every hml may be PID 1) and
 // leftovers. A symbolic link is followed, so the file it
 // points to is replaced, not the link; a target that is not a regular file (/dev/null, a FIFO) is written in

@@ -37,6 +37,8 @@ module;
 #include <vector>
 export module hml.report:measured_runs_csv;
 import hml.serving_comparison;
+import hml.catalog.lookup;  // name_key
+import hml.continuous_batching;  // batching_limits
 import :kernels_csv;  // the record reader, kernels_csv_error, byte_source
 
 export namespace hml {
@@ -248,14 +250,18 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
 
 // The decode steps a run's prediction takes at the fewest: a batch's generate - 1; a continuous batch's
 // requests' tokens after their first over its batch, every step full.
-// What tells runs apart: every field as read (numbers as their values, not their text), but its line.
+// What tells runs apart: every field as read, but its line: numbers as their values, not their text, and
+// names as lookups take them (FP16 is fp16, H100_SXM h100_sxm; no all_reduce is the ring). A machine file's
+// path stays as written.
 inline std::string run_key(const measured_run& run) {
   std::string key;
   const auto add = [&](std::string_view field) { (key += field) += '\x1f'; };  // a unit separator: in no field
   const auto add_count = [&](std::optional<std::uint64_t> n) { add(n ? std::to_string(*n) : std::string{}); };
-  for (const std::string* text : {&run.model, &run.machine, &run.link, &run.weights, &run.activations, &run.kv,
-                                  &run.all_reduce, &run.system, &run.source})
-    add(*text);
+  for (const std::string* name : {&run.model, &run.link, &run.weights, &run.activations, &run.kv}) add(name_key(*name));
+  add(run.machine.find_first_of("/.") != std::string::npos ? run.machine : name_key(run.machine));
+  add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
+  add(run.system);
+  add(run.source);
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
   add_count(run.max_tokens);
@@ -270,12 +276,14 @@ inline std::string run_key(const measured_run& run) {
 }
 
 // The fewest steps a run takes: a batch's prefill and generate - 1 decode steps; a run of requests, its
-// prefills of a batch at most and its tokens a batch a step, each rounded up, as hml::serve_continuously
-// counts them before it runs any.
+// prefills of as many prompts as a batch and the step's max tokens hold, and its tokens a batch a step,
+// each rounded up, as hml::serve_continuously counts them before it runs any.
 inline std::uint64_t fewest_steps(const measured_run& run) {
   if (!run.requests) return run.generate;
-  const auto rounded_up = [&](std::uint64_t n) { return n / run.batch + (n % run.batch != 0 ? 1 : 0); };
-  return rounded_up(*run.requests) + rounded_up(*run.requests * (run.generate - 1));
+  const std::uint64_t max_tokens = run.max_tokens.value_or(batching_limits{}.max_tokens);
+  const std::uint64_t per_prefill = std::max<std::uint64_t>(1, std::min(run.batch, max_tokens / run.prompt));
+  const auto rounded_up = [](std::uint64_t n, std::uint64_t d) { return n / d + (n % d != 0 ? 1 : 0); };
+  return rounded_up(*run.requests, per_prefill) + rounded_up(*run.requests * (run.generate - 1), run.batch);
 }
 
 }  // namespace hml::detail::measured_runs
@@ -312,8 +320,9 @@ export namespace hml {
     if (steps > max_measured_steps) {
       throw kernels_csv_error{record.line, "the runs so far take more than " + std::to_string(max_measured_steps) +
                                               " steps in all (the most a file may ask to predict; a run of requests takes "
-                                              "requests / batch prefill steps and requests x (generate - 1) / batch decode "
-                                              "steps at the fewest, each rounded up)"};
+                                              "requests / (prompts a prefill holds: batch, max_tokens / prompt) prefill "
+                                              "steps and requests x (generate - 1) / batch decode steps at the fewest, each "
+                                              "rounded up)"};
     }
   }
   if (runs.empty()) throw kernels_csv_error{at_line_of_header, "no runs after the header"};

@@ -24,6 +24,10 @@ struct syntax_problem {
 // Text that is not UTF-8 (a UTF-16 file, Latin-1 bytes) is no YAML or JSON file; a YAML parser would read a
 // UTF-16 file as empty, and pass Latin-1 bytes into names.
 [[nodiscard]] inline std::optional<syntax_problem> encoding_problem(std::string_view text) {
+  using namespace std::string_view_literals;
+  if (text.starts_with("\xFF\xFE\0\0"sv) || text.starts_with("\0\0\xFE\xFF"sv)) {
+    return syntax_problem{1, "a UTF-32 file (it opens with a byte-order mark); save it as UTF-8"};
+  }
   if (text.starts_with("\xFF\xFE") || text.starts_with("\xFE\xFF")) {
     return syntax_problem{1, "a UTF-16 file (it opens with a byte-order mark); save it as UTF-8"};
   }
@@ -74,11 +78,16 @@ struct syntax_problem {
     return found + " where " + (wanted.empty() ? "none can be" : wanted + " should be") +
            (comma_missing && found != "the end of the file" ? " (a ',' missing?)" : "");
   }
-  if (const std::size_t last = detail.find("; last read: "); last != std::string_view::npos) {
-    const std::string_view read = detail.substr(last + 13);
-    detail = detail.substr(0, last);
-    if (detail == "invalid literal") return std::string{read} + " is no JSON value: text is quoted, and a number finite";
-    if (detail == "invalid string: missing closing quote") return "a string is not closed by '\"'";
+  if (const std::size_t last = detail.find("; last read: "); last != std::string_view::npos) detail = detail.substr(0, last);
+  if (detail == "invalid literal") {
+    return "what is here is no JSON value: text is quoted, numbers are finite, and JSON has no comments";
+  }
+  if (detail == "invalid string: missing closing quote") return "a string is not closed by '\"'";
+  if (detail.starts_with("invalid string: control character")) {
+    return "a string is not closed on its line, or holds a control character (a line break is written \\n)";
+  }
+  if (detail.starts_with("invalid string: forbidden character after backslash")) {
+    return "an unknown escape in a string (JSON's are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)";
   }
   if (detail.starts_with("invalid string: surrogate")) {
     return "a string holds half a character (a \\uD800-\\uDFFF escape without its pair; a character past U+FFFF is "
@@ -106,17 +115,24 @@ struct syntax_problem {
   return std::nullopt;
 }
 
-// The line of the first '[' or '{' a YAML text leaves open: one that starts a value (at a line's start, after
-// "key:", "- ", or inside another), outside quotes and comments. 0 where none is open.
-[[nodiscard]] inline int unclosed_flow_line(std::string_view text, char opener) {
-  struct open { char bracket; int line; };
-  std::vector<open> stack;
+// What a YAML text leaves open, and the line it opens on: a '[' or '{' that starts a value (at a line's
+// start, after "key:", "- ", or inside another) closed by nothing or by the other bracket, or a quote that
+// starts a value and never ends. Quotes and comments are skipped; nullopt where nothing is left open.
+struct left_open {
+  char what;  // '[', '{', '"' or '\''
+  int line;
+};
+[[nodiscard]] inline std::optional<left_open> first_left_open(std::string_view text) {
+  std::vector<left_open> stack;
   int line = 1;
   char before = '\n';  // the last character that was not a space
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    const bool value_starts = before == '\n' || before == ':' || before == '-' || before == ',' || before == '[' ||
-                              before == '{' || before == '?';
+    // A value starts a line, follows "key: " or "- ", or follows '[', '{' or ',' inside brackets ("a, 'b"
+    // and "well-'known" are plain text).
+    const bool spaced = i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t');
+    const bool value_starts = before == '\n' || ((before == ':' || before == '-' || before == '?') && spaced) ||
+                              ((before == ',' || before == '[' || before == '{') && !stack.empty());
     if (c == '\n') {
       ++line;
       before = '\n';
@@ -126,32 +142,43 @@ struct syntax_problem {
       while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
       continue;
     }
-    if ((c == '"' || c == '\'') && value_starts) {  // a quoted value: skip to its end
-      for (++i; i < text.size() && text[i] != c; ++i) {
-        if (c == '"' && text[i] == '\\') ++i;
+    if ((c == '"' || c == '\'') && value_starts) {  // a quoted value: skip to its end ('' is a quote in '...')
+      const int opened = line;
+      for (++i;; ++i) {
+        if (i >= text.size()) return left_open{c, opened};
+        if (c == '"' && text[i] == '\\') {
+          ++i;
+        } else if (text[i] == c && !(c == '\'' && i + 1 < text.size() && text[i + 1] == '\'' && ++i)) {
+          break;
+        }
         if (i < text.size() && text[i] == '\n') ++line;
       }
       before = c;
       continue;
     }
     if ((c == '[' || c == '{') && value_starts) stack.push_back({c, line});
-    if ((c == ']' || c == '}') && !stack.empty()) stack.pop_back();
+    if ((c == ']' || c == '}') && !stack.empty()) {
+      if (stack.back().what != (c == ']' ? '[' : '{')) return stack.back();  // closed by the other bracket
+      stack.pop_back();
+    }
     if (c != ' ' && c != '\t') before = c;
   }
-  const auto left = std::ranges::find(stack, opener, &open::bracket);
-  return left == stack.end() ? 0 : left->line;
+  if (!stack.empty()) return stack.back();
+  return std::nullopt;
 }
 
-// yaml-cpp's message (e.msg) at its line, in YAML's words.
+// yaml-cpp's message (e.msg) at its line, in YAML's words. Where the text leaves a bracket or a quote open,
+// that is said at the line it opens on: yaml-cpp notices it lines later, as something else.
 [[nodiscard]] inline syntax_problem yaml_syntax_said(std::string_view text, std::string_view message, int line) {
-  const auto flow = [&](char opener, char closer) {
-    const int opened = unclosed_flow_line(text, opener);
-    return opened > 0 ? syntax_problem{opened, std::string{"a '"} + opener + "' is not closed by '" + closer + "'"}
-                      : syntax_problem{line, std::string{"a '"} + opener + "' is not closed by '" + closer +
-                                                 "' before this line (or a ',' is missing)"};
-  };
-  if (message == "end of map flow not found") return flow('{', '}');
-  if (message == "end of sequence flow not found") return flow('[', ']');
+  if (const std::optional<left_open> open = first_left_open(text)) {
+    if (open->what == '"' || open->what == '\'') {
+      return {open->line, std::string{"a quoted value opened with "} + open->what + " is not closed"};
+    }
+    return {open->line, std::string{"a '"} + open->what + "' is not closed by '" + (open->what == '[' ? ']' : '}') + "'"};
+  }
+  if (message == "end of map flow not found" || message == "end of sequence flow not found") {
+    return {line, "a '[' or '{' is not closed before this line, or a ',' is missing"};
+  }
   if (message == "end of map not found" || message == "end of sequence not found") {
     return {line, "the line does not go on the mapping or list above it: check its indentation, and quote a value "
                   "that holds ': ' or ' #'"};

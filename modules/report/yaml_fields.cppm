@@ -5,6 +5,7 @@
 // same checks hold for both, and for the older device JSON (nlohmann reads its fields; this finds their lines).
 module;
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -172,9 +173,14 @@ public:
   // JSON writes a character past U+FFFF as a UTF-16 pair of escapes ("\uD83D\uDE00", Python's json.dump by
   // default); YAML's \u takes code points only, and yaml-cpp refuses each half. A pair in a string of a JSON
   // text becomes YAML's own 32-bit escape ("\U0001F600"); anything else is left to the parser.
+  // JSON quotes its keys: "{format: ...}" (a plain key) is YAML's flow style, '{"format": ...}' JSON.
   static bool opens_as_json(std::string_view text) {
     const std::size_t first = text.find_first_not_of(" \t\r\n");
-    return first != std::string_view::npos && (text[first] == '{' || text[first] == '[');
+    if (first == std::string_view::npos) return false;
+    if (text[first] == '[') return true;
+    const std::size_t next = text.find_first_not_of(" \t\r\n", first + 1);
+    const auto plain_key = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '\''; };
+    return text[first] == '{' && (next == std::string_view::npos || !plain_key(text[next]));
   }
 
   static std::string surrogate_pairs_joined(std::string_view text) {
@@ -376,16 +382,17 @@ public:
   // std::from_chars: the same in every locale (std::stod follows the global C locale, and under de_DE read
   // "1.0" as no number and "0,5" as a half), and decimal only, as quantities are ("0x1p-1" is no number).
   double number_in(const YAML::Node& at, const std::string& field, const std::string& text) const {
-    std::string_view number = trimmed(text);
-    if (number.starts_with('+')) number.remove_prefix(1);
+    const std::string_view written = trimmed(text);
+    std::string_view number = written;
+    if (number.starts_with('+') && number.size() > 1 && number[1] != '-' && number[1] != '+') number.remove_prefix(1);
     double value = 0;
     const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+    const std::string quoted = "\"" + std::string{written} + "\"";
     if (error == std::errc::invalid_argument || end != number.data() + number.size() || number.empty()) {
-      fail(at, field, "expected a number, not \"" + text + "\"");
+      fail(at, field, "expected a number, not " + quoted);
     }
-    if (error == std::errc::result_out_of_range || !std::isfinite(value)) {
-      fail(at, field, "expected a finite number, not \"" + text + "\"");
-    }
+    if (error == std::errc::result_out_of_range) fail(at, field, "expected a number within a double's range, not " + quoted);
+    if (!std::isfinite(value)) fail(at, field, "expected a finite number, not " + quoted);
     return value;
   }
 

@@ -476,7 +476,7 @@ TEST(HostileInput, AThirdTrialsFindingsAreOneLineNamingTheOption) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", unnamed.string()}), "k.yml:1: name: empty");
   // The option a message names is an option (or the positional, as usage names it), not the command.
   expect_input_error(hml_run({"devices", "c2c", "--format", "csv"}), "hml: error: --format: csv is a table of machines");
-  expect_input_error(hml_run({"devices", (dir.path / "absent.yml").string()}), "hml: error: hml devices: cannot read");
+  expect_input_error(hml_run({"devices", (dir.path / "absent.yml").string()}), "hml: error: NAME: cannot read");
   // A JSON file's syntax error says JSON.
   const fs::path surrogate = dir.file("m.json", "{\"format\": \"hml-machine/1\", \"id\": \"\\ud800\"}\n");
   expect_input_error(hml_run({"devices", surrogate.string(), "--format", "yaml"}), "not JSON: ");
@@ -603,7 +603,7 @@ TEST(HostileInput, ASixthTrialsFindingsAreRefusedOrCounted) {
   std::string bad_cores = yaml.out;
   bad_cores.replace(bad_cores.find("cores: 132"), 10, "cores: 13x");
   const fs::path cores = dir.file("m.yaml", bad_cores);
-  expect_input_error(hml_run({"devices", cores.string()}), "hml: error: hml devices: " + cores.string() + ":5: cores: ");
+  expect_input_error(hml_run({"devices", cores.string()}), "hml: error: NAME: " + cores.string() + ":5: cores: ");
   expect_input_error(hml_run({"devices", "nosuch"}), "NAME: unknown machine, link or system 'nosuch'; hml devices lists them");
   expect_input_error(hml_run({"devices", "c2"}), "did you mean c2c");
 
@@ -1973,12 +1973,14 @@ TEST(HostileInput, AFortyThirdTrialsRacesAreClosed) {
   const std::string roofline = shell_quoted(HML_CLI) + " roofline --machine h100_sxm --precision fp32 --format csv --ops " +
                                shell_quoted(ops) + " -o -";
   expect_input_error(shell(roofline + " 1<>" + shell_quoted(ops)),
-                     "-o -, --ops: standard output is the file --ops reads; the output would write over the input");
+                     "hml: error: --ops: standard output is the file it reads (the shell opened it for the output); the "
+                     "output would write over the input: redirect it elsewhere");
   EXPECT_EQ(read_file(ops), before);
-  expect_input_error(shell(roofline + " >>" + shell_quoted(ops)), "-o -, --ops: standard output is the file --ops reads");
+  expect_input_error(shell(roofline + " >>" + shell_quoted(ops)), "--ops: standard output is the file it reads");
   EXPECT_EQ(read_file(ops), before);
-  for (const std::string spelt : {"/dev/stdin", "/dev/fd/0"}) {
-    expect_input_error(hml_run({"ecm", "--machine", spelt, "--kernel", "-"}), "--kernel: standard input is read by --machine already");
+  for (const std::string spelt : {"/dev/stdin", "/dev/fd/0", "//dev/./stdin"}) {  // a pipe is read once, however named
+    expect_input_error(shell("true | " + shell_quoted(HML_CLI) + " ecm --machine " + spelt + " --kernel - >/dev/null"),
+                       "--kernel: standard input is read by --machine already");
   }
   // A FIFO is read once: a second reading of m.yaml as ./m.yaml would wait for a writer that never comes.
   const fs::path fifo = dir.path / "m.yaml";
@@ -1991,6 +1993,48 @@ TEST(HostileInput, AFortyThirdTrialsRacesAreClosed) {
                                  shell_quoted(fifo.string()) + " & timeout 20 " + shell_quoted(HML_CLI) +
                                  " llm --compare " + shell_quoted(runs) + " >/dev/null");
   EXPECT_EQ(compared.status, 0) << compared.err;
+}
+
+// The forty-fifth trial attacked the forty-first to forty-fourth trials' fixes.
+TEST(HostileInput, AFortyFifthTrialsFindingsAreFixed) {
+  const scratch_directory dir;
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  // One run however its names are written: FP16 is fp16, H100_SXM h100_sxm.
+  const std::string twice = dir.file("twice.csv", header + "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128,128,,,,50,x,y\n" +
+                                                      "Llama_2_7B,H100_SXM,1,,FP16,fp16,fp16,1,128,128,,,,50,x,y\n").string();
+  expect_input_error(hml_run({"llm", "--compare", twice}), "twice.csv:3: the run of line 2 again, figure for figure");
+  // A prefill holds as many prompts as the step's max tokens do: 600,000 one-prompt prefills a run.
+  const std::string served = dir.file("served.csv", "requests,max_tokens," + header +
+                                                        "600000,1000,llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,256,1000,2,,,,50,x,y\n"
+                                                        "600000,1000,llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,256,1000,3,,,,50,x,y\n").string();
+  expect_input_error(hml_run({"llm", "--compare", served}), "served.csv:3: the runs so far take more than 1000000 steps in all");
+  const std::string one = dir.file("one.csv", header + "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128,128,,,,50,x,y\n").string();
+  const outcome single = hml_run({"llm", "--compare", one});
+  ASSERT_EQ(single.status, 0) << single.err;
+  EXPECT_TRUE(single.out.starts_with("1 measured run of ")) << single.out;
+  // hml devices takes one NAME, after -- too.
+  expect_input_error(hml_run({"devices", "h100_sxm", "--", "b"}), "after --: `hml devices` takes one NAME and options");
+  // Syntax errors at the line of the mistake: a '[' closed by a '}'; flow-style YAML is not called JSON.
+  const auto devices_of = [&](std::string_view name, std::string_view text) {
+    return hml_run({"devices", "--file", dir.file(name, text).string()});
+  };
+  expect_input_error(devices_of("mixed.yaml", "format: hml-machine/1\nid: x\nname: X\nclock: {value: [1 GHz, kind: stated}\n"),
+                     "mixed.yaml:4: not YAML: a '[' is not closed by ']'");
+  expect_input_error(devices_of("flow.yaml", "{format: hml-machine/1, id: x, name: X, clock: {value: 1 GHz}\n"), "flow.yaml:");
+  EXPECT_EQ(devices_of("flow.yaml", "{format: hml-machine/1, id: x, name: X, clock: {value: 1 GHz}\n").err.find("not JSON"),
+            std::string::npos);
+  expect_input_error(devices_of("comment.json", "{\n  // a comment\n  \"format\": \"hml-machine/1\"}\n"),
+                     "comment.json:2: not JSON: what is here is no JSON value: text is quoted, numbers are finite, and JSON "
+                     "has no comments");
+  expect_input_error(devices_of("string.json", "{\n  \"format\": \"hml-machine/1\",\n  \"id\": \"x\n}\n"),
+                     "string.json:3: not JSON: a string is not closed on its line");
+  expect_input_error(devices_of("utf32.json", std::string_view{"\xff\xfe\0\0{\0\0\0", 8}), "utf32.json:1: a UTF-32 file");
+  // Plain numbers: "+-1" is no number; 1e-400 is out of a double's range, not infinite.
+  const std::string head = "format: hml-machine/1\nid: x\nname: X\n";
+  expect_input_error(devices_of("sign.yaml", head + "layer_condition_share: +-1\n"),
+                     "sign.yaml:4: layer_condition_share: expected a number, not \"+-1\"");
+  expect_input_error(devices_of("tiny.yaml", head + "layer_condition_share: 1e-400\n"),
+                     "tiny.yaml:4: layer_condition_share: expected a number within a double's range, not \"1e-400\"");
 }
 
 // The thirty-first trial (serving features by hand) found every figure as documented, and counts of one
