@@ -132,11 +132,11 @@ inline std::filesystem::path written_path(std::filesystem::path path) {
 // part way (SIGKILL included) leaves nothing behind, as the system frees an unnamed file with its last
 // descriptor; a new target is the file's first name, and an existing one is replaced by a rename from a
 // name of its own, which it has for microseconds, with every signal that can wait held till the rename (a
-// SIGKILL in those microseconds leaves the whole output beside the target, as ".hml-PID-RANDOM.tmp"). Elsewhere it is a named ".hml-PID-RANDOM.tmp", removed on every way out the
-// process sees. Its random part is its own across processes, containers (where every hml may be PID 1) and
-// leftovers. A symbolic link is followed, so the file it
-// points to is replaced, not the link; a target that is not a regular file (/dev/null, a FIFO) is written in
-// place, as there is nothing to replace. A path that names one of the process's own descriptors
+// SIGKILL in those microseconds leaves the whole output beside the target, as ".hml-PID-RANDOM.tmp").
+// Elsewhere it is a named ".hml-PID-RANDOM.tmp", removed on every way out the process sees. Its random part
+// is its own across processes, containers (where every hml may be PID 1) and leftovers. A symbolic link is
+// followed, so the file it points to is replaced, not the link; a target that is not a regular file
+// (/dev/null, a FIFO) is written in place, as there is nothing to replace. A path that names one of the process's own descriptors
 // (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is written through that descriptor, as "-" is: the file behind it
 // is one the shell opened, perhaps to append to, and replacing it lost what it held. Another process's
 // /proc/PID/fd/N is refused unless it is this one's standard output or error too. Destroyed without

@@ -39,6 +39,8 @@ expect_refusal("GNU extensions on" "set(CMAKE_CXX_EXTENSIONS OFF) before find_pa
                -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_CXX_EXTENSIONS=ON)
 expect_refusal("C++23" "set(CMAKE_CXX_STANDARD 20), or leave it unset"
                -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DCMAKE_CXX_STANDARD=23)
+expect_refusal("a component it has not" "hml has no component 'bogus'; its components are units, model"
+               -DCMAKE_CXX_COMPILER=${CXX_COMPILER} -DHML_CONSUMER_COMPONENT=bogus)
 # libc++ need not be installed for the package to refuse it: CMake's own check of the compiler is skipped.
 expect_refusal("libc++" "remove -stdlib=libc++ from CMAKE_CXX_FLAGS"
                -DCMAKE_CXX_COMPILER=${CXX_COMPILER} "-DCMAKE_CXX_FLAGS=-stdlib=libc++" -DCMAKE_CXX_COMPILER_WORKS=ON)
