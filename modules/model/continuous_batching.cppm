@@ -81,6 +81,14 @@ struct continuous_batching_result {
 // The most steps one run may take (each is analysed): a mix that needs more is refused, not run for hours.
 inline constexpr std::uint64_t max_batching_steps = 1'000'000;
 
+// The fewest steps `requests` requests of `generate` tokens take: prefills of `per_prefill` prompts, then the
+// tokens past each request's first, `concurrency` a decode step; each count rounded up. The scheduler checks a
+// mix against max_batching_steps by it before it runs a step, and a measured-runs reader each run it is given.
+[[nodiscard]] constexpr std::uint64_t fewest_batching_steps(std::uint64_t requests, std::uint64_t generate,
+                                                            std::uint64_t per_prefill, std::uint64_t concurrency) noexcept {
+  return detail::ceil_div(requests, per_prefill) + detail::ceil_div(requests * (generate - 1), concurrency);
+}
+
 [[nodiscard]] constexpr continuous_batching_result continuous_batching(const transformer& t,
                                                                        std::span<const request_class> mix,
                                                                        const batching_limits& limits,
@@ -150,10 +158,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
   // sequences), checked before any is run: a mix past the bound is refused at once.
   std::uint64_t fewest_steps = 0;
   for (std::size_t i = 0; i < mix.size(); ++i) {
-    const request_class& c = mix[i];
-    const std::uint64_t per_prefill = std::min(r.concurrency, prefill_cap[i]);
-    const auto rounded_up = [](std::uint64_t n, std::uint64_t d) { return n / d + (n % d != 0 ? 1 : 0); };
-    fewest_steps += rounded_up(c.count, per_prefill) + rounded_up(c.count * (c.generate - 1), r.concurrency);
+    fewest_steps += fewest_batching_steps(mix[i].count, mix[i].generate, std::min(r.concurrency, prefill_cap[i]), r.concurrency);
   }
   expects(fewest_steps <= max_batching_steps,
           "hml: the request mix needs more than 10^6 steps; give fewer requests, or a larger batch or max tokens");

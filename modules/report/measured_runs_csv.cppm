@@ -38,7 +38,7 @@ module;
 export module hml.report:measured_runs_csv;
 import hml.serving_comparison;
 import hml.catalog.lookup;  // name_key
-import hml.continuous_batching;  // batching_limits
+import hml.continuous_batching;  // batching_limits, fewest_batching_steps
 import :kernels_csv;  // the record reader, kernels_csv_error, byte_source
 
 export namespace hml {
@@ -282,8 +282,7 @@ inline std::uint64_t fewest_steps(const measured_run& run) {
   if (!run.requests) return run.generate;
   const std::uint64_t max_tokens = run.max_tokens.value_or(batching_limits{}.max_tokens);
   const std::uint64_t per_prefill = std::max<std::uint64_t>(1, std::min(run.batch, max_tokens / run.prompt));
-  const auto rounded_up = [](std::uint64_t n, std::uint64_t d) { return n / d + (n % d != 0 ? 1 : 0); };
-  return rounded_up(*run.requests, per_prefill) + rounded_up(*run.requests * (run.generate - 1), run.batch);
+  return fewest_batching_steps(*run.requests, run.generate, per_prefill, run.batch);
 }
 
 }  // namespace hml::detail::measured_runs

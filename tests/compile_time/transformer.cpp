@@ -585,6 +585,9 @@ constexpr hml::continuous_batching_result waves =
     hml::continuous_batching(models::llama_2_7b, eight, {.max_batch = 4}, devices::h100_sxm);
 static_assert(waves.concurrency == 4 && waves.limited_by == hml::concurrency_limit::max_batch);
 static_assert(waves.prefill_steps == 2 && waves.decode_steps == 6);
+// The fewest steps, counted before any runs, are the steps these waves take: 8 / 4 prefills, 8 x 3 / 4 decodes.
+static_assert(hml::fewest_batching_steps(8, 4, 4, 4) == waves.prefill_steps + waves.decode_steps);
+static_assert(hml::fewest_batching_steps(9, 4, 4, 4) == 3 + 7);  // each count rounded up
 static_assert(near(waves.makespan.value / static_batch.end_to_end.value, 2, 1e-12));
 static_assert(near(waves.mean_time_to_first_token.value / 1_s,
                    (static_batch.time_to_first_token.value + static_batch.end_to_end.value / 2) / 1_s, 1e-12));
