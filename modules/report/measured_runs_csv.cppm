@@ -40,6 +40,7 @@ import hml.serving_comparison;
 import hml.catalog.lookup;  // name_key
 import hml.continuous_batching;  // batching_limits, fewest_batching_steps
 import :kernels_csv;  // the record reader, kernels_csv_error, byte_source
+import :csv;  // detail::append_shortest
 
 export namespace hml {
 
@@ -269,8 +270,8 @@ inline std::string run_key(const measured_run& run) {
   add(run.dp_attention ? "dp" : "");
   add(run.ep ? "ep" : "");
   for (const std::optional<double>& figure : run.measured) {
-    char text[32];
-    add(figure ? std::string_view{text, std::to_chars(text, text + sizeof text, *figure).ptr} : std::string_view{});
+    if (figure) append_shortest(key, *figure);
+    add("");
   }
   return key;
 }
