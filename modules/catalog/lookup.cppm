@@ -250,14 +250,21 @@ struct precision_choice {
   return std::string{id_of(k.type)} + (k.unit == compute_unit::vector ? "_vector" : "_tensor");
 }
 
+namespace detail::lookup {
+// "fp64, fp32, ...": every precision's id, as a message lists the choices.
+inline std::string precision_ids() {
+  std::vector<std::string_view> ids;
+  for (precision p : all_precisions) ids.push_back(id_of(p));
+  return joined(ids);
+}
+}  // namespace detail::lookup
+
 // The precision with this id ("fp16", "fp16_tensor", "fp64_vector") or display name ("FP16 tensor"), ignoring
 // case and separators.
 [[nodiscard]] inline precision_choice precision_named(std::string_view name) {
   namespace l = detail::lookup;
   const std::string wanted = l::key(name);
-  std::vector<std::string_view> ids;
   for (precision p : all_precisions) {
-    ids.push_back(id_of(p));
     if (l::key(id_of(p)) == wanted) return p;
     for (compute_unit u : {compute_unit::vector, compute_unit::tensor}) {
       if (l::key(id_of(compute_kind{p, u})) == wanted || l::key(to_string(compute_kind{p, u})) == wanted) {
@@ -266,7 +273,7 @@ struct precision_choice {
     }
   }
   throw std::invalid_argument("unknown precision '" + std::string{name} + "'; expected one of " +
-                              detail::lookup::joined(ids) + ", each alone or with _vector or _tensor");
+                              detail::lookup::precision_ids() + ", each alone or with _vector or _tensor");
 }
 
 // A data type alone, where the model chooses the units it runs on (hml llm's --weights, hml offload's
@@ -276,10 +283,8 @@ struct precision_choice {
     try {
       return precision_named(name);
     } catch (const std::invalid_argument&) {
-      std::vector<std::string_view> ids;
-      for (precision p : all_precisions) ids.push_back(id_of(p));
       throw std::invalid_argument("unknown precision '" + std::string{name} + "'; expected one of " +
-                                  detail::lookup::joined(ids));
+                                  detail::lookup::precision_ids());
     }
   }();
   if (choice.unit_given) {
