@@ -494,7 +494,7 @@ void add_llm_command(CLI::App& hml) {
       command->add_option("--draft", o->draft, "speculative decoding: a preset draft model that shares the model's vocabulary")
           ->type_name("NAME");
   command->add_option("--lookahead", o->lookahead, "tokens the draft proposes a step")
-      ->check(whole_number(1, 64))
+      ->check(whole_number(1, hml::max_lookahead))
       ->needs(draft)
       ->capture_default_str();
   command->add_option("--acceptance", o->acceptance, "the share of drafted tokens the model accepts, [0, 1]");

@@ -85,8 +85,12 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
 // tokens past each request's first, `concurrency` a decode step; each count rounded up. The scheduler checks a
 // mix against max_batching_steps by it before it runs a step, and a measured-runs reader each run it is given.
 [[nodiscard]] constexpr std::uint64_t fewest_batching_steps(std::uint64_t requests, std::uint64_t generate,
-                                                            std::uint64_t per_prefill, std::uint64_t concurrency) noexcept {
-  return detail::ceil_div(requests, per_prefill) + detail::ceil_div(requests * (generate - 1), concurrency);
+                                                            std::uint64_t per_prefill, std::uint64_t concurrency) {
+  expects(generate >= 1 && per_prefill >= 1 && concurrency >= 1,
+          "hml: the fewest steps need generate, prompts a prefill and concurrency >= 1");
+  std::uint64_t decoded = 0;  // the tokens past each request's first
+  expects(!__builtin_mul_overflow(requests, generate - 1, &decoded), "hml: requests x generate tokens are too many to count");
+  return detail::ceil_div(requests, per_prefill) + detail::ceil_div(decoded, concurrency);
 }
 
 [[nodiscard]] constexpr continuous_batching_result continuous_batching(const transformer& t,

@@ -32,20 +32,30 @@ export namespace hml {
 
 // --- Cycles and seconds, through a stated clock ---------------------------------------------------------
 
+// Each takes a finite figure and a clock of 1 MHz to 100 GHz, the ECM model's (an infinite clock made
+// infinite cycles, a NaN one no number).
+namespace detail {
+constexpr double converted(double figure, frequency clock, double result, const char* message) {
+  expects(figure - figure == 0 && clock >= least_clock && clock <= most_clock && result - result == 0, message);
+  return result;
+}
+}  // namespace detail
+
 [[nodiscard]] constexpr cycles to_cycles(duration t, frequency clock) {
-  expects(clock.value() > 0, "hml: converting to cycles needs a clock > 0");
-  return t.value() * clock.value() * cycle;
+  return detail::converted(t.value(), clock, t.value() * clock.value(),
+                           "hml: converting to cycles needs a finite time and a clock from 1 MHz to 100 GHz") * cycle;
 }
 [[nodiscard]] constexpr duration to_duration(cycles c, frequency clock) {
-  expects(clock.value() > 0, "hml: converting cycles to time needs a clock > 0");
-  return c.value() / clock.value() * second;
+  return detail::converted(c.value(), clock, c.value() / clock.value(),
+                           "hml: converting cycles to time needs finite cycles and a clock from 1 MHz to 100 GHz") * second;
 }
 [[nodiscard]] constexpr bytes_per_cycle per_cycle(data_rate rate, frequency clock) {
-  expects(clock.value() > 0, "hml: bytes per cycle needs a clock > 0");
-  return rate.value() / clock.value() * byte_per_cycle;
+  return detail::converted(rate.value(), clock, rate.value() / clock.value(),
+                           "hml: bytes per cycle needs a finite rate and a clock from 1 MHz to 100 GHz") * byte_per_cycle;
 }
-[[nodiscard]] constexpr data_rate per_second(bytes_per_cycle rate, frequency clock) noexcept {
-  return rate.value() * clock.value() * byte_per_second;
+[[nodiscard]] constexpr data_rate per_second(bytes_per_cycle rate, frequency clock) {
+  return detail::converted(rate.value(), clock, rate.value() * clock.value(),
+                           "hml: bytes per second needs a finite rate and a clock from 1 MHz to 100 GHz") * byte_per_second;
 }
 
 // --- In-core time -----------------------------------------------------------------------------------------
@@ -312,6 +322,7 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 // Iterations per second at `per_cacheline` cycles per cache line of work (a level's prediction, a chip's
 // time) at the machine's clock.
 [[nodiscard]] constexpr double iterations_per_second(const ecm_result& r, cycles per_cacheline, frequency clock) {
+  expects(per_cacheline.value() > 0, "hml: a rate needs cycles per cache line > 0 (an ECM result's, not a default one)");
   return r.iterations_per_cacheline / to_duration(per_cacheline, clock).value();
 }
 
@@ -322,7 +333,9 @@ constexpr cycles compose(const in_core_time& core, const fixed_list<transfer_ter
 
 // FLOP/s on `n` cores at the machine's clock.
 [[nodiscard]] constexpr compute_rate performance(const ecm_result& r, unsigned n, frequency clock) {
-  return r.flop_per_cacheline * flop / to_duration(chip_time(r, n), clock);
+  const cycles per_cacheline = chip_time(r, n);
+  expects(per_cacheline.value() > 0, "hml: a rate needs cycles per cache line > 0 (an ECM result's, not a default one)");
+  return r.flop_per_cacheline * flop / to_duration(per_cacheline, clock);
 }
 
 // --- The roofline of the same kernel ------------------------------------------------------------------------

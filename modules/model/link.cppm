@@ -69,7 +69,11 @@ struct link {
 };
 
 constexpr void validate_link_bandwidth(per_direction b) {
-  expects(isfinite(b.rate) && b.rate.value() > 0, "hml: link bandwidth must be finite and > 0; give a rate such as 450GB/s");
+  const double rate = b.rate.value();
+  // Normal, as a memory's bandwidth: a gigabyte's time at a subnormal rate overflows to inf.
+  expects(rate >= smallest_normal && rate <= largest_finite,
+          rate > 0 && rate < smallest_normal ? "hml: link bandwidth must be at least 2.2e-308 B/s (a normal double)"
+                                             : "hml: link bandwidth must be finite and > 0; give a rate such as 450GB/s");
 }
 constexpr void validate_link_latency(duration t) {
   expects(isfinite(t) && t.value() >= 0, "hml: link latency must be finite and >= 0");
@@ -143,7 +147,9 @@ export namespace hml {
 [[nodiscard]] constexpr duration link_time(const link& l, data_size bytes) {
   validate(l);
   expects(isfinite(bytes) && bytes.value() >= 0, "hml: bytes over a link must be finite and >= 0");
-  return detail::link_time_unchecked(l, bytes);
+  const duration t = detail::link_time_unchecked(l, bytes);
+  expects(t.value() <= largest_finite, "hml: the link time overflows a double: too many bytes for the link's rate");
+  return t;
 }
 
 }  // namespace hml

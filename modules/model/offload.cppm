@@ -237,6 +237,10 @@ export namespace hml {
       detail::longest(detail::both_ways_through(l, path.host_memory, runs * job.in, runs * job.out),
                       runs * compute_time(device_core, job.work.flops));
 
+  // Each run's time is checked; their sum over 10^14 runs of a 10^308-FLOP kernel is not, and would be inf.
+  for (const duration t : {host_time, device_time, serial, pipelined, zero_copy}) {
+    expects(t.value() <= largest_finite, "hml: an offload time overflows a double: too much work or too many bytes for the runs");
+  }
   std::string_view best = "serial";
   duration best_time = serial;
   if (pipelined < best_time) {

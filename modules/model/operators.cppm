@@ -20,7 +20,8 @@ using namespace std::string_view_literals;
 export namespace hml::detail {
 
 // a / b rounded up (b > 0): the shards, tiles, waves, attention blocks and cache blocks a count fills.
-constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return (a + b - 1) / b; }
+// Written so that no a wraps (a + b - 1 did, from 2^64 - b + 1).
+constexpr std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) noexcept { return a / b + (a % b != 0 ? 1 : 0); }
 
 }  // namespace hml::detail
 

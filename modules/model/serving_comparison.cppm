@@ -63,13 +63,20 @@ constexpr void validate_measured_figure(double measured) {
 // throughput too high), -0.25 one 25 % below.
 [[nodiscard]] constexpr double relative_error(double predicted, double measured) {
   validate_measured_figure(measured);
-  return predicted / measured - 1;
+  expects(predicted >= 0 && predicted <= std::numeric_limits<double>::max(), "hml: a predicted figure must be finite and >= 0");
+  const double error = predicted / measured - 1;
+  expects(error <= std::numeric_limits<double>::max(), "hml: the relative error overflows a double: the measured figure is far too small");
+  return error;
 }
 
 // The mean of |error| over a set of relative errors (MAPE, as a share: 0.25 is 25 %); 0 for none.
-[[nodiscard]] constexpr double mean_absolute_error(std::span<const double> errors) noexcept {
+[[nodiscard]] constexpr double mean_absolute_error(std::span<const double> errors) {
   double sum = 0;
-  for (const double e : errors) sum += e < 0 ? -e : e;
+  for (const double e : errors) {
+    expects(e - e == 0, "hml: a relative error must be finite (relative_error's)");
+    sum += e < 0 ? -e : e;
+  }
+  expects(sum <= std::numeric_limits<double>::max(), "hml: the errors' sum overflows a double");
   return errors.empty() ? 0.0 : sum / static_cast<double>(errors.size());
 }
 

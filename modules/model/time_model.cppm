@@ -34,6 +34,10 @@ struct time_options {
 constexpr void validate_balance_tolerance(double tolerance) {
   expects(tolerance >= 0.0 && tolerance < 1.0, "hml: balance tolerance must be within [0, 1)");
 }
+constexpr void validate(const time_options& o) {
+  expects(o.overlap_policy == overlap::none || o.overlap_policy == overlap::full, "hml: the overlap policy is none or full");
+  validate_balance_tolerance(o.balance_tolerance);
+}
 
 }  // namespace hml
 
@@ -82,13 +86,14 @@ template <memory_model Memory>
   validate(k);
   detail::validate_memory(memory);
   validate(core);
-  validate_balance_tolerance(options.balance_tolerance);
+  validate(options);
   const duration memory_time = detail::transfer_time_unchecked(memory, k.bytes, k.pattern);
   const duration compute_time = detail::compute_time_unchecked(core, k.flops);
   validate_memory_time(memory_time);
   validate_compute_time(compute_time);
-  return {memory_time, compute_time, combine(memory_time, compute_time, options.overlap_policy),
-          detail::classify_unchecked(memory_time, compute_time, options.balance_tolerance)};
+  const duration total = combine(memory_time, compute_time, options.overlap_policy);
+  expects(total.value() <= largest_finite, "hml: the total time overflows a double: the memory and compute times add past 1.8e308 s");
+  return {memory_time, compute_time, total, detail::classify_unchecked(memory_time, compute_time, options.balance_tolerance)};
 }
 
 }  // namespace hml

@@ -31,8 +31,9 @@ struct memory_use {
 
 // The token slots a sequence of `context` tokens holds in the KV cache: its tokens, rounded up to whole blocks
 // where the cache is paged (17 tokens in blocks of 16 take 32 slots).
-[[nodiscard]] constexpr std::uint64_t kv_slots(std::uint64_t context, const memory_policy& p) noexcept {
+[[nodiscard]] constexpr std::uint64_t kv_slots(std::uint64_t context, const memory_policy& p) {
   const std::uint64_t block = p.kv_block_tokens;
+  expects(context < std::uint64_t{1} << 62, "hml: a context must stay below 2^62 tokens to count");
   return block == 0 ? context : detail::ceil_div(context, block) * block;
 }
 

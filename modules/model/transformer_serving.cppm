@@ -36,9 +36,11 @@ struct serving_figures {
 
 [[nodiscard]] constexpr serving_figures serving(const generation_analysis& r, const generation& g) {
   expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
+  std::uint64_t produced = 0;
+  expects(!__builtin_mul_overflow(g.batch, g.generate, &produced), "hml: batch x generate tokens are too many to count");
   serving_figures s{.time_to_first_token = r.prefill, .end_to_end = r.total};
   if (g.generate > 1) s.time_per_output_token = per_token(r.decode, tokens{g.generate - 1});
-  s.output_throughput = throughput(r.total, tokens{g.batch * g.generate});
+  s.output_throughput = throughput(r.total, tokens{produced});
   return s;
 }
 
@@ -90,9 +92,13 @@ constexpr void validate_chunking(std::uint64_t prompt, std::uint64_t chunk) {
 // to the first it rejects plus one of its own. With each drafted token accepted with probability
 // `acceptance` (alpha) independently, a step yields (1 - alpha^(gamma + 1)) / (1 - alpha) tokens on
 // average (gamma + 1 where every token is accepted): the paper's Theorem 3.8.
+// The most tokens a draft proposes a step: each is a decode step of the draft, and past a few the gain has
+// gone at any acceptance short of 1 (0.9^65 < 0.001). The bound keeps every loop over them short.
+inline constexpr unsigned max_lookahead = 64;
+
 [[nodiscard]] constexpr double expected_tokens_per_step(double acceptance, unsigned lookahead) {
   expects(acceptance >= 0 && acceptance <= 1, "hml: the acceptance rate is within [0, 1]");
-  expects(lookahead >= 1, "hml: speculative decoding drafts at least one token a step");
+  expects(lookahead >= 1 && lookahead <= max_lookahead, "hml: speculative decoding drafts 1 to 64 tokens a step");
   double power = 1;  // alpha^(gamma + 1)
   for (unsigned k = 0; k <= lookahead; ++k) power *= acceptance;
   return acceptance == 1 ? lookahead + 1.0 : (1 - power) / (1 - acceptance);
@@ -111,7 +117,11 @@ struct speculative_step {
 
   [[nodiscard]] constexpr step_time total() const noexcept { return {draft.value + verify.value}; }
   // How much faster than plain decode (below 1: slower).
-  [[nodiscard]] constexpr double speedup() const { return plain.value / per_output_token.value; }
+  [[nodiscard]] constexpr double speedup() const {
+    expects(per_output_token.value.value() > 0 && plain.value.value() <= largest_finite,
+            "hml: a speed-up needs a speculative step's times (speculative_decoding's), not zeros");
+    return plain.value / per_output_token.value;
+  }
 };
 
 [[nodiscard]] constexpr speculative_step speculative_decoding(const transformer& target, const transformer& draft,
@@ -172,8 +182,8 @@ private:
 [[nodiscard]] constexpr decode_ridge ridge_batch(const transformer& t, std::uint64_t context, const machine_description& m,
                                                  inference_options o = {}) {
   o.estimate = estimate::bound;
+  validate(t, o);  // before the experts are divided by the active ones
   if (o.pipeline.stages > 1) {
-    validate(t, o);
     const auto micro_batches = static_cast<double>(micro_batches_asked(o.pipeline));
     o.pipeline = {};
     const decode_ridge each = ridge_batch(t, context, m, o);

@@ -53,9 +53,12 @@ struct token_rate {
 
 [[nodiscard]] constexpr time_per_token per_token(step_time t, tokens produced) {
   expects(produced.count > 0, "hml: a step produces at least one token");
+  expects(t.value.value() >= 0 && t.value.value() <= largest_finite, "hml: a step's time must be finite and >= 0");
   return {t.value / static_cast<double>(produced.count)};
 }
-[[nodiscard]] constexpr token_rate throughput(step_time t, tokens produced) noexcept {
+[[nodiscard]] constexpr token_rate throughput(step_time t, tokens produced) {
+  expects(t.value.value() > 0 && t.value.value() <= largest_finite,
+          "hml: a throughput needs a time that is finite and > 0 (a step's, or a run's)");
   return {static_cast<double>(produced.count) / t.value.value()};
 }
 
@@ -83,13 +86,17 @@ inline constexpr std::uint64_t split_depth = 1024;
 // projection of Llama 3 8B (K = 14336) on an H100's 132 SMs, 32 tiles in 4 slices, 132 / 128. Not a matrix
 // product, or no SM count: 1. time_on takes it for products on tensor units only (a CPU's vector GEMMs are
 // not tiled so).
-[[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) noexcept {
+[[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) {
   if (g.count == 0 || g.rows == 0 || g.columns == 0 || sms == 0) return 1.0;
+  std::uint64_t outputs = 0;
+  expects(!__builtin_mul_overflow(g.count, g.rows, &outputs) && !__builtin_mul_overflow(outputs, g.columns, &outputs) &&
+              outputs < std::uint64_t{1} << 62,
+          "hml: a GEMM's outputs (count x rows x columns) must stay below 2^62 to count");
   using detail::ceil_div;
   const auto tile = [](std::uint64_t n, std::uint64_t most) { return n >= most ? most : ceil_div(n, tile_step) * tile_step; };
   const std::uint64_t rows = tile(g.rows, tile_rows);
   const std::uint64_t columns = tile(g.columns, tile_columns);
-  // Whole tiles: no more than the outputs, which validate_counts keeps below 2^62.
+  // Whole tiles: no more than the outputs, below 2^62.
   const std::uint64_t tiles = g.count * ceil_div(g.rows, rows) * ceil_div(g.columns, columns);
   const std::uint64_t slices = tiles < sms ? std::max<std::uint64_t>(1, std::min(g.depth / split_depth, sms / tiles)) : 1;
   const double slice_share =

@@ -55,6 +55,7 @@ constexpr void validate_outstanding(double requests) {
 }
 
 constexpr void validate(const access_pattern& p) {
+  expects(p.order == access_order::sequential || p.order == access_order::random, "hml: an access order is sequential or random");
   validate_element_size(p.element);
   validate_line_size(p.line);
   validate_outstanding(p.outstanding);

@@ -252,7 +252,7 @@ std::vector<host_machine::working_set_range> host_machine::sample_ranges(std::sp
 
 port_model host_machine::ports(data_rate l1_triad, data_rate l1_store) const {
   port_model p;
-  if (const std::size_t width = vector_bytes(isa); width > 0 && threads > 0 && clock.value() > 0) {
+  if (const std::size_t width = vector_bytes(isa); width > 0 && threads > 0 && clock >= least_clock && clock <= most_clock) {
     // Vector accesses per cycle on one core.
     const auto per_core_cycle = [&](data_rate all_threads) {
       return per_cycle(all_threads / static_cast<double>(threads), clock).value() / static_cast<double>(width);

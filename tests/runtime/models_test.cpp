@@ -238,3 +238,86 @@ TEST(Models, OverlapPolicies) {
 }
 
 }  // namespace
+
+// The forty-eighth trial called the library's functions with hostile values: a lookahead of 2^32 - 1 looped
+// forever (and at -O1 returned 1), three divisions by zero, and ten functions returned inf or NaN from
+// finite or default inputs. Each is now an error naming its cause; the right answers are unchanged.
+TEST(Models, AFortyEighthTrialsHostileValuesAreRefused) {
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::expected_tokens_per_step(0.5, 4294967295U); }),
+            "hml: speculative decoding drafts 1 to 64 tokens a step");
+  EXPECT_NEAR(hml::expected_tokens_per_step(0.5, hml::max_lookahead), 2, 1e-12);
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::speculative_step{}.speedup(); }),
+            "hml: a speed-up needs a speculative step's times (speculative_decoding's), not zeros");
+
+  hml::transformer no_active = hml::models::llama_3_8b;
+  no_active.experts = 8;
+  no_active.active_experts = 0;  // divided by before the model was checked
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::ridge_batch(no_active, 1024, hml::devices::h100_sxm); }),
+            "hml: a mixture of experts needs 1 <= active experts <= experts");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::tiling_factor({std::uint64_t{1} << 63, 256, 1, 4096}, 132); }),
+            "hml: a GEMM's outputs (count x rows x columns) must stay below 2^62 to count");
+  EXPECT_EQ(hml::tiling_factor({1, 1024, 1024, 1024}, 108), 1.6875);  // the comment's example
+  for (const auto& [generate, per_prefill] : {std::pair<std::uint64_t, std::uint64_t>{1, 0}, {0, 1}})
+    EXPECT_EQ(invalid_argument_message([&] { (void)hml::fewest_batching_steps(1, generate, per_prefill, 1); }),
+              "hml: the fewest steps need generate, prompts a prefill and concurrency >= 1");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::kv_slots(~std::uint64_t{0}, {.kv_block_tokens = 16}); }),
+            "hml: a context must stay below 2^62 tokens to count");
+  EXPECT_EQ(hml::kv_slots(17, {.kv_block_tokens = 16}), 32U);
+
+  const hml::kernel huge{"huge", 1e308 * hml::flop, 1e308 * hml::byte};
+  const hml::memory one_byte_a_second{0 * hml::second, 1 * hml::byte_per_second};
+  const hml::compute_core one_flop_a_second{1 * hml::flop_per_second};
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::run(huge, one_byte_a_second, one_flop_a_second); }),
+            "hml: the total time overflows a double: the memory and compute times add past 1.8e308 s");
+  EXPECT_EQ(hml::run(huge, one_byte_a_second, one_flop_a_second, {.overlap_policy = hml::overlap::full}).total, 1e308 * hml::second);
+  EXPECT_EQ(invalid_argument_message([&] {
+              (void)hml::run(huge, one_byte_a_second, one_flop_a_second, {.overlap_policy = static_cast<hml::overlap>(7)});
+            }),
+            "hml: the overlap policy is none or full");
+  EXPECT_EQ(invalid_argument_message([] {
+              (void)hml::traffic(1_GiB, hml::access_pattern{.order = static_cast<hml::access_order>(5)});
+            }),
+            "hml: an access order is sequential or random");
+
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::link_time(hml::link{{5e-324 * hml::byte_per_second}}, 1 * hml::gigabyte); }),
+            "hml: link bandwidth must be at least 2.2e-308 B/s (a normal double)");
+  EXPECT_EQ(invalid_argument_message([] {
+              (void)hml::link_time(hml::link{{1 * hml::byte_per_second}, 1e308 * hml::second}, 1e308 * hml::byte);
+            }),
+            "hml: the link time overflows a double: too many bytes for the link's rate");
+  const hml::offload_job many_huge_runs{hml::kernel{"big", 1e308 * hml::flop, 1_GB}, 1_GB, 1_GB, 1e14};
+  EXPECT_EQ(invalid_argument_message([&] {
+              (void)hml::plan_offload(many_huge_runs, hml::devices::epyc_9654, hml::devices::h100_sxm,
+                                      hml::link{hml::pcie(5, 16), 1_us}, hml::precision::fp64);
+            }),
+            "hml: an offload time overflows a double: too much work or too many bytes for the runs");
+
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::throughput(hml::step_time{}, hml::tokens{5}); }),
+            "hml: a throughput needs a time that is finite and > 0 (a step's, or a run's)");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::serving(hml::generation_analysis{}, {1, 1, 1}); }),
+            "hml: a throughput needs a time that is finite and > 0 (a step's, or a run's)");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::serving(hml::generation_analysis{}, {std::uint64_t{1} << 63, 1, 2}); }),
+            "hml: batch x generate tokens are too many to count");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::per_token(hml::step_time{nan * hml::second}, hml::tokens{1}); }),
+            "hml: a step's time must be finite and >= 0");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::relative_error(nan, 1); }), "hml: a predicted figure must be finite and >= 0");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::relative_error(1e308, 1e-300); }),
+            "hml: the relative error overflows a double: the measured figure is far too small");
+  EXPECT_EQ(hml::relative_error(1.25, 1), 0.25);
+  const double errors[] = {nan, 0.1};
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::mean_absolute_error(errors); }),
+            "hml: a relative error must be finite (relative_error's)");
+
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::to_cycles(nan * hml::second, 1_GHz); }),
+            "hml: converting to cycles needs a finite time and a clock from 1 MHz to 100 GHz");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::to_cycles(1 * hml::second, inf * hml::hertz); }),
+            "hml: converting to cycles needs a finite time and a clock from 1 MHz to 100 GHz");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::per_second(1 * hml::byte_per_cycle, nan * hml::hertz); }),
+            "hml: bytes per second needs a finite rate and a clock from 1 MHz to 100 GHz");
+  EXPECT_EQ(hml::per_second(32 * hml::byte_per_cycle, 2_GHz), 64_GBps);
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::performance(hml::ecm_result{}, 1, 1_GHz); }),
+            "hml: a rate needs cycles per cache line > 0 (an ECM result's, not a default one)");
+  EXPECT_EQ(invalid_argument_message([] { (void)hml::iterations_per_second(hml::ecm_result{}, 1U, 1_GHz); }),
+            "hml: a rate needs cycles per cache line > 0 (an ECM result's, not a default one)");
+}
