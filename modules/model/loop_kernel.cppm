@@ -65,7 +65,7 @@ struct flop_counts {
   [[nodiscard]] constexpr unsigned total() const noexcept { return add + mul + 2 * fma + div; }
 };
 
-struct loop_kernel {
+struct [[gsl::Pointer]] loop_kernel {  // its names view text it does not own
   std::string_view name{};
   std::size_t dimensions = 1;
   index_vector extents{};  // iterations per loop, outermost first

@@ -205,7 +205,8 @@ inline constexpr std::size_t max_compute_ceilings = 20;
 // its levels' bandwidths and its ceilings; tiers take its levels' capacities; the ECM model also its
 // clock, cache line, the levels' per-cycle paths, main memory's stream mixes, ports, write-allocate and
 // layer-condition share; the transformer model its ceilings per precision and its main memory.
-struct machine_description {
+// Its names view text it does not own (gsl::Pointer: clang warns where a copy outlives a file it came from).
+struct [[gsl::Pointer]] machine_description {
   std::string_view id{};    // short name: "h100_sxm"
   std::string_view name{};  // "NVIDIA H100 SXM5 80GB"
   fixed_list<level_description, max_memory_levels> memory{};  // fastest first; the last is main memory

@@ -89,7 +89,7 @@ export namespace hml {
   return detail::traffic_unchecked(useful, p);
 }
 
-struct kernel {
+struct [[gsl::Pointer]] kernel {  // its name views text it does not own
   std::string_view name;
   work flops;
   data_size bytes;  // bytes the kernel needs from memory

@@ -38,7 +38,7 @@ public:
 
 // A device read from a file, and the text its figures view (names, source keys, notes): it owns them, so
 // the device lives as long as this object. It moves, and does not copy.
-class loaded_device {
+class [[gsl::Owner]] loaded_device {
 public:
   struct storage;  // the text and the description, at a stable address
 

@@ -23,7 +23,7 @@ public:
 };
 
 // A machine read from a file, and the text its names view: it owns them. It moves, and does not copy.
-class loaded_cpu {
+class [[gsl::Owner]] loaded_cpu {
 public:
   struct storage;
   explicit loaded_cpu(std::unique_ptr<storage> state);
@@ -38,7 +38,7 @@ private:
 };
 
 // A loop kernel read from a file, owning its names.
-class loaded_kernel {
+class [[gsl::Owner]] loaded_kernel {
 public:
   struct storage;
   explicit loaded_kernel(std::unique_ptr<storage> state);

@@ -35,14 +35,15 @@ import :csv;  // detail::find_first_of_bytes
 
 export namespace hml {
 
-// One operation of the list; `as_kernel()` views `name`, so the record must outlive the kernel.
-struct kernel_record {
+// One operation of the list; `as_kernel()` views `name`, so the record must outlive the kernel (clang warns
+// where a temporary record's does not).
+struct [[gsl::Owner]] kernel_record {
   std::string name;
   work flops;
   data_size bytes;
   std::size_t line = 0;  // 1-based line of the CSV text where the record starts
 
-  [[nodiscard]] kernel as_kernel() const noexcept { return {name, flops, bytes}; }
+  [[nodiscard]] kernel as_kernel() const noexcept [[clang::lifetimebound]] { return {name, flops, bytes}; }
 };
 
 // A malformed kernels CSV; what() is "line N: <what is wrong>".

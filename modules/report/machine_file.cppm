@@ -48,8 +48,9 @@ public:
 enum class file_syntax { yaml, json };
 
 // What a machine file holds, and the text its descriptions view (names, notes, source keys): it owns them,
-// so they live as long as this object. It moves, and does not copy.
-class machine_file {
+// so they live as long as this object. It moves, and does not copy. Its descriptions are gsl::Pointers of it:
+// clang warns where one is kept, by reference or as a copy, past a temporary file.
+class [[gsl::Owner]] machine_file {
 public:
   struct storage;  // the text and the descriptions, at stable addresses
 
