@@ -350,26 +350,44 @@ duration time_parallel(const std::function<void(unsigned, unsigned)>& prepare,
       failed = true;
     }
   };
+  const auto start_worker = [&](std::vector<std::jthread>& workers, unsigned t) {
+    workers.emplace_back([&, t] {
+      if (!cpus.empty()) pin_this_thread(cpus[t % cpus.size()]);  // before it touches its data
+      const auto round = [&] {
+        guarded([&] {
+          for (std::uint64_t p = 0; p < passes; ++p) pass(t, threads);
+        });
+        sync.arrive_and_wait();
+      };
+      guarded([&] { prepare(t, threads); });
+      sync.arrive_and_wait();
+      while (current == stage::calibrating) round();
+      for (unsigned r = 0; r < options.repetitions; ++r) {
+        sync.arrive_and_wait();  // the repetition starts
+        round();
+      }
+    });
+  };
   {
     std::vector<std::jthread> workers;
     workers.reserve(threads);
     for (unsigned t = 0; t < threads; ++t) {
-      workers.emplace_back([&, t] {
-        if (!cpus.empty()) pin_this_thread(cpus[t % cpus.size()]);  // before it touches its data
-        const auto round = [&] {
-          guarded([&] {
-            for (std::uint64_t p = 0; p < passes; ++p) pass(t, threads);
-          });
-          sync.arrive_and_wait();
-        };
-        guarded([&] { prepare(t, threads); });
-        sync.arrive_and_wait();
-        while (current == stage::calibrating) round();
-        for (unsigned r = 0; r < options.repetitions; ++r) {
-          sync.arrive_and_wait();  // the repetition starts
-          round();
+      try {
+        start_worker(workers, t);
+      } catch (const std::system_error& e) {  // a limit on processes or memory: the threads started wait for it
+        {
+          const std::lock_guard lock{error_mutex};
+          if (!error) {
+            error = std::make_exception_ptr(std::runtime_error(
+                "hml: cannot start measuring thread " + std::to_string(t + 1) + " of " + std::to_string(threads) + ": " +
+                e.code().message() + "; give fewer threads, or raise the limit on processes or memory"));
+          }
+          failed = true;
         }
-      });
+        // Each thread that did not start leaves the barrier, so the ones that did pass every phase, idle.
+        for (unsigned missing = t; missing < threads; ++missing) sync.arrive_and_drop();
+        break;
+      }
     }
   }  // joined
   if (error) std::rethrow_exception(error);

@@ -8,7 +8,12 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 import hml;
 import hml.probe;
@@ -183,6 +188,35 @@ TEST(TimeParallel, AFailingThreadIsReportedNotACrash) {
   };
   EXPECT_THROW((void)hml::time_parallel(fail_on_last, [](unsigned, unsigned) {}, tiny), std::runtime_error);
   EXPECT_THROW((void)hml::time_parallel([](unsigned, unsigned) {}, fail_on_last, tiny), std::runtime_error);
+}
+
+// The forty-seventh trial: where a thread could not start (a limit on processes), the started ones waited for
+// it at the first barrier and the probe never ended. In a child that may run one process of its user (root
+// is exempt from the limit, so the child becomes nobody), two threads: one line of error, at once.
+TEST(TimeParallel, AThreadThatCannotStartIsAnErrorNotAHang) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root, to run the child as another user under RLIMIT_NPROC";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::alarm(20);  // a hang ends the child by SIGALRM, which the parent reports
+    const rlimit one{1, 1};
+    if (::setgid(65534) != 0 || ::setuid(65534) != 0 || ::setrlimit(RLIMIT_NPROC, &one) != 0) ::_exit(3);
+    try {
+      (void)hml::time_parallel([](unsigned, unsigned) {}, [](unsigned, unsigned) {}, {.threads = 2, .min_time = 1_ms});
+    } catch (const std::runtime_error& e) {
+      const std::string_view said = e.what();
+      ::_exit(said.starts_with("hml: cannot start measuring thread 1 of 2: ") &&
+                      said.ends_with("; give fewer threads, or raise the limit on processes or memory")
+                  ? 0
+                  : 4);
+    }
+    ::_exit(5);  // it ran: the limit did not hold
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "the child ended by signal " << WTERMSIG(status) << " (14: it hung)";
+  if (WEXITSTATUS(status) == 5) GTEST_SKIP() << "threads started past RLIMIT_NPROC here";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "3: could not become nobody; 4: another message";
 }
 
 TEST(MeasureBandwidth, CountsBytesLikeLikwidBench) {
