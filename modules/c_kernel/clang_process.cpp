@@ -4,6 +4,7 @@ module;
 #include <array>
 #include <cerrno>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string>
@@ -62,6 +63,13 @@ clang_exit run_clang(const clang_process& process) {
   std::vector<char*> argv;
   for (const std::string& a : process.arguments) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  // An environment of its own: the user's could change the compile without a word (CCC_OVERRIDE_OPTIONS
+  // took -O3 to -O0, CPATH adds headers). TMPDIR is kept for clang's temporary files.
+  std::vector<std::string> environment{"PATH=/usr/bin:/bin", "LC_ALL=C"};
+  if (const char* temporary = std::getenv("TMPDIR"); temporary != nullptr) environment.push_back(std::string{"TMPDIR="} + temporary);
+  std::vector<char*> envp;
+  for (std::string& variable : environment) envp.push_back(variable.data());
+  envp.push_back(nullptr);
   const int null = ::open("/dev/null", O_RDWR | O_CLOEXEC);
   if (null < 0) return {};
   const auto descriptor = [&](const unnamed_file* f) { return f != nullptr ? f->descriptor() : null; };
@@ -85,7 +93,7 @@ clang_exit run_clang(const clang_process& process) {
     ::setrlimit(RLIMIT_FSIZE, &file_size);
     ::setrlimit(RLIMIT_CPU, &cpu);
     ::setrlimit(RLIMIT_CORE, &no_core);
-    ::execv(argv[0], argv.data());
+    ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
   ::close(null);

@@ -1215,6 +1215,15 @@ TEST(EcmCli, KernelInCTakesTheCompiledLoopsInCoreTime) {
   const std::vector<hml::c_define> d{{"M", 1000}, {"N", 2000}};
   const hml::compiled_in_core x = hml::in_core_from_c(read_file(examples / "2d-5pt.c"), "2d-5pt.c", d, "sandybridge", 64);
   const auto shown = [](hml::cycles c) { return std::string{hml::format_number(hml::in(c, hml::cycle), hml::general(3)).view()}; };
+  // The user's environment does not reach the compile: CCC_OVERRIDE_OPTIONS took -O3 to -O0 without a word
+  // (the forty-seventh trial: 8 cy/CL became 22).
+  ::setenv("CCC_OVERRIDE_OPTIONS", "#+-O0", 1);
+  const hml::compiled_in_core overridden_by_environment =
+      hml::in_core_from_c(read_file(examples / "2d-5pt.c"), "2d-5pt.c", d, "sandybridge", 64);
+  ::unsetenv("CCC_OVERRIDE_OPTIONS");
+  EXPECT_TRUE(overridden_by_environment.time.overlapping == x.time.overlapping &&
+              overridden_by_environment.time.non_overlapping == x.time.non_overlapping)
+      << shown(overridden_by_environment.time.overlapping) << " || " << shown(overridden_by_environment.time.non_overlapping);
   EXPECT_NE(o.out.find("ECM {" + shown(x.time.overlapping) + " || " + shown(x.time.non_overlapping) + " | 10 | 6 | 12.6}"),
             std::string::npos)
       << o.out;
