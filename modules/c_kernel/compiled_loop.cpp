@@ -45,12 +45,15 @@ struct plugin_api {
 };
 
 plugin_api load_plugin() {
-  // The plugin this build made; the one installed beside this program (PREFIX/bin/hml finds PREFIX/lib/hml,
-  // wherever `cmake --install --prefix` put or a copy moved it); the one at the prefix configured.
+  // A program of this build takes the plugin this build made; any other (installed, or a copy) the one beside
+  // it (PREFIX/bin/hml finds PREFIX/lib/hml, wherever `cmake --install --prefix` put or a copy moved it),
+  // then the one at the prefix configured, and never a build tree's, a path anyone may make on another host.
   std::error_code error;
-  const std::string beside =
-      (std::filesystem::read_symlink("/proc/self/exe", error).parent_path().parent_path() / HML_LLVM_MCA_RELATIVE).string();
-  const std::array<const char*, 3> candidates{HML_LLVM_MCA_PLUGIN, beside.c_str(), HML_LLVM_MCA_INSTALLED};
+  const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", error);
+  const std::string beside = (program.parent_path().parent_path() / HML_LLVM_MCA_RELATIVE).string();
+  const bool of_this_build = program.string().starts_with(HML_BUILD_DIRECTORY "/");
+  std::vector<const char*> candidates{beside.c_str(), HML_LLVM_MCA_INSTALLED};
+  if (of_this_build) candidates.insert(candidates.begin(), HML_LLVM_MCA_PLUGIN);
   void* library = detail::open_library(candidates, "hml_mca_analyse",
                                        "the in-core time from the compiled loop needs hml's LLVM-MCA plugin (" + beside +
                                            " or " + HML_LLVM_MCA_INSTALLED + ") and libLLVM (Debian's llvm-19-dev; "
