@@ -266,7 +266,12 @@ class input_file {
   long long changed_ns_ = 0;  // write moves it, and no one can set it back as `touch -d` sets the modification time)
   std::FILE* copy_ = nullptr;  // the bytes read so far, where the input cannot be read again
   bool copying_ = false;
+  std::size_t copied_ = 0;
 };
+
+// The most of a stream kept to read it twice: the disk it goes to is bounded too (an endless stream filled
+// $TMPDIR until no space was left, the forty-seventh trial). A table of 10^6 kernels is some 100 MB of CSV.
+inline constexpr std::size_t max_kept_copy = std::size_t{1} << 30;
 
 // The error of a kernels reader, as an input_error naming the option and the file.
 [[noreturn]] void rethrow_kernels_error(const input_file& input, std::exception_ptr failure);

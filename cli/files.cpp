@@ -103,7 +103,8 @@ extern "C" void remove_temporary_and_end(int signal_number) {
 }  // namespace
 
 void remove_temporary_on_interrupt() {
-  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP}) {
+  // Every signal whose default ends the process and that a handler may catch (SIGKILL may not).
+  for (const int signal_number : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, SIGUSR2, SIGXCPU, SIGVTALRM, SIGPROF}) {
     // A signal ignored when hml started (SIGINT in a background job, SIGHUP under nohup) stays ignored.
     if (std::signal(signal_number, remove_temporary_and_end) == SIG_IGN) std::signal(signal_number, SIG_IGN);
   }
@@ -257,6 +258,8 @@ input_file::input_file(std::string_view option, const std::string& path)
   const auto cannot_read = [&](const std::string& reason) {
     return input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'") + ": " + reason);
   };
+  if (path == "-" && hml::held_as_closed(STDIN_FILENO)) throw input_error(option_ + ": standard input is closed (the shell closed it)");
+  if (hml::closed_standard_stream_named(path) == STDIN_FILENO) throw cannot_read("standard input is closed (the shell closed it)");
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
@@ -286,8 +289,16 @@ std::size_t input_file::read(std::span<char> buffer) {
     const ::ssize_t got = ::read(fd_, buffer.data(), buffer.size());
     if (got >= 0) {
       const auto n = static_cast<std::size_t>(got);
-      if (copying_ && n > 0 && std::fwrite(buffer.data(), 1, n, copy_) != n) {
-        throw input_error(option_ + ": cannot keep a copy of '" + path_ + "' to read it twice: " + std::strerror(errno));
+      if (copying_ && n > 0) {
+        const std::string kept = path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'";
+        copied_ += n;
+        if (copied_ > max_kept_copy) {
+          throw input_error(option_ + ": " + kept + " is longer than 1 GiB, the most of a stream kept to read it twice " +
+                            "(a text table measures its columns first); give a file, or --format csv, which streams");
+        }
+        if (std::fwrite(buffer.data(), 1, n, copy_) != n) {
+          throw input_error(option_ + ": cannot keep a copy of " + kept + " to read it twice: " + std::strerror(errno));
+        }
       }
       return n;
     }
@@ -318,17 +329,26 @@ hml::byte_source input_file::source() {
 }
 
 namespace {
-// A file without a name, in $TMPDIR where it is set, else /tmp (std::tmpfile's, which ignores TMPDIR).
+// A file without a name, in $TMPDIR where it is set, else /tmp (std::tmpfile ignores TMPDIR): unnamed where
+// the file system has such files, else named and unlinked at once; closed on exec either way.
 std::FILE* unnamed_copy() {
+  const char* given = std::getenv("TMPDIR");
+  const std::string directory = given != nullptr && *given != '\0' ? given : "/tmp";
+  int fd = -1;
 #ifdef O_TMPFILE
-  const char* directory = std::getenv("TMPDIR");
-  const int fd = ::open(directory != nullptr && *directory != '\0' ? directory : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0) {
-    if (std::FILE* file = ::fdopen(fd, "w+")) return file;
-    ::close(fd);
-  }
+  fd = ::open(directory.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 #endif
-  return std::tmpfile();
+  if (fd < 0) {
+    std::string name = directory + "/.hml-copy-XXXXXX";
+    fd = ::mkostemp(name.data(), O_CLOEXEC);
+    if (fd >= 0) ::unlink(name.c_str());
+  }
+  if (fd < 0) return nullptr;
+  if (std::FILE* file = ::fdopen(fd, "w+")) return file;
+  const int reason = errno;
+  ::close(fd);
+  errno = reason;
+  return nullptr;
 }
 }  // namespace
 

@@ -27,13 +27,11 @@ void hold_closed_standard_streams() {
     if (::fcntl(fd, F_GETFD) != -1 || errno != EBADF) continue;
     // open() takes the lowest free number, this one; standard error's holder takes writes (errors unseen).
     (void)::open("/dev/null", fd == STDOUT_FILENO ? O_RDONLY : O_WRONLY);
+    hml::hold_as_closed(fd);  // a path to it (/dev/stderr) is refused as closed, not the placeholder written
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  hold_closed_standard_streams();
+int run(int argc, char** argv) {
   CLI::App app{"hml: is this kernel limited by memory or by compute on this machine, and by how much?", "hml"};
   app.set_version_flag("--version", "hml " HML_VERSION);
   app.require_subcommand(1);
@@ -82,5 +80,17 @@ int main(int argc, char** argv) {
     return hml_cli::fail("not enough memory for this run");
   } catch (const std::exception& e) {  // input errors, library validation, unwritable files
     return hml_cli::fail(hml_cli::as_given(app, e.what(), argc, argv));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hold_closed_standard_streams();
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {  // in building the commands, before run's own handler; said without allocating
+    std::fputs("hml: error: not enough memory for this run\n", stderr);
+    return 2;
   }
 }

@@ -3,6 +3,7 @@
 // target; a reader never sees a half-written file, and a failure leaves nothing behind. The content may
 // come in pieces (atomic_file::write), so output of any size streams through a bounded buffer.
 module;
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstddef>
@@ -64,9 +65,70 @@ private:
   ::sigset_t before_{};
 };
 
+inline constexpr int no_descriptor = -1;
+inline constexpr int another_process = -2;
+
+// The descriptor N where `path`, or a link on the way to its file, is this process's /proc/PID/fd/N
+// (/dev/stdout leads to /proc/self/fd/1, /dev/fd to /proc/self/fd). Another process's (a script's
+// /proc/$$/fd/1) is taken as this one's standard output or error where it is the same file, as it is when
+// inherited; else another_process. no_descriptor where the path is none.
+inline int own_descriptor(std::filesystem::path path) {
+  namespace fs = std::filesystem;
+  const fs::path own = fs::path{"/proc"} / std::to_string(::getpid()) / "fd";
+  std::error_code error;
+  for (int hops = 0; hops < 40; ++hops) {
+    const fs::path directory = fs::weakly_canonical(fs::absolute(path, error).parent_path(), error);
+    const bool proc_fd = !error && directory.filename() == "fd" && directory.parent_path().parent_path() == "/proc";
+    const std::string name = path.filename().string();
+    int fd = -1;
+    const auto [end, failure] = std::from_chars(name.data(), name.data() + name.size(), fd);
+    if (proc_fd && failure == std::errc{} && end == name.data() + name.size()) {
+      if (directory == own) return fd;
+      struct stat target {};
+      struct stat mine {};
+      if (::stat(path.c_str(), &target) != 0) return another_process;
+      for (const int standard : {STDOUT_FILENO, STDERR_FILENO}) {
+        if (::fstat(standard, &mine) == 0 && mine.st_dev == target.st_dev && mine.st_ino == target.st_ino) return standard;
+      }
+      return another_process;
+    }
+    if (!fs::is_symlink(fs::symlink_status(path, error))) break;
+    const fs::path to = fs::read_symlink(path, error);
+    if (error) break;
+    path = to.is_absolute() ? to : path.parent_path() / to;
+  }
+  return no_descriptor;
+}
+
+// The standard streams (bits 0, 1, 2) the program found closed and holds with placeholders (hold_as_closed).
+inline std::atomic<unsigned> closed_standard_streams{0};
+
 }  // namespace hml::detail::file
 
 export namespace hml {
+
+// A standard stream (0, 1 or 2) the shell closed (`2>&-`), which the program holds with a placeholder so that
+// the next file it opens does not take the number (hml's main does): a path that names the stream
+// (/dev/stderr, /dev/fd/2, /proc/self/fd/2) is then refused as closed, where it reached the placeholder
+// (`-o /dev/stderr 2>&-` wrote into /dev/null with exit status 0).
+inline void hold_as_closed(int standard_stream) noexcept {
+  detail::file::closed_standard_streams |= 1U << static_cast<unsigned>(standard_stream);
+}
+
+[[nodiscard]] inline bool held_as_closed(int standard_stream) noexcept {
+  return standard_stream >= 0 && standard_stream <= 2 &&
+         (detail::file::closed_standard_streams & (1U << static_cast<unsigned>(standard_stream))) != 0;
+}
+
+// The standard stream a path names, where it is held as closed; else -1.
+[[nodiscard]] inline int closed_standard_stream_named(const std::filesystem::path& path) {
+  const int fd = detail::file::own_descriptor(path);
+  return held_as_closed(fd) ? fd : -1;
+}
+
+[[nodiscard]] constexpr std::string_view standard_stream_name(int fd) noexcept {
+  return fd == 0 ? "standard input" : fd == 1 ? "standard output" : "standard error";
+}
 
 // Thrown when an output file cannot be written; the message names the path and the reason.
 class file_write_error : public std::runtime_error {
@@ -150,8 +212,11 @@ public:
     target_ = written_path(path);
     status_ = fs::status(target_, error);
     if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory"};
-    if (const int own = own_descriptor(path); own != no_descriptor) {
-      if (own == another_process) {
+    if (const int closed = closed_standard_stream_named(path); closed >= 0) {
+      throw file_write_error{path, std::string{standard_stream_name(closed)} + " is closed (the shell closed it); give a file"};
+    }
+    if (const int own = detail::file::own_descriptor(path); own != detail::file::no_descriptor) {
+      if (own == detail::file::another_process) {
         throw file_write_error{path, "it is another process's descriptor (/proc/PID/fd), whose file a new one would "
                                      "replace under it; give -o - and redirect, or the file's own path"};
       }
@@ -172,10 +237,14 @@ public:
     directory_ = target_.has_parent_path() ? target_.parent_path() : fs::path{"."};
     const ::mode_t mode = fs::exists(status_) ? static_cast<::mode_t>(status_.permissions()) : 0666;
 #ifdef O_TMPFILE
-    fd_ = ::open(directory_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
-    if (fd_ >= 0) {
-      unnamed_ = true;
-      return;
+    // An unnamed file is linked in through /proc/self/fd: where no /proc is mounted (a container's choice), a
+    // named one from the start (every -o failed after the whole run, "No such file or directory").
+    if (::access("/proc/self/fd", X_OK) == 0) {
+      fd_ = ::open(directory_.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
+      if (fd_ >= 0) {
+        unnamed_ = true;
+        return;
+      }
     }
     // File systems without unnamed files say EOPNOTSUPP (or EISDIR on older kernels): a named one then.
 #endif
@@ -226,40 +295,6 @@ public:
   }
 
 private:
-  static constexpr int no_descriptor = -1;
-  static constexpr int another_process = -2;
-
-  // The descriptor N where `path`, or a link on the way to its file, is this process's /proc/PID/fd/N
-  // (/dev/stdout leads to /proc/self/fd/1, /dev/fd to /proc/self/fd). Another process's (a script's
-  // /proc/$$/fd/1) is taken as this one's standard output or error where it is the same file, as it is when
-  // inherited; else another_process. no_descriptor where the path is none.
-  static int own_descriptor(std::filesystem::path path) {
-    namespace fs = std::filesystem;
-    const fs::path own = fs::path{"/proc"} / std::to_string(::getpid()) / "fd";
-    std::error_code error;
-    for (int hops = 0; hops < 40; ++hops) {
-      const fs::path directory = fs::weakly_canonical(fs::absolute(path, error).parent_path(), error);
-      const bool proc_fd = !error && directory.filename() == "fd" && directory.parent_path().parent_path() == "/proc";
-      const std::string name = path.filename().string();
-      int fd = -1;
-      const auto [end, failure] = std::from_chars(name.data(), name.data() + name.size(), fd);
-      if (proc_fd && failure == std::errc{} && end == name.data() + name.size()) {
-        if (directory == own) return fd;
-        struct stat target {};
-        struct stat mine {};
-        if (::stat(path.c_str(), &target) != 0) return another_process;
-        for (const int standard : {STDOUT_FILENO, STDERR_FILENO}) {
-          if (::fstat(standard, &mine) == 0 && mine.st_dev == target.st_dev && mine.st_ino == target.st_ino) return standard;
-        }
-        return another_process;
-      }
-      if (!fs::is_symlink(fs::symlink_status(path, error))) break;
-      const fs::path to = fs::read_symlink(path, error);
-      if (error) break;
-      path = to.is_absolute() ? to : path.parent_path() / to;
-    }
-    return no_descriptor;
-  }
 
   // A short name of its own (the target's name plus a suffix could pass the file system's name limit),
   // random past the process id, which another container's hml, or a leftover's, may have had.

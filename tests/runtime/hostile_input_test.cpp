@@ -2070,3 +2070,41 @@ TEST(HostileInput, JsonWritesWholeNumbersAsIntegers) {
 }
 
 }  // namespace
+
+// The forty-seventh trial: the process's environment and resources.
+TEST(HostileInput, AFortySeventhTrialsEnvironmentIsHeld) {
+  const scratch_directory dir;
+  // Without /proc (a container may mount none), -o linked its unnamed file in through /proc/self/fd and
+  // failed after the whole run: a named temporary from the start, which every catchable ending signal
+  // removes (only SIGINT, SIGTERM and SIGHUP did). In a mount namespace of its own, where one can be made.
+  const std::string hml = shell_quoted(HML_CLI);
+  const std::string sweep = hml + " sweep --bandwidth 1Gbit/s:1Tbit/s:3162:log --ops-per-byte 0.25:16:3162 --format csv -o ";
+  std::string script = "mount -t tmpfs none /proc || exit 77; cd " + shell_quoted(dir.path.string()) + " || exit 1; ulimit -c 0; " +
+                       hml + " sweep --format csv -o whole.csv && [ -s whole.csv ] || exit 2; ";
+  // (SIGINT and SIGQUIT are ignored by a shell script's background job, so stay ignored.)
+  for (const std::string signal : {"TERM", "PIPE", "ALRM", "USR1", "USR2", "XCPU", "VTALRM", "PROF"}) {
+    // Sent once the named temporary exists: the run takes seconds past it, at any speed.
+    script += sweep + "killed.csv & pid=$!; while ! ls -a | grep -q '^\\.hml-'; do sleep 0.01; done; kill -" + signal +
+              " $pid; wait $pid; [ $? -gt 128 ] || exit 3; ";
+  }
+  script += "! ls -a | grep -q '^\\.hml-' && [ ! -e killed.csv ] || exit 4";
+  const int raw = std::system(("unshare -m sh -c " + shell_quoted(script) + " 2>/dev/null").c_str());
+  const int status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  if (status != 77 && status != 1 && !(status == 127 || status == 126)) {
+    EXPECT_EQ(status, 0) << "2: -o failed without /proc; 3: a run was not ended by its signal; 4: a temporary survived";
+  }
+  // A copied hml takes the plugin beside it, or the one installed, never a build tree's (a path anyone may
+  // make on another host; a copy opened this build's first).
+  if (!fs::exists(fs::path{HML_SOURCE_DIR}.root_path() / "usr/local/lib/hml/libhml_llvm_mca.so")) {
+    fs::create_directories(dir.path / "copy/bin");
+    fs::copy_file(HML_CLI, dir.path / "copy/bin/hml");
+    const std::string run = shell_quoted((dir.path / "copy/bin/hml").string()) + " ecm --machine snb_e5_2680 --kernel " +
+                            shell_quoted(std::string{HML_SOURCE_DIR} + "/examples/ecm/triad.c") + " -D N=1000 2>" +
+                            shell_quoted((dir.path / "err").string()) + " >/dev/null";
+    EXPECT_EQ(std::system(run.c_str()), 2 << 8);
+    const std::string err = read_file(dir.path / "err");
+    EXPECT_TRUE(err.starts_with("hml: error: --kernel: the in-core time from the compiled loop needs hml's LLVM-MCA plugin (" +
+                                (dir.path / "copy").string() + "/"))
+        << err;
+  }
+}

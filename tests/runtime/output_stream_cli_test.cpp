@@ -99,7 +99,14 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
   EXPECT_EQ(closed_out_err, "hml: error: cannot write to standard output: Bad file descriptor\n");
   const auto [closed_in, closed_in_err] = shell(hml + roofline + " <&-");
   EXPECT_EQ(closed_in, 2);
-  EXPECT_EQ(closed_in_err, "hml: error: --ops: cannot read standard input: Bad file descriptor\n");
+  EXPECT_EQ(closed_in_err, "hml: error: --ops: standard input is closed (the shell closed it)\n");
+  // A path to a closed stream is the stream, not its placeholder (the forty-seventh trial: `--ops /dev/stdin
+  // <&-` read an empty file, and `-o /dev/stderr 2>&-` wrote into /dev/null with exit status 0).
+  EXPECT_EQ(shell(hml + " roofline --machine h100_sxm --precision fp32 --ops /dev/stdin <&-").second,
+            "hml: error: --ops: cannot read '/dev/stdin': standard input is closed (the shell closed it)\n");
+  EXPECT_EQ(shell(hml + " sweep --format csv -o /dev/stdout >&-").second,
+            "hml: error: -o: cannot write '/dev/stdout': standard output is closed (the shell closed it); give a file\n");
+  EXPECT_EQ(std::system(("sh -c " + shell_quoted(hml + " sweep --format csv -o /dev/fd/2 2>&-")).c_str()), 2 << 8);
   for (const std::string request : {" --help", " --version", " roofline --help"}) {
     const auto [status, err] = shell(hml + request + " >&-");
     EXPECT_EQ(status, 2) << request;
