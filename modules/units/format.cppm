@@ -477,19 +477,21 @@ constexpr void format_fixed(Sink& out, const decomposed_double& value, int preci
   }
 }
 
+// The value times 10^shift10 is printed (see format_number_scaled_to): the same digits, the exponent moved,
+// but not a zero's.
 template <class Sink>
-constexpr void format_scientific(Sink& out, const decomposed_double& value, int precision) {
+constexpr void format_scientific(Sink& out, const decomposed_double& value, int precision, int shift10 = 0) {
   const significant_digits s = scientific_digits(value, precision + 1);
-  put_scientific(out, s.digits, precision + 1, s.exponent10);
+  put_scientific(out, s.digits, precision + 1, value.mantissa == 0 ? 0 : s.exponent10 + shift10);
 }
 
 // %g: P significant digits (0 means 1); the exponent X of the rounded value picks the style, f when
 // P > X >= -4, else e; trailing zeros of the fraction and a bare point are then removed.
 template <class Sink>
-constexpr void format_general(Sink& out, const decomposed_double& value, int precision) {
+constexpr void format_general(Sink& out, const decomposed_double& value, int precision, int shift10 = 0) {
   const int significant = precision == 0 ? 1 : precision;
   const significant_digits s = scientific_digits(value, significant);
-  const int x = s.exponent10;
+  const int x = value.mantissa == 0 ? 0 : s.exponent10 + shift10;
 
   int shown = significant;
   while (shown > 1 && s.digits[shown - 1] == 0) {
@@ -544,6 +546,33 @@ constexpr void format_number_to(Sink& out, double value, number_format spec) {
     detail::format_scientific(out, d, spec.precision);
   } else {
     detail::format_general(out, d, spec.precision);
+  }
+}
+
+// value x 10^shift10 as format_number_to writes it, rounding the exact product, for a number shown in a
+// decimally prefixed unit: 2.0335e-07 s divided by 1e-9 is 203.34999999999997 and printed "203.3" where the
+// double's own value, above 203.35 ns, rounds to "203.4" (and 2335 B in kB was "2.33" beside "2.34 us" for
+// 2.335e-06 s). Fixed notation keeps the product (it rounds at a place the shift would move).
+template <class Sink>
+  requires requires(Sink& s, char c) { s.push_back(c); }
+constexpr void format_number_scaled_to(Sink& out, double value, int shift10, number_format spec) {
+  if (spec.style == float_style::fixed || shift10 == 0) {  // value / the prefix's factor, 1e-9 or 1e3
+    double power = 1;  // 10^|shift10|, exact to 10^22
+    for (int i = 0; i < shift10; ++i) power *= 10;
+    for (int i = 0; i > shift10; --i) power *= 10;
+    return format_number_to(out, shift10 >= 0 ? value / (1 / power) : value / power, spec);
+  }
+  detail::check_format(spec);
+  const detail::decomposed_double d = detail::decompose(value);
+  if (d.negative) out.push_back('-');
+  if (d.not_a_number) {
+    detail::put(out, "nan");
+  } else if (d.infinite) {
+    detail::put(out, "inf");
+  } else if (spec.style == float_style::scientific) {
+    detail::format_scientific(out, d, spec.precision, shift10);
+  } else {
+    detail::format_general(out, d, spec.precision, shift10);
   }
 }
 

@@ -40,10 +40,19 @@ template <> inline constexpr unit_text unit_text_of<hertz_unit>           {"Hz",
 struct prefix {
   std::string_view symbol;
   double factor;
+  int exponent10 = 0;  // a decimal prefix's factor is 10^exponent10; a binary one's, a power of two, 0
 };
-inline constexpr prefix decimal_prefixes[] = {{"p", 1e-12}, {"n", 1e-9}, {"u", 1e-6}, {"m", 1e-3}, {"", 1.0},
-                                              {"k", 1e3},   {"M", 1e6},  {"G", 1e9},  {"T", 1e12}, {"P", 1e15},
-                                              {"E", 1e18}};
+inline constexpr prefix decimal_prefixes[] = {{"p", 1e-12, -12}, {"n", 1e-9, -9}, {"u", 1e-6, -6}, {"m", 1e-3, -3},
+                                              {"", 1.0, 0},      {"k", 1e3, 3},   {"M", 1e6, 6},   {"G", 1e9, 9},
+                                              {"T", 1e12, 12},   {"P", 1e15, 15}, {"E", 1e18, 18}};
+
+// The number of a value in a prefixed unit: a binary prefix divides exactly; a decimal one moves the decimal
+// exponent of the value's exact digits (format_number_scaled_to), where a division rounded first.
+template <class Sink>
+constexpr void format_in_prefix(Sink& out, double value, const prefix& p, number_format n) {
+  if (p.exponent10 == 0) return format_number_to(out, value / p.factor, n);
+  format_number_scaled_to(out, value, -p.exponent10, n);
+}
 inline constexpr prefix binary_prefixes[] = {{"", 1.0},           {"Ki", 0x1p10}, {"Mi", 0x1p20},
                                              {"Gi", 0x1p30},      {"Ti", 0x1p40}, {"Pi", 0x1p50}, {"Ei", 0x1p60}};
 
@@ -228,7 +237,11 @@ constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {
     const unit_symbol* symbol = find_unit_symbol(format.unit);
     expects(symbol != nullptr, "hml: the fixed unit is not in hml::unit_symbols");
     expects(symbol->measures == dimension_of<quantity<Unit>>, "hml: the fixed unit measures another dimension");
-    format_number_to(out, q.value() / symbol->scale(), format.number);
+    // Its binary part divides exactly, its decimal part moves the exponent (as a prefix's).
+    double binary_part = 1;
+    for (int i = 0; i < symbol->binary_exponent; ++i) binary_part *= 2;
+    for (int i = 0; i > symbol->binary_exponent; --i) binary_part /= 2;
+    format_number_scaled_to(out, q.value() / binary_part, -symbol->decimal_exponent, format.number);
     out.push_back(' ');
     for (char c : symbol->text) out.push_back(c);
     return;
@@ -255,7 +268,7 @@ constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {
   // exponent alone reads better ("1e+30 B").
   if (format.number.style != float_style::fixed && size / chosen.factor >= detail::carry_threshold(format.number))
     chosen = {"", 1.0};
-  format_number_to(out, value / chosen.factor, format.number);
+  detail::format_in_prefix(out, value, chosen, format.number);
   out.push_back(' ');
   const std::string_view prefix = chosen.symbol == "u" && format.micro_sign ? "\u00b5" : chosen.symbol;
   for (char c : prefix) out.push_back(c);
@@ -284,7 +297,7 @@ template <class Unit>
 [[nodiscard]] inline std::string rate_text(double per_second, std::string_view unit, number_format format = general(4)) {
   const detail::prefix chosen = detail::choose_decimal_prefix(per_second, {unit, "", true, false, false}, format);
   std::string text;
-  format_number_to(text, per_second / chosen.factor, format);
+  detail::format_in_prefix(text, per_second, chosen, format);
   text += ' ';
   text += chosen.symbol;
   text += unit;

@@ -26,6 +26,13 @@ static_assert(hml::to_text(192_MiB, {.prefixes = hml::prefix_system::decimal}) =
 static_assert(hml::to_text(192_MiB, {.number = hml::fixed(1)}) == "192.0 MiB");
 static_assert(hml::to_text(8.388613e-2_s, {.number = hml::scientific(6)}) == "8.388613e+01 ms");
 static_assert(hml::to_text(2.5_GHz) == "2.5 GHz");
+// A decimal prefix moves the exponent of the double's exact value, where dividing by it rounded first (the
+// forty-ninth trial): 2.0335e-07 s is just above 203.35 ns (203.34999999999997 once divided by 1e-9), and
+// 2335 B is 2.335 kB exactly, a tie to even, where 2335 / 1000 is below it; 2.335e-06 s is above 2.335 us.
+static_assert(hml::to_text(2.0335e-07 * hml::second, {.number = hml::general(4)}) == "203.4 ns");
+static_assert(hml::to_text(2335_B) == "2.34 kB" && hml::to_text(2.335e-06 * hml::second) == "2.34 us");
+static_assert(hml::to_text(2.0335e-07 * hml::second, {.number = hml::general(4), .unit = "ns"}) == "203.4 ns");
+static_assert(hml::to_text(2.0335e-07 * hml::second, {.number = hml::scientific(3), .unit = "ns"}) == "2.034e+02 ns");
 static_assert(hml::to_text(0_B) == "0 B");
 
 // A fixed unit: no automatic prefix.
