@@ -35,7 +35,7 @@ export import :svg_drawing;
 export namespace hml {
 
 // The chart as an SVG document and its count of unlabelled kernels; std::invalid_argument for an empty chart,
-// both kinds of input at once, more than max_chart_kernels kernels, or a value a log axis cannot show (0,
+// both kinds of input at once, more than max_chart_kernels points, or a value a log axis cannot show (0,
 // negative, not finite).
 [[nodiscard]] inline drawn_chart draw_svg(const roofline_chart& chart) {
   namespace s = detail::svg;

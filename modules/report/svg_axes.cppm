@@ -206,9 +206,8 @@ inline void validate(const roofline_chart& chart) {
     require_positive(r->roof.bandwidth.value(), "roof '" + r->name + "': bandwidth");
     require_positive(r->roof.peak.value(), "roof '" + r->name + "': peak");
   }
-  const std::size_t most = max_chart_kernels * std::max<std::size_t>(chart.roofs.size(), 1);
-  require(chart.points.size() <= most, std::to_string(chart.points.size()) + " points; a chart holds at most " +
-                                           std::to_string(max_chart_kernels) + " kernels on each roof");
+  require(chart.points.size() <= max_chart_kernels, std::to_string(chart.points.size()) + " points; a chart holds at most " +
+                                                        std::to_string(max_chart_kernels) + " (a kernel on each roof is a point each)");
   for (const chart_point& p : chart.points) {
     require_positive(p.intensity.value(), "point '" + p.label + "': intensity");
     require_positive(p.achieved.value(), "point '" + p.label + "': rate");

@@ -41,8 +41,8 @@ struct roofline_chart {
 // Each roof gets a colour of its own from a fixed palette, so a chart compares at most this many.
 inline constexpr std::size_t max_chart_roofs = 8;
 
-// A chart holds at most this many kernels (points per roof), so that drawing one takes seconds and bounded
-// memory; beyond a few hundred, the picture says more than the labels anyway.
+// A chart holds at most this many points (kernels on one roof; on n roofs, a kernel is n points), so that
+// drawing one takes seconds and bounded memory; beyond a few hundred, the picture says more than the labels.
 inline constexpr std::size_t max_chart_kernels = 100'000;
 
 // Readability: the first this many kernels are labelled even where no spot is clear (at the spot that costs

@@ -208,7 +208,7 @@ TEST(ChartLayout, MoreKernelsThanAChartHoldsAreRefused) {
     (void)hml::to_svg(chart);
     ADD_FAILURE() << "no error for " << chart.points.size() << " points on one roof";
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string{e.what()}.find("a chart holds at most 100000 kernels on each roof"), std::string::npos)
+    EXPECT_NE(std::string{e.what()}.find("a chart holds at most 100000 (a kernel on each roof is a point each)"), std::string::npos)
         << e.what();
   }
 }

@@ -964,6 +964,12 @@ TEST(Cli, ChartRefusesMoreKernelsThanItDraws) {
                      "--ops: " + operations.string() + ":100002: more than 100000 kernels; a chart draws at "
                      "most 100000 (split the file)");
   EXPECT_FALSE(fs::exists(svg));
+  // On two machines each kernel is two points (100,000 kernels on eight machines took 35 s and 446 MiB).
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--machine", "a100_sxm_80gb", "--precision", "fp32", "--ops",
+                              operations.string(), "-o", svg.string()}),
+                     "--ops: " + operations.string() + ":50002: more than 50000 kernels; a chart of 2 machines draws at "
+                     "most 50000, each on each (100000 points; split the file)");
+  EXPECT_FALSE(fs::exists(svg));
 }
 
 // Past the labels placed regardless, a kernel without a clear spot is left unlabelled: the legend counts
