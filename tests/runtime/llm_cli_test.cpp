@@ -219,6 +219,37 @@ TEST(LlmCli, CsvHasOneRowPerOperatorAndTotals) {
   EXPECT_NE(r.out.find("prefill,attention (fused),"), std::string::npos);
 }
 
+// The intensity is FLOP per byte of main memory: none for an all-reduce, whose bytes are the link's (it
+// read 0 FLOP/B), and the step's own on its total row (it was empty). The forty-ninth trial.
+TEST(LlmCli, AnOperatorThatMovesNoMemoryHasNoIntensityAndATotalHasItsOwn) {
+  const auto run = [](std::initializer_list<std::string> more) {
+    return llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "nvlink4", "--prompt", "16",
+                "--generate", "2"},
+               more);
+  };
+  const outcome csv = run({"--format", "csv"});
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_NE(csv.out.find("\nprefill,all-reduce,0,0,0,,link,"), std::string::npos) << csv.out;
+  const std::size_t total = csv.out.find("\nprefill,total,");
+  ASSERT_NE(total, std::string::npos) << csv.out;
+  std::vector<std::string> cells;
+  std::string cell;
+  for (std::size_t at = total + 1; at < csv.out.size() && csv.out[at] != '\r' && csv.out[at] != '\n'; ++at) {
+    if (csv.out[at] == ',') {
+      cells.push_back(cell);
+      cell.clear();
+    } else {
+      cell += csv.out[at];
+    }
+  }
+  ASSERT_GE(cells.size(), 6U) << csv.out;
+  EXPECT_EQ(std::stod(cells[5]), std::stod(cells[2]) / (std::stod(cells[3]) + std::stod(cells[4])));
+  const outcome table = run({});
+  ASSERT_EQ(table.status, 0) << table.err;
+  EXPECT_EQ(table.out.find("0 FLOP/B       link"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("15.42 FLOP/B   memory"), std::string::npos) << table.out;
+}
+
 TEST(LlmCli, ExplicitSizesAreThePreset) {
   const outcome preset = llm({"--model", "llama-3-8b", "--device", "h100_sxm", "--format", "csv"});
   const outcome sizes = llm({"--layers", "32", "--hidden", "4096", "--ffn", "14336", "--heads", "32", "--kv-heads", "8",
