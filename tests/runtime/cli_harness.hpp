@@ -20,6 +20,21 @@ namespace hml_test {
 
 namespace fs = std::filesystem;
 
+// Whether the programs under test are built with AddressSanitizer (as the tests are): it reserves terabytes
+// of address space for its shadow memory, so `ulimit -v` stops any run, and it reads /proc/self/maps as a
+// program starts, so none runs without /proc.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool address_sanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool address_sanitized = true;
+#else
+inline constexpr bool address_sanitized = false;
+#endif
+#else
+inline constexpr bool address_sanitized = false;
+#endif
+
 // `text` with the first `from` replaced by `to`: a good file made bad in one place (a failure where it has no
 // `from`).
 inline std::string replaced(std::string text, std::string_view from, std::string_view to) {

@@ -62,18 +62,7 @@ outcome hml_run_bounded(std::size_t limit_mib, std::string_view producer, std::i
 // and 600 MB), so 2 x 10^5 rows of either would not fit.
 constexpr std::size_t bounded_mib = 64;
 
-// AddressSanitizer reserves terabytes of address space for its shadow memory, so ulimit -v stops any run.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool address_space_limits_work = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool address_space_limits_work = false;
-#else
-constexpr bool address_space_limits_work = true;
-#endif
-#else
-constexpr bool address_space_limits_work = true;
-#endif
+constexpr bool address_space_limits_work = !address_sanitized;
 
 // Shortest round-trip text of a double (what CSV input needs to carry the exact value).
 std::string exact(double x) { return std::string{hml::format_number(x, hml::general(17)).view()}; }
