@@ -27,21 +27,21 @@ const std::vector<std::string> csv_columns{"phase",         "operator",      "fl
                                            "memory_time_s", "link_time_s",   "overhead_s",    "time_s",
                                            "share"};
 
-// FLOP per byte of main memory; none where none moves (an all-reduce's bytes are the link's), not 0.
-hml::cell intensity_cell(hml::work flops, hml::data_size moved, bool human) {
+// An intensity where bytes of main memory move; none where none do (an all-reduce's are the link's), not 0.
+hml::cell intensity_cell(hml::arithmetic_intensity intensity, hml::data_size moved, bool human) {
   if (!(moved.value() > 0)) return human ? hml::cell{std::string{}} : hml::cell{hml::no_value{}};
-  return human ? hml::cell{text(flops / moved)} : hml::cell{(flops / moved).value()};
+  return human ? hml::cell{text(intensity)} : hml::cell{intensity.value()};
 }
 
 void add_rows(hml::table& table, std::string_view phase, const hml::step_analysis& s, bool human) {
   for (const hml::operator_time& op : s.operators) {
     if (human) {
       table.add_row({std::string{op.op.name}, text(op.op.flops), text(op.op.bytes_read()), text(op.op.bytes_written()),
-                     intensity_cell(op.op.flops, op.op.bytes(), human), std::string{to_string(op.bound)}, text(op.time),
+                     intensity_cell(op.intensity, op.op.bytes(), human), std::string{to_string(op.bound)}, text(op.time),
                      percent(s.share(op))});
     } else {
       table.add_row({std::string{phase}, std::string{op.op.name}, op.op.flops.value(), op.op.bytes_read().value(),
-                     op.op.bytes_written().value(), intensity_cell(op.op.flops, op.op.bytes(), false), std::string{to_string(op.bound)},
+                     op.op.bytes_written().value(), intensity_cell(op.intensity, op.op.bytes(), human), std::string{to_string(op.bound)},
                      op.compute_time.value(), op.memory_time.value(), op.link_time.value(), op.overhead.value(),
                      op.time.value(), s.share(op)});
     }
@@ -60,11 +60,11 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
     written += op.op.bytes_written();
   }
   if (human) {
-    table.add_row({std::string{"total"}, text(s.flops), text(read), text(written), intensity_cell(s.flops, read + written, human),
+    table.add_row({std::string{"total"}, text(s.flops), text(read), text(written), intensity_cell(s.flops / (read + written), read + written, human),
                    std::string{to_string(s.bound())}, text(s.time.value), hml::percent_text(100)});
   } else {
     table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), read.value(), written.value(),
-                   intensity_cell(s.flops, read + written, false), std::string{to_string(s.bound())}, s.compute_time.value(),
+                   intensity_cell(s.flops / (read + written), read + written, human), std::string{to_string(s.bound())}, s.compute_time.value(),
                    s.memory_time.value(), s.link_time.value(), s.overhead.value(), s.time.value.value(), 1.0});
   }
 }
