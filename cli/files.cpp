@@ -290,14 +290,14 @@ std::size_t input_file::read(std::span<char> buffer) {
     if (got >= 0) {
       const auto n = static_cast<std::size_t>(got);
       if (copying_ && n > 0) {
-        const std::string kept = path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'";
+        const auto kept = [&] { return path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'"; };
         copied_ += n;
         if (copied_ > max_kept_copy) {
-          throw input_error(option_ + ": " + kept + " is longer than 1 GiB, the most of a stream kept to read it twice " +
+          throw input_error(option_ + ": " + kept() + " is longer than 1 GiB, the most of a stream kept to read it twice " +
                             "(a text table measures its columns first); give a file, or --format csv, which streams");
         }
         if (std::fwrite(buffer.data(), 1, n, copy_) != n) {
-          throw input_error(option_ + ": cannot keep a copy of " + kept + " to read it twice: " + std::strerror(errno));
+          throw input_error(option_ + ": cannot keep a copy of " + kept() + " to read it twice: " + std::strerror(errno));
         }
       }
       return n;
