@@ -100,6 +100,26 @@ inline constexpr std::size_t number_text_capacity = 1 + 309 + 1 + max_number_pre
 
 }  // namespace hml
 
+// The powers the units' literals, parser, symbols and prefixes scale by, each computed one way so that they
+// agree to the last bit.
+export namespace hml::detail {
+
+// 10^n: exact for 0 <= n <= 22, correctly rounded (one division) for -22 <= n < 0.
+constexpr double power_of_ten(int n) noexcept {
+  double power = 1;
+  for (int i = 0; i < (n < 0 ? -n : n); ++i) power *= 10;
+  return n < 0 ? 1 / power : power;
+}
+
+// value x 2^n by doubling or halving, each step exact for normal numbers.
+constexpr double times_power_of_two(double value, int n) noexcept {
+  for (; n > 0; --n) value *= 2;
+  for (; n < 0; ++n) value /= 2;
+  return value;
+}
+
+}  // namespace hml::detail
+
 namespace hml::detail {
 
 // Nine decimal digits fit in a 32-bit limb and 10^9 times a limb fits in 64 bits.
@@ -522,6 +542,26 @@ constexpr void check_format(number_format spec) {
   }
 }
 
+// The value (times 10^shift10 where the style is scientific or general) in the spec's style; fixed
+// notation takes no shift (format_number_scaled_to divides first).
+template <class Sink>
+constexpr void format_shifted(Sink& out, double value, number_format spec, int shift10) {
+  check_format(spec);
+  const decomposed_double d = decompose(value);
+  if (d.negative) out.push_back('-');
+  if (d.not_a_number) {
+    put(out, "nan");
+  } else if (d.infinite) {
+    put(out, "inf");
+  } else if (spec.style == float_style::fixed) {
+    format_fixed(out, d, spec.precision);
+  } else if (spec.style == float_style::scientific) {
+    format_scientific(out, d, spec.precision, shift10);
+  } else {
+    format_general(out, d, spec.precision, shift10);
+  }
+}
+
 }  // namespace hml::detail
 
 export namespace hml {
@@ -531,22 +571,7 @@ export namespace hml {
 template <class Sink>
   requires requires(Sink& s, char c) { s.push_back(c); }
 constexpr void format_number_to(Sink& out, double value, number_format spec) {
-  detail::check_format(spec);
-  const detail::decomposed_double d = detail::decompose(value);
-  if (d.negative) {
-    out.push_back('-');
-  }
-  if (d.not_a_number) {
-    detail::put(out, "nan");
-  } else if (d.infinite) {
-    detail::put(out, "inf");
-  } else if (spec.style == float_style::fixed) {
-    detail::format_fixed(out, d, spec.precision);
-  } else if (spec.style == float_style::scientific) {
-    detail::format_scientific(out, d, spec.precision);
-  } else {
-    detail::format_general(out, d, spec.precision);
-  }
+  detail::format_shifted(out, value, spec, 0);
 }
 
 // value x 10^shift10 as format_number_to writes it, rounding the exact product, for a number shown in a
@@ -556,24 +581,10 @@ constexpr void format_number_to(Sink& out, double value, number_format spec) {
 template <class Sink>
   requires requires(Sink& s, char c) { s.push_back(c); }
 constexpr void format_number_scaled_to(Sink& out, double value, int shift10, number_format spec) {
-  if (spec.style == float_style::fixed || shift10 == 0) {  // value / the prefix's factor, 1e-9 or 1e3
-    double power = 1;  // 10^|shift10|, exact to 10^22
-    for (int i = 0; i < shift10; ++i) power *= 10;
-    for (int i = 0; i > shift10; --i) power *= 10;
-    return format_number_to(out, shift10 >= 0 ? value / (1 / power) : value / power, spec);
+  if (spec.style == float_style::fixed) {  // value / the prefix's factor, 1e-9 or 1e3
+    return format_number_to(out, value / detail::power_of_ten(-shift10), spec);
   }
-  detail::check_format(spec);
-  const detail::decomposed_double d = detail::decompose(value);
-  if (d.negative) out.push_back('-');
-  if (d.not_a_number) {
-    detail::put(out, "nan");
-  } else if (d.infinite) {
-    detail::put(out, "inf");
-  } else if (spec.style == float_style::scientific) {
-    detail::format_scientific(out, d, spec.precision, shift10);
-  } else {
-    detail::format_general(out, d, spec.precision, shift10);
-  }
+  detail::format_shifted(out, value, spec, shift10);
 }
 
 // format_number_to into a fixed_text, so that the result can be a constexpr variable or compared in static_assert.

@@ -7,6 +7,7 @@ module;
 #include <cstddef>
 export module hml.units:literals;
 import :core;
+import hml.format;
 
 namespace hml::detail {
 
@@ -62,12 +63,6 @@ consteval decimal parse_literal() {
   return d;
 }
 
-consteval double power_of_ten(int n) {
-  double result = 1.0;
-  for (int i = 0; i < n; ++i) result *= 10.0;  // exact up to 1e22
-  return result;
-}
-
 // mantissa x 10^exponent x 2^binary_exponent, correctly rounded whenever the decimal part is exact in a
 // 64-bit integer or is an exact double divided or multiplied by an exact power of ten (Clinger's fast path);
 // that covers every literal a person writes. Other inputs fall back to long double arithmetic.
@@ -92,8 +87,7 @@ consteval double to_double(decimal d, int binary_exponent) {
     for (int e = d.exponent; e < 0; ++e) v /= 10.0L;
     value = static_cast<double>(v);
   }
-  for (; binary_exponent > 0; --binary_exponent) value *= 2.0;  // exact
-  for (; binary_exponent < 0; ++binary_exponent) value /= 2.0;  // exact (bits to bytes)
+  value = times_power_of_two(value, binary_exponent);  // exact (bits to bytes too)
   if (value > 1.7976931348623157e308) literal_is_too_large_for_a_double();
   if (value == 0.0 && d.mantissa != 0) literal_is_too_small_for_a_double();
   return value;

@@ -25,6 +25,7 @@ export module hml.units:parse;
 import :core;
 import :symbols;
 import :text;
+import hml.format;
 
 export namespace hml {
 
@@ -242,14 +243,6 @@ std::size_t non_finite_word_length(std::string_view text, std::size_t pos) {
   return 0;
 }
 
-// Multiplies by 2^binary_exponent the way the literals do (doubling or halving, each exact for normal
-// numbers), so that the two agree even in the subnormal range.
-double scale_by_power_of_two(double value, int binary_exponent) {
-  for (; binary_exponent > 0; --binary_exponent) value *= 2.0;
-  for (; binary_exponent < 0; ++binary_exponent) value /= 2.0;
-  return value;
-}
-
 // Reads one quantity; every failure is reported through fail(), with the position it concerns.
 class quantity_reader {
 public:
@@ -400,7 +393,8 @@ private:
     const auto [ptr, ec] = std::from_chars(decimal.data(), decimal.data() + decimal.size(), value);
     const bool too_large_or_small = ec == std::errc::result_out_of_range;
     const bool too_large = number.magnitude + unit.decimal_exponent > 0;
-    if (!too_large_or_small) value = scale_by_power_of_two(value, unit.binary_exponent);
+    // Doubling or halving as the literals do: the two agree in the subnormal range too.
+    if (!too_large_or_small) value = times_power_of_two(value, unit.binary_exponent);
     if ((too_large_or_small && too_large) || !(std::abs(value) <= largest_magnitude)) {
       fail(first_, quoted(text_.substr(first_, end - first_)), " is too large",
            std::string(with_article(wanted_)) + " of at most 1e30 " + std::string(base_unit_symbol(wanted_)));

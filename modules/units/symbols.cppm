@@ -12,6 +12,7 @@ module;
 #include <string_view>
 export module hml.units:symbols;
 import :core;
+import hml.format;
 
 export namespace hml {
 
@@ -68,13 +69,7 @@ struct unit_symbol {
 
   // The scale as a double: exact when decimal_exponent >= 0, correctly rounded otherwise.
   [[nodiscard]] constexpr double scale() const noexcept {
-    double ten_power = 1.0;
-    for (int i = 0; i < decimal_exponent; ++i) ten_power *= 10.0;  // exact up to 10^22
-    for (int i = 0; i > decimal_exponent; --i) ten_power *= 10.0;
-    double result = decimal_exponent < 0 ? 1.0 / ten_power : ten_power;
-    for (int i = 0; i < binary_exponent; ++i) result *= 2.0;
-    for (int i = 0; i > binary_exponent; --i) result /= 2.0;
-    return result;
+    return detail::times_power_of_two(detail::power_of_ten(decimal_exponent), binary_exponent);
   }
 };
 

@@ -238,9 +238,7 @@ constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {
     expects(symbol != nullptr, "hml: the fixed unit is not in hml::unit_symbols");
     expects(symbol->measures == dimension_of<quantity<Unit>>, "hml: the fixed unit measures another dimension");
     // Its binary part divides exactly, its decimal part moves the exponent (as a prefix's).
-    double binary_part = 1;
-    for (int i = 0; i < symbol->binary_exponent; ++i) binary_part *= 2;
-    for (int i = 0; i > symbol->binary_exponent; --i) binary_part /= 2;
+    const double binary_part = detail::times_power_of_two(1, symbol->binary_exponent);
     format_number_scaled_to(out, q.value() / binary_part, -symbol->decimal_exponent, format.number);
     out.push_back(' ');
     for (char c : symbol->text) out.push_back(c);
