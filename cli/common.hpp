@@ -92,16 +92,21 @@ template <class Q>
 inline constexpr bool plain_number_is_base_unit =
     std::is_same_v<Q, hml::work> || std::is_same_v<Q, hml::data_size> || std::is_same_v<Q, hml::arithmetic_intensity>;
 
+// Every size an option takes is in bytes (hml::parse_options::sizes_in_bytes).
+template <class Q>
+inline constexpr hml::parse_options options_for{.plain_number_is_base_unit = plain_number_is_base_unit<Q>,
+                                                .sizes_in_bytes = true};
+
 // `text` as a quantity for `option`; an input_error naming the option if it cannot be read.
 template <class Q>
 Q quantity_of(std::string_view option, const std::string& text) {
-  return check_option(option, [&] { return hml::parse<Q>(text, {.plain_number_is_base_unit = plain_number_is_base_unit<Q>}); });
+  return check_option(option, [&] { return hml::parse<Q>(text, options_for<Q>); });
 }
 
 // `text` as an axis (FROM:TO:POINTS[:log], a list or one value) for `option`.
 template <class T>
 hml::sampled_axis<T> axis_of(std::string_view option, const std::string& text) {
-  return check_option(option, [&] { return hml::parse_axis<T>(text, {.plain_number_is_base_unit = plain_number_is_base_unit<T>}); });
+  return check_option(option, [&] { return hml::parse_axis<T>(text, options_for<T>); });
 }
 
 // A machine's memory bandwidth (`--peak-bandwidth`, `--host-bandwidth`, `--device-bandwidth`): a rate in bytes

@@ -400,12 +400,9 @@ struct tier_fields {
   }
   // A plain number is bytes, as in every option that takes a size (`hml tiers --footprint 1000000`). The
   // capacity parses first, so text that is no size at all ("10gb") keeps the parser's did-you-mean.
-  tier t{.name = f.name, .capacity = parse<data_size>(f.capacity, {.plain_number_is_base_unit = true}),
+  tier t{.name = f.name,
+         .capacity = parse<data_size>(f.capacity, {.plain_number_is_base_unit = true, .sizes_in_bytes = true}),
          .read = parse<data_rate>(f.read)};
-  if (size_written_in_bits(f.capacity)) {  // "1Gb": a GB with a lower-case b, 8x too small
-    throw std::invalid_argument("a tier's CAPACITY is in bytes; '" + std::string{f.capacity} +
-                                "' is a size in bits (GB, not Gb)");
-  }
   // Its bandwidths are a memory's, in bytes a second.
   for (const std::optional<std::string_view> rate : {std::optional{f.read}, f.write}) {
     if (rate && written_in_bits(*rate)) throw std::invalid_argument(bit_rate_mistake(*rate));

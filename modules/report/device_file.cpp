@@ -128,7 +128,7 @@ public:
     if (memory && written_in_bits(number->get_ref<const std::string&>()))
       fail(field, bit_rate_mistake(number->get_ref<const std::string&>()));
     try {
-      f.value = parse<Q>(number->get_ref<const std::string&>());
+      f.value = parse<Q>(number->get_ref<const std::string&>(), {.sizes_in_bytes = true});
     } catch (const std::invalid_argument& e) {
       fail(field, e.what());  // read_device_json drops the library's "hml: " with the rest of the form
     }

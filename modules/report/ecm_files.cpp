@@ -72,10 +72,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   m.cores = static_cast<unsigned>(r.integer(root, "", "cores", 0, 1, max_cores));
   if (m.cores == 0) r.fail(root, "cores", "missing");
   if (const std::string problem = detail::clock_problem(m.clock); !problem.empty()) r.fail(root["clock"], "clock", problem);
-  const data_size line = r.quantity<data_size>(root, "", "cacheline size", false);
-  if (line.value() > 0 && !(line.value() >= 8 && line.value() <= 4096 && line.value() == static_cast<double>(static_cast<int>(line.value()))))
-    r.fail(root["cacheline size"], "cacheline size", "must be a whole number of bytes within [8 B, 4 KiB]");
-  m.cacheline_bytes = line.value() > 0 ? static_cast<std::size_t>(line.value()) : 64;
+  m.cacheline_bytes = r.power_of_two_bytes(root, "", "cacheline size", 64, 8, 4096);  // as a machine file's
   m.write_allocate = r.boolean(root, "", "write-allocate", true);
   m.layer_condition_share = r.number(root, "", "layer condition share", 0.5, 1e-3, 1);
   const double flop_per_cycle = r.number(root, "", "FP64 FLOP per cycle", 0, 1e-3, 1e4);  // absent: 0, no peak
@@ -96,6 +93,9 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     m.ports.add_per_cycle = rate("ADD", m.ports.add_per_cycle);
     m.ports.mul_per_cycle = rate("MUL", m.ports.mul_per_cycle);
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
+    if (!std::has_single_bit(m.ports.vector_bytes))  // as a machine file's `vector`: it converts to one
+      r.fail(ports["vector bytes"], "ports.vector bytes", "must be a power of two bytes (32), not " +
+                                                              std::to_string(m.ports.vector_bytes));
     m.ports.memory_ops_per_cycle = rate("loads and stores", 0, 0);
   }
 

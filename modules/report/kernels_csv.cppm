@@ -402,15 +402,9 @@ Q read_quantity(const record& r, std::size_t column, std::string_view column_nam
   }
   Q q{};
   try {
-    q = parse<Q>(text, {.plain_number_is_base_unit = true});
+    q = parse<Q>(text, {.plain_number_is_base_unit = true, .sizes_in_bytes = true});
   } catch (const parse_error& e) {
     throw kernels_csv_error{r.line, std::string{column_name} + ": " + e.what()};
-  }
-  if constexpr (std::same_as<Q, data_size>) {
-    if (size_written_in_bits(text)) {  // "12 Mbit" reads, as 1.5 MB: an MB with a lower-case b, 8x too small
-      throw kernels_csv_error{r.line, std::string{column_name} + ": '" + std::string{text} +
-                                          "' is a size in bits; give bytes (MB, not Mb)"};
-    }
   }
   return q;
 }

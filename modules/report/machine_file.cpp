@@ -170,17 +170,6 @@ private:
     });
   }
 
-  // A memory's size: in bytes, a size in bits refused (80 Gb is 10 GB: almost surely a byte size mistyped).
-  figure<data_size> a_memory_size(const YAML::Node& map, const std::string& parent, std::string_view name) {
-    const YAML::Node given = r_.field(map, parent, name);
-    if (!given.IsDefined()) return {};
-    const YAML::Node value = given.IsMap() ? given["value"] : given;  // "80 GB" or {value: 80 GB, ...}
-    if (value.IsDefined() && value.IsScalar() && size_written_in_bits(value.Scalar()))
-      r_.fail(value, fields::path(parent, name),
-              "\"" + value.Scalar() + "\" is a size in bits, where a memory's size in bytes is wanted (GB, not Gb)");
-    return a_figure<data_size>(map, parent, name);
-  }
-
   figure<bytes_per_cycle> a_per_cycle_figure(const YAML::Node& map, const std::string& parent, std::string_view name) {
     return a_figure<bytes_per_cycle>(map, parent, name, [&](const YAML::Node& m, const std::string& p, std::string_view n) {
       return r_.per_cycle_rate(m, p, n);
@@ -200,29 +189,6 @@ private:
     }
     if (required && value.empty()) r_.fail(map[std::string{name}], fields::path(parent, name), "must not be empty");
     return out_.keep(value);
-  }
-
-  std::size_t whole_bytes(const YAML::Node& map, const std::string& parent, std::string_view name, std::size_t fallback,
-                          double low, double high) {
-    const data_size size = r_.quantity<data_size>(map, parent, name, false);
-    if (size.value() == 0) return fallback;
-    const double n = size.value();
-    if (!(n >= low && n <= high) || n != std::floor(n)) {
-      r_.fail(map[std::string{name}], fields::path(parent, name),
-              "must be a whole number of bytes within [" + std::to_string(static_cast<long long>(low)) + " B, " +
-                  std::to_string(static_cast<long long>(high)) + " B]");
-    }
-    return static_cast<std::size_t>(n);
-  }
-
-  // A cache line or a SIMD register: a power of two bytes, which elements and lines divide.
-  std::size_t power_of_two_bytes(const YAML::Node& map, const std::string& parent, std::string_view name,
-                                 std::size_t fallback, double low, double high) {
-    const std::size_t n = whole_bytes(map, parent, name, fallback, low, high);
-    if (!std::has_single_bit(n))
-      r_.fail(map[std::string{name}], fields::path(parent, name),
-              "must be a power of two bytes (64 B), not " + std::to_string(n) + " B");
-    return n;
   }
 
   // A machine's, link's or system's id, as options name it (a link "400GB/s" took --link's rate from it).
@@ -255,7 +221,7 @@ private:
     }
     m.attention_rate = a_figure<compute_rate>(node, field, "attention_rate");
     m.int4_weight_rate = a_memory_bandwidth(node, field, "int4_weight_rate");
-    m.cacheline_bytes = power_of_two_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
+    m.cacheline_bytes = r_.power_of_two_bytes(node, field, "cacheline", m.cacheline_bytes, 8, 4096);
     m.write_allocate = r_.boolean(node, field, "write_allocate", m.write_allocate);
     m.layer_condition_share = r_.number(node, field, "layer_condition_share", m.layer_condition_share, 1e-3, 1);
     m.llvm_cpu = text(node, field, "llvm_cpu", false);
@@ -277,7 +243,7 @@ private:
       p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle);
       p.add_per_cycle = rate("add_per_cycle", p.add_per_cycle);
       p.mul_per_cycle = rate("mul_per_cycle", p.mul_per_cycle);
-      p.vector_bytes = power_of_two_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);
+      p.vector_bytes = r_.power_of_two_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);
     }
 
     const std::string memory_field = fields::path(field, "memory");
@@ -402,7 +368,7 @@ private:
       m.domains.push_back({.name = text(x, at, "name", true),
                            .count = static_cast<unsigned>(r_.integer(x, at, "count", 1, 1, most_cores)),
                            .cores = static_cast<unsigned>(r_.integer(x, at, "cores", 0, 1, most_cores)),
-                           .last_cache = a_memory_size(x, at, "last_cache"),
+                           .last_cache = a_figure<data_size>(x, at, "last_cache"),
                            .memory_bandwidth = a_memory_bandwidth(x, at, "memory_bandwidth")});
       refuse(x, at, "cores", detail::domain_problem(m.cores, m.domains.back()));
     }
@@ -424,7 +390,7 @@ private:
     r_.expect_map(node, field, {"name", "capacity", "bandwidth", "write_bandwidth", "measured_bandwidth", "latency",
                                 "scope", "interface", "upstream", "victim", "addressable"});
     level_description l{.name = text(node, field, "name", true)};
-    l.capacity = a_memory_size(node, field, "capacity");
+    l.capacity = a_figure<data_size>(node, field, "capacity");
     l.bandwidth = a_memory_bandwidth(node, field, "bandwidth");
     l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
     l.measured_bandwidth = a_memory_bandwidth(node, field, "measured_bandwidth");

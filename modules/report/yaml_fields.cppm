@@ -5,6 +5,7 @@
 // same checks hold for both, and for the older device JSON (nlohmann reads its fields; this finds their lines).
 module;
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -348,12 +349,35 @@ public:
     if (text.empty()) return Q{};
     Q q{};
     try {
-      q = parse<Q>(text);
+      q = parse<Q>(text, {.sizes_in_bytes = true});
     } catch (const std::invalid_argument& e) {
       fail(map[std::string{name}], path(parent, name), e.what());
     }
     if (!(q.value() > 0)) fail(map[std::string{name}], path(parent, name), "must be > 0");
     return q;
+  }
+
+  // A whole number of bytes within [low, high] (a unit required; bits refused), or fallback where left out.
+  std::size_t whole_bytes(const YAML::Node& map, const std::string& parent, std::string_view name, std::size_t fallback,
+                          double low, double high) const {
+    const data_size size = quantity<data_size>(map, parent, name, false);
+    if (size.value() == 0) return fallback;
+    const double n = size.value();
+    if (!(n >= low && n <= high) || n != std::floor(n)) {
+      fail(map[std::string{name}], path(parent, name),
+           "must be a whole number of bytes within [" + std::to_string(static_cast<long long>(low)) + " B, " +
+               std::to_string(static_cast<long long>(high)) + " B]");
+    }
+    return static_cast<std::size_t>(n);
+  }
+
+  // A cache line or a SIMD register: a power of two bytes, which elements and lines divide.
+  std::size_t power_of_two_bytes(const YAML::Node& map, const std::string& parent, std::string_view name,
+                                 std::size_t fallback, double low, double high) const {
+    const std::size_t n = whole_bytes(map, parent, name, fallback, low, high);
+    if (!std::has_single_bit(n))
+      fail(map[std::string{name}], path(parent, name), "must be a power of two bytes (64 B), not " + std::to_string(n) + " B");
+    return n;
   }
 
   // A memory's bandwidth: a quantity() in bytes per second, a bit rate refused (hml::written_in_bits).

@@ -8,6 +8,7 @@
 // The values are held in a sampled_axis, a run-time axis that grids and sweeps take like any other.
 // Quantities are read by hml::parse; plain doubles (hit rates, ratios) by std::from_chars.
 module;
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -99,6 +100,43 @@ inline std::vector<std::pair<std::size_t, std::string_view>> split(std::string_v
   }
 }
 
+using items = std::vector<std::pair<std::size_t, std::string_view>>;  // each with its position in the text
+
+// The points of a quantity's axis are written alike, each with its unit or none, where the unit is not
+// the one a plain number is in: a unit is not carried over, so "1,2,4GB" would be 1 B, 2 B and 4 GB
+// ("0.5,16 FLOP/B" is two intensities in FLOP/B).
+template <class T>
+void expect_units_alike(std::string_view whole, const items& points) {
+  if constexpr (!std::is_same_v<T, double>) {
+    const auto unit_of = [](const auto& point) { return detail::unit_of_text(trimmed(point.second)); };
+    const auto has_unit = [&](const auto& point) { return !unit_of(point).empty(); };
+    const auto not_base = [&](const auto& point) {
+      const unit_symbol* unit = find_unit_symbol(unit_of(point));
+      return has_unit(point) && (unit == nullptr || unit->decimal_exponent != 0 || unit->binary_exponent != 0);
+    };
+    const auto with = std::find_if(points.begin(), points.end(), not_base);
+    const auto without = std::find_if_not(points.begin(), points.end(), has_unit);
+    if (with != points.end() && without != points.end()) {
+      fail(whole, without->first,
+           quoted_text(trimmed(without->second)) + " has no unit where " + quoted_text(trimmed(with->second)) +
+               " has one (a unit is not carried over)",
+           "each point with its unit");
+    }
+  }
+}
+
+// A comma separates points, not digit groups: "1,000,000" would be three points, 1, 0 and 0.
+inline void expect_no_digit_groups(std::string_view whole, const items& points) {
+  if (points.size() < 2) return;
+  for (const auto& [position, item] : points) {
+    const std::string_view point = trimmed(item);
+    if (point.size() > 1 && point[0] == '0' && point[1] >= '0' && point[1] <= '9') {
+      fail(whole, position, quoted_text(point) + " starts with a zero, as a group of digits does",
+           "points separated by commas, each written without separators (1000000 or 1e6, not 1,000,000)");
+    }
+  }
+}
+
 inline std::size_t read_count(std::string_view whole, std::size_t position, std::string_view text) {
   const std::string_view digits = trimmed(text);
   std::size_t count = 0;
@@ -123,6 +161,7 @@ sampled_axis<T> read_range(std::string_view text, parse_options options) {
   if (logarithmic && trimmed(parts[3].second) != "log") {
     fail(text, parts[3].first, quoted_text(parts[3].second) + " is not \"log\"", "\"log\" or nothing");
   }
+  expect_units_alike<T>(text, {parts[0], parts[1]});
   const T first = read_value<T>(parts[0].second, options);
   const T last = read_value<T>(parts[1].second, options);
   const std::size_t count = read_count(text, parts[2].first, parts[2].second);
@@ -149,11 +188,14 @@ template <sweep_value T>
 [[nodiscard]] sampled_axis<T> parse_axis(std::string_view text, parse_options options = {}) {
   namespace a = detail::axis_text;
   if (text.find(':') != std::string_view::npos) return a::read_range<T>(text, options);
-  sampled_axis<T> listed;
-  for (const auto& [position, item] : a::split(text, ',')) {
+  const a::items points = a::split(text, ',');
+  for (const auto& [position, item] : points) {
     if (trimmed(item).empty()) a::fail(text, position, "an empty item", std::string{a::axis_forms});
-    listed.samples.push_back(a::read_value<T>(item, options));
   }
+  a::expect_units_alike<T>(text, points);
+  a::expect_no_digit_groups(text, points);
+  sampled_axis<T> listed;
+  for (const auto& [position, item] : points) listed.samples.push_back(a::read_value<T>(item, options));
   return listed;
 }
 

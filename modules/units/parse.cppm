@@ -11,6 +11,7 @@
 module;
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstddef>
@@ -52,6 +53,16 @@ namespace detail {
   return unit_at == std::string_view::npos ? std::string_view{} : text.substr(unit_at);
 }
 
+// The prefix of the byte unit that a bit unit's prefix, perhaps in the wrong case, may mean: "g" -> "G",
+// "m" -> "M" (a memory moves no millibytes), "K" -> "k", "gi" -> "Gi".
+[[nodiscard]] inline std::string byte_prefix(std::string_view prefix) {
+  if (prefix.empty()) return {};
+  const bool binary = prefix.size() > 1 && (prefix[1] == 'i' || prefix[1] == 'I');
+  const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(prefix[0])));
+  if (binary) return std::string{letter} + "i";
+  return std::string{letter == 'K' ? 'k' : letter};
+}
+
 }  // namespace detail
 
 // Whether a rate is written in bits ("800 Gbit/s", "3.35Tbps", "25 Gb/s"): a memory's bandwidth is published
@@ -74,6 +85,10 @@ struct parse_options {
   // Off by default, because "10" as a data rate is more often a forgotten unit than 10 B/s; the CLI turns
   // it on for CSV files whose plain numbers are FLOP and bytes.
   bool plain_number_is_base_unit = false;
+  // A data size in bits ("80 Gb", "64 b") is refused. Every size a user gives hml (a memory's capacity, a
+  // cache line, a kernel's bytes, a working set) is counted in bytes, and bits there are almost surely a B
+  // typed as b, 8x too small. Every option and file reader turns it on; a library caller may mean bits.
+  bool sizes_in_bytes = false;
 };
 
 class parse_error : public std::invalid_argument {
@@ -120,7 +135,9 @@ template <class Q>
   const std::string_view unit = detail::unit_of_text(text);
   std::size_t bits = unit.find("bit");
   if (bits == std::string_view::npos) bits = unit.size() - 3;  // "bps", "b/s"
-  const std::string_view number = trimmed(text.substr(0, text.size() - unit.size()));
+  // The number as written, its space too: "2 gb/s" -> "2 GB/s".
+  std::string_view number = text.substr(0, text.size() - unit.size());
+  number.remove_prefix(std::min(number.find_first_not_of(" \t"), number.size()));
   std::string as_bits;
   try {
     as_bits = " (" + to_string(parse<data_rate>(text), {.number = general(4), .prefixes = prefix_system::decimal}) + ")";
@@ -128,7 +145,7 @@ template <class Q>
   }
   return "\"" + std::string{text} + "\" is a bit rate" + as_bits +
          ", where a memory bandwidth in bytes per second is wanted; did you mean " + std::string{number} +
-         std::string{unit.substr(0, bits)} + "B/s?";
+         detail::byte_prefix(unit.substr(0, bits)) + "B/s?";
 }
 
 }  // namespace hml
@@ -267,7 +284,11 @@ public:
     const std::size_t unit_end = token_end(pos);
     const unit_symbol& unit = read_unit(pos, unit_end);
     expect_end(unit_end, unit);
-    return to_base_value(number, unit, unit_end);
+    const double value = to_base_value(number, unit, unit_end);
+    if (refuses_bits(unit)) {
+      fail_on_bits(pos, unit, value);
+    }
+    return value;
   }
 
 private:
@@ -333,6 +354,21 @@ private:
     fail(begin, quoted(spelled), " is not a known unit", unit_expected());
   }
 
+  bool refuses_bits(const unit_symbol& unit) const {
+    return options_.sizes_in_bytes && unit.measures == dimension::data_size && size_written_in_bits(unit.text);
+  }
+
+  // "80 Gb" where bytes are wanted: the size it reads as, and the byte unit of the same prefix.
+  [[noreturn]] void fail_on_bits(std::size_t unit_at, const unit_symbol& unit, double value) const {
+    const unit_symbol* bytes =
+        canonical_unit_symbol(dimension::data_size, unit.decimal_exponent, unit.binary_exponent + 3);
+    const std::string meant = std::string(text_.substr(first_, unit_at - first_)) +  // the number, its space
+                              std::string(bytes != nullptr ? bytes->text : "B");
+    const std::string read_as = to_string(data_size::from_value(value), {.prefixes = prefix_system::decimal});
+    fail(unit_at, quoted(unit.text), " is bits (" + read_as + ")", "a size in bytes",
+         "a size here is in bytes (B, not b): did you mean " + quoted(meant) + "?");
+  }
+
   // "gb/s": not a unit, but it would be one in another case.
   void fail_on_case_slip(std::size_t begin, std::string_view spelled) const {
     const std::vector<std::string_view> suggestions = case_insensitive_matches(spelled);
@@ -351,6 +387,7 @@ private:
     std::vector<std::string_view> other_matches;
     for (const unit_symbol& symbol : unit_symbols) {
       if (!equal_ignoring_case(symbol.text, spelled)) continue;
+      if (refuses_bits(symbol)) continue;  // not offered where it would be refused
       std::vector<std::string_view>& matches = symbol.measures == wanted_ ? wanted_matches : other_matches;
       const std::string_view canonical = canonical_form(symbol).text;
       if (std::find(matches.begin(), matches.end(), canonical) == matches.end()) matches.push_back(canonical);

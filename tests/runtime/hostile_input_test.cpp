@@ -651,7 +651,8 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
   edited_refused("pin_rate: {value: 655 MB/s", "pin_rate: {value: 6.55 GB/s",
                  "(channels x bus_bits x pin_rate), where the level's bandwidth is 3.35 TB/s");
   edited_refused("capacity: {value: 80 GB", "capacity: {value: 80 Gb",
-                 "memory[2].capacity: \"80 Gb\" is a size in bits, where a memory's size in bytes is wanted");
+                 "memory[2].capacity.value: cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size "
+                 "here is in bytes (B, not b): did you mean \"80 GB\"?");
   // Levels out of order where one states no bandwidth; a cache line or SIMD width that is no power of two.
   const std::string cpu = "format: hml-machine/1\nid: cpu\nname: CPU\nclock: 2 GHz\n";
   const std::string levels = "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: MEM, capacity: 64 GiB, bandwidth: 40 GB/s}\n";
@@ -787,14 +788,16 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
 
   // Sizes in bits where bytes are wanted; a kernel row of nothing.
   expect_input_error(hml_run({"tiers", "--tier", "A:1Gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
-                     "a tier's CAPACITY is in bytes; '1Gb' is a size in bits (GB, not Gb)");
+                     "--tier: cannot read \"1Gb\" as a data size: \"Gb\" at position 1 is bits (125 MB); a size here is in "
+                     "bytes (B, not b): did you mean \"1GB\"?");
   // Text that is no size at all keeps the parser's did-you-mean, as a kernels CSV's does (it was called bits).
   expect_input_error(hml_run({"tiers", "--tier", "A:10gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
-                     "\"gb\" at position 2 is not a known unit; units are case-sensitive: b is bit, B is byte; did you mean \"GB\" or \"Gbit\"?");
+                     "\"gb\" at position 2 is not a known unit; units are case-sensitive: b is bit, B is byte; did you mean \"GB\"?");
   const std::string roof{"--peak-compute=5.3TFLOP/s"};
   expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
                               dir.file("bits.csv", "name,flops,memory_bytes\ngemm,10 MFLOP,12 Mbit\n").string()}),
-                     "memory_bytes: '12 Mbit' is a size in bits; give bytes (MB, not Mb)");
+                     "memory_bytes: cannot read \"12 Mbit\" as a data size: \"Mbit\" at position 3 is bits (1.5 MB); a "
+                     "size here is in bytes (B, not b): did you mean \"12 MB\"?");
   expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
                               dir.file("nothing.csv", "name,flops,memory_bytes\nz,0,0\n").string()}),
                      "flops, memory_bytes: both 0; a kernel computes or moves bytes");
@@ -2113,4 +2116,61 @@ TEST(HostileInput, AFortySeventhTrialsEnvironmentIsHeld) {
                                 (dir.path / "copy").string() + "/"))
         << err;
   }
+}
+
+TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
+  const scratch_directory dir;
+  // A size given in bits ("80 Gb", "64 b") was read 8x too small wherever a file or option had no check of
+  // its own: every size hml reads is in bytes (hml::parse_options::sizes_in_bytes), the byte form offered.
+  const auto in_bits = [](std::string_view text, std::string_view bits, std::string_view read_as,
+                          std::string_view meant) {
+    return "cannot read \"" + std::string{text} + "\" as a data size: \"" + std::string{bits} + "\" at position " +
+           std::to_string(text.find(bits)) + " is bits (" + std::string{read_as} +
+           "); a size here is in bytes (B, not b): did you mean \"" + std::string{meant} + "\"?";
+  };
+  const std::string gpu = read_file(fs::path{HML_SOURCE_DIR} / "cli/my_gpu.json");
+  expect_input_error(hml_run({"devices", dir.file("old.json", replaced(gpu, "\"80 GB\"", "\"80 Gb\"")).string()}),
+                     in_bits("80 Gb", "Gb", "10 GB", "80 GB"));
+  const std::string ecm = read_file(fs::path{HML_SOURCE_DIR} / "tests/fuzz/corpus/ecm_machine_file/sandy_bridge_ep.yml");
+  const auto ecm_refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
+    expect_input_error(hml_run({"devices", dir.file("old.yml", replaced(ecm, from, to)).string()}), needle);
+  };
+  ecm_refused("size: 256 KiB", "size: 256 kb", in_bits("256 kb", "kb", "32 kB", "256 kB"));
+  ecm_refused("cacheline size: 64 B", "cacheline size: 64 b", in_bits("64 b", "b", "8 B", "64 B"));
+  // As a machine file's: a line or a register that is no power of two does not convert to one.
+  ecm_refused("cacheline size: 64 B", "cacheline size: 48 B", "cacheline size: must be a power of two bytes (64 B), not 48 B");
+  ecm_refused("vector bytes: 32", "vector bytes: 24", "ports.vector bytes: must be a power of two bytes (32), not 24");
+  const std::string cpu = read_file(fs::path{HML_SOURCE_DIR} / "examples/ecm/sandy_bridge_ep.yml");
+  const auto cpu_refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
+    expect_input_error(hml_run({"devices", dir.file("cpu.yaml", replaced(cpu, from, to)).string()}), needle);
+  };
+  cpu_refused("vector: 32 B", "vector: 32 b", in_bits("32 b", "b", "4 B", "32 B"));
+  cpu_refused("layer_condition_share: 1.0", "layer_condition_share: 1.0\ncacheline: 64 b", in_bits("64 b", "b", "8 B", "64 B"));
+  // A bit rate's byte form in the case a unit has: "2 gb/s" offered "2gB/s", which is no unit.
+  cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 44.42 gb/s", "did you mean 44.42 GB/s?");
+  cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 2 mb/s", "did you mean 2 MB/s?");
+
+  const std::vector<std::pair<std::vector<std::string>, std::string>> options{
+      {{"analyze", "--flops", "10MFLOP", "--bytes", "120Mb", "--time", "1ms", "--peak-compute", "5.3TFLOP/s",
+        "--peak-bandwidth", "205GB/s"},
+       "--bytes: " + in_bits("120Mb", "Mb", "15 MB", "120MB")},
+      {{"offload", "--flops", "1TFLOP", "--in", "1Gb", "--out", "1GB", "--host-peak", "1TFLOP/s", "--host-bandwidth",
+        "100GB/s", "--device-peak", "10TFLOP/s", "--device-bandwidth", "1TB/s", "--link", "32GB/s"},
+       "--in: " + in_bits("1Gb", "Gb", "125 MB", "1GB")},
+      {{"tiers", "--tier", "HBM:64GiB:1TB/s", "--tier", "D:1TiB:100GB/s", "--footprint", "200Gb"},
+       "--footprint: " + in_bits("200Gb", "Gb", "25 GB", "200GB")},
+      {{"sweep", "--size", "1Gb"}, "--size: " + in_bits("1Gb", "Gb", "125 MB", "1GB")},
+      {{"lab", "--pattern", "random", "--element", "8b"}, "--element: " + in_bits("8b", "b", "1 B", "8B")},
+      {{"probe", "--smallest", "16kb"}, "--smallest: " + in_bits("16kb", "kb", "2 kB", "16kB")},
+      // A unit is not carried over to the points before it: "1,2,4GB" swept 1 B, 2 B and 4 GB.
+      {{"sweep", "--size", "1,2,4GB"}, "--size: cannot read \"1,2,4GB\" as an axis: \"1\" has no unit where \"4GB\" has one"},
+      {{"sweep", "--size", "1:4GB:4"}, "\"1\" has no unit where \"4GB\" has one (a unit is not carried over)"},
+      {{"sweep", "--bandwidth", "1,2,4GB/s"}, "--bandwidth: cannot read \"1,2,4GB/s\" as an axis: \"1\" has no unit"},
+      // A comma separates points: "1,000,000" swept 1 B, 0 B and 0 B.
+      {{"sweep", "--size", "1,000,000"}, "\"000\" starts with a zero, as a group of digits does"},
+  };
+  for (const auto& [args, needle] : options) expect_input_error(hml_run(args), needle);
+  // Points written alike still read: plain bytes, or each with its unit.
+  EXPECT_EQ(hml_run({"sweep", "--size", "1000,2000", "--format", "csv"}).status, 0);
+  EXPECT_EQ(hml_run({"sweep", "--size", "1GB:4GB:4", "--format", "csv"}).status, 0);
 }

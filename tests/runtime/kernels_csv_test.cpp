@@ -242,7 +242,7 @@ TEST(KernelsCsv, UnquotedDigitsReadAsHmlParseReadsThem) {
 TEST(KernelsCsv, AQuantityErrorKeepsTheParserMessage) {
   std::string parser_message;
   try {
-    (void)hml::parse<hml::data_size>("10 gb", {.plain_number_is_base_unit = true});
+    (void)hml::parse<hml::data_size>("10 gb", {.plain_number_is_base_unit = true, .sizes_in_bytes = true});
   } catch (const hml::parse_error& e) {
     parser_message = e.what();
   }

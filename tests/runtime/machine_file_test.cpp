@@ -190,7 +190,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // trial: 1.924 Tbit/s was taken as 240.5 GB/s, the INT4 decode step 4.3 times longer).
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 Tbit/s\n" + hbm),
             "m.yaml:4: int4_weight_rate: \"1.924 Tbit/s\" is a bit rate (240.5 GB/s), where a memory bandwidth in bytes "
-            "per second is wanted; did you mean 1.924TB/s?");
+            "per second is wanted; did you mean 1.924 TB/s?");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // A path is given on the level it comes from: none on the first, and main memory's is half duplex.
@@ -203,7 +203,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // "800 Gbit/s" became 100 GB/s); a pin rate is in bits.
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 800 Gbit/s}]\n"),
             "m.yaml:4: memory[0].bandwidth: \"800 Gbit/s\" is a bit rate (100 GB/s), where a memory bandwidth in bytes "
-            "per second is wanted; did you mean 800GB/s?");
+            "per second is wanted; did you mean 800 GB/s?");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s, measured_bandwidth: {value: 3.35Tbps, kind: measured}}]\n")
                 .substr(0, 38),
             "m.yaml:4: memory[0].measured_bandwidth");

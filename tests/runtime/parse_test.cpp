@@ -56,6 +56,24 @@ TEST(Parse, DataSizeSpellings) {
   EXPECT_EQ(parse<hml::data_size>("2 Tb"), 2_Tbit);
 }
 
+// What every option and file reader asks for: a size in bits refused, at its unit, with its byte form; a
+// case slip offered only the byte unit; bytes and rates in bits read as before.
+TEST(Parse, SizesInBytesRefuseBits) {
+  constexpr hml::parse_options bytes{.sizes_in_bytes = true};
+  const hml::parse_error gb = error_of<hml::data_size>("80 Gb", bytes);
+  EXPECT_STREQ(gb.what(), "cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size here "
+                          "is in bytes (B, not b): did you mean \"80 GB\"?");
+  EXPECT_EQ(gb.position(), 3U);
+  EXPECT_NE(std::string{error_of<hml::data_size>("5 Kibit", bytes).what()}.find("did you mean \"5 KiB\"?"),
+            std::string::npos);
+  EXPECT_NE(std::string{error_of<hml::data_size>("1.5e3Mbit", bytes).what()}.find("did you mean \"1.5e3MB\"?"),
+            std::string::npos);
+  EXPECT_EQ(error_of<hml::data_size>("10 gb", bytes).expected(), "\"GB\"");
+  EXPECT_EQ(error_of<hml::data_size>("10 gb").expected(), "\"GB\" or \"Gbit\"");
+  EXPECT_EQ(parse<hml::data_size>("80 GB", bytes), 80_GB);
+  EXPECT_EQ(parse<hml::data_rate>("800 Gbit/s", bytes), 100_GBps);
+}
+
 TEST(Parse, DataRateSpellings) {
   EXPECT_EQ(parse<hml::data_rate>("205GB/s"), 205_GBps);
   EXPECT_EQ(parse<hml::data_rate>("205 GB/s"), 205_GBps);
