@@ -63,8 +63,11 @@ std::string figure_text(const hml::figure<Q>& f, const citations& cite) {
 
 // A capacity as its datasheet gives it: in binary prefixes where it is a whole number of one and not of the
 // decimal one (a 32 KiB L1, a 20 MiB L3), else in decimal (80 GB), as docs/explanation/conventions.md says.
+std::string capacity_text(hml::data_size capacity) {
+  return hml::to_string(capacity, {.number = hml::general(4), .prefixes = hml::prefix_system::automatic});
+}
 std::string capacity_text(const hml::figure<hml::data_size>& f, const citations& cite) {
-  return hml::to_string(f.value, {.number = hml::general(4), .prefixes = hml::prefix_system::automatic}) + cite.tag(f);
+  return capacity_text(f.value) + cite.tag(f);
 }
 
 std::string level_text(const hml::level_description& l, const citations& cite) {
@@ -203,7 +206,7 @@ std::string catalog_text() {
   for (const hml::machine_description* d : hml::machines::all) {
     const hml::level_description& main = hml::main_memory(*d);
     std::vector<hml::cell> row{std::string{d->id}, std::string{d->name},
-                               (main.capacity.published() ? quantity_text(main.capacity.value) + " " : "") +
+                               (main.capacity.published() ? capacity_text(main.capacity.value) + " " : "") +
                                    std::string{main.name},
                                quantity_text(main.bandwidth.value)};
     for (hml::precision p : {hml::precision::fp64, hml::precision::fp32, hml::precision::tf32, hml::precision::fp16,

@@ -81,8 +81,26 @@ constexpr double carry_threshold(number_format n) noexcept {
   return 1000.0 - half_unit;
 }
 
+// Whether `size` in prefix p prints as 1000 or more (format_in_prefix's digits), which reads better as 1 of
+// the next prefix. Near the threshold only those digits tell: a division rounds first, and 999.5e-6 s, just
+// below 999.5 us, divided is 999.5 and carried to "0.999 ms" where "999 us" is printed; 0.99995 s, just
+// above, did not carry and printed "1000 ms".
+constexpr bool prints_a_thousand_or_more(double size, const prefix& p, number_format n) {
+  const double scaled = size / p.factor;
+  const double threshold = carry_threshold(n);
+  if (magnitude(scaled - threshold) > threshold * 0x1p-40) return scaled >= threshold;
+  fixed_text<number_text_capacity> text;
+  format_in_prefix(text, size, p, n);
+  const std::string_view digits{text.data(), text.size()};
+  const std::size_t e = digits.find('e');
+  if (e == std::string_view::npos) return digits.substr(0, digits.find('.')).size() >= 4;  // "1000", "1000.0"
+  int exponent = 0;  // "1e+03", "1.00e+03"
+  for (const char c : digits.substr(e + 2)) exponent = exponent * 10 + (c - '0');
+  return digits[e + 1] == '+' && exponent >= 3;
+}
+
 // The largest allowed prefix that leaves a number >= 1 (none for zero, NaN or infinities).
-constexpr prefix choose_decimal_prefix(double size, const unit_text& text, number_format n) noexcept {
+constexpr prefix choose_decimal_prefix(double size, const unit_text& text, number_format n) {
   constexpr std::size_t count = std::size(decimal_prefixes);
   std::size_t chosen = 4;  // no prefix
   if (!(size > 0) || size - size != 0) return decimal_prefixes[chosen];
@@ -91,7 +109,7 @@ constexpr prefix choose_decimal_prefix(double size, const unit_text& text, numbe
   }
   // Rounding may carry into the next prefix: 999.96 kB at three digits is 1 MB.
   if (chosen + 1 < count && allows(text, decimal_prefixes[chosen + 1]) &&
-      size / decimal_prefixes[chosen].factor >= carry_threshold(n)) {
+      prints_a_thousand_or_more(size, decimal_prefixes[chosen], n)) {
     ++chosen;
   }
   return decimal_prefixes[chosen];
@@ -99,13 +117,13 @@ constexpr prefix choose_decimal_prefix(double size, const unit_text& text, numbe
 
 // As the decimal one, carrying past "1000": from 1000 to 1023 KiB, where three digits would print
 // "1.02e+03 KiB", reads as 0.977 to 0.999 MiB.
-constexpr prefix choose_binary_prefix(double size, number_format n) noexcept {
+constexpr prefix choose_binary_prefix(double size, number_format n) {
   constexpr std::size_t count = std::size(binary_prefixes);
   std::size_t chosen = 0;
   for (std::size_t i = 0; i < count; ++i) {
     if (size >= binary_prefixes[i].factor) chosen = i;
   }
-  if (chosen + 1 < count && size / binary_prefixes[chosen].factor >= carry_threshold(n)) ++chosen;
+  if (chosen + 1 < count && prints_a_thousand_or_more(size, binary_prefixes[chosen], n)) ++chosen;
   return binary_prefixes[chosen];
 }
 
@@ -264,7 +282,7 @@ constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {
                                  : detail::choose_decimal_prefix(size, text, format.number);
   // Past the largest prefix a number would print with an exponent beside it ("1e+12 EB"): the base unit's
   // exponent alone reads better ("1e+30 B").
-  if (format.number.style != float_style::fixed && size / chosen.factor >= detail::carry_threshold(format.number))
+  if (format.number.style != float_style::fixed && detail::prints_a_thousand_or_more(size, chosen, format.number))
     chosen = {"", 1.0};
   detail::format_in_prefix(out, value, chosen, format.number);
   out.push_back(' ');

@@ -34,6 +34,12 @@ static_assert(hml::to_text(2335_B) == "2.34 kB" && hml::to_text(2.335e-06 * hml:
 static_assert(hml::to_text(2.0335e-07 * hml::second, {.number = hml::general(4), .unit = "ns"}) == "203.4 ns");
 static_assert(hml::to_text(2.0335e-07 * hml::second, {.number = hml::scientific(3), .unit = "ns"}) == "2.034e+02 ns");
 static_assert(hml::to_text(0_B) == "0 B");
+// Whether a number carries into the next prefix is told by the digits printed, not by a division (the
+// fiftieth trial): 999.5e-6 s is just below 999.5 us (divided, 999.5: it carried to "0.999 ms"), and 0.99995
+// is just above 0.99995 s (divided, 999.9499...: it stayed "1000 ms").
+static_assert(hml::to_text(999.5e-6 * hml::second) == "999 us");
+static_assert(hml::to_text(0.99995 * hml::second, {.number = hml::general(4)}) == "1 s");
+static_assert(hml::to_text(999.5e-9 * hml::second) == "999 ns" && hml::to_text(999.5_kB) == "1 MB");
 
 // A fixed unit: no automatic prefix.
 static_assert(hml::to_text(1_Gbps, {.number = hml::fixed(1), .unit = "Gbit/s"}) == "1.0 Gbit/s");
