@@ -2,6 +2,7 @@
 // one way (whole numbers, finite numbers, plain numbers, strict flags), and CLI11's parse errors are put in
 // the user's words.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -88,7 +89,13 @@ CLI::Validator finite_number() {
         const bool whole_text_read = !text.empty() && end == begin + text.size();
         if (whole_text_read && !std::isfinite(x)) return "must be a finite number, not '" + text + "'";
         if (!whole_text_read || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
-          return "must be a decimal number (digits, a point, an exponent), not '" + text + "'";
+          // "26cy", "0.8 ": a number with a unit or a space after it, which no plain-number option takes.
+          const char after = end != begin ? *end : '\0';
+          const bool unit_after = std::isalpha(static_cast<unsigned char>(after)) && after != 'e' && after != 'E';
+          const bool number_then_more = std::isfinite(x) && text.find_first_of("xX") == std::string::npos &&
+                                        (after == ' ' || after == '\t' || unit_after);
+          return std::string{"must be a decimal number (digits, a point, an exponent)"} +
+                 (number_then_more ? ", without a unit or a space" : "") + ", not '" + text + "'";
         }
         const double magnitude = std::abs(x);
         if (magnitude == 0) {
@@ -188,13 +195,15 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
 }
 
 std::string standard_input_taken_twice(int argc, const char* const* argv) {
-  // "-", and any path to the pipe or socket standard input is (/dev/stdin, //dev/./stdin, a link to it): a
-  // second reader of a stream found it empty. (A file given as standard input is read again by its path.)
+  // "-", and any path to the pipe, socket or file standard input is (/dev/stdin, //dev/./stdin, a link to
+  // it): a second reader of a stream found it empty, and of a file (`< m.yaml`) read one description as two
+  // inputs (a machine file as a kernels CSV). A terminal or /dev/null is no input two options could share.
   struct stat input {};
-  const bool stream = ::fstat(STDIN_FILENO, &input) == 0 && (S_ISFIFO(input.st_mode) || S_ISSOCK(input.st_mode));
+  const bool readable = ::fstat(STDIN_FILENO, &input) == 0 &&
+                      (S_ISFIFO(input.st_mode) || S_ISSOCK(input.st_mode) || S_ISREG(input.st_mode));
   const auto standard_input = [&](std::string_view path) {
     struct stat named {};
-    return path == "-" || (stream && ::stat(std::string{path}.c_str(), &named) == 0 && named.st_dev == input.st_dev &&
+    return path == "-" || (readable && ::stat(std::string{path}.c_str(), &named) == 0 && named.st_dev == input.st_dev &&
                            named.st_ino == input.st_ino);
   };
   std::string reader;

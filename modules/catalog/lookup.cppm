@@ -398,17 +398,29 @@ struct tier_fields {
   if (!is_printable_utf8(f.name)) {
     throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8");
   }
+  // Each part's problem names the part (NAME:CAPACITY:BANDWIDTH[:WRITE]).
+  const auto part = [](std::string_view name, auto read) {
+    try {
+      return read();
+    } catch (const std::invalid_argument& e) {
+      throw std::invalid_argument(std::string{name} + ": " + e.what());
+    }
+  };
   // A plain number is bytes, as in every option that takes a size (`hml tiers --footprint 1000000`). The
   // capacity parses first, so text that is no size at all ("10gb") keeps the parser's did-you-mean.
-  tier t{.name = f.name,
-         .capacity = parse<data_size>(f.capacity, {.plain_number_is_base_unit = true, .sizes_in_bytes = true}),
-         .read = parse<data_rate>(f.read)};
+  tier t{.name = f.name, .capacity = part("CAPACITY", [&] {
+           return parse<data_size>(f.capacity, {.plain_number_is_base_unit = true, .sizes_in_bytes = true});
+         })};
   // Its bandwidths are a memory's, in bytes a second.
-  for (const std::optional<std::string_view> rate : {std::optional{f.read}, f.write}) {
-    if (rate && written_in_bits(*rate)) throw std::invalid_argument(bit_rate_mistake(*rate));
-  }
+  const auto bandwidth = [&](std::string_view name, std::string_view text) {
+    return part(name, [&] {
+      if (written_in_bits(text)) throw std::invalid_argument(bit_rate_mistake(text));
+      return parse<data_rate>(text);
+    });
+  };
+  t.read = bandwidth("BANDWIDTH", f.read);
   if (f.write) {
-    t.write = parse<data_rate>(*f.write);
+    t.write = bandwidth("WRITE", *f.write);
     // In the tier, 0 stands for "as read": a WRITE of 0 given here would be read as none.
     if (!(t.write.value() > 0))
       throw std::invalid_argument("a tier's WRITE bandwidth must be > 0; leave it out to write at the read rate");

@@ -310,12 +310,17 @@ inline columns read_header(const record& header) {
     *slot = c;
   }
   // A missing column is named: "bytes" for "memory_bytes" is the usual slip, and the message shows both.
-  std::string absent;
+  std::vector<std::string_view> absent;
   for (const auto& [slot, name] : {std::pair{at.name, "name"}, {at.flops, "flops"}, {at.bytes, "memory_bytes"}}) {
-    if (slot == missing) absent += (absent.empty() ? "" : " and ") + std::string{name};
+    if (slot == missing) absent.push_back(name);
   }
   if (!absent.empty()) {
-    throw kernels_csv_error{header.line, "the header has no " + absent + " column (it has " + found + "); " + expected};
+    std::string names;  // "name", "flops and memory_bytes", "name, flops and memory_bytes"
+    for (std::size_t i = 0; i < absent.size(); ++i) {
+      names += (i == 0 ? "" : i + 1 == absent.size() ? " and " : ", ") + std::string{absent[i]};
+    }
+    throw kernels_csv_error{header.line, "the header has no " + names + (absent.size() > 1 ? " columns" : " column") +
+                                             " (it has " + found + "); " + expected};
   }
   if (!unknown.empty()) {
     throw kernels_csv_error{header.line, "the header has a column \"" + unknown + "\" that is not one of " +

@@ -393,8 +393,10 @@ public:
     if (text.empty()) return {};
     const std::string field = path(parent, name);
     const std::size_t unit = text.find("B/cy");
-    if (unit == std::string::npos || text.find_first_not_of(' ', unit + 4) != std::string::npos)
-      fail(map[std::string{name}], field, "expected bytes per cycle such as 32 B/cy, not \"" + text + "\"");
+    const std::string_view number = trimmed(std::string_view{text}.substr(0, unit));
+    const bool prefixed = unit != std::string::npos && !number.empty() && std::isalpha(static_cast<unsigned char>(number.back()));
+    if (unit == std::string::npos || prefixed || text.find_first_not_of(' ', unit + 4) != std::string::npos)  // "32 kB/cy"
+      fail(map[std::string{name}], field, "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"" + text + "\"");
     const double value = number_in(map[std::string{name}], field, text.substr(0, unit));
     // The magnitudes every figure read from text keeps (1e-300 B/cy made an ECM time of 2.6e302 cycles).
     if (!(value >= smallest_magnitude && value <= largest_magnitude)) {

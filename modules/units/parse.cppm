@@ -349,6 +349,7 @@ private:
       }
       return *unit;
     }
+    fail_on_plural_of_work(begin, spelled);
     fail_on_case_slip(begin, spelled);
     fail_on_junk_after_unit(begin, spelled);
     fail(begin, quoted(spelled), " is not a known unit", unit_expected());
@@ -367,6 +368,19 @@ private:
     const std::string read_as = to_string(data_size::from_value(value), {.prefixes = prefix_system::decimal});
     fail(unit_at, quoted(unit.text), " is bits (" + read_as + ")", "a size in bytes",
          "a size here is in bytes (B, not b): did you mean " + quoted(meant) + "?");
+  }
+
+  // "GFLOPs" or "flops" where work is wanted: the plural reads as GFLOPS, a rate, which the case slip would
+  // offer (GFLOP/s, refused here); a count of operations is GFLOP.
+  void fail_on_plural_of_work(std::size_t begin, std::string_view spelled) const {
+    if (wanted_ != dimension::work || !(spelled.ends_with('s') || spelled.ends_with('S'))) return;
+    const std::string_view singular = spelled.substr(0, spelled.size() - 1);
+    for (const unit_symbol& symbol : unit_symbols) {
+      if (symbol.measures != dimension::work || !equal_ignoring_case(symbol.text, singular)) continue;
+      const std::string suggestion = quoted(canonical_form(symbol).text);
+      fail(begin, quoted(spelled), " is not a known unit", suggestion,
+           "work is counted in FLOP, with no s (FLOPS is a rate, FLOP/s); did you mean " + suggestion + "?");
+    }
   }
 
   // "gb/s": not a unit, but it would be one in another case.

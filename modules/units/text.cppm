@@ -2,6 +2,7 @@
 // "5.3 TFLOP/s", "0.0833 FLOP/B". constexpr, so compile-time tests can compare printed lines.
 module;
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <ostream>
 #include <string>
@@ -60,6 +61,15 @@ constexpr double magnitude(double x) noexcept { return x < 0 ? -x : x; }
 
 constexpr bool is_whole(double x) noexcept {
   return magnitude(x) < 0x1p62 && static_cast<double>(static_cast<long long>(x)) == x;
+}
+
+// Whether x is a whole multiple of a decimal prefix's factor, in integers: a division rounds (2^60 B / 1000
+// reads as whole, and 1 EiB printed as 1.15 EB).
+constexpr bool is_whole_multiple(double x, const prefix& p) noexcept {
+  if (!is_whole(x)) return false;
+  std::uint64_t factor = 1;
+  for (int i = 0; i < p.exponent10; ++i) factor *= 10;
+  return static_cast<std::uint64_t>(x) % factor == 0;
 }
 
 constexpr bool allows(const unit_text& text, const prefix& p) noexcept {
@@ -274,7 +284,7 @@ constexpr void format_to(Sink& out, quantity<Unit> q, quantity_format format = {
       if (p.factor > 1.0 && size >= p.factor && detail::is_whole(size / p.factor)) binary = true;
     }
     for (const detail::prefix& p : detail::decimal_prefixes) {
-      if (p.factor > 1.0 && size >= p.factor && detail::is_whole(size / p.factor)) binary = false;
+      if (p.factor > 1.0 && size >= p.factor && detail::is_whole_multiple(size, p)) binary = false;
     }
   }
 

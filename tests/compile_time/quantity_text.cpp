@@ -19,6 +19,7 @@ static_assert(hml::to_text(999.4_kB) == "999 kB");
 static_assert(hml::to_text(1023_KiB) == "0.999 MiB");   // binary prefixes carry too: it was "1.02e+03 KiB"
 static_assert(hml::to_text(999_KiB) == "999 KiB");
 static_assert(hml::to_text(8320_MiB) == "8.12 GiB");
+static_assert(hml::to_text(0x1p60 * hml::byte) == "1 EiB");  // 2^60 / 1000 rounds to a whole number
 static_assert(hml::to_text(1e30 * hml::byte) == "1e+30 B");   // past the largest prefix: no "1e+12 EB"
 static_assert(hml::to_text(0x1p70 * hml::byte) == "1.18e+21 B");    // an exact tie rounds to even, as printf does
 static_assert(hml::to_text(1023_KiB, {.number = hml::fixed(0)}) == "1 MiB");

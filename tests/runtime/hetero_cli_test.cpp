@@ -213,10 +213,10 @@ TEST(HeteroCli, BadInputIsOneLine) {
                         "--tier: ");
   // A tier's bandwidth is a memory's: bits are refused, with the byte rate they may stand for.
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:16384Gbit/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
-                        "--tier: \"16384Gbit/s\" is a bit rate (2.048 TB/s), where a memory bandwidth in bytes per second is "
+                        "--tier: BANDWIDTH: \"16384Gbit/s\" is a bit rate (2.048 TB/s), where a memory bandwidth in bytes per second is "
                         "wanted; did you mean 16384GB/s?");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:2TB/s:8Tbps", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
-                        "--tier: \"8Tbps\" is a bit rate");
+                        "--tier: WRITE: \"8Tbps\" is a bit rate");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "1.5"}),
                         "--hot-bytes: a share must be within [0, 1]");
   // Hot bytes that take fewer than their share of the accesses are the cold ones: the model serves the hot

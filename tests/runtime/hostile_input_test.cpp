@@ -788,7 +788,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
 
   // Sizes in bits where bytes are wanted; a kernel row of nothing.
   expect_input_error(hml_run({"tiers", "--tier", "A:1Gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
-                     "--tier: cannot read \"1Gb\" as a data size: \"Gb\" at position 1 is bits (125 MB); a size here is in "
+                     "--tier: CAPACITY: cannot read \"1Gb\" as a data size: \"Gb\" at position 1 is bits (125 MB); a size here is in "
                      "bytes (B, not b): did you mean \"1GB\"?");
   // Text that is no size at all keeps the parser's did-you-mean, as a kernels CSV's does (it was called bits).
   expect_input_error(hml_run({"tiers", "--tier", "A:10gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
@@ -2149,6 +2149,8 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
   // A bit rate's byte form in the case a unit has: "2 gb/s" offered "2gB/s", which is no unit.
   cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 44.42 gb/s", "did you mean 44.42 GB/s?");
   cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 2 mb/s", "did you mean 2 MB/s?");
+  cpu_refused("rate: {value: 32 B/cy", "rate: {value: 32 kB/cy",
+              "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"32 kB/cy\"");
 
   const std::vector<std::pair<std::vector<std::string>, std::string>> options{
       {{"analyze", "--flops", "10MFLOP", "--bytes", "120Mb", "--time", "1ms", "--peak-compute", "5.3TFLOP/s",
@@ -2170,7 +2172,36 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
       {{"sweep", "--size", "1,000,000"}, "\"000\" starts with a zero, as a group of digits does"},
   };
   for (const auto& [args, needle] : options) expect_input_error(hml_run(args), needle);
+  // Messages that led to a spelling refused too, or named no part.
+  const std::vector<std::string> analyze{"analyze", "--time", "1ms", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s"};
+  const auto analyze_with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), analyze.begin(), analyze.end());
+    return hml_run(more);
+  };
+  expect_input_error(analyze_with({"--flops", "10GFLOPs", "--bytes", "1MB"}),
+                     "work is counted in FLOP, with no s (FLOPS is a rate, FLOP/s); did you mean \"GFLOP\"?");
+  expect_input_error(analyze_with({"--flops", "10GFLOP", "--bytes", "1gib"}), "did you mean \"GiB\"?");
+  expect_input_error(hml_run({"sweep", "--bandwidth", "1gib/s"}), "did you mean \"GiB/s\" or \"Gibit/s\"?");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "26cy"}),
+                     "--t-ol: must be a decimal number (digits, a point, an exponent), without a unit or a space, not '26cy'");
+  expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:1TB/s:500GB", "--tier", "D:1TiB:100GB/s", "--footprint", "1GiB"}),
+                     "--tier: WRITE: cannot read \"500GB\" as a data rate");
+  // What the printer writes (2 EB, 1 Tibit), the parser reads.
+  EXPECT_EQ(analyze_with({"--flops", "1GFLOP", "--bytes", "2EB"}).status, 0);
   // Points written alike still read: plain bytes, or each with its unit.
   EXPECT_EQ(hml_run({"sweep", "--size", "1000,2000", "--format", "csv"}).status, 0);
   EXPECT_EQ(hml_run({"sweep", "--size", "1GB:4GB:4", "--format", "csv"}).status, 0);
+}
+
+TEST(HostileInput, AFiftySecondTrialsStandardInputFromAFileIsReadByOneOption) {
+  // Standard input redirected from a file (`< m.yaml`) was read by two options however spelt other than
+  // "-": --machine /dev/stdin read the machine file, and --ops - the same file again as a kernels CSV.
+  const scratch_directory dir;
+  const std::string machine = dir.file("m.yaml", read_file(fs::path{HML_SOURCE_DIR} / "examples/ecm/sandy_bridge_ep.yml")).string();
+  expect_input_error(hml_run({"roofline", "--machine", "/dev/stdin", "--precision", "fp64", "--ops", "-"}, machine),
+                     "--ops: standard input is read by --machine already; give one of them a file");
+  expect_input_error(hml_run({"roofline", "--machine", "/dev/fd/0", "--precision", "fp64", "--ops", "/dev/stdin"}, machine),
+                     "--ops: standard input is read by --machine already");
+  // One option reads it, by any name.
+  EXPECT_EQ(hml_run({"devices", "/dev/stdin"}, machine).status, 0);
 }

@@ -2,9 +2,13 @@
 #include <gtest/gtest.h>
 #include <cmath>
 #include <cstddef>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 import hml.units;
 
@@ -194,6 +198,71 @@ TEST(Parse, EverySymbolOfTheTableReadsWithItsScale) {
   }
 }
 
+// What the printer writes, the parser reads: every prefix at every power it picks (a trial found "2 EB"
+// printed and EB refused, Tibit printed and refused).
+template <class Q>
+void expect_printed_reads_back(const std::vector<double>& values, hml::quantity_format format = {}) {
+  for (const double value : values) {
+    const std::string text = hml::to_string(Q::from_value(value), format);
+    SCOPED_TRACE(text);
+    EXPECT_NEAR(parse<Q>(text).value(), value, value * 5e-3);  // three significant digits
+  }
+}
+
+TEST(Parse, EveryUnitThePrinterWritesReadsBack) {
+  std::vector<double> decimal;  // 1e-12 to 1e18: every decimal prefix
+  for (int k = -12; k <= 18; k += 3) decimal.push_back(std::stod("1e" + std::to_string(k)));
+  std::vector<double> binary;  // 2^10 to 2^60: every binary prefix
+  for (int k = 10; k <= 60; k += 10) binary.push_back(std::ldexp(1.0, k));
+  expect_printed_reads_back<hml::data_size>(decimal);
+  expect_printed_reads_back<hml::data_size>(binary);
+  expect_printed_reads_back<hml::data_size>(binary, {.information = hml::information_unit::bits});
+  expect_printed_reads_back<hml::data_size>(decimal, {.information = hml::information_unit::bits});
+  expect_printed_reads_back<hml::data_rate>(decimal);
+  expect_printed_reads_back<hml::data_rate>(binary);
+  expect_printed_reads_back<hml::data_rate>(binary, {.information = hml::information_unit::bits});
+  expect_printed_reads_back<hml::duration>(decimal);
+  expect_printed_reads_back<hml::work>(decimal);
+  expect_printed_reads_back<hml::compute_rate>(decimal);
+  expect_printed_reads_back<hml::frequency>(decimal);
+  expect_printed_reads_back<hml::arithmetic_intensity>(decimal);
+}
+
+// docs/reference/units.md lists every spelling the parser reads: the table between its markers is made here
+// from hml::unit_symbols (a trial could not tell from the docs whether Gb, Gibps or kFLOP/s were read).
+// HML_REFRESH_DOCS=1 rewrites it after the table changes.
+TEST(Parse, TheUnitsPageListsEverySpellingItReads) {
+  std::string table = "| measures | printed and read | also read |\n| --- | --- | --- |\n";
+  for (const hml::dimension d : {hml::dimension::data_size, hml::dimension::data_rate, hml::dimension::duration,
+                                 hml::dimension::frequency, hml::dimension::work, hml::dimension::compute_rate,
+                                 hml::dimension::arithmetic_intensity}) {
+    std::string canonical;
+    std::string accepted;
+    for (const hml::unit_symbol& symbol : hml::unit_symbols) {
+      if (symbol.measures != d) continue;
+      std::string& list = symbol.is_canonical() ? canonical : accepted;
+      list += (list.empty() ? "`" : ", `") + std::string{symbol.text} + "`";
+    }
+    table += "| " + std::string{hml::dimension_name(d)} + " | " + canonical + " | " + (accepted.empty() ? "-" : accepted) + " |\n";
+  }
+  const std::string page_path = std::string{HML_SOURCE_DIR} + "/docs/reference/units.md";
+  std::ifstream in{page_path, std::ios::binary};
+  const std::string page{std::istreambuf_iterator<char>{in}, {}};
+  const std::string begin = "<!-- every spelling: Parse.TheUnitsPageListsEverySpellingItReads writes this table -->\n";
+  const std::string end = "<!-- end of every spelling -->";
+  const std::size_t from = page.find(begin);
+  const std::size_t to = page.find(end);
+  ASSERT_NE(from, std::string::npos) << page_path;
+  ASSERT_NE(to, std::string::npos) << page_path;
+  const std::string shown = page.substr(from + begin.size(), to - from - begin.size());
+  const char* refresh = std::getenv("HML_REFRESH_DOCS");
+  if (refresh != nullptr && std::string_view{refresh} == "1") {
+    std::ofstream{page_path, std::ios::binary} << page.substr(0, from + begin.size()) + table + page.substr(to);
+  } else {
+    EXPECT_EQ(shown, table);
+  }
+}
+
 // --- bit-for-bit equality with the literals -----------------------------------------------------------
 
 TEST(Parse, EqualsTheLiteralWhereMultiplyingWouldMissByAnUlp) {
@@ -295,7 +364,9 @@ TEST(ParseError, CaseSlipSuggestsTheCanonicalSpellings) {
                "units are case-sensitive; did you mean \"TFLOP/s\"?");
   EXPECT_STREQ(error_of<hml::data_size>("10 mib").what(),
                "cannot read \"10 mib\" as a data size: \"mib\" at position 3 is not a known unit; "
-               "units are case-sensitive: b is bit, B is byte; did you mean \"MiB\"?");
+               "units are case-sensitive: b is bit, B is byte; did you mean \"MiB\" or \"Mibit\"?");
+  // Where sizes are in bytes (every option and file), only the byte unit is offered.
+  EXPECT_EQ(error_of<hml::data_size>("10 mib", {.sizes_in_bytes = true}).expected(), "\"MiB\"");
   EXPECT_EQ(error_of<hml::data_rate>("1 GBPS").expected(), "\"GB/s\" or \"Gbit/s\"");
   EXPECT_EQ(error_of<hml::duration>("5 MS").expected(), "\"ms\"");
   // Only another dimension matches: suggest it anyway, the next attempt will say what it measures.
