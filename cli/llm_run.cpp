@@ -60,11 +60,11 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
     written += op.op.bytes_written();
   }
   if (human) {
-    table.add_row({std::string{"total"}, text(s.flops), text(read), text(written), intensity_cell(s.flops / (read + written), read + written, human),
+    table.add_row({std::string{"total"}, text(s.flops), text(read), text(written), intensity_cell(s.intensity(), s.bytes, human),
                    std::string{to_string(s.bound())}, text(s.time.value), hml::percent_text(100)});
   } else {
     table.add_row({std::string{phase}, std::string{"total"}, s.flops.value(), read.value(), written.value(),
-                   intensity_cell(s.flops / (read + written), read + written, human), std::string{to_string(s.bound())}, s.compute_time.value(),
+                   intensity_cell(s.intensity(), s.bytes, human), std::string{to_string(s.bound())}, s.compute_time.value(),
                    s.memory_time.value(), s.link_time.value(), s.overhead.value(), s.time.value.value(), 1.0});
   }
 }

@@ -96,6 +96,8 @@ static_assert(decode_7b.bound() == hml::limit::memory);
 static_assert(decode_7b.operators[2].op.name == "QKV projection" && decode_7b.operators[2].bound == hml::limit::memory);
 static_assert(near(decode_7b.time.value / 1_ms, (2 * linear_weights * 1_B + 256_MiB) / 3.35_TBps / 1_ms, 0.01));
 static_assert(hml::per_token(decode_7b.time, decode_7b.produced()) == hml::time_per_token{decode_7b.time.value});
+// About 1 FLOP a byte: 2 FLOP a weight of 2 B, as LLM-Viewer's decode step is (its operators' bytes summed).
+static_assert(near(decode_7b.intensity().value(), 1.0, 0.05));
 
 // --- The ridge batch ---------------------------------------------------------------------------------
 
