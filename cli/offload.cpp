@@ -158,7 +158,7 @@ void run(const offload_options& o) {
     const auto finite_or_none = [](double x) { return std::isfinite(x) ? hml::cell{x} : hml::cell{hml::no_value{}}; };
     t.add_row({plan.host.value(), plan.copy_in.value(), plan.device.value(), plan.copy_out.value(),
                plan.serial.value(), plan.pipelined.value(), plan.zero_copy.value(), std::string{plan.best},
-               plan.speedup, std::string{plan.offload ? "yes" : "no"}, plan.resident,
+               plan.speedup, plan.offload, plan.resident,
                finite_or_none(plan.break_even_runs), finite_or_none(break_even.from.value()),
                break_even.below.value() > 0 ? finite_or_none(break_even.below.value()) : hml::cell{hml::no_value{}}});
     emit(o.output, render(t, format, hml::general(17)));

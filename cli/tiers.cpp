@@ -163,12 +163,12 @@ void run(const tiers_options& o) {
     hml::table t{{"policy", "fits", "bandwidth_Bps", "time_s", "fast_tier_bytes_share", "fast_tier_traffic_share", "hit_rate"}, {}};
     for (const outcome& r : outcomes) {
       if (!r.fits) {
-        t.add_row({r.policy, std::string{"no"}, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}});
+        t.add_row({r.policy, false, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}, hml::no_value{}});
         continue;
       }
       // Only a cache has a hit rate: the other policies' is empty (null), not 0.
       const hml::cell hit = r.placement.policy == "cache" ? hml::cell{r.placement.hit_rate} : hml::cell{hml::no_value{}};
-      t.add_row({r.policy, std::string{"yes"}, r.placement.bandwidth.value(), r.placement.time.value(),
+      t.add_row({r.policy, true, r.placement.bandwidth.value(), r.placement.time.value(),
                  r.placement.tiers[0].bytes, r.placement.tiers[0].traffic, hit});
     }
     emit(o.output, render(t, format, hml::general(17)));

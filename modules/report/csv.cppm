@@ -343,6 +343,8 @@ inline void append_csv_record(std::string& out, std::span<const cell_view> field
       out.append(text, short_decimal_text(text, *decimal));
     } else if (const std::string_view* text = std::get_if<std::string_view>(&fields[i])) {
       append_csv_field(out, *text);
+    } else if (const bool* yes = std::get_if<bool>(&fields[i])) {
+      out += *yes ? "true" : "false";
     }  // no_value: an empty field
   }
   out += "\r\n";
@@ -379,6 +381,8 @@ public:
                                          pending_.data());
       } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[i])) {
         put_field(out, *text);
+      } else if (const bool* yes = std::get_if<bool>(&cells[i])) {
+        put(out, *yes ? "true" : "false");
       }  // no_value: an empty field
     }
     put(out, csv_line_break);

@@ -190,6 +190,8 @@ void json_writer::row(std::string& out, std::span<const cell_view> cells) {
         s.put(s.last_number[c].text_of(s, *number));
       } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[c])) {
         s.put(s.last_text[c].escaped_of(s, *text));
+      } else if (const bool* yes = std::get_if<bool>(&cells[c])) {
+        s.put(*yes ? "true" : "false");
       } else {
         s.put("null");
       }
@@ -216,6 +218,8 @@ json row_object(const table& t, const std::vector<cell>& cells) {
       object[t.columns[c]] = json_number(*number);
     } else if (const std::string* text = std::get_if<std::string>(&cells[c])) {
       object[t.columns[c]] = *text;
+    } else if (const bool* yes = std::get_if<bool>(&cells[c])) {
+      object[t.columns[c]] = *yes;
     } else {
       object[t.columns[c]] = nullptr;
     }

@@ -24,10 +24,11 @@ import hml.units;
 
 export namespace hml {
 
-// A cell holds text, a number, or nothing (a field that does not apply to its row: blank in text and CSV,
-// null in JSON). Numbers keep full precision until a writer formats them.
+// A cell holds text, a number, a yes or no, or nothing (a field that does not apply to its row: blank in
+// text and CSV, null in JSON). Numbers keep full precision until a writer formats them; a yes or no is
+// "yes" or "no" in a text table, true or false in CSV and JSON.
 using no_value = std::monostate;
-using cell = std::variant<std::string, double, no_value>;
+using cell = std::variant<std::string, double, no_value, bool>;
 
 // A number rounded to a few decimal places, with its decimal digits: (-)digits x 10^-places, {87, 4} for
 // 0.0087. `hml roofline --round` rounds each number to 4, 2 or 8 places and has the digits from the
@@ -62,7 +63,7 @@ struct short_decimal {
 // A cell as the row writers take it: the text is viewed, not owned, so a streamed row costs no allocation.
 // A number is a double or a short_decimal (its digits known); writers that do not use the digits take
 // cell_number's double.
-using cell_view = std::variant<std::string_view, double, no_value, short_decimal>;
+using cell_view = std::variant<std::string_view, double, no_value, short_decimal, bool>;
 
 // The number a cell holds, if it holds one.
 [[nodiscard]] inline std::optional<double> cell_number(const cell_view& c) noexcept {
@@ -74,6 +75,7 @@ using cell_view = std::variant<std::string_view, double, no_value, short_decimal
 [[nodiscard]] inline cell_view view_of(const cell& c) noexcept {
   if (const double* number = std::get_if<double>(&c)) return *number;
   if (const std::string* text = std::get_if<std::string>(&c)) return std::string_view{*text};
+  if (const bool* yes = std::get_if<bool>(&c)) return *yes;
   return no_value{};
 }
 
@@ -191,6 +193,7 @@ private:
   [[nodiscard]] std::string text_of(const cell_view& c) const {
     if (const std::optional<double> number = cell_number(c)) return std::string{format_number(*number, numbers_).view()};
     if (const std::string_view* text = std::get_if<std::string_view>(&c)) return visible(*text);
+    if (const bool* yes = std::get_if<bool>(&c)) return *yes ? "yes" : "no";
     return {};
   }
   void write_line(std::string& out, std::span<const cell_view> cells) const {

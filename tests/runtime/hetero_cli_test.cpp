@@ -57,7 +57,7 @@ TEST(HeteroCli, OffloadJsonIsTheLibrarysPlan) {
   EXPECT_EQ(r["pipelined_s"].get<double>(), plan.pipelined.value());
   EXPECT_EQ(r["zero_copy_s"].get<double>(), plan.zero_copy.value());
   EXPECT_EQ(r["best"], "zero-copy");
-  EXPECT_EQ(r["offload"], "no");
+  EXPECT_EQ(r["offload"], false);  // a JSON boolean
   EXPECT_EQ(r["break_even_runs"].get<double>(), plan.break_even_runs);
   EXPECT_EQ(r["break_even_flop_per_byte"].get<double>(), offload_decision::break_even.value());
   // Hand-derived (tests/compile_time/tiers_and_offload.cpp): serial 52.729 ms, 3.526 runs.
@@ -160,7 +160,13 @@ TEST(HeteroCli, TiersJsonIsTheLibrarysPlacements) {
   EXPECT_EQ(rows[1]["policy"], "flat");
   EXPECT_EQ(rows[1]["bandwidth_Bps"].get<double>(), tiered_memory::flat.bandwidth.value());
   EXPECT_EQ(rows[2]["policy"], "weighted interleave");
-  EXPECT_EQ(rows[2]["fits"], "no");
+  EXPECT_EQ(rows[2]["fits"], false);  // a JSON boolean (the forty-ninth trial: it was the string "no")
+  EXPECT_EQ(rows[0]["fits"], true);
+  // CSV says it in the same words; a table for people says yes or no.
+  const outcome csv = hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "0.3",
+                               "--hot-accesses", "0.9", "--format", "csv"});
+  EXPECT_NE(csv.out.find("\r\nweighted interleave,false,,"), std::string::npos) << csv.out;
+  EXPECT_NE(csv.out.find("\r\ncache,true,"), std::string::npos) << csv.out;
   EXPECT_EQ(rows[3]["policy"], "best placement");
   EXPECT_EQ(rows[3]["bandwidth_Bps"].get<double>(), tiered_memory::best.bandwidth.value());
   // Hand-derived: cache 1,079.25 GB/s, flat 307.2/0.68, best 1,945.6 GB/s.

@@ -1225,7 +1225,7 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
     ASSERT_EQ(over.status, 0) << over.err;
     const nlohmann::json plan = nlohmann::json::parse(over.out)[0];
     EXPECT_GE(plan["pipelined_s"].get<double>(), 60e9 / 64e9) << capacity;
-    EXPECT_EQ(plan["offload"], "no") << capacity;
+    EXPECT_EQ(plan["offload"], false) << capacity;
   }
   // "Never" is a JSON null and an empty CSV cell, as the text's words (it was "inf").
   const std::vector<std::string> never{"offload", "--host-bandwidth", "2TB/s", "--host-peak", "50TFLOP/s", "--device-bandwidth",
@@ -1436,7 +1436,7 @@ TEST(HostileInput, ASeventeenthTrialsFindingsAreRefusedOrSaid) {
   ASSERT_EQ(shared.status, 0) << shared.err;
   const nlohmann::json plan = nlohmann::json::parse(shared.out)[0];
   EXPECT_GE(plan["pipelined_s"].get<double>(), 0.5);
-  EXPECT_EQ(plan["offload"], "no");
+  EXPECT_EQ(plan["offload"], false);
   // "transfers: bounded by the host's memory" only where a memory bounds this job's transfers: 10 GB one way
   // over 63 GB/s from a 100 GB/s host moves at the link's rate.
   const outcome one_way = hml_run({"offload", "--host-bandwidth", "100GB/s", "--host-peak", "1TFLOP/s", "--device-bandwidth",
@@ -1580,7 +1580,7 @@ TEST(HostileInput, ATwentyFourthTrialsFindingsAreTiesAndStated) {
                                "--device-capacity", "30GB", "--format", "json"});
   ASSERT_EQ(tie.status, 0) << tie.err;
   const nlohmann::json plan = nlohmann::json::parse(tie.out).at(0);
-  EXPECT_EQ(plan["offload"], "no") << plan.dump();
+  EXPECT_EQ(plan["offload"], false) << plan.dump();
   EXPECT_NEAR(plan["speedup"].get<double>(), 1.0, 1e-12);
   const std::vector<std::string> job{"offload", "--host-bandwidth", "800GB/s", "--host-peak", "5TFLOP/s", "--device-bandwidth", "700GB/s",
                                      "--device-peak", "50TFLOP/s", "--link", "400GB/s", "--in", "50GB", "--out", "50GB", "--runs", "100",
