@@ -78,12 +78,14 @@ struct tokens {
 
 // A matrix product as a GPU kernel tiles it: `count` independent products (a batched GEMM, the experts of a
 // grouped GEMM) of `rows` x `columns` outputs each, over an inner dimension of `depth` (k; 0: not given, so
-// never split). Zero rows: not a matrix product.
+// never split), `shorter` of them a row fewer (a grouped GEMM's rows shared out unevenly). Zero rows: not a
+// matrix product.
 struct gemm_shape {
   std::uint64_t count = 0;
   std::uint64_t rows = 0;
   std::uint64_t columns = 0;
   std::uint64_t depth = 0;
+  std::uint64_t shorter = 0;  // fewer than count
   friend constexpr bool operator==(const gemm_shape&, const gemm_shape&) = default;
 };
 

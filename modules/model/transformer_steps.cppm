@@ -481,7 +481,8 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
       if (groups == 1.0) return op;
       op.weights *= groups;
       const auto count = static_cast<std::uint64_t>(groups);
-      op.gemm = {count, detail::ceil_div(pairs, count), op.gemm.columns, op.gemm.depth};
+      const std::uint64_t rows = detail::ceil_div(pairs, count);  // each expert's share, some a row fewer
+      op.gemm = {count, rows, op.gemm.columns, op.gemm.depth, count * rows - pairs};
       return op;
     };
     const std::uint64_t up = (gated ? 2 : 1) * ffn;

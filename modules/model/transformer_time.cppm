@@ -81,13 +81,15 @@ inline constexpr std::uint64_t split_depth = 1024;
 // How much longer a matrix product takes than its FLOP at the machine's matmul rate on `sms` SMs: its outputs
 // padded to whole tiles; where the tiles are fewer than the SMs, its K loop split into as many slices as one
 // wave holds (each split_depth deep or more); the tiles' slices run in waves of `sms`, each at an SM's share
-// of the rate. So waves x sms x tile rows x tile columns x slice depth / (count x rows x columns x depth), 1
+// of the rate. So waves x sms x tile rows x tile columns x slice depth / (outputs x depth), 1
 // or more: a 1024^3 GEMM on an A100's 108 SMs is 64 tiles in one wave, 108 / 64 = 1.6875; a 128-token down
-// projection of Llama 3 8B (K = 14336) on an H100's 132 SMs, 32 tiles in 4 slices, 132 / 128. Not a matrix
-// product, or no SM count: 1. time_on takes it for products on tensor units only (a CPU's vector GEMMs are
-// not tiled so).
+// projection of Llama 3 8B (K = 14336) on an H100's 132 SMs, 32 tiles in 4 slices, 132 / 128. The products
+// `shorter` by a row take the same tile height (a grouped GEMM's kernel has one) and count their own rows.
+// Not a matrix product, or no SM count: 1. time_on takes it for products on tensor units only (a CPU's
+// vector GEMMs are not tiled so).
 [[nodiscard]] constexpr double tiling_factor(const gemm_shape& g, unsigned sms) {
   if (g.count == 0 || g.rows == 0 || g.columns == 0 || sms == 0) return 1.0;
+  expects(g.shorter < g.count, "hml: a GEMM's products a row shorter are fewer than its products");
   std::uint64_t outputs = 0;
   expects(!__builtin_mul_overflow(g.count, g.rows, &outputs) && !__builtin_mul_overflow(outputs, g.columns, &outputs) &&
               outputs < std::uint64_t{1} << 62,
@@ -97,13 +99,14 @@ inline constexpr std::uint64_t split_depth = 1024;
   const std::uint64_t rows = tile(g.rows, tile_rows);
   const std::uint64_t columns = tile(g.columns, tile_columns);
   // Whole tiles: no more than the outputs, below 2^62.
-  const std::uint64_t tiles = g.count * ceil_div(g.rows, rows) * ceil_div(g.columns, columns);
+  const std::uint64_t row_tiles = (g.count - g.shorter) * ceil_div(g.rows, rows) + g.shorter * ceil_div(g.rows - 1, rows);
+  const std::uint64_t tiles = row_tiles * ceil_div(g.columns, columns);
   const std::uint64_t slices = tiles < sms ? std::max<std::uint64_t>(1, std::min(g.depth / split_depth, sms / tiles)) : 1;
   const double slice_share =
       slices == 1 ? 1.0 : static_cast<double>(ceil_div(g.depth, slices)) / static_cast<double>(g.depth);
   const auto waves = static_cast<double>(ceil_div(tiles * slices, sms));
   return waves * sms * static_cast<double>(rows * columns) * slice_share /
-         (static_cast<double>(g.count) * static_cast<double>(g.rows) * static_cast<double>(g.columns));
+         (static_cast<double>(g.count * g.rows - g.shorter) * static_cast<double>(g.columns));
 }
 
 // The fixed cost the machine's kernels pay (0 s where it publishes none).

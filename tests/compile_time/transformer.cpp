@@ -671,6 +671,14 @@ static_assert(hml::tiling_factor({}, 132) == 1.0 && hml::tiling_factor({1, 128, 
 // Narrow columns round up to 16 as rows do: a router of 8 experts over 2048 tokens is 16 tiles of 128 x 16,
 // one wave: 132 x 128 x 16 / (2048 x 8) = 16.5.
 static_assert(hml::tiling_factor({1, 2048, 8}, 132) == 16.5);
+// A grouped GEMM whose rows do not share out evenly: 2,058 token-expert pairs over 8 experts are 6 of 257
+// rows and 2 of 258, each in 3 tiles of 128 rows; the factor is over the 2,058 rows there are (it was over
+// 8 x 258, and Mixtral's prefill of 1,029 tokens came out shorter than of 1,028: the fifty-third trial).
+static_assert(near(hml::tiling_factor({8, 258, 4096, 0, 6}, 132) * 2058, hml::tiling_factor({8, 257, 4096}, 132) * 2056, 1e-12));
+// A shorter product can take a tile fewer: 257 rows over 2 products are 129 and 128, 2 tiles and 1 of 128.
+static_assert(hml::tiling_factor({2, 129, 128, 0, 1}, 132) == 132.0 * 128 / 257);
+static_assert(hml::analyze_step(models::mixtral_8x7b, hml::prefill_step(1, 1029), devices::h100_sxm, expected).time.value >=
+              hml::analyze_step(models::mixtral_8x7b, hml::prefill_step(1, 1028), devices::h100_sxm, expected).time.value);
 // Where the tiles are fewer than the SMs, a deep K loop is split into as many slices of split_depth (1024)
 // or more as one wave holds: a 128-token down projection of Llama 3 8B (K = 14336) is 32 tiles in 4 slices,
 // one wave of 128 on 132 SMs. A 512-token QKV projection (192 tiles) is not split, nor a 1024-deep product
