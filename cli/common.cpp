@@ -92,7 +92,8 @@ CLI::Validator finite_number() {
           // "26cy", "0.8 ": a number with a unit or a space after it, which no plain-number option takes.
           const char after = end != begin ? *end : '\0';
           const bool unit_after = std::isalpha(static_cast<unsigned char>(after)) && after != 'e' && after != 'E';
-          const bool number_then_more = std::isfinite(x) && text.find_first_of("xX") == std::string::npos &&
+          const bool hexadecimal = text.starts_with("0x") || text.starts_with("0X");
+          const bool number_then_more = std::isfinite(x) && !hexadecimal &&
                                         (after == ' ' || after == '\t' || unit_after);
           return std::string{"must be a decimal number (digits, a point, an exponent)"} +
                  (number_then_more ? ", without a unit or a space" : "") + ", not '" + text + "'";
@@ -218,7 +219,7 @@ std::string standard_input_taken_twice(int argc, const char* const* argv) {
     }
     // -o - is standard output, and the probe's --save a file it writes.
     if (option.empty() || option == "-o" || option == "--output" || option.starts_with("--save")) continue;
-    if (reader == option) return option + ": standard input given twice; it can be read once: give the others files";
+    if (reader == option) return option + ": standard input given twice; it is one input: give the others files";
     if (!reader.empty()) return option + ": standard input is read by " + reader + " already; give one of them a file";
     reader = option;
   }

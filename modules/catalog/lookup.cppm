@@ -406,8 +406,8 @@ struct tier_fields {
       throw std::invalid_argument(std::string{name} + ": " + e.what());
     }
   };
-  // A plain number is bytes, as in every option that takes a size (`hml tiers --footprint 1000000`). The
-  // capacity parses first, so text that is no size at all ("10gb") keeps the parser's did-you-mean.
+  // A plain number is bytes, as in every option that takes a size (`hml tiers --footprint 1000000`); bits
+  // are refused (80 Gb is 10 GB: a byte size mistyped).
   tier t{.name = f.name, .capacity = part("CAPACITY", [&] {
            return parse<data_size>(f.capacity, {.plain_number_is_base_unit = true, .sizes_in_bytes = true});
          })};
@@ -423,7 +423,7 @@ struct tier_fields {
     t.write = bandwidth("WRITE", *f.write);
     // In the tier, 0 stands for "as read": a WRITE of 0 given here would be read as none.
     if (!(t.write.value() > 0))
-      throw std::invalid_argument("a tier's WRITE bandwidth must be > 0; leave it out to write at the read rate");
+      throw std::invalid_argument("WRITE: must be > 0; leave it out to write at the read rate");
   }
   validate(t);
   return t;

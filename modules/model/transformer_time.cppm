@@ -250,7 +250,8 @@ struct step_analysis {
   }
   // The share of the step's time an operator takes.
   [[nodiscard]] constexpr double share(const operator_time& t) const noexcept { return t.time / time.value; }
-  // FLOP per byte of memory the step moves (inf where it moves none: an all-reduce's bytes are the link's).
+  // FLOP per byte of memory the step moves: inf where it moves none (an all-reduce's bytes are the link's),
+  // NaN where it also computes none; hml llm shows no intensity for either.
   [[nodiscard]] constexpr arithmetic_intensity intensity() const noexcept { return flops / bytes; }
   // Memory-bound overall when the operators' memory times add up to more than their compute times.
   [[nodiscard]] constexpr limit bound() const noexcept { return detail::limit_of(link_time, memory_time, compute_time); }

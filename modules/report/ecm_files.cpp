@@ -94,8 +94,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     m.ports.mul_per_cycle = rate("MUL", m.ports.mul_per_cycle);
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
     if (!std::has_single_bit(m.ports.vector_bytes))  // as a machine file's `vector`: it converts to one
-      r.fail(ports["vector bytes"], "ports.vector bytes", "must be a power of two bytes (32), not " +
-                                                              std::to_string(m.ports.vector_bytes));
+      r.fail(ports["vector bytes"], "ports.vector bytes",
+             "must be a power of two bytes (32), not " + std::to_string(m.ports.vector_bytes) + " (bytes, without a unit)");
     m.ports.memory_ops_per_cycle = rate("loads and stores", 0, 0);
   }
 

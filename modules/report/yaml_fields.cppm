@@ -394,7 +394,8 @@ public:
     const std::string field = path(parent, name);
     const std::size_t unit = text.find("B/cy");
     const std::string_view number = trimmed(std::string_view{text}.substr(0, unit));
-    const bool prefixed = unit != std::string::npos && !number.empty() && std::isalpha(static_cast<unsigned char>(number.back()));
+    const bool prefixed = unit != std::string::npos && !number.empty() &&
+                          std::string_view{"kKMGTPEi"}.find(number.back()) != std::string_view::npos;
     if (unit == std::string::npos || prefixed || text.find_first_not_of(' ', unit + 4) != std::string::npos)  // "32 kB/cy"
       fail(map[std::string{name}], field, "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"" + text + "\"");
     const double value = number_in(map[std::string{name}], field, text.substr(0, unit));

@@ -89,8 +89,10 @@ T read_value(std::string_view text, parse_options options) {
   }
 }
 
-inline std::vector<std::pair<std::size_t, std::string_view>> split(std::string_view text, char separator) {
-  std::vector<std::pair<std::size_t, std::string_view>> parts;
+using items = std::vector<std::pair<std::size_t, std::string_view>>;  // each with its position in the text
+
+inline items split(std::string_view text, char separator) {
+  items parts;
   std::size_t begin = 0;
   for (;;) {
     const std::size_t end = text.find(separator, begin);
@@ -100,11 +102,10 @@ inline std::vector<std::pair<std::size_t, std::string_view>> split(std::string_v
   }
 }
 
-using items = std::vector<std::pair<std::size_t, std::string_view>>;  // each with its position in the text
-
 // The points of a quantity's axis are written alike, each with its unit or none, where the unit is not
 // the one a plain number is in: a unit is not carried over, so "1,2,4GB" would be 1 B, 2 B and 4 GB
-// ("0.5,16 FLOP/B" is two intensities in FLOP/B).
+// ("0.5,16 FLOP/B" is two intensities in FLOP/B). A unit no symbol spells ("2 gb") is left to the parser,
+// whose message says what it may be.
 template <class T>
 void expect_units_alike(std::string_view whole, const items& points) {
   if constexpr (!std::is_same_v<T, double>) {
@@ -112,7 +113,7 @@ void expect_units_alike(std::string_view whole, const items& points) {
     const auto has_unit = [&](const auto& point) { return !unit_of(point).empty(); };
     const auto not_base = [&](const auto& point) {
       const unit_symbol* unit = find_unit_symbol(unit_of(point));
-      return has_unit(point) && (unit == nullptr || unit->decimal_exponent != 0 || unit->binary_exponent != 0);
+      return unit != nullptr && (unit->decimal_exponent != 0 || unit->binary_exponent != 0);
     };
     const auto with = std::find_if(points.begin(), points.end(), not_base);
     const auto without = std::find_if_not(points.begin(), points.end(), has_unit);
@@ -125,7 +126,8 @@ void expect_units_alike(std::string_view whole, const items& points) {
   }
 }
 
-// A comma separates points, not digit groups: "1,000,000" would be three points, 1, 0 and 0.
+// A comma separates points, not digit groups: "1,000,000" would be three points, 1, 0 and 0. Caught where a
+// group starts with a zero; "1,500" is two points, as written.
 inline void expect_no_digit_groups(std::string_view whole, const items& points) {
   if (points.size() < 2) return;
   for (const auto& [position, item] : points) {

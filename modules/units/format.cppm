@@ -547,6 +547,9 @@ constexpr void check_format(number_format spec) {
 template <class Sink>
 constexpr void format_shifted(Sink& out, double value, number_format spec, int shift10) {
   check_format(spec);
+  if (spec.style == float_style::fixed && shift10 != 0) {
+    throw std::invalid_argument("hml::format_number: fixed notation takes no shift; divide first");
+  }
   const decomposed_double d = decompose(value);
   if (d.negative) out.push_back('-');
   if (d.not_a_number) {

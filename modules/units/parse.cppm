@@ -47,10 +47,23 @@ inline constexpr double largest_magnitude = 1e30;
 
 namespace detail {
 
-// The unit of a quantity's text: what follows its number ("" where it has none).
+// The unit of a quantity's text: what follows its number and the spaces after it ("" where it has none).
+// An e or E is the number's exponent only where digits follow it: "2EB" is 2 EB, "2e3B" is 2000 B.
 [[nodiscard]] constexpr std::string_view unit_of_text(std::string_view text) noexcept {
-  const std::size_t unit_at = text.find_first_not_of("0123456789.eE+- \t");
-  return unit_at == std::string_view::npos ? std::string_view{} : text.substr(unit_at);
+  const auto digit = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
+  std::size_t i = text.find_first_not_of(" \t");
+  if (i == std::string_view::npos) return {};
+  if (text[i] == '+' || text[i] == '-') ++i;
+  while (digit(i) || (i < text.size() && text[i] == '.')) ++i;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    const std::size_t exponent = i + 1 + (i + 1 < text.size() && (text[i + 1] == '+' || text[i + 1] == '-') ? 1 : 0);
+    if (digit(exponent)) {
+      i = exponent;
+      while (digit(i)) ++i;
+    }
+  }
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return text.substr(i);
 }
 
 // The prefix of the byte unit that a bit unit's prefix, perhaps in the wrong case, may mean: "g" -> "G",
@@ -367,7 +380,7 @@ private:
                               std::string(bytes != nullptr ? bytes->text : "B");
     const std::string read_as = to_string(data_size::from_value(value), {.prefixes = prefix_system::decimal});
     fail(unit_at, quoted(unit.text), " is bits (" + read_as + ")", "a size in bytes",
-         "a size here is in bytes (B, not b): did you mean " + quoted(meant) + "?");
+         "a size here is in bytes (B, not b or bit): did you mean " + quoted(meant) + "?");
   }
 
   // "GFLOPs" or "flops" where work is wanted: the plural reads as GFLOPS, a rate, which the case slip would

@@ -20,6 +20,7 @@ static_assert(hml::to_text(1023_KiB) == "0.999 MiB");   // binary prefixes carry
 static_assert(hml::to_text(999_KiB) == "999 KiB");
 static_assert(hml::to_text(8320_MiB) == "8.12 GiB");
 static_assert(hml::to_text(0x1p60 * hml::byte) == "1 EiB");  // 2^60 / 1000 rounds to a whole number
+static_assert(hml::to_text(5e18 * hml::byte) == "5 EB" && hml::to_text(1e19 * hml::byte) == "10 EB");  // past 2^62 too
 static_assert(hml::to_text(1e30 * hml::byte) == "1e+30 B");   // past the largest prefix: no "1e+12 EB"
 static_assert(hml::to_text(0x1p70 * hml::byte) == "1.18e+21 B");    // an exact tie rounds to even, as printf does
 static_assert(hml::to_text(1023_KiB, {.number = hml::fixed(0)}) == "1 MiB");

@@ -260,7 +260,7 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
                      "--round: rounds CSV and JSON as the roofline exercise does; the table has its own digits");
   expect_input_error(hml_run({"devices", ""}), "NAME: empty; give a machine, link or system, or none for all");
   expect_input_error(hml_run({"tiers", "--tier", "A:1GiB:1GB/s:0B/s", "--tier", "B:1GiB:1GB/s", "--footprint", "1GiB"}),
-                     "--tier: a tier's WRITE bandwidth must be > 0; leave it out to write at the read rate");
+                     "--tier: WRITE: must be > 0; leave it out to write at the read rate");
   expect_input_error(llm_with({"--as-kernels", "decode", "--format", "json"}),
                      "--as-kernels, --format: the kernels are written as the CSV that hml roofline and hml chart read");
   EXPECT_TRUE(llm_with({"--as-kernels", "decode", "--format", "csv"}).out.starts_with("name,flops,memory_bytes\r\n"));
@@ -652,7 +652,7 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                  "(channels x bus_bits x pin_rate), where the level's bandwidth is 3.35 TB/s");
   edited_refused("capacity: {value: 80 GB", "capacity: {value: 80 Gb",
                  "memory[2].capacity.value: cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size "
-                 "here is in bytes (B, not b): did you mean \"80 GB\"?");
+                 "here is in bytes (B, not b or bit): did you mean \"80 GB\"?");
   // Levels out of order where one states no bandwidth; a cache line or SIMD width that is no power of two.
   const std::string cpu = "format: hml-machine/1\nid: cpu\nname: CPU\nclock: 2 GHz\n";
   const std::string levels = "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: MEM, capacity: 64 GiB, bandwidth: 40 GB/s}\n";
@@ -789,7 +789,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   // Sizes in bits where bytes are wanted; a kernel row of nothing.
   expect_input_error(hml_run({"tiers", "--tier", "A:1Gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
                      "--tier: CAPACITY: cannot read \"1Gb\" as a data size: \"Gb\" at position 1 is bits (125 MB); a size here is in "
-                     "bytes (B, not b): did you mean \"1GB\"?");
+                     "bytes (B, not b or bit): did you mean \"1GB\"?");
   // Text that is no size at all keeps the parser's did-you-mean, as a kernels CSV's does (it was called bits).
   expect_input_error(hml_run({"tiers", "--tier", "A:10gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
                      "\"gb\" at position 2 is not a known unit; units are case-sensitive: b is bit, B is byte; did you mean \"GB\"?");
@@ -797,7 +797,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
                               dir.file("bits.csv", "name,flops,memory_bytes\ngemm,10 MFLOP,12 Mbit\n").string()}),
                      "memory_bytes: cannot read \"12 Mbit\" as a data size: \"Mbit\" at position 3 is bits (1.5 MB); a "
-                     "size here is in bytes (B, not b): did you mean \"12 MB\"?");
+                     "size here is in bytes (B, not b or bit): did you mean \"12 MB\"?");
   expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
                               dir.file("nothing.csv", "name,flops,memory_bytes\nz,0,0\n").string()}),
                      "flops, memory_bytes: both 0; a kernel computes or moves bytes");
@@ -2126,7 +2126,7 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
                           std::string_view meant) {
     return "cannot read \"" + std::string{text} + "\" as a data size: \"" + std::string{bits} + "\" at position " +
            std::to_string(text.find(bits)) + " is bits (" + std::string{read_as} +
-           "); a size here is in bytes (B, not b): did you mean \"" + std::string{meant} + "\"?";
+           "); a size here is in bytes (B, not b or bit): did you mean \"" + std::string{meant} + "\"?";
   };
   const std::string gpu = read_file(fs::path{HML_SOURCE_DIR} / "cli/my_gpu.json");
   expect_input_error(hml_run({"devices", dir.file("old.json", replaced(gpu, "\"80 GB\"", "\"80 Gb\"")).string()}),
@@ -2139,7 +2139,7 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
   ecm_refused("cacheline size: 64 B", "cacheline size: 64 b", in_bits("64 b", "b", "8 B", "64 B"));
   // As a machine file's: a line or a register that is no power of two does not convert to one.
   ecm_refused("cacheline size: 64 B", "cacheline size: 48 B", "cacheline size: must be a power of two bytes (64 B), not 48 B");
-  ecm_refused("vector bytes: 32", "vector bytes: 24", "ports.vector bytes: must be a power of two bytes (32), not 24");
+  ecm_refused("vector bytes: 32", "vector bytes: 24", "ports.vector bytes: must be a power of two bytes (32), not 24 (bytes, without a unit)");
   const std::string cpu = read_file(fs::path{HML_SOURCE_DIR} / "examples/ecm/sandy_bridge_ep.yml");
   const auto cpu_refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
     expect_input_error(hml_run({"devices", dir.file("cpu.yaml", replaced(cpu, from, to)).string()}), needle);
@@ -2149,6 +2149,7 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
   // A bit rate's byte form in the case a unit has: "2 gb/s" offered "2gB/s", which is no unit.
   cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 44.42 gb/s", "did you mean 44.42 GB/s?");
   cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 2 mb/s", "did you mean 2 MB/s?");
+  cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 2 Eibit/s", "did you mean 2 EiB/s?");
   cpu_refused("rate: {value: 32 B/cy", "rate: {value: 32 kB/cy",
               "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"32 kB/cy\"");
 
@@ -2167,6 +2168,9 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
       // A unit is not carried over to the points before it: "1,2,4GB" swept 1 B, 2 B and 4 GB.
       {{"sweep", "--size", "1,2,4GB"}, "--size: cannot read \"1,2,4GB\" as an axis: \"1\" has no unit where \"4GB\" has one"},
       {{"sweep", "--size", "1:4GB:4"}, "\"1\" has no unit where \"4GB\" has one (a unit is not carried over)"},
+      // An E prefix is a unit, not an exponent; a unit no symbol spells is the parser's to name.
+      {{"sweep", "--size", "1,2EB"}, "\"1\" has no unit where \"2EB\" has one"},
+      {{"sweep", "--size", "1,2 gb"}, "\"gb\" at position 2 is not a known unit; units are case-sensitive"},
       {{"sweep", "--bandwidth", "1,2,4GB/s"}, "--bandwidth: cannot read \"1,2,4GB/s\" as an axis: \"1\" has no unit"},
       // A comma separates points: "1,000,000" swept 1 B, 0 B and 0 B.
       {{"sweep", "--size", "1,000,000"}, "\"000\" starts with a zero, as a group of digits does"},

@@ -66,7 +66,7 @@ TEST(Parse, SizesInBytesRefuseBits) {
   constexpr hml::parse_options bytes{.sizes_in_bytes = true};
   const hml::parse_error gb = error_of<hml::data_size>("80 Gb", bytes);
   EXPECT_STREQ(gb.what(), "cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size here "
-                          "is in bytes (B, not b): did you mean \"80 GB\"?");
+                          "is in bytes (B, not b or bit): did you mean \"80 GB\"?");
   EXPECT_EQ(gb.position(), 3U);
   EXPECT_NE(std::string{error_of<hml::data_size>("5 Kibit", bytes).what()}.find("did you mean \"5 KiB\"?"),
             std::string::npos);
