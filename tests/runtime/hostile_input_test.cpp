@@ -2132,26 +2132,25 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
   expect_input_error(hml_run({"devices", dir.file("old.json", replaced(gpu, "\"80 GB\"", "\"80 Gb\"")).string()}),
                      in_bits("80 Gb", "Gb", "10 GB", "80 GB"));
   const std::string ecm = read_file(fs::path{HML_SOURCE_DIR} / "tests/fuzz/corpus/ecm_machine_file/sandy_bridge_ep.yml");
-  const auto ecm_refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
-    expect_input_error(hml_run({"devices", dir.file("old.yml", replaced(ecm, from, to)).string()}), needle);
-  };
-  ecm_refused("size: 256 KiB", "size: 256 kb", in_bits("256 kb", "kb", "32 kB", "256 kB"));
-  ecm_refused("cacheline size: 64 B", "cacheline size: 64 b", in_bits("64 b", "b", "8 B", "64 B"));
+  expect_edited_file_refused(dir, ecm, "size: 256 KiB", "size: 256 kb", in_bits("256 kb", "kb", "32 kB", "256 kB"));
+  expect_edited_file_refused(dir, ecm, "cacheline size: 64 B", "cacheline size: 64 b",
+                             in_bits("64 b", "b", "8 B", "64 B"));
   // As a machine file's: a line or a register that is no power of two does not convert to one.
-  ecm_refused("cacheline size: 64 B", "cacheline size: 48 B", "cacheline size: must be a power of two bytes (64 B), not 48 B");
-  ecm_refused("vector bytes: 32", "vector bytes: 24", "ports.vector bytes: must be a power of two bytes (32), not 24 (bytes, without a unit)");
+  expect_edited_file_refused(dir, ecm, "cacheline size: 64 B", "cacheline size: 48 B",
+                             "cacheline size: must be a power of two bytes (64 B), not 48 B");
+  expect_edited_file_refused(dir, ecm, "vector bytes: 32", "vector bytes: 24",
+                             "ports.vector bytes: must be a power of two bytes (32), not 24 (bytes, without a unit)");
   const std::string cpu = read_file(fs::path{HML_SOURCE_DIR} / "examples/ecm/sandy_bridge_ep.yml");
-  const auto cpu_refused = [&](std::string_view from, std::string_view to, std::string_view needle) {
-    expect_input_error(hml_run({"devices", dir.file("cpu.yaml", replaced(cpu, from, to)).string()}), needle);
-  };
-  cpu_refused("vector: 32 B", "vector: 32 b", in_bits("32 b", "b", "4 B", "32 B"));
-  cpu_refused("layer_condition_share: 1.0", "layer_condition_share: 1.0\ncacheline: 64 b", in_bits("64 b", "b", "8 B", "64 B"));
+  expect_edited_file_refused(dir, cpu, "vector: 32 B", "vector: 32 b", in_bits("32 b", "b", "4 B", "32 B"));
+  expect_edited_file_refused(dir, cpu, "layer_condition_share: 1.0", "layer_condition_share: 1.0\ncacheline: 64 b",
+                             in_bits("64 b", "b", "8 B", "64 B"));
   // A bit rate's byte form in the case a unit has: "2 gb/s" offered "2gB/s", which is no unit.
-  cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 44.42 gb/s", "did you mean 44.42 GB/s?");
-  cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 2 mb/s", "did you mean 2 MB/s?");
-  cpu_refused("bandwidth: {value: 44.42 GB/s", "bandwidth: {value: 2 Eibit/s", "did you mean 2 EiB/s?");
-  cpu_refused("rate: {value: 32 B/cy", "rate: {value: 32 kB/cy",
-              "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"32 kB/cy\"");
+  const std::string_view bandwidth = "bandwidth: {value: 44.42 GB/s";
+  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 44.42 gb/s", "did you mean 44.42 GB/s?");
+  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 2 mb/s", "did you mean 2 MB/s?");
+  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 2 Eibit/s", "did you mean 2 EiB/s?");
+  expect_edited_file_refused(dir, cpu, "rate: {value: 32 B/cy", "rate: {value: 32 kB/cy",
+                             "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"32 kB/cy\"");
 
   const std::vector<std::pair<std::vector<std::string>, std::string>> options{
       {{"analyze", "--flops", "10MFLOP", "--bytes", "120Mb", "--time", "1ms", "--peak-compute", "5.3TFLOP/s",
