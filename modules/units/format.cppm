@@ -101,7 +101,7 @@ inline constexpr std::size_t number_text_capacity = 1 + 309 + 1 + max_number_pre
 }  // namespace hml
 
 // The powers the units' literals, parser, symbols and prefixes scale by, each computed one way so that they
-// agree to the last bit.
+// agree to the last bit; and a double's exact value, which the printer of quantities asks too.
 export namespace hml::detail {
 
 // 10^n: exact for 0 <= n <= 22, correctly rounded (one division) for -22 <= n < 0.
@@ -117,17 +117,6 @@ constexpr double times_power_of_two(double value, int n) noexcept {
   for (; n < 0; ++n) value /= 2;
   return value;
 }
-
-}  // namespace hml::detail
-
-namespace hml::detail {
-
-// Nine decimal digits fit in a 32-bit limb and 10^9 times a limb fits in 64 bits.
-inline constexpr std::uint32_t chunk_base = 1'000'000'000;
-inline constexpr int chunk_digits = 9;
-
-// DBL_MAX has 309 integer digits.
-inline constexpr int max_integer_digits = 309;
 
 // A double split as sign, class and exact value mantissa * 2^exponent; the mantissa is odd unless it is zero,
 // which keeps the big-integer work as short as the value allows (0.5 is 1 * 2^-1, not 2^52 * 2^-53).
@@ -161,6 +150,17 @@ constexpr decomposed_double decompose(double value) noexcept {
   }
   return d;
 }
+
+}  // namespace hml::detail
+
+namespace hml::detail {
+
+// Nine decimal digits fit in a 32-bit limb and 10^9 times a limb fits in 64 bits.
+inline constexpr std::uint32_t chunk_base = 1'000'000'000;
+inline constexpr int chunk_digits = 9;
+
+// DBL_MAX has 309 integer digits.
+inline constexpr int max_integer_digits = 309;
 
 // Decimal digits as values 0..9, most significant first.
 struct digit_string {

@@ -1,7 +1,6 @@
 // hml.units:text — quantities printed the way a person writes them: "10 MiB", "205 GB/s", "58.5 us",
 // "5.3 TFLOP/s", "0.0833 FLOP/B". constexpr, so compile-time tests can compare printed lines.
 module;
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -65,21 +64,14 @@ constexpr bool is_whole(double x) noexcept {
 }
 
 // Whether x > 0 is a whole multiple of a decimal prefix's factor 10^n, in integers: a division rounds (2^60 B
-// / 1000 reads as whole, and 1 EiB printed as 1.15 EB). x is m 2^e with m odd: a multiple of 2^n 5^n where
-// e >= n and 5^n divides m (5e18 B is 5 EB, as it was through a division).
+// / 1000 reads as whole, and 1 EiB printed as 1.15 EB). x is m 2^e with m odd (hml.format's decompose): a
+// multiple of 2^n 5^n where e >= n and 5^n divides m (5e18 B is 5 EB, as it was through a division).
 constexpr bool is_whole_multiple(double x, const prefix& p) noexcept {
-  const auto bits = std::bit_cast<std::uint64_t>(x);
-  const auto biased = static_cast<int>((bits >> 52) & 0x7ff);
-  if (biased == 0 || biased == 0x7ff) return false;  // subnormal (no whole number), inf or NaN
-  std::uint64_t m = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
-  int e = biased - 1075;
-  while ((m & 1) == 0) {
-    m >>= 1;
-    ++e;
-  }
+  const decomposed_double d = decompose(x);
+  if (d.infinite || d.not_a_number || d.mantissa == 0) return false;
   std::uint64_t five_power = 1;  // 5^18 < 2^42
   for (int i = 0; i < p.exponent10; ++i) five_power *= 5;
-  return e >= p.exponent10 && m % five_power == 0;
+  return d.exponent >= p.exponent10 && d.mantissa % five_power == 0;
 }
 
 constexpr bool allows(const unit_text& text, const prefix& p) noexcept {
