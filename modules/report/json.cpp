@@ -1,7 +1,7 @@
 // hml.report:json's writer (see json.cppm), with nlohmann-json in the global module fragment. Rows are
-// written one at a time in the layout nlohmann's dump(indent) gives a whole array of objects; each value
-// goes through nlohmann's own serializer, so numbers, escapes and the replacement of bytes that are not
-// UTF-8 are nlohmann's, to the character, without building the array in memory.
+// written one at a time in the layout nlohmann's dump(indent) gives a whole array of objects; text goes
+// through nlohmann's own serializer, so escapes and the replacement of bytes that are not UTF-8 are
+// nlohmann's, to the character, without building the array in memory; numbers are the CSV's digits.
 module;
 #include <algorithm>
 #include <array>
@@ -55,8 +55,9 @@ struct append_adapter final : nlohmann::detail::output_adapter_protocol<char> {
 }  // namespace
 
 struct json_writer::state {
-  explicit state(int indent_)
+  state(int indent_, int nesting_)
       : indent{indent_},
+        nesting{nesting_},
         adapter{std::make_shared<append_adapter>()},
         // Text that is not UTF-8 (a name from a Latin-1 CSV) gets U+FFFD for each bad byte rather than no JSON.
         serializer{adapter, ' ', json::error_handler_t::replace} {}
@@ -87,10 +88,11 @@ struct json_writer::state {
     std::memcpy(to, piece.data(), n);
   }
 
-  // The last number of a column and its text (formatted once while it repeats, as csv_writer does): the
-  // text nlohmann's serializer writes for json_number's value, a whole number as an integer, another finite
-  // double by its own to_chars (grisu2, then its layout: 1e-08, 100.5), called without building a json value;
-  // non-finite numbers are strings, through the serializer.
+  // The last number of a column and its text (formatted once while it repeats, as csv_writer does): a whole
+  // number as an integer, another finite double as the CSV writes it (shortest_chars, the shortest text that
+  // reads back as the same double: nlohmann's grisu2 is not always shortest, and wrote 8.409999999999999e+21
+  // where the CSV has 8.41e+21), with ".0" where those digits are an integer's (-0, past 2^53), so that every
+  // reader takes it for the double it is; non-finite numbers are strings, through the serializer.
   struct remembered_number {
     std::uint64_t bits = 0;
     bool known = false;
@@ -103,7 +105,12 @@ struct json_writer::state {
         if (const std::optional<std::int64_t> whole = whole_number(x)) {
           size = static_cast<std::size_t>(std::to_chars(text.data(), text.data() + text.size(), *whole).ptr - text.data());
         } else if (std::isfinite(x)) {
-          size = static_cast<std::size_t>(nlohmann::detail::to_chars(text.data(), text.data() + text.size(), x) - text.data());
+          static_assert(std::tuple_size_v<decltype(text)> >= detail::short_decimal_room);
+          size = static_cast<std::size_t>(detail::shortest_chars(text.data(), x) - text.data());
+          if (std::string_view{text.data(), size}.find_first_of(".e") == std::string_view::npos) {
+            text[size++] = '.';
+            text[size++] = '0';
+          }
         } else {
           std::string quoted;
           s.value(quoted, json_number(x));
@@ -135,8 +142,18 @@ struct json_writer::state {
     }
   };
 
+  // `levels` levels of indentation.
+  std::string indentation(int levels) const {
+    return std::string(indent >= 0 ? static_cast<std::size_t>(indent * levels) : 0, ' ');
+  }
+
+  // Puts one row's object; its keys are indented as made, its closing brace by `outer`.
+  void put_object(std::span<const cell_view> cells);
+
   int indent;
-  std::string outer = std::string(indent >= 0 ? static_cast<std::size_t>(indent) : 0, ' ');  // a row's indentation
+  int nesting;
+  std::string closing = indentation(nesting);    // the array's "]"
+  std::string outer = indentation(nesting + 1);  // a row's indentation
   std::shared_ptr<append_adapter> adapter;
   nlohmann::detail::serializer<json> serializer;
   std::vector<std::string> keys;  // each column's `"name": ` (indented), escaped once
@@ -148,8 +165,9 @@ struct json_writer::state {
   bool any_row = false;
 };
 
-json_writer::json_writer(std::span<const std::string> columns, int indent) : state_{std::make_unique<state>(indent)} {
-  const std::string inner(indent >= 0 ? 2 * static_cast<std::size_t>(indent) : 0, ' ');
+json_writer::json_writer(std::span<const std::string> columns, int indent, int nesting)
+    : state_{std::make_unique<state>(indent, nesting)} {
+  const std::string inner = state_->indentation(nesting + 2);
   for (auto column = columns.begin(); column != columns.end(); ++column) {
     // An object's keys are its columns: a second of one name would be a key given twice, which readers
     // take as they please (the last wins, or the first).
@@ -171,6 +189,33 @@ json_writer::json_writer(json_writer&&) noexcept = default;
 json_writer& json_writer::operator=(json_writer&&) noexcept = default;
 json_writer::~json_writer() = default;
 
+void json_writer::state::put_object(std::span<const cell_view> cells) {
+  const bool pretty = indent >= 0;
+  if (cells.empty()) {
+    put("{}");
+    return;
+  }
+  put(pretty ? "{\n" : "{");
+  for (std::size_t c = 0; c < cells.size(); ++c) {
+    if (c > 0) put(pretty ? ",\n" : ",");
+    put(keys[c]);
+    if (const std::optional<double> number = cell_number(cells[c])) {
+      put(last_number[c].text_of(*this, *number));
+    } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[c])) {
+      put(last_text[c].escaped_of(*this, *text));
+    } else if (const bool* yes = std::get_if<bool>(&cells[c])) {
+      put(*yes ? "true" : "false");
+    } else {
+      put("null");
+    }
+  }
+  if (pretty) {
+    put("\n");
+    put(outer);
+  }
+  put("}");
+}
+
 void json_writer::row(std::string& out, std::span<const cell_view> cells) {
   expects(cells.size() == state_->keys.size(), "hml: a table row needs one cell per column");
   state& s = *state_;
@@ -179,70 +224,68 @@ void json_writer::row(std::string& out, std::span<const cell_view> cells) {
   s.put(s.any_row ? (pretty ? ",\n" : ",") : (pretty ? "[\n" : "["));
   s.any_row = true;
   s.put(s.outer);
-  if (cells.empty()) {
-    s.put("{}");
-  } else {
-    s.put(pretty ? "{\n" : "{");
-    for (std::size_t c = 0; c < cells.size(); ++c) {
-      if (c > 0) s.put(pretty ? ",\n" : ",");
-      s.put(s.keys[c]);
-      if (const std::optional<double> number = cell_number(cells[c])) {
-        s.put(s.last_number[c].text_of(s, *number));
-      } else if (const std::string_view* text = std::get_if<std::string_view>(&cells[c])) {
-        s.put(s.last_text[c].escaped_of(s, *text));
-      } else if (const bool* yes = std::get_if<bool>(&cells[c])) {
-        s.put(*yes ? "true" : "false");
-      } else {
-        s.put("null");
-      }
-    }
-    if (pretty) {
-      s.put("\n");
-      s.put(s.outer);
-    }
-    s.put("}");
-  }
+  s.put_object(cells);
+  out.append(s.row.data(), s.used);
+}
+
+void json_writer::object(std::string& out, std::span<const cell_view> cells) {
+  expects(cells.size() == state_->keys.size(), "hml: a table row needs one cell per column");
+  state& s = *state_;
+  s.used = 0;
+  s.put_object(cells);
   out.append(s.row.data(), s.used);
 }
 
 void json_writer::finish(std::string& out) {
-  const bool pretty = state_->indent >= 0;
-  out += state_->any_row ? (pretty ? "\n]\n" : "]\n") : "[]\n";
+  const state& s = *state_;
+  const std::string_view end = s.nesting == 0 ? "\n" : "";
+  if (!s.any_row) {
+    out += "[]";
+  } else {
+    out += s.indent >= 0 ? "\n" : "";
+    out += s.closing;
+    out += "]";
+  }
+  out += end;
 }
 
 namespace {
-json row_object(const table& t, const std::vector<cell>& cells) {
-  json object = json::object();
-  for (std::size_t c = 0; c < t.columns.size(); ++c) {
-    if (const double* number = std::get_if<double>(&cells[c])) {
-      object[t.columns[c]] = json_number(*number);
-    } else if (const std::string* text = std::get_if<std::string>(&cells[c])) {
-      object[t.columns[c]] = *text;
-    } else if (const bool* yes = std::get_if<bool>(&cells[c])) {
-      object[t.columns[c]] = *yes;
-    } else {
-      object[t.columns[c]] = nullptr;
-    }
-  }
-  return object;
+// A table's rows for json_writer.
+std::vector<cell_view> views_of(const std::vector<cell>& cells) {
+  std::vector<cell_view> views;
+  views.reserve(cells.size());
+  for (const cell& c : cells) views.push_back(view_of(c));
+  return views;
 }
 }  // namespace
 
+// The layout of nlohmann's dump(indent) for an object of parts, each part's value by json_writer: a part
+// that is one row by a writer whose rows sit where the object's values do (nesting 0), an array by one
+// nested in the object (nesting 1).
 std::string to_json_object(std::span<const json_part> parts, int indent) {
-  json out = json::object();
-  for (const json_part& part : parts) {
-    expects(part.rows != nullptr, "hml: a JSON part needs its table");
-    const table& t = *part.rows;
-    if (part.one_row) {
+  const bool pretty = indent >= 0;
+  const std::string level(pretty ? static_cast<std::size_t>(indent) : 0, ' ');
+  std::string out = parts.empty() ? "{" : (pretty ? "{\n" : "{");
+  for (auto part = parts.begin(); part != parts.end(); ++part) {
+    expects(part->rows != nullptr, "hml: a JSON part needs its table");
+    expects(std::none_of(parts.begin(), part, [&](const json_part& p) { return p.name == part->name; }),
+            "hml: a JSON object's parts are its keys: each needs a name of its own");
+    const table& t = *part->rows;
+    if (part != parts.begin()) out += pretty ? ",\n" : ",";
+    out += level;
+    out += json(part->name).dump(-1, ' ', false, json::error_handler_t::replace);
+    out += pretty ? ": " : ":";
+    if (part->one_row) {
       expects(t.rows.size() == 1, "hml: a JSON part of one row needs a table of one row");
-      out[part.name] = row_object(t, t.rows.front());
+      json_writer{t.columns, indent, 0}.object(out, views_of(t.rows.front()));
     } else {
-      json rows = json::array();
-      for (const std::vector<cell>& cells : t.rows) rows.push_back(row_object(t, cells));
-      out[part.name] = std::move(rows);
+      json_writer rows{t.columns, indent, 1};
+      for (const std::vector<cell>& cells : t.rows) rows.row(out, views_of(cells));
+      rows.finish(out);
     }
   }
-  return out.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+  out += parts.empty() ? "}\n" : (pretty ? "\n}\n" : "}\n");
+  return out;
 }
 
 std::string to_json(const table& t, int indent) {

@@ -1,6 +1,6 @@
 // hml.report:json — a table as a JSON array of objects, one per row, keyed by column name in column order.
-// Numbers keep full precision (nlohmann-json writes the shortest text that reads back as the same double; a
-// whole number within 2^53 as an integer, 2 where a double would print 2.0, as the CSV writes it);
+// Numbers keep full precision (the shortest text that reads back as the same double, as the CSV writes it; a
+// whole number within 2^53 as an integer, 2 where a double would print 2.0);
 // infinities become the strings "inf" / "-inf" and NaN "nan", which JSON has no numbers for. The writer
 // lives in json.cpp, a module implementation unit, so nlohmann's headers stay out of every importer's way.
 // json_writer streams the same text row by row; to_json is json_writer over a table's rows.
@@ -16,15 +16,19 @@ export namespace hml {
 class json_writer {
 public:
   // `indent` spaces per level as nlohmann-json's dump(indent) has them; a negative indent: one line.
-  explicit json_writer(std::span<const std::string> columns, int indent = 2);
+  // `nesting`: how many objects enclose the array (0: the array is the whole text; 1: a part of
+  // to_json_object), for its indentation.
+  explicit json_writer(std::span<const std::string> columns, int indent = 2, int nesting = 0);
   json_writer(json_writer&&) noexcept;
   json_writer& operator=(json_writer&&) noexcept;
   ~json_writer();
 
   // Appends one row's object (and the array's opening or the comma before it).
   void row(std::string& out, std::span<const cell_view> cells);
-  // Appends the array's end and a line break: the text is whole.
+  // Appends the array's end, and a line break where the text is whole (nesting 0).
   void finish(std::string& out);
+  // Appends one row's object alone, not in an array, at the writer's nesting (a summary of to_json_object).
+  void object(std::string& out, std::span<const cell_view> cells);
 
 private:
   struct state;

@@ -163,6 +163,40 @@ TEST(Report, JsonParsesBackAtFullPrecision) {
   EXPECT_EQ(parsed.back()["value"], "inf");
 }
 
+// A number's text is the CSV's in JSON too, in an array of rows and in an object of parts (the fifty-fifth
+// trial: nlohmann's grisu2 wrote 8.409999999999999e+21 where the CSV has 8.41e+21); digits that are an
+// integer's keep ".0" (-0, past 2^53), so that a reader takes them for the double they are.
+TEST(Report, JsonNumbersAreTheCsvDigits) {
+  hml::table t{{"x"}, {}};
+  for (const double x : {8.41e21, 1e23, 0.1, 67279999999999.99, 5e-8, 3.35e12 / 7, -0.0, 0x1p60, 2.0}) t.add_row({x});
+  const std::string csv = hml::to_csv(t);
+  const std::string json = hml::to_json(t, -1);
+  EXPECT_EQ(json, R"([{"x":8.41e+21},{"x":1e+23},{"x":0.1},{"x":67279999999999.99},{"x":5e-08},{"x":478571428571.4286},)"
+                  R"({"x":-0.0},{"x":1152921504606846976.0},{"x":2}])" "\n");
+  EXPECT_NE(csv.find("\r\n8.41e+21\r\n1e+23\r\n0.1\r\n67279999999999.99\r\n5e-08\r\n478571428571.4286\r\n"), std::string::npos) << csv;
+  hml::table one{{"x"}, {}};
+  one.add_row({8.41e21});
+  const std::array parts{hml::json_part{"summary", &one, true}, hml::json_part{"rows", &t}};
+  const std::string object = hml::to_json_object(parts);
+  EXPECT_NE(object.find("{\n  \"summary\": {\n    \"x\": 8.41e+21\n  },\n  \"rows\": [\n    {\n      \"x\": 8.41e+21\n    },"),
+            std::string::npos) << object;
+  EXPECT_TRUE(object.ends_with("    {\n      \"x\": 2\n    }\n  ]\n}\n")) << object;
+  EXPECT_EQ(nlohmann::json::parse(object)["rows"].size(), t.rows.size());
+  // The layout is nlohmann's dump(indent) of the same object, to the character, where the digits agree.
+  hml::table plain{{"name", "n"}, {}};
+  plain.add_row({std::string{"a\"b"}, 2.5});
+  plain.add_row({std::string{"c"}, 3.0});
+  hml::table empty{{"n"}, {}};
+  hml::table short_one{{"x", "y"}, {}};
+  short_one.add_row({1.5, std::string{"z"}});
+  const std::array mixed{hml::json_part{"first", &plain, false}, hml::json_part{"none", &empty},
+                         hml::json_part{"one", &short_one, true}};
+  for (const int indent : {-1, 0, 2, 4}) {
+    const std::string written = hml::to_json_object(mixed, indent);
+    EXPECT_EQ(written, nlohmann::ordered_json::parse(written).dump(indent) + "\n") << indent;
+  }
+}
+
 TEST(Report, JsonReplacesBytesThatAreNotUtf8) {
   hml::table t{{"name"}, {}};
   t.add_row({std::string{"caf\xe9"}});
