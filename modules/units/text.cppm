@@ -1,6 +1,7 @@
 // hml.units:text — quantities printed the way a person writes them: "10 MiB", "205 GB/s", "58.5 us",
 // "5.3 TFLOP/s", "0.0833 FLOP/B". constexpr, so compile-time tests can compare printed lines.
 module;
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
@@ -118,6 +119,13 @@ constexpr prefix choose_decimal_prefix(double size, const unit_text& text, numbe
   if (!(size > 0) || size - size != 0) return decimal_prefixes[chosen];
   for (std::size_t i = 0; i < count; ++i) {
     if (allows(text, decimal_prefixes[i]) && size >= decimal_prefixes[i].factor) chosen = i;
+  }
+  // Below the smallest prefix allowed, rounding may carry into it too: 0.99995 ps at three digits is 1 ps.
+  const prefix* smallest = std::find_if(decimal_prefixes, decimal_prefixes + chosen,
+                                        [&](const prefix& p) { return allows(text, p); });
+  if (smallest != decimal_prefixes + chosen && size < smallest->factor) {
+    const prefix below{"", smallest->factor / 1000, smallest->exponent10 - 3};
+    return prints_a_thousand_or_more(size, below, n) ? *smallest : decimal_prefixes[chosen];
   }
   // Rounding may carry into the next prefix: 999.96 kB at three digits is 1 MB.
   if (chosen + 1 < count && allows(text, decimal_prefixes[chosen + 1]) &&

@@ -42,6 +42,8 @@ static_assert(hml::to_text(0_B) == "0 B");
 static_assert(hml::to_text(999.5e-6 * hml::second) == "999 us");
 static_assert(hml::to_text(0.99995 * hml::second, {.number = hml::general(4)}) == "1 s");
 static_assert(hml::to_text(999.5e-9 * hml::second) == "999 ns" && hml::to_text(999.5_kB) == "1 MB");
+// Below the smallest prefix too (the fifty-fifth trial): 0.99995 ps rounds to 1 ps, not "1e-12 s".
+static_assert(hml::to_text(0.99995e-12 * hml::second) == "1 ps" && hml::to_text(0.9994e-12 * hml::second) == "9.99e-13 s");
 
 // A fixed unit: no automatic prefix.
 static_assert(hml::to_text(1_Gbps, {.number = hml::fixed(1), .unit = "Gbit/s"}) == "1.0 Gbit/s");
