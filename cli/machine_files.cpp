@@ -303,10 +303,7 @@ hml::precision data_type_of(std::string_view option, const std::string& text) {
 
 // A bit rate, 8x too slow where it was meant as bytes, shows up later as a kernel faster than its roof.
 hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text) {
-  const auto rate = quantity_of<hml::data_rate>(option, text);  // first: text that does not read is that error
-  if (const std::string mistake = hml::bit_rate_mistake(text); !mistake.empty()) {
-    throw input_error(std::string{option} + ": " + mistake);
-  }
+  const auto rate = check_option(option, [&] { return hml::parse<hml::data_rate>(text, {.rates_in_bytes = true}); });
   check_option(option, [&] { hml::validate_bandwidth(rate); });
   return rate;
 }

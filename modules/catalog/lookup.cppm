@@ -413,10 +413,7 @@ struct tier_fields {
          })};
   // Its bandwidths are a memory's, in bytes a second.
   const auto bandwidth = [&](std::string_view name, std::string_view text) {
-    return part(name, [&] {
-      if (written_in_bits(text)) throw std::invalid_argument(bit_rate_mistake(text));
-      return parse<data_rate>(text);
-    });
+    return part(name, [&] { return parse<data_rate>(text, {.rates_in_bytes = true}); });
   };
   t.read = bandwidth("BANDWIDTH", f.read);
   if (f.write) {

@@ -107,7 +107,7 @@ public:
   }
 
   template <class Q>
-  // `memory`: a memory's bandwidth, in bytes per second (a bit rate refused: hml::written_in_bits).
+  // `memory`: a memory's bandwidth, in bytes per second (a bit rate refused: parse_options::rates_in_bytes).
   figure<Q> quantity_figure(const json& object, const std::string& parent, std::string_view name, bool memory = false) {
     const std::string field = path(parent, name);
     if (!object.contains(name)) return {};
@@ -125,10 +125,8 @@ public:
       fail(value.is_object() ? field + ".value" : field,
            "expected a quantity with its unit as a string (\"2 TB/s\"), not " + type_name(*number));
     }
-    if (memory && written_in_bits(number->get_ref<const std::string&>()))
-      fail(field, bit_rate_mistake(number->get_ref<const std::string&>()));
     try {
-      f.value = parse<Q>(number->get_ref<const std::string&>(), {.sizes_in_bytes = true});
+      f.value = parse<Q>(number->get_ref<const std::string&>(), {.sizes_in_bytes = true, .rates_in_bytes = memory});
     } catch (const std::invalid_argument& e) {
       fail(field, e.what());  // read_device_json drops the library's "hml: " with the rest of the form
     }

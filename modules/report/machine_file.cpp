@@ -161,7 +161,7 @@ private:
     });
   }
 
-  // A memory's bandwidth: in bytes per second, a bit rate refused (hml::written_in_bits).
+  // A memory's bandwidth: in bytes per second, a bit rate refused (hml::parse_options::rates_in_bytes).
   figure<data_rate> a_memory_bandwidth(const YAML::Node& map, const std::string& parent, std::string_view name) {
     return a_figure<data_rate>(map, parent, name, [&](const YAML::Node& m, const std::string& p, std::string_view n) {
       const data_rate q = r_.memory_bandwidth(m, p, n, true);

@@ -343,13 +343,16 @@ public:
     return required ? scalar(map, parent, name, true) : optional_value(map, parent, name);
   }
 
+  // A quantity > 0; a size in bits refused (parse_options::sizes_in_bytes), and a rate in bits where
+  // `options` says so.
   template <class Q>
-  Q quantity(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+  Q quantity(const YAML::Node& map, const std::string& parent, std::string_view name, bool required,
+             parse_options options = {.sizes_in_bytes = true}) const {
     const std::string text = value(map, parent, name, required);
     if (text.empty()) return Q{};
     Q q{};
     try {
-      q = parse<Q>(text, {.sizes_in_bytes = true});
+      q = parse<Q>(text, options);
     } catch (const std::invalid_argument& e) {
       fail(map[std::string{name}], path(parent, name), e.what());
     }
@@ -380,11 +383,9 @@ public:
     return n;
   }
 
-  // A memory's bandwidth: a quantity() in bytes per second, a bit rate refused (hml::written_in_bits).
+  // A memory's bandwidth: a quantity() in bytes per second, a bit rate refused (parse_options::rates_in_bytes).
   data_rate memory_bandwidth(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
-    const std::string text = value(map, parent, name, required);
-    if (written_in_bits(text)) fail(map[std::string{name}], path(parent, name), bit_rate_mistake(text));
-    return quantity<data_rate>(map, parent, name, required);
+    return quantity<data_rate>(map, parent, name, required, {.sizes_in_bytes = true, .rates_in_bytes = true});
   }
 
   // "32 B/cy": a number and the unit B/cy.

@@ -47,51 +47,12 @@ inline constexpr double largest_magnitude = 1e30;
 
 namespace detail {
 
-// The unit of a quantity's text: what follows its number and the spaces after it ("" where it has none).
-// An e or E is the number's exponent only where digits follow it: "2EB" is 2 EB, "2e3B" is 2000 B.
-[[nodiscard]] constexpr std::string_view unit_of_text(std::string_view text) noexcept {
-  const auto digit = [&](std::size_t i) { return i < text.size() && text[i] >= '0' && text[i] <= '9'; };
-  std::size_t i = text.find_first_not_of(" \t");
-  if (i == std::string_view::npos) return {};
-  if (text[i] == '+' || text[i] == '-') ++i;
-  while (digit(i) || (i < text.size() && text[i] == '.')) ++i;
-  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
-    const std::size_t exponent = i + 1 + (i + 1 < text.size() && (text[i + 1] == '+' || text[i + 1] == '-') ? 1 : 0);
-    if (digit(exponent)) {
-      i = exponent;
-      while (digit(i)) ++i;
-    }
-  }
-  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
-  return text.substr(i);
-}
-
-// The prefix of the byte unit that a bit unit's prefix, perhaps in the wrong case, may mean: "g" -> "G",
-// "m" -> "M" (a memory moves no millibytes), "K" -> "k", "gi" -> "Gi".
-[[nodiscard]] inline std::string byte_prefix(std::string_view prefix) {
-  if (prefix.empty()) return {};
-  const bool binary = prefix.size() > 1 && (prefix[1] == 'i' || prefix[1] == 'I');
-  const char letter = static_cast<char>(std::toupper(static_cast<unsigned char>(prefix[0])));
-  if (binary) return std::string{letter} + "i";
-  return std::string{letter == 'K' ? 'k' : letter};
-}
+// The unit of a quantity's text: what follows its number (read as parse() reads one, a sign allowed) and the
+// spaces after it ("" where it has none). An e or E is the number's exponent only where digits follow it:
+// "2EB" is 2 EB, "2e3B" is 2000 B.
+[[nodiscard]] std::string_view unit_of_text(std::string_view text) noexcept;
 
 }  // namespace detail
-
-// Whether a rate is written in bits ("800 Gbit/s", "3.35Tbps", "25 Gb/s"): a memory's bandwidth is published
-// in bytes per second, and a bit rate there is almost surely a byte rate with a lower-case b, 8x too slow.
-// The readers of memory bandwidths refuse it; links and pin rates take bits.
-[[nodiscard]] constexpr bool written_in_bits(std::string_view text) noexcept {
-  const std::string_view unit = detail::unit_of_text(text);
-  return unit.find("bit") != std::string_view::npos || unit.ends_with("bps") || unit.ends_with("b/s");
-}
-
-// Whether a size is written in bits ("80 Gb", "16 Gbit"): its unit names bits or ends in a lower-case b. A
-// memory's capacity is published in bytes; "80 Gb" would be read as 10 GB.
-[[nodiscard]] constexpr bool size_written_in_bits(std::string_view text) noexcept {
-  const std::string_view unit = detail::unit_of_text(text);
-  return unit.find("bit") != std::string_view::npos || unit.ends_with('b');
-}
 
 struct parse_options {
   // A number without a unit is in the base unit: bytes, seconds, FLOP, B/s, FLOP/s, FLOP/B or Hz.
@@ -102,6 +63,10 @@ struct parse_options {
   // cache line, a kernel's bytes, a working set) is counted in bytes, and bits there are almost surely a B
   // typed as b, 8x too small. Every option and file reader turns it on; a library caller may mean bits.
   bool sizes_in_bytes = false;
+  // A data rate in bits ("3.35Tbps", "800 Gbit/s") is refused, as sizes_in_bytes refuses a size in bits: for a
+  // memory's bandwidth, which is published in bytes per second, where a bit rate is almost surely a B typed
+  // as b, 8x too slow. Every reader of a memory's bandwidth turns it on; a link's rate and pin rates take bits.
+  bool rates_in_bytes = false;
 };
 
 class parse_error : public std::invalid_argument {
@@ -138,27 +103,6 @@ export namespace hml {
 template <class Q>
 [[nodiscard]] Q parse(std::string_view text, parse_options options = {}) {
   return Q::from_value(detail::parse_base_value(text, dimension_of<Q>, options));
-}
-
-// Where a memory's bandwidth is wanted, a bit rate ("3.35Tbps", "16 Tbit/s") is almost surely a byte rate
-// with a lower-case b, and taken as bits 8x too slow: what every option and reader says of `text`, with the
-// byte rate it may mean; empty where `text` is in bytes.
-[[nodiscard]] inline std::string bit_rate_mistake(std::string_view text) {
-  if (!written_in_bits(text)) return {};
-  const std::string_view unit = detail::unit_of_text(text);
-  std::size_t bits = unit.find("bit");
-  if (bits == std::string_view::npos) bits = unit.size() - 3;  // "bps", "b/s"
-  // The number as written, its space too: "2 gb/s" -> "2 GB/s".
-  std::string_view number = text.substr(0, text.size() - unit.size());
-  number.remove_prefix(std::min(number.find_first_not_of(" \t"), number.size()));
-  std::string as_bits;
-  try {
-    as_bits = " (" + to_string(parse<data_rate>(text), {.number = general(4), .prefixes = prefix_system::decimal}) + ")";
-  } catch (const parse_error&) {
-  }
-  return "\"" + std::string{text} + "\" is a bit rate" + as_bits +
-         ", where a memory bandwidth in bytes per second is wanted; did you mean " + std::string{number} +
-         detail::byte_prefix(unit.substr(0, bits)) + "B/s?";
 }
 
 }  // namespace hml
@@ -265,6 +209,15 @@ std::optional<written_number> scan_number(std::string_view text, std::size_t pos
   return number;
 }
 
+std::string_view unit_of_text(std::string_view text) noexcept {
+  std::size_t i = text.find_first_not_of(" \t");
+  if (i == std::string_view::npos) return {};
+  if (text[i] == '+' || text[i] == '-') ++i;
+  if (const std::optional<written_number> number = scan_number(text, i)) i = number->end;
+  while (i < text.size() && is_space(text[i])) ++i;
+  return text.substr(i);
+}
+
 // "nan", "inf" or "infinity" (any case) at `pos`, which std::from_chars would read as a number.
 std::size_t non_finite_word_length(std::string_view text, std::size_t pos) {
   for (const std::string_view word : {"infinity", "inf", "nan"}) {
@@ -316,11 +269,14 @@ private:
   std::string number_and_unit_expected() const {
     return "a number followed by " + unit_expected();
   }
-  std::string unit_expected() const {
-    return std::string(with_article(wanted_)) + " unit such as " + std::string(example_units(wanted_));
-  }
-  std::string dimension_expected() const {
-    return std::string(with_article(wanted_)) + " such as " + std::string(example_units(wanted_));
+  std::string unit_expected() const { return std::string(with_article(wanted_)) + " unit such as " + units_to_show(); }
+  std::string dimension_expected() const { return std::string(with_article(wanted_)) + " such as " + units_to_show(); }
+
+  // The units an example names: none that this reading refuses (Gbit where sizes are in bytes).
+  std::string units_to_show() const {
+    if (wanted_ == dimension::data_size && options_.sizes_in_bytes) return "GB or MiB";
+    if (wanted_ == dimension::data_rate && options_.rates_in_bytes) return "GB/s or TB/s";
+    return std::string(example_units(wanted_));
   }
 
   std::size_t token_end(std::size_t pos) const {
@@ -369,18 +325,33 @@ private:
   }
 
   bool refuses_bits(const unit_symbol& unit) const {
-    return options_.sizes_in_bytes && unit.measures == dimension::data_size && size_written_in_bits(unit.text);
+    if (!unit.counts_bits()) return false;
+    return unit.measures == dimension::data_size ? options_.sizes_in_bytes : options_.rates_in_bytes;
   }
 
-  // "80 Gb" where bytes are wanted: the size it reads as, and the byte unit of the same prefix.
+  // "80 Gb" where bytes are wanted, or "3.35Tbps" where bytes a second are: what it reads as, and what it
+  // may mean: a b is most likely a B typed as b, the byte unit of its prefix ("80 GB"); a bit spelled out
+  // meant bits, the bytes they are ("512 bit" is 64 B, "1600 Gbit/s" 200 GB/s, "5 Kibit" 640 B).
   [[noreturn]] void fail_on_bits(std::size_t unit_at, const unit_symbol& unit, double value) const {
-    const unit_symbol* bytes =
-        canonical_unit_symbol(dimension::data_size, unit.decimal_exponent, unit.binary_exponent + 3);
-    const std::string meant = std::string(text_.substr(first_, unit_at - first_)) +  // the number, its space
-                              std::string(bytes != nullptr ? bytes->text : "B");
-    const std::string read_as = to_string(data_size::from_value(value), {.prefixes = prefix_system::decimal});
-    fail(unit_at, quoted(unit.text), " is bits (" + read_as + ")", "a size in bytes",
-         "a size here is in bytes (B, not b or bit): did you mean " + quoted(meant) + "?");
+    const bool size = unit.measures == dimension::data_size;
+    const auto as_bytes = [&](quantity_format format) {
+      return size ? to_string(data_size::from_value(value), format) : to_string(data_rate::from_value(value), format);
+    };
+    std::string meant;
+    if (unit.text.find("bit") != std::string_view::npos) {
+      const bool binary = unit.decimal_exponent == 0 && unit.binary_exponent > 0;  // Kibit, Mibit/s, ...
+      meant = as_bytes({.number = general(12), .prefixes = binary ? prefix_system::binary : prefix_system::decimal});
+    } else {
+      const unit_symbol* bytes = canonical_unit_symbol(unit.measures, unit.decimal_exponent, unit.binary_exponent + 3);
+      expects(bytes != nullptr, "hml: every bit unit has a byte unit of its prefix");
+      meant = std::string(text_.substr(first_, unit_at - first_)) + std::string(bytes->text);  // the number, its space
+    }
+    const std::string read_as = as_bytes({.number = general(4), .prefixes = prefix_system::decimal});
+    const std::string predicate = std::string(size ? " is bits (" : " is bits per second (") + read_as + ")";
+    const std::string in_bytes = size ? "a size here is in bytes (B, not b or bit)"
+                                      : "a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s)";
+    fail(unit_at, quoted(unit.text), predicate, size ? "a size in bytes" : "a rate in bytes per second",
+         in_bytes + ": did you mean " + quoted(meant) + "?");
   }
 
   // "GFLOPs" or "flops" where work is wanted: the plural reads as GFLOPS, a rate, which the case slip would
@@ -407,19 +378,17 @@ private:
              "; did you mean " + alternatives + "?");
   }
 
-  // Canonical spellings of the units that match `spelled` but for case, those of the wanted dimension
-  // when there are any: "gb/s" -> "GB/s", "Gbit/s" (from "Gb/s").
+  // Canonical spellings of the units of the wanted dimension that match `spelled` but for case: "gb/s" ->
+  // "GB/s", "Gbit/s" (from "Gb/s"). None that would be refused: not "GB/s" where a duration is wanted, nor
+  // "Gbit/s" where a memory's bandwidth is.
   std::vector<std::string_view> case_insensitive_matches(std::string_view spelled) const {
-    std::vector<std::string_view> wanted_matches;
-    std::vector<std::string_view> other_matches;
+    std::vector<std::string_view> matches;
     for (const unit_symbol& symbol : unit_symbols) {
-      if (!equal_ignoring_case(symbol.text, spelled)) continue;
-      if (refuses_bits(symbol)) continue;  // not offered where it would be refused
-      std::vector<std::string_view>& matches = symbol.measures == wanted_ ? wanted_matches : other_matches;
+      if (symbol.measures != wanted_ || refuses_bits(symbol) || !equal_ignoring_case(symbol.text, spelled)) continue;
       const std::string_view canonical = canonical_form(symbol).text;
       if (std::find(matches.begin(), matches.end(), canonical) == matches.end()) matches.push_back(canonical);
     }
-    return wanted_matches.empty() ? other_matches : wanted_matches;
+    return matches;
   }
 
   // "GB/s/s" or "GB/s,": a unit of the wanted dimension followed by punctuation that is not part of it.

@@ -67,6 +67,13 @@ struct unit_symbol {
 
   [[nodiscard]] constexpr bool is_canonical() const noexcept { return kind == spelling::canonical; }
 
+  // A size or a rate counted in bits ("Gbit", "Gb", "Gbit/s", "Gbps"): a bit unit names bit or writes b
+  // where its byte unit writes B, and no other size or rate has a lower-case b.
+  [[nodiscard]] constexpr bool counts_bits() const noexcept {
+    return (measures == dimension::data_size || measures == dimension::data_rate) &&
+           text.find('b') != std::string_view::npos;
+  }
+
   // The scale as a double: exact when decimal_exponent >= 0, correctly rounded otherwise.
   [[nodiscard]] constexpr double scale() const noexcept {
     return detail::times_power_of_two(detail::power_of_ten(decimal_exponent), binary_exponent);

@@ -1,4 +1,6 @@
 // Quantities print the way a person writes them.
+#include <algorithm>
+#include <string_view>
 import hml;
 
 using namespace hml::literals;
@@ -51,10 +53,16 @@ static_assert(hml::to_text(192_MiB / 205_GBps, {.number = hml::fixed(3), .unit =
 static_assert(hml::to_text(5.3_TFLOPS, {.unit = "GFLOP/s"}) == "5.3e+03 GFLOP/s");
 static_assert(hml::to_text(10_MiB, {.number = hml::fixed(0), .unit = "B"}) == "10485760 B");
 
-// A bit rate or a size in bits, where a memory's bandwidth or capacity (bytes) is wanted.
-static_assert(hml::written_in_bits("800 Gbit/s") && hml::written_in_bits("3.35Tbps") && hml::written_in_bits("25 Gb/s"));
-static_assert(!hml::written_in_bits("3.35 TB/s") && !hml::written_in_bits("2039") && !hml::written_in_bits("1e3 GB/s"));
-static_assert(hml::size_written_in_bits("80 Gb") && hml::size_written_in_bits("16 Gbit") && hml::size_written_in_bits("8b"));
-static_assert(!hml::size_written_in_bits("80 GB") && !hml::size_written_in_bits("256 KiB") && !hml::size_written_in_bits("64"));
+// A size or a rate in bits, which a reader of a memory's capacity or bandwidth refuses (parse_options).
+constexpr bool counts_bits(std::string_view unit) { return hml::find_unit_symbol(unit)->counts_bits(); }
+static_assert(counts_bits("Gbit/s") && counts_bits("Tbps") && counts_bits("Gb/s") && counts_bits("Gibit/s"));
+static_assert(counts_bits("Gb") && counts_bits("Gbit") && counts_bits("b") && counts_bits("Kib"));
+static_assert(!counts_bits("TB/s") && !counts_bits("GBps") && !counts_bits("GB") && !counts_bits("KiB") && !counts_bits("FLOP/byte"));
+// Every unit that counts bits is an eighth of a byte unit (2^-3, 2^7, 2^17, ...), and only those.
+static_assert(std::ranges::all_of(hml::unit_symbols, [](const hml::unit_symbol& u) {
+  const bool eighths = (u.measures == hml::dimension::data_size || u.measures == hml::dimension::data_rate) &&
+                       (u.binary_exponent + 3) % 10 == 0;
+  return u.counts_bits() == eighths;
+}));
 
 }  // namespace

@@ -117,14 +117,15 @@ TEST(CliMessages, ABitRateForAPeakBandwidthIsNamedAsSuch) {
   for (const std::string rate : {"3.35Tbps", "3.35 Tbit/s", "3.35Tb/s"}) {
     const outcome o = hml_run({"analyze", "--flops", "10MFLOP", "--bytes", "120MB", "--time", "30us", "--peak-compute",
                                "67TFLOP/s", "--peak-bandwidth", rate});
-    expect_input_error(o, "--peak-bandwidth: \"" + rate + "\" is a bit rate (418.8 GB/s)");
-    // The byte rate as the rate was written, its space too.
-    EXPECT_NE(o.err.find(rate.find(' ') == std::string::npos ? "did you mean 3.35TB/s?" : "did you mean 3.35 TB/s?"),
+    expect_input_error(o, "--peak-bandwidth: cannot read \"" + rate + "\" as a data rate: ");
+    expect_input_error(o, "is bits per second (418.8 GB/s); a memory's bandwidth is in bytes per second");
+    // A b typed for a B: the byte rate as the rate was written, its space too; bits spelled out: their bytes.
+    EXPECT_NE(o.err.find(rate == "3.35 Tbit/s" ? "did you mean \"418.75 GB/s\"?" : "did you mean \"3.35TB/s\"?"),
               std::string::npos)
         << o.err;
     EXPECT_EQ(o.err.find("--time"), std::string::npos) << o.err;  // not blamed on another option
     expect_input_error(hml_run({"roofline", "--peak-compute", "67TFLOP/s", "--peak-bandwidth", rate, "--ops", kernels}),
-                       "is a bit rate");
+                       "is bits per second");
   }
   // Bytes per second, however written, are what is wanted.
   for (const std::string rate : {"3.35TB/s", "3.35TBps", "3350 GB/s"}) {
@@ -152,7 +153,8 @@ TEST(CliMessages, EveryCommandReadsQuantitiesOneWay) {
     } else {
       args.insert(args.end(), {"--host", "grace", "--device-bandwidth", "1600Gbit/s", "--device-peak", "1TFLOP/s"});
     }
-    expect_input_error(hml_run(args), std::string{option} + ": \"1600Gbit/s\" is a bit rate (200 GB/s)");
+    expect_input_error(hml_run(args), std::string{option} + ": cannot read \"1600Gbit/s\" as a data rate: \"Gbit/s\" at "
+                                      "position 4 is bits per second (200 GB/s)");
   }
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--weights", "fp16tensor"}),
                      "--weights: give a precision alone (fp16), without a unit");

@@ -343,7 +343,8 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 GB/s\n    shared: false"),
        "memory hierarchy[3].shared: main memory (the last level) is shared by the cores"},
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 355.4 Gbit/s"),
-       "memory hierarchy[3].bandwidth: \"355.4 Gbit/s\" is a bit rate"},
+       "memory hierarchy[3].bandwidth: cannot read \"355.4 Gbit/s\" as a data rate: \"Gbit/s\" at position 6 is bits per "
+       "second (44.42 GB/s)"},
   };
   expect_refused(cases, [](const std::string& text) { (void)hml::read_machine_yaml(text, "m.yml"); });
   // A file without an id takes its name's, so that `hml devices FILE --format yaml` writes one a machine file

@@ -219,10 +219,15 @@ TEST(HeteroCli, BadInputIsOneLine) {
                         "--tier: ");
   // A tier's bandwidth is a memory's: bits are refused, with the byte rate they may stand for.
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:16384Gbit/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
-                        "--tier: BANDWIDTH: \"16384Gbit/s\" is a bit rate (2.048 TB/s), where a memory bandwidth in bytes per second is "
-                        "wanted; did you mean 16384GB/s?");
+                        "--tier: BANDWIDTH: cannot read \"16384Gbit/s\" as a data rate: \"Gbit/s\" at position 5 is bits per "
+                        "second (2.048 TB/s); a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean "
+                        "\"2.048 TB/s\"?");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:2TB/s:8Tbps", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
-                        "--tier: WRITE: \"8Tbps\" is a bit rate");
+                        "--tier: WRITE: cannot read \"8Tbps\" as a data rate: \"Tbps\" at position 1 is bits per second (1 TB/s)");
+  // A case slip there is offered the byte rate alone (the fifty-fifth trial: "1gb/s" was "a bit rate", unread).
+  expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:1gb/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
+                     "--tier: BANDWIDTH: cannot read \"1gb/s\" as a data rate: \"gb/s\" at position 1 is not a known unit; "
+                     "units are case-sensitive: b is bit, B is byte; did you mean \"GB/s\"?");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "1.5"}),
                         "--hot-bytes: a share must be within [0, 1]");
   // Hot bytes that take fewer than their share of the accesses are the cold ones: the model serves the hot

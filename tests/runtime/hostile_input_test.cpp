@@ -797,7 +797,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
                               dir.file("bits.csv", "name,flops,memory_bytes\ngemm,10 MFLOP,12 Mbit\n").string()}),
                      "memory_bytes: cannot read \"12 Mbit\" as a data size: \"Mbit\" at position 3 is bits (1.5 MB); a "
-                     "size here is in bytes (B, not b or bit): did you mean \"12 MB\"?");
+                     "size here is in bytes (B, not b or bit): did you mean \"1.5 MB\"?");
   expect_input_error(hml_run({"roofline", roof, "--peak-bandwidth", "205GB/s", "--ops",
                               dir.file("nothing.csv", "name,flops,memory_bytes\nz,0,0\n").string()}),
                      "flops, memory_bytes: both 0; a kernel computes or moves bytes");
@@ -2144,11 +2144,13 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
   expect_edited_file_refused(dir, cpu, "vector: 32 B", "vector: 32 b", in_bits("32 b", "b", "4 B", "32 B"));
   expect_edited_file_refused(dir, cpu, "layer_condition_share: 1.0", "layer_condition_share: 1.0\ncacheline: 64 b",
                              in_bits("64 b", "b", "8 B", "64 B"));
-  // A bit rate's byte form in the case a unit has: "2 gb/s" offered "2gB/s", which is no unit.
+  // A memory's bandwidth in the wrong case is offered the byte rate alone ("2 gb/s" once offered "2gB/s",
+  // which is no unit, and "1tb/s" "Tbit/s", which it refused); bits spelled out, the bytes they are.
   const std::string_view bandwidth = "bandwidth: {value: 44.42 GB/s";
-  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 44.42 gb/s", "did you mean 44.42 GB/s?");
-  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 2 mb/s", "did you mean 2 MB/s?");
-  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 2 Eibit/s", "did you mean 2 EiB/s?");
+  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 44.42 gb/s", "did you mean \"GB/s\"?");
+  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 2 mb/s", "did you mean \"MB/s\"?");
+  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 1tb/s", "did you mean \"TB/s\"?");
+  expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 2 Eibit/s", "did you mean \"256 PiB/s\"?");
   expect_edited_file_refused(dir, cpu, "rate: {value: 32 B/cy", "rate: {value: 32 kB/cy",
                              "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"32 kB/cy\"");
 

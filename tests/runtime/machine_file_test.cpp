@@ -189,8 +189,9 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // A rate the weights are read at: bytes, a bit rate refused as a memory's bandwidth is (the twenty-ninth
   // trial: 1.924 Tbit/s was taken as 240.5 GB/s, the INT4 decode step 4.3 times longer).
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 Tbit/s\n" + hbm),
-            "m.yaml:4: int4_weight_rate: \"1.924 Tbit/s\" is a bit rate (240.5 GB/s), where a memory bandwidth in bytes "
-            "per second is wanted; did you mean 1.924 TB/s?");
+            "m.yaml:4: int4_weight_rate: cannot read \"1.924 Tbit/s\" as a data rate: \"Tbit/s\" at position 6 is bits per "
+            "second (240.5 GB/s); a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean "
+            "\"240.5 GB/s\"?");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
   // A path is given on the level it comes from: none on the first, and main memory's is half duplex.
@@ -202,8 +203,9 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // A memory's bandwidth is in bytes per second: a bit rate there is refused, not read as 8x less (a trial's
   // "800 Gbit/s" became 100 GB/s); a pin rate is in bits.
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 800 Gbit/s}]\n"),
-            "m.yaml:4: memory[0].bandwidth: \"800 Gbit/s\" is a bit rate (100 GB/s), where a memory bandwidth in bytes "
-            "per second is wanted; did you mean 800 GB/s?");
+            "m.yaml:4: memory[0].bandwidth: cannot read \"800 Gbit/s\" as a data rate: \"Gbit/s\" at position 4 is bits "
+            "per second (100 GB/s); a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean "
+            "\"100 GB/s\"?");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 GB/s, measured_bandwidth: {value: 3.35Tbps, kind: measured}}]\n")
                 .substr(0, 38),
             "m.yaml:4: memory[0].measured_bandwidth");

@@ -60,22 +60,47 @@ TEST(Parse, DataSizeSpellings) {
   EXPECT_EQ(parse<hml::data_size>("2 Tb"), 2_Tbit);
 }
 
-// What every option and file reader asks for: a size in bits refused, at its unit, with its byte form; a
-// case slip offered only the byte unit; bytes and rates in bits read as before.
+// What every option and file reader asks for: a size in bits refused, at its unit, with its byte form (a b
+// typed for a B: the same number in B; a bit spelled out: the bytes it is); a case slip offered only the byte
+// unit, and examples only of bytes; bytes and rates in bits read as before.
 TEST(Parse, SizesInBytesRefuseBits) {
   constexpr hml::parse_options bytes{.sizes_in_bytes = true};
   const hml::parse_error gb = error_of<hml::data_size>("80 Gb", bytes);
   EXPECT_STREQ(gb.what(), "cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size here "
                           "is in bytes (B, not b or bit): did you mean \"80 GB\"?");
   EXPECT_EQ(gb.position(), 3U);
-  EXPECT_NE(std::string{error_of<hml::data_size>("5 Kibit", bytes).what()}.find("did you mean \"5 KiB\"?"),
+  EXPECT_NE(std::string{error_of<hml::data_size>("5 Kib", bytes).what()}.find("did you mean \"5 KiB\"?"),
             std::string::npos);
-  EXPECT_NE(std::string{error_of<hml::data_size>("1.5e3Mbit", bytes).what()}.find("did you mean \"1.5e3MB\"?"),
+  EXPECT_NE(std::string{error_of<hml::data_size>("5 Kibit", bytes).what()}.find("(640 B); a size here is in bytes "
+                                                                                  "(B, not b or bit): did you mean \"640 B\"?"),
             std::string::npos);
+  EXPECT_NE(std::string{error_of<hml::data_size>("1.5e3Mbit", bytes).what()}.find("did you mean \"187.5 MB\"?"),
+            std::string::npos);
+  EXPECT_NE(std::string{error_of<hml::data_size>("512 bit", bytes).what()}.find("did you mean \"64 B\"?"),
+            std::string::npos);
+  EXPECT_EQ(error_of<hml::data_size>("1 K", bytes).expected(), "a data size unit such as GB or MiB");
+  EXPECT_EQ(error_of<hml::data_size>("1 K").expected(), "a data size unit such as GB, MiB or Gbit");
   EXPECT_EQ(error_of<hml::data_size>("10 gb", bytes).expected(), "\"GB\"");
   EXPECT_EQ(error_of<hml::data_size>("10 gb").expected(), "\"GB\" or \"Gbit\"");
   EXPECT_EQ(parse<hml::data_size>("80 GB", bytes), 80_GB);
   EXPECT_EQ(parse<hml::data_rate>("800 Gbit/s", bytes), 100_GBps);
+}
+
+// What every reader of a memory's bandwidth asks for: a bit rate refused as a size in bits is, and a case
+// slip offered only the byte rate (the fifty-fifth trial: "1tb/s" offered "Tbit/s", then refused it).
+TEST(Parse, RatesInBytesRefuseBits) {
+  constexpr hml::parse_options bytes_a_second{.rates_in_bytes = true};
+  EXPECT_STREQ(error_of<hml::data_rate>("3.35Tbps", bytes_a_second).what(),
+               "cannot read \"3.35Tbps\" as a data rate: \"Tbps\" at position 4 is bits per second (418.8 GB/s); a "
+               "memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean \"3.35TB/s\"?");
+  EXPECT_NE(std::string{error_of<hml::data_rate>("1600 Gbit/s", bytes_a_second).what()}.find(
+                "(200 GB/s); a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean \"200 GB/s\"?"),
+            std::string::npos);
+  EXPECT_EQ(error_of<hml::data_rate>("1tb/s", bytes_a_second).expected(), "\"TB/s\"");
+  EXPECT_EQ(error_of<hml::data_rate>("1tb/s").expected(), "\"TB/s\" or \"Tbit/s\"");
+  EXPECT_EQ(error_of<hml::data_rate>("1 T", bytes_a_second).expected(), "a data rate unit such as GB/s or TB/s");
+  EXPECT_EQ(parse<hml::data_rate>("3.35 TB/s", bytes_a_second), 3.35_TBps);
+  EXPECT_EQ(parse<hml::data_size>("80 Gb", bytes_a_second), 10_GB);  // sizes are the other option's
 }
 
 TEST(Parse, DataRateSpellings) {
@@ -369,8 +394,11 @@ TEST(ParseError, CaseSlipSuggestsTheCanonicalSpellings) {
   EXPECT_EQ(error_of<hml::data_size>("10 mib", {.sizes_in_bytes = true}).expected(), "\"MiB\"");
   EXPECT_EQ(error_of<hml::data_rate>("1 GBPS").expected(), "\"GB/s\" or \"Gbit/s\"");
   EXPECT_EQ(error_of<hml::duration>("5 MS").expected(), "\"ms\"");
-  // Only another dimension matches: suggest it anyway, the next attempt will say what it measures.
-  EXPECT_EQ(error_of<hml::data_rate>("10 KB").expected(), "\"kB\" or \"kbit\"");
+  // Only another dimension matches: nothing is offered that would be refused (the fifty-fifth trial found
+  // "2GB/S" for a duration offered "GB/s", and "2Ghz" for a size "GHz").
+  EXPECT_EQ(error_of<hml::data_rate>("10 KB").expected(), "a data rate unit such as GB/s or Gbit/s");
+  EXPECT_EQ(error_of<hml::duration>("2GB/S").expected(), "a duration unit such as ns, us or ms");
+  EXPECT_EQ(error_of<hml::data_size>("2Ghz").expected(), "a data size unit such as GB, MiB or Gbit");
 }
 
 TEST(ParseError, NegativeValue) {
