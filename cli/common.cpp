@@ -226,6 +226,79 @@ std::string standard_input_taken_twice(int argc, const char* const* argv) {
   return {};
 }
 
+std::string misread_argument(const CLI::App& hml, int argc, const char* const* argv) {
+  const auto commands = hml.get_subcommands([&](const CLI::App* c) { return argc > 1 && c->get_name() == argv[1]; });
+  if (commands.empty()) return {};
+  const CLI::App& command = *commands.front();
+  const auto named = [&](std::string_view name) -> const CLI::Option* {
+    for (const CLI::Option* option : command.get_options()) {
+      for (const std::string& alias : option->get_lnames()) {
+        if (name == "--" + alias) return option;
+      }
+      for (const std::string& alias : option->get_snames()) {
+        if (name == "-" + alias) return option;
+      }
+    }
+    return nullptr;
+  };
+  const auto takes_value = [](const CLI::Option* option) {
+    return option != nullptr && option->get_expected_max() != 0 && !option->get_positional();
+  };
+  const auto needs_value = [](std::string_view name, const CLI::Option* option) {
+    return std::string{name} + ": needs a value (" + option->get_type_name() + ")";
+  };
+  // The option given `value` in one word, as a value that looks like an option is given: --output=--round.
+  const auto in_one_word = [](const CLI::Option* option, std::string_view value) {
+    const std::string name = option->get_lnames().empty() ? "-" + option->get_snames().front() : "--" + option->get_lnames().front();
+    return name + (option->get_lnames().empty() ? "" : "=") + hml::message_text(value);
+  };
+  // `name`'s value, the next word, is an option: the value was forgotten (or is one: a file then as ./--x, a
+  // text in one word).
+  const auto value_is_an_option = [&](std::string_view name, const CLI::Option* option, std::string_view value) {
+    if (!(value.starts_with("--") && value.size() > 2) && named(value) == nullptr) return std::string{};
+    const bool file = option->get_type_name().find("FILE") != std::string::npos;
+    return needs_value(name, option) + "; '" + hml::message_text(value) + "' is an option (" +
+           (file ? "a file of that name: ./" + hml::message_text(value) : "a value of that text: " + in_one_word(option, value)) + ")";
+  };
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--") break;
+    if (arg.starts_with("--")) {
+      const std::size_t equals = arg.find('=');
+      const std::string_view name = arg.substr(0, equals);
+      const CLI::Option* option = named(name);
+      if (!takes_value(option)) continue;  // a flag, or no option: CLI11 says what is wrong
+      if (equals != std::string_view::npos) {
+        if (equals + 1 == arg.size()) return needs_value(name, option);
+      } else if (i + 1 < argc) {
+        if (std::string said = value_is_an_option(name, option, argv[++i]); !said.empty()) return said;
+      }
+      continue;
+    }
+    if (arg.size() < 2 || arg[0] != '-' || std::isalpha(static_cast<unsigned char>(arg[1])) == 0) continue;
+    const std::string_view name = arg.substr(0, 2);
+    const CLI::Option* option = named(name);
+    if (takes_value(option)) {
+      if (arg.size() == 3 && arg[2] == '=') return needs_value(name, option);
+      if (arg.size() > 3 && arg[2] == '=') {
+        return std::string{name} + ": a short option's value follows a space, not '=': " + std::string{name} + " " +
+               hml::message_text(arg.substr(3)) + " (or " + in_one_word(option, arg.substr(3)) + ")";
+      }
+      if (arg.size() == 2 && i + 1 < argc) {
+        if (std::string said = value_is_an_option(name, option, argv[++i]); !said.empty()) return said;
+      }
+      continue;  // -oFILE
+    }
+    if (arg.size() > 2) {  // no short option bundles (-h alone takes none): a long option's name with one dash
+      const std::string word{arg.substr(0, arg.find('='))};
+      const std::string hint = named("-" + word) != nullptr ? "a long option takes two dashes: did you mean -" + word + "?"
+                                                            : "see `hml " + command.get_name() + " --help`";
+      return hml::message_text(word) + ": not an option of `hml " + command.get_name() + "`; " + hint;
+    }
+  }
+  return {};
+}
+
 std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   const std::vector<CLI::App*> ran = hml.get_subcommands();
   const std::string command = ran.empty() ? std::string{"hml"} : "hml " + ran.front()->get_name();

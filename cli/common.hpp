@@ -50,6 +50,12 @@ void print_notes();
 // either reads it (the first would take what the second was given). Returns the message, or "" where none.
 std::string standard_input_taken_twice(int argc, const char* const* argv);
 
+// Words CLI11 would read as something else than the user meant, said before it reads them: `--hit-rate=`
+// with nothing after '=' (CLI11 took the next word as its value), an option's value that is an option
+// (`-o --round` wrote a file named --round), `-o=x` (a file named =x) and a long option with one dash
+// (`-hit-rate` was -h, help, and the run did not happen). Returns the message, or "" where none.
+std::string misread_argument(const CLI::App& hml, int argc, const char* const* argv);
+
 // CLI11's own parse error in hml's form, "OPTION: what is wrong; what to do" (its messages name the option
 // in several orders, "--machine is required", "Could not convert: --cores = x"). An argument the command
 // does not know is said first, even where CLI11 stopped at a missing required option.

@@ -64,6 +64,9 @@ int run(int argc, char** argv) {
   if (const std::string twice = hml_cli::standard_input_taken_twice(argc, argv); !twice.empty()) {
     return hml_cli::fail(twice);
   }
+  if (const std::string misread = hml_cli::misread_argument(app, argc, argv); !misread.empty()) {
+    return hml_cli::fail(misread);
+  }
   hml_cli::remove_temporary_on_interrupt();
   try {
     app.parse(argc, argv);

@@ -1845,7 +1845,8 @@ TEST(HostileInput, AThirtyThirdAndThirtyFifthTrialsFindingsAreFixed) {
   for (const std::string& save : {(dir.path / "." / "p.json").string(), (dir.path / "link.json").string()})
     expect_input_error(hml_run_with(probe, {"--save", save, "-o", table}), "--save, -o: both name " + save);
   expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: the path is empty; give the machine file's");
-  expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: -o is an option, not a file; give the file (./-o");
+  expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: needs a value (FILE); '-o' is an option (a file of that name: ./-o)");
+  expect_input_error(hml_run_with(probe, {"--save=-o"}), "--save: -o is an option, not a file; give the file (./-o");
   // A run that fails writing -o leaves no --save file either.
   if (fs::exists("/dev/full")) {
     const fs::path saved = dir.path / "saved.yaml";
@@ -2209,4 +2210,37 @@ TEST(HostileInput, AFiftySecondTrialsStandardInputFromAFileIsReadByOneOption) {
                      "--ops: standard input is read by --machine already");
   // One option reads it, by any name.
   EXPECT_EQ(hml_run({"devices", "/dev/stdin"}, machine).status, 0);
+}
+
+// The fifty-fourth trial (23,000 command lines from the options' grammar) found words CLI11 read as something
+// else than typed: `--hit-rate=` took the next word as its value, an option's value that is an option was
+// taken (`-o --round` wrote a file named --round), `-o=-` wrote a file named =-, and `-hit-rate` was -h
+// (help: exit 0, the run not done). Each is one line now, before anything runs.
+TEST(HostileInput, AFiftyFourthTrialsWordsAreReadAsTyped) {
+  expect_input_error(hml_run({"lab", "--hit-rate=", "0.5", "--fast", "1Gbit/s", "--slow", "1Mbit/s"}),
+                     "--hit-rate: needs a value (RATIO)");
+  expect_input_error(hml_run({"lab", "--size=", "--bandwidth", "1Gbit/s"}), "--size: needs a value (SIZE)");
+  expect_input_error(hml_run({"devices", "-o", "--round"}),
+                     "-o: needs a value (FILE); '--round' is an option (a file of that name: ./--round)");
+  EXPECT_FALSE(fs::exists("--round"));
+  expect_input_error(hml_run({"roofline", "--ops", "--machine", "h100_sxm", "--precision", "fp32"}),
+                     "--ops: needs a value (FILE); '--machine' is an option");
+  expect_input_error(hml_run({"lab", "--title", "--size", "1MB"}),
+                     "--title: needs a value (TEXT); '--size' is an option (a value of that text: --title=--size)");
+  expect_input_error(hml_run({"sweep", "-o=-"}), "-o: a short option's value follows a space, not '=': -o - (or --output=-)");
+  expect_input_error(hml_run({"devices", "-o="}), "-o: needs a value (FILE)");
+  expect_input_error(hml_run({"lab", "-hit-rate", "0.5"}),
+                     "-hit-rate: not an option of `hml lab`; a long option takes two dashes: did you mean --hit-rate?");
+  expect_input_error(hml_run({"lab", "-h0"}), "-h0: not an option of `hml lab`; see `hml lab --help`");
+  // What was meant is still read: a value of an option's text in one word, standard output as -o -, help.
+  const outcome titled = hml_run({"lab", "--title=--size"});
+  ASSERT_EQ(titled.status, 0) << titled.err;
+  EXPECT_TRUE(titled.out.starts_with("=== --size ===\n")) << titled.out;
+  EXPECT_EQ(hml_run({"devices", "-o", "-"}).status, 0);
+  const scratch_directory dir;
+  EXPECT_EQ(hml_run({"devices", "-o", (dir.path / "d.txt").string()}).status, 0);
+  EXPECT_TRUE(fs::exists(dir.path / "d.txt"));
+  const outcome help = hml_run({"lab", "-h"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_TRUE(help.out.starts_with("memory, compute and total time")) << help.out;
 }
