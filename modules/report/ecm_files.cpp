@@ -95,7 +95,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
     if (!std::has_single_bit(m.ports.vector_bytes))  // as a machine file's `vector`: it converts to one
       r.fail(ports["vector bytes"], "ports.vector bytes",
-             "must be a power of two bytes (32), not " + std::to_string(m.ports.vector_bytes) + " (bytes, without a unit)");
+             "must be a power of two bytes, without a unit (" + std::to_string(std::bit_floor(m.ports.vector_bytes)) + " or " +
+                 std::to_string(std::bit_ceil(m.ports.vector_bytes)) + "), not " + std::to_string(m.ports.vector_bytes));
     m.ports.memory_ops_per_cycle = rate("loads and stores", 0, 0);
   }
 

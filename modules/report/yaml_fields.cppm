@@ -379,7 +379,9 @@ public:
                                  std::size_t fallback, double low, double high) const {
     const std::size_t n = whole_bytes(map, parent, name, fallback, low, high);
     if (!std::has_single_bit(n))
-      fail(map[std::string{name}], path(parent, name), "must be a power of two bytes (64 B), not " + std::to_string(n) + " B");
+      fail(map[std::string{name}], path(parent, name),
+           "must be a power of two bytes (" + std::to_string(std::bit_floor(n)) + " B or " + std::to_string(std::bit_ceil(n)) +
+               " B), not " + std::to_string(n) + " B");
     return n;
   }
 

@@ -286,8 +286,10 @@ private:
 
   written_number read_number() const {
     if (first_ == last_) fail(first_, "nothing", "", number_and_unit_expected());
-    if (text_[first_] == '-') {
-      fail(first_, quoted("-"), " is a minus sign", "a number >= 0 (quantities are magnitudes)");
+    // The ASCII minus, or the typographic one a document pasted from may have (U+2212, or an en dash).
+    for (const std::string_view minus : {"-", "\u2212", "\u2013"}) {
+      if (text_.substr(first_).starts_with(minus))
+        fail(first_, quoted(minus), " is a minus sign", "a number >= 0 (quantities are magnitudes)");
     }
     if (const std::optional<written_number> number = scan_number(text_.substr(0, last_), first_)) return *number;
     if (const std::size_t length = non_finite_word_length(text_, first_)) {
@@ -330,28 +332,40 @@ private:
   }
 
   // "80 Gb" where bytes are wanted, or "3.35Tbps" where bytes a second are: what it reads as, and what it
-  // may mean: a b is most likely a B typed as b, the byte unit of its prefix ("80 GB"); a bit spelled out
-  // meant bits, the bytes they are ("512 bit" is 64 B, "1600 Gbit/s" 200 GB/s, "5 Kibit" 640 B).
+  // may mean: the bytes the bits are, in the fewest digits that read back as them, in the byte unit of the
+  // bits' prefix or the prefix that prints them ("512 bit": "64 B", "5 Kibit": "640 B", "12345.6789Mibit/s":
+  // "1543.2098625 MiB/s"), and, for a b rather than a bit spelled out, the byte unit of its prefix: a B
+  // typed as b ("80 Gb": "80 GB" or "10 GB"; 100Gbps is as often a network's bits as mistyped bytes).
   [[noreturn]] void fail_on_bits(std::size_t unit_at, const unit_symbol& unit, double value) const {
     const bool size = unit.measures == dimension::data_size;
+    const unit_symbol* bytes = canonical_unit_symbol(unit.measures, unit.decimal_exponent, unit.binary_exponent + 3);
+    expects(bytes != nullptr, "hml: every bit unit has a byte unit of its prefix");
     const auto as_bytes = [&](quantity_format format) {
       return size ? to_string(data_size::from_value(value), format) : to_string(data_rate::from_value(value), format);
     };
+    const auto fewest_digits = [&](quantity_format format) {
+      for (format.number = general(4);; ++format.number.precision) {
+        std::string text = as_bytes(format);
+        if (format.number.precision == 17 || parse_base_value(text, unit.measures, {}) == value) return text;
+      }
+    };
+    const bool binary = unit.decimal_exponent == 0 && unit.binary_exponent > 0;  // Kibit, Mibit/s, ...
+    const std::string printed = fewest_digits({.prefixes = binary ? prefix_system::binary : prefix_system::decimal});
+    const std::string in_its_prefix = fewest_digits({.unit = bytes->text});
+    const std::string bytes_they_are = in_its_prefix.size() < printed.size() ? in_its_prefix : printed;
     std::string meant;
     if (unit.text.find("bit") != std::string_view::npos) {
-      const bool binary = unit.decimal_exponent == 0 && unit.binary_exponent > 0;  // Kibit, Mibit/s, ...
-      meant = as_bytes({.number = general(12), .prefixes = binary ? prefix_system::binary : prefix_system::decimal});
+      meant = ": did you mean " + quoted(bytes_they_are) + "?";
     } else {
-      const unit_symbol* bytes = canonical_unit_symbol(unit.measures, unit.decimal_exponent, unit.binary_exponent + 3);
-      expects(bytes != nullptr, "hml: every bit unit has a byte unit of its prefix");
-      meant = std::string(text_.substr(first_, unit_at - first_)) + std::string(bytes->text);  // the number, its space
+      const std::string typed_as_b = std::string(text_.substr(first_, unit_at - first_)) + std::string(bytes->text);
+      meant = ": did you mean " + quoted(typed_as_b) + " or " + quoted(bytes_they_are) + "?";
     }
+    if (!(value > 0)) meant.clear();  // 0 in bytes is as refused
     const std::string read_as = as_bytes({.number = general(4), .prefixes = prefix_system::decimal});
     const std::string predicate = std::string(size ? " is bits (" : " is bits per second (") + read_as + ")";
     const std::string in_bytes = size ? "a size here is in bytes (B, not b or bit)"
                                       : "a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s)";
-    fail(unit_at, quoted(unit.text), predicate, size ? "a size in bytes" : "a rate in bytes per second",
-         in_bytes + ": did you mean " + quoted(meant) + "?");
+    fail(unit_at, quoted(unit.text), predicate, size ? "a size in bytes" : "a rate in bytes per second", in_bytes + meant);
   }
 
   // "GFLOPs" or "flops" where work is wanted: the plural reads as GFLOPS, a rate, which the case slip would

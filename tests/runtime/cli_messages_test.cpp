@@ -120,7 +120,7 @@ TEST(CliMessages, ABitRateForAPeakBandwidthIsNamedAsSuch) {
     expect_input_error(o, "--peak-bandwidth: cannot read \"" + rate + "\" as a data rate: ");
     expect_input_error(o, "is bits per second (418.8 GB/s); a memory's bandwidth is in bytes per second");
     // A b typed for a B: the byte rate as the rate was written, its space too; bits spelled out: their bytes.
-    EXPECT_NE(o.err.find(rate == "3.35 Tbit/s" ? "did you mean \"418.75 GB/s\"?" : "did you mean \"3.35TB/s\"?"),
+    EXPECT_NE(o.err.find(rate == "3.35 Tbit/s" ? "did you mean \"418.75 GB/s\"?" : "did you mean \"3.35TB/s\" or \"418.75 GB/s\"?"),
               std::string::npos)
         << o.err;
     EXPECT_EQ(o.err.find("--time"), std::string::npos) << o.err;  // not blamed on another option

@@ -221,7 +221,7 @@ TEST(HeteroCli, BadInputIsOneLine) {
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:16384Gbit/s", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
                         "--tier: BANDWIDTH: cannot read \"16384Gbit/s\" as a data rate: \"Gbit/s\" at position 5 is bits per "
                         "second (2.048 TB/s); a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean "
-                        "\"2.048 TB/s\"?");
+                        "\"2048 GB/s\"?");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:2TB/s:8Tbps", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
                         "--tier: WRITE: cannot read \"8Tbps\" as a data rate: \"Tbps\" at position 1 is bits per second (1 TB/s)");
   // A case slip there is offered the byte rate alone (the fifty-fifth trial: "1gb/s" was "a bit rate", unread).

@@ -652,7 +652,7 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                  "(channels x bus_bits x pin_rate), where the level's bandwidth is 3.35 TB/s");
   edited_refused("capacity: {value: 80 GB", "capacity: {value: 80 Gb",
                  "memory[2].capacity.value: cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size "
-                 "here is in bytes (B, not b or bit): did you mean \"80 GB\"?");
+                 "here is in bytes (B, not b or bit): did you mean \"80 GB\" or \"10 GB\"?");
   // Levels out of order where one states no bandwidth; a cache line or SIMD width that is no power of two.
   const std::string cpu = "format: hml-machine/1\nid: cpu\nname: CPU\nclock: 2 GHz\n";
   const std::string levels = "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: MEM, capacity: 64 GiB, bandwidth: 40 GB/s}\n";
@@ -663,9 +663,9 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                      "memory[1]: \"L2\" is smaller than memory[0] (\"L1\") inside it, and a bandwidth missing on either "
                      "leaves it no slower");
   expect_input_error(hml_run({"devices", dir.file("line.yaml", cpu + "cacheline: 48 B\n" + levels).string()}),
-                     "cacheline: must be a power of two bytes (64 B), not 48 B");
+                     "cacheline: must be a power of two bytes (32 B or 64 B), not 48 B");
   expect_input_error(hml_run({"devices", dir.file("vector.yaml", cpu + "ports: {vector: 24 B}\n" + levels).string()}),
-                     "ports.vector: must be a power of two bytes (64 B), not 24 B");
+                     "ports.vector: must be a power of two bytes (16 B or 32 B), not 24 B");
   expect_input_error(hml_run({"devices", dir.file("link.yaml", "format: hml-machine/1\nlinks:\n"
                                                                "  - {id: slow, name: Slow, bandwidth: 1 GB/s, latency: 100 s}\n")
                                           .string()}),
@@ -789,7 +789,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   // Sizes in bits where bytes are wanted; a kernel row of nothing.
   expect_input_error(hml_run({"tiers", "--tier", "A:1Gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
                      "--tier: CAPACITY: cannot read \"1Gb\" as a data size: \"Gb\" at position 1 is bits (125 MB); a size here is in "
-                     "bytes (B, not b or bit): did you mean \"1GB\"?");
+                     "bytes (B, not b or bit): did you mean \"1GB\" or \"125 MB\"?");
   // Text that is no size at all keeps the parser's did-you-mean, as a kernels CSV's does (it was called bits).
   expect_input_error(hml_run({"tiers", "--tier", "A:10gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
                      "\"gb\" at position 2 is not a known unit; units are case-sensitive: b is bit, B is byte; did you mean \"GB\"?");
@@ -2127,7 +2127,8 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
                           std::string_view meant) {
     return "cannot read \"" + std::string{text} + "\" as a data size: \"" + std::string{bits} + "\" at position " +
            std::to_string(text.find(bits)) + " is bits (" + std::string{read_as} +
-           "); a size here is in bytes (B, not b or bit): did you mean \"" + std::string{meant} + "\"?";
+           "); a size here is in bytes (B, not b or bit): did you mean \"" + std::string{meant} + "\" or \"" +
+           std::string{read_as} + "\"?";
   };
   const std::string gpu = read_file(fs::path{HML_SOURCE_DIR} / "cli/my_gpu.json");
   expect_input_error(hml_run({"devices", dir.file("old.json", replaced(gpu, "\"80 GB\"", "\"80 Gb\"")).string()}),
@@ -2138,9 +2139,9 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
                              in_bits("64 b", "b", "8 B", "64 B"));
   // As a machine file's: a line or a register that is no power of two does not convert to one.
   expect_edited_file_refused(dir, ecm, "cacheline size: 64 B", "cacheline size: 48 B",
-                             "cacheline size: must be a power of two bytes (64 B), not 48 B");
+                             "cacheline size: must be a power of two bytes (32 B or 64 B), not 48 B");
   expect_edited_file_refused(dir, ecm, "vector bytes: 32", "vector bytes: 24",
-                             "ports.vector bytes: must be a power of two bytes (32), not 24 (bytes, without a unit)");
+                             "ports.vector bytes: must be a power of two bytes, without a unit (16 or 32), not 24");
   const std::string cpu = read_file(fs::path{HML_SOURCE_DIR} / "examples/ecm/sandy_bridge_ep.yml");
   expect_edited_file_refused(dir, cpu, "vector: 32 B", "vector: 32 b", in_bits("32 b", "b", "4 B", "32 B"));
   expect_edited_file_refused(dir, cpu, "layer_condition_share: 1.0", "layer_condition_share: 1.0\ncacheline: 64 b",

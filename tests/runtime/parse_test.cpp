@@ -67,9 +67,9 @@ TEST(Parse, SizesInBytesRefuseBits) {
   constexpr hml::parse_options bytes{.sizes_in_bytes = true};
   const hml::parse_error gb = error_of<hml::data_size>("80 Gb", bytes);
   EXPECT_STREQ(gb.what(), "cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size here "
-                          "is in bytes (B, not b or bit): did you mean \"80 GB\"?");
+                          "is in bytes (B, not b or bit): did you mean \"80 GB\" or \"10 GB\"?");
   EXPECT_EQ(gb.position(), 3U);
-  EXPECT_NE(std::string{error_of<hml::data_size>("5 Kib", bytes).what()}.find("did you mean \"5 KiB\"?"),
+  EXPECT_NE(std::string{error_of<hml::data_size>("5 Kib", bytes).what()}.find("did you mean \"5 KiB\" or \"640 B\"?"),
             std::string::npos);
   EXPECT_NE(std::string{error_of<hml::data_size>("5 Kibit", bytes).what()}.find("(640 B); a size here is in bytes "
                                                                                   "(B, not b or bit): did you mean \"640 B\"?"),
@@ -78,6 +78,17 @@ TEST(Parse, SizesInBytesRefuseBits) {
             std::string::npos);
   EXPECT_NE(std::string{error_of<hml::data_size>("512 bit", bytes).what()}.find("did you mean \"64 B\"?"),
             std::string::npos);
+  // The bytes in the fewest digits that read back as them, in the bits' prefix where that is shorter (the
+  // fifty-sixth trial: 12345.6789Mibit/s was offered 1.50704088135 GiB/s, another value); none for 0.
+  constexpr hml::parse_options bytes_a_second{.rates_in_bytes = true};
+  EXPECT_NE(std::string{error_of<hml::data_rate>("12345.6789Mibit/s", bytes_a_second).what()}.find(
+                "did you mean \"1543.2098625 MiB/s\"?"),
+            std::string::npos);
+  EXPECT_NE(std::string{error_of<hml::data_rate>("3.14159265358979Tbit/s", bytes_a_second).what()}.find(
+                "did you mean \"392.69908169872375 GB/s\"?"),
+            std::string::npos);
+  EXPECT_EQ(parse<hml::data_rate>("392.69908169872375 GB/s"), parse<hml::data_rate>("3.14159265358979Tbit/s"));
+  EXPECT_EQ(std::string{error_of<hml::data_rate>("0Gbit/s", bytes_a_second).what()}.find("did you mean"), std::string::npos);
   EXPECT_EQ(error_of<hml::data_size>("1 K", bytes).expected(), "a data size unit such as GB or MiB");
   EXPECT_EQ(error_of<hml::data_size>("1 K").expected(), "a data size unit such as GB, MiB or Gbit");
   EXPECT_EQ(error_of<hml::data_size>("10 gb", bytes).expected(), "\"GB\"");
@@ -92,7 +103,8 @@ TEST(Parse, RatesInBytesRefuseBits) {
   constexpr hml::parse_options bytes_a_second{.rates_in_bytes = true};
   EXPECT_STREQ(error_of<hml::data_rate>("3.35Tbps", bytes_a_second).what(),
                "cannot read \"3.35Tbps\" as a data rate: \"Tbps\" at position 4 is bits per second (418.8 GB/s); a "
-               "memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean \"3.35TB/s\"?");
+               "memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean \"3.35TB/s\" or "
+               "\"418.75 GB/s\"?");
   EXPECT_NE(std::string{error_of<hml::data_rate>("1600 Gbit/s", bytes_a_second).what()}.find(
                 "(200 GB/s); a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean \"200 GB/s\"?"),
             std::string::npos);
@@ -408,6 +420,11 @@ TEST(ParseError, NegativeValue) {
                "expected a number >= 0 (quantities are magnitudes)");
   EXPECT_EQ(error_of<hml::duration>("  -0 s").position(), 2u);
   EXPECT_EQ(error_of<hml::duration>("-inf s").position(), 0u);
+  // A minus sign from a document (the fifty-fifth trial: U+2212 was "not a number").
+  EXPECT_STREQ(error_of<hml::data_size>("\u22121GB").what(),
+               "cannot read \"\u22121GB\" as a data size: \"\u2212\" at position 0 is a minus sign; "
+               "expected a number >= 0 (quantities are magnitudes)");
+  EXPECT_EQ(error_of<hml::duration>(" \u2013" "5 ns").expected(), "a number >= 0 (quantities are magnitudes)");
 }
 
 TEST(ParseError, NotFinite) {
