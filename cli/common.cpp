@@ -253,12 +253,15 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
     return name + (option->get_lnames().empty() ? "" : "=") + hml::message_text(value);
   };
   // `name`'s value, the next word, is an option: the value was forgotten (or is one: a file then as ./--x, a
-  // text in one word).
+  // text in one word; no other value starts with two dashes).
   const auto value_is_an_option = [&](std::string_view name, const CLI::Option* option, std::string_view value) {
     if (!(value.starts_with("--") && value.size() > 2) && named(value) == nullptr) return std::string{};
-    const bool file = option->get_type_name().find("FILE") != std::string::npos;
-    return needs_value(name, option) + "; '" + hml::message_text(value) + "' is an option (" +
-           (file ? "a file of that name: ./" + hml::message_text(value) : "a value of that text: " + in_one_word(option, value)) + ")";
+    const std::string type = option->get_type_name();
+    const std::string as_value = type.find("FILE") != std::string::npos ? " (a file of that name: ./" + hml::message_text(value) + ")"
+                                 : type == "TEXT"                         ? " (a text of it: " + in_one_word(option, value) + ")"
+                                                                          : "";
+    return needs_value(name, option) + "; '" + hml::message_text(value) + "' " +
+           (named(value) != nullptr ? "is an option" : "looks like an option") + as_value;
   };
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
@@ -276,6 +279,12 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
       continue;
     }
     if (arg.size() < 2 || arg[0] != '-' || std::isalpha(static_cast<unsigned char>(arg[1])) == 0) continue;
+    // A long option's name with one dash: -output is no -o with "utput" stuck to it.
+    const std::string word{arg.substr(0, arg.find('='))};
+    if (word.size() > 2 && named("-" + word) != nullptr) {
+      return hml::message_text(word) + ": not an option of `hml " + command.get_name() +
+             "`; a long option takes two dashes: did you mean -" + word + "?";
+    }
     const std::string_view name = arg.substr(0, 2);
     const CLI::Option* option = named(name);
     if (takes_value(option)) {
@@ -289,11 +298,9 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
       }
       continue;  // -oFILE
     }
-    if (arg.size() > 2) {  // no short option bundles (-h alone takes none): a long option's name with one dash
-      const std::string word{arg.substr(0, arg.find('='))};
-      const std::string hint = named("-" + word) != nullptr ? "a long option takes two dashes: did you mean -" + word + "?"
-                                                            : "see `hml " + command.get_name() + " --help`";
-      return hml::message_text(word) + ": not an option of `hml " + command.get_name() + "`; " + hint;
+    if (arg.size() > 2) {  // no short option bundles (-h alone takes none)
+      return hml::message_text(word) + ": not an option of `hml " + command.get_name() + "`; see `hml " +
+             command.get_name() + " --help`";
     }
   }
   return {};

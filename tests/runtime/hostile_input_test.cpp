@@ -2222,17 +2222,29 @@ TEST(HostileInput, AFiftyFourthTrialsWordsAreReadAsTyped) {
                      "--hit-rate: needs a value (RATIO)");
   expect_input_error(hml_run({"lab", "--size=", "--bandwidth", "1Gbit/s"}), "--size: needs a value (SIZE)");
   expect_input_error(hml_run({"devices", "-o", "--round"}),
-                     "-o: needs a value (FILE); '--round' is an option (a file of that name: ./--round)");
+                     "-o: needs a value (FILE); '--round' looks like an option (a file of that name: ./--round)");
   EXPECT_FALSE(fs::exists("--round"));
   expect_input_error(hml_run({"roofline", "--ops", "--machine", "h100_sxm", "--precision", "fp32"}),
                      "--ops: needs a value (FILE); '--machine' is an option");
   expect_input_error(hml_run({"lab", "--title", "--size", "1MB"}),
-                     "--title: needs a value (TEXT); '--size' is an option (a value of that text: --title=--size)");
+                     "--title: needs a value (TEXT); '--size' is an option (a text of it: --title=--size)");
   expect_input_error(hml_run({"sweep", "-o=-"}), "-o: a short option's value follows a space, not '=': -o - (or --output=-)");
   expect_input_error(hml_run({"devices", "-o="}), "-o: needs a value (FILE)");
   expect_input_error(hml_run({"lab", "-hit-rate", "0.5"}),
                      "-hit-rate: not an option of `hml lab`; a long option takes two dashes: did you mean --hit-rate?");
   expect_input_error(hml_run({"lab", "-h0"}), "-h0: not an option of `hml lab`; see `hml lab --help`");
+  // The fifty-sixth trial: -output was -o with "utput" stuck to it (a file named utput, exit 0), and a hint
+  // offered a value in one word that the option then refused (--size=--help): only a text or a file has one.
+  for (const std::string_view output : {"-output", "-output=x"}) {
+    expect_input_error(hml_run({"sweep", std::string{output}}),
+                       "-output: not an option of `hml sweep`; a long option takes two dashes: did you mean --output?");
+  }
+  EXPECT_FALSE(fs::exists("utput"));
+  const outcome size = hml_run({"lab", "--size", "--help"});
+  expect_input_error(size, "--size: needs a value (SIZE); '--help' is an option");
+  EXPECT_EQ(size.err.find("--size=--help"), std::string::npos) << size.err;
+  expect_input_error(hml_run({"lab", "--title", "--bogus"}),
+                     "--title: needs a value (TEXT); '--bogus' looks like an option (a text of it: --title=--bogus)");
   // What was meant is still read: a value of an option's text in one word, standard output as -o -, help.
   const outcome titled = hml_run({"lab", "--title=--size"});
   ASSERT_EQ(titled.status, 0) << titled.err;
