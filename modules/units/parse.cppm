@@ -47,9 +47,10 @@ inline constexpr double largest_magnitude = 1e30;
 
 namespace detail {
 
-// The unit of a quantity's text: what follows its number (read as parse() reads one, a sign allowed) and the
-// spaces after it ("" where it has none). An e or E is the number's exponent only where digits follow it:
-// "2EB" is 2 EB, "2e3B" is 2000 B.
+// The unit of a quantity's text: what follows its number (its digits, point and exponent read as parse()
+// reads them, after a sign parse() would refuse) and the spaces after it ("" where it has none; the whole
+// text where no number opens it). An e or E is the number's exponent only where digits follow it: "2EB" is
+// 2 EB, "2e3B" is 2000 B.
 [[nodiscard]] std::string_view unit_of_text(std::string_view text) noexcept;
 
 }  // namespace detail
@@ -252,7 +253,7 @@ public:
     expect_end(unit_end, unit);
     const double value = to_base_value(number, unit, unit_end);
     if (refuses_bits(unit)) {
-      fail_on_bits(pos, unit, value);
+      fail_on_bits(pos, text_.substr(pos, unit_end - pos), unit, value);
     }
     return value;
   }
@@ -274,9 +275,8 @@ private:
 
   // The units an example names: none that this reading refuses (Gbit where sizes are in bytes).
   std::string units_to_show() const {
-    if (wanted_ == dimension::data_size && options_.sizes_in_bytes) return "GB or MiB";
-    if (wanted_ == dimension::data_rate && options_.rates_in_bytes) return "GB/s or TB/s";
-    return std::string(example_units(wanted_));
+    const bool bytes_only = wanted_ == dimension::data_size ? options_.sizes_in_bytes : options_.rates_in_bytes;
+    return std::string(example_units(wanted_, bytes_only));
   }
 
   std::size_t token_end(std::size_t pos) const {
@@ -287,7 +287,7 @@ private:
   written_number read_number() const {
     if (first_ == last_) fail(first_, "nothing", "", number_and_unit_expected());
     // The ASCII minus, or the typographic one a document pasted from may have (U+2212, or an en dash).
-    for (const std::string_view minus : {"-", "\u2212", "\u2013"}) {
+    for (const std::string_view minus : {"-", "\xE2\x88\x92", "\xE2\x80\x93"}) {
       if (text_.substr(first_).starts_with(minus))
         fail(first_, quoted(minus), " is a minus sign", "a number >= 0 (quantities are magnitudes)");
     }
@@ -321,6 +321,7 @@ private:
       return *unit;
     }
     fail_on_plural_of_work(begin, spelled);
+    if (const unit_symbol* bits = refused_bits_but_for_case(spelled)) return *bits;  // read() says it is bits
     fail_on_case_slip(begin, spelled);
     fail_on_junk_after_unit(begin, spelled);
     fail(begin, quoted(spelled), " is not a known unit", unit_expected());
@@ -336,13 +337,15 @@ private:
   // bits' prefix or the prefix that prints them ("512 bit": "64 B", "5 Kibit": "640 B", "12345.6789Mibit/s":
   // "1543.2098625 MiB/s"), and, for a b rather than a bit spelled out, the byte unit of its prefix: a B
   // typed as b ("80 Gb": "80 GB" or "10 GB"; 100Gbps is as often a network's bits as mistyped bytes).
-  [[noreturn]] void fail_on_bits(std::size_t unit_at, const unit_symbol& unit, double value) const {
+  [[noreturn]] void fail_on_bits(std::size_t unit_at, std::string_view spelled, const unit_symbol& unit, double value) const {
     const bool size = unit.measures == dimension::data_size;
     const unit_symbol* bytes = canonical_unit_symbol(unit.measures, unit.decimal_exponent, unit.binary_exponent + 3);
     expects(bytes != nullptr, "hml: every bit unit has a byte unit of its prefix");
     const auto as_bytes = [&](quantity_format format) {
       return size ? to_string(data_size::from_value(value), format) : to_string(data_rate::from_value(value), format);
     };
+    // The printer's text always reads back (Parse.EveryUnitThePrinterWritesReadsBack), so this parse, in an
+    // error path, cannot throw; at 17 digits the text is the double's own.
     const auto fewest_digits = [&](quantity_format format) {
       for (format.number = general(4);; ++format.number.precision) {
         std::string text = as_bytes(format);
@@ -365,7 +368,7 @@ private:
     const std::string predicate = std::string(size ? " is bits (" : " is bits per second (") + read_as + ")";
     const std::string in_bytes = size ? "a size here is in bytes (B, not b or bit)"
                                       : "a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s)";
-    fail(unit_at, quoted(unit.text), predicate, size ? "a size in bytes" : "a rate in bytes per second", in_bytes + meant);
+    fail(unit_at, quoted(spelled), predicate, size ? "a size in bytes" : "a rate in bytes per second", in_bytes + meant);
   }
 
   // "GFLOPs" or "flops" where work is wanted: the plural reads as GFLOPS, a rate, which the case slip would
@@ -379,6 +382,16 @@ private:
       fail(begin, quoted(spelled), " is not a known unit", suggestion,
            "work is counted in FLOP, with no s (FLOPS is a rate, FLOP/s); did you mean " + suggestion + "?");
     }
+  }
+
+  // "gbit/s" where a memory's bandwidth is wanted: bits in the wrong case, and no other unit in any case; to
+  // be refused as bits, with the bytes they are, as "Gbit/s" is.
+  const unit_symbol* refused_bits_but_for_case(std::string_view spelled) const {
+    if (!case_insensitive_matches(spelled).empty()) return nullptr;
+    const auto bits = std::ranges::find_if(unit_symbols, [&](const unit_symbol& symbol) {
+      return symbol.measures == wanted_ && refuses_bits(symbol) && equal_ignoring_case(symbol.text, spelled);
+    });
+    return bits == unit_symbols.end() ? nullptr : &canonical_form(*bits);
   }
 
   // "gb/s": not a unit, but it would be one in another case.

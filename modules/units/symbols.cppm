@@ -42,12 +42,13 @@ enum class dimension : unsigned char {
 }
 
 // Typical units of a dimension, for "expected a data rate such as GB/s or Gbit/s".
-[[nodiscard]] constexpr std::string_view example_units(dimension d) noexcept {
+// `bytes_only`: none in bits, for a reading that refuses them (parse_options::sizes_in_bytes, rates_in_bytes).
+[[nodiscard]] constexpr std::string_view example_units(dimension d, bool bytes_only = false) noexcept {
   switch (d) {
-    case dimension::data_size: return "GB, MiB or Gbit";
+    case dimension::data_size: return bytes_only ? "GB or MiB" : "GB, MiB or Gbit";
     case dimension::duration: return "ns, us or ms";
     case dimension::work: return "GFLOP or TFLOP";
-    case dimension::data_rate: return "GB/s or Gbit/s";
+    case dimension::data_rate: return bytes_only ? "GB/s or TB/s" : "GB/s or Gbit/s";
     case dimension::compute_rate: return "TFLOP/s or GFLOPS";
     case dimension::arithmetic_intensity: return "FLOP/B";
     case dimension::frequency: return "MHz or GHz";

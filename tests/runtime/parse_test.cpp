@@ -110,6 +110,11 @@ TEST(Parse, RatesInBytesRefuseBits) {
             std::string::npos);
   EXPECT_EQ(error_of<hml::data_rate>("1tb/s", bytes_a_second).expected(), "\"TB/s\"");
   EXPECT_EQ(error_of<hml::data_rate>("1tb/s").expected(), "\"TB/s\" or \"Tbit/s\"");
+  // Bits in the wrong case, and no unit of bytes in any case, are bits still (a review found "1 gbit/s"
+  // with no hint at all once bit rates were not offered).
+  EXPECT_STREQ(error_of<hml::data_rate>("1 gbit/s", bytes_a_second).what(),
+               "cannot read \"1 gbit/s\" as a data rate: \"gbit/s\" at position 2 is bits per second (125 MB/s); a "
+               "memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean \"125 MB/s\"?");
   EXPECT_EQ(error_of<hml::data_rate>("1 T", bytes_a_second).expected(), "a data rate unit such as GB/s or TB/s");
   EXPECT_EQ(parse<hml::data_rate>("3.35 TB/s", bytes_a_second), 3.35_TBps);
   EXPECT_EQ(parse<hml::data_size>("80 Gb", bytes_a_second), 10_GB);  // sizes are the other option's
