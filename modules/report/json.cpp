@@ -38,11 +38,10 @@ std::optional<std::int64_t> whole_number(double value) {
   return static_cast<std::int64_t>(value);
 }
 
-json json_number(double value) {
+// What JSON has no number for, as a string.
+json non_finite_text(double value) {
   if (std::isnan(value)) return "nan";
-  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
-  if (const std::optional<std::int64_t> whole = whole_number(value)) return *whole;
-  return value;
+  return value > 0 ? "inf" : "-inf";
 }
 
 // nlohmann's serializer writes through an adapter; this one appends to the caller's string.
@@ -97,7 +96,7 @@ struct json_writer::state {
     std::uint64_t bits = 0;
     bool known = false;
     std::size_t size = 0;
-    std::array<char, 64> text{};  // the serializer's own buffer size
+    std::array<char, 64> text{};  // the longest: a quoted "-inf", or shortest_chars' text and ".0"
 
     std::string_view text_of(state& s, double x) {
       const auto b = std::bit_cast<std::uint64_t>(x);
@@ -105,7 +104,7 @@ struct json_writer::state {
         if (const std::optional<std::int64_t> whole = whole_number(x)) {
           size = static_cast<std::size_t>(std::to_chars(text.data(), text.data() + text.size(), *whole).ptr - text.data());
         } else if (std::isfinite(x)) {
-          static_assert(std::tuple_size_v<decltype(text)> >= detail::short_decimal_room);
+          static_assert(std::tuple_size_v<decltype(text)> >= detail::short_decimal_room + 2);
           size = static_cast<std::size_t>(detail::shortest_chars(text.data(), x) - text.data());
           if (std::string_view{text.data(), size}.find_first_of(".e") == std::string_view::npos) {
             text[size++] = '.';
@@ -113,7 +112,7 @@ struct json_writer::state {
           }
         } else {
           std::string quoted;
-          s.value(quoted, json_number(x));
+          s.value(quoted, non_finite_text(x));
           size = quoted.copy(text.data(), text.size());
         }
         bits = b;
@@ -166,7 +165,8 @@ struct json_writer::state {
 };
 
 json_writer::json_writer(std::span<const std::string> columns, int indent, int nesting)
-    : state_{std::make_unique<state>(indent, nesting)} {
+    : state_{(expects(nesting >= 0, "hml: a JSON array is nested in 0 or more objects"),
+              std::make_unique<state>(indent, nesting))} {
   const std::string inner = state_->indentation(nesting + 2);
   for (auto column = columns.begin(); column != columns.end(); ++column) {
     // An object's keys are its columns: a second of one name would be a key given twice, which readers
@@ -250,10 +250,9 @@ void json_writer::finish(std::string& out) {
 }
 
 namespace {
-// A table's rows for json_writer.
-std::vector<cell_view> views_of(const std::vector<cell>& cells) {
-  std::vector<cell_view> views;
-  views.reserve(cells.size());
+// A table's row as json_writer takes it, in `views` (reused from row to row).
+std::span<const cell_view> views_of(const std::vector<cell>& cells, std::vector<cell_view>& views) {
+  views.clear();
   for (const cell& c : cells) views.push_back(view_of(c));
   return views;
 }
@@ -264,6 +263,7 @@ std::vector<cell_view> views_of(const std::vector<cell>& cells) {
 // nested in the object (nesting 1).
 std::string to_json_object(std::span<const json_part> parts, int indent) {
   const bool pretty = indent >= 0;
+  std::vector<cell_view> views;
   const std::string level(pretty ? static_cast<std::size_t>(indent) : 0, ' ');
   std::string out = parts.empty() ? "{" : (pretty ? "{\n" : "{");
   for (auto part = parts.begin(); part != parts.end(); ++part) {
@@ -277,10 +277,10 @@ std::string to_json_object(std::span<const json_part> parts, int indent) {
     out += pretty ? ": " : ":";
     if (part->one_row) {
       expects(t.rows.size() == 1, "hml: a JSON part of one row needs a table of one row");
-      json_writer{t.columns, indent, 0}.object(out, views_of(t.rows.front()));
+      json_writer{t.columns, indent, 0}.object(out, views_of(t.rows.front(), views));
     } else {
       json_writer rows{t.columns, indent, 1};
-      for (const std::vector<cell>& cells : t.rows) rows.row(out, views_of(cells));
+      for (const std::vector<cell>& cells : t.rows) rows.row(out, views_of(cells, views));
       rows.finish(out);
     }
   }
@@ -291,12 +291,8 @@ std::string to_json_object(std::span<const json_part> parts, int indent) {
 std::string to_json(const table& t, int indent) {
   json_writer writer{t.columns, indent};
   std::string out;
-  std::vector<cell_view> row;
-  for (const auto& cells : t.rows) {
-    row.clear();
-    for (const cell& c : cells) row.push_back(view_of(c));
-    writer.row(out, row);
-  }
+  std::vector<cell_view> views;
+  for (const auto& cells : t.rows) writer.row(out, views_of(cells, views));
   writer.finish(out);
   return out;
 }

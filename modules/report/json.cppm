@@ -27,7 +27,9 @@ public:
   void row(std::string& out, std::span<const cell_view> cells);
   // Appends the array's end, and a line break where the text is whole (nesting 0).
   void finish(std::string& out);
-  // Appends one row's object alone, not in an array, at the writer's nesting (a summary of to_json_object).
+  // Appends one row's object alone, not in an array: where a row of this writer's array would be, as the
+  // value of a key nesting + 1 levels deep (to_json_object's summary: nesting 0, beside arrays of nesting 1).
+  // A writer writes rows or objects, not both.
   void object(std::string& out, std::span<const cell_view> cells);
 
 private:

@@ -248,7 +248,7 @@ void emit_yaml(YAML::Emitter& out, const json& j) {
     if (resolves_as_other_than_text(text)) out << YAML::DoubleQuoted;
     out << text;
   } else {
-    out << j.dump();  // numbers in their shortest exact digits, true, false
+    out << j.dump();  // numbers exactly (nlohmann's grisu2 digits), true, false
   }
 }
 

@@ -191,9 +191,15 @@ TEST(Report, JsonNumbersAreTheCsvDigits) {
   short_one.add_row({1.5, std::string{"z"}});
   const std::array mixed{hml::json_part{"first", &plain, false}, hml::json_part{"none", &empty},
                          hml::json_part{"one", &short_one, true}};
+  hml::table no_columns{{}, {}};
+  no_columns.add_row({});
+  const std::array bare{hml::json_part{"nothing", &no_columns, true}, hml::json_part{"rows", &no_columns}};
   for (const int indent : {-1, 0, 2, 4}) {
-    const std::string written = hml::to_json_object(mixed, indent);
-    EXPECT_EQ(written, nlohmann::ordered_json::parse(written).dump(indent) + "\n") << indent;
+    for (const std::span<const hml::json_part> whole : {std::span<const hml::json_part>{mixed}, std::span<const hml::json_part>{bare},
+                                                          std::span<const hml::json_part>{}}) {
+      const std::string written = hml::to_json_object(whole, indent);
+      EXPECT_EQ(written, nlohmann::ordered_json::parse(written).dump(indent) + "\n") << indent;
+    }
   }
 }
 
