@@ -164,15 +164,14 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
   // The names the user typed for the option `name` is one name of, in the order typed.
   const auto typed_names = [&](const std::string& name) {
     for (const CLI::App* command : hml.get_subcommands([](const CLI::App*) { return true; })) {
-      for (const CLI::Option* option : command->get_options()) {
-        std::vector<std::string> aliases;
-        for (const std::string& alias : option->get_lnames()) aliases.push_back("--" + alias);
-        for (const std::string& alias : option->get_snames()) aliases.push_back("-" + alias);
-        if (std::ranges::find(aliases, name) == aliases.end()) continue;
-        std::erase_if(aliases, [&](const std::string& alias) { return first_typed(alias) == argc; });
-        std::ranges::sort(aliases, {}, first_typed);
-        if (!aliases.empty()) return aliases;
-      }
+      const CLI::Option* option = option_named(*command, name);
+      if (option == nullptr) continue;
+      std::vector<std::string> aliases;
+      for (const std::string& alias : option->get_lnames()) aliases.push_back("--" + alias);
+      for (const std::string& alias : option->get_snames()) aliases.push_back("-" + alias);
+      std::erase_if(aliases, [&](const std::string& alias) { return first_typed(alias) == argc; });
+      std::ranges::sort(aliases, {}, first_typed);
+      if (!aliases.empty()) return aliases;
     }
     return std::vector<std::string>{};
   };
@@ -226,81 +225,87 @@ std::string standard_input_taken_twice(int argc, const char* const* argv) {
   return {};
 }
 
+namespace {
+
+bool takes_value(const CLI::Option* option) {
+  return option != nullptr && option->get_expected_max() != 0 && !option->get_positional();
+}
+
+std::string needs_value(std::string_view name, const CLI::Option& option) {
+  return std::string{name} + ": needs a value (" + option.get_type_name() + ")";
+}
+
+// The option given `value` in one word, as a value that looks like an option is given: --title=--draft.
+std::string in_one_word(const CLI::Option& option, std::string_view value) {
+  if (option.get_lnames().empty()) return "-" + option.get_snames().front() + hml::message_text(value);
+  return "--" + option.get_lnames().front() + "=" + hml::message_text(value);
+}
+
+// `name`'s value, the next word, starts with two dashes or is an option: the value was most likely left out,
+// and the option's name taken for it. A value that is such a text is given in one word (a file as ./--x),
+// as "-- draft --" for a title now must be, which CLI11 took as it was.
+std::string value_is_an_option(const CLI::App& command, std::string_view name, const CLI::Option& option,
+                               std::string_view value) {
+  const bool an_option = option_named(command, value) != nullptr;
+  if (!an_option && !(value.starts_with("--") && value.size() > 2)) return {};
+  const std::string type = option.get_type_name();
+  const std::string as_value = type.find("FILE") != std::string::npos ? " (a file of that name: ./" + hml::message_text(value) + ")"
+                               : type == "TEXT"                         ? " (a text of it: " + in_one_word(option, value) + ")"
+                                                                        : "";
+  return needs_value(name, option) + "; '" + hml::message_text(value) + "' " +
+         (an_option ? "is an option" : "looks like an option") + as_value;
+}
+
+}  // namespace
+
+const CLI::Option* option_named(const CLI::App& command, std::string_view typed) {
+  for (const CLI::Option* option : command.get_options()) {
+    for (const std::string& alias : option->get_lnames()) {
+      if (typed == "--" + alias) return option;
+    }
+    for (const std::string& alias : option->get_snames()) {
+      if (typed == "-" + alias) return option;
+    }
+  }
+  return nullptr;
+}
+
 std::string misread_argument(const CLI::App& hml, int argc, const char* const* argv) {
   const auto commands = hml.get_subcommands([&](const CLI::App* c) { return argc > 1 && c->get_name() == argv[1]; });
   if (commands.empty()) return {};
   const CLI::App& command = *commands.front();
-  const auto named = [&](std::string_view name) -> const CLI::Option* {
-    for (const CLI::Option* option : command.get_options()) {
-      for (const std::string& alias : option->get_lnames()) {
-        if (name == "--" + alias) return option;
-      }
-      for (const std::string& alias : option->get_snames()) {
-        if (name == "-" + alias) return option;
-      }
-    }
-    return nullptr;
-  };
-  const auto takes_value = [](const CLI::Option* option) {
-    return option != nullptr && option->get_expected_max() != 0 && !option->get_positional();
-  };
-  const auto needs_value = [](std::string_view name, const CLI::Option* option) {
-    return std::string{name} + ": needs a value (" + option->get_type_name() + ")";
-  };
-  // The option given `value` in one word, as a value that looks like an option is given: --output=--round.
-  const auto in_one_word = [](const CLI::Option* option, std::string_view value) {
-    const std::string name = option->get_lnames().empty() ? "-" + option->get_snames().front() : "--" + option->get_lnames().front();
-    return name + (option->get_lnames().empty() ? "" : "=") + hml::message_text(value);
-  };
-  // `name`'s value, the next word, is an option: the value was forgotten (or is one: a file then as ./--x, a
-  // text in one word; no other value starts with two dashes).
-  const auto value_is_an_option = [&](std::string_view name, const CLI::Option* option, std::string_view value) {
-    if (!(value.starts_with("--") && value.size() > 2) && named(value) == nullptr) return std::string{};
-    const std::string type = option->get_type_name();
-    const std::string as_value = type.find("FILE") != std::string::npos ? " (a file of that name: ./" + hml::message_text(value) + ")"
-                                 : type == "TEXT"                         ? " (a text of it: " + in_one_word(option, value) + ")"
-                                                                          : "";
-    return needs_value(name, option) + "; '" + hml::message_text(value) + "' " +
-           (named(value) != nullptr ? "is an option" : "looks like an option") + as_value;
-  };
+  const std::string not_an_option = ": not an option of `hml " + command.get_name() + "`; ";
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") break;
+    const std::string_view word = arg.substr(0, arg.find('='));
+    const CLI::Option* option = option_named(command, word);
     if (arg.starts_with("--")) {
-      const std::size_t equals = arg.find('=');
-      const std::string_view name = arg.substr(0, equals);
-      const CLI::Option* option = named(name);
       if (!takes_value(option)) continue;  // a flag, or no option: CLI11 says what is wrong
-      if (equals != std::string_view::npos) {
-        if (equals + 1 == arg.size()) return needs_value(name, option);
-      } else if (i + 1 < argc) {
-        if (std::string said = value_is_an_option(name, option, argv[++i]); !said.empty()) return said;
+      if (word.size() + 1 == arg.size()) return needs_value(word, *option);  // "--size=" and nothing
+      if (word.size() == arg.size() && i + 1 < argc) {
+        if (std::string said = value_is_an_option(command, word, *option, argv[++i]); !said.empty()) return said;
       }
       continue;
     }
     if (arg.size() < 2 || arg[0] != '-' || std::isalpha(static_cast<unsigned char>(arg[1])) == 0) continue;
-    // A long option's name with one dash: -output is no -o with "utput" stuck to it.
-    const std::string word{arg.substr(0, arg.find('='))};
-    if (word.size() > 2 && named("-" + word) != nullptr) {
-      return hml::message_text(word) + ": not an option of `hml " + command.get_name() +
-             "`; a long option takes two dashes: did you mean -" + word + "?";
+    // A long option's name with one dash: -output is no -o with "utput" stuck to it, -hit-rate no -h.
+    if (word.size() > 2 && option_named(command, "-" + std::string{word}) != nullptr) {
+      return hml::message_text(word) + not_an_option + "a long option takes two dashes: did you mean -" + std::string{word} + "?";
     }
     const std::string_view name = arg.substr(0, 2);
-    const CLI::Option* option = named(name);
-    if (takes_value(option)) {
-      if (arg.size() == 3 && arg[2] == '=') return needs_value(name, option);
-      if (arg.size() > 3 && arg[2] == '=') {
-        return std::string{name} + ": a short option's value follows a space, not '=': " + std::string{name} + " " +
-               hml::message_text(arg.substr(3)) + " (or " + in_one_word(option, arg.substr(3)) + ")";
-      }
-      if (arg.size() == 2 && i + 1 < argc) {
-        if (std::string said = value_is_an_option(name, option, argv[++i]); !said.empty()) return said;
-      }
-      continue;  // -oFILE
+    option = option_named(command, name);
+    if (!takes_value(option)) {  // no short option bundles: -h alone takes none
+      if (arg.size() > 2) return hml::message_text(word) + not_an_option + "see `hml " + command.get_name() + " --help`";
+      continue;
     }
-    if (arg.size() > 2) {  // no short option bundles (-h alone takes none)
-      return hml::message_text(word) + ": not an option of `hml " + command.get_name() + "`; see `hml " +
-             command.get_name() + " --help`";
+    if (arg.size() == 3 && arg[2] == '=') return needs_value(name, *option);
+    if (arg.size() > 3 && arg[2] == '=') {
+      return std::string{name} + ": a short option's value follows a space, not '=': " + std::string{name} + " " +
+             hml::message_text(arg.substr(3)) + " (or " + in_one_word(*option, arg.substr(3)) + ")";
+    }
+    if (arg.size() == 2 && i + 1 < argc) {  // else -oFILE
+      if (std::string said = value_is_an_option(command, name, *option, argv[++i]); !said.empty()) return said;
     }
   }
   return {};

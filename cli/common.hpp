@@ -52,9 +52,13 @@ std::string standard_input_taken_twice(int argc, const char* const* argv);
 
 // Words CLI11 would read as something else than the user meant, said before it reads them: `--hit-rate=`
 // with nothing after '=' (CLI11 took the next word as its value), an option's value that is an option
-// (`-o --round` wrote a file named --round), `-o=x` (a file named =x) and a long option with one dash
-// (`-hit-rate` was -h, help, and the run did not happen). Returns the message, or "" where none.
+// (`-o --round` wrote a file named --round), `-o=x` (a file named =x), a long option with one dash
+// (`-hit-rate` was -h, help, and the run did not happen; `-output` was -o utput) and short options bundled
+// (`-h0`). Returns the message, or "" where none.
 std::string misread_argument(const CLI::App& hml, int argc, const char* const* argv);
+
+// The option of `command` that the name typed ("--output", "-o") names, or nullptr.
+const CLI::Option* option_named(const CLI::App& command, std::string_view typed);
 
 // CLI11's own parse error in hml's form, "OPTION: what is wrong; what to do" (its messages name the option
 // in several orders, "--machine is required", "Could not convert: --cores = x"). An argument the command

@@ -214,8 +214,9 @@ machine_files::loaded machine_files::load(std::string_view option, const std::st
       return {.machine = &m};
     }
     // Neither names a format nor opens as JSON: a machine file that lacks its format line, said so, not a
-    // device file that "is not JSON".
-    if (const std::size_t first = content.find_first_not_of(" \t\r\n");
+    // device file that "is not JSON". JSON may open with a byte order mark, which nlohmann skips.
+    const std::size_t byte_order_mark = content.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+    if (const std::size_t first = content.find_first_not_of(" \t\r\n", byte_order_mark);
         first == std::string::npos || (content[first] != '{' && content[first] != '[')) {
       return {.file = &std::get<hml::machine_file>(files_.emplace_back(hml::read_machine_file(content, name)))};
     }
@@ -303,7 +304,9 @@ hml::precision data_type_of(std::string_view option, const std::string& text) {
 
 // A bit rate, 8x too slow where it was meant as bytes, shows up later as a kernel faster than its roof.
 hml::data_rate memory_bandwidth_of(std::string_view option, const std::string& text) {
-  const auto rate = check_option(option, [&] { return hml::parse<hml::data_rate>(text, {.rates_in_bytes = true}); });
+  hml::parse_options bytes_a_second = options_for<hml::data_rate>;
+  bytes_a_second.rates_in_bytes = true;
+  const auto rate = check_option(option, [&] { return hml::parse<hml::data_rate>(text, bytes_a_second); });
   check_option(option, [&] { hml::validate_bandwidth(rate); });
   return rate;
 }

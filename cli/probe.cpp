@@ -109,8 +109,8 @@ void check_save(const probe_command_options& o, bool given) {
   if (!given) return;
   if (o.save.empty()) throw input_error("--save: the path is empty; give the machine file's");
   if (o.save == "-") throw input_error("--save: writes a file; - is not one (the table goes to standard output: -o)");
-  if (o.save.starts_with('-'))  // `--save -o`: the option after it taken for a file of its name
-    throw input_error("--save: " + o.save + " is an option, not a file; give the file (./" + o.save + " for a file of that name)");
+  if (o.save.starts_with('-'))  // `--save=-o`, `--save -x` (misread_argument refuses `--save -o`)
+    throw input_error("--save: '" + o.save + "' looks like an option, not a file (a file of that name: ./" + o.save + ")");
   // One file spelt two ways before it exists (./p.json, a link), hard-linked, or standard output's.
   const std::string table = o.output.path == "-" ? "/dev/stdout" : o.output.path;
   std::error_code error;

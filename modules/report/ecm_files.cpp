@@ -95,8 +95,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
     if (!std::has_single_bit(m.ports.vector_bytes))  // as a machine file's `vector`: it converts to one
       r.fail(ports["vector bytes"], "ports.vector bytes",
-             "must be a power of two bytes, without a unit (" + std::to_string(std::bit_floor(m.ports.vector_bytes)) + " or " +
-                 std::to_string(std::bit_ceil(m.ports.vector_bytes)) + "), not " + std::to_string(m.ports.vector_bytes));
+             detail::not_a_power_of_two(m.ports.vector_bytes, ""));
     m.ports.memory_ops_per_cycle = rate("loads and stores", 0, 0);
   }
 
@@ -193,7 +192,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
   const auto element = static_cast<std::size_t>(r.integer(root, "", "element size", 8, 1, 64));
   // C's element types, which a cache line holds whole: 1, 2, 4, 8, 16, 32 or 64 bytes.
   if (!std::has_single_bit(element))
-    r.fail(root["element size"], "element size", "must be a power of two bytes, not " + std::to_string(element));
+    r.fail(root["element size"], "element size", detail::not_a_power_of_two(element, ""));
 
   const YAML::Node loops = r.sequence(root, "", "loops", true, max_loop_dimensions);
   if (loops.size() == 0) r.fail(loops, "loops", "needs 1 to 3 extents");

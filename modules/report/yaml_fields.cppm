@@ -49,6 +49,15 @@ struct document_events : YAML::EventHandler {
   void OnMapEnd() override {}
 };
 
+// What a size that is no power of two is told, with the two powers around it to pick from: "must be a power
+// of two bytes (32 B or 64 B), not 48 B"; `unit` "" for a field of a plain number of bytes.
+inline std::string not_a_power_of_two(std::size_t n, std::string_view unit) {
+  const std::string in = unit.empty() ? "" : " " + std::string{unit};
+  return std::string{"must be a power of two bytes"} + (unit.empty() ? ", without a unit" : "") + " (" +
+         std::to_string(std::bit_floor(n)) + in + " or " + std::to_string(std::bit_ceil(n)) + in + "), not " +
+         std::to_string(n) + in;
+}
+
 // Reads one YAML document; every error names the file, the line (1-based) and the field.
 template <class Error>
 class yaml_fields {
@@ -379,9 +388,7 @@ public:
                                  std::size_t fallback, double low, double high) const {
     const std::size_t n = whole_bytes(map, parent, name, fallback, low, high);
     if (!std::has_single_bit(n))
-      fail(map[std::string{name}], path(parent, name),
-           "must be a power of two bytes (" + std::to_string(std::bit_floor(n)) + " B or " + std::to_string(std::bit_ceil(n)) +
-               " B), not " + std::to_string(n) + " B");
+      fail(map[std::string{name}], path(parent, name), not_a_power_of_two(n, "B"));
     return n;
   }
 
