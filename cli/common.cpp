@@ -258,6 +258,10 @@ std::string value_is_an_option(const CLI::App& command, std::string_view name, c
 
 }  // namespace
 
+std::string flag_given_a_value(std::string_view name) {
+  return std::string{name} + ": a flag takes no value; give " + std::string{name} + " alone";
+}
+
 const CLI::Option* option_named(const CLI::App& command, std::string_view typed) {
   for (const CLI::Option* option : command.get_options()) {
     for (const std::string& alias : option->get_lnames()) {
@@ -281,7 +285,8 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
     const std::string_view word = arg.substr(0, arg.find('='));
     const CLI::Option* option = option_named(command, word);
     if (arg.starts_with("--")) {
-      if (!takes_value(option)) continue;  // a flag, or no option: CLI11 says what is wrong
+      if (option != nullptr && !takes_value(option) && word.size() < arg.size()) return flag_given_a_value(word);
+      if (!takes_value(option)) continue;  // no option: CLI11 says what is wrong
       if (word.size() + 1 == arg.size()) return needs_value(word, *option);  // "--size=" and nothing
       if (word.size() == arg.size() && i + 1 < argc) {
         if (std::string said = value_is_an_option(command, word, *option, argv[++i]); !said.empty()) return said;
@@ -296,13 +301,18 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
     const std::string_view name = arg.substr(0, 2);
     option = option_named(command, name);
     if (!takes_value(option)) {  // no short option bundles: -h alone takes none
+      if (option != nullptr && arg.size() > 2 && arg[2] == '=') return flag_given_a_value(name);
       if (arg.size() > 2) return hml::message_text(word) + not_an_option + "see `hml " + command.get_name() + " --help`";
       continue;
     }
     if (arg.size() == 3 && arg[2] == '=') return needs_value(name, *option);
     if (arg.size() > 3 && arg[2] == '=') {
-      return std::string{name} + ": a short option's value follows a space, not '=': " + std::string{name} + " " +
-             hml::message_text(arg.substr(3)) + " (or " + in_one_word(*option, arg.substr(3)) + ")";
+      const std::string_view value = arg.substr(3);
+      // Apart, a value that is an option's name would be refused as such: then only the one-word form.
+      const bool reads_apart = value_is_an_option(command, name, *option, value).empty();
+      const std::string apart = reads_apart ? std::string{name} + " " + hml::message_text(value) + " (or " : "";
+      return std::string{name} + ": a short option's value follows a space, not '=': " + apart + in_one_word(*option, value) +
+             (apart.empty() ? "" : ")");
     }
     if (arg.size() == 2 && i + 1 < argc) {  // else -oFILE
       if (std::string said = value_is_an_option(command, name, *option, argv[++i]); !said.empty()) return said;
@@ -353,7 +363,7 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
     return m.str(1) + ", " + m.str(2) + ": not together; give one of them";
   }
   if (std::regex_match(message, m, std::regex{"(\\S+) was given a disallowed flag override"})) {
-    return "--" + m.str(1) + ": a flag takes no value; give --" + m.str(1) + " alone";
+    return flag_given_a_value("--" + m.str(1));
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): At Most 1 required but received (\\d+)"})) {
     return m.str(1) + ": given " + m.str(2) + " times; give it once";

@@ -57,6 +57,9 @@ std::string standard_input_taken_twice(int argc, const char* const* argv);
 // (`-h0`). Returns the message, or "" where none.
 std::string misread_argument(const CLI::App& hml, int argc, const char* const* argv);
 
+// "--round: a flag takes no value; give --round alone".
+std::string flag_given_a_value(std::string_view name);
+
 // The option of `command` that the name typed ("--output", "-o") names, or nullptr.
 const CLI::Option* option_named(const CLI::App& command, std::string_view typed);
 

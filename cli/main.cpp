@@ -55,11 +55,15 @@ int run(int argc, char** argv) {
     }
     if (!found) return hml_cli::fail("unknown command '" + std::string{argv[1]} + "'; the commands are " + known);
   }
-  // hml's own options are --help and --version; any other before the command is a command's, misplaced.
+  // hml's own options are --help and --version, flags; any other before the command is a command's, misplaced.
   if (const std::string_view first = argc > 1 ? argv[1] : ""; first.starts_with("-") && first != "-h" &&
                                                              first != "--help" && first != "--version") {
-    return hml_cli::fail(std::string{first.substr(0, first.find('='))} +
-                         ": not an option of `hml`; options follow the command: hml COMMAND [OPTIONS] (see `hml --help`)");
+    const std::string word{first.substr(0, first.find('='))};
+    if (word == "-h" || word == "--help" || word == "--version") return hml_cli::fail(hml_cli::flag_given_a_value(word));
+    if (word == "-help" || word == "-version") {
+      return hml_cli::fail(word + ": not an option of `hml`; a long option takes two dashes: did you mean -" + word + "?");
+    }
+    return hml_cli::fail(word + ": not an option of `hml`; options follow the command: hml COMMAND [OPTIONS] (see `hml --help`)");
   }
   if (const std::string twice = hml_cli::standard_input_taken_twice(argc, argv); !twice.empty()) {
     return hml_cli::fail(twice);

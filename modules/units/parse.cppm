@@ -356,13 +356,20 @@ private:
     const std::string printed = fewest_digits({.prefixes = binary ? prefix_system::binary : prefix_system::decimal});
     const std::string in_its_prefix = fewest_digits({.unit = bytes->text});
     const std::string bytes_they_are = in_its_prefix.size() < printed.size() ? in_its_prefix : printed;
-    std::string meant;
-    if (unit.text.find("bit") != std::string_view::npos) {
-      meant = ": did you mean " + quoted(bytes_they_are) + "?";
-    } else {
-      const std::string typed_as_b = std::string(text_.substr(first_, unit_at - first_)) + std::string(bytes->text);
-      meant = ": did you mean " + quoted(typed_as_b) + " or " + quoted(bytes_they_are) + "?";
-    }
+    // A B typed as b: the number as written and the byte unit, where that is a magnitude hml reads (2e30b is
+    // 2.5e29 B, and 2e30 B too large).
+    const auto typed_as_b = [&]() -> std::string {
+      if (unit.text.find("bit") != std::string_view::npos) return {};
+      std::string text = std::string(text_.substr(first_, unit_at - first_)) + std::string(bytes->text);
+      try {
+        (void)parse_base_value(text, unit.measures, {});
+      } catch (const parse_error&) {
+        return {};
+      }
+      return text;
+    }();
+    std::string meant = ": did you mean " + quoted(bytes_they_are) + "?";
+    if (!typed_as_b.empty()) meant = ": did you mean " + quoted(typed_as_b) + " or " + quoted(bytes_they_are) + "?";
     if (!(value > 0)) meant.clear();  // 0 in bytes is as refused
     const std::string read_as = as_bytes({.number = general(4), .prefixes = prefix_system::decimal});
     const std::string predicate = std::string(size ? " is bits (" : " is bits per second (") + read_as + ")";

@@ -2276,3 +2276,22 @@ TEST(HostileInput, AFiftyEighthTrialsByteOrderMarkOpensAnOlderDeviceFile) {
   EXPECT_EQ(marked.status, 0) << marked.err;
   EXPECT_EQ(marked.out, plain.out);
 }
+
+// The fifty-ninth trial (today's word and bits checks attacked a third time): hml's own --help and
+// --version were "not an option of `hml`" when given a value or one dash; a flag given a value was taken
+// (`--sequential=`, `--help=1` printed the help), `-h=` was no option; `-o=--x` was offered `-o --x`, which
+// is refused; `2e30b` was offered `2e30B`, past the largest size hml reads.
+TEST(HostileInput, AFiftyNinthTrialsFlagsTakeNoValueAndHintsRead) {
+  expect_input_error(hml_run({"-help"}), "-help: not an option of `hml`; a long option takes two dashes: did you mean --help?");
+  expect_input_error(hml_run({"--help="}), "--help: a flag takes no value; give --help alone");
+  expect_input_error(hml_run({"--version=1"}), "--version: a flag takes no value; give --version alone");
+  expect_input_error(hml_run({"lab", "-h="}), "-h: a flag takes no value; give -h alone");
+  expect_input_error(hml_run({"lab", "--help=1"}), "--help: a flag takes no value; give --help alone");
+  for (const std::string flag : {"--sequential=", "--sequential=true"}) {
+    expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", flag}),
+                       "--sequential: a flag takes no value; give --sequential alone");
+  }
+  expect_input_error(hml_run({"sweep", "-o=--x"}), "-o: a short option's value follows a space, not '=': --output=--x");
+  expect_input_error(hml_run({"sweep", "--size", "2e30b"}),
+                     "is bits (2.5e+29 B); a size here is in bytes (B, not b or bit): did you mean \"2.5e+29 B\"?");
+}
