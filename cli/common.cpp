@@ -175,8 +175,18 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
     }
     return std::vector<std::string>{};
   };
+  // An option the user did not type, with the value it took: "--activations (fp16, the default)".
+  const auto with_default = [&](const std::string& name) {
+    for (const CLI::App* command : hml.get_subcommands()) {
+      const CLI::Option* option = option_named(*command, name);
+      if (option != nullptr && option->get_expected_max() != 0 && !option->get_default_str().empty())
+        return name + " (" + option->get_default_str() + ", the default)";
+    }
+    return name;
+  };
   // The options a message opens with ("--a: ..." or "--a, -o: ..."), each said by the names typed for it:
-  // --device where the user typed --device for --machine, "--machine, --device (one option)" where both.
+  // --device where the user typed --device for --machine, "--machine, --device (one option)" where both, and
+  // one not typed with its default.
   const std::size_t colon = message.find(": ");
   if (colon == std::string::npos || !message.starts_with("-")) return message;
   std::string said;
@@ -185,7 +195,7 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
     const std::string name = message.substr(from, comma - from);
     if (!name.starts_with("-") || name.find(' ') != std::string::npos) return message;
     const std::vector<std::string> typed = typed_names(name);
-    std::string names = typed.empty() ? name : typed.front();
+    std::string names = typed.empty() ? with_default(name) : typed.front();
     for (std::size_t i = 1; i < typed.size(); ++i) names += ", " + typed[i];
     if (typed.size() > 1) names += " (one option)";
     said += (said.empty() ? "" : ", ") + names;
@@ -258,6 +268,14 @@ std::string value_is_an_option(const CLI::App& command, std::string_view name, c
 
 }  // namespace
 
+std::string not_an_option(const CLI::App& command, std::string_view word) {
+  const std::string name = "hml " + command.get_name();
+  const std::vector<const CLI::Option*> options = command.get_options();
+  const bool takes_a_file = std::ranges::any_of(options, &CLI::Option::get_positional);  // hml devices NAME|FILE
+  return hml::message_text(word) + ": not an option of `" + name + "`; see `" + name + " --help`" +
+         (takes_a_file ? " (a file of that name: ./" + hml::message_text(word) + ")" : "");
+}
+
 std::string flag_given_a_value(std::string_view name) {
   return std::string{name} + ": a flag takes no value; give " + std::string{name} + " alone";
 }
@@ -278,7 +296,6 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
   const auto commands = hml.get_subcommands([&](const CLI::App* c) { return argc > 1 && c->get_name() == argv[1]; });
   if (commands.empty()) return {};
   const CLI::App& command = *commands.front();
-  const std::string not_an_option = ": not an option of `hml " + command.get_name() + "`; ";
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") break;
@@ -296,13 +313,14 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
     if (arg.size() < 2 || arg[0] != '-' || std::isalpha(static_cast<unsigned char>(arg[1])) == 0) continue;
     // A long option's name with one dash: -output is no -o with "utput" stuck to it, -hit-rate no -h.
     if (word.size() > 2 && option_named(command, "-" + std::string{word}) != nullptr) {
-      return hml::message_text(word) + not_an_option + "a long option takes two dashes: did you mean -" + std::string{word} + "?";
+      return hml::message_text(word) + ": not an option of `hml " + command.get_name() +
+             "`; a long option takes two dashes: did you mean -" + std::string{word} + "?";
     }
     const std::string_view name = arg.substr(0, 2);
     option = option_named(command, name);
     if (!takes_value(option)) {  // no short option bundles: -h alone takes none
       if (option != nullptr && arg.size() > 2 && arg[2] == '=') return flag_given_a_value(name);
-      if (arg.size() > 2) return hml::message_text(word) + not_an_option + "see `hml " + command.get_name() + " --help`";
+      if (arg.size() > 2) return not_an_option(command, word);
       continue;
     }
     if (arg.size() == 3 && arg[2] == '=') return needs_value(name, *option);
@@ -339,7 +357,7 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   };
   for (const CLI::App* c : ran) {
     if (const std::vector<std::string> extra = c->remaining(); !extra.empty()) {
-      if (extra.front().starts_with("-") && extra.front() != "-") return extra.front() + ": not an option of `" + command + "`; " + help;
+      if (extra.front().starts_with("-") && extra.front() != "-") return not_an_option(*c, extra.front());
       return stray(extra.front());
     }
   }

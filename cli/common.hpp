@@ -57,6 +57,10 @@ std::string standard_input_taken_twice(int argc, const char* const* argv);
 // (`-h0`). Returns the message, or "" where none.
 std::string misread_argument(const CLI::App& hml, int argc, const char* const* argv);
 
+// "--bogus: not an option of `hml lab`; see `hml lab --help`", and for a command that takes a file as it
+// (hml devices NAME|FILE) how to give one whose name starts with a dash.
+std::string not_an_option(const CLI::App& command, std::string_view word);
+
 // "--round: a flag takes no value; give --round alone".
 std::string flag_given_a_value(std::string_view name);
 

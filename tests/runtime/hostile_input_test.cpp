@@ -714,7 +714,7 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                      "hml: error: --heads, --kv-heads: the attention heads must be a multiple of the key-value heads");
   expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--learned-positions", "100", "--prompt",
                               "200"}),
-                     "hml: error: --learned-positions, --prompt, --generate: a context of 232 tokens is longer than "
+                     "hml: error: --learned-positions, --prompt, --generate (32, the default): a context of 232 tokens is longer than "
                      "llama-2-7b's table of 100 learned positions");
   // A vector peak asked for by its unit is named so; a negative link rate is a rate refused, not an unknown link.
   expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp16_vector", "--ops",
@@ -820,7 +820,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   std::vector<std::string> positions = custom, experts = custom;
   positions.insert(positions.end(), {"--learned-positions", "100"});
   experts.insert(experts.end(), {"--active-experts", "2"});
-  expect_input_error(hml_run(positions), "hml: error: --learned-positions, --prompt, --generate: a context of 544 tokens");
+  expect_input_error(hml_run(positions), "hml: error: --learned-positions, --prompt (512, the default), --generate (32, the default): a context of 544 tokens");
   expect_input_error(hml_run(experts), "hml: error: --active-experts: the model has no experts; give --experts too");
   // A measured run's tokens a second that its own batch, lengths and e2e contradict.
   const std::string header = read_file(fs::path{source} / "examples/llm/measured-runs.csv").substr(0, 200);
@@ -1268,7 +1268,7 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
                      "--chunk, --prompt: a chunk of 100000 tokens is past the prompt's 512, which one step takes whole; give --chunk 512 at most");
   EXPECT_EQ(hml_run_with(llm, {"--prompt", "512", "--chunk", "512"}).status, 0);
   expect_input_error(hml_run_with(llm, {"--draft", "llama-2-7b", "--acceptance", "0.9", "--lookahead", "32"}),
-                     "--lookahead, --generate: the draft proposes 32 tokens a step, past the 31 left to decode after the first; "
+                     "--lookahead, --generate (32, the default): the draft proposes 32 tokens a step, past the 31 left to decode after the first; "
                      "give --lookahead 31 at most, or --generate more");
   // Less than a byte is no size (1e-30 B was timed at 50 ns).
   expect_input_error(hml_run({"lab", "--size", "1e-30B"}), "--size: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
@@ -2294,4 +2294,20 @@ TEST(HostileInput, AFiftyNinthTrialsFlagsTakeNoValueAndHintsRead) {
   expect_input_error(hml_run({"sweep", "-o=--x"}), "-o: a short option's value follows a space, not '=': --output=--x");
   expect_input_error(hml_run({"sweep", "--size", "2e30b"}),
                      "is bits (2.5e+29 B); a size here is in bytes (B, not b or bit): did you mean \"2.5e+29 B\"?");
+}
+
+// Left by the fifty-fourth and fifty-ninth trials: an error that names an option the user did not type says
+// the value it took (hml offload said "--precision (fp32, the default)", hml llm only "--activations"), and a
+// command that takes a file as its NAME says how to give one whose name starts with a dash.
+TEST(HostileInput, AnOptionNotTypedIsNamedWithItsDefault) {
+  expect_input_error(hml_run({"llm", "--machine", "grace", "--model", "llama-2-7b"}),
+                     "--activations (fp16, the default): NVIDIA Grace (GH200 CPU) publishes no FP16 tensor peak");
+  expect_input_error(hml_run({"llm", "--machine", "grace", "--model", "llama-2-7b", "--activations", "fp16"}),
+                     "hml: error: --activations: NVIDIA Grace");
+  expect_input_error(hml_run({"devices", "-my.yaml"}),
+                     "-my.yaml: not an option of `hml devices`; see `hml devices --help` (a file of that name: ./-my.yaml)");
+  expect_input_error(hml_run({"devices", "--my.yaml"}), "(a file of that name: ./--my.yaml)");
+  const outcome lab = hml_run({"lab", "-xyz"});
+  expect_input_error(lab, "-xyz: not an option of `hml lab`; see `hml lab --help`");
+  EXPECT_EQ(lab.err.find("a file of that name"), std::string::npos) << lab.err;
 }

@@ -557,7 +557,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1.5"}, "--prompt: must be a whole");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "1000000000", "--prompt",
                          "1000000000"},
-                        "--batch, --prompt, --generate: the sizes are too large to count");
+                        "--batch, --prompt, --generate (32, the default): the sizes are too large to count");
 }
 
 // Pipeline parallelism: the rows are the busiest stage's for every micro-batch, and a row says what that
