@@ -116,6 +116,12 @@ void for_each_option(CLI::App& hml, Visit visit) {
     for (CLI::Option* option : command->get_options()) visit(*option);
   }
 }
+
+// The command argv names (hml COMMAND ...), or nullptr.
+const CLI::App* command_given(const CLI::App& hml, int argc, const char* const* argv) {
+  const auto named = hml.get_subcommands([&](const CLI::App* c) { return argc > 1 && c->get_name() == argv[1]; });
+  return named.empty() ? nullptr : named.front();
+}
 }  // namespace
 
 namespace {
@@ -161,29 +167,21 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
     }
     return argc;
   };
-  // The names the user typed for the option `name` is one name of, in the order typed.
-  const auto typed_names = [&](const std::string& name) {
-    for (const CLI::App* command : hml.get_subcommands([](const CLI::App*) { return true; })) {
-      const CLI::Option* option = option_named(*command, name);
-      if (option == nullptr) continue;
-      std::vector<std::string> aliases;
-      for (const std::string& alias : option->get_lnames()) aliases.push_back("--" + alias);
-      for (const std::string& alias : option->get_snames()) aliases.push_back("-" + alias);
-      std::erase_if(aliases, [&](const std::string& alias) { return first_typed(alias) == argc; });
-      std::ranges::sort(aliases, {}, first_typed);
-      if (!aliases.empty()) return aliases;
-    }
-    return std::vector<std::string>{};
+  // The names the user typed for `option`, in the order typed.
+  const auto typed_names = [&](const CLI::Option& option) {
+    std::vector<std::string> aliases;
+    for (const std::string& alias : option.get_lnames()) aliases.push_back("--" + alias);
+    for (const std::string& alias : option.get_snames()) aliases.push_back("-" + alias);
+    std::erase_if(aliases, [&](const std::string& alias) { return first_typed(alias) == argc; });
+    std::ranges::sort(aliases, {}, first_typed);
+    return aliases;
   };
   // An option the user did not type, with the value it took: "--activations (fp16, the default)".
-  const auto with_default = [&](const std::string& name) {
-    for (const CLI::App* command : hml.get_subcommands()) {
-      const CLI::Option* option = option_named(*command, name);
-      if (option != nullptr && option->get_expected_max() != 0 && !option->get_default_str().empty())
-        return name + " (" + option->get_default_str() + ", the default)";
-    }
-    return name;
+  const auto with_default = [](const std::string& name, const CLI::Option& option) {
+    if (option.get_expected_max() == 0 || option.get_default_str().empty()) return name;
+    return name + " (" + option.get_default_str() + ", the default)";
   };
+  const CLI::App* command = command_given(hml, argc, argv);
   // The options a message opens with ("--a: ..." or "--a, -o: ..."), each said by the names typed for it:
   // --device where the user typed --device for --machine, "--machine, --device (one option)" where both, and
   // one not typed with its default.
@@ -194,8 +192,9 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
     const std::size_t comma = std::min(message.find(", ", from), colon);
     const std::string name = message.substr(from, comma - from);
     if (!name.starts_with("-") || name.find(' ') != std::string::npos) return message;
-    const std::vector<std::string> typed = typed_names(name);
-    std::string names = typed.empty() ? with_default(name) : typed.front();
+    const CLI::Option* option = command == nullptr ? nullptr : option_named(*command, name);
+    const std::vector<std::string> typed = option == nullptr ? std::vector<std::string>{} : typed_names(*option);
+    std::string names = !typed.empty() ? typed.front() : option == nullptr ? name : with_default(name, *option);
     for (std::size_t i = 1; i < typed.size(); ++i) names += ", " + typed[i];
     if (typed.size() > 1) names += " (one option)";
     said += (said.empty() ? "" : ", ") + names;
@@ -251,13 +250,18 @@ std::string in_one_word(const CLI::Option& option, std::string_view value) {
   return "--" + option.get_lnames().front() + "=" + hml::message_text(value);
 }
 
+// A word that is one of `command`'s options, or that starts with two dashes as an option's name does.
+bool reads_as_an_option(const CLI::App& command, std::string_view value) {
+  return option_named(command, value) != nullptr || (value.starts_with("--") && value.size() > 2);
+}
+
 // `name`'s value, the next word, starts with two dashes or is an option: the value was most likely left out,
 // and the option's name taken for it. A value that is such a text is given in one word (a file as ./--x),
 // as "-- draft --" for a title now must be, which CLI11 took as it was.
 std::string value_is_an_option(const CLI::App& command, std::string_view name, const CLI::Option& option,
                                std::string_view value) {
+  if (!reads_as_an_option(command, value)) return {};
   const bool an_option = option_named(command, value) != nullptr;
-  if (!an_option && !(value.starts_with("--") && value.size() > 2)) return {};
   const std::string type = option.get_type_name();
   const std::string as_value = type.find("FILE") != std::string::npos ? " (a file of that name: ./" + hml::message_text(value) + ")"
                                : type == "TEXT"                         ? " (a text of it: " + in_one_word(option, value) + ")"
@@ -274,6 +278,11 @@ std::string not_an_option(const CLI::App& command, std::string_view word) {
   const bool takes_a_file = std::ranges::any_of(options, &CLI::Option::get_positional);  // hml devices NAME|FILE
   return hml::message_text(word) + ": not an option of `" + name + "`; see `" + name + " --help`" +
          (takes_a_file ? " (a file of that name: ./" + hml::message_text(word) + ")" : "");
+}
+
+std::string long_option_with_one_dash(std::string_view program, std::string_view word) {
+  return hml::message_text(word) + ": not an option of `" + std::string{program} +
+         "`; a long option takes two dashes: did you mean -" + hml::message_text(word) + "?";
 }
 
 std::string flag_given_a_value(std::string_view name) {
@@ -293,9 +302,9 @@ const CLI::Option* option_named(const CLI::App& command, std::string_view typed)
 }
 
 std::string misread_argument(const CLI::App& hml, int argc, const char* const* argv) {
-  const auto commands = hml.get_subcommands([&](const CLI::App* c) { return argc > 1 && c->get_name() == argv[1]; });
-  if (commands.empty()) return {};
-  const CLI::App& command = *commands.front();
+  const CLI::App* given = command_given(hml, argc, argv);
+  if (given == nullptr) return {};
+  const CLI::App& command = *given;
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--") break;
@@ -313,8 +322,7 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
     if (arg.size() < 2 || arg[0] != '-' || std::isalpha(static_cast<unsigned char>(arg[1])) == 0) continue;
     // A long option's name with one dash: -output is no -o with "utput" stuck to it, -hit-rate no -h.
     if (word.size() > 2 && option_named(command, "-" + std::string{word}) != nullptr) {
-      return hml::message_text(word) + ": not an option of `hml " + command.get_name() +
-             "`; a long option takes two dashes: did you mean -" + std::string{word} + "?";
+      return long_option_with_one_dash("hml " + command.get_name(), word);
     }
     const std::string_view name = arg.substr(0, 2);
     option = option_named(command, name);
@@ -327,7 +335,7 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
     if (arg.size() > 3 && arg[2] == '=') {
       const std::string_view value = arg.substr(3);
       // Apart, a value that is an option's name would be refused as such: then only the one-word form.
-      const bool reads_apart = value_is_an_option(command, name, *option, value).empty();
+      const bool reads_apart = !reads_as_an_option(command, value);
       const std::string apart = reads_apart ? std::string{name} + " " + hml::message_text(value) + " (or " : "";
       return std::string{name} + ": a short option's value follows a space, not '=': " + apart + in_one_word(*option, value) +
              (apart.empty() ? "" : ")");

@@ -61,6 +61,9 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
 // (hml devices NAME|FILE) how to give one whose name starts with a dash.
 std::string not_an_option(const CLI::App& command, std::string_view word);
 
+// "-output: not an option of `hml sweep`; a long option takes two dashes: did you mean --output?"
+std::string long_option_with_one_dash(std::string_view program, std::string_view word);
+
 // "--round: a flag takes no value; give --round alone".
 std::string flag_given_a_value(std::string_view name);
 

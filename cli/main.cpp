@@ -61,7 +61,7 @@ int run(int argc, char** argv) {
     const std::string word{first.substr(0, first.find('='))};
     if (word == "-h" || word == "--help" || word == "--version") return hml_cli::fail(hml_cli::flag_given_a_value(word));
     if (word == "-help" || word == "-version") {
-      return hml_cli::fail(word + ": not an option of `hml`; a long option takes two dashes: did you mean -" + word + "?");
+      return hml_cli::fail(hml_cli::long_option_with_one_dash("hml", word));
     }
     return hml_cli::fail(word + ": not an option of `hml`; options follow the command: hml COMMAND [OPTIONS] (see `hml --help`)");
   }

@@ -321,8 +321,8 @@ private:
       return *unit;
     }
     fail_on_plural_of_work(begin, spelled);
-    if (const unit_symbol* bits = refused_bits_but_for_case(spelled)) return *bits;  // read() says it is bits
     fail_on_case_slip(begin, spelled);
+    if (const unit_symbol* bits = refused_bits_but_for_case(spelled)) return *bits;  // read() says it is bits
     fail_on_junk_after_unit(begin, spelled);
     fail(begin, quoted(spelled), " is not a known unit", unit_expected());
   }
@@ -391,10 +391,9 @@ private:
     }
   }
 
-  // "gbit/s" where a memory's bandwidth is wanted: bits in the wrong case, and no other unit in any case; to
-  // be refused as bits, with the bytes they are, as "Gbit/s" is.
+  // "gbit/s" where a memory's bandwidth is wanted: bits in the wrong case, and (fail_on_case_slip said any)
+  // no other unit in any case; to be refused as bits, with the bytes they are, as "Gbit/s" is.
   const unit_symbol* refused_bits_but_for_case(std::string_view spelled) const {
-    if (!case_insensitive_matches(spelled).empty()) return nullptr;
     const auto bits = std::ranges::find_if(unit_symbols, [&](const unit_symbol& symbol) {
       return symbol.measures == wanted_ && refuses_bits(symbol) && equal_ignoring_case(symbol.text, spelled);
     });
