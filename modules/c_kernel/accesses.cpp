@@ -117,7 +117,15 @@ void kernel_reader::access(CXCursor e, access_kind kind) {
     base = stripped(parts[0]);
   }
   const auto array = std::find_if(arrays_.begin(), arrays_.end(), [&](const declared_array& a) { return refers_to(base, a.declaration); });
-  if (array == arrays_.end()) fail(e, "'" + snippet(e) + "' subscripts no declared array");
+  if (array == arrays_.end()) {
+    // i[b] is C for b[i], which the subset writes one way: the array, then its index in brackets.
+    const auto declared = [&](CXCursor c) {
+      return std::any_of(arrays_.begin(), arrays_.end(), [&](const declared_array& a) { return refers_to(c, a.declaration); });
+    };
+    const bool swapped = subscripts.size() == 1 && declared(subscripts.front());
+    fail(e, "'" + snippet(e) + "' subscripts no declared array" +
+                (swapped ? ": write the array first, " + snippet(stripped(subscripts.front())) + "[" + snippet(base) + "]" : ""));
+  }
   const std::string what = "'" + snippet(e) + "'";
   if (subscripts.size() != array->subscripts)
     fail(e, what + ": " + array->name + " has " + std::to_string(array->subscripts) + " dimensions");

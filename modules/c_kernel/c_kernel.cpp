@@ -105,6 +105,17 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
       for (const c_define& given : defines)
         if (given.value < 0) message += " (given -D " + given.name + "=" + std::to_string(given.value) + ")";
     }
+    // C computes a constant in its type: int's M * N past 2^31 wraps, to a size or a bound that is not the one
+    // written (clang's "result is 1'000 with type 'int'").
+    constexpr std::string_view overflow = "overflow in expression; result is ";
+    if (message.starts_with(overflow)) {
+      std::string result = message.substr(overflow.size());
+      std::erase(result, '\'');
+      const std::size_t with = result.find(" with type ");
+      const std::string type = with == std::string::npos ? "its type" : result.substr(with + 6);
+      return where + ": a constant expression passes what " + type + " holds, and C wraps it (to " + result.substr(0, with) +
+             "): make an operand long, as (long)M * N";
+    }
     // clang names the last extent of an array whose size overflows ("array is too large (2 elements)").
     if (message.starts_with("array is too large")) return where + ": an array of more than 2^36 elements";
     constexpr std::string_view undeclared = "use of undeclared identifier '";
@@ -417,6 +428,7 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   // a define the file makes again is an error (clang's warnings are not read).
   std::vector<std::string> arguments{"-x", "c", "-std=c11", "-nostdinc", "-ferror-limit=1",
                                      "-Wno-error=implicit-function-declaration", "-Werror=macro-redefined",
+                                     "-Werror=integer-overflow",
                                      "-ivfsoverlay", overlay.path()};
   for (const c_define& d : defines) arguments.push_back(define_argument(d));
   std::vector<const char*> argv;
@@ -452,7 +464,8 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   if (reader.loop_begin() < wrapping.size() || reader.loop_begin() > wrapping.size() + text.size())
     refuse(std::string{file} + ": the loop nest is not where the file writes it (a macro?): write its for loops out");
   parsed_c_kernel kernel{.storage = std::make_unique<loaded_kernel::storage>(),
-                         .loop_begin = reader.loop_begin() - wrapping.size()};
+                         .loop_begin = reader.loop_begin() - wrapping.size(),
+                         .declared_names = reader.declared_names()};
   reader.fill(*kernel.storage);
   return kernel;
 }

@@ -119,6 +119,9 @@ inline constexpr std::string_view kernel_function = "hml_kernel";
 struct parsed_c_kernel {
   std::unique_ptr<loaded_kernel::storage> storage;
   std::size_t loop_begin = 0;  // offset of the loop nest's first character in the text
+  // Its arrays' and scalars' names: compiled at file scope, a name of the C library's (sqrt, free) would
+  // clash with clang's builtin of it, which the reader's function scope shadows.
+  std::vector<std::string> declared_names;
 };
 [[nodiscard]] parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file,
                                              std::span<const c_define> defines);

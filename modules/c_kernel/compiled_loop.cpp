@@ -236,6 +236,7 @@ compiled_in_core compile_and_analyse(const detail::parsed_c_kernel& parsed, std:
   // loop kernel does not model (kerncraft's kernels are loops, whatever a library would do for them).
   out.flags = {"-x", "c", "-std=c11", "-O3", "-march=" + out.llvm_cpu, "-w",
                "-fno-builtin-memcpy", "-fno-builtin-memmove", "-fno-builtin-memset"};
+  for (const std::string& name : parsed.declared_names) out.flags.push_back("-fno-builtin-" + name);
   for (const c_define& d : defines) out.flags.push_back(detail::define_argument(d));
   const detail::unnamed_file assembly;
   const detail::unnamed_file record;

@@ -49,6 +49,9 @@ void kernel_reader::read_statements(CXCursor body) {
         nest_read = true;
         loop_begin_ = offset_of(s);
         break;
+      case CXCursor_WhileStmt:
+      case CXCursor_DoStmt:
+        fail(s, "'" + snippet(s) + "': a kernel's loops are for loops, as kerncraft reads them (for (int i = 0; i < N; ++i))");
       default:
         fail(s, "'" + snippet(s) + "': only declarations come before the loop nest, and nothing after it");
     }
@@ -168,11 +171,19 @@ void kernel_reader::declare(CXCursor d) {
   if (arrays_.size() + scalars_.size() == most_declarations)
     fail(d, "more than " + std::to_string(most_declarations) + " declarations; a kernel declares a few arrays and scalars");
   const std::string name = text_of(clang().getCursorSpelling(d));
+  if (name == detail::kernel_function)
+    fail(d, "'" + name + "' is the function hml compiles the loop nest in; give the " +
+                (is_number_type(clang().getCursorType(d)) ? "scalar" : "array") + " another name");
   // A static array is the file's, which nothing reads after the kernel: clang drops its stores and the loop.
   if (clang().Cursor_getStorageClass(d) == CX_SC_Static)
     fail(d, "'" + name + "' is static: a kernel declares its arrays and scalars plainly (double a[N];), as kerncraft's do");
   const CXType type = clang().getCanonicalType(clang().getCursorType(d));
   if (is_number_type(type)) {
+    // A const's value is known to the compiler, which folds it into the compiled loop (b[i] * s of a const
+    // s = 1.0 is no multiply): the in-core time would be another loop's.
+    if (clang().isConstQualifiedType(type))
+      fail(d, "'" + name + "' is const: clang folds its value into the loop, which then is not the one the model "
+                  "counts; declare it without const");
     scalars_.push_back(d);
     return;
   }
@@ -201,7 +212,9 @@ void kernel_reader::declare(CXCursor d) {
     element = clang().getCanonicalType(clang().getArrayElementType(element));
   }
   // Values the compiler knows are folded into the compiled loop: its loads would not be the ones counted.
-  if (clang().isConstQualifiedType(element) || !clang().Cursor_isNull(clang().Cursor_getVarDeclInitializer(d)))
+  // (clang keeps a const array's qualifier on its canonical array type, not on the elements.)
+  if (clang().isConstQualifiedType(type) || clang().isConstQualifiedType(element) ||
+      !clang().Cursor_isNull(clang().Cursor_getVarDeclInitializer(d)))
     fail(d, "'" + name + "' is const or initialized: clang folds known values into the loop, whose loads the "
                 "model counts; declare the array without const or an initializer");
   if (!is_number_type(element))
@@ -211,6 +224,13 @@ void kernel_reader::declare(CXCursor d) {
   a.element_bytes = static_cast<std::size_t>(clang().Type_getSizeOf(element));
   a.element_type = text_of(clang().getTypeSpelling(element));
   arrays_.push_back(std::move(a));
+}
+
+std::vector<std::string> kernel_reader::declared_names() const {
+  std::vector<std::string> names;
+  for (const declared_array& a : arrays_) names.push_back(a.name);
+  for (const CXCursor& s : scalars_) names.push_back(text_of(clang().getCursorSpelling(s)));
+  return names;
 }
 
 // "1 loop", "3 loops".

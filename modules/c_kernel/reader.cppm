@@ -200,6 +200,8 @@ public:
   [[nodiscard]] std::size_t loop_begin() const { return loop_begin_; }
   // The kernel as read, each access checked to stay inside its array.
   void fill(loaded_kernel::storage& out) const;
+  // The names of its arrays and scalars, as declared.
+  [[nodiscard]] std::vector<std::string> declared_names() const;
 
 private:
   // reader.cpp: messages, declarations.

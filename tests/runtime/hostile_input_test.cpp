@@ -2311,3 +2311,42 @@ TEST(HostileInput, AnOptionNotTypedIsNamedWithItsDefault) {
   expect_input_error(lab, "-xyz: not an option of `hml lab`; see `hml lab --help`");
   EXPECT_EQ(lab.err.find("a file of that name"), std::string::npos) << lab.err;
 }
+
+// The sixtieth trial (kernels in C as a kerncraft user writes them): a const array without an initializer
+// (clang folded its loads away: {2 || 1} for a {6 || 6} kernel) and a const scalar (b[i] * 1.0 compiled as a
+// copy) were taken; an int extent M * N that wraps to a positive size was modelled at that size; an array
+// named like a C library function (sqrt) or as hml's wrapper failed in clang's words about <stdin>.
+TEST(HostileInput, ASixtiethTrialsKernelsInCAreCompiledAsRead) {
+  const scratch_directory dir;
+  const auto ecm = [&](const std::string& name, const std::string& kernel, std::initializer_list<std::string> defines) {
+    std::vector<std::string> args{"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file(name, kernel).string()};
+    for (const std::string& d : defines) args.insert(args.end(), {"-D", d});
+    return hml_run(args);
+  };
+  const std::string loop = "for (int i = 0; i < N; ++i)\n  c[i] = a[i] + b[i];\n";
+  expect_input_error(ecm("const.c", "const double a[N], b[N];\ndouble c[N];\n" + loop, {"N=1000000"}),
+                     "const.c:1: 'a' is const or initialized: clang folds known values into the loop");
+  expect_input_error(ecm("scalar.c", "double a[N], b[N];\nconst double s = 1.0;\nfor (int i = 0; i < N; ++i)\n  a[i] = b[i] * s;\n",
+                         {"N=1000000"}),
+                     "scalar.c:2: 's' is const: clang folds its value into the loop, which then is not the one the model counts; "
+                     "declare it without const");
+  expect_input_error(ecm("wrap.c", "double a[M*N], b[M*N];\nfor (int i = 0; i < 1000; ++i)\n  a[i] = b[i];\n",
+                         {"M=4", "N=1073742074"}),
+                     "wrap.c:1: a constant expression passes what type int holds, and C wraps it (to 1000): make an operand "
+                     "long, as (long)M * N");
+  expect_input_error(ecm("wrapper.c", "double hml_kernel[N], b[N];\nfor (int i = 0; i < N; ++i)\n  hml_kernel[i] = b[i];\n",
+                         {"N=1000"}),
+                     "wrapper.c:1: 'hml_kernel' is the function hml compiles the loop nest in; give the array another name");
+  expect_input_error(ecm("swapped.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i)\n  a[i] = i[b];\n", {"N=1000"}),
+                     "swapped.c:3: 'i[b]' subscripts no declared array: write the array first, b[i]");
+  expect_input_error(ecm("while.c", "double a[N], b[N];\nint i = 0;\nwhile (i < N) { a[i] = b[i]; ++i; }\n", {"N=1000"}),
+                     "while.c:3: 'while(i<N){a[i]=b[i];++i;}': a kernel's loops are for loops");
+  // An array named as a library function is the kernel's, compiled as any other name is.
+  const outcome plain = ecm("plain.c", "double c[N], a[N], b[N];\n" + loop, {"N=1000000"});
+  const outcome named = ecm("named.c", "double free[N], a[N], sqrt[N];\nfor (int i = 0; i < N; ++i)\n  free[i] = a[i] + sqrt[i];\n",
+                            {"N=1000000"});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  ASSERT_EQ(named.status, 0) << named.err;
+  const auto ecm_line = [](const std::string& out) { return out.substr(out.find("ECM {"), out.find('\n', out.find("ECM {")) - out.find("ECM {")); };
+  EXPECT_EQ(ecm_line(named.out), ecm_line(plain.out));
+}
