@@ -150,7 +150,7 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
     out += "\n";
   }
   if (d.kernel_overhead.published()) {
-    out += "kernel overhead (a kernel's fixed cost): " + figure_text(d.kernel_overhead, cite) + " a kernel\n";
+    out += "kernel overhead (each kernel's fixed cost): " + figure_text(d.kernel_overhead, cite) + "\n";
   }
   if (d.attention_rate.published()) {
     out += "attention rate (FlashAttention's forward, 16-bit, on the causal tiles it computes): " +
@@ -174,7 +174,17 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
              "): " + figure_text(b.bandwidth, cite) + "\n";
     }
   }
-  out += "sources:\n" + cite.list();
+  if (!d.domains.empty()) {
+    out += "domains (parts of the machine, each with its cores, last cache and memory):\n";
+    for (const hml::domain_description& domain : d.domains) {
+      out += "  " + std::string{domain.name} + " x " + std::to_string(domain.count) + ": " +
+             (domain.cores > 0 ? std::to_string(domain.cores) + (domain.cores == 1 ? " core" : " cores") : std::string{"cores -"});
+      if (domain.last_cache.published()) out += ", last cache " + capacity_text(domain.last_cache, cite);
+      if (domain.memory_bandwidth.published()) out += ", memory " + figure_text(domain.memory_bandwidth, cite);
+      out += "\n";
+    }
+  }
+  if (const std::string list = cite.list(); !list.empty()) out += "sources:\n" + list;
   if (!d.note.empty()) out += "note: " + std::string{d.note} + "\n";
   return out;
 }

@@ -388,7 +388,7 @@ std::string llm::estimate_text(const hml::machine_description& d, const hml::inf
   const std::string tiles = !tensor_units ? std::string{"no tensor units, no tiles"}
                             : d.cores > 0 ? std::to_string(hml::tile_rows) + " x " + std::to_string(hml::tile_columns) +
                                                 " tiles, K split past " + std::to_string(hml::split_depth) +
-                                                ", in waves over " + std::to_string(d.cores) + " SMs"
+                                                ", in waves over " + std::to_string(d.cores) + (d.cores == 1 ? " SM" : " SMs")
                                           : std::string{"no SM count, no tiles"};
   const std::string overhead = d.kernel_overhead.published() ? text(d.kernel_overhead.value) + " a kernel"
                                                              : std::string{"no kernel overhead published"};

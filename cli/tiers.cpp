@@ -176,12 +176,17 @@ void run(const tiers_options& o) {
   }
   std::string s = title + ", " + std::string{hml::to_string(memory.mode)} + " tiers\n";
   for (const hml::tier& t : memory.tiers) {
+    // A write rate of its own is said: with --write-share it moves every figure below.
+    const bool writes_apart = t.write.value() > 0 && t.write != t.read;
     s += "  " + std::string{t.name} + ": " + hml::to_string(t.capacity, {.number = hml::general(4)}) + ", " +
-         hml::to_string(t.read, {.number = hml::general(4)}) + "\n";
+         hml::to_string(t.read, {.number = hml::general(4)}) +
+         (writes_apart ? ", writes " + hml::to_string(t.write, {.number = hml::general(4)}) : "") + "\n";
   }
   s += "working set " + hml::to_string(footprint, {.number = hml::general(4)}) + "; " +
        hml::percent_text(100 * o.hot_bytes, hml::general(3)) + " of it takes " +
-       hml::percent_text(100 * o.hot_accesses, hml::general(3)) + " of the accesses\n\n";
+       hml::percent_text(100 * o.hot_accesses, hml::general(3)) + " of the accesses" +
+       (o.write_share > 0 ? "; " + hml::percent_text(100 * o.write_share, hml::general(3)) + " of the traffic writes" : "") +
+       "\n\n";
   hml::table t{{"policy", "bandwidth", "one pass", "bytes in " + std::string{memory.tiers[0].name},
                 "traffic in " + std::string{memory.tiers[0].name}},
                {}};

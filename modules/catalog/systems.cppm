@@ -72,7 +72,7 @@ inline constexpr std::array<source, 13> sources{{
      "emergentmind.com/topics/mi300a-apus; tomshardware via hardforum.com thread 2038013"},
     {mccalpin, "J. McCalpin, Xeon Max 9480 memory (ISC'23 IXPUG): DDR5 8 ch x 8 B x 4.8 GT/s = 307.2 GB/s; HBM 4 "
                "stacks x 128 B x 3.2 GT/s = 1638.4 GB/s; HBM 3.5x the STREAM bandwidth of DDR5",
-     "IXPUG ISC'23 slides (/work/shared/notes/hardware.md)"},
+     "IXPUG workshop at ISC High Performance 2023, McCalpin's slides (ixpug.org, the ISC'23 workshop's program)"},
     {sth_xeon_max, "ServeTheHome, Intel Xeon Max 9480 deep dive: 56 cores, four 16 GB HBM2e stacks, 8 DDR5 "
                    "channels, flat and cache modes",
      "servethehome.com/intel-xeon-max-9480-deep-dive-intel-has-64gb-hbm2e-onboard-like-a-gpu-or-ai-accelerator"},

@@ -177,6 +177,7 @@ public:
       if (l.interface.bus_bits == 0) fail(at + ".bus_bits", "missing");
     }
     refuse(field + ".measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
+    refuse(field + ".write_bandwidth", detail::write_bandwidth_problem(l));
     refuse(field + ".interface", detail::interface_problem(l));
     refuse(field + ".latency", detail::latency_problem(l.latency, "a memory's latency is nanoseconds"));
     return l;
@@ -232,7 +233,13 @@ public:
 
     const json& memory = array(root, "memory", max_memory_levels);
     for (std::size_t i = 0; i < memory.size(); ++i) {
-      d.memory.push_back(level(memory[i], "memory[" + std::to_string(i) + "]"));
+      const std::string field = "memory[" + std::to_string(i) + "]";
+      d.memory.push_back(level(memory[i], field));
+      refuse(field, detail::level_order_problem(d.memory, i + 1 == memory.size(), "memory"));
+      for (const auto& [name, rate] : {std::pair{".bandwidth", d.memory.back().bandwidth},
+                                       {".measured_bandwidth", d.memory.back().measured_bandwidth},
+                                       {".write_bandwidth", d.memory.back().write_bandwidth}})
+        refuse(field + name, detail::bandwidth_problem(d.cores, d.clock, rate));
     }
     const level_description& main = d.memory.back();
     refuse("memory[" + std::to_string(memory.size() - 1) + "].scope", detail::main_memory_scope_problem(main));

@@ -54,6 +54,13 @@ inline std::vector<std::string_view> cited_keys(const device& d) {
   cite(d.kernel_overhead);
   cite(d.attention_rate);
   cite(d.int4_weight_rate);
+  // Last, so that the numbers above stay those they were before these were cited too.
+  for (const level_description& l : d.memory) cite(l.upstream.rate);
+  for (const stream_mix_bandwidth& b : d.memory_bandwidths) cite(b.bandwidth);
+  for (const domain_description& domain : d.domains) {
+    cite(domain.last_cache);
+    cite(domain.memory_bandwidth);
+  }
   return keys;
 }
 

@@ -138,7 +138,11 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     for (const level_description& other : m.memory)
       if (other.name == level.name)
         r.fail(l["level"], yaml_reader::path(field, "level"), "\"" + std::string{level.name} + "\" names an earlier level too");
+    if (const std::string problem = detail::bandwidth_problem(m.cores, m.clock, level.bandwidth); !problem.empty())
+      r.fail(l["bandwidth"], yaml_reader::path(field, "bandwidth"), problem);
     m.memory.push_back(level);
+    if (const std::string problem = detail::level_order_problem(m.memory, last, "memory hierarchy"); !problem.empty())
+      r.fail(l, field, problem);
   }
 
   const YAML::Node mixes = r.sequence(root, "", "memory bandwidths", false, max_stream_mixes);
@@ -155,6 +159,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
       // Not held against main memory's bandwidth: this format does not say whether that is the datasheet's or
       // (as in kerncraft's files and hml's earlier probes) a measurement, and two measurements may lie apart.
       mix.bandwidth = measured(r.memory_bandwidth(x, field, "bandwidth", true));
+      if (const std::string problem = detail::bandwidth_problem(m.cores, m.clock, mix.bandwidth); !problem.empty())
+        r.fail(x["bandwidth"], yaml_reader::path(field, "bandwidth"), problem);
       mix.write_allocate_counted = r.boolean(x, field, "write-allocate counted", false);
       mix.non_temporal = r.boolean(x, field, "non-temporal stores", false);
       m.memory_bandwidths.push_back(mix);

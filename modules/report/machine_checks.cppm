@@ -49,6 +49,39 @@ inline constexpr double most_flop_per_core_cycle = 262144;
          round_trip_text(clock.value) + "; a core does 1 to 262144 FLOP a cycle: check cores, clock and the peak's unit";
 }
 
+// What a level moves a cycle for each core (an SM, a CU) at the machine's clock: the catalog's figures span
+// 0.86 B (a Skylake-SP's main memory over its 20 cores) to 117 B (a V100's L1 over its 80 SMs), and no core
+// loads more than a few hundred bytes a cycle from anywhere, its own L1 included. Past 1024 B, or below
+// 1/1024 B for a datasheet's figure, the cores, the clock or the bandwidth's prefix is wrong (44.42 TB/s for
+// GB/s on an 8-core CPU is 2056 B). A measurement is not held below (a probe on a loaded host), nor is a
+// machine without cores or a clock.
+inline constexpr double least_bytes_per_core_cycle = 1.0 / 1024;
+inline constexpr double most_bytes_per_core_cycle = 1024;
+[[nodiscard]] inline std::string bandwidth_problem(unsigned cores, const figure<frequency>& clock,
+                                                   const figure<data_rate>& rate) {
+  if (cores == 0 || !clock.published() || !rate.published()) return {};
+  const double per_core_cycle = in(rate.value / (cores * clock.value), byte);
+  if (per_core_cycle <= most_bytes_per_core_cycle &&
+      (per_core_cycle >= least_bytes_per_core_cycle || rate.kind == provenance::measured))
+    return {};
+  return round_trip_text(rate.value) + " is " + to_string(per_core_cycle * byte) + " a cycle for each of " +
+         std::to_string(cores) + (cores == 1 ? " core" : " cores") + " at " + round_trip_text(clock.value) +
+         "; a core moves 1/1024 to 1024 B a cycle: check cores, clock and the bandwidth's prefix";
+}
+
+// A level's write bandwidth is its bandwidth's other direction: near it or below (Optane writes at a third of
+// its reads), not more than 1.5x above, and more than 1 % of it.
+[[nodiscard]] inline std::string write_bandwidth_problem(const level_description& l) {
+  if (!l.write_bandwidth.published() || !l.bandwidth.published()) return {};
+  if (l.write_bandwidth.value > most_apart * l.bandwidth.value)
+    return round_trip_text(l.write_bandwidth.value) + " is more than 1.5x the level's bandwidth " +
+           round_trip_text(l.bandwidth.value) + "; writes run near or below its reads";
+  if (l.write_bandwidth.value < least_share * l.bandwidth.value)
+    return round_trip_text(l.write_bandwidth.value) + " is less than 1 % of the level's bandwidth " +
+           round_trip_text(l.bandwidth.value) + ": check the unit's prefix";
+  return {};
+}
+
 // A measurement runs at most at the datasheet's peak, give or take a clock above its stated one, and at more
 // than 1 % of it.
 template <class Q>
@@ -81,6 +114,40 @@ template <class Q>
   if (!l.capacity.published() || (!l.bandwidth.published() && !l.measured_bandwidth.published()))
     return std::string{"a tier is placed by its capacity and bandwidth, and this level states no "} +
            (l.capacity.published() ? "bandwidth" : "capacity") + "; give it";
+  return {};
+}
+
+// Levels go fastest first, and the last of `levels` is checked against those inside it: one smaller and no
+// slower than a level inside it is the list out of order (a slower, smaller tier outside, as CXL memory
+// beyond DDR, is not), and would make a cache main memory. Main memory (`is_main`) is no smaller than a
+// cache inside it, at any rates: a cache holds main memory's lines. Levels are named as `memory_field`[i].
+[[nodiscard]] inline std::string level_order_problem(const decltype(machine_description::memory)& levels, bool is_main,
+                                                     std::string_view memory_field) {
+  const auto item = [&](std::size_t j) { return std::string{memory_field} + "[" + std::to_string(j) + "]"; };
+  const level_description& outer = levels.back();
+  const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
+  const auto smaller_than = [&](const level_description& inner) {
+    return inner.capacity.published() && outer.capacity.published() && outer.capacity.value < inner.capacity.value;
+  };
+  for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
+    const level_description& inner = levels[j];
+    // Where either states no bandwidth, nothing shows the smaller level outside to be slower.
+    const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
+    const bool rates = inner_rate.published() && outer_rate.published();
+    if (smaller_than(inner) && (!rates || outer_rate.value >= inner_rate.value)) {
+      return "\"" + std::string{outer.name} + "\" is smaller" + (rates ? " and no slower" : "") + " than " + item(j) +
+             " (\"" + std::string{inner.name} + "\") inside it" +
+             (rates ? "" : ", and a bandwidth missing on either leaves it no slower") +
+             "; give the levels fastest first, main memory last";
+    }
+  }
+  for (std::size_t j = 0; is_main && j + 1 < levels.size(); ++j) {
+    const level_description& cache = levels[j];
+    if (!cache.addressable && smaller_than(cache)) {
+      return "main memory \"" + std::string{outer.name} + "\" is smaller than " + item(j) + " (\"" + std::string{cache.name} +
+             "\"), a cache of it; give main memory's capacity, or addressable: true where that level is memory of its own";
+    }
+  }
   return {};
 }
 

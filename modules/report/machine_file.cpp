@@ -51,7 +51,7 @@ std::span<const source> machine_file::sources() const noexcept { return state_->
 const machine_description& machine_file::machine() const {
   if (state_->machines.size() != 1) {
     throw machine_file_error(state_->file + ": holds " + std::to_string(state_->machines.size()) +
-                             " machines where one is wanted; `hml devices FILE` shows them, `hml devices MACHINE_ID --format yaml` writes one");
+                             " machines where one is wanted; `hml devices FILE` shows them: give the one wanted a file of its own");
   }
   return *state_->machines.front();
 }
@@ -149,6 +149,22 @@ private:
     }
     f.source = out_.keep(key);
     if (!f.published()) r_.fail(node, field, "needs a value");
+    return f;
+  }
+
+  // A figure of a field that holds measurements (measured_bandwidth, a ceiling's measured): measured where
+  // written plainly or without a kind, and refused where its kind says otherwise (the datasheet's figure
+  // has a field of its own).
+  template <class Q>
+  figure<Q> a_measurement(figure<Q> f, const YAML::Node& map, const std::string& parent, std::string_view name) {
+    const YAML::Node node = r_.field(map, parent, name);
+    if (!f.published()) return f;
+    if (node.IsScalar() || !node["kind"].IsDefined()) {
+      f.kind = provenance::measured;
+    } else if (f.kind != provenance::measured) {
+      r_.fail(node["kind"], fields::path(fields::path(parent, name), "kind"),
+              "\"" + std::string{to_string(f.kind)} + "\" in a field of measurements; give kind: measured, or leave kind out");
+    }
     return f;
   }
 
@@ -251,6 +267,10 @@ private:
     if (levels.size() == 0) r_.fail(levels, memory_field, "needs at least main memory");
     for (std::size_t i = 0; i < levels.size(); ++i) {
       m.memory.push_back(level(levels[i], fields::item(memory_field, i)));
+      for (const auto& [name, rate] : {std::pair{"bandwidth", m.memory.back().bandwidth},
+                                       {"measured_bandwidth", m.memory.back().measured_bandwidth},
+                                       {"write_bandwidth", m.memory.back().write_bandwidth}})
+        refuse(levels[i], fields::item(memory_field, i), name, detail::bandwidth_problem(m.cores, m.clock, rate));
       // The path a level states leads into the level inside it: the first has none; main memory's is taken
       // half duplex, its measured stream mixes counting both directions already.
       const level_transfer& up = m.memory.back().upstream;
@@ -268,34 +288,9 @@ private:
       if (levels[i]["addressable"].IsDefined() && i + 1 == levels.size())  // false as well: it would be dropped
         r_.fail(levels[i]["addressable"], fields::path(fields::item(memory_field, i), "addressable"),
                 "main memory (the last level) is addressable always: leave addressable out");
-      // Levels go fastest first: one smaller and no slower than a level inside it is the list out of order
-      // (a slower, smaller tier outside, as CXL memory beyond DDR, is not), and would make a cache main memory.
-      const level_description& outer = m.memory.back();
-      const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
-      for (std::size_t j = 0; j < i; ++j) {
-        const level_description& inner = m.memory[j];
-        const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
-        // Where either states no bandwidth, nothing shows the smaller level outside to be slower.
-        const bool rates = inner_rate.published() && outer_rate.published();
-        if (inner.capacity.published() && outer.capacity.published() && outer.capacity.value < inner.capacity.value &&
-            (!rates || outer_rate.value >= inner_rate.value)) {
-          r_.fail(levels[i], fields::item(memory_field, i),
-                  "\"" + std::string{outer.name} + "\" is smaller" + (rates ? " and no slower" : "") + " than " +
-                      fields::item(memory_field, j) + " (\"" + std::string{inner.name} + "\") inside it" +
-                      (rates ? "" : ", and a bandwidth missing on either leaves it no slower") +
-                      "; give the levels fastest first, main memory last");
-        }
-      }
-      // A cache holds main memory's lines: main memory is no smaller than a cache inside it, at any rates.
-      for (std::size_t j = 0; i + 1 == levels.size() && j < i; ++j) {
-        const level_description& cache = m.memory[j];
-        if (!cache.addressable && cache.capacity.published() && outer.capacity.published() &&
-            outer.capacity.value < cache.capacity.value)
-          r_.fail(levels[i], fields::item(memory_field, i),
-                  "main memory \"" + std::string{outer.name} + "\" is smaller than " + fields::item(memory_field, j) +
-                      " (\"" + std::string{cache.name} + "\"), a cache of it; give main memory's capacity, or addressable: "
-                      "true where that level is memory of its own");
-      }
+      if (const std::string problem = detail::level_order_problem(m.memory, i + 1 == levels.size(), memory_field);
+          !problem.empty())
+        r_.fail(levels[i], fields::item(memory_field, i), problem);
       // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
       for (std::size_t j = 0; j < i; ++j) {
         if (m.memory[j].name == m.memory[i].name) {
@@ -323,18 +318,22 @@ private:
       m.compute.push_back(c);
     }
 
-    // FlashAttention's rate is 16-bit tensor work: it cannot beat that peak, measured or stated.
+    // FlashAttention's rate is 16-bit tensor work: it cannot beat that peak, measured or stated, whichever a
+    // model takes (above the measured one, the expected time would come out below the ideal bound).
     if (m.attention_rate.published()) {
       for (precision p : {precision::bf16, precision::fp16}) {
         const ceiling_description* c = find_ceiling(m, {p, compute_unit::tensor});
         if (c == nullptr) continue;
-        // The larger of its stated and measured peaks (a ceiling has one at least).
-        const compute_rate stated = c->dense.published() ? c->dense.value : compute_rate{};
-        const compute_rate peak = c->measured.published() && c->measured.value > stated ? c->measured.value : stated;
-        if (m.attention_rate.value > peak)
+        // A ceiling has a stated or a measured peak at least: the smaller and the larger of those it has.
+        const compute_rate stated = c->dense.published() ? c->dense.value : c->measured.value;
+        const compute_rate measured = c->measured.published() ? c->measured.value : c->dense.value;
+        const compute_rate least = std::min(stated, measured);
+        const compute_rate peak = std::max(stated, measured);
+        if (m.attention_rate.value > least)
           r_.fail(node["attention_rate"], fields::path(field, "attention_rate"),
                   round_trip_text(m.attention_rate.value) + " is above the " + std::string{id_of(p)} + " tensor peak " +
-                      round_trip_text(peak) + ", whose work attention is");
+                      round_trip_text(least) + (stated == measured ? "" : least == measured ? " (measured)" : " (stated)") +
+                      ", whose work attention is");
         if (m.attention_rate.value < detail::least_share * peak)
           r_.fail(node["attention_rate"], fields::path(field, "attention_rate"),
                   round_trip_text(m.attention_rate.value) + " is less than 1 % of the " + std::string{id_of(p)} +
@@ -355,6 +354,7 @@ private:
       mix.bandwidth = a_memory_bandwidth(x, at, "bandwidth");
       if (!mix.bandwidth.published()) r_.fail(x, fields::path(at, "bandwidth"), "missing");
       if (!m.memory.empty()) refuse(x, at, "bandwidth", detail::mix_problem(mix, m.memory.back()));
+      refuse(x, at, "bandwidth", detail::bandwidth_problem(m.cores, m.clock, mix.bandwidth));
       mix.write_allocate_counted = r_.boolean(x, at, "write_allocate_counted", false);
       mix.non_temporal = r_.boolean(x, at, "non_temporal", false);
       m.memory_bandwidths.push_back(mix);
@@ -393,7 +393,7 @@ private:
     l.capacity = a_figure<data_size>(node, field, "capacity");
     l.bandwidth = a_memory_bandwidth(node, field, "bandwidth");
     l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
-    l.measured_bandwidth = a_memory_bandwidth(node, field, "measured_bandwidth");
+    l.measured_bandwidth = a_measurement(a_memory_bandwidth(node, field, "measured_bandwidth"), node, field, "measured_bandwidth");
     l.latency = a_figure<duration>(node, field, "latency");
     refuse(node, field, "latency", detail::latency_problem(l.latency, "a memory's latency is nanoseconds"));
     const std::string scope = r_.optional_value(node, field, "scope");
@@ -420,6 +420,7 @@ private:
     l.addressable = r_.boolean(node, field, "addressable", false);
     refuse(node, field, "addressable", detail::addressable_problem(l));
     refuse(node, field, "measured_bandwidth", detail::measured_problem(l.measured_bandwidth, l.bandwidth));
+    refuse(node, field, "write_bandwidth", detail::write_bandwidth_problem(l));
     refuse(node, field, "interface", detail::interface_problem(l));
     return l;
   }
@@ -451,7 +452,7 @@ private:
     }
     c.dense = a_figure<compute_rate>(node, field, "dense");
     c.sparse = a_figure<compute_rate>(node, field, "sparse");
-    c.measured = a_figure<compute_rate>(node, field, "measured");
+    c.measured = a_measurement(a_figure<compute_rate>(node, field, "measured"), node, field, "measured");
     c.variant = text(node, field, "variant", false);
     if (!c.dense.published() && !c.measured.published()) r_.fail(node, field, "needs a dense or a measured peak");
     if (c.sparse.published() && c.dense.published() && c.sparse.value < c.dense.value)
@@ -478,8 +479,8 @@ private:
     }
     l.latency = a_figure<duration>(node, field, "latency");
     refuse(node, field, "latency", detail::latency_problem(l.latency, "a message's latency is microseconds"));
-    l.measured_to_device = a_link_rate(node, field, "measured_to_device");
-    l.measured_from_device = a_link_rate(node, field, "measured_from_device");
+    l.measured_to_device = a_measurement(a_link_rate(node, field, "measured_to_device"), node, field, "measured_to_device");
+    l.measured_from_device = a_measurement(a_link_rate(node, field, "measured_from_device"), node, field, "measured_from_device");
     // Each way's measurement is held against the rate a direction as every measured figure is.
     const auto rate = [](const figure<per_direction>& f) { return figure<data_rate>{f.value.rate, f.kind, f.source}; };
     refuse(node, field, "measured_to_device", detail::measured_problem(rate(l.measured_to_device), rate(l.bandwidth)));

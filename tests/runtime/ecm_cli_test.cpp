@@ -340,6 +340,13 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
        "memory hierarchy[3].victim cache: main memory (the last level) is no cache"},
       // From a held-out trial: what the machine file format refuses, this one refuses too.
       {replaced(good, "  - level: L3", "  - level: L2"), "memory hierarchy[2].level: \"L2\" names an earlier level too"},
+      // The sixty-first: levels out of order (the converted file was refused), a bandwidth's prefix wrong.
+      {replaced(good, "size: 32 KiB", "size: 32 MiB"),
+       "memory hierarchy[1]: \"L2\" is smaller than memory hierarchy[0] (\"L1\") inside it, and a bandwidth missing on "
+       "either leaves it no slower; give the levels fastest first, main memory last"},
+      {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 TB/s"),
+       "memory hierarchy[3].bandwidth: 44.42 TB/s is 2.06 kB a cycle for each of 8 cores at 2.7 GHz; a core moves 1/1024 "
+       "to 1024 B a cycle"},
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 GB/s\n    shared: false"),
        "memory hierarchy[3].shared: main memory (the last level) is shared by the cores"},
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 355.4 Gbit/s"),

@@ -641,7 +641,7 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
   };
   // An attention rate past the tensor peak made the expected time beat the ideal bound.
   edited_refused("attention_rate: {value: 347 TFLOP/s", "attention_rate: {value: 5 PFLOP/s",
-                 "attention_rate: 5 PFLOP/s is above the bf16 tensor peak 989 TFLOP/s");
+                 "attention_rate: 5 PFLOP/s is above the bf16 tensor peak 794.5 TFLOP/s (measured)");
   edited_refused("measured_bandwidth: {value: 2.97 TB/s", "measured_bandwidth: {value: 20 TB/s",
                  "memory[2].measured_bandwidth: 20 TB/s is more than 1.5x the datasheet's 3.35 TB/s");
   edited_refused("measured: {value: 794.5 TFLOP/s", "measured: {value: 9 PFLOP/s",
@@ -983,8 +983,12 @@ TEST(HostileInput, EveryMachineReaderHoldsTheSameFigures) {
   const std::string gpu = read_file(source + "/cli/my_gpu.json");
   const std::string clock_problem{"clock: must be from 1 MHz to 100 GHz (a core's clock; cycles become seconds through it), not 0.001 Hz"};
   expect_edited_machine_refused(dir, gpu, "\"value\": \"1.41 GHz\"", "\"value\": \"0.001 Hz\"", "clock.json", clock_problem);
+  // One SM: its memory moves more than a core can a cycle (the levels are read before the peaks).
   expect_edited_machine_refused(dir, gpu, "\"cores\": 108", "\"cores\": 1", "one_sm.json",
-                                "compute[2].sparse: 624 TFLOP/s is 443 kFLOP a cycle for each of 1 core at 1.41 GHz; a core "
+                                "memory[1].bandwidth: 2.039 TB/s is 1.45 kB a cycle for each of 1 core at 1.41 GHz; a core "
+                                "moves 1/1024 to 1024 B a cycle: check cores, clock and the bandwidth's prefix");
+  expect_edited_machine_refused(dir, gpu, "\"9.7 TFLOP/s\"", "\"97 PFLOP/s\"", "peta.json",
+                                "compute[0].dense: 97 PFLOP/s is 637 kFLOP a cycle for each of 108 cores at 1.41 GHz; a core "
                                 "does 1 to 262144 FLOP a cycle: check cores, clock and the peak's unit");
   expect_edited_machine_refused(dir, gpu, "\"cores\": 108", "\"cores\": 65536", "many_sms.json",
                                 "compute[0].dense: 9.7 TFLOP/s is 0.105 FLOP a cycle for each of 65536 cores at 1.41 GHz");
@@ -1002,7 +1006,7 @@ TEST(HostileInput, EveryMachineReaderHoldsTheSameFigures) {
   const outcome h100 = hml_run({"devices", "h100_sxm", "--format", "yaml"});
   ASSERT_EQ(h100.status, 0) << h100.err;
   expect_edited_machine_refused(dir, h100.out, "cores: 132", "cores: 1", "one_sm.yaml",
-                                "compute[3].sparse: 989 TFLOP/s is 499 kFLOP a cycle for each of 1 core at 1.98 GHz");
+                                "memory[0].measured_bandwidth: 25.61 TB/s is 12.9 kB a cycle for each of 1 core at 1.98 GHz");
 }
 
 // A ninth held-out trial (about 820 inputs): what it found taken silently is refused in one line or mended.
@@ -2349,4 +2353,55 @@ TEST(HostileInput, ASixtiethTrialsKernelsInCAreCompiledAsRead) {
   ASSERT_EQ(named.status, 0) << named.err;
   const auto ecm_line = [](const std::string& out) { return out.substr(out.find("ECM {"), out.find('\n', out.find("ECM {")) - out.find("ECM {")); };
   EXPECT_EQ(ecm_line(named.out), ecm_line(plain.out));
+}
+
+// The sixty-first trial (machine files written by hand, their figures jointly): an attention rate above the
+// measured tensor peak made the expected time come out below the ideal bound; older files took levels out
+// of order and converted to files hml refused; a bandwidth's prefix wrong by 1000 (44.42 TB/s for GB/s) and a
+// write bandwidth 1000x the read were taken; a measured figure written plainly was shown as stated;
+// `hml devices` left out the sources of paths, stream mixes and domains, and the domains themselves.
+TEST(HostileInput, ASixtyFirstTrialsMachineFiguresHoldTogether) {
+  const scratch_directory dir;
+  const std::string source{HML_SOURCE_DIR};
+  const outcome h100 = hml_run({"devices", "h100_sxm", "--format", "yaml"});
+  ASSERT_EQ(h100.status, 0) << h100.err;
+  expect_edited_machine_refused(dir, h100.out, "value: 347 TFLOP/s", "value: 950 TFLOP/s", "attention.yaml",
+                                "attention_rate: 950 TFLOP/s is above the bf16 tensor peak 794.5 TFLOP/s (measured), whose "
+                                "work attention is");
+  const std::string gpu = read_file(source + "/cli/my_gpu.json");
+  expect_edited_machine_refused(dir, gpu, "\"value\": \"40 MB\"", "\"value\": \"800 GB\"", "order.json",
+                                "order.json:12: memory[1]: \"HBM2e\" is smaller than memory[0] (\"L2\") inside it, and a "
+                                "bandwidth missing on either leaves it no slower");
+  const std::string snb = read_file(source + "/examples/ecm/sandy_bridge_ep.yml");
+  expect_edited_machine_refused(dir, snb, "value: 44.42 GB/s", "value: 44.42 TB/s", "tera.yaml",
+                                "memory[3].bandwidth: 44.42 TB/s is 2.06 kB a cycle for each of 8 cores at 2.7 GHz; a core "
+                                "moves 1/1024 to 1024 B a cycle: check cores, clock and the bandwidth's prefix");
+  const std::string mine = "format: hml-machine/1\nid: mine\nname: Mine\ncores: 100\nclock: 1.5 GHz\nmemory:\n"
+                           "  - name: HBM\n    capacity: 80 GB\n    bandwidth: 2 TB/s\n";
+  expect_edited_machine_refused(dir, mine, "bandwidth: 2 TB/s", "bandwidth: 2 MB/s", "mega.yaml",
+                                "memory[0].bandwidth: 2 MB/s is 1.33e-05 B a cycle for each of 100 cores at 1.5 GHz");
+  expect_edited_machine_refused(dir, mine, "bandwidth: 2 TB/s", "bandwidth: 2 TB/s\n    write_bandwidth: 20 TB/s", "writes.yaml",
+                                "memory[0].write_bandwidth: 20 TB/s is more than 1.5x the level's bandwidth 2 TB/s; writes run "
+                                "near or below its reads");
+  expect_edited_machine_refused(dir, mine, "bandwidth: 2 TB/s", "bandwidth: 2 TB/s\n    measured_bandwidth: {value: 1.5 TB/s, kind: stated}",
+                                "kind.yaml",
+                                "memory[0].measured_bandwidth.kind: \"stated\" in a field of measurements; give kind: measured, "
+                                "or leave kind out");
+  // Written plainly, a measurement is one: labelled, with its ridge; a file citing nothing lists no sources.
+  const outcome plain = hml_run({"devices", dir.file("plain.yaml", mine + "    measured_bandwidth: 1.5 TB/s\n").string()});
+  ASSERT_EQ(plain.status, 0) << plain.err;
+  EXPECT_NE(plain.out.find("  HBM: 80 GB, 2 TB/s, 1.5 TB/s measured\n"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("sources:"), std::string::npos) << plain.out;
+  // Every cited figure carries its number, the domains shown too.
+  const outcome genoa = hml_run({"devices", "genoa_epyc_9654"});
+  ASSERT_EQ(genoa.status, 0) << genoa.err;
+  EXPECT_NE(genoa.out.find("to the level inside 32 B/cy derived [6] (overlapping)"), std::string::npos) << genoa.out;
+  EXPECT_NE(genoa.out.find("  [6] kerncraft machine file Zen2_EPYC-7452.yml"), std::string::npos) << genoa.out;
+  EXPECT_NE(genoa.out.find("  CCD x 12: 8 cores, last cache 32 MiB [3]\n"), std::string::npos) << genoa.out;
+  // The tiers' write rates and the write share are said where they move the figures.
+  const outcome tiers = hml_run({"tiers", "--tier", "HBM:64GiB:1638.4GB/s:800GB/s", "--tier", "DDR5:512GiB:307.2GB/s",
+                                 "--footprint", "200GiB", "--write-share", "0.5"});
+  ASSERT_EQ(tiers.status, 0) << tiers.err;
+  EXPECT_NE(tiers.out.find("  HBM: 64 GiB, 1.638 TB/s, writes 800 GB/s\n  DDR5: 512 GiB, 307.2 GB/s\n"), std::string::npos) << tiers.out;
+  EXPECT_NE(tiers.out.find("; 50 % of the traffic writes\n"), std::string::npos) << tiers.out;
 }
