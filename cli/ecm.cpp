@@ -179,6 +179,9 @@ void run(const ecm_options& o) {
                       "memory)" + (misplaced ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
                                              : "; give its capacity"));
   }
+  if (!machine->clock.published())
+    throw input_error("--machine: " + o.machine + ": states no clock, which the ECM model needs (it counts cycles)" +
+                      (machine_files::looks_like_a_path(o.machine) ? "; give the cores' clock (clock: 2.7 GHz)" : ""));
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   const hml::machine_description inclusive = hml::inclusive_caches(*machine);
   if (o.inclusive_caches) machine = &inclusive;
@@ -190,6 +193,16 @@ void run(const ecm_options& o) {
     if (!hml::has_path_rate(*machine, i))
       throw input_error("--machine: " + o.machine + ": " + std::string{l.name} + " gives no rate for its path into " +
                         std::string{machine->memory[i - 1].name} + "; give it an upstream rate (B/cy) or a bandwidth");
+    // A cache's bandwidth stands for the path as one core's (as hml probe writes it); the whole chip's figure
+    // (a shared L3's datasheet rate, a GPU's L1) would make its term vanish.
+    if (!l.upstream.rate.published() && l.bandwidth.published()) {
+      const hml::bytes_per_cycle path = hml::per_cycle(l.bandwidth.value, machine->clock.value);
+      if (path > 1024 * hml::byte_per_cycle)
+        throw input_error("--machine: " + o.machine + ": " + std::string{l.name} + "'s bandwidth " + quantity_text(l.bandwidth.value) +
+                          " is " + std::string{hml::format_number(hml::in(path, hml::byte_per_cycle), hml::general(4)).view()} + " B a cycle at " + quantity_text(machine->clock.value) + ", which the ECM model takes as one "
+                          "core's path into " + std::string{machine->memory[i - 1].name} + " (a core moves at most 1024 B a "
+                          "cycle): give one core's bandwidth, or the path's upstream rate (B/cy)");
+    }
   }
   // The kernel: a built-in one by name, else a file in C or YAML.
   if (o.rows_given && o.kernel != "stencil2d5") {

@@ -2387,6 +2387,18 @@ TEST(HostileInput, ASixtyFirstTrialsMachineFiguresHoldTogether) {
                                 "kind.yaml",
                                 "memory[0].measured_bandwidth.kind: \"stated\" in a field of measurements; give kind: measured, "
                                 "or leave kind out");
+  // The ECM model takes a cache's bandwidth as one core's path: a chip's figure would make its term vanish.
+  const std::string cpu = "format: hml-machine/1\nid: cpu\nname: CPU\ncores: 64\nclock: 2.5 GHz\nmemory:\n"
+                          "  - {name: L1, capacity: 48 KiB, scope: per core}\n"
+                          "  - {name: L2, capacity: 2 MiB, scope: per core, bandwidth: 160 GB/s}\n"
+                          "  - {name: DDR5, capacity: 512 GB, bandwidth: 460 GB/s}\n";
+  expect_edited_machine_refused(dir, cpu, "bandwidth: 160 GB/s", "bandwidth: 10.24 TB/s", "chip.yaml",
+                                "chip.yaml: L2's bandwidth 10.24 TB/s is 4096 B a cycle at 2.5 GHz, which the ECM model takes "
+                                "as one core's path into L1 (a core moves at most 1024 B a cycle): give one core's bandwidth, or "
+                                "the path's upstream rate (B/cy)");
+  expect_edited_machine_refused(dir, cpu, "clock: 2.5 GHz\n", "", "clockless.yaml",
+                                "clockless.yaml: states no clock, which the ECM model needs (it counts cycles); give the cores' "
+                                "clock (clock: 2.7 GHz)");
   // Written plainly, a measurement is one: labelled, with its ridge; a file citing nothing lists no sources.
   const outcome plain = hml_run({"devices", dir.file("plain.yaml", mine + "    measured_bandwidth: 1.5 TB/s\n").string()});
   ASSERT_EQ(plain.status, 0) << plain.err;

@@ -158,7 +158,7 @@ TEST(MachineCli, NamesAndFilesFailInOneLine) {
   expect_input_error(hml_run({"roofline", "--machine", "no/such.yaml", "--precision", "fp32", "--ops", "-"}),
                      "--machine: cannot read 'no/such.yaml'");
   expect_input_error(hml_run({"ecm", "--machine", "mi300a", "--kernel", "triad"}),
-                     "--machine: the ECM model needs the machine's clock");
+                     "--machine: mi300a: states no clock, which the ECM model needs (it counts cycles)");
 }
 
 }  // namespace
