@@ -224,7 +224,7 @@ public:
     read_sources(root);  // first, so that every figure's source can be checked against them
     device& d = out_.machine;
     d.id = text(root, "", "id", true);
-    if (!is_machine_id(d.id)) fail("id", "use lower-case letters, digits and _ only, not '" + std::string{d.id} + "'");
+    refuse("id", detail::id_problem(d.id));
     d.name = text(root, "", "name", true);
     d.cores = count(root, "", "cores", 0, 1, max_cores);  // absent: not known; given: at least one
     d.clock = quantity_figure<frequency>(root, "", "clock");

@@ -21,6 +21,16 @@ inline constexpr double most_apart = 1.5;
 // FlashAttention kernel 35 % of the tensor peak), never 1 %; GB/s written for TB/s is 1/1000.
 inline constexpr double least_share = 0.01;
 
+// An id as options name it: lower-case letters, digits and _ (a link "400GB/s" took --link's rate from it).
+// One written in capitals or with spaces or dashes ("H100_SXM", "my-gpu") is offered as it would be.
+[[nodiscard]] inline std::string id_problem(std::string_view id) {
+  if (is_machine_id(id)) return {};
+  std::string meant;
+  for (const char c : id) meant += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c == ' ' || c == '-' ? '_' : c;
+  return "use lower-case letters, digits and _ only, not \"" + std::string{id} + "\"" +
+         (is_machine_id(meant) ? "; did you mean " + meant + "?" : "");
+}
+
 // A core's clock: cycles become seconds through it (0.001 Hz made memory free in cycles).
 [[nodiscard]] inline std::string clock_problem(const figure<frequency>& clock) {
   if (!clock.published() || (clock.value >= least_clock && clock.value <= most_clock)) return {};

@@ -210,7 +210,7 @@ private:
   // A machine's, link's or system's id, as options name it (a link "400GB/s" took --link's rate from it).
   std::string_view an_id(const YAML::Node& node, const std::string& field) {
     const std::string_view id = text(node, field, "id", true);
-    if (!is_machine_id(id)) r_.fail(node["id"], fields::path(field, "id"), "use lower-case letters, digits and _ only, not \"" + std::string{id} + "\"");
+    if (const std::string problem = detail::id_problem(id); !problem.empty()) r_.fail(node["id"], fields::path(field, "id"), problem);
     return id;
   }
 
@@ -411,6 +411,7 @@ private:
     }
     if (const YAML::Node u = r_.field(node, field, "upstream"); u.IsDefined()) {
       const std::string at = fields::path(field, "upstream");
+      if (u.IsScalar()) r_.fail(u, at, "expected a mapping of fields: a path's rate goes in it, as upstream: {rate: 32 B/cy}");
       r_.expect_map(u, at, {"rate", "overlaps", "full_duplex"});
       l.upstream.rate = a_per_cycle_figure(u, at, "rate");
       l.upstream.overlaps = r_.boolean(u, at, "overlaps", false);

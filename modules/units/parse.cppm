@@ -321,6 +321,7 @@ private:
       return *unit;
     }
     fail_on_plural_of_work(begin, spelled);
+    fail_on_transfers(begin, spelled);
     fail_on_case_slip(begin, spelled);
     if (const unit_symbol* bits = refused_bits_but_for_case(spelled)) return *bits;  // read() says it is bits
     fail_on_junk_after_unit(begin, spelled);
@@ -389,6 +390,17 @@ private:
       fail(begin, quoted(spelled), " is not a known unit", suggestion,
            "work is counted in FLOP, with no s (FLOPS is a rate, FLOP/s); did you mean " + suggestion + "?");
     }
+  }
+
+  // "3.2 GT/s" where a bit rate is taken (a memory interface's pin rate, as datasheets give it): a pin moves
+  // one bit a transfer, so it is 3.2 Gbit/s.
+  void fail_on_transfers(std::size_t begin, std::string_view spelled) const {
+    if (wanted_ != dimension::data_rate || options_.rates_in_bytes) return;
+    const std::string_view prefixes = "kMGT";
+    if (spelled.size() != 4 || prefixes.find(spelled[0]) == std::string_view::npos || spelled.substr(1) != "T/s") return;
+    const std::string meant = quoted(std::string(text_.substr(first_, begin - first_)) + spelled[0] + "bit/s");
+    fail(begin, quoted(spelled), " is transfers a second, not data", meant,
+         "a pin moves one bit a transfer; did you mean " + meant + "?");
   }
 
   // "gbit/s" where a memory's bandwidth is wanted: bits in the wrong case, and (fail_on_case_slip said any)

@@ -2399,6 +2399,16 @@ TEST(HostileInput, ASixtyFirstTrialsMachineFiguresHoldTogether) {
   expect_edited_machine_refused(dir, cpu, "clock: 2.5 GHz\n", "", "clockless.yaml",
                                 "clockless.yaml: states no clock, which the ECM model needs (it counts cycles); give the cores' "
                                 "clock (clock: 2.7 GHz)");
+  // Hand-written slips get the form they meant.
+  expect_edited_machine_refused(dir, mine, "id: mine", "id: My-GPU", "id.yaml",
+                                "id: use lower-case letters, digits and _ only, not \"My-GPU\"; did you mean my_gpu?");
+  expect_edited_machine_refused(dir, cpu, "bandwidth: 160 GB/s}", "upstream: 32 B/cy}", "upstream.yaml",
+                                "memory[1].upstream: expected a mapping of fields: a path's rate goes in it, as upstream: "
+                                "{rate: 32 B/cy}");
+  expect_edited_machine_refused(dir, cpu, "bandwidth: 460 GB/s}", "interface: {channels: 8, bus_bits: 64, pin_rate: 4.8 GT/s}}",
+                                "pins.yaml",
+                                "memory[2].interface.pin_rate: cannot read \"4.8 GT/s\" as a data rate: \"GT/s\" at position 4 is "
+                                "transfers a second, not data; a pin moves one bit a transfer; did you mean \"4.8 Gbit/s\"?");
   // Written plainly, a measurement is one: labelled, with its ridge; a file citing nothing lists no sources.
   const outcome plain = hml_run({"devices", dir.file("plain.yaml", mine + "    measured_bandwidth: 1.5 TB/s\n").string()});
   ASSERT_EQ(plain.status, 0) << plain.err;
