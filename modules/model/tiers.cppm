@@ -102,10 +102,17 @@ constexpr void validate_capacity(data_size c) {
 constexpr void validate_share(double share) {
   expects(share >= 0.0 && share <= 1.0, "hml: a share must be within [0, 1]");  // false for NaN
 }
+// A memory writes near or below its read rate (Optane at a third of it), not more than 1.5x above, and at
+// more than 1 % of it: past those a prefix is wrong (writes in TB/s beside reads in GB/s).
+[[nodiscard]] constexpr bool plausible_write_rate(data_rate write, data_rate read) noexcept {
+  return write <= 1.5 * read && write >= 0.01 * read;
+}
 constexpr void validate(const tier& t) {
   validate_capacity(t.capacity);
   validate_bandwidth(t.read);
   if (t.write.value() != 0) validate_bandwidth(t.write);
+  expects(t.write.value() == 0 || plausible_write_rate(t.write, t.read),
+          "hml: a tier writes at 1 % to 1.5x its read rate: check the write rate's prefix");
   validate_latency(t.latency);
 }
 constexpr void validate(const tiered_memory& m) {

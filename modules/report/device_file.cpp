@@ -134,6 +134,22 @@ public:
     return f;
   }
 
+  // A figure of a field that holds measurements: measured where given without a kind, refused where its
+  // kind says otherwise, as the machine file's reader takes it (a converted file reads back).
+  template <class Q>
+  figure<Q> measurement(const json& object, const std::string& parent, std::string_view name, bool memory = false) {
+    figure<Q> f = quantity_figure<Q>(object, parent, name, memory);
+    if (!f.published()) return f;
+    const json& value = object.at(std::string{name});
+    if (!value.is_object() || !value.contains("kind")) {
+      f.kind = provenance::measured;
+    } else if (f.kind != provenance::measured) {
+      fail(path(parent, name) + ".kind",
+           "'" + std::string{to_string(f.kind)} + "' in a field of measurements; give \"kind\": \"measured\", or leave kind out");
+    }
+    return f;
+  }
+
   void read_sources(const json& root) {
     if (!root.contains("sources")) return;
     const json& list = root.at("sources");
@@ -159,7 +175,7 @@ public:
     l.capacity = quantity_figure<data_size>(j, field, "capacity");
     l.bandwidth = quantity_figure<data_rate>(j, field, "bandwidth", true);
     l.write_bandwidth = quantity_figure<data_rate>(j, field, "write_bandwidth", true);
-    l.measured_bandwidth = quantity_figure<data_rate>(j, field, "measured_bandwidth", true);
+    l.measured_bandwidth = measurement<data_rate>(j, field, "measured_bandwidth", true);
     l.latency = quantity_figure<duration>(j, field, "latency");
     const std::string_view scope = text(j, field, "scope", false);
     if (scope == "per_core") {
@@ -212,7 +228,7 @@ public:
     }
     c.dense = quantity_figure<compute_rate>(j, field, "dense");
     c.sparse = quantity_figure<compute_rate>(j, field, "sparse");
-    c.measured = quantity_figure<compute_rate>(j, field, "measured");
+    c.measured = measurement<compute_rate>(j, field, "measured");
     c.variant = text(j, field, "variant", false);
     if (!c.dense.published() && !c.measured.published()) fail(field, "needs a dense or a measured peak");
     refuse(field + ".measured", detail::measured_problem(c.measured, c.dense));
@@ -235,7 +251,7 @@ public:
     for (std::size_t i = 0; i < memory.size(); ++i) {
       const std::string field = "memory[" + std::to_string(i) + "]";
       d.memory.push_back(level(memory[i], field));
-      refuse(field, detail::level_order_problem(d.memory, i + 1 == memory.size(), "memory"));
+      refuse(field, detail::level_order_problem(d.memory, i + 1 == memory.size(), d.clock, "memory"));
       for (const auto& [name, rate] : {std::pair{".bandwidth", d.memory.back().bandwidth},
                                        {".measured_bandwidth", d.memory.back().measured_bandwidth},
                                        {".write_bandwidth", d.memory.back().write_bandwidth}})

@@ -140,8 +140,10 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
         r.fail(l["level"], yaml_reader::path(field, "level"), "\"" + std::string{level.name} + "\" names an earlier level too");
     if (const std::string problem = detail::bandwidth_problem(m.cores, m.clock, level.bandwidth); !problem.empty())
       r.fail(l["bandwidth"], yaml_reader::path(field, "bandwidth"), problem);
+    if (const std::string problem = detail::path_rate_problem(level.upstream.rate); !problem.empty())
+      r.fail(l["upstream throughput"], yaml_reader::path(field, "upstream throughput"), problem);
     m.memory.push_back(level);
-    if (const std::string problem = detail::level_order_problem(m.memory, last, "memory hierarchy"); !problem.empty())
+    if (const std::string problem = detail::level_order_problem(m.memory, last, m.clock, "memory hierarchy"); !problem.empty())
       r.fail(l, field, problem);
   }
 

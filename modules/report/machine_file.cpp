@@ -288,7 +288,7 @@ private:
       if (levels[i]["addressable"].IsDefined() && i + 1 == levels.size())  // false as well: it would be dropped
         r_.fail(levels[i]["addressable"], fields::path(fields::item(memory_field, i), "addressable"),
                 "main memory (the last level) is addressable always: leave addressable out");
-      if (const std::string problem = detail::level_order_problem(m.memory, i + 1 == levels.size(), memory_field);
+      if (const std::string problem = detail::level_order_problem(m.memory, i + 1 == levels.size(), m.clock, memory_field);
           !problem.empty())
         r_.fail(levels[i], fields::item(memory_field, i), problem);
       // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
@@ -371,6 +371,7 @@ private:
                            .last_cache = a_figure<data_size>(x, at, "last_cache"),
                            .memory_bandwidth = a_memory_bandwidth(x, at, "memory_bandwidth")});
       refuse(x, at, "cores", detail::domain_problem(m.cores, m.domains.back()));
+      refuse(x, at, "memory_bandwidth", detail::bandwidth_problem(m.domains.back().cores, m.clock, m.domains.back().memory_bandwidth));
     }
     // Every model asks main memory's bandwidth: the level's own, a measurement, or the stream mixes'.
     const level_description& main = m.memory.back();
@@ -414,6 +415,7 @@ private:
       if (u.IsScalar()) r_.fail(u, at, "expected a mapping of fields: a path's rate goes in it, as upstream: {rate: 32 B/cy}");
       r_.expect_map(u, at, {"rate", "overlaps", "full_duplex"});
       l.upstream.rate = a_per_cycle_figure(u, at, "rate");
+      refuse(u, at, "rate", detail::path_rate_problem(l.upstream.rate));
       l.upstream.overlaps = r_.boolean(u, at, "overlaps", false);
       l.upstream.full_duplex = r_.boolean(u, at, "full_duplex", false);
     }

@@ -392,15 +392,16 @@ private:
     }
   }
 
-  // "3.2 GT/s" where a bit rate is taken (a memory interface's pin rate, as datasheets give it): a pin moves
-  // one bit a transfer, so it is 3.2 Gbit/s.
+  // "3.2 GT/s" where a bit rate is taken, as datasheets give a memory pin's or a PCIe lane's rate: transfers
+  // are no unit of data. A memory pin moves a bit a transfer; a link's lanes and line code are the user's to
+  // count (32 GT/s is a PCIe 5.0 lane's), so no one rate is offered.
   void fail_on_transfers(std::size_t begin, std::string_view spelled) const {
     if (wanted_ != dimension::data_rate || options_.rates_in_bytes) return;
     const std::string_view prefixes = "kMGT";
     if (spelled.size() != 4 || prefixes.find(spelled[0]) == std::string_view::npos || spelled.substr(1) != "T/s") return;
-    const std::string meant = quoted(std::string(text_.substr(first_, begin - first_)) + spelled[0] + "bit/s");
-    fail(begin, quoted(spelled), " is transfers a second, not data", meant,
-         "a pin moves one bit a transfer; did you mean " + meant + "?");
+    fail(begin, quoted(spelled), " is transfers a second, not data", "a rate in bits or bytes a second",
+         "give bits or bytes a second (a memory pin moves a bit a transfer: 4.8 GT/s is 4.8 Gbit/s a pin; a PCIe "
+         "lane's GT/s lose its line code)");
   }
 
   // "gbit/s" where a memory's bandwidth is wanted: bits in the wrong case, and (fail_on_case_slip said any)
