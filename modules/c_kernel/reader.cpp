@@ -175,8 +175,10 @@ void kernel_reader::declare(CXCursor d) {
     fail(d, "'" + name + "' is the function hml compiles the loop nest in; give the " +
                 (is_number_type(clang().getCursorType(d)) ? "scalar" : "array") + " another name");
   // A static array is the file's, which nothing reads after the kernel: clang drops its stores and the loop.
-  if (clang().Cursor_getStorageClass(d) == CX_SC_Static)
-    fail(d, "'" + name + "' is static: a kernel declares its arrays and scalars plainly (double a[N];), as kerncraft's do");
+  // The declarations are compiled at file scope, where `register` is no storage class.
+  if (const CX_StorageClass storage = clang().Cursor_getStorageClass(d); storage == CX_SC_Static || storage == CX_SC_Register)
+    fail(d, "'" + name + "' is " + (storage == CX_SC_Static ? "static" : "register") +
+                ": a kernel declares its arrays and scalars plainly (double a[N];), as kerncraft's do");
   const CXType type = clang().getCanonicalType(clang().getCursorType(d));
   if (is_number_type(type)) {
     // A const's value is known to the compiler, which folds it into the compiled loop (b[i] * s of a const
@@ -184,6 +186,16 @@ void kernel_reader::declare(CXCursor d) {
     if (clang().isConstQualifiedType(type))
       fail(d, "'" + name + "' is const: clang folds its value into the loop, which then is not the one the model "
                   "counts; declare it without const");
+    // Compiled at file scope, a scalar's initial value is a constant (double s = c0 * 2.0 is not C there).
+    if (const CXCursor init = clang().Cursor_getVarDeclInitializer(d); !clang().Cursor_isNull(init)) {
+      const CXEvalResult value = clang().Cursor_Evaluate(init);
+      const bool constant = value != nullptr && (clang().EvalResult_getKind(value) == CXEval_Int ||
+                                                 clang().EvalResult_getKind(value) == CXEval_Float);
+      if (value != nullptr) clang().EvalResult_dispose(value);
+      if (!constant)
+        fail(d, "'" + name + "' is initialized by '" + snippet(init) + "', which is no constant: give a number, or no "
+                    "initializer");
+    }
     scalars_.push_back(d);
     return;
   }

@@ -2345,6 +2345,14 @@ TEST(HostileInput, ASixtiethTrialsKernelsInCAreCompiledAsRead) {
                      "swapped.c:3: 'i[b]' subscripts no declared array: write the array first, b[i]");
   expect_input_error(ecm("while.c", "double a[N], b[N];\nint i = 0;\nwhile (i < N) { a[i] = b[i]; ++i; }\n", {"N=1000"}),
                      "while.c:3: 'while(i<N){a[i]=b[i];++i;}': a kernel's loops are for loops");
+  // The sixty-second trial: compiled at file scope, a scalar's initial value must be a constant, and
+  // `register` is no storage class there (both failed in clang's words about <stdin>).
+  expect_input_error(ecm("derived.c", "double a[N], b[N];\ndouble c0 = 0.5;\ndouble s = c0 * 2.0;\nfor (int i = 0; i < N; ++i)\n"
+                                      "  a[i] = b[i] * s;\n", {"N=1000"}),
+                     "derived.c:3: 's' is initialized by 'c0*2.0', which is no constant: give a number, or no initializer");
+  expect_input_error(ecm("register.c", "double a[N], b[N];\nregister double s = 1.0;\nfor (int i = 0; i < N; ++i)\n  a[i] = b[i] * s;\n",
+                         {"N=1000"}),
+                     "register.c:2: 's' is register: a kernel declares its arrays and scalars plainly");
   // An array named as a library function is the kernel's, compiled as any other name is.
   const outcome plain = ecm("plain.c", "double c[N], a[N], b[N];\n" + loop, {"N=1000000"});
   const outcome named = ecm("named.c", "double free[N], a[N], sqrt[N];\nfor (int i = 0; i < N; ++i)\n  free[i] = a[i] + sqrt[i];\n",
