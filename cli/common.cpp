@@ -270,6 +270,17 @@ std::string value_is_an_option(const CLI::App& command, std::string_view name, c
          (an_option ? "is an option" : "looks like an option") + as_value;
 }
 
+// A list's empty item (--shares 0.5,,0.5): CLI11 drops it, and the list would be read one item short.
+std::string empty_item(std::string_view name, const CLI::Option& option, std::string_view value) {
+  const char delimiter = option.get_delimiter();
+  if (delimiter == '\0' || value.empty()) return {};
+  const bool empty = value.front() == delimiter || value.back() == delimiter ||
+                     value.find(std::string(2, delimiter)) != std::string_view::npos;
+  if (!empty) return {};
+  return std::string{name} + ": an empty item in '" + hml::message_text(value) + "'; give every item, one '" + delimiter +
+         "' between two (" + option.get_description() + ")";
+}
+
 }  // namespace
 
 std::string not_an_option(const CLI::App& command, std::string_view word) {
@@ -314,9 +325,13 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
       if (option != nullptr && !takes_value(option) && word.size() < arg.size()) return flag_given_a_value(word);
       if (!takes_value(option)) continue;  // no option: CLI11 says what is wrong
       if (word.size() + 1 == arg.size()) return needs_value(word, *option);  // "--size=" and nothing
-      if (word.size() == arg.size() && i + 1 < argc) {
-        if (std::string said = value_is_an_option(command, word, *option, argv[++i]); !said.empty()) return said;
+      std::string_view value = arg.substr(std::min(word.size() + 1, arg.size()));  // --shares=0.5,0.5
+      if (word.size() == arg.size()) {
+        if (i + 1 == argc) continue;  // CLI11 says it needs a value
+        value = argv[++i];
+        if (std::string said = value_is_an_option(command, word, *option, value); !said.empty()) return said;
       }
+      if (std::string said = empty_item(word, *option, value); !said.empty()) return said;
       continue;
     }
     if (arg.size() < 2 || arg[0] != '-' || std::isalpha(static_cast<unsigned char>(arg[1])) == 0) continue;

@@ -197,12 +197,12 @@ void run(const ecm_options& o) {
     // (a shared L3's datasheet rate, a GPU's L1) would make its term vanish.
     if (!l.upstream.rate.published() && l.bandwidth.published()) {
       const double path = hml::in(hml::per_cycle(l.bandwidth.value, machine->clock.value), hml::byte_per_cycle);
-      if (path > 1024)
+      if (path > hml::most_bytes_per_core_cycle)
         throw input_error("--machine: " + o.machine + ": " + std::string{l.name} + "'s bandwidth " +
                           quantity_text(l.bandwidth.value) + " is " + std::string{hml::format_number(path, hml::general(4)).view()} +
                           " B a cycle at " + quantity_text(machine->clock.value) + ", which the ECM model takes as one core's "
-                          "path into " + std::string{machine->memory[i - 1].name} + " (a core moves at most 1024 B a cycle): "
-                          "give one core's bandwidth, or the path's upstream rate (B/cy)");
+                          "path into " + std::string{machine->memory[i - 1].name} + ", and a core moves at most 1024 B a cycle" +
+                          (machine_files::looks_like_a_path(o.machine) ? "; give one core's bandwidth, or the path's upstream rate (B/cy)" : ""));
     }
   }
   // The kernel: a built-in one by name, else a file in C or YAML.

@@ -111,10 +111,13 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
     if (message.starts_with(overflow)) {
       std::string result = message.substr(overflow.size());
       std::erase(result, '\'');
-      const std::size_t with = result.find(" with type ");
-      const std::string type = with == std::string::npos ? "its type" : result.substr(with + 6);
-      return where + ": a constant expression passes what " + type + " holds, and C wraps it (to " + result.substr(0, with) +
-             "): make an operand long, as (long)M * N";
+      constexpr std::string_view with_type = " with type ";
+      const std::size_t with = result.find(with_type);
+      const std::string type = with == std::string::npos ? "its type" : "type " + result.substr(with + with_type.size());
+      // A wider type holds it where the type is int's; a long's past 2^63 no C type does.
+      const bool widens = type == "type int" || type == "type unsigned int";
+      return where + ": a constant expression passes what " + type + " holds, and C wraps it (to " + result.substr(0, with) + ")" +
+             (widens ? ": make an operand long, as (long)M * N" : ": the kernel's sizes are below 2^40");
     }
     // clang names the last extent of an array whose size overflows ("array is too large (2 elements)").
     if (message.starts_with("array is too large")) return where + ": an array of more than 2^36 elements";

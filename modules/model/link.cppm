@@ -117,8 +117,9 @@ constexpr void validate(const link& l) {
 
 export namespace hml::detail {
 
+// No bytes are no transfer: no latency either (an offload that copies nothing back pays nothing for it).
 [[nodiscard]] constexpr duration link_time_unchecked(const link& l, data_size bytes) noexcept {
-  return l.latency + time_to_move(bytes, l.bandwidth.rate);
+  return bytes.value() == 0 ? duration{} : l.latency + time_to_move(bytes, l.bandwidth.rate);
 }
 
 // Bytes in one direction and bytes in the other at once: full duplex, the longer; half duplex, both in turn

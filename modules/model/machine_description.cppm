@@ -199,6 +199,11 @@ inline constexpr unsigned max_cores = 1U << 16;
 // A core's clock, through which cycles become seconds: 1 MHz to 100 GHz (0.001 Hz made memory free in cycles).
 inline constexpr frequency least_clock = 1e6 * hertz;
 inline constexpr frequency most_clock = 1e11 * hertz;
+// What one core (an SM, a CU) moves a cycle from any level, its own L1 included: no core loads more than a
+// few hundred bytes a cycle, and a hard disk behind 576 cores still moves 1.7e-4 B. Outside, the cores, the
+// clock or a rate's prefix is wrong.
+inline constexpr double most_bytes_per_core_cycle = 1024;
+inline constexpr double least_bytes_per_core_cycle = 1.0 / 65536;
 inline constexpr std::size_t max_compute_ceilings = 20;
 
 // The one description of a machine, whatever model asks: the roofline and the hierarchical roofline take

@@ -137,7 +137,9 @@ export namespace hml::detail {
 // `one_way` bytes one direction and `other_way` the other at once, through a memory that carries both.
 [[nodiscard]] constexpr duration both_ways_through(const link& l, data_rate memory, data_size one_way,
                                                    data_size other_way) noexcept {
-  return longest(link_time_both_ways_of(l, one_way, other_way), l.latency + time_to_move(one_way + other_way, memory));
+  const data_size both = one_way + other_way;
+  return longest(link_time_both_ways_of(l, one_way, other_way),
+                 both.value() == 0 ? duration{} : l.latency + time_to_move(both, memory));
 }
 
 // Copies cross both memories; bytes in place, the host's alone.

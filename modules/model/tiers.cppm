@@ -104,8 +104,10 @@ constexpr void validate_share(double share) {
 }
 // A memory writes near or below its read rate (Optane at a third of it), not more than 1.5x above, and at
 // more than 1 % of it: past those a prefix is wrong (writes in TB/s beside reads in GB/s).
+inline constexpr double most_write_over_read = 1.5;
+inline constexpr double least_write_over_read = 0.01;
 [[nodiscard]] constexpr bool plausible_write_rate(data_rate write, data_rate read) noexcept {
-  return write <= 1.5 * read && write >= 0.01 * read;
+  return write <= most_write_over_read * read && write >= least_write_over_read * read;
 }
 constexpr void validate(const tier& t) {
   validate_capacity(t.capacity);

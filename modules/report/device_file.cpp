@@ -251,7 +251,7 @@ public:
     for (std::size_t i = 0; i < memory.size(); ++i) {
       const std::string field = "memory[" + std::to_string(i) + "]";
       d.memory.push_back(level(memory[i], field));
-      refuse(field, detail::level_order_problem(d.memory, i + 1 == memory.size(), d.clock, "memory"));
+      refuse(field, detail::level_order_problem(d.memory, i + 1 == memory.size(), "memory"));
       for (const auto& [name, rate] : {std::pair{".bandwidth", d.memory.back().bandwidth},
                                        {".measured_bandwidth", d.memory.back().measured_bandwidth},
                                        {".write_bandwidth", d.memory.back().write_bandwidth}})

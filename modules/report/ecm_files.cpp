@@ -67,6 +67,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
   m.name = out->keep(r.scalar(root, "", "name", true));
   if (!is_printable_utf8(m.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8");
   m.id = out->keep(r.scalar(root, "", "id", false));
+  if (const std::string problem = m.id.empty() ? std::string{} : detail::id_problem(m.id); !problem.empty())
+    r.fail(root["id"], "id", problem);  // as the machine file refuses it, which this one converts to
   if (m.id.empty()) m.id = out->keep(id_from_file_name(file));  // so that it converts to a machine file
   m.clock = stated(r.quantity<frequency>(root, "", "clock", true));
   m.cores = static_cast<unsigned>(r.integer(root, "", "cores", 0, 1, max_cores));
@@ -143,7 +145,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     if (const std::string problem = detail::path_rate_problem(level.upstream.rate); !problem.empty())
       r.fail(l["upstream throughput"], yaml_reader::path(field, "upstream throughput"), problem);
     m.memory.push_back(level);
-    if (const std::string problem = detail::level_order_problem(m.memory, last, m.clock, "memory hierarchy"); !problem.empty())
+    if (const std::string problem = detail::level_order_problem(m.memory, last, "memory hierarchy"); !problem.empty())
       r.fail(l, field, problem);
   }
 

@@ -5,13 +5,13 @@
 module;
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 module hml.report:machine_checks;
 import hml.units;
 import hml.machine_description;
 import hml.tiers;
-import hml.ecm;
 import :round_trip_text;
 
 namespace hml::detail {
@@ -62,46 +62,42 @@ inline constexpr double most_flop_per_core_cycle = 262144;
          round_trip_text(clock.value) + "; a core does 1 to 262144 FLOP a cycle: check cores, clock and the peak's unit";
 }
 
-// What a level moves a cycle for each core (an SM, a CU) at the machine's clock: the catalog's figures span
-// 0.86 B (a Skylake-SP's main memory over its 20 cores) to 117 B (a V100's L1 over its 80 SMs), and no core
-// loads more than a few hundred bytes a cycle from anywhere, its own L1 included. Past 1024 B, or below
-// 1/65536 B for a datasheet's figure, the cores, the clock or the bandwidth's prefix is wrong (44.42 TB/s for
-// GB/s on an 8-core CPU is 2056 B; 2 MB/s for TB/s on a 100-SM GPU 1.3e-5 B, where a hard disk behind 576
-// cores moves 1.7e-4). A measurement is not held below (a probe on a loaded host), nor is a machine without
-// cores or a clock.
-inline constexpr double least_bytes_per_core_cycle = 1.0 / 65536;
-inline constexpr double most_bytes_per_core_cycle = 1024;
+// What a level moves a cycle for each core (an SM, a CU) at the machine's clock, held to 1/65536 to 1024 B
+// (hml::least_ and most_bytes_per_core_cycle): the catalog's figures span 0.86 B (a Skylake-SP's main memory
+// over its 20 cores) to 117 B (a V100's L1 over its 80 SMs); 44.42 TB/s typed for GB/s on an 8-core CPU is
+// 2056 B, 2 MB/s for TB/s on a 100-SM GPU 1.3e-5 B. A measurement is not held below (a probe on a loaded
+// host), nor is a machine without cores or a clock.
 [[nodiscard]] inline std::string bandwidth_problem(unsigned cores, const figure<frequency>& clock,
                                                    const figure<data_rate>& rate) {
   if (cores == 0 || !clock.published() || !rate.published()) return {};
   const double per_core_cycle = in(rate.value / (cores * clock.value), byte);
-  if (per_core_cycle <= most_bytes_per_core_cycle &&
-      (per_core_cycle >= least_bytes_per_core_cycle || rate.kind == provenance::measured))
+  if (per_core_cycle <= hml::most_bytes_per_core_cycle &&
+      (per_core_cycle >= hml::least_bytes_per_core_cycle || rate.kind == provenance::measured))
     return {};
   return round_trip_text(rate.value) + " is " + to_string(per_core_cycle * byte) + " a cycle for each of " +
          std::to_string(cores) + (cores == 1 ? " core" : " cores") + " at " + round_trip_text(clock.value) +
          "; a core moves 1/65536 to 1024 B a cycle: check cores, clock and the bandwidth's prefix";
 }
 
-// A level's write bandwidth is its reads' other direction (its bandwidth, else its measured one), held as a
-// tier's write rate is (hml::plausible_write_rate).
+// A level's write bandwidth is its reads' other direction, held as a tier's write rate is
+// (hml::plausible_write_rate) against each read figure a model may take: its bandwidth and its measured one.
 [[nodiscard]] inline std::string write_bandwidth_problem(const level_description& l) {
-  const figure<data_rate>& reads = l.bandwidth.published() ? l.bandwidth : l.measured_bandwidth;
-  if (!l.write_bandwidth.published() || !reads.published() || plausible_write_rate(l.write_bandwidth.value, reads.value))
-    return {};
-  if (l.write_bandwidth.value > reads.value)
-    return round_trip_text(l.write_bandwidth.value) + " is more than 1.5x the level's bandwidth " +
-           round_trip_text(reads.value) + "; writes run near or below its reads";
-  return round_trip_text(l.write_bandwidth.value) + " is less than 1 % of the level's bandwidth " +
-         round_trip_text(reads.value) + ": check the unit's prefix";
+  if (!l.write_bandwidth.published()) return {};
+  for (const auto& [field, reads] : {std::pair{"bandwidth", l.bandwidth}, {"measured_bandwidth", l.measured_bandwidth}}) {
+    if (!reads.published() || plausible_write_rate(l.write_bandwidth.value, reads.value)) continue;
+    return round_trip_text(l.write_bandwidth.value) +
+           (l.write_bandwidth.value > reads.value ? " is more than 1.5x the level's " : " is less than 1 % of the level's ") +
+           field + " " + round_trip_text(reads.value) + "; a memory writes at 1 % to 1.5x its read rate: check the prefix";
+  }
+  return {};
 }
 
-// A path's rate into the level inside it, for one core: the catalog's run from 8 B a cycle to 64; past 1024
-// no core moves it (the bandwidth's window), and below 1/65536 a prefix or the unit is wrong.
+// A path's rate into the level inside it is one core's: held to the window a core moves a cycle (the
+// catalog's run from 16 B a cycle to 64).
 [[nodiscard]] inline std::string path_rate_problem(const figure<bytes_per_cycle>& rate) {
   if (!rate.published()) return {};
   const double per_cycle = in(rate.value, byte_per_cycle);
-  if (per_cycle <= 1024 && per_cycle >= 1.0 / 65536) return {};
+  if (per_cycle <= hml::most_bytes_per_core_cycle && per_cycle >= hml::least_bytes_per_core_cycle) return {};
   return std::string{format_number(per_cycle, general(6)).view()} +
          " B/cy is outside what one core's path moves, 1/65536 to 1024 B a cycle: check the figure and its unit";
 }
@@ -141,36 +137,36 @@ template <class Q>
   return {};
 }
 
-// How fast a level serves, for its place in the order: its bandwidth (measured where published), else the
-// rate of its path into the level inside it, per cycle at the clock; none where it states neither.
-[[nodiscard]] inline figure<data_rate> ordering_rate(const level_description& l, const figure<frequency>& clock) {
-  if (const auto own = bandwidth_of(l, basis::measured_where_published); own.published()) return own;
-  if (!l.upstream.rate.published() || !clock.published()) return {};
-  return {per_second(l.upstream.rate.value, clock.value), l.upstream.rate.kind, l.upstream.rate.source};
-}
-
 // Levels go fastest first, and the last of `levels` is checked against those inside it: one smaller and no
 // slower than a level inside it is the list out of order (a slower, smaller level outside, as CXL memory
 // beyond DDR or Apple's system cache beyond its L2, is not), and would make a cache main memory. Main memory
 // (`is_main`) is no smaller than a cache inside it, at any rates: a cache holds main memory's lines. Levels
 // are named as `memory_field`[i].
-[[nodiscard]] inline std::string level_order_problem(const decltype(machine_description::memory)& levels, bool is_main,
-                                                     const figure<frequency>& clock, std::string_view memory_field) {
+using memory_levels = decltype(machine_description::memory);
+[[nodiscard]] inline std::string level_order_problem(const memory_levels& levels, bool is_main, std::string_view memory_field) {
   const auto item = [&](std::size_t j) { return std::string{memory_field} + "[" + std::to_string(j) + "]"; };
   const level_description& outer = levels.back();
-  const auto outer_rate = ordering_rate(outer, clock);
   const auto smaller_than = [&](const level_description& inner) {
     return inner.capacity.published() && outer.capacity.published() && outer.capacity.value < inner.capacity.value;
   };
+  // Rates of one kind only: the two levels' bandwidths (a chip's), else their upstream rates (a core's).
+  const auto slower = [&](const level_description& inner) -> std::optional<bool> {
+    const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
+    const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
+    if (inner_rate.published() && outer_rate.published()) return outer_rate.value < inner_rate.value;
+    if (inner.upstream.rate.published() && outer.upstream.rate.published())
+      return outer.upstream.rate.value < inner.upstream.rate.value;
+    return std::nullopt;
+  };
   for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
     const level_description& inner = levels[j];
-    // Where either states no rate, nothing shows the smaller level outside to be slower.
-    const auto inner_rate = ordering_rate(inner, clock);
-    const bool rates = inner_rate.published() && outer_rate.published();
-    if (smaller_than(inner) && (!rates || outer_rate.value >= inner_rate.value)) {
+    // Where the two state no rate of one kind, nothing shows the smaller level outside to be slower.
+    const std::optional<bool> outer_slower = slower(inner);
+    const bool rates = outer_slower.has_value();
+    if (smaller_than(inner) && !outer_slower.value_or(false)) {
       return "\"" + std::string{outer.name} + "\" is smaller" + (rates ? " and no slower" : "") + " than " + item(j) +
              " (\"" + std::string{inner.name} + "\") inside it" +
-             (rates ? "" : ", and a rate (a bandwidth or an upstream rate) missing on either leaves it no slower") +
+             (rates ? "" : ", and no rate of one kind on both (bandwidths, or upstream rates) shows it slower") +
              "; give the levels fastest first, main memory last";
     }
   }

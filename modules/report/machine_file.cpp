@@ -288,7 +288,7 @@ private:
       if (levels[i]["addressable"].IsDefined() && i + 1 == levels.size())  // false as well: it would be dropped
         r_.fail(levels[i]["addressable"], fields::path(fields::item(memory_field, i), "addressable"),
                 "main memory (the last level) is addressable always: leave addressable out");
-      if (const std::string problem = detail::level_order_problem(m.memory, i + 1 == levels.size(), m.clock, memory_field);
+      if (const std::string problem = detail::level_order_problem(m.memory, i + 1 == levels.size(), memory_field);
           !problem.empty())
         r_.fail(levels[i], fields::item(memory_field, i), problem);
       // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
@@ -351,7 +351,7 @@ private:
       mix.reads = static_cast<unsigned>(r_.integer(x, at, "reads", 0, 0, 64));
       mix.writes = static_cast<unsigned>(r_.integer(x, at, "writes", 0, 0, 64));
       if (mix.reads + mix.writes == 0) r_.fail(x, at, "needs reads or writes");
-      mix.bandwidth = a_memory_bandwidth(x, at, "bandwidth");
+      mix.bandwidth = a_measurement(a_memory_bandwidth(x, at, "bandwidth"), x, at, "bandwidth");
       if (!mix.bandwidth.published()) r_.fail(x, fields::path(at, "bandwidth"), "missing");
       if (!m.memory.empty()) refuse(x, at, "bandwidth", detail::mix_problem(mix, m.memory.back()));
       refuse(x, at, "bandwidth", detail::bandwidth_problem(m.cores, m.clock, mix.bandwidth));

@@ -399,9 +399,10 @@ private:
     if (wanted_ != dimension::data_rate || options_.rates_in_bytes) return;
     const std::string_view prefixes = "kMGT";
     if (spelled.size() != 4 || prefixes.find(spelled[0]) == std::string_view::npos || spelled.substr(1) != "T/s") return;
+    const std::string number(trimmed(text_.substr(first_, begin - first_)));
     fail(begin, quoted(spelled), " is transfers a second, not data", "a rate in bits or bytes a second",
-         "give bits or bytes a second (a memory pin moves a bit a transfer: 4.8 GT/s is 4.8 Gbit/s a pin; a PCIe "
-         "lane's GT/s lose its line code)");
+         "give bits or bytes a second (a memory pin moves a bit a transfer: " + number + " " + std::string(spelled) + " is " +
+             number + " " + spelled[0] + "bit/s a pin; a PCIe link moves lanes x GT/s x 128/130 bits)");
   }
 
   // "gbit/s" where a memory's bandwidth is wanted: bits in the wrong case, and (fail_on_case_slip said any)

@@ -342,8 +342,8 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
       {replaced(good, "  - level: L3", "  - level: L2"), "memory hierarchy[2].level: \"L2\" names an earlier level too"},
       // The sixty-first: levels out of order (the converted file was refused), a bandwidth's prefix wrong.
       {replaced(good, "size: 32 KiB", "size: 32 MiB"),
-       "memory hierarchy[1]: \"L2\" is smaller than memory hierarchy[0] (\"L1\") inside it, and a rate (a bandwidth or an upstream "
-       "rate) missing on either leaves it no slower; give the levels fastest first, main memory last"},
+       "memory hierarchy[1]: \"L2\" is smaller than memory hierarchy[0] (\"L1\") inside it, and no rate of one kind on both (bandwidths, "
+       "or upstream rates) shows it slower; give the levels fastest first, main memory last"},
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 TB/s"),
        "memory hierarchy[3].bandwidth: 44.42 TB/s is 2.06 kB a cycle for each of 8 cores at 2.7 GHz; a core moves 1/65536 "
        "to 1024 B a cycle"},
