@@ -141,12 +141,8 @@ public:
     figure<Q> f = quantity_figure<Q>(object, parent, name, memory);
     if (!f.published()) return f;
     const json& value = object.at(std::string{name});
-    if (!value.is_object() || !value.contains("kind")) {
-      f.kind = provenance::measured;
-    } else if (f.kind != provenance::measured) {
-      fail(path(parent, name) + ".kind",
-           "'" + std::string{to_string(f.kind)} + "' in a field of measurements; give \"kind\": \"measured\", or leave kind out");
-    }
+    if (!value.is_object() || !value.contains("kind")) f.kind = provenance::measured;
+    refuse(path(parent, name) + ".kind", detail::measurement_kind_problem(f.kind));
     return f;
   }
 

@@ -34,6 +34,14 @@ inline constexpr double least_share = 0.01;
          (offered ? "; did you mean " + meant + "?" : "");
 }
 
+// A figure of a field that holds measurements (measured_bandwidth, a ceiling's measured, a stream mix's) is
+// measured where its kind is left out; another kind there is refused, since the datasheet's figure has a
+// field of its own.
+[[nodiscard]] inline std::string measurement_kind_problem(provenance given) {
+  if (given == provenance::measured) return {};
+  return "\"" + std::string{to_string(given)} + "\" in a field of measurements; leave the kind out, or give measured";
+}
+
 // A core's clock: cycles become seconds through it (0.001 Hz made memory free in cycles).
 [[nodiscard]] inline std::string clock_problem(const figure<frequency>& clock) {
   if (!clock.published() || (clock.value >= least_clock && clock.value <= most_clock)) return {};

@@ -159,12 +159,8 @@ private:
   figure<Q> a_measurement(figure<Q> f, const YAML::Node& map, const std::string& parent, std::string_view name) {
     const YAML::Node node = r_.field(map, parent, name);
     if (!f.published()) return f;
-    if (node.IsScalar() || !node["kind"].IsDefined()) {
-      f.kind = provenance::measured;
-    } else if (f.kind != provenance::measured) {
-      r_.fail(node["kind"], fields::path(fields::path(parent, name), "kind"),
-              "\"" + std::string{to_string(f.kind)} + "\" in a field of measurements; give kind: measured, or leave kind out");
-    }
+    if (node.IsScalar() || !node["kind"].IsDefined()) f.kind = provenance::measured;
+    refuse(node, fields::path(parent, name), "kind", detail::measurement_kind_problem(f.kind));
     return f;
   }
 

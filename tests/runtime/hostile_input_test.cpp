@@ -2397,8 +2397,8 @@ TEST(HostileInput, ASixtyFirstTrialsMachineFiguresHoldTogether) {
                                 "writes at 1 % to 1.5x its read rate: check the prefix");
   expect_edited_machine_refused(dir, mine, "bandwidth: 2 TB/s", "bandwidth: 2 TB/s\n    measured_bandwidth: {value: 1.5 TB/s, kind: stated}",
                                 "kind.yaml",
-                                "memory[0].measured_bandwidth.kind: \"stated\" in a field of measurements; give kind: measured, "
-                                "or leave kind out");
+                                "memory[0].measured_bandwidth.kind: \"stated\" in a field of measurements; leave the kind out, "
+                                "or give measured");
   // The ECM model takes a cache's bandwidth as one core's path: a chip's figure would make its term vanish.
   const std::string cpu = "format: hml-machine/1\nid: cpu\nname: CPU\ncores: 64\nclock: 2.5 GHz\nmemory:\n"
                           "  - {name: L1, capacity: 48 KiB, scope: per core}\n"
@@ -2455,8 +2455,8 @@ TEST(HostileInput, ASixtySecondTrialsChecksTakeRealMachines) {
   ASSERT_EQ(plain.status, 0) << plain.err;
   EXPECT_NE(plain.out.find(", 1.7 TB/s measured [2]"), std::string::npos) << plain.out;
   expect_edited_machine_refused(dir, gpu, measured_kind, "\"value\": \"1.70 TB/s\", \"kind\": \"stated\",", "stated.json",
-                                "memory[1].measured_bandwidth.kind: 'stated' in a field of measurements; give \"kind\": "
-                                "\"measured\", or leave kind out");
+                                "memory[1].measured_bandwidth.kind: \"stated\" in a field of measurements; leave the kind out, "
+                                "or give measured");
   const std::string m1 = "format: hml-machine/1\nid: m1\nname: M1 P-cluster\ncores: 4\nclock: 3.2 GHz\nmemory:\n"
                          "  - {name: L1, capacity: 128 KiB, scope: per core}\n"
                          "  - {name: L2, capacity: 12 MiB, upstream: {rate: 64 B/cy}}\n"
