@@ -121,7 +121,8 @@ void run(const tiers_options& o) {
   // Flat mode's shares: given, or the fast tier filled and the rest in order.
   // Counted here, where --shares given twice (its values appended) is still visible as too many.
   if (!o.shares.empty() && o.shares.size() != memory.tiers.size())
-    throw input_error("--shares: " + std::to_string(o.shares.size()) + " shares for " + std::to_string(memory.tiers.size()) +
+    throw input_error("--shares: " + std::to_string(o.shares.size()) + (o.shares.size() == 1 ? " share for " : " shares for ") +
+                      std::to_string(memory.tiers.size()) +
                       " tiers; give --shares once, with one share per tier (0.32,0.68)");
   hml::fixed_list<double, hml::max_tiers> shares;
   for (double share : o.shares) shares.push_back(share);

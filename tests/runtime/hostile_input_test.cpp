@@ -2502,4 +2502,6 @@ TEST(HostileInput, ASixtyFourthTrialsEmptyCopiesAndItemsAreNone) {
   }
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "100GiB", "--shares=0.5,,0.5"}),
                      "--shares: an empty item in '0.5,,0.5'");
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "100GiB", "--shares", "1"}),
+                     "--shares: 1 share for 2 tiers");  // the sixty-fifth trial: it said "1 shares"
 }
