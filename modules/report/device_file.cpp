@@ -248,10 +248,8 @@ public:
       const std::string field = "memory[" + std::to_string(i) + "]";
       d.memory.push_back(level(memory[i], field));
       refuse(field, detail::level_order_problem(d.memory, i + 1 == memory.size(), "memory"));
-      for (const auto& [name, rate] : {std::pair{".bandwidth", d.memory.back().bandwidth},
-                                       {".measured_bandwidth", d.memory.back().measured_bandwidth},
-                                       {".write_bandwidth", d.memory.back().write_bandwidth}})
-        refuse(field + name, detail::bandwidth_problem(d.cores, d.clock, rate));
+      const detail::field_problem rates = detail::level_bandwidths_problem(d.cores, d.clock, d.memory.back());
+      refuse(path(field, rates.field), rates.problem);
     }
     const level_description& main = d.memory.back();
     refuse("memory[" + std::to_string(memory.size() - 1) + "].scope", detail::main_memory_scope_problem(main));

@@ -140,8 +140,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     for (const level_description& other : m.memory)
       if (other.name == level.name)
         r.fail(l["level"], yaml_reader::path(field, "level"), "\"" + std::string{level.name} + "\" names an earlier level too");
-    if (const std::string problem = detail::bandwidth_problem(m.cores, m.clock, level.bandwidth); !problem.empty())
-      r.fail(l["bandwidth"], yaml_reader::path(field, "bandwidth"), problem);
+    if (const auto [name, problem] = detail::level_bandwidths_problem(m.cores, m.clock, level); !problem.empty())
+      r.fail(l[std::string{name}], yaml_reader::path(field, name), problem);
     if (const std::string problem = detail::path_rate_problem(level.upstream.rate); !problem.empty())
       r.fail(l["upstream throughput"], yaml_reader::path(field, "upstream throughput"), problem);
     m.memory.push_back(level);

@@ -8,6 +8,7 @@ module;
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 module hml.report:machine_checks;
 import hml.units;
 import hml.machine_description;
@@ -85,6 +86,21 @@ inline constexpr double most_flop_per_core_cycle = 262144;
   return round_trip_text(rate.value) + " is " + to_string(per_core_cycle * byte) + " a cycle for each of " +
          std::to_string(cores) + (cores == 1 ? " core" : " cores") + " at " + round_trip_text(clock.value) +
          "; a core moves 1/65536 to 1024 B a cycle: check cores, clock and the bandwidth's prefix";
+}
+
+// A level's bandwidths (its own, measured and write), each held to a core's window: the first that is not,
+// by its field's name, and its problem; none: an empty problem.
+struct field_problem {
+  std::string_view field;
+  std::string problem;
+};
+[[nodiscard]] inline field_problem level_bandwidths_problem(unsigned cores, const figure<frequency>& clock,
+                                                            const level_description& l) {
+  for (const auto& [field, rate] : {std::pair{"bandwidth", l.bandwidth}, {"measured_bandwidth", l.measured_bandwidth},
+                                    {"write_bandwidth", l.write_bandwidth}}) {
+    if (std::string problem = bandwidth_problem(cores, clock, rate); !problem.empty()) return {field, std::move(problem)};
+  }
+  return {};
 }
 
 // A level's write bandwidth is its reads' other direction, held as a tier's write rate is

@@ -263,10 +263,8 @@ private:
     if (levels.size() == 0) r_.fail(levels, memory_field, "needs at least main memory");
     for (std::size_t i = 0; i < levels.size(); ++i) {
       m.memory.push_back(level(levels[i], fields::item(memory_field, i)));
-      for (const auto& [name, rate] : {std::pair{"bandwidth", m.memory.back().bandwidth},
-                                       {"measured_bandwidth", m.memory.back().measured_bandwidth},
-                                       {"write_bandwidth", m.memory.back().write_bandwidth}})
-        refuse(levels[i], fields::item(memory_field, i), name, detail::bandwidth_problem(m.cores, m.clock, rate));
+      const detail::field_problem rates = detail::level_bandwidths_problem(m.cores, m.clock, m.memory.back());
+      refuse(levels[i], fields::item(memory_field, i), rates.field, rates.problem);
       // The path a level states leads into the level inside it: the first has none; main memory's is taken
       // half duplex, its measured stream mixes counting both directions already.
       const level_transfer& up = m.memory.back().upstream;
