@@ -287,7 +287,14 @@ std::string not_an_option(const CLI::App& command, std::string_view word) {
   const std::string name = "hml " + command.get_name();
   const std::vector<const CLI::Option*> options = command.get_options();
   const bool takes_a_file = std::ranges::any_of(options, &CLI::Option::get_positional);  // hml devices NAME|FILE
-  return hml::message_text(word) + ": not an option of `" + name + "`; see `" + name + " --help`" +
+  std::vector<std::string> names;  // --machine, -o: as typed
+  for (const CLI::Option* option : options) {
+    for (const std::string& alias : option->get_lnames()) names.push_back("--" + alias);
+  }
+  const std::vector<std::string_view> known{names.begin(), names.end()};
+  const std::string close = word.starts_with("--") ? hml::did_you_mean(word, known) : std::string{};
+  return hml::message_text(word) + ": not an option of `" + name + "`; " +
+         (close.empty() ? "see `" + name + " --help`" : close) +
          (takes_a_file ? " (a file of that name: ./" + hml::message_text(word) + ")" : "");
 }
 

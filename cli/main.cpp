@@ -1,5 +1,6 @@
 // hml — the library's models from a shell: `hml lab`, `hml sweep`, `hml roofline`, `hml analyze`,
 // `hml devices`, `hml chart`. Every error is one line on stderr and exit status 2.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 #include <CLI/CLI.hpp>
 #include <fcntl.h>
 #include <unistd.h>
@@ -47,13 +49,17 @@ int run(int argc, char** argv) {
   hml_cli::strict_flags(app);
   // CLI11 would call a mistyped command a missing one ("A subcommand is required"); say what it is.
   if (argc > 1 && argv[1][0] != '-') {
-    std::string known;
-    bool found = false;
+    std::vector<std::string> names;
     for (const CLI::App* command : std::as_const(app).get_subcommands([](const CLI::App*) { return true; })) {
-      found = found || command->get_name() == argv[1];
-      known += (known.empty() ? "" : ", ") + command->get_name();
+      names.push_back(command->get_name());
     }
-    if (!found) return hml_cli::fail("unknown command '" + std::string{argv[1]} + "'; the commands are " + known);
+    if (std::ranges::find(names, argv[1]) == names.end()) {
+      std::string known;
+      for (const std::string& name : names) known += (known.empty() ? "" : ", ") + name;
+      const std::string close = hml::did_you_mean(argv[1], std::vector<std::string_view>{names.begin(), names.end()});
+      return hml_cli::fail("unknown command '" + hml::message_text(argv[1]) + "'; " +
+                           (close.empty() ? "the commands are " + known : close));
+    }
   }
   // hml's own options are --help and --version, flags; any other before the command is a command's, misplaced.
   if (const std::string_view first = argc > 1 ? argv[1] : ""; first.starts_with("-") && first != "-h" &&

@@ -1,6 +1,7 @@
 // hml — the whole library in one import, but for hml.probe (its own component: `import hml.probe;`).
 export module hml;
 export import hml.units;
+export import hml.spelling;
 export import hml.vocabulary;
 export import hml.machine;
 export import hml.workload;

@@ -22,6 +22,7 @@ export import hml.catalog.systems;
 export import hml.catalog.transformers;
 export import hml.analysis;
 export import hml.tiers;
+import hml.spelling;
 
 namespace hml::detail::lookup {
 
@@ -35,25 +36,6 @@ inline std::string key(std::string_view name) {
     if (!is_separator(c)) out += folded(c);
   }
   return out;
-}
-
-// Edit distance for suggestions: insertions, deletions, substitutions and transpositions of two adjacent
-// characters, each 1 (Damerau-Levenshtein, optimal string alignment), so that "h100_smx", two letters
-// swapped, is 1 from "h100_sxm" as a typo of one key is.
-inline std::size_t edit_distance(std::string_view a, std::string_view b) {
-  // Three rows of the table: the one before the previous (for a transposition), the previous, this one.
-  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
-    }
-    std::swap(before, previous);
-    std::swap(previous, row);
-  }
-  return previous[b.size()];
 }
 
 inline std::string joined(const std::vector<std::string_view>& names) {
@@ -147,13 +129,10 @@ template <class Entry>
   const std::string wanted = l::key(name);
   std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (rank, position in the list)
   if (!wanted.empty()) {
-    const std::size_t tolerance = std::max<std::size_t>(1, wanted.size() / 4);
+    const std::size_t tolerance = typo_tolerance(wanted.size());
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string id = l::key(l::id_of(*list[i]));
-      // Lengths further apart than the tolerance are further apart in edits too: a megabyte of name took
-      // 16 s of edit distances that could not be close.
-      const std::size_t apart = std::max(wanted.size(), id.size()) - std::min(wanted.size(), id.size());
-      const std::size_t distance = apart > tolerance ? apart : l::edit_distance(wanted, id);
+      const std::size_t distance = typo_distance(wanted, id);
       if (id.starts_with(wanted)) {
         ranked.emplace_back(0, i);
       } else if (id.find(wanted) != std::string::npos || l::key(list[i]->name).find(wanted) != std::string::npos) {

@@ -18,6 +18,7 @@ module;
 #include <yaml-cpp/yaml.h>
 module hml.report;
 import :yaml_fields;
+import hml.spelling;
 import :syntax_errors;
 import :machine_checks;
 
@@ -60,12 +61,9 @@ void expect_fields(const json& object, const std::string& field, std::initialize
     fail(field.empty() ? "the top level" : field, std::string{"expected an object, not "} + type_name(object));
   }
   for (const auto& [name, value] : object.items()) {
-    bool found = false;
-    for (std::string_view k : known) found = found || name == k;
-    if (!found) {
-      std::string list;
-      for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string{k};
-      fail(field.empty() ? name : field + "." + name, "unknown field; expected one of " + list);
+    if (std::ranges::find(known, name) == known.end()) {
+      fail(field.empty() ? name : field + "." + name,
+           "unknown field; " + hml::spelling_hint(name, std::span<const std::string_view>{known.begin(), known.size()}));
     }
   }
 }

@@ -39,6 +39,7 @@ export module hml.report:measured_runs_csv;
 import hml.serving_comparison;
 import hml.catalog.lookup;  // name_key
 import hml.continuous_batching;  // batching_limits, fewest_batching_steps
+import hml.spelling;
 import :kernels_csv;  // the record reader, kernels_csv_error, byte_source
 import :csv;  // detail::append_shortest
 
@@ -99,7 +100,9 @@ inline positions read_header(const kernels_csv::record& header) {
     const std::string_view name = trimmed(header.fields[c]);
     const auto* known = std::find(column_names.begin(), column_names.end(), name);
     if (known == column_names.end()) {
-      throw kernels_csv_error{header.line, "unknown column \"" + std::string{name.substr(0, 64)} + "\"; " + expected};
+      const std::string close = did_you_mean(name, column_names);
+      throw kernels_csv_error{header.line, "unknown column \"" + std::string{name.substr(0, 64)} + "\"; " +
+                                               (close.empty() ? expected : close)};
     }
     std::size_t& slot = at[static_cast<std::size_t>(known - column_names.begin())];
     if (slot != missing) throw kernels_csv_error{header.line, "the header names the column " + std::string{name} + " twice; " + expected};

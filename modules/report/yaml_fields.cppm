@@ -28,6 +28,7 @@ module;
 #include <yaml-cpp/yaml.h>
 module hml.report:yaml_fields;
 import hml.units;
+import hml.spelling;
 import :syntax_errors;
 
 namespace hml::detail {
@@ -300,12 +301,8 @@ public:
     for (const auto& entry : node) {
       if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text");
       const std::string name = entry.first.Scalar();
-      bool found = false;
-      for (std::string_view k : known) found = found || name == k;
-      if (!found) {
-        std::string list;
-        for (std::string_view k : known) list += (list.empty() ? "" : ", ") + std::string{k};
-        fail(entry.first, path(field, name), "unknown field; expected one of " + list);
+      if (std::ranges::find(known, name) == known.end()) {
+        fail(entry.first, path(field, name), "unknown field; " + spelling_hint(name, known));
       }
     }
   }

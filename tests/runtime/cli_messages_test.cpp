@@ -66,6 +66,19 @@ TEST(CliMessages, SwappedLettersInADeviceGetASuggestion) {
   expect_input_error(hml_run({"devices", "im300x"}), "did you mean mi300x");
 }
 
+// A misspelt command, option or field is offered the name it is one or two edits from; a word close to
+// none still gets the list or the help.
+TEST(CliMessages, MisspeltNamesAreOfferedTheirSpelling) {
+  expect_input_error(hml_run({"rooflin"}), "unknown command 'rooflin'; did you mean roofline?");
+  expect_input_error(hml_run({"roofline", "--machne", "h100_sxm", "--ops", kernels}),
+                     "--machne: not an option of `hml roofline`; did you mean --machine?");
+  expect_input_error(hml_run({"llm", "--contxt", "4096"}), "--contxt: not an option of `hml llm`; did you mean --context?");
+  expect_input_error(hml_run({"lab", "--bogus"}), "--bogus: not an option of `hml lab`; see `hml lab --help`");
+  const scratch_directory dir;
+  const std::string device = dir.file("d.json", R"({"id": "d", "name": "D", "memory": [{"name": "M", "bandwith": "1 TB/s"}]})").string();
+  expect_input_error(hml_run({"devices", device}), "d.json:1: memory[0].bandwith: unknown field; did you mean bandwidth?");
+}
+
 TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
   const scratch_directory dir;
   const auto run_on = [&](std::string_view csv) {

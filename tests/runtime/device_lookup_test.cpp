@@ -1,6 +1,8 @@
-// hml::find_machine / machine_named / closest_machine_ids (the one catalog and its did-you-mean), precisions by name, and the catalog table.
+// hml::find_machine / machine_named / closest_machine_ids (the one catalog and its did-you-mean), the spelling
+// suggestions every reader shares, precisions by name, and the catalog table.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -40,6 +42,26 @@ TEST(DeviceLookup, SuggestionsPreferPrefixesThenCloseSpellings) {
   EXPECT_EQ(hml::closest_machine_ids("rtx-4080"), (ids{"rtx_4090"}));
   EXPECT_TRUE(hml::closest_machine_ids("quantum annealer").empty());
   EXPECT_EQ(hml::closest_machine_ids("h", 1).size(), 1u);
+}
+
+// One distance and one tolerance for every misspelt name: a quarter of its length, at least one edit.
+TEST(Spelling, CloseNamesAreOfferedAndFarOnesNot) {
+  const std::array<std::string_view, 4> fields{"bandwidth", "measured_bandwidth", "write_bandwidth", "capacity"};
+  EXPECT_EQ(hml::closest_spellings("bandwith", fields), (ids{"bandwidth"}));  // a letter left out
+  EXPECT_EQ(hml::closest_spellings("capacitiy", fields), (ids{"capacity"}));
+  EXPECT_EQ(hml::closest_spellings("capaicty", fields), (ids{"capacity"}));  // two letters swapped: one edit
+  EXPECT_TRUE(hml::closest_spellings("bandwidth", fields).empty());  // a known name is no slip of another
+  EXPECT_TRUE(hml::closest_spellings("colour", fields).empty());
+  const std::array<std::string_view, 3> options{"--peak", "--peaks", "--output"};
+  EXPECT_EQ(hml::did_you_mean("--peek", options), "did you mean --peak?");
+  EXPECT_EQ(hml::did_you_mean("--peakss", options), "did you mean --peaks or --peak?");  // closest first
+  EXPECT_EQ(hml::did_you_mean("--ouptut", options), "did you mean --output?");
+  EXPECT_EQ(hml::did_you_mean("--xyz", options), "");
+  EXPECT_TRUE(hml::closest_spellings("-p", options).empty());  // one edit from a short word is every one
+  EXPECT_EQ(hml::spelling_hint("colour", fields), "expected one of bandwidth, measured_bandwidth, write_bandwidth, capacity");
+  EXPECT_EQ(hml::typo_tolerance(3), 1u);
+  EXPECT_EQ(hml::typo_tolerance(12), 3u);
+  EXPECT_TRUE(hml::closest_spellings(std::string(1 << 20, 'b'), fields).empty());  // too long to be close
 }
 
 TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {

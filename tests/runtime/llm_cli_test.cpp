@@ -1036,7 +1036,8 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   const std::string_view good = "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n";
   compare("", "runs.csv:1: no runs after the header");
   compare(good, "runs.csv:1: no column source;", "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system\n");
-  compare(good, "runs.csv:1: unknown column \"speed\"", "speed," + std::string{runs_header});
+  compare(good, "runs.csv:1: unknown column \"speed\"; expected the columns", "speed," + std::string{runs_header});
+  compare(good, "runs.csv:1: unknown column \"requets\"; did you mean requests?", "requets," + std::string{runs_header});
   compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22,,,,s,src\n", "runs.csv:2: ttft: cannot read \"22\"");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 GB,,,,s,src\n", "runs.csv:2: ttft: ");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,-2 ms,,,,s,src\n", "runs.csv:2: ttft: ");

@@ -127,8 +127,10 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "memory:\n  - name: HBM\n    bandwidth: 2039 GB/s\n    bandwidth: 1 GB/s\n"),
             "m.yaml:7: memory[0].bandwidth: given twice (first on line 6); give it once");
   EXPECT_EQ(error_of(R"({"format": "hml-machine/1", "id": "x", "id": "y"})"), "m.yaml:1: id: given twice (first on line 1); give it once");
-  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidht: 1 GB/s}]\n").substr(0, 50),
-            "m.yaml:4: memory[0].bandwidht: unknown field; expe");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidht: 1 GB/s}]\n"),
+            "m.yaml:4: memory[0].bandwidht: unknown field; did you mean bandwidth?");
+  EXPECT_EQ(error_of(head + "memory: [{name: M, colour: red}]\n").substr(0, 59),
+            "m.yaml:4: memory[0].colour: unknown field; expected one of ");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: inf GB/s}]\n").substr(0, 31), "m.yaml:4: memory[0].bandwidth: ");
   EXPECT_EQ(error_of(head + "layer_condition_share: nan\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: layer_condition_share: expected a finite number, not \"nan\"");

@@ -1,0 +1,85 @@
+// hml.spelling — the names closest to a mistyped one, for the "did you mean ...?" of every message that
+// refuses a name: a command, an option, a field of a machine file, a column of a CSV file, a catalog id.
+// One distance and one tolerance, so that a slip is offered its name wherever it was made.
+module;
+#include <algorithm>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+export module hml.spelling;
+
+export namespace hml {
+
+// Insertions, deletions, substitutions and transpositions of two adjacent characters, each 1
+// (Damerau-Levenshtein, optimal string alignment), so that "h100_smx", two letters swapped, is 1 from
+// "h100_sxm" as a typo of one key is.
+[[nodiscard]] inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  // Three rows of the table: the one before the previous (for a transposition), the previous, this one.
+  std::vector<std::size_t> before(b.size() + 1), previous(b.size() + 1), row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      row[j] = std::min({previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) row[j] = std::min(row[j], before[j - 2] + 1);
+    }
+    std::swap(before, previous);
+    std::swap(previous, row);
+  }
+  return previous[b.size()];
+}
+
+// The edits within which a name of `length` characters reads as a slip of another: a quarter of it, at
+// least one.
+[[nodiscard]] constexpr std::size_t typo_tolerance(std::size_t length) noexcept {
+  return std::max<std::size_t>(1, length / 4);
+}
+
+// The distance of `typed` from `name`, or past the tolerance where their lengths alone are further apart
+// than it: a megabyte of name cannot be close, and its distances would take seconds.
+[[nodiscard]] inline std::size_t typo_distance(std::string_view typed, std::string_view name) {
+  const std::size_t apart = std::max(typed.size(), name.size()) - std::min(typed.size(), name.size());
+  return apart > typo_tolerance(typed.size()) ? apart : edit_distance(typed, name);
+}
+
+// Up to `count` of `known` within the typo tolerance of `typed`, closest first and in list order at one
+// distance. None for a word of fewer than three characters: one edit from "-x" is every short option.
+[[nodiscard]] inline std::vector<std::string_view> closest_spellings(std::string_view typed,
+                                                                     std::span<const std::string_view> known,
+                                                                     std::size_t count = 2) {
+  std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (distance, position in the list)
+  if (typed.size() >= 3) {
+    for (std::size_t i = 0; i < known.size(); ++i) {
+      const std::size_t distance = typo_distance(typed, known[i]);
+      if (distance > 0 && distance <= typo_tolerance(typed.size())) ranked.emplace_back(distance, i);
+    }
+  }
+  std::ranges::sort(ranked);
+  std::vector<std::string_view> names;
+  for (std::size_t i = 0; i < ranked.size() && names.size() < count; ++i) names.push_back(known[ranked[i].second]);
+  return names;
+}
+
+// "did you mean bandwidth?", "did you mean --peak or --peaks?", or nothing where no name is close.
+[[nodiscard]] inline std::string did_you_mean(std::string_view typed, std::span<const std::string_view> known) {
+  const std::vector<std::string_view> names = closest_spellings(typed, known);
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "did you mean " : i + 1 == names.size() ? " or " : ", ") + std::string{names[i]};
+  }
+  return text.empty() ? text : text + "?";
+}
+
+// What a reader says of a name it does not know: the close ones, or else every name it knows
+// ("did you mean bandwidth?", "expected one of name, capacity, bandwidth").
+[[nodiscard]] inline std::string spelling_hint(std::string_view typed, std::span<const std::string_view> known) {
+  if (std::string close = did_you_mean(typed, known); !close.empty()) return close;
+  std::string all;
+  for (std::string_view name : known) all += (all.empty() ? "expected one of " : ", ") + std::string{name};
+  return all;
+}
+
+}  // namespace hml
