@@ -140,8 +140,8 @@ std::string ecm_line(const hml::ecm_result& r) {
 
 // Where the in-core time came from, and for a compiled loop what LLVM-MCA found, per cache line.
 std::string in_core_lines(const ecm_options& o, const std::optional<hml::compiled_in_core>& compiled) {
-  if (!o.kernel.ends_with(".c")) return {};  // the built-in and YAML kernels' output is as it was
-  if (o.t_ol) return "in-core: " + in_core_source(o, compiled) + "\n";
+  if (o.t_ol) return "in-core: " + in_core_source(o, compiled) + "\n";  // given: said whatever the kernel
+  if (!o.kernel.ends_with(".c")) return {};  // the built-in and YAML kernels' port model: as it was
   if (!compiled) return "in-core: the port model (the machine names no LLVM CPU: llvm_cpu in its file)\n";
   const hml::compiled_in_core& x = *compiled;
   std::string out = "in-core: " + in_core_source(o, compiled) + "; " +
@@ -182,6 +182,14 @@ void run(const ecm_options& o) {
   if (!machine->clock.published())
     throw input_error("--machine: " + o.machine + ": states no clock, which the ECM model needs (it counts cycles)" +
                       (machine_files::looks_like_a_path(o.machine) ? "; give the cores' clock (clock: 2.7 GHz)" : ""));
+  // The ECM model counts lines into a core's own first cache: a shared level first (a catalog entry that
+  // lists only the L3) would be taken for each core's L1, and one core would stream at the chip's rate.
+  if (const hml::level_description& first = machine->memory[0];
+      machine->memory.size() >= 2 && first.scope == hml::sharing::shared && machine->cores > 1)
+    throw input_error("--machine: " + o.machine + ": its fastest level, " + std::string{first.name} + ", is shared by its " +
+                      std::to_string(machine->cores) + " cores, and the ECM model starts in each core's own first cache; " +
+                      (machine_files::looks_like_a_path(o.machine) ? "describe the levels from L1 (scope: per core)"
+                                                                   : "give a machine file that describes them from L1"));
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   const hml::machine_description inclusive = hml::inclusive_caches(*machine);
   if (o.inclusive_caches) machine = &inclusive;
@@ -279,7 +287,12 @@ void run(const ecm_options& o) {
   if (o.cores > 0 && c.cores > 0 && o.cores > c.cores)
     throw input_error("--cores: " + std::to_string(o.cores) + " is more than the " + std::to_string(c.cores) + " cores of " +
                       std::string{c.name} + "; the scaling table stops at the machine's cores");
-  const unsigned cores = o.cores > 0 ? o.cores : (c.cores > 0 ? c.cores : 1);
+  // The scaling table goes up to the chip's cores: without a count it would stop at one without a word.
+  if (c.cores == 0 && o.cores == 0)
+    throw input_error("--machine: " + o.machine + ": states no core count, which the ECM's scaling table goes up to" +
+                      (machine_files::looks_like_a_path(o.machine) ? "; give its cores (cores: 40), or --cores"
+                                                                   : "; give --cores"));
+  const unsigned cores = o.cores > 0 ? o.cores : c.cores;
   const std::optional<hml::in_core_time> core =
       o.t_ol ? std::optional{hml::in_core_time{*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}}
              : (compiled ? std::optional{compiled->time} : std::nullopt);
@@ -417,7 +430,7 @@ void add_ecm_command(CLI::App& hml) {
       ->capture_default_str();
   CLI::Option* rows =
       command->add_option("--rows", o->rows, "rows of stencil2d5")->check(whole_number(3, most_elements))->capture_default_str();
-  command->add_option("--cores", o->cores, "cores in the scaling table, at most the machine's (default: the machine's)")
+  command->add_option("--cores", o->cores, "cores in the scaling table, at most the machine's (default: the machine's; needed where it states none)")
       ->check(whole_number(1, hml::max_cores));
   command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");
   command->add_option("--t-nol", o->t_nol, "in-core non-overlapping cycles per CL");

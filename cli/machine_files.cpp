@@ -59,14 +59,18 @@ namespace {
 // a view took in place of the machine's own; empty where it took none.
 std::string figures_taken(const hml::machine_description& own, const hml::machine_description& view) {
   std::string taken;
-  const auto add = [&](std::string_view what, const auto& figure) {
+  const auto add = [&](std::string_view what, const auto& figure, std::string_view besides = {}) {
     taken += (taken.empty() ? "" : ", ") + std::string{what} + " " +
              quantity_text(figure.value);
-    if (!figure.source.empty()) taken += " (" + std::string{figure.source} + ")";
+    std::string said{figure.source};
+    if (!besides.empty()) said += (said.empty() ? "" : "; ") + std::string{besides};
+    if (!said.empty()) taken += " (" + said + ")";
   };
   for (std::size_t i = 0; i < own.memory.size(); ++i) {
     if (own.memory[i].bandwidth.published() && own.memory[i].bandwidth != view.memory[i].bandwidth) {
-      add(own.memory[i].name, view.memory[i].bandwidth);
+      // The ECM's memory term takes the stream mix nearest its kernel's, not this figure.
+      const bool mixes = i + 1 == own.memory.size() && !view.memory_bandwidths.empty();
+      add(own.memory[i].name, view.memory[i].bandwidth, mixes ? "the ECM takes its stream mixes" : "");
     }
   }
   for (std::size_t i = 0; i < own.compute.size(); ++i) {
@@ -332,8 +336,15 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
   for (const std::string& name : options.machines) {
     const hml::machine_description& d = options.files.machine("--machine", name);
     // Another spelling of a machine already given (h100_sxm, H100-SXM) would draw it twice.
-    for (const named_roof& r : roofs) {
-      if (r.label == d.id) throw input_error("--machine: '" + r.label + "' is given twice; give each machine once");
+    for (std::size_t k = 0; k < roofs.size(); ++k) {
+      if (roofs[k].label != d.id) continue;
+      const std::string& before = options.machines[k];
+      // Two files of one id (a machine and its edited copy) are two machines that a chart cannot tell apart.
+      if (machine_files::looks_like_a_path(before) || machine_files::looks_like_a_path(name)) {
+        throw input_error("--machine: " + before + " and " + name +
+                          " both have the id '" + roofs[k].label + "', which names a machine on the chart; give each its own id");
+      }
+      throw input_error("--machine: '" + roofs[k].label + "' is given twice; give each machine once");
     }
     require_main_memory_bandwidth("--machine", name, d);
     // A peak that only a measurement gives is gone under --figures stated, which is then the cause.

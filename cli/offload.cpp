@@ -140,7 +140,9 @@ void run(const offload_options& o) {
       (void)hml::roof_named(*m, p);
     } catch (const std::invalid_argument& e) {
       throw input_error(std::string{o.precision_given ? "--precision" : "--precision (fp32, the default)"} + ": " +
-                        std::string{hml::without_hml_prefix(e.what())} + "; give --precision with one of those");
+                        std::string{hml::without_hml_prefix(e.what())} +
+                        (hml::published_kinds(*m).empty() ? "; give it a peak, or another machine"
+                                                          : "; give --precision with one of those"));
     }
   }
   const hml::offload_plan plan = check_option("--precision", [&] {

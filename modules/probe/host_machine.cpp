@@ -220,7 +220,11 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
     }
     const data_size beyond = ranges.back().smallest;
     if (!(ranges[caches.size() - 1].capacity < latency_working_set(levels.size() - 1))) memory_latency = {};
-    if (const auto triad = median_within(schoenauer_triad, beyond, unbounded)) memory_triad = *triad;
+    // Without a sample past the caches, main memory's figures would be the last cache's, in every model.
+    const std::optional<data_rate> triad = median_within(schoenauer_triad, beyond, unbounded);
+    expects(triad.has_value(), "hml: no working set reached four times the last cache, so main memory's figures "
+                               "would be a cache's; give --largest past it");
+    memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }
   m.ports = ports(l1_triad, l1_store);
