@@ -244,6 +244,11 @@ std::string needs_value(std::string_view name, const CLI::Option& option) {
   return std::string{name} + ": needs a value (" + option.get_type_name() + ")";
 }
 
+// '' given apart: a script's unset variable (--link-latency "$LATENCY"), which would read as the option left out.
+std::string empty_value(std::string_view name, const CLI::Option& option) {
+  return std::string{name} + ": an empty value; give " + option.get_type_name() + " (" + option.get_description() + ")";
+}
+
 // The option given `value` in one word, as a value that looks like an option is given: --title=--draft.
 std::string in_one_word(const CLI::Option& option, std::string_view value) {
   if (option.get_lnames().empty()) return "-" + option.get_snames().front() + hml::message_text(value);
@@ -336,6 +341,7 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
       if (word.size() == arg.size()) {
         if (i + 1 == argc) continue;  // CLI11 says it needs a value
         value = argv[++i];
+        if (value.empty()) return empty_value(word, *option);
         if (std::string said = value_is_an_option(command, word, *option, value); !said.empty()) return said;
       }
       if (std::string said = empty_item(word, *option, value); !said.empty()) return said;
@@ -363,7 +369,8 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
              (apart.empty() ? "" : ")");
     }
     if (arg.size() == 2 && i + 1 < argc) {  // else -oFILE
-      if (std::string said = value_is_an_option(command, name, *option, argv[++i]); !said.empty()) return said;
+      if (*argv[++i] == '\0') return empty_value(name, *option);
+      if (std::string said = value_is_an_option(command, name, *option, argv[i]); !said.empty()) return said;
     }
   }
   return {};

@@ -75,6 +75,9 @@ hml::transformer llm::model_of(const llm_options& o) {
   } else {
     t.name = "custom";
   }
+  // A preset whose heads are not hidden / heads wide keeps their size (DeepSeek's 128, where 7168 / 128 is 56):
+  // Kimi K2 is --heads 64 of them, not 112 wide.
+  const bool own_head_size = !o.model.empty() && t.heads > 0 && t.head_dim * t.heads != t.hidden;
   if (o.layers) t.layers = *o.layers;
   if (o.hidden) t.hidden = *o.hidden;
   if (o.ffn) t.ffn = *o.ffn;
@@ -87,7 +90,7 @@ hml::transformer llm::model_of(const llm_options& o) {
   }
   if (o.head_dim) {
     t.head_dim = *o.head_dim;
-  } else if (o.model.empty() || o.hidden || o.heads) {
+  } else if (o.model.empty() || ((o.hidden || o.heads) && !own_head_size)) {
     // The head size is the hidden size per head; a remainder would drop part of the model without a word.
     if (t.heads > 0 && t.hidden % t.heads != 0) {
       throw input_error("--hidden, --heads: " + std::to_string(t.hidden) + " is not a multiple of " +
@@ -457,9 +460,7 @@ void add_llm_command(CLI::App& hml) {
                       "measured rate where published) or nvls (NVLink SHARP at its measured bus bandwidth, 8 devices); "
                       "or one-shot, as serving engines' own all-reduce of small messages (each device reads the "
                       "others' buffers)")
-      // Empty is how a runs file's all_reduce column says ring; given as an option it is a slip.
-      ->check(CLI::Validator([](const std::string& name) { return name.empty() ? "empty; give ring, nvls or one-shot" : ""; },
-                             "", "non-empty"))
+      // Empty is how a runs file's all_reduce column says ring; given as an option it is a slip (misread_argument).
       ->type_name("ALGORITHM");
   command->add_flag("--dp-attention", o->dp_attention,
                     "a mixture of experts served data-parallel over the --tp devices (SGLang's --enable-dp-attention): "
@@ -510,7 +511,7 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--ffn", o->ffn, "MLP intermediate size")->check(count);
   command->add_option("--heads", o->heads, "attention heads")->check(count);
   command->add_option("--kv-heads", o->kv_heads, "key-value heads (default: --heads)")->check(count);
-  command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads)")->check(count);
+  command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads, or a preset's own)")->check(count);
   command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
   command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");
   command->add_flag("--biases", o->biases, "a bias on every projection (GPT-2, OPT)");

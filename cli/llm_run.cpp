@@ -452,7 +452,7 @@ void llm::run(const run_options& o) {
     throw input_error("--lookahead, --generate: the draft proposes " + std::to_string(o.lookahead) + " tokens a step, past the " +
                       std::to_string(g.generate - 1) + " left to decode after the first; " +
                       (g.generate > 1 ? "give --lookahead " + std::to_string(g.generate - 1) + " at most, or --generate more"
-                                      : std::string{"give --generate 2 or more"}));
+                                      : "give --generate " + std::to_string(o.lookahead + 1) + " or more"));
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
   const hml::serving_figures serving = hml::serving(run, g);

@@ -107,7 +107,6 @@ std::string saved_levels_differ(const hml::machine_description& machine) {
 // that name, where -o takes it for standard output. Refused before the probe runs its minutes.
 void check_save(const probe_command_options& o, bool given) {
   if (!given) return;
-  if (o.save.empty()) throw input_error("--save: the path is empty; give the machine file's");
   if (o.save == "-") throw input_error("--save: writes a file; - is not one (the table goes to standard output: -o)");
   if (o.save.starts_with('-'))  // `--save=-o`, `--save -x` (misread_argument refuses `--save -o`)
     throw input_error("--save: '" + o.save + "' looks like an option, not a file (a file of that name: ./" + o.save + ")");

@@ -470,7 +470,7 @@ TEST(HostileInput, AThirdTrialsFindingsAreOneLineNamingTheOption) {
   // A name the output shows is not empty.
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--machine", "h100_sxm",
                               "--precision", "fp64", "--name", ""}),
-                     "--name: must not be empty");
+                     "--name: an empty value; give TEXT (");
   const fs::path unnamed = dir.file("k.yml", "name: \"\"\nelement size: 8\nloops: [100]\narrays:\n  - {name: a, extents: [100]}\n"
                                             "accesses:\n  - {array: a, offsets: [0], write: true}\n");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", unnamed.string()}), "k.yml:1: name: empty");
@@ -881,10 +881,11 @@ TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {
   expect_input_error(hml_run({"analyze", "--name", nbsp, "--device", "h100_sxm", "--precision", "fp32", "--flops", "1GFLOP",
                               "--bytes", "1GB", "--time", "1ms"}),
                      "--name: must not be empty");
-  expect_input_error(hml_run({"lab", "--title", ""}), "--title: must not be empty");
+  expect_input_error(hml_run({"lab", "--title", ""}), "--title: an empty value; give TEXT (");
+  expect_input_error(hml_run({"lab", "--title", nbsp}), "--title: must not be empty");
   expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--title", "", "--ops",
                               source + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
-                     "--title: must not be empty");
+                     "--title: an empty value; give TEXT (the chart's title)");
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
   // What is no number is called so, not "not finite".
   for (const std::string text : {"1,5", "1e", "\xE2\x88\x92" "1"})
@@ -1848,7 +1849,7 @@ TEST(HostileInput, AThirtyThirdAndThirtyFifthTrialsFindingsAreFixed) {
   fs::create_symlink("p.json", dir.path / "link.json");
   for (const std::string& save : {(dir.path / "." / "p.json").string(), (dir.path / "link.json").string()})
     expect_input_error(hml_run_with(probe, {"--save", save, "-o", table}), "--save, -o: both name " + save);
-  expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: the path is empty; give the machine file's");
+  expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: an empty value; give FILE (also write the machine");
   expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: needs a value (FILE); '-o' is an option (a file of that name: ./-o)");
   expect_input_error(hml_run_with(probe, {"--save=-o"}), "--save: '-o' looks like an option, not a file (a file of that name: ./-o)");
   // A run that fails writing -o leaves no --save file either.
@@ -2504,4 +2505,72 @@ TEST(HostileInput, ASixtyFourthTrialsEmptyCopiesAndItemsAreNone) {
                      "--shares: an empty item in '0.5,,0.5'");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "100GiB", "--shares", "1"}),
                      "--shares: 1 share for 2 tiers");  // the sixty-fifth trial: it said "1 shares"
+}
+
+// The sixty-sixth trial (hml llm's serving features by their relations) and the sixty-seventh (one machine
+// through every command, on an Intel host): an empty value read as the option left out, a preset's head size
+// recomputed, a hint refused in turn; the ECM taking a shared L3 for a core's L1, a missing core count for
+// one core, a note naming a main-memory figure it did not use.
+TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGiven) {
+  // `--link-latency "$LATENCY"` with the variable unset took the catalog link's latency.
+  const std::vector<std::string> llm{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--tp", "2", "--link", "nvlink4"};
+  for (const std::string option : {"--link-latency", "--pp-link-latency", "--draft", "--link"}) {
+    std::vector<std::string> args = llm;
+    args.insert(args.end(), {option, ""});
+    expect_input_error(hml_run(args), option + ": an empty value; give ");
+  }
+  expect_input_error(hml_run({"chart", "-o", "", "--machine", "h100_sxm"}), "-o: an empty value; give FILE (");
+  // Kimi K2 is DeepSeek-V3's block with 64 heads of 128 (moonshotai/Kimi-K2-Instruct's config.json), not 112.
+  const std::vector<std::string> kimi{"llm", "--model", "deepseek-v3", "--heads", "64", "--kv-heads", "64", "--experts", "384",
+                                      "--dense-layers", "1", "--vocab", "163840", "--machine", "h200", "--weights", "fp8",
+                                      "--activations", "fp8", "--prompt", "100", "--generate", "5", "--format", "json"};
+  std::vector<std::string> explicit_width = kimi;
+  explicit_width.insert(explicit_width.end(), {"--head-dim", "128"});
+  const outcome preset = hml_run(kimi), given = hml_run(explicit_width);
+  ASSERT_EQ(preset.status, 0) << preset.err;
+  EXPECT_EQ(preset.out, given.out);
+  // Llama's heads are hidden / heads wide: changing how many changes how wide, as before.
+  const outcome narrow = hml_run({"llm", "--model", "llama-2-7b", "--heads", "64", "--machine", "h100_sxm", "--format", "json"});
+  const outcome wide = hml_run({"llm", "--model", "llama-2-7b", "--heads", "64", "--head-dim", "64", "--machine", "h100_sxm",
+                                "--format", "json"});
+  ASSERT_EQ(narrow.status, 0) << narrow.err;
+  EXPECT_EQ(narrow.out, wide.out);
+  // A draft proposing 4 tokens needs 5 to generate: "give --generate 2 or more" was refused in turn.
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--draft", "llama-2-7b", "--acceptance",
+                              "0.8", "--generate", "1"}),
+                     "give --generate 5 or more");
+  ASSERT_EQ(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--draft", "llama-2-7b", "--acceptance", "0.8",
+                     "--generate", "5"}).status, 0);
+
+  const scratch_directory dir;
+  // The catalog's Xeon 8480+ lists its L3 alone: the ECM took it for each core's L1 (140 GB/s from one core).
+  expect_input_error(hml_run({"ecm", "--machine", "xeon_8480_plus", "--kernel", "triad"}),
+                     "--machine: xeon_8480_plus: its fastest level, L3, is shared by its 56 cores, and the ECM model starts "
+                     "in each core's own first cache; give a machine file that describes them from L1");
+  const std::string genoa = catalog_file("genoa_epyc_9654");
+  expect_edited_machine_refused(dir, genoa, "    scope: per core\n", "", "shared_l1.yaml", "describe the levels from L1 (scope: per core)");
+  // No core count: the scaling table stopped at one core without a word.
+  const fs::path coreless = dir.file("coreless.yaml", replaced(genoa, "cores: 96\n", ""));
+  expect_input_error(hml_run({"ecm", "--machine", coreless.string(), "--kernel", "triad"}),
+                     "coreless.yaml: states no core count, which the ECM's scaling table goes up to; give its cores (cores: 40), or --cores");
+  const outcome two = hml_run({"ecm", "--machine", coreless.string(), "--kernel", "triad", "--cores", "2"});
+  ASSERT_EQ(two.status, 0) << two.err;
+  EXPECT_NE(two.out.find(", 2 cores\n"), std::string::npos) << two.out;
+  // A measured bandwidth beside other stream mixes: the ECM takes the mixes, and the note says so.
+  const fs::path halved = dir.file("halved.yaml", replaced(genoa, "measured_bandwidth: {value: 360 GB/s", "measured_bandwidth: {value: 180 GB/s"));
+  const outcome ecm = hml_run({"ecm", "--machine", halved.string(), "--kernel", "triad", "--cores", "2"});
+  ASSERT_EQ(ecm.status, 0) << ecm.err;
+  EXPECT_NE(ecm.out.find("main memory as the ECM takes it, 360 GB/s"), std::string::npos) << ecm.out;
+  EXPECT_NE(ecm.err.find("MEM 180 GB/s (cc-bergamo; the ECM takes its stream mixes)"), std::string::npos) << ecm.err;
+  // In-core times given are said for a built-in kernel as for one in C.
+  const outcome given_core = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "3", "--t-nol", "2"});
+  ASSERT_EQ(given_core.status, 0) << given_core.err;
+  EXPECT_NE(given_core.out.find("\nin-core: --t-ol, --t-nol\n"), std::string::npos) << given_core.out;
+  // Two files of one id on one chart are two machines the chart cannot tell apart, not one given twice.
+  const fs::path before = dir.file("before.yaml", genoa);
+  expect_input_error(hml_run({"chart", "--machine", before.string(), "--machine", halved.string(), "--precision", "fp64", "--ops",
+                              std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
+                     "before.yaml and " + halved.string() + " both have the id 'genoa_epyc_9654', which names a machine on the "
+                     "chart; give each its own id");
+  EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
 }

@@ -372,7 +372,7 @@ TEST(LlmCli, AllReduceByAlgorithm) {
                      "--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
   expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--all-reduce", "bus"}),
                      "--all-reduce: \"bus\" is not an algorithm; give ring, nvls or one-shot");
-  expect_input_error(with({"--all-reduce", ""}), "--all-reduce: empty; give ring, nvls or one-shot");
+  expect_input_error(with({"--all-reduce", ""}), "--all-reduce: an empty value; give ALGORITHM (how the --tp devices all-reduce");
   // One-shot: the library's link time over the link's measured rate, three latencies an all-reduce.
   const outcome one_shot = with({"--all-reduce", "one-shot", "--format", "json"});
   ASSERT_EQ(one_shot.status, 0) << one_shot.err;
