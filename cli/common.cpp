@@ -71,7 +71,7 @@ CLI::Validator printable_text() {
 CLI::Validator name_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
-        if (hml::is_blank(text)) return "must not be empty: it names what the output shows";
+        if (hml::is_blank(text)) return "must not be blank: it names what the output shows";
         return hml::is_printable_utf8(text) ? std::string{} : "must be UTF-8 text without control characters";
       },
       "");
@@ -245,8 +245,9 @@ std::string needs_value(std::string_view name, const CLI::Option& option) {
 }
 
 // '' given apart: a script's unset variable (--link-latency "$LATENCY"), which would read as the option left out.
-std::string empty_value(std::string_view name, const CLI::Option& option) {
-  return std::string{name} + ": an empty value; give " + option.get_type_name() + " (" + option.get_description() + ")";
+std::string empty_value(std::string_view name, const CLI::Option& option, const CLI::App& command) {
+  return std::string{name} + ": an empty value (an unset variable?); give " + option.get_type_name() + " (see `hml " +
+         command.get_name() + " --help`)";
 }
 
 // The option given `value` in one word, as a value that looks like an option is given: --title=--draft.
@@ -288,18 +289,30 @@ std::string empty_item(std::string_view name, const CLI::Option& option, std::st
 
 }  // namespace
 
-std::string not_an_option(const CLI::App& command, std::string_view word) {
+std::string not_an_option(const CLI::App& command, std::string_view typed) {
   const std::string name = "hml " + command.get_name();
   const std::vector<const CLI::Option*> options = command.get_options();
   const bool takes_a_file = std::ranges::any_of(options, &CLI::Option::get_positional);  // hml devices NAME|FILE
-  std::vector<std::string> names;  // --machine, -o: as typed
+  const std::string_view word = typed.starts_with("--") ? typed.substr(0, typed.find('=')) : typed;  // --machne=x
+  // A real option of other commands is said to be theirs: the closest of this one's would be another option.
+  std::string theirs;
+  if (const CLI::App* hml = command.get_parent(); hml != nullptr && word.starts_with("-")) {
+    for (const CLI::App* other : hml->get_subcommands([](const CLI::App*) { return true; })) {
+      if (other != &command && option_named(*other, word) != nullptr)
+        theirs += (theirs.empty() ? "`hml " : ", `hml ") + other->get_name() + "`";
+    }
+  }
+  // Else the close ones among this command's options, each by its first name (not an older alias).
+  std::vector<std::string> names;
   for (const CLI::Option* option : options) {
-    for (const std::string& alias : option->get_lnames()) names.push_back("--" + alias);
+    if (!option->get_lnames().empty()) names.push_back(option->get_lnames().front());
   }
   const std::vector<std::string_view> known{names.begin(), names.end()};
-  const std::string close = word.starts_with("--") ? hml::did_you_mean(word, known) : std::string{};
-  return hml::message_text(word) + ": not an option of `" + name + "`; " +
-         (close.empty() ? "see `" + name + " --help`" : close) +
+  const std::string close = word.starts_with("--") ? hml::did_you_mean(word.substr(2), known, "--") : std::string{};
+  return hml::message_text(word) + ": not an option of `" + name + "`" +
+         (!theirs.empty() ? " (it is one of " + theirs + "); see `" + name + " --help`"
+          : close.empty() ? "; see `" + name + " --help`"
+                          : "; " + close) +
          (takes_a_file ? " (a file of that name: ./" + hml::message_text(word) + ")" : "");
 }
 
@@ -341,7 +354,7 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
       if (word.size() == arg.size()) {
         if (i + 1 == argc) continue;  // CLI11 says it needs a value
         value = argv[++i];
-        if (value.empty()) return empty_value(word, *option);
+        if (value.empty()) return empty_value(word, *option, command);
         if (std::string said = value_is_an_option(command, word, *option, value); !said.empty()) return said;
       }
       if (std::string said = empty_item(word, *option, value); !said.empty()) return said;
@@ -369,7 +382,7 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
              (apart.empty() ? "" : ")");
     }
     if (arg.size() == 2 && i + 1 < argc) {  // else -oFILE
-      if (*argv[++i] == '\0') return empty_value(name, *option);
+      if (*argv[++i] == '\0') return empty_value(name, *option, command);
       if (std::string said = value_is_an_option(command, name, *option, argv[i]); !said.empty()) return said;
     }
   }

@@ -409,6 +409,8 @@ class machine_files {
   hml::link link_of(const hml::link_description& own);
   // The models' figures (`--figures`); without it a machine is taken as it is, every figure its own.
   void use(hml::basis figures) noexcept { figures_ = figures; }
+  // The ECM's view: main memory by its stream mixes where it has them, which the notes then name.
+  void take_stream_mixes() noexcept { stream_mixes_ = true; }
   // Whether --figures stated was chosen.
   [[nodiscard]] bool stated() const noexcept { return figures_ == hml::basis::datasheet; }
   // A file whole, for `hml devices FILE`: a machine file as it is (several machines, links and systems, as
@@ -428,6 +430,7 @@ class machine_files {
   std::deque<std::variant<hml::machine_file, hml::loaded_device, hml::loaded_cpu>> files_;
   std::deque<std::pair<hml::machine_description, const hml::machine_description*>> views_;  // view, machine
   std::optional<hml::basis> figures_;
+  bool stream_mixes_ = false;
 };
 
 // A roofline needs main memory's bandwidth: a machine (file) without one is its option's fault, not the

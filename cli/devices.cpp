@@ -398,11 +398,10 @@ void add_devices_command(CLI::App& hml) {
       ->check(CLI::IsMember({"table", "csv", "json", "yaml"}))
       ->capture_default_str();
   add_output_options(*command, o->output, false);
-  const CLI::Option* file = command->get_option("--file");
-  command->callback([o, name, file] {
+  command->callback([o, name] {
     // An empty name (a script's unset variable) would list the whole catalog as if none were given.
-    if (name->count() > 0 && o->name.empty()) throw input_error("NAME: empty; give a machine, link or system, or none for all");
-    if (file->count() > 0 && o->file.empty()) throw input_error("--file: the name is empty; give a machine file, or - for standard input");
+    if (name->count() > 0 && o->name.empty())
+      throw input_error("NAME: an empty value (an unset variable?); give a machine, link or system, or none for all");
     run(*o);
   });
 }

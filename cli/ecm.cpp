@@ -166,6 +166,7 @@ void run(const ecm_options& o) {
   // sizes, a rate for every path).
   machine_files files;
   files.use(figures_basis(o.figures));
+  files.take_stream_mixes();
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
   // A cache level without a capacity, named with its file: main memory listed first reads as one.
   for (std::size_t i = 0; i + 1 < machine->memory.size(); ++i) {
@@ -182,14 +183,20 @@ void run(const ecm_options& o) {
   if (!machine->clock.published())
     throw input_error("--machine: " + o.machine + ": states no clock, which the ECM model needs (it counts cycles)" +
                       (machine_files::looks_like_a_path(o.machine) ? "; give the cores' clock (clock: 2.7 GHz)" : ""));
-  // The ECM model counts lines into a core's own first cache: a shared level first (a catalog entry that
-  // lists only the L3) would be taken for each core's L1, and one core would stream at the chip's rate.
+  // validate_ecm's rule for the fastest level, said of the file's field (a level's scope is shared unless
+  // it says otherwise) or of the catalog entry that describes no L1.
   if (const hml::level_description& first = machine->memory[0];
-      machine->memory.size() >= 2 && first.scope == hml::sharing::shared && machine->cores > 1)
-    throw input_error("--machine: " + o.machine + ": its fastest level, " + std::string{first.name} + ", is shared by its " +
-                      std::to_string(machine->cores) + " cores, and the ECM model starts in each core's own first cache; " +
-                      (machine_files::looks_like_a_path(o.machine) ? "describe the levels from L1 (scope: per core)"
-                                                                   : "give a machine file that describes them from L1"));
+      first.scope == hml::sharing::shared && machine->cores != 1 && machine->memory.size() >= 2)
+    throw input_error("--machine: " + o.machine + ": memory[0] (" + std::string{first.name} + ") is shared by the cores, "
+                      "and the ECM model starts in each core's own first cache; " +
+                      (machine_files::looks_like_a_path(o.machine)
+                           ? "give it scope: per core (shared: false in the older ECM file), or describe the levels from L1"
+                           : "give a machine file that describes its caches from L1"));
+  // The scaling table goes up to the chip's cores: without a count it would stop at one without a word.
+  if (machine->cores == 0 && o.cores == 0)
+    throw input_error("--machine: " + o.machine + ": states no core count, which the ECM's scaling table goes up to" +
+                      (machine_files::looks_like_a_path(o.machine) ? "; give its cores (cores: 40), or --cores"
+                                                                   : "; give --cores"));
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   const hml::machine_description inclusive = hml::inclusive_caches(*machine);
   if (o.inclusive_caches) machine = &inclusive;
@@ -287,11 +294,6 @@ void run(const ecm_options& o) {
   if (o.cores > 0 && c.cores > 0 && o.cores > c.cores)
     throw input_error("--cores: " + std::to_string(o.cores) + " is more than the " + std::to_string(c.cores) + " cores of " +
                       std::string{c.name} + "; the scaling table stops at the machine's cores");
-  // The scaling table goes up to the chip's cores: without a count it would stop at one without a word.
-  if (c.cores == 0 && o.cores == 0)
-    throw input_error("--machine: " + o.machine + ": states no core count, which the ECM's scaling table goes up to" +
-                      (machine_files::looks_like_a_path(o.machine) ? "; give its cores (cores: 40), or --cores"
-                                                                   : "; give --cores"));
   const unsigned cores = o.cores > 0 ? o.cores : c.cores;
   const std::optional<hml::in_core_time> core =
       o.t_ol ? std::optional{hml::in_core_time{*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}}

@@ -75,9 +75,9 @@ hml::transformer llm::model_of(const llm_options& o) {
   } else {
     t.name = "custom";
   }
-  // A preset whose heads are not hidden / heads wide keeps their size (DeepSeek's 128, where 7168 / 128 is 56):
-  // Kimi K2 is --heads 64 of them, not 112 wide.
+  // A preset's heads keep a width other than hidden / heads (DeepSeek's 128: Kimi K2 is --heads 64 of them).
   const bool own_head_size = !o.model.empty() && t.heads > 0 && t.head_dim * t.heads != t.hidden;
+  const bool every_head_keyed = t.kv_heads == t.heads;  // multi-head attention stays so as --heads changes
   if (o.layers) t.layers = *o.layers;
   if (o.hidden) t.hidden = *o.hidden;
   if (o.ffn) t.ffn = *o.ffn;
@@ -85,7 +85,7 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (o.vocab) t.vocab = *o.vocab;
   if (o.kv_heads) {
     t.kv_heads = *o.kv_heads;
-  } else if (o.model.empty()) {
+  } else if (o.model.empty() || every_head_keyed) {
     t.kv_heads = t.heads;
   }
   if (o.head_dim) {
@@ -510,7 +510,7 @@ void add_llm_command(CLI::App& hml) {
   command->add_option("--hidden", o->hidden, "hidden size")->check(count);
   command->add_option("--ffn", o->ffn, "MLP intermediate size")->check(count);
   command->add_option("--heads", o->heads, "attention heads")->check(count);
-  command->add_option("--kv-heads", o->kv_heads, "key-value heads (default: --heads)")->check(count);
+  command->add_option("--kv-heads", o->kv_heads, "key-value heads (default: --heads, or a preset's fewer)")->check(count);
   command->add_option("--head-dim", o->head_dim, "head dimension (default: hidden / heads, or a preset's own)")->check(count);
   command->add_option("--vocab", o->vocab, "vocabulary size")->check(count);
   command->add_flag("--no-gated", o->no_gated, "a plain (GELU) MLP instead of SwiGLU");

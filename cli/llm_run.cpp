@@ -451,8 +451,8 @@ void llm::run(const run_options& o) {
   if (!o.draft.empty() && o.lookahead >= g.generate)  // the first token comes from the prefill
     throw input_error("--lookahead, --generate: the draft proposes " + std::to_string(o.lookahead) + " tokens a step, past the " +
                       std::to_string(g.generate - 1) + " left to decode after the first; " +
-                      (g.generate > 1 ? "give --lookahead " + std::to_string(g.generate - 1) + " at most, or --generate more"
-                                      : "give --generate " + std::to_string(o.lookahead + 1) + " or more"));
+                      (g.generate > 1 ? "give --lookahead " + std::to_string(g.generate - 1) + " at most, or " : "give ") +
+                      "--generate " + std::to_string(o.lookahead + 1) + " or more");
   const hml::generation_analysis run = hml::analyze_generation(t, g, d, i);
   const std::uint64_t context = g.prompt + g.generate;
   const hml::serving_figures serving = hml::serving(run, g);

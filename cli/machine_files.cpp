@@ -57,20 +57,21 @@ namespace {
 
 // "V100 SXM2 32GB: measured figures taken where published: HBM2 828.8 GB/s (v100_ert), ..." for the figures
 // a view took in place of the machine's own; empty where it took none.
-std::string figures_taken(const hml::machine_description& own, const hml::machine_description& view) {
+std::string figures_taken(const hml::machine_description& own, const hml::machine_description& view, bool stream_mixes) {
   std::string taken;
-  const auto add = [&](std::string_view what, const auto& figure, std::string_view besides = {}) {
+  const auto add = [&](std::string_view what, const auto& figure) {
     taken += (taken.empty() ? "" : ", ") + std::string{what} + " " +
              quantity_text(figure.value);
-    std::string said{figure.source};
-    if (!besides.empty()) said += (said.empty() ? "" : "; ") + std::string{besides};
-    if (!said.empty()) taken += " (" + said + ")";
+    if (!figure.source.empty()) taken += " (" + std::string{figure.source} + ")";
   };
   for (std::size_t i = 0; i < own.memory.size(); ++i) {
     if (own.memory[i].bandwidth.published() && own.memory[i].bandwidth != view.memory[i].bandwidth) {
       // The ECM's memory term takes the stream mix nearest its kernel's, not this figure.
-      const bool mixes = i + 1 == own.memory.size() && !view.memory_bandwidths.empty();
-      add(own.memory[i].name, view.memory[i].bandwidth, mixes ? "the ECM takes its stream mixes" : "");
+      if (stream_mixes && i + 1 == own.memory.size() && !view.memory_bandwidths.empty()) {
+        taken += (taken.empty() ? "" : ", ") + std::string{own.memory[i].name} + " by its measured stream mixes";
+        continue;
+      }
+      add(own.memory[i].name, view.memory[i].bandwidth);
     }
   }
   for (std::size_t i = 0; i < own.compute.size(); ++i) {
@@ -163,7 +164,7 @@ const hml::machine_description& machine_files::view_of(const hml::machine_descri
   if (stated()) {
     if (std::string taken = measurements_as_stated(own, view); !taken.empty()) note(std::move(taken));
   }
-  if (std::string taken = figures_taken(own, view); !taken.empty()) note(std::move(taken));
+  if (std::string taken = figures_taken(own, view, stream_mixes_); !taken.empty()) note(std::move(taken));
   return view;
 }
 
@@ -340,7 +341,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
       if (roofs[k].label != d.id) continue;
       const std::string& before = options.machines[k];
       // Two files of one id (a machine and its edited copy) are two machines that a chart cannot tell apart.
-      if (machine_files::looks_like_a_path(before) || machine_files::looks_like_a_path(name)) {
+      if (roofs[k].machine != nullptr && !(*roofs[k].machine == d)) {
         throw input_error("--machine: " + before + " and " + name +
                           " both have the id '" + roofs[k].label + "', which names a machine on the chart; give each its own id");
       }

@@ -1,6 +1,7 @@
 // hml — the library's models from a shell: `hml lab`, `hml sweep`, `hml roofline`, `hml analyze`,
 // `hml devices`, `hml chart`. Every error is one line on stderr and exit status 2.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -69,6 +70,9 @@ int run(int argc, char** argv) {
     if (word == "-help" || word == "-version") {
       return hml_cli::fail(hml_cli::long_option_with_one_dash("hml", word));
     }
+    constexpr std::array<std::string_view, 2> own{"help", "version"};
+    if (const std::string close = word.starts_with("--") ? hml::did_you_mean(word.substr(2), own, "--") : ""; !close.empty())
+      return hml_cli::fail(hml::message_text(word) + ": not an option of `hml`; " + close);
     return hml_cli::fail(word + ": not an option of `hml`; options follow the command: hml COMMAND [OPTIONS] (see `hml --help`)");
   }
   if (const std::string twice = hml_cli::standard_input_taken_twice(argc, argv); !twice.empty()) {

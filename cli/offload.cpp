@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -135,14 +136,18 @@ void run(const offload_options& o) {
   // peak for is --precision's, said with the machine's name (and, where the user gave none, as the default it is).
   if (given_host == std::nullopt) require_main_memory_bandwidth(o.system.empty() ? "--host" : "--system", o.host, *host);
   if (given_device == std::nullopt) require_main_memory_bandwidth(o.system.empty() ? "--device" : "--system", o.device, *device);
-  for (const hml::machine_description* m : {host, device}) {
+  for (const auto& [m, option, name] : {std::tuple{host, "--host", &o.host}, std::tuple{device, "--device", &o.device}}) {
+    // A machine with no peak at all is its option's fault, whatever the precision.
+    if (hml::published_kinds(*m).empty()) {
+      const std::string given = o.system.empty() ? option : "--system";
+      throw input_error(given + ": " + (o.system.empty() && machine_files::looks_like_a_path(*name) ? *name + ": " : std::string{}) + std::string{m->name} +
+                        " states no compute peak; give it one (compute:), or another " + given);
+    }
     try {
       (void)hml::roof_named(*m, p);
     } catch (const std::invalid_argument& e) {
       throw input_error(std::string{o.precision_given ? "--precision" : "--precision (fp32, the default)"} + ": " +
-                        std::string{hml::without_hml_prefix(e.what())} +
-                        (hml::published_kinds(*m).empty() ? "; give it a peak, or another machine"
-                                                          : "; give --precision with one of those"));
+                        std::string{hml::without_hml_prefix(e.what())} + "; give --precision with one of those");
     }
   }
   const hml::offload_plan plan = check_option("--precision", [&] {

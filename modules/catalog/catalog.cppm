@@ -290,10 +290,11 @@ inline constexpr device rtx_4090{
                 .interface = {.bus_bits = 384, .pin_rate = stated(21_Gbps, geforce_tables)}}},
     .compute = {vec(fp64, stated(1.29_TFLOPS, geforce_tables)), vec(fp32, stated(82.6_TFLOPS, geforce_tables)),
                 tc(tf32, stated(82.6_TFLOPS, geforce_tables), stated(165.2_TFLOPS, geforce_tables)),
+                tc(bf16, stated(165.2_TFLOPS, geforce_tables), stated(330.4_TFLOPS, geforce_tables)),
                 tc(fp16, stated(165.2_TFLOPS, geforce_tables), stated(330.4_TFLOPS, geforce_tables)),
                 tc(int8, stated(660.6_TFLOPS, geforce_tables), stated(1321_TFLOPS, geforce_tables))},
     .cores = 128, .clock = stated(2.52_GHz, geforce_tables),
-    .note = "FP16 tensor with FP32 accumulate (FP16 accumulate: 330.3)"};
+    .note = "FP16 and BF16 tensor with FP32 accumulate (FP16 accumulate: 330.3)"};
 inline constexpr device rtx_3090{
     .id = "rtx_3090", .name = "NVIDIA GeForce RTX 3090",
     .memory = {{.name = "L2", .capacity = stated(6_MB, geforce_tables)},
@@ -301,10 +302,11 @@ inline constexpr device rtx_3090{
                 .interface = {.bus_bits = 384, .pin_rate = stated(19.5_Gbps, geforce_tables)}}},
     .compute = {vec(fp64, stated(0.56_TFLOPS, geforce_tables)), vec(fp32, stated(35.6_TFLOPS, geforce_tables)),
                 tc(tf32, stated(35.6_TFLOPS, geforce_tables), stated(71_TFLOPS, geforce_tables)),
+                tc(bf16, stated(71_TFLOPS, geforce_tables), stated(142_TFLOPS, geforce_tables)),
                 tc(fp16, stated(71_TFLOPS, geforce_tables), stated(142_TFLOPS, geforce_tables)),
                 tc(int8, stated(284_TFLOPS, geforce_tables), stated(568_TFLOPS, geforce_tables))},
     .cores = 82, .clock = stated(1.695_GHz, geforce_tables),
-    .note = "FP16 tensor with FP32 accumulate (FP16 accumulate: 142)"};
+    .note = "FP16 and BF16 tensor with FP32 accumulate (FP16 accumulate: 142)"};
 inline constexpr device mi300x{
     .id = "mi300x", .name = "AMD Instinct MI300X",
     .memory = {{.name = "L2", .capacity = stated(32_MB, mi300_docs)},
@@ -316,6 +318,7 @@ inline constexpr device mi300x{
                 tc(tf32, stated(653.7_TFLOPS, mi300_docs), stated(1307.4_TFLOPS, mi300_docs)),
                 tc(bf16, stated(1307.4_TFLOPS, mi300_docs), stated(2614.9_TFLOPS, mi300_docs)),
                 tc(fp16, stated(1307.4_TFLOPS, mi300_docs), stated(2614.9_TFLOPS, mi300_docs)),
+                tc(fp8, stated(2614.9_TFLOPS, mi300_docs), stated(5229.8_TFLOPS, mi300_docs)),
                 tc(int8, stated(2614.9_TFLOPS, mi300_docs), stated(5229.8_TFLOPS, mi300_docs))},
     .cores = 304, .clock = stated(2.1_GHz, mi300_docs),
     .note = "AMD: 5.3 TB/s is not achievable in real-world tests (BabelStream: 4.09-4.26 TB/s)"};

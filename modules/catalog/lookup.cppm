@@ -334,9 +334,13 @@ inline std::string precision_ids() {
   // A rate begins with its number, signed or not (-5GB/s is a rate, refused as one below).
   if (text.empty() || ((text.front() < '0' || text.front() > '9') && text.front() != '-' && text.front() != '+' &&
                        text.front() != '.')) {
+    const std::span<const link_description* const> links{systems::links};
+    if (const std::vector<std::string_view> close = closest_ids(text, links); !close.empty())
+      throw std::invalid_argument("unknown link '" + message_text(text) + "'; did you mean " + detail::lookup::joined(close) +
+                                  ", or a rate per direction such as 63GB/s?");
     std::string ids;
-    for (const link_description* l : systems::links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
-    throw std::invalid_argument("unknown link '" + std::string{text} + "'; expected one of " + ids +
+    for (const link_description* l : links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
+    throw std::invalid_argument("unknown link '" + message_text(text) + "'; expected one of " + ids +
                                 ", or a rate per direction such as 63GB/s");
   }
   const link l{parse<data_rate>(text)};

@@ -71,6 +71,10 @@ constexpr void validate_ecm(const machine_description& c) {
   expects(c.clock.published(), "hml: the ECM model needs the machine's clock");
   expects(c.clock.value >= least_clock && c.clock.value <= most_clock, "hml: the ECM model needs a clock from 1 MHz to 100 GHz");
   expects(c.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
+  // Lines come into a core's own first cache: a shared level first (a machine that lists only its L3) would
+  // be taken for each core's L1, and one core would stream at the chip's rate.
+  expects(c.memory[0].scope == sharing::per_core || c.cores == 1,
+          "hml: the ECM model starts in each core's own first cache: the fastest level must be per core");
   // Said of the machine here, where cache_traffic_of would say it of the first kernel it is asked about.
   for (std::size_t i = 0; i + 1 < c.memory.size(); ++i)
     expects(c.memory[i].capacity.published(), "hml: the ECM model needs every cache level's capacity");

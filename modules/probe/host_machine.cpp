@@ -223,7 +223,7 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
     // Without a sample past the caches, main memory's figures would be the last cache's, in every model.
     const std::optional<data_rate> triad = median_within(schoenauer_triad, beyond, unbounded);
     expects(triad.has_value(), "hml: no working set reached four times the last cache, so main memory's figures "
-                               "would be a cache's; give --largest past it");
+                               "would be a cache's; probe working sets past it");
     memory_triad = *triad;
     if (const auto copied = median_within(copy, beyond, unbounded)) memory_copy = *copied;
   }

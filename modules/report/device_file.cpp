@@ -62,7 +62,7 @@ void expect_fields(const json& object, const std::string& field, std::initialize
   }
   for (const auto& [name, value] : object.items()) {
     if (std::ranges::find(known, name) == known.end()) {
-      fail(field.empty() ? name : field + "." + name,
+      fail(field.empty() ? hml::message_text(name) : field + "." + hml::message_text(name),
            "unknown field; " + hml::spelling_hint(name, std::span<const std::string_view>{known.begin(), known.size()}));
     }
   }

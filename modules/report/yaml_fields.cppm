@@ -302,7 +302,7 @@ public:
       if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text");
       const std::string name = entry.first.Scalar();
       if (std::ranges::find(known, name) == known.end()) {
-        fail(entry.first, path(field, name), "unknown field; " + spelling_hint(name, known));
+        fail(entry.first, path(field, message_text(name)), "unknown field; " + spelling_hint(name, known));
       }
     }
   }

@@ -11,7 +11,7 @@ module;
 #include <vector>
 export module hml.spelling;
 
-export namespace hml {
+namespace hml::detail {
 
 // Insertions, deletions, substitutions and transpositions of two adjacent characters, each 1
 // (Damerau-Levenshtein, optimal string alignment), so that "h100_smx", two letters swapped, is 1 from
@@ -32,17 +32,21 @@ export namespace hml {
   return previous[b.size()];
 }
 
+}  // namespace hml::detail
+
+export namespace hml {
+
 // The edits within which a name of `length` characters reads as a slip of another: a quarter of it, at
 // least one.
 [[nodiscard]] constexpr std::size_t typo_tolerance(std::size_t length) noexcept {
   return std::max<std::size_t>(1, length / 4);
 }
 
-// The distance of `typed` from `name`, or past the tolerance where their lengths alone are further apart
-// than it: a megabyte of name cannot be close, and its distances would take seconds.
+// The edit distance of `typed` from `name`, or past the tolerance where their lengths alone are further
+// apart than it: a megabyte of name cannot be close, and its distances would take seconds.
 [[nodiscard]] inline std::size_t typo_distance(std::string_view typed, std::string_view name) {
   const std::size_t apart = std::max(typed.size(), name.size()) - std::min(typed.size(), name.size());
-  return apart > typo_tolerance(typed.size()) ? apart : edit_distance(typed, name);
+  return apart > typo_tolerance(typed.size()) ? apart : detail::edit_distance(typed, name);
 }
 
 // Up to `count` of `known` within the typo tolerance of `typed`, closest first and in list order at one
@@ -63,12 +67,15 @@ export namespace hml {
   return names;
 }
 
-// "did you mean bandwidth?", "did you mean --peak or --peaks?", or nothing where no name is close.
-[[nodiscard]] inline std::string did_you_mean(std::string_view typed, std::span<const std::string_view> known) {
+// "did you mean bandwidth?", "did you mean --peak or --peaks?" (`shown_as` "--" before names compared
+// without their dashes), or nothing where no name is close.
+[[nodiscard]] inline std::string did_you_mean(std::string_view typed, std::span<const std::string_view> known,
+                                              std::string_view shown_as = {}) {
   const std::vector<std::string_view> names = closest_spellings(typed, known);
   std::string text;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    text += (i == 0 ? "did you mean " : i + 1 == names.size() ? " or " : ", ") + std::string{names[i]};
+    text += (i == 0 ? "did you mean " : i + 1 == names.size() ? " or " : ", ") + std::string{shown_as} +
+            std::string{names[i]};
   }
   return text.empty() ? text : text + "?";
 }

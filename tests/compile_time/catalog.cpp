@@ -31,6 +31,11 @@ static_assert(hml::peak(devices::a100_sxm_80gb, fp32).value == 19.5_TFLOPS && hm
 static_assert(hml::peak(devices::rtx_4090, fp32).value == 82.6_TFLOPS && hml::peak(devices::rtx_3090, fp32).value == 35.6_TFLOPS);
 static_assert(hml::peak(devices::mi300x, {precision::fp16, compute_unit::tensor}).value == 1307.4_TFLOPS);  // dense
 static_assert(hml::find_ceiling(devices::mi300x, {precision::fp16, compute_unit::tensor})->sparse.value == 2614.9_TFLOPS);
+// FP8 on the MI300X is twice its FP16 (AMD's table); Ada's and Ampere's BF16 tensor rate is their FP16's
+// with FP32 accumulate (the GeForce tables' FP16/BF16 column).
+static_assert(hml::peak(devices::mi300x, {precision::fp8, compute_unit::tensor}).value == 2614.9_TFLOPS);
+static_assert(hml::peak(devices::rtx_4090, {precision::bf16, compute_unit::tensor}).value == 165.2_TFLOPS);
+static_assert(hml::peak(devices::rtx_3090, {precision::bf16, compute_unit::tensor}).value == 71_TFLOPS);
 static_assert(hml::peak(devices::mi250x, fp32).value == 47.9_TFLOPS);  // not 383 (that is FP16)
 static_assert(hml::peak(devices::mi250x, {precision::fp32, compute_unit::tensor}).value == 95.7_TFLOPS);
 static_assert(hml::find_ceiling(devices::h100_sxm, {precision::tf32, compute_unit::tensor})->sparse.value == 989_TFLOPS);

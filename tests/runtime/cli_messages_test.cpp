@@ -74,9 +74,26 @@ TEST(CliMessages, MisspeltNamesAreOfferedTheirSpelling) {
                      "--machne: not an option of `hml roofline`; did you mean --machine?");
   expect_input_error(hml_run({"llm", "--contxt", "4096"}), "--contxt: not an option of `hml llm`; did you mean --context?");
   expect_input_error(hml_run({"lab", "--bogus"}), "--bogus: not an option of `hml lab`; see `hml lab --help`");
+  // The value given with = is no part of the name; names are compared without their dashes, and an older
+  // alias (--device for --machine) is never offered.
+  expect_input_error(hml_run({"llm", "--machne=h100_sxm"}), "--machne: not an option of `hml llm`; did you mean --machine?");
+  expect_input_error(hml_run({"llm", "--p"}), "--p: not an option of `hml llm`; see `hml llm --help`");
+  expect_input_error(hml_run({"roofline", "--devic", "h100_sxm"}), "--devic: not an option of `hml roofline`; see");
+  // Another command's option is said to be theirs, not offered the nearest of this one's (--round: --bound).
+  expect_input_error(hml_run({"llm", "--round"}), "--round: not an option of `hml llm` (it is one of `hml roofline`)");
+  expect_input_error(hml_run({"--versoin"}), "--versoin: not an option of `hml`; did you mean --version?");
+  expect_input_error(hml_run({"roof\x1bline"}), "unknown command 'roof\\x1bline'; did you mean roofline?");  // escaped
   const scratch_directory dir;
   const std::string device = dir.file("d.json", R"({"id": "d", "name": "D", "memory": [{"name": "M", "bandwith": "1 TB/s"}]})").string();
   expect_input_error(hml_run({"devices", device}), "d.json:1: memory[0].bandwith: unknown field; did you mean bandwidth?");
+  // A long field is quoted short, so that the line still says what is wrong with it.
+  const std::string yaml = dir.file("m.yaml", "format: hml-machine/1\nid: m\nname: M\ncores" + std::string(1000, 's') +
+                                                  ": 8\nmemory: [{name: M, bandwidth: 1 TB/s}]\n").string();
+  expect_input_error(hml_run({"devices", yaml}), "m.yaml:4: coressssss");
+  expect_input_error(hml_run({"devices", yaml}), "(1005 bytes): unknown field; expected one of ");
+  // Catalog links are offered as machines are.
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--tp", "2", "--link", "nvlnk4"}),
+                     "--link: unknown link 'nvlnk4'; did you mean nvlink4, or a rate per direction such as 63GB/s?");
 }
 
 TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {

@@ -1035,7 +1035,7 @@ TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
     EXPECT_TRUE(read_file(dir.path / "err").starts_with("hml: error: cannot write to standard output: "));
     fs::remove(dir.path / "err");
   }
-  expect_input_error(hml_run({"devices", "-o", ""}), "-o: an empty value; give FILE (write to FILE");
+  expect_input_error(hml_run({"devices", "-o", ""}), "-o: an empty value (an unset variable?); give FILE (see `hml devices --help`)");
   EXPECT_FALSE(fs::exists(dir.path / "out.csv"));
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
   EXPECT_EQ(std::distance(fs::directory_iterator{dir.path}, {}), 2);  // ops.csv and bad.csv only

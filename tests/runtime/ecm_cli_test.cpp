@@ -168,7 +168,7 @@ TEST(EcmProbe, NoSampleBeyondTheCachesGivesNoEcmDescription) {
     FAIL() << "a machine whose main memory is a cache";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string{e.what()}, "hml: no working set reached four times the last cache, so main memory's figures "
-                                     "would be a cache's; give --largest past it");
+                                     "would be a cache's; probe working sets past it");
   }
 }
 
@@ -1283,8 +1283,8 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                      "-D: FOO=5: " + triad + " never uses FOO; drop it");
   // A cache level of a machine file with no rate for its path is named when the machine is read, not left
   // to a kernel's transfer term (which blamed --kernel).
-  std::ofstream{dir / "norate.yaml"} << "format: hml-machine/1\nid: x\nname: X\nclock: 2 GHz\nmemory:\n"
-                                        "  - {name: L1, capacity: 32 KiB}\n  - {name: L2, capacity: 1 MiB, upstream: {rate: 64 B/cy}}\n"
+  std::ofstream{dir / "norate.yaml"} << "format: hml-machine/1\nid: x\nname: X\ncores: 8\nclock: 2 GHz\nmemory:\n"
+                                        "  - {name: L1, capacity: 32 KiB, scope: per core}\n  - {name: L2, capacity: 1 MiB, upstream: {rate: 64 B/cy}}\n"
                                         "  - {name: L3, capacity: 28 MiB}\n  - {name: MEM, bandwidth: 100 GB/s}\n";
   expect_input_error(hml_run({"ecm", "--machine", (dir / "norate.yaml").string(), "--kernel", "triad"}),
                      "--machine: " + (dir / "norate.yaml").string() + ": L3 gives no rate for its path into L2; give it an upstream rate (B/cy) or a bandwidth");

@@ -183,9 +183,9 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
                               "/nonexistent/host.yaml"}),
                      "--save: cannot write '/nonexistent/host.yaml'");
   // What is missing names the options that would give it; a machine of one tier is named as given.
-  expect_input_error(hml_run({"offload", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP"}),
+  expect_input_error(hml_run({"offload", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP", "--precision", "fp64"}),
                      "--system, --host: missing; give --system NAME, or --host NAME");
-  expect_input_error(hml_run({"offload", "--host", "grace", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP"}),
+  expect_input_error(hml_run({"offload", "--host", "grace", "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP", "--precision", "fp64"}),
                      "--system, --device: missing");
   expect_input_error(hml_run({"offload", "--host", "grace", "--device", "h100_sxm", "--in", "1GB", "--out", "1GB",
                               "--flops", "1TFLOP"}),
@@ -258,7 +258,7 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
   expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
                               std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "--round"}),
                      "--round: rounds CSV and JSON as the roofline exercise does; the table has its own digits");
-  expect_input_error(hml_run({"devices", ""}), "NAME: empty; give a machine, link or system, or none for all");
+  expect_input_error(hml_run({"devices", ""}), "NAME: an empty value (an unset variable?); give a machine, link or system, or none for all");
   expect_input_error(hml_run({"tiers", "--tier", "A:1GiB:1GB/s:0B/s", "--tier", "B:1GiB:1GB/s", "--footprint", "1GiB"}),
                      "--tier: WRITE: must be > 0; leave it out to write at the read rate");
   expect_input_error(llm_with({"--as-kernels", "decode", "--format", "json"}),
@@ -470,7 +470,7 @@ TEST(HostileInput, AThirdTrialsFindingsAreOneLineNamingTheOption) {
   // A name the output shows is not empty.
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--machine", "h100_sxm",
                               "--precision", "fp64", "--name", ""}),
-                     "--name: an empty value; give TEXT (");
+                     "--name: an empty value (an unset variable?); give TEXT (see `hml analyze --help`)");
   const fs::path unnamed = dir.file("k.yml", "name: \"\"\nelement size: 8\nloops: [100]\narrays:\n  - {name: a, extents: [100]}\n"
                                             "accesses:\n  - {array: a, offsets: [0], write: true}\n");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", unnamed.string()}), "k.yml:1: name: empty");
@@ -880,12 +880,12 @@ TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {
                      "--tier: a tier is NAME:CAPACITY:BANDWIDTH");
   expect_input_error(hml_run({"analyze", "--name", nbsp, "--device", "h100_sxm", "--precision", "fp32", "--flops", "1GFLOP",
                               "--bytes", "1GB", "--time", "1ms"}),
-                     "--name: must not be empty");
-  expect_input_error(hml_run({"lab", "--title", ""}), "--title: an empty value; give TEXT (");
-  expect_input_error(hml_run({"lab", "--title", nbsp}), "--title: must not be empty");
+                     "--name: must not be blank");
+  expect_input_error(hml_run({"lab", "--title", ""}), "--title: an empty value (an unset variable?); give TEXT (see `hml lab --help`)");
+  expect_input_error(hml_run({"lab", "--title", nbsp}), "--title: must not be blank");
   expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--title", "", "--ops",
                               source + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
-                     "--title: an empty value; give TEXT (the chart's title)");
+                     "--title: an empty value (an unset variable?); give TEXT (see `hml chart --help`)");
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
   // What is no number is called so, not "not finite".
   for (const std::string text : {"1,5", "1e", "\xE2\x88\x92" "1"})
@@ -1274,7 +1274,7 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_EQ(hml_run_with(llm, {"--prompt", "512", "--chunk", "512"}).status, 0);
   expect_input_error(hml_run_with(llm, {"--draft", "llama-2-7b", "--acceptance", "0.9", "--lookahead", "32"}),
                      "--lookahead, --generate (32, the default): the draft proposes 32 tokens a step, past the 31 left to decode after the first; "
-                     "give --lookahead 31 at most, or --generate more");
+                     "give --lookahead 31 at most, or --generate 33 or more");
   // Less than a byte is no size (1e-30 B was timed at 50 ns).
   expect_input_error(hml_run({"lab", "--size", "1e-30B"}), "--size: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
   expect_input_error(hml_run({"sweep", "--size", "0.5B,1kB"}), "--size: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
@@ -1849,7 +1849,7 @@ TEST(HostileInput, AThirtyThirdAndThirtyFifthTrialsFindingsAreFixed) {
   fs::create_symlink("p.json", dir.path / "link.json");
   for (const std::string& save : {(dir.path / "." / "p.json").string(), (dir.path / "link.json").string()})
     expect_input_error(hml_run_with(probe, {"--save", save, "-o", table}), "--save, -o: both name " + save);
-  expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: an empty value; give FILE (also write the machine");
+  expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: an empty value (an unset variable?); give FILE (see `hml probe --help`)");
   expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: needs a value (FILE); '-o' is an option (a file of that name: ./-o)");
   expect_input_error(hml_run_with(probe, {"--save=-o"}), "--save: '-o' looks like an option, not a file (a file of that name: ./-o)");
   // A run that fails writing -o leaves no --save file either.
@@ -2517,9 +2517,9 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   for (const std::string option : {"--link-latency", "--pp-link-latency", "--draft", "--link"}) {
     std::vector<std::string> args = llm;
     args.insert(args.end(), {option, ""});
-    expect_input_error(hml_run(args), option + ": an empty value; give ");
+    expect_input_error(hml_run(args), option + ": an empty value (an unset variable?); give ");
   }
-  expect_input_error(hml_run({"chart", "-o", "", "--machine", "h100_sxm"}), "-o: an empty value; give FILE (");
+  expect_input_error(hml_run({"chart", "-o", "", "--machine", "h100_sxm"}), "-o: an empty value (an unset variable?); give FILE (see `hml chart --help`)");
   // Kimi K2 is DeepSeek-V3's block with 64 heads of 128 (moonshotai/Kimi-K2-Instruct's config.json), not 112.
   const std::vector<std::string> kimi{"llm", "--model", "deepseek-v3", "--heads", "64", "--kv-heads", "64", "--experts", "384",
                                       "--dense-layers", "1", "--vocab", "163840", "--machine", "h200", "--weights", "fp8",
@@ -2545,14 +2545,20 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   const scratch_directory dir;
   // The catalog's Xeon 8480+ lists its L3 alone: the ECM took it for each core's L1 (140 GB/s from one core).
   expect_input_error(hml_run({"ecm", "--machine", "xeon_8480_plus", "--kernel", "triad"}),
-                     "--machine: xeon_8480_plus: its fastest level, L3, is shared by its 56 cores, and the ECM model starts "
-                     "in each core's own first cache; give a machine file that describes them from L1");
+                     "--machine: xeon_8480_plus: memory[0] (L3) is shared by the cores, and the ECM model starts in each "
+                     "core's own first cache; give a machine file that describes its caches from L1");
   const std::string genoa = catalog_file("genoa_epyc_9654");
-  expect_edited_machine_refused(dir, genoa, "    scope: per core\n", "", "shared_l1.yaml", "describe the levels from L1 (scope: per core)");
+  expect_edited_machine_refused(dir, genoa, "    scope: per core\n", "", "shared_l1.yaml",
+                                "memory[0] (L1) is shared by the cores, and the ECM model starts in each core's own first "
+                                "cache; give it scope: per core (shared: false in the older ECM file), or describe the levels from L1");
   // No core count: the scaling table stopped at one core without a word.
   const fs::path coreless = dir.file("coreless.yaml", replaced(genoa, "cores: 96\n", ""));
   expect_input_error(hml_run({"ecm", "--machine", coreless.string(), "--kernel", "triad"}),
                      "coreless.yaml: states no core count, which the ECM's scaling table goes up to; give its cores (cores: 40), or --cores");
+  // ... and --cores does not let a shared first level through (xeon_8480_plus without its cores, --cores 4).
+  const fs::path l3_only = dir.file("l3_only.yaml", replaced(catalog_file("xeon_8480_plus"), "cores: 56\n", ""));
+  expect_input_error(hml_run({"ecm", "--machine", l3_only.string(), "--kernel", "triad", "--cores", "4"}),
+                     "memory[0] (L3) is shared by the cores");
   const outcome two = hml_run({"ecm", "--machine", coreless.string(), "--kernel", "triad", "--cores", "2"});
   ASSERT_EQ(two.status, 0) << two.err;
   EXPECT_NE(two.out.find(", 2 cores\n"), std::string::npos) << two.out;
@@ -2561,7 +2567,12 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   const outcome ecm = hml_run({"ecm", "--machine", halved.string(), "--kernel", "triad", "--cores", "2"});
   ASSERT_EQ(ecm.status, 0) << ecm.err;
   EXPECT_NE(ecm.out.find("main memory as the ECM takes it, 360 GB/s"), std::string::npos) << ecm.out;
-  EXPECT_NE(ecm.err.find("MEM 180 GB/s (cc-bergamo; the ECM takes its stream mixes)"), std::string::npos) << ecm.err;
+  EXPECT_NE(ecm.err.find("measured figures in place of the datasheet's: MEM by its measured stream mixes;"), std::string::npos)
+      << ecm.err;
+  const outcome roofline = hml_run({"roofline", "--machine", halved.string(), "--precision", "fp64", "--ops",
+                                    std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"});
+  ASSERT_EQ(roofline.status, 0) << roofline.err;
+  EXPECT_NE(roofline.err.find("MEM 180 GB/s (cc-bergamo);"), std::string::npos) << roofline.err;  // the roofline's figure
   // In-core times given are said for a built-in kernel as for one in C.
   const outcome given_core = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "3", "--t-nol", "2"});
   ASSERT_EQ(given_core.status, 0) << given_core.err;
@@ -2573,4 +2584,26 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
                      "before.yaml and " + halved.string() + " both have the id 'genoa_epyc_9654', which names a machine on the "
                      "chart; give each its own id");
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
+  // One file twice, or a file and the catalog id it was written from, is one machine given twice.
+  for (const std::string& again : {before.string(), std::string{"genoa_epyc_9654"}}) {
+    expect_input_error(hml_run({"chart", "--machine", before.string(), "--machine", again, "--precision", "fp64", "--ops",
+                                std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
+                       "--machine: 'genoa_epyc_9654' is given twice; give each machine once");
+  }
+  // DeepSeek's heads keep their width when --hidden changes too; a multi-head preset's key-value heads follow --heads.
+  const outcome hidden = hml_run({"llm", "--model", "deepseek-v2", "--hidden", "4096", "--machine", "h200", "--format", "json"});
+  const outcome hidden_width = hml_run({"llm", "--model", "deepseek-v2", "--hidden", "4096", "--head-dim", "128", "--machine", "h200",
+                                        "--format", "json"});
+  ASSERT_EQ(hidden.status, 0) << hidden.err;
+  EXPECT_EQ(hidden.out, hidden_width.out);
+  const outcome mha = hml_run({"llm", "--model", "llama-2-7b", "--heads", "16", "--machine", "h100_sxm", "--format", "json"});
+  const outcome mha_given = hml_run({"llm", "--model", "llama-2-7b", "--heads", "16", "--kv-heads", "16", "--machine", "h100_sxm",
+                                     "--format", "json"});
+  ASSERT_EQ(mha.status, 0) << mha.err;
+  EXPECT_EQ(mha.out, mha_given.out);
+  // A machine with no peak at all is its option's fault in an offload, not --precision's.
+  const fs::path peakless = dir.file("peakless.yaml", "format: hml-machine/1\nid: p\nname: P\nmemory:\n  - {name: DRAM, bandwidth: 100 GB/s}\n");
+  expect_input_error(hml_run({"offload", "--host", "genoa_epyc_9654", "--device", peakless.string(), "--link", "pcie5x16", "--in",
+                              "1GB", "--out", "1GB", "--flops", "1TFLOP", "--precision", "fp64"}),
+                     "--device: " + peakless.string() + ": P states no compute peak; give it one (compute:), or another --device");
 }

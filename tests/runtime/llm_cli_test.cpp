@@ -372,7 +372,7 @@ TEST(LlmCli, AllReduceByAlgorithm) {
                      "--all-reduce: how the tensor-parallel devices all-reduce; give --tp 2 or more with it");
   expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--all-reduce", "bus"}),
                      "--all-reduce: \"bus\" is not an algorithm; give ring, nvls or one-shot");
-  expect_input_error(with({"--all-reduce", ""}), "--all-reduce: an empty value; give ALGORITHM (how the --tp devices all-reduce");
+  expect_input_error(with({"--all-reduce", ""}), "--all-reduce: an empty value (an unset variable?); give ALGORITHM (see `hml llm --help`)");
   // One-shot: the library's link time over the link's measured rate, three latencies an all-reduce.
   const outcome one_shot = with({"--all-reduce", "one-shot", "--format", "json"});
   ASSERT_EQ(one_shot.status, 0) << one_shot.err;
@@ -549,7 +549,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "1 <= active experts <= experts");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
                         "--efficiency-memory: the memory efficiency must be within (0, 1]");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "48", "--head-dim", "128"},
+  expect_one_line_error({"--model", "llama-3-8b", "--device", "h100_sxm", "--heads", "12", "--head-dim", "128"},
                         "the attention heads must be a multiple of the key-value heads");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
                         "--hidden, --heads: 4096 is not a multiple of 33 heads");
