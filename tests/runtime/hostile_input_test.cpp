@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <csignal>
 #include <filesystem>
+#include <initializer_list>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -40,6 +41,15 @@ void expect_edited_machine_refused(const scratch_directory& dir, const std::stri
 void expect_edited_file_refused(const scratch_directory& dir, const std::string& text, std::string_view from,
                                 std::string_view to, std::string_view needle) {
   expect_input_error(hml_run({"devices", dir.file("edited.yaml", replaced(text, from, to)).string()}), needle);
+}
+
+// `args`, and `args` with `spelt_out` added, run and print the same: what they leave to a default is that.
+void expect_same_output(const std::vector<std::string>& args, std::initializer_list<std::string> spelt_out) {
+  std::vector<std::string> full = args;
+  full.insert(full.end(), spelt_out);
+  const outcome left = hml_run(args), given = hml_run(full);
+  ASSERT_EQ(left.status, 0) << left.err;
+  EXPECT_EQ(left.out, given.out);
 }
 
 // A catalog entry as a machine file: the good file an edit starts from.
@@ -2524,17 +2534,10 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   const std::vector<std::string> kimi{"llm", "--model", "deepseek-v3", "--heads", "64", "--kv-heads", "64", "--experts", "384",
                                       "--dense-layers", "1", "--vocab", "163840", "--machine", "h200", "--weights", "fp8",
                                       "--activations", "fp8", "--prompt", "100", "--generate", "5", "--format", "json"};
-  std::vector<std::string> explicit_width = kimi;
-  explicit_width.insert(explicit_width.end(), {"--head-dim", "128"});
-  const outcome preset = hml_run(kimi), given = hml_run(explicit_width);
-  ASSERT_EQ(preset.status, 0) << preset.err;
-  EXPECT_EQ(preset.out, given.out);
+  expect_same_output(kimi, {"--head-dim", "128"});
   // Llama's heads are hidden / heads wide: changing how many changes how wide, as before.
-  const outcome narrow = hml_run({"llm", "--model", "llama-2-7b", "--heads", "64", "--machine", "h100_sxm", "--format", "json"});
-  const outcome wide = hml_run({"llm", "--model", "llama-2-7b", "--heads", "64", "--head-dim", "64", "--machine", "h100_sxm",
-                                "--format", "json"});
-  ASSERT_EQ(narrow.status, 0) << narrow.err;
-  EXPECT_EQ(narrow.out, wide.out);
+  expect_same_output({"llm", "--model", "llama-2-7b", "--heads", "64", "--machine", "h100_sxm", "--format", "json"},
+                     {"--head-dim", "64"});
   // A draft proposing 4 tokens needs 5 to generate: "give --generate 2 or more" was refused in turn.
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--draft", "llama-2-7b", "--acceptance",
                               "0.8", "--generate", "1"}),
@@ -2591,16 +2594,10 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
                        "--machine: 'genoa_epyc_9654' is given twice; give each machine once");
   }
   // DeepSeek's heads keep their width when --hidden changes too; a multi-head preset's key-value heads follow --heads.
-  const outcome hidden = hml_run({"llm", "--model", "deepseek-v2", "--hidden", "4096", "--machine", "h200", "--format", "json"});
-  const outcome hidden_width = hml_run({"llm", "--model", "deepseek-v2", "--hidden", "4096", "--head-dim", "128", "--machine", "h200",
-                                        "--format", "json"});
-  ASSERT_EQ(hidden.status, 0) << hidden.err;
-  EXPECT_EQ(hidden.out, hidden_width.out);
-  const outcome mha = hml_run({"llm", "--model", "llama-2-7b", "--heads", "16", "--machine", "h100_sxm", "--format", "json"});
-  const outcome mha_given = hml_run({"llm", "--model", "llama-2-7b", "--heads", "16", "--kv-heads", "16", "--machine", "h100_sxm",
-                                     "--format", "json"});
-  ASSERT_EQ(mha.status, 0) << mha.err;
-  EXPECT_EQ(mha.out, mha_given.out);
+  expect_same_output({"llm", "--model", "deepseek-v2", "--hidden", "4096", "--machine", "h200", "--format", "json"},
+                     {"--head-dim", "128"});
+  expect_same_output({"llm", "--model", "llama-2-7b", "--heads", "16", "--machine", "h100_sxm", "--format", "json"},
+                     {"--kv-heads", "16"});
   // A machine with no peak at all is its option's fault in an offload, not --precision's.
   const fs::path peakless = dir.file("peakless.yaml", "format: hml-machine/1\nid: p\nname: P\nmemory:\n  - {name: DRAM, bandwidth: 100 GB/s}\n");
   expect_input_error(hml_run({"offload", "--host", "genoa_epyc_9654", "--device", peakless.string(), "--link", "pcie5x16", "--in",
