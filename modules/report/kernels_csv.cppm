@@ -31,6 +31,7 @@ module;
 #include <vector>
 export module hml.report:kernels_csv;
 import hml.analysis;
+import hml.spelling;
 import :csv;  // detail::find_first_of_bytes
 
 export namespace hml {
@@ -295,6 +296,7 @@ inline columns read_header(const record& header) {
   columns at{missing, missing, missing};
   std::string found;  // the header's columns as written, for the message
   std::string unknown;
+  std::vector<std::string_view> unknowns;  // each a slip of a missing column, perhaps ("flps")
   for (std::size_t c = 0; c < header.fields.size(); ++c) {
     const std::string_view column = trimmed(header.fields[c]);
     found += (found.empty() ? "\"" : ", \"") + std::string{column} + "\"";
@@ -302,6 +304,7 @@ inline columns read_header(const record& header) {
                         : column == "memory_bytes" ? &at.bytes : nullptr;
     if (slot == nullptr) {
       if (unknown.empty()) unknown = std::string{column};
+      unknowns.push_back(column);
       continue;
     }
     if (*slot != missing) {
@@ -319,8 +322,13 @@ inline columns read_header(const record& header) {
     for (std::size_t i = 0; i < absent.size(); ++i) {
       names += (i == 0 ? "" : i + 1 == absent.size() ? " and " : ", ") + std::string{absent[i]};
     }
+    std::string slips;  // "; \"flps\" is a slip of flops?"
+    for (const std::string_view column : unknowns) {
+      if (const std::vector<std::string_view> meant = closest_spellings(column, absent, 1); !meant.empty())
+        slips += "; did you mean " + std::string{meant.front()} + " for \"" + message_text(column) + "\"?";
+    }
     throw kernels_csv_error{header.line, "the header has no " + names + (absent.size() > 1 ? " columns" : " column") +
-                                             " (it has " + found + "); " + expected};
+                                             " (it has " + found + ")" + (slips.empty() ? "; " + expected : slips)};
   }
   if (!unknown.empty()) {
     throw kernels_csv_error{header.line, "the header has a column \"" + unknown + "\" that is not one of " +

@@ -105,6 +105,8 @@ TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
                      ":1: the header has no memory_bytes column (it has \"name\", \"flops\", \"bytes\")");
   expect_input_error(run_on("flops,memory_bytes\n1,2\n"), "the header has no name column");
   expect_input_error(run_on("name\na\n"), "the header has no flops and memory_bytes columns");
+  expect_input_error(run_on("name,flps,memory_bytes\na,1,2\n"),
+                     ":1: the header has no flops column (it has \"name\", \"flps\", \"memory_bytes\"); did you mean flops for \"flps\"?");
   expect_input_error(run_on("name,flops,flops,memory_bytes\na,1,1,2\n"), "the header names the column flops twice");
   expect_input_error(run_on("name,flops,memory_bytes,extra\na,1,2,3\n"),
                      "the header has a column \"extra\" that is not one of name,flops,memory_bytes");
