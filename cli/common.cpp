@@ -99,7 +99,7 @@ CLI::Validator finite_number() {
                  (number_then_more ? ", without a unit or a space" : "") + ", not '" + text + "'";
         }
         const double magnitude = std::abs(x);
-        if (magnitude == 0) {
+        if (magnitude == 0 && errno != ERANGE) {  // 1e-400 is no zero: strtod's underflow
           text = "0";  // a negative zero is zero (it printed as "-0")
           return {};
         }

@@ -318,7 +318,14 @@ public:
   // `cores: ~`) is refused: it is a value left out, and was once read as a field left out.
   YAML::Node field(const YAML::Node& map, const std::string& parent, std::string_view name) const {
     const YAML::Node node = map[std::string{name}];
-    if (node.IsDefined() && node.IsNull()) fail(node, path(parent, name), "no value; write one, or leave the field out");
+    if (node.IsDefined() && node.IsNull()) {
+      // `cores:` alone has no value to mark: yaml-cpp marks the next token, a line late; the key is in its place.
+      for (const auto& entry : map) {
+        if (entry.first.IsScalar() && entry.first.Scalar() == name)
+          fail(entry.first, path(parent, name), "no value; write one, or leave the field out");
+      }
+      fail(node, path(parent, name), "no value; write one, or leave the field out");
+    }
     return node;
   }
 

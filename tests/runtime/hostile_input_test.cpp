@@ -2517,6 +2517,20 @@ TEST(HostileInput, ASixtyFourthTrialsEmptyCopiesAndItemsAreNone) {
                      "--shares: 1 share for 2 tiers");  // the sixty-fifth trial: it said "1 shares"
 }
 
+// The sixty-ninth trial (one form for every error, 3,400 bad inputs): 1e-400 for a plain number was read as
+// 0 without a word (strtod's underflow), and a field with no value was placed on the line after it.
+TEST(HostileInput, ASixtyNinthTrialsUnderflowIsNoZeroAndAnEmptyFieldIsOnItsLine) {
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--draft", "llama-2-7b", "--acceptance",
+                              "1e-400"}),
+                     "--acceptance: must be zero or of magnitude 1e-30 to 1e30 (as every figure hml takes), not '1e-400'");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "1e-400", "--t-nol", "1"}),
+                     "--t-ol: must be zero or of magnitude 1e-30 to 1e30");
+  ASSERT_EQ(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "0e-400", "--t-nol", "1"}).status, 0);
+  const scratch_directory dir;
+  const fs::path blank = dir.file("blank.yaml", "format: hml-machine/1\nid: x\nname: X\ncores:\nclock: 2 GHz\n");
+  expect_input_error(hml_run({"devices", blank.string()}), "blank.yaml:4: cores: no value; write one, or leave the field out");
+}
+
 // The sixty-sixth trial (hml llm's serving features by their relations) and the sixty-seventh (one machine
 // through every command, on an Intel host): an empty value read as the option left out, a preset's head size
 // recomputed, a hint refused in turn; the ECM taking a shared L3 for a core's L1, a missing core count for
