@@ -4,6 +4,7 @@ module;
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <deque>
 #include <initializer_list>
 #include <memory>
@@ -310,7 +311,18 @@ loaded_device read_device_json(std::string_view text, std::string_view file) {
   json root;
   try {
     root = json::parse(text.begin(), text.end());
-  } catch (const json::exception&) {  // parse_error, and out_of_range for a number too large for a double
+  } catch (const json::out_of_range&) {
+    // A number past a double's range, which nlohmann places nowhere: found in the tree yaml-cpp reads.
+    const YAML::Node tree = lines.load(text);
+    lines.visit_nodes(tree, "", [&](const YAML::Node& node, const std::string& field) {
+      if (!node.IsScalar() || node.Tag() != "?") return;  // a plain scalar: JSON's numbers are
+      const std::string& number = node.Scalar();
+      char* end = nullptr;
+      if (!number.empty() && !std::isfinite(std::strtod(number.c_str(), &end)) && end == number.c_str() + number.size())
+        lines.fail(node, field.empty() ? "the top level" : field, "\"" + message_text(number) + "\" is past a double's range");
+    });
+    throw device_file_error(std::string{file} + ": not JSON: a number past a double's range");
+  } catch (const json::exception&) {  // parse_error
     if (const std::optional<detail::syntax_problem> bytes = detail::encoding_problem(text)) {
       throw device_file_error(std::string{file} + ":" + std::to_string(bytes->line) + ": " + bytes->what);
     }

@@ -154,7 +154,9 @@ TEST(DeviceFile, ErrorsNameTheField) {
   EXPECT_TRUE(error_of("").starts_with("device.json:1: not JSON: ")) << error_of("");
   EXPECT_EQ(error_of("42"), "device.json:1: the top level: expected an object, not number");
   // A number too large for a double is nlohmann's out_of_range, not a parse_error (found by fuzz.device_file).
-  EXPECT_EQ(error_of("1E99999"), "device.json: not JSON: number overflow parsing '1E99999'");
+  EXPECT_EQ(error_of("1E99999"), "device.json:1: the top level: \"1E99999\" is past a double's range");
+  // ... placed at its line and field as every reader places a figure (the sixty-ninth trial: no line, no field).
+  EXPECT_EQ(error_of(file("\"cores\": 1e400, ")), "device.json:1: cores: \"1e400\" is past a double's range");
   EXPECT_EQ(error_of(file("\"colour\": \"red\", ")),
             "device.json:1: colour: unknown field; expected one of id, name, cores, clock, note, sources, memory, compute");
   EXPECT_EQ(error_of(file("", R"("memory": [])")), "device.json:1: memory: needs at least one entry");
