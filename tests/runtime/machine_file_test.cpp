@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <clocale>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+
+#include <unistd.h>
 
 import hml;
 
@@ -272,8 +275,18 @@ TEST(MachineFile, PlainNumbersReadTheSameInEveryLocaleAndInDecimalOnly) {
   // A range's message quotes the value as read: 1.0000001 said "not 1".
   EXPECT_EQ(error_of(head + "layer_condition_share: 1.0000001\n" + memory),
             "m.yaml:4: layer_condition_share: must be within [0.001, 1], not 1.0000001");
-  // A program that honours its user's locale (a comma for the decimal point) reads what it wrote.
-  if (std::setlocale(LC_ALL, "de_DE.utf8") == nullptr) GTEST_SKIP() << "no de_DE.utf8 locale on this host";
+  // A program that honours its user's locale (a comma for the decimal point) reads what it wrote. A host
+  // without the locale built (a fresh CI machine) gets it from glibc's sources, in a folder of this test's.
+  const std::filesystem::path built = std::filesystem::temp_directory_path() / ("hml-locale-" + std::to_string(::getpid()));
+  if (std::setlocale(LC_ALL, "de_DE.utf8") == nullptr) {
+    std::filesystem::create_directories(built);
+    const std::string localedef = "localedef -c -i de_DE -f UTF-8 '" + (built / "de_DE.utf8").string() + "' >/dev/null 2>&1";
+    if (std::system(localedef.c_str()) == 0) ::setenv("LOCPATH", built.c_str(), 1);
+  }
+  const bool comma = std::setlocale(LC_ALL, "de_DE.utf8") != nullptr;
+  std::filesystem::remove_all(built);  // loaded: its files are mapped, no longer read
+  if (!comma) GTEST_SKIP() << "no de_DE.utf8 locale on this host, and localedef could not build one";
+  ASSERT_STREQ(std::localeconv()->decimal_point, ",");
   for (const hml::machine_description* m : hml::cpus::all) {
     const hml::machine_file file = hml::read_machine_file(hml::write_machine_file(*m, file_syntax::yaml), "written.yaml");
     EXPECT_TRUE(file.machine() == *m) << m->id;
@@ -281,6 +294,7 @@ TEST(MachineFile, PlainNumbersReadTheSameInEveryLocaleAndInDecimalOnly) {
   EXPECT_EQ(error_of(head + "layer_condition_share: 0,5\n" + memory),
             "m.yaml:4: layer_condition_share: expected a number, not \"0,5\"");
   std::setlocale(LC_ALL, "C");
+  ::unsetenv("LOCPATH");
 }
 
 TEST(MachineFile, PerCycleRatesKeepTheMagnitudesOfEveryFigure) {
