@@ -1,5 +1,5 @@
 // The GPU's figures, measured, against the catalog and the models: reads the CSV files gpu_measure,
-// layer_step.py, attention.py, model_step.py, eager_step.py and weight_only.py wrote on a machine with the GPU
+// layer_step.py, attention.py, model_step.py, eager_step.py, first_token.py and weight_only.py wrote on a machine with the GPU
 // (benchmarks/gpu/measured/<machine>/), and writes the `gpu`
 // section of docs/explanation/benchmarks/gpu.md (its verdict lines go into benchmarks/README.md). It needs no
 // GPU: the measurements are data, so the tables follow the models wherever they change, and `--check PAGE
@@ -9,8 +9,8 @@
 // Four tables here: the measured hierarchical roofline beside the catalog's figures; copy and triad from the
 // L1 to HBM beside hml::run at the ceiling of the level the working set fits in; cuBLASLt GEMMs at LLM shapes
 // beside the operator model of `hml llm`; one Llama layer's decode step beside the same model. Then
-// attention_report.cpp's: attention kernels, kernel launches and a whole model; eager_report.cpp's and
-// weight_only_report.cpp's.
+// attention_report.cpp's: attention kernels, kernel launches and a whole model; eager_report.cpp's,
+// first_token_report.cpp's and weight_only_report.cpp's.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -29,6 +29,7 @@
 #include "../prediction_error.hpp"
 #include "attention_report.hpp"
 #include "eager_report.hpp"
+#include "first_token_report.hpp"
 #include "weight_only_report.hpp"
 #include "report_support.hpp"
 
@@ -308,7 +309,7 @@ std::string report(const measurements& m, const std::string& folder, const std::
   out += "**Mean absolute error of the layer's decode step: expected " + expected_errors.text() + ", bound " +
          bound_errors.text() + ".**\n\n";
   out += attention_and_model_report(folder, d, on);
-  for (const std::string& part : {eager_report(folder, on), weight_only_report(folder, on)}) {
+  for (const std::string& part : {eager_report(folder, on), first_token_report(folder, on), weight_only_report(folder, on)}) {
     if (!part.empty()) out += "\n" + part;
   }
   return out;
