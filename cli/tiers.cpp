@@ -92,15 +92,18 @@ void run(const tiers_options& o) {
     throw input_error("--system, --machine, --tier: missing; give --system or --machine with two tiers (xeon_max, "
                       "xeon_max_9480) or --tier twice or more");
   }
+  // A message about a machine's or system's tiers names it, as a reader's message names its file.
+  const std::string tiers_source =
+      tiers_from == "--tier" ? tiers_from : tiers_from + ": " + hml::message_text(tiers_from == "--system" ? o.system : o.machine);
   if (memory.tiers.size() < 2) {
-    throw input_error(tiers_from + ": one tier; a tiered memory has two or more: " +
+    throw input_error(tiers_source + ": one tier; a tiered memory has two or more: " +
                       (tiers_from == "--tier" ? std::string{"give --tier NAME:CAPACITY:BANDWIDTH[:WRITE] twice or more"}
                                               : tiers_from == "--system"
                                                   ? "give --system xeon_max (two tiers), or --tier twice or more in its place"
                                                   : "its caches are no tiers (a level is one where the file says addressable: true); give "
                                                     "--machine xeon_max_9480 (two tiers), or --tier twice or more in its place"));
   }
-  check_option(tiers_from, [&] { hml::validate(memory); });
+  check_option(tiers_source, [&] { hml::validate(memory); });
   if (title.empty()) title = "the given tiers";
   const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};

@@ -202,7 +202,7 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
                      "--system, --link: missing");
   expect_input_error(hml_run({"tiers", "--footprint", "1GiB"}), "--system, --machine, --tier: missing; give --system");
   expect_input_error(hml_run({"tiers", "--machine", "h100_pcie", "--footprint", "1GiB"}),
-                     "--machine: one tier; a tiered memory has two or more");
+                     "--machine: h100_pcie: one tier; a tiered memory has two or more");
   expect_input_error(hml_run({"tiers", "--tier", "hbm:16GiB:800GB/s", "--footprint", "1GiB"}), "--tier: one tier");
   // A flag is given once, without a value (CLI11 read --round=yes as on and --round=banana as "as ;").
   expect_input_error(with({"--round=banana"}), "--round: a flag takes no value; give --round alone");
@@ -552,7 +552,8 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
   EXPECT_EQ(whole_experts.status, 0) << whole_experts.err;
   // Advice that can be followed: a machine of one tier is replaced, not joined by --tier.
   expect_input_error(hml_run({"tiers", "--machine", "genoa_epyc_9654", "--footprint", "1GiB"}),
-                     "--machine: one tier; a tiered memory has two or more: its caches are no tiers (a level is one where the "
+                     "--machine: genoa_epyc_9654: one tier; a tiered memory has two or more: its caches are no tiers (a level is "
+                     "one where the "
                      "file says addressable: true); give --machine xeon_max_9480 (two tiers), or --tier twice or more in its place");
   // A number or a boolean in quotes is text, in JSON as in YAML.
   const outcome json = hml_run({"devices", "genoa_epyc_9654", "--format", "json"});
@@ -1179,7 +1180,7 @@ TEST(HostileInput, ATenthTrialsFindingsAreRefusedOrSaid) {
                               "--write-share", "0.5"}),
                      "--tier, --write-share: the first tier serves 181.8 GB/s at this write share, below the second's 240 GB/s");
   expect_input_error(hml_run({"tiers", "--system", "gh200", "--footprint", "200GiB"}),
-                     "--system: one tier; a tiered memory has two or more: give --system xeon_max (two tiers)");
+                     "--system: gh200: one tier; a tiered memory has two or more: give --system xeon_max (two tiers)");
 }
 
 // An eleventh held-out trial (about 380 inputs): what it found.
@@ -1293,7 +1294,8 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
                      "--hot-bytes, --footprint: a hot share of 1e-30 of 50 GB is less than a byte; give a larger share");
   // A GPU's L2 is a cache, no tier (its "cache" policy came out slower than HBM alone); a file says which levels
   // software places data in, and is refused where that cannot be.
-  expect_input_error(hml_run({"tiers", "--machine", "v100", "--footprint", "1GiB"}), "--machine: one tier; a tiered memory has two or more");
+  expect_input_error(hml_run({"tiers", "--machine", "v100", "--footprint", "1GiB"}),
+                     "--machine: v100: one tier; a tiered memory has two or more");
   const std::string h100 = catalog_file("h100_sxm");
   const std::string l2_source = "source: hml-gpu-h100-sxm}\n  - name: HBM3";
   const outcome l2_tier = hml_run({"tiers", "--machine",
