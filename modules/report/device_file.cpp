@@ -54,12 +54,22 @@ struct field_problem {
 
 [[noreturn]] void fail(const std::string& field, const std::string& problem) { throw field_problem{field, problem}; }
 
-std::string type_name(const json& j) { return j.type_name(); }
+// A value as the machine file's reader shows it in a message: text in double quotes, a number, a boolean or
+// null as written, a list or an object by its kind.
+std::string shown(const json& j) {
+  if (j.is_string()) return "the text \"" + hml::message_text(j.get_ref<const std::string&>()) + "\"";
+  if (j.is_array()) return "a list";
+  if (j.is_object()) return "an object";
+  return hml::message_text(j.dump());
+}
+
+// A name from a fixed set as a message shows it, in double quotes as the machine file's reader does.
+std::string quoted(std::string_view name) { return "\"" + hml::message_text(name) + "\""; }
 
 // Only these fields, so that a misspelt one is an error rather than a figure silently left out.
 void expect_fields(const json& object, const std::string& field, std::initializer_list<std::string_view> known) {
   if (!object.is_object()) {
-    fail(field.empty() ? "the top level" : field, std::string{"expected an object, not "} + type_name(object));
+    fail(field.empty() ? "the top level" : field, "expected an object, not " + shown(object));
   }
   for (const auto& [name, value] : object.items()) {
     if (std::ranges::find(known, name) == known.end()) {
@@ -84,7 +94,7 @@ public:
       return {};
     }
     const json& value = object.at(std::string{name});
-    if (!value.is_string()) fail(field, "expected a string, not " + type_name(value));
+    if (!value.is_string()) fail(field, "expected a string, not " + shown(value));
     const auto& s = value.get_ref<const std::string&>();
     if (required && s.empty()) fail(field, "must not be empty");
     if (!is_printable_utf8(s)) fail(field, "a control character or a byte that is not UTF-8");
@@ -96,7 +106,12 @@ public:
     const std::string field = path(parent, name);
     if (!object.contains(name)) return fallback;
     const json& value = object.at(std::string{name});
-    if (!value.is_number_integer()) fail(field, "expected a whole number, not " + type_name(value));
+    if (!value.is_number_integer()) {
+      // A whole number in quotes is text, as the machine file's reader says.
+      const bool digits = value.is_string() && !value.get_ref<const std::string&>().empty() &&
+                          std::ranges::all_of(value.get_ref<const std::string&>(), [](char c) { return c >= '0' && c <= '9'; });
+      fail(field, "expected a whole number, not " + shown(value) + (digits ? "; write it without quotes" : ""));
+    }
     const auto n = value.get<std::int64_t>();
     if (n < least || n > most) {
       fail(field, "must be within [" + std::to_string(least) + ", " + std::to_string(most) + "], not " +
@@ -122,7 +137,7 @@ public:
     }
     if (!number->is_string()) {
       fail(value.is_object() ? field + ".value" : field,
-           "expected a quantity with its unit as a string (\"2 TB/s\"), not " + type_name(*number));
+           "expected a quantity with its unit as a string (\"2 TB/s\"), not " + shown(*number));
     }
     try {
       f.value = parse<Q>(number->get_ref<const std::string&>(), {.sizes_in_bytes = true, .rates_in_bytes = memory});
@@ -148,7 +163,7 @@ public:
   void read_sources(const json& root) {
     if (!root.contains("sources")) return;
     const json& list = root.at("sources");
-    if (!list.is_array()) fail("sources", "expected an array, not " + type_name(list));
+    if (!list.is_array()) fail("sources", "expected a list, not " + shown(list));
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string field = "sources[" + std::to_string(i) + "]";
       expect_fields(list[i], field, {"key", "title", "where"});
@@ -176,7 +191,7 @@ public:
     if (scope == "per_core") {
       l.scope = sharing::per_core;
     } else if (!scope.empty() && scope != "shared") {
-      fail(field + ".scope", "expected shared or per_core, not '" + std::string{scope} + "'");
+      fail(field + ".scope", "expected shared or per_core, not " + quoted(scope));
     }
     if (j.contains("interface")) {
       const std::string at = field + ".interface";
@@ -213,13 +228,13 @@ public:
     if (!known) {
       std::string ids;
       for (precision p : all_precisions) ids += (ids.empty() ? "" : ", ") + std::string{id_of(p)};
-      fail(field + ".precision", "unknown precision '" + std::string{name} + "'; expected one of " + ids);
+      fail(field + ".precision", "expected one of " + ids + ", not " + quoted(name));
     }
     const std::string_view unit = text(j, field, "unit", true);
     if (unit == "tensor") {
       c.unit = compute_unit::tensor;
     } else if (unit != "vector") {
-      fail(field + ".unit", "expected vector or tensor, not '" + std::string{unit} + "'");
+      fail(field + ".unit", "expected vector or tensor, not " + quoted(unit));
     }
     c.dense = quantity_figure<compute_rate>(j, field, "dense");
     c.sparse = quantity_figure<compute_rate>(j, field, "sparse");
@@ -277,7 +292,7 @@ private:
       if (name == to_string(p)) return p;
     }
     if (name.empty()) return provenance::stated;
-    fail(field + ".kind", "expected stated, derived, measured or unconfirmed, not '" + std::string{name} + "'");
+    fail(field + ".kind", "expected stated, derived, measured or unconfirmed, not " + quoted(name));
   }
 
   std::string_view source_key(const json& object, const std::string& field) {
@@ -293,7 +308,7 @@ private:
     const std::string field{name};
     if (!root.contains(name)) fail(field, "missing");
     const json& list = root.at(field);
-    if (!list.is_array()) fail(field, "expected an array, not " + type_name(list));
+    if (!list.is_array()) fail(field, "expected a list, not " + shown(list));
     if (list.empty()) fail(field, "needs at least one entry");
     if (list.size() > most) fail(field, "has " + std::to_string(list.size()) + " entries; at most " + std::to_string(most));
     return list;

@@ -489,7 +489,7 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
     return text;
   };
   expect_input_error(with("{\"id\": "), at(1) + "not JSON: ");
-  expect_input_error(with("[]"), at(1) + "the top level: expected an object, not array");
+  expect_input_error(with("[]"), at(1) + "the top level: expected an object, not a list");
   expect_input_error(with(replaced("\"2039 GB/s\"", "\"2039 GB\"")),
                      at(6) + "memory[1].bandwidth: cannot read \"2039 GB\" as a data rate");
   expect_input_error(with(replaced("\"capacity\": \"80 GB\"", "\"capacity\": \"-80 GB\"")), at(6) + "memory[1].capacity: ");
@@ -500,11 +500,11 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
   expect_input_error(with(replaced("\"source\": \"spec\"}}", "\"source\": \"specs\"}}")),
                      at(10) + "compute[0].dense.source: 'specs' is not in the file's sources");
   expect_input_error(with(replaced("\"kind\": \"stated\"", "\"kind\": \"vendor\"")),
-                     at(6) + "memory[1].bandwidth.kind: expected stated, derived, measured or unconfirmed, not 'vendor'");
+                     at(6) + "memory[1].bandwidth.kind: expected stated, derived, measured or unconfirmed, not \"vendor\"");
   expect_input_error(with(replaced("\"precision\": \"fp16\"", "\"precision\": \"fp17\"")),
-                     at(11) + "compute[1].precision: unknown precision 'fp17'");
+                     at(11) + "compute[1].precision: expected one of fp64, fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, not \"fp17\"");
   expect_input_error(with(replaced("\"unit\": \"tensor\"", "\"unit\": \"matrix\"")),
-                     at(11) + "compute[1].unit: expected vector or tensor, not 'matrix'");
+                     at(11) + "compute[1].unit: expected vector or tensor, not \"matrix\"");
   expect_input_error(with(replaced("\"precision\": \"fp16\", \"unit\": \"tensor\"", "\"precision\": \"fp32\", \"unit\": \"vector\"")),
                      at(11) + "compute[1]: FP32 is given twice");
   expect_input_error(with(replaced("\"id\": \"my_gpu\"", "\"id\": \"My GPU\"")), at(2) + "id: use lower-case letters");

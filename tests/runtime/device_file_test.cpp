@@ -152,17 +152,22 @@ TEST(DeviceFile, ErrorsNameTheField) {
   };
   EXPECT_EQ(error_of(file("")), "accepted");
   EXPECT_TRUE(error_of("").starts_with("device.json:1: not JSON: ")) << error_of("");
-  EXPECT_EQ(error_of("42"), "device.json:1: the top level: expected an object, not number");
+  EXPECT_EQ(error_of("42"), "device.json:1: the top level: expected an object, not 42");
   // A number too large for a double is nlohmann's out_of_range, not a parse_error (found by fuzz.device_file).
   EXPECT_EQ(error_of("1E99999"), "device.json:1: the top level: \"1E99999\" is past a double's range");
   // ... placed at its line and field as every reader places a figure (the sixty-ninth trial: no line, no field).
   EXPECT_EQ(error_of(file("\"cores\": 1e400, ")), "device.json:1: cores: \"1e400\" is past a double's range");
   EXPECT_EQ(error_of(file("\"colour\": \"red\", ")),
             "device.json:1: colour: unknown field; expected one of id, name, cores, clock, note, sources, memory, compute");
+  // A value of the wrong type is shown as the machine file's reader shows it: text quoted, and a whole number
+  // in quotes told to drop them.
+  EXPECT_EQ(error_of(file("\"cores\": \"108\", ")), "device.json:1: cores: expected a whole number, not the text \"108\"; write it without quotes");
+  EXPECT_EQ(error_of(file("\"cores\": true, ")), "device.json:1: cores: expected a whole number, not true");
+  EXPECT_EQ(error_of(file("\"cores\": \"many\", ")), "device.json:1: cores: expected a whole number, not the text \"many\"");
   EXPECT_EQ(error_of(file("", R"("memory": [])")), "device.json:1: memory: needs at least one entry");
-  EXPECT_EQ(error_of(file("", R"("memory": {"name": "DRAM"})")), "device.json:1: memory: expected an array, not object");
+  EXPECT_EQ(error_of(file("", R"("memory": {"name": "DRAM"})")), "device.json:1: memory: expected a list, not an object");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": 100}])")),
-            "device.json:1: memory[0].bandwidth: expected a quantity with its unit as a string (\"2 TB/s\"), not number");
+            "device.json:1: memory[0].bandwidth: expected a quantity with its unit as a string (\"2 TB/s\"), not 100");
   EXPECT_TRUE(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "100 GB"}])"))
                   .starts_with("device.json:1: memory[0].bandwidth: cannot read \"100 GB\" as a data rate"));
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "nan GB/s"}])")).substr(0, 35),
@@ -170,7 +175,7 @@ TEST(DeviceFile, ErrorsNameTheField) {
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "latency": "1 ns"}])")),
             "device.json:1: memory[0]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "scope": "local"}])")),
-            "device.json:1: memory[0].scope: expected shared or per_core, not 'local'");
+            "device.json:1: memory[0].scope: expected shared or per_core, not \"local\"");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "interface": {"channels": 2}}])")),
             "device.json:1: memory[0].interface.bus_bits: missing");
   EXPECT_EQ(error_of(file("", "", R"("compute": [{"precision": "fp32", "unit": "vector"}])")),
