@@ -117,6 +117,7 @@ void add_chart_command(CLI::App& hml) {
       ->required();
   command->add_option("--title", o->title, "the chart's title")->check(name_text());
   add_output_options(*command, o->output, false);
+  o->output.format = "svg";
   command->get_option("--output")->required();
   command->callback([o] { run(*o); });
 }

@@ -402,6 +402,7 @@ void add_devices_command(CLI::App& hml) {
     // An empty name (a script's unset variable) would list the whole catalog as if none were given.
     if (name->count() > 0 && o->name.empty())
       throw input_error("NAME: an empty value (an unset variable?); give a machine, link or system, or none for all");
+    o->output.format = o->format;  // what -o's name is held to
     run(*o);
   });
 }

@@ -1,6 +1,7 @@
 // The command's files: where output goes (output_stream: standard output, or a file written whole or not at
 // all), and input files read once, in bounded memory, each remembered so that no output replaces it.
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <csignal>
@@ -35,7 +36,9 @@ void add_output_options(CLI::App& command, output_options& options, bool with_fo
         ->check(CLI::IsMember({"table", "csv", "json"}))
         ->capture_default_str();
   }
-  command.add_option("-o,--output", options.path, "write to FILE (atomically) instead of standard output (-)")
+  command.add_option("-o,--output", options.path,
+                     "write to FILE (atomically) instead of standard output (-); a FILE named .csv, .json, .yaml or "
+                     ".svg must get that format")
       ->type_name("FILE");
 }
 
@@ -149,7 +152,29 @@ void refuse_output_over_input(std::string_view option, const std::string& path) 
 
 }  // namespace
 
+void check_output_format(const output_options& options) {
+  if (options.path == "-") return;
+  const std::filesystem::path path{options.path};
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  constexpr std::pair<std::string_view, std::string_view> named[]{
+      {".csv", "csv"}, {".json", "json"}, {".yaml", "yaml"}, {".yml", "yaml"}, {".svg", "svg"}};
+  const auto said = std::ranges::find(named, std::string_view{extension}, &std::pair<std::string_view, std::string_view>::first);
+  if (said == std::ranges::end(named) || said->second == options.format) return;
+  const auto shown = [](std::string_view format) {
+    std::string upper{format};
+    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return format == "table" ? std::string{"a text table"} : upper;
+  };
+  const std::string for_it = options.format == "table" ? ".txt" : "." + options.format;
+  const std::string other = said->second == "csv" || said->second == "json" ? ", or give --format " + std::string{said->second} : "";
+  throw input_error("--output: '" + hml::message_text(options.path) + "': the name says " + shown(said->second) +
+                    ", and the output is " + shown(options.format) + "; name it " +
+                    hml::message_text(path.stem().string()) + for_it + other);
+}
+
 output_stream::output_stream(const output_options& options) : path_{options.path} {
+  check_output_format(options);
   refuse_output_over_input("-o", path_);
   if (path_ == "-") {
     struct stat status {};

@@ -118,6 +118,7 @@ void check_save(const probe_command_options& o, bool given) {
 }
 
 void run(const probe_command_options& o, bool save_given) {
+  check_output_format(o.output);  // before the probe runs its minutes
   check_save(o, save_given);
   const hml::probe_options options = probe_options_of(o);
   const hml::host_machine m = hml::probe(options);

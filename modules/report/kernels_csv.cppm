@@ -295,15 +295,15 @@ inline columns read_header(const record& header) {
       "expected the columns " + std::string{kernels_csv_header} + " (in any order, each once)";
   columns at{missing, missing, missing};
   std::string found;  // the header's columns as written, for the message
-  std::string unknown;
   std::vector<std::string_view> unknowns;  // each a slip of a missing column, perhaps ("flps")
+  std::size_t empty_column = missing;      // a column without a name: its cells would be dropped unread
   for (std::size_t c = 0; c < header.fields.size(); ++c) {
     const std::string_view column = trimmed(header.fields[c]);
     found += (found.empty() ? "\"" : ", \"") + std::string{column} + "\"";
     std::size_t* slot = column == "name" ? &at.name : column == "flops" ? &at.flops
                         : column == "memory_bytes" ? &at.bytes : nullptr;
     if (slot == nullptr) {
-      if (unknown.empty()) unknown = std::string{column};
+      if (column.empty() && empty_column == missing) empty_column = c;
       unknowns.push_back(column);
       continue;
     }
@@ -330,9 +330,13 @@ inline columns read_header(const record& header) {
     throw kernels_csv_error{header.line, "the header has no " + names + (absent.size() > 1 ? " columns" : " column") +
                                              " (it has " + found + ")" + (slips.empty() ? "; " + expected : slips)};
   }
-  if (!unknown.empty()) {
-    throw kernels_csv_error{header.line, "the header has a column \"" + unknown + "\" that is not one of " +
-                                             std::string{kernels_csv_header} + "; " + expected};
+  if (empty_column != missing) {
+    throw kernels_csv_error{header.line, "the header's column " + std::to_string(empty_column + 1) +
+                                             " has no name (a comma too many?); " + expected};
+  }
+  if (!unknowns.empty()) {
+    throw kernels_csv_error{header.line, "the header has a column \"" + message_text(unknowns.front()) +
+                                             "\" that is not one of " + std::string{kernels_csv_header} + "; " + expected};
   }
   return at;
 }

@@ -110,6 +110,38 @@ TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
   expect_input_error(run_on("name,flops,flops,memory_bytes\na,1,1,2\n"), "the header names the column flops twice");
   expect_input_error(run_on("name,flops,memory_bytes,extra\na,1,2,3\n"),
                      "the header has a column \"extra\" that is not one of name,flops,memory_bytes");
+  // A column without a name is refused as a named one is, at the header (the seventieth trial: its cells were
+  // dropped unread, and a trailing comma was blamed on line 2).
+  expect_input_error(run_on("name,,flops,memory_bytes\na,x,1,2\n"), ":1: the header's column 2 has no name (a comma too many?)");
+  expect_input_error(run_on("name,flops,memory_bytes,\na,1,2\n"), ":1: the header's column 4 has no name (a comma too many?)");
+}
+
+// A file named for one format gets that format (the seventieth trial: `-o r.svg` took a text table, a file no
+// SVG reader opens; `--format json -o r.csv` and `hml devices --format yaml -o d.json` likewise), and nothing is
+// written; a name of no format's takes any.
+TEST(CliMessages, AnOutputNamedForAnotherFormatIsRefused) {
+  const scratch_directory dir;
+  const std::string ops = std::string{HML_SOURCE_DIR} + "/cli/kernels.csv";
+  const auto roofline_with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), {"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", ops});
+    return hml_run(more);
+  };
+  const std::string svg = (dir.path / "r.svg").string();
+  expect_input_error(roofline_with({"-o", svg}),
+                     "-o: '" + hml::message_text(svg) + "': the name says SVG, and the output is a text table; name it r.txt");
+  expect_input_error(roofline_with({"--format", "json", "--output", (dir.path / "r.CSV").string()}),
+                     "': the name says CSV, and the output is JSON; name it r.json, or give --format csv");
+  expect_input_error(hml_run({"devices", "h100_sxm", "--format", "yaml", "-o", (dir.path / "d.json").string()}),
+                     "': the name says JSON, and the output is YAML; name it d.yaml, or give --format json");
+  expect_input_error(hml_run({"sweep", "--format", "csv", "-o", (dir.path / "s.yml").string()}),
+                     "': the name says YAML, and the output is CSV; name it s.csv");
+  EXPECT_TRUE(fs::is_empty(dir.path));
+  for (const auto& [format, name] : {std::pair{"csv", "r.csv"}, {"json", "r.json"}, {"table", "r.txt"}, {"table", "r.out"}}) {
+    const outcome o = roofline_with({"--format", format, "-o", (dir.path / name).string()});
+    EXPECT_EQ(o.status, 0) << name << ": " << o.err;
+  }
+  const outcome yaml = hml_run({"devices", "h100_sxm", "--format", "yaml", "-o", (dir.path / "d.yml").string()});
+  EXPECT_EQ(yaml.status, 0) << yaml.err;
 }
 
 TEST(CliMessages, AnOutputFileThatCannotBeCreatedSaysWhy) {

@@ -1013,7 +1013,7 @@ TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "-o",
-                              (dir.path / "no-such-dir" / "out.json").string()}),
+                              (dir.path / "no-such-dir" / "out.txt").string()}),
                      "cannot write '");
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "-o",
                               (dir.path / "no-such-dir" / "c.svg").string()}),

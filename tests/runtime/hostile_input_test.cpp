@@ -185,10 +185,10 @@ TEST(HostileInput, AnErrorNamesTheOptionGiven) {
   const std::vector<std::string> roofline{"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
                                           std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"};
   const auto with = [&](const std::vector<std::string>& more) { return hml_run_with(roofline, more); };
-  expect_input_error(with({"-o", "/nonexistent/out.csv"}),
-                     "-o: cannot write '/nonexistent/out.csv': the directory '/nonexistent' does not exist");
-  expect_input_error(with({"--output", "/nonexistent/out.csv"}), "--output: cannot write '/nonexistent/out.csv'");
-  expect_input_error(with({"-o/nonexistent/out.csv"}), "-o: cannot write");
+  expect_input_error(with({"-o", "/nonexistent/out.txt"}),
+                     "-o: cannot write '/nonexistent/out.txt': the directory '/nonexistent' does not exist");
+  expect_input_error(with({"--output", "/nonexistent/out.txt"}), "--output: cannot write '/nonexistent/out.txt'");
+  expect_input_error(with({"-o/nonexistent/out.txt"}), "-o: cannot write");
   expect_input_error(hml_run({"probe", "--largest", "64KiB", "--min-time", "1ms", "--repetitions", "1", "--save",
                               "/nonexistent/host.yaml"}),
                      "--save: cannot write '/nonexistent/host.yaml'");
@@ -1860,7 +1860,7 @@ TEST(HostileInput, AThirtyThirdAndThirtyFifthTrialsFindingsAreFixed) {
   const std::string table = (dir.path / "p.json").string();
   fs::create_symlink("p.json", dir.path / "link.json");
   for (const std::string& save : {(dir.path / "." / "p.json").string(), (dir.path / "link.json").string()})
-    expect_input_error(hml_run_with(probe, {"--save", save, "-o", table}), "--save, -o: both name " + save);
+    expect_input_error(hml_run_with(probe, {"--save", save, "--format", "json", "-o", table}), "--save, -o: both name " + save);
   expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: an empty value (an unset variable?); give FILE (see `hml probe --help`)");
   expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: needs a value (FILE); '-o' is an option (a file of that name: ./-o)");
   expect_input_error(hml_run_with(probe, {"--save=-o"}), "--save: '-o' looks like an option, not a file (a file of that name: ./-o)");
@@ -1945,7 +1945,8 @@ TEST(HostileInput, AFortyFirstTrialsMessagesNameWhatWasTyped) {
                      "hml: error: --device, --machine (one option): given 2 times; give it once");
   expect_input_error(hml_run({"sweep", "-o", "a", "--output", "b"}), "-o, --output (one option): given 2 times");
   const std::string copy = dir.file("k.csv", read_file(ops)).string();
-  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", copy, "--output", copy}),
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", copy, "--format", "csv",
+                              "--output", copy}),
                      "hml: error: --output, --ops: both name ");
   // An option before the command is no option of hml's (it was "no command given", or "after --").
   expect_input_error(hml_run({"--bogus"}), "--bogus: not an option of `hml`; options follow the command");
