@@ -315,6 +315,13 @@ private:
     // FlashAttention's rate is 16-bit tensor work: it cannot beat that peak, measured or stated, whichever a
     // model takes (above the measured one, the expected time would come out below the ideal bound).
     if (m.attention_rate.published()) {
+      // Without a 16-bit tensor peak nothing bounds it, and no model takes it (the expected time takes it for
+      // 16-bit attention on tensor units): a figure left unchecked and unused.
+      if (find_ceiling(m, {precision::bf16, compute_unit::tensor}) == nullptr &&
+          find_ceiling(m, {precision::fp16, compute_unit::tensor}) == nullptr)
+        r_.fail(node["attention_rate"], fields::path(field, "attention_rate"),
+                "the machine has no BF16 or FP16 tensor peak, whose work attention is; give that peak, or leave the "
+                "attention rate out");
       for (precision p : {precision::bf16, precision::fp16}) {
         const ceiling_description* c = find_ceiling(m, {p, compute_unit::tensor});
         if (c == nullptr) continue;

@@ -180,7 +180,16 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: attention_rate: ");
   EXPECT_EQ(error_of(head + "attention_rate: 0 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 26),
             "m.yaml:4: attention_rate: ");
-  EXPECT_EQ(error_of(head + "attention_rate: 347 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
+  const std::string bf16 = "compute: [{precision: bf16, unit: tensor, dense: 989 TFLOP/s}]\n";
+  EXPECT_EQ(error_of(head + "attention_rate: 347 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n" + bf16), "accepted");
+  // ... of 16-bit tensor work: a machine without such a peak has nothing to bound it, and no model takes it
+  // there (the seventieth trial: 1 PFLOP/s on a chip of 5.2 TFLOP/s was accepted).
+  EXPECT_EQ(error_of(head + "attention_rate: 347 TFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
+            "m.yaml:4: attention_rate: the machine has no BF16 or FP16 tensor peak, whose work attention is; give that "
+            "peak, or leave the attention rate out");
+  EXPECT_EQ(error_of(head + "attention_rate: 1 PFLOP/s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"
+                            "compute: [{precision: fp32, unit: vector, dense: 5.2 TFLOP/s}]\n").substr(0, 60),
+            "m.yaml:4: attention_rate: the machine has no BF16 or FP16 te");
   // An INT4 weight rate is a kernel's below main memory's bandwidth (the faster of stated and measured), and
   // more than 1 % of it.
   const std::string hbm = "memory: [{name: HBM, bandwidth: 3.35 TB/s, measured_bandwidth: 2.97 TB/s}]\n";
