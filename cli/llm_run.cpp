@@ -180,8 +180,9 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
     if (o.acceptance) throw input_error("--acceptance: the share of a draft model's tokens accepted; give --draft with it");
     return std::nullopt;
   }
-  if (!o.acceptance) throw input_error("--acceptance: --draft needs the share of its tokens the target accepts, e.g. 0.8");
+  // The draft named first: a misspelt one is the fault to mend before the share it would need.
   const hml::transformer& draft = check_option("--draft", [&]() -> const hml::transformer& { return hml::model_named(o.draft); });
+  if (!o.acceptance) throw input_error("--acceptance: --draft needs the share of its tokens the target accepts, e.g. 0.8");
   if (draft.vocab != t.vocab)
     throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
                       std::to_string(t.vocab) + ": a draft shares its target's");

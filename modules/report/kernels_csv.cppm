@@ -322,11 +322,16 @@ inline columns read_header(const record& header) {
     for (std::size_t i = 0; i < absent.size(); ++i) {
       names += (i == 0 ? "" : i + 1 == absent.size() ? " and " : ", ") + std::string{absent[i]};
     }
-    std::string slips;  // "; \"flps\" is a slip of flops?"
+    std::vector<std::string> meanings;  // "flops for \"flps\"", one a column that is a slip of a missing one
     for (const std::string_view column : unknowns) {
       if (const std::vector<std::string_view> meant = closest_spellings(column, absent, 1); !meant.empty())
-        slips += "; did you mean " + std::string{meant.front()} + " for \"" + message_text(column) + "\"?";
+        meanings.push_back(std::string{meant.front()} + " for \"" + message_text(column) + "\"");
     }
+    std::string slips;  // "; did you mean flops for \"flps\"?", "; did you mean name for \"NAME\" and flops for \"FLOPS\"?"
+    for (std::size_t i = 0; i < meanings.size(); ++i) {
+      slips += (i == 0 ? "; did you mean " : i + 1 == meanings.size() ? " and " : ", ") + meanings[i];
+    }
+    if (!slips.empty()) slips += "?";
     throw kernels_csv_error{header.line, "the header has no " + names + (absent.size() > 1 ? " columns" : " column") +
                                              " (it has " + found + ")" + (slips.empty() ? "; " + expected : slips)};
   }

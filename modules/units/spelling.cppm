@@ -42,11 +42,20 @@ export namespace hml {
   return std::max<std::size_t>(1, length / 4);
 }
 
-// The edit distance of `typed` from `name`, or past the tolerance where their lengths alone are further
-// apart than it: a megabyte of name cannot be close, and its distances would take seconds.
+// The edit distance of `typed` from `name` with letters compared in either case, a name that differs in case
+// alone one edit from it ("TTFT" for ttft, "FLOPs" for flops: a whole word in capitals is one slip, not four);
+// or past the tolerance where their lengths alone are further apart than it: a megabyte of name cannot be
+// close, and its distances would take seconds.
 [[nodiscard]] inline std::size_t typo_distance(std::string_view typed, std::string_view name) {
   const std::size_t apart = std::max(typed.size(), name.size()) - std::min(typed.size(), name.size());
-  return apart > typo_tolerance(typed.size()) ? apart : detail::edit_distance(typed, name);
+  if (apart > typo_tolerance(typed.size())) return apart;
+  const auto lower = [](std::string_view text) {
+    std::string folded{text};
+    for (char& c : folded) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+    return folded;
+  };
+  const std::size_t folded = detail::edit_distance(lower(typed), lower(name));
+  return folded == 0 && typed != name ? 1 : folded;
 }
 
 // Up to `count` of `known` within the typo tolerance of `typed`, closest first and in list order at one

@@ -108,6 +108,9 @@ TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
   expect_input_error(run_on("name,flps,memory_bytes\na,1,2\n"),
                      ":1: the header has no flops column (it has \"name\", \"flps\", \"memory_bytes\"); did you mean flops for \"flps\"?");
   expect_input_error(run_on("name,flops,flops,memory_bytes\na,1,1,2\n"), "the header names the column flops twice");
+  // A header in capitals is one slip a column, said once (the seventieth trial: it was offered nothing).
+  expect_input_error(run_on("NAME,FLOPs,MEMORY_BYTES\na,1,2\n"),
+                     "; did you mean name for \"NAME\", flops for \"FLOPs\" and memory_bytes for \"MEMORY_BYTES\"?");
   expect_input_error(run_on("name,flops,memory_bytes,extra\na,1,2,3\n"),
                      "the header has a column \"extra\" that is not one of name,flops,memory_bytes");
   // A column without a name is refused as a named one is, at the header (the seventieth trial: its cells were

@@ -62,6 +62,15 @@ TEST(Spelling, CloseNamesAreOfferedAndFarOnesNot) {
   EXPECT_EQ(hml::typo_tolerance(3), 1u);
   EXPECT_EQ(hml::typo_tolerance(12), 3u);
   EXPECT_TRUE(hml::closest_spellings(std::string(1 << 20, 'b'), fields).empty());  // too long to be close
+  // Letters in another case are one slip, however many (the seventieth trial: TTFT, FLOPs and CORES were
+  // offered nothing, their capitals counted as edits each).
+  const std::array<std::string_view, 4> columns{"ttft", "tpot", "flops", "cores"};
+  EXPECT_EQ(hml::closest_spellings("TTFT", columns), (ids{"ttft"}));
+  EXPECT_EQ(hml::closest_spellings("FLOPs", columns), (ids{"flops"}));
+  EXPECT_EQ(hml::closest_spellings("CORES", columns), (ids{"cores"}));
+  EXPECT_EQ(hml::closest_spellings("Tpott", columns), (ids{"tpot"}));  // beside another slip, the case adds none
+  EXPECT_EQ(hml::typo_distance("ttft", "ttft"), 0u);
+  EXPECT_EQ(hml::typo_distance("TTFT", "ttft"), 1u);
 }
 
 TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {

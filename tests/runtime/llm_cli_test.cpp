@@ -704,6 +704,9 @@ TEST(LlmCli, SpeculativeDecodingWithADraftModel) {
                      "--acceptance: the acceptance rate is within [0, 1]");
   expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--draft", "llama-2-7b"}),
                      "--acceptance: --draft needs the share of its tokens the target accepts");
+  // A misspelt draft is said before the share it would need (the seventieth trial: --acceptance was asked for).
+  expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--draft", "llama-2-7x"}),
+                     "--draft: unknown model 'llama-2-7x'; did you mean llama-2-7b");
 }
 
 // Chunked prefill through the command line: the line and the JSON summary carry the library's time; a chunk
