@@ -118,6 +118,15 @@ public:
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
       throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
     }
+    // A carriage return alone ends a line for no YAML reader (yaml-cpp reads the file as one line, and fails at
+    // its second field's colon): an old Mac's line endings, said as such.
+    for (std::size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+      if (cr + 1 < text.size() && text[cr + 1] == '\n') continue;
+      const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cr), '\n');
+      throw Error(std::string{file_} + ":" + std::to_string(line) +
+                  ": a line ends with a carriage return alone (an old Mac's line endings); save the file with LF or "
+                  "CRLF line endings");
+    }
     refuse_deep_nesting(text);
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
@@ -154,7 +163,21 @@ public:
                   (json ? ": not JSON: " : ": not YAML: ") + problem.what +
                   (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
     }
-    if (!root.IsDefined() || root.IsNull()) throw Error(std::string{file_} + ":1: the file is empty");
+    if (!root.IsDefined() || root.IsNull()) {
+      // Nothing but blank lines, comments and "---" is empty; anything else read as null was a null (null, ~).
+      std::istringstream lines{std::string{text}};
+      int number = 0, null_line = 0;
+      for (std::string line; null_line == 0 && std::getline(lines, line);) {
+        ++number;
+        const std::size_t first = line.find_first_not_of(" \t\r");
+        if (first != std::string::npos && line[first] != '#' && line.compare(first, 3, "---") != 0) null_line = number;
+      }
+      if (null_line > 0) {
+        throw Error(std::string{file_} + ":" + std::to_string(null_line) +
+                    ": a null value (null or ~), not a mapping of fields; write the file's fields");
+      }
+      throw Error(std::string{file_} + ":1: the file is empty");
+    }
     refuse_tags(root, "");
     if (second_document > 0) {
       throw Error(std::string{file_} + ":" + std::to_string(second_document) +

@@ -254,6 +254,17 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
   EXPECT_EQ(error_of(machine + "# a comment \0 with a NUL\n"), "accepted");  // a C string ends at the NUL
   EXPECT_EQ(error_of(std::string_view{"format: hml-machine/1\n# \0\n", 25}), "m.yaml:2: not YAML: a NUL byte (binary data?)");
   EXPECT_EQ(error_of(""), "m.yaml:1: the file is empty");
+  EXPECT_EQ(error_of("# nothing yet\n---\n"), "m.yaml:1: the file is empty");
+  // A null is no empty file, and lines that end in a carriage return alone are said as such (the seventieth
+  // trial: "the file is empty", and "not YAML: a ':' where no value can start").
+  EXPECT_EQ(error_of("# a machine\nnull\n"), "m.yaml:2: a null value (null or ~), not a mapping of fields; write the file's fields");
+  EXPECT_EQ(error_of("~"), "m.yaml:1: a null value (null or ~), not a mapping of fields; write the file's fields");
+  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\rname: X\r"),
+            "m.yaml:2: a line ends with a carriage return alone (an old Mac's line endings); save the file with LF or CRLF "
+            "line endings");
+  std::string crlf = machine;
+  for (std::size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.insert(at, "\r");
+  EXPECT_EQ(error_of(crlf), "accepted");
 }
 
 TEST(MachineFile, ASystemJoinsTheFilesMachinesOrTheCatalogs) {
