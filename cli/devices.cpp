@@ -304,6 +304,9 @@ input_error unknown_entry(const std::string& name) {
                     std::back_inserter(closest));
   std::string suggestions;
   for (const std::string_view id : closest) suggestions += (suggestions.empty() ? "" : ", ") + std::string{id};
+  if (hml::find_named(name, std::span<const hml::transformer* const>{hml::models::all}) != nullptr)
+    return input_error("NAME: '" + hml::message_text(name) + "' is a model, not a machine, link or system; `hml llm --model " +
+                       hml::message_text(name) + "` takes it, and hml devices lists the machines, links and systems");
   return input_error("NAME: unknown machine, link or system '" + name + "'; " +
                      (suggestions.empty() ? "hml devices lists them" : "did you mean " + suggestions + "?"));
 }

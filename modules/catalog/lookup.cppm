@@ -153,8 +153,22 @@ template <class Entry>
   return ids;
 }
 
-// "unknown machine 'h10'; did you mean h100_sxm, h100_pcie?", or "...; known links: pcie3x16, ...": the one
-// message for a name no catalog list holds (machines, links, systems, transformer models).
+namespace detail::lookup {
+// What else the catalog calls `name`, where it is no `what` ("machine", "link", "system", "model"): "a
+// machine", "a model", ...; empty where it is nothing of the catalog's. A name given to the wrong option
+// (`--machine llama-2-7b`, `--system h100_sxm`) is said so, where a list of the option's names hid it.
+inline std::string_view other_kind(std::string_view what, std::string_view name) {
+  if (what != "machine" && find_named(name, std::span<const machine_description* const>{machines::all})) return "a machine";
+  if (what != "model" && find_named(name, std::span<const transformer* const>{models::all})) return "a model";
+  if (what != "link" && find_named(name, std::span<const link_description* const>{systems::links})) return "a link";
+  if (what != "system" && find_named(name, std::span<const system_description* const>{systems::all})) return "a system";
+  return {};
+}
+}  // namespace detail::lookup
+
+// "unknown machine 'h10'; did you mean h100_sxm, h100_pcie?", "...; known links: pcie3x16, ...", or
+// "'llama-2-7b' is a model, not a machine; known machines: ...": the one message for a name no catalog list
+// of its kind holds (machines, links, systems, transformer models).
 class unknown_name_error : public std::invalid_argument {
 public:
   unknown_name_error(std::string_view what, std::string_view name, std::vector<std::string_view> suggestions,
@@ -166,6 +180,9 @@ private:
   static std::string message(std::string_view what, std::string_view name,
                              const std::vector<std::string_view>& suggestions,
                              const std::vector<std::string_view>& known) {
+    if (const std::string_view other = detail::lookup::other_kind(what, name); !other.empty())
+      return "'" + message_text(name) + "' is " + std::string{other} + ", not a " + std::string{what} + "; known " +
+             std::string{what} + "s: " + detail::lookup::joined(known);
     std::string text = "unknown " + std::string{what} + " '" + message_text(name) + "'; ";
     if (!suggestions.empty()) return text + "did you mean " + detail::lookup::joined(suggestions) + "?";
     return text + "known " + std::string{what} + "s: " + detail::lookup::joined(known);
@@ -335,11 +352,14 @@ inline std::string precision_ids() {
   if (text.empty() || ((text.front() < '0' || text.front() > '9') && text.front() != '-' && text.front() != '+' &&
                        text.front() != '.')) {
     const std::span<const link_description* const> links{systems::links};
+    std::string ids;
+    for (const link_description* l : links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
+    if (const std::string_view other = detail::lookup::other_kind("link", text); !other.empty())
+      throw std::invalid_argument("'" + message_text(text) + "' is " + std::string{other} + ", not a link; expected one of " +
+                                  ids + ", or a rate per direction such as 63GB/s");
     if (const std::vector<std::string_view> close = closest_ids(text, links); !close.empty())
       throw std::invalid_argument("unknown link '" + message_text(text) + "'; did you mean " + detail::lookup::joined(close) +
                                   ", or a rate per direction such as 63GB/s?");
-    std::string ids;
-    for (const link_description* l : links) ids += (ids.empty() ? "" : ", ") + std::string{l->id};
     throw std::invalid_argument("unknown link '" + message_text(text) + "'; expected one of " + ids +
                                 ", or a rate per direction such as 63GB/s");
   }

@@ -96,6 +96,15 @@ TEST(CliMessages, MisspeltNamesAreOfferedTheirSpelling) {
                      "--link: unknown link 'nvlnk4'; did you mean nvlink4, or a rate per direction such as 63GB/s?");
 }
 
+TEST(CliMessages, ANameOfAnotherKindIsSaidToBeIt) {
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "llama-2-7b"}),
+                     "--machine: 'llama-2-7b' is a model, not a machine; known machines: h100_sxm");
+  expect_input_error(hml_run({"offload", "--system", "h100_sxm", "--flops", "1TFLOP", "--in", "1GB", "--out", "1GB"}),
+                     "--system: 'h100_sxm' is a machine, not a system; known systems: gh200");
+  expect_input_error(hml_run({"devices", "llama-2-7b"}),
+                     "NAME: 'llama-2-7b' is a model, not a machine, link or system; `hml llm --model llama-2-7b` takes it");
+}
+
 TEST(CliMessages, AKernelsCsvWithoutAColumnNamesIt) {
   const scratch_directory dir;
   const auto run_on = [&](std::string_view csv) {

@@ -91,6 +91,24 @@ TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {
   }
 }
 
+// A name of the catalog's given as another kind is said to be what it is (the seventieth trial: a model given
+// to --machine, a machine to --system or --link, got the list of the option's names alone).
+TEST(DeviceLookup, ANameOfAnotherKindIsSaidToBeIt) {
+  const auto message_of = [](auto lookup) {
+    try {
+      (void)lookup();
+    } catch (const std::invalid_argument& e) {
+      return std::string{e.what()};
+    }
+    return std::string{"found"};
+  };
+  EXPECT_TRUE(message_of([] { return hml::machine_named("llama-2-7b"); }).starts_with("'llama-2-7b' is a model, not a machine; known machines: h100_sxm,"));
+  EXPECT_TRUE(message_of([] { return hml::system_named("H100 SXM"); }).starts_with("'H100 SXM' is a machine, not a system; known systems: gh200,"));
+  EXPECT_TRUE(message_of([] { return hml::model_named("nvlink4"); }).starts_with("'nvlink4' is a link, not a model; known models: "));
+  EXPECT_TRUE(message_of([] { return hml::link_named("gh200"); }).starts_with("'gh200' is a system, not a link; expected one of pcie3x16,"));
+  EXPECT_TRUE(message_of([] { return hml::machine_named("h10"); }).starts_with("unknown machine 'h10'; did you mean"));  // a slip stays one
+}
+
 TEST(DeviceLookup, OneCatalogHoldsTheCpusAndTheMachinesOfSystems) {
   EXPECT_EQ(hml::find_machine("grace"), &hml::systems::grace);
   EXPECT_EQ(hml::find_machine("Xeon-Max-9480"), &hml::systems::xeon_max_9480);
