@@ -294,6 +294,8 @@ std::string not_an_option(const CLI::App& command, std::string_view typed) {
   const std::vector<const CLI::Option*> options = command.get_options();
   const bool takes_a_file = std::ranges::any_of(options, &CLI::Option::get_positional);  // hml devices NAME|FILE
   const std::string_view word = typed.starts_with("--") ? typed.substr(0, typed.find('=')) : typed;  // --machne=x
+  if (word == "--")  // "--=x": no name to cut it at, and "--" alone would read as the end of options
+    return "'" + hml::message_text(typed) + "': an option without a name before its '='; see `" + name + " --help`";
   // A real option of other commands is said to be theirs: the closest of this one's would be another option.
   std::string theirs;
   if (const CLI::App* hml = command.get_parent(); hml != nullptr && word.starts_with("-")) {

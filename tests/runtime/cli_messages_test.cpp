@@ -96,6 +96,12 @@ TEST(CliMessages, MisspeltNamesAreOfferedTheirSpelling) {
                      "--link: unknown link 'nvlnk4'; did you mean nvlink4, or a rate per direction such as 63GB/s?");
 }
 
+TEST(CliMessages, AnOptionWithoutANameIsShownAsTyped) {
+  // "--=x" was reported as "--", the end of options (the seventieth trial).
+  expect_input_error(hml_run({"llm", "--=x"}), "'--=x': an option without a name before its '='; see `hml llm --help`");
+  expect_input_error(hml_run({"roofline", "--="}), "'--=': an option without a name before its '='");
+}
+
 TEST(CliMessages, ANameOfAnotherKindIsSaidToBeIt) {
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "llama-2-7b"}),
                      "--machine: 'llama-2-7b' is a model, not a machine; known machines: h100_sxm");

@@ -265,6 +265,9 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
   std::string crlf = machine;
   for (std::size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.insert(at, "\r");
   EXPECT_EQ(error_of(crlf), "accepted");
+  // A field name past YAML's 1,024 characters is a name to mend, not a value to quote.
+  EXPECT_EQ(error_of("format: hml-machine/1\n" + std::string(1100, 'a') + ": 5\n"),
+            "m.yaml:2: not YAML: a field name of more than 1024 characters, YAML's most for a name; hml's fields are short words");
 }
 
 TEST(MachineFile, ASystemJoinsTheFilesMachinesOrTheCatalogs) {
