@@ -17,25 +17,13 @@ hml's operators."""
 import argparse
 import csv
 import gc
-import statistics
-import time
 
 import torch
 from torch.profiler import ProfilerActivity, profile
 
-from eager_step import with_cache
+from eager_step import issue_seconds, with_cache
 from layer_step import median_seconds
-from model_step import VOCABULARY, Model, angles
-
-
-def host_seconds(run, trials):
-    times = []
-    for _ in range(trials):
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+from model_step import VOCABULARY, Model, angles, captured
 
 
 def kind_of(kernel):
@@ -70,15 +58,7 @@ def measure(model, batch, tokens):
     cos, sin = angles(1, 1, tokens)
     model.prefill(prompt, cos, sin)  # warm-up: cuBLAS's and FlashAttention's first calls
     eager = median_seconds(lambda: model.prefill(prompt, cos, sin), 7, 1)
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(2):
-            model.prefill(prompt, cos, sin)
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        sampled = model.prefill(prompt, cos, sin)
+    graph, sampled = captured(lambda: model.prefill(prompt, cos, sin), 2)
     graph.replay()
     torch.cuda.synchronize()
     graphed = median_seconds(graph.replay, 7, 3)
@@ -90,7 +70,7 @@ def measure(model, batch, tokens):
         return sampled.cpu().tolist()
 
     request()
-    served = host_seconds(request, 7)
+    served = issue_seconds(request, 7)  # the host's time to a token in hand: request() waits for its copy
     kinds, longest = kernels_by_kind(graph.replay)
     if not kinds:  # a profiler that sees no kernel inside a graph: the same kernels, issued eagerly
         kinds, longest = kernels_by_kind(lambda: model.prefill(prompt, cos, sin))

@@ -72,19 +72,26 @@ def measure_prefill(batch, prompt):
     return seconds
 
 
+def captured(run, warmups):
+    """`run` captured in a CUDA graph after `warmups` runs on a side stream (as PyTorch asks of a capture:
+    cuBLAS's and FlashAttention's first calls allocate), and what the captured run returned."""
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(warmups):
+            run()
+    torch.cuda.current_stream().wait_stream(stream)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = run()
+    return graph, out
+
+
 def measure_decode(batch, context):
     model = Model(batch, context)
     tokens = torch.randint(0, VOCABULARY, (batch,), device="cuda")
     cos, sin = angles(batch, 1, 1)
-    stream = torch.cuda.Stream()
-    stream.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(stream):
-        for _ in range(3):
-            model.decode(tokens, cos, sin)
-    torch.cuda.current_stream().wait_stream(stream)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        model.decode(tokens, cos, sin)
+    graph, _ = captured(lambda: model.decode(tokens, cos, sin), 3)
     seconds = median_seconds(graph.replay, 7, 5)
     del model, graph
     torch.cuda.empty_cache()
