@@ -27,10 +27,10 @@ struct chart_options {
 // Standard output (-) and a name without an extension (a device, a FIFO) take the SVG as it is.
 void check_output_name(const std::string& path) {
   if (path == "-") return;
-  std::string extension = std::filesystem::path{path}.extension().string();
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string extension = hml::ascii_lowercase(std::filesystem::path{path}.extension().string());
   if (extension.empty() || extension == ".svg") return;
-  throw input_error("--output: '" + path + "': hml chart writes SVG only, not " + extension.substr(1) +
+  throw input_error("--output: '" + hml::message_text(path) + "': hml chart writes SVG only, not " +
+                    (extension == "." ? std::string{"a name ending in '.'"} : hml::message_text(extension.substr(1))) +
                     "; name the file .svg (rsvg-convert or inkscape can convert it)");
 }
 
@@ -117,7 +117,8 @@ void add_chart_command(CLI::App& hml) {
       ->required();
   command->add_option("--title", o->title, "the chart's title")->check(name_text());
   add_output_options(*command, o->output, false);
-  o->output.format = "svg";
+  o->output.format = "svg";  // what -o's name is held to (check_output_name below holds it to .svg alone)
+  o->output.formats = {"svg"};
   command->get_option("--output")->required();
   command->callback([o] { run(*o); });
 }

@@ -164,6 +164,7 @@ enum class output_format { table, csv, json };
 
 struct output_options {
   std::string format = "table";  // table, csv or json; a command of other formats sets its own (yaml, svg)
+  std::vector<std::string_view> formats{"table", "csv", "json"};  // what its --format takes, for advice
   std::string path = "-";  // "-": standard output
 
   [[nodiscard]] output_format chosen() const;
@@ -174,7 +175,7 @@ void add_output_options(CLI::App& command, output_options& options, bool with_fo
 // A file named for one format (.csv, .json, .yaml or .yml, .svg) gets that format or is refused: `-o r.svg`
 // with a text table made a file that no SVG reader opens. Other names (.txt, .out, none) take any format.
 // output_stream checks it; a command that writes its file otherwise calls it first.
-void check_output_format(const output_options& options);
+void check_output_format(const output_options& options, std::string_view option = "--output");
 
 // The table in the chosen format (text tables with `numbers`).
 std::string render(const hml::table& t, output_format format, hml::number_format numbers = hml::general(6));

@@ -401,6 +401,7 @@ void add_devices_command(CLI::App& hml) {
       ->check(CLI::IsMember({"table", "csv", "json", "yaml"}))
       ->capture_default_str();
   add_output_options(*command, o->output, false);
+  o->output.formats = {"table", "csv", "json", "yaml"};
   command->callback([o, name] {
     // An empty name (a script's unset variable) would list the whole catalog as if none were given.
     if (name->count() > 0 && o->name.empty())

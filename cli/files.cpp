@@ -152,30 +152,36 @@ void refuse_output_over_input(std::string_view option, const std::string& path) 
 
 }  // namespace
 
-void check_output_format(const output_options& options) {
+void check_output_format(const output_options& options, std::string_view option) {
   if (options.path == "-") return;
-  const std::filesystem::path path{options.path};
-  std::string extension = path.extension().string();
-  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  constexpr std::pair<std::string_view, std::string_view> named[]{
-      {".csv", "csv"}, {".json", "json"}, {".yaml", "yaml"}, {".yml", "yaml"}, {".svg", "svg"}};
-  const auto said = std::ranges::find(named, std::string_view{extension}, &std::pair<std::string_view, std::string_view>::first);
-  if (said == std::ranges::end(named) || said->second == options.format) return;
-  const auto shown = [](std::string_view format) {
-    std::string upper{format};
-    for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return format == "table" ? std::string{"a text table"} : upper;
+  // The format a file's name says, by the end of its name in either case (".csv" alone is one too).
+  struct named_format {
+    std::string_view suffix, format, shown;
   };
-  const std::string for_it = options.format == "table" ? ".txt" : "." + options.format;
-  const std::string other = said->second == "csv" || said->second == "json" ? ", or give --format " + std::string{said->second} : "";
-  throw input_error("--output: '" + hml::message_text(options.path) + "': the name says " + shown(said->second) +
-                    ", and the output is " + shown(options.format) + "; name it " +
-                    hml::message_text(path.stem().string()) + for_it + other);
+  constexpr named_format named[]{{".csv", "csv", "CSV"},     {".json", "json", "JSON"}, {".yaml", "yaml", "YAML"},
+                                 {".yml", "yaml", "YAML"}, {".svg", "svg", "SVG"}};
+  const std::filesystem::path path{options.path};
+  const std::string name = hml::ascii_lowercase(path.filename().string());
+  const auto said = std::ranges::find_if(named, [&](const named_format& n) { return name.ends_with(n.suffix); });
+  if (said == std::ranges::end(named) || said->format == options.format) return;
+  const auto shown = [&](std::string_view format) {
+    const auto n = std::ranges::find(named, format, &named_format::format);
+    return n == std::ranges::end(named) ? std::string{"a text table"} : std::string{n->shown};
+  };
+  // The same file named for what it gets, in its folder ("out" where the name was the suffix alone).
+  std::string stem = path.filename().string();
+  stem.resize(stem.size() - said->suffix.size());
+  const std::string renamed =
+      (path.parent_path() / ((stem.empty() ? "out" : stem) + (options.format == "table" ? ".txt" : "." + options.format))).string();
+  const bool takes_it = std::ranges::find(options.formats, said->format) != options.formats.end();
+  throw input_error(std::string{option} + ": '" + hml::message_text(options.path) + "': the name says " + shown(said->format) +
+                    ", and the output is " + shown(options.format) + "; name it " + hml::message_text(renamed) +
+                    (takes_it ? ", or give --format " + std::string{said->format} : ""));
 }
 
 output_stream::output_stream(const output_options& options) : path_{options.path} {
+  refuse_output_over_input("-o", path_);  // first: no advice on a name that would replace the input
   check_output_format(options);
-  refuse_output_over_input("-o", path_);
   if (path_ == "-") {
     struct stat status {};
     to_regular_file_ = ::fstat(STDOUT_FILENO, &status) == 0 && S_ISREG(status.st_mode);

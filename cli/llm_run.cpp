@@ -180,7 +180,6 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
     if (o.acceptance) throw input_error("--acceptance: the share of a draft model's tokens accepted; give --draft with it");
     return std::nullopt;
   }
-  // The draft named first: a misspelt one is the fault to mend before the share it would need.
   const hml::transformer& draft = check_option("--draft", [&]() -> const hml::transformer& { return hml::model_named(o.draft); });
   if (!o.acceptance) throw input_error("--acceptance: --draft needs the share of its tokens the target accepts, e.g. 0.8");
   if (draft.vocab != t.vocab)
@@ -331,7 +330,7 @@ void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
   for (const hml::operator_time& op : step.operators) {
     if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
   }
-  emit(o.output, hml::to_csv(kernels));
+  emit({.format = "csv", .formats = o.output.formats, .path = o.output.path}, hml::to_csv(kernels));  // -o's name: .csv
 }
 
 // The options a context past a learned position table blames: its lengths, and --learned-positions where that

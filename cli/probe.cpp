@@ -103,6 +103,9 @@ std::string saved_levels_differ(const hml::machine_description& machine) {
          "samples show, all threads, 8 B an access";
 }
 
+// A machine file is written as JSON where its name ends .json (in either case), else as YAML.
+bool saved_as_json(const std::string& path) { return hml::ascii_lowercase(path).ends_with(".json"); }
+
 // --save and -o are two files: one given for both would keep only the table, and "-" would be a file of
 // that name, where -o takes it for standard output. Refused before the probe runs its minutes.
 void check_save(const probe_command_options& o, bool given) {
@@ -110,6 +113,8 @@ void check_save(const probe_command_options& o, bool given) {
   if (o.save == "-") throw input_error("--save: writes a file; - is not one (the table goes to standard output: -o)");
   if (o.save.starts_with('-'))  // `--save=-o`, `--save -x` (misread_argument refuses `--save -o`)
     throw input_error("--save: '" + o.save + "' looks like an option, not a file (a file of that name: ./" + o.save + ")");
+  // A machine file is YAML, or JSON where the name says so: a name that says CSV or SVG is held to it as -o's is.
+  check_output_format({.format = saved_as_json(o.save) ? "json" : "yaml", .formats = {}, .path = o.save}, "--save");
   // One file spelt two ways before it exists (./p.json, a link), hard-linked, or standard output's.
   const std::string table = o.output.path == "-" ? "/dev/stdout" : o.output.path;
   std::error_code error;
@@ -151,8 +156,7 @@ void run(const probe_command_options& o, bool save_given) {
                    size_text(options.working_sets.back()) + ", fit the last-level cache (" + size_text(cache) + ")";
       machine.note = note_text;
     }
-    const bool json = o.save.size() >= 5 && std::ranges::equal(o.save.substr(o.save.size() - 5), std::string_view{".json"},
-                                                               [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; });
+    const bool json = saved_as_json(o.save);
     write_for_option("--save", [&] {
       saved.emplace(o.save);
       saved->write(hml::write_machine_file(machine, json ? hml::file_syntax::json : hml::file_syntax::yaml, {&hml::probe_source, 1}));
@@ -193,7 +197,7 @@ void add_probe_command(CLI::App& hml) {
       ->check(whole_number(1, hml::max_repetitions))
       ->capture_default_str();
   const CLI::Option* save = command->add_option("--save,--save-machine,--save-device", o->save,
-                      "also write the machine as a machine file (YAML; JSON if FILE ends in .json), every figure "
+                      "also write the machine as a machine file (YAML; JSON if FILE ends in .json; not .csv or .svg), every figure "
                       "measured, for --machine in every command; --save-machine and --save-device are its older "
                       "names, kept until the first release")
       ->type_name("FILE");

@@ -94,7 +94,7 @@ void run(const tiers_options& o) {
   }
   // A message about a machine's or system's tiers names it, as a reader's message names its file.
   const std::string tiers_source =
-      tiers_from == "--tier" ? tiers_from : tiers_from + ": " + hml::message_text(tiers_from == "--system" ? o.system : o.machine);
+      tiers_from == "--tier" ? tiers_from : tiers_from + ": " + hml::message_text(input_name(tiers_from == "--system" ? o.system : o.machine));
   if (memory.tiers.size() < 2) {
     throw input_error(tiers_source + ": one tier; a tiered memory has two or more: " +
                       (tiers_from == "--tier" ? std::string{"give --tier NAME:CAPACITY:BANDWIDTH[:WRITE] twice or more"}

@@ -140,11 +140,8 @@ std::string model_table(const std::string& folder, const machine_views& on, erro
     const step_run run{r[1], count(r[2]), count(r[3]), number(r[4]) * hml::second};
     const hml::step_shape step = run.phase == "prefill" ? hml::prefill_step(run.batch, run.tokens)
                                                         : hml::decode_step(run.batch, run.tokens);
-    const auto time_of = [&](const hml::machine_description& m, hml::estimate e) {
-      return hml::analyze_step(model_named(r[0]), step, m, options_for(hml::precision::bf16, e)).time.value;
-    };
-    const hml::duration bound = time_of(on.stated, hml::estimate::bound);
-    const hml::duration expected = time_of(on.measured, hml::estimate::expected);
+    const hml::duration bound = bf16_step(model_named(r[0]), step, on, hml::estimate::bound).time.value;
+    const hml::duration expected = bf16_step(model_named(r[0]), step, on, hml::estimate::expected).time.value;
     const double bound_error = bound_errors.add(bound, run.time), expected_error = expected_errors.add(expected, run.time);
     t.add_row({run.phase == "prefill" ? "prefill (eager)" : "decode (graph)", static_cast<double>(run.batch),
                static_cast<double>(run.tokens), text(run.time), text(bound), percent(bound_error), text(expected),

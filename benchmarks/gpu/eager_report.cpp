@@ -72,9 +72,7 @@ std::string eager_report(const std::string& folder, const machine_views& on) {
     const hml::step_shape step = phase == 0 ? hml::prefill_step(batch, tokens) : hml::decode_step(batch, tokens);
     const hml::duration measured = median(p.time), issue = median(p.issue), busy = median(p.busy);
     const hml::duration longer = std::max(issue, busy);
-    const hml::duration expected =
-        hml::analyze_step(hml::models::llama_3_8b, step, on.measured, options_for(hml::precision::bf16, hml::estimate::expected))
-            .time.value;
+    const hml::duration expected = bf16_step(hml::models::llama_3_8b, step, on, hml::estimate::expected).time.value;
     const double longer_error = longer_errors.add(longer, measured), expected_error = expected_errors.add(expected, measured);
     const double busy_error = busy_errors.add(expected, busy);
     t.add_row({phase == 0 ? "prefill" : "decode", static_cast<double>(batch), static_cast<double>(tokens), text(measured),

@@ -10,7 +10,8 @@ point gives three figures, each the median of 7 trials:
 - eager_seconds: the same call issued eagerly (CUDA events), as model.csv times it;
 - request_seconds: a first token as a minimal server gives it, by the host's clock: the prompt's token ids
   copied from pinned host memory to the GPU, the graph replayed, the sampled tokens copied back and read.
-  What it takes beyond graph_seconds is the least a request costs around its forward pass.
+  Its excess over graph_seconds (two medians, of separate loops on two clocks) is what a request adds where
+  it is larger than the steps' own spread from run to run, and says nothing finer.
 With --kernels FILE, one more replay of each graph runs under torch.profiler, and FILE gets the GPU's busy
 time by kind of kernel (matrix products, attention, the rest) with their counts, for the report to set beside
 hml's operators."""

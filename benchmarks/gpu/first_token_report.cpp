@@ -37,9 +37,7 @@ struct kind_time {
 using point = std::pair<std::uint64_t, std::uint64_t>;  // batch, tokens
 
 hml::step_analysis expected_prefill(point p, const machine_views& on, hml::estimate e) {
-  const hml::machine_description& m = e == hml::estimate::bound ? on.stated : on.measured;
-  return hml::analyze_step(hml::models::llama_3_8b, hml::prefill_step(p.first, p.second), m,
-                           options_for(hml::precision::bf16, e));
+  return bf16_step(hml::models::llama_3_8b, hml::prefill_step(p.first, p.second), on, e);
 }
 
 std::string by_kind_table(const std::string& folder, const machine_views& on) {

@@ -120,4 +120,11 @@ inline hml::inference_options options_for(hml::precision p, hml::estimate e) {
   return o;
 }
 
+// A BF16 step of `model` as `hml llm` times it on the GPU: the bound on the datasheet's figures, the expected
+// time on the measured ones (hml llm's default).
+inline hml::step_analysis bf16_step(const hml::transformer& model, const hml::step_shape& step, const machine_views& on,
+                                    hml::estimate e) {
+  return hml::analyze_step(model, step, e == hml::estimate::bound ? on.stated : on.measured, options_for(hml::precision::bf16, e));
+}
+
 }  // namespace gpu

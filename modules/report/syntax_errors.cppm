@@ -184,14 +184,14 @@ struct left_open {
                   "that holds ': ' or ' #'"};
   }
   if (message == "illegal map value") {
-    // A plain key is at most 1024 characters in YAML: past that its ':' starts no value. No field is near
-    // that long, so it is a field name to mend, not a value to quote.
+    // A plain key is at most 1024 characters in YAML (yaml-cpp counts bytes): past that its ':' starts no
+    // value. No field is near that long, so it is a field name to mend, not a value to quote.
     std::string_view here = text;
     for (int n = 1; n < line && !here.empty(); ++n) here.remove_prefix(std::min(here.size(), here.find('\n') + 1));
     here = here.substr(0, here.find('\n'));
     const std::size_t name_ends = here.find(':');
     if (name_ends != std::string_view::npos && name_ends - here.find_first_not_of(" -") > 1024)
-      return {line, "a field name of more than 1024 characters, YAML's most for a name; hml's fields are short words"};
+      return {line, "a field name of more than 1024 bytes, YAML's most for a name; hml's fields are short words"};
     return {line, "a ':' where no value can start: quote a value that holds ': '"};
   }
   if (message == "illegal block entry") return {line, "a '- ' list entry where none can start: check its indentation"};

@@ -118,15 +118,6 @@ public:
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
       throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
     }
-    // A carriage return alone ends a line for no YAML reader (yaml-cpp reads the file as one line, and fails at
-    // its second field's colon): an old Mac's line endings, said as such.
-    for (std::size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
-      if (cr + 1 < text.size() && text[cr + 1] == '\n') continue;
-      const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cr), '\n');
-      throw Error(std::string{file_} + ":" + std::to_string(line) +
-                  ": a line ends with a carriage return alone (an old Mac's line endings); save the file with LF or "
-                  "CRLF line endings");
-    }
     refuse_deep_nesting(text);
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
@@ -145,6 +136,15 @@ public:
       }
       root = YAML::Load(std::string{text});
     } catch (const YAML::Exception& e) {
+      // YAML counts a carriage return alone as a line break, but yaml-cpp reads such a file as one line and
+      // fails at its second field's colon: where it failed on one, an old Mac's line endings are said as such.
+      for (std::size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
+        if (cr + 1 < text.size() && text[cr + 1] == '\n') continue;
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cr), '\n');
+        throw Error(std::string{file_} + ":" + std::to_string(line) +
+                    ": a line ends with a carriage return alone (an old Mac's line endings), which this reader takes "
+                    "for no line break; save the file with LF or CRLF line endings");
+      }
       // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there),
       // and its error is nlohmann's, which knows JSON's grammar.
       const bool json = opens_as_json(text);
@@ -163,26 +163,18 @@ public:
                   (json ? ": not JSON: " : ": not YAML: ") + problem.what +
                   (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
     }
+    if (second_document > 0) {
+      throw Error(std::string{file_} + ":" + std::to_string(second_document) +
+                  ": a second document; a file holds one");
+    }
     if (!root.IsDefined() || root.IsNull()) {
-      // Nothing but blank lines, comments and "---" is empty; anything else read as null was a null (null, ~).
-      std::istringstream lines{std::string{text}};
-      int number = 0, null_line = 0;
-      for (std::string line; null_line == 0 && std::getline(lines, line);) {
-        ++number;
-        const std::size_t first = line.find_first_not_of(" \t\r");
-        if (first != std::string::npos && line[first] != '#' && line.compare(first, 3, "---") != 0) null_line = number;
-      }
-      if (null_line > 0) {
-        throw Error(std::string{file_} + ":" + std::to_string(null_line) +
+      if (const int line = null_line(text); line > 0) {
+        throw Error(std::string{file_} + ":" + std::to_string(line) +
                     ": a null value (null or ~), not a mapping of fields; write the file's fields");
       }
       throw Error(std::string{file_} + ":1: the file is empty");
     }
     refuse_tags(root, "");
-    if (second_document > 0) {
-      throw Error(std::string{file_} + ":" + std::to_string(second_document) +
-                  ": a second document; a file holds one");
-    }
     return root;
   }
 
@@ -215,6 +207,27 @@ public:
     const std::size_t next = text.find_first_not_of(" \t\r\n", first + 1);
     const auto plain_key = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '\''; };
     return text[first] == '{' && (next == std::string_view::npos || !plain_key(text[next]));
+  }
+
+  // The line (1-based) of a document's null where it holds one (`null`, `~`, `--- null`, `!!null ""`), or 0
+  // where it holds nothing: blank lines, comments, directives (%YAML), and the document markers --- and ...
+  static int null_line(std::string_view text) {
+    int number = 0;
+    for (std::size_t start = 0; start <= text.size();) {
+      const std::size_t end = std::min(text.find('\n', start), text.size());
+      std::string_view line = text.substr(start, end - start);
+      ++number;
+      start = end + 1;
+      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
+      if (line.starts_with("---")) {  // a document's marker, and what follows it on its line
+        line.remove_prefix(3);
+        line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
+      }
+      while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
+      if (line.empty() || line.front() == '#' || line.front() == '%' || line == "...") continue;
+      return number;
+    }
+    return 0;
   }
 
   static std::string surrogate_pairs_joined(std::string_view text) {

@@ -7,6 +7,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 export module hml.spelling;
@@ -36,6 +37,13 @@ namespace hml::detail {
 
 export namespace hml {
 
+// `text` with its ASCII capitals made small, as names, file extensions and units are compared in either case.
+[[nodiscard]] inline std::string ascii_lowercase(std::string_view text) {
+  std::string folded{text};
+  for (char& c : folded) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  return folded;
+}
+
 // The edits within which a name of `length` characters reads as a slip of another: a quarter of it, at
 // least one.
 [[nodiscard]] constexpr std::size_t typo_tolerance(std::size_t length) noexcept {
@@ -49,12 +57,7 @@ export namespace hml {
 [[nodiscard]] inline std::size_t typo_distance(std::string_view typed, std::string_view name) {
   const std::size_t apart = std::max(typed.size(), name.size()) - std::min(typed.size(), name.size());
   if (apart > typo_tolerance(typed.size())) return apart;
-  const auto lower = [](std::string_view text) {
-    std::string folded{text};
-    for (char& c : folded) c = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
-    return folded;
-  };
-  const std::size_t folded = detail::edit_distance(lower(typed), lower(name));
+  const std::size_t folded = detail::edit_distance(ascii_lowercase(typed), ascii_lowercase(name));
   return folded == 0 && typed != name ? 1 : folded;
 }
 
@@ -63,16 +66,19 @@ export namespace hml {
 [[nodiscard]] inline std::vector<std::string_view> closest_spellings(std::string_view typed,
                                                                      std::span<const std::string_view> known,
                                                                      std::size_t count = 2) {
-  std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (distance, position in the list)
-  if (typed.size() >= 3) {
-    for (std::size_t i = 0; i < known.size(); ++i) {
-      const std::size_t distance = typo_distance(typed, known[i]);
-      if (distance > 0 && distance <= typo_tolerance(typed.size())) ranked.emplace_back(distance, i);
-    }
+  // (distance, more than the case differs, position in the list): at one distance, a name that differs in
+  // case alone is the closer ("Cores" is one slip from core and from cores: cores comes first).
+  std::vector<std::tuple<std::size_t, bool, std::size_t>> ranked;
+  const std::string folded = ascii_lowercase(typed);
+  for (std::size_t i = 0; i < known.size(); ++i) {
+    const std::size_t distance = typo_distance(typed, known[i]);
+    // A short word is one edit from every short name; in other capitals alone it is still that name (--TP).
+    const bool close = typed.size() >= 3 ? distance <= typo_tolerance(typed.size()) : folded == ascii_lowercase(known[i]);
+    if (distance > 0 && close) ranked.emplace_back(distance, folded != ascii_lowercase(known[i]), i);
   }
   std::ranges::sort(ranked);
   std::vector<std::string_view> names;
-  for (std::size_t i = 0; i < ranked.size() && names.size() < count; ++i) names.push_back(known[ranked[i].second]);
+  for (std::size_t i = 0; i < ranked.size() && names.size() < count; ++i) names.push_back(known[std::get<2>(ranked[i])]);
   return names;
 }
 

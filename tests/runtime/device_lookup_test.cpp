@@ -71,6 +71,12 @@ TEST(Spelling, CloseNamesAreOfferedAndFarOnesNot) {
   EXPECT_EQ(hml::closest_spellings("Tpott", columns), (ids{"tpot"}));  // beside another slip, the case adds none
   EXPECT_EQ(hml::typo_distance("ttft", "ttft"), 0u);
   EXPECT_EQ(hml::typo_distance("TTFT", "ttft"), 1u);
+  // At one distance a name in other capitals alone comes first; a short word is offered its name in other
+  // capitals alone (the seventy-first trial: --TP got nothing).
+  const std::array<std::string_view, 4> names{"core", "cores", "tp", "ep"};
+  EXPECT_EQ(hml::closest_spellings("Cores", names), (ids{"cores", "core"}));
+  EXPECT_EQ(hml::closest_spellings("TP", names), (ids{"tp"}));
+  EXPECT_TRUE(hml::closest_spellings("tq", names).empty());
 }
 
 TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {

@@ -259,15 +259,24 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
   // trial: "the file is empty", and "not YAML: a ':' where no value can start").
   EXPECT_EQ(error_of("# a machine\nnull\n"), "m.yaml:2: a null value (null or ~), not a mapping of fields; write the file's fields");
   EXPECT_EQ(error_of("~"), "m.yaml:1: a null value (null or ~), not a mapping of fields; write the file's fields");
+  EXPECT_EQ(error_of("--- null\n"), "m.yaml:1: a null value (null or ~), not a mapping of fields; write the file's fields");
+  EXPECT_EQ(error_of("%YAML 1.2\n---\n!!null\n").substr(0, 23), "m.yaml:3: a null value ");
+  EXPECT_EQ(error_of("---\n...\n"), "m.yaml:1: the file is empty");
+  EXPECT_EQ(error_of("--- null\n--- null\n"), "m.yaml:2: a second document; a file holds one");
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\rname: X\r"),
-            "m.yaml:2: a line ends with a carriage return alone (an old Mac's line endings); save the file with LF or CRLF "
-            "line endings");
+            "m.yaml:2: a line ends with a carriage return alone (an old Mac's line endings), which this reader takes for "
+            "no line break; save the file with LF or CRLF line endings");
+  // ... where the reader fails on one: a carriage return in a comment is no line the file needs, and one in a
+  // value is a control character, said as such.
+  EXPECT_EQ(error_of(machine.substr(0, machine.size() - 1) + " # a\rb\n"), "accepted");
+  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: \"X\rY\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 31),
+            "m.yaml:3: name: a control chara");
   std::string crlf = machine;
   for (std::size_t at = crlf.find('\n'); at != std::string::npos; at = crlf.find('\n', at + 2)) crlf.insert(at, "\r");
   EXPECT_EQ(error_of(crlf), "accepted");
-  // A field name past YAML's 1,024 characters is a name to mend, not a value to quote.
+  // A field name past YAML's 1,024 bytes is a name to mend, not a value to quote.
   EXPECT_EQ(error_of("format: hml-machine/1\n" + std::string(1100, 'a') + ": 5\n"),
-            "m.yaml:2: not YAML: a field name of more than 1024 characters, YAML's most for a name; hml's fields are short words");
+            "m.yaml:2: not YAML: a field name of more than 1024 bytes, YAML's most for a name; hml's fields are short words");
 }
 
 TEST(MachineFile, ASystemJoinsTheFilesMachinesOrTheCatalogs) {
