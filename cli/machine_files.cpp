@@ -201,8 +201,13 @@ bool machine_files::looks_like_a_path(const std::string& text) {
 }
 
 machine_files::loaded machine_files::load(std::string_view option, const std::string& text) {
-  if (!looks_like_a_path(text)) {
-    check_option(option, [&] { (void)hml::machine_named(text); });  // unknown: the did-you-mean
+  // Unknown, or no file of that name: the did-you-mean, or what else of the catalog's it names ("PCIe 5.0 x16"
+  // reads as a path for its dot, and is a link).
+  std::error_code error;
+  const bool another_kinds = text != "-" && !std::filesystem::exists(text, error) &&
+                             !hml::detail::lookup::other_kind("machine", text).empty();
+  if (!looks_like_a_path(text) || another_kinds) {
+    check_option(option, [&] { (void)hml::machine_named(text); });
   }
   input_file input{option, text};
   const std::string content = input.read_whole(largest_machine_file);

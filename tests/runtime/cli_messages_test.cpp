@@ -108,6 +108,10 @@ TEST(CliMessages, ANameOfAnotherKindIsSaidToBeIt) {
                      "--machine: 'llama-2-7b' is a model, not a machine; known machines: h100_sxm");
   expect_input_error(hml_run({"offload", "--system", "h100_sxm", "--flops", "1TFLOP", "--in", "1GB", "--out", "1GB"}),
                      "--system: 'h100_sxm' is a machine, not a system; known systems: gh200");
+  // A name with a dot reads as a file's, but where no file has it and the catalog does, it is said (the
+  // seventy-first trial: "cannot read 'PCIe 5.0 x16'").
+  expect_input_error(hml_run({"roofline", "--machine", "PCIe 5.0 x16", "--precision", "fp32", "--ops", kernels}),
+                     "--machine: 'PCIe 5.0 x16' is a link, not a machine; known machines: ");
   expect_input_error(hml_run({"devices", "llama-2-7b"}),
                      "NAME: 'llama-2-7b' is a model, not a machine, link or system; `hml llm --model llama-2-7b` takes it");
 }
