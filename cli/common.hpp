@@ -429,6 +429,11 @@ class machine_files {
   loaded whole_file(std::string_view option, const std::string& path);
   // "-", a name with a slash or a dot, or one the file system holds: read as a file, not looked up.
   static bool looks_like_a_path(const std::string& text);
+  // Where a field of a machine is, for a check made after reading it: "my.yaml:12: memory[0].scope" for a
+  // machine file's machine (the field's line, or its level's where it is left out), "NAME: memory[0].scope"
+  // for a catalog machine or an older format's file (which has no such field).
+  [[nodiscard]] std::string where(const std::string& name_or_path, const hml::machine_description& view,
+                                  std::string_view field) const;
 
  private:
   const hml::machine_description& resolve(std::string_view option, const std::string& name_or_path);

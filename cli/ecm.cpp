@@ -175,8 +175,8 @@ void run(const ecm_options& o) {
     const bool sized_after = std::any_of(machine->memory.begin() + static_cast<std::ptrdiff_t>(i) + 1, machine->memory.end() - 1,
                                          [](const hml::level_description& l) { return l.capacity.published(); });
     const bool misplaced = sized_after && machine_files::looks_like_a_path(o.machine);
-    throw input_error("--machine: " + o.machine + ": memory[" + std::to_string(i) + "] (" + std::string{machine->memory[i].name} +
-                      ") states no capacity: the ECM model needs every cache level's, all but the last level (main "
+    throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "]") + " (" +
+                      std::string{machine->memory[i].name} + ") states no capacity: the ECM model needs every cache level's, all but the last level (main "
                       "memory)" + (misplaced ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
                                              : "; give its capacity"));
   }
@@ -187,8 +187,8 @@ void run(const ecm_options& o) {
   // it says otherwise) or of the catalog entry that describes no L1.
   if (const hml::level_description& first = machine->memory[0];
       first.scope == hml::sharing::shared && machine->cores != 1 && machine->memory.size() >= 2)
-    throw input_error("--machine: " + o.machine + ": memory[0] (" + std::string{first.name} + ") is shared by the cores, "
-                      "and the ECM model starts in each core's own first cache; " +
+    throw input_error("--machine: " + files.where(o.machine, *machine, "memory[0].scope") + ": " + std::string{first.name} +
+                      " is shared by the cores, and the ECM model starts in each core's own first cache; " +
                       (machine_files::looks_like_a_path(o.machine)
                            ? "give it scope: per core (shared: false in the older ECM file), or describe the levels from L1"
                            : "give a machine file that describes its caches from L1"));
@@ -206,14 +206,16 @@ void run(const ecm_options& o) {
   for (std::size_t i = 1; i + 1 < machine->memory.size(); ++i) {
     const hml::level_description& l = machine->memory[i];
     if (!hml::has_path_rate(*machine, i))
-      throw input_error("--machine: " + o.machine + ": " + std::string{l.name} + " gives no rate for its path into " +
+      throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "]") + " (" +
+                        std::string{l.name} + ") gives no rate for its path into " +
                         std::string{machine->memory[i - 1].name} + "; give it an upstream rate (B/cy) or a bandwidth");
     // A cache's bandwidth stands for the path as one core's (as hml probe writes it); the whole chip's figure
     // (a shared L3's datasheet rate, a GPU's L1) would make its term vanish.
     if (!l.upstream.rate.published() && l.bandwidth.published()) {
       const double path = hml::in(hml::per_cycle(l.bandwidth.value, machine->clock.value), hml::byte_per_cycle);
       if (path > hml::most_bytes_per_core_cycle)
-        throw input_error("--machine: " + o.machine + ": " + std::string{l.name} + "'s bandwidth " +
+        throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "].bandwidth") + ": " +
+                          std::string{l.name} + "'s bandwidth " +
                           quantity_text(l.bandwidth.value) + " is " + std::string{hml::format_number(path, hml::general(4)).view()} +
                           " B a cycle at " + quantity_text(machine->clock.value) + ", which the ECM model takes as one core's "
                           "path into " + std::string{machine->memory[i - 1].name} + ", and a core moves at most 1024 B a cycle" +

@@ -253,6 +253,18 @@ machine_files::loaded machine_files::load(std::string_view option, const std::st
   }
 }
 
+std::string machine_files::where(const std::string& name_or_path, const hml::machine_description& view,
+                                 std::string_view field) const {
+  const hml::machine_description& own = own_of(view);
+  for (const auto& file : files_) {
+    if (const auto* f = std::get_if<hml::machine_file>(&file)) {
+      if (const int line = f->line_of(own, field); line > 0)
+        return hml::message_text(input_name(name_or_path)) + ":" + std::to_string(line) + ": " + std::string{field};
+    }
+  }
+  return hml::message_text(input_name(name_or_path)) + ": " + std::string{field};
+}
+
 std::span<const hml::source> machine_files::sources_of(const hml::machine_description& view) const {
   const hml::machine_description* own = &view;
   for (const auto& [each, of] : views_) {

@@ -36,6 +36,8 @@ struct machine_file::storage {
   std::vector<const system_description*> systems;
   std::vector<source> sources;
   std::string file;
+  std::string document;  // the file's text, as YAML reads it: where a field is, for a check made after reading
+  bool listed = false;   // its machines are under `machines:`, not one at the top level
   std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
 };
 
@@ -47,6 +49,18 @@ std::span<const machine_description* const> machine_file::machines() const noexc
 std::span<const link_description* const> machine_file::links() const noexcept { return state_->links; }
 std::span<const system_description* const> machine_file::systems() const noexcept { return state_->systems; }
 std::span<const source> machine_file::sources() const noexcept { return state_->sources; }
+
+int machine_file::line_of(const machine_description& m, std::string_view field) const {
+  const auto found = std::ranges::find(state_->machines, &m);
+  if (found == state_->machines.end()) return 0;
+  const std::string own = state_->listed ? "machines[" + std::to_string(found - state_->machines.begin()) + "]" : "";
+  const std::string path = own.empty() || field.empty() ? own + std::string{field} : own + "." + std::string{field};
+  try {
+    return detail::yaml_fields<machine_file_error>::line_of(YAML::Load(state_->document), path.empty() ? "the top level" : path);
+  } catch (const YAML::Exception&) {
+    return 0;  // read once already; a second reading does not fail, and a line left out is no error
+  }
+}
 
 const machine_description& machine_file::machine() const {
   if (state_->machines.size() != 1) {
@@ -80,6 +94,7 @@ public:
               "\"" + format + "\" is not a format this hml reads; expected " + std::string{machine_file_format});
     }
     const bool document = root["machines"].IsDefined() || root["links"].IsDefined() || root["systems"].IsDefined();
+    out_.listed = document;
     if (document) {
       for (const auto& entry : root)  // one machine's file given links: the machine goes in the list
         if (const YAML::Node& key = entry.first; key.IsScalar() && std::ranges::find(machine_fields, key.Scalar()) != machine_fields.end())
@@ -547,6 +562,7 @@ private:
 machine_file read_machine_file(std::string_view text, std::string_view file) {
   auto out = std::make_unique<machine_file::storage>();
   out->file = std::string{file};
+  out->document = fields::surrogate_pairs_joined(text);
   try {
     machine_reader{file, *out}.read(text);
   } catch (const YAML::Exception& e) {

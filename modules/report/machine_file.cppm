@@ -67,6 +67,10 @@ public:
   [[nodiscard]] std::span<const source> sources() const noexcept [[clang::lifetimebound]];
   // The file's machine; machine_file_error if it holds none or several.
   [[nodiscard]] const machine_description& machine() const [[clang::lifetimebound]];
+  // The line (1-based) of `field` ("memory[1].scope") of one of its machines, or of the deepest field on the
+  // way that is there (a field left out: its level's); 0 for a machine not of this file. For a message about
+  // a machine made after reading it (a model's check), placed as the reader places its own.
+  [[nodiscard]] int line_of(const machine_description& m, std::string_view field) const;
 
 private:
   std::unique_ptr<storage> state_;

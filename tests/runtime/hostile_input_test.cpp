@@ -1559,7 +1559,7 @@ TEST(HostileInput, ATwentiethTrialsFindingsAreCountedOrRefused) {
                                           "memory:\n", "memory:\n" + mem));
   const outcome order = hml_run({"ecm", "--machine", first.string(), "--kernel", "triad"});
   EXPECT_EQ(order.status, 2);
-  EXPECT_NE(order.err.find("--machine: " + first.string() + ": memory[0] (MEM) states no capacity: the ECM model needs every cache "
+  EXPECT_NE(order.err.find("--machine: " + hml::message_text(first.string()) + ":11: memory[0] (MEM) states no capacity: the ECM model needs every cache "
                            "level's, all but the last level (main memory); give its capacity, or, if it is main memory, list it last"),
             std::string::npos)
       << order.err;
@@ -2419,7 +2419,7 @@ TEST(HostileInput, ASixtyFirstTrialsMachineFiguresHoldTogether) {
                           "  - {name: L2, capacity: 2 MiB, scope: per core, bandwidth: 160 GB/s}\n"
                           "  - {name: DDR5, capacity: 512 GB, bandwidth: 460 GB/s}\n";
   expect_edited_machine_refused(dir, cpu, "bandwidth: 160 GB/s", "bandwidth: 10.24 TB/s", "chip.yaml",
-                                "chip.yaml: L2's bandwidth 10.24 TB/s is 4096 B a cycle at 2.5 GHz, which the ECM model takes "
+                                ":8: memory[1].bandwidth: L2's bandwidth 10.24 TB/s is 4096 B a cycle at 2.5 GHz, which the ECM model takes "
                                 "as one core's path into L1, and a core moves at most 1024 B a cycle; give one core's bandwidth, or "
                                 "the path's upstream rate (B/cy)");
   expect_edited_machine_refused(dir, cpu, "clock: 2.5 GHz\n", "", "clockless.yaml",
@@ -2565,11 +2565,11 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   const scratch_directory dir;
   // The catalog's Xeon 8480+ lists its L3 alone: the ECM took it for each core's L1 (140 GB/s from one core).
   expect_input_error(hml_run({"ecm", "--machine", "xeon_8480_plus", "--kernel", "triad"}),
-                     "--machine: xeon_8480_plus: memory[0] (L3) is shared by the cores, and the ECM model starts in each "
+                     "--machine: xeon_8480_plus: memory[0].scope: L3 is shared by the cores, and the ECM model starts in each "
                      "core's own first cache; give a machine file that describes its caches from L1");
   const std::string genoa = catalog_file("genoa_epyc_9654");
   expect_edited_machine_refused(dir, genoa, "    scope: per core\n", "", "shared_l1.yaml",
-                                "memory[0] (L1) is shared by the cores, and the ECM model starts in each core's own first "
+                                "memory[0].scope: L1 is shared by the cores, and the ECM model starts in each core's own first "
                                 "cache; give it scope: per core (shared: false in the older ECM file), or describe the levels from L1");
   // No core count: the scaling table stopped at one core without a word.
   const fs::path coreless = dir.file("coreless.yaml", replaced(genoa, "cores: 96\n", ""));
@@ -2578,7 +2578,7 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   // ... and --cores does not let a shared first level through (xeon_8480_plus without its cores, --cores 4).
   const fs::path l3_only = dir.file("l3_only.yaml", replaced(catalog_file("xeon_8480_plus"), "cores: 56\n", ""));
   expect_input_error(hml_run({"ecm", "--machine", l3_only.string(), "--kernel", "triad", "--cores", "4"}),
-                     "memory[0] (L3) is shared by the cores");
+                     "memory[0].scope: L3 is shared by the cores");
   const outcome two = hml_run({"ecm", "--machine", coreless.string(), "--kernel", "triad", "--cores", "2"});
   ASSERT_EQ(two.status, 0) << two.err;
   EXPECT_NE(two.out.find(", 2 cores\n"), std::string::npos) << two.out;

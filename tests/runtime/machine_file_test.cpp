@@ -279,6 +279,26 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
             "m.yaml:2: not YAML: a field name of more than 1024 bytes, YAML's most for a name; hml's fields are short words");
 }
 
+// A check made after reading names the field's line as the reader would: the field's, or its level's where it
+// is left out, in a file of one machine or of several.
+TEST(MachineFile, AFieldsLineIsFoundAfterReading) {
+  const hml::machine_file one = hml::read_machine_file(
+      "format: hml-machine/1\nid: x\nname: X\nmemory:\n  - {name: L1, capacity: 32 KiB}\n  - name: M\n"
+      "    bandwidth: 1 GB/s\n",
+      "one.yaml");
+  EXPECT_EQ(one.line_of(one.machine(), "memory[1].bandwidth"), 7);
+  EXPECT_EQ(one.line_of(one.machine(), "memory[0].scope"), 5);  // left out: its level's line
+  EXPECT_EQ(one.line_of(one.machine(), ""), 1);
+  EXPECT_EQ(one.line_of(hml::devices::h100_sxm, "memory[0]"), 0);  // not the file's
+  const hml::machine_file two = hml::read_machine_file(
+      "format: hml-machine/1\nmachines:\n  - {id: a, name: A, memory: [{name: M, bandwidth: 1 GB/s}]}\n"
+      "  - id: b\n    name: B\n    memory:\n      - {name: M, bandwidth: 2 GB/s}\n",
+      "two.yaml");
+  ASSERT_EQ(two.machines().size(), 2u);
+  EXPECT_EQ(two.line_of(*two.machines()[1], "memory[0].bandwidth"), 7);
+  EXPECT_EQ(two.line_of(*two.machines()[0], "memory[0]"), 3);
+}
+
 TEST(MachineFile, ASystemJoinsTheFilesMachinesOrTheCatalogs) {
   const hml::machine_file file = hml::read_machine_file(
       "format: hml-machine/1\n"
