@@ -27,10 +27,13 @@ struct chart_options {
 // Standard output (-) and a name without an extension (a device, a FIFO) take the SVG as it is.
 void check_output_name(const std::string& path) {
   if (path == "-") return;
-  const std::string extension = hml::ascii_lowercase(std::filesystem::path{path}.extension().string());
-  if (extension.empty() || extension == ".svg") return;
+  // The name's end after its last dot (a name that is an extension alone, ".csv", too).
+  const std::string name = hml::ascii_lowercase(std::filesystem::path{path}.filename().string());
+  const std::size_t dot = name.find_last_of('.');
+  if (dot == std::string::npos || name.ends_with(".svg")) return;
+  const std::string extension = name.substr(dot + 1);
   throw input_error("--output: '" + hml::message_text(path) + "': hml chart writes SVG only, not " +
-                    (extension == "." ? std::string{"a name ending in '.'"} : hml::message_text(extension.substr(1))) +
+                    (extension.empty() ? std::string{"a name ending in '.'"} : hml::message_text(extension)) +
                     "; name the file .svg (rsvg-convert or inkscape can convert it)");
 }
 
@@ -117,7 +120,7 @@ void add_chart_command(CLI::App& hml) {
       ->required();
   command->add_option("--title", o->title, "the chart's title")->check(name_text());
   add_output_options(*command, o->output, false);
-  o->output.format = "svg";  // what -o's name is held to (check_output_name below holds it to .svg alone)
+  o->output.format = "svg";  // what the writer's check holds -o's name to (check_output_name, first, to .svg alone)
   o->output.formats = {"svg"};
   command->get_option("--output")->required();
   command->callback([o] { run(*o); });

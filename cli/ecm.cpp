@@ -175,8 +175,8 @@ void run(const ecm_options& o) {
     const bool sized_after = std::any_of(machine->memory.begin() + static_cast<std::ptrdiff_t>(i) + 1, machine->memory.end() - 1,
                                          [](const hml::level_description& l) { return l.capacity.published(); });
     const bool misplaced = sized_after && machine_files::looks_like_a_path(o.machine);
-    throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "]") + " (" +
-                      std::string{machine->memory[i].name} + ") states no capacity: the ECM model needs every cache level's, all but the last level (main "
+    throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "].capacity") + ": " +
+                      std::string{machine->memory[i].name} + " states none: the ECM model needs every cache level's, all but the last level (main "
                       "memory)" + (misplaced ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
                                              : "; give its capacity"));
   }
@@ -206,8 +206,8 @@ void run(const ecm_options& o) {
   for (std::size_t i = 1; i + 1 < machine->memory.size(); ++i) {
     const hml::level_description& l = machine->memory[i];
     if (!hml::has_path_rate(*machine, i))
-      throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "]") + " (" +
-                        std::string{l.name} + ") gives no rate for its path into " +
+      throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "].upstream") + ": " +
+                        std::string{l.name} + " gives no rate for its path into " +
                         std::string{machine->memory[i - 1].name} + "; give it an upstream rate (B/cy) or a bandwidth");
     // A cache's bandwidth stands for the path as one core's (as hml probe writes it); the whole chip's figure
     // (a shared L3's datasheet rate, a GPU's L1) would make its term vanish.

@@ -330,7 +330,7 @@ void emit_as_kernels(const llm_options& o, const hml::step_analysis& step) {
   for (const hml::operator_time& op : step.operators) {
     if (op.op.bytes().value() > 0) kernels.add_row({std::string{op.op.name}, op.op.flops.value(), op.op.bytes().value()});
   }
-  emit({.format = "csv", .formats = o.output.formats, .path = o.output.path}, hml::to_csv(kernels));  // -o's name: .csv
+  emit({.format = "csv", .formats = {"csv"}, .path = o.output.path}, hml::to_csv(kernels));  // -o's name: .csv
 }
 
 // The options a context past a learned position table blames: its lengths, and --learned-positions where that

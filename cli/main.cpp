@@ -73,8 +73,9 @@ int run(int argc, char** argv) {
     constexpr std::array<std::string_view, 2> own{"help", "version"};
     if (const std::string close = word.starts_with("--") ? hml::did_you_mean(word.substr(2), own, "--") : ""; !close.empty())
       return hml_cli::fail(hml::message_text(word) + ": not an option of `hml`; " + close);
-    // "--=x" has no name to cut at '=': shown whole, as a command shows it (and "--" alone would be the end of options).
-    const std::string shown = word == "--" ? "'" + hml::message_text(first) + "'" : hml::message_text(word);
+    // "--=x" has no name to cut at '=': shown whole, as a command shows it ("--" alone would be the end of options).
+    const bool nameless = word.find_first_not_of('-') == std::string::npos;  // "-=x", "--=x"
+    const std::string shown = nameless ? "'" + hml::message_text(first) + "'" : hml::message_text(word);
     return hml_cli::fail(shown + ": not an option of `hml`; options follow the command: hml COMMAND [OPTIONS] (see `hml --help`)");
   }
   if (const std::string twice = hml_cli::standard_input_taken_twice(argc, argv); !twice.empty()) {

@@ -118,7 +118,7 @@ public:
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
       throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
     }
-    refuse_deep_nesting(text);
+    refuse_deep_nesting_and_bare_returns(text);
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
     try {
@@ -136,15 +136,6 @@ public:
       }
       root = YAML::Load(std::string{text});
     } catch (const YAML::Exception& e) {
-      // YAML counts a carriage return alone as a line break, but yaml-cpp reads such a file as one line and
-      // fails at its second field's colon: where it failed on one, an old Mac's line endings are said as such.
-      for (std::size_t cr = text.find('\r'); cr != std::string_view::npos; cr = text.find('\r', cr + 1)) {
-        if (cr + 1 < text.size() && text[cr + 1] == '\n') continue;
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(cr), '\n');
-        throw Error(std::string{file_} + ":" + std::to_string(line) +
-                    ": a line ends with a carriage return alone (an old Mac's line endings), which this reader takes "
-                    "for no line break; save the file with LF or CRLF line endings");
-      }
       // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there),
       // and its error is nlohmann's, which knows JSON's grammar.
       const bool json = opens_as_json(text);
@@ -224,7 +215,11 @@ public:
         line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
       }
       while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
-      if (line.empty() || line.front() == '#' || line.front() == '%' || line == "...") continue;
+      if (line.starts_with("...")) {  // a document's end, and a comment after it
+        line.remove_prefix(3);
+        line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
+      }
+      if (line.empty() || line.front() == '#' || line.front() == '%') continue;
       return number;
     }
     return 0;
@@ -290,13 +285,18 @@ public:
   // Counts [ and { outside quoted scalars and comments; a quote opens a scalar only where YAML's can
   // begin (after a space, [, {, a comma or a colon, or at a line's start), so an apostrophe in plain text
   // ("Intel's") is not taken for one.
-  void refuse_deep_nesting(std::string_view text) const {
+  // Nesting past max_nesting, and a carriage return alone outside comments and quoted values: YAML counts
+  // one as a line break, but yaml-cpp reads the file as one line (and fails at its second field's colon, or
+  // takes "\r" into a field's name), so an old Mac's line endings are said as such. In a comment yaml-cpp
+  // skips it; in a quoted value the value's check says it is a control character.
+  void refuse_deep_nesting_and_bare_returns(std::string_view text) const {
     int depth = 0;
     int line = 1;
     char quote = 0;
     bool comment = false;
     char before = '\n';
-    for (const char c : text) {
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const char c = text[i];
       if (c == '\n') {
         ++line;
         comment = false;
@@ -308,6 +308,11 @@ public:
         if (c == quote) quote = 0;
         before = c;
         continue;
+      }
+      if (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
+        throw Error(std::string{file_} + ":" + std::to_string(line) +
+                    ": a line ends with a carriage return alone (an old Mac's line endings), which this reader takes "
+                    "for no line break; save the file with LF or CRLF line endings");
       }
       const bool scalar_may_begin = before == '\n' || before == ' ' || before == '\t' || before == '[' ||
                                     before == '{' || before == ',' || before == ':';

@@ -101,6 +101,7 @@ TEST(CliMessages, AnOptionWithoutANameIsShownAsTyped) {
   expect_input_error(hml_run({"llm", "--=x"}), "'--=x': an option without a name before its '='; see `hml llm --help`");
   expect_input_error(hml_run({"roofline", "--="}), "'--=': an option without a name before its '='");
   expect_input_error(hml_run({"--=x"}), "'--=x': not an option of `hml`; options follow the command");
+  expect_input_error(hml_run({"-=x"}), "'-=x': not an option of `hml`; options follow the command");
 }
 
 TEST(CliMessages, ANameOfAnotherKindIsSaidToBeIt) {
@@ -170,6 +171,13 @@ TEST(CliMessages, AnOutputNamedForAnotherFormatIsRefused) {
   const outcome as_kernels = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--as-kernels", "decode", "-o",
                                    (dir.path / "k.csv").string()});
   EXPECT_EQ(as_kernels.status, 0) << as_kernels.err;
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--as-kernels", "decode", "-o", "k.json"}),
+                     "-o: 'k.json': the name says JSON, and the output is CSV; name it k.csv");  // no --format it refuses
+  // chart's own rule: SVG only, a name that is an extension alone too.
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops", ops, "-o", ".csv"}),
+                     "-o: '.csv': hml chart writes SVG only, not csv; name the file .svg");
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops", ops, "-o", "c."}),
+                     "-o: 'c.': hml chart writes SVG only, not a name ending in '.'");
 }
 
 TEST(CliMessages, AnOutputFileThatCannotBeCreatedSaysWhy) {

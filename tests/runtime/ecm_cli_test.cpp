@@ -1273,7 +1273,7 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                      "--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   // A machine without the caches' capacities (a GPU) is the machine's fault, not the kernel's.
   expect_input_error(hml_run({"ecm", "--machine", "h100_sxm", "--kernel", "triad"}),
-                     "--machine: h100_sxm: memory[0] (L1) states no capacity: the ECM model needs every cache level's, all "
+                     "--machine: h100_sxm: memory[0].capacity: L1 states none: the ECM model needs every cache level's, all "
                      "but the last level (main memory); give its capacity");
   // A define's fault is -D's, not the kernel's.
   const std::string triad = (examples / "triad.c").string();
@@ -1288,7 +1288,7 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                                         "  - {name: L3, capacity: 28 MiB}\n  - {name: MEM, bandwidth: 100 GB/s}\n";
   expect_input_error(hml_run({"ecm", "--machine", (dir / "norate.yaml").string(), "--kernel", "triad"}),
                      "--machine: " + hml::message_text((dir / "norate.yaml").string()) +
-                         ":9: memory[2] (L3) gives no rate for its path into L2; give it an upstream rate (B/cy) or a bandwidth");
+                         ":9: memory[2].upstream: L3 gives no rate for its path into L2; give it an upstream rate (B/cy) or a bandwidth");
   fs::remove_all(dir);
 }
 

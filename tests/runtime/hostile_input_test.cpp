@@ -1559,7 +1559,7 @@ TEST(HostileInput, ATwentiethTrialsFindingsAreCountedOrRefused) {
                                           "memory:\n", "memory:\n" + mem));
   const outcome order = hml_run({"ecm", "--machine", first.string(), "--kernel", "triad"});
   EXPECT_EQ(order.status, 2);
-  EXPECT_NE(order.err.find("--machine: " + hml::message_text(first.string()) + ":11: memory[0] (MEM) states no capacity: the ECM model needs every cache "
+  EXPECT_NE(order.err.find("--machine: " + hml::message_text(first.string()) + ":11: memory[0].capacity: MEM states none: the ECM model needs every cache "
                            "level's, all but the last level (main memory); give its capacity, or, if it is main memory, list it last"),
             std::string::npos)
       << order.err;

@@ -262,6 +262,7 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
   EXPECT_EQ(error_of("--- null\n"), "m.yaml:1: a null value (null or ~), not a mapping of fields; write the file's fields");
   EXPECT_EQ(error_of("%YAML 1.2\n---\n!!null\n").substr(0, 23), "m.yaml:3: a null value ");
   EXPECT_EQ(error_of("---\n...\n"), "m.yaml:1: the file is empty");
+  EXPECT_EQ(error_of("---\n... # the end\n"), "m.yaml:1: the file is empty");
   EXPECT_EQ(error_of("--- null\n--- null\n"), "m.yaml:2: a second document; a file holds one");
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\rname: X\r"),
             "m.yaml:2: a line ends with a carriage return alone (an old Mac's line endings), which this reader takes for "
@@ -269,6 +270,11 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
   // ... where the reader fails on one: a carriage return in a comment is no line the file needs, and one in a
   // value is a control character, said as such.
   EXPECT_EQ(error_of(machine.substr(0, machine.size() - 1) + " # a\rb\n"), "accepted");
+  // ... wherever the parser would not fail on it: a JSON file's last byte, a YAML file's last line (it took
+  // "\r" for a second document and for a field's name), or beside another fault, said at its own line.
+  EXPECT_EQ(error_of("{\"format\": \"hml-machine/1\", \"id\": \"x\"}\r").substr(0, 50), "m.yaml:1: a line ends with a carriage return alone");
+  EXPECT_EQ(error_of(machine + "\r").substr(0, 50), "m.yaml:5: a line ends with a carriage return alone");
+  EXPECT_EQ(error_of(machine + "  bad: [\n# a\rb\n").substr(0, 41), "m.yaml:5: not YAML: a '[' is not closed b");
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: \"X\rY\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 31),
             "m.yaml:3: name: a control chara");
   std::string crlf = machine;
