@@ -121,7 +121,6 @@ void add_chart_command(CLI::App& hml) {
   command->add_option("--title", o->title, "the chart's title")->check(name_text());
   add_output_options(*command, o->output, false);
   o->output.format = "svg";  // what the writer's check holds -o's name to (check_output_name, first, to .svg alone)
-  o->output.formats = {"svg"};
   command->get_option("--output")->required();
   command->callback([o] { run(*o); });
 }

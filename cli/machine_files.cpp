@@ -266,11 +266,7 @@ std::string machine_files::where(const std::string& name_or_path, const hml::mac
 }
 
 std::span<const hml::source> machine_files::sources_of(const hml::machine_description& view) const {
-  const hml::machine_description* own = &view;
-  for (const auto& [each, of] : views_) {
-    if (&each == &view) own = of;
-  }
-  const hml::machine_description& m = *own;
+  const hml::machine_description& m = own_of(view);
   for (const auto& file : files_) {
     if (const auto* f = std::get_if<hml::machine_file>(&file)) {
       for (const hml::machine_description* each : f->machines()) {

@@ -36,8 +36,8 @@ struct machine_file::storage {
   std::vector<const system_description*> systems;
   std::vector<source> sources;
   std::string file;
-  std::string document;  // the file's text, as YAML reads it: where a field is, for a check made after reading
-  bool listed = false;   // its machines are under `machines:`, not one at the top level
+  YAML::Node tree;      // the file as read: where a field is, for a check made after reading
+  bool listed = false;  // its machines are under `machines:`, not one at the top level
   std::string_view keep(std::string s) { return text.emplace_back(std::move(s)); }
 };
 
@@ -55,11 +55,7 @@ int machine_file::line_of(const machine_description& m, std::string_view field) 
   if (found == state_->machines.end()) return 0;
   const std::string own = state_->listed ? "machines[" + std::to_string(found - state_->machines.begin()) + "]" : "";
   const std::string path = own.empty() || field.empty() ? own + std::string{field} : own + "." + std::string{field};
-  try {
-    return detail::yaml_fields<machine_file_error>::line_of(YAML::Load(state_->document), path.empty() ? "the top level" : path);
-  } catch (const YAML::Exception&) {
-    return 0;  // read once already; a second reading does not fail, and a line left out is no error
-  }
+  return detail::yaml_fields<machine_file_error>::line_of(state_->tree, path.empty() ? "the top level" : path);
 }
 
 const machine_description& machine_file::machine() const {
@@ -87,6 +83,7 @@ public:
 
   void read(std::string_view text) {
     const YAML::Node root = r_.load(text);
+    out_.tree = root;
     if (!root.IsMap()) r_.fail(root, "", "expected a mapping of fields (a machine, or machines, links and systems)");
     const std::string format = r_.scalar(root, "", "format", true);
     if (format != machine_file_format) {
@@ -562,7 +559,6 @@ private:
 machine_file read_machine_file(std::string_view text, std::string_view file) {
   auto out = std::make_unique<machine_file::storage>();
   out->file = std::string{file};
-  out->document = fields::surrogate_pairs_joined(text);
   try {
     machine_reader{file, *out}.read(text);
   } catch (const YAML::Exception& e) {

@@ -72,9 +72,10 @@ export namespace hml {
   const std::string folded = ascii_lowercase(typed);
   for (std::size_t i = 0; i < known.size(); ++i) {
     const std::size_t distance = typo_distance(typed, known[i]);
+    const bool case_alone = folded == ascii_lowercase(known[i]);
     // A short word is one edit from every short name; in other capitals alone it is still that name (--TP).
-    const bool close = typed.size() >= 3 ? distance <= typo_tolerance(typed.size()) : folded == ascii_lowercase(known[i]);
-    if (distance > 0 && close) ranked.emplace_back(distance, folded != ascii_lowercase(known[i]), i);
+    const bool close = typed.size() >= 3 ? distance <= typo_tolerance(typed.size()) : case_alone;
+    if (distance > 0 && close) ranked.emplace_back(distance, !case_alone, i);
   }
   std::ranges::sort(ranked);
   std::vector<std::string_view> names;
