@@ -57,7 +57,7 @@ void run(const analyze_options& o) {
   const hml::duration time = quantity_of<hml::duration>("--time", o.time);
   check_option("--time", [&] { hml::validate_measured_time(time); });
   if (k.flops.value() == 0 && k.bytes.value() == 0) {
-    throw input_error("--flops, --bytes: a kernel of 0 FLOP and 0 B has nothing to analyse");
+    throw input_error("--flops, --bytes: a kernel of 0 FLOP and 0 B has nothing to analyse; give the work or the bytes it has");
   }
   const hml::measured_point m = hml::analyze_measured(k, time, roof.roof);
   // Above a datasheet's roof is not a result but a slip: a time in the wrong unit, or bytes the caches served.

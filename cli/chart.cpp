@@ -64,7 +64,7 @@ void run(const chart_options& o) {
   const std::vector<named_roof> roofs = roofs_of(o.roof);  // a device given twice is an input error there
   if (roofs.size() > hml::max_chart_roofs) {
     throw input_error("--machine: a chart compares at most " + std::to_string(hml::max_chart_roofs) + " machines, not " +
-                      std::to_string(roofs.size()));
+                      std::to_string(roofs.size()) + "; chart them in groups of " + std::to_string(hml::max_chart_roofs));
   }
   const std::vector<hml::kernel_record> records = read_chart_kernels(o.operations, roofs.size());
   hml::roofline_chart chart;

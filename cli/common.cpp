@@ -9,6 +9,7 @@
 #include <exception>
 #include <cstdio>
 #include <cstring>
+#include <ranges>
 #include <regex>
 #include <string>
 #include <string_view>
@@ -51,19 +52,31 @@ int fail(std::string_view message) {
 CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) {
   return CLI::Validator(
       [low, most](const std::string& text) -> std::string {
-        const bool digits = !text.empty() && text.size() <= 19 && text.find_first_not_of("0123456789") == std::string::npos;
-        if (const std::uint64_t n = digits ? std::stoull(text) : 0; digits && n >= low && n <= most) return {};
-        return "must be a whole number from " + std::to_string(low) + " to " + std::to_string(most) + ", not '" +
-               text + "'";
+        const std::string range = "give a whole number from " + std::to_string(low) + " to " + std::to_string(most);
+        const std::string_view digits = std::string_view{text}.substr(text.starts_with('-') ? 1 : 0);
+        if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
+          return "'" + text + "' is not a whole number; " + range;
+        }
+        if (text.starts_with('-')) return "'" + text + "' has a minus sign; " + range;
+        const std::string_view significant = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
+        // Past 19 digits it is past any bound (and past what stoull reads).
+        const std::uint64_t n = significant.size() <= 19 ? std::stoull(std::string{significant}) : most + 1;
+        if (n < low) return "'" + text + "' is below " + std::to_string(low) + "; " + range;
+        if (n > most) return "'" + text + "' is above " + std::to_string(most) + "; " + range;
+        return {};
       },
       "");  // no text in --help: the type stays UINT, the bound is in docs/reference/limits.md
 }
 
+namespace {
+// Not echoed: the text is what cannot be shown.
+constexpr std::string_view unprintable = "a control character or a byte that is not UTF-8; give printable UTF-8 text";
+}  // namespace
+
 CLI::Validator printable_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
-        // Not echoed: the text is what cannot be shown.
-        return hml::is_printable_utf8(text) ? std::string{} : "must be UTF-8 text without control characters";
+        return hml::is_printable_utf8(text) ? std::string{} : std::string{unprintable};
       },
       "");
 }
@@ -71,8 +84,8 @@ CLI::Validator printable_text() {
 CLI::Validator name_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
-        if (hml::is_blank(text)) return "must not be blank: it names what the output shows";
-        return hml::is_printable_utf8(text) ? std::string{} : "must be UTF-8 text without control characters";
+        if (hml::is_blank(text)) return "a blank text; give one the output can show";
+        return hml::is_printable_utf8(text) ? std::string{} : std::string{unprintable};
       },
       "");
 }
@@ -87,7 +100,8 @@ CLI::Validator finite_number() {
         // Not a number at all ("1,5", "1e", a Unicode minus) is not one, where "inf" and "nan" are numbers
         // that are not finite; strtod reads C's hexadecimal forms too ("0x10", "0x1p-1"), which no quantity takes.
         const bool whole_text_read = !text.empty() && end == begin + text.size();
-        if (whole_text_read && !std::isfinite(x)) return "must be a finite number, not '" + text + "'";
+        const std::string decimal = "give a decimal number (digits, a point, an exponent: 0.8, 2.5e-3)";
+        if (whole_text_read && !std::isfinite(x) && errno != ERANGE) return "'" + text + "' is not a finite number; " + decimal;
         if (!whole_text_read || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
           // "26cy", "0.8 ": a number with a unit or a space after it, which no plain-number option takes.
           const char after = end != begin ? *end : '\0';
@@ -95,8 +109,8 @@ CLI::Validator finite_number() {
           const bool hexadecimal = text.starts_with("0x") || text.starts_with("0X");
           const bool number_then_more = std::isfinite(x) && !hexadecimal &&
                                         (after == ' ' || after == '\t' || unit_after);
-          return std::string{"must be a decimal number (digits, a point, an exponent)"} +
-                 (number_then_more ? ", without a unit or a space" : "") + ", not '" + text + "'";
+          if (number_then_more) return "'" + text + "' has a unit or a space after its number; give the number alone";
+          return "'" + text + "' is not a decimal number; " + decimal;
         }
         const double magnitude = std::abs(x);
         if (magnitude == 0 && errno != ERANGE) {  // 1e-400 is no zero: strtod's underflow
@@ -104,7 +118,8 @@ CLI::Validator finite_number() {
           return {};
         }
         if (errno == 0 && magnitude >= hml::smallest_magnitude && magnitude <= hml::largest_magnitude) return {};
-        return "must be zero or of magnitude 1e-30 to 1e30 (as every figure hml takes), not '" + text + "'";
+        return "'" + text + "' is too " + (magnitude > 1 ? "large" : "small") +
+               "; give zero or a magnitude from 1e-30 to 1e30 (as every figure hml takes)";
       },
       "");
 }
@@ -236,17 +251,21 @@ std::string standard_input_taken_twice(int argc, const char* const* argv) {
 
 namespace {
 
+// What an option takes, as --help shows it, a choice's type left out: SIZE, FILE, {fused,unfused}.
+std::string value_shown(std::string type) { return std::regex_replace(type, std::regex{"^[A-Z]+:(\\{.*\\})$"}, "$1"); }
+std::string value_shown(const CLI::Option& option) { return value_shown(option.get_type_name()); }
+
 bool takes_value(const CLI::Option* option) {
   return option != nullptr && option->get_expected_max() != 0 && !option->get_positional();
 }
 
 std::string needs_value(std::string_view name, const CLI::Option& option) {
-  return std::string{name} + ": needs a value (" + option.get_type_name() + ")";
+  return std::string{name} + ": needs a value; give " + std::string{name} + " " + value_shown(option);
 }
 
 // '' given apart: a script's unset variable (--link-latency "$LATENCY"), which would read as the option left out.
 std::string empty_value(std::string_view name, const CLI::Option& option, const CLI::App& command) {
-  return std::string{name} + ": an empty value (an unset variable?); give " + option.get_type_name() + " (see `hml " +
+  return std::string{name} + ": an empty value (an unset variable?); give " + value_shown(option) + " (see `hml " +
          command.get_name() + " --help`)";
 }
 
@@ -268,12 +287,12 @@ std::string value_is_an_option(const CLI::App& command, std::string_view name, c
                                std::string_view value) {
   if (!reads_as_an_option(command, value)) return {};
   const bool an_option = option_named(command, value) != nullptr;
-  const std::string type = option.get_type_name();
-  const std::string as_value = type.find("FILE") != std::string::npos ? " (a file of that name: ./" + hml::message_text(value) + ")"
-                               : type == "TEXT"                         ? " (a text of it: " + in_one_word(option, value) + ")"
+  const std::string type = value_shown(option);
+  const std::string as_value = type.find("FILE") != std::string::npos ? " (./" + hml::message_text(value) + " for a file of that name)"
+                               : type == "TEXT"                         ? " (" + in_one_word(option, value) + " for a text of it)"
                                                                         : "";
-  return needs_value(name, option) + "; '" + hml::message_text(value) + "' " +
-         (an_option ? "is an option" : "looks like an option") + as_value;
+  return std::string{name} + ": needs a value (" + type + "), and '" + hml::message_text(value) + "' " +
+         (an_option ? "is an option" : "looks like an option") + "; give " + std::string{name} + " " + type + as_value;
 }
 
 // A list's empty item (--shares 0.5,,0.5): CLI11 drops it, and the list would be read one item short.
@@ -391,6 +410,20 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
   return {};
 }
 
+std::string overlong_argument(int argc, const char* const* argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.size() <= max_argument_bytes) continue;
+    const std::string_view before = i > 1 ? argv[i - 1] : "";
+    const std::string name = arg.starts_with("-")      ? hml::message_text(arg.substr(0, std::min<std::size_t>(arg.find('='), 40)))
+                             : before.starts_with("-") ? hml::message_text(before.substr(0, 40))
+                                                       : "'" + hml::message_text(arg.substr(0, 40)) + "...'";
+    return name + ": a word of " + std::to_string(arg.size()) + " bytes; give at most " + std::to_string(max_argument_bytes) +
+           " (the longest path a system opens)";
+  }
+  return {};
+}
+
 std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   const std::vector<CLI::App*> ran = hml.get_subcommands();
   const std::string command = ran.empty() ? std::string{"hml"} : "hml " + ran.front()->get_name();
@@ -413,7 +446,8 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
       return stray(extra.front());
     }
   }
-  const std::string message = error.what();
+  // std::regex recurses once a character: a message of many words (after --) is cut before it is matched.
+  const std::string message = std::string{error.what()}.substr(0, 2 * max_argument_bytes);
   if (ran.empty() && message == "A subcommand is required") return "no command given: hml COMMAND [OPTIONS]; " + help;
   const auto type_of = [&](const std::string& name) {
     const CLI::Option* option = ran.empty() ? nullptr : ran.front()->get_option_no_throw(name);
@@ -439,10 +473,15 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
     return m.str(1) + ": given " + m.str(2) + " times; give it once";
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): (.*) not in \\{(.*)\\}"})) {
-    return m.str(1) + ": '" + m.str(2) + "' is not one of " + std::regex_replace(m.str(3), std::regex{","}, ", ");
+    const std::string choices = std::regex_replace(m.str(3), std::regex{","}, ", ");
+    const std::string listed = m.str(3);
+    std::vector<std::string_view> names;
+    for (const auto& name : std::views::split(std::string_view{listed}, ',')) names.emplace_back(name.begin(), name.end());
+    const std::string close = hml::did_you_mean(m.str(2), names);
+    return m.str(1) + ": '" + m.str(2) + "' is not one of " + choices + "; " + (close.empty() ? "give one of them" : close);
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): \\d+ required (\\S+) missing"})) {
-    return m.str(1) + ": needs a value (" + m.str(2) + ")";
+    return m.str(1) + ": needs a value; give " + m.str(1) + " " + value_shown(m.str(2));
   }
   // Words after `--` (CLI11 lists them last first).
   if (std::regex_match(message, m, std::regex{"The following arguments? (?:was|were) not expected: (.*)"})) {
@@ -453,9 +492,7 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
     for (auto w = words.rbegin(); w != words.rend(); ++w) given += (given.empty() ? "" : " ") + *w;
     return "'" + given + "' after --: `" + command + "` takes " + takes + "; drop the -- (" + help + ")";
   }
-  if (std::regex_match(message, m, std::regex{"(\\S+): (must be .*)"})) {  // hml's own checks on an option's text
-    return m.str(1) + ": " + m.str(2);
-  }
+  if (std::regex_match(message, m, std::regex{"-\\S+: .*; .*"})) return message;  // hml's own checks on an option's text
   return message + "; " + help;
 }
 

@@ -224,7 +224,7 @@ void run(const ecm_options& o) {
   }
   // The kernel: a built-in one by name, else a file in C or YAML.
   if (o.rows_given && o.kernel != "stencil2d5") {
-    throw input_error("--rows: only --kernel stencil2d5 has rows");
+    throw input_error("--rows: only --kernel stencil2d5 has rows; leave --rows out, or give --kernel stencil2d5");
   }
   std::optional<hml::loaded_kernel> loaded_kernel;
   std::optional<hml::loop_kernel> kernel =
@@ -237,13 +237,13 @@ void run(const ecm_options& o) {
       });
   const bool from_c = o.kernel.ends_with(".c");
   if (o.t_ol.has_value() != o.t_nol.has_value())
-    throw input_error("--t-ol, --t-nol: give both in-core times, or neither (then the port model's)");
-  if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: cycles must be >= 0");
+    throw input_error("--t-ol, --t-nol: one in-core time given without the other; give both, or neither (then the port model's)");
+  if (o.t_ol && (!(*o.t_ol >= 0) || !(*o.t_nol >= 0))) throw input_error("--t-ol, --t-nol: a negative number of cycles; give cycles >= 0");
   // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.
   const bool compile = from_c && !o.t_ol && !machine->llvm_cpu.empty();
   std::optional<hml::compiled_in_core> compiled;
   const std::vector<hml::c_define> defines = defines_of(o);
-  if (!o.defines.empty() && !from_c) throw input_error("-D: only a kernel in C (--kernel FILE.c) takes -D");
+  if (!o.defines.empty() && !from_c) throw input_error("-D: only a kernel in C takes -D; give --kernel FILE.c, or leave -D out");
   if (from_c && (o.size_given || o.rows_given))
     throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
                       ": a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");

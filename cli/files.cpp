@@ -203,7 +203,7 @@ void output_stream::write_out(const std::string& text) {
     // A full disk is an error too, not a silently short output. (A closed pipe ends the process with
     // SIGPIPE first, as it does any Unix filter: `hml ... | head` stops quietly.)
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-      throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno));
+      throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno) + "; give a file with -o");
     }
   } else {
     write_for_option("--output", [&] {
@@ -289,16 +289,23 @@ input_file::input_file(std::string_view option, const std::string& path)
   const auto cannot_read = [&](const std::string& reason) {
     return input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'") + ": " + reason);
   };
-  if (path == "-" && hml::held_as_closed(STDIN_FILENO)) throw input_error(option_ + ": standard input is closed (the shell closed it)");
-  if (hml::closed_standard_stream_named(path) == STDIN_FILENO) throw cannot_read("standard input is closed (the shell closed it)");
+  const auto cannot_open = [&](int error) {
+    return cannot_read(std::string{std::strerror(error)} + (error == ENOENT || error == ENOTDIR ? "; give the path of a file that exists"
+                                                            : error == EACCES                   ? "; give a file you may read"
+                                                                                                : "; give a file that can be read"));
+  };
+  if (path == "-" && hml::held_as_closed(STDIN_FILENO))
+    throw input_error(option_ + ": standard input is closed (the shell closed it); give a file, or open standard input");
+  if (hml::closed_standard_stream_named(path) == STDIN_FILENO)
+    throw cannot_read("standard input is closed (the shell closed it); give a file, or open standard input");
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
     // Without an error code, a loop of symbolic links throws the file system's own text; open() names it.
     std::error_code unreadable;
-    if (std::filesystem::is_directory(path, unreadable)) throw cannot_read("it is a directory");
+    if (std::filesystem::is_directory(path, unreadable)) throw cannot_read("it is a directory; give a file in it");
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw cannot_read(std::strerror(errno));
+    if (fd_ < 0) throw cannot_open(errno);
     owns_fd_ = true;
   }
   struct stat status {};
@@ -328,14 +335,15 @@ std::size_t input_file::read(std::span<char> buffer) {
                             "(a text table measures its columns first); give a file, or --format csv, which streams");
         }
         if (std::fwrite(buffer.data(), 1, n, copy_) != n) {
-          throw input_error(option_ + ": cannot keep a copy of " + kept() + " to read it twice: " + std::strerror(errno));
+          throw input_error(option_ + ": cannot keep a copy of " + kept() + " to read it twice: " + std::strerror(errno) +
+                            "; give a file, or --format csv, which streams");
         }
       }
       return n;
     }
     if (errno != EINTR)
       throw input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'") + ": " +
-                        std::strerror(errno));
+                        std::strerror(errno) + "; give a file that can be read");
   }
 }
 
@@ -407,12 +415,12 @@ void input_file::rewind() {
   if (start_ >= 0) {
     check_unchanged();
     if (::lseek(fd_, start_, SEEK_SET) < 0) {
-      throw input_error(option_ + ": cannot read '" + path_ + "' again: " + std::strerror(errno));
+      throw input_error(option_ + ": cannot read '" + path_ + "' again: " + std::strerror(errno) + "; give a file, or --format csv, which reads once");
     }
     return;
   }
   if (copy_ == nullptr || std::fflush(copy_) != 0 || ::lseek(::fileno(copy_), 0, SEEK_SET) < 0) {
-    throw input_error(option_ + ": cannot read '" + path_ + "' again");
+    throw input_error(option_ + ": cannot read '" + path_ + "' again; give a file, or --format csv, which reads once");
   }
   if (owns_fd_) ::close(fd_);
   fd_ = ::fileno(copy_);

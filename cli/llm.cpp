@@ -71,7 +71,7 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (!o.model.empty()) {
     t = check_option("--model", [&]() -> const hml::transformer& { return hml::model_named(o.model); });
   } else if (!o.layers || !o.hidden || !o.ffn || !o.heads || !o.vocab) {
-    throw input_error("--model: give a preset, or --layers, --hidden, --ffn, --heads and --vocab");
+    throw input_error("--model: no model given; give a preset (see `hml llm --help`), or --layers, --hidden, --ffn, --heads and --vocab");
   } else {
     t.name = "custom";
   }
@@ -176,7 +176,7 @@ hml::link with_latency_given(hml::link l, std::string_view option, const std::st
     l.latency = quantity_of<hml::duration>(option, latency);
     check_option(option, [&] { hml::validate_link_latency(l.latency); });
     if (!(l.latency < 1 * hml::second))  // as a machine file's link latency
-      throw input_error(std::string{option} + ": must be below 1 s (a message's latency is microseconds), not " + latency);
+      throw input_error(std::string{option} + ": " + latency + " is 1 s or more; give a message's latency, below 1 s (microseconds, as 2us)");
   }
   return l;
 }
@@ -191,7 +191,7 @@ hml::link link_between(machine_files& files, const link_options& o) {
                       std::string{o.devices} + "; give " + devices_option + " 2 or more with it");
   }
   if (o.link.empty()) {
-    throw input_error(std::string{o.link_option} + ": " + devices_option + " above 1 needs the link, e.g. " +
+    throw input_error(std::string{o.link_option} + ": " + devices_option + " above 1 needs the link between the devices; give it, e.g. " +
                       std::string{o.link_option} + " " + std::string{o.example});
   }
   const hml::link l = with_latency_given(files.link(o.link_option, o.link), o.latency_option, o.latency);
@@ -230,7 +230,7 @@ hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::trans
   if (o.ep) {
     if (o.tp <= 1) throw input_error("--ep: spreads the experts over the --tp devices; give --tp 2 or more with it");
     if (t.experts <= 1)
-      throw input_error("--ep: " + std::string{t.name} + " is dense: expert parallelism spreads a mixture of experts' experts");
+      throw input_error("--ep: " + std::string{t.name} + " is dense: expert parallelism spreads a mixture of experts' experts; leave --ep out");
     if (t.experts % o.tp != 0)
       throw input_error("--ep, --tp: " + std::to_string(t.experts) + " experts do not divide over " + std::to_string(o.tp) +
                         " devices; give a --tp that divides them");
@@ -239,7 +239,7 @@ hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::trans
   if (o.tp <= 1) throw input_error("--dp-attention: spreads the sequences over the --tp devices; give --tp 2 or more with it");
   if (t.experts <= 1)
     throw input_error("--dp-attention: " + std::string{t.name} +
-                      " is dense: data-parallel attention serves a mixture of experts (a dense model runs replicas)");
+                      " is dense: data-parallel attention serves a mixture of experts; leave --dp-attention out (a dense model runs replicas)");
   if (o.pp > 1) throw input_error("--dp-attention, --pp: data-parallel attention is not modelled with pipeline stages; leave one of them "
                     "out");
   if (!o.all_reduce.empty())
@@ -305,7 +305,7 @@ void llm::check_learned_positions(const hml::transformer& t, std::uint64_t conte
   if (!hml::past_learned_positions(t, context)) return;
   throw input_error(std::string{lengths} + ": a context of " + std::to_string(context) + " tokens is longer than " +
                     std::string{t.name} + "'s table of " + std::to_string(t.learned_positions) +
-                    " learned positions, past which no token has a position");
+                    " learned positions, past which no token has a position; give fewer tokens");
 }
 
 void llm::check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i,

@@ -50,7 +50,7 @@ CLI::Option* add_figures_option(CLI::App& command, std::string& figures) {
 hml::basis figures_basis(const std::string& figures) {
   if (figures == "measured") return hml::basis::measured_where_published;
   if (figures == "stated") return hml::basis::datasheet;
-  throw input_error("--figures: '" + figures + "' is neither stated nor measured");
+  throw input_error("--figures: '" + figures + "' is not one of stated, measured; give one of them");
 }
 
 namespace {
@@ -341,7 +341,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
   }
   // A machine has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
   if (options.precision.empty()) {
-    throw input_error("--precision: give the precision the kernels run at with a machine, e.g. --precision fp32");
+    throw input_error("--precision: missing, and a machine has a roof for each precision; give the one the kernels run at, e.g. --precision fp32");
   }
   const hml::precision_choice precision =
       check_option("--precision", [&] { return hml::precision_named(options.precision); });

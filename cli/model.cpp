@@ -54,7 +54,7 @@ hml::sampled_axis<T> read(std::string_view option, const std::string& text, bool
   if constexpr (std::is_same_v<T, double>) {
     hml::sampled_axis<double> one = axis_of<double>(option, text);
     if (one.size() != 1 || text.find(':') != std::string::npos) {
-      throw input_error(std::string{option} + ": expected one number (axes are for `hml sweep`)");
+      throw input_error(std::string{option} + ": a list or a range where one number is taken; give one number (axes are for `hml sweep`)");
     }
     return one;
   } else {
@@ -106,7 +106,7 @@ model_space space_of(const model_options& o, bool axes) {
   }
   for (const CLI::Option* option : o.random_only) {
     if (option->count() > 0 && o.pattern != "random") {
-      throw input_error(option->get_name() + ": only with --pattern random");
+      throw input_error(option->get_name() + ": only with --pattern random; give --pattern random, or leave " + option->get_name() + " out");
     }
   }
   if (o.pattern == "random") {

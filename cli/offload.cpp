@@ -66,7 +66,7 @@ void run(const offload_options& o) {
     const hml::system_description& s = check_option("--system", [&]() -> const hml::system_description& {
       return hml::system_named(o.system);
     });
-    if (s.joined_by == nullptr) throw input_error("--system: " + o.system + " has one memory pool: nothing to offload over");
+    if (s.joined_by == nullptr) throw input_error("--system: " + o.system + " has one memory pool: nothing to offload over; give a system of a host and a device (`hml devices` lists them)");
     host = &files.view_of(*s.host);
     device = &files.view_of(*s.device);
     link = files.link_of(*s.joined_by);

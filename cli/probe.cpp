@@ -44,7 +44,8 @@ hml::probe_options probe_options_of(const probe_command_options& o) {
   // The library runs more threads than CPUs if asked (the tests do); from the shell that is a mistake.
   if (o.threads > hml::available_threads()) {
     throw input_error("--threads: this process may run on " + std::to_string(hml::available_threads()) +
-                      " hardware threads, not " + std::to_string(o.threads));
+                      " hardware threads, not " + std::to_string(o.threads) +
+                      "; give at most " + std::to_string(hml::available_threads()) + ", or 0 for all");
   }
   check_option("--repetitions", [&] { hml::validate_repetitions(o.repetitions); });
   const auto min_time = quantity_of<hml::duration>("--min-time", o.min_time);
@@ -112,7 +113,7 @@ void check_save(const probe_command_options& o, bool given) {
   if (!given) return;
   if (o.save == "-") throw input_error("--save: writes a file; - is not one (the table goes to standard output: -o)");
   if (o.save.starts_with('-'))  // `--save=-o`, `--save -x` (misread_argument refuses `--save -o`)
-    throw input_error("--save: '" + o.save + "' looks like an option, not a file (a file of that name: ./" + o.save + ")");
+    throw input_error("--save: '" + o.save + "' looks like an option, not a file; give ./" + o.save + " for a file of that name");
   // A machine file is YAML, or JSON where the name says so: a name that says CSV or SVG is held to it as -o's is.
   check_output_format({.format = saved_as_json(o.save) ? "json" : "yaml", .formats = {}, .path = o.save}, "--save");
   // One file spelt two ways before it exists (./p.json, a link), hard-linked, or standard output's.

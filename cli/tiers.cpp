@@ -75,7 +75,7 @@ void run(const tiers_options& o) {
     title = std::string{m->name};
   }
   for (const std::string& spec : o.tiers) {
-    if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: at most 4 tiers");
+    if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: more than 4 tiers; give at most 4");
     // A tier's bandwidths are a memory's: a bit rate is refused (by parse_tier), as by every bandwidth option.
     const hml::tier t = check_option("--tier", [&] { return hml::parse_tier(spec); });
     if (std::ranges::any_of(memory.tiers, [&](const hml::tier& other) { return other.name == t.name; }))
@@ -118,7 +118,8 @@ void run(const tiers_options& o) {
   check_option("--write-share", [&] { hml::validate_share(o.write_share); });
   if (!hml::any_placement_fits(memory, w)) {
     throw input_error("--footprint: the working set does not fit the tiers (" +
-                      hml::to_string(hml::total_capacity(memory), {.number = hml::general(4)}) + " in all)");
+                      hml::to_string(hml::total_capacity(memory), {.number = hml::general(4)}) +
+                      " in all); give a smaller footprint, or tiers that hold it");
   }
 
   // Flat mode's shares: given, or the fast tier filled and the rest in order.

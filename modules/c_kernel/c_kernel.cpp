@@ -341,7 +341,7 @@ bool is_identifier(std::string_view s) {
 
 c_define parse_c_define(std::string_view text) {
   const std::string expected = "'" + std::string{text.substr(0, 60)} +
-                               "': expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude (decimal, "
+                               "' is not NAME=VALUE; give a C name and a whole number below 2^40 in magnitude (decimal, "
                                "or 0x hexadecimal and 0 octal as C reads them)";
   const std::size_t equals = text.find('=');
   if (equals == std::string_view::npos || !is_identifier(text.substr(0, equals))) refuse(expected);
@@ -409,7 +409,7 @@ std::string_view without_byte_order_mark(std::string_view text) noexcept {
 
 std::string define_argument(const c_define& d) {
   if (!is_identifier(d.name) || d.value <= -largest_number || d.value >= largest_number)
-    refuse("-D " + d.name.substr(0, 60) + ": expected NAME=VALUE, a C name and a whole number below 2^40 in magnitude");
+    refuse("-D " + d.name.substr(0, 60) + ": not NAME=VALUE; give a C name and a whole number below 2^40 in magnitude");
   return "-D" + d.name + "=" + std::to_string(d.value);
 }
 

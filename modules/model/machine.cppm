@@ -56,10 +56,10 @@ constexpr void validate_bandwidth(data_rate r) {
   // Normal, not only > 0: a byte's time at a subnormal rate overflows to inf, and 0 B of a tier at it to NaN.
   expects(rate >= smallest_normal && rate <= largest_finite,
           rate > 0 && rate < smallest_normal ? "hml: memory bandwidth must be at least 2.2e-308 B/s (a normal double)"
-                                             : "hml: memory bandwidth must be finite and > 0");
+                                             : "hml: memory bandwidth must be finite and > 0; give a rate above zero, as 3.35TB/s");
 }
 constexpr void validate_hit_rate(double h) {
-  expects(h >= 0.0 && h <= 1.0, "hml: hit rate must be within [0, 1]");  // false for NaN
+  expects(h >= 0.0 && h <= 1.0, "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");  // false for NaN
 }
 
 constexpr void validate(const memory& m) {
@@ -233,7 +233,7 @@ constexpr void validate_peak(compute_rate peak) {
   const double rate = peak.value();
   expects(rate >= smallest_normal && rate <= largest_finite,  // normal, as a bandwidth
           rate > 0 && rate < smallest_normal ? "hml: peak compute rate must be at least 2.2e-308 FLOP/s (a normal double)"
-                                             : "hml: peak compute rate must be finite and > 0");
+                                             : "hml: peak compute rate must be finite and > 0; give a rate above zero, as 67TFLOP/s");
 }
 
 constexpr void validate(const compute_core& c) { validate_peak(c.peak); }

@@ -22,7 +22,7 @@ struct measured_point {
 };
 
 constexpr void validate_measured_time(duration time) {
-  expects(isfinite(time) && time.value() > 0, "hml: a measured time must be finite and > 0");
+  expects(isfinite(time) && time.value() > 0, "hml: a measured time must be finite and > 0; give the time the run took, as 660us");
 }
 
 // `k` took `time`. The bytes are those the kernel counts (k.bytes after its access pattern); a kernel that

@@ -80,7 +80,7 @@ struct offload_plan {
 };
 
 constexpr void validate_runs(double runs) {
-  expects(runs >= 1.0 && runs < 1e15, "hml: runs must be within [1, 1e15)");  // false for NaN
+  expects(runs >= 1.0 && runs < 1e15, "hml: runs must be within [1, 1e15); give how many times the job runs");  // false for NaN
 }
 
 // A job copies bytes or does work: one that does neither takes no time anywhere, and its speed-up (0 s / 0 s)
@@ -97,7 +97,7 @@ constexpr void validate(const offload_job& j) {
 inline constexpr unsigned max_chunks = 1'000'000;
 
 constexpr void validate_chunks(unsigned chunks) {
-  expects(chunks >= 1 && chunks <= max_chunks, "hml: chunks must be within [1, 1000000]");
+  expects(chunks >= 1 && chunks <= max_chunks, "hml: chunks must be within [1, 1000000]; give how many pieces the transfers are cut into");
 }
 
 // One run of the kernel on this machine: the time model on its main memory and its peak for the precision.

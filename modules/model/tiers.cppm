@@ -97,10 +97,10 @@ struct working_set {
 }
 
 constexpr void validate_capacity(data_size c) {
-  expects(isfinite(c) && c.value() > 0, "hml: tier capacity must be finite and > 0");
+  expects(isfinite(c) && c.value() > 0, "hml: tier capacity must be finite and > 0; give the bytes the tier holds, as 64GiB");
 }
 constexpr void validate_share(double share) {
-  expects(share >= 0.0 && share <= 1.0, "hml: a share must be within [0, 1]");  // false for NaN
+  expects(share >= 0.0 && share <= 1.0, "hml: a share must be within [0, 1]; give a part of the whole, as 0.25 for a quarter");  // false for NaN
 }
 // A memory writes near or below its read rate (Optane at a third of it), not more than 1.5x above, and at
 // more than 1 % of it: past those a prefix is wrong (writes in TB/s beside reads in GB/s).
@@ -128,15 +128,15 @@ constexpr void validate(const tiered_memory& m) {
 constexpr void validate(const access_skew& s) {
   validate_share(s.hot_bytes);
   validate_share(s.hot_accesses);
-  expects(s.hot_bytes > 0, "hml: the hot part of an access skew must hold some bytes");
-  expects(s.hot_bytes < 1.0 || s.hot_accesses == 1.0, "hml: all the bytes are hot, so they take all the accesses");
+  expects(s.hot_bytes > 0, "hml: the hot part of an access skew must hold some bytes; give a hot share of the bytes above 0");
+  expects(s.hot_bytes < 1.0 || s.hot_accesses == 1.0, "hml: all the bytes are hot, so they take all the accesses; give a hot share of the bytes below 1, or of the accesses of 1");
   // The hot part is the denser one: hottest_share_of serves it first.
   expects(s.hot_accesses >= s.hot_bytes,
           "hml: the hot bytes take at least their share of the accesses; a part that takes less is the cold one "
           "(30 % of the bytes taking 10 % of the accesses is 70 % taking 90 %: give that)");
 }
 constexpr void validate_footprint(data_size footprint) {
-  expects(isfinite(footprint) && footprint.value() > 0, "hml: a working set's footprint must be finite and > 0");
+  expects(isfinite(footprint) && footprint.value() > 0, "hml: a working set's footprint must be finite and > 0; give the bytes it holds, as 200GiB");
 }
 constexpr void validate(const working_set& w) {
   validate_footprint(w.footprint);

@@ -195,7 +195,7 @@ namespace detail {
 template <class TimeAt>
 [[nodiscard]] constexpr double fitted_efficiency(TimeAt time_at, step_time measured, const char* faster) {
   const double seconds = measured.value.value();
-  expects(seconds > 0 && seconds <= largest_finite, "hml: a measured time must be finite and > 0");
+  expects(seconds > 0 && seconds <= largest_finite, "hml: a measured time must be finite and > 0; give the time the run took, as 660us");
   expects(time_at(1.0) <= measured.value, faster);
   constexpr double floor = 1e-6;
   expects(time_at(floor) >= measured.value,

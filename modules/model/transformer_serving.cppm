@@ -97,7 +97,7 @@ constexpr void validate_chunking(std::uint64_t prompt, std::uint64_t chunk) {
 inline constexpr unsigned max_lookahead = 64;
 
 [[nodiscard]] constexpr double expected_tokens_per_step(double acceptance, unsigned lookahead) {
-  expects(acceptance >= 0 && acceptance <= 1, "hml: the acceptance rate is within [0, 1]");
+  expects(acceptance >= 0 && acceptance <= 1, "hml: the acceptance rate must be within [0, 1]; give the share of the draft's tokens the target accepts, as 0.8");
   expects(lookahead >= 1 && lookahead <= max_lookahead, "hml: speculative decoding drafts 1 to 64 tokens a step");
   double power = 1;  // alpha^(gamma + 1)
   for (unsigned k = 0; k <= lookahead; ++k) power *= acceptance;

@@ -66,8 +66,8 @@ struct efficiency {
 };
 
 constexpr void validate(const efficiency& e) {
-  expects(e.compute > 0 && e.compute <= 1, "hml: the compute efficiency must be within (0, 1]");
-  expects(e.memory > 0 && e.memory <= 1, "hml: the memory efficiency must be within (0, 1]");
+  expects(e.compute > 0 && e.compute <= 1, "hml: the compute efficiency must be within (0, 1]; give the share of the peak reached, as 0.7 for 70 %");
+  expects(e.memory > 0 && e.memory <= 1, "hml: the memory efficiency must be within (0, 1]; give the share of the bandwidth reached, as 0.8 for 80 %");
 }
 
 // How a serving system holds the KV cache and how much of the memory it may take, as vLLM does (PagedAttention,
@@ -82,7 +82,7 @@ struct memory_policy {
 
 constexpr void validate(const memory_policy& p) {
   expects(p.kv_block_tokens <= (std::uint64_t{1} << 20), "hml: a KV block holds at most 2^20 tokens");
-  expects(p.memory_utilization > 0 && p.memory_utilization <= 1, "hml: the memory utilization is within (0, 1]");
+  expects(p.memory_utilization > 0 && p.memory_utilization <= 1, "hml: the memory utilization must be within (0, 1]; give the share of memory the engine may take, as 0.9 for 90 %");
 }
 
 // Which time a step takes: the ideal bound (each operator at its roofline: the larger of its compute and

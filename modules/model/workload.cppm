@@ -51,7 +51,7 @@ constexpr void validate_line_size(data_size line) {
           "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
 }
 constexpr void validate_outstanding(double requests) {
-  expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be within [1, 1e12)");
+  expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be within [1, 1e12); give how many are in flight at once, as 10");
 }
 
 constexpr void validate(const access_pattern& p) {

@@ -270,7 +270,7 @@ std::size_t streams(stream_kernel k) {
 }  // namespace
 
 void validate_working_set(data_size working_set) {
-  expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0");
+  expects(isfinite(working_set) && working_set.value() > 0, "hml: a working set must be finite and > 0; give a size above zero, as 64KiB");
   // Half: the rest is the system's, and a probe that swaps measures the disk.
   const data_size limit = physical_memory() / 2;
   if (limit < working_set) {

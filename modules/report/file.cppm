@@ -133,8 +133,11 @@ inline void hold_as_closed(int standard_stream) noexcept {
 // Thrown when an output file cannot be written; the message names the path and the reason.
 class file_write_error : public std::runtime_error {
 public:
+  // A reason that says no more is followed by what is left to do: write elsewhere.
   file_write_error(const std::filesystem::path& path, const std::string& reason)
-      : std::runtime_error("hml: cannot write '" + path.string() + "': " + reason), path_{path} {}
+      : std::runtime_error("hml: cannot write '" + path.string() + "': " + reason +
+                           (reason.find("; ") == std::string::npos ? "; give a path that can be written" : "")),
+        path_{path} {}
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
 private:
@@ -150,7 +153,7 @@ inline std::string cannot_create_in(const std::filesystem::path& directory, int 
   const std::string where = "'" + directory.string() + "'";
   std::error_code ignored;
   const fs::file_status status = fs::status(directory, ignored);
-  if (!fs::exists(status)) return "the directory " + where + " does not exist";
+  if (!fs::exists(status)) return "the directory " + where + " does not exist; create it, or give a path in one that does";
   if (!fs::is_directory(status)) return where + " is not a directory";
   const std::string detail = std::string{" ("} + std::strerror(error) + ")";
   switch (error) {
@@ -211,7 +214,7 @@ public:
     std::error_code error;
     target_ = written_path(path);
     status_ = fs::status(target_, error);
-    if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory"};
+    if (fs::is_directory(status_)) throw file_write_error{path, "it is a directory; give a file's path (in it, or beside it)"};
     if (const int closed = closed_standard_stream_named(path); closed >= 0) {
       throw file_write_error{path, std::string{standard_stream_name(closed)} + " is closed (the shell closed it); give a file"};
     }

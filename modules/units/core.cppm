@@ -344,7 +344,7 @@ inline constexpr double smallest_normal = std::numeric_limits<double>::min();
 
 // Parameter checks for every model: at run time a std::invalid_argument with the message; during
 // constant evaluation the throw makes the expression non-constant, and the compiler's note quotes the
-// call with its message ("in call to 'expects(false, &"hml: hit rate must be within [0, 1]"[0])'").
+// call with its message ("in call to 'expects(false, &"hml: hit rate must be within [0, 1]; give ..."[0])'").
 // At run time the throw is a cold call of its own, so that a check is a compare and a branch in the
 // caller's loop, which the optimiser can hoist when the value checked does not change (benchmarks/
 // zero_overhead: a flat loop over a sweep's points ran 2x slower with the throw inlined at every check).

@@ -1,7 +1,7 @@
 // A hit rate is a fraction of the bytes: 1.5 (a percentage slip, or 150 %) is rejected when evaluated
 // at compile time, with the model's message in the compiler's note.
 // expected-error: constexpr variable '[a-z]+' must be initialized by a constant expression
-// expected-note: in call to 'expects\(false, &"hml: hit rate must be within \[0, 1\]"
+// expected-note: in call to 'expects\(false, &"hml: hit rate must be within \[0, 1\]; give the share
 import hml;
 using namespace hml::literals;
 

@@ -1,6 +1,6 @@
 // A NaN peak (say, from a failed lookup or 0/0 at run time) would poison every result; it is rejected.
 // expected-error: constexpr variable '[a-z]+' must be initialized by a constant expression
-// expected-note: in call to 'expects\(false, &"hml: peak compute rate must be finite and > 0"
+// expected-note: in call to 'expects\(false, &"hml: peak compute rate must be finite and > 0; give a rate
 #include <limits>
 
 import hml;

@@ -1,6 +1,6 @@
 // A memory with no bandwidth would divide by zero; the model refuses it at compile time.
 // expected-error: constexpr variable '[a-z]+' must be initialized by a constant expression
-// expected-note: in call to 'expects\(false, &"hml: memory bandwidth must be finite and > 0"
+// expected-note: in call to 'expects\(false, &"hml: memory bandwidth must be finite and > 0; give a rate
 import hml;
 using namespace hml::literals;
 

@@ -526,9 +526,9 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()}),
-                     "hml: error: --precision: give the precision the kernels run at with a machine, e.g. --precision fp32\n");
+                     "hml: error: --precision: missing, and a machine has a roof for each precision; give the one the kernels run at, e.g. --precision fp32\n");
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
-                     "--precision: give the precision");
+                     "--precision: missing, and a machine has a roof for each precision; give the one");
   const outcome fp16 = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--ops", operations.string()});
   EXPECT_TRUE(fp16.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 794.5 TFLOP/s, 2.97 TB/s, ridge 267.5 FLOP/B\n"))
       << fp16.out << fp16.err;
@@ -546,7 +546,7 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   EXPECT_TRUE(stated.err.empty()) << stated.err;
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--figures", "datasheet", "--ops",
                               operations.string()}),
-                     "hml: error: --figures: 'datasheet' is neither stated nor measured\n");
+                     "hml: error: --figures: 'datasheet' is not one of stated, measured; give one of them\n");
 }
 
 // Each device its own roofline (ridge at its own peak / bandwidth, line capped at its own peak), and each
@@ -928,7 +928,7 @@ TEST(Cli, ChartIsWellFormedXmlWhateverTheTitleAndNamesHold) {
   const fs::path svg = dir.path / "c.svg";
   expect_input_error(hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--title",
                               "T \x1b[2J\x01 \xff\nnext", "--ops", operations.string(), "-o", svg.string()}),
-                     "--title: must be UTF-8 text without control characters");
+                     "--title: a control character or a byte that is not UTF-8; give printable UTF-8 text");
   EXPECT_FALSE(fs::exists(svg));
   const outcome o = hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--title",
                              "T <i>&amp; \"caf\xc3\xa9\"", "--ops", operations.string(), "-o", svg.string()});
@@ -1112,8 +1112,8 @@ TEST(Cli, ProbeRejectsBadSizesThreadsAndTimes) {
   expect_input_error(hml_run({"probe", "--largest", "1GB/s"}), "--largest: cannot read \"1GB/s\" as a data size");
   expect_input_error(hml_run({"probe", "--smallest", "1MiB", "--largest", "64KiB"}), "--smallest, --largest: a working-set ladder needs 0 < smallest <= largest");
   expect_input_error(hml_run({"probe", "--threads", "60000"}), "--threads: this process may run on");
-  expect_input_error(hml_run({"probe", "--threads", "100000"}), "--threads: must be a whole number from 0 to 65536");
-  expect_input_error(hml_run({"probe", "--repetitions", "0"}), "--repetitions: must be a whole number from 1 to 100, not '0'");
+  expect_input_error(hml_run({"probe", "--threads", "100000"}), "--threads: '100000' is above 65536; give a whole number from 0 to 65536");
+  expect_input_error(hml_run({"probe", "--repetitions", "0"}), "--repetitions: '0' is below 1; give a whole number from 1 to 100");
   expect_input_error(hml_run({"probe", "--min-time", "-1ms"}), "--min-time");
   expect_input_error(hml_run({"probe", "--min-time", "inf s"}), "--min-time");
   // Sizes the machine cannot hold are refused before anything is allocated (not an overflow, not the OOM killer).

@@ -914,7 +914,7 @@ TEST(CKernel, DefinesAreANameAndAWholeNumber) {
   EXPECT_EQ(hml::parse_c_define("N=-010").value, -8);
   for (const std::string bad : {"N", "=3", "2N=3", "N=", "N=abc", "N=1.5", "N=99999999999999999", "N=1099511627776", "N M=3",
                                 "N=09", "N=0x", "N=0xg", "N=0x10000000000", "N=020000000000000", "N=1e3"})
-    EXPECT_NE(error_of([&] { (void)hml::parse_c_define(bad); }).find("expected NAME=VALUE"), std::string::npos) << bad;
+    EXPECT_NE(error_of([&] { (void)hml::parse_c_define(bad); }).find("is not NAME=VALUE; give"), std::string::npos) << bad;
 }
 
 // --- In-core time from the compiled loop (clang, then LLVM-MCA as a library) ---------------------------
@@ -1218,11 +1218,11 @@ TEST(EcmCli, KernelInCGivesItsYamlTwinsPrediction) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "2d-5pt.c").string(), "-D", "M=1000"}),
                      "2d-5pt.c:4: use of undeclared identifier 'N': define it with -D N=VALUE");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "-D", "N=3"}),
-                     "-D: only a kernel in C (--kernel FILE.c) takes -D");
+                     "-D: only a kernel in C takes -D; give --kernel FILE.c, or leave -D out");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "triad.c").string(), "--size", "100"}),
                      "--size: a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "triad.c").string(), "-D", "N=x"}),
-                     "-D: 'N=x': expected NAME=VALUE");
+                     "-D: 'N=x' is not NAME=VALUE; give");
 }
 
 // On a catalog machine that names its LLVM CPU, a kernel in C takes its in-core time from the compiled loop

@@ -199,7 +199,7 @@ TEST(HeteroCli, DevicesListsLinksAndSystems) {
 TEST(HeteroCli, BadInputIsOneLine) {
   expect_input_error(with(vector_add_args, {"--link", "pcie9x16"}), "--link: unknown link 'pcie9x16'");
   expect_input_error(with(vector_add_args, {"--link", "0GB/s"}), "--link: link bandwidth must be finite and > 0");
-  expect_input_error(with(vector_add_args, {"--link", "pcie5x16", "--chunks", "0"}), "--chunks: must be a whole number from 1 to 1000000, not '0'");
+  expect_input_error(with(vector_add_args, {"--link", "pcie5x16", "--chunks", "0"}), "--chunks: '0' is below 1; give a whole number from 1 to 1000000");
   expect_input_error(with({"offload", "--system", "gh200", "--out", "1GB"}, {"--in", "2GB/s"}), "--in: ");
   expect_input_error(hml_run({"offload", "--system", "mi300a", "--in", "1GB", "--out", "1GB"}), "one memory pool");
   expect_input_error(hml_run({"offload", "--system", "nope", "--in", "1GB", "--out", "1GB"}), "--system: unknown system");

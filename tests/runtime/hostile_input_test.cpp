@@ -81,9 +81,9 @@ outcome hml_run_with(std::vector<std::string> command, const std::vector<std::st
 TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
   const std::vector<std::string> triad = {"ecm", "--machine", "snb_e5_2680", "--kernel", "triad"};
   const auto ecm_with = [&](const std::vector<std::string>& more) { return hml_run_with(triad, more); };
-  expect_input_error(ecm_with({"--cores", "4294967295"}), "--cores: must be a whole number from 1 to 65536, not '4294967295'");
-  expect_input_error(ecm_with({"--cores", "-1"}), "--cores: must be a whole number from 1 to 65536, not '-1'");
-  expect_input_error(ecm_with({"--size", "9223372036854775808"}), "--size: must be a whole number from 8 to 68719476736");
+  expect_input_error(ecm_with({"--cores", "4294967295"}), "--cores: '4294967295' is above 65536; give a whole number from 1 to 65536");
+  expect_input_error(ecm_with({"--cores", "-1"}), "--cores: '-1' has a minus sign; give a whole number from 1 to 65536");
+  expect_input_error(ecm_with({"--size", "9223372036854775808"}), "--size: '9223372036854775808' is above 68719476736; give a whole number from 8 to 68719476736");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "10000000", "--rows",
                               "100000"}),
                      "--size, --rows: an array has at most 2^36 elements");
@@ -93,10 +93,10 @@ TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
     expect_input_error(hml_run({"probe", "--largest", "64KiB", "--repetitions", "1", "--min-time", shortest}),
                        "--min-time: the minimum time of a repetition must be within [1 ms, 1 s]; shorter ones measure the clock");
   expect_input_error(hml_run({"probe", "--min-time", "1e300s"}), "--min-time: cannot read \"1e300s\" as a duration");
-  expect_input_error(hml_run({"probe", "--repetitions", "4294967295"}), "--repetitions: must be a whole number from 1 to 100");
-  expect_input_error(hml_run({"probe", "--threads", "4294967296"}), "--threads: must be a whole number from 0 to 65536");
+  expect_input_error(hml_run({"probe", "--repetitions", "4294967295"}), "--repetitions: '4294967295' is above 100; give a whole number from 1 to 100");
+  expect_input_error(hml_run({"probe", "--threads", "4294967296"}), "--threads: '4294967296' is above 65536; give a whole number from 0 to 65536");
   expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--chunks", "0"}),
-                     "--chunks: must be a whole number from 1 to 1000000, not '0'");
+                     "--chunks: '0' is below 1; give a whole number from 1 to 1000000");
   // A sweep's bound is on the product of its axes, and names the axes that make it.
   expect_input_error(hml_run({"sweep", "--size", "1MB:1GB:10000", "--bandwidth", "1GB/s:2GB/s:10000"}),
                      "--size, --bandwidth: the sweep has more than 10000000 points");
@@ -141,19 +141,19 @@ TEST(HostileInput, NoNonFiniteNumberIsTakenOrPrinted) {
                               "1e-300B/s"}),
                      "--link: ");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "1e300", "--t-nol", "1"}),
-                     "--t-ol: must be zero or of magnitude 1e-30 to 1e30 (as every figure hml takes), not '1e300'");
+                     "--t-ol: '1e300' is too large; give zero or a magnitude from 1e-30 to 1e30 (as every figure hml takes)");
   const scratch_directory dir;
   expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp64", "--ops",
                               dir.file("ops.csv", "name,flops,memory_bytes\nt,1e-320,1e308\n").string()}),
                      "ops.csv:2: flops: cannot read \"1e-320\"");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "inf", "--t-nol", "1"}),
-                     "--t-ol: must be a finite number, not 'inf'");
+                     "--t-ol: 'inf' is not a finite number; give a decimal number");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--shares", "nan,nan"}),
-                     "--shares: must be a finite number, not 'nan'");
+                     "--shares: 'nan' is not a finite number; give a decimal number");
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--efficiency-memory", "nan"}),
-                     "--efficiency-memory: must be a finite number, not 'nan'");
+                     "--efficiency-memory: 'nan' is not a finite number; give a decimal number");
   expect_input_error(hml_run({"sweep", "--pattern", "random", "--outstanding", "inf"}),
-                     "--outstanding: must be a finite number, not 'inf'");
+                     "--outstanding: 'inf' is not a finite number; give a decimal number");
   // -0 is the hit rate 0 (printed "-0.00" once).
   const outcome minus_zero = hml_run({"sweep", "--hit-rate", "-0", "--fast", "1TB/s", "--slow", "10GB/s", "--format", "csv"});
   ASSERT_EQ(minus_zero.status, 0) << minus_zero.err;
@@ -290,13 +290,13 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
                      "--shares: flat mode's shares must add up to 1");
 
   const std::string escape = "k\x1b[31m";
-  expect_input_error(hml_run({"lab", "--title", escape}), "--title: must be UTF-8 text without control characters");
+  expect_input_error(hml_run({"lab", "--title", escape}), "--title: a control character or a byte that is not UTF-8; give printable UTF-8 text");
   expect_input_error(hml_run({"analyze", "--name", escape, "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s",
                               "--machine", "h100_sxm", "--precision", "fp64"}),
-                     "--name: must be UTF-8 text without control characters");
+                     "--name: a control character or a byte that is not UTF-8; give printable UTF-8 text");
   expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
                               std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "--title", "bad \xff byte", "-o", "-"}),
-                     "--title: must be UTF-8 text without control characters");
+                     "--title: a control character or a byte that is not UTF-8; give printable UTF-8 text");
 }
 
 // CLI11's own messages, in hml's form; an unknown option is said first, not a missing required one.
@@ -318,7 +318,7 @@ TEST(HostileInput, ParseErrorsAreInHmlsForm) {
                      "--peak-bandwidth: needs --peak-compute too; give both, or neither");
   expect_input_error(hml_run({"roofline", "--ops", "x", "--machine", "a", "--peak-compute", "1TFLOP/s"}),
                      "--machine, --peak-compute: not together; give one of them");
-  expect_input_error(hml_run({"sweep", "--format", "xml"}), "--format: 'xml' is not one of table, csv, json");
+  expect_input_error(hml_run({"sweep", "--format", "xml"}), "--format: 'xml' is not one of table, csv, json; give one of them");
   expect_input_error(hml_run({"llm", "--attention"}), "--attention: needs a value");
   for (const std::vector<std::string>& args : {std::vector<std::string>{"ecm", "--bogus"},
                                                std::vector<std::string>{"sweep", "--format", "xml"}}) {
@@ -471,7 +471,7 @@ TEST(HostileInput, AThirdTrialsFindingsAreOneLineNamingTheOption) {
   expect_input_error(hml_run({"lab", "--pattern", "random", "--line", "1e-30B"}),
                      "--line: a cache line is a whole number of bytes from 1 B to 4 KiB");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "0x10", "--t-nol", "1"}),
-                     "--t-ol: must be a decimal number (digits, a point, an exponent), not '0x10'");
+                     "--t-ol: '0x10' is not a decimal number; give a decimal number (digits, a point, an exponent: 0.8, 2.5e-3)");
   expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--runs", "0x10"}), "--runs: ");
   const outcome zero = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "-0", "--t-nol", "1"});
   ASSERT_EQ(zero.status, 0) << zero.err;
@@ -718,7 +718,7 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
   EXPECT_EQ(nlohmann::json::parse(json.out)["summary"]["memory_capacity_B"].get<double>(), 40e9);
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--tp", "2", "--link", "nvlink4",
                               "--link-latency", "100s"}),
-                     "--link-latency: must be below 1 s (a message's latency is microseconds), not 100s");
+                     "--link-latency: 100s is 1 s or more; give a message's latency, below 1 s (microseconds, as 2us)");
   // Model errors name the options at fault: the heads' shape its options, a position table its lengths.
   expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--layers", "2", "--hidden", "64", "--ffn", "128", "--heads", "4",
                               "--kv-heads", "3", "--vocab", "100"}),
@@ -891,9 +891,9 @@ TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {
                      "--tier: a tier is NAME:CAPACITY:BANDWIDTH");
   expect_input_error(hml_run({"analyze", "--name", nbsp, "--device", "h100_sxm", "--precision", "fp32", "--flops", "1GFLOP",
                               "--bytes", "1GB", "--time", "1ms"}),
-                     "--name: must not be blank");
+                     "--name: a blank text; give one the output can show");
   expect_input_error(hml_run({"lab", "--title", ""}), "--title: an empty value (an unset variable?); give TEXT (see `hml lab --help`)");
-  expect_input_error(hml_run({"lab", "--title", nbsp}), "--title: must not be blank");
+  expect_input_error(hml_run({"lab", "--title", nbsp}), "--title: a blank text; give one the output can show");
   expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--title", "", "--ops",
                               source + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
                      "--title: an empty value (an unset variable?); give TEXT (see `hml chart --help`)");
@@ -901,7 +901,7 @@ TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {
   // What is no number is called so, not "not finite".
   for (const std::string text : {"1,5", "1e", "\xE2\x88\x92" "1"})
     expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", text, "--t-nol", "1"}),
-                       "--t-ol: must be a decimal number (digits, a point, an exponent), not '");
+                       "--t-ol: '");
   // A random access's element below a byte made 10^30 s.
   expect_input_error(hml_run({"lab", "--pattern", "random", "--element", "1e-30B"}),
                      "--element: an access element is a whole number of bytes, at least 1 B");
@@ -1108,7 +1108,7 @@ TEST(HostileInput, ANinthTrialsFindingsAreRefusedOrSaid) {
                               shell_quoted(limited.string()) + " 2>" + shell_quoted((dir.path / "xfsz.err").string());
   const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
   EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 2) << raw;
-  EXPECT_EQ(read_file(dir.path / "xfsz.err"), "hml: error: -o: cannot write '" + limited.string() + "': File too large\n");
+  EXPECT_EQ(read_file(dir.path / "xfsz.err"), "hml: error: -o: cannot write '" + limited.string() + "': File too large; give a path that can be written\n");
   EXPECT_FALSE(fs::exists(limited));
 
   // Measured serving figures out of what a run can be (a unit wrong) read as errors of 10^34 %.
@@ -1862,8 +1862,8 @@ TEST(HostileInput, AThirtyThirdAndThirtyFifthTrialsFindingsAreFixed) {
   for (const std::string& save : {(dir.path / "." / "p.json").string(), (dir.path / "link.json").string()})
     expect_input_error(hml_run_with(probe, {"--save", save, "--format", "json", "-o", table}), "--save, -o: both name " + save);
   expect_input_error(hml_run_with(probe, {"--save", ""}), "--save: an empty value (an unset variable?); give FILE (see `hml probe --help`)");
-  expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: needs a value (FILE); '-o' is an option (a file of that name: ./-o)");
-  expect_input_error(hml_run_with(probe, {"--save=-o"}), "--save: '-o' looks like an option, not a file (a file of that name: ./-o)");
+  expect_input_error(hml_run_with(probe, {"--save", "-o"}), "--save: needs a value (FILE), and '-o' is an option; give --save FILE (./-o for a file of that name)");
+  expect_input_error(hml_run_with(probe, {"--save=-o"}), "--save: '-o' looks like an option, not a file; give ./-o for a file of that name");
   // A run that fails writing -o leaves no --save file either.
   if (fs::exists("/dev/full")) {
     const fs::path saved = dir.path / "saved.yaml";
@@ -2208,7 +2208,7 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
   expect_input_error(analyze_with({"--flops", "10GFLOP", "--bytes", "1gib"}), "did you mean \"GiB\"?");
   expect_input_error(hml_run({"sweep", "--bandwidth", "1gib/s"}), "did you mean \"GiB/s\" or \"Gibit/s\"?");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "26cy"}),
-                     "--t-ol: must be a decimal number (digits, a point, an exponent), without a unit or a space, not '26cy'");
+                     "--t-ol: '26cy' has a unit or a space after its number; give the number alone");
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:1TB/s:500GB", "--tier", "D:1TiB:100GB/s", "--footprint", "1GiB"}),
                      "--tier: WRITE: cannot read \"500GB\" as a data rate");
   // What the printer writes (2 EB, 1 Tibit), the parser reads.
@@ -2237,17 +2237,17 @@ TEST(HostileInput, AFiftySecondTrialsStandardInputFromAFileIsReadByOneOption) {
 // (help: exit 0, the run not done). Each is one line now, before anything runs.
 TEST(HostileInput, AFiftyFourthTrialsWordsAreReadAsTyped) {
   expect_input_error(hml_run({"lab", "--hit-rate=", "0.5", "--fast", "1Gbit/s", "--slow", "1Mbit/s"}),
-                     "--hit-rate: needs a value (RATIO)");
-  expect_input_error(hml_run({"lab", "--size=", "--bandwidth", "1Gbit/s"}), "--size: needs a value (SIZE)");
+                     "--hit-rate: needs a value; give --hit-rate RATIO");
+  expect_input_error(hml_run({"lab", "--size=", "--bandwidth", "1Gbit/s"}), "--size: needs a value; give --size SIZE");
   expect_input_error(hml_run({"devices", "-o", "--round"}),
-                     "-o: needs a value (FILE); '--round' looks like an option (a file of that name: ./--round)");
+                     "-o: needs a value (FILE), and '--round' looks like an option; give -o FILE (./--round for a file of that name)");
   EXPECT_FALSE(fs::exists("--round"));
   expect_input_error(hml_run({"roofline", "--ops", "--machine", "h100_sxm", "--precision", "fp32"}),
-                     "--ops: needs a value (FILE); '--machine' is an option");
+                     "--ops: needs a value (FILE), and '--machine' is an option; give --ops FILE");
   expect_input_error(hml_run({"lab", "--title", "--size", "1MB"}),
-                     "--title: needs a value (TEXT); '--size' is an option (a text of it: --title=--size)");
+                     "--title: needs a value (TEXT), and '--size' is an option; give --title TEXT (--title=--size for a text of it)");
   expect_input_error(hml_run({"sweep", "-o=-"}), "-o: a short option's value follows a space, not '=': -o - (or --output=-)");
-  expect_input_error(hml_run({"devices", "-o="}), "-o: needs a value (FILE)");
+  expect_input_error(hml_run({"devices", "-o="}), "-o: needs a value; give -o FILE");
   expect_input_error(hml_run({"lab", "-hit-rate", "0.5"}),
                      "-hit-rate: not an option of `hml lab`; a long option takes two dashes: did you mean --hit-rate?");
   expect_input_error(hml_run({"lab", "-h0"}), "-h0: not an option of `hml lab`; see `hml lab --help`");
@@ -2259,10 +2259,10 @@ TEST(HostileInput, AFiftyFourthTrialsWordsAreReadAsTyped) {
   }
   EXPECT_FALSE(fs::exists("utput"));
   const outcome size = hml_run({"lab", "--size", "--help"});
-  expect_input_error(size, "--size: needs a value (SIZE); '--help' is an option");
+  expect_input_error(size, "--size: needs a value (SIZE), and '--help' is an option; give --size SIZE");
   EXPECT_EQ(size.err.find("--size=--help"), std::string::npos) << size.err;
   expect_input_error(hml_run({"lab", "--title", "--bogus"}),
-                     "--title: needs a value (TEXT); '--bogus' looks like an option (a text of it: --title=--bogus)");
+                     "--title: needs a value (TEXT), and '--bogus' looks like an option; give --title TEXT (--title=--bogus for a text of it)");
   expect_input_error(hml_run({"lab", "-help"}), "-help: not an option of `hml lab`; a long option takes two dashes: did you mean --help?");
   // A value that starts with one dash is a value: a title, and a number the option's own check refuses.
   const outcome dashed = hml_run({"lab", "--title", "-draft"});
@@ -2525,9 +2525,9 @@ TEST(HostileInput, ASixtyFourthTrialsEmptyCopiesAndItemsAreNone) {
 TEST(HostileInput, ASixtyNinthTrialsUnderflowIsNoZeroAndAnEmptyFieldIsOnItsLine) {
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--draft", "llama-2-7b", "--acceptance",
                               "1e-400"}),
-                     "--acceptance: must be zero or of magnitude 1e-30 to 1e30 (as every figure hml takes), not '1e-400'");
+                     "--acceptance: '1e-400' is too small; give zero or a magnitude from 1e-30 to 1e30 (as every figure hml takes)");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "1e-400", "--t-nol", "1"}),
-                     "--t-ol: must be zero or of magnitude 1e-30 to 1e30");
+                     "--t-ol: '1e-400' is too small; give zero or a magnitude from 1e-30 to 1e30");
   ASSERT_EQ(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--t-ol", "0e-400", "--t-nol", "1"}).status, 0);
   const scratch_directory dir;
   const fs::path blank = dir.file("blank.yaml", "format: hml-machine/1\nid: x\nname: X\ncores:\nclock: 2 GHz\n");

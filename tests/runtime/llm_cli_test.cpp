@@ -291,7 +291,7 @@ TEST(LlmCli, PagedCacheAndMemoryUtilizationBoundTheBatch) {
             static_cast<double>(hml::largest_batch(hml::models::llama_2_7b, 4096, hml::devices::h100_sxm,
                                                    {.memory = {.memory_utilization = 0.9}})));
   expect_input_error(llm({"--model", "llama-2-7b", "--device", "h100_sxm", "--memory-utilization", "0"}),
-                     "--memory-utilization: the memory utilization is within (0, 1]");
+                     "--memory-utilization: the memory utilization must be within (0, 1]");
 }
 
 // --link reads a link as `hml offload --link` does: a catalog link is hml.catalog.systems' typed link (NVLink 4:
@@ -456,7 +456,7 @@ TEST(LlmCli, GptStyleBlockSizesAreThePreset) {
                         "positions, past which no token has a position");
   expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--context", "1025"},
                         "--context: a context of 1025 tokens is longer than gpt2-xl's table of 1024 learned positions");
-  expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--norm", "batch"}, "--norm: 'batch' is not one of rms, layer");
+  expect_one_line_error({"--model", "gpt2-xl", "--device", "a100_sxm_80gb", "--norm", "batch"}, "--norm: 'batch' is not one of rms, layer; give one of them");
 }
 
 // Qwen2.5 7B given by its sizes and --qkv-biases is the preset (biases on Q, K and V alone); without the
@@ -507,14 +507,14 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7", "--device", "h100_sxm"},
                         "--model: unknown model 'llama-2-7'; did you mean llama-2-7b, llama-2-70b?");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h10"}, "--device: unknown machine 'h10'");
-  expect_one_line_error({"--device", "h100_sxm"}, "--model: give a preset, or --layers");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "0"}, "--batch: must be a whole number from 1");
+  expect_one_line_error({"--device", "h100_sxm"}, "--model: no model given; give a preset (see `hml llm --help`), or --layers");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "0"}, "--batch: '0' is below 1; give a whole number from 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "fp7"}, "--weights: unknown precision 'fp7'");
   // A weight group is INT8's or INT4's, of 2 to 2^20 weights.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weight-group", "32"},
                         "--weight-group: a weight group is INT8's or INT4's (NVFP4 and MXFP4 count their blocks' scales themselves); give int8 or int4 weights with it");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "int4", "--weight-group", "1"},
-                        "--weight-group: must be a whole number from 2 to 1048576");
+                        "--weight-group: '1' is below 2; give a whole number from 2 to 1048576");
   // A group divides every projection's rows: 3000 divides neither 4096 nor 11008.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "int4", "--weight-group", "3000"},
                         "--weight-group: a weight group divides every projection's rows");
@@ -553,8 +553,8 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "the attention heads must be a multiple of the key-value heads");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
                         "--hidden, --heads: 4096 is not a multiple of 33 heads");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "-1"}, "--batch: must be a whole number from 1 to 1000000000, not '-1'");
-  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1.5"}, "--prompt: must be a whole");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "-1"}, "--batch: '-1' has a minus sign; give a whole number from 1 to 1000000000");
+  expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1.5"}, "--prompt: '1.5' is not a whole number; give a whole number from 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "1000000000", "--prompt",
                          "1000000000"},
                         "--batch, --prompt, --generate (32, the default): the sizes are too large to count");
@@ -597,14 +597,14 @@ TEST(LlmCli, PipelineStagesAreTheLibrarysPipeline) {
   EXPECT_NE(table.out.find("pipeline wait"), std::string::npos) << table.out;
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2"}, "--pp-link: --pp above 1 needs the link");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "65", "--pp-link", "nvlink4"},
-                        "--pp: must be a whole number from 1 to 64, not '65'");
+                        "--pp: '65' is above 64; give a whole number from 1 to 64");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "33", "--pp-link", "nvlink4"},
                         "--pp: 33 stages for 32 layers; a stage holds at least one layer");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--micro-batches", "2"},
                         "--micro-batches: a pipeline step's micro-batches; give --pp 2 or more with it");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2", "--pp-link", "nvlink4",
                          "--micro-batches", "0"},
-                        "--micro-batches: must be a whole number from 1 to 1024");
+                        "--micro-batches: '0' is below 1; give a whole number from 1 to 1024");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp-link", "nvlink4"},
                         "--pp-link: the link between pipeline stages; give --pp 2 or more with it");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2", "--pp-link", "slow"},
@@ -701,9 +701,9 @@ TEST(LlmCli, SpeculativeDecodingWithADraftModel) {
   expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--acceptance", "0.8"}),
                      "--acceptance: the share of a draft model's tokens accepted; give --draft with it");
   expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--draft", "llama-2-7b", "--acceptance", "1.2"}),
-                     "--acceptance: the acceptance rate is within [0, 1]");
+                     "--acceptance: the acceptance rate must be within [0, 1]");
   expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--draft", "llama-2-7b"}),
-                     "--acceptance: --draft needs the share of its tokens the target accepts");
+                     "--acceptance: missing, and --draft needs the share of its tokens the target accepts; give it, e.g. --acceptance 0.8");
   // A misspelt draft is said before the share it would need (the seventieth trial: --acceptance was asked for).
   expect_input_error(llm({"--model", "llama-2-70b", "--device", "h100_sxm", "--draft", "llama-2-7x"}),
                      "--draft: unknown model 'llama-2-7x'; did you mean llama-2-7b");
@@ -1057,7 +1057,7 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   compare(std::string{good} + "llama-9,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n",
           "runs.csv:3: model: unknown model 'llama-9'");
   compare("llama-2-7b,a100,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: machine: unknown machine 'a100'; did you mean");
-  compare("llama-2-7b,a100_sxm_80gb,2,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: link: tp above 1 needs the link, e.g. link nvlink4");
+  compare("llama-2-7b,a100_sxm_80gb,2,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: link: tp above 1 needs the link between the devices; give it, e.g. link nvlink4");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp8,fp8,fp8,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: weights, activations: NVIDIA A100 SXM4 80GB publishes no FP8");
   compare("llama-2-7b,a100_sxm_80gb,1,,fp7,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: weights: unknown precision 'fp7'");
   // A weight group: a count, and INT8's or INT4's, as --weight-group checks it.
@@ -1172,7 +1172,7 @@ TEST(LlmCli, RequestsAreServedByContinuousBatching) {
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--max-batch", "8"}, "--max-batch: needs --requests");
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--context", "100"},
                         "not together");
-  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "0"}, "--requests: must be a whole number from 1");
+  expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "0"}, "--requests: '0' is below 1; give a whole number from 1");
   // Each error names the options that caused it, as given: a limit left at its default is said, not blamed.
   expect_one_line_error({"--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "8", "--prompt", "9000"},
                         "--prompt: a prompt of 9000 tokens is longer than a step's 8192 max tokens (the default); this "

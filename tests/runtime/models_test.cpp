@@ -40,15 +40,15 @@ TEST(Models, RunTimeEqualsCompileTime) {
 TEST(Models, BadParametersThrowWithAMessage) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(invalid_argument_message([] { (void)hml::effective_bandwidth(hml::two_tier_memory{50_ns, 500_Gbps, 10_Gbps, 1.5}); }),
-            "hml: hit rate must be within [0, 1]");
+            "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");
   EXPECT_EQ(invalid_argument_message([&] { (void)hml::effective_bandwidth(hml::two_tier_memory{50_ns, 500_Gbps, 10_Gbps, nan}); }),
-            "hml: hit rate must be within [0, 1]");
+            "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::transfer_time(hml::memory{50_ns, -1_GBps}, 1_MB); }),
-            "hml: memory bandwidth must be finite and > 0");
+            "hml: memory bandwidth must be finite and > 0; give a rate above zero, as 3.35TB/s");
   EXPECT_EQ(invalid_argument_message([&] { (void)hml::transfer_time(hml::memory{nan * hml::second, 1_GBps}, 1_MB); }),
             "hml: memory latency must be finite and >= 0");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::compute_time(hml::compute_core{0_GFLOPS}, 1_GFLOP); }),
-            "hml: peak compute rate must be finite and > 0");
+            "hml: peak compute rate must be finite and > 0; give a rate above zero, as 67TFLOP/s");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::classify(1_s, 2_s, 1.5); }),
             "hml: balance tolerance must be within [0, 1)");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::tiled_matmul<float>(100, 7); }),
@@ -60,15 +60,15 @@ TEST(Models, BadParametersThrowWithAMessage) {
 // The per-parameter checks the models compose (and `hml` runs on each option): the same messages.
 TEST(Models, EachParameterCheckIsTheModelsCheck) {
   EXPECT_NO_THROW(hml::validate_hit_rate(1.0));
-  EXPECT_EQ(invalid_argument_message([] { hml::validate_hit_rate(-0.1); }), "hml: hit rate must be within [0, 1]");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_hit_rate(-0.1); }), "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");
   EXPECT_NO_THROW(hml::validate_latency(0_s));
   EXPECT_EQ(invalid_argument_message([] { hml::validate_bandwidth(0_GBps); }),
-            "hml: memory bandwidth must be finite and > 0");
+            "hml: memory bandwidth must be finite and > 0; give a rate above zero, as 3.35TB/s");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::ridge_point(hml::roof{0_GBps, 1_TFLOPS}); }),
-            "hml: memory bandwidth must be finite and > 0");
+            "hml: memory bandwidth must be finite and > 0; give a rate above zero, as 3.35TB/s");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::ridge_point(hml::roof{1_GBps, 0_TFLOPS}); }),
-            "hml: peak compute rate must be finite and > 0");
-  EXPECT_EQ(invalid_argument_message([] { hml::validate_outstanding(0.5); }), "hml: outstanding requests must be within [1, 1e12)");
+            "hml: peak compute rate must be finite and > 0; give a rate above zero, as 67TFLOP/s");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_outstanding(0.5); }), "hml: outstanding requests must be within [1, 1e12); give how many are in flight at once, as 10");
   EXPECT_EQ(invalid_argument_message([] { hml::validate_line_size(0_B); }), "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
   // A trial's 1e-30 B made a negative time; half a byte and more than a page are no lines either.
   for (const hml::data_size bad : {1e-30 * hml::byte, 0.5 * hml::byte, 4097 * hml::byte, 64.5 * hml::byte})
@@ -78,7 +78,7 @@ TEST(Models, EachParameterCheckIsTheModelsCheck) {
   // An element far larger than its line touches element / line lines, counted exactly, not through a long long.
   EXPECT_NEAR(hml::traffic(1e30 * hml::byte, hml::random_access(1e30 * hml::byte, 1 * hml::byte)).value() / 1e30, 1, 1e-12);
   EXPECT_EQ(invalid_argument_message([] { hml::validate_measured_time(0_s); }),
-            "hml: a measured time must be finite and > 0");
+            "hml: a measured time must be finite and > 0; give the time the run took, as 660us");
 }
 
 // The thirty-fourth trial (the library used as a user would) found results no input check stopped: an

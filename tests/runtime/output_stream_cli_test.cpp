@@ -96,14 +96,14 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
   const std::string hml = shell_quoted(HML_CLI), roofline = " roofline --machine h100_sxm --precision fp32 --ops -";
   const auto [closed_out, closed_out_err] = shell("cat " + kernels + " | " + hml + roofline + " >&-");
   EXPECT_EQ(closed_out, 2);
-  EXPECT_EQ(closed_out_err, "hml: error: cannot write to standard output: Bad file descriptor\n");
+  EXPECT_EQ(closed_out_err, "hml: error: cannot write to standard output: Bad file descriptor; give a file with -o\n");
   const auto [closed_in, closed_in_err] = shell(hml + roofline + " <&-");
   EXPECT_EQ(closed_in, 2);
-  EXPECT_EQ(closed_in_err, "hml: error: --ops: standard input is closed (the shell closed it)\n");
+  EXPECT_EQ(closed_in_err, "hml: error: --ops: standard input is closed (the shell closed it); give a file, or open standard input\n");
   // A path to a closed stream is the stream, not its placeholder (the forty-seventh trial: `--ops /dev/stdin
   // <&-` read an empty file, and `-o /dev/stderr 2>&-` wrote into /dev/null with exit status 0).
   EXPECT_EQ(shell(hml + " roofline --machine h100_sxm --precision fp32 --ops /dev/stdin <&-").second,
-            "hml: error: --ops: cannot read '/dev/stdin': standard input is closed (the shell closed it)\n");
+            "hml: error: --ops: cannot read '/dev/stdin': standard input is closed (the shell closed it); give a file, or open standard input\n");
   EXPECT_EQ(shell(hml + " sweep --format csv -o /dev/stdout >&-").second,
             "hml: error: -o: cannot write '/dev/stdout': standard output is closed (the shell closed it); give a file\n");
   EXPECT_EQ(std::system(("sh -c " + shell_quoted(hml + " sweep --format csv -o /dev/fd/2 2>&-")).c_str()), 2 << 8);
@@ -117,7 +117,7 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
   fs::create_symlink("loop_a", dir.path / "loop_b");
   const hml_test::outcome looped = hml_run({"devices", "-o", (dir.path / "loop_a").string()});
   EXPECT_EQ(looped.status, 2);
-  EXPECT_TRUE(looped.err.ends_with("loop_a': Too many levels of symbolic links\n")) << looped.err;
+  EXPECT_TRUE(looped.err.ends_with("loop_a': Too many levels of symbolic links; give a path that can be written\n")) << looped.err;
   EXPECT_TRUE(fs::is_symlink(dir.path / "loop_a"));
   // A working directory removed under the shell was called a file system that takes no new files.
   const std::string gone = shell_quoted((dir.path / "gone").string());
@@ -125,7 +125,7 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
                                             " devices --format csv -o x.csv");
   EXPECT_EQ(deleted, 2);
   EXPECT_EQ(deleted_err, "hml: error: -o: cannot write 'x.csv': the directory '.' has been deleted (is it the working "
-                         "directory of a removed folder?)\n");
+                         "directory of a removed folder?); give a path that can be written\n");
 }
 
 // -o /dev/stdout, /dev/fd/N: the shell's own descriptor, written through as -o - is. The file behind it was
