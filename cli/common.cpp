@@ -43,7 +43,7 @@ int fail(std::string_view message) {
   // and may be as long as a record (1 MiB).
   constexpr std::size_t longest = 400;
   std::string line;
-  hml::append_visible(line, message.substr(0, longest));
+  hml::append_visible(line, message.substr(0, longest), hml::invisible_characters::escaped);
   if (message.size() > longest) line += "...";
   std::fprintf(stderr, "hml: error: %s\n", line.c_str());
   return 2;

@@ -250,10 +250,11 @@ void run(const ecm_options& o) {
   if (!kernel && o.size_given)  // a kernel file's loops give its extents: --size would be dropped without a word
     throw input_error("--size: a kernel file states its sizes (its loops' extents); give them there, or leave --size out");
   if (!kernel) {
+    std::error_code unreadable;  // a name too long for a path is none
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
-      throw input_error("--kernel: no kernel named \"" + o.kernel + "\"; built in: " + std::string{kernel_names} +
+      throw input_error("--kernel: no kernel named \"" + hml::message_text(o.kernel) + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML" +
-                        (std::filesystem::exists(o.kernel) ? " (a file's name has a . or a /: ./" + o.kernel + ")" : ""));
+                        (std::filesystem::exists(o.kernel, unreadable) ? " (a file's name has a . or a /: ./" + o.kernel + ")" : ""));
     // A C kernel is named after its file, and every message names the file: its name must print as itself.
     if (!hml::is_printable_utf8(o.kernel))
       throw input_error("--kernel: the file's name has a control character or a byte that is not UTF-8; rename the file");

@@ -148,7 +148,7 @@ void kernel_reader::access(CXCursor e, access_kind kind) {
                   " subscripts are constants (a plane of it) and the rest follow the loops");
     if (f.constant < 0 || f.constant >= array->extents[d])
       fail(e, what + ": subscript " + std::to_string(d + 1) + " is " + std::to_string(f.constant) + ", outside 0 to " +
-                  std::to_string(array->extents[d] - 1));
+                  std::to_string(array->extents[d] - 1) + "; keep it within the array's extent");
     return f.constant;
   };
   // An element at constant subscripts (coeffs[0] in 3d-7pt-constcoef.c) is the same in every iteration:
@@ -171,7 +171,7 @@ void kernel_reader::access(CXCursor e, access_kind kind) {
       const auto [least, most] = range_of(forms[d]);
       if (least < 0 || most >= array->extents[d])
         fail(e, what + ": subscript " + std::to_string(d + 1) + " reaches " + std::to_string(least < 0 ? least : most) +
-                    ", outside 0 to " + std::to_string(array->extents[d] - 1));
+                    ", outside 0 to " + std::to_string(array->extents[d] - 1) + "; keep it within the array's extent");
     }
     return;
   }

@@ -78,6 +78,19 @@ std::string quoted_name(std::string_view message) {
   return close == std::string_view::npos ? std::string{} : std::string{message.substr(open + 1, close - open - 1)};
 }
 
+// Whether `source` has a `#define NAME` line (its value aside).
+bool defines_name(std::string_view source, std::string_view name) {
+  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  for (std::size_t at = source.find("define"); at != std::string_view::npos; at = source.find("define", at + 1)) {
+    const std::size_t hash = source.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
+    if (at == 0 || hash == std::string_view::npos || source[hash] != '#') continue;
+    const std::size_t start = source.find_first_not_of(" \t", at + 6);
+    if (start == at + 6 || start == std::string_view::npos || !source.substr(start).starts_with(name)) continue;
+    if (start + name.size() == source.size() || !is_word(source[start + name.size()])) return true;
+  }
+  return false;
+}
+
 // The first error clang reports, as one line, in the reader's words where it has them: a name it does not
 // know is one to give with -D, an #include one the kernel cannot have, a define the file makes again a
 // c_define_error.
@@ -128,11 +141,17 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
       // subscripted one is an array's, misspelt or not declared (not a size for -D).
       const std::size_t after = source.find_first_not_of(" \t\r\n", std::min<std::size_t>(offset + name.size(), source.size()));
       const bool subscripted = after != std::string_view::npos && source[after] == '[';
+      const bool given = std::ranges::any_of(defines, [&](const c_define& d) { return d.name == name; });
+      // `#define X X` leaves X a name, and a -D of it would define it twice.
+      const bool defined_in_file = defines_name(source, name);
       message += name.ends_with("_t") ? ": a type of the C library's headers, which a kernel does not include; use int, long or unsigned"
                  : subscripted        ? ": no array of that name is declared; declare it (double " + name + "[N];) or correct the name"
-                                      : ": define it with -D " + name + "=VALUE";
+                 : given              ? ", which -D defines: the file undefines it (#undef); leave the #undef out"
+                 : defined_in_file    ? ": the file's #define of it gives no number; define it as one (#define " + name + " 1000)"
+                                      : "; define it with -D " + name + "=VALUE (a name a // comment ending in \\ hides?)";
     }
-    return where + ": " + message;
+    // clang's own message says what is wrong; where is in the file.
+    return where + ": " + message + (message.find("; ") == std::string::npos ? "; correct the C there" : "");
   }
   return {};
 }
@@ -148,7 +167,7 @@ void check_characters(std::string_view text, std::string_view file) {
   constexpr std::string_view hex = "0123456789abcdef";
   const auto u = static_cast<unsigned char>(*control);
   refuse(std::string{file} + ":" + std::to_string(line) + ": a control byte (0x" + hex[u >> 4] + hex[u & 15] +
-         "): a kernel is C text");
+         "): a kernel is C text; save it as UTF-8 or ASCII text");
 }
 
 // A define whose name the kernel declares (`-D i=5` where the loop counts `for (int i = ...`) would replace
@@ -237,8 +256,15 @@ void check_statement_sizes(std::string_view text, std::string_view file, bool ex
       std::size_t end = i;
       while (end < text.size() && is_word(text[end])) ++end;
       static constexpr std::string_view nesting_words[] = {"if", "else", "for", "while", "do", "switch", "case", "default", "goto"};
-      if (std::find(std::begin(nesting_words), std::end(nesting_words), text.substr(i, end - i)) != std::end(nesting_words))
-        ++nesting;
+      const std::string_view word = text.substr(i, end - i);
+      if (std::find(std::begin(nesting_words), std::end(nesting_words), word) != std::end(nesting_words)) ++nesting;
+      // A pragma compiles the loop otherwise (optimize off, unroll, omp, FP_CONTRACT) while the header still
+      // says -O3: the in-core time would be another loop's.
+      const std::size_t before = text.find_last_not_of(" \t", i == 0 ? 0 : i - 1);
+      const bool directive = word == "pragma" && i > 0 && before != std::string_view::npos && text[before] == '#';
+      if (directive || word == "_Pragma" || word == "__pragma")
+        refuse(where() + "a pragma" + expansion() + ": it changes how clang compiles the loop, which the model then does "
+               "not see; leave it out (hml compiles at -O3 for the machine's CPU)");
       i = end - 1;
     } else if (c == ';' || c == '{' || c == '}') {
       operators = 0;

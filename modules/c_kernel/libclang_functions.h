@@ -54,6 +54,7 @@
   X(getTypeSpelling) \
   X(getUnaryOperatorKindSpelling) \
   X(isConstQualifiedType) \
+  X(isVolatileQualifiedType) \
   X(parseTranslationUnit2) \
   X(tokenize) \
   X(visitChildren)

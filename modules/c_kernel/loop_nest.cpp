@@ -35,7 +35,7 @@ void kernel_reader::read_nest(CXCursor for_loop) {
   check_index_range(for_loop, l.index, start, end);
   if (l.trips <= 0)
     fail(for_loop, "the loop over " + l.name + " runs no iteration (from " + std::to_string(start) + " to " +
-                       std::to_string(end) + ")");
+                       std::to_string(end) + "); give it an end past its start (its -D values?)");
   loops_.push_back(l);
 
   std::vector<CXCursor> body;
@@ -45,7 +45,7 @@ void kernel_reader::read_nest(CXCursor for_loop) {
   } else if (kind_of(parts[3]) != CXCursor_NullStmt) {
     body.push_back(parts[3]);
   }
-  if (body.empty()) fail(for_loop, "the loop over " + l.name + " has an empty body");
+  if (body.empty()) fail(for_loop, "the loop over " + l.name + " has an empty body; give it the statements the kernel runs");
   const bool holds_loop =
       std::any_of(body.begin(), body.end(), [](CXCursor s) { return kind_of(s) == CXCursor_ForStmt; });
   if (holds_loop) {
@@ -205,7 +205,7 @@ std::pair<std::int64_t, std::int64_t> kernel_reader::range_of(const affine_form&
 affine_form kernel_reader::affine(CXCursor expression, int depth) {
   if (depth > deepest_expression) fail(expression, "an expression nested more than " + std::to_string(deepest_expression) + " deep");
   const CXCursor e = stripped(expression);
-  const auto not_affine = [&] { return "'" + snippet(e) + "' is not a loop index plus a constant"; };
+  const auto not_affine = [&] { return "'" + snippet(e) + "' is not a loop index plus a constant; write each subscript so (a[i + 1], b[j][i - 1])"; };
   affine_form f{};
   switch (kind_of(e)) {
     case CXCursor_IntegerLiteral: {

@@ -44,7 +44,7 @@ void kernel_reader::read_statements(CXCursor body) {
         for (const CXCursor d : children(s)) declare(d);
         break;
       case CXCursor_ForStmt:
-        if (nest_read) fail(s, "a second loop nest: a kernel is one loop nest");
+        if (nest_read) fail(s, "a second loop nest: a kernel is one loop nest; give each nest a file of its own");
         read_nest(s);
         nest_read = true;
         loop_begin_ = offset_of(s);
@@ -56,7 +56,8 @@ void kernel_reader::read_statements(CXCursor body) {
         fail(s, "'" + snippet(s) + "': only declarations come before the loop nest, and nothing after it");
     }
   }
-  if (!nest_read) refuse(file_ + ": no loop nest: a kernel declares its arrays and scalars, then one for loop nest");
+  if (!nest_read) refuse(file_ + ": no loop nest: a kernel declares its arrays and scalars, then one for loop nest; write it after "
+                                      "them (a // comment that ends in \\ takes the next line with it)");
 }
 
 void kernel_reader::fill(loaded_kernel::storage& out) const {
@@ -64,7 +65,7 @@ void kernel_reader::fill(loaded_kernel::storage& out) const {
   k.name = out.keep(stem(file_));
   k.dimensions = loops_.size();
   for (std::size_t d = 0; d < loops_.size(); ++d) k.extents[d] = loops_[d].trips;
-  if (accesses_.empty()) refuse(file_ + ": the loop nest accesses no array");
+  if (accesses_.empty()) refuse(file_ + ": the loop nest accesses no array; a kernel reads or writes arrays in its loop");
   // The arrays the loop touches, in the order they were declared; an array with leading dimensions is
   // one array of the kernel per plane it touches (coeffs[0] ... coeffs[5]), in the planes' order: no
   // line of one plane is a line of another.
@@ -180,6 +181,13 @@ void kernel_reader::declare(CXCursor d) {
     fail(d, "'" + name + "' is " + (storage == CX_SC_Static ? "static" : "register") +
                 ": a kernel declares its arrays and scalars plainly (double a[N];), as kerncraft's do");
   const CXType type = clang().getCanonicalType(clang().getCursorType(d));
+  // A volatile object is loaded and stored at every access, kept in no register: another loop than the model's.
+  const auto refuse_volatile = [&](CXType t) {
+    if (clang().isVolatileQualifiedType(t))
+      fail(d, "'" + name + "' is volatile: clang loads and stores it at every access, which is not the loop the model "
+                  "counts; declare it without volatile");
+  };
+  refuse_volatile(type);
   if (is_number_type(type)) {
     // A const's value is known to the compiler, which folds it into the compiled loop (b[i] * s of a const
     // s = 1.0 is no multiply): the in-core time would be another loop's.
@@ -211,7 +219,7 @@ void kernel_reader::declare(CXCursor d) {
   double elements = 1;
   while (element.kind == CXType_ConstantArray) {
     if (a.rank == most_declared_dimensions)
-      fail(d, "'" + name + "' has more than " + std::to_string(most_declared_dimensions) + " dimensions");
+      fail(d, "'" + name + "' has more than " + std::to_string(most_declared_dimensions) + " dimensions; declare it with fewer");
     const long long extent = clang().getArraySize(element);
     if (extent < 1)  // C's int arithmetic: M * N past 2^31 wraps, to 0 at 2^32
       fail(d, "'" + name + "' has an extent of " + std::to_string(extent) +
@@ -223,6 +231,7 @@ void kernel_reader::declare(CXCursor d) {
     elements *= static_cast<double>(extent);
     element = clang().getCanonicalType(clang().getArrayElementType(element));
   }
+  refuse_volatile(element);
   // Values the compiler knows are folded into the compiled loop: its loads would not be the ones counted.
   // (clang keeps a const array's qualifier on its canonical array type, not on the elements.)
   if (clang().isConstQualifiedType(type) || clang().isConstQualifiedType(element) ||
@@ -231,7 +240,7 @@ void kernel_reader::declare(CXCursor d) {
                 "model counts; declare the array without const or an initializer");
   if (!is_number_type(element))
     fail(d, "'" + name + "' holds " + text_of(clang().getTypeSpelling(element)) + ": an array holds numbers (float, double, long double or an integer type)");
-  if (elements > max_array_elements) fail(d, "'" + name + "' has more than 2^36 elements");
+  if (elements > max_array_elements) fail(d, "'" + name + "' has more than 2^36 elements; give it smaller extents");
   a.elements = static_cast<std::int64_t>(elements);
   a.element_bytes = static_cast<std::size_t>(clang().Type_getSizeOf(element));
   a.element_type = text_of(clang().getTypeSpelling(element));

@@ -64,7 +64,6 @@ std::string shown(const json& j) {
 }
 
 // A name from a fixed set as a message shows it, in double quotes as the machine file's reader does.
-std::string quoted(std::string_view name) { return "\"" + hml::message_text(name) + "\""; }
 
 // Only these fields, so that a misspelt one is an error rather than a figure silently left out.
 void expect_fields(const json& object, const std::string& field, std::initializer_list<std::string_view> known) {
@@ -90,7 +89,7 @@ public:
   std::string_view text(const json& object, const std::string& parent, std::string_view name, bool required) {
     const std::string field = path(parent, name);
     if (!object.contains(name)) {
-      if (required) fail(field, "missing");
+      if (required) fail(field, "missing; add it");
       return {};
     }
     const json& value = object.at(std::string{name});
@@ -110,12 +109,12 @@ public:
       // A whole number in quotes is text, as the machine file's reader says.
       const bool digits = value.is_string() && !value.get_ref<const std::string&>().empty() &&
                           std::ranges::all_of(value.get_ref<const std::string&>(), [](char c) { return c >= '0' && c <= '9'; });
-      fail(field, "expected a whole number, not " + shown(value) + (digits ? "; write it without quotes" : ""));
+      fail(field, "expected a whole number, not " + shown(value) + (digits ? "; write it without quotes" : "; write one, as 8"));
     }
     const auto n = value.get<std::int64_t>();
     if (n < least || n > most) {
-      fail(field, "must be within [" + std::to_string(least) + ", " + std::to_string(most) + "], not " +
-                      std::to_string(n));
+      fail(field, std::to_string(n) + " is outside [" + std::to_string(least) + ", " + std::to_string(most) +
+                      "]; write a number within it");
     }
     return static_cast<unsigned>(n);
   }
@@ -144,7 +143,7 @@ public:
     } catch (const std::invalid_argument& e) {
       fail(field, e.what());  // read_device_json drops the library's "hml: " with the rest of the form
     }
-    if (!std::isfinite(f.value.value()) || !(f.value.value() > 0)) fail(field, "must be finite and > 0");
+    if (!std::isfinite(f.value.value()) || !(f.value.value() > 0)) fail(field, "must be finite and > 0; write a figure above zero");
     return f;
   }
 
@@ -191,7 +190,7 @@ public:
     if (scope == "per_core") {
       l.scope = sharing::per_core;
     } else if (!scope.empty() && scope != "shared") {
-      fail(field + ".scope", "expected shared or per_core, not " + quoted(scope));
+      fail(field + ".scope", detail::yaml_fields<device_file_error>::not_one_of(scope, {"shared", "per_core"}));
     }
     if (j.contains("interface")) {
       const std::string at = field + ".interface";
@@ -226,15 +225,15 @@ public:
       }
     }
     if (!known) {
-      std::string ids;
-      for (precision p : all_precisions) ids += (ids.empty() ? "" : ", ") + std::string{id_of(p)};
-      fail(field + ".precision", "expected one of " + ids + ", not " + quoted(name));
+      std::vector<std::string_view> ids;
+      for (precision p : all_precisions) ids.push_back(id_of(p));
+      fail(field + ".precision", detail::yaml_fields<device_file_error>::not_one_of(name, ids));
     }
     const std::string_view unit = text(j, field, "unit", true);
     if (unit == "tensor") {
       c.unit = compute_unit::tensor;
     } else if (unit != "vector") {
-      fail(field + ".unit", "expected vector or tensor, not " + quoted(unit));
+      fail(field + ".unit", detail::yaml_fields<device_file_error>::not_one_of(unit, {"vector", "tensor"}));
     }
     c.dense = quantity_figure<compute_rate>(j, field, "dense");
     c.sparse = quantity_figure<compute_rate>(j, field, "sparse");
@@ -292,7 +291,7 @@ private:
       if (name == to_string(p)) return p;
     }
     if (name.empty()) return provenance::stated;
-    fail(field + ".kind", "expected stated, derived, measured or unconfirmed, not " + quoted(name));
+    fail(field + ".kind", detail::yaml_fields<device_file_error>::not_one_of(name, {"stated", "derived", "measured", "unconfirmed"}));
   }
 
   std::string_view source_key(const json& object, const std::string& field) {

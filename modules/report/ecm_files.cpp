@@ -239,7 +239,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     if (stores == "non-temporal") {
       array.stores = store_kind::non_temporal;
     } else if (!stores.empty() && stores != "normal") {
-      r.fail(a["stores"], yaml_reader::path(field, "stores"), "expected normal or non-temporal, not \"" + stores + "\"");
+      r.fail(a["stores"], yaml_reader::path(field, "stores"), yaml_reader::not_one_of(stores, {"normal", "non-temporal"}));
     }
     for (const kernel_array& other : k.arrays)
       if (other.name == array.name) r.fail(a, yaml_reader::path(field, "name"), "two arrays named \"" + std::string{array.name} + "\"");
@@ -265,7 +265,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
     if (kind == "write") {
       access.kind = access_kind::write;
     } else if (kind != "read") {
-      r.fail(x["kind"], yaml_reader::path(field, "kind"), "expected read or write, not \"" + kind + "\"");
+      r.fail(x["kind"], yaml_reader::path(field, "kind"), yaml_reader::not_one_of(kind, {"read", "write"}));
     }
     access.offset = extents_of(x, field, "offset", 1 - (std::int64_t{1} << 16), (std::int64_t{1} << 16) - 1, index_vector{});
     k.accesses.push_back(access);

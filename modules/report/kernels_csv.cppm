@@ -215,7 +215,7 @@ private:
   // The next byte of the record `r`; refuses NUL.
   int take(const record& r) {
     const int c = in_.get();
-    if (c == 0) throw kernels_csv_error{line_, "a NUL byte: this is binary data, not CSV text"};
+    if (c == 0) throw kernels_csv_error{line_, "a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)"};
     count(r, 1);
     return c;
   }
@@ -245,7 +245,7 @@ private:
         take(r);
         for (;;) {
           take_run(r, field);
-          if (in_.peek() == byte_reader::end) throw kernels_csv_error{opened_on, "a quoted field is not closed"};
+          if (in_.peek() == byte_reader::end) throw kernels_csv_error{opened_on, "a quoted field is not closed; end it with a quote"};
           const int c = take(r);
           if (c == '"') {
             if (in_.peek() != '"') break;
@@ -258,12 +258,12 @@ private:
         const int after = in_.peek();
         if (after != byte_reader::end && after != ',' && after != '\r' && after != '\n') {
           if (after == 0) take(r);  // refused as NUL
-          throw kernels_csv_error{line_, "text after the closing quote of a field"};
+          throw kernels_csv_error{line_, "text after the closing quote of a field; quote the whole field, and double a quote inside it (\"\")"};
         }
       } else {
         take_run(r, field);
         const int c = in_.peek();
-        if (c == '"') throw kernels_csv_error{line_, "a quote inside an unquoted field"};
+        if (c == '"') throw kernels_csv_error{line_, "a quote inside an unquoted field; quote the whole field, and double a quote inside it (\"\")"};
         if (c == 0) take(r);  // refused as NUL
       }
       if (in_.peek() == ',') {
@@ -462,7 +462,7 @@ public:
       throw kernels_csv_error{record_.line, "more than " + std::to_string(most_) + " kernels, the most a list takes; split the list"};
     if (record_.fields.size() != header_fields_) {
       throw kernels_csv_error{record_.line, "expected " + std::to_string(header_fields_) + " fields like the header, found " +
-                                                std::to_string(record_.fields.size())};
+                                                std::to_string(record_.fields.size()) + "; quote a field that holds a comma"};
     }
     out.flops = k::read_quantity<work>(record_, at_.flops, "flops");
     out.bytes = k::read_quantity<data_size>(record_, at_.bytes, "memory_bytes");

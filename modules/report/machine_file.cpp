@@ -84,7 +84,7 @@ public:
   void read(std::string_view text) {
     const YAML::Node root = r_.load(text);
     out_.tree = root;
-    if (!root.IsMap()) r_.fail(root, "", "expected a mapping of fields (a machine, or machines, links and systems)");
+    if (!root.IsMap()) r_.fail(root, "", "expected a mapping of fields (a machine, or machines, links and systems); write `name: value` lines (`hml devices NAME --format yaml` writes one)");
     const std::string format = r_.scalar(root, "", "format", true);
     if (format != machine_file_format) {
       r_.fail(root["format"], "format",
@@ -153,7 +153,7 @@ private:
     }
     if (!known) {
       r_.fail(node["kind"], fields::path(field, "kind"),
-              "expected stated, derived, measured or unconfirmed, not \"" + kind + "\"");
+              fields::not_one_of(kind, {"stated", "derived", "measured", "unconfirmed"}));
     }
     const std::string key = r_.optional_value(node, field, "source");
     if (!key.empty() && !cited(key)) {
@@ -414,7 +414,7 @@ private:
     if (scope == "per core") {
       l.scope = sharing::per_core;
     } else if (!scope.empty() && scope != "shared") {
-      r_.fail(node["scope"], fields::path(field, "scope"), "expected shared or per core, not \"" + scope + "\"");
+      r_.fail(node["scope"], fields::path(field, "scope"), fields::not_one_of(scope, {"shared", "per core"}));
     }
     if (const YAML::Node i = r_.field(node, field, "interface"); i.IsDefined()) {
       const std::string at = fields::path(field, "interface");
@@ -425,7 +425,7 @@ private:
     }
     if (const YAML::Node u = r_.field(node, field, "upstream"); u.IsDefined()) {
       const std::string at = fields::path(field, "upstream");
-      if (u.IsScalar()) r_.fail(u, at, "expected a mapping of fields: a path's rate goes in it, as upstream: {rate: 32 B/cy}");
+      if (u.IsScalar()) r_.fail(u, at, "expected a mapping of fields; write a path's rate in it, as upstream: {rate: 32 B/cy}");
       r_.expect_map(u, at, {"rate", "overlaps", "full_duplex"});
       l.upstream.rate = a_per_cycle_figure(u, at, "rate");
       refuse(u, at, "rate", detail::path_rate_problem(l.upstream.rate));
@@ -451,20 +451,20 @@ private:
     ceiling_description c{};
     const std::string type = r_.scalar(node, field, "precision", true);
     bool known = false;
-    std::string ids;
+    std::vector<std::string_view> ids;
     for (precision p : all_precisions) {
-      ids += (ids.empty() ? "" : ", ") + std::string{id_of(p)};
+      ids.push_back(id_of(p));
       if (type == id_of(p)) {
         c.type = p;
         known = true;
       }
     }
-    if (!known) r_.fail(node["precision"], fields::path(field, "precision"), "expected one of " + ids + ", not \"" + type + "\"");
+    if (!known) r_.fail(node["precision"], fields::path(field, "precision"), fields::not_one_of(type, ids));
     const std::string unit = r_.optional_value(node, field, "unit");
     if (unit == "tensor") {
       c.unit = compute_unit::tensor;
     } else if (!unit.empty() && unit != "vector") {
-      r_.fail(node["unit"], fields::path(field, "unit"), "expected vector or tensor, not \"" + unit + "\"");
+      r_.fail(node["unit"], fields::path(field, "unit"), fields::not_one_of(unit, {"vector", "tensor"}));
     }
     c.dense = a_figure<compute_rate>(node, field, "dense");
     c.sparse = a_figure<compute_rate>(node, field, "sparse");
@@ -491,7 +491,7 @@ private:
     if (mode == "half") {
       l.mode = duplex::half;
     } else if (!mode.empty() && mode != "full") {
-      r_.fail(node["mode"], fields::path(field, "mode"), "expected full or half, not \"" + mode + "\"");
+      r_.fail(node["mode"], fields::path(field, "mode"), fields::not_one_of(mode, {"full", "half"}));
     }
     l.latency = a_figure<duration>(node, field, "latency");
     refuse(node, field, "latency", detail::latency_problem(l.latency, "a message's latency is microseconds"));

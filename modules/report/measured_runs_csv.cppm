@@ -132,7 +132,8 @@ inline std::uint64_t count_field(const kernels_csv::record& r, std::string_view 
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < least || value > most) {
     throw kernels_csv_error{r.line, std::string{column_names[c]} + ": \"" + std::string{text.substr(0, 64)} +
-                                        "\" is not a whole number from " + std::to_string(least) + " to " + std::to_string(most)};
+                                        "\" is not a whole number from " + std::to_string(least) + " to " + std::to_string(most) +
+                                        "; write one"};
   }
   return value;
 }
@@ -214,7 +215,7 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
   }
   // A run of one token has no time per output token (serving benchmarks report none).
   if (run.figure(serving_metric::time_per_output_token) && run.generate < 2) {
-    throw kernels_csv_error{r.line, "tpot: a time per output token needs generate 2 or more"};
+    throw kernels_csv_error{r.line, "tpot: a time per output token needs generate 2 or more; give generate, or leave tpot empty"};
   }
   // A request's end-to-end latency holds its first token and each later one: a row past that is mistyped.
   if (const auto& e2e_s = run.figure(serving_metric::end_to_end_latency)) {
@@ -308,10 +309,10 @@ export namespace hml {
   while (records.next(record)) {
     if (record.fields.size() != fields) {
       throw kernels_csv_error{record.line, "expected " + std::to_string(fields) + " fields like the header, found " +
-                                              std::to_string(record.fields.size())};
+                                              std::to_string(record.fields.size()) + "; quote a field that holds a comma"};
     }
     if (runs.size() == max_measured_runs) {
-      throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold)"};
+      throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold); split the file"};
     }
     runs.push_back(m::read_run(record, at));
     // The same run however its figures are written (tp 01, 0.02 s beside 20 ms).
@@ -328,7 +329,7 @@ export namespace hml {
                                               "rounded up)"};
     }
   }
-  if (runs.empty()) throw kernels_csv_error{at_line_of_header, "no runs after the header"};
+  if (runs.empty()) throw kernels_csv_error{at_line_of_header, "no runs after the header; write a run a line"};
   return runs;
 }
 

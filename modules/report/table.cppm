@@ -95,14 +95,22 @@ export namespace hml {
 
 // Text as a table or a one-line message shows it: a control character (a line break, a NUL, an ESC, a C1)
 // would break the lines, hide the rest or move a terminal's cursor, and a byte that is not part of UTF-8
-// shows as garbage, so each is written as an escape: \n, \r, \t, or \xHH.
-inline void append_visible(std::string& out, std::string_view text) {
+// shows as garbage, so each is written as an escape: \n, \r, \t, or \xHH. A message escapes the invisible
+// characters too (\u200b), where a table shows a name as it is given.
+enum class invisible_characters { shown, escaped };
+inline void append_visible(std::string& out, std::string_view text,
+                           invisible_characters invisible = invisible_characters::shown) {
   constexpr std::string_view hex = "0123456789abcdef";
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
     const auto code = static_cast<unsigned char>(c);
     if (const utf8_character shown = utf8_character_at(text, i); shown.length > 0 && !is_control(shown.code)) {
-      out.append(text.substr(i, shown.length));
+      if (invisible == invisible_characters::escaped && is_invisible(shown.code)) {
+        out += "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4) out += hex[(shown.code >> shift) & 0xF];
+      } else {
+        out.append(text.substr(i, shown.length));
+      }
       i += shown.length;
       continue;
     }

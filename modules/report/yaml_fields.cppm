@@ -30,6 +30,7 @@ module hml.report:yaml_fields;
 import hml.units;
 import hml.spelling;
 import :syntax_errors;
+import :yaml_text;
 
 namespace hml::detail {
 
@@ -111,14 +112,17 @@ public:
   YAML::Node load(std::string_view given) const {
     const std::string joined = surrogate_pairs_joined(given);
     const std::string_view text = joined;
-    if (const std::optional<syntax_problem> bytes = encoding_problem(text)) {
-      throw Error(std::string{file_} + ":" + std::to_string(bytes->line) + ": " + bytes->what);
-    }
+    const auto refuse = [&](const std::optional<syntax_problem>& problem) {
+      if (problem) throw Error(std::string{file_} + ":" + std::to_string(problem->line) + ": " + problem->what);
+    };
+    refuse(encoding_problem(text));
     if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
-      throw Error(std::string{file_} + ":" + std::to_string(line) + ": not YAML: a NUL byte (binary data?)");
+      throw Error(std::string{file_} + ":" + std::to_string(line) +
+                  ": not YAML: a NUL byte (binary data, or UTF-16?); give a text file in UTF-8");
     }
-    refuse_deep_nesting_and_bare_returns(text);
+    refuse(nesting_or_bare_return(text));
+    refuse(other_yaml_version(text));
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
     try {
@@ -152,7 +156,9 @@ public:
       const bool tab = !json && line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
       throw Error(std::string{file_} + (problem.line > 0 ? ":" + std::to_string(problem.line) : std::string{}) +
                   (json ? ": not JSON: " : ": not YAML: ") + problem.what +
-                  (tab ? "; the line is indented with a tab, and YAML indents with spaces" : ""));
+                  (tab                                           ? "; the line is indented with a tab, and YAML indents with spaces"
+                   : problem.what.find("; ") == std::string::npos ? (json ? "; correct the JSON there" : "; correct the YAML there")
+                                                                  : ""));
     }
     if (second_document > 0) {
       throw Error(std::string{file_} + ":" + std::to_string(second_document) +
@@ -163,7 +169,7 @@ public:
         throw Error(std::string{file_} + ":" + std::to_string(line) +
                     ": a null value (null or ~), not a mapping of fields; write the file's fields");
       }
-      throw Error(std::string{file_} + ":1: the file is empty");
+      throw Error(std::string{file_} + ":1: the file is empty; write its fields");
     }
     refuse_tags(root, "");
     return root;
@@ -186,166 +192,31 @@ public:
     });
   }
 
-  // Line `index` (0-based) of `text`, without its line break; empty past the end.
-  // JSON writes a character past U+FFFF as a UTF-16 pair of escapes ("\uD83D\uDE00", Python's json.dump by
-  // default); YAML's \u takes code points only, and yaml-cpp refuses each half. A pair in a string of a JSON
-  // text becomes YAML's own 32-bit escape ("\U0001F600"); anything else is left to the parser.
-  // JSON quotes its keys: "{format: ...}" (a plain key) is YAML's flow style, '{"format": ...}' JSON.
-  static bool opens_as_json(std::string_view text) {
-    const std::size_t first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos) return false;
-    if (text[first] == '[') return true;
-    const std::size_t next = text.find_first_not_of(" \t\r\n", first + 1);
-    const auto plain_key = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '\''; };
-    return text[first] == '{' && (next == std::string_view::npos || !plain_key(text[next]));
-  }
-
-  // The line (1-based) of a document's null where it holds one (`null`, `~`, `--- null`, `!!null ""`), or 0
-  // where it holds nothing: blank lines, comments, directives (%YAML), and the document markers --- and ...
-  static int null_line(std::string_view text) {
-    int number = 0;
-    for (std::size_t start = 0; start <= text.size();) {
-      const std::size_t end = std::min(text.find('\n', start), text.size());
-      std::string_view line = text.substr(start, end - start);
-      ++number;
-      start = end + 1;
-      line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
-      if (line.starts_with("---")) {  // a document's marker, and what follows it on its line
-        line.remove_prefix(3);
-        line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
-      }
-      while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.remove_suffix(1);
-      if (line.starts_with("...")) {  // a document's end, and a comment after it
-        line.remove_prefix(3);
-        line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
-      }
-      if (line.empty() || line.front() == '#' || line.front() == '%') continue;
-      return number;
-    }
-    return 0;
-  }
-
-  static std::string surrogate_pairs_joined(std::string_view text) {
-    if (!opens_as_json(text) || text.find("\\u") == std::string_view::npos) return std::string{text};
-    const auto unit_at = [&](std::size_t at) -> long {  // the 4 hex digits of "\uXXXX" at `at`, or -1
-      if (at + 6 > text.size() || text[at] != '\\' || text[at + 1] != 'u') return -1;
-      long unit = 0;
-      for (std::size_t i = at + 2; i < at + 6; ++i) {
-        const char c = text[i];
-        const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (digit < 0) return -1;
-        unit = unit * 16 + digit;
-      }
-      return unit;
-    };
-    std::string out;
-    out.reserve(text.size());
-    bool in_string = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      if (!in_string) {
-        in_string = text[i] == '"';
-        out += text[i];
-        continue;
-      }
-      if (text[i] == '"') in_string = false;
-      if (text[i] != '\\' || i + 1 >= text.size()) {
-        out += text[i];
-        continue;
-      }
-      const long high = unit_at(i), low = unit_at(i + 6);
-      if (high >= 0xD800 && high <= 0xDBFF && low >= 0xDC00 && low <= 0xDFFF) {
-        const long code = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
-        static constexpr char hex[] = "0123456789ABCDEF";
-        out += "\\U";
-        for (int shift = 28; shift >= 0; shift -= 4) out += hex[(code >> shift) & 0xF];
-        i += 11;
-      } else {
-        out += text.substr(i, 2);  // an escape: its second character is never the string's end
-        ++i;
-      }
-    }
-    return out;
-  }
-
-  static std::string_view line_at(std::string_view text, int index) {
-    std::size_t begin = 0;
-    for (int i = 0; i < index && begin != std::string_view::npos; ++i) {
-      begin = text.find('\n', begin);
-      if (begin != std::string_view::npos) ++begin;
-    }
-    if (begin == std::string_view::npos || begin > text.size()) return {};
-    const std::size_t end = text.find('\n', begin);
-    return text.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
-  }
-
-  // The most [ and { a file may nest. yaml-cpp recurses once a level: 100,000 of them ended in its own
-  // "bad file". A machine file nests three or four.
-  static constexpr int max_nesting = 64;
-
-  // Counts [ and { outside quoted scalars and comments; a quote opens a scalar only where YAML's can
-  // begin (after a space, [, {, a comma or a colon, or at a line's start), so an apostrophe in plain text
-  // ("Intel's") is not taken for one.
-  // Nesting past max_nesting, and a carriage return alone outside comments and quoted values: YAML counts
-  // one as a line break, but yaml-cpp reads the file as one line (and fails at its second field's colon, or
-  // takes "\r" into a field's name), so an old Mac's line endings are said as such. In a comment yaml-cpp
-  // skips it; in a quoted value the value's check says it is a control character.
-  void refuse_deep_nesting_and_bare_returns(std::string_view text) const {
-    int depth = 0;
-    int line = 1;
-    char quote = 0;
-    bool comment = false;
-    char before = '\n';
-    for (std::size_t i = 0; i < text.size(); ++i) {
-      const char c = text[i];
-      if (c == '\n') {
-        ++line;
-        comment = false;
-        before = c;
-        continue;
-      }
-      if (comment) continue;
-      if (quote != 0) {
-        if (c == quote) quote = 0;
-        before = c;
-        continue;
-      }
-      if (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
-        throw Error(std::string{file_} + ":" + std::to_string(line) +
-                    ": a line ends with a carriage return alone (an old Mac's line endings), which this reader takes "
-                    "for no line break; save the file with LF or CRLF line endings");
-      }
-      const bool scalar_may_begin = before == '\n' || before == ' ' || before == '\t' || before == '[' ||
-                                    before == '{' || before == ',' || before == ':';
-      if ((c == '"' || c == '\'') && scalar_may_begin) {
-        quote = c;
-      } else if (c == '#' && (before == ' ' || before == '\t' || before == '\n')) {
-        comment = true;
-      } else if (c == '[' || c == '{') {
-        if (++depth > max_nesting) {
-          throw Error(std::string{file_} + ":" + std::to_string(line) + ": nested more than " +
-                      std::to_string(max_nesting) + " levels deep ([ and {); a machine file nests a few");
-        }
-      } else if ((c == ']' || c == '}') && depth > 0) {
-        --depth;
-      }
-      before = c;
-    }
-  }
-
   void expect_map(const YAML::Node& node, const std::string& field,
                   std::initializer_list<std::string_view> known) const {
     expect_map(node, field, std::span<const std::string_view>{known.begin(), known.size()});
   }
   void expect_map(const YAML::Node& node, const std::string& field, std::span<const std::string_view> known) const {
-    if (!node.IsMap()) fail(node, field, "expected a mapping of fields");
+    if (!node.IsMap()) fail(node, field, "expected a mapping of fields; write `name: value` lines under it, indented");
     check_keys_once(node, field);
     for (const auto& entry : node) {
-      if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text");
+      if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text; write a plain name before the colon");
       const std::string name = entry.first.Scalar();
       if (std::ranges::find(known, name) == known.end()) {
         fail(entry.first, path(field, message_text(name)), "unknown field; " + spelling_hint(name, known));
       }
     }
+  }
+
+  // A value that is none of a field's choices: "\"FP64\" is not one of fp64, fp32, ...; did you mean fp64?".
+  static std::string not_one_of(std::string_view given, std::span<const std::string_view> known) {
+    std::string choices;
+    for (std::string_view k : known) choices += (choices.empty() ? "" : ", ") + std::string{k};
+    const std::string close = did_you_mean(given, known);
+    return "\"" + message_text(given) + "\" is not one of " + choices + "; " + (close.empty() ? "write one of them" : close);
+  }
+  static std::string not_one_of(std::string_view given, std::initializer_list<std::string_view> known) {
+    return not_one_of(given, std::span<const std::string_view>{known.begin(), known.size()});
   }
 
   static std::string path(const std::string& parent, std::string_view name) {
@@ -374,12 +245,12 @@ public:
   std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
     const YAML::Node node = field(map, parent, name);
     if (!node.IsDefined()) {
-      if (required) fail(map, path(parent, name), "missing");
+      if (required) fail(map, path(parent, name), "missing; add it");
       return {};
     }
-    if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value");
+    if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value; write one after the colon");
     // A required field left blank ("", "  ") is as good as missing: a name, a key or a figure that says nothing.
-    if (required && is_blank(node.Scalar())) fail(node, path(parent, name), "empty");
+    if (required && is_blank(node.Scalar())) fail(node, path(parent, name), "empty; write its value");
     return node.Scalar();
   }
 
@@ -410,7 +281,7 @@ public:
     } catch (const std::invalid_argument& e) {
       fail(map[std::string{name}], path(parent, name), e.what());
     }
-    if (!(q.value() > 0)) fail(map[std::string{name}], path(parent, name), "must be > 0");
+    if (!(q.value() > 0)) fail(map[std::string{name}], path(parent, name), "must be > 0; write a figure above zero");
     return q;
   }
 
@@ -423,7 +294,7 @@ public:
     if (!(n >= low && n <= high) || n != std::floor(n)) {
       fail(map[std::string{name}], path(parent, name),
            "must be a whole number of bytes within [" + std::to_string(static_cast<long long>(low)) + " B, " +
-               std::to_string(static_cast<long long>(high)) + " B]");
+               std::to_string(static_cast<long long>(high)) + " B]; write one, as 64 B");
     }
     return static_cast<std::size_t>(n);
   }
@@ -452,11 +323,11 @@ public:
     const bool prefixed = unit != std::string::npos && !number.empty() &&
                           std::string_view{"kKMGTPEi"}.find(number.back()) != std::string_view::npos;
     if (unit == std::string::npos || prefixed || text.find_first_not_of(' ', unit + 4) != std::string::npos)  // "32 kB/cy"
-      fail(map[std::string{name}], field, "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"" + text + "\"");
+      fail(map[std::string{name}], field, "\"" + text + "\" is not bytes per cycle; write a number and B/cy, with no prefix, as 32 B/cy");
     const double value = number_in(map[std::string{name}], field, text.substr(0, unit));
     // The magnitudes every figure read from text keeps (1e-300 B/cy made an ECM time of 2.6e302 cycles).
     if (!(value >= smallest_magnitude && value <= largest_magnitude)) {
-      fail(map[std::string{name}], field, "must be from 1e-30 to 1e30 B/cy, not " + shown(value));
+      fail(map[std::string{name}], field, shown(value) + " B/cy is outside 1e-30 to 1e30; write a rate within them");
     }
     return value * byte_per_cycle;
   }
@@ -471,10 +342,10 @@ public:
     const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
     const std::string quoted = "\"" + std::string{written} + "\"";
     if (error == std::errc::invalid_argument || end != number.data() + number.size() || number.empty()) {
-      fail(at, field, "expected a number, not " + quoted);
+      fail(at, field, quoted + " is not a number; write a decimal number, as 2.5");
     }
-    if (error == std::errc::result_out_of_range) fail(at, field, "expected a number within a double's range, not " + quoted);
-    if (!std::isfinite(value)) fail(at, field, "expected a finite number, not " + quoted);
+    if (error == std::errc::result_out_of_range) fail(at, field, quoted + " is beyond a double's range; write a number within it");
+    if (!std::isfinite(value)) fail(at, field, quoted + " is not a finite number; write a decimal number, as 2.5");
     return value;
   }
 
@@ -484,9 +355,12 @@ public:
     return {text, std::to_chars(text, text + sizeof text, x, std::chars_format::general).ptr};
   }
 
-  // A number or a boolean is written bare: quoted ("96", "true") it is text, as JSON and YAML read it.
+  // A number or a boolean is written bare: quoted ("96", "true") or as a block (| or >) it is text, as JSON and
+  // YAML read it.
   void refuse_quoted(const YAML::Node& at, const std::string& field, std::string_view expected) const {
-    if (at.Tag() == "!") fail(at, field, "expected " + std::string{expected} + ", not the text \"" + at.Scalar() + "\"; write it without quotes");
+    if (at.Tag() == "!")
+      fail(at, field, "expected " + std::string{expected} + ", not the text \"" + message_text(at.Scalar()) +
+                          "\"; write it plain, without quotes (or | or >)");
   }
 
   double number(const YAML::Node& map, const std::string& parent, std::string_view name, double fallback,
@@ -497,13 +371,13 @@ public:
     refuse_quoted(map[std::string{name}], field, "a number");
     const double value = number_in(map[std::string{name}], field, text);
     if (!(value >= low && value <= high)) {
-      fail(map[std::string{name}], field, "must be within [" + shown(low) + ", " + shown(high) + "], not " + shown(value));
+      fail(map[std::string{name}], field, shown(value) + " is outside [" + shown(low) + ", " + shown(high) + "]; write a number within it");
     }
     return value;
   }
 
   std::int64_t integer(const YAML::Node& at, const std::string& field, std::int64_t low, std::int64_t high) const {
-    if (!at.IsScalar()) fail(at, field, "expected an integer");
+    if (!at.IsScalar()) fail(at, field, "expected an integer; write a whole number, as 8");
     refuse_quoted(at, field, "an integer");
     const std::string text = at.Scalar();
     std::size_t used = 0;
@@ -511,11 +385,11 @@ public:
     try {
       value = std::stoll(text, &used);
     } catch (const std::exception&) {
-      fail(at, field, "expected an integer, not \"" + text + "\"");
+      fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
     }
-    if (used != text.size()) fail(at, field, "expected an integer, not \"" + text + "\"");
+    if (used != text.size()) fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
     if (value < low || value > high)
-      fail(at, field, "must be within [" + std::to_string(low) + ", " + std::to_string(high) + "]");
+      fail(at, field, std::to_string(value) + " is outside [" + std::to_string(low) + ", " + std::to_string(high) + "]; write a whole number within it");
     return value;
   }
 
@@ -532,7 +406,7 @@ public:
     refuse_quoted(map[std::string{name}], path(parent, name), "true or false");
     if (text == "true") return true;
     if (text == "false") return false;
-    fail(map[std::string{name}], path(parent, name), "expected true or false, not \"" + text + "\"");
+    fail(map[std::string{name}], path(parent, name), "\"" + message_text(text) + "\" is not true or false; write one of them");
   }
 
   YAML::Node sequence(const YAML::Node& map, const std::string& parent, std::string_view name, bool required,

@@ -198,13 +198,16 @@ struct utf8_character {
   return true;
 }
 
-// Text that shows nothing: empty, or only spaces and characters drawn as nothing (no-break and typographic
-// spaces, the zero-width ones, the word joiner, the byte-order mark). A name of them looks blank in a table.
+// Characters drawn as nothing or as a plain space: no-break and typographic spaces, the zero-width ones, the
+// word joiner, the byte-order mark. In a message they make "cores\u200b" look like "cores".
+[[nodiscard]] constexpr bool is_invisible(char32_t c) {
+  return c == 0xA0 || c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200D) || c == 0x202F || c == 0x205F ||
+         c == 0x2060 || c == 0x3000 || c == 0xFEFF;
+}
+
+// Text that shows nothing: empty, or only spaces and invisible characters. A name of them looks blank in a table.
 [[nodiscard]] constexpr bool is_blank(std::string_view text) {
-  const auto blank = [](char32_t c) {
-    return c == ' ' || c == '\t' || c == 0xA0 || c == 0x1680 || c == 0x180E || (c >= 0x2000 && c <= 0x200D) ||
-           c == 0x202F || c == 0x205F || c == 0x2060 || c == 0x3000 || c == 0xFEFF;
-  };
+  const auto blank = [](char32_t c) { return c == ' ' || c == '\t' || is_invisible(c); };
   for (std::size_t i = 0; i < text.size();) {
     const utf8_character c = utf8_character_at(text, i);
     if (c.length == 0 || !blank(c.code)) return false;

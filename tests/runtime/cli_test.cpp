@@ -500,18 +500,18 @@ TEST(Cli, BadDeviceFilesNameTheFileAndTheField) {
   expect_input_error(with(replaced("\"source\": \"spec\"}}", "\"source\": \"specs\"}}")),
                      at(10) + "compute[0].dense.source: 'specs' is not in the file's sources");
   expect_input_error(with(replaced("\"kind\": \"stated\"", "\"kind\": \"vendor\"")),
-                     at(6) + "memory[1].bandwidth.kind: expected stated, derived, measured or unconfirmed, not \"vendor\"");
+                     at(6) + "memory[1].bandwidth.kind: \"vendor\" is not one of stated, derived, measured, unconfirmed; ");
   expect_input_error(with(replaced("\"precision\": \"fp16\"", "\"precision\": \"fp17\"")),
-                     at(11) + "compute[1].precision: expected one of fp64, fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, mxfp4, not \"fp17\"");
+                     at(11) + "compute[1].precision: \"fp17\" is not one of fp64, fp32, tf32, bf16, fp16, fp8, int8, int4, nvfp4, mxfp4; ");
   expect_input_error(with(replaced("\"unit\": \"tensor\"", "\"unit\": \"matrix\"")),
-                     at(11) + "compute[1].unit: expected vector or tensor, not \"matrix\"");
+                     at(11) + "compute[1].unit: \"matrix\" is not one of vector, tensor; ");
   expect_input_error(with(replaced("\"precision\": \"fp16\", \"unit\": \"tensor\"", "\"precision\": \"fp32\", \"unit\": \"vector\"")),
                      at(11) + "compute[1]: FP32 is given twice");
   expect_input_error(with(replaced("\"id\": \"my_gpu\"", "\"id\": \"My GPU\"")), at(2) + "id: use lower-case letters");
   expect_input_error(with(replaced("\"name\": \"My GPU\", ", "")), at(1) + "name: missing");
   expect_input_error(with(replaced("\"bandwidth\": {\"value\": \"2039 GB/s\", \"kind\": \"stated\", \"source\": \"spec\"},", "")),
                      at(6) + "memory[1]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
-  expect_input_error(with(replaced("\"cores\": 108", "\"cores\": -1")), at(2) + "cores: must be within [1, 65536], not -1");
+  expect_input_error(with(replaced("\"cores\": 108", "\"cores\": -1")), at(2) + "cores: -1 is outside [1, 65536]; write a number within it");
   // A precision the file's device has no peak for is --precision's fault, as for a catalog device.
   const fs::path file = dir.file("my_gpu.json", my_gpu_json());
   expect_input_error(hml_run({"roofline", "--device-file", file.string(), "--precision", "fp64", "--ops", operations.string()}),
@@ -824,14 +824,14 @@ TEST(Cli, HostileOperationsFailFastInBoundedMemory) {
     EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
     EXPECT_NE(o.err.find(needle), std::string::npos) << o.err;
   };
-  expect_refused(roofline_of("cat /dev/zero"), ":1: a NUL byte: this is binary data, not CSV text");
+  expect_refused(roofline_of("cat /dev/zero"), ":1: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
   expect_refused(roofline_of("cat /dev/urandom"), "");
   expect_refused(roofline_of("yes abcdefgh | tr -d '\\n'"), ":1: a record longer than 1048576 bytes");
   expect_refused(roofline_of("printf 'name,flops,memory_bytes\\n\"never closed'; yes"), ":2: a record longer than");
   // The files themselves, not through a pipe.
   const outcome zero_file = hml_run_bounded(bounded_mib, {}, {"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", "/dev/zero"});
   EXPECT_EQ(zero_file.status, 2);
-  EXPECT_EQ(zero_file.err, "hml: error: --ops: /dev/zero:1: a NUL byte: this is binary data, not CSV text\n");
+  EXPECT_EQ(zero_file.err, "hml: error: --ops: /dev/zero:1: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)\n");
 }
 
 // A name holds no control character: a quoted line break (RFC 4180 allows one) or a NUL is refused, with the
@@ -853,7 +853,7 @@ TEST(Cli, ALineBreakOrNulInANameIsRefused) {
   const char with_nul[] = "name,flops,memory_bytes\nok,1,2\nn\0ul,1,2\n";
   const fs::path nul = dir.file("nul.csv", std::string{with_nul, sizeof with_nul - 1});
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", nul.string()}),
-                     "--ops: " + nul.string() + ":3: a NUL byte: this is binary data, not CSV text");
+                     "--ops: " + nul.string() + ":3: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
 }
 
 // An error part way through a long input, after megabytes of rows were written to -o's temporary file:
@@ -876,7 +876,7 @@ TEST(Cli, FailurePartWayLeavesNoFile) {
   // and the one line on stderr say that the run failed.
   const outcome streamed = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "csv"});
   EXPECT_EQ(streamed.status, 2);
-  EXPECT_EQ(streamed.err, "hml: error: --ops: " + operations.string() + ":50002: expected 3 fields like the header, found 2\n");
+  EXPECT_EQ(streamed.err, "hml: error: --ops: " + operations.string() + ":50002: expected 3 fields like the header, found 2; quote a field that holds a comma\n");
 }
 
 // An interrupted run (SIGTERM, or Ctrl-C's SIGINT, in a long sweep) removes the temporary file it was writing:

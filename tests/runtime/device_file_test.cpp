@@ -162,8 +162,8 @@ TEST(DeviceFile, ErrorsNameTheField) {
   // A value of the wrong type is shown as the machine file's reader shows it: text quoted, and a whole number
   // in quotes told to drop them.
   EXPECT_EQ(error_of(file("\"cores\": \"108\", ")), "device.json:1: cores: expected a whole number, not the text \"108\"; write it without quotes");
-  EXPECT_EQ(error_of(file("\"cores\": true, ")), "device.json:1: cores: expected a whole number, not true");
-  EXPECT_EQ(error_of(file("\"cores\": \"many\", ")), "device.json:1: cores: expected a whole number, not the text \"many\"");
+  EXPECT_EQ(error_of(file("\"cores\": true, ")), "device.json:1: cores: expected a whole number, not true; write one, as 8");
+  EXPECT_EQ(error_of(file("\"cores\": \"many\", ")), "device.json:1: cores: expected a whole number, not the text \"many\"; write one, as 8");
   EXPECT_EQ(error_of(file("", R"("memory": [])")), "device.json:1: memory: needs at least one entry");
   EXPECT_EQ(error_of(file("", R"("memory": {"name": "DRAM"})")), "device.json:1: memory: expected a list, not an object");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": 100}])")),
@@ -175,13 +175,13 @@ TEST(DeviceFile, ErrorsNameTheField) {
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "latency": "1 ns"}])")),
             "device.json:1: memory[0]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "scope": "local"}])")),
-            "device.json:1: memory[0].scope: expected shared or per_core, not \"local\"");
+            "device.json:1: memory[0].scope: \"local\" is not one of shared, per_core; write one of them");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "interface": {"channels": 2}}])")),
             "device.json:1: memory[0].interface.bus_bits: missing");
   EXPECT_EQ(error_of(file("", "", R"("compute": [{"precision": "fp32", "unit": "vector"}])")),
             "device.json:1: compute[0]: needs a dense or a measured peak");
   EXPECT_EQ(error_of(file("", "", R"("compute": [{"unit": "vector", "dense": "1 TFLOP/s"}])")),
-            "device.json:1: compute[0].precision: missing");
+            "device.json:1: compute[0].precision: missing; add it");
   EXPECT_EQ(error_of(file(R"("sources": [{"key": "a", "title": "A", "where": "a"}, {"key": "a", "title": "B", "where": "b"}], )")),
             "device.json:1: sources[1].key: 'a' is listed twice");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": {"value": "1 GB/s", "source": "a"}}])")),
@@ -200,8 +200,8 @@ TEST(DeviceFile, ErrorsNameTheField) {
                             ok_compute + "\n}\n";
   EXPECT_EQ(error_of(lines), "device.json:6: memory[0].bandwidth: given twice (first on line 5); give it once");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\",\n  \"cores\": -1,\n  " + ok_memory + ", " + ok_compute + "}"),
-            "device.json:4: cores: must be within [1, 65536], not -1");
-  EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: must be within [1, 65536], not 1048576");
+            "device.json:4: cores: -1 is outside [1, 65536]; write a number within it");
+  EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: 1048576 is outside [1, 65536]; write a number within it");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\\u001b[2J\",\n  " + ok_memory + ", " + ok_compute + "}"),
             "device.json:3: name: a control character or a byte that is not UTF-8");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\":\n  \"X\"\n  \"memory\": []}"),

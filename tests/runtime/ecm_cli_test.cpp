@@ -334,12 +334,12 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
       {replaced(good, "clock: 2.7 GHz", "clock: 2.7 GB"), "m.yml:5: clock: "},
       {replaced(good, "clock: 2.7 GHz", "clok: 2.7 GHz"), "m.yml:5: clok: unknown field"},
       {replaced(good, "    upstream throughput: 32 B/cy\n  - level: L3", "    upstream throughput: 32 GB/s\n  - level: L3"),
-       "m.yml:17: memory hierarchy[1].upstream throughput: expected bytes per cycle"},
+       "m.yml:17: memory hierarchy[1].upstream throughput: \"32 GB/s\" is not bytes per cycle"},
       {replaced(good, "  - level: L1\n    size: 32 KiB\n", "  - level: L1\n"), "m.yml:13: memory hierarchy[0].size: missing"},
-      {replaced(good, "read streams: 3", "read streams: three"), "memory bandwidths[1].read streams: expected an integer"},
-      {replaced(good, "write-allocate: true", "write-allocate: maybe"), "m.yml:8: write-allocate: expected true or false"},
-      {replaced(good, "cores: 8", "cores: 65537"), "cores: must be within [1, 65536]"},
-      {replaced(good, "FP64 FLOP per cycle: 8", "FP64 FLOP per cycle: 0"), "FP64 FLOP per cycle: must be within [0.001, 10000], not 0"},
+      {replaced(good, "read streams: 3", "read streams: three"), "memory bandwidths[1].read streams: \"three\" is not an integer"},
+      {replaced(good, "write-allocate: true", "write-allocate: maybe"), "m.yml:8: write-allocate: \"maybe\" is not true or false"},
+      {replaced(good, "cores: 8", "cores: 65537"), "cores: 65537 is outside [1, 65536]"},
+      {replaced(good, "FP64 FLOP per cycle: 8", "FP64 FLOP per cycle: 0"), "FP64 FLOP per cycle: 0 is outside [0.001, 10000]; write a number within it"},
       {"name: [unclosed", "m.yml:1: not YAML"},
       {"just text", "m.yml:1: the top level: expected a mapping"},
       // A path is given on the level it comes from: the first level has none; main memory's is half duplex.
@@ -378,12 +378,12 @@ TEST(EcmFiles, BadKernelFilesNameFileLineAndField) {
   const std::string good = read_file(examples / "stencil2d5.yml");
   const std::string cases[][2] = {
       {replaced(good, "{array: b, kind: write}", "{array: c, kind: write}"), "k.yml:14: accesses[4].array: no array named \"c\""},
-      {replaced(good, "{array: b, kind: write}", "{array: b, kind: store}"), "accesses[4].kind: expected read or write"},
+      {replaced(good, "{array: b, kind: write}", "{array: b, kind: store}"), "accesses[4].kind: \"store\" is not one of read, write"},
       {replaced(good, "offset: [1, 0]", "offset: [1]"), "accesses[3].offset: needs one entry per loop (2)"},
-      {replaced(good, "loops: [998, 1998]", "loops: [998, -3]"), "k.yml:5: loops[1]: must be within"},
+      {replaced(good, "loops: [998, 1998]", "loops: [998, -3]"), "k.yml:5: loops[1]: -3 is outside"},
       {replaced(good, "flops: {add: 3, mul: 1}", "flops: {add: 3, sub: 1}"), "flops.sub: unknown field"},
       {replaced(good, "{name: b, extents: [1000, 2000]}", "{name: b, extents: [1000, 2000], stride: 0}"),
-       "k.yml:8: arrays[1].stride: must be within [1, 65536]"},
+       "k.yml:8: arrays[1].stride: 0 is outside [1, 65536]"},
       // From index 1 (a's offset -1 starts the loop there, for b too), a stride of 2 over 1998 columns reaches
       // b's element 3996: 3997 elements of the row, past b's 2000.
       {replaced(good, "{name: b, extents: [1000, 2000]}", "{name: b, extents: [1000, 2000], stride: 2}"),
@@ -645,7 +645,7 @@ TEST(CKernel, LoopFormsKerncraftWrites) {
 
 TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
   const std::string cases[][2] = {
-      {"double a[M];\nfor (int i = 0; i < 9; ++i) a[i] = 1;", "k.c:1: use of undeclared identifier 'M': define it with -D M=VALUE"},
+      {"double a[M];\nfor (int i = 0; i < 9; ++i) a[i] = 1;", "k.c:1: use of undeclared identifier 'M'; define it with -D M=VALUE"},
       // A stride in the innermost loop is taken, one per array, positive, and inside the array.
       {"double a[9], b[18];\nfor (int i = 0; i < 4; ++i)\n  a[i] = b[2 * i] + b[i];",
        "k.c:3: 'b[i]': b is stepped 2 elements an iteration elsewhere; an array has one stride in the innermost loop"},
@@ -823,9 +823,9 @@ TEST(CKernel, ByteOrderMarkLineDirectivesHugeArraysAndDeclaredDefines) {
 TEST(CKernel, ControlBytesAndOverflowingIndicesAreRefused) {
   constexpr char with_nul[] = "double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = 1;\n\0";
   const std::string nul = error_of([&] { (void)kernel_in_c(std::string(with_nul, sizeof with_nul - 1)); });
-  EXPECT_EQ(nul, "k.c:3: a control byte (0x00): a kernel is C text");
+  EXPECT_EQ(nul, "k.c:3: a control byte (0x00): a kernel is C text; save it as UTF-8 or ASCII text");
   EXPECT_EQ(error_of([] { (void)kernel_in_c("double a[9];\x1b\nfor (int i = 0; i < 9; ++i) a[i] = 1;"); }),
-            "k.c:1: a control byte (0x1b): a kernel is C text");
+            "k.c:1: a control byte (0x1b): a kernel is C text; save it as UTF-8 or ASCII text");
   const std::string overflow = error_of([] {
     (void)kernel_in_c("double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];", {{"N", 3'000'000'000}});
   });
@@ -1216,7 +1216,7 @@ TEST(EcmCli, KernelInCGivesItsYamlTwinsPrediction) {
   EXPECT_EQ(replaced(c.out, "2d-5pt on", "2D 5-point stencil on"), yaml.out);
   EXPECT_NE(yaml.out.find("\nin-core: --t-ol, --t-nol\n"), std::string::npos) << yaml.out;
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "2d-5pt.c").string(), "-D", "M=1000"}),
-                     "2d-5pt.c:4: use of undeclared identifier 'N': define it with -D N=VALUE");
+                     "2d-5pt.c:4: use of undeclared identifier 'N'; define it with -D N=VALUE");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "-D", "N=3"}),
                      "-D: only a kernel in C takes -D; give --kernel FILE.c, or leave -D out");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (examples / "triad.c").string(), "--size", "100"}),

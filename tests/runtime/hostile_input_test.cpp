@@ -369,7 +369,7 @@ TEST(HostileInput, EveryReaderNamesFileLineAndField) {
        "--ops: " + csv.string() + ":3: flops: "},
       {roofline_on(null_cores), "--machine: " + null_cores.string() + ":4: cores: no value; write one, or leave the field out"},
       {roofline_on(no_format), "--machine: " + no_format.string() + ":1: format: missing"},
-      {roofline_on(zero_cores), "--machine: " + zero_cores.string() + ":2: cores: must be within [1, 65536], not 0"},
+      {roofline_on(zero_cores), "--machine: " + zero_cores.string() + ":2: cores: 0 is outside [1, 65536]; write a number within it"},
       {hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", big.string()}),
        "--kernel: " + big.string() + ":4: arrays[0].extents (the loops'): an array has at most 2^36 elements"},
       {hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", far.string()}),
@@ -2054,9 +2054,9 @@ TEST(HostileInput, AFortyFifthTrialsFindingsAreFixed) {
   // Plain numbers: "+-1" is no number; 1e-400 is out of a double's range, not infinite.
   const std::string head = "format: hml-machine/1\nid: x\nname: X\n";
   expect_input_error(devices_of("sign.yaml", head + "layer_condition_share: +-1\n"),
-                     "sign.yaml:4: layer_condition_share: expected a number, not \"+-1\"");
+                     "sign.yaml:4: layer_condition_share: \"+-1\" is not a number; write a decimal number, as 2.5");
   expect_input_error(devices_of("tiny.yaml", head + "layer_condition_share: 1e-400\n"),
-                     "tiny.yaml:4: layer_condition_share: expected a number within a double's range, not \"1e-400\"");
+                     "tiny.yaml:4: layer_condition_share: \"1e-400\" is beyond a double's range; write a number within it");
 }
 
 // The thirty-first trial (serving features by hand) found every figure as documented, and counts of one
@@ -2172,7 +2172,7 @@ TEST(HostileInput, AFiftyFirstTrialsSizesAreInBytesAndAxesWrittenAlike) {
   expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 1tb/s", "did you mean \"TB/s\"?");
   expect_edited_file_refused(dir, cpu, bandwidth, "bandwidth: {value: 2 Eibit/s", "did you mean \"256 PiB/s\"?");
   expect_edited_file_refused(dir, cpu, "rate: {value: 32 B/cy", "rate: {value: 32 kB/cy",
-                             "expected bytes per cycle, with no prefix, such as 32 B/cy, not \"32 kB/cy\"");
+                             "\"32 kB/cy\" is not bytes per cycle; write a number and B/cy, with no prefix, as 32 B/cy");
 
   const std::vector<std::pair<std::vector<std::string>, std::string>> options{
       {{"analyze", "--flops", "10MFLOP", "--bytes", "120Mb", "--time", "1ms", "--peak-compute", "5.3TFLOP/s",
@@ -2429,7 +2429,7 @@ TEST(HostileInput, ASixtyFirstTrialsMachineFiguresHoldTogether) {
   expect_edited_machine_refused(dir, mine, "id: mine", "id: My-GPU", "id.yaml",
                                 "id: use lower-case letters, digits and _ only, not \"My-GPU\"; did you mean my_gpu?");
   expect_edited_machine_refused(dir, cpu, "bandwidth: 160 GB/s}", "upstream: 32 B/cy}", "upstream.yaml",
-                                "memory[1].upstream: expected a mapping of fields: a path's rate goes in it, as upstream: "
+                                "memory[1].upstream: expected a mapping of fields; write a path's rate in it, as upstream: "
                                 "{rate: 32 B/cy}");
   expect_edited_machine_refused(dir, cpu, "bandwidth: 460 GB/s}", "interface: {channels: 8, bus_bits: 64, pin_rate: 6.4 GT/s}}",
                                 "pins.yaml",
@@ -2620,4 +2620,42 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   expect_input_error(hml_run({"offload", "--host", "genoa_epyc_9654", "--device", peakless.string(), "--link", "pcie5x16", "--in",
                               "1GB", "--out", "1GB", "--flops", "1TFLOP", "--precision", "fp64"}),
                      "--device: " + peakless.string() + ": P states no compute peak; give it one (compute:), or another --device");
+}
+
+// The seventy-second trial (YAML's rarer features, kernels in C, measured-runs CSVs, the environment): a value
+// of some 25,000 bytes crashed hml (std::regex recursed past the stack), a pragma or a volatile array
+// compiled another loop than the one the header and the model describe, `%YAML 1.1` was read as 1.2
+// (`cores: 010` ten, where 1.1 reads eight), an invisible character looked like none in a message, and a
+// kernel's name too long for a path was the file system's own error.
+TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
+  const scratch_directory dir;
+  const std::string huge(30000, 'x');
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores", huge}),
+                     "--cores: a word of 30000 bytes; give at most 4096");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--format=" + huge}), "--format: a word of 30009 bytes");
+  // Words after -- are quoted in CLI11's message, all of them: 10 words of 4,000 bytes are cut before matching.
+  std::vector<std::string> many{"lab", "--"};
+  for (int i = 0; i < 10; ++i) many.push_back(std::string(4000, 'a' + static_cast<char>(i)));
+  expect_input_error(hml_run(many), "hml: error: '");
+  const auto ecm_of = [&](const std::string& name, const std::string& c) {
+    return hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file(name, c).string(), "-D", "N=1000"});
+  };
+  const std::string copy = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n";
+  expect_input_error(ecm_of("off.c", "#pragma clang optimize off\n" + copy), "off.c:1: a pragma: it changes how clang compiles the loop");
+  expect_input_error(ecm_of("spaced.c", "#  pragma STDC FP_CONTRACT ON\n" + copy), "spaced.c:1: a pragma");
+  expect_input_error(ecm_of("macro.c", "#define SIMD _Pragma(\"omp simd\")\nSIMD\n" + copy), "macro.c:1: a pragma");
+  expect_input_error(ecm_of("va.c", "volatile double a[N]; double b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n"),
+                     "va.c:1: 'a' is volatile: clang loads and stores it at every access");
+  expect_input_error(ecm_of("vs.c", "double a[N], b[N]; volatile double s;\nfor (int i = 0; i < N; ++i) a[i] = b[i] * s;\n"),
+                     "vs.c:1: 's' is volatile");
+  ASSERT_EQ(ecm_of("plain.c", copy).status, 0);
+  // YAML 1.2 alone: a file that declares another version is refused, one that declares 1.2 read.
+  const std::string machine = catalog_file("snb_e5_2680");
+  expect_input_error(hml_run({"devices", dir.file("v11.yaml", "%YAML 1.1\n---\n" + machine).string()}),
+                     "v11.yaml:1: %YAML 1.1: this reader reads YAML 1.2 (where 010 is ten and yes is text); write %YAML 1.2");
+  EXPECT_EQ(hml_run({"devices", dir.file("v12.yaml", "%YAML 1.2\n---\n" + machine).string()}).status, 0);
+  // An invisible character is shown as its escape: "cores\u200b" is not "cores" (U+200B, zero width).
+  expect_input_error(hml_run({"devices", dir.file("zw.yaml", replaced(machine, "cores:", "cores\u200b:")).string()}),
+                     "cores\\u200b: unknown field");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", std::string(300, 'k')}), "--kernel: no kernel named \"kkk");
 }

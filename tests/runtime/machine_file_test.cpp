@@ -117,7 +117,7 @@ TEST(MachineFile, QuantitiesAreWrittenWithTheirUnitsAndStatedBesideMeasured) {
 }
 
 TEST(MachineFile, AMachineNeedsTheFormatAndItsNameIdAndMemory) {
-  EXPECT_EQ(error_of("id: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "m.yaml:1: format: missing");
+  EXPECT_EQ(error_of("id: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "m.yaml:1: format: missing; add it");
   EXPECT_EQ(error_of("format: hml-machine/2\nid: x\n"),
             "m.yaml:1: format: \"hml-machine/2\" is not a format this hml reads; expected hml-machine/1");
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\n"), "m.yaml:1: memory: missing");
@@ -136,12 +136,12 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: memory[0].colour: unknown field; expected one of ");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: inf GB/s}]\n").substr(0, 31), "m.yaml:4: memory[0].bandwidth: ");
   EXPECT_EQ(error_of(head + "layer_condition_share: nan\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
-            "m.yaml:4: layer_condition_share: expected a finite number, not \"nan\"");
+            "m.yaml:4: layer_condition_share: \"nan\" is not a finite number; write a decimal number, as 2.5");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 Gbit}]\n").substr(0, 31), "m.yaml:4: memory[0].bandwidth: ");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: {value: 1 GB/s, source: nowhere}}]\n"),
             "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources");
   EXPECT_EQ(error_of(head + "cores: 4294967297\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
-            "m.yaml:4: cores: must be within [1, 65536]");
+            "m.yaml:4: cores: 4294967297 is outside [1, 65536]; write a whole number within it");
   // A tag asks for a type hml does not read; yaml-cpp dropped it and kept the text.
   EXPECT_EQ(error_of(head + "note: !!binary aGVsbG8=\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: note: the tag !!binary is not read; give the value without it");
@@ -207,7 +207,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "second (240.5 GB/s); a memory's bandwidth is in bytes per second (B/s, not b/s or bit/s): did you mean "
             "\"240.5 GB/s\"?");
   EXPECT_EQ(error_of(head + "ports: {stores_per_cycle: 0.0005}\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
-            "m.yaml:4: ports.stores_per_cycle: must be within [0.001, 64], not 0.0005");
+            "m.yaml:4: ports.stores_per_cycle: 0.0005 is outside [0.001, 64]; write a number within it");
   // A path is given on the level it comes from: none on the first, and main memory's is half duplex.
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB, upstream: {full_duplex: true}}\n  - {name: M, bandwidth: 1 GB/s}\n"),
             "m.yaml:5: memory[0].upstream: the first level has no level inside it; give the path on the level it comes from");
@@ -252,17 +252,17 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
   const std::string machine = "format: hml-machine/1\nid: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n";
   EXPECT_EQ(error_of(machine + "---\nid: y\n"), "m.yaml:5: a second document; a file holds one");
   EXPECT_EQ(error_of(machine + "# a comment \0 with a NUL\n"), "accepted");  // a C string ends at the NUL
-  EXPECT_EQ(error_of(std::string_view{"format: hml-machine/1\n# \0\n", 25}), "m.yaml:2: not YAML: a NUL byte (binary data?)");
-  EXPECT_EQ(error_of(""), "m.yaml:1: the file is empty");
-  EXPECT_EQ(error_of("# nothing yet\n---\n"), "m.yaml:1: the file is empty");
+  EXPECT_EQ(error_of(std::string_view{"format: hml-machine/1\n# \0\n", 25}), "m.yaml:2: not YAML: a NUL byte (binary data, or UTF-16?); give a text file in UTF-8");
+  EXPECT_EQ(error_of(""), "m.yaml:1: the file is empty; write its fields");
+  EXPECT_EQ(error_of("# nothing yet\n---\n"), "m.yaml:1: the file is empty; write its fields");
   // A null is no empty file, and lines that end in a carriage return alone are said as such (the seventieth
-  // trial: "the file is empty", and "not YAML: a ':' where no value can start").
+  // trial: "the file is empty; write its fields", and "not YAML: a ':' where no value can start").
   EXPECT_EQ(error_of("# a machine\nnull\n"), "m.yaml:2: a null value (null or ~), not a mapping of fields; write the file's fields");
   EXPECT_EQ(error_of("~"), "m.yaml:1: a null value (null or ~), not a mapping of fields; write the file's fields");
   EXPECT_EQ(error_of("--- null\n"), "m.yaml:1: a null value (null or ~), not a mapping of fields; write the file's fields");
   EXPECT_EQ(error_of("%YAML 1.2\n---\n!!null\n").substr(0, 23), "m.yaml:3: a null value ");
-  EXPECT_EQ(error_of("---\n...\n"), "m.yaml:1: the file is empty");
-  EXPECT_EQ(error_of("---\n... # the end\n"), "m.yaml:1: the file is empty");
+  EXPECT_EQ(error_of("---\n...\n"), "m.yaml:1: the file is empty; write its fields");
+  EXPECT_EQ(error_of("---\n... # the end\n"), "m.yaml:1: the file is empty; write its fields");
   EXPECT_EQ(error_of("--- null\n--- null\n"), "m.yaml:2: a second document; a file holds one");
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\rname: X\r"),
             "m.yaml:2: a line ends with a carriage return alone (an old Mac's line endings), which this reader takes for "
@@ -327,12 +327,12 @@ TEST(MachineFile, PlainNumbersReadTheSameInEveryLocaleAndInDecimalOnly) {
   const std::string memory = "memory: [{name: M, bandwidth: 1 GB/s}]\n";
   // std::stod read C99's hexadecimal floats, which no other field takes.
   EXPECT_EQ(error_of(head + "layer_condition_share: 0x1p-1\n" + memory),
-            "m.yaml:4: layer_condition_share: expected a number, not \"0x1p-1\"");
+            "m.yaml:4: layer_condition_share: \"0x1p-1\" is not a number; write a decimal number, as 2.5");
   EXPECT_EQ(error_of(head + "layer_condition_share: 0,5\n" + memory),
-            "m.yaml:4: layer_condition_share: expected a number, not \"0,5\"");
+            "m.yaml:4: layer_condition_share: \"0,5\" is not a number; write a decimal number, as 2.5");
   // A range's message quotes the value as read: 1.0000001 said "not 1".
   EXPECT_EQ(error_of(head + "layer_condition_share: 1.0000001\n" + memory),
-            "m.yaml:4: layer_condition_share: must be within [0.001, 1], not 1.0000001");
+            "m.yaml:4: layer_condition_share: 1.0000001 is outside [0.001, 1]; write a number within it");
   // A program that honours its user's locale (a comma for the decimal point) reads what it wrote. A host
   // without the locale built (a fresh CI machine) gets it from glibc's sources, in a folder of this test's.
   const std::filesystem::path built = std::filesystem::temp_directory_path() / ("hml-locale-" + std::to_string(::getpid()));
@@ -350,7 +350,7 @@ TEST(MachineFile, PlainNumbersReadTheSameInEveryLocaleAndInDecimalOnly) {
     EXPECT_TRUE(file.machine() == *m) << m->id;
   }
   EXPECT_EQ(error_of(head + "layer_condition_share: 0,5\n" + memory),
-            "m.yaml:4: layer_condition_share: expected a number, not \"0,5\"");
+            "m.yaml:4: layer_condition_share: \"0,5\" is not a number; write a decimal number, as 2.5");
   std::setlocale(LC_ALL, "C");
   ::unsetenv("LOCPATH");
 }
@@ -362,8 +362,8 @@ TEST(MachineFile, PerCycleRatesKeepTheMagnitudesOfEveryFigure) {
     std::string text = machine;
     return error_of(text.replace(text.find("RATE"), 4, rate));
   };
-  EXPECT_EQ(with_rate("1e-307 B/cy"), "m.yaml:7: memory[1].upstream.rate: must be from 1e-30 to 1e30 B/cy, not 1e-307");
-  EXPECT_EQ(with_rate("1e31 B/cy"), "m.yaml:7: memory[1].upstream.rate: must be from 1e-30 to 1e30 B/cy, not 1e+31");
+  EXPECT_EQ(with_rate("1e-307 B/cy"), "m.yaml:7: memory[1].upstream.rate: 1e-307 B/cy is outside 1e-30 to 1e30; write a rate within them");
+  EXPECT_EQ(with_rate("1e31 B/cy"), "m.yaml:7: memory[1].upstream.rate: 1e+31 B/cy is outside 1e-30 to 1e30; write a rate within them");
   EXPECT_EQ(with_rate("16 B/cy"), "accepted");
 }
 

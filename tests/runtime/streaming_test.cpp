@@ -354,7 +354,7 @@ constexpr std::size_t block = std::size_t{1} << 16;  // what the reader asks its
 TEST(Streaming, HostileInputFailsWithinBoundedBytes) {
   // /dev/zero: the first byte is NUL.
   const refusal zeros = refuse([] { return '\0'; });
-  EXPECT_EQ(zeros.message, "line 1: a NUL byte: this is binary data, not CSV text");
+  EXPECT_EQ(zeros.message, "line 1: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
   EXPECT_LE(zeros.bytes_read, block);
   // /dev/urandom: random bytes fail at the first line, whatever they are.
   for (unsigned seed = 0; seed < 20; ++seed) {
@@ -385,11 +385,11 @@ TEST(Streaming, NulInAFieldIsRefusedOnItsLine) {
     return std::string{"accepted"};
   };
   using namespace std::string_view_literals;
-  EXPECT_EQ(error_of("name,flops,memory_bytes\na\0b,1,2\n"sv), "line 2: a NUL byte: this is binary data, not CSV text");
+  EXPECT_EQ(error_of("name,flops,memory_bytes\na\0b,1,2\n"sv), "line 2: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
   EXPECT_EQ(error_of("name,flops,memory_bytes\n\"a\nb\0\",1,2\n"sv),
-            "line 3: a NUL byte: this is binary data, not CSV text");
-  EXPECT_EQ(error_of("name,flops,memory_bytes\n\"a\"\0,1,2\n"sv), "line 2: a NUL byte: this is binary data, not CSV text");
-  EXPECT_EQ(error_of("name,flops,memory_bytes\na,1,2\0"sv), "line 2: a NUL byte: this is binary data, not CSV text");
+            "line 3: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
+  EXPECT_EQ(error_of("name,flops,memory_bytes\n\"a\"\0,1,2\n"sv), "line 2: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
+  EXPECT_EQ(error_of("name,flops,memory_bytes\na,1,2\0"sv), "line 2: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
   // A record just under the bound is read; one byte more is refused.
   const std::string name(hml::max_kernels_csv_record - std::string_view{",1,2\n"}.size(), 'n');
   EXPECT_EQ(hml::read_kernels_csv("name,flops,memory_bytes\n" + name + ",1,2\n").at(0).name, name);
