@@ -40,11 +40,17 @@ void print_notes() {
 int fail(std::string_view message) {
   message = hml::without_hml_prefix(message);
   // One line whatever the input held: a field quoted in a message may hold a line break or binary bytes,
-  // and may be as long as a record (1 MiB).
+  // and may be as long as a record (1 MiB). Cut, it keeps what to do, the part after its last "; ".
   constexpr std::size_t longest = 400;
+  const std::size_t advice = message.rfind("; ");
+  const std::string_view kept_end =
+      message.size() > longest && advice != std::string_view::npos && message.size() - advice < longest / 2 ? message.substr(advice)
+                                                                                                           : std::string_view{};
   std::string line;
-  hml::append_visible(line, message.substr(0, longest), hml::invisible_characters::escaped);
+  hml::append_visible(line, message.substr(0, message.size() > longest ? longest - kept_end.size() : longest),
+                      hml::invisible_characters::escaped);
   if (message.size() > longest) line += "...";
+  hml::append_visible(line, kept_end, hml::invisible_characters::escaped);
   std::fprintf(stderr, "hml: error: %s\n", line.c_str());
   return 2;
 }
@@ -53,16 +59,17 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) {
   return CLI::Validator(
       [low, most](const std::string& text) -> std::string {
         const std::string range = "give a whole number from " + std::to_string(low) + " to " + std::to_string(most);
+        const std::string shown = "'" + hml::message_text(text) + "'";
         const std::string_view digits = std::string_view{text}.substr(text.starts_with('-') ? 1 : 0);
         if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
-          return "'" + text + "' is not a whole number; " + range;
+          return shown + " is not a whole number; " + range;
         }
-        if (text.starts_with('-')) return "'" + text + "' has a minus sign; " + range;
+        if (text.starts_with('-')) return shown + " has a minus sign; " + range;
         const std::string_view significant = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
         // Past 19 digits it is past any bound (and past what stoull reads).
-        const std::uint64_t n = significant.size() <= 19 ? std::stoull(std::string{significant}) : most + 1;
-        if (n < low) return "'" + text + "' is below " + std::to_string(low) + "; " + range;
-        if (n > most) return "'" + text + "' is above " + std::to_string(most) + "; " + range;
+        const std::uint64_t n = significant.size() <= 19 ? std::stoull(std::string{significant}) : UINT64_MAX;
+        if (n < low) return shown + " is below " + std::to_string(low) + "; " + range;
+        if (n > most) return shown + " is above " + std::to_string(most) + "; " + range;
         return {};
       },
       "");  // no text in --help: the type stays UINT, the bound is in docs/reference/limits.md
@@ -101,7 +108,8 @@ CLI::Validator finite_number() {
         // that are not finite; strtod reads C's hexadecimal forms too ("0x10", "0x1p-1"), which no quantity takes.
         const bool whole_text_read = !text.empty() && end == begin + text.size();
         const std::string decimal = "give a decimal number (digits, a point, an exponent: 0.8, 2.5e-3)";
-        if (whole_text_read && !std::isfinite(x) && errno != ERANGE) return "'" + text + "' is not a finite number; " + decimal;
+        const std::string shown = "'" + hml::message_text(text) + "'";
+        if (whole_text_read && !std::isfinite(x) && errno != ERANGE) return shown + " is not a finite number; " + decimal;
         if (!whole_text_read || text.find_first_not_of("0123456789.eE+-") != std::string::npos) {
           // "26cy", "0.8 ": a number with a unit or a space after it, which no plain-number option takes.
           const char after = end != begin ? *end : '\0';
@@ -109,8 +117,8 @@ CLI::Validator finite_number() {
           const bool hexadecimal = text.starts_with("0x") || text.starts_with("0X");
           const bool number_then_more = std::isfinite(x) && !hexadecimal &&
                                         (after == ' ' || after == '\t' || unit_after);
-          if (number_then_more) return "'" + text + "' has a unit or a space after its number; give the number alone";
-          return "'" + text + "' is not a decimal number; " + decimal;
+          if (number_then_more) return shown + " has a unit or a space after its number; give the number alone";
+          return shown + " is not a decimal number; " + decimal;
         }
         const double magnitude = std::abs(x);
         if (magnitude == 0 && errno != ERANGE) {  // 1e-400 is no zero: strtod's underflow
@@ -118,7 +126,7 @@ CLI::Validator finite_number() {
           return {};
         }
         if (errno == 0 && magnitude >= hml::smallest_magnitude && magnitude <= hml::largest_magnitude) return {};
-        return "'" + text + "' is too " + (magnitude > 1 ? "large" : "small") +
+        return shown + " is too " + (magnitude > 1 ? "large" : "small") +
                "; give zero or a magnitude from 1e-30 to 1e30 (as every figure hml takes)";
       },
       "");
@@ -410,20 +418,6 @@ std::string misread_argument(const CLI::App& hml, int argc, const char* const* a
   return {};
 }
 
-std::string overlong_argument(int argc, const char* const* argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg.size() <= max_argument_bytes) continue;
-    const std::string_view before = i > 1 ? argv[i - 1] : "";
-    const std::string name = arg.starts_with("-")      ? hml::message_text(arg.substr(0, std::min<std::size_t>(arg.find('='), 40)))
-                             : before.starts_with("-") ? hml::message_text(before.substr(0, 40))
-                                                       : "'" + hml::message_text(arg.substr(0, 40)) + "...'";
-    return name + ": a word of " + std::to_string(arg.size()) + " bytes; give at most " + std::to_string(max_argument_bytes) +
-           " (the longest path a system opens)";
-  }
-  return {};
-}
-
 std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
   const std::vector<CLI::App*> ran = hml.get_subcommands();
   const std::string command = ran.empty() ? std::string{"hml"} : "hml " + ran.front()->get_name();
@@ -446,8 +440,15 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
       return stray(extra.front());
     }
   }
-  // std::regex recurses once a character: a message of many words (after --) is cut before it is matched.
-  const std::string message = std::string{error.what()}.substr(0, 2 * max_argument_bytes);
+  // std::regex recurses once a character (a value of 25,000 bytes quoted in CLI11's message overflowed the
+  // stack): a long word is shown shortened, as every message quotes one, and the message cut (many words after
+  // --) before it is matched.
+  std::string message;
+  for (const auto& word : std::views::split(std::string_view{error.what()}, ' ')) {
+    const std::string_view text{word.begin(), word.end()};
+    message += (message.empty() ? "" : " ") + (text.size() > 256 ? hml::message_text(text) : std::string{text});
+  }
+  message.resize(std::min<std::size_t>(message.size(), 2048));
   if (ran.empty() && message == "A subcommand is required") return "no command given: hml COMMAND [OPTIONS]; " + help;
   const auto type_of = [&](const std::string& name) {
     const CLI::Option* option = ran.empty() ? nullptr : ran.front()->get_option_no_throw(name);
@@ -473,12 +474,10 @@ std::string parse_error_message(CLI::App& hml, const CLI::ParseError& error) {
     return m.str(1) + ": given " + m.str(2) + " times; give it once";
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): (.*) not in \\{(.*)\\}"})) {
-    const std::string choices = std::regex_replace(m.str(3), std::regex{","}, ", ");
     const std::string listed = m.str(3);
     std::vector<std::string_view> names;
     for (const auto& name : std::views::split(std::string_view{listed}, ',')) names.emplace_back(name.begin(), name.end());
-    const std::string close = hml::did_you_mean(m.str(2), names);
-    return m.str(1) + ": '" + m.str(2) + "' is not one of " + choices + "; " + (close.empty() ? "give one of them" : close);
+    return m.str(1) + ": " + hml::not_one_of(m.str(2), "'" + m.str(2) + "'", names, "give");
   }
   if (std::regex_match(message, m, std::regex{"(\\S+): \\d+ required (\\S+) missing"})) {
     return m.str(1) + ": needs a value; give " + m.str(1) + " " + value_shown(m.str(2));

@@ -50,14 +50,6 @@ void print_notes();
 // either reads it (the first would take what the second was given). Returns the message, or "" where none.
 std::string standard_input_taken_twice(int argc, const char* const* argv);
 
-// The longest word hml takes (PATH_MAX, the longest path a system opens): past it an argument is no name, number
-// or text a run takes, and CLI11's messages quoting it go through std::regex, which recurses once a character.
-inline constexpr std::size_t max_argument_bytes = 4096;
-
-// "--title: a value of 30000 bytes; give at most 4096": the first argument past max_argument_bytes, named after
-// the option it is the value of (or quoted, shortened, where it is none). Returns "" where none.
-std::string overlong_argument(int argc, const char* const* argv);
-
 // Words CLI11 would read as something else than the user meant, said before it reads them: `--hit-rate=`
 // with nothing after '=' (CLI11 took the next word as its value), an option's value that is an option
 // (`-o --round` wrote a file named --round), `-o=x` (a file named =x), a long option with one dash

@@ -1,6 +1,7 @@
 // Machines and links named on the command line: the catalog's, or read from machine files (the one
 // format, and the older ones it replaces), on the figures --figures chooses.
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <exception>
@@ -50,7 +51,8 @@ CLI::Option* add_figures_option(CLI::App& command, std::string& figures) {
 hml::basis figures_basis(const std::string& figures) {
   if (figures == "measured") return hml::basis::measured_where_published;
   if (figures == "stated") return hml::basis::datasheet;
-  throw input_error("--figures: '" + figures + "' is not one of stated, measured; give one of them");
+  constexpr std::array<std::string_view, 2> bases{"stated", "measured"};
+  throw input_error("--figures: " + hml::not_one_of(figures, "'" + hml::message_text(figures) + "'", bases, "give"));
 }
 
 namespace {

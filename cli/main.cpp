@@ -48,7 +48,6 @@ int run(int argc, char** argv) {
   for (auto add_command : hml_cli::all_commands) add_command(app);
   hml_cli::check_plain_numbers(app);
   hml_cli::strict_flags(app);
-  if (const std::string overlong = hml_cli::overlong_argument(argc, argv); !overlong.empty()) return hml_cli::fail(overlong);
   // CLI11 would call a mistyped command a missing one ("A subcommand is required"); say what it is.
   if (argc > 1 && argv[1][0] != '-') {
     std::vector<std::string> names;

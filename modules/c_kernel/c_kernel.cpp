@@ -78,12 +78,15 @@ std::string quoted_name(std::string_view message) {
   return close == std::string_view::npos ? std::string{} : std::string{message.substr(open + 1, close - open - 1)};
 }
 
-// Whether `source` has a `#define NAME` line (its value aside).
+// Whether `source` has a `#define NAME` line (its value aside; one #undef'd after is not told apart).
 bool defines_name(std::string_view source, std::string_view name) {
   const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   for (std::size_t at = source.find("define"); at != std::string_view::npos; at = source.find("define", at + 1)) {
     const std::size_t hash = source.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
     if (at == 0 || hash == std::string_view::npos || source[hash] != '#') continue;
+    // The directive opens its line (a `// #define N` in a comment is none).
+    const std::size_t before = hash == 0 ? std::string_view::npos : source.find_last_not_of(" \t", hash - 1);
+    if (before != std::string_view::npos && source[before] != '\n') continue;
     const std::size_t start = source.find_first_not_of(" \t", at + 6);
     if (start == at + 6 || start == std::string_view::npos || !source.substr(start).starts_with(name)) continue;
     if (start + name.size() == source.size() || !is_word(source[start + name.size()])) return true;
@@ -112,7 +115,7 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
           throw c_define_error(detail::one_line(given.name + "=" + std::to_string(given.value) + ": " + where +
                                                 " defines " + name + " as well; give its value in one place"));
     }
-    if (message.ends_with("file not found")) return where + ": #include is outside the kernel subset: a kernel is one file";
+    if (message.ends_with("file not found")) return where + ": #include is outside the kernel subset; a kernel is one file: write what it needs in it";
     // An extent of a negative size given on the command line: the -D's fault as much as the file's.
     if (message.ends_with("with a negative size")) {
       for (const c_define& given : defines)
@@ -148,7 +151,7 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
                  : subscripted        ? ": no array of that name is declared; declare it (double " + name + "[N];) or correct the name"
                  : given              ? ", which -D defines: the file undefines it (#undef); leave the #undef out"
                  : defined_in_file    ? ": the file's #define of it gives no number; define it as one (#define " + name + " 1000)"
-                                      : "; define it with -D " + name + "=VALUE (a name a // comment ending in \\ hides?)";
+                                      : "; define it with -D " + name + "=VALUE";
     }
     // clang's own message says what is wrong; where is in the file.
     return where + ": " + message + (message.find("; ") == std::string::npos ? "; correct the C there" : "");
@@ -484,7 +487,7 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
                          clang().Cursor_isNull(kernel_body);
     if (!wrapper)
       refuse(std::string{file} + ":" + std::to_string(line_of(clang().getCursorLocation(c))) +
-             ": a declaration outside the kernel's statements");
+             ": a declaration outside the kernel's statements; declare it before the loop nest");
     for (const CXCursor part : children(c))
       if (kind_of(part) == CXCursor_CompoundStmt) kernel_body = part;
   }

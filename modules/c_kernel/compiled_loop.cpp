@@ -273,7 +273,7 @@ compiled_in_core compile_and_analyse(const detail::parsed_c_kernel& parsed, std:
   out.loop_body = innermost_loop_body(assembly.read(largest_output, "clang's assembly"));
   if (out.loop_body.empty())
     refuse(std::string{file} + ": " + out.compiler + " left no loop (unrolled entirely?, or removed: a store that has no "
-           "effect, as to a scalar or of an element onto itself, is dead code): give the loop more iterations or stores "
+           "effect, as to a scalar or of an element onto itself, is dead code); give the loop more iterations or stores "
            "that count, or the in-core times with --t-ol, --t-nol");
 
   // The unroller's remark names a loop by its source line, which the vectoriser's remainder loop shares: a

@@ -91,6 +91,10 @@ loop kernel_reader::start_of(CXCursor init) {
     if (initialiser.empty()) fail(init, what);
     index = vars[0];
     value = initialiser.back();
+    // A volatile counter is kept in memory, not a register: clang compiles another loop than the -O3 one.
+    if (clang().isVolatileQualifiedType(clang().getCursorType(index)))
+      fail(init, "'" + snippet(init) + "': the loop's index is volatile, which clang keeps in memory and no register; "
+                 "declare it without volatile");
   } else if (kind_of(init) == CXCursor_BinaryOperator && clang().getCursorBinaryOperatorKind(init) == CXBinaryOperator_Assign) {
     const std::vector<CXCursor> sides = children(init);
     if (sides.size() != 2) fail(init, what);

@@ -136,8 +136,10 @@ void kernel_reader::fill(loaded_kernel::storage& out) const {
 }
 
 
+// A rule the message states is what to write; where it says no more, the subset's page is the advice.
 void kernel_reader::fail(CXCursor at, const std::string& what) const {
-  refuse(file_ + ":" + std::to_string(line_of(clang().getCursorLocation(at))) + ": " + what);
+  refuse(file_ + ":" + std::to_string(line_of(clang().getCursorLocation(at))) + ": " + what +
+         (what.find("; ") == std::string::npos ? "; see the subset hml reads (docs/reference/machine-file.md, Kernel in C)" : ""));
 }
 
 // The source of a construct as its tokens, for messages: "a[j-1][i]". A construct from a macro is its use

@@ -268,7 +268,7 @@ inline std::string precision_ids() {
       }
     }
   }
-  throw std::invalid_argument("unknown precision '" + std::string{name} + "'; expected one of " +
+  throw std::invalid_argument("unknown precision '" + message_text(name) + "'; expected one of " +
                               detail::lookup::precision_ids() + ", each alone or with _vector or _tensor");
 }
 
@@ -279,7 +279,7 @@ inline std::string precision_ids() {
     try {
       return precision_named(name);
     } catch (const std::invalid_argument&) {
-      throw std::invalid_argument("unknown precision '" + std::string{name} + "'; expected one of " +
+      throw std::invalid_argument("unknown precision '" + message_text(name) + "'; expected one of " +
                                   detail::lookup::precision_ids());
     }
   }();
@@ -399,7 +399,7 @@ struct tier_fields {
 [[nodiscard]] inline tier parse_tier(std::string_view text) {
   const tier_fields f = split_tier(text);
   if (!is_printable_utf8(f.name)) {
-    throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8");
+    throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8; give printable UTF-8 text");
   }
   // Each part's problem names the part (NAME:CAPACITY:BANDWIDTH[:WRITE]).
   const auto part = [](std::string_view name, auto read) {

@@ -59,7 +59,7 @@ constexpr void validate_bandwidth(data_rate r) {
                                              : "hml: memory bandwidth must be finite and > 0; give a rate above zero, as 3.35TB/s");
 }
 constexpr void validate_hit_rate(double h) {
-  expects(h >= 0.0 && h <= 1.0, "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");  // false for NaN
+  expects(h >= 0.0 && h <= 1.0, "hml: hit rate must be within [0, 1]; give the share of the bytes the fast tier serves, as 0.9 for 90 %");  // false for NaN
 }
 
 constexpr void validate(const memory& m) {

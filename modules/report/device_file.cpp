@@ -63,8 +63,6 @@ std::string shown(const json& j) {
   return hml::message_text(j.dump());
 }
 
-// A name from a fixed set as a message shows it, in double quotes as the machine file's reader does.
-
 // Only these fields, so that a misspelt one is an error rather than a figure silently left out.
 void expect_fields(const json& object, const std::string& field, std::initializer_list<std::string_view> known) {
   if (!object.is_object()) {
@@ -96,7 +94,7 @@ public:
     if (!value.is_string()) fail(field, "expected a string, not " + shown(value));
     const auto& s = value.get_ref<const std::string&>();
     if (required && s.empty()) fail(field, "must not be empty");
-    if (!is_printable_utf8(s)) fail(field, "a control character or a byte that is not UTF-8");
+    if (!is_printable_utf8(s)) fail(field, "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
     return out_.keep(s);
   }
 

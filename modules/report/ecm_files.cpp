@@ -65,7 +65,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
                 "FP64 FLOP per cycle", "ports", "memory hierarchy", "memory bandwidths"});
   machine_description& m = out->cpu;
   m.name = out->keep(r.scalar(root, "", "name", true));
-  if (!is_printable_utf8(m.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8");
+  if (!is_printable_utf8(m.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
   m.id = out->keep(r.scalar(root, "", "id", false));
   if (const std::string problem = m.id.empty() ? std::string{} : detail::id_problem(m.id); !problem.empty())
     r.fail(root["id"], "id", problem);  // as the machine file refuses it, which this one converts to
@@ -111,7 +111,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     const bool last = i + 1 == levels.size();
     level_description level{.name = out->keep(r.scalar(l, field, "level", true))};
     if (!is_printable_utf8(level.name))
-      r.fail(l["level"], yaml_reader::path(field, "level"), "a control character or a byte that is not UTF-8");
+      r.fail(l["level"], yaml_reader::path(field, "level"), "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
     level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
     level.bandwidth = stated(r.memory_bandwidth(l, field, "bandwidth", false));
     level.scope = r.boolean(l, field, "shared", last) ? sharing::shared : sharing::per_core;
@@ -198,7 +198,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
   r.expect_map(root, "", {"name", "element size", "loops", "arrays", "accesses", "flops"});
   loop_kernel& k = out->kernel;
   k.name = out->keep(r.scalar(root, "", "name", true));
-  if (!is_printable_utf8(k.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8");
+  if (!is_printable_utf8(k.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
   const auto element = static_cast<std::size_t>(r.integer(root, "", "element size", 8, 1, 64));
   // C's element types, which a cache line holds whole: 1, 2, 4, 8, 16, 32 or 64 bytes.
   if (!std::has_single_bit(element))

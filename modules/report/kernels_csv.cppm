@@ -462,7 +462,9 @@ public:
       throw kernels_csv_error{record_.line, "more than " + std::to_string(most_) + " kernels, the most a list takes; split the list"};
     if (record_.fields.size() != header_fields_) {
       throw kernels_csv_error{record_.line, "expected " + std::to_string(header_fields_) + " fields like the header, found " +
-                                                std::to_string(record_.fields.size()) + "; quote a field that holds a comma"};
+                                                std::to_string(record_.fields.size()) +
+                                                (record_.fields.size() > header_fields_ ? "; quote a field that holds a comma"
+                                                                                       : "; give each column its field (empty between two commas)")};
     }
     out.flops = k::read_quantity<work>(record_, at_.flops, "flops");
     out.bytes = k::read_quantity<data_size>(record_, at_.bytes, "memory_bytes");
@@ -478,7 +480,7 @@ public:
     out.name.assign(record_.fields[at_.name]);
     // A name goes into tables, SVG text and JSON strings: control characters and bytes that are not UTF-8
     // would make those invalid (or move a terminal's cursor), so they are refused here, once.
-    if (!is_printable_utf8(out.name)) throw kernels_csv_error{record_.line, "name: a control character or a byte that is not UTF-8"};
+    if (!is_printable_utf8(out.name)) throw kernels_csv_error{record_.line, "name: a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line"};
     // Rows, labels and JSON name each kernel: a blank one could not be told from a row without a name.
     if (is_blank(out.name)) throw kernels_csv_error{record_.line, "name: empty; every kernel needs a name"};
     out.line = record_.line;

@@ -223,6 +223,9 @@ bool is_leaf(const json& j) {
 // float (1.5, 1e3, .inf) or a date. yaml-cpp resolves none, so hml reads its own file back either way, but
 // another reader of `name: 96` gets a number where the JSON says "96"; such text is written in quotes.
 bool resolves_as_other_than_text(const std::string& text) {
+  // std::regex recurses once a character (a name of 200,000 digits crashed `hml devices FILE --format yaml`):
+  // a text longer than any figure is quoted without asking, which any reader takes as text.
+  if (text.size() > 1024) return true;
   static const std::regex other{
       "y|Y|yes|Yes|YES|n|N|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF|~|null|Null|NULL|=|<<|"
       "[-+]?(0b[01_]+|0o?[0-7_]+|0x[0-9a-fA-F_]+|[0-9][0-9_]*(:[0-5]?[0-9])*(\\.[0-9_]*)?|\\.[0-9_]+)([eE][-+]?[0-9]+)?|"

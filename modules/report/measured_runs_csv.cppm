@@ -118,7 +118,7 @@ inline positions read_header(const kernels_csv::record& header) {
 inline std::string text_field(const kernels_csv::record& r, std::string_view field, column c, bool required) {
   const std::string_view text = trimmed(field);
   const std::string name{column_names[c]};
-  if (!is_printable_utf8(text)) throw kernels_csv_error{r.line, name + ": a control character or a byte that is not UTF-8"};
+  if (!is_printable_utf8(text)) throw kernels_csv_error{r.line, name + ": a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line"};
   if (text.size() > 1'000) throw kernels_csv_error{r.line, name + ": longer than 1000 bytes"};
   if (required && text.empty()) throw kernels_csv_error{r.line, name + ": empty; every run needs one"};
   return std::string{text};
@@ -309,7 +309,9 @@ export namespace hml {
   while (records.next(record)) {
     if (record.fields.size() != fields) {
       throw kernels_csv_error{record.line, "expected " + std::to_string(fields) + " fields like the header, found " +
-                                              std::to_string(record.fields.size()) + "; quote a field that holds a comma"};
+                                              std::to_string(record.fields.size()) +
+                                                (record.fields.size() > fields ? "; quote a field that holds a comma"
+                                                                              : "; give each column its field (empty between two commas)")};
     }
     if (runs.size() == max_measured_runs) {
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold); split the file"};

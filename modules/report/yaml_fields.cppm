@@ -71,9 +71,12 @@ public:
   }
   // FILE:LINE: FIELD: problem; without the line where there is none (0).
   // A library check's message loses its "hml: ", which the tool puts in front of the whole line already.
+  // A problem that says what is wrong and no more points to the format's page, where each field is described.
   [[noreturn]] void fail(int line, const std::string& field, std::string_view problem) const {
+    const bool advised = problem.find("; ") != std::string_view::npos;
     throw Error(std::string{file_} + (line > 0 ? ":" + std::to_string(line) : std::string{}) + ": " +
-                (field.empty() ? std::string{"the top level"} : field) + ": " + std::string{without_hml_prefix(problem)});
+                (field.empty() ? std::string{"the top level"} : field) + ": " + std::string{without_hml_prefix(problem)} +
+                (advised ? "" : "; see docs/reference/machine-file.md"));
   }
 
   // Every mapping of the document, at any depth: a key given twice would replace the first (or be dropped)
@@ -210,10 +213,7 @@ public:
 
   // A value that is none of a field's choices: "\"FP64\" is not one of fp64, fp32, ...; did you mean fp64?".
   static std::string not_one_of(std::string_view given, std::span<const std::string_view> known) {
-    std::string choices;
-    for (std::string_view k : known) choices += (choices.empty() ? "" : ", ") + std::string{k};
-    const std::string close = did_you_mean(given, known);
-    return "\"" + message_text(given) + "\" is not one of " + choices + "; " + (close.empty() ? "write one of them" : close);
+    return hml::not_one_of(given, "\"" + message_text(given) + "\"", known, "write");
   }
   static std::string not_one_of(std::string_view given, std::initializer_list<std::string_view> known) {
     return not_one_of(given, std::span<const std::string_view>{known.begin(), known.size()});

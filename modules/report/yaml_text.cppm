@@ -167,13 +167,14 @@ inline constexpr int max_nesting = 64;
   for (std::size_t start = 0; start < text.size(); ++line) {
     const std::size_t end = std::min(text.find('\n', start), text.size());
     std::string_view row = text.substr(start, end - start);
+    if (start == 0 && row.starts_with("\xEF\xBB\xBF")) row.remove_prefix(3);  // a byte-order mark opens the file
     start = end + 1;
     if (!row.starts_with("%YAML")) continue;
     row.remove_prefix(5);
     const std::size_t first = row.find_first_not_of(" \t");
     const std::string_view version = first == std::string_view::npos ? "" : row.substr(first, row.find_first_of(" \t\r#", first) - first);
     if (version == "1.2") continue;
-    return syntax_problem{line, "%YAML " + message_text(version) +
+    return syntax_problem{line, "%YAML " + (version.empty() ? std::string{"without a version"} : message_text(version)) +
                                     ": this reader reads YAML 1.2 (where 010 is ten and yes is text); write %YAML 1.2, or "
                                     "leave the line out"};
   }

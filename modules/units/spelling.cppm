@@ -96,6 +96,17 @@ export namespace hml {
   return text.empty() ? text : text + "?";
 }
 
+// A value that is none of a field's or an option's choices, `shown` as the message quotes it: "'Random' is
+// not one of sequential, random; did you mean random?", or "...; write one of them" (`verb` "write" for a file,
+// "give" for an option) where none is close.
+[[nodiscard]] inline std::string not_one_of(std::string_view given, std::string_view shown, std::span<const std::string_view> known,
+                                            std::string_view verb) {
+  std::string choices;
+  for (std::string_view name : known) choices += (choices.empty() ? "" : ", ") + std::string{name};
+  const std::string close = did_you_mean(given, known);
+  return std::string{shown} + " is not one of " + choices + "; " + (close.empty() ? std::string{verb} + " one of them" : close);
+}
+
 // What a reader says of a name it does not know: the close ones, or else every name it knows
 // ("did you mean bandwidth?", "expected one of name, capacity, bandwidth").
 [[nodiscard]] inline std::string spelling_hint(std::string_view typed, std::span<const std::string_view> known) {

@@ -876,7 +876,7 @@ TEST(Cli, FailurePartWayLeavesNoFile) {
   // and the one line on stderr say that the run failed.
   const outcome streamed = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp32", "--ops", operations.string(), "--format", "csv"});
   EXPECT_EQ(streamed.status, 2);
-  EXPECT_EQ(streamed.err, "hml: error: --ops: " + operations.string() + ":50002: expected 3 fields like the header, found 2; quote a field that holds a comma\n");
+  EXPECT_EQ(streamed.err, "hml: error: --ops: " + operations.string() + ":50002: expected 3 fields like the header, found 2; give each column its field (empty between two commas)\n");
 }
 
 // An interrupted run (SIGTERM, or Ctrl-C's SIGINT, in a long sweep) removes the temporary file it was writing:

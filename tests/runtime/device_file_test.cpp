@@ -152,11 +152,11 @@ TEST(DeviceFile, ErrorsNameTheField) {
   };
   EXPECT_EQ(error_of(file("")), "accepted");
   EXPECT_TRUE(error_of("").starts_with("device.json:1: not JSON: ")) << error_of("");
-  EXPECT_EQ(error_of("42"), "device.json:1: the top level: expected an object, not 42");
+  EXPECT_EQ(error_of("42"), "device.json:1: the top level: expected an object, not 42; see docs/reference/machine-file.md");
   // A number too large for a double is nlohmann's out_of_range, not a parse_error (found by fuzz.device_file).
-  EXPECT_EQ(error_of("1E99999"), "device.json:1: the top level: \"1E99999\" is past a double's range");
+  EXPECT_EQ(error_of("1E99999"), "device.json:1: the top level: \"1E99999\" is past a double's range; see docs/reference/machine-file.md");
   // ... placed at its line and field as every reader places a figure (the sixty-ninth trial: no line, no field).
-  EXPECT_EQ(error_of(file("\"cores\": 1e400, ")), "device.json:1: cores: \"1e400\" is past a double's range");
+  EXPECT_EQ(error_of(file("\"cores\": 1e400, ")), "device.json:1: cores: \"1e400\" is past a double's range; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(file("\"colour\": \"red\", ")),
             "device.json:1: colour: unknown field; expected one of id, name, cores, clock, note, sources, memory, compute");
   // A value of the wrong type is shown as the machine file's reader shows it: text quoted, and a whole number
@@ -164,30 +164,30 @@ TEST(DeviceFile, ErrorsNameTheField) {
   EXPECT_EQ(error_of(file("\"cores\": \"108\", ")), "device.json:1: cores: expected a whole number, not the text \"108\"; write it without quotes");
   EXPECT_EQ(error_of(file("\"cores\": true, ")), "device.json:1: cores: expected a whole number, not true; write one, as 8");
   EXPECT_EQ(error_of(file("\"cores\": \"many\", ")), "device.json:1: cores: expected a whole number, not the text \"many\"; write one, as 8");
-  EXPECT_EQ(error_of(file("", R"("memory": [])")), "device.json:1: memory: needs at least one entry");
-  EXPECT_EQ(error_of(file("", R"("memory": {"name": "DRAM"})")), "device.json:1: memory: expected a list, not an object");
+  EXPECT_EQ(error_of(file("", R"("memory": [])")), "device.json:1: memory: needs at least one entry; see docs/reference/machine-file.md");
+  EXPECT_EQ(error_of(file("", R"("memory": {"name": "DRAM"})")), "device.json:1: memory: expected a list, not an object; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": 100}])")),
-            "device.json:1: memory[0].bandwidth: expected a quantity with its unit as a string (\"2 TB/s\"), not 100");
+            "device.json:1: memory[0].bandwidth: expected a quantity with its unit as a string (\"2 TB/s\"), not 100; see docs/reference/machine-file.md");
   EXPECT_TRUE(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "100 GB"}])"))
                   .starts_with("device.json:1: memory[0].bandwidth: cannot read \"100 GB\" as a data rate"));
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "nan GB/s"}])")).substr(0, 35),
             "device.json:1: memory[0].bandwidth:");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "latency": "1 ns"}])")),
-            "device.json:1: memory[0]: main memory (the last level) needs a bandwidth or a measured_bandwidth");
+            "device.json:1: memory[0]: main memory (the last level) needs a bandwidth or a measured_bandwidth; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "scope": "local"}])")),
             "device.json:1: memory[0].scope: \"local\" is not one of shared, per_core; write one of them");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": "1 GB/s", "interface": {"channels": 2}}])")),
-            "device.json:1: memory[0].interface.bus_bits: missing");
+            "device.json:1: memory[0].interface.bus_bits: missing; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(file("", "", R"("compute": [{"precision": "fp32", "unit": "vector"}])")),
-            "device.json:1: compute[0]: needs a dense or a measured peak");
+            "device.json:1: compute[0]: needs a dense or a measured peak; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(file("", "", R"("compute": [{"unit": "vector", "dense": "1 TFLOP/s"}])")),
             "device.json:1: compute[0].precision: missing; add it");
   EXPECT_EQ(error_of(file(R"("sources": [{"key": "a", "title": "A", "where": "a"}, {"key": "a", "title": "B", "where": "b"}], )")),
-            "device.json:1: sources[1].key: 'a' is listed twice");
+            "device.json:1: sources[1].key: 'a' is listed twice; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": {"value": "1 GB/s", "source": "a"}}])")),
-            "device.json:1: memory[0].bandwidth.source: 'a' is not in the file's sources");
+            "device.json:1: memory[0].bandwidth.source: 'a' is not in the file's sources; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(file("", R"("memory": [{"name": "DRAM", "bandwidth": {"kind": "stated"}}])")),
-            "device.json:1: memory[0].bandwidth.value: missing");
+            "device.json:1: memory[0].bandwidth.value: missing; see docs/reference/machine-file.md");
   std::string seven_levels = R"("memory": [)";
   for (int i = 0; i < 7; ++i) seven_levels += std::string{i == 0 ? "" : ", "} + R"({"name": "L", "bandwidth": "1 GB/s"})";
   EXPECT_EQ(error_of(file("", seven_levels + "]")), "device.json:1: memory: has 7 entries; at most 6");
@@ -203,7 +203,7 @@ TEST(DeviceFile, ErrorsNameTheField) {
             "device.json:4: cores: -1 is outside [1, 65536]; write a number within it");
   EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: 1048576 is outside [1, 65536]; write a number within it");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\\u001b[2J\",\n  " + ok_memory + ", " + ok_compute + "}"),
-            "device.json:3: name: a control character or a byte that is not UTF-8");
+            "device.json:3: name: a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\":\n  \"X\"\n  \"memory\": []}"),
             "device.json:5: not JSON: a string where ',' or '}' should be (a ',' missing?)");
   EXPECT_TRUE(error_of(std::string{"{\"id\": \"x\",\n\0"}).starts_with("device.json:2: not JSON: ")) << error_of(std::string{"{\"id\": \"x\",\n\0"});

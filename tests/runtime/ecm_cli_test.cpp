@@ -829,7 +829,7 @@ TEST(CKernel, ControlBytesAndOverflowingIndicesAreRefused) {
   const std::string overflow = error_of([] {
     (void)kernel_in_c("double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];", {{"N", 3'000'000'000}});
   });
-  EXPECT_EQ(overflow, "k.c:2: the loop over i counts to 3000000000, but i is int, whose largest value is 2147483647: declare it long");
+  EXPECT_EQ(overflow, "k.c:2: the loop over i counts to 3000000000, but i is int, whose largest value is 2147483647: declare it long; see the subset hml reads (docs/reference/machine-file.md, Kernel in C)");
   EXPECT_EQ(kernel_in_c("double a[N], b[N];\nfor (long i = 0; i < N; ++i) a[i] = b[i];", {{"N", 3'000'000'000}}).kernel().extents[0],
             3'000'000'000);
 }

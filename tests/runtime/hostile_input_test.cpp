@@ -2623,7 +2623,8 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
 }
 
 // The seventy-second trial (YAML's rarer features, kernels in C, measured-runs CSVs, the environment): a value
-// of some 25,000 bytes crashed hml (std::regex recursed past the stack), a pragma or a volatile array
+// of some 25,000 bytes crashed hml (std::regex recursed past the stack; a text of 200,000 digits in a machine
+// file did when it was written as YAML), a pragma or a volatile array or loop index
 // compiled another loop than the one the header and the model describe, `%YAML 1.1` was read as 1.2
 // (`cores: 010` ten, where 1.1 reads eight), an invisible character looked like none in a message, and a
 // kernel's name too long for a path was the file system's own error.
@@ -2631,8 +2632,9 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
   const scratch_directory dir;
   const std::string huge(30000, 'x');
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores", huge}),
-                     "--cores: a word of 30000 bytes; give at most 4096");
-  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--format=" + huge}), "--format: a word of 30009 bytes");
+                     "--cores: '" + std::string(64, 'x') + "... (30000 bytes)' is not a whole number; give a whole number from 1 to 65536");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--format=" + huge}),
+                     "... (30000 bytes)' is not one of table, csv, json; give one of them");
   // Words after -- are quoted in CLI11's message, all of them: 10 words of 4,000 bytes are cut before matching.
   std::vector<std::string> many{"lab", "--"};
   for (int i = 0; i < 10; ++i) many.push_back(std::string(4000, 'a' + static_cast<char>(i)));
@@ -2648,11 +2650,34 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
                      "va.c:1: 'a' is volatile: clang loads and stores it at every access");
   expect_input_error(ecm_of("vs.c", "double a[N], b[N]; volatile double s;\nfor (int i = 0; i < N; ++i) a[i] = b[i] * s;\n"),
                      "vs.c:1: 's' is volatile");
+  expect_input_error(ecm_of("vi.c", "double a[N], b[N];\nfor (volatile int i = 0; i < N; ++i) a[i] = b[i];\n"),
+                     "vi.c:2: 'volatile int i=0;': the loop's index is volatile");
   ASSERT_EQ(ecm_of("plain.c", copy).status, 0);
+  // An undeclared name is told to be given with -D, unless -D gives it (the file undefines it) or the file
+  // defines it as no number; a #define in a comment is none.
+  expect_input_error(ecm_of("undef.c", "double a[N], b[N];\n#undef N\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n"),
+                     "undef.c:3: use of undeclared identifier 'N', which -D defines: the file undefines it (#undef); leave the #undef out");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("self.c", "#define X X\ndouble a[X], b[X];\nfor (int i = 0; i < X; ++i) a[i] = b[i];\n").string()}),
+                     "self.c:2: use of undeclared identifier 'X': the file's #define of it gives no number; define it as one");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("commented.c", "// #define N 100\n" + copy).string()}),
+                     "commented.c:2: use of undeclared identifier 'N'; define it with -D N=VALUE");
+  // A text of 200,000 digits, written back as YAML (std::regex asked whether a reader takes it for a number).
+  const fs::path digits = dir.file("digits.yaml", "format: hml-machine/1\nid: x\nname: \"" + std::string(200000, '1') +
+                                                      "\"\nmemory:\n  - {name: M, bandwidth: 1 GB/s}\n");
+  const outcome written = hml_run({"devices", digits.string(), "--format", "yaml"});
+  ASSERT_EQ(written.status, 0) << written.err;
+  EXPECT_NE(written.out.find("name: \"111"), std::string::npos);  // quoted: a number to a YAML 1.1 reader
+  // A row short of the header's fields is told to give each column its field, not to quote a comma.
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
+                              dir.file("short.csv", "name,flops,memory_bytes\nt,1e9\n").string()}),
+                     "short.csv:2: expected 3 fields like the header, found 2; give each column its field");
   // YAML 1.2 alone: a file that declares another version is refused, one that declares 1.2 read.
   const std::string machine = catalog_file("snb_e5_2680");
   expect_input_error(hml_run({"devices", dir.file("v11.yaml", "%YAML 1.1\n---\n" + machine).string()}),
                      "v11.yaml:1: %YAML 1.1: this reader reads YAML 1.2 (where 010 is ten and yes is text); write %YAML 1.2");
+  expect_input_error(hml_run({"devices", dir.file("bom.yaml", "\xEF\xBB\xBF%YAML 1.1\n---\n" + machine).string()}),
+                     "bom.yaml:1: %YAML 1.1: this reader reads YAML 1.2");
   EXPECT_EQ(hml_run({"devices", dir.file("v12.yaml", "%YAML 1.2\n---\n" + machine).string()}).status, 0);
   // An invisible character is shown as its escape: "cores\u200b" is not "cores" (U+200B, zero width).
   expect_input_error(hml_run({"devices", dir.file("zw.yaml", replaced(machine, "cores:", "cores\u200b:")).string()}),

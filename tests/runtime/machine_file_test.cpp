@@ -120,8 +120,8 @@ TEST(MachineFile, AMachineNeedsTheFormatAndItsNameIdAndMemory) {
   EXPECT_EQ(error_of("id: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "m.yaml:1: format: missing; add it");
   EXPECT_EQ(error_of("format: hml-machine/2\nid: x\n"),
             "m.yaml:1: format: \"hml-machine/2\" is not a format this hml reads; expected hml-machine/1");
-  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\n"), "m.yaml:1: memory: missing");
-  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\nmemory: []\n"), "m.yaml:4: memory: needs at least main memory");
+  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\n"), "m.yaml:1: memory: missing; see docs/reference/machine-file.md");
+  EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\nmemory: []\n"), "m.yaml:4: memory: needs at least main memory; see docs/reference/machine-file.md");
 }
 
 TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithTheLine) {
@@ -139,7 +139,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:4: layer_condition_share: \"nan\" is not a finite number; write a decimal number, as 2.5");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 1 Gbit}]\n").substr(0, 31), "m.yaml:4: memory[0].bandwidth: ");
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: {value: 1 GB/s, source: nowhere}}]\n"),
-            "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources");
+            "m.yaml:4: memory[0].bandwidth.source: \"nowhere\" is in no list of sources; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "cores: 4294967297\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: cores: 4294967297 is outside [1, 65536]; write a whole number within it");
   // A tag asks for a type hml does not read; yaml-cpp dropped it and kept the text.
@@ -162,16 +162,16 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
                 .substr(0, 20),
             "m.yaml:4: nested mor");
   EXPECT_EQ(error_of(head + "memory:\n  - {name: HBM, bandwidth: 2 TB/s}\n  - {name: HBM, bandwidth: 1 TB/s}\n"),
-            "m.yaml:6: memory[1].name: \"HBM\" names memory[0] too");
+            "m.yaml:6: memory[1].name: \"HBM\" names memory[0] too; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "llvm_cpu: Sandy Bridge\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: llvm_cpu: expected LLVM's name of a CPU, as clang's -march takes it (\"sandybridge\", \"znver4\"), "
-            "not \"Sandy Bridge\"");
+            "not \"Sandy Bridge\"; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "llvm_cpu: znver4\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
   // A kernel's fixed cost is a duration of microseconds.
   EXPECT_EQ(error_of(head + "kernel_overhead: 4 GB\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 27),
             "m.yaml:4: kernel_overhead: ");
   EXPECT_EQ(error_of(head + "kernel_overhead: 2 s\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
-            "m.yaml:4: kernel_overhead: must be from 1 ns to 1 ms (a kernel's fixed cost is microseconds), not 2 s");
+            "m.yaml:4: kernel_overhead: must be from 1 ns to 1 ms (a kernel's fixed cost is microseconds), not 2 s; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "kernel_overhead: -4 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 27),
             "m.yaml:4: kernel_overhead: ");
   EXPECT_EQ(error_of(head + "kernel_overhead: 4.5 us\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
@@ -196,9 +196,9 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 TB/s\n" + hbm), "accepted");
   EXPECT_EQ(error_of(head + "int4_weight_rate: 3.4 TB/s\n" + hbm),
             "m.yaml:4: int4_weight_rate: 3.4 TB/s is above main memory's 3.35 TB/s: the rate is a dequantizing "
-            "kernel's below the memory's, where it binds");
+            "kernel's below the memory's, where it binds; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.924 GB/s\n" + hbm),
-            "m.yaml:4: int4_weight_rate: 1.924 GB/s is less than 1 % of main memory's 3.35 TB/s: check the unit's prefix");
+            "m.yaml:4: int4_weight_rate: 1.924 GB/s is less than 1 % of main memory's 3.35 TB/s: check the unit's prefix; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "int4_weight_rate: 1.9 TFLOP/s\n" + hbm).substr(0, 28), "m.yaml:4: int4_weight_rate: ");
   // A rate the weights are read at: bytes, a bit rate refused as a memory's bandwidth is (the twenty-ninth
   // trial: 1.924 Tbit/s was taken as 240.5 GB/s, the INT4 decode step 4.3 times longer).
@@ -213,7 +213,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "m.yaml:5: memory[0].upstream: the first level has no level inside it; give the path on the level it comes from");
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: M, bandwidth: 1 GB/s, upstream: {full_duplex: true}}\n"),
             "m.yaml:6: memory[1].upstream.full_duplex: main memory's path is half duplex: its bandwidths already count "
-            "reads and writes together");
+            "reads and writes together; see docs/reference/machine-file.md");
   // A memory's bandwidth is in bytes per second: a bit rate there is refused, not read as 8x less (a trial's
   // "800 Gbit/s" became 100 GB/s); a pin rate is in bits.
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 800 Gbit/s}]\n"),
@@ -229,10 +229,10 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   EXPECT_EQ(error_of(head + "memory: [{name: M, bandwidth: 38.4 GB/s, interface: {bus_bits: 64, pin_rate: 4.8 Gbit/s}}]\n"), "accepted");
   // A victim cache takes the evictions of a cache inside it: neither the first level nor main memory.
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB, victim: true}\n  - {name: M, bandwidth: 1 GB/s}\n"),
-            "m.yaml:5: memory[0].victim: the first level has no level inside it to take victims from");
+            "m.yaml:5: memory[0].victim: the first level has no level inside it to take victims from; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: M, bandwidth: 1 GB/s, victim: true}\n"),
             "m.yaml:6: memory[1].victim: main memory (the last level) is no cache: a victim cache is a cache level "
-            "outside another");
+            "outside another; see docs/reference/machine-file.md");
   EXPECT_EQ(error_of(head + "memory:\n  - {name: L1, capacity: 32 KiB}\n  - {name: L2, capacity: 1 MiB, victim: yes}\n"
                             "  - {name: M, bandwidth: 1 GB/s}\n").substr(0, 26),
             "m.yaml:6: memory[1].victim");
@@ -241,7 +241,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "accepted");
   // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.
   EXPECT_EQ(error_of(head + "note: \"a\\x19b\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
-            "m.yaml:4: note: a control character or a byte that is not UTF-8");
+            "m.yaml:4: note: a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
   // A byte that is not UTF-8 anywhere in the file (a comment too) is the file's: it is not UTF-8 text.
   EXPECT_EQ(error_of(head + "note: caf\xc3\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: a byte that is not UTF-8 (0xC3); save the file as UTF-8");
@@ -315,7 +315,7 @@ TEST(MachineFile, ASystemJoinsTheFilesMachinesOrTheCatalogs) {
   EXPECT_EQ(file.systems()[0]->host, &hml::devices::xeon_8480_plus);
   EXPECT_EQ(file.systems()[0]->joined_by, &hml::systems::pcie5_x16);
   EXPECT_EQ(error_of("format: hml-machine/1\nsystems:\n  - {id: s, name: S, host: nope, device: h100_pcie}\n"),
-            "m.yaml:3: systems[0].host: no machine \"nope\" in the file or the catalog");
+            "m.yaml:3: systems[0].host: no machine \"nope\" in the file or the catalog; see docs/reference/machine-file.md");
   EXPECT_THROW((void)file.machine(), hml::machine_file_error);  // none, where one is wanted
 }
 

@@ -40,9 +40,9 @@ TEST(Models, RunTimeEqualsCompileTime) {
 TEST(Models, BadParametersThrowWithAMessage) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_EQ(invalid_argument_message([] { (void)hml::effective_bandwidth(hml::two_tier_memory{50_ns, 500_Gbps, 10_Gbps, 1.5}); }),
-            "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");
+            "hml: hit rate must be within [0, 1]; give the share of the bytes the fast tier serves, as 0.9 for 90 %");
   EXPECT_EQ(invalid_argument_message([&] { (void)hml::effective_bandwidth(hml::two_tier_memory{50_ns, 500_Gbps, 10_Gbps, nan}); }),
-            "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");
+            "hml: hit rate must be within [0, 1]; give the share of the bytes the fast tier serves, as 0.9 for 90 %");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::transfer_time(hml::memory{50_ns, -1_GBps}, 1_MB); }),
             "hml: memory bandwidth must be finite and > 0; give a rate above zero, as 3.35TB/s");
   EXPECT_EQ(invalid_argument_message([&] { (void)hml::transfer_time(hml::memory{nan * hml::second, 1_GBps}, 1_MB); }),
@@ -60,7 +60,7 @@ TEST(Models, BadParametersThrowWithAMessage) {
 // The per-parameter checks the models compose (and `hml` runs on each option): the same messages.
 TEST(Models, EachParameterCheckIsTheModelsCheck) {
   EXPECT_NO_THROW(hml::validate_hit_rate(1.0));
-  EXPECT_EQ(invalid_argument_message([] { hml::validate_hit_rate(-0.1); }), "hml: hit rate must be within [0, 1]; give the share of accesses the fast tier serves, as 0.9 for 90 %");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_hit_rate(-0.1); }), "hml: hit rate must be within [0, 1]; give the share of the bytes the fast tier serves, as 0.9 for 90 %");
   EXPECT_NO_THROW(hml::validate_latency(0_s));
   EXPECT_EQ(invalid_argument_message([] { hml::validate_bandwidth(0_GBps); }),
             "hml: memory bandwidth must be finite and > 0; give a rate above zero, as 3.35TB/s");
