@@ -2643,15 +2643,18 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
     return hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file(name, c).string(), "-D", "N=1000"});
   };
   const std::string copy = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n";
-  expect_input_error(ecm_of("off.c", "#pragma clang optimize off\n" + copy), "off.c:1: a pragma: it changes how clang compiles the loop");
-  expect_input_error(ecm_of("spaced.c", "#  pragma STDC FP_CONTRACT ON\n" + copy), "spaced.c:1: a pragma");
-  expect_input_error(ecm_of("macro.c", "#define SIMD _Pragma(\"omp simd\")\nSIMD\n" + copy), "macro.c:1: a pragma");
-  expect_input_error(ecm_of("va.c", "volatile double a[N]; double b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n"),
-                     "va.c:1: 'a' is volatile: clang loads and stores it at every access");
-  expect_input_error(ecm_of("vs.c", "double a[N], b[N]; volatile double s;\nfor (int i = 0; i < N; ++i) a[i] = b[i] * s;\n"),
-                     "vs.c:1: 's' is volatile");
-  expect_input_error(ecm_of("vi.c", "double a[N], b[N];\nfor (volatile int i = 0; i < N; ++i) a[i] = b[i];\n"),
-                     "vi.c:2: 'volatile int i=0;': the loop's index is volatile");
+  // {file, its text, the message}: each compiles another loop than the one the output names.
+  const std::string another_loop[][3] = {
+      {"off.c", "#pragma clang optimize off\n" + copy, "off.c:1: a pragma: it changes how clang compiles the loop"},
+      {"spaced.c", "#  pragma STDC FP_CONTRACT ON\n" + copy, "spaced.c:1: a pragma"},
+      {"macro.c", "#define SIMD _Pragma(\"omp simd\")\nSIMD\n" + copy, "macro.c:1: a pragma"},
+      {"va.c", "volatile double a[N]; double b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n",
+       "va.c:1: 'a' is volatile: clang loads and stores it at every access"},
+      {"vs.c", "double a[N], b[N]; volatile double s;\nfor (int i = 0; i < N; ++i) a[i] = b[i] * s;\n", "vs.c:1: 's' is volatile"},
+      {"vi.c", "double a[N], b[N];\nfor (volatile int i = 0; i < N; ++i) a[i] = b[i];\n",
+       "vi.c:2: 'volatile int i=0;': the loop's index is volatile"},
+  };
+  for (const auto& [name, text, message] : another_loop) expect_input_error(ecm_of(name, text), message);
   ASSERT_EQ(ecm_of("plain.c", copy).status, 0);
   // An undeclared name is told to be given with -D, unless -D gives it (the file undefines it) or the file
   // defines it as no number; a #define in a comment is none.
