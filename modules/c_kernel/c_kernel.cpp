@@ -217,7 +217,7 @@ void check_line_directives(std::string_view text, std::string_view file) {
     l.remove_prefix(1);
     skip_blanks();
     if (l.starts_with("line") || (!l.empty() && l.front() >= '0' && l.front() <= '9'))
-      refuse(std::string{file} + ":" + std::to_string(line) + ": #line is outside the kernel subset: the lines are the file's own");
+      refuse(std::string{file} + ":" + std::to_string(line) + ": #line is outside the kernel subset: the lines are the file's own; leave it out");
   }
 }
 

@@ -268,7 +268,7 @@ compiled_in_core compile_and_analyse(const detail::parsed_c_kernel& parsed, std:
   const auto vector_passes = static_cast<unsigned>(trips / (out.vector_width * out.interleave));
   if (std::find(loop.removed.begin(), loop.removed.end(), vector_passes) != loop.removed.end())
     refuse(std::string{file} + ": " + out.compiler + " unrolled the innermost loop entirely (" + std::to_string(trips) +
-           " iterations): give it more, or the in-core times with --t-ol, --t-nol");
+           " iterations); give it more, or the in-core times with --t-ol, --t-nol");
 
   out.loop_body = innermost_loop_body(assembly.read(largest_output, "clang's assembly"));
   if (out.loop_body.empty())

@@ -121,11 +121,11 @@ void kernel_reader::fill(loaded_kernel::storage& out) const {
       if (a.viewed && d > unused)  // a linear subscript's column past its row: another row's element
         refuse(where + "at " + l.name + " = " + std::to_string(first < 0 ? l.start : last_index) + " it reaches the row " +
                (first < 0 ? "before" : "after") + ": a linear subscript stays inside its row of " +
-               std::to_string(extents[d]) + " elements (" + loop_range + ")");
+               std::to_string(extents[d]) + " elements (" + loop_range + "); keep the loop's range inside the row");
       refuse(where + "reaches " + std::to_string(first < 0 ? first : last) + ", past " + a.name + "'s " +
              (a.viewed ? "rows 0 to " : "indices 0 to ") + std::to_string(extents[d] - 1) + " in dimension " +
              std::to_string(a.leading(loops_.size()) + d - unused + 1) + " (" + loop_range + ", offset " +
-             std::to_string(x.offset[d]) + ")");
+             std::to_string(x.offset[d]) + "); keep the loop's range inside the array, or declare it larger");
     }
   }
   try {

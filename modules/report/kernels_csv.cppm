@@ -444,7 +444,7 @@ public:
       : records_{std::move(source)}, most_{most} {
     namespace k = detail::kernels_csv;
     k::record header;
-    if (!records_.next(header)) throw kernels_csv_error{1, "no header: expected " + std::string{kernels_csv_header}};
+    if (!records_.next(header)) throw kernels_csv_error{1, "no header; write the first line as " + std::string{kernels_csv_header}};
     at_ = k::read_header(header);
     header_fields_ = header.fields.size();
     header_line_ = header.line;

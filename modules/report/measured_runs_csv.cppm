@@ -211,7 +211,7 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
       std::pair{e2e, serving_metric::end_to_end_latency}, std::pair{throughput, serving_metric::output_throughput}};
   for (const auto& [c, metric] : figures) run.measured[static_cast<std::size_t>(metric)] = figure_field(r, field(c), c);
   if (std::none_of(run.measured.begin(), run.measured.end(), [](const auto& f) { return f.has_value(); })) {
-    throw kernels_csv_error{r.line, "no measured figure: give ttft, tpot, e2e or output_tokens_per_s"};
+    throw kernels_csv_error{r.line, "no measured figure; give ttft, tpot, e2e or output_tokens_per_s"};
   }
   // A run of one token has no time per output token (serving benchmarks report none).
   if (run.figure(serving_metric::time_per_output_token) && run.generate < 2) {
@@ -299,7 +299,7 @@ export namespace hml {
   namespace m = detail::measured_runs;
   detail::kernels_csv::record_reader records{text_source(text)};
   detail::kernels_csv::record record;
-  if (!records.next(record)) throw kernels_csv_error{1, "no header: expected " + std::string{measured_runs_header}};
+  if (!records.next(record)) throw kernels_csv_error{1, "no header; write the first line as " + std::string{measured_runs_header}};
   const m::positions at = m::read_header(record);
   const std::size_t at_line_of_header = record.line;
   const std::size_t fields = record.fields.size();

@@ -804,9 +804,9 @@ TEST(CKernel, ByteOrderMarkLineDirectivesHugeArraysAndDeclaredDefines) {
   EXPECT_EQ(hml::in_core_from_c("\xEF\xBB\xBF" + triad, "k.c", std::vector<hml::c_define>{{"N", 1000}}, "sandybridge", 64).llvm_cpu,
             "sandybridge");
   EXPECT_EQ(error_of([&] { (void)kernel_in_c("#line 4000000000 \"x\"\n" + triad, {{"N", 100}}); }),
-            "k.c:1: #line is outside the kernel subset: the lines are the file's own");
+            "k.c:1: #line is outside the kernel subset: the lines are the file's own; leave it out");
   EXPECT_EQ(error_of([&] { (void)kernel_in_c("double s;\n  # 7 \"x\"\n" + triad, {{"N", 100}}); }),
-            "k.c:2: #line is outside the kernel subset: the lines are the file's own");
+            "k.c:2: #line is outside the kernel subset: the lines are the file's own; leave it out");
   std::string huge = "double h";
   for (int d = 0; d < 6; ++d) huge += "[1048576]";
   EXPECT_EQ(error_of([&] { (void)kernel_in_c(huge + ";\n" + triad, {{"N", 100}}); }), "k.c:1: an array of more than 2^36 elements");
