@@ -247,8 +247,6 @@ void run(const ecm_options& o) {
   if (from_c && (o.size_given || o.rows_given))
     throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
                       ": a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
-  if (!kernel && o.size_given)  // a kernel file's loops give its extents: --size would be dropped without a word
-    throw input_error("--size: a kernel file states its sizes (its loops' extents); give them there, or leave --size out");
   if (!kernel) {
     std::error_code unreadable;  // a name too long for a path is none
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
@@ -260,6 +258,9 @@ void run(const ecm_options& o) {
       throw input_error("--kernel: the file's name has a control character or a byte that is not UTF-8; rename the file");
     std::string kernel_file;
     const std::string kernel_text = read_text("--kernel", o.kernel, kernel_file);
+    // A kernel file's loops give its extents (said once the file is read: a misspelt built-in is its own fault).
+    if (o.size_given)
+      throw input_error("--size: a kernel file states its sizes (its loops' extents); give them there, or leave --size out");
     try {
       if (compile) {  // read once for the kernel and for its compiled loop
         hml::c_kernel_analysis analysis =

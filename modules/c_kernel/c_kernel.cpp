@@ -119,7 +119,8 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
     // An extent of a negative size given on the command line: the -D's fault as much as the file's.
     if (message.ends_with("with a negative size")) {
       for (const c_define& given : defines)
-        if (given.value < 0) message += " (given -D " + given.name + "=" + std::to_string(given.value) + ")";
+        if (given.value < 0)
+          message += " (given -D " + given.name + "=" + std::to_string(given.value) + "); give -D " + given.name + " a size above 0";
     }
     // C computes a constant in its type: int's M * N past 2^31 wraps, to a size or a bound that is not the one
     // written (clang's "result is 1'000 with type 'int'").
@@ -147,11 +148,13 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
       const bool given = std::ranges::any_of(defines, [&](const c_define& d) { return d.name == name; });
       // `#define X X` leaves X a name, and a -D of it would define it twice.
       const bool defined_in_file = defines_name(source, name);
+      const std::string shown = message_text(name);  // a name of 100 KB is shown shortened, and the advice kept
+      message = std::string{undeclared} + shown + "'";
       message += name.ends_with("_t") ? ": a type of the C library's headers, which a kernel does not include; use int, long or unsigned"
-                 : subscripted        ? ": no array of that name is declared; declare it (double " + name + "[N];) or correct the name"
+                 : subscripted        ? ": no array of that name is declared; declare it (double " + shown + "[N];) or correct the name"
                  : given              ? ", which -D defines: the file undefines it (#undef); leave the #undef out"
-                 : defined_in_file    ? ": the file's #define of it gives no number; define it as one (#define " + name + " 1000)"
-                                      : "; define it with -D " + name + "=VALUE";
+                 : defined_in_file    ? ": the file's #define of it gives no number; define it as one (#define " + shown + " 1000)"
+                                      : "; define it with -D " + shown + "=VALUE";
     }
     // clang's own message says what is wrong; where is in the file.
     return where + ": " + message + (message.find("; ") == std::string::npos ? "; correct the C there" : "");
@@ -233,6 +236,8 @@ void check_line_directives(std::string_view text, std::string_view file) {
 constexpr std::size_t most_operators_a_statement = 1024;
 constexpr std::size_t most_operators_a_kernel = 4096;
 constexpr std::size_t most_nesting_a_kernel = 256;
+bool may_hold_directives(std::string_view text);
+
 constexpr std::size_t most_statements_a_kernel = 1024;  // semicolons: declarations, statements, a loop's clauses
 void check_statement_sizes(std::string_view text, std::string_view file, bool expanded) {
   std::size_t operators = 0;  // in the statement at hand
@@ -243,6 +248,7 @@ void check_statement_sizes(std::string_view text, std::string_view file, bool ex
   const auto where = [&] { return std::string{file} + (expanded ? "" : ":" + std::to_string(line)) + ": "; };
   const auto expansion = [&] { return expanded ? " once its macros are expanded" : ""; };
   const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+  const bool pragmas_judged_here = expanded || !may_hold_directives(text);  // see below
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') ++line;
@@ -262,10 +268,11 @@ void check_statement_sizes(std::string_view text, std::string_view file, bool ex
       const std::string_view word = text.substr(i, end - i);
       if (std::find(std::begin(nesting_words), std::end(nesting_words), word) != std::end(nesting_words)) ++nesting;
       // A pragma compiles the loop otherwise (optimize off, unroll, omp, FP_CONTRACT) while the header still
-      // says -O3: the in-core time would be another loop's.
+      // says -O3: the in-core time would be another loop's. One the preprocessor drops (#if 0, #ifdef _OPENMP)
+      // is none: a kernel with directives is judged once they are expanded (_Pragma is a #pragma then).
       const std::size_t before = text.find_last_not_of(" \t", i == 0 ? 0 : i - 1);
       const bool directive = word == "pragma" && i > 0 && before != std::string_view::npos && text[before] == '#';
-      if (directive || word == "_Pragma" || word == "__pragma")
+      if (pragmas_judged_here && (directive || word == "_Pragma" || word == "__pragma"))
         refuse(where() + "a pragma" + expansion() + ": it changes how clang compiles the loop, which the model then does "
                "not see; leave it out (hml compiles at -O3 for the machine's CPU)");
       i = end - 1;

@@ -30,8 +30,9 @@ inline constexpr double least_share = 0.01;
   if (is_machine_id(id)) return {};
   std::string meant;
   for (const char c : id) meant += c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c == ' ' || c == '-' ? '_' : c;
-  const bool offered = is_machine_id(meant) && meant.find_first_not_of('_') != std::string::npos;  // not "___"
-  return "use lower-case letters, digits and _ only, not \"" + std::string{id} + "\"" +
+  const bool offered = is_machine_id(meant) && meant.find_first_not_of('_') != std::string::npos &&  // not "___"
+                       meant.size() <= 64;
+  return "use lower-case letters, digits and _ only, not \"" + message_text(id) + "\"" +
          (offered ? "; did you mean " + meant + "?" : "");
 }
 

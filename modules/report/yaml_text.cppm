@@ -116,11 +116,13 @@ inline constexpr int max_nesting = 64;
 // Nesting past max_nesting, and a carriage return alone outside comments and quoted values: YAML counts
 // one as a line break, but yaml-cpp reads the file as one line (and fails at its second field's colon, or
 // takes "\r" into a field's name), so an old Mac's line endings are said as such. In a comment yaml-cpp
-// skips it; in a quoted value the value's check says it is a control character.
+// skips it; in a quoted value the value's check says it is a control character. And a value's quote left
+// open at the end of the file: yaml-cpp reads it as closed there (`note: "open` took "open ").
 [[nodiscard]] inline std::optional<syntax_problem> nesting_or_bare_return(std::string_view text) {
   int depth = 0;
   int line = 1;
   char quote = 0;
+  int quote_line = 0;  // where the open quote opened a value (after `key:`, `-`, [, { or a comma); 0: elsewhere
   bool comment = false;
   char before = '\n';
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -133,7 +135,13 @@ inline constexpr int max_nesting = 64;
     }
     if (comment) continue;
     if (quote != 0) {
-      if (c == quote) quote = 0;
+      if (quote == '"' && c == '\\' && i + 1 < text.size() && text[i + 1] != '\n') {
+        ++i;  // an escape: \" does not close the value
+      } else if (quote == '\'' && c == '\'' && i + 1 < text.size() && text[i + 1] == '\'') {
+        ++i;  // '' is a quote inside a single-quoted value
+      } else if (c == quote) {
+        quote = 0;
+      }
       before = c;
       continue;
     }
@@ -145,6 +153,10 @@ inline constexpr int max_nesting = 64;
                                   before == '{' || before == ',' || before == ':';
     if ((c == '"' || c == '\'') && scalar_may_begin) {
       quote = c;
+      const std::size_t opened_after = i == 0 ? std::string_view::npos : text.find_last_not_of(" \t", i - 1);
+      const bool opens_a_value = opened_after == std::string_view::npos ||
+                                 std::string_view{":-[{,\n"}.find(text[opened_after]) != std::string_view::npos;
+      quote_line = opens_a_value ? line : 0;
     } else if (c == '#' && (before == ' ' || before == '\t' || before == '\n')) {
       comment = true;
     } else if (c == '[' || c == '{') {
@@ -156,6 +168,10 @@ inline constexpr int max_nesting = 64;
       --depth;
     }
     before = c;
+  }
+  if (quote != 0 && quote_line > 0 && !opens_as_json(text)) {  // JSON's parser says so in its words
+    return syntax_problem{quote_line, std::string{"not YAML: a value opened with "} + quote +
+                                          " is not closed; end it with " + quote + " (or leave the quotes out)"};
   }
   return std::nullopt;
 }

@@ -2645,9 +2645,10 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
   const std::string copy = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n";
   // {file, its text, the message}: each compiles another loop than the one the output names.
   const std::string another_loop[][3] = {
-      {"off.c", "#pragma clang optimize off\n" + copy, "off.c:1: a pragma: it changes how clang compiles the loop"},
-      {"spaced.c", "#  pragma STDC FP_CONTRACT ON\n" + copy, "spaced.c:1: a pragma"},
-      {"macro.c", "#define SIMD _Pragma(\"omp simd\")\nSIMD\n" + copy, "macro.c:1: a pragma"},
+      {"off.c", "#pragma clang optimize off\n" + copy, "off.c: a pragma once its macros are expanded: it changes how clang compiles"},
+      {"spaced.c", "#  pragma STDC FP_CONTRACT ON\n" + copy, "spaced.c: a pragma"},
+      {"macro.c", "#define SIMD _Pragma(\"omp simd\")\nSIMD\n" + copy, "macro.c: a pragma"},
+      {"bare.c", "double a[N], b[N];\n_Pragma(\"omp simd\") for (int i = 0; i < N; ++i) a[i] = b[i];\n", "bare.c:2: a pragma"},
       {"va.c", "volatile double a[N]; double b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n",
        "va.c:1: 'a' is volatile: clang loads and stores it at every access"},
       {"vs.c", "double a[N], b[N]; volatile double s;\nfor (int i = 0; i < N; ++i) a[i] = b[i] * s;\n", "vs.c:1: 's' is volatile"},
@@ -2656,6 +2657,8 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
   };
   for (const auto& [name, text, message] : another_loop) expect_input_error(ecm_of(name, text), message);
   ASSERT_EQ(ecm_of("plain.c", copy).status, 0);
+  // A pragma the preprocessor drops is none (the seventy-third trial: #if 0 and #ifdef _OPENMP were refused).
+  EXPECT_EQ(ecm_of("dropped.c", "#if 0\n#pragma omp simd\n#endif\n#ifdef _OPENMP\n#pragma omp parallel for\n#endif\n" + copy).status, 0);
   // An undeclared name is told to be given with -D, unless -D gives it (the file undefines it) or the file
   // defines it as no number; a #define in a comment is none.
   expect_input_error(ecm_of("undef.c", "double a[N], b[N];\n#undef N\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n"),
@@ -2686,4 +2689,29 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
   expect_input_error(hml_run({"devices", dir.file("zw.yaml", replaced(machine, "cores:", "cores\u200b:")).string()}),
                      "cores\\u200b: unknown field");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", std::string(300, 'k')}), "--kernel: no kernel named \"kkk");
+}
+
+// The seventy-third trial (the advice of every message, long values, pragmas and %YAML): a value's quote left
+// open at a machine file's end was read as closed (`note: "open` took "open "); a long name in a message cut
+// its advice off the line; a misspelt built-in kernel beside --size was told to leave --size out; a negative
+// size from -D was told to correct the C.
+TEST(HostileInput, ASeventyThirdTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string small = "format: hml-machine/1\nid: x\nname: X\nmemory:\n  - {name: M, bandwidth: 1 GB/s}\n";
+  expect_input_error(hml_run({"devices", dir.file("open.yaml", small + "note: \"unterminated note\n").string()}),
+                     "open.yaml:6: not YAML: a value opened with \" is not closed; end it with \"");
+  // A quote inside a plain value opens nothing.
+  EXPECT_EQ(hml_run({"devices", dir.file("inch.yaml", small + "note: a 5\" screen\n").string()}).status, 0);
+  const std::string machine = catalog_file("snb_e5_2680");
+  const std::string copy = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n";
+  const std::string name(100000, 'q');
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("long.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i] * " + name + ";\n").string(),
+                              "-D", "N=1000"}),
+                     "... (100000 bytes)=VALUE");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triadx", "--size", "1000"}), "--kernel: no kernel named \"triadx\"");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("neg.c", copy).string(), "-D", "N=-5"}),
+                     "(given -D N=-5); give -D N a size above 0");
+  expect_input_error(hml_run({"devices", dir.file("id.yaml", replaced(machine, "id: snb_e5_2680", "id: " + std::string(5000, 'I') + "-")).string()}),
+                     "... (5001 bytes)\"; see docs/reference/machine-file.md");
 }
