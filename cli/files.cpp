@@ -287,7 +287,9 @@ input_file::input_file(std::string_view option, const std::string& path)
       path_{path},
       source_name_{std::string{option} + ": " + input_name(path) + ": "} {
   const auto cannot_read = [&](const std::string& reason) {
-    return input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + path_ + "'") + ": " + reason);
+    // A long path (past 256 bytes) is shown shortened, for the reason and the advice to stay on the line.
+    const std::string shown = path_.size() > 256 ? hml::message_text(path_) : path_;
+    return input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + shown + "'") + ": " + reason);
   };
   const auto cannot_open = [&](int error) {
     return cannot_read(std::string{std::strerror(error)} + (error == ENOENT || error == ENOTDIR ? "; give the path of a file that exists"

@@ -376,7 +376,7 @@ bool is_identifier(std::string_view s) {
 }  // namespace
 
 c_define parse_c_define(std::string_view text) {
-  const std::string expected = "'" + std::string{text.substr(0, 60)} +
+  const std::string expected = "'" + message_text(text) +
                                "' is not NAME=VALUE; give a C name and a whole number below 2^40 in magnitude (decimal, "
                                "or 0x hexadecimal and 0 octal as C reads them)";
   const std::size_t equals = text.find('=');

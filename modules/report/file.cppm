@@ -25,6 +25,7 @@ module;
 #include <sys/types.h>
 #include <unistd.h>
 export module hml.report:file;
+import hml.units;  // message_text: a long path in a message
 
 namespace hml::detail::file {
 
@@ -135,12 +136,14 @@ class file_write_error : public std::runtime_error {
 public:
   // A reason that says no more is followed by what is left to do: write elsewhere.
   file_write_error(const std::filesystem::path& path, const std::string& reason)
-      : std::runtime_error("hml: cannot write '" + path.string() + "': " + reason +
+      : std::runtime_error("hml: cannot write '" + shown(path.string()) + "': " + reason +
                            (reason.find("; ") == std::string::npos ? "; give a path that can be written" : "")),
         path_{path} {}
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
 private:
+  // A long path (past 256 bytes) is shown shortened, for the reason and the advice to stay on the line.
+  static std::string shown(const std::string& path) { return path.size() > 256 ? message_text(path) : path; }
   std::filesystem::path path_;
 };
 

@@ -2714,4 +2714,11 @@ TEST(HostileInput, ASeventyThirdTrialsFindingsAreRefusedOrSaid) {
                      "(given -D N=-5); give -D N a size above 0");
   expect_input_error(hml_run({"devices", dir.file("id.yaml", replaced(machine, "id: snb_e5_2680", "id: " + std::string(5000, 'I') + "-")).string()}),
                      "... (5001 bytes)\"; see docs/reference/machine-file.md");
+  // A path of 50,000 bytes keeps the reason it cannot be read or written, and the advice.
+  const std::string path = "/tmp/" + std::string(50000, 'p');
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", path}),
+                     "... (50005 bytes)': File name too long; give a file that can be read");
+  expect_input_error(hml_run({"sweep", "--format", "csv", "-o", path + ".csv"}), "... (50009 bytes)': File name too long; give a path that can be written");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("d.c", copy).string(), "-D", "N=" + std::string(6000, '1')}),
+                     "... (6002 bytes)' is not NAME=VALUE");
 }
