@@ -260,7 +260,12 @@ std::string standard_input_taken_twice(int argc, const char* const* argv) {
 namespace {
 
 // What an option takes, as --help shows it, a choice's type left out: SIZE, FILE, {fused,unfused}.
-std::string value_shown(std::string type) { return std::regex_replace(type, std::regex{"^[A-Z]+:(\\{.*\\})$"}, "$1"); }
+std::string value_shown(std::string type) {
+  const std::size_t colon = type.find(":{");
+  const bool choice = colon != std::string::npos && colon > 0 && type.ends_with('}') &&
+                      std::all_of(type.begin(), type.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) { return c >= 'A' && c <= 'Z'; });
+  return choice ? type.substr(colon + 1) : type;
+}
 std::string value_shown(const CLI::Option& option) { return value_shown(option.get_type_name()); }
 
 bool takes_value(const CLI::Option* option) {

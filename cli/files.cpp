@@ -287,9 +287,7 @@ input_file::input_file(std::string_view option, const std::string& path)
       path_{path},
       source_name_{std::string{option} + ": " + input_name(path) + ": "} {
   const auto cannot_read = [&](const std::string& reason) {
-    // A long path (past 256 bytes) is shown shortened, for the reason and the advice to stay on the line.
-    const std::string shown = path_.size() > 256 ? hml::message_text(path_) : path_;
-    return input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + shown + "'") + ": " + reason);
+    return input_error(option_ + ": cannot read " + (path_ == "-" ? std::string{"standard input"} : "'" + hml::path_shown(path_) + "'") + ": " + reason);
   };
   const auto cannot_open = [&](int error) {
     return cannot_read(std::string{std::strerror(error)} + (error == ENOENT || error == ENOTDIR ? "; give the path of a file that exists"

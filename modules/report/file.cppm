@@ -131,19 +131,22 @@ inline void hold_as_closed(int standard_stream) noexcept {
   return fd == 0 ? "standard input" : fd == 1 ? "standard output" : "standard error";
 }
 
+// A path as a message shows it: one past 256 bytes shortened, for the reason and the advice to stay on the line.
+[[nodiscard]] inline std::string path_shown(const std::string& path) {
+  return path.size() > 256 ? message_text(path) : path;
+}
+
 // Thrown when an output file cannot be written; the message names the path and the reason.
 class file_write_error : public std::runtime_error {
 public:
   // A reason that says no more is followed by what is left to do: write elsewhere.
   file_write_error(const std::filesystem::path& path, const std::string& reason)
-      : std::runtime_error("hml: cannot write '" + shown(path.string()) + "': " + reason +
+      : std::runtime_error("hml: cannot write '" + path_shown(path.string()) + "': " + reason +
                            (reason.find("; ") == std::string::npos ? "; give a path that can be written" : "")),
         path_{path} {}
   [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
 
 private:
-  // A long path (past 256 bytes) is shown shortened, for the reason and the advice to stay on the line.
-  static std::string shown(const std::string& path) { return path.size() > 256 ? message_text(path) : path; }
   std::filesystem::path path_;
 };
 
