@@ -72,6 +72,9 @@ struct unit_deleter {
   void operator()(CXTranslationUnit unit) const { clang().disposeTranslationUnit(unit); }
 };
 
+// A character of an identifier or a number (the C words the checks below step over whole).
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
 std::string quoted_name(std::string_view message) {
   const std::size_t open = message.find('\'');
   const std::size_t close = open == std::string_view::npos ? open : message.find('\'', open + 1);
@@ -80,7 +83,6 @@ std::string quoted_name(std::string_view message) {
 
 // Whether `source` has a `#define NAME` line (its value aside; one #undef'd after is not told apart).
 bool defines_name(std::string_view source, std::string_view name) {
-  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   for (std::size_t at = source.find("define"); at != std::string_view::npos; at = source.find("define", at + 1)) {
     const std::size_t hash = source.find_last_not_of(" \t", at == 0 ? 0 : at - 1);
     if (at == 0 || hash == std::string_view::npos || source[hash] != '#') continue;
@@ -179,7 +181,6 @@ void check_characters(std::string_view text, std::string_view file) {
 // A define whose name the kernel declares (`-D i=5` where the loop counts `for (int i = ...`) would replace
 // the declared name with a number, and clang would blame the kernel's line: it is the define's mistake.
 void check_defines_not_declared(std::string_view text, std::string_view file, std::span<const c_define> defines) {
-  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   static constexpr std::string_view types[] = {"int", "long", "short", "char", "float", "double", "signed", "unsigned", "size_t"};
   std::string_view previous;  // the word before this one, where only blanks and stars lie between
   std::size_t line = 1;
@@ -247,7 +248,6 @@ void check_statement_sizes(std::string_view text, std::string_view file, bool ex
   std::size_t line = 1;
   const auto where = [&] { return std::string{file} + (expanded ? "" : ":" + std::to_string(line)) + ": "; };
   const auto expansion = [&] { return expanded ? " once its macros are expanded" : ""; };
-  const auto is_word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
   const bool pragmas_judged_here = expanded || !may_hold_directives(text);  // see below
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -392,10 +392,10 @@ c_define parse_c_define(std::string_view text) {
       "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", "defined"};
   const std::string_view name = text.substr(0, equals);
   if (std::ranges::find(keywords, name) != keywords.end())
-    refuse("'" + std::string{name} + "' is C's own word, not a size the kernel names; -D gives the sizes");
+    refuse("'" + message_text(name) + "' is C's own word, not a size the kernel names; -D gives the sizes");
   // Names reserved to the implementation (C 7.1.3): the compiler defines them itself (__GNUC__, __x86_64__).
   if (name.starts_with("__") || (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1])) != 0))
-    refuse("'" + std::string{name} + "' is a name C reserves to the compiler (two underscores, or one and a capital), not a size "
+    refuse("'" + message_text(name) + "' is a name C reserves to the compiler (two underscores, or one and a capital), not a size "
            "the kernel names; -D gives the sizes");
   std::string_view digits = text.substr(equals + 1);
   const bool negative = digits.starts_with('-');
@@ -413,11 +413,13 @@ c_define parse_c_define(std::string_view text) {
     const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
     return d < base ? d : -1;
   };
-  if (digits.empty() || digits.size() > 16 || !std::all_of(digits.begin(), digits.end(), [&](char c) { return digit(c) >= 0; }))
-    refuse(expected);
+  if (digits.empty() || !std::all_of(digits.begin(), digits.end(), [&](char c) { return digit(c) >= 0; })) refuse(expected);
+  const std::string too_large =
+      "'" + message_text(text) + "' gives a value 2^40 or more in magnitude; give a whole number below 2^40 (1099511627776)";
+  if (digits.size() > 16) refuse(too_large);
   std::int64_t value = 0;
   for (const char c : digits)
-    if ((value = value * base + digit(c)) >= largest_number) refuse(expected);
+    if ((value = value * base + digit(c)) >= largest_number) refuse(too_large);
   return {.name = std::string{name}, .value = negative ? -value : value};
 }
 
@@ -445,7 +447,7 @@ std::string_view without_byte_order_mark(std::string_view text) noexcept {
 
 std::string define_argument(const c_define& d) {
   if (!is_identifier(d.name) || d.value <= -largest_number || d.value >= largest_number)
-    refuse("-D " + d.name.substr(0, 60) + ": not NAME=VALUE; give a C name and a whole number below 2^40 in magnitude");
+    refuse("-D " + message_text(d.name) + ": not NAME=VALUE; give a C name and a whole number below 2^40 in magnitude");
   return "-D" + d.name + "=" + std::to_string(d.value);
 }
 

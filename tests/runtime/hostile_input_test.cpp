@@ -2720,5 +2720,5 @@ TEST(HostileInput, ASeventyThirdTrialsFindingsAreRefusedOrSaid) {
                      "... (50005 bytes)': File name too long; give a file that can be read");
   expect_input_error(hml_run({"sweep", "--format", "csv", "-o", path + ".csv"}), "... (50009 bytes)': File name too long; give a path that can be written");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("d.c", copy).string(), "-D", "N=" + std::string(6000, '1')}),
-                     "... (6002 bytes)' is not NAME=VALUE");
+                     "-D: 'N=11111111111111111111111111111111111111111111111111111111111111... (6002 bytes)' gives a value 2^40 or more in magnitude");
 }
