@@ -126,7 +126,7 @@ template <class Entry>
 [[nodiscard]] std::vector<std::string_view> closest_ids(std::string_view name, std::span<const Entry* const> list,
                                                         std::size_t count = 3) {
   namespace l = detail::lookup;
-  const std::string wanted = l::key(name);
+  const std::string wanted = l::key(without_invisible(name));  // "h100\u200b_sxm" is offered h100_sxm
   std::vector<std::pair<std::size_t, std::size_t>> ranked;  // (rank, position in the list)
   if (!wanted.empty()) {
     const std::size_t tolerance = typo_tolerance(wanted.size());

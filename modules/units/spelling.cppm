@@ -11,6 +11,7 @@ module;
 #include <utility>
 #include <vector>
 export module hml.spelling;
+import hml.units;  // is_invisible: a name with a zero-width space is still close to the name
 
 namespace hml::detail {
 
@@ -50,14 +51,28 @@ export namespace hml {
   return std::max<std::size_t>(1, length / 4);
 }
 
-// The edit distance of `typed` from `name` with letters compared in either case, a name that differs in case
-// alone one edit from it ("TTFT" for ttft, "FLOPs" for flops: a whole word in capitals is one slip, not four);
-// or past the tolerance where their lengths alone are further apart than it: a megabyte of name cannot be
-// close, and its distances would take seconds.
+// `text` without the characters drawn as nothing ("cores\u200b" is "cores" to the eye, and so to a reader's
+// "did you mean").
+[[nodiscard]] inline std::string without_invisible(std::string_view text) {
+  std::string seen;
+  for (std::size_t i = 0; i < text.size();) {
+    const utf8_character c = utf8_character_at(text, i);
+    const std::size_t length = c.length == 0 ? 1 : c.length;
+    if (c.length == 0 || !is_invisible(c.code)) seen.append(text.substr(i, length));
+    i += length;
+  }
+  return seen;
+}
+
+// The edit distance of `typed` from `name` with letters compared in either case and invisible characters left
+// out, a name that differs in case or in them alone one edit from it ("TTFT" for ttft, "FLOPs" for flops: a
+// whole word in capitals is one slip, not four); or past the tolerance where their lengths alone are further
+// apart than it: a megabyte of name cannot be close, and its distances would take seconds.
 [[nodiscard]] inline std::size_t typo_distance(std::string_view typed, std::string_view name) {
-  const std::size_t apart = std::max(typed.size(), name.size()) - std::min(typed.size(), name.size());
-  if (apart > typo_tolerance(typed.size())) return apart;
-  const std::size_t folded = detail::edit_distance(ascii_lowercase(typed), ascii_lowercase(name));
+  const std::string seen = without_invisible(typed);
+  const std::size_t apart = std::max(seen.size(), name.size()) - std::min(seen.size(), name.size());
+  if (apart > typo_tolerance(seen.size())) return apart;
+  const std::size_t folded = detail::edit_distance(ascii_lowercase(seen), ascii_lowercase(name));
   return folded == 0 && typed != name ? 1 : folded;
 }
 
@@ -69,12 +84,12 @@ export namespace hml {
   // (distance, more than the case differs, position in the list): at one distance, a name that differs in
   // case alone is the closer ("Cores" is one slip from core and from cores: cores comes first).
   std::vector<std::tuple<std::size_t, bool, std::size_t>> ranked;
-  const std::string folded = ascii_lowercase(typed);
+  const std::string folded = ascii_lowercase(without_invisible(typed));
   for (std::size_t i = 0; i < known.size(); ++i) {
     const std::size_t distance = typo_distance(typed, known[i]);
     const bool case_alone = folded == ascii_lowercase(known[i]);
     // A short word is one edit from every short name; in other capitals alone it is still that name (--TP).
-    const bool close = typed.size() >= 3 ? distance <= typo_tolerance(typed.size()) : case_alone;
+    const bool close = folded.size() >= 3 ? distance <= typo_tolerance(folded.size()) : case_alone;
     if (distance > 0 && close) ranked.emplace_back(distance, !case_alone, i);
   }
   std::ranges::sort(ranked);

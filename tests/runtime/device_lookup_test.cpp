@@ -77,6 +77,13 @@ TEST(Spelling, CloseNamesAreOfferedAndFarOnesNot) {
   EXPECT_EQ(hml::closest_spellings("Cores", names), (ids{"cores", "core"}));
   EXPECT_EQ(hml::closest_spellings("TP", names), (ids{"tp"}));
   EXPECT_TRUE(hml::closest_spellings("tq", names).empty());
+  // A name that differs in invisible characters alone is that name to the eye, and so offered it (the
+  // seventy-third trial: "cores" with a zero-width space was offered every field, "h100_sxm" with one none).
+  EXPECT_EQ(hml::closest_spellings("cores\u200b", names), (ids{"cores", "core"}));
+  EXPECT_EQ(hml::closest_spellings("\u00a0tp", names), (ids{"tp"}));
+  EXPECT_EQ(hml::typo_distance("co\u2060res", "cores"), 1u);
+  EXPECT_EQ(hml::without_invisible("a\u200bb\ufeffc\u00a0"), "abc");
+  EXPECT_EQ(hml::closest_machine_ids("h100\u200b_sxm"), (ids{"h100_sxm"}));
 }
 
 TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {
