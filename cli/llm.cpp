@@ -1,7 +1,7 @@
 // `hml llm`: a transformer's inference on a catalog device: prefill and decode per operator on the roofline,
 // the time to first token, the time per token and tokens/s, the ridge batch, and the memory against the
-// device's capacity. Every figure comes from hml.transformer. This file reads the options into a run's model
-// and settings; llm_run.cpp runs it and prints.
+// device's capacity. Every figure comes from hml.transformer. This file reads the options into a run's
+// settings (llm_model.cpp: its model); llm_run.cpp runs it and prints.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -30,130 +30,6 @@ std::string llm::percent(double share) { return hml::percent_text(share * 100, h
 
 std::string llm::token_rate_text(double per_second) {
   return std::string{hml::format_number(per_second, per_second >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
-}
-
-namespace {
-
-// The options that set a model's sizes, each with its value where given: what changed a preset, for its
-// title and for the errors its sizes make.
-std::array<std::pair<std::string_view, std::optional<std::uint64_t>>, 17> size_options(const llm_options& o) {
-  return {{{"--layers", o.layers},
-           {"--hidden", o.hidden},
-           {"--ffn", o.ffn},
-           {"--heads", o.heads},
-           {"--kv-heads", o.kv_heads},
-           {"--head-dim", o.head_dim},
-           {"--vocab", o.vocab},
-           {"--experts", o.experts},
-           {"--active-experts", o.active_experts},
-           {"--shared-experts", o.shared_experts},
-           {"--dense-layers", o.dense_layers},
-           {"--dense-ffn", o.dense_ffn},
-           {"--q-lora-rank", o.q_lora_rank},
-           {"--kv-lora-rank", o.kv_lora_rank},
-           {"--rope-head-dim", o.rope_head_dim},
-           {"--value-head-dim", o.value_head_dim},
-           {"--learned-positions", o.learned_positions}}};
-}
-
-// The size options given among those `chosen` accepts, as an error names them: "--heads, --kv-heads".
-std::string given_size_options(const llm_options& o, auto chosen) {
-  std::string given;
-  for (const auto& [option, value] : size_options(o))
-    if (value && chosen(option)) given += (given.empty() ? "" : ", ") + std::string{option};
-  return given;
-}
-
-}  // namespace
-
-hml::transformer llm::model_of(const llm_options& o) {
-  hml::transformer t{};
-  if (!o.model.empty()) {
-    t = check_option("--model", [&]() -> const hml::transformer& { return hml::model_named(o.model); });
-  } else if (!o.layers || !o.hidden || !o.ffn || !o.heads || !o.vocab) {
-    throw input_error("--model: no model given; give a preset (see `hml llm --help`), or --layers, --hidden, --ffn, --heads and --vocab");
-  } else {
-    t.name = "custom";
-  }
-  // A preset's heads keep a width other than hidden / heads (DeepSeek's 128: Kimi K2 is --heads 64 of them).
-  const bool own_head_size = !o.model.empty() && t.heads > 0 && t.head_dim * t.heads != t.hidden;
-  const bool every_head_keyed = t.kv_heads == t.heads;  // multi-head attention stays so as --heads changes
-  if (o.layers) t.layers = *o.layers;
-  if (o.hidden) t.hidden = *o.hidden;
-  if (o.ffn) t.ffn = *o.ffn;
-  if (o.heads) t.heads = *o.heads;
-  if (o.vocab) t.vocab = *o.vocab;
-  if (o.kv_heads) {
-    t.kv_heads = *o.kv_heads;
-  } else if (o.model.empty() || every_head_keyed) {
-    t.kv_heads = t.heads;
-  }
-  if (o.head_dim) {
-    t.head_dim = *o.head_dim;
-  } else if (o.model.empty() || ((o.hidden || o.heads) && !own_head_size)) {
-    // The head size is the hidden size per head; a remainder would drop part of the model without a word.
-    if (t.heads > 0 && t.hidden % t.heads != 0) {
-      throw input_error("--hidden, --heads: " + std::to_string(t.hidden) + " is not a multiple of " +
-                        std::to_string(t.heads) + " heads; give --head-dim for a head size of its own");
-    }
-    t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
-  }
-  if (o.no_gated) t.gated_mlp = false;
-  if (o.biases) t.biases = true;
-  if (o.qkv_biases) t.qkv_biases = true;
-  if (o.tied_embeddings) t.tied_embeddings = true;
-  if (o.learned_positions) t.learned_positions = *o.learned_positions;
-  if (!o.norm.empty()) t.norm = o.norm == "layer" ? hml::normalization_kind::layer_norm : hml::normalization_kind::rms_norm;
-  if (o.experts) t.experts = *o.experts;
-  if (o.active_experts) t.active_experts = *o.active_experts;
-  if (o.shared_experts) t.shared_experts = *o.shared_experts;
-  if (o.dense_layers) {
-    t.dense_layers = *o.dense_layers;
-    if (t.dense_layers == 0 && !o.dense_ffn) t.dense_ffn = 0;  // none left: their size goes with them
-  }
-  if (o.dense_ffn) t.dense_ffn = *o.dense_ffn;
-  if (o.router_biases) t.router_biases = true;
-  if (o.q_lora_rank) t.latent.q_rank = *o.q_lora_rank;
-  if (o.kv_lora_rank) t.latent.kv_rank = *o.kv_lora_rank;
-  if (o.rope_head_dim) t.latent.rope_dim = *o.rope_head_dim;
-  if (o.value_head_dim) t.latent.value_dim = *o.value_head_dim;
-  if (o.active_experts && !o.experts && t.experts <= 1)
-    throw input_error("--active-experts: the model has no experts; give --experts too");
-  // A fault of the model is the options that changed it, as given (else the preset's, --model).
-  std::string sizes = given_size_options(o, [](std::string_view) { return true; });
-  if (o.router_biases) sizes += (sizes.empty() ? "" : ", ") + std::string{"--router-biases"};
-  // The heads' shape first, blamed on the options of it that were given (a custom model gives all of them).
-  const std::string heads = given_size_options(
-      o, [](std::string_view option) { return option == "--heads" || option == "--kv-heads" || option == "--head-dim"; });
-  check_option(heads.empty() ? (sizes.empty() ? std::string{"--model"} : sizes) : heads,
-               [&] { hml::validate(hml::attention_of(t)); });
-  check_option(sizes.empty() ? std::string{"--model"} : sizes, [&] {
-    hml::validate(t);
-    hml::validate_counts(t, 1, 1, 1);  // the model alone, before any batch or context is counted with it
-  });
-  return t;
-}
-
-std::string llm::model_title(const llm_options& o, const hml::transformer& t) {
-  std::string changed;
-  const auto add = [&](std::string_view option, const std::optional<std::uint64_t>& value) {
-    if (value) changed += (changed.empty() ? " with " : ", ") + std::string{option} + " " + std::to_string(*value);
-  };
-  if (!o.model.empty()) {
-    for (const auto& [option, value] : size_options(o)) add(option, value);
-    // A flag is named where it changed the preset: --qkv-biases on a Qwen preset, which has them, is not.
-    const hml::transformer& preset = hml::model_named(o.model);
-    const auto flag = [&](bool changes, std::string_view text) {
-      if (changes) changed += (changed.empty() ? " with " : ", ") + std::string{text};
-    };
-    flag(t.gated_mlp != preset.gated_mlp, "--no-gated");
-    flag(t.biases != preset.biases, "--biases");
-    flag(t.qkv_biases != preset.qkv_biases, "--qkv-biases");
-    flag(t.tied_embeddings != preset.tied_embeddings, "--tied-embeddings");
-    flag(t.norm != preset.norm, "--norm " + o.norm);
-    flag(t.router_biases != preset.router_biases, "--router-biases");
-  }
-  return std::string{t.name} + changed;
 }
 
 namespace {
@@ -308,14 +184,22 @@ void llm::check_learned_positions(const hml::transformer& t, std::uint64_t conte
                     " learned positions, past which no token has a position; give fewer tokens");
 }
 
+void llm::check_countable(const hml::transformer& t, std::uint64_t batch, std::uint64_t context, const hml::inference_options& i,
+                          std::string_view lengths) {
+  if (hml::memory_counts_are_exact(t, batch, context, i)) return;
+  const std::uint64_t longest = hml::longest_countable_context(t, batch, i);
+  const std::string what = "a context of " + std::to_string(context) + " tokens" + (batch > 1 ? " at batch " + std::to_string(batch) : "") +
+                           " is too large to count (element counts must stay below 2^62)";
+  if (longest == 0) throw input_error("--batch: " + what + "; give a smaller --batch");
+  throw input_error((batch > 1 ? "--batch, " : "") + std::string{lengths} + ": " + what + "; give a context of at most " +
+                    std::to_string(longest) + " tokens" + (batch > 1 ? ", or a smaller --batch" : ""));
+}
+
 void llm::check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i,
                            std::string_view lengths) {
   check_learned_positions(t, g.prompt + g.generate, lengths);
-  check_option("--batch, --prompt, --generate", [&] {
-    hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1");
-    hml::validate_memory_counts(t, g.batch, g.prompt + g.generate, i);  // counts the prompt's too
-    hml::validate_context(t, g.prompt + g.generate);
-  });
+  check_option("--batch, --prompt, --generate", [&] { hml::expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: must each be >= 1"); });
+  check_countable(t, g.batch, g.prompt + g.generate, i, lengths);  // counts the prompt's too
   note_past_max_positions(t, g.prompt + g.generate);
 }
 

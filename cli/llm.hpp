@@ -87,6 +87,10 @@ hml::transformer model_of(const run_options& o);
 std::string model_title(const run_options& o, const hml::transformer& t);
 // The precisions, attention kernel, tensor parallelism and link, efficiencies, memory policy and estimate.
 hml::inference_options inference_of(const run_options& o, const hml::transformer& t, machine_files& files);
+// Sizes whose counts a model can hold exactly (hml::memory_counts_are_exact); past them an error naming
+// `lengths` (the options or columns that set the context) and --batch, with the longest context that fits.
+void check_countable(const hml::transformer& t, std::uint64_t batch, std::uint64_t context, const hml::inference_options& i,
+                     std::string_view lengths);
 // The generation's counts, within what the model can count and its positions hold; errors name `options`.
 void check_generation(const hml::transformer& t, const hml::generation& g, const hml::inference_options& i,
                       std::string_view lengths = "--prompt, --generate");

@@ -346,10 +346,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   const std::uint64_t n = *o.context;
   llm::check_learned_positions(t, n, lengths_against_table(o, "--context"));
   // Its memory counts the prefill of the context (memory_needed's heaviest step); a batch of one is no cause.
-  check_option(o.batch > 1 ? "--batch, --context" : "--context", [&] {
-    hml::validate_memory_counts(t, o.batch, n, i);  // the step's counts, and those of its memory
-    hml::validate_context(t, n);
-  });
+  llm::check_countable(t, o.batch, n, i, "--context");  // the step's counts, and those of its memory
   llm::note_past_max_positions(t, n);
   llm::check_step_precisions(t, hml::decode_step(o.batch, n), d, i);  // the step alone: no prefill runs
   const hml::step_analysis step = hml::analyze_step(t, hml::decode_step(o.batch, n), d, i);

@@ -370,8 +370,16 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
                         std::string{hml::to_string(chosen->kind())} + " peak, only a measured one; give its datasheet "
                         "peak, or leave --figures stated out");
     }
-    // A precision the machine publishes no peak for is --precision's fault.
-    const hml::roof roof = check_option("--precision", [&] { return hml::roof_named(d, precision); });
+    // A precision the machine publishes no peak for is --precision's fault; one without any peak, --machine's.
+    if (hml::published_kinds(d).empty())
+      throw input_error("--machine: " + file_named(name) + std::string{d.name} + " states no compute peak; give it one (compute:), or another --machine");
+    const hml::roof roof = [&] {
+      try {
+        return hml::roof_named(d, precision);
+      } catch (const std::invalid_argument& e) {
+        throw input_error("--precision: " + std::string{hml::without_hml_prefix(e.what())} + "; give --precision with one of those");
+      }
+    }();
     roofs.push_back({std::string{d.id},
                      std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof, &d});
   }

@@ -113,10 +113,18 @@ void run(const offload_options& o) {
   const auto in = quantity_of<hml::data_size>("--in", o.in);
   const auto out = quantity_of<hml::data_size>("--out", o.out);
   const auto flops = quantity_of<hml::work>("--flops", o.flops);
+  // The kernel's bytes are those it copies: a fraction of a byte in all is --in's and --out's, not --flops's.
+  if (const double bytes = (in + out).value(); bytes > 0 && bytes < 1)
+    throw input_error("--in, --out: " + hml::to_string(in + out) + " in all is a fraction of a byte; give 0 B or at least 1 B");
   const hml::kernel k{"kernel", flops, in + out};
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
   check_option("--runs", [&] { hml::validate_runs(o.runs); });
   check_option("--in, --out, --flops", [&] { hml::validate(job); });
+  if (const unsigned most = hml::most_chunks(job); o.chunks > most) {
+    const bool in_fewer = in.value() > 0 && (out.value() == 0 || in.value() <= out.value());
+    throw input_error("--chunks: " + std::to_string(o.chunks) + " chunks of " + (in_fewer ? "--in " + hml::to_string(in) : "--out " + hml::to_string(out)) +
+                      " leave a fraction of a byte to each; give --chunks at most " + std::to_string(most));
+  }
   // The question is whether moving the data pays: with none to move there is no transfer to weigh.
   if (in.value() == 0 && out.value() == 0)
     throw input_error("--in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");

@@ -69,7 +69,7 @@ void write_measured_runs(const fs::path& p, std::size_t runs, std::uint64_t gene
   std::ofstream out{p, std::ios::binary};
   out << "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
   for (std::size_t i = 0; i < runs; ++i)
-    out << "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128," << generate << ",,7 ms,,,bench,generated run " << i << '\n';
+    out << "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128," << generate << ",,7 ms,,,bench " << i << ",generated run\n";
 }
 
 std::vector<bound_run> runs_at_bounds(const options& o, const fs::path& work) {

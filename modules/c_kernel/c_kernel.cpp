@@ -139,7 +139,7 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
              (widens ? ": make an operand long, as (long)M * N" : ": the kernel's sizes are below 2^40");
     }
     // clang names the last extent of an array whose size overflows ("array is too large (2 elements)").
-    if (message.starts_with("array is too large")) return where + ": an array of more than 2^36 elements";
+    if (message.starts_with("array is too large")) return where + ": an array of more than 2^36 elements; give it smaller extents";
     constexpr std::string_view undeclared = "use of undeclared identifier '";
     if (message.starts_with(undeclared) && message.back() == '\'') {
       const std::string name = message.substr(undeclared.size(), message.size() - undeclared.size() - 1);

@@ -23,6 +23,17 @@ module hml.c_kernel;
 
 namespace hml::detail {
 
+namespace {
+// What a system error asks of the user where the cause is a limit of the process, not hml's input.
+std::string system_error_text(int error) {
+  const std::string what = std::strerror(error);
+  if (error == EMFILE || error == ENFILE) return what + "; raise the limit of open files (ulimit -n)";
+  if (error == ENOMEM) return what + "; allow the process more memory (ulimit -v)";
+  if (error == ENOSPC || error == EFBIG) return what + "; free memory, or raise the file size limit (ulimit -f)";
+  return what + "; check the process's limits (ulimit -a)";
+}
+}  // namespace
+
 void* open_library(std::span<const char* const> candidates, const char* symbol, std::string_view needs) {
   std::string why;
   for (const char* path : candidates) {
@@ -31,14 +42,17 @@ void* open_library(std::span<const char* const> candidates, const char* symbol, 
     if (const char* error = dlerror(); error != nullptr && why.empty()) why = error;
     if (library != nullptr) dlclose(library);
   }
+  // A library that is there but cannot be mapped is held back by a memory limit, not missing.
+  if (why.find("failed to map segment") != std::string::npos || why.find("Cannot allocate memory") != std::string::npos)
+    refuse("a library hml reads C with could not be loaded (" + why + "); allow the process more memory (ulimit -v)");
   refuse(std::string{needs} + (why.empty() ? std::string{} : ": " + why));
 }
 
 unnamed_file::unnamed_file(std::string_view text) : fd_{::memfd_create("hml-c-kernel", MFD_CLOEXEC)} {
-  if (fd_ < 0) refuse(std::string{"cannot make an unnamed file for clang: "} + std::strerror(errno));
+  if (fd_ < 0) refuse("cannot make an unnamed file for clang: " + system_error_text(errno));
   for (std::size_t at = 0; at < text.size();) {
     const ssize_t n = ::pwrite(fd_, text.data() + at, text.size() - at, static_cast<off_t>(at));
-    if (n <= 0) refuse(std::string{"cannot write an unnamed file for clang: "} + std::strerror(errno));
+    if (n <= 0) refuse("cannot write an unnamed file for clang: " + system_error_text(errno));
     at += static_cast<std::size_t>(n);
   }
 }

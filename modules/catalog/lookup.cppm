@@ -120,6 +120,14 @@ template <class Entry>
   return nullptr;
 }
 
+// What tells `name` apart in `list`: the id of the entry it names, folded, so that an id and a full name are
+// one ("NVIDIA A100 SXM4 80GB" is a100_sxm_80gb); the name folded where it names none.
+template <class Entry>
+[[nodiscard]] std::string entry_key(std::string_view name, std::span<const Entry* const> list) {
+  const Entry* e = find_named(name, list);
+  return detail::lookup::key(e == nullptr ? name : detail::lookup::id_of(*e));
+}
+
 // Up to `count` ids close to `name`: ids that start with it; if none, ids or names that contain it; if
 // none, ids within a small edit distance, closest first; each rank in list order.
 template <class Entry>
@@ -284,8 +292,8 @@ inline std::string precision_ids() {
     }
   }();
   if (choice.unit_given) {
-    throw std::invalid_argument("give a precision alone (" + std::string{id_of(choice.type)} +
-                                "), without a unit: the model chooses the units it runs on");
+    throw std::invalid_argument("'" + message_text(name) + "' names a compute unit (tensor or vector): the model chooses the units it runs on; give the precision alone, " +
+                                std::string{id_of(choice.type)});
   }
   return choice.type;
 }

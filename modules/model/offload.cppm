@@ -100,6 +100,20 @@ constexpr void validate_chunks(unsigned chunks) {
   expects(chunks >= 1 && chunks <= max_chunks, "hml: chunks must be within [1, 1000000]; give how many pieces the transfers are cut into");
 }
 
+// The most chunks a job's copies are cut into, each copying a byte at least each way it copies: 10 B in a
+// million chunks is no copy a link makes. The fewer of the bytes copied in and out (those copied at all),
+// capped at max_chunks.
+[[nodiscard]] constexpr unsigned most_chunks(const offload_job& j) {
+  const double in = j.in.value(), out = j.out.value();
+  const double fewest = in == 0 ? out : out == 0 ? in : std::min(in, out);
+  return fewest == 0 || fewest >= max_chunks ? max_chunks : fewest < 1 ? 1U : static_cast<unsigned>(fewest);
+}
+
+constexpr void validate_chunks(unsigned chunks, const offload_job& j) {
+  validate_chunks(chunks);
+  expects(chunks <= most_chunks(j), "hml: a chunk would copy a fraction of a byte; give at most as many chunks as the bytes copied");
+}
+
 // One run of the kernel on this machine: the time model on its main memory and its peak for the precision.
 [[nodiscard]] constexpr duration kernel_time(const kernel& k, const machine_description& m, precision p) {
   return run(k, memory_of(m), core_of(m, kind_for(m, p)), {.overlap_policy = overlap::full}).total;
@@ -206,7 +220,7 @@ export namespace hml {
                                                   offload_options options = {}) {
   validate(job);
   validate(l);
-  validate_chunks(options.chunks);
+  validate_chunks(options.chunks, job);
   const double runs = job.runs;
   const duration host_time = runs * kernel_time(job.work, host, p);
 

@@ -56,7 +56,7 @@ inline constexpr serving_metric serving_metrics[] = {serving_metric::time_to_fir
 
 // A measured figure must be a positive, finite number: the error is relative to it.
 constexpr void validate_measured_figure(double measured) {
-  expects(measured > 0 && measured <= std::numeric_limits<double>::max(), "hml: a measured figure must be finite and > 0");
+  expects(measured > 0 && measured <= std::numeric_limits<double>::max(), "hml: a measured figure must be finite and > 0; give the figure measured");
 }
 
 // predicted / measured - 1: +0.25 is a prediction 25 % above the measurement (a time too long, or a

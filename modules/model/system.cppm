@@ -49,7 +49,8 @@ struct link_description {
 // The link NCCL's NVLS all-reduce sees: its bus bandwidth, each message paying the link's latency.
 [[nodiscard]] constexpr link nvls_link_of(const link_description& d) {
   expects(d.nvls_bus_bandwidth.published(),
-          "hml: the link publishes no NVLS all-reduce (NVLink SHARP needs NVSwitch 3, as H100 nodes have)");
+          "hml: the link publishes no NVLS all-reduce (NVLink SHARP needs NVSwitch 3, as H100 nodes have); give the ring, or a "
+          "link with NVLS");
   return {per_direction{d.nvls_bus_bandwidth.value}, d.latency.value, d.mode};
 }
 

@@ -245,7 +245,7 @@ constexpr void validate_shares(const tiered_memory& m, const fixed_list<double, 
     validate_share(share);
     sum += share;
   }
-  expects(sum > 1.0 - 1e-9 && sum < 1.0 + 1e-9, "hml: flat mode's shares must add up to 1");
+  expects(sum > 1.0 - 1e-9 && sum < 1.0 + 1e-9, "hml: flat mode's shares must add up to 1; give parts of the whole, as 0.25,0.75");
 }
 
 // Flat mode: tier i holds shares[i] of the bytes, blind to heat, so it serves that share of the traffic.

@@ -80,11 +80,28 @@ namespace detail {
 }
 
 // The counts memory_needed takes (validate_counts): the prefill of the whole context, and its KV cache's slots.
+[[nodiscard]] constexpr bool memory_counts_are_exact(const transformer& t, std::uint64_t batch, std::uint64_t context,
+                                                     const inference_options& o = {}) {
+  return counts_are_exact(t, batch, context, context) && counts_are_exact(t, batch, 1, kv_slots(context, o.memory));
+}
+
 constexpr void validate_memory_counts(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                       const inference_options& o = {}) {
   expects(batch > 0, "hml: batch must be >= 1");  // before it is split into micro-batches (0 / 0)
   validate_counts(t, batch, context, context);
   validate_counts(t, batch, 1, kv_slots(context, o.memory));
+}
+
+// The longest context whose counts are exact at this batch (0 where not even one token's are), for an error to
+// say what to give: the counts grow with the context, so a bisection finds it.
+[[nodiscard]] constexpr std::uint64_t longest_countable_context(const transformer& t, std::uint64_t batch,
+                                                               const inference_options& o = {}) {
+  std::uint64_t low = 0, high = std::uint64_t{1} << 62;  // memory_counts_are_exact(low), !...(high)
+  while (high - low > 1) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    (memory_counts_are_exact(t, batch, middle, o) ? low : high) = middle;
+  }
+  return low;
 }
 
 // What one device holds: its share of its stage's weights (detail::device_parameters), the KV cache of its

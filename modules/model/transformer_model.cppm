@@ -61,27 +61,45 @@ struct transformer {
   return t.experts > 1 ? t.layers - t.dense_layers : 0;
 }
 
-constexpr void validate(const transformer& t) {
+// A model's checks by what they concern, so that a message can name the options of that part alone.
+constexpr void validate_sizes(const transformer& t) {
   expects(t.layers > 0 && t.hidden > 0 && t.ffn > 0 && t.vocab > 0,
-          "hml: a transformer needs layers, hidden, ffn and vocab >= 1");
+          "hml: a transformer needs layers, hidden, ffn and vocab >= 1; give each a size of 1 or more");
   validate(attention_shape{t.heads, t.kv_heads, t.head_dim});
+}
+
+constexpr void validate_experts(const transformer& t) {
   expects(t.experts >= 1 && t.active_experts >= 1 && t.active_experts <= t.experts,
-          "hml: a mixture of experts needs 1 <= active experts <= experts");
+          "hml: a mixture of experts needs 1 <= active experts <= experts; give no more active experts than experts");
   expects(t.experts > 1 || (t.shared_experts == 0 && t.dense_layers == 0 && !t.router_biases),
-          "hml: shared experts, dense first layers and router biases belong to a mixture of experts");
-  expects(t.dense_layers < t.layers, "hml: dense first layers leave at least one layer of experts");
-  expects((t.dense_layers == 0) == (t.dense_ffn == 0), "hml: dense first layers need their FFN size, and only they");
+          "hml: shared experts, dense first layers and router biases belong to a mixture of experts; give experts too, or "
+          "leave them out");
+  expects(t.dense_layers < t.layers, "hml: dense first layers leave at least one layer of experts; give fewer dense layers than layers");
+  expects((t.dense_layers == 0) == (t.dense_ffn == 0),
+          "hml: dense first layers need their FFN size, and only they; give the dense layers and their FFN size together");
+}
+
+constexpr void validate_latent_attention(const transformer& t) {
   const latent_attention& l = t.latent;
   if (has_latent_attention(t)) {
     expects(l.q_rank > 0 && l.rope_dim > 0 && l.value_dim > 0,
-            "hml: latent attention needs its query rank, rotary dimension and value dimension >= 1");
-    expects(t.kv_heads == t.heads, "hml: latent attention gives every head its keys: kv heads = heads");
+            "hml: latent attention needs its query rank, rotary dimension and value dimension >= 1; give each with the KV "
+            "rank");
+    expects(t.kv_heads == t.heads, "hml: latent attention gives every head its keys: kv heads = heads; give no other kv heads");
     expects(!t.biases && !t.qkv_biases && t.learned_positions == 0,
-            "hml: latent attention is rotary and without biases, as DeepSeek's models have it");
+            "hml: latent attention is rotary and without biases, as DeepSeek's models have it; leave biases and learned "
+            "positions out");
   } else {
     expects(l.q_rank == 0 && l.rope_dim == 0 && l.value_dim == 0,
-            "hml: a query rank, rotary dimension or value dimension needs latent attention's KV rank");
+            "hml: a query rank, rotary dimension or value dimension needs latent attention's KV rank; give the KV rank too, or "
+            "leave them out");
   }
+}
+
+constexpr void validate(const transformer& t) {
+  validate_sizes(t);
+  validate_experts(t);
+  validate_latent_attention(t);
 }
 
 [[nodiscard]] constexpr attention_shape attention_of(const transformer& t) noexcept {

@@ -189,7 +189,7 @@ constexpr void validate_weight_group(const transformer& t, const inference_optio
   expects(g == 0 || (divides(t.hidden) && divides(heads_width) && divides(t.ffn / expert_split(o)) &&
                      divides(t.dense_ffn / a) && divides(l.q_rank) && divides(l.kv_rank)),
           "hml: a weight group divides every projection's rows (the hidden size, and the heads' width and the FFN "
-          "size per device): gpt-fast takes 32 to 256, AWQ and GPTQ 128");
+          "size per device); give a group that divides them, as gpt-fast's 32 to 256 and AWQ's and GPTQ's 128");
 }
 
 // The micro-batches a pipeline step runs where the batch holds enough sequences: those asked for, else one
@@ -277,7 +277,7 @@ constexpr void validate(const transformer& t, const inference_options& o) {
 constexpr void validate_counts(const transformer& t, std::uint64_t batch, std::uint64_t new_tokens,
                                std::uint64_t context) {
   expects(counts_are_exact(t, batch, new_tokens, context),
-          "hml: the sizes are too large to count (element counts must stay below 2^62)");
+          "hml: the sizes are too large to count (element counts must stay below 2^62); give smaller sizes");
 }
 
 // Whether a context runs past a learned position table's last row, where no token has a position. False for

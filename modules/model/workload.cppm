@@ -41,14 +41,14 @@ constexpr void validate_element_size(data_size element) {
   constexpr double every_double_whole = 9007199254740992.0;  // 2^53
   expects(bytes >= 1 && bytes <= largest_finite &&
               (bytes >= every_double_whole || bytes == static_cast<double>(static_cast<std::int64_t>(bytes))),
-          "hml: an access element is a whole number of bytes, at least 1 B");
+          "hml: an access element is a whole number of bytes, at least 1 B; give one, as 8 B");
 }
 // A line is what one memory access moves: a whole number of bytes, at most a page (GPUs' sectors are 32 B,
 // CPUs' lines 64 or 128 B; a trial's 1e-30 B made a negative time).
 constexpr void validate_line_size(data_size line) {
   const double bytes = line.value();
   expects(bytes >= 1 && bytes <= 4096 && bytes == static_cast<double>(static_cast<int>(bytes)),
-          "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
+          "hml: a cache line is a whole number of bytes from 1 B to 4 KiB; give one, as 64 B");
 }
 constexpr void validate_outstanding(double requests) {
   expects(requests >= 1.0 && requests < 1e12, "hml: outstanding requests must be within [1, 1e12); give how many are in flight at once, as 10");
@@ -99,7 +99,7 @@ struct [[gsl::Pointer]] kernel {  // its name views text it does not own
 // A kernel moves whole bytes: a fraction of one moves as none or as a whole line, not as the fraction.
 constexpr void validate_kernel_bytes(data_size bytes) {
   expects(bytes.value() >= 0 && bytes.value() <= largest_finite, "hml: a kernel's bytes must be finite and >= 0");
-  expects(bytes.value() == 0 || bytes.value() >= 1, "hml: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
+  expects(bytes.value() == 0 || bytes.value() >= 1, "hml: a kernel moves 0 B or at least 1 B, not a fraction of a byte; give 0 B or at least 1 B");
 }
 
 constexpr void validate(const kernel& k) {

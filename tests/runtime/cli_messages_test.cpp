@@ -257,9 +257,9 @@ TEST(CliMessages, EveryCommandReadsQuantitiesOneWay) {
                                       "position 4 is bits per second (200 GB/s)");
   }
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--weights", "fp16tensor"}),
-                     "--weights: give a precision alone (fp16), without a unit");
+                     "--weights: 'fp16tensor' names a compute unit (tensor or vector): the model chooses the units it runs on; give the precision alone, fp16");
   expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "1GB", "--out", "1GB", "--precision", "fp32vector"}),
-                     "--precision: give a precision alone (fp32), without a unit");
+                     "--precision: 'fp32vector' names a compute unit (tensor or vector): the model chooses the units it runs on; give the precision alone, fp32");
   // A rate or a time needs its unit everywhere.
   expect_input_error(hml_run({"analyze", "--flops", "1e12", "--bytes", "1e9", "--time", "1", "--peak-compute",
                               "67TFLOP/s", "--peak-bandwidth", "3.35TB/s"}),

@@ -809,7 +809,7 @@ TEST(CKernel, ByteOrderMarkLineDirectivesHugeArraysAndDeclaredDefines) {
             "k.c:2: #line is outside the kernel subset: the lines are the file's own; leave it out");
   std::string huge = "double h";
   for (int d = 0; d < 6; ++d) huge += "[1048576]";
-  EXPECT_EQ(error_of([&] { (void)kernel_in_c(huge + ";\n" + triad, {{"N", 100}}); }), "k.c:1: an array of more than 2^36 elements");
+  EXPECT_EQ(error_of([&] { (void)kernel_in_c(huge + ";\n" + triad, {{"N", 100}}); }), "k.c:1: an array of more than 2^36 elements; give it smaller extents");
   const std::vector<hml::c_define> index{{"N", 100}, {"i", 5}};
   try {
     (void)hml::read_kernel_c(triad, "k.c", index);

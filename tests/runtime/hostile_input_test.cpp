@@ -522,9 +522,10 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
                                       "--head-dim", "1", "--vocab", "4096", "--machine", "h100_sxm", "--experts", "4096",
                                       "--active-experts", "4096"};
   expect_input_error(hml_run_with(wide, {"--batch", "30", "--context", "1000000"}),
-                     "--batch, --context: the sizes are too large to count");
+                     "--batch, --context: a context of 1000000 tokens at batch 30 is too large to count (element counts must stay below "
+                     "2^62); give a context of at most 372827 tokens, or a smaller --batch");
   expect_input_error(hml_run_with(wide, {"--batch", "4095", "--prompt", "1", "--generate", "1000000", "--requests", "5000"}),
-                     "--batch, --prompt, --generate: the sizes are too large to count");
+                     "--batch, --prompt, --generate: a context of 1000001 tokens at batch 4095 is too large to count");
   // A paged cache's block too large for the memory is the block's fault, not the model's.
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "16", "--kv-block", "1048576"}),
                      "--kv-block: one block of 1048576 tokens' cache (");
@@ -1667,9 +1668,9 @@ TEST(HostileInput, ATwentyFifthTrialsMessagesBlameWhatRuns) {
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--activations", "int4", "--context", "100"}),
                      "--activations: NVIDIA H100 SXM5 80GB publishes no INT4 tensor peak (for the attention (decode)); ");
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "500000000"}),
-                     "hml: error: --context: the sizes are too large to count");  // --batch was not given
+                     "hml: error: --context: a context of 500000000 tokens is too large to count");  // --batch was not given
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "500000000", "--batch", "2"}),
-                     "--batch, --context: the sizes are too large to count");
+                     "--batch, --context: a context of 500000000 tokens at batch 2 is too large to count");
   EXPECT_NE(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "1"}).out.find("sequences of 1 token at most)"),
             std::string::npos);
   const outcome two = hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--generate", "2"});
@@ -2721,4 +2722,109 @@ TEST(HostileInput, ASeventyThirdTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run({"sweep", "--format", "csv", "-o", path + ".csv"}), "... (50009 bytes)': File name too long; give a path that can be written");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("d.c", copy).string(), "-D", "N=" + std::string(6000, '1')}),
                      "-D: 'N=11111111111111111111111111111111111111111111111111111111111111... (6002 bytes)' gives a value 2^40 or more in magnitude");
+}
+
+// The seventy-fourth trial (hml llm's options and --compare, offload, sweeps, the environment, C kernels):
+// one run counted twice in --compare where its machine was spelt two ways; chunks of a fraction of a byte
+// accepted; a context within --context's range refused without what fits; and messages without what to do,
+// or blaming every option of a model for the two at fault.
+TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // One run, its machine by id and by full name, or by a file as a.yaml and ./a.yaml: counted once.
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const auto run = [](std::string_view machine, std::string_view source) {
+    return "llama-2-7b," + std::string{machine} + ",1,,fp16,fp16,fp16,1,128,128,,,,100,x," + std::string{source} + "\n";
+  };
+  expect_input_error(hml_run({"llm", "--compare", dir.file("alias.csv", header + run("a100_sxm_80gb", "a") + run("NVIDIA A100 SXM4 80GB", "a")).string()}),
+                     "alias.csv:3: the run of line 2 again, figure for figure; give each run once");
+  static_cast<void>(dir.file("a.yaml", catalog_file("a100_sxm_80gb")));
+  expect_input_error(hml_run({"llm", "--compare", dir.file("path.csv", header + run("a.yaml", "a") + run("./a.yaml", "a")).string()}),
+                     "path.csv:3: the run of line 2 again");
+  // One measurement cited from two sources is one run; measured by two systems, two.
+  expect_input_error(hml_run({"llm", "--compare", dir.file("cited.csv", header + run("a100_sxm_80gb", "a") + run("a100_sxm_80gb", "b")).string()}),
+                     "cited.csv:3: the run of line 2 again");
+  EXPECT_EQ(hml_run({"llm", "--compare", dir.file("two.csv", header + run("a100_sxm_80gb", "a") + replaced(run("a100_sxm_80gb", "a"), ",x,", ",y,")).string()}).status, 0);
+
+  // A chunk copies a byte at least, and a kernel's bytes in all are --in's and --out's.
+  const std::vector<std::string> offload{"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device", "h100_pcie",
+                                         "--link", "pcie5x16", "--out", "0B"};
+  expect_input_error(hml_run_with(offload, {"--in", "10B", "--chunks", "1000000"}),
+                     "hml: error: --chunks: 1000000 chunks of --in 10 B leave a fraction of a byte to each; give --chunks at most 10");
+  EXPECT_EQ(hml_run_with(offload, {"--in", "10B", "--chunks", "10"}).status, 0);
+  expect_input_error(hml_run_with(offload, {"--in", "1e-30B"}), "hml: error: --in, --out: 1e-30 B in all is a fraction of a byte; give 0 B or at least 1 B");
+
+  // A context too large to count says the longest that is not, and that one runs.
+  const std::vector<std::string> llama{"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb"};
+  const outcome huge = hml_run_with(llama, {"--context", "1000000000"});
+  expect_input_error(huge, "hml: error: --context: a context of 1000000000 tokens is too large to count (element counts must stay below 2^62); give a context of at most ");
+  const std::size_t at = huge.err.find("at most ") + 8;
+  const std::string longest = huge.err.substr(at, huge.err.find(' ', at) - at);
+  EXPECT_EQ(hml_run_with(llama, {"--context", longest}).status, 0) << longest;
+  expect_input_error(hml_run_with(llama, {"--context", std::to_string(std::stoull(longest) + 1)}), "--context: a context of");
+  expect_input_error(hml_run_with(llama, {"--batch", "1000", "--prompt", "1000000000"}), "give a context of at most ");
+
+  // A model's fault is the options of the part at fault, with what to give.
+  const std::vector<std::string> custom{"llm", "--machine", "a100_sxm_80gb", "--layers", "2", "--hidden", "64", "--ffn", "128", "--heads", "4", "--vocab", "100"};
+  expect_input_error(hml_run_with(custom, {"--experts", "8", "--active-experts", "9"}),
+                     "hml: error: --experts, --active-experts: a mixture of experts needs 1 <= active experts <= experts; give no more active experts than experts");
+  expect_input_error(hml_run_with(custom, {"--experts", "8", "--dense-layers", "3", "--dense-ffn", "64"}),
+                     "hml: error: --layers, --experts, --dense-layers: dense first layers leave at least one layer of experts; give fewer dense layers than layers");
+  expect_input_error(hml_run_with(custom, {"--experts", "8", "--dense-layers", "1"}),
+                     "hml: error: --experts, --dense-layers: dense first layers need their FFN size, and only they; give the dense layers and their FFN size together");
+  expect_input_error(hml_run_with(custom, {"--shared-experts", "2"}),
+                     "hml: error: --shared-experts: shared experts, dense first layers and router biases belong to a mixture of experts; give experts too");
+  expect_input_error(hml_run_with(custom, {"--kv-lora-rank", "16"}),
+                     "hml: error: --kv-lora-rank: latent attention needs its query rank, rotary dimension and value dimension >= 1; give each with the KV rank");
+  expect_input_error(hml_run_with(custom, {"--kv-heads", "3"}),
+                     "hml: error: --heads, --kv-heads: the attention heads must be a multiple of the key-value heads; give key-value heads that divide them");
+  expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--kv-heads", "2"}),
+                     "hml: error: --kv-heads: latent attention gives every head its keys: kv heads = heads; give no other kv heads");
+
+  // Every other message the trial found without what to do.
+  expect_input_error(hml_run_with(llama, {"--weights", "int4", "--weight-group", "7"}), "; give a group that divides them");
+  expect_input_error(hml_run_with(llama, {"--tp", "8", "--link", "nvlink3", "--all-reduce", "nvls"}), "; give the ring, or a link with NVLS");
+  expect_input_error(hml_run_with(llama, {"--weights", "fp16tensor"}),
+                     "hml: error: --weights: 'fp16tensor' names a compute unit (tensor or vector): the model chooses the units it runs on; give the precision alone, fp16");
+  const auto compare_throughput = [&](std::string_view figure) {
+    return hml_run({"llm", "--compare", dir.file("t.csv", header + replaced(run("a100_sxm_80gb", "a"), ",100,", "," + std::string{figure} + ",")).string()});
+  };
+  expect_input_error(compare_throughput("94 tokens/s"), "output_tokens_per_s: \"94 tokens/s\" is not a number; write the output tokens a second as a number alone");
+  expect_input_error(compare_throughput("nan"), "output_tokens_per_s: a measured figure must be finite and > 0; give the figure measured");
+  expect_input_error(compare_throughput("1e31"), "output_tokens_per_s: 1e31 is outside 0.001 to 1e9 tokens a second, what a measured run can be; check the unit");
+  expect_input_error(hml_run({"llm", "--compare", dir.file("s.csv", header + replaced(run("a100_sxm_80gb", "a"), ",x,", "," + std::string(1001, 's') + ",")).string()}),
+                     "system: longer than 1000 bytes; shorten it");
+  expect_input_error(hml_run({"sweep", "--pattern", "random", "--element", "0B"}), "--element: an access element is a whole number of bytes, at least 1 B; give one");
+  expect_input_error(hml_run({"sweep", "--pattern", "random", "--line", "4097B"}), "--line: a cache line is a whole number of bytes from 1 B to 4 KiB; give one");
+  expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:1638.4GB/s", "--tier", "DDR5:512GiB:307.2GB/s", "--footprint", "200GiB", "--shares", "0.3,0.3"}),
+                     "--shares: flat mode's shares must add up to 1; give parts of the whole");
+  const fs::path kernels = dir.file("k.csv", "name,flops,bytes\nk,1e9,1e9\n");
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--machine", "epyc_9654", "--precision", "fp32", "--ops", kernels.string(), "-o",
+                              (dir.path / "c.svg").string()}),
+                     "; it has fp64; give --precision with one of those");
+  EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("wide.c", "double a[N][N][N][N], b[M];\nfor (int i = 0; i < M; i++) b[i] = a[0][0][0][i];\n").string(),
+                              "-D", "N=65536", "-D", "M=1000"}),
+                     "an array of more than 2^36 elements; give it smaller extents");
+  // A name with an invisible character is offered the name it looks like.
+  expect_input_error(hml_run({"devices", dir.file("zw.yaml", replaced(catalog_file("snb_e5_2680"), "cores:", "cores\u200b:")).string()}),
+                     "cores\\u200b: unknown field; did you mean cores?");
+  // A limit of the process is said as such, with the limit to raise: clang's unnamed file past `ulimit -n`,
+  // libclang's libraries past `ulimit -v` (which was told to install libclang). ASan needs more of both.
+  if (address_sanitized) return;
+  const auto limited = [&](std::string_view limit) {
+    const fs::path err = dir.path / "limited.err";
+    // The test's own descriptors closed and the output redirected before the limit: inherited, they took the
+    // few numbers it leaves, and dash saves a redirected descriptor above 10.
+    const std::string command = "exec 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&- >/dev/null 2>" + shell_quoted(err.string()) + "; " + std::string{limit} +
+                                "; exec " + shell_quoted(HML_CLI) + " ecm --machine snb_e5_2680 --kernel " +
+                                shell_quoted(std::string{HML_SOURCE_DIR} + "/examples/ecm/triad.c") + " -D N=1000";
+    const int raw = std::system(("sh -c " + shell_quoted(command)).c_str());
+    EXPECT_TRUE(WIFEXITED(raw) && WEXITSTATUS(raw) == 2) << limit << ": " << raw;
+    return read_file(err);
+  };
+  const std::string files = limited("ulimit -n 5");
+  EXPECT_TRUE(files.ends_with(": Too many open files; raise the limit of open files (ulimit -n)\n")) << files;
+  const std::string memory = limited("ulimit -v 100000");
+  EXPECT_TRUE(memory.ends_with("; allow the process more memory (ulimit -v)\n")) << memory;
 }

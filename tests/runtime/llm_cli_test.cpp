@@ -557,7 +557,8 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1.5"}, "--prompt: '1.5' is not a whole number; give a whole number from 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "1000000000", "--prompt",
                          "1000000000"},
-                        "--batch, --prompt, --generate (32, the default): the sizes are too large to count");
+                        "--batch, --prompt, --generate (32, the default): a context of 1000000032 tokens at batch 1000000000 is too large to "
+                        "count (element counts must stay below 2^62); give a context of at most 1501 tokens, or a smaller --batch");
 }
 
 // Pipeline parallelism: the rows are the busiest stage's for every micro-batch, and a row says what that
@@ -1078,7 +1079,7 @@ TEST(LlmCli, CompareRefusesBadRunsInOneLine) {
   compare("llama-2-7b,-,1,,fp16,fp16,fp16,1,128,128,22 ms,,,,s,src\n", "runs.csv:2: machine: - would be standard input");
   // The decode steps a file asks for are bounded: a file of long generations is refused, not run for hours.
   std::string many;
-  for (int i = 0; i < 3; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,600000,22 ms,,,,s,src" + std::to_string(i) + "\n";
+  for (int i = 0; i < 3; ++i) many += "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,600000,22 ms,,,,s" + std::to_string(i) + ",src\n";
   compare(many, "runs.csv:3: the runs so far take more than 1000000 steps in all");
   // So are a continuous batch's, at the fewest its requests take (the twenty-ninth trial: three rows of
   // 100,000 requests, 390,234 steps each, took 27 s in a debug build and passed).
@@ -1118,7 +1119,7 @@ TEST(LlmCli, CompareFindsMachineFilesBesideTheRunsAndNotesRunsThatDoNotFit) {
   EXPECT_TRUE(by_file.err.ends_with("; predicted as if it fitted\n")) << by_file.err;
   // Many runs that do not fit are one note, not one a run (a trial's 10,000 runs wrote 10,003 lines).
   std::string many{runs_header};
-  for (int k = 0; k < 500; ++k) many += "llama-2-70b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,30,s,src" + std::to_string(k) + "\n";
+  for (int k = 0; k < 500; ++k) many += "llama-2-70b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,128,,,,30,s" + std::to_string(k) + ",src\n";
   const outcome crowded = llm({"--compare", dir.file("many.csv", many).string(), "--format", "csv"});
   ASSERT_EQ(crowded.status, 0) << crowded.err;
   EXPECT_EQ(std::count(crowded.err.begin(), crowded.err.end(), '\n'), 2) << crowded.err;  // and the machine's figures

@@ -54,7 +54,7 @@ TEST(Models, BadParametersThrowWithAMessage) {
   EXPECT_EQ(invalid_argument_message([] { (void)hml::tiled_matmul<float>(100, 7); }),
             "hml: the tile must divide the matrix size");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::traffic(1_MB, hml::random_access(0_B)); }),
-            "hml: an access element is a whole number of bytes, at least 1 B");
+            "hml: an access element is a whole number of bytes, at least 1 B; give one, as 8 B");
 }
 
 // The per-parameter checks the models compose (and `hml` runs on each option): the same messages.
@@ -69,10 +69,10 @@ TEST(Models, EachParameterCheckIsTheModelsCheck) {
   EXPECT_EQ(invalid_argument_message([] { (void)hml::ridge_point(hml::roof{1_GBps, 0_TFLOPS}); }),
             "hml: peak compute rate must be finite and > 0; give a rate above zero, as 67TFLOP/s");
   EXPECT_EQ(invalid_argument_message([] { hml::validate_outstanding(0.5); }), "hml: outstanding requests must be within [1, 1e12); give how many are in flight at once, as 10");
-  EXPECT_EQ(invalid_argument_message([] { hml::validate_line_size(0_B); }), "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
+  EXPECT_EQ(invalid_argument_message([] { hml::validate_line_size(0_B); }), "hml: a cache line is a whole number of bytes from 1 B to 4 KiB; give one, as 64 B");
   // A trial's 1e-30 B made a negative time; half a byte and more than a page are no lines either.
   for (const hml::data_size bad : {1e-30 * hml::byte, 0.5 * hml::byte, 4097 * hml::byte, 64.5 * hml::byte})
-    EXPECT_EQ(invalid_argument_message([&] { hml::validate_line_size(bad); }), "hml: a cache line is a whole number of bytes from 1 B to 4 KiB");
+    EXPECT_EQ(invalid_argument_message([&] { hml::validate_line_size(bad); }), "hml: a cache line is a whole number of bytes from 1 B to 4 KiB; give one, as 64 B");
   hml::validate_line_size(1 * hml::byte);
   hml::validate_line_size(4096 * hml::byte);
   // An element far larger than its line touches element / line lines, counted exactly, not through a long long.
@@ -254,7 +254,7 @@ TEST(Models, AFortyEighthTrialsHostileValuesAreRefused) {
   no_active.experts = 8;
   no_active.active_experts = 0;  // divided by before the model was checked
   EXPECT_EQ(invalid_argument_message([&] { (void)hml::ridge_batch(no_active, 1024, hml::devices::h100_sxm); }),
-            "hml: a mixture of experts needs 1 <= active experts <= experts");
+            "hml: a mixture of experts needs 1 <= active experts <= experts; give no more active experts than experts");
   EXPECT_EQ(invalid_argument_message([] { (void)hml::tiling_factor({std::uint64_t{1} << 63, 256, 1, 4096}, 132); }),
             "hml: a GEMM's outputs (count x rows x columns) must stay below 2^62 to count");
   EXPECT_EQ(hml::tiling_factor({1, 1024, 1024, 1024}, 108), 1.6875);  // the comment's example

@@ -1,0 +1,153 @@
+// `hml llm`'s model: a preset, or one described by its sizes (--layers, --hidden, ...), changed by the options
+// given, each fault of it blamed on the options of the part at fault.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "common.hpp"
+#include "llm.hpp"
+
+namespace hml_cli {
+
+namespace {
+using llm_options = llm::run_options;
+}  // namespace
+
+namespace {
+
+// The options that set a model's sizes, each with its value where given: what changed a preset, for its
+// title and for the errors its sizes make.
+std::array<std::pair<std::string_view, std::optional<std::uint64_t>>, 17> size_options(const llm_options& o) {
+  return {{{"--layers", o.layers},
+           {"--hidden", o.hidden},
+           {"--ffn", o.ffn},
+           {"--heads", o.heads},
+           {"--kv-heads", o.kv_heads},
+           {"--head-dim", o.head_dim},
+           {"--vocab", o.vocab},
+           {"--experts", o.experts},
+           {"--active-experts", o.active_experts},
+           {"--shared-experts", o.shared_experts},
+           {"--dense-layers", o.dense_layers},
+           {"--dense-ffn", o.dense_ffn},
+           {"--q-lora-rank", o.q_lora_rank},
+           {"--kv-lora-rank", o.kv_lora_rank},
+           {"--rope-head-dim", o.rope_head_dim},
+           {"--value-head-dim", o.value_head_dim},
+           {"--learned-positions", o.learned_positions}}};
+}
+
+// The size options given among those `chosen` accepts, as an error names them: "--heads, --kv-heads".
+std::string given_size_options(const llm_options& o, auto chosen) {
+  std::string given;
+  for (const auto& [option, value] : size_options(o))
+    if (value && chosen(option)) given += (given.empty() ? "" : ", ") + std::string{option};
+  return given;
+}
+
+}  // namespace
+
+hml::transformer llm::model_of(const llm_options& o) {
+  hml::transformer t{};
+  if (!o.model.empty()) {
+    t = check_option("--model", [&]() -> const hml::transformer& { return hml::model_named(o.model); });
+  } else if (!o.layers || !o.hidden || !o.ffn || !o.heads || !o.vocab) {
+    throw input_error("--model: no model given; give a preset (see `hml llm --help`), or --layers, --hidden, --ffn, --heads and --vocab");
+  } else {
+    t.name = "custom";
+  }
+  // A preset's heads keep a width other than hidden / heads (DeepSeek's 128: Kimi K2 is --heads 64 of them).
+  const bool own_head_size = !o.model.empty() && t.heads > 0 && t.head_dim * t.heads != t.hidden;
+  const bool every_head_keyed = t.kv_heads == t.heads;  // multi-head attention stays so as --heads changes
+  if (o.layers) t.layers = *o.layers;
+  if (o.hidden) t.hidden = *o.hidden;
+  if (o.ffn) t.ffn = *o.ffn;
+  if (o.heads) t.heads = *o.heads;
+  if (o.vocab) t.vocab = *o.vocab;
+  if (o.kv_heads) {
+    t.kv_heads = *o.kv_heads;
+  } else if (o.model.empty() || every_head_keyed) {
+    t.kv_heads = t.heads;
+  }
+  if (o.head_dim) {
+    t.head_dim = *o.head_dim;
+  } else if (o.model.empty() || ((o.hidden || o.heads) && !own_head_size)) {
+    // The head size is the hidden size per head; a remainder would drop part of the model without a word.
+    if (t.heads > 0 && t.hidden % t.heads != 0) {
+      throw input_error("--hidden, --heads: " + std::to_string(t.hidden) + " is not a multiple of " +
+                        std::to_string(t.heads) + " heads; give --head-dim for a head size of its own");
+    }
+    t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
+  }
+  if (o.no_gated) t.gated_mlp = false;
+  if (o.biases) t.biases = true;
+  if (o.qkv_biases) t.qkv_biases = true;
+  if (o.tied_embeddings) t.tied_embeddings = true;
+  if (o.learned_positions) t.learned_positions = *o.learned_positions;
+  if (!o.norm.empty()) t.norm = o.norm == "layer" ? hml::normalization_kind::layer_norm : hml::normalization_kind::rms_norm;
+  if (o.experts) t.experts = *o.experts;
+  if (o.active_experts) t.active_experts = *o.active_experts;
+  if (o.shared_experts) t.shared_experts = *o.shared_experts;
+  if (o.dense_layers) {
+    t.dense_layers = *o.dense_layers;
+    if (t.dense_layers == 0 && !o.dense_ffn) t.dense_ffn = 0;  // none left: their size goes with them
+  }
+  if (o.dense_ffn) t.dense_ffn = *o.dense_ffn;
+  if (o.router_biases) t.router_biases = true;
+  if (o.q_lora_rank) t.latent.q_rank = *o.q_lora_rank;
+  if (o.kv_lora_rank) t.latent.kv_rank = *o.kv_lora_rank;
+  if (o.rope_head_dim) t.latent.rope_dim = *o.rope_head_dim;
+  if (o.value_head_dim) t.latent.value_dim = *o.value_head_dim;
+  if (o.active_experts && !o.experts && t.experts <= 1)
+    throw input_error("--active-experts: the model has no experts; give --experts too");
+  // A fault of a part of the model is the options of that part that were given (else the preset's, --model).
+  const auto blamed = [&](std::initializer_list<std::string_view> part, std::initializer_list<std::pair<std::string_view, bool>> flags = {}) {
+    std::string given = given_size_options(o, [&](std::string_view option) { return std::ranges::find(part, option) != part.end(); });
+    for (const auto& [flag, set] : flags)
+      if (set) given += (given.empty() ? "" : ", ") + std::string{flag};
+    return given.empty() ? std::string{"--model"} : given;
+  };
+  check_option(blamed({"--heads", "--kv-heads", "--head-dim"}), [&] { hml::validate(hml::attention_of(t)); });
+  check_option(blamed({"--layers", "--hidden", "--ffn", "--vocab"}), [&] { hml::validate_sizes(t); });
+  // --layers is the experts' fault only where it leaves no layer of experts after the dense ones.
+  check_option(t.dense_layers >= t.layers ? blamed({"--layers", "--experts", "--dense-layers"})
+                                          : blamed({"--experts", "--active-experts", "--shared-experts", "--dense-layers", "--dense-ffn"},
+                                                   {{"--router-biases", o.router_biases}}),
+               [&] { hml::validate_experts(t); });
+  check_option(blamed({"--kv-lora-rank", "--q-lora-rank", "--rope-head-dim", "--value-head-dim", "--kv-heads", "--learned-positions"},
+                      {{"--biases", o.biases}, {"--qkv-biases", o.qkv_biases}}),
+               [&] { hml::validate_latent_attention(t); });
+  // The model alone, before any batch or context is counted with it: every size's.
+  const std::string sizes = given_size_options(o, [](std::string_view) { return true; });
+  check_option(sizes.empty() ? std::string{"--model"} : sizes, [&] { hml::validate_counts(t, 1, 1, 1); });
+  return t;
+}
+
+std::string llm::model_title(const llm_options& o, const hml::transformer& t) {
+  std::string changed;
+  const auto add = [&](std::string_view option, const std::optional<std::uint64_t>& value) {
+    if (value) changed += (changed.empty() ? " with " : ", ") + std::string{option} + " " + std::to_string(*value);
+  };
+  if (!o.model.empty()) {
+    for (const auto& [option, value] : size_options(o)) add(option, value);
+    // A flag is named where it changed the preset: --qkv-biases on a Qwen preset, which has them, is not.
+    const hml::transformer& preset = hml::model_named(o.model);
+    const auto flag = [&](bool changes, std::string_view text) {
+      if (changes) changed += (changed.empty() ? " with " : ", ") + std::string{text};
+    };
+    flag(t.gated_mlp != preset.gated_mlp, "--no-gated");
+    flag(t.biases != preset.biases, "--biases");
+    flag(t.qkv_biases != preset.qkv_biases, "--qkv-biases");
+    flag(t.tied_embeddings != preset.tied_embeddings, "--tied-embeddings");
+    flag(t.norm != preset.norm, "--norm " + o.norm);
+    flag(t.router_biases != preset.router_biases, "--router-biases");
+  }
+  return std::string{t.name} + changed;
+}
+
+}  // namespace hml_cli
