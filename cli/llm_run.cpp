@@ -502,7 +502,9 @@ void llm::run(const run_options& o) {
                     "time to first token: " + text(run.prefill.value) + "\n";
   if (g.generate > 1) {
     out += "decode: " + text(run.decode.value) + " for " + counted(g.generate - 1, "step", "steps") + ", " +
-           text(run.decode_per_token.value) + " per token, " + llm::token_rate_text(run.decode_throughput.per_second) +
+           // Per token of all the batch's sequences: a sequence's own, TPOT below, is batch times as long.
+           text(run.decode_per_token.value) + " per token" + (g.batch > 1 ? " (over the batch of " + std::to_string(g.batch) + ")" : "") + ", " +
+           llm::token_rate_text(run.decode_throughput.per_second) +
            " tokens/s\n";
   }
   out += "total: " + text(run.total.value) + "\n";

@@ -2753,6 +2753,9 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_EQ(hml_run_with(offload, {"--in", "10B", "--chunks", "10"}).status, 0);
   expect_input_error(hml_run_with(offload, {"--in", "1e-30B"}), "hml: error: --in, --out: 1e-30 B in all is a fraction of a byte; give 0 B or at least 1 B");
 
+  // A decode step's time per token is of the whole batch's tokens, and said so beside a sequence's TPOT.
+  EXPECT_NE(hml_run({"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--batch", "3"}).out.find(" per token (over the batch of 3), "),
+            std::string::npos);
   // A context too large to count says the longest that is not, and that one runs.
   const std::vector<std::string> llama{"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb"};
   const outcome huge = hml_run_with(llama, {"--context", "1000000000"});
