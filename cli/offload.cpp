@@ -266,8 +266,9 @@ void add_offload_command(CLI::App& hml) {
   command->add_option("--out", o->out, "bytes copied back, e.g. 1GiB")->type_name("SIZE")->required();
   command->add_option("--flops", o->flops, "the kernel's work, e.g. 1TFLOP (default 0)")->type_name("WORK");
   command->add_option("--runs", o->runs, "runs of the kernel on the transferred data (default 1)");
-  command->add_option("--chunks", o->chunks, "chunks of the pipelined offload (default 16)")
-      ->check(whole_number(1, hml::max_chunks));
+  command->add_option("--chunks", o->chunks, "chunks of the pipelined offload")
+      ->check(whole_number(1, hml::max_chunks))
+      ->capture_default_str();
   add_output_options(*command, o->output);
   command->callback([o, precision, figures] {
     o->precision_given = precision->count() > 0;

@@ -2751,6 +2751,7 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run_with(offload, {"--in", "10B", "--chunks", "1000000"}),
                      "hml: error: --chunks: 1000000 chunks of --in 10 B leave a fraction of a byte to each; give --chunks at most 10");
   EXPECT_EQ(hml_run_with(offload, {"--in", "10B", "--chunks", "10"}).status, 0);
+  expect_input_error(hml_run_with(offload, {"--in", "8B"}), "hml: error: --chunks (16, the default): 16 chunks of --in 8 B leave a fraction of a byte");
   expect_input_error(hml_run_with(offload, {"--in", "1e-30B"}), "hml: error: --in, --out: 1e-30 B in all is a fraction of a byte; give 0 B or at least 1 B");
 
   // A decode step's time per token is of the whole batch's tokens, and said so beside a sequence's TPOT.
