@@ -206,7 +206,12 @@ public:
       if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text; write a plain name before the colon");
       const std::string name = entry.first.Scalar();
       if (std::ranges::find(known, name) == known.end()) {
-        fail(entry.first, path(field, message_text(name)), "unknown field; " + spelling_hint(name, known));
+        // No field's name opens with a digit: one that does is a decimal comma's second half (`{value: 2,7 GHz}`
+        // is value 2 and a field "7 GHz").
+        const bool decimal_comma = !name.empty() && name.front() >= '0' && name.front() <= '9';
+        fail(entry.first, path(field, message_text(name)),
+             "unknown field; " + (decimal_comma ? std::string{"a decimal comma? a comma ends a value in {...}: write decimals with a point, as 2.7"}
+                                                : spelling_hint(name, known)));
       }
     }
   }
@@ -245,8 +250,13 @@ public:
   std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
     const YAML::Node node = field(map, parent, name);
     if (!node.IsDefined()) {
-      if (required) fail(map, path(parent, name), "missing; add it");
-      return {};
+      if (!required) return {};
+      // A name with an invisible character ("\ufeffformat" after a second byte-order mark) looks present.
+      if (map.IsMap())
+        for (const auto& entry : map)
+          if (entry.first.IsScalar() && without_invisible(entry.first.Scalar()) == name)
+            fail(entry.first, path(parent, message_text(entry.first.Scalar())), "an invisible character in the name; delete it");
+      fail(map, path(parent, name), "missing; add it");
     }
     if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value; write one after the colon");
     // A required field left blank ("", "  ") is as good as missing: a name, a key or a figure that says nothing.

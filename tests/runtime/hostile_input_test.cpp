@@ -2810,6 +2810,12 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
                               dir.file("wide.c", "double a[N][N][N][N], b[M];\nfor (int i = 0; i < M; i++) b[i] = a[0][0][0][i];\n").string(),
                               "-D", "N=65536", "-D", "M=1000"}),
                      "an array of more than 2^36 elements; give it smaller extents");
+  // A decimal comma in a flow mapping splits the value into a field of its own, said as what it likely is.
+  expect_input_error(hml_run({"devices", dir.file("comma.yaml", replaced(catalog_file("snb_e5_2680"), "value: 2.7 GHz", "value: 2,7 GHz")).string()}),
+                     "clock.7 GHz: unknown field; a decimal comma? a comma ends a value in {...}: write decimals with a point, as 2.7");
+  // A second byte-order mark is a character of the first field's name, said so (it said "format: missing").
+  expect_input_error(hml_run({"devices", dir.file("boms.yaml", "\xEF\xBB\xBF\xEF\xBB\xBF" + catalog_file("snb_e5_2680")).string()}),
+                     "boms.yaml:1: \\ufeffformat: an invisible character in the name; delete it");
   // A name with an invisible character is offered the name it looks like.
   expect_input_error(hml_run({"devices", dir.file("zw.yaml", replaced(catalog_file("snb_e5_2680"), "cores:", "cores\u200b:")).string()}),
                      "cores\\u200b: unknown field; did you mean cores?");
