@@ -55,10 +55,11 @@ int fail(std::string_view message) {
   return 2;
 }
 
-CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) {
+namespace {
+CLI::Validator whole_number_advising(std::uint64_t low, std::uint64_t advised_low, std::uint64_t most) {
   return CLI::Validator(
-      [low, most](const std::string& text) -> std::string {
-        const std::string range = "give a whole number from " + std::to_string(low) + " to " + std::to_string(most);
+      [low, advised_low, most](const std::string& text) -> std::string {
+        const std::string range = "give a whole number from " + std::to_string(advised_low) + " to " + std::to_string(most);
         const std::string shown = "'" + hml::message_text(text) + "'";
         const std::string_view digits = std::string_view{text}.substr(text.starts_with('-') ? 1 : 0);
         if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
@@ -73,6 +74,12 @@ CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) {
         return {};
       },
       "");  // no text in --help: the type stays UINT, the bound is in docs/reference/limits.md
+}
+}  // namespace
+
+CLI::Validator whole_number(std::uint64_t low, std::uint64_t most) { return whole_number_advising(low, low, most); }
+CLI::Validator whole_number_checked_later(std::uint64_t advised_low, std::uint64_t most) {
+  return whole_number_advising(0, advised_low, most);
 }
 
 namespace {

@@ -143,6 +143,9 @@ hml::precision data_type_of(std::string_view option, const std::string& text);
 // an unsigned option as 2^64 - 1, and "nan" or "inf" into a double as they are):
 // a count is a whole number within [low, most], its bounds in the message;
 CLI::Validator whole_number(std::uint64_t low, std::uint64_t most);
+// ...or from 0, its refusals advising `advised_low` and up, for a count whose least is checked where the
+// option is known to apply (--size 5 on a kernel file is refused as no size a file takes, not as below 8);
+CLI::Validator whole_number_checked_later(std::uint64_t advised_low, std::uint64_t most);
 // a count is read in decimal, as every file and axis reads it: CLI11 reads integers as C does ("010" is 8),
 // so every option CLI11 reads as a whole number (type UINT or INT) has its leading zeros dropped
 // (check_plain_numbers, before any check);

@@ -42,6 +42,9 @@ struct ecm_options {
 };
 
 constexpr std::int64_t stencil_row_default = 2000;
+// The least elements of a built-in kernel (a vector's line of doubles) and rows of stencil2d5 (its stencil's).
+constexpr std::int64_t least_size = 8;
+constexpr std::int64_t least_rows = 3;
 constexpr std::string_view kernel_names = "triad, add, schoenauer, copy, copy-nt, update, scalar-product, stencil2d5";
 
 std::optional<hml::loop_kernel> builtin_kernel(std::string_view name, std::int64_t size, std::int64_t rows) {
@@ -182,15 +185,18 @@ void run(const ecm_options& o) {
   }
   if (!machine->clock.published())
     throw input_error("--machine: " + o.machine + ": states no clock, which the ECM model needs (it counts cycles)" +
-                      (machine_files::looks_like_a_path(o.machine) ? "; give the cores' clock (clock: 2.7 GHz)" : ""));
+                      (machine_files::looks_like_a_path(o.machine) ? "; give the cores' clock (clock: 2.7 GHz)"
+                                                                   : "; give a machine file with its clock (`hml devices " + o.machine +
+                                                                         " --format yaml` writes one to edit)"));
   // validate_ecm's rule for the fastest level, said of the file's field (a level's scope is shared unless
   // it says otherwise) or of the catalog entry that describes no L1.
   if (const hml::level_description& first = machine->memory[0];
       first.scope == hml::sharing::shared && machine->cores != 1 && machine->memory.size() >= 2)
     throw input_error("--machine: " + files.where(o.machine, *machine, "memory[0].scope") + ": " + std::string{first.name} +
                       " is shared by the cores, and the ECM model starts in each core's own first cache; " +
-                      (machine_files::looks_like_a_path(o.machine)
+                      (machine_files::looks_like_a_path(o.machine) && !first.addressable
                            ? "give it scope: per core (shared: false in the older ECM file), or describe the levels from L1"
+                           : machine_files::looks_like_a_path(o.machine) ? "describe the levels from L1"
                            : "give a machine file that describes its caches from L1"));
   // The scaling table goes up to the chip's cores: without a count it would stop at one without a word.
   if (machine->cores == 0 && o.cores == 0)
@@ -225,6 +231,15 @@ void run(const ecm_options& o) {
   // The kernel: a built-in one by name, else a file in C or YAML.
   if (o.rows_given && o.kernel != "stencil2d5") {
     throw input_error("--rows: only --kernel stencil2d5 has rows; leave --rows out, or give --kernel stencil2d5");
+  }
+  // A built-in kernel's least sizes, once --size and --rows are known to apply.
+  if (builtin_kernel(o.kernel, least_size, least_rows)) {
+    const auto below = [](std::string_view option, std::int64_t given, std::int64_t least) {
+      return input_error(std::string{option} + ": '" + std::to_string(given) + "' is below " + std::to_string(least) +
+                         "; give a whole number from " + std::to_string(least) + " to " + std::to_string(hml::max_array_elements));
+    };
+    if (o.size_given && o.size < least_size) throw below("--size", o.size, least_size);
+    if (o.rows_given && o.rows < least_rows) throw below("--rows", o.rows, least_rows);
   }
   std::optional<hml::loaded_kernel> loaded_kernel;
   std::optional<hml::loop_kernel> kernel =
@@ -296,8 +311,9 @@ void run(const ecm_options& o) {
   }
   // The scaling table runs over the chip's cores: past them there is no core to add.
   if (o.cores > 0 && c.cores > 0 && o.cores > c.cores)
-    throw input_error("--cores: " + std::to_string(o.cores) + " is more than the " + std::to_string(c.cores) + " cores of " +
-                      std::string{c.name} + "; the scaling table stops at the machine's cores");
+    throw input_error("--cores: " + std::to_string(o.cores) + " is more than the " + std::to_string(c.cores) + (c.cores == 1 ? " core" : " cores") +
+                      " of " + std::string{c.name} + " (the scaling table stops at the machine's cores); give --cores " +
+                      std::to_string(c.cores) + " or fewer");
   const unsigned cores = o.cores > 0 ? o.cores : c.cores;
   const std::optional<hml::in_core_time> core =
       o.t_ol ? std::optional{hml::in_core_time{*o.t_ol * hml::cycle, *o.t_nol * hml::cycle}}
@@ -432,10 +448,11 @@ void add_ecm_command(CLI::App& hml) {
   constexpr auto most_elements = static_cast<std::uint64_t>(hml::max_array_elements);
   CLI::Option* size = command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5, " +
                                                                 std::to_string(stencil_row_default) + " unless given)")
-      ->check(whole_number(8, most_elements))
+      ->check(whole_number_checked_later(least_size, most_elements))
       ->capture_default_str();
-  CLI::Option* rows =
-      command->add_option("--rows", o->rows, "rows of stencil2d5")->check(whole_number(3, most_elements))->capture_default_str();
+  CLI::Option* rows = command->add_option("--rows", o->rows, "rows of stencil2d5")
+                          ->check(whole_number_checked_later(least_rows, most_elements))
+                          ->capture_default_str();
   command->add_option("--cores", o->cores, "cores in the scaling table, at most the machine's (default: the machine's; needed where it states none)")
       ->check(whole_number(1, hml::max_cores));
   command->add_option("--t-ol", o->t_ol, "in-core overlapping cycles per CL (default: the port model's)");

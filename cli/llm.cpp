@@ -150,6 +150,8 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
+  // Whether the model splits over the devices, before the link between them is asked for.
+  check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.
   if (o.tp > 1) check_option("--weight-group, --tp", [&] { hml::validate_weight_group(t, i); });
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
@@ -164,7 +166,8 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     throw input_error("--micro-batches: a pipeline step's micro-batches; give --pp 2 or more with it");
   if (o.micro_batches > o.batch && !o.requests && o.compare.empty())
     throw input_error("--micro-batches, --batch: " + std::to_string(o.micro_batches) + " micro-batches of " +
-                      std::to_string(o.batch) + " sequences; a micro-batch holds one sequence at least");
+                      std::to_string(o.batch) + (o.batch == 1 ? " sequence" : " sequences") +
+                      " (a micro-batch holds one sequence at least); give --micro-batches " + std::to_string(o.batch) + " or fewer, or a larger --batch");
   i.achieved = llm::efficiency_of(o);
   i.estimate = llm::estimate_of(o);
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
@@ -479,6 +482,54 @@ void add_llm_command(CLI::App& hml) {
     o->format_given = format->count() > 0;
     llm::run(*o);
   });
+}
+
+namespace {
+
+// The precision options that chose an operator's precision: each whose change alone changes it (--activations
+// fp8 on an A100 is --activations' fault, not --weights' left at FP16); all that equal it where none does alone.
+std::string options_choosing(const hml::transformer& t, const hml::step_shape& s, const hml::inference_options& i,
+                             const hml::operator_cost& op) {
+  const hml::precision p = op.compute.type;
+  std::string alone, equal;
+  for (const auto& [option, field] : {std::pair{"--weights", &hml::precisions::weights},
+                                      std::pair{"--activations", &hml::precisions::activations},
+                                      std::pair{"--kv", &hml::precisions::kv_cache}}) {
+    if (i.types.*field != p) continue;
+    equal += (equal.empty() ? "" : ", ") + std::string{option};
+    hml::inference_options other = i;
+    other.types.*field = p == hml::precision::fp16 ? hml::precision::bf16 : hml::precision::fp16;
+    other.types.weight_group = 0;  // a group is INT8's or INT4's
+    for (const hml::operator_cost& changed : hml::step_operators(t, s, other))
+      if (changed.name == op.name && changed.compute.type != p) alone += (alone.empty() ? "" : ", ") + std::string{option};
+  }
+  return alone.empty() ? equal : alone;
+}
+
+}  // namespace
+
+void llm::check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
+                                const hml::inference_options& i) {
+  // A machine without any peak is its option's fault: no precision would find one.
+  if (hml::published_kinds(d).empty())
+    throw input_error("--machine: " + std::string{d.name} + " states no compute peak; give it one (compute:), or another --machine");
+  for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
+    if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
+    const hml::precision p = op.compute.type;
+    if (p != i.types.weights && p != i.types.activations && p != i.types.kv_cache)  // no option would change it
+      throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
+                        " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
+                        hml::kinds_it_has(d) + "; give a machine with one");
+    throw input_error(options_choosing(t, s, i, op) + ": " + std::string{d.name} + " publishes no " +
+                      std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
+                      hml::kinds_it_has(d) + "; give precisions it has");
+  }
+}
+
+void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
+                           const hml::inference_options& i) {
+  check_step_precisions(t, hml::prefill_step(g.batch, g.prompt), d, i);
+  check_step_precisions(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
 }
 
 }  // namespace hml_cli

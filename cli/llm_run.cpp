@@ -181,10 +181,11 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
     return std::nullopt;
   }
   const hml::transformer& draft = check_option("--draft", [&]() -> const hml::transformer& { return hml::model_named(o.draft); });
-  if (!o.acceptance) throw input_error("--acceptance: missing, and --draft needs the share of its tokens the target accepts; give it, e.g. --acceptance 0.8");
+  // A draft that cannot serve is said before the figure it would need.
   if (draft.vocab != t.vocab)
     throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
                       std::to_string(t.vocab) + ": a draft shares its target's; give a draft of the same family");
+  if (!o.acceptance) throw input_error("--acceptance: missing, and --draft needs the share of its tokens the target accepts; give it, e.g. --acceptance 0.8");
   check_option("--acceptance", [&] { (void)hml::expected_tokens_per_step(*o.acceptance, o.lookahead); });
   if (i.experts.data_parallel_attention && draft.experts <= 1)  // the draft runs as the target does
     throw input_error("--draft, --dp-attention: " + o.draft + " is dense, and data-parallel attention is modelled for a "
@@ -407,6 +408,7 @@ void llm::run(const run_options& o) {
   // The kernels are FLOP and bytes, whatever the figures: no note of measured ones in place of the datasheet's.
   if (o.as_kernels.empty()) files.use(figures_basis(o.figures));
   const hml::machine_description& d = files.machine("--machine", o.device);
+  if (o.as_kernels.empty()) require_main_memory_bandwidth("--machine", o.device, d);  // the kernels need none
   const hml::transformer t = llm::model_of(o);
   const hml::inference_options i = llm::inference_of(o, t, files);
   if (o.context) {
@@ -537,51 +539,6 @@ void llm::run(const run_options& o) {
            ", a decode step below " + rate(hml::binding_link_bandwidth(decode, i)) + "\n";
   }
   emit(o.output, out);
-}
-
-namespace {
-
-// The precision options that chose an operator's precision: each whose change alone changes it (--activations
-// fp8 on an A100 is --activations' fault, not --weights' left at FP16); all that equal it where none does alone.
-std::string options_choosing(const hml::transformer& t, const hml::step_shape& s, const hml::inference_options& i,
-                             const hml::operator_cost& op) {
-  const hml::precision p = op.compute.type;
-  std::string alone, equal;
-  for (const auto& [option, field] : {std::pair{"--weights", &hml::precisions::weights},
-                                      std::pair{"--activations", &hml::precisions::activations},
-                                      std::pair{"--kv", &hml::precisions::kv_cache}}) {
-    if (i.types.*field != p) continue;
-    equal += (equal.empty() ? "" : ", ") + std::string{option};
-    hml::inference_options other = i;
-    other.types.*field = p == hml::precision::fp16 ? hml::precision::bf16 : hml::precision::fp16;
-    other.types.weight_group = 0;  // a group is INT8's or INT4's
-    for (const hml::operator_cost& changed : hml::step_operators(t, s, other))
-      if (changed.name == op.name && changed.compute.type != p) alone += (alone.empty() ? "" : ", ") + std::string{option};
-  }
-  return alone.empty() ? equal : alone;
-}
-
-}  // namespace
-
-void llm::check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
-                                const hml::inference_options& i) {
-  for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
-    if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
-    const hml::precision p = op.compute.type;
-    if (p != i.types.weights && p != i.types.activations && p != i.types.kv_cache)  // no option would change it
-      throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
-                        " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
-                        hml::kinds_it_has(d) + "; give a machine with one");
-    throw input_error(options_choosing(t, s, i, op) + ": " + std::string{d.name} + " publishes no " +
-                      std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
-                      hml::kinds_it_has(d));
-  }
-}
-
-void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
-                           const hml::inference_options& i) {
-  check_step_precisions(t, hml::prefill_step(g.batch, g.prompt), d, i);
-  check_step_precisions(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
 }
 
 // A type an inference stores its weights, activations or KV cache in: the precisions --help lists. FP64 is

@@ -70,7 +70,7 @@ struct in_core_time {
 constexpr void validate_ecm(const machine_description& c) {
   expects(c.clock.published(), "hml: the ECM model needs the machine's clock");
   expects(c.clock.value >= least_clock && c.clock.value <= most_clock, "hml: the ECM model needs a clock from 1 MHz to 100 GHz");
-  expects(c.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory");
+  expects(c.memory.size() >= 2, "hml: the ECM model needs a cache level and main memory; describe the caches from L1, main memory last");
   // Lines come into a core's own first cache: a shared level first (a machine that lists only its L3) would
   // be taken for each core's L1, and one core would stream at the chip's rate.
   expects(c.memory[0].scope == sharing::per_core || c.cores == 1,
@@ -100,11 +100,13 @@ constexpr void validate_ecm(const machine_description& c) {
 }
 
 // In-core time from the port model: every access a full-width vector instruction, but a strided array's,
-// which takes one instruction per element (no contiguous vector to load; a gather is no faster).
+// which takes one instruction per element (no contiguous vector to load; a gather is no faster). A vector
+// holds one element at least: no instruction loads part of a double (a 1 B vector counted 64 loads a line).
 [[nodiscard]] constexpr in_core_time in_core(const loop_kernel& k, const machine_description& c) {
   validate(k);
   const port_model& p = c.ports;
-  const double instructions_per_access = static_cast<double>(c.cacheline_bytes) / static_cast<double>(p.vector_bytes);
+  const double vector_bytes = static_cast<double>(std::max(p.vector_bytes, k.arrays[0].element_bytes));  // one element size
+  const double instructions_per_access = static_cast<double>(c.cacheline_bytes) / vector_bytes;
   double loads = 0;
   double stores = 0;
   for (const array_access& x : k.accesses) {
@@ -142,7 +144,7 @@ constexpr void validate_ecm(const machine_description& c) {
                                                        const cache_traffic& traffic) {
   const level_description& memory = main_memory(c);
   if (c.memory_bandwidths.empty()) {
-    expects(memory.bandwidth.published(), "hml: the machine publishes no main-memory bandwidth");
+    expects(memory.bandwidth.published(), "hml: the machine publishes no main-memory bandwidth; give main memory's bandwidth");
     return memory.bandwidth.value;
   }
   const bool non_temporal = writes_non_temporal(k);

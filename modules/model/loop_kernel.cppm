@@ -130,7 +130,7 @@ constexpr void validate(const loop_kernel& k) {
     expects(a.element_bytes > 0 && a.element_bytes <= 64 && a.element_bytes == element, "hml: a loop kernel has one element size");
     for (std::size_t d = 0; d < k.dimensions; ++d) expects(a.extents[d] >= 0, "hml: an array extent is >= 0");
     expects(varies_with(a, k.dimensions - 1), "hml: every array varies with the innermost loop (its extent there > 0)");
-    expects(array_elements(k, a) <= max_array_elements, "hml: an array has at most 2^36 elements");
+    expects(array_elements(k, a) <= max_array_elements, "hml: an array has at most 2^36 elements; give smaller sizes");
     expects(a.stride >= 1 && a.stride <= max_stride, "hml: an array's stride in the innermost loop is 1 to 65536 elements");
   }
   for (const array_access& x : k.accesses) {

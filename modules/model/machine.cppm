@@ -291,14 +291,14 @@ export namespace hml {
 // Main memory as the seed's flat memory (its latency, 0 s where none is published).
 [[nodiscard]] constexpr memory memory_of(const machine_description& m, basis b = basis::datasheet) {
   const level_description& main = main_memory(m);
-  expects(bandwidth_of(main, b).published(), "hml: the machine publishes no main-memory bandwidth");
+  expects(bandwidth_of(main, b).published(), "hml: the machine publishes no main-memory bandwidth; give main memory's bandwidth");
   return {main.latency.value, bandwidth_of(main, b).value};
 }
 
 // One compute ceiling as the seed's compute core. Main memory's bandwidth must be published too, as for
 // the roofline this core is one side of (roof_of).
 [[nodiscard]] constexpr compute_core core_of(const machine_description& m, compute_kind k, basis b = basis::datasheet) {
-  expects(bandwidth_of(main_memory(m), b).published(), "hml: the machine publishes no main-memory bandwidth");
+  expects(bandwidth_of(main_memory(m), b).published(), "hml: the machine publishes no main-memory bandwidth; give main memory's bandwidth");
   const figure<compute_rate> f = peak(m, k, b);
   expects(f.published(), "hml: the machine publishes no peak for this precision and unit");
   return {f.value};

@@ -160,7 +160,7 @@ template <std::size_t Levels, std::size_t Units>
 [[nodiscard]] constexpr roof roof_of(const machine_description& m, compute_kind k, basis b = basis::datasheet) {
   const figure<data_rate> memory_roof = bandwidth_of(main_memory(m), b);
   const figure<compute_rate> compute_roof = peak(m, k, b);
-  expects(memory_roof.published(), "hml: the machine publishes no main-memory bandwidth");
+  expects(memory_roof.published(), "hml: the machine publishes no main-memory bandwidth; give main memory's bandwidth");
   expects(compute_roof.published(), "hml: the machine publishes no peak for this precision and unit");
   return {memory_roof.value, compute_roof.value};
 }

@@ -31,7 +31,10 @@
 module;
 #include <array>
 #include <cstddef>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <type_traits>
 export module hml.tiers;
 export import hml.machine;
 
@@ -113,8 +116,14 @@ constexpr void validate(const tier& t) {
   validate_capacity(t.capacity);
   validate_bandwidth(t.read);
   if (t.write.value() != 0) validate_bandwidth(t.write);
-  expects(t.write.value() == 0 || plausible_write_rate(t.write, t.read),
-          "hml: a tier writes at 1 % to 1.5x its read rate: check the write rate's prefix");
+  if (t.write.value() != 0 && !plausible_write_rate(t.write, t.read)) {
+    constexpr const char* rule = "hml: a tier writes at 1 % to 1.5x its read rate: check the write rate's prefix";
+    if (std::is_constant_evaluated()) expects(false, rule);
+    // At run time the message says which way and the rates that would do (2 GB/s written beside 1 TB/s read).
+    throw std::invalid_argument(std::string{rule} + "; give a write rate from " + to_string(least_write_over_read * t.read) + " to " +
+                                to_string(most_write_over_read * t.read) + " beside its read rate " + to_string(t.read) + ", not " +
+                                to_string(t.write));
+  }
   validate_latency(t.latency);
 }
 constexpr void validate(const tiered_memory& m) {

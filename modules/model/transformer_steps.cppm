@@ -205,13 +205,9 @@ constexpr void validate(const transformer& t, const pipeline_parallelism& p) {
   if (p.stages > 1) validate(p.link);
 }
 
-constexpr void validate(const transformer& t, const inference_options& o) {
-  validate(t);
-  validate_weight_group(t, o);
-  validate(o.achieved);
-  validate(o.memory);
-  const std::uint64_t n = o.tensor_parallel;
-  expects(n >= 1, "hml: tensor parallelism needs at least one device");
+// Whether the model splits over the tensor-parallel devices: its heads, its FFN and its dense layers' FFN.
+constexpr void validate_tensor_split(const transformer& t, const inference_options& o) {
+  expects(o.tensor_parallel >= 1, "hml: tensor parallelism needs at least one device");
   const std::uint64_t a = attention_split(o);
   expects(t.heads % a == 0 && t.kv_heads % a == 0,
           "hml: the heads and kv heads must divide by the tensor-parallel devices; give a device count that divides them");
@@ -219,6 +215,15 @@ constexpr void validate(const transformer& t, const inference_options& o) {
           "hml: the FFN size must divide by the tensor-parallel devices; give a device count that divides it");
   expects(t.dense_ffn % a == 0,
           "hml: the dense layers' FFN size must divide by the tensor-parallel devices; give a device count that divides it");
+}
+
+constexpr void validate(const transformer& t, const inference_options& o) {
+  validate(t);
+  validate_weight_group(t, o);
+  validate(o.achieved);
+  validate(o.memory);
+  validate_tensor_split(t, o);
+  const std::uint64_t n = o.tensor_parallel;
   if (n > 1) validate(o.link);
   if (n > 1 && o.all_reduce == all_reduce_algorithm::nvls) {  // as `hml llm --all-reduce nvls` refuses them
     expects(n == nvls_devices, "hml: NVLS is measured on 8 devices; on 2 to 4 it runs about as fast as the ring: give ring");

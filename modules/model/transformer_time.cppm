@@ -183,7 +183,7 @@ namespace detail {
   // The time model's streaming transfer and compute time (no latency: operators stream their bytes).
   const memory streaming{.latency = 0 * second,
                          .bandwidth = bandwidth_of(main_memory(m), basis::datasheet).value * o.achieved.memory};
-  expects(streaming.bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth");
+  expects(streaming.bandwidth.value() > 0, "hml: the machine publishes no main-memory bandwidth; give main memory's bandwidth");
   validate_bandwidth(streaming.bandwidth);  // normal: 1e-310 B/s made an infinite step
   r.memory_time = detail::transfer_time_unchecked(streaming, moved, sequential_access);  // streaming checked above
   if (op.flops.value() > 0) {

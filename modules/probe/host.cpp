@@ -275,13 +275,13 @@ void validate_working_set(data_size working_set) {
   const data_size limit = physical_memory() / 2;
   if (limit < working_set) {
     throw std::invalid_argument("hml: a working set must be at most half this machine's memory (" +
-                                to_string(limit, {.prefixes = prefix_system::binary}) + ")");
+                                to_string(limit, {.prefixes = prefix_system::binary}) + "); give a smaller one");
   }
 }
 
 void validate_probe_working_set(data_size working_set) {
   validate_working_set(working_set);
-  expects(!(working_set < min_probe_working_set), "hml: the probe's working sets must be at least 1 KiB");
+  expects(!(working_set < min_probe_working_set), "hml: the probe's working sets must be at least 1 KiB; give 1 KiB or more");
 }
 
 unsigned available_threads() {
@@ -508,7 +508,7 @@ compute_rate measure_scalar_chain(const timing_options& options) {
 
 std::vector<data_size> working_set_ladder(data_size smallest, data_size largest, unsigned steps_per_doubling) {
   expects(isfinite(smallest) && smallest.value() > 0 && isfinite(largest) && !(largest < smallest),
-          "hml: a working-set ladder needs 0 < smallest <= largest");
+          "hml: a working-set ladder needs 0 < smallest <= largest; give a smallest no larger than the largest");
   expects(steps_per_doubling >= 1, "hml: a working-set ladder needs at least one step per doubling");
   expects(std::log2(largest / smallest) * steps_per_doubling < static_cast<double>(max_working_sets),
           "hml: a working-set ladder of more than 256 sizes (smallest and largest too far apart)");

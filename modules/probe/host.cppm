@@ -40,7 +40,7 @@ inline constexpr duration min_min_time = 1 * millisecond;
 // The timing options' checks, one per field, as hml.machine has them (validate_latency, ...).
 constexpr void validate_min_time(duration t) {
   expects(isfinite(t) && t >= min_min_time && t <= max_min_time,
-          "hml: the minimum time of a repetition must be within [1 ms, 1 s]; shorter ones measure the clock");
+          "hml: the minimum time of a repetition must be within [1 ms, 1 s] (shorter ones measure the clock); give one within it");
 }
 constexpr void validate_repetitions(unsigned repetitions) {
   expects(repetitions >= 1 && repetitions <= max_repetitions, "hml: timing takes 1 to 100 repetitions");

@@ -113,6 +113,8 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     if (!is_printable_utf8(level.name))
       r.fail(l["level"], yaml_reader::path(field, "level"), "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
     level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
+    if (const std::string problem = detail::capacity_problem(level, m.cacheline_bytes); !problem.empty())
+      r.fail(l["size"], yaml_reader::path(field, "size"), problem);
     level.bandwidth = stated(r.memory_bandwidth(l, field, "bandwidth", false));
     level.scope = r.boolean(l, field, "shared", last) ? sharing::shared : sharing::per_core;
     level.upstream = {.rate = stated(r.per_cycle_rate(l, field, "upstream throughput")),

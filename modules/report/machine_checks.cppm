@@ -192,7 +192,7 @@ using memory_levels = decltype(machine_description::memory);
       return "\"" + std::string{outer.name} + "\" is smaller" + (rates ? " and no slower" : "") + " than " + item(j) +
              " (\"" + std::string{inner.name} + "\") inside it" +
              (rates ? "" : ", and no rate of one kind on both (bandwidths, or upstream rates) shows it slower") +
-             "; give the levels fastest first, main memory last";
+             "; give the levels fastest first, main memory last, or check their capacities";
     }
   }
   for (std::size_t j = 0; is_main && j + 1 < levels.size(); ++j) {
@@ -239,6 +239,14 @@ struct level_problem {
     return {};
   return "main memory's path is its bandwidth (or its stream mixes): a rate in B/cy beside it is a second figure "
          "for the same path; give one";
+}
+
+// A memory holds whole lines: one of less than a line (a trial's 0.5 B L1, "usable 0.25 B") holds none of a
+// kernel's data, which the ECM model would still place in it.
+[[nodiscard]] inline std::string capacity_problem(const level_description& l, std::size_t cacheline_bytes) {
+  if (!l.capacity.published() || !(l.capacity.value.value() < static_cast<double>(cacheline_bytes))) return {};
+  return round_trip_text(l.capacity.value) + " is less than one " + std::to_string(cacheline_bytes) +
+         " B line, which a memory holds whole; give its capacity in bytes, as 32 KiB";
 }
 
 // A latency, a memory's or a link message's, is nanoseconds to microseconds: a second or more is a unit

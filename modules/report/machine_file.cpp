@@ -275,6 +275,7 @@ private:
     if (levels.size() == 0) r_.fail(levels, memory_field, "needs at least main memory");
     for (std::size_t i = 0; i < levels.size(); ++i) {
       m.memory.push_back(level(levels[i], fields::item(memory_field, i)));
+      refuse(levels[i], fields::item(memory_field, i), "capacity", detail::capacity_problem(m.memory.back(), m.cacheline_bytes));
       const detail::field_problem rates = detail::level_bandwidths_problem(m.cores, m.clock, m.memory.back());
       refuse(levels[i], fields::item(memory_field, i), rates.field, rates.problem);
       // The path a level states leads into the level inside it: the first has none; main memory's is taken

@@ -91,7 +91,7 @@ TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
   // The sixteenth trial: 0 s (and 1 ns) measured the clock, L1 at 86.5 MB/s, and --save stored it as measured.
   for (const std::string shortest : {"0s", "1ns", "999us"})
     expect_input_error(hml_run({"probe", "--largest", "64KiB", "--repetitions", "1", "--min-time", shortest}),
-                       "--min-time: the minimum time of a repetition must be within [1 ms, 1 s]; shorter ones measure the clock");
+                       "--min-time: the minimum time of a repetition must be within [1 ms, 1 s] (shorter ones measure the clock); give one within it");
   expect_input_error(hml_run({"probe", "--min-time", "1e300s"}), "--min-time: cannot read \"1e300s\" as a duration");
   expect_input_error(hml_run({"probe", "--repetitions", "4294967295"}), "--repetitions: '4294967295' is above 100; give a whole number from 1 to 100");
   expect_input_error(hml_run({"probe", "--threads", "4294967296"}), "--threads: '4294967296' is above 65536; give a whole number from 0 to 65536");
@@ -823,7 +823,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(llm({"--requests", "10", "--format", "csv"}),
                      "--format csv: the operator rows alone, without what --requests, --chunk and --draft add");
   expect_input_error(llm({"--pp", "4", "--pp-link", "nvlink4", "--batch", "4", "--micro-batches", "8"}),
-                     "--micro-batches, --batch: 8 micro-batches of 4 sequences; a micro-batch holds one sequence at least");
+                     "--micro-batches, --batch: 8 micro-batches of 4 sequences (a micro-batch holds one sequence at least); give --micro-batches 4 or fewer");
   expect_input_error(llm({"--weights", "tf32"}),
                      "--weights: tf32 is not a type hml llm keeps data in; give fp32, bf16, fp16, fp8, int8, int4, nvfp4 or mxfp4");
   expect_input_error(llm({"--kv", "fp64"}), "--kv: fp64 is not a type hml llm keeps data in");
@@ -2837,4 +2837,69 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_TRUE(files.ends_with(": Too many open files; raise the limit of open files (ulimit -n)\n")) << files;
   const std::string memory = limited("ulimit -v 100000");
   EXPECT_TRUE(memory.ends_with("; allow the process more memory (ulimit -v)\n")) << memory;
+}
+
+// The seventy-fifth trial (machine files that parse but mean nothing, the advice of each message followed
+// literally): a cache of less than a line was run "in"; a vector narrower than a double counted 8 loads for
+// one; advice that a second run refused (--size 8 on a kernel file, scope: per core on an addressable
+// level, --acceptance before a draft of another vocabulary, --link before heads that do not split).
+TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string snb = catalog_file("snb_e5_2680");
+  const auto machine = [&](std::string_view name, std::string_view from, std::string_view to) {
+    return dir.file(std::string{name}, replaced(snb, from, to)).string();
+  };
+  // A memory holds one line at least.
+  expect_input_error(hml_run({"devices", machine("half.yaml", "value: 32 KiB", "value: 0.5 B")}),
+                     "half.yaml:12: memory[0].capacity: 0.5 B is less than one 64 B line, which a memory holds whole; give its capacity");
+  expect_input_error(hml_run({"ecm", "--machine", machine("one.yaml", "value: 32 KiB", "value: 1 B"), "--kernel", "triad"}),
+                     "memory[0].capacity: 1 B is less than one 64 B line");
+  // A vector holds one element at least: a 1 B vector loads a line of doubles in 8 instructions, as an 8 B one.
+  const auto ecm_line = [&](std::string_view vector) {
+    const outcome o = hml_run({"ecm", "--machine", machine("v.yaml", "vector: 32 B", vector), "--kernel", "triad"});
+    EXPECT_EQ(o.status, 0) << o.err;
+    return o.out.substr(o.out.find("ECM {"), o.out.find('\n', o.out.find("ECM {")) - o.out.find("ECM {"));
+  };
+  EXPECT_EQ(ecm_line("vector: 1 B"), ecm_line("vector: 8 B"));
+  EXPECT_NE(ecm_line("vector: 16 B"), ecm_line("vector: 8 B"));
+
+  // --size and --rows are first told whether they apply, then their least.
+  const fs::path kernel = dir.file("k.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", kernel.string(), "-D", "N=1000", "--size", "5"}),
+                     "--size: a kernel in C states its sizes");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--rows", "2"}), "--rows: only --kernel stencil2d5 has rows");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "5"}),
+                     "hml: error: --size: '5' is below 8; give a whole number from 8 to 68719476736");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--rows", "2"}), "--rows: '2' is below 3; give");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "-5"}),
+                     "--size: '-5' has a minus sign; give a whole number from 8 to");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "68719476736", "--rows", "3"}),
+                     "an array has at most 2^36 elements; give smaller sizes");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores", "9"}),
+                     "--cores: 9 is more than the 8 cores of Intel Xeon E5-2680 (Sandy Bridge EP) (the scaling table stops at the "
+                     "machine's cores); give --cores 8 or fewer");
+  expect_input_error(hml_run({"ecm", "--machine", "xeon_max_9480", "--kernel", "triad"}),
+                     "states no clock, which the ECM model needs (it counts cycles); give a machine file with its clock");
+
+  // hml llm: what cannot be fixed by the next option is said first; a machine without peaks is --machine's.
+  const std::vector<std::string> llama{"llm", "--model", "llama-3-8b", "--machine", "h100_sxm"};
+  expect_input_error(hml_run_with(llama, {"--tp", "3"}), "--tp: the heads and kv heads must divide by the tensor-parallel devices");
+  expect_input_error(hml_run_with(llama, {"--draft", "llama-2-7b"}), "--draft: llama-2-7b has a vocabulary of 32000 tokens");
+  expect_input_error(hml_run_with(llama, {"--micro-batches", "4", "--pp", "2", "--pp-link", "50GB/s"}),
+                     "--micro-batches, --batch (1, the default): 4 micro-batches of 1 sequence (a micro-batch holds one sequence at "
+                     "least); give --micro-batches 1 or fewer, or a larger --batch");
+  const std::string peakless = snb.substr(0, snb.find("compute:")) + snb.substr(snb.find("memory_bandwidths:"));
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", dir.file("p.yaml", peakless).string()}),
+                     "hml: error: --machine: Intel Xeon E5-2680 (Sandy Bridge EP) states no compute peak; give it one (compute:), or another --machine");
+  const std::string mixes_only = replaced(snb, "    bandwidth: {value: 44.42 GB/s, kind: measured, source: kerncraft-snb}\n", "");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", dir.file("mixes.yaml", mixes_only).string()}),
+                     "hml: error: --machine: " + (dir.path / "mixes.yaml").string() + ": Intel Xeon E5-2680 (Sandy Bridge EP) states no "
+                     "main-memory bandwidth (its stream mixes are the ECM's: hml ecm takes them); give main memory's bandwidth");
+
+  // Messages the trial found without what to do, or advising the wrong way.
+  expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:1TB/s:2TB/s", "--tier", "DDR:512GiB:100GB/s", "--footprint", "1GiB"}),
+                     "--tier: a tier writes at 1 % to 1.5x its read rate: check the write rate's prefix; give a write rate from 10 GB/s to "
+                     "1.5 TB/s beside its read rate 1 TB/s, not 2 TB/s");
+  expect_input_error(hml_run({"devices", machine("l1.yaml", "value: 32 KiB", "value: 2 MiB")}),
+                     "; give the levels fastest first, main memory last, or check their capacities");
 }
