@@ -104,19 +104,19 @@ model_space space_of(const model_options& o, bool axes) {
     s.slow = read<hml::data_rate>("--slow", o.slow, axes);
     check_each("--slow", s.slow, hml::validate_bandwidth);
   }
+  // A random access's values are checked before whether they apply (their defaults hold): a value told to go
+  // with --pattern random, then refused there, was told one fault at a time.
+  const auto element = quantity_of<hml::data_size>("--element", o.element);
+  const auto line = quantity_of<hml::data_size>("--line", o.line);
+  check_option("--element", [&] { hml::validate_element_size(element); });
+  check_option("--line", [&] { hml::validate_line_size(line); });
+  check_option("--outstanding", [&] { hml::validate_outstanding(o.outstanding); });
   for (const CLI::Option* option : o.random_only) {
     if (option->count() > 0 && o.pattern != "random") {
       throw input_error(option->get_name() + ": only with --pattern random; give --pattern random, or leave " + option->get_name() + " out");
     }
   }
-  if (o.pattern == "random") {
-    const auto element = quantity_of<hml::data_size>("--element", o.element);
-    const auto line = quantity_of<hml::data_size>("--line", o.line);
-    check_option("--element", [&] { hml::validate_element_size(element); });
-    check_option("--line", [&] { hml::validate_line_size(line); });
-    check_option("--outstanding", [&] { hml::validate_outstanding(o.outstanding); });
-    s.pattern = hml::random_access(element, line, o.outstanding);
-  }
+  if (o.pattern == "random") s.pattern = hml::random_access(element, line, o.outstanding);
   s.time.overlap_policy = o.overlap == "full" ? hml::overlap::full : hml::overlap::none;
   if (s.points() > max_sweep_points) {
     std::string swept;

@@ -163,6 +163,14 @@ sampled_axis<T> read_range(std::string_view text, parse_options options) {
   if (logarithmic && trimmed(parts[3].second) != "log") {
     fail(text, parts[3].first, quoted_text(parts[3].second) + " is not \"log\"", "\"log\" or nothing");
   }
+  const auto starts_at_zero = [&] { fail(text, 0, "a logarithmic axis starts at 0 or below", "FROM > 0 on a log axis"); };
+  // Said before FROM's unit: "0:10MB:3:log" was told to give 0 its unit, then that a log axis cannot start at 0.
+  if (logarithmic) {
+    const std::string_view from = trimmed(parts[0].second);
+    double leading = 1;
+    const auto [end, error] = std::from_chars(from.data(), from.data() + from.size(), leading);
+    if (error == std::errc{} && end != from.data() && std::isfinite(leading) && !(leading > 0)) starts_at_zero();
+  }
   expect_units_alike<T>(text, {parts[0], parts[1]});
   const T first = read_value<T>(parts[0].second, options);
   const T last = read_value<T>(parts[1].second, options);
@@ -173,9 +181,7 @@ sampled_axis<T> read_range(std::string_view text, parse_options options) {
   if (count == 1 && number_of(first) != number_of(last)) {
     fail(text, parts[2].first, "one point cannot run from FROM to TO", "FROM alone, or POINTS >= 2");
   }
-  if (logarithmic && !(number_of(first) > 0)) {
-    fail(text, 0, "a logarithmic axis starts at 0 or below", "FROM > 0 on a log axis");
-  }
+  if (logarithmic && !(number_of(first) > 0)) starts_at_zero();
   if (logarithmic) return sample(log_axis<T>(first, last, count));
   return sample(linear_axis<T>(first, last, count));
 }

@@ -2896,6 +2896,10 @@ TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
                      "hml: error: --machine: " + (dir.path / "mixes.yaml").string() + ": Intel Xeon E5-2680 (Sandy Bridge EP) states no "
                      "main-memory bandwidth (its stream mixes are the ECM's: hml ecm takes them); give main memory's bandwidth");
 
+  // A value's fault is said before its place's: a log axis from 0, a random access's outstanding requests.
+  expect_input_error(hml_run({"sweep", "--size", "0:10MB:3:log"}), "a logarithmic axis starts at 0 or below");
+  expect_input_error(hml_run({"lab", "--outstanding", "0"}), "--outstanding: ");
+  EXPECT_EQ(hml_run({"lab", "--outstanding", "0"}).err.find("only with --pattern random"), std::string::npos);
   // Messages the trial found without what to do, or advising the wrong way.
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:1TB/s:2TB/s", "--tier", "DDR:512GiB:100GB/s", "--footprint", "1GiB"}),
                      "--tier: a tier writes at 1 % to 1.5x its read rate: check the write rate's prefix; give a write rate from 10 GB/s to "
