@@ -451,6 +451,8 @@ class machine_files {
 // precision's. A kerncraft-style file with stream mixes alone is the ECM's (hml ecm), and said so.
 void require_main_memory_bandwidth(std::string_view option, const std::string& name_or_path,
                                    const hml::machine_description& m);
+// ...nor one without any compute peak: no precision would find one.
+void require_compute_peak(std::string_view option, const std::string& name_or_path, const hml::machine_description& m);
 
 // --figures stated|measured, the same in every subcommand that takes a machine: which of a machine's
 // figures the models use where it publishes a measurement beside its datasheet's. The default, measured, is

@@ -234,12 +234,15 @@ void run(const ecm_options& o) {
   }
   // A built-in kernel's least sizes, once --size and --rows are known to apply.
   if (builtin_kernel(o.kernel, least_size, least_rows)) {
-    const auto below = [](std::string_view option, std::int64_t given, std::int64_t least) {
-      return input_error(std::string{option} + ": '" + std::to_string(given) + "' is below " + std::to_string(least) +
-                         "; give a whole number from " + std::to_string(least) + " to " + std::to_string(hml::max_array_elements));
+    // The options' own check, with its least now: one wording for a count out of its range.
+    const auto at_least = [](std::string_view option, std::int64_t given, std::int64_t least) {
+      std::string text = std::to_string(given);
+      const auto most = static_cast<std::uint64_t>(hml::max_array_elements);
+      if (std::string problem = whole_number(static_cast<std::uint64_t>(least), most)(text); !problem.empty())
+        throw input_error(std::string{option} + ": " + problem);
     };
-    if (o.size_given && o.size < least_size) throw below("--size", o.size, least_size);
-    if (o.rows_given && o.rows < least_rows) throw below("--rows", o.rows, least_rows);
+    if (o.size_given) at_least("--size", o.size, least_size);
+    if (o.rows_given) at_least("--rows", o.rows, least_rows);
   }
   std::optional<hml::loaded_kernel> loaded_kernel;
   std::optional<hml::loop_kernel> kernel =

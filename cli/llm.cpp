@@ -511,8 +511,7 @@ std::string options_choosing(const hml::transformer& t, const hml::step_shape& s
 void llm::check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
                                 const hml::inference_options& i) {
   // A machine without any peak is its option's fault: no precision would find one.
-  if (hml::published_kinds(d).empty())
-    throw input_error("--machine: " + std::string{d.name} + " states no compute peak; give it one (compute:), or another --machine");
+  require_compute_peak("--machine", {}, d);  // named by the machine's name alone: a step is checked without its path
   for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
     if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
     const hml::precision p = op.compute.type;

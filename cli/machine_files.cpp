@@ -371,8 +371,7 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
                         "peak, or leave --figures stated out");
     }
     // A precision the machine publishes no peak for is --precision's fault; one without any peak, --machine's.
-    if (hml::published_kinds(d).empty())
-      throw input_error("--machine: " + file_named(name) + std::string{d.name} + " states no compute peak; give it one (compute:), or another --machine");
+    require_compute_peak("--machine", name, d);
     const hml::roof roof = [&] {
       try {
         return hml::roof_named(d, precision);
@@ -392,6 +391,12 @@ void require_main_memory_bandwidth(std::string_view option, const std::string& n
   throw input_error(std::string{option} + ": " + file_named(name_or_path) + std::string{m.name} + " states no main-memory bandwidth" +
                     (m.memory_bandwidths.empty() ? std::string{} : " (its stream mixes are the ECM's: hml ecm takes them)") +
                     "; give main memory's bandwidth");
+}
+
+void require_compute_peak(std::string_view option, const std::string& name_or_path, const hml::machine_description& m) {
+  if (!hml::published_kinds(m).empty()) return;
+  throw input_error(std::string{option} + ": " + file_named(name_or_path) + std::string{m.name} +
+                    " states no compute peak; give it one (compute:), or another " + std::string{option});
 }
 
 std::string roof_text(const hml::roof& r) {

@@ -146,11 +146,7 @@ void run(const offload_options& o) {
   if (given_device == std::nullopt) require_main_memory_bandwidth(o.system.empty() ? "--device" : "--system", o.device, *device);
   for (const auto& [m, option, name] : {std::tuple{host, "--host", &o.host}, std::tuple{device, "--device", &o.device}}) {
     // A machine with no peak at all is its option's fault, whatever the precision.
-    if (hml::published_kinds(*m).empty()) {
-      const std::string given = o.system.empty() ? option : "--system";
-      throw input_error(given + ": " + (o.system.empty() && machine_files::looks_like_a_path(*name) ? *name + ": " : std::string{}) + std::string{m->name} +
-                        " states no compute peak; give it one (compute:), or another " + given);
-    }
+    require_compute_peak(o.system.empty() ? option : "--system", o.system.empty() ? *name : std::string{}, *m);
     try {
       (void)hml::roof_named(*m, p);
     } catch (const std::invalid_argument& e) {
