@@ -56,6 +56,12 @@ int fail(std::string_view message) {
 }
 
 namespace {
+// Digits without their leading zeros, one kept where all are: "010" is 10 and "000" is 0, in decimal as files
+// read them (C's 010 is eight). Not empty.
+std::string_view without_leading_zeros(std::string_view digits) {
+  return digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
+}
+
 CLI::Validator whole_number_advising(std::uint64_t low, std::uint64_t advised_low, std::uint64_t most) {
   return CLI::Validator(
       [low, advised_low, most](const std::string& text) -> std::string {
@@ -66,7 +72,7 @@ CLI::Validator whole_number_advising(std::uint64_t low, std::uint64_t advised_lo
           return shown + " is not a whole number; " + range;
         }
         if (text.starts_with('-')) return shown + " has a minus sign; " + range;
-        const std::string_view significant = digits.substr(std::min(digits.find_first_not_of('0'), digits.size() - 1));
+        const std::string_view significant = without_leading_zeros(digits);
         // Past 19 digits it is past any bound (and past what stoull reads).
         const std::uint64_t n = significant.size() <= 19 ? std::stoull(std::string{significant}) : UINT64_MAX;
         if (n < low) return shown + " is below " + std::to_string(low) + "; " + range;
@@ -158,9 +164,7 @@ namespace {
 CLI::Validator decimal_count() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const std::size_t first = text.find_first_not_of('0');
-        if (text.size() > 1 && text.find_first_not_of("0123456789") == std::string::npos)
-          text.erase(0, first == std::string::npos ? text.size() - 1 : first);
+        if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos) text = std::string{without_leading_zeros(text)};
         return {};
       },
       "");

@@ -121,8 +121,8 @@ void run(const offload_options& o) {
   check_option("--runs", [&] { hml::validate_runs(o.runs); });
   check_option("--in, --out, --flops", [&] { hml::validate(job); });
   if (const unsigned most = hml::most_chunks(job); o.chunks > most) {
-    const bool in_fewer = in.value() > 0 && (out.value() == 0 || in.value() <= out.value());
-    throw input_error("--chunks: " + std::to_string(o.chunks) + " chunks of " + (in_fewer ? "--in " + hml::to_string(in) : "--out " + hml::to_string(out)) +
+    const hml::data_size fewest = hml::fewest_bytes_copied(job);
+    throw input_error("--chunks: " + std::to_string(o.chunks) + " chunks of " + (fewest.value() == in.value() ? "--in " : "--out ") + hml::to_string(fewest) +
                       " leave a fraction of a byte to each; give --chunks at most " + std::to_string(most));
   }
   // The question is whether moving the data pays: with none to move there is no transfer to weigh.

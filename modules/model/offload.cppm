@@ -100,12 +100,15 @@ constexpr void validate_chunks(unsigned chunks) {
   expects(chunks >= 1 && chunks <= max_chunks, "hml: chunks must be within [1, 1000000]; give how many pieces the transfers are cut into");
 }
 
+// The fewer of the bytes a job copies in and out, of those it copies at all (0 B where it copies none).
+[[nodiscard]] constexpr data_size fewest_bytes_copied(const offload_job& j) {
+  return j.in.value() == 0 ? j.out : j.out.value() == 0 || j.in.value() <= j.out.value() ? j.in : j.out;
+}
+
 // The most chunks a job's copies are cut into, each copying a byte at least each way it copies: 10 B in a
-// million chunks is no copy a link makes. The fewer of the bytes copied in and out (those copied at all),
-// capped at max_chunks.
+// million chunks is no copy a link makes. Its fewest bytes copied, capped at max_chunks.
 [[nodiscard]] constexpr unsigned most_chunks(const offload_job& j) {
-  const double in = j.in.value(), out = j.out.value();
-  const double fewest = in == 0 ? out : out == 0 ? in : std::min(in, out);
+  const double fewest = fewest_bytes_copied(j).value();
   return fewest == 0 || fewest >= max_chunks ? max_chunks : fewest < 1 ? 1U : static_cast<unsigned>(fewest);
 }
 

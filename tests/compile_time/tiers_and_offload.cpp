@@ -295,6 +295,11 @@ constexpr hml::working_set doc_set{.footprint = 200_GiB, .skew = {.hot_bytes = 0
 static_assert(hml::best_placement(tiered_memory::xeon_max, doc_set).bandwidth >
               hml::cache_mode(tiered_memory::xeon_max, doc_set).bandwidth);
 static_assert(!hml::interleave_fits(tiered_memory::xeon_max, doc_set));
+// docs/reference/limits.md: a chunk copies a byte at least, of the fewer bytes copied, those copied at all.
+constexpr hml::offload_job copies(hml::data_size in, hml::data_size out) { return hml::offload_of(hml::streaming(in + out, 1.0 * hml::flop_per_byte), in, out); }
+static_assert(hml::fewest_bytes_copied(copies(10_B, 8_B)) == 8_B && hml::fewest_bytes_copied(copies(0_B, 8_B)) == 8_B);
+static_assert(hml::most_chunks(copies(10_B, 0_B)) == 10 && hml::most_chunks(copies(2_GiB, 1_GiB)) == hml::max_chunks);
+static_assert(hml::most_chunks(copies(0_B, 0_B)) == hml::max_chunks);
 // C2C measured: 375/450 = 83 %, 297/450 = 66 % of the per-direction figure.
 static_assert(static_cast<int>(100 * (hml::systems::nvlink_c2c.measured_to_device.value.rate / hml::systems::nvlink_c2c.bandwidth.value.rate)) == 83);
 static_assert(static_cast<int>(100 * (hml::systems::nvlink_c2c.measured_from_device.value.rate / hml::systems::nvlink_c2c.bandwidth.value.rate)) == 66);
