@@ -45,6 +45,7 @@ constexpr std::int64_t stencil_row_default = 2000;
 // The least elements of a built-in kernel (a vector's line of doubles) and rows of stencil2d5 (its stencil's).
 constexpr std::int64_t least_size = 8;
 constexpr std::int64_t least_rows = 3;
+constexpr auto most_elements = static_cast<std::int64_t>(hml::max_array_elements);
 constexpr std::string_view kernel_names = "triad, add, schoenauer, copy, copy-nt, update, scalar-product, stencil2d5";
 
 std::optional<hml::loop_kernel> builtin_kernel(std::string_view name, std::int64_t size, std::int64_t rows) {
@@ -164,6 +165,58 @@ std::string in_core_lines(const ecm_options& o, const std::optional<hml::compile
   return out;
 }
 
+// The shortest row of stencil2d5 whose rows its inner loop reaches a line of (hml::array_of_short_rows), on
+// a machine of this line: 9 doubles on 64-B lines.
+std::int64_t least_stencil_row(std::size_t cacheline_bytes) {
+  std::int64_t row = least_size;
+  while (row < most_elements &&
+         hml::array_of_short_rows(hml::kernels::stencil2d5(least_rows, row), cacheline_bytes) < 2) ++row;
+  return row;
+}
+
+// stencil2d5's arrays are --rows x --size, at most an array's elements: said with the most of the option the
+// user gave, and the other's value where it is the default.
+void refuse_oversized_stencil(const ecm_options& o) {
+  const std::int64_t row = o.size_given ? o.size : stencil_row_default;
+  if (o.rows <= most_elements / row) return;
+  const std::string rows = std::to_string(o.rows) + (o.rows_given ? " rows" : " rows (--rows, the default)");
+  const std::string of = std::to_string(row) + (o.size_given ? " elements" : " elements (--size, stencil2d5's default)");
+  // Fewer rows where they were given and a stencil's 3 remain, else shorter rows.
+  const bool fewer_rows = o.rows_given && most_elements / row >= least_rows;
+  const std::string most = fewer_rows ? "--rows at most " + std::to_string(most_elements / row) +
+                                            (o.size_given ? " for rows of " + std::to_string(row) + " elements" : "")
+                                      : "--size at most " + std::to_string(most_elements / o.rows);
+  throw input_error(std::string{o.rows_given && o.size_given ? "--size, --rows" : o.rows_given ? "--rows" : "--size"} + ": " + rows +
+                    " of " + of + " are more than an array's 2^36 elements; give " + most);
+}
+
+// What a catalog machine lacks that the ECM model needs, all of it: an entry cannot be edited, so a user
+// writes a machine file from it and learns at once what to add, not one thing a run.
+std::vector<std::string> ecm_gaps(const hml::machine_description& m, bool cores_given) {
+  std::vector<std::string> gaps;
+  const auto& levels = m.memory;
+  if (levels.size() < 2) gaps.emplace_back("its caches (it describes main memory alone)");
+  else if (levels[0].scope == hml::sharing::shared && m.cores != 1)
+    gaps.push_back("its caches from L1 (its first level, " + std::string{levels[0].name} + ", is shared by the cores)");
+  for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
+    if (!levels[i].capacity.published()) gaps.push_back(std::string{levels[i].name} + "'s capacity");
+    if (i > 0 && !hml::has_path_rate(m, i)) gaps.push_back(std::string{levels[i].name} + "'s rate into " + std::string{levels[i - 1].name});
+  }
+  if (!m.clock.published()) gaps.emplace_back("a clock (it counts cycles)");
+  if (m.cores == 0 && !cores_given) gaps.emplace_back("a core count");
+  return gaps;
+}
+
+void refuse_catalog_gaps(const ecm_options& o, const hml::machine_description& m) {
+  const std::vector<std::string> gaps = ecm_gaps(m, o.cores != 0);
+  if (gaps.empty()) return;
+  std::string needs;
+  for (std::size_t i = 0; i < gaps.size(); ++i) needs += (i == 0 ? "" : i + 1 == gaps.size() ? " and " : ", ") + gaps[i];
+  throw input_error("--machine: " + o.machine + ": the ECM model needs " + needs + ", which this catalog entry does not state; give a "
+                    "machine file with " + (gaps.size() == 1 ? "it" : "them") + " (`hml devices " + o.machine +
+                    " --format yaml` writes one to edit)");
+}
+
 void run(const ecm_options& o) {
   // The machine: from the catalog, or a machine file; it needs what the ECM model takes (a clock, cache
   // sizes, a rate for every path).
@@ -171,38 +224,34 @@ void run(const ecm_options& o) {
   files.use(figures_basis(o.figures));
   files.take_stream_mixes();
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
-  // A cache level without a capacity, named with its file: main memory listed first reads as one.
+  if (!machine_files::looks_like_a_path(o.machine)) refuse_catalog_gaps(o, *machine);
+  // A file's faults, each named with its field (a catalog entry's are said above, all at once). A cache level
+  // without a capacity: main memory listed first reads as one.
   for (std::size_t i = 0; i + 1 < machine->memory.size(); ++i) {
     if (machine->memory[i].capacity.published()) continue;
-    // A cache outside it states one (main memory, the last level, aside); a catalog machine's order holds.
+    // A cache outside it states one (main memory, the last level, aside).
     const bool sized_after = std::any_of(machine->memory.begin() + static_cast<std::ptrdiff_t>(i) + 1, machine->memory.end() - 1,
                                          [](const hml::level_description& l) { return l.capacity.published(); });
-    const bool misplaced = sized_after && machine_files::looks_like_a_path(o.machine);
     throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "].capacity") + ": " +
                       std::string{machine->memory[i].name} + " states none: the ECM model needs every cache level's, all but the last level (main "
-                      "memory)" + (misplaced ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
+                      "memory)" + (sized_after ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
                                              : "; give its capacity"));
   }
   if (!machine->clock.published())
-    throw input_error("--machine: " + o.machine + ": states no clock, which the ECM model needs (it counts cycles)" +
-                      (machine_files::looks_like_a_path(o.machine) ? "; give the cores' clock (clock: 2.7 GHz)"
-                                                                   : "; give a machine file with its clock (`hml devices " + o.machine +
-                                                                         " --format yaml` writes one to edit)"));
+    throw input_error("--machine: " + o.machine + ": states no clock, which the ECM model needs (it counts cycles); give the cores' clock "
+                      "(clock: 2.7 GHz)");
   // validate_ecm's rule for the fastest level, said of the file's field (a level's scope is shared unless
-  // it says otherwise) or of the catalog entry that describes no L1.
+  // it says otherwise).
   if (const hml::level_description& first = machine->memory[0];
       first.scope == hml::sharing::shared && machine->cores != 1 && machine->memory.size() >= 2)
     throw input_error("--machine: " + files.where(o.machine, *machine, "memory[0].scope") + ": " + std::string{first.name} +
                       " is shared by the cores, and the ECM model starts in each core's own first cache; " +
-                      (machine_files::looks_like_a_path(o.machine) && !first.addressable
-                           ? "give it scope: per core (shared: false in the older ECM file), or describe the levels from L1"
-                           : machine_files::looks_like_a_path(o.machine) ? "describe the levels from L1"
-                           : "give a machine file that describes its caches from L1"));
+                      (first.addressable ? "describe the levels from L1"
+                                         : "give it scope: per core (shared: false in the older ECM file), or describe the levels from L1"));
   // The scaling table goes up to the chip's cores: without a count it would stop at one without a word.
   if (machine->cores == 0 && o.cores == 0)
-    throw input_error("--machine: " + o.machine + ": states no core count, which the ECM's scaling table goes up to" +
-                      (machine_files::looks_like_a_path(o.machine) ? "; give its cores (cores: 40), or --cores"
-                                                                   : "; give --cores"));
+    throw input_error("--machine: " + o.machine + ": states no core count, which the ECM's scaling table goes up to; give its cores "
+                      "(cores: 40), or --cores");
   check_option("--machine", [&] { hml::validate_ecm(*machine); });
   const hml::machine_description inclusive = hml::inclusive_caches(*machine);
   if (o.inclusive_caches) machine = &inclusive;
@@ -232,18 +281,21 @@ void run(const ecm_options& o) {
   if (o.rows_given && o.kernel != "stencil2d5") {
     throw input_error("--rows: only --kernel stencil2d5 has rows; leave --rows out, or give --kernel stencil2d5");
   }
-  // A built-in kernel's least sizes, once --size and --rows are known to apply.
+  // A built-in kernel's least sizes, once --size and --rows are known to apply: stencil2d5's rows reach a
+  // line at least (the ECM's streams run along rows), a length that depends on the machine's line.
   if (builtin_kernel(o.kernel, least_size, least_rows)) {
+    const std::int64_t least_row = o.kernel == "stencil2d5" ? least_stencil_row(machine->cacheline_bytes) : least_size;
     // The options' own check, with its least now: one wording for a count out of its range.
     const auto at_least = [](std::string_view option, std::int64_t given, std::int64_t least) {
       std::string text = std::to_string(given);
-      const auto most = static_cast<std::uint64_t>(hml::max_array_elements);
+      const auto most = static_cast<std::uint64_t>(most_elements);
       if (std::string problem = whole_number(static_cast<std::uint64_t>(least), most)(text); !problem.empty())
         throw input_error(std::string{option} + ": " + problem);
     };
-    if (o.size_given) at_least("--size", o.size, least_size);
+    if (o.size_given) at_least("--size", o.size, least_row);
     if (o.rows_given) at_least("--rows", o.rows, least_rows);
   }
+  if (o.kernel == "stencil2d5") refuse_oversized_stencil(o);
   std::optional<hml::loaded_kernel> loaded_kernel;
   std::optional<hml::loop_kernel> kernel =
       check_option(o.kernel == "stencil2d5" ? "--size, --rows" : "--size", [&] {
@@ -448,13 +500,12 @@ void add_ecm_command(CLI::App& hml) {
   command->add_option("-D", o->defines, "a size a C kernel names, as the C preprocessor takes it: -D N=6000")
       ->type_name("NAME=VALUE")
       ->allow_extra_args(false);
-  constexpr auto most_elements = static_cast<std::uint64_t>(hml::max_array_elements);
   CLI::Option* size = command->add_option("--size", o->size, "elements of a built-in kernel (the row length of stencil2d5, " +
                                                                 std::to_string(stencil_row_default) + " unless given)")
-      ->check(whole_number_checked_later(least_size, most_elements))
+      ->check(whole_number_checked_later(least_size, static_cast<std::uint64_t>(most_elements)))
       ->capture_default_str();
   CLI::Option* rows = command->add_option("--rows", o->rows, "rows of stencil2d5")
-                          ->check(whole_number_checked_later(least_rows, most_elements))
+                          ->check(whole_number_checked_later(least_rows, static_cast<std::uint64_t>(most_elements)))
                           ->capture_default_str();
   command->add_option("--cores", o->cores, "cores in the scaling table, at most the machine's (default: the machine's; needed where it states none)")
       ->check(whole_number(1, hml::max_cores));

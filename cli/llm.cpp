@@ -174,7 +174,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
   if (o.pp > t.layers) {
     throw input_error("--pp: " + std::to_string(o.pp) + " stages for " + std::to_string(t.layers) +
-                      " layers; a stage holds at least one layer");
+                      " layers, where a stage holds at least one layer; give --pp " + std::to_string(t.layers) + " or fewer");
   }
   check_option("--tp", [&] { hml::validate(t, i); });
   return i;

@@ -57,20 +57,29 @@ class run_machines {
   const hml::machine_description& operator()(const std::string& where, const std::string& name) {
     if (name == "-")  // standard input is the runs file's, or no file's: a run names a machine or a machine file
       throw input_error(where + "machine: - would be standard input; give a machine or a machine file");
-    std::string path = name;
-    const bool looks_like_a_path = name.find_first_of("/.") != std::string::npos;
-    if (hml::find_machine(name) == nullptr && looks_like_a_path && std::filesystem::path{name}.is_relative()) {
-      path = (folder_ / name).string();
-    }
     // A file is read once however its runs spell it (m.yaml, ./m.yaml): read again, a file replaced between
     // two runs gave them two machines.
+    const std::string key = identity(name);
+    if (const auto known = read_.find(key); known != read_.end()) return *known->second;
+    return *read_.emplace(key, &files_.machine(where + "machine", path_of(name))).first->second;
+  }
+
+  // The machine a run names, as the runs file's reader tells runs apart: a catalog entry by its id, a file as
+  // the file it is (a.yaml, ./a.yaml, its absolute path and a link to it are one).
+  std::string identity(std::string_view name) const {
+    if (hml::find_machine(name) != nullptr || !looks_like_a_path(name)) return hml::plain_machine_identity(name);
     std::error_code error;
-    const std::string key = looks_like_a_path ? std::filesystem::weakly_canonical(path, error).string() : name;
-    if (const auto known = read_.find(error ? name : key); known != read_.end()) return *known->second;
-    return *read_.emplace(error ? name : key, &files_.machine(where + "machine", path)).first->second;
+    const std::filesystem::path file = std::filesystem::weakly_canonical(path_of(name), error);
+    return error ? hml::plain_machine_identity(path_of(name)) : file.string();
   }
 
  private:
+  static bool looks_like_a_path(std::string_view name) { return name.find_first_of("/.") != std::string_view::npos; }
+  std::string path_of(std::string_view name) const {
+    const bool relative_file = hml::find_machine(name) == nullptr && looks_like_a_path(name) && std::filesystem::path{name}.is_relative();
+    return relative_file ? (folder_ / name).string() : std::string{name};
+  }
+
   machine_files& files_;
   std::filesystem::path folder_;
   std::map<std::string, const hml::machine_description*, std::less<>> read_;
@@ -175,15 +184,15 @@ void run_compare(const run_options& o) {
   });
   input_file input{"--compare", o.compare};
   const std::string text = input.read_whole(largest_runs_file);
-  std::vector<hml::measured_run> runs;
-  try {
-    runs = hml::read_measured_runs_csv(text);
-  } catch (const hml::kernels_csv_error& e) {
-    throw input_error(input.where(e.line()) + e.problem());
-  }
   machine_files files;
   files.use(figures_basis(o.figures));
   run_machines machines{files, std::filesystem::path{o.compare}.parent_path()};
+  std::vector<hml::measured_run> runs;
+  try {
+    runs = hml::read_measured_runs_csv(text, [&](std::string_view machine) { return machines.identity(machine); });
+  } catch (const hml::kernels_csv_error& e) {
+    throw input_error(input.where(e.line()) + e.problem());
+  }
 
   std::vector<comparison> rows;
   std::vector<std::string> unfit;  // the runs whose memory does not fit their machine: one note says them all

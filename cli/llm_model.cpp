@@ -119,6 +119,16 @@ hml::transformer llm::model_of(const llm_options& o) {
                                           : blamed({"--experts", "--active-experts", "--shared-experts", "--dense-layers", "--dense-ffn"},
                                                    {{"--router-biases", o.router_biases}}),
                [&] { hml::validate_experts(t); });
+  // Latent attention's parts left out are theirs to give: blamed, the parts given were told to change.
+  if (hml::has_latent_attention(t)) {
+    std::string missing;
+    for (const auto& [option, size] : {std::pair{"--q-lora-rank", t.latent.q_rank}, {"--rope-head-dim", t.latent.rope_dim},
+                                       {"--value-head-dim", t.latent.value_dim}})
+      if (size == 0) missing += (missing.empty() ? "" : ", ") + std::string{option};
+    if (!missing.empty())
+      throw input_error(missing + ": latent attention (a KV rank) needs its query rank, rotary dimension and value dimension >= 1; give " +
+                        missing + " with --kv-lora-rank");
+  }
   check_option(blamed({"--kv-lora-rank", "--q-lora-rank", "--rope-head-dim", "--value-head-dim", "--kv-heads", "--learned-positions"},
                       {{"--biases", o.biases}, {"--qkv-biases", o.qkv_biases}}),
                [&] { hml::validate_latent_attention(t); });

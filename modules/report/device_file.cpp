@@ -259,6 +259,9 @@ public:
       const std::string field = "memory[" + std::to_string(i) + "]";
       d.memory.push_back(level(memory[i], field));
       refuse(field, detail::level_order_problem(d.memory, i + 1 == memory.size(), "memory"));
+      const auto [at, problem] = detail::scope_order_problem(d.memory, i + 1 == memory.size(), "memory", "\"scope\": \"per_core\"");
+      refuse("memory[" + std::to_string(at) + "].scope", problem);
+      refuse(path(field, "name"), detail::level_name_problem(d.memory, "memory"));
       const detail::field_problem rates = detail::level_bandwidths_problem(d.cores, d.clock, d.memory.back());
       refuse(path(field, rates.field), rates.problem);
     }

@@ -138,10 +138,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     // Main memory is shared by the cores; only caches may be a core's own.
     if (last && l["shared"].IsDefined() && level.scope == sharing::per_core)
       r.fail(l["shared"], yaml_reader::path(field, "shared"), "main memory (the last level) is shared by the cores");
-    // Levels are named in the ECM's terms and tables: two of one name could not be told apart.
-    for (const level_description& other : m.memory)
-      if (other.name == level.name)
-        r.fail(l["level"], yaml_reader::path(field, "level"), "\"" + std::string{level.name} + "\" names an earlier level too");
+
     if (const auto [name, problem] = detail::level_bandwidths_problem(m.cores, m.clock, level); !problem.empty())
       r.fail(l[std::string{name}], yaml_reader::path(field, name), problem);
     if (const std::string problem = detail::path_rate_problem(level.upstream.rate); !problem.empty())
@@ -149,6 +146,12 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     m.memory.push_back(level);
     if (const std::string problem = detail::level_order_problem(m.memory, last, "memory hierarchy"); !problem.empty())
       r.fail(l, field, problem);
+    if (const std::string problem = detail::level_name_problem(m.memory, "memory hierarchy"); !problem.empty())
+      r.fail(l["level"], yaml_reader::path(field, "level"), problem);
+    if (const auto [at, problem] = detail::scope_order_problem(m.memory, last, "memory hierarchy", "shared: false"); !problem.empty()) {
+      const YAML::Node shared = levels[at]["shared"];
+      r.fail(shared.IsDefined() ? shared : levels[at], yaml_reader::path(yaml_reader::item("memory hierarchy", at), "shared"), problem);
+    }
   }
 
   const YAML::Node mixes = r.sequence(root, "", "memory bandwidths", false, max_stream_mixes);

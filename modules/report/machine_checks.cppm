@@ -14,6 +14,7 @@ import hml.units;
 import hml.machine_description;
 import hml.tiers;
 import :round_trip_text;
+import hml.spelling;  // without_invisible: level names differing in invisible characters alone are one
 
 namespace hml::detail {
 
@@ -205,12 +206,43 @@ using memory_levels = decltype(machine_description::memory);
   return {};
 }
 
-// A machine with addressable levels is tiered: no cache between its tiers, and main memory, its last tier,
-// placed by its capacity and bandwidth too. The problem and the level it is at; none: an empty problem.
+// Tiers, tables and the ECM's levels are named by their names: two of one name could not be told apart, nor two
+// that differ in characters drawn as nothing ("L\u200b1" beside "L1"). Of the last level against those before.
+[[nodiscard]] inline std::string level_name_problem(const memory_levels& levels, std::string_view memory_field) {
+  const std::string name = without_invisible(levels.back().name);
+  for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
+    if (without_invisible(levels[j].name) == name)
+      return "\"" + std::string{levels.back().name} + "\" names " + std::string{memory_field} + "[" + std::to_string(j) +
+             "] too; give each level a name of its own";
+  }
+  return {};
+}
+
+// A core's own caches lie inside those the cores share (L1 and L2 each core's, L3 the chip's): a shared
+// level inside one of each core describes no machine. Said of the shared one (a level is shared unless its
+// file says otherwise: a forgotten scope), with `per_core` the file's words for a core's own; of a cache
+// only (one without a capacity may be main memory listed first, which the order's rules say), and not of main
+// memory outside (its own rule says it).
 struct level_problem {
   std::size_t level = 0;
   std::string problem;
 };
+[[nodiscard]] inline level_problem scope_order_problem(const memory_levels& levels, bool is_main, std::string_view memory_field,
+                                                       std::string_view per_core) {
+  const level_description& outer = levels.back();
+  if (is_main || outer.scope != sharing::per_core) return {};
+  for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
+    if (levels[j].scope == sharing::shared && levels[j].capacity.published())
+      return {j, "\"" + std::string{levels[j].name} + "\" is shared by the cores, and " + std::string{memory_field} + "[" +
+                     std::to_string(levels.size() - 1) + "] (\"" + std::string{outer.name} + "\") outside it is each core's own, where a "
+                     "core's own caches lie inside the shared ones; give it " + std::string{per_core} + ", or share \"" +
+                     std::string{outer.name} + "\" too"};
+  }
+  return {};
+}
+
+// A machine with addressable levels is tiered: no cache between its tiers, and main memory, its last tier,
+// placed by its capacity and bandwidth too. The problem and the level it is at; none: an empty problem.
 [[nodiscard]] inline level_problem tiers_problem(const machine_description& m) {
   if (m.memory.empty() || std::ranges::none_of(m.memory, &level_description::addressable)) return {};
   if (const std::size_t i = cache_between_tiers(m); i < m.memory.size())

@@ -298,13 +298,11 @@ private:
       if (const std::string problem = detail::level_order_problem(m.memory, i + 1 == levels.size(), memory_field);
           !problem.empty())
         r_.fail(levels[i], fields::item(memory_field, i), problem);
-      // Tiers, tables and the ECM's levels are named by these: two of one name could not be told apart.
-      for (std::size_t j = 0; j < i; ++j) {
-        if (m.memory[j].name == m.memory[i].name) {
-          r_.fail(levels[i]["name"], fields::path(fields::item(memory_field, i), "name"),
-                  "\"" + std::string{m.memory[i].name} + "\" names " + fields::item(memory_field, j) + " too");
-        }
-      }
+      if (const auto [at, problem] = detail::scope_order_problem(m.memory, i + 1 == levels.size(), memory_field, "scope: per core");
+          !problem.empty())
+        r_.fail(levels[at]["scope"].IsDefined() ? levels[at]["scope"] : levels[at], fields::path(fields::item(memory_field, at), "scope"), problem);
+      if (const std::string problem = detail::level_name_problem(m.memory, memory_field); !problem.empty())
+        r_.fail(levels[i]["name"], fields::path(fields::item(memory_field, i), "name"), problem);
     }
 
     if (const auto [at, problem] = detail::tiers_problem(m); !problem.empty())

@@ -19,7 +19,10 @@
 // Records are RFC 4180, read by the kernels CSV's
 // record reader (the same bounds: a record of at most 1 MiB, no NUL byte). A file may ask for at most
 // max_measured_runs runs and max_measured_steps steps in all (a continuous batch's at the fewest its
-// requests take), so that it is predicted in seconds. Every error is "line N: <what is wrong>".
+// requests take), so that it is predicted in seconds. A measurement may be given once: a row that repeats an
+// earlier row's run (its fields but its figures and source) with one of its figures is refused, as it would
+// count twice in a mean; the same run with other figures is another measurement of it. Every error is
+// "line N: <what is wrong>".
 module;
 #include <algorithm>
 #include <array>
@@ -27,6 +30,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -251,31 +255,33 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
   return run;
 }
 
-// What tells runs apart: every field as read, but its line and its source: numbers as their values, not
-// their text, and names as lookups take them (FP16 is fp16, H100_SXM h100_sxm, "NVIDIA A100 SXM4 80GB"
-// a100_sxm_80gb; no all_reduce is the ring). A machine file's path made plain (./a.yaml is a.yaml).
-inline std::string run_key(const measured_run& run) {
+// What tells runs apart: every field as read but its figures, its line and its source: numbers as their
+// values, not their text, and names as lookups take them (FP16 is fp16, H100_SXM h100_sxm, "NVIDIA A100 SXM4
+// 80GB" a100_sxm_80gb, "TensorRT-LLM  0.9.0" tensorrt-llm 0.9.0; no all_reduce is the ring); a machine as
+// `machine` tells it.
+inline std::string run_key(const measured_run& run, const std::function<std::string(std::string_view)>& machine) {
   std::string key;
   const auto add = [&](std::string_view field) { (key += field) += '\x1f'; };  // a unit separator: in no field
   const auto add_count = [&](std::optional<std::uint64_t> n) { add(n ? std::to_string(*n) : std::string{}); };
-  // A preset, machine or link by its id or its full name; a machine file by its path, ./ and a/../ aside.
   add(entry_key(run.model, std::span<const transformer* const>{models::all}));
-  add(run.machine.find_first_of("/.") != std::string::npos ? std::filesystem::path{run.machine}.lexically_normal().string()
-                                                            : entry_key(run.machine, std::span<const machine_description* const>{machines::all}));
+  add(machine(run.machine));
   add(entry_key(run.link, std::span<const link_description* const>{systems::links}));
   for (const std::string* name : {&run.weights, &run.activations, &run.kv}) add(name_key(*name));
   add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
-  add(run.system);  // one run measured by two systems is two runs; one cited from two sources is one
+  add(name_key(run.system));  // one run measured by two systems is two runs; one cited from two sources is one
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
   add_count(run.max_tokens);
   add_count(run.weight_group);
   add(run.dp_attention ? "dp" : "");
   add(run.ep ? "ep" : "");
-  for (const std::optional<double>& figure : run.measured) {
-    if (figure) append_shortest(key, *figure);
-    add("");
-  }
+  return key;
+}
+
+// A run's figure as a key beside its run's: the same value however it is written (0.02 s, 20 ms).
+inline std::string figure_key(const std::string& run, serving_metric m, double figure) {
+  std::string key = run + std::string{field_name(m)} + '\x1f';
+  append_shortest(key, figure);
   return key;
 }
 
@@ -293,8 +299,19 @@ inline std::uint64_t fewest_steps(const measured_run& run) {
 
 export namespace hml {
 
+// What tells a run's machine apart, given as its row writes it. The plain one reads no file: a catalog
+// entry's id (its full name too), a file's path made plain (./a.yaml is a.yaml). A caller that reads the files
+// passes the file each names (hml llm --compare: a relative path is the runs file's neighbour, a link is the
+// file it links to).
+using machine_identity = std::function<std::string(std::string_view machine)>;
+[[nodiscard]] inline std::string plain_machine_identity(std::string_view machine) {
+  return machine.find_first_of("/.") != std::string_view::npos ? std::filesystem::path{machine}.lexically_normal().string()
+                                                              : entry_key(machine, std::span<const machine_description* const>{machines::all});
+}
+
 // The runs of a measured-runs CSV, in order; throws kernels_csv_error ("line N: ...").
-[[nodiscard]] inline std::vector<measured_run> read_measured_runs_csv(std::string_view text) {
+[[nodiscard]] inline std::vector<measured_run> read_measured_runs_csv(std::string_view text,
+                                                                     const machine_identity& machine = plain_machine_identity) {
   namespace m = detail::measured_runs;
   detail::kernels_csv::record_reader records{text_source(text)};
   detail::kernels_csv::record record;
@@ -303,7 +320,8 @@ export namespace hml {
   const std::size_t at_line_of_header = record.line;
   const std::size_t fields = record.fields.size();
   std::vector<measured_run> runs;
-  std::unordered_map<std::string, std::size_t> line_of_row;  // a row given twice would count its errors twice
+  // A measurement given twice would count twice in a mean: the line of each run's figure, and of its whole row.
+  std::unordered_map<std::string, std::size_t> line_of_row, line_of_figure;
   std::uint64_t steps = 0;
   while (records.next(record)) {
     if (record.fields.size() != fields) {
@@ -316,18 +334,33 @@ export namespace hml {
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold); split the file"};
     }
     runs.push_back(m::read_run(record, at));
-    // The same run however its figures are written (tp 01, 0.02 s beside 20 ms).
-    if (const auto [first, added] = line_of_row.try_emplace(m::run_key(runs.back()), record.line); !added) {
+    // The same run however its fields are written (tp 01, 0.02 s beside 20 ms): whole, or one of its figures.
+    const std::string run = m::run_key(runs.back(), machine);
+    std::vector<std::pair<serving_metric, std::string>> figures;
+    std::string row;
+    for (const serving_metric metric : serving_metrics) {
+      if (const auto& figure = runs.back().figure(metric)) row += figures.emplace_back(metric, m::figure_key(run, metric, *figure)).second;
+    }
+    if (const auto first = line_of_row.find(row); first != line_of_row.end()) {
       throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) +
                                               " again, figure for figure; give each run once (it would count twice)"};
     }
+    for (const auto& [metric, figure] : figures) {
+      if (const auto first = line_of_figure.find(figure); first != line_of_figure.end()) {
+        throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) + " again, with its " +
+                                                std::string{field_name(metric)} + " as that line gives it; give each measurement once (it "
+                                                "would count twice)"};
+      }
+    }
+    line_of_row.emplace(std::move(row), record.line);
+    for (auto& [metric, figure] : figures) line_of_figure.emplace(std::move(figure), record.line);
     steps += m::fewest_steps(runs.back());
     if (steps > max_measured_steps) {
       throw kernels_csv_error{record.line, "the runs so far take more than " + std::to_string(max_measured_steps) +
                                               " steps in all (the most a file may ask to predict; a run of requests takes "
                                               "requests / (prompts a prefill holds: batch, max_tokens / prompt) prefill "
                                               "steps and requests x (generate - 1) / batch decode steps at the fewest, each "
-                                              "rounded up)"};
+                                              "rounded up); split the file, or give its runs fewer tokens or requests"};
     }
   }
   if (runs.empty()) throw kernels_csv_error{at_line_of_header, "no runs after the header; write a run a line"};

@@ -353,7 +353,7 @@ TEST(EcmFiles, BadMachineFilesNameFileLineAndField) {
       {replaced(good, "    bandwidth: 44.42 GB/s", "    bandwidth: 44.42 GB/s\n    victim cache: true"),
        "memory hierarchy[3].victim cache: main memory (the last level) is no cache"},
       // From a held-out trial: what the machine file format refuses, this one refuses too.
-      {replaced(good, "  - level: L3", "  - level: L2"), "memory hierarchy[2].level: \"L2\" names an earlier level too"},
+      {replaced(good, "  - level: L3", "  - level: L2"), "memory hierarchy[2].level: \"L2\" names memory hierarchy[1] too; give each level a name of its own"},
       // The sixty-first: levels out of order (the converted file was refused), a bandwidth's prefix wrong.
       {replaced(good, "size: 32 KiB", "size: 32 MiB"),
        "memory hierarchy[1]: \"L2\" is smaller than memory hierarchy[0] (\"L1\") inside it, and no rate of one kind on both (bandwidths, "
@@ -1278,8 +1278,8 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                      "--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   // A machine without the caches' capacities (a GPU) is the machine's fault, not the kernel's.
   expect_input_error(hml_run({"ecm", "--machine", "h100_sxm", "--kernel", "triad"}),
-                     "--machine: h100_sxm: memory[0].capacity: L1 states none: the ECM model needs every cache level's, all "
-                     "but the last level (main memory); give its capacity");
+                     "--machine: h100_sxm: the ECM model needs L1's capacity, which this catalog entry does not state; give a "
+                     "machine file with it (`hml devices h100_sxm --format yaml` writes one to edit)");
   // A define's fault is -D's, not the kernel's.
   const std::string triad = (examples / "triad.c").string();
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=1000", "-D", "N=2000"}),

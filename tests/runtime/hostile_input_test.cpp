@@ -86,7 +86,8 @@ TEST(HostileInput, CountsSizesAndTimesHaveBounds) {
   expect_input_error(ecm_with({"--size", "9223372036854775808"}), "--size: '9223372036854775808' is above 68719476736; give a whole number from 8 to 68719476736");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "10000000", "--rows",
                               "100000"}),
-                     "--size, --rows: an array has at most 2^36 elements");
+                     "--size, --rows: 100000 rows of 10000000 elements are more than an array's 2^36 elements; give --rows at most "
+                     "6871 for rows of 10000000 elements");
   expect_input_error(hml_run({"probe", "--min-time", "2s"}), "--min-time: the minimum time of a repetition must be within [1 ms, 1 s]");
   // The sixteenth trial: 0 s (and 1 ns) measured the clock, L1 at 86.5 MB/s, and --save stored it as measured.
   for (const std::string shortest : {"0s", "1ns", "999us"})
@@ -2566,10 +2567,16 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   const scratch_directory dir;
   // The catalog's Xeon 8480+ lists its L3 alone: the ECM took it for each core's L1 (140 GB/s from one core).
   expect_input_error(hml_run({"ecm", "--machine", "xeon_8480_plus", "--kernel", "triad"}),
-                     "--machine: xeon_8480_plus: memory[0].scope: L3 is shared by the cores, and the ECM model starts in each "
-                     "core's own first cache; give a machine file that describes its caches from L1");
+                     "--machine: xeon_8480_plus: the ECM model needs its caches from L1 (its first level, L3, is shared by the "
+                     "cores), which this catalog entry does not state; give a machine file with it (`hml devices xeon_8480_plus "
+                     "--format yaml` writes one to edit)");
   const std::string genoa = catalog_file("genoa_epyc_9654");
+  // L1's scope left out (a level is shared unless it says otherwise): inside L2, each core's own, that is no machine.
   expect_edited_machine_refused(dir, genoa, "    scope: per core\n", "", "shared_l1.yaml",
+                                "memory[0].scope: \"L1\" is shared by the cores, and memory[1] (\"L2\") outside it is each core's own, "
+                                "where a core's own caches lie inside the shared ones; give it scope: per core, or share \"L2\" too");
+  // Every cache shared: the ECM model starts in each core's own first cache.
+  expect_edited_machine_refused(dir, replaced(genoa, "    scope: per core\n", ""), "    scope: per core\n", "", "shared_l1_l2.yaml",
                                 "memory[0].scope: L1 is shared by the cores, and the ECM model starts in each core's own first "
                                 "cache; give it scope: per core (shared: false in the older ECM file), or describe the levels from L1");
   // No core count: the scaling table stopped at one core without a word.
@@ -2778,7 +2785,8 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run_with(custom, {"--shared-experts", "2"}),
                      "hml: error: --shared-experts: shared experts, dense first layers and router biases belong to a mixture of experts; give experts too");
   expect_input_error(hml_run_with(custom, {"--kv-lora-rank", "16"}),
-                     "hml: error: --kv-lora-rank: latent attention needs its query rank, rotary dimension and value dimension >= 1; give each with the KV rank");
+                     "hml: error: --q-lora-rank, --rope-head-dim, --value-head-dim: latent attention (a KV rank) needs its query rank, "
+                     "rotary dimension and value dimension >= 1; give --q-lora-rank, --rope-head-dim, --value-head-dim with --kv-lora-rank");
   expect_input_error(hml_run_with(custom, {"--kv-heads", "3"}),
                      "hml: error: --heads, --kv-heads: the attention heads must be a multiple of the key-value heads; give key-value heads that divide them");
   expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--kv-heads", "2"}),
@@ -2874,12 +2882,19 @@ TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "-5"}),
                      "--size: '-5' has a minus sign; give a whole number from 8 to");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5", "--size", "68719476736", "--rows", "3"}),
-                     "an array has at most 2^36 elements; give smaller sizes");
+                     "--size, --rows: 3 rows of 68719476736 elements are more than an array's 2^36 elements; give --size at most "
+                     "22906492245");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--cores", "9"}),
                      "--cores: 9 is more than the 8 cores of Intel Xeon E5-2680 (Sandy Bridge EP) (the scaling table stops at the "
                      "machine's cores); give --cores 8 or fewer");
+  // A catalog entry's gaps all at once: a file written from it was refused again for the next one.
   expect_input_error(hml_run({"ecm", "--machine", "xeon_max_9480", "--kernel", "triad"}),
-                     "states no clock, which the ECM model needs (it counts cycles); give a machine file with its clock");
+                     "--machine: xeon_max_9480: the ECM model needs its caches from L1 (its first level, HBM2e, is shared by the "
+                     "cores) and a clock (it counts cycles), which this catalog entry does not state; give a machine file with "
+                     "them");
+  expect_input_error(hml_run({"ecm", "--machine", "grace", "--kernel", "triad"}),
+                     "--machine: grace: the ECM model needs its caches (it describes main memory alone), which this catalog "
+                     "entry does not state; give a machine file with it (`hml devices grace --format yaml` writes one to edit)");
 
   // hml llm: what cannot be fixed by the next option is said first; a machine without peaks is --machine's.
   const std::vector<std::string> llama{"llm", "--model", "llama-3-8b", "--machine", "h100_sxm"};
@@ -2906,4 +2921,103 @@ TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
                      "1.5 TB/s beside its read rate 1 TB/s, not 2 TB/s");
   expect_input_error(hml_run({"devices", machine("l1.yaml", "value: 32 KiB", "value: 2 MiB")}),
                      "; give the levels fastest first, main memory last, or check their capacities");
+}
+
+// The seventy-seventh trial (the latest fixes: --compare's runs, machine files' names and scopes, ECM
+// sizes, custom models): one measurement counted twice where its machine file was named by another path
+// or a link, its system spelt in other capitals or spaces, or a row repeated part of another's figures; a
+// level named twice with an invisible character between; a per-core level outside a shared one; and
+// messages that named a default not in effect, advised a size refused next, or blamed options given for
+// one left out.
+TEST(HostileInput, ASeventySeventhTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const auto run = [](std::string_view machine, std::string_view figures, std::string_view system) {
+    return "llama-2-7b," + std::string{machine} + ",1,,fp16,fp16,fp16,1,128,32," + std::string{figures} + ",,," + std::string{system} + ",src\n";
+  };
+  const fs::path a100 = dir.file("a.yaml", catalog_file("a100_sxm_80gb"));
+  fs::create_symlink("a.yaml", dir.path / "link.yaml");
+  // One file by its path, its absolute path, a link to it: one machine.
+  for (const std::string& other : {a100.string(), std::string{"link.yaml"}}) {
+    expect_input_error(hml_run({"llm", "--compare", dir.file("f.csv", header + run("a.yaml", "20 ms,10 ms", "sysA") +
+                                                                         run(other, "20 ms,10 ms", "sysA")).string()}),
+                       "f.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
+  }
+  // One system however its capitals and spaces go.
+  for (const std::string system : {"SYSA", "sys A", "sys  a"}) {
+    expect_input_error(hml_run({"llm", "--compare", dir.file("s.csv", header + run("a.yaml", "20 ms,10 ms", "sysA") +
+                                                                         run("a.yaml", "20 ms,10 ms", system)).string()}),
+                       "s.csv:3: the run of line 2 again, figure for figure");
+  }
+  // A figure given again beside others, or alone: a measurement once. Other figures of one run: two measurements.
+  expect_input_error(hml_run({"llm", "--compare", dir.file("p.csv", header + run("a.yaml", "20 ms,10 ms", "x") +
+                                                                       run("a.yaml", "20 ms,", "x")).string()}),
+                     "p.csv:3: the run of line 2 again, with its ttft as that line gives it; give each measurement once (it would count twice)");
+  expect_input_error(hml_run({"llm", "--compare", dir.file("q.csv", header + run("a.yaml", ",10 ms", "x") +
+                                                                       run("a.yaml", "0.03 s,0.01 s", "x")).string()}),
+                     "q.csv:3: the run of line 2 again, with its tpot as that line gives it");
+  const outcome two = hml_run({"llm", "--compare", dir.file("r.csv", header + run("a.yaml", "20 ms,10 ms", "x") +
+                                                                       run("a.yaml", "21 ms,11 ms", "x")).string()});
+  EXPECT_EQ(two.status, 0) << two.err;
+  // The step bound says what to do.
+  const std::string long_run = "llama-2-7b,a.yaml,1,,fp16,fp16,fp16,1,128,600000,,,,100,x,src\n";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("st.csv", header + long_run + replaced(long_run, "fp16,1,128", "fp16,1,129")).string()}),
+                     "; split the file, or give its runs fewer tokens or requests");
+
+  // Level names that differ in invisible characters alone are one name; a core's level lies inside the shared ones.
+  const std::string snb = catalog_file("snb_e5_2680");
+  const auto machine = [&](std::string_view name, std::string_view from, std::string_view to) {
+    return dir.file(std::string{name}, replaced(snb, from, to)).string();
+  };
+  expect_input_error(hml_run({"ecm", "--machine", machine("zw.yaml", "name: L2", "name: \"L\\u200b1\""), "--kernel", "triad"}),
+                     "memory[1].name: \"L\\u200b1\" names memory[0] too; give each level a name of its own");
+  expect_input_error(hml_run({"ecm", "--machine", machine("shy.yaml", "name: L2", "name: \"L1\\u00ad\""), "--kernel", "triad"}),
+                     "memory[1].name: \"L1\\u00ad\" names memory[0] too");
+  const std::string shared_l2 = replaced(snb, "    capacity: {value: 256 KiB, kind: stated, source: kerncraft-snb}\n    scope: per core\n",
+                                         "    capacity: {value: 256 KiB, kind: stated, source: kerncraft-snb}\n");
+  expect_input_error(hml_run({"ecm", "--machine", dir.file("scope.yaml", replaced(shared_l2, "    capacity: {value: 20 MiB, kind: stated, source: kerncraft-snb}\n",
+                                                                                  "    capacity: {value: 20 MiB, kind: stated, source: kerncraft-snb}\n    scope: per core\n")).string(),
+                              "--kernel", "triad"}),
+                     "memory[1].scope: \"L2\" is shared by the cores, and memory[2] (\"L3\") outside it is each core's own, where a "
+                     "core's own caches lie inside the shared ones; give it scope: per core, or share \"L3\" too");
+  // The older ECM file and a device's JSON hold the same rules.
+  const std::string older = read_file(fs::path{HML_SOURCE_DIR} / "tests" / "fuzz" / "corpus" / "ecm_machine_file" / "sandy_bridge_ep.yml");
+  const std::string l3_each_cores = replaced(older, "    size: 20 MiB\n    shared: true\n", "    size: 20 MiB\n");
+  expect_input_error(hml_run({"ecm", "--machine", dir.file("older.yml", replaced(l3_each_cores, "  - level: L2\n    size: 256 KiB\n",
+                                                                                 "  - level: L2\n    size: 256 KiB\n    shared: true\n")).string(),
+                              "--kernel", "triad"}),
+                     "memory hierarchy[1].shared: \"L2\" is shared by the cores, and memory hierarchy[2] (\"L3\") outside it is each "
+                     "core's own, where a core's own caches lie inside the shared ones; give it shared: false, or share \"L3\" too");
+  expect_input_error(hml_run({"ecm", "--machine", dir.file("older2.yml", replaced(older, "level: L2", "level: \"L\\u200b1\"")).string(),
+                              "--kernel", "triad"}),
+                     "memory hierarchy[1].level: \"L\\u200b1\" names memory hierarchy[0] too; give each level a name of its own");
+  const std::string compute = R"("compute": [{"precision": "fp32", "unit": "vector", "dense": "1 TFLOP/s"}])";
+  const std::string levels = R"("memory": [{"name": "L1", "capacity": "32 KiB", "bandwidth": "10 TB/s"},
+    {"name": "L1\u2060", "capacity": "1 MiB", "bandwidth": "5 TB/s"}, {"name": "DRAM", "bandwidth": "1 TB/s"}])";
+  expect_input_error(hml_run({"devices", "--file", dir.file("d.json", "{\"id\": \"x\", \"name\": \"X\",\n " + levels + ",\n " + compute + "}\n").string()}),
+                     "memory[1].name: \"L1\\u2060\" names memory[0] too; give each level a name of its own");
+  // A message shows a soft hyphen as its code: "25\u00ad6 KiB" read as "256 KiB" that could not be read.
+  expect_input_error(hml_run({"ecm", "--machine", machine("v.yaml", "value: 256 KiB", "value: \"25\\u00ad6 KiB\""), "--kernel", "triad"}),
+                     "cannot read \"25\\u00ad6 KiB\"");
+
+  // stencil2d5: its least row is the machine line's, and its arrays' bound names the default in effect.
+  const std::vector<std::string> stencil{"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5"};
+  expect_input_error(hml_run_with(stencil, {"--size", "8", "--rows", "3"}), "hml: error: --size: '8' is below 9; give a whole number from 9 to 68719476736");
+  EXPECT_EQ(hml_run_with(stencil, {"--size", "9", "--rows", "3"}).status, 0);
+  expect_input_error(hml_run_with(stencil, {"--rows", "34359739"}),
+                     "hml: error: --rows: 34359739 rows of 2000 elements (--size, stencil2d5's default) are more than an array's 2^36 "
+                     "elements; give --rows at most 34359738");
+  EXPECT_EQ(hml_run_with(stencil, {"--rows", "34359738", "--cores", "1"}).status, 0);
+  expect_input_error(hml_run_with(stencil, {"--size", "68719477"}),
+                     "hml: error: --size: 1000 rows (--rows, the default) of 68719477 elements are more than an array's 2^36 elements; "
+                     "give --size at most 68719476");
+
+  // A model's part left out is named, not the parts given; a message with what to do.
+  const std::vector<std::string> custom{"llm", "--machine", "h100_sxm", "--layers", "2", "--hidden", "64", "--ffn", "128", "--vocab", "100", "--heads", "4"};
+  expect_input_error(hml_run_with(custom, {"--kv-lora-rank", "16", "--rope-head-dim", "8", "--value-head-dim", "16"}),
+                     "hml: error: --q-lora-rank: latent attention (a KV rank) needs its query rank, rotary dimension and value dimension "
+                     ">= 1; give --q-lora-rank with --kv-lora-rank");
+  EXPECT_EQ(hml_run_with(custom, {"--kv-lora-rank", "16", "--rope-head-dim", "8", "--value-head-dim", "16", "--q-lora-rank", "32"}).status, 0);
+  expect_input_error(hml_run_with(custom, {"--pp", "3", "--pp-link", "50GB/s"}),
+                     "hml: error: --pp: 3 stages for 2 layers, where a stage holds at least one layer; give --pp 2 or fewer");
 }

@@ -600,7 +600,7 @@ TEST(LlmCli, PipelineStagesAreTheLibrarysPipeline) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "65", "--pp-link", "nvlink4"},
                         "--pp: '65' is above 64; give a whole number from 1 to 64");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "33", "--pp-link", "nvlink4"},
-                        "--pp: 33 stages for 32 layers; a stage holds at least one layer");
+                        "--pp: 33 stages for 32 layers, where a stage holds at least one layer; give --pp 32 or fewer");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--micro-batches", "2"},
                         "--micro-batches: a pipeline step's micro-batches; give --pp 2 or more with it");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--pp", "2", "--pp-link", "nvlink4",
@@ -658,7 +658,8 @@ TEST(LlmCli, LatentAttentionAndSharedExperts) {
   // --dense-layers 0 takes the dense layers' size with them; the model is one of experts throughout.
   EXPECT_EQ(llm({"--model", "deepseek-v3", "--dense-layers", "0", "--machine", "h200", "--context", "64"}).status, 0);
   expect_one_line_error({"--model", "llama-2-7b", "--kv-lora-rank", "512", "--machine", "h200"},
-                        "--kv-lora-rank: latent attention needs its query rank, rotary dimension and value dimension >= 1");
+                        "--q-lora-rank, --rope-head-dim, --value-head-dim: latent attention (a KV rank) needs its query rank, rotary "
+                        "dimension and value dimension >= 1");
   expect_one_line_error({"--model", "llama-2-7b", "--rope-head-dim", "64", "--machine", "h200"},
                         "--rope-head-dim: a query rank, rotary dimension or value dimension needs latent attention's KV rank");
   expect_one_line_error({"--model", "llama-2-7b", "--shared-experts", "1", "--machine", "h200"},

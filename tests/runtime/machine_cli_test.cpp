@@ -158,7 +158,8 @@ TEST(MachineCli, NamesAndFilesFailInOneLine) {
   expect_input_error(hml_run({"roofline", "--machine", "no/such.yaml", "--precision", "fp32", "--ops", "-"}),
                      "--machine: cannot read 'no/such.yaml'");
   expect_input_error(hml_run({"ecm", "--machine", "mi300a", "--kernel", "triad"}),
-                     "--machine: mi300a: states no clock, which the ECM model needs (it counts cycles)");
+                     "--machine: mi300a: the ECM model needs its caches from L1 (its first level, Infinity Cache, is shared by "
+                     "the cores) and a clock (it counts cycles), which this catalog entry does not state");
 }
 
 }  // namespace

@@ -162,7 +162,7 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
                 .substr(0, 20),
             "m.yaml:4: nested mor");
   EXPECT_EQ(error_of(head + "memory:\n  - {name: HBM, bandwidth: 2 TB/s}\n  - {name: HBM, bandwidth: 1 TB/s}\n"),
-            "m.yaml:6: memory[1].name: \"HBM\" names memory[0] too; see docs/reference/machine-file.md");
+            "m.yaml:6: memory[1].name: \"HBM\" names memory[0] too; give each level a name of its own");
   EXPECT_EQ(error_of(head + "llvm_cpu: Sandy Bridge\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: llvm_cpu: expected LLVM's name of a CPU, as clang's -march takes it (\"sandybridge\", \"znver4\"), "
             "not \"Sandy Bridge\"; see docs/reference/machine-file.md");
