@@ -137,8 +137,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
                     : "main memory (the last level) is no cache: a victim cache is a cache level outside another");
     // Main memory is shared by the cores; only caches may be a core's own.
     if (last && l["shared"].IsDefined() && level.scope == sharing::per_core)
-      r.fail(l["shared"], yaml_reader::path(field, "shared"), "main memory (the last level) is shared by the cores");
-
+      r.fail(l["shared"], yaml_reader::path(field, "shared"), "main memory (the last level) is shared by the cores; leave shared out");
     if (const auto [name, problem] = detail::level_bandwidths_problem(m.cores, m.clock, level); !problem.empty())
       r.fail(l[std::string{name}], yaml_reader::path(field, name), problem);
     if (const std::string problem = detail::path_rate_problem(level.upstream.rate); !problem.empty())

@@ -316,7 +316,7 @@ struct level_problem {
 
 // Main memory is shared by the cores: every model divides its bandwidth among them.
 [[nodiscard]] inline std::string main_memory_scope_problem(const level_description& main) {
-  return main.scope == sharing::per_core ? "main memory (the last level) is shared by the cores" : std::string{};
+  return main.scope == sharing::per_core ? "main memory (the last level) is shared by the cores; leave its scope out" : std::string{};
 }
 
 }  // namespace hml::detail

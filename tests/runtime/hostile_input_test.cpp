@@ -2980,6 +2980,8 @@ TEST(HostileInput, ASeventySeventhTrialsFindingsAreRefusedOrSaid) {
                               "--kernel", "triad"}),
                      "memory[1].scope: \"L2\" is shared by the cores, and memory[2] (\"L3\") outside it is each core's own, where a "
                      "core's own caches lie inside the shared ones; give it scope: per core, or share \"L3\" too");
+  expect_input_error(hml_run({"ecm", "--machine", machine("mem.yaml", "  - name: MEM\n", "  - name: MEM\n    scope: per core\n"), "--kernel", "triad"}),
+                     "memory[3].scope: main memory (the last level) is shared by the cores; leave its scope out");
   // The older ECM file and a device's JSON hold the same rules.
   const std::string older = read_file(fs::path{HML_SOURCE_DIR} / "tests" / "fuzz" / "corpus" / "ecm_machine_file" / "sandy_bridge_ep.yml");
   const std::string l3_each_cores = replaced(older, "    size: 20 MiB\n    shared: true\n", "    size: 20 MiB\n");
