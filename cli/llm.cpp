@@ -510,8 +510,7 @@ std::string options_choosing(const hml::transformer& t, const hml::step_shape& s
 
 void llm::check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
                                 const hml::inference_options& i) {
-  // A machine without any peak is its option's fault: no precision would find one.
-  require_compute_peak("--machine", {}, d);  // named by the machine's name alone: a step is checked without its path
+  // A machine without any peak is --machine's fault, said where it is read (require_compute_peak).
   for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
     if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
     const hml::precision p = op.compute.type;

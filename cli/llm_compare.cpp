@@ -153,6 +153,8 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
   // of that name, on the file's line.
   try {
     const hml::machine_description& d = machines(where, r.machine);
+    require_main_memory_bandwidth("--machine", r.machine, d);
+    require_compute_peak("--machine", r.machine, d);
     const hml::transformer t = model_of(o);
     const hml::inference_options i = inference_of(o, t, files);
     const hml::generation g{o.batch, o.prompt, o.generate};

@@ -409,6 +409,7 @@ void llm::run(const run_options& o) {
   if (o.as_kernels.empty()) files.use(figures_basis(o.figures));
   const hml::machine_description& d = files.machine("--machine", o.device);
   if (o.as_kernels.empty()) require_main_memory_bandwidth("--machine", o.device, d);  // the kernels need none
+  require_compute_peak("--machine", o.device, d);  // a machine without any: no precision would find one
   const hml::transformer t = llm::model_of(o);
   const hml::inference_options i = llm::inference_of(o, t, files);
   if (o.context) {

@@ -2905,7 +2905,14 @@ TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
                      "least); give --micro-batches 1 or fewer, or a larger --batch");
   const std::string peakless = snb.substr(0, snb.find("compute:")) + snb.substr(snb.find("memory_bandwidths:"));
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", dir.file("p.yaml", peakless).string()}),
-                     "hml: error: --machine: Intel Xeon E5-2680 (Sandy Bridge EP) states no compute peak; give it one (compute:), or another --machine");
+                     "hml: error: --machine: " + (dir.path / "p.yaml").string() + ": Intel Xeon E5-2680 (Sandy Bridge EP) states no compute "
+                     "peak; give it one (compute:), or another --machine");
+  // The same of a measured run's machine, said of its column and file.
+  const std::string runs = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n"
+                           "llama-2-7b,p.yaml,1,,fp16,fp16,fp16,1,128,32,,,,100,x,y\n";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", runs).string()}),
+                     "runs.csv:2: machine: p.yaml: Intel Xeon E5-2680 (Sandy Bridge EP) states no compute peak; give it one (compute:), or "
+                     "another machine");
   const std::string mixes_only = replaced(snb, "    bandwidth: {value: 44.42 GB/s, kind: measured, source: kerncraft-snb}\n", "");
   expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", dir.file("mixes.yaml", mixes_only).string()}),
                      "hml: error: --machine: " + (dir.path / "mixes.yaml").string() + ": Intel Xeon E5-2680 (Sandy Bridge EP) states no "
