@@ -190,17 +190,38 @@ void refuse_oversized_stencil(const ecm_options& o) {
                     " of " + of + " are more than an array's 2^36 elements; give " + most);
 }
 
+// A cache's bandwidth, where its path has no upstream rate, stands for one core's path into the level inside
+// (as hml probe writes it): in B a cycle where that is more than a core moves (the whole chip's figure, a
+// shared L3's datasheet rate, a GPU's L2, would make its term vanish), else none.
+std::optional<double> chip_wide_path(const hml::machine_description& m, std::size_t i) {
+  const hml::level_description& l = m.memory[i];
+  if (l.upstream.rate.published() || !l.bandwidth.published() || !m.clock.published()) return std::nullopt;
+  const double path = hml::in(hml::per_cycle(l.bandwidth.value, m.clock.value), hml::byte_per_cycle);
+  return path > hml::most_bytes_per_core_cycle ? std::optional{path} : std::nullopt;
+}
+
 // What a catalog machine lacks that the ECM model needs, all of it: an entry cannot be edited, so a user
 // writes a machine file from it and learns at once what to add, not one thing a run.
 std::vector<std::string> ecm_gaps(const hml::machine_description& m, bool cores_given) {
   std::vector<std::string> gaps;
   const auto& levels = m.memory;
+  // A path's rate into the level inside, `into`: none, or the chip's bandwidth where a core's is taken.
+  const auto path_rate = [&](std::size_t i, const std::string& into) {
+    const hml::level_description& l = levels[i];
+    if (!l.upstream.rate.published() && !l.bandwidth.published())
+      gaps.push_back(std::string{l.name} + "'s rate into " + into);
+    else if (chip_wide_path(m, i))
+      gaps.push_back(std::string{l.name} + "'s rate into " + into + " as one core's (its bandwidth, " + quantity_text(l.bandwidth.value) +
+                     ", is more than a core moves)");
+  };
   if (levels.size() < 2) gaps.emplace_back("its caches (it describes main memory alone)");
-  else if (levels[0].scope == hml::sharing::shared && m.cores != 1)
+  else if (levels[0].scope == hml::sharing::shared && m.cores != 1) {
     gaps.push_back("its caches from L1 (its first level, " + std::string{levels[0].name} + ", is shared by the cores)");
+    path_rate(0, "the level inside it");
+  }
   for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
     if (!levels[i].capacity.published()) gaps.push_back(std::string{levels[i].name} + "'s capacity");
-    if (i > 0 && !hml::has_path_rate(m, i)) gaps.push_back(std::string{levels[i].name} + "'s rate into " + std::string{levels[i - 1].name});
+    if (i > 0) path_rate(i, std::string{levels[i - 1].name});
   }
   if (!m.clock.published()) gaps.emplace_back("a clock (it counts cycles)");
   if (m.cores == 0 && !cores_given) gaps.emplace_back("a core count");
@@ -266,15 +287,16 @@ void run(const ecm_options& o) {
                         std::string{machine->memory[i - 1].name} + "; give it an upstream rate (B/cy) or a bandwidth");
     // A cache's bandwidth stands for the path as one core's (as hml probe writes it); the whole chip's figure
     // (a shared L3's datasheet rate, a GPU's L1) would make its term vanish.
-    if (!l.upstream.rate.published() && l.bandwidth.published()) {
-      const double path = hml::in(hml::per_cycle(l.bandwidth.value, machine->clock.value), hml::byte_per_cycle);
-      if (path > hml::most_bytes_per_core_cycle)
-        throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "].bandwidth") + ": " +
-                          std::string{l.name} + "'s bandwidth " +
-                          quantity_text(l.bandwidth.value) + " is " + std::string{hml::format_number(path, hml::general(4)).view()} +
-                          " B a cycle at " + quantity_text(machine->clock.value) + ", which the ECM model takes as one core's "
-                          "path into " + std::string{machine->memory[i - 1].name} + ", and a core moves at most 1024 B a cycle" +
-                          (machine_files::looks_like_a_path(o.machine) ? "; give one core's bandwidth, or the path's upstream rate (B/cy)" : ""));
+    if (const std::optional<double> path = chip_wide_path(*machine, i)) {
+      // The figure the run takes: the file's measured_bandwidth where it gives one (--figures measured).
+      const bool measured = l.measured_bandwidth.published() && l.bandwidth.value == l.measured_bandwidth.value;
+      throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "]." +
+                                                                            (measured ? "measured_bandwidth" : "bandwidth")) + ": " +
+                        std::string{l.name} + "'s bandwidth " + quantity_text(l.bandwidth.value) + " is " +
+                        std::string{hml::format_number(*path, hml::general(4)).view()} + " B a cycle at " +
+                        quantity_text(machine->clock.value) + ", which the ECM model takes as one core's path into " +
+                        std::string{machine->memory[i - 1].name} + ", and a core moves at most 1024 B a cycle; give one core's "
+                        "bandwidth, or the path's upstream rate (B/cy)");
     }
   }
   // The kernel: a built-in one by name, else a file in C or YAML.
@@ -284,16 +306,18 @@ void run(const ecm_options& o) {
   // A built-in kernel's least sizes, once --size and --rows are known to apply: stencil2d5's rows reach a
   // line at least (the ECM's streams run along rows), a length that depends on the machine's line.
   if (builtin_kernel(o.kernel, least_size, least_rows)) {
-    const std::int64_t least_row = o.kernel == "stencil2d5" ? least_stencil_row(machine->cacheline_bytes) : least_size;
-    // The options' own check, with its least now: one wording for a count out of its range.
-    const auto at_least = [](std::string_view option, std::int64_t given, std::int64_t least) {
+    const bool stencil = o.kernel == "stencil2d5";
+    const std::int64_t least_row = stencil ? least_stencil_row(machine->cacheline_bytes) : least_size;
+    // The options' own check, with its least now: one wording for a count out of its range. Its most is what
+    // the other extent leaves (stencil2d5's rows x row at most 2^36; past it, refuse_oversized_stencil says so).
+    const auto at_least = [](std::string_view option, std::int64_t given, std::int64_t least, std::int64_t most) {
+      if (given >= least) return;
       std::string text = std::to_string(given);
-      const auto most = static_cast<std::uint64_t>(most_elements);
-      if (std::string problem = whole_number(static_cast<std::uint64_t>(least), most)(text); !problem.empty())
-        throw input_error(std::string{option} + ": " + problem);
+      const std::string problem = whole_number(static_cast<std::uint64_t>(least), static_cast<std::uint64_t>(std::max(least, most)))(text);
+      throw input_error(std::string{option} + ": " + problem);
     };
-    if (o.size_given) at_least("--size", o.size, least_row);
-    if (o.rows_given) at_least("--rows", o.rows, least_rows);
+    if (o.size_given) at_least("--size", o.size, least_row, stencil ? most_elements / std::max<std::int64_t>(o.rows, 1) : most_elements);
+    if (o.rows_given) at_least("--rows", o.rows, least_rows, most_elements / (o.size_given ? std::max(o.size, least_row) : stencil_row_default));
   }
   if (o.kernel == "stencil2d5") refuse_oversized_stencil(o);
   std::optional<hml::loaded_kernel> loaded_kernel;

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/stat.h>
+
 #include "common.hpp"
 #include "llm.hpp"
 
@@ -65,12 +67,13 @@ class run_machines {
   }
 
   // The machine a run names, as the runs file's reader tells runs apart: a catalog entry by its id, a file as
-  // the file it is (a.yaml, ./a.yaml, its absolute path and a link to it are one).
+  // the file it is (a.yaml, ./a.yaml, its absolute path, a symbolic or a hard link to it are one: its device
+  // and inode); a file that is not there by its path made plain (reading it will say why).
   std::string identity(std::string_view name) const {
     if (hml::find_machine(name) != nullptr || !looks_like_a_path(name)) return hml::plain_machine_identity(name);
-    std::error_code error;
-    const std::filesystem::path file = std::filesystem::weakly_canonical(path_of(name), error);
-    return error ? hml::plain_machine_identity(path_of(name)) : file.string();
+    struct ::stat file{};
+    if (::stat(path_of(name).c_str(), &file) != 0) return hml::plain_machine_identity(path_of(name));
+    return "file " + std::to_string(file.st_dev) + ":" + std::to_string(file.st_ino);
   }
 
  private:

@@ -78,8 +78,15 @@ void run(const tiers_options& o) {
     if (memory.tiers.size() == hml::max_tiers) throw input_error("--tier: more than 4 tiers; give at most 4");
     // A tier's bandwidths are a memory's: a bit rate is refused (by parse_tier), as by every bandwidth option.
     const hml::tier t = check_option("--tier", [&] { return hml::parse_tier(spec); });
-    if (std::ranges::any_of(memory.tiers, [&](const hml::tier& other) { return other.name == t.name; }))
-      throw input_error("--tier: two tiers are named '" + std::string{t.name} + "'; give each its own name");
+    // Names that print alike ('A', 'A ', 'A\u200b') are one to whoever reads the table.
+    const auto alike = std::ranges::find_if(memory.tiers, [&](const hml::tier& other) {
+      return hml::printed_alike(other.name) == hml::printed_alike(t.name);
+    });
+    if (alike != memory.tiers.end())
+      throw input_error("--tier: two tiers are named " +
+                        (alike->name == t.name ? "'" + std::string{t.name} + "'"
+                                               : "alike, '" + std::string{alike->name} + "' and '" + std::string{t.name} + "'") +
+                        "; give each its own name");
     memory.tiers.push_back(t);
   }
   // The option the tiers came from, which a message about them names (a machine has one tier or more, so

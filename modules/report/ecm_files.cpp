@@ -187,6 +187,13 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     r.fail(levels[i], yaml_reader::item("memory hierarchy", i),
            last ? "main memory needs a bandwidth or memory bandwidths" : "needs an upstream throughput or a bandwidth");
   }
+  // validate_ecm's rule for the fastest level, said of its field: the older file is the ECM model's own.
+  if (m.memory[0].scope == sharing::shared && m.cores != 1) {
+    const YAML::Node shared = levels[0]["shared"];
+    r.fail(shared.IsDefined() ? shared : levels[0], yaml_reader::path(yaml_reader::item("memory hierarchy", 0), "shared"),
+           "\"" + std::string{m.memory[0].name} + "\" is shared by the cores, and the ECM model starts in each core's own first cache; "
+           "give it shared: false, or describe the levels from L1");
+  }
   try {
     validate_ecm(m);
   } catch (const std::invalid_argument& e) {

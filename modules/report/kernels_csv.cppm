@@ -94,6 +94,17 @@ struct record {
   bool readable_past_fields = false;
 };
 
+// A record of other than the header's fields, said with what to do: fields past the header's all empty are
+// a trailing comma; more, a comma inside a field; fewer, a field left out.
+[[nodiscard]] inline std::string field_count_problem(const record& r, std::size_t expected) {
+  const std::size_t found = r.fields.size();
+  const bool trailing = found > expected && std::all_of(r.fields.begin() + static_cast<std::ptrdiff_t>(expected), r.fields.end(),
+                                                        [](std::string_view f) { return f.empty(); });
+  return "expected " + std::to_string(expected) + " fields like the header, found " + std::to_string(found) +
+         (trailing ? "; delete the comma at the line's end" : found > expected ? "; quote a field that holds a comma"
+                                                                               : "; give each column its field (empty between two commas)");
+}
+
 // The bytes of a source, one at a time, through a block buffer.
 class byte_reader {
 public:
@@ -455,17 +466,12 @@ public:
   bool next(kernel_record& out) {
     namespace k = detail::kernels_csv;
     if (!records_.next(record_)) {
-      if (kernels_ == 0) throw kernels_csv_error{header_line_, "no kernels after the header"};
+      if (kernels_ == 0) throw kernels_csv_error{header_line_, "no kernels after the header; write a kernel a line"};
       return false;
     }
     if (++kernels_ > most_)
       throw kernels_csv_error{record_.line, "more than " + std::to_string(most_) + " kernels, the most a list takes; split the list"};
-    if (record_.fields.size() != header_fields_) {
-      throw kernels_csv_error{record_.line, "expected " + std::to_string(header_fields_) + " fields like the header, found " +
-                                                std::to_string(record_.fields.size()) +
-                                                (record_.fields.size() > header_fields_ ? "; quote a field that holds a comma"
-                                                                                       : "; give each column its field (empty between two commas)")};
-    }
+    if (record_.fields.size() != header_fields_) throw kernels_csv_error{record_.line, k::field_count_problem(record_, header_fields_)};
     out.flops = k::read_quantity<work>(record_, at_.flops, "flops");
     out.bytes = k::read_quantity<data_size>(record_, at_.bytes, "memory_bytes");
     // Neither FLOP nor bytes: no time, no intensity, no bound; a row of nothing is a mistake in the file.

@@ -207,11 +207,11 @@ using memory_levels = decltype(machine_description::memory);
 }
 
 // Tiers, tables and the ECM's levels are named by their names: two of one name could not be told apart, nor two
-// that differ in characters drawn as nothing ("L\u200b1" beside "L1"). Of the last level against those before.
+// that print alike (hml::printed_alike: "L\u200b1" or "L1 " beside "L1"). Of the last level against those before.
 [[nodiscard]] inline std::string level_name_problem(const memory_levels& levels, std::string_view memory_field) {
-  const std::string name = without_invisible(levels.back().name);
+  const std::string name = printed_alike(levels.back().name);
   for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
-    if (without_invisible(levels[j].name) == name)
+    if (printed_alike(levels[j].name) == name)
       return "\"" + std::string{levels.back().name} + "\" names " + std::string{memory_field} + "[" + std::to_string(j) +
              "] too; give each level a name of its own";
   }
@@ -235,8 +235,9 @@ struct level_problem {
     if (levels[j].scope == sharing::shared && levels[j].capacity.published())
       return {j, "\"" + std::string{levels[j].name} + "\" is shared by the cores, and " + std::string{memory_field} + "[" +
                      std::to_string(levels.size() - 1) + "] (\"" + std::string{outer.name} + "\") outside it is each core's own, where a "
-                     "core's own caches lie inside the shared ones; give it " + std::string{per_core} + ", or share \"" +
-                     std::string{outer.name} + "\" too"};
+                     "core's own caches lie inside the shared ones; give it " + std::string{per_core} +
+                     // The first level shared as well would be taken for each core's by the ECM model: not offered.
+                     (j == 0 ? std::string{} : ", or share \"" + std::string{outer.name} + "\" too")};
   }
   return {};
 }

@@ -257,8 +257,8 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
 
 // What tells runs apart: every field as read but its figures, its line and its source: numbers as their
 // values, not their text, and names as lookups take them (FP16 is fp16, H100_SXM h100_sxm, "NVIDIA A100 SXM4
-// 80GB" a100_sxm_80gb, "TensorRT-LLM  0.9.0" tensorrt-llm 0.9.0; no all_reduce is the ring); a machine as
-// `machine` tells it.
+// 80GB" a100_sxm_80gb, "TensorRT-LLM  0.9.0" tensorrt-llm 0.9.0; no all_reduce is the ring, no max_tokens
+// the default); a machine as `machine` tells it.
 inline std::string run_key(const measured_run& run, const std::function<std::string(std::string_view)>& machine) {
   std::string key;
   const auto add = [&](std::string_view field) { (key += field) += '\x1f'; };  // a unit separator: in no field
@@ -268,10 +268,13 @@ inline std::string run_key(const measured_run& run, const std::function<std::str
   add(entry_key(run.link, std::span<const link_description* const>{systems::links}));
   for (const std::string* name : {&run.weights, &run.activations, &run.kv}) add(name_key(*name));
   add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
-  add(name_key(run.system));  // one run measured by two systems is two runs; one cited from two sources is one
+  // One run measured by two systems is two runs; one cited from two sources is one. A system as it reads:
+  // "TRT LLM", "TRT\u00a0LLM" and "TRT\u200bLLM" print alike.
+  add(name_key(without_invisible(run.system)));
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
-  add_count(run.max_tokens);
+  // A continuous batch's max tokens left out are the default's (hml::batching_limits), as if written.
+  add_count(run.requests ? std::optional{run.max_tokens.value_or(batching_limits{}.max_tokens)} : run.max_tokens);
   add_count(run.weight_group);
   add(run.dp_attention ? "dp" : "");
   add(run.ep ? "ep" : "");
@@ -324,12 +327,7 @@ using machine_identity = std::function<std::string(std::string_view machine)>;
   std::unordered_map<std::string, std::size_t> line_of_row, line_of_figure;
   std::uint64_t steps = 0;
   while (records.next(record)) {
-    if (record.fields.size() != fields) {
-      throw kernels_csv_error{record.line, "expected " + std::to_string(fields) + " fields like the header, found " +
-                                              std::to_string(record.fields.size()) +
-                                                (record.fields.size() > fields ? "; quote a field that holds a comma"
-                                                                              : "; give each column its field (empty between two commas)")};
-    }
+    if (record.fields.size() != fields) throw kernels_csv_error{record.line, detail::kernels_csv::field_count_problem(record, fields)};
     if (runs.size() == max_measured_runs) {
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold); split the file"};
     }

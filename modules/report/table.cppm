@@ -106,8 +106,10 @@ inline void append_visible(std::string& out, std::string_view text,
     const auto code = static_cast<unsigned char>(c);
     if (const utf8_character shown = utf8_character_at(text, i); shown.length > 0 && !is_control(shown.code)) {
       if (invisible == invisible_characters::escaped && is_invisible(shown.code)) {
-        out += "\\u";
-        for (int shift = 12; shift >= 0; shift -= 4) out += hex[(shown.code >> shift) & 0xF];
+        // \u and four digits, as JSON and C++ write it; past U+FFFF (a tag character), \U and eight.
+        const bool wide = shown.code > 0xFFFF;
+        out += wide ? "\\U" : "\\u";
+        for (int shift = wide ? 28 : 12; shift >= 0; shift -= 4) out += hex[(shown.code >> shift) & 0xF];
       } else {
         out.append(text.substr(i, shown.length));
       }

@@ -64,6 +64,15 @@ export namespace hml {
   return seen;
 }
 
+// A name as it prints: without the characters drawn as nothing, and without spaces at either end. Two names
+// equal so are one to a reader ("L1", "L1 ", "L\u200b1"), whatever their bytes.
+[[nodiscard]] inline std::string printed_alike(std::string_view text) {
+  std::string seen = without_invisible(text);
+  const std::size_t first = seen.find_first_not_of(" \t");
+  if (first == std::string::npos) return {};
+  return seen.substr(first, seen.find_last_not_of(" \t") - first + 1);
+}
+
 // The edit distance of `typed` from `name` with letters compared in either case and invisible characters left
 // out, a name that differs in case or in them alone one edit from it ("TTFT" for ttft, "FLOPs" for flops: a
 // whole word in capitals is one slip, not four); or past the tolerance where their lengths alone are further

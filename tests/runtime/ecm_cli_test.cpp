@@ -1278,8 +1278,9 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                      "--t-ol, --t-nol: both 0 would run the kernel in L1 in no time; give an in-core time > 0");
   // A machine without the caches' capacities (a GPU) is the machine's fault, not the kernel's.
   expect_input_error(hml_run({"ecm", "--machine", "h100_sxm", "--kernel", "triad"}),
-                     "--machine: h100_sxm: the ECM model needs L1's capacity, which this catalog entry does not state; give a "
-                     "machine file with it (`hml devices h100_sxm --format yaml` writes one to edit)");
+                     "--machine: h100_sxm: the ECM model needs L1's capacity and L2's rate into L1 as one core's (its bandwidth, "
+                     "11.26 TB/s, is more than a core moves), which this catalog entry does not state; give a machine file with them "
+                     "(`hml devices h100_sxm --format yaml` writes one to edit)");
   // A define's fault is -D's, not the kernel's.
   const std::string triad = (examples / "triad.c").string();
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=1000", "-D", "N=2000"}),

@@ -2568,13 +2568,14 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   // The catalog's Xeon 8480+ lists its L3 alone: the ECM took it for each core's L1 (140 GB/s from one core).
   expect_input_error(hml_run({"ecm", "--machine", "xeon_8480_plus", "--kernel", "triad"}),
                      "--machine: xeon_8480_plus: the ECM model needs its caches from L1 (its first level, L3, is shared by the "
-                     "cores), which this catalog entry does not state; give a machine file with it (`hml devices xeon_8480_plus "
-                     "--format yaml` writes one to edit)");
+                     "cores) and L3's rate into the level inside it, which this catalog entry does not state; give a machine file "
+                     "with them (`hml devices xeon_8480_plus --format yaml` writes one to edit)");
   const std::string genoa = catalog_file("genoa_epyc_9654");
   // L1's scope left out (a level is shared unless it says otherwise): inside L2, each core's own, that is no machine.
   expect_edited_machine_refused(dir, genoa, "    scope: per core\n", "", "shared_l1.yaml",
                                 "memory[0].scope: \"L1\" is shared by the cores, and memory[1] (\"L2\") outside it is each core's own, "
-                                "where a core's own caches lie inside the shared ones; give it scope: per core, or share \"L2\" too");
+                                "where a core's own caches lie inside the shared ones; give it scope: per core");
+  EXPECT_EQ(hml_run({"ecm", "--machine", (dir.path / "shared_l1.yaml").string(), "--kernel", "triad"}).err.find("or share"), std::string::npos);
   // Every cache shared: the ECM model starts in each core's own first cache.
   expect_edited_machine_refused(dir, replaced(genoa, "    scope: per core\n", ""), "    scope: per core\n", "", "shared_l1_l2.yaml",
                                 "memory[0].scope: L1 is shared by the cores, and the ECM model starts in each core's own first "
@@ -3011,7 +3012,7 @@ TEST(HostileInput, ASeventySeventhTrialsFindingsAreRefusedOrSaid) {
 
   // stencil2d5: its least row is the machine line's, and its arrays' bound names the default in effect.
   const std::vector<std::string> stencil{"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5"};
-  expect_input_error(hml_run_with(stencil, {"--size", "8", "--rows", "3"}), "hml: error: --size: '8' is below 9; give a whole number from 9 to 68719476736");
+  expect_input_error(hml_run_with(stencil, {"--size", "8", "--rows", "3"}), "hml: error: --size: '8' is below 9; give a whole number from 9 to 22906492245");
   EXPECT_EQ(hml_run_with(stencil, {"--size", "9", "--rows", "3"}).status, 0);
   expect_input_error(hml_run_with(stencil, {"--rows", "34359739"}),
                      "hml: error: --rows: 34359739 rows of 2000 elements (--size, stencil2d5's default) are more than an array's 2^36 "
@@ -3029,4 +3030,81 @@ TEST(HostileInput, ASeventySeventhTrialsFindingsAreRefusedOrSaid) {
   EXPECT_EQ(hml_run_with(custom, {"--kv-lora-rank", "16", "--rope-head-dim", "8", "--value-head-dim", "16", "--q-lora-rank", "32"}).status, 0);
   expect_input_error(hml_run_with(custom, {"--pp", "3", "--pp-link", "50GB/s"}),
                      "hml: error: --pp: 3 stages for 2 layers, where a stage holds at least one layer; give --pp 2 or fewer");
+}
+
+// The seventy-eighth trial (the seventy-seventh's fixes, tiers, analyze, chart, sweeps, kernels CSVs): one
+// measurement counted twice where its machine file was a hard link, its system differed in a character
+// drawn as nothing, or its max tokens were the default written out; names alike but for a trailing space
+// or an invisible character (levels, tiers); a catalog machine's ECM gaps that its file was refused for
+// next; advice a second run refused (share the first level too, a most past the other extent's); messages
+// blaming "the top level", and without what to do.
+TEST(HostileInput, ASeventyEighthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const fs::path a100 = dir.file("a.yaml", catalog_file("a100_sxm_80gb"));
+  fs::create_hard_link(a100, dir.path / "hard.yaml");
+  const auto run = [](std::string_view machine, std::string_view system) {
+    return "llama-2-7b," + std::string{machine} + ",1,,fp16,fp16,fp16,1,128,32,20 ms,10 ms,,," + std::string{system} + ",src\n";
+  };
+  expect_input_error(hml_run({"llm", "--compare", dir.file("h.csv", header + run("a.yaml", "x") + run("hard.yaml", "x")).string()}),
+                     "h.csv:3: the run of line 2 again, figure for figure");
+  for (const std::string system : {"TRT\u200bLLM", "TRT\u00a0LLM", "TRT LLM\u2060"}) {
+    expect_input_error(hml_run({"llm", "--compare", dir.file("s.csv", header + run("a.yaml", "TRT LLM") + run("a.yaml", system)).string()}),
+                       "s.csv:3: the run of line 2 again, figure for figure");
+  }
+  const std::string continuous = "model,machine,tp,link,weights,activations,kv,batch,requests,max_tokens,prompt,generate,ttft,tpot,e2e,"
+                                 "output_tokens_per_s,system,source\n";
+  const auto served = [](std::string_view max_tokens) {
+    return "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,64,1000," + std::string{max_tokens} + ",128,128,,,,3000,x,src\n";
+  };
+  expect_input_error(hml_run({"llm", "--compare", dir.file("m.csv", continuous + served("") + served("8192")).string()}),
+                     "m.csv:3: the run of line 2 again, figure for figure");
+
+  // Names that print alike are one name: a level's with a trailing space, a tier's with an invisible character.
+  const std::string snb = catalog_file("snb_e5_2680");
+  expect_input_error(hml_run({"devices", dir.file("sp.yaml", replaced(snb, "name: L2", "name: \"L1 \"")).string()}),
+                     "memory[1].name: \"L1 \" names memory[0] too; give each level a name of its own");
+  expect_input_error(hml_run({"tiers", "--tier", "A:64GiB:1TB/s", "--tier", "A\u200b:512GiB:100GB/s", "--footprint", "1GiB"}),
+                     "hml: error: --tier: two tiers are named alike, 'A' and 'A\\u200b'; give each its own name");
+  // A character past U+FFFF (a tag) is shown whole, as \U and eight digits.
+  expect_input_error(hml_run({"tiers", "--tier", "A:64GiB:1TB/s", "--tier", "A\U000E0041:512GiB:100GB/s", "--footprint", "1GiB"}),
+                     "two tiers are named alike, 'A' and 'A\\U000e0041'");
+
+  // A catalog machine's gaps, each path's rate with them; a file's chip-wide rate named at its own field.
+  expect_input_error(hml_run({"ecm", "--machine", "a100_sxm_80gb", "--kernel", "triad"}),
+                     "--machine: a100_sxm_80gb: the ECM model needs its caches from L1 (its first level, L2, is shared by the cores) "
+                     "and L2's rate into the level inside it, which this catalog entry does not state");
+  expect_input_error(hml_run({"ecm", "--machine", "h100_sxm", "--kernel", "triad"}),
+                     "--machine: h100_sxm: the ECM model needs L1's capacity and L2's rate into L1 as one core's (its bandwidth, "
+                     "11.26 TB/s, is more than a core moves)");
+  const fs::path h100 = dir.file("h.yaml", replaced(catalog_file("h100_sxm"), "  - name: L1\n", "  - name: L1\n    capacity: 256 KiB\n"));
+  expect_input_error(hml_run({"ecm", "--machine", h100.string(), "--kernel", "triad"}),
+                     ":17: memory[1].measured_bandwidth: L2's bandwidth 11.26 TB/s is 5687 B a cycle at 1.98 GHz");
+
+  // A shared first level is told to be each core's own, in both files; the older file's at its field.
+  const std::string older = read_file(fs::path{HML_SOURCE_DIR} / "tests" / "fuzz" / "corpus" / "ecm_machine_file" / "sandy_bridge_ep.yml");
+  const std::string shared_l1 = replaced(older, "  - level: L1\n    size: 32 KiB\n", "  - level: L1\n    size: 32 KiB\n    shared: true\n");
+  expect_input_error(hml_run({"ecm", "--machine", dir.file("o1.yml", shared_l1).string(), "--kernel", "triad"}),
+                     "memory hierarchy[0].shared: \"L1\" is shared by the cores, and memory hierarchy[1] (\"L2\") outside it is each "
+                     "core's own, where a core's own caches lie inside the shared ones; give it shared: false");
+  EXPECT_EQ(hml_run({"ecm", "--machine", (dir.path / "o1.yml").string(), "--kernel", "triad"}).err.find("or share"), std::string::npos);
+  const std::string both_shared = replaced(shared_l1, "    size: 256 KiB\n", "    size: 256 KiB\n    shared: true\n");
+  expect_input_error(hml_run({"roofline", "--machine", dir.file("o2.yml", both_shared).string(), "--precision", "fp64", "--ops",
+                              std::string{HML_SOURCE_DIR} + "/cli/kernels.csv"}),
+                     "o2.yml:15: memory hierarchy[0].shared: \"L1\" is shared by the cores, and the ECM model starts in each core's own "
+                     "first cache; give it shared: false, or describe the levels from L1");
+
+  // stencil2d5's least is advised with the most the other extent leaves.
+  const std::vector<std::string> stencil{"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5"};
+  expect_input_error(hml_run_with(stencil, {"--size", "5"}), "hml: error: --size: '5' is below 9; give a whole number from 9 to 68719476\n");
+  expect_input_error(hml_run_with(stencil, {"--rows", "0"}), "hml: error: --rows: '0' is below 3; give a whole number from 3 to 34359738\n");
+
+  // A kernels CSV says what to do.
+  const std::vector<std::string> roofline{"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "100GB/s", "--ops"};
+  expect_input_error(hml_run_with(roofline, {dir.file("ho.csv", "name,flops,memory_bytes\n").string()}),
+                     "ho.csv:1: no kernels after the header; write a kernel a line");
+  expect_input_error(hml_run_with(roofline, {dir.file("tc.csv", "name,flops,memory_bytes\na,1,1,\n").string()}),
+                     "tc.csv:2: expected 3 fields like the header, found 4; delete the comma at the line's end");
+  expect_input_error(hml_run_with(roofline, {dir.file("qc.csv", "name,flops,memory_bytes\na,b,1,1\n").string()}),
+                     "qc.csv:2: expected 3 fields like the header, found 4; quote a field that holds a comma");
 }

@@ -87,7 +87,7 @@ TEST(KernelsCsv, QuotedFieldsCrlfBomBlankLinesAndColumnOrder) {
     (void)hml::read_kernels_csv("\nname,flops,memory_bytes\n");
     ADD_FAILURE() << "a header alone was read";
   } catch (const hml::kernels_csv_error& e) {
-    EXPECT_STREQ(e.what(), "line 2: no kernels after the header");
+    EXPECT_STREQ(e.what(), "line 2: no kernels after the header; write a kernel a line");
   }
   // A lone CR ends a line too (and counts as one).
   const auto classic_mac = hml::read_kernels_csv("name,flops,memory_bytes\ra,1,2\rb,3,4");

@@ -159,7 +159,8 @@ TEST(MachineCli, NamesAndFilesFailInOneLine) {
                      "--machine: cannot read 'no/such.yaml'");
   expect_input_error(hml_run({"ecm", "--machine", "mi300a", "--kernel", "triad"}),
                      "--machine: mi300a: the ECM model needs its caches from L1 (its first level, Infinity Cache, is shared by "
-                     "the cores) and a clock (it counts cycles), which this catalog entry does not state");
+                     "the cores), Infinity Cache's rate into the level inside it and a clock (it counts cycles), which this catalog "
+                     "entry does not state");
 }
 
 }  // namespace
