@@ -213,15 +213,26 @@ std::vector<std::string> ecm_gaps(const hml::machine_description& m, bool cores_
     else if (chip_wide_path(m, i))
       gaps.push_back(std::string{l.name} + "'s rate into " + into + " as one core's (its bandwidth, " + quantity_text(l.bandwidth.value) +
                      ", is more than a core moves)");
+    else if (!l.upstream.rate.published() && !m.clock.published())  // whether it is, the clock will tell
+      gaps.push_back(std::string{l.name} + "'s rate into " + into + " as one core's (its bandwidth, " + quantity_text(l.bandwidth.value) +
+                     ", may be the whole chip's)");
   };
-  if (levels.size() < 2) gaps.emplace_back("its caches (it describes main memory alone)");
-  else if (levels[0].scope == hml::sharing::shared && m.cores != 1) {
-    gaps.push_back("its caches from L1 (its first level, " + std::string{levels[0].name} + ", is shared by the cores)");
-    path_rate(0, "the level inside it");
-  }
-  for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
-    if (!levels[i].capacity.published()) gaps.push_back(std::string{levels[i].name} + "'s capacity");
-    if (i > 0) path_rate(i, std::string{levels[i - 1].name});
+  // Caches: the levels before main memory but those addressable (memory beside it, flat mode, placed by software).
+  const bool caches = levels.size() >= 2 && std::any_of(levels.begin(), levels.end() - 1, [](const hml::level_description& l) { return !l.addressable; });
+  if (!caches) {
+    gaps.push_back(levels.size() < 2 ? "its caches (it describes main memory alone)"
+                                     : "its caches (it describes memory alone: " + std::string{levels[0].name} +
+                                           " is memory beside main memory, flat mode)");
+  } else {
+    if (levels[0].scope == hml::sharing::shared && m.cores != 1) {
+      gaps.push_back("its caches from L1 (its first level, " + std::string{levels[0].name} + ", is shared by the cores)");
+      path_rate(0, "the level inside it");
+    }
+    for (std::size_t i = 0; i + 1 < levels.size(); ++i) {
+      if (levels[i].addressable) gaps.push_back("no " + std::string{levels[i].name} + " (memory beside main memory, flat mode, not a cache)");
+      else if (!levels[i].capacity.published()) gaps.push_back(std::string{levels[i].name} + "'s capacity");
+      if (i > 0) path_rate(i, std::string{levels[i - 1].name});
+    }
   }
   if (!m.clock.published()) gaps.emplace_back("a clock (it counts cycles)");
   if (m.cores == 0 && !cores_given) gaps.emplace_back("a core count");
@@ -246,8 +257,16 @@ void run(const ecm_options& o) {
   files.take_stream_mixes();
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
   if (!machine_files::looks_like_a_path(o.machine)) refuse_catalog_gaps(o, *machine);
-  // A file's faults, each named with its field (a catalog entry's are said above, all at once). A cache level
-  // without a capacity: main memory listed first reads as one.
+  // A file's faults, each named with its field (a catalog entry's are said above, all at once). A level
+  // marked addressable is memory beside main memory (flat-mode HBM), placed by software: the ECM model's lines
+  // pass through caches only (data in DDR was charged an HBM term).
+  for (std::size_t i = 0; i + 1 < machine->memory.size(); ++i) {
+    if (machine->memory[i].addressable)
+      throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "].addressable") + ": " +
+                        std::string{machine->memory[i].name} + " is memory beside main memory (flat mode), which the ECM model's "
+                        "lines do not pass through; leave it out, or describe it as a cache (cache mode: addressable: false)");
+  }
+  // A cache level without a capacity: main memory listed first reads as one.
   for (std::size_t i = 0; i + 1 < machine->memory.size(); ++i) {
     if (machine->memory[i].capacity.published()) continue;
     // A cache outside it states one (main memory, the last level, aside).
@@ -268,7 +287,7 @@ void run(const ecm_options& o) {
     throw input_error("--machine: " + files.where(o.machine, *machine, "memory[0].scope") + ": " + std::string{first.name} +
                       " is shared by the cores, and the ECM model starts in each core's own first cache; " +
                       (first.addressable ? "describe the levels from L1"
-                                         : "give it scope: per core (shared: false in the older ECM file), or describe the levels from L1"));
+                                         : "describe each core's own caches inside it, or, if it is each core's own, give it scope: per core"));
   // The scaling table goes up to the chip's cores: without a count it would stop at one without a word.
   if (machine->cores == 0 && o.cores == 0)
     throw input_error("--machine: " + o.machine + ": states no core count, which the ECM's scaling table goes up to; give its cores "
@@ -281,10 +300,12 @@ void run(const ecm_options& o) {
   // transfer term asks for it.
   for (std::size_t i = 1; i + 1 < machine->memory.size(); ++i) {
     const hml::level_description& l = machine->memory[i];
-    if (!hml::has_path_rate(*machine, i))
+    if (!hml::has_path_rate(*machine, i))  // --figures stated sets a measured bandwidth aside: said so
       throw input_error("--machine: " + files.where(o.machine, *machine, "memory[" + std::to_string(i) + "].upstream") + ": " +
-                        std::string{l.name} + " gives no rate for its path into " +
-                        std::string{machine->memory[i - 1].name} + "; give it an upstream rate (B/cy) or a bandwidth");
+                        std::string{l.name} + " gives no rate for its path into " + std::string{machine->memory[i - 1].name} +
+                        (l.measured_bandwidth.published() ? " but its measured bandwidth, which --figures stated sets aside; give it an "
+                                                            "upstream rate (B/cy) or a bandwidth, or take the measured one (--figures measured)"
+                                                          : "; give it an upstream rate (B/cy) or a bandwidth"));
     // A cache's bandwidth stands for the path as one core's (as hml probe writes it); the whole chip's figure
     // (a shared L3's datasheet rate, a GPU's L1) would make its term vanish.
     if (const std::optional<double> path = chip_wide_path(*machine, i)) {
@@ -310,14 +331,19 @@ void run(const ecm_options& o) {
     const std::int64_t least_row = stencil ? least_stencil_row(machine->cacheline_bytes) : least_size;
     // The options' own check, with its least now: one wording for a count out of its range. Its most is what
     // the other extent leaves (stencil2d5's rows x row at most 2^36; past it, refuse_oversized_stencil says so).
-    const auto at_least = [](std::string_view option, std::int64_t given, std::int64_t least, std::int64_t most) {
+    // Where the other extent leaves less than the least, the other is told its most too.
+    const auto at_least = [](std::string_view option, std::int64_t given, std::int64_t least, std::int64_t most, std::string_view other) {
       if (given >= least) return;
       std::string text = std::to_string(given);
-      const std::string problem = whole_number(static_cast<std::uint64_t>(least), static_cast<std::uint64_t>(std::max(least, most)))(text);
-      throw input_error(std::string{option} + ": " + problem);
+      if (most < least)
+        throw input_error(std::string{option} + ": '" + text + "' is below " + std::to_string(least) + "; give " + std::string{option} + " " +
+                          std::to_string(least) + " or more, and " + std::string{other} + " at most " + std::to_string(most_elements / least));
+      throw input_error(std::string{option} + ": " + whole_number(static_cast<std::uint64_t>(least), static_cast<std::uint64_t>(most))(text));
     };
-    if (o.size_given) at_least("--size", o.size, least_row, stencil ? most_elements / std::max<std::int64_t>(o.rows, 1) : most_elements);
-    if (o.rows_given) at_least("--rows", o.rows, least_rows, most_elements / (o.size_given ? std::max(o.size, least_row) : stencil_row_default));
+    if (o.size_given)
+      at_least("--size", o.size, least_row, stencil ? most_elements / std::max<std::int64_t>(o.rows, 1) : most_elements, "--rows");
+    if (o.rows_given)
+      at_least("--rows", o.rows, least_rows, most_elements / (o.size_given ? std::max(o.size, least_row) : stencil_row_default), "--size");
   }
   if (o.kernel == "stencil2d5") refuse_oversized_stencil(o);
   std::optional<hml::loaded_kernel> loaded_kernel;

@@ -152,7 +152,18 @@ const hml::link_description* machine_files::find_link(std::string_view option, s
 
 hml::link machine_files::link(std::string_view option, const std::string& text) {
   if (const hml::link_description* l = find_link(option, text)) return link_of(*l);
-  return check_option(option, [&] { return hml::link_named(text); });
+  // The links of the files given are choices too: an unknown one names them beside the catalog's.
+  std::string own;
+  for (const auto& file : files_) {
+    if (const auto* f = std::get_if<hml::machine_file>(&file))
+      for (const hml::link_description* l : f->links()) own += (own.empty() ? "" : ", ") + std::string{l->id};
+  }
+  try {
+    return hml::link_named(text);
+  } catch (const std::invalid_argument& e) {
+    throw input_error(std::string{option} + ": " + std::string{hml::without_hml_prefix(e.what())} +
+                      (own.empty() ? "" : "; or a link of the files given: " + own));
+  }
 }
 
 const hml::machine_description& machine_files::view_of(const hml::machine_description& own) {

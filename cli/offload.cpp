@@ -116,6 +116,10 @@ void run(const offload_options& o) {
   // The kernel's bytes are those it copies: a fraction of a byte in all is --in's and --out's, not --flops's.
   if (const double bytes = (in + out).value(); bytes > 0 && bytes < 1)
     throw input_error("--in, --out: " + hml::to_string(in + out) + " in all is a fraction of a byte; give 0 B or at least 1 B");
+  // The question is whether moving the data pays: with none to move there is no transfer to weigh (said
+  // before the job's own check, whose "bytes or work" would send the user to --flops).
+  if (in.value() == 0 && out.value() == 0)
+    throw input_error("--in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");
   const hml::kernel k{"kernel", flops, in + out};
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
   check_option("--runs", [&] { hml::validate_runs(o.runs); });
@@ -125,9 +129,6 @@ void run(const offload_options& o) {
     throw input_error("--chunks: " + std::to_string(o.chunks) + " chunks of " + (fewest.value() == in.value() ? "--in " : "--out ") + hml::to_string(fewest) +
                       " leave a fraction of a byte to each; give --chunks at most " + std::to_string(most));
   }
-  // The question is whether moving the data pays: with none to move there is no transfer to weigh.
-  if (in.value() == 0 && out.value() == 0)
-    throw input_error("--in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");
   // Machines given by their figures have one peak, whatever the precision: naming one would change nothing.
   if (o.precision_given && given_host && given_device)
     throw input_error("--precision: the host and the device are given by their peaks (--host-peak, --device-peak), which "

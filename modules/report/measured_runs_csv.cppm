@@ -268,9 +268,9 @@ inline std::string run_key(const measured_run& run, const std::function<std::str
   add(entry_key(run.link, std::span<const link_description* const>{systems::links}));
   for (const std::string* name : {&run.weights, &run.activations, &run.kv}) add(name_key(*name));
   add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
-  // One run measured by two systems is two runs; one cited from two sources is one. A system as it reads:
-  // "TRT LLM", "TRT\u00a0LLM" and "TRT\u200bLLM" print alike.
-  add(name_key(without_invisible(run.system)));
+  // One run measured by two systems is two runs; one cited from two sources is one. A system as it prints:
+  // "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM" and "TRT\u200b-LLM" are one.
+  add(name_key(printed_alike(run.system)));
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
   // A continuous batch's max tokens left out are the default's (hml::batching_limits), as if written.

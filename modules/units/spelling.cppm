@@ -64,13 +64,26 @@ export namespace hml {
   return seen;
 }
 
-// A name as it prints: without the characters drawn as nothing, and without spaces at either end. Two names
-// equal so are one to a reader ("L1", "L1 ", "L\u200b1"), whatever their bytes.
+// A name as it prints: a character drawn as a plain space (a no-break space) as a space, one drawn as nothing
+// (a zero-width space, a soft hyphen) left out, a hyphen as '-', runs of spaces as one, and none at either end.
+// Two names equal so are one to a reader ("L 1", "L\u00a01", "L  1 ", "L \u200b1"), whatever their bytes.
 [[nodiscard]] inline std::string printed_alike(std::string_view text) {
-  std::string seen = without_invisible(text);
-  const std::size_t first = seen.find_first_not_of(" \t");
-  if (first == std::string::npos) return {};
-  return seen.substr(first, seen.find_last_not_of(" \t") - first + 1);
+  std::string seen;
+  bool space = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const utf8_character c = utf8_character_at(text, i);
+    const std::size_t length = c.length == 0 ? 1 : c.length;
+    if (c.length > 0 && (c.code == ' ' || c.code == '\t' || is_space_like(c.code))) {
+      space = true;
+    } else if (c.length == 0 || !is_invisible(c.code)) {
+      if (space && !seen.empty()) seen += ' ';
+      space = false;
+      const bool hyphen = c.length > 0 && (c.code == 0x2010 || c.code == 0x2011);  // U+2010, U+2011: '-' as drawn
+      seen.append(hyphen ? std::string_view{"-"} : text.substr(i, length));
+    }
+    i += length;
+  }
+  return seen;
 }
 
 // The edit distance of `typed` from `name` with letters compared in either case and invisible characters left

@@ -207,9 +207,15 @@ struct utf8_character {
   constexpr std::pair<char32_t, char32_t> ranges[] = {
       {0xA0, 0xA0},     {0xAD, 0xAD},       {0x34F, 0x34F},     {0x61C, 0x61C},     {0x115F, 0x1160},   {0x1680, 0x1680},
       {0x17B4, 0x17B5}, {0x180B, 0x180F},   {0x2000, 0x200F},   {0x2028, 0x202F},   {0x205F, 0x206F},   {0x3000, 0x3000},
-      {0x3164, 0x3164}, {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFF8},   {0x1BCA0, 0x1BCA3},
+      {0x2800, 0x2800}, {0x3164, 0x3164}, {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFF8},   {0x1BCA0, 0x1BCA3},
       {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
   return std::ranges::any_of(ranges, [c](const auto& r) { return c >= r.first && c <= r.second; });
+}
+
+// Of the invisible characters, those drawn as a plain space (no-break and typographic spaces, the braille
+// blank), where the others are drawn as nothing.
+[[nodiscard]] constexpr bool is_space_like(char32_t c) {
+  return c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x202F || c == 0x205F || c == 0x2800 || c == 0x3000;
 }
 
 // Text that shows nothing: empty, or only spaces and invisible characters. A name of them looks blank in a table.
@@ -256,6 +262,7 @@ static_assert(is_blank("") && is_blank(" \t") && is_blank("\xC2\xA0") && is_blan
 static_assert(!is_blank("a") && !is_blank(" \xC2\xA0x") && !is_blank("\xC3"));
 static_assert(is_invisible(0xAD) && is_invisible(0x202E) && is_invisible(0xE0041) && is_invisible(0x2028));  // soft hyphen, RLO, tag A, LS
 static_assert(!is_invisible(0xE9) && !is_invisible(0x2010) && !is_invisible(0x2212));  // é, hyphen, minus: drawn
+static_assert(is_space_like(0xA0) && is_space_like(0x2800) && !is_space_like(0x200B) && !is_space_like(' '));
 
 static_assert(utf8_character_at("\xC3\xA9", 0).code == 0xE9 && utf8_character_at("\xF0\x9D\x84\x9E", 0).length == 4);
 static_assert(utf8_length_at("\xC0\xAF", 0) == 0 && utf8_length_at("\xED\xA0\x80", 0) == 0);  // overlong, surrogate

@@ -126,7 +126,7 @@ TEST(HostileInput, ALoopThatOverrunsItsArrayIsRefusedWithItsLine) {
 // Each printed a number that is none ("-nan", "inf s ... balanced") or took one in ("inf" cycles).
 TEST(HostileInput, NoNonFiniteNumberIsTakenOrPrinted) {
   expect_input_error(hml_run({"offload", "--system", "gh200", "--in", "0B", "--out", "0B"}),
-                     "--in, --out, --flops: the job copies no bytes and does no work");
+                     "--in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");
   // Figures beyond 1e30 or below 1e-30 base units: their ratios and products overflowed into inf and nan.
   expect_input_error(hml_run({"sweep", "--bandwidth", "1e-300B/s", "--size", "1GB"}),
                      "--bandwidth: cannot read \"1e-300B/s\" as a data rate: \"1e-300B/s\" at position 0 is too small; "
@@ -2579,7 +2579,7 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
   // Every cache shared: the ECM model starts in each core's own first cache.
   expect_edited_machine_refused(dir, replaced(genoa, "    scope: per core\n", ""), "    scope: per core\n", "", "shared_l1_l2.yaml",
                                 "memory[0].scope: L1 is shared by the cores, and the ECM model starts in each core's own first "
-                                "cache; give it scope: per core (shared: false in the older ECM file), or describe the levels from L1");
+                                "cache; describe each core's own caches inside it, or, if it is each core's own, give it scope: per core");
   // No core count: the scaling table stopped at one core without a word.
   const fs::path coreless = dir.file("coreless.yaml", replaced(genoa, "cores: 96\n", ""));
   expect_input_error(hml_run({"ecm", "--machine", coreless.string(), "--kernel", "triad"}),
@@ -2890,9 +2890,9 @@ TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
                      "machine's cores); give --cores 8 or fewer");
   // A catalog entry's gaps all at once: a file written from it was refused again for the next one.
   expect_input_error(hml_run({"ecm", "--machine", "xeon_max_9480", "--kernel", "triad"}),
-                     "--machine: xeon_max_9480: the ECM model needs its caches from L1 (its first level, HBM2e, is shared by the "
-                     "cores) and a clock (it counts cycles), which this catalog entry does not state; give a machine file with "
-                     "them");
+                     "--machine: xeon_max_9480: the ECM model needs its caches (it describes memory alone: HBM2e is memory beside "
+                     "main memory, flat mode) and a clock (it counts cycles), which this catalog entry does not state; give a machine "
+                     "file with them");
   expect_input_error(hml_run({"ecm", "--machine", "grace", "--kernel", "triad"}),
                      "--machine: grace: the ECM model needs its caches (it describes main memory alone), which this catalog "
                      "entry does not state; give a machine file with it (`hml devices grace --format yaml` writes one to edit)");
@@ -3107,4 +3107,64 @@ TEST(HostileInput, ASeventyEighthTrialsFindingsAreRefusedOrSaid) {
                      "tc.csv:2: expected 3 fields like the header, found 4; delete the comma at the line's end");
   expect_input_error(hml_run_with(roofline, {dir.file("qc.csv", "name,flops,memory_bytes\na,b,1,1\n").string()}),
                      "qc.csv:2: expected 3 fields like the header, found 4; quote a field that holds a comma");
+}
+
+// The seventy-ninth trial (the seventy-seventh's and seventy-eighth's fixes, offload's links, devices' round
+// trips, analyze, lab): names alike but for a no-break space inside, a braille blank or a typographic hyphen;
+// advice of a range of one value, refused next; flat-mode HBM taken for a cache by the ECM model; a catalog
+// machine without a clock whose L2 rate is the chip's; offload's "bytes or work" followed with work; a
+// link of the files given left out of --link's choices; --figures stated setting a rate aside unsaid.
+TEST(HostileInput, ASeventyNinthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // Names that print alike, whatever their spaces and hyphens.
+  expect_input_error(hml_run({"tiers", "--tier", "A B:64GiB:1TB/s", "--tier", "A\u00a0B:512GiB:100GB/s", "--footprint", "1GiB"}),
+                     "two tiers are named alike, 'A B' and 'A\\u00a0B'");
+  expect_input_error(hml_run({"tiers", "--tier", "A:64GiB:1TB/s", "--tier", "A\u2800:512GiB:100GB/s", "--footprint", "1GiB"}),
+                     "two tiers are named alike");
+  const std::string snb = catalog_file("snb_e5_2680");
+  expect_input_error(hml_run({"devices", dir.file("nb.yaml", replaced(replaced(snb, "name: L1", "name: \"L 1\""), "name: L2",
+                                                                              "name: \"L\\u00a01\"")).string()}),
+                     "memory[1].name: \"L\\u00a01\" names memory[0] too");
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const auto run = [](std::string_view system) {
+    return "llama-2-7b,a100_sxm_80gb,1,,fp16,fp16,fp16,1,128,32,20 ms,10 ms,,," + std::string{system} + ",src\n";
+  };
+  expect_input_error(hml_run({"llm", "--compare", dir.file("y.csv", header + run("TRT-LLM") + run("TRT\u2010LLM")).string()}),
+                     "y.csv:3: the run of line 2 again, figure for figure");
+
+  // stencil2d5: where the other extent leaves less than the least, it is told its most too.
+  const std::vector<std::string> stencil{"ecm", "--machine", "snb_e5_2680", "--kernel", "stencil2d5"};
+  expect_input_error(hml_run_with(stencil, {"--size", "68719476736", "--rows", "1"}),
+                     "hml: error: --rows: '1' is below 3; give --rows 3 or more, and --size at most 22906492245");
+  expect_input_error(hml_run_with(stencil, {"--size", "8", "--rows", "7635497416"}),
+                     "hml: error: --size: '8' is below 9; give --size 9 or more, and --rows at most 7635497415");
+  EXPECT_EQ(hml_run_with(stencil, {"--size", "9", "--rows", "7635497415", "--cores", "1"}).status, 0);
+
+  // ECM: flat-mode HBM is no cache; a clockless catalog GPU's L2 rate may be the chip's; a rate set aside is said.
+  expect_input_error(hml_run({"ecm", "--machine", "h200", "--kernel", "triad"}),
+                     "--machine: h200: the ECM model needs L1's capacity, L2's rate into L1 as one core's (its bandwidth, 12.66 TB/s, may "
+                     "be the whole chip's) and a clock (it counts cycles)");
+  const std::string xeon_max = replaced(replaced(catalog_file("xeon_max_9480"), "memory:\n", "clock: 1.9 GHz\nmemory:\n  - {name: L1, capacity: 48 KiB, scope: per core}\n"),
+                                        "name: HBM2e\n", "name: HBM2e\n    upstream: {rate: 64 B/cy}\n");
+  expect_input_error(hml_run({"ecm", "--machine", dir.file("xm.yaml", xeon_max).string(), "--kernel", "triad"}),
+                     "memory[1].addressable: HBM2e is memory beside main memory (flat mode), which the ECM model's lines do not pass "
+                     "through; leave it out, or describe it as a cache (cache mode: addressable: false)");
+  const std::string h100_core = replaced(replaced(catalog_file("h100_sxm"), "  - name: L1\n", "  - name: L1\n    capacity: 256 KiB\n"),
+                                         "measured_bandwidth: {value: 11.26 TB/s", "measured_bandwidth: {value: 85.3 GB/s");
+  expect_input_error(hml_run({"ecm", "--machine", dir.file("hc.yaml", h100_core).string(), "--kernel", "triad", "--figures", "stated"}),
+                     "L2 gives no rate for its path into L1 but its measured bandwidth, which --figures stated sets aside; give it an "
+                     "upstream rate (B/cy) or a bandwidth, or take the measured one (--figures measured)");
+
+  // offload: no bytes is said as such, not as "bytes or work"; the files' links are among --link's choices.
+  const outcome nothing = hml_run({"offload", "--host", "grace", "--device", "h100_sxm", "--link", "c2c", "--in", "0B", "--out", "0B"});
+  expect_input_error(nothing, "hml: error: --in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");
+  EXPECT_EQ(nothing.err.find("--flops"), std::string::npos);
+  // gh200's file, its GPU left out and its link renamed: a host and a link of its own.
+  std::string gh200 = hml_run({"devices", "gh200", "--format", "yaml"}).out;
+  gh200.erase(gh200.find("  - id: gh200_hopper"), gh200.find("links:") - gh200.find("  - id: gh200_hopper"));
+  const fs::path with_link = dir.file("gl.yaml", replaced(replaced(replaced(gh200, "  - id: c2c\n", "  - id: mylink\n"), "joined_by: c2c",
+                                                                   "joined_by: mylink"), "device: gh200_hopper", "device: h100_sxm"));
+  expect_input_error(hml_run({"offload", "--host", with_link.string(), "--device", "h100_sxm", "--link", "mylnk",
+                              "--in", "40GB", "--out", "20GB"}),
+                     "; or a link of the files given: mylink");
 }
