@@ -208,7 +208,7 @@ std::vector<std::string> ecm_gaps(const hml::machine_description& m, bool cores_
   // A path's rate into the level inside, `into`: none, or the chip's bandwidth where a core's is taken.
   const auto path_rate = [&](std::size_t i, const std::string& into) {
     const hml::level_description& l = levels[i];
-    if (!l.upstream.rate.published() && !l.bandwidth.published())
+    if (!hml::has_path_rate(m, i))
       gaps.push_back(std::string{l.name} + "'s rate into " + into);
     else if (chip_wide_path(m, i))
       gaps.push_back(std::string{l.name} + "'s rate into " + into + " as one core's (its bandwidth, " + quantity_text(l.bandwidth.value) +
@@ -285,9 +285,8 @@ void run(const ecm_options& o) {
   if (const hml::level_description& first = machine->memory[0];
       first.scope == hml::sharing::shared && machine->cores != 1 && machine->memory.size() >= 2)
     throw input_error("--machine: " + files.where(o.machine, *machine, "memory[0].scope") + ": " + std::string{first.name} +
-                      " is shared by the cores, and the ECM model starts in each core's own first cache; " +
-                      (first.addressable ? "describe the levels from L1"
-                                         : "describe each core's own caches inside it, or, if it is each core's own, give it scope: per core"));
+                      " is shared by the cores, and the ECM model starts in each core's own first cache; describe each core's own "
+                      "caches inside it, or, if it is each core's own, give it scope: per core");
   // The scaling table goes up to the chip's cores: without a count it would stop at one without a word.
   if (machine->cores == 0 && o.cores == 0)
     throw input_error("--machine: " + o.machine + ": states no core count, which the ECM's scaling table goes up to; give its cores "

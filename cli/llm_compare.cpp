@@ -71,8 +71,9 @@ class run_machines {
   // and inode); a file that is not there by its path made plain (reading it will say why).
   std::string identity(std::string_view name) const {
     if (hml::find_machine(name) != nullptr || !looks_like_a_path(name)) return hml::plain_machine_identity(name);
+    const std::string path = path_of(name);
     struct ::stat file{};
-    if (::stat(path_of(name).c_str(), &file) != 0) return hml::plain_machine_identity(path_of(name));
+    if (::stat(path.c_str(), &file) != 0) return hml::plain_machine_identity(path);
     return "file " + std::to_string(file.st_dev) + ":" + std::to_string(file.st_ino);
   }
 
