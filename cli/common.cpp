@@ -89,14 +89,14 @@ CLI::Validator whole_number_checked_later(std::uint64_t advised_low, std::uint64
 }
 
 namespace {
-// Not echoed: the text is what cannot be shown.
-constexpr std::string_view unprintable = "a control character or a byte that is not UTF-8; give printable UTF-8 text";
+// Not echoed: the text is what cannot be shown; its first offender is, escaped.
+std::string unprintable(std::string_view text) { return hml::unprintable_part(text) + "; give printable UTF-8 text"; }
 }  // namespace
 
 CLI::Validator printable_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
-        return hml::is_printable_utf8(text) ? std::string{} : std::string{unprintable};
+        return hml::is_printable_utf8(text) ? std::string{} : unprintable(text);
       },
       "");
 }
@@ -105,7 +105,7 @@ CLI::Validator name_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
         if (hml::is_blank(text)) return "a blank text; give one the output can show";
-        return hml::is_printable_utf8(text) ? std::string{} : std::string{unprintable};
+        return hml::is_printable_utf8(text) ? std::string{} : unprintable(text);
       },
       "");
 }

@@ -374,7 +374,7 @@ void run(const ecm_options& o) {
                         (std::filesystem::exists(o.kernel, unreadable) ? " (a file's name has a . or a /: ./" + o.kernel + ")" : ""));
     // A C kernel is named after its file, and every message names the file: its name must print as itself.
     if (!hml::is_printable_utf8(o.kernel))
-      throw input_error("--kernel: the file's name has a control character or a byte that is not UTF-8; rename the file");
+      throw input_error("--kernel: the file's name has " + hml::unprintable_part(o.kernel) + "; rename the file");
     std::string kernel_file;
     const std::string kernel_text = read_text("--kernel", o.kernel, kernel_file);
     // A kernel file's loops give its extents (said once the file is read: a misspelt built-in is its own fault).

@@ -4,9 +4,11 @@
 // settings (llm_model.cpp: its model); llm_run.cpp runs it and prints.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -150,7 +152,21 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
-  // Whether the model splits over the devices, before the link between them is asked for.
+  // Whether the model splits over the devices, before the link between them is asked for; the counts
+  // that would split its heads said with them.
+  if (const std::uint64_t a = hml::attention_split(i); t.heads > 0 && t.kv_heads > 0 && (t.heads % a != 0 || t.kv_heads % a != 0)) {
+    std::vector<std::uint64_t> counts;  // the divisors of both counts, in pairs up to the square root
+    for (std::uint64_t n = 1, both = std::gcd(t.heads, t.kv_heads); n * n <= both; ++n)
+      if (both % n == 0) counts.insert(counts.end(), {n, both / n});
+    std::ranges::sort(counts);
+    counts.erase(std::ranges::unique(counts).begin(), counts.end());
+    std::string choices;
+    for (std::size_t k = 0; k < counts.size(); ++k)
+      choices += (k == 0 ? "" : k + 1 == counts.size() ? " or " : ", ") + std::to_string(counts[k]);
+    const std::string heads = std::to_string(t.heads) + " heads" + (t.kv_heads == t.heads ? "" : " and " + std::to_string(t.kv_heads) + " kv heads");
+    const std::string whose = o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ";
+    throw input_error("--tp: " + std::to_string(a) + " devices do not divide " + whose + heads + "; give --tp " + choices);
+  }
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.
   if (o.tp > 1) check_option("--weight-group, --tp", [&] { hml::validate_weight_group(t, i); });
@@ -168,6 +184,16 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     throw input_error("--micro-batches, --batch: " + std::to_string(o.micro_batches) + " micro-batches of " +
                       std::to_string(o.batch) + (o.batch == 1 ? " sequence" : " sequences") +
                       " (a micro-batch holds one sequence at least); give --micro-batches " + std::to_string(o.batch) + " or fewer, or a larger --batch");
+  // Continuous batching runs as many at once as the requests and --max-batch allow, at most.
+  if (const std::uint64_t most = o.requests ? std::min(*o.requests, batching_limits_of(o).max_batch) : 0;
+      o.micro_batches > most && o.requests && o.compare.empty()) {
+    const bool by_max_batch = o.max_batch && *o.max_batch < *o.requests;
+    throw input_error(std::string{"--micro-batches, "} + (by_max_batch ? "--max-batch: " : "--requests: ") +
+                      std::to_string(o.micro_batches) + " micro-batches where at most " +
+                      counted(most, "sequence runs", "sequences run") + " at once (" +
+                      (by_max_batch ? "--max-batch" : "the requests") +
+                      "; a micro-batch holds one sequence at least); give --micro-batches " + std::to_string(most) + " or fewer");
+  }
   i.achieved = llm::efficiency_of(o);
   i.estimate = llm::estimate_of(o);
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
@@ -246,6 +272,18 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
   const std::uint64_t longest = o.prompt + o.generate;
   check_learned_positions(t, longest, lengths);
   if (hml::main_memory(d).capacity.published() && hml::largest_batch(t, longest, d, i) == 0) {
+    // Where the whole memory would hold the sequence, the share --memory-utilization leaves is at fault.
+    hml::inference_options whole = i;
+    whole.memory.memory_utilization = 1;
+    if (i.memory.memory_utilization < 1 && hml::largest_batch(t, longest, d, whole) > 0) {
+      double least = std::ceil(hml::memory_needed(t, 1, longest, i).total() / hml::capacity_of(d) * 100) / 100;
+      for (hml::inference_options at = i; at.memory.memory_utilization = least, !hml::fits(t, 1, longest, d, at);) least += 0.01;
+      throw input_error("--memory-utilization: one sequence of " + std::to_string(longest) + " tokens needs " +
+                        quantity_text(hml::memory_needed(t, 1, longest, i).total()) + ", more than the " +
+                        quantity_text(hml::usable_memory(d, i)) + " (" + percent(i.memory.memory_utilization) +
+                        ") it leaves of the " + quantity_text(hml::capacity_of(d)) + " of " + std::string{d.name} +
+                        "; give --memory-utilization " + number(std::min(least, 1.0), 2) + " or more");
+    }
     if (hml::largest_batch(t, 1, d, i) == 0) {  // not even a token's cache beside the weights
       hml::inference_options contiguous = i;
       contiguous.memory.kv_block_tokens = 0;

@@ -119,6 +119,8 @@ hml::transformer llm::model_of(const llm_options& o) {
                                           : blamed({"--experts", "--active-experts", "--shared-experts", "--dense-layers", "--dense-ffn"},
                                                    {{"--router-biases", o.router_biases}}),
                [&] { hml::validate_experts(t); });
+  // Of dense layers and their FFN size, the one left out is the one to give.
+  check_option(t.dense_layers > 0 ? "--dense-ffn" : "--dense-layers", [&] { hml::validate_dense_layers(t); });
   // Latent attention's parts left out are theirs to give: blamed, the parts given were told to change.
   if (hml::has_latent_attention(t)) {
     std::string missing;

@@ -283,10 +283,16 @@ void add_speculation(hml::table& summary, const std::optional<hml::speculative_s
                              {hml::cell{s->tokens_per_step}, hml::cell{s->per_output_token.value.value()}, hml::cell{s->speedup()}});
 }
 
-std::string continuous_line(const llm_options& o, const std::optional<hml::continuous_batching_result>& c) {
+// The pipeline line above is the batch's; continuous batching splits each step's sequences of its own.
+std::string continuous_line(const llm_options& o, const hml::inference_options& i,
+                            const std::optional<hml::continuous_batching_result>& c) {
   if (!c) return {};
+  const std::string micro_batches =
+      i.pipeline.stages > 1 ? counted(hml::micro_batches_of(i.pipeline, c->concurrency), "micro-batch", "micro-batches") +
+                                  " a step at most; "
+                            : std::string{};
   return "continuous batching of " + counted(c->requests, "request", "requests") + " (room for " + std::to_string(c->concurrency) +
-         " at once, set by " + std::string{hml::to_string(c->limited_by)} + "; max batch " +
+         " at once, set by " + std::string{hml::to_string(c->limited_by)} + "; " + micro_batches + "max batch " +
          std::to_string(llm::batching_limits_of(o).max_batch) + ", max tokens " +
          std::to_string(llm::batching_limits_of(o).max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
          (o.generate > 1 ? ", TPOT " + text(c->mean_time_per_output_token.value) : std::string{}) + ", end-to-end " +
@@ -522,7 +528,7 @@ void llm::run(const run_options& o) {
            "x the prefill at once)\n";
   }
   out += speculation_line(o, speculative, g.prompt + 1);
-  out += continuous_line(o, continuous);
+  out += continuous_line(o, i, continuous);
   if (g.generate > 1) out += ridge_line(t, d, i, g.prompt + 1);
   if (i.tensor_parallel > 1) {
     const auto rate = [](hml::data_rate r) {

@@ -107,7 +107,7 @@ void run(const tiers_options& o) {
                       (tiers_from == "--tier" ? std::string{"give --tier NAME:CAPACITY:BANDWIDTH[:WRITE] twice or more"}
                                               : tiers_from == "--system"
                                                   ? "give --system xeon_max (two tiers), or --tier twice or more in its place"
-                                                  : "its caches are no tiers (a level is one where the file says addressable: true); give "
+                                                  : "its caches are no tiers (a tier is a level programs address as memory, addressable: true in a machine file); give "
                                                     "--machine xeon_max_9480 (two tiers), or --tier twice or more in its place"));
   }
   check_option(tiers_source, [&] { hml::validate(memory); });

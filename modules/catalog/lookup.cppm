@@ -407,7 +407,7 @@ struct tier_fields {
 [[nodiscard]] inline tier parse_tier(std::string_view text) {
   const tier_fields f = split_tier(text);
   if (!is_printable_utf8(f.name)) {
-    throw std::invalid_argument("a tier's name has a control character or a byte that is not UTF-8; give printable UTF-8 text");
+    throw std::invalid_argument("a tier's name has " + unprintable_part(f.name) + "; give printable UTF-8 text");
   }
   // Each part's problem names the part (NAME:CAPACITY:BANDWIDTH[:WRITE]).
   const auto part = [](std::string_view name, auto read) {

@@ -202,6 +202,7 @@ struct attention_shape {
 
 constexpr void validate(const attention_shape& s) {
   expects(s.heads > 0 && s.kv_heads > 0 && s.head_dim > 0, "hml: attention needs heads, kv heads and head dim >= 1");
+  expects(s.kv_heads <= s.heads, "hml: key-value heads are at most the attention heads (each serves one head or more); give no more key-value heads than heads");
   expects(s.heads % s.kv_heads == 0, "hml: the attention heads must be a multiple of the key-value heads; give key-value heads that divide them");
   expects(!s.values_in_keys || s.value_dim <= s.head_dim, "hml: values held in the keys are no wider than a key");
 }

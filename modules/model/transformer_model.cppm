@@ -75,6 +75,10 @@ constexpr void validate_experts(const transformer& t) {
           "hml: shared experts, dense first layers and router biases belong to a mixture of experts; give experts too, or "
           "leave them out");
   expects(t.dense_layers < t.layers, "hml: dense first layers leave at least one layer of experts; give fewer dense layers than layers");
+}
+
+// Dense first layers and their FFN size come together (checked once the experts hold).
+constexpr void validate_dense_layers(const transformer& t) {
   expects((t.dense_layers == 0) == (t.dense_ffn == 0),
           "hml: dense first layers need their FFN size, and only they; give the dense layers and their FFN size together");
 }
@@ -99,6 +103,7 @@ constexpr void validate_latent_attention(const transformer& t) {
 constexpr void validate(const transformer& t) {
   validate_sizes(t);
   validate_experts(t);
+  validate_dense_layers(t);
   validate_latent_attention(t);
 }
 

@@ -569,7 +569,14 @@ host_machine probe(const probe_options& options) {
     if (!(size < 4.0 * last_level_cache()))
       machine.copy_memmove.push_back(measure_bandwidth(stream_kernel::copy_memmove, size, options.timing));
   }
-  machine.levels = find_plateaus(machine.schoenauer_triad, options.plateaus);
+  plateau_options plateaus = options.plateaus;
+  data_size inner{};  // what the levels inside hold, all threads together
+  for (const host_machine::working_set_range& cache : machine.sample_ranges(caches)) {
+    if (!std::isfinite(cache.capacity.value())) break;  // main memory's
+    plateaus.inside_caches.push_back({inner, cache.capacity});
+    inner = cache.capacity;
+  }
+  machine.levels = find_plateaus(machine.schoenauer_triad, plateaus);
   for (std::size_t level = 0; level < machine.levels.size(); ++level) {
     // The level's working sets are all threads' together; the latency is one thread's.
     machine.latencies.push_back(

@@ -207,8 +207,12 @@ machine_description host_machine::cpu(std::span<const data_size> caches) const {
     for (std::size_t i = 0; i < caches.size(); ++i) {
       const auto [smallest, largest, shared, capacity] = ranges[i];
       const std::optional<data_rate> inside = median_within(schoenauer_triad, smallest, largest);
-      expects(inside.has_value(), "hml: no probed working set lies inside a cache the system reports; probe from "
-                                  "below the first cache to well beyond the last");
+      if (!inside) {  // which cache, and where its samples would be
+        const auto text = [](data_size s) { return to_string(s, {.number = general(3), .prefixes = prefix_system::binary}); };
+        throw std::invalid_argument("hml: no probed working set lies well inside " + std::string{names[i]} + " (" +
+                                    text(caches[i]) + " as the system reports it: sets from " + text(smallest) + " to " +
+                                    text(largest) + ", all threads); probe from below the first cache to well beyond the last");
+      }
       add_level({.name = names[i], .capacity = measured(caches[i]),
                  .latency = latency_inside(i == 0 ? data_size{} : ranges[i - 1].capacity, capacity),
                  .scope = shared ? sharing::shared : sharing::per_core},

@@ -5,8 +5,9 @@
 // sample; a group of fewer than `min_samples` before the last one is a transition between levels and
 // dropped (the first group too: at the smallest sizes a lone sample is timing overhead more often than a
 // level). Noise can still cut one level in two, so while there are more groups than a machine has
-// levels, the two neighbours with the closest bandwidths are merged. The last group is served by the
-// slowest level probed: DRAM, if the largest working sets are well beyond the last cache.
+// levels, the two neighbours with the closest bandwidths are merged; neighbours wholly inside one cache
+// the system reports are merged first. The last group is served by the slowest level probed: DRAM, if the
+// largest working sets are well beyond the last cache.
 module;
 #include <algorithm>
 #include <array>
@@ -35,10 +36,21 @@ struct bandwidth_plateau {
   std::size_t samples;
 };
 
+// Working sets from `smallest` to `largest`, all threads together.
+struct working_set_span {
+  data_size smallest;
+  data_size largest;
+};
+
 struct plateau_options {
   double tolerance = 0.25;      // a sample more than 25 % off the level's first sample starts a new level
   std::size_t min_samples = 2;  // fewer samples than this, between two levels, are a transition
   std::size_t max_levels = 4;   // L1, L2, L3 and DRAM; more groups than this are merged
+  // The working sets each cache the system reports serves, L1 first: from what the level inside holds to
+  // what it holds, all threads together (none: nothing reported). Neighbouring groups wholly inside one
+  // are one level: below a few KiB a pass is too short to hide the loop's start-up, and its bandwidth
+  // climbs with the set while L1 serves every one.
+  std::vector<working_set_span> inside_caches{};
 };
 
 // The median of some measurements (the mean of the middle two of an even count); not of none.
@@ -113,6 +125,21 @@ namespace detail {
     if (groups[g - 1].rates.size() < options.min_samples) groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g) - 1);
   }
 
+  // Two neighbours wholly inside one reported cache are that cache.
+  const auto inside_one_cache = [&](const group& a, const group& b) {
+    return std::ranges::any_of(options.inside_caches, [&](const working_set_span& c) {
+      return !(a.smallest < c.smallest) && !(c.largest < b.largest);
+    });
+  };
+  const auto merge_next = [&](std::size_t g) {
+    groups[g].largest = groups[g + 1].largest;
+    groups[g].rates.insert(groups[g].rates.end(), groups[g + 1].rates.begin(), groups[g + 1].rates.end());
+    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g) + 1);
+  };
+  for (std::size_t g = groups.size(); g-- > 1;) {
+    if (inside_one_cache(groups[g - 1], groups[g])) merge_next(g - 1);
+  }
+
   // Noise can split a level in two: merge the two neighbours closest in bandwidth until few enough remain.
   while (groups.size() > options.max_levels) {
     std::size_t closest = 0;
@@ -122,11 +149,7 @@ namespace detail {
       const double ratio = a < b ? b / a : a / b;
       if (i == 0 || ratio < closest_ratio) std::tie(closest, closest_ratio) = std::tuple{i, ratio};
     }
-    group& kept = groups[closest];
-    group& next = groups[closest + 1];
-    kept.largest = next.largest;
-    kept.rates.insert(kept.rates.end(), next.rates.begin(), next.rates.end());
-    groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(closest) + 1);
+    merge_next(closest);
   }
 
   static constexpr std::array<std::string_view, 8> cache_names{"L1", "L2", "L3", "L4", "L5", "L6", "L7", "L8"};

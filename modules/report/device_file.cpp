@@ -94,7 +94,7 @@ public:
     if (!value.is_string()) fail(field, "expected a string, not " + shown(value));
     const auto& s = value.get_ref<const std::string&>();
     if (required && s.empty()) fail(field, "must not be empty");
-    if (!is_printable_utf8(s)) fail(field, "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
+    if (!is_printable_utf8(s)) fail(field, unprintable_part(s) + "; write printable UTF-8 text, on one line");
     return out_.keep(s);
   }
 

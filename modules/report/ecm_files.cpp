@@ -65,7 +65,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
                 "FP64 FLOP per cycle", "ports", "memory hierarchy", "memory bandwidths"});
   machine_description& m = out->cpu;
   m.name = out->keep(r.scalar(root, "", "name", true));
-  if (!is_printable_utf8(m.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
+  if (!is_printable_utf8(m.name)) r.fail(root["name"], "name", unprintable_part(m.name) + "; write printable UTF-8 text, on one line");
   m.id = out->keep(r.scalar(root, "", "id", false));
   if (const std::string problem = m.id.empty() ? std::string{} : detail::id_problem(m.id); !problem.empty())
     r.fail(root["id"], "id", problem);  // as the machine file refuses it, which this one converts to
@@ -111,7 +111,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     const bool last = i + 1 == levels.size();
     level_description level{.name = out->keep(r.scalar(l, field, "level", true))};
     if (!is_printable_utf8(level.name))
-      r.fail(l["level"], yaml_reader::path(field, "level"), "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
+      r.fail(l["level"], yaml_reader::path(field, "level"), unprintable_part(level.name) + "; write printable UTF-8 text, on one line");
     level.capacity = stated(r.quantity<data_size>(l, field, "size", !last));
     if (const std::string problem = detail::capacity_problem(level, m.cacheline_bytes); !problem.empty())
       r.fail(l["size"], yaml_reader::path(field, "size"), problem);
@@ -209,7 +209,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
   r.expect_map(root, "", {"name", "element size", "loops", "arrays", "accesses", "flops"});
   loop_kernel& k = out->kernel;
   k.name = out->keep(r.scalar(root, "", "name", true));
-  if (!is_printable_utf8(k.name)) r.fail(root["name"], "name", "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
+  if (!is_printable_utf8(k.name)) r.fail(root["name"], "name", unprintable_part(k.name) + "; write printable UTF-8 text, on one line");
   const auto element = static_cast<std::size_t>(r.integer(root, "", "element size", 8, 1, 64));
   // C's element types, which a cache line holds whole: 1, 2, 4, 8, 16, 32 or 64 bytes.
   if (!std::has_single_bit(element))
@@ -295,6 +295,11 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
       r.fail(arrays[a]["name"], yaml_reader::path(yaml_reader::item("arrays", a), "name"),
              "array \"" + std::string{k.arrays[a].name} +
                  "\" has no access; a loop that never reads or writes it moves none of its lines: remove it");
+    // Non-temporal stores are how an array is written; on an array the loop only reads they would say nothing.
+    if (k.arrays[a].stores == store_kind::non_temporal && !is_written(k, a))
+      r.fail(arrays[a]["stores"], yaml_reader::path(yaml_reader::item("arrays", a), "stores"),
+             "array \"" + std::string{k.arrays[a].name} +
+                 "\" is only read, so it has no stores to make non-temporal; leave stores out, or write it in an access");
     for (std::size_t d = 0; d < k.dimensions; ++d) {
       if (const std::int64_t reached = reach(k, a, d); reached > k.arrays[a].extents[d]) {
         const YAML::Node given = arrays[a]["extents"];

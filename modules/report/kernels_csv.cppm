@@ -486,7 +486,7 @@ public:
     out.name.assign(record_.fields[at_.name]);
     // A name goes into tables, SVG text and JSON strings: control characters and bytes that are not UTF-8
     // would make those invalid (or move a terminal's cursor), so they are refused here, once.
-    if (!is_printable_utf8(out.name)) throw kernels_csv_error{record_.line, "name: a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line"};
+    if (!is_printable_utf8(out.name)) throw kernels_csv_error{record_.line, "name: " + unprintable_part(out.name) + "; write printable UTF-8 text, on one line"};
     // Rows, labels and JSON name each kernel: a blank one could not be told from a row without a name.
     if (is_blank(out.name)) throw kernels_csv_error{record_.line, "name: empty; every kernel needs a name"};
     out.line = record_.line;

@@ -209,7 +209,7 @@ private:
     const std::string value = r_.value(map, parent, name, required);
     // Names and notes go into tables, SVG and files, where they would not come out as they went in.
     if (!is_printable_utf8(value)) {
-      r_.fail(map[std::string{name}], fields::path(parent, name), "a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
+      r_.fail(map[std::string{name}], fields::path(parent, name), unprintable_part(value) + "; write printable UTF-8 text, on one line");
     }
     if (required && value.empty()) r_.fail(map[std::string{name}], fields::path(parent, name), "must not be empty");
     return out_.keep(value);

@@ -93,17 +93,16 @@ struct table {
 
 export namespace hml {
 
-// Text as a table or a one-line message shows it: a control character (a line break, a NUL, an ESC, a C1)
-// would break the lines, hide the rest or move a terminal's cursor, and a byte that is not part of UTF-8
-// shows as garbage, so each is written as an escape: \n, \r, \t, or \xHH. A message escapes the invisible
-// characters too (\u200b), where a table shows a name as it is given.
+// Text as a table or a one-line message shows it: a control character (a line break, a NUL, an ESC, a C1,
+// a direction override) would break the lines, hide the rest, move a terminal's cursor or reorder the text,
+// and a byte that is not part of UTF-8 shows as garbage, so each is written as an escape (append_escaped:
+// \n, \xHH, \u202e). A message escapes the invisible characters too (\u200b), where a table shows a name as
+// it is given.
 enum class invisible_characters { shown, escaped };
 inline void append_visible(std::string& out, std::string_view text,
                            invisible_characters invisible = invisible_characters::shown) {
   constexpr std::string_view hex = "0123456789abcdef";
   for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    const auto code = static_cast<unsigned char>(c);
     if (const utf8_character shown = utf8_character_at(text, i); shown.length > 0 && !is_control(shown.code)) {
       if (invisible == invisible_characters::escaped && is_invisible(shown.code)) {
         // \u and four digits, as JSON and C++ write it; past U+FFFF (a tag character), \U and eight.
@@ -116,18 +115,7 @@ inline void append_visible(std::string& out, std::string_view text,
       i += shown.length;
       continue;
     }
-    if (c == '\n') {
-      out += "\\n";
-    } else if (c == '\r') {
-      out += "\\r";
-    } else if (c == '\t') {
-      out += "\\t";
-    } else {
-      out += "\\x";
-      out += hex[code >> 4];
-      out += hex[code & 0xF];
-    }
-    ++i;
+    i += append_escaped(out, text, i);
   }
 }
 

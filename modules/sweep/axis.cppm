@@ -2,8 +2,10 @@
 //
 // A linear axis yields exactly the values of range-v3's linear_distribute (first, then last - step * k),
 // so the compile-time and the run-time paths see bit-identical points. A logarithmic axis is a linear axis
-// of natural logarithms mapped through exp, with both ends snapped back to the values given. std::exp and
-// std::log are not constexpr before C++26, so this partition has its own (within a few ulps).
+// of natural logarithms mapped through exp, with both ends snapped back to the values given; where the ends
+// are a whole number of decades (or doublings) apart, each point on a decade (doubling) is FROM times that
+// power of ten (two), one rounding. std::exp and std::log are not constexpr before C++26, so this partition
+// has its own (within a few ulps).
 module;
 #include <array>
 #include <bit>
@@ -70,6 +72,13 @@ constexpr double natural_exp(double y) noexcept {
       (1 + r / 9 * (1 + r / 10 * (1 + r / 11 * (1 + r / 12 * (1 + r / 13 * (1 + r / 14 * (1 + r / 15 *
       (1 + r / 16 * (1 + r / 17))))))))))))))));
   return e_r * power_of_two(k);
+}
+
+// ratio^k as k products: exact for 10^k up to 10^22 and for every 2^k a double holds.
+constexpr double whole_power(double ratio, int k) noexcept {
+  double p = 1.0;
+  for (int j = 0; j < k; ++j) p *= ratio;
+  return p;
 }
 
 }  // namespace hml::detail
@@ -149,6 +158,15 @@ struct log_axis {
     log_first = detail::natural_log(number_of(first));
     log_last = detail::natural_log(number_of(last));
     log_step = point_count > 1 ? (log_last - log_first) / static_cast<double>(point_count - 1) : 0.0;
+    // Ends a whole number of decades (or doublings) apart: the points on a decade (a doubling) are exact.
+    for (const double ratio : {10.0, 2.0}) {
+      const int most = ratio == 10.0 ? 22 : 1023;  // 10^22 is the largest power of ten a double holds exactly
+      double power = 1.0;
+      for (int k = 1; k <= most && lattice_steps == 0 && number_of(first) * power < number_of(last); ++k) {
+        power *= ratio;
+        if (number_of(first) * power == number_of(last)) std::tie(lattice_ratio, lattice_steps) = std::tuple{ratio, k};
+      }
+    }
   }
 
   [[nodiscard]] constexpr std::size_t size() const noexcept { return count; }
@@ -161,6 +179,8 @@ struct log_axis {
   [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
     if (i == 0) return first;
     if (i + 1 == count) return last;
+    if (const std::uint64_t steps = i * static_cast<std::uint64_t>(lattice_steps); steps % (count - 1) == 0 && lattice_steps > 0)
+      return from_number<T>(number_of(first) * detail::whole_power(lattice_ratio, static_cast<int>(steps / (count - 1))));
     return from_logarithm(log_last - log_step * static_cast<double>(static_cast<std::int64_t>(count - 1 - i)));
   }
 
@@ -170,6 +190,8 @@ struct log_axis {
   double log_first = 0.0;
   double log_last = 0.0;
   double log_step = 0.0;
+  double lattice_ratio = 0.0;  // 10 or 2 where last = first x lattice_ratio^lattice_steps exactly; else 0
+  int lattice_steps = 0;
 };
 
 // Values spelled out: `values(0.1, 0.5, 0.95)`, `values(1_Gbps, 10_Gbps)`. Any copyable type will do.

@@ -5,7 +5,9 @@
 //   "0.1,0.5,0.95"             the values listed
 //   "50ns"                     one value
 //
-// The values are held in a sampled_axis, a run-time axis that grids and sweeps take like any other.
+// Each point once: a point is a row of the sweep, so a range from a value to itself, points closer than
+// doubles hold apart, and a value listed twice are refused. The values are held in a sampled_axis, a
+// run-time axis that grids and sweeps take like any other.
 // Quantities are read by hml::parse; plain doubles (hit rates, ratios) by std::from_chars.
 module;
 #include <algorithm>
@@ -181,9 +183,33 @@ sampled_axis<T> read_range(std::string_view text, parse_options options) {
   if (count == 1 && number_of(first) != number_of(last)) {
     fail(text, parts[2].first, "one point cannot run from FROM to TO", "FROM alone, or POINTS >= 2");
   }
+  // Each point is a row of the sweep: a point twice would be one configuration counted twice.
+  if (count > 1 && number_of(first) == number_of(last)) {
+    fail(text, parts[2].first, std::to_string(count) + " points from FROM to the same TO are one point, repeated",
+         "FROM alone (one point), or a TO above FROM");
+  }
   if (logarithmic && !(number_of(first) > 0)) starts_at_zero();
-  if (logarithmic) return sample(log_axis<T>(first, last, count));
-  return sample(linear_axis<T>(first, last, count));
+  sampled_axis<T> axis = logarithmic ? sample(log_axis<T>(first, last, count)) : sample(linear_axis<T>(first, last, count));
+  const auto repeated = std::ranges::adjacent_find(axis.samples, {}, [](T v) { return number_of(v); });
+  if (repeated != axis.samples.end()) {
+    fail(text, parts[2].first, std::to_string(count) + " points between FROM and TO repeat some, as close as a double holds them",
+         "fewer POINTS");
+  }
+  return axis;
+}
+
+// A value listed twice would be one configuration counted twice.
+template <class T>
+void expect_each_once(std::string_view whole, const items& points, const std::vector<T>& values) {
+  std::vector<std::size_t> order(values.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::ranges::sort(order, {}, [&](std::size_t i) { return std::pair{number_of(values[i]), i}; });  // equal: in list order
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    if (number_of(values[order[k]]) != number_of(values[order[k - 1]])) continue;
+    const auto& [position, again] = points[order[k]];
+    fail(whole, position, quoted_text(trimmed(again)) + " is " + quoted_text(trimmed(points[order[k - 1]].second)) + " again",
+         "each point once");
+  }
 }
 
 }  // namespace hml::detail::axis_text
@@ -204,6 +230,7 @@ template <sweep_value T>
   a::expect_no_digit_groups(text, points);
   sampled_axis<T> listed;
   for (const auto& [position, item] : points) listed.samples.push_back(a::read_value<T>(item, options));
+  a::expect_each_once(text, points, listed.samples);
   return listed;
 }
 

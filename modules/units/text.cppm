@@ -199,6 +199,49 @@ struct utf8_character {
   return true;
 }
 
+// A character no output shows as itself (a control character, or a byte that is not part of UTF-8) as a
+// message writes it: \n, \r, \t; \xHH for any other byte below 0x80 or not UTF-8; \uHHHH for a control
+// code point above (U+0085, U+202E). Returns the bytes it stood for.
+inline std::size_t append_escaped(std::string& out, std::string_view text, std::size_t i) {
+  constexpr std::string_view hex = "0123456789abcdef";
+  const utf8_character c = utf8_character_at(text, i);
+  const auto lead = static_cast<unsigned char>(text[i]);
+  if (c.length > 1) {
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(c.code >> shift) & 0xF];
+    return c.length;
+  }
+  if (lead == '\n') {
+    out += "\\n";
+  } else if (lead == '\r') {
+    out += "\\r";
+  } else if (lead == '\t') {
+    out += "\\t";
+  } else {
+    out += "\\x";
+    out += hex[lead >> 4];
+    out += hex[lead & 0xF];
+  }
+  return 1;
+}
+
+// Why text is not printable UTF-8, for a message that cannot show the offender as it is: the readers'
+// phrase with the first offender escaped and where it stands, `a control character or a byte that is not
+// UTF-8 (\u202e, character 4)`; empty for printable text.
+[[nodiscard]] inline std::string unprintable_part(std::string_view text) {
+  std::size_t character = 1;
+  for (std::size_t i = 0; i < text.size(); ++character) {
+    if (const utf8_character c = utf8_character_at(text, i); c.length > 0 && !is_control(c.code)) {
+      i += c.length;
+      continue;
+    }
+    std::string shown;
+    append_escaped(shown, text, i);
+    return "a control character or a byte that is not UTF-8 (" + shown + ", character " + std::to_string(character) + ")";
+  }
+  return {};
+}
+
 // Characters drawn as nothing or as a plain space: no-break and typographic spaces, the line and paragraph
 // separators, and Unicode's default-ignorable code points (the zero-width ones, the soft hyphen, direction
 // marks and overrides, the word joiner, variation selectors, the byte-order mark, tags). In a message they

@@ -21,7 +21,10 @@ constexpr auto& seed = bandwidth_sweep::model;  // the seed model at (bandwidth,
 // Axes: values, ends, spacing.
 constexpr auto gbps = hml::log_axis(1_Gbps, 100_Gbps, 5);
 static_assert(gbps.size() == 5 && gbps[0] == 1_Gbps && gbps[4] == 100_Gbps);
-static_assert(hml::to_text(gbps[2]) == "1.25 GB/s");  // 10 Gbit/s, within an ulp
+static_assert(gbps[2] == 10_Gbps);  // on a decade: FROM x 10, exact
+static_assert(hml::log_axis(1_Gbps, 1000_Gbps, 7)[2] == 10_Gbps && hml::log_axis(1_Gbps, 1000_Gbps, 7)[4] == 100_Gbps);
+static_assert(hml::log_axis(1_KiB, 1_MiB, 11)[3] == 8_KiB);  // on a doubling: FROM x 2^3
+static_assert(hml::log_axis(1_Gbps, 1000_Gbps, 7)[1] > 3.16_Gbps && hml::log_axis(1_Gbps, 1000_Gbps, 7)[1] < 3.17_Gbps);
 static_assert(gbps[1] > 1_Gbps && gbps[1] < 10_Gbps);
 constexpr auto ratios = hml::linear_axis(0.0, 1.0, 5);
 static_assert(ratios[1] == 0.25 && ratios[2] == 0.5 && ratios[3] == 0.75 && ratios[4] == 1.0);

@@ -59,6 +59,14 @@ TEST(AxisText, ErrorsSayWhatIsWrong) {
   EXPECT_NE(error_of<double>("nan").find("finite number"), std::string::npos);
   EXPECT_NE(error_of<double>("0.5x").find("finite number"), std::string::npos);
   EXPECT_NE(error_of<hml::data_rate>("1GB,2GB/s").find("is a data size"), std::string::npos);
+  // A point twice is a row twice (trial 80): a range to its own FROM, points doubles cannot tell apart, a
+  // value listed again however it is written.
+  EXPECT_NE(error_of<hml::data_rate>("1Gbit/s:1Gbit/s:3").find("3 points from FROM to the same TO are one point, repeated"),
+            std::string::npos);
+  EXPECT_NE(error_of<double>("1:1.0000000000000002:5").find("5 points between FROM and TO repeat some"), std::string::npos);
+  EXPECT_NE(error_of<hml::data_rate>("1GB/s,2GB/s,1000MB/s").find("\"1000MB/s\" is \"1GB/s\" again; expected each point once"),
+            std::string::npos);
+  EXPECT_EQ(hml::parse_axis<hml::data_rate>("1Gbit/s:1Gbit/s:1").size(), 1u);
 }
 
 }  // namespace

@@ -928,7 +928,7 @@ TEST(Cli, ChartIsWellFormedXmlWhateverTheTitleAndNamesHold) {
   const fs::path svg = dir.path / "c.svg";
   expect_input_error(hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--title",
                               "T \x1b[2J\x01 \xff\nnext", "--ops", operations.string(), "-o", svg.string()}),
-                     "--title: a control character or a byte that is not UTF-8; give printable UTF-8 text");
+                     "--title: a control character or a byte that is not UTF-8 (\\x1b, character 3); give printable UTF-8 text");
   EXPECT_FALSE(fs::exists(svg));
   const outcome o = hml_run({"chart", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--title",
                              "T <i>&amp; \"caf\xc3\xa9\"", "--ops", operations.string(), "-o", svg.string()});

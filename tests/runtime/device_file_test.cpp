@@ -203,7 +203,8 @@ TEST(DeviceFile, ErrorsNameTheField) {
             "device.json:4: cores: -1 is outside [1, 65536]; write a number within it");
   EXPECT_EQ(error_of(file("\"cores\": 1048576, ")), "device.json:1: cores: 1048576 is outside [1, 65536]; write a number within it");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\": \"X\\u001b[2J\",\n  " + ok_memory + ", " + ok_compute + "}"),
-            "device.json:3: name: a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
+            "device.json:3: name: a control character or a byte that is not UTF-8 (\\x1b, character 2); write printable UTF-8 text, "
+            "on one line");
   EXPECT_EQ(error_of("{\n  \"id\": \"x\",\n  \"name\":\n  \"X\"\n  \"memory\": []}"),
             "device.json:5: not JSON: a string where ',' or '}' should be (a ',' missing?)");
   EXPECT_TRUE(error_of(std::string{"{\"id\": \"x\",\n\0"}).starts_with("device.json:2: not JSON: ")) << error_of(std::string{"{\"id\": \"x\",\n\0"});

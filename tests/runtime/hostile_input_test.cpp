@@ -291,13 +291,14 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
                      "--shares: flat mode's shares must add up to 1");
 
   const std::string escape = "k\x1b[31m";
-  expect_input_error(hml_run({"lab", "--title", escape}), "--title: a control character or a byte that is not UTF-8; give printable UTF-8 text");
+  expect_input_error(hml_run({"lab", "--title", escape}),
+                     "--title: a control character or a byte that is not UTF-8 (\\x1b, character 2); give printable UTF-8 text");
   expect_input_error(hml_run({"analyze", "--name", escape, "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s",
                               "--machine", "h100_sxm", "--precision", "fp64"}),
-                     "--name: a control character or a byte that is not UTF-8; give printable UTF-8 text");
+                     "--name: a control character or a byte that is not UTF-8 (\\x1b, character 2); give printable UTF-8 text");
   expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
                               std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "--title", "bad \xff byte", "-o", "-"}),
-                     "--title: a control character or a byte that is not UTF-8; give printable UTF-8 text");
+                     "--title: a control character or a byte that is not UTF-8 (\\xff, character 5); give printable UTF-8 text");
 }
 
 // CLI11's own messages, in hml's form; an unknown option is said first, not a missing required one.
@@ -543,7 +544,7 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
             0);
   expect_input_error(hml_run({"llm", "--layers", "4", "--hidden", "1280", "--ffn", "640", "--heads", "8", "--vocab", "32000",
                               "--machine", "h100_sxm", "--link", "nvlink4", "--tp", "5"}),
-                     "--tp: the heads and kv heads must divide by the tensor-parallel devices; give a device count");
+                     "--tp: 5 devices do not divide the model's 8 heads; give --tp 1, 2, 4 or 8");
   const std::vector<std::string> grouped{"--tp", "8", "--weights", "int4", "--weight-group", "512"};
   EXPECT_EQ(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--weights", "int4", "--weight-group", "512"}).status,
             0);
@@ -554,9 +555,8 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
   EXPECT_EQ(whole_experts.status, 0) << whole_experts.err;
   // Advice that can be followed: a machine of one tier is replaced, not joined by --tier.
   expect_input_error(hml_run({"tiers", "--machine", "genoa_epyc_9654", "--footprint", "1GiB"}),
-                     "--machine: genoa_epyc_9654: one tier; a tiered memory has two or more: its caches are no tiers (a level is "
-                     "one where the "
-                     "file says addressable: true); give --machine xeon_max_9480 (two tiers), or --tier twice or more in its place");
+                     "--machine: genoa_epyc_9654: one tier; a tiered memory has two or more: its caches are no tiers (a tier is a "
+                     "level programs address as memory, addressable: true in a machine file); give --machine xeon_max_9480 (two tiers), or --tier twice or more in its place");
   // A number or a boolean in quotes is text, in JSON as in YAML.
   const outcome json = hml_run({"devices", "genoa_epyc_9654", "--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
@@ -692,6 +692,12 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
   unused.insert(unused.find(b) + b.size(), "  - {name: c, extents: [5, 5]}\n");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("c.yml", unused).string()}),
                      "arrays[2].name: array \"c\" has no access");
+  // Non-temporal stores on an array the loop only reads were taken and said nothing.
+  std::string read_only = kernel;
+  read_only.replace(read_only.find("{name: a, extents: [1000, 2000]}"), 32, "{name: a, extents: [1000, 2000], stores: non-temporal}");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("nt.yml", read_only).string()}),
+                     "arrays[0].stores: array \"a\" is only read, so it has no stores to make non-temporal; leave stores "
+                     "out, or write it in an access");
   std::string odd = kernel;
   odd.replace(odd.find("element size: 8"), 15, "element size: 3");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("odd.yml", odd).string()}),
@@ -2782,7 +2788,9 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run_with(custom, {"--experts", "8", "--dense-layers", "3", "--dense-ffn", "64"}),
                      "hml: error: --layers, --experts, --dense-layers: dense first layers leave at least one layer of experts; give fewer dense layers than layers");
   expect_input_error(hml_run_with(custom, {"--experts", "8", "--dense-layers", "1"}),
-                     "hml: error: --experts, --dense-layers: dense first layers need their FFN size, and only they; give the dense layers and their FFN size together");
+                     "hml: error: --dense-ffn: dense first layers need their FFN size, and only they; give the dense layers and their FFN size together");
+  expect_input_error(hml_run_with(custom, {"--experts", "8", "--dense-ffn", "64"}),
+                     "hml: error: --dense-layers: dense first layers need their FFN size, and only they; give the dense layers and their FFN size together");
   expect_input_error(hml_run_with(custom, {"--shared-experts", "2"}),
                      "hml: error: --shared-experts: shared experts, dense first layers and router biases belong to a mixture of experts; give experts too");
   expect_input_error(hml_run_with(custom, {"--kv-lora-rank", "16"}),
@@ -2899,7 +2907,7 @@ TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
 
   // hml llm: what cannot be fixed by the next option is said first; a machine without peaks is --machine's.
   const std::vector<std::string> llama{"llm", "--model", "llama-3-8b", "--machine", "h100_sxm"};
-  expect_input_error(hml_run_with(llama, {"--tp", "3"}), "--tp: the heads and kv heads must divide by the tensor-parallel devices");
+  expect_input_error(hml_run_with(llama, {"--tp", "3"}), "--tp: 3 devices do not divide llama-3-8b's 32 heads and 8 kv heads");
   expect_input_error(hml_run_with(llama, {"--draft", "llama-2-7b"}), "--draft: llama-2-7b has a vocabulary of 32000 tokens");
   expect_input_error(hml_run_with(llama, {"--micro-batches", "4", "--pp", "2", "--pp-link", "50GB/s"}),
                      "--micro-batches, --batch (1, the default): 4 micro-batches of 1 sequence (a micro-batch holds one sequence at "
@@ -3167,4 +3175,47 @@ TEST(HostileInput, ASeventyNinthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run({"offload", "--host", with_link.string(), "--device", "h100_sxm", "--link", "mylnk",
                               "--in", "40GB", "--out", "20GB"}),
                      "; or a link of the files given: mylink");
+}
+
+TEST(HostileInput, AnEightiethTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // Continuous batching took micro-batches past the sequences that run at once, clamped without a word,
+  // where a static batch refuses them; and its pipeline line was the static batch's.
+  const std::vector<std::string> served{"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "10",
+                                        "--pp", "2", "--pp-link", "nvlink4"};
+  expect_input_error(hml_run_with(served, {"--micro-batches", "11"}),
+                     "hml: error: --micro-batches, --requests: 11 micro-batches where at most 10 sequences run at once (the "
+                     "requests; a micro-batch holds one sequence at least); give --micro-batches 10 or fewer");
+  expect_input_error(hml_run_with(served, {"--max-batch", "3", "--micro-batches", "5"}),
+                     "hml: error: --micro-batches, --max-batch: 5 micro-batches where at most 3 sequences run at once (--max-batch");
+  const outcome four = hml_run_with(served, {"--micro-batches", "4"});
+  EXPECT_EQ(four.status, 0) << four.err;
+  EXPECT_NE(four.out.find("(room for 10 at once, set by the requests; 4 micro-batches a step at most; max batch 256"),
+            std::string::npos) << four.out;
+
+  // A memory share too small blamed --requests and named the whole memory; the share is at fault.
+  const std::vector<std::string> llama{"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--requests", "5"};
+  expect_input_error(hml_run_with(llama, {"--memory-utilization", "0.2"}),
+                     "hml: error: --memory-utilization: one sequence of 544 tokens needs 16.18 GB, more than the 16 GB (20 %) it "
+                     "leaves of the 80 GB of NVIDIA H100 SXM5 80GB; give --memory-utilization 0.21 or more");
+  EXPECT_EQ(hml_run_with(llama, {"--memory-utilization", "0.21"}).status, 0);
+
+  // Messages with the figures to act on.
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--tp", "3", "--link", "nvlink4"}),
+                     "hml: error: --tp: 3 devices do not divide llama-3-8b's 32 heads and 8 kv heads; give --tp 1, 2, 4 or 8");
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--heads", "16", "--kv-heads", "32"}),
+                     "hml: error: --heads, --kv-heads: key-value heads are at most the attention heads (each serves one head or "
+                     "more); give no more key-value heads than heads");
+  const fs::path bidi = dir.file("bidi.csv", "name,flops,memory_bytes\ngpu\xE2\x80\xAE" "fdp,1,1\n");
+  expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", bidi.string()}),
+                     ":2: name: a control character or a byte that is not UTF-8 (\\u202e, character 4); write printable UTF-8 "
+                     "text, on one line");
+
+  // A sweep's point twice was a row twice; a log axis's decades came out an ulp off.
+  expect_input_error(hml_run({"sweep", "--bandwidth", "1GB/s,1GB/s"}),
+                     "hml: error: --bandwidth: cannot read \"1GB/s,1GB/s\" as an axis: \"1GB/s\" is \"1GB/s\" again");
+  expect_input_error(hml_run({"sweep", "--bandwidth", "1Gbit/s:1Gbit/s:3"}), "3 points from FROM to the same TO are one point");
+  const outcome decades = hml_run({"sweep", "--bandwidth", "1Gbit/s:1Tbit/s:7:log", "--format", "csv"});
+  EXPECT_EQ(decades.status, 0) << decades.err;
+  for (const std::string_view point : {",1.25e+09,", ",1.25e+10,"}) EXPECT_NE(decades.out.find(point), std::string::npos) << decades.out;
 }

@@ -538,7 +538,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "publishes no MXFP4 tensor peak");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link: --tp above 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link", "450GB/s"},
-                        "--tp: the heads and kv heads must divide by the tensor-parallel devices");
+                        "--tp: 3 devices do not divide llama-2-7b's 32 heads; give --tp 1, 2, 4, 8, 16 or 32");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "fast"},
                         "--link: unknown link 'fast'; expected one of pcie3x16");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "0GB/s"}, "--link: ");

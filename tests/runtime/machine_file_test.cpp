@@ -241,7 +241,8 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
             "accepted");
   // Names and notes go into tables and SVG as they are: no control characters, only UTF-8.
   EXPECT_EQ(error_of(head + "note: \"a\\x19b\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
-            "m.yaml:4: note: a control character or a byte that is not UTF-8; write printable UTF-8 text, on one line");
+            "m.yaml:4: note: a control character or a byte that is not UTF-8 (\\x19, character 2); write printable UTF-8 text, "
+            "on one line");
   // A byte that is not UTF-8 anywhere in the file (a comment too) is the file's: it is not UTF-8 text.
   EXPECT_EQ(error_of(head + "note: caf\xc3\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"),
             "m.yaml:4: a byte that is not UTF-8 (0xC3); save the file as UTF-8");

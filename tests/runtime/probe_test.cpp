@@ -90,6 +90,28 @@ TEST(Plateaus, NoiseThatSplitsALevelIsMergedIntoAtMostMaxLevels) {
   EXPECT_EQ(levels[2].ceiling.bandwidth, 40.5_GBps);
 }
 
+// Trial 80: from 1 KiB, a 48 KiB L1 served sets that climbed from 126 to 287 GB/s as passes grew long
+// enough to hide the loop's start-up; cut by the tolerance, they were named L1, L2 and L3, all inside L1.
+TEST(Plateaus, GroupsWhollyInsideOneReportedCacheAreThatCache) {
+  const std::vector<hml::bandwidth_sample> samples{
+      {1_KiB, 126_GBps},   {1.25_KiB, 127_GBps}, {2_KiB, 190_GBps},  {4_KiB, 200_GBps},  {5.5_KiB, 205_GBps},
+      {8_KiB, 280_GBps},   {16_KiB, 287_GBps},   {22.5_KiB, 290_GBps}, {128_KiB, 90_GBps}, {1_MiB, 89_GBps}};
+  ASSERT_EQ(hml::find_plateaus(samples).size(), 4u) << "the case as it was: L1, L2, L3 and DRAM";
+  // L1 48 KiB, L2 2 MiB, one thread.
+  const std::vector<hml::working_set_span> inside{{0_B, 48_KiB}, {48_KiB, 2_MiB}};
+  const auto levels = hml::find_plateaus(samples, {.inside_caches = inside});
+  ASSERT_EQ(levels.size(), 2u);
+  EXPECT_EQ(levels[0].ceiling.name, "L1");
+  EXPECT_EQ(levels[0].smallest, 1_KiB);
+  EXPECT_EQ(levels[0].largest, 22.5_KiB);
+  EXPECT_EQ(levels[0].samples, 8u);
+  EXPECT_EQ(levels[0].ceiling.bandwidth, 202.5_GBps);  // the median of the eight
+  EXPECT_EQ(levels[1].ceiling.name, "DRAM");
+  // A group that reaches past a cache stays a level of its own.
+  const std::vector<hml::working_set_span> small{{0_B, 16_KiB}};
+  EXPECT_EQ(hml::find_plateaus(samples, {.inside_caches = small}).size(), 3u);
+}
+
 TEST(Plateaus, RejectsBadSamplesAndOptions) {
   const std::vector<hml::bandwidth_sample> zero{{1_KiB, 0_GBps}};
   EXPECT_THROW((void)hml::find_plateaus(zero), std::invalid_argument);
