@@ -186,7 +186,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
                       " (a micro-batch holds one sequence at least); give --micro-batches " + std::to_string(o.batch) + " or fewer, or a larger --batch");
   // Continuous batching runs as many at once as the requests and --max-batch allow, at most.
   if (const std::uint64_t most = o.requests ? std::min(*o.requests, batching_limits_of(o).max_batch) : 0;
-      o.micro_batches > most && o.requests && o.compare.empty()) {
+      o.requests && o.compare.empty() && o.micro_batches > most) {
     const bool by_max_batch = o.max_batch && *o.max_batch < *o.requests;
     throw input_error(std::string{"--micro-batches, "} + (by_max_batch ? "--max-batch: " : "--requests: ") +
                       std::to_string(o.micro_batches) + " micro-batches where at most " +
@@ -276,13 +276,17 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
     hml::inference_options whole = i;
     whole.memory.memory_utilization = 1;
     if (i.memory.memory_utilization < 1 && hml::largest_batch(t, longest, d, whole) > 0) {
-      double least = std::ceil(hml::memory_needed(t, 1, longest, i).total() / hml::capacity_of(d) * 100) / 100;
-      for (hml::inference_options at = i; at.memory.memory_utilization = least, !hml::fits(t, 1, longest, d, at);) least += 0.01;
+      const hml::data_size needed = hml::memory_needed(t, 1, longest, i).total();
+      // The least share in whole percent that holds it (the whole memory does).
+      hml::inference_options least = i;
+      for (auto share = static_cast<int>(std::ceil(needed / hml::capacity_of(d) * 100));
+           least.memory.memory_utilization = std::min(share / 100.0, 1.0), share < 100 && !hml::fits(t, 1, longest, d, least);)
+        ++share;
       throw input_error("--memory-utilization: one sequence of " + std::to_string(longest) + " tokens needs " +
-                        quantity_text(hml::memory_needed(t, 1, longest, i).total()) + ", more than the " +
-                        quantity_text(hml::usable_memory(d, i)) + " (" + percent(i.memory.memory_utilization) +
-                        ") it leaves of the " + quantity_text(hml::capacity_of(d)) + " of " + std::string{d.name} +
-                        "; give --memory-utilization " + number(std::min(least, 1.0), 2) + " or more");
+                        quantity_text(needed) + ", more than the " + quantity_text(hml::usable_memory(d, i)) + " (" +
+                        percent(i.memory.memory_utilization) + ") it leaves of the " + quantity_text(hml::capacity_of(d)) +
+                        " of " + std::string{d.name} + "; give --memory-utilization " +
+                        number(least.memory.memory_utilization, 2) + " or more");
     }
     if (hml::largest_batch(t, 1, d, i) == 0) {  // not even a token's cache beside the weights
       hml::inference_options contiguous = i;
