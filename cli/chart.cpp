@@ -1,10 +1,12 @@
 // `hml chart`: the roofline chart (SVG) of a CSV list of kernels on one or more devices or a given roof.
 #include <cctype>
 #include <cmath>
-#include <filesystem>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -94,6 +96,16 @@ void run(const chart_options& o) {
   if (drawn.unlabelled > 0) {
     note(std::to_string(drawn.unlabelled) + " of " + std::to_string(drawn.kernels) +
          " kernels left unlabelled (no clear spot)");
+  }
+  // A label tells kernels apart by name: names given to several kernels are said (the first of them).
+  std::unordered_map<std::string_view, std::size_t> kernels_named;
+  std::vector<std::string_view> shared;  // in the order they are first given again
+  for (const hml::kernel_record& record : records)
+    if (++kernels_named[record.name] == 2) shared.push_back(record.name);
+  if (!shared.empty()) {
+    note(counted(shared.size(), "name is", "names are") + " given to more than one kernel ('" + hml::message_text(shared.front()) +
+         "': " + std::to_string(kernels_named[shared.front()]) +
+         " kernels); their labels do not tell them apart, and a kernel given twice is drawn twice at one spot");
   }
 }
 

@@ -20,6 +20,7 @@
 #include "common.hpp"
 
 import hml.c_kernel;
+import hml.probe;  // hml::probe_source: a machine file the probe wrote
 
 namespace hml_cli {
 
@@ -257,6 +258,13 @@ void run(const ecm_options& o) {
   files.take_stream_mixes();
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
   if (!machine_files::looks_like_a_path(o.machine)) refuse_catalog_gaps(o, *machine);
+  // A probe's file without the ECM model's figures lacks them all (its sets stopped short of main memory, or no clock):
+  // the fix is the probe run again, not one field.
+  if (const hml::figure<hml::data_rate>& memory = hml::main_memory(*machine).bandwidth;
+      !machine->clock.published() && memory.published() && memory.source == hml::probe_source.key)
+    throw input_error("--machine: " + o.machine + ": hml probe wrote it without the ECM model's figures (the caches' capacities and "
+                      "rates, the clock), as it noted then; probe again with working sets past four times the last cache (the "
+                      "default --largest, 2 GiB) and --save");
   // A file's faults, each named with its field (a catalog entry's are said above, all at once). A level
   // marked addressable is memory beside main memory (flat-mode HBM), placed by software: the ECM model's lines
   // pass through caches only (data in DDR was charged an HBM term).

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
-#include <numeric>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -152,20 +152,33 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
-  // Whether the model splits over the devices, before the link between them is asked for; the counts
-  // that would split its heads said with them.
-  if (const std::uint64_t a = hml::attention_split(i); t.heads > 0 && t.kv_heads > 0 && (t.heads % a != 0 || t.kv_heads % a != 0)) {
-    std::vector<std::uint64_t> counts;  // the divisors of both counts, in pairs up to the square root
-    for (std::uint64_t n = 1, both = std::gcd(t.heads, t.kv_heads); n * n <= both; ++n)
-      if (both % n == 0) counts.insert(counts.end(), {n, both / n});
-    std::ranges::sort(counts);
-    counts.erase(std::ranges::unique(counts).begin(), counts.end());
+  // Whether the model splits over the devices, before the link between them is asked for: where it does
+  // not, what does not divide and the device counts (up to 64) that would split it.
+  const auto splits_over = [&](unsigned devices) {
+    hml::inference_options at = i;
+    at.tensor_parallel = devices;
+    try {
+      hml::validate_tensor_split(t, at);
+      return true;
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
+  };
+  if (t.heads > 0 && t.kv_heads > 0 && t.ffn > 0 && !splits_over(o.tp)) {
+    std::vector<unsigned> counts;
+    for (unsigned n = 1; n <= 64; ++n)
+      if (splits_over(n)) counts.push_back(n);
     std::string choices;
     for (std::size_t k = 0; k < counts.size(); ++k)
       choices += (k == 0 ? "" : k + 1 == counts.size() ? " or " : ", ") + std::to_string(counts[k]);
-    const std::string heads = std::to_string(t.heads) + " heads" + (t.kv_heads == t.heads ? "" : " and " + std::to_string(t.kv_heads) + " kv heads");
+    const std::uint64_t a = hml::attention_split(i);
+    std::string parts;
+    if (t.heads % a != 0 || t.kv_heads % a != 0)
+      parts = std::to_string(t.heads) + " heads" + (t.kv_heads == t.heads ? "" : " and " + std::to_string(t.kv_heads) + " kv heads");
+    if (t.ffn % hml::expert_split(i) != 0)
+      parts += (parts.empty() ? "" : ", nor its ") + std::string{"FFN size of "} + std::to_string(t.ffn);
     const std::string whose = o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ";
-    throw input_error("--tp: " + std::to_string(a) + " devices do not divide " + whose + heads + "; give --tp " + choices);
+    throw input_error("--tp: " + std::to_string(o.tp) + " devices do not divide " + whose + parts + "; give --tp " + choices);
   }
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.

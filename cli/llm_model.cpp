@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "common.hpp"
 #include "llm.hpp"
@@ -112,6 +113,20 @@ hml::transformer llm::model_of(const llm_options& o) {
       if (set) given += (given.empty() ? "" : ", ") + std::string{flag};
     return given.empty() ? std::string{"--model"} : given;
   };
+  // Each key-value head serves as many heads as the others: where the counts do not divide, the ones that would.
+  if (t.heads > 0 && t.kv_heads > 0 && (t.kv_heads > t.heads || t.heads % t.kv_heads != 0)) {
+    std::vector<std::uint64_t> divisors;
+    for (std::uint64_t n = 1; n * n <= t.heads; ++n)
+      if (t.heads % n == 0) divisors.insert(divisors.end(), {n, t.heads / n});
+    std::ranges::sort(divisors);
+    divisors.erase(std::ranges::unique(divisors).begin(), divisors.end());
+    std::string counts;
+    for (std::size_t k = 0; k < divisors.size(); ++k)
+      counts += (k == 0 ? "" : k + 1 == divisors.size() ? " or " : ", ") + std::to_string(divisors[k]);
+    throw input_error(blamed({"--heads", "--kv-heads"}) + ": " + std::to_string(t.kv_heads) + " key-value heads for " +
+                      std::to_string(t.heads) + " heads, which each key-value head serves alike; give key-value heads that " +
+                      "divide the heads: " + (divisors.size() <= 12 ? counts : "a divisor of " + std::to_string(t.heads)));
+  }
   check_option(blamed({"--heads", "--kv-heads", "--head-dim"}), [&] { hml::validate(hml::attention_of(t)); });
   check_option(blamed({"--layers", "--hidden", "--ffn", "--vocab"}), [&] { hml::validate_sizes(t); });
   // --layers is the experts' fault only where it leaves no layer of experts after the dense ones.

@@ -147,7 +147,13 @@ const hml::link_description* machine_files::find_link(std::string_view option, s
       if (found == nullptr) found = l;
     }
   }
-  return found != nullptr ? found : hml::find_named(id_or_name, std::span<const hml::link_description* const>{hml::systems::links});
+  const hml::link_description* catalog = hml::find_named(id_or_name, std::span<const hml::link_description* const>{hml::systems::links});
+  // A file's link of a catalog link's id takes its place; one that only shares its name would be chosen by
+  // the name and not by the id, two links for one link's two names.
+  if (found != nullptr && catalog != nullptr && hml::name_key(found->id) != hml::name_key(catalog->id))
+    throw input_error(std::string{option} + ": \"" + hml::message_text(id_or_name) + "\" names the files' link " +
+                      std::string{found->id} + " and the catalog's " + std::string{catalog->id} + "; give the id of the one you mean");
+  return found != nullptr ? found : catalog;
 }
 
 hml::link machine_files::link(std::string_view option, const std::string& text) {

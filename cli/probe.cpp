@@ -83,7 +83,7 @@ std::string machine_text(const hml::host_machine& m) {
                     hml::to_string(level.ceiling.bandwidth, {.number = hml::general(4)}),
                     hml::to_string(m.latency(i), {.number = hml::general(3)})});
   }
-  return "this machine: " + std::to_string(m.threads) + " threads, " + std::string{m.isa} + " kernels\n" +
+  return "this machine: " + counted(m.threads, "thread", "threads") + ", " + std::string{m.isa} + " kernels\n" +
          hml::format_table(levels) + "peak FP64 (FMA, all threads): " +
          hml::to_string(m.peak, {.number = hml::general(4)}) + "\npeak FP32 (FMA, all threads): " +
          hml::to_string(m.peak_fp32, {.number = hml::general(4)}) + "\none dependent scalar FMA chain per thread, summed over the threads: " +

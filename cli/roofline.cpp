@@ -1,9 +1,10 @@
 // `hml roofline`: seed 002's roofline analysis of a CSV list of operations on a device or a given roof.
 #include <array>
 #include <cstddef>
-#include <string_view>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -33,8 +34,11 @@ void run(const roofline_options& o) {
   const std::vector<std::string> columns(hml::roofline_fields.begin(), hml::roofline_fields.end());
   // Analysed and rounded on the reading thread; the row views the kernel's name, which outlives the visit.
   using row = std::array<hml::cell_view, hml::roofline_fields.size()>;
+  std::uint64_t rounded_away = 0;  // kernels with a figure --round made 0
   const auto prepare = [&](const hml::kernel_record& k, row& r) {
-    r = hml::roofline_row(hml::analyze(k.as_kernel(), roof.roof), o.round);
+    const hml::roofline_point point = hml::analyze(k.as_kernel(), roof.roof);
+    r = hml::roofline_row(point, o.round);
+    if (o.round && hml::rounds_to_zero(point)) ++rounded_away;
   };
   const auto each_row = [&](const auto& visit) {
     for_each_kernel<row>(input, prepare, [&](const hml::kernel_record&, const row& r) {
@@ -81,6 +85,9 @@ void run(const roofline_options& o) {
     }
   }
   out.finish();
+  if (rounded_away > 0)
+    note("--round wrote a figure that is not 0 as 0 in " + counted(rounded_away, "row", "rows") +
+         " (it keeps 4, 4, 2 and 8 decimals, as the roofline exercise does); leave --round out for every figure in full");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@ module;
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -15,6 +16,8 @@ import hml.machine_description;
 import hml.tiers;
 import :round_trip_text;
 import hml.spelling;  // without_invisible: level names differing in invisible characters alone are one
+import hml.catalog.lookup;  // name_key: how options fold the ids and names they take
+import :table;              // message_text
 
 namespace hml::detail {
 
@@ -214,6 +217,28 @@ using memory_levels = decltype(machine_description::memory);
     if (printed_alike(levels[j].name) == name)
       return "\"" + std::string{levels.back().name} + "\" names " + std::string{memory_field} + "[" + std::to_string(j) +
              "] too; give each level a name of its own";
+  }
+  return {};
+}
+
+// Options name a machine, link or system by its id or its name, case, spaces, - and _ aside (hml::find_named):
+// of an entry against those before it in its list (`list`: "links"), the part ("id" or "name") one text would
+// take for an earlier entry's, names that print alike one; nothing where none is.
+struct entry_part_problem {
+  std::string_view part;
+  std::string problem;
+};
+template <class Entry>
+[[nodiscard]] entry_part_problem entry_name_problem(std::span<const Entry* const> earlier, const Entry& e, std::string_view list) {
+  const auto key = [](std::string_view text) { return name_key(printed_alike(text)); };
+  for (std::size_t i = 0; i < earlier.size(); ++i) {
+    for (const std::string_view part : {std::string_view{"id"}, std::string_view{"name"}}) {
+      const std::string_view mine = part == "id" ? e.id : e.name;
+      if (key(mine) != key(earlier[i]->id) && key(mine) != key(earlier[i]->name)) continue;
+      return {part, "\"" + message_text(mine) + "\" names " + std::string{list} + "[" + std::to_string(i) + "] (" +
+                        std::string{earlier[i]->id} + ") too, as options take ids and names (case, spaces, - and _ aside); "
+                        "give each its own " + std::string{part}};
+    }
   }
   return {};
 }

@@ -222,6 +222,14 @@ private:
     return id;
   }
 
+  // Two entries of one list that a text would name alike: the later one's figures no option would reach.
+  template <class Entry>
+  void refuse_alike(const std::vector<const Entry*>& earlier, const Entry& e, const YAML::Node& node, const std::string& field,
+                    std::string_view list) {
+    if (const auto [part, problem] = detail::entry_name_problem(std::span<const Entry* const>{earlier}, e, list); !problem.empty())
+      r_.fail(node[std::string{part}], fields::path(field, part), problem);
+  }
+
   void add_machine(const YAML::Node& node, const std::string& field) {
     if (!field.empty()) {
       r_.expect_map(node, field, machine_fields);
@@ -233,6 +241,7 @@ private:
     for (const machine_description* other : out_.machines) {
       if (other->id == m.id) r_.fail(node["id"], fields::path(field, "id"), "two machines with this id");
     }
+    refuse_alike(out_.machines, m, node, field, "machines");
     m.cores = static_cast<unsigned>(r_.integer(node, field, "cores", 0, 1, most_cores));
     m.clock = a_figure<frequency>(node, field, "clock");
     refuse(node, field, "clock", detail::clock_problem(m.clock));
@@ -484,6 +493,7 @@ private:
     for (const link_description* other : out_.links) {
       if (other->id == l.id) r_.fail(node["id"], fields::path(field, "id"), "two links with this id");
     }
+    refuse_alike(out_.links, l, node, field, "links");
     l.bandwidth = a_link_rate(node, field, "bandwidth");
     if (!l.bandwidth.published()) r_.fail(node, fields::path(field, "bandwidth"), "missing");
     const std::string mode = r_.optional_value(node, field, "mode");
@@ -517,6 +527,7 @@ private:
     for (const system_description* other : out_.systems) {
       if (other->id == s.id) r_.fail(node["id"], fields::path(field, "id"), "two systems with this id");
     }
+    refuse_alike(out_.systems, s, node, field, "systems");
     const auto machine = [&](std::string_view name) -> const machine_description* {
       const std::string id = r_.scalar(node, field, name, true);
       for (const machine_description* m : out_.machines) {

@@ -151,6 +151,16 @@ struct roofline_rounding {
           maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)};
 }
 
+// Whether seed 002's rounding turns a figure of the point that is not 0 into 0 (an intensity of 1e-9 FLOP/B,
+// a time of 1e-10 s): a row that says 0 FLOP/B beside a finite time reads as a contradiction, so it is said.
+[[nodiscard]] inline bool rounds_to_zero(const roofline_point& p) {
+  constexpr roofline_rounding decimals{};
+  const auto lost = [](double x, int places) { return x != 0 && std::isfinite(x) && round_decimal(x, places) == 0; };
+  return lost(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity) ||
+         lost(in(p.attainable, flop_per_second), decimals.attainable_flops) || lost(p.efficiency_percent, decimals.efficiency) ||
+         lost(in(p.estimated_time, second), decimals.estimated_time_s);
+}
+
 // The aligned table for people: the same fields, in the units people read (SI prefixes, %), through
 // hml.units' own text: "0.08333 FLOP/B", "279.2 GFLOP/s", "0.4167 %", "3.582 us". CSV and JSON keep
 // roofline_row's base units at full precision.
