@@ -9,8 +9,10 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <mutex>
 #include <optional>
+#include <ranges>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -39,6 +41,24 @@ int fail(std::string_view message);
 // A count and its noun, singular for one: "1 step", "2 steps".
 inline std::string counted(std::uint64_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string{n == 1 ? one : many};
+}
+
+// Choices as a message lists them: "1", "1 or 2", "1, 2, 4 or 8".
+template <class Range>
+std::string one_of(const Range& choices) {
+  std::string text;
+  const auto n = static_cast<std::size_t>(std::ranges::distance(choices));
+  std::size_t k = 0;
+  for (const auto& choice : choices) {
+    text += k == 0 ? "" : k + 1 == n ? " or " : ", ";
+    if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(choice)>>) {
+      text += std::to_string(choice);
+    } else {
+      text += choice;
+    }
+    ++k;
+  }
+  return text;
 }
 
 // A note for the user ("hml: note: ..."), printed on stderr when the run has succeeded: a run that fails

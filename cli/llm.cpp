@@ -168,9 +168,6 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     std::vector<unsigned> counts;
     for (unsigned n = 1; n <= 64; ++n)
       if (splits_over(n)) counts.push_back(n);
-    std::string choices;
-    for (std::size_t k = 0; k < counts.size(); ++k)
-      choices += (k == 0 ? "" : k + 1 == counts.size() ? " or " : ", ") + std::to_string(counts[k]);
     const std::uint64_t a = hml::attention_split(i);
     std::string parts;
     if (t.heads % a != 0 || t.kv_heads % a != 0)
@@ -178,7 +175,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     if (t.ffn % hml::expert_split(i) != 0)
       parts += (parts.empty() ? "" : ", nor its ") + std::string{"FFN size of "} + std::to_string(t.ffn);
     const std::string whose = o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ";
-    throw input_error("--tp: " + std::to_string(o.tp) + " devices do not divide " + whose + parts + "; give --tp " + choices);
+    throw input_error("--tp: " + std::to_string(o.tp) + " devices do not divide " + whose + parts + "; give --tp " + one_of(counts));
   }
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.

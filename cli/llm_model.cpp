@@ -120,12 +120,9 @@ hml::transformer llm::model_of(const llm_options& o) {
       if (t.heads % n == 0) divisors.insert(divisors.end(), {n, t.heads / n});
     std::ranges::sort(divisors);
     divisors.erase(std::ranges::unique(divisors).begin(), divisors.end());
-    std::string counts;
-    for (std::size_t k = 0; k < divisors.size(); ++k)
-      counts += (k == 0 ? "" : k + 1 == divisors.size() ? " or " : ", ") + std::to_string(divisors[k]);
     throw input_error(blamed({"--heads", "--kv-heads"}) + ": " + std::to_string(t.kv_heads) + " key-value heads for " +
                       std::to_string(t.heads) + " heads, which each key-value head serves alike; give key-value heads that " +
-                      "divide the heads: " + (divisors.size() <= 12 ? counts : "a divisor of " + std::to_string(t.heads)));
+                      "divide the heads: " + (divisors.size() <= 12 ? one_of(divisors) : "a divisor of " + std::to_string(t.heads)));
   }
   check_option(blamed({"--heads", "--kv-heads", "--head-dim"}), [&] { hml::validate(hml::attention_of(t)); });
   check_option(blamed({"--layers", "--hidden", "--ffn", "--vocab"}), [&] { hml::validate_sizes(t); });

@@ -302,12 +302,9 @@ namespace {
 
 // "fp64, fp32, ... or mxfp4": every precision --precision takes, from the library's own list.
 std::string precision_ids() {
-  std::string ids;
-  const std::size_t n = hml::all_precisions.size();
-  for (std::size_t k = 0; k < n; ++k) {
-    ids += (k == 0 ? "" : k + 1 == n ? " or " : ", ") + std::string{hml::id_of(hml::all_precisions[k])};
-  }
-  return ids;
+  std::vector<std::string_view> ids;
+  for (const hml::precision p : hml::all_precisions) ids.push_back(hml::id_of(p));
+  return one_of(ids);
 }
 
 }  // namespace
