@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
 
@@ -97,14 +98,16 @@ void run(const chart_options& o) {
     note(std::to_string(drawn.unlabelled) + " of " + std::to_string(drawn.kernels) +
          " kernels left unlabelled (no clear spot)");
   }
-  // A label tells kernels apart by name: names given to several kernels are said (the first of them).
-  std::unordered_map<std::string_view, std::size_t> kernels_named;
-  std::vector<std::string_view> shared;  // in the order they are first given again
+  // A label tells kernels apart by name: names given to several kernels, or that print alike ('k' and 'k '),
+  // are said (the first of them).
+  std::unordered_map<std::string, std::size_t> kernels_named;
+  std::vector<std::pair<std::string, std::string_view>> shared;  // printed alike, and as first given
   for (const hml::kernel_record& record : records)
-    if (++kernels_named[record.name] == 2) shared.push_back(record.name);
+    if (std::string printed = hml::printed_alike(record.name); ++kernels_named[printed] == 2) shared.emplace_back(printed, record.name);
   if (!shared.empty()) {
-    note(counted(shared.size(), "name is", "names are") + " given to more than one kernel ('" + hml::message_text(shared.front()) +
-         "': " + std::to_string(kernels_named[shared.front()]) +
+    const auto& [printed, given] = shared.front();
+    note(counted(shared.size(), "name is", "names are") + " given to more than one kernel, or printed alike ('" +
+         hml::message_text(given) + "': " + std::to_string(kernels_named[printed]) +
          " kernels); their labels do not tell them apart, and a kernel given twice is drawn twice at one spot");
   }
 }

@@ -153,7 +153,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
   // Whether the model splits over the devices, before the link between them is asked for: where it does
-  // not, what does not divide and the device counts (up to 64) that would split it.
+  // not, what does not divide and every device count --tp takes that would split it.
   const auto splits_over = [&](unsigned devices) {
     hml::inference_options at = i;
     at.tensor_parallel = devices;
@@ -166,16 +166,25 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   };
   if (t.heads > 0 && t.kv_heads > 0 && t.ffn > 0 && !splits_over(o.tp)) {
     std::vector<unsigned> counts;
-    for (unsigned n = 1; n <= 64; ++n)
+    for (unsigned n = 1; n <= most_tensor_parallel; ++n)
       if (splits_over(n)) counts.push_back(n);
     const std::uint64_t a = hml::attention_split(i);
-    std::string parts;
-    if (t.heads % a != 0 || t.kv_heads % a != 0)
-      parts = std::to_string(t.heads) + " heads" + (t.kv_heads == t.heads ? "" : " and " + std::to_string(t.kv_heads) + " kv heads");
-    if (t.ffn % hml::expert_split(i) != 0)
-      parts += (parts.empty() ? "" : ", nor its ") + std::string{"FFN size of "} + std::to_string(t.ffn);
+    std::vector<std::string> parts;  // what does not divide
+    if (t.heads % a != 0) parts.push_back(std::to_string(t.heads) + " heads");
+    if (t.kv_heads % a != 0 && t.kv_heads != t.heads) parts.push_back(std::to_string(t.kv_heads) + " kv heads");
+    if (t.ffn % hml::expert_split(i) != 0) parts.push_back("FFN size of " + std::to_string(t.ffn));
+    if (t.dense_ffn % a != 0) parts.push_back("dense layers' FFN size of " + std::to_string(t.dense_ffn));
+    std::string what;
+    for (std::size_t k = 0; k < parts.size(); ++k) what += (k == 0 ? "" : k + 1 == parts.size() ? " and " : ", ") + parts[k];
     const std::string whose = o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ";
-    throw input_error("--tp: " + std::to_string(o.tp) + " devices do not divide " + whose + parts + "; give --tp " + one_of(counts));
+    // Past a dozen (data-parallel attention leaves the FFN's divisors), the first ten and the last.
+    std::string choices = one_of(counts);
+    if (counts.size() > 12) {
+      choices.clear();
+      for (std::size_t k = 0; k < 10; ++k) choices += std::to_string(counts[k]) + ", ";
+      choices += "... or " + std::to_string(counts.back()) + " (" + std::to_string(counts.size()) + " counts)";
+    }
+    throw input_error("--tp: " + std::to_string(o.tp) + " devices do not divide " + whose + what + "; give --tp " + choices);
   }
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.
@@ -386,7 +395,7 @@ void add_llm_command(CLI::App& hml) {
       ->check(CLI::IsMember({"fused", "unfused"}))
       ->capture_default_str()
       ->excludes("--context");
-  command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(1, 4096))->capture_default_str();
+  command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(1, llm::most_tensor_parallel))->capture_default_str();
   command->add_option("--link", o->link,
                       "the link between the --tp devices: pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., "
                       "or a rate per direction")

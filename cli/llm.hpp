@@ -72,6 +72,8 @@ inline std::string text(hml::data_rate r) { return hml::to_string(r, {.number = 
 inline std::string text(hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); }
 // The most sequences --batch (and --prompt's tokens) takes; the largest batch that fits is said up to it.
 inline constexpr std::uint64_t most_sequences = 1'000'000'000;
+// The most tensor-parallel devices --tp takes (a pod of today is 72).
+inline constexpr unsigned most_tensor_parallel = 4096;
 inline std::string number(double x, int digits = 4) {
   return std::string{hml::format_number(x, hml::general(digits)).view()};
 }

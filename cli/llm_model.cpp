@@ -113,6 +113,10 @@ hml::transformer llm::model_of(const llm_options& o) {
       if (set) given += (given.empty() ? "" : ", ") + std::string{flag};
     return given.empty() ? std::string{"--model"} : given;
   };
+  // Latent attention gives every head its keys (kv heads = heads), which no other count changes.
+  if (hml::has_latent_attention(t) && t.kv_heads != t.heads)
+    throw input_error(blamed({"--heads", "--kv-heads"}) + ": latent attention gives every head its keys: kv heads = heads (" +
+                      std::to_string(t.heads) + "); give no other kv heads");
   // Each key-value head serves as many heads as the others: where the counts do not divide, the ones that would.
   if (t.heads > 0 && t.kv_heads > 0 && (t.kv_heads > t.heads || t.heads % t.kv_heads != 0)) {
     std::vector<std::uint64_t> divisors;
@@ -121,8 +125,9 @@ hml::transformer llm::model_of(const llm_options& o) {
     std::ranges::sort(divisors);
     divisors.erase(std::ranges::unique(divisors).begin(), divisors.end());
     throw input_error(blamed({"--heads", "--kv-heads"}) + ": " + std::to_string(t.kv_heads) + " key-value heads for " +
-                      std::to_string(t.heads) + " heads, which each key-value head serves alike; give key-value heads that " +
-                      "divide the heads: " + (divisors.size() <= 12 ? one_of(divisors) : "a divisor of " + std::to_string(t.heads)));
+                      std::to_string(t.heads) + " heads" + (t.kv_heads > t.heads ? ", more key-value heads than heads" : "") +
+                      ", where each key-value head serves as many heads as the others; give key-value heads that divide the heads: " +
+                      (divisors.size() <= 12 ? one_of(divisors) : "a divisor of " + std::to_string(t.heads)));
   }
   check_option(blamed({"--heads", "--kv-heads", "--head-dim"}), [&] { hml::validate(hml::attention_of(t)); });
   check_option(blamed({"--layers", "--hidden", "--ffn", "--vocab"}), [&] { hml::validate_sizes(t); });

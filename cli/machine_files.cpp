@@ -137,23 +137,27 @@ hml::link machine_files::link_of(const hml::link_description& own) {
 }
 
 const hml::link_description* machine_files::find_link(std::string_view option, std::string_view id_or_name) const {
-  const hml::link_description* found = nullptr;
+  // The files' links, each once: two files may hold one link, alike.
+  std::vector<const hml::link_description*> own;
   for (const auto& file : files_) {
-    if (const auto* f = std::get_if<hml::machine_file>(&file)) {
-      const hml::link_description* l = hml::find_named(id_or_name, f->links());
-      if (found != nullptr && l != nullptr && !(*l == *found))
+    const auto* f = std::get_if<hml::machine_file>(&file);
+    for (const hml::link_description* l : f != nullptr ? f->links() : std::span<const hml::link_description* const>{}) {
+      const auto same_id = std::ranges::find_if(own, [&](const hml::link_description* o) { return o->id == l->id; });
+      if (same_id == own.end()) {
+        own.push_back(l);
+      } else if (!(**same_id == *l)) {
         throw input_error(std::string{option} + ": two of the files given describe a link " + std::string{l->id} +
                           ", differently; keep it in one");
-      if (found == nullptr) found = l;
+      }
     }
   }
-  const hml::link_description* catalog = hml::find_named(id_or_name, std::span<const hml::link_description* const>{hml::systems::links});
-  // A file's link of a catalog link's id takes its place; one that only shares its name would be chosen by
-  // the name and not by the id, two links for one link's two names.
-  if (found != nullptr && catalog != nullptr && hml::name_key(found->id) != hml::name_key(catalog->id))
+  const auto chosen = hml::choose_entry(id_or_name, std::span<const hml::link_description* const>{own},
+                                        std::span<const hml::link_description* const>{hml::systems::links});
+  if (chosen.ambiguous != nullptr)
     throw input_error(std::string{option} + ": \"" + hml::message_text(id_or_name) + "\" names the files' link " +
-                      std::string{found->id} + " and the catalog's " + std::string{catalog->id} + "; give the id of the one you mean");
-  return found != nullptr ? found : catalog;
+                      std::string{chosen.ambiguous->id} + " and the catalog's " + std::string{chosen.catalog->id} +
+                      "; give the id of the one you mean");
+  return chosen.entry;
 }
 
 hml::link machine_files::link(std::string_view option, const std::string& text) {

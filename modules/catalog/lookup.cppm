@@ -120,6 +120,33 @@ template <class Entry>
   return nullptr;
 }
 
+// What a text names among a file's own entries and the catalog's (a machine or link a file's system names,
+// a --link beside machine files): the file's entry of that id or name (folded as find_named folds them, names
+// that print alike one), else the catalog's, in whose place a file's entry of the catalog entry's id stands
+// under either of its names. `ambiguous` is a file's entry the text names beside a catalog entry of another
+// id: the text is two entries, for the caller to refuse.
+template <class Entry>
+struct entry_choice {
+  const Entry* entry = nullptr;
+  const Entry* ambiguous = nullptr;
+  const Entry* catalog = nullptr;  // the catalog's entry the text names, if any
+};
+template <class Entry>
+[[nodiscard]] entry_choice<Entry> choose_entry(std::string_view text, std::span<const Entry* const> own,
+                                               std::span<const Entry* const> catalog) {
+  const auto key = [](std::string_view x) { return detail::lookup::key(printed_alike(x)); };
+  const Entry* from_catalog = find_named(text, catalog);
+  const Entry* named = nullptr;
+  const Entry* in_its_place = nullptr;
+  for (const Entry* e : own) {
+    if (key(e->id) == key(text) || key(e->name) == key(text)) named = e;
+    if (from_catalog != nullptr && key(e->id) == key(from_catalog->id)) in_its_place = e;
+  }
+  if (from_catalog == nullptr) return {.entry = named};
+  if (named != nullptr && named != in_its_place) return {.ambiguous = named, .catalog = from_catalog};
+  return {.entry = in_its_place != nullptr ? in_its_place : from_catalog, .catalog = from_catalog};
+}
+
 // What tells `name` apart in `list`: the id of the entry it names, folded, so that an id and a full name are
 // one ("NVIDIA A100 SXM4 80GB" is a100_sxm_80gb); the name folded where it names none.
 template <class Entry>

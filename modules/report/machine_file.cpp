@@ -528,27 +528,24 @@ private:
       if (other->id == s.id) r_.fail(node["id"], fields::path(field, "id"), "two systems with this id");
     }
     refuse_alike(out_.systems, s, node, field, "systems");
-    const auto machine = [&](std::string_view name) -> const machine_description* {
-      const std::string id = r_.scalar(node, field, name, true);
-      for (const machine_description* m : out_.machines) {
-        if (m->id == id) return m;
-      }
-      if (const machine_description* m = find_machine(id)) return m;
-      r_.fail(node[std::string{name}], fields::path(field, name), "no machine \"" + id + "\" in the file or the catalog");
+    // The file's machine or link of that id or name, else the catalog's (hml::choose_entry), as a round trip
+    // through the writer, which writes its id, names it again.
+    const auto entry = [&]<class Entry>(std::string_view part, const std::vector<const Entry*>& own, std::span<const Entry* const> catalog,
+                                        std::string_view what) -> const Entry* {
+      const std::string text = r_.scalar(node, field, part, true);
+      const auto chosen = choose_entry(text, std::span<const Entry* const>{own}, catalog);
+      if (chosen.ambiguous != nullptr)
+        r_.fail(node[std::string{part}], fields::path(field, part),
+                "\"" + message_text(text) + "\" names the file's " + std::string{what} + " " + std::string{chosen.ambiguous->id} +
+                    " and the catalog's " + std::string{chosen.catalog->id} + "; give the id of the one you mean");
+      if (chosen.entry == nullptr)
+        r_.fail(node[std::string{part}], fields::path(field, part), "no " + std::string{what} + " \"" + text + "\" in the file or the catalog");
+      return chosen.entry;
     };
-    s.host = machine("host");
-    s.device = machine("device");
-    if (const std::string id = r_.optional_value(node, field, "joined_by"); !id.empty()) {
-      for (const link_description* l : out_.links) {
-        if (l->id == id) s.joined_by = l;
-      }
-      if (s.joined_by == nullptr) {
-        s.joined_by = find_named(id, std::span<const link_description* const>{systems::links});
-      }
-      if (s.joined_by == nullptr) {
-        r_.fail(node["joined_by"], fields::path(field, "joined_by"), "no link \"" + id + "\" in the file or the catalog");
-      }
-    }
+    s.host = entry("host", out_.machines, std::span<const machine_description* const>{machines::all}, "machine");
+    s.device = entry("device", out_.machines, std::span<const machine_description* const>{machines::all}, "machine");
+    if (!r_.optional_value(node, field, "joined_by").empty())
+      s.joined_by = entry("joined_by", out_.links, std::span<const link_description* const>{systems::links}, "link");
     // One machine is one memory pool (MI300A, Xeon Max in flat mode): a link joins two.
     if (s.joined_by != nullptr && s.host == s.device)
       r_.fail(node["joined_by"], fields::path(field, "joined_by"),

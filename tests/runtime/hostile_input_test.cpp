@@ -730,8 +730,8 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
   // Model errors name the options at fault: the heads' shape its options, a position table its lengths.
   expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--layers", "2", "--hidden", "64", "--ffn", "128", "--heads", "4",
                               "--kv-heads", "3", "--vocab", "100"}),
-                     "hml: error: --heads, --kv-heads: 3 key-value heads for 4 heads, which each key-value head serves alike; give "
-                     "key-value heads that divide the heads: 1, 2 or 4");
+                     "hml: error: --heads, --kv-heads: 3 key-value heads for 4 heads, where each key-value head serves as many "
+                     "heads as the others; give key-value heads that divide the heads: 1, 2 or 4");
   expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--learned-positions", "100", "--prompt",
                               "200"}),
                      "hml: error: --learned-positions, --prompt, --generate (32, the default): a context of 232 tokens is longer than "
@@ -2804,10 +2804,10 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
                      "hml: error: --q-lora-rank, --rope-head-dim, --value-head-dim: latent attention (a KV rank) needs its query rank, "
                      "rotary dimension and value dimension >= 1; give --q-lora-rank, --rope-head-dim, --value-head-dim with --kv-lora-rank");
   expect_input_error(hml_run_with(custom, {"--kv-heads", "3"}),
-                     "hml: error: --heads, --kv-heads: 3 key-value heads for 4 heads, which each key-value head serves alike; give "
-                     "key-value heads that divide the heads: 1, 2 or 4");
+                     "hml: error: --heads, --kv-heads: 3 key-value heads for 4 heads, where each key-value head serves as many "
+                     "heads as the others; give key-value heads that divide the heads: 1, 2 or 4");
   expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--kv-heads", "2"}),
-                     "hml: error: --kv-heads: latent attention gives every head its keys: kv heads = heads; give no other kv heads");
+                     "hml: error: --kv-heads: latent attention gives every head its keys: kv heads = heads (128); give no other kv heads");
 
   // Every other message the trial found without what to do.
   expect_input_error(hml_run_with(llama, {"--weights", "int4", "--weight-group", "7"}), "; give a group that divides them");
@@ -2915,7 +2915,7 @@ TEST(HostileInput, ASeventyFifthTrialsFindingsAreRefusedOrSaid) {
 
   // hml llm: what cannot be fixed by the next option is said first; a machine without peaks is --machine's.
   const std::vector<std::string> llama{"llm", "--model", "llama-3-8b", "--machine", "h100_sxm"};
-  expect_input_error(hml_run_with(llama, {"--tp", "3"}), "--tp: 3 devices do not divide llama-3-8b's 32 heads and 8 kv heads");
+  expect_input_error(hml_run_with(llama, {"--tp", "3"}), "--tp: 3 devices do not divide llama-3-8b's 32 heads, 8 kv heads and FFN size");
   expect_input_error(hml_run_with(llama, {"--draft", "llama-2-7b"}), "--draft: llama-2-7b has a vocabulary of 32000 tokens");
   expect_input_error(hml_run_with(llama, {"--micro-batches", "4", "--pp", "2", "--pp-link", "50GB/s"}),
                      "--micro-batches, --batch (1, the default): 4 micro-batches of 1 sequence (a micro-batch holds one sequence at "
@@ -3210,14 +3210,14 @@ TEST(HostileInput, AnEightiethTrialsFindingsAreRefusedOrSaid) {
 
   // Messages with the figures to act on.
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--tp", "3", "--link", "nvlink4"}),
-                     "hml: error: --tp: 3 devices do not divide llama-3-8b's 32 heads and 8 kv heads, nor its FFN size of 14336; "
+                     "hml: error: --tp: 3 devices do not divide llama-3-8b's 32 heads, 8 kv heads and FFN size of 14336; "
                      "give --tp 1, 2, 4 or 8");
   expect_input_error(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--tp", "3", "--link", "nvlink4", "--dp-attention"}),
                      "hml: error: --tp: 3 devices do not divide mixtral-8x7b's FFN size of 14336; give --tp 1, 2, 4, 7, 8, 14, 16, 28, "
-                     "32, 56 or 64");
+                     "32, 56, ... or 3584 (22 counts)");
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--heads", "16", "--kv-heads", "32"}),
-                     "hml: error: --heads, --kv-heads: 32 key-value heads for 16 heads, which each key-value head serves alike; give "
-                     "key-value heads that divide the heads: 1, 2, 4, 8 or 16");
+                     "hml: error: --heads, --kv-heads: 32 key-value heads for 16 heads, more key-value heads than heads, where each "
+                     "key-value head serves as many heads as the others; give key-value heads that divide the heads: 1, 2, 4, 8 or 16");
   const fs::path bidi = dir.file("bidi.csv", "name,flops,memory_bytes\ngpu\xE2\x80\xAE" "fdp,1,1\n");
   expect_input_error(hml_run({"roofline", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "1GB/s", "--ops", bidi.string()}),
                      ":2: name: a control character or a byte that is not UTF-8 (\\u202e, character 4); write printable UTF-8 "
@@ -3269,9 +3269,72 @@ TEST(HostileInput, AnEightyFirstTrialsFindingsAreRefusedOrSaid) {
   const outcome chart = hml_run({"chart", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "100GB/s", "--ops", same.string(), "-o",
                                  (dir.path / "same.svg").string()});
   EXPECT_EQ(chart.status, 0) << chart.err;
-  EXPECT_NE(chart.err.find("hml: note: 1 name is given to more than one kernel ('same': 3 kernels); their labels do not tell them apart"),
+  EXPECT_NE(chart.err.find("hml: note: 1 name is given to more than one kernel, or printed alike ('same': 3 kernels); their labels do not "
+                              "tell them apart"),
             std::string::npos) << chart.err;
 
   // The model's rule for more key-value heads than heads, beside the CLI's message with the counts.
   EXPECT_THROW(hml::validate(hml::attention_shape{.heads = 16, .kv_heads = 32, .head_dim = 64}), std::invalid_argument);
+}
+
+TEST(HostileInput, AnEightySecondTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // A file's link of a catalog id stands in its place under the catalog's name too (the name gave the
+  // catalog's 370 GB/s, the id the file's 10 GB/s); one whose name prints as a catalog link's is ambiguous.
+  std::string h100 = hml_run({"devices", "gh200", "--format", "yaml"}).out;
+  h100.erase(h100.find("  - id: gh200_hopper"), h100.find("links:") - h100.find("  - id: gh200_hopper"));
+  h100 = replaced(h100, "device: gh200_hopper", "device: h100_sxm");
+  const std::string slow = "links:\n  - {id: nvlink4, name: My Slow NVLink, bandwidth: {value: 10 GB/s, kind: stated, source: "
+                           "nvidia-h100-datasheet}}\n";
+  const fs::path with_id = dir.file("id.yaml", replaced(h100, "links:\n", slow));
+  for (const std::string_view link : {"nvlink4", "NVLink 4 (H100, 18 links)", "my slow nvlink"}) {
+    const outcome run = hml_run({"offload", "--host", with_id.string(), "--device", "h100_sxm", "--link", std::string{link}, "--in",
+                                 "1GB", "--out", "1GB", "--flops", "1TFLOP"});
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find("10 GB/s per direction"), std::string::npos) << link << "\n" << run.out;
+  }
+  const fs::path alike = dir.file("alike.yaml", replaced(h100, "links:\n", "links:\n  - {id: mylink, name: \"NVLink\\u00a04 (H100,  18 "
+                                                                              "links)\", bandwidth: {value: 50 GB/s, kind: stated, "
+                                                                              "source: nvidia-h100-datasheet}}\n"));
+  expect_input_error(hml_run({"offload", "--host", alike.string(), "--device", "h100_sxm", "--link", "NVLink 4 (H100, 18 links)",
+                              "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP"}),
+                     "--link: \"NVLink 4 (H100, 18 links)\" names the files' link mylink and the catalog's nvlink4; give the id");
+
+  // A file's system named the catalog's machine over the file's own of that name (or id), and its round trip
+  // through the writer, which writes the id, named another machine.
+  const std::string gh200 = hml_run({"devices", "gh200", "--format", "yaml"}).out;
+  const std::string in_place = replaced(replaced(gh200, "  - id: gh200_hopper\n    name: NVIDIA H100 of a GH200 (96 GB HBM3)\n",
+                                                 "  - id: h100_sxm\n    name: My H100\n"),
+                                        "device: gh200_hopper", "device: NVIDIA H100 SXM5 80GB");
+  const outcome shown = hml_run({"devices", dir.file("place.yaml", in_place).string()});
+  EXPECT_EQ(shown.status, 0) << shown.err;
+  EXPECT_NE(shown.out.find("device: h100_sxm (My H100)"), std::string::npos) << shown.out;
+  const std::string named_alike = replaced(replaced(gh200, "    name: NVIDIA H100 of a GH200 (96 GB HBM3)\n",
+                                                    "    name: NVIDIA H100 SXM5 80GB\n"),
+                                           "device: gh200_hopper", "device: NVIDIA H100 SXM5 80GB");
+  expect_input_error(hml_run({"devices", dir.file("alike-sys.yaml", named_alike).string()}),
+                     "systems[0].device: \"NVIDIA H100 SXM5 80GB\" names the file's machine gh200_hopper and the catalog's "
+                     "h100_sxm; give the id of the one you mean");
+
+  // Messages: --tp names what it does not divide, alone, and every count that runs (DeepSeek's 128 too).
+  expect_input_error(hml_run({"llm", "--model", "qwen2.5-7b", "--machine", "h200", "--tp", "7", "--link", "nvlink4"}),
+                     "hml: error: --tp: 7 devices do not divide qwen2.5-7b's 4 kv heads and FFN size of 18944; give --tp 1, 2 or 4");
+  expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--tp", "3", "--link", "nvlink4"}),
+                     "give --tp 1, 2, 4, 8, 16, 32, 64 or 128");
+  expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--dense-ffn", "18430", "--tp", "4", "--link",
+                              "nvlink4"}),
+                     "hml: error: --tp: 4 devices do not divide deepseek-v3's dense layers' FFN size of 18430; give --tp 1 or 2");
+  // Latent attention takes no other kv heads, said before any count is listed; more kv heads than heads said so.
+  expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--kv-heads", "5"}),
+                     "hml: error: --kv-heads: latent attention gives every head its keys: kv heads = heads (128); give no other kv heads");
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h200", "--heads", "4"}),
+                     "hml: error: --heads: 8 key-value heads for 4 heads, more key-value heads than heads, where each key-value head "
+                     "serves as many heads as the others; give key-value heads that divide the heads: 1, 2 or 4");
+
+  // A chart's names that print alike are one in its note.
+  const fs::path printed = dir.file("ck.csv", "name,flops,memory_bytes\nk,1,1\nk ,2,1\nk\u00a0x,3,1\nk x,4,1\n");
+  const outcome chart = hml_run({"chart", "--peak-compute", "10TFLOP/s", "--peak-bandwidth", "1TB/s", "--ops", printed.string(), "-o",
+                                 (dir.path / "ck.svg").string()});
+  EXPECT_NE(chart.err.find("hml: note: 2 names are given to more than one kernel, or printed alike ('k ': 2 kernels)"), std::string::npos)
+      << chart.err;
 }

@@ -538,7 +538,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "publishes no MXFP4 tensor peak");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2"}, "--link: --tp above 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "3", "--link", "450GB/s"},
-                        "--tp: 3 devices do not divide llama-2-7b's 32 heads, nor its FFN size of 11008; give --tp 1, 2, 4, 8, 16 or 32");
+                        "--tp: 3 devices do not divide llama-2-7b's 32 heads and FFN size of 11008; give --tp 1, 2, 4, 8, 16 or 32");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "fast"},
                         "--link: unknown link 'fast'; expected one of pcie3x16");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--tp", "2", "--link", "0GB/s"}, "--link: ");
@@ -550,8 +550,8 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
                         "--efficiency-memory: the memory efficiency must be within (0, 1]");
   expect_one_line_error({"--model", "llama-3-8b", "--device", "h100_sxm", "--heads", "12", "--head-dim", "128"},
-                        "--heads: 8 key-value heads for 12 heads, which each key-value head serves alike; give key-value heads that "
-                        "divide the heads: 1, 2, 3, 4, 6 or 12");
+                        "--heads: 8 key-value heads for 12 heads, where each key-value head serves as many heads as the others; give "
+                        "key-value heads that divide the heads: 1, 2, 3, 4, 6 or 12");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
                         "--hidden, --heads: 4096 is not a multiple of 33 heads");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "-1"}, "--batch: '-1' has a minus sign; give a whole number from 1 to 1000000000");
