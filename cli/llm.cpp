@@ -422,7 +422,7 @@ void add_llm_command(CLI::App& hml) {
       ->check(whole_number(1, hml::max_pipeline_stages))
       ->capture_default_str();
   command->add_option("--micro-batches", o->micro_batches,
-                      "micro-batches a pipeline step runs (default: one a stage, as vLLM; at most the batch's sequences)")
+                      "micro-batches a pipeline step runs (default: one a stage, as vLLM; at most the sequences that run at once)")
       ->check(whole_number(1, hml::max_micro_batches));
   command->add_option("--pp-link", o->pp_link, "the link between pipeline stages: a catalog link or a rate per direction")
       ->type_name("LINK");

@@ -154,9 +154,7 @@ const hml::link_description* machine_files::find_link(std::string_view option, s
   const auto chosen = hml::choose_entry(id_or_name, std::span<const hml::link_description* const>{own},
                                         std::span<const hml::link_description* const>{hml::systems::links});
   if (chosen.ambiguous != nullptr)
-    throw input_error(std::string{option} + ": \"" + hml::message_text(id_or_name) + "\" names the files' link " +
-                      std::string{chosen.ambiguous->id} + " and the catalog's " + std::string{chosen.catalog->id} +
-                      "; give the id of the one you mean");
+    throw input_error(std::string{option} + ": " + hml::ambiguity_problem(id_or_name, chosen, "the files' link"));
   return chosen.entry;
 }
 

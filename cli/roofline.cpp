@@ -38,7 +38,7 @@ void run(const roofline_options& o) {
   const auto prepare = [&](const hml::kernel_record& k, row& r) {
     const hml::roofline_point point = hml::analyze(k.as_kernel(), roof.roof);
     r = hml::roofline_row(point, o.round);
-    if (o.round && hml::rounds_to_zero(point)) ++rounded_away;
+    if (o.round && hml::rounds_to_zero(r, point)) ++rounded_away;
   };
   const auto each_row = [&](const auto& visit) {
     for_each_kernel<row>(input, prepare, [&](const hml::kernel_record&, const row& r) {

@@ -93,6 +93,10 @@ export namespace hml {
 // ("H100-SXM" and "h100_sxm" are "h100sxm"), as every lookup compares them.
 [[nodiscard]] inline std::string name_key(std::string_view name) { return detail::lookup::key(name); }
 
+// The form in which two names are one to a reader as well: name_key of the name as it prints
+// (hml::printed_alike: "NVLink\u00a04" is "nvlink4"). Files' entries and run logs are told apart by it.
+[[nodiscard]] inline std::string alike_key(std::string_view name) { return name_key(printed_alike(name)); }
+
 // The device's id ("h100_sxm"), its entry's own.
 [[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept { return d.id; }
 
@@ -134,7 +138,7 @@ struct entry_choice {
 template <class Entry>
 [[nodiscard]] entry_choice<Entry> choose_entry(std::string_view text, std::span<const Entry* const> own,
                                                std::span<const Entry* const> catalog) {
-  const auto key = [](std::string_view x) { return detail::lookup::key(printed_alike(x)); };
+  const auto key = alike_key;
   const Entry* from_catalog = find_named(text, catalog);
   const Entry* named = nullptr;
   const Entry* in_its_place = nullptr;
@@ -145,6 +149,14 @@ template <class Entry>
   if (from_catalog == nullptr) return {.entry = named};
   if (named != nullptr && named != in_its_place) return {.ambiguous = named, .catalog = from_catalog};
   return {.entry = in_its_place != nullptr ? in_its_place : from_catalog, .catalog = from_catalog};
+}
+
+// Why a text that names a file's entry and a catalog entry of another id (choose_entry's `ambiguous`) is
+// refused: `own` says whose the first is ("the file's link").
+template <class Entry>
+[[nodiscard]] std::string ambiguity_problem(std::string_view text, const entry_choice<Entry>& chosen, std::string_view own) {
+  return "\"" + message_text(text) + "\" names " + std::string{own} + " " + std::string{chosen.ambiguous->id} + " and the catalog's " +
+         std::string{chosen.catalog->id} + "; give the id of the one you mean";
 }
 
 // What tells `name` apart in `list`: the id of the entry it names, folded, so that an id and a full name are

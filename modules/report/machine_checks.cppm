@@ -230,7 +230,7 @@ struct entry_part_problem {
 };
 template <class Entry>
 [[nodiscard]] entry_part_problem entry_name_problem(std::span<const Entry* const> earlier, const Entry& e, std::string_view list) {
-  const auto key = [](std::string_view text) { return name_key(printed_alike(text)); };
+  const auto key = alike_key;
   for (std::size_t i = 0; i < earlier.size(); ++i) {
     for (const std::string_view part : {std::string_view{"id"}, std::string_view{"name"}}) {
       const std::string_view mine = part == "id" ? e.id : e.name;

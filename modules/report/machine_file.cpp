@@ -535,11 +535,9 @@ private:
       const std::string text = r_.scalar(node, field, part, true);
       const auto chosen = choose_entry(text, std::span<const Entry* const>{own}, catalog);
       if (chosen.ambiguous != nullptr)
-        r_.fail(node[std::string{part}], fields::path(field, part),
-                "\"" + message_text(text) + "\" names the file's " + std::string{what} + " " + std::string{chosen.ambiguous->id} +
-                    " and the catalog's " + std::string{chosen.catalog->id} + "; give the id of the one you mean");
+        r_.fail(node[std::string{part}], fields::path(field, part), ambiguity_problem(text, chosen, "the file's " + std::string{what}));
       if (chosen.entry == nullptr)
-        r_.fail(node[std::string{part}], fields::path(field, part), "no " + std::string{what} + " \"" + text + "\" in the file or the catalog");
+        r_.fail(node[std::string{part}], fields::path(field, part), "no " + std::string{what} + " \"" + message_text(text) + "\" in the file or the catalog");
       return chosen.entry;
     };
     s.host = entry("host", out_.machines, std::span<const machine_description* const>{machines::all}, "machine");

@@ -42,7 +42,7 @@ module;
 #include <vector>
 export module hml.report:measured_runs_csv;
 import hml.serving_comparison;
-import hml.catalog.lookup;  // name_key
+import hml.catalog.lookup;  // name_key, alike_key
 import hml.continuous_batching;  // batching_limits, fewest_batching_steps
 import hml.spelling;
 import :kernels_csv;  // the record reader, kernels_csv_error, byte_source
@@ -270,7 +270,7 @@ inline std::string run_key(const measured_run& run, const std::function<std::str
   add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
   // One run measured by two systems is two runs; one cited from two sources is one. A system as it prints:
   // "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM" and "TRT\u200b-LLM" are one.
-  add(name_key(printed_alike(run.system)));
+  add(alike_key(run.system));
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
   // A continuous batch's max tokens left out are the default's (hml::batching_limits), as if written.

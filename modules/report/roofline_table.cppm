@@ -151,14 +151,17 @@ struct roofline_rounding {
           maybe_rounded(in(p.estimated_time, second), decimals.estimated_time_s)};
 }
 
-// Whether seed 002's rounding turns a figure of the point that is not 0 into 0 (an intensity of 1e-9 FLOP/B,
-// a time of 1e-10 s): a row that says 0 FLOP/B beside a finite time reads as a contradiction, so it is said.
-[[nodiscard]] inline bool rounds_to_zero(const roofline_point& p) {
-  constexpr roofline_rounding decimals{};
-  const auto lost = [](double x, int places) { return x != 0 && std::isfinite(x) && round_decimal(x, places) == 0; };
-  return lost(in(p.intensity, flop_per_byte), decimals.arithmetic_intensity) ||
-         lost(in(p.attainable, flop_per_second), decimals.attainable_flops) || lost(p.efficiency_percent, decimals.efficiency) ||
-         lost(in(p.estimated_time, second), decimals.estimated_time_s);
+// Whether a row seed 002's rounding made (roofline_row(p, true)) says 0 for a figure of the point that is not
+// 0 (an intensity of 1e-9 FLOP/B, a time of 1e-10 s): a row that says 0 FLOP/B beside a finite time reads as
+// a contradiction, so it is said. Read from the rounded cells themselves, not rounded again.
+[[nodiscard]] inline bool rounds_to_zero(std::span<const cell_view, roofline_fields.size()> rounded, const roofline_point& p) {
+  const auto exact = roofline_row(p);
+  for (std::size_t i = 0; i < exact.size(); ++i) {
+    const std::optional<double> x = cell_number(exact[i]);
+    const std::optional<double> shown = cell_number(rounded[i]);
+    if (x && shown && *x != 0 && std::isfinite(*x) && *shown == 0) return true;
+  }
+  return false;
 }
 
 // The aligned table for people: the same fields, in the units people read (SI prefixes, %), through
