@@ -103,7 +103,7 @@ void run(const chart_options& o) {
   std::unordered_map<std::string, std::size_t> kernels_named;
   std::vector<std::pair<std::string, std::string_view>> shared;  // printed alike, and as first given
   for (const hml::kernel_record& record : records)
-    if (std::string printed = hml::printed_alike(record.name); ++kernels_named[printed] == 2) shared.emplace_back(printed, record.name);
+    if (std::string printed = hml::look_alike(record.name); ++kernels_named[printed] == 2) shared.emplace_back(printed, record.name);
   if (!shared.empty()) {
     const auto& [printed, given] = shared.front();
     note(counted(shared.size(), "name is", "names are") + " given to more than one kernel, or printed alike ('" +

@@ -80,12 +80,13 @@ void run(const tiers_options& o) {
     const hml::tier t = check_option("--tier", [&] { return hml::parse_tier(spec); });
     // Names that print alike ('A', 'A ', 'A\u200b') are one to whoever reads the table.
     const auto alike = std::ranges::find_if(memory.tiers, [&](const hml::tier& other) {
-      return hml::printed_alike(other.name) == hml::printed_alike(t.name);
+      return hml::look_alike(other.name) == hml::look_alike(t.name);
     });
     if (alike != memory.tiers.end())
       throw input_error("--tier: two tiers are named " +
-                        (alike->name == t.name ? "'" + std::string{t.name} + "'"
-                                               : "alike, '" + std::string{alike->name} + "' and '" + std::string{t.name} + "'") +
+                        (alike->name == t.name ? "'" + hml::message_text(t.name) + "'"
+                                               : "alike, '" + hml::message_text(alike->name) + "' and '" + hml::message_text(t.name) +
+                                                     "' (" + hml::first_difference(alike->name, t.name) + ")") +
                         "; give each its own name");
     memory.tiers.push_back(t);
   }

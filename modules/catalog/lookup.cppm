@@ -93,9 +93,10 @@ export namespace hml {
 // ("H100-SXM" and "h100_sxm" are "h100sxm"), as every lookup compares them.
 [[nodiscard]] inline std::string name_key(std::string_view name) { return detail::lookup::key(name); }
 
-// The form in which two names are one to a reader as well: name_key of the name as it prints
-// (hml::printed_alike: "NVLink\u00a04" is "nvlink4"). Files' entries and run logs are told apart by it.
-[[nodiscard]] inline std::string alike_key(std::string_view name) { return name_key(printed_alike(name)); }
+// The form in which two names are one to a reader as well: name_key of the name as it looks (hml::look_alike:
+// "NVLink\u00a04" is "nvlink4", and so is "NVLіnk 4" with a Cyrillic "і"). Files' entries and run logs are
+// told apart by it.
+[[nodiscard]] inline std::string alike_key(std::string_view name) { return name_key(look_alike_in_either_case(name)); }
 
 // The device's id ("h100_sxm"), its entry's own.
 [[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept { return d.id; }

@@ -133,8 +133,12 @@ constexpr void validate(const loop_kernel& k) {
     expects(array_elements(k, a) <= max_array_elements, "hml: an array has at most 2^36 elements; give smaller sizes");
     expects(a.stride >= 1 && a.stride <= max_stride, "hml: an array's stride in the innermost loop is 1 to 65536 elements");
   }
-  for (const array_access& x : k.accesses) {
+  for (std::size_t i = 0; i < k.accesses.size(); ++i) {
+    const array_access& x = k.accesses[i];
     expects(x.array < k.arrays.size(), "hml: an access names no array");
+    for (std::size_t j = 0; j < i; ++j)
+      expects(k.accesses[j].array != x.array || k.accesses[j].kind != x.kind || k.accesses[j].offset != x.offset,
+              "hml: an access is given twice (an element read twice in an iteration is one read)");
     for (std::size_t d = 0; d < k.dimensions; ++d) {
       expects(x.offset[d] > -(1 << 16) && x.offset[d] < (1 << 16), "hml: an access offset is within +-2^16");
       expects(varies_with(k.arrays[x.array], d) || x.offset[d] == 0,

@@ -279,6 +279,14 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
       r.fail(x["kind"], yaml_reader::path(field, "kind"), yaml_reader::not_one_of(kind, {"read", "write"}));
     }
     access.offset = extents_of(x, field, "offset", 1 - (std::int64_t{1} << 16), (std::int64_t{1} << 16) - 1, index_vector{});
+    // Counted twice, it would be two loads in the core's time where the C reader, as kerncraft, makes it one.
+    for (std::size_t j = 0; j < k.accesses.size(); ++j) {
+      const array_access& earlier = k.accesses[j];
+      if (earlier.array == access.array && earlier.kind == access.kind && earlier.offset == access.offset)
+        r.fail(x, field, "the access of " + yaml_reader::item("accesses", j) + " again; an element " +
+                             (kind == "write" ? "written" : "read") + " twice in an iteration is one " + kind +
+                             " (as C's are counted): list it once");
+    }
     k.accesses.push_back(access);
   }
 

@@ -210,11 +210,11 @@ using memory_levels = decltype(machine_description::memory);
 }
 
 // Tiers, tables and the ECM's levels are named by their names: two of one name could not be told apart, nor two
-// that print alike (hml::printed_alike: "L\u200b1" or "L1 " beside "L1"). Of the last level against those before.
+// that print alike (hml::look_alike: "L\u200b1", "L1 " or a full-width "Ｌ1" beside "L1"). Of the last level against those before.
 [[nodiscard]] inline std::string level_name_problem(const memory_levels& levels, std::string_view memory_field) {
-  const std::string name = printed_alike(levels.back().name);
+  const std::string name = look_alike(levels.back().name);
   for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
-    if (printed_alike(levels[j].name) == name)
+    if (look_alike(levels[j].name) == name)
       return "\"" + std::string{levels.back().name} + "\" names " + std::string{memory_field} + "[" + std::to_string(j) +
              "] too; give each level a name of its own";
   }

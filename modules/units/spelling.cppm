@@ -4,6 +4,7 @@
 module;
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
@@ -85,6 +86,42 @@ export namespace hml {
   }
   return seen;
 }
+
+// The key by which two names are one to a reader: printed_alike's form with each character as the one it is
+// drawn like (Unicode's compatibility form and confusables, NFKC and the skeleton of UTS #39, by ICU):
+// "TensorRT" with a Cyrillic "е", "ＨBM" in full width and "HBM" are one. A key to compare names by, never a text to show: it draws "1" as "l", "m" as
+// "rn". Of a text that is not UTF-8, printed_alike's form.
+[[nodiscard]] std::string look_alike(std::string_view text);
+
+// Where two names differ, for a message that shows two that look alike: "character 3 is U+004D in one,
+// U+041C in the other" ("the end" where one is shorter); empty where they are one text.
+[[nodiscard]] inline std::string first_difference(std::string_view a, std::string_view b) {
+  const auto code_point = [](std::string_view text, std::size_t i) {
+    if (i >= text.size()) return std::string{"the end"};
+    const utf8_character c = utf8_character_at(text, i);
+    const auto code = static_cast<std::uint32_t>(c.length == 0 ? static_cast<unsigned char>(text[i]) : c.code);
+    std::string hex = "U+";
+    int shift = 12;  // four digits at least, as Unicode writes them
+    while (shift < 20 && code >> (shift + 4) != 0) shift += 4;
+    for (; shift >= 0; shift -= 4) hex += "0123456789ABCDEF"[(code >> shift) & 0xF];
+    return c.length == 0 && i < text.size() ? "byte 0x" + hex.substr(hex.size() - 2) : hex;
+  };
+  std::size_t i = 0;
+  std::size_t j = 0;
+  for (std::size_t character = 1; i < a.size() || j < b.size(); ++character) {
+    const std::size_t length_a = i < a.size() ? std::max<std::size_t>(1, utf8_character_at(a, i).length) : 0;
+    const std::size_t length_b = j < b.size() ? std::max<std::size_t>(1, utf8_character_at(b, j).length) : 0;
+    if (a.substr(i, length_a) != b.substr(j, length_b))
+      return "character " + std::to_string(character) + " is " + code_point(a, i) + " in one, " + code_point(b, j) + " in the other";
+    i += length_a;
+    j += length_b;
+  }
+  return {};
+}
+
+// look_alike's key, letters in either case one (as options take names): "MI300X" and "mi300x", a capital
+// Cyrillic "М" and "m".
+[[nodiscard]] std::string look_alike_in_either_case(std::string_view text);
 
 // The edit distance of `typed` from `name` with letters compared in either case and invisible characters left
 // out, a name that differs in case or in them alone one edit from it ("TTFT" for ttft, "FLOPs" for flops: a

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -84,6 +85,37 @@ TEST(Spelling, CloseNamesAreOfferedAndFarOnesNot) {
   EXPECT_EQ(hml::typo_distance("co\u2060res", "cores"), 1u);
   EXPECT_EQ(hml::without_invisible("a\u200bb\ufeffc\u00a0"), "abc");
   EXPECT_EQ(hml::closest_machine_ids("h100\u200b_sxm"), (ids{"h100_sxm"}));
+}
+
+// Names that look alike are one key, whatever their bytes: printed alike, compatible (full width) or drawn
+// alike in another script; names that look different are not.
+TEST(Spelling, NamesThatLookAlikeShareOneKey) {
+  EXPECT_EQ(hml::look_alike("HBM"), hml::look_alike("HB\u041c"));              // a Cyrillic capital em
+  EXPECT_EQ(hml::look_alike("HBM"), hml::look_alike("\uff28BM"));              // a full-width H
+  EXPECT_EQ(hml::look_alike("L1"), hml::look_alike("\u216c1"));                // a Roman numeral fifty
+  EXPECT_EQ(hml::look_alike("L 1"), hml::look_alike("L\u00a0\u200b1"));       // printed alike
+  EXPECT_NE(hml::look_alike("HBM"), hml::look_alike("hbm"));  // a case apart is another name where case counts
+  EXPECT_NE(hml::look_alike("L1"), hml::look_alike("L2"));
+  EXPECT_EQ(hml::look_alike("\xff\xfe"), "\xff\xfe");  // not UTF-8: as printed, not turned into another text
+  EXPECT_EQ(hml::alike_key("T\u0435nsorRT-LLM 0.9.0"), hml::alike_key("tensorrt-llm  0.9.0"));  // a Cyrillic ie
+  EXPECT_EQ(hml::alike_key("MI300X"), hml::alike_key("\u041cI300x"));
+  EXPECT_NE(hml::alike_key("vLLM 0.5.1"), hml::alike_key("vLLM 0.5.2"));
+  // The catalog's own names stay apart, so no catalog entry is taken for another.
+  const auto apart = []<class Entry>(std::span<const Entry* const> list) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j) {
+        EXPECT_NE(hml::alike_key(list[i]->name), hml::alike_key(list[j]->name)) << list[i]->name;
+        if constexpr (requires { list[i]->id; }) EXPECT_NE(hml::alike_key(list[i]->id), hml::alike_key(list[j]->id)) << list[i]->id;
+      }
+  };
+  apart(std::span<const hml::machine_description* const>{hml::machines::all});
+  apart(std::span<const hml::link_description* const>{hml::systems::links});
+  apart(std::span<const hml::system_description* const>{hml::systems::all});
+  apart(std::span<const hml::transformer* const>{hml::models::all});
+  EXPECT_EQ(hml::first_difference("HBM", "HB\u041c"), "character 3 is U+004D in one, U+041C in the other");
+  EXPECT_EQ(hml::first_difference("HBM", "HBM "), "character 4 is the end in one, U+0020 in the other");
+  EXPECT_EQ(hml::first_difference("a\U0001F600", "a\xff"), "character 2 is U+1F600 in one, byte 0xFF in the other");
+  EXPECT_EQ(hml::first_difference("same", "same"), "");
 }
 
 TEST(DeviceLookup, UnknownDeviceErrorSaysWhatToType) {

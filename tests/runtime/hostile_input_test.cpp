@@ -1302,8 +1302,8 @@ TEST(HostileInput, ATwelfthTrialsFindingsAreRefusedOrSaid) {
                      "--lookahead, --generate (32, the default): the draft proposes 32 tokens a step, past the 31 left to decode after the first; "
                      "give --lookahead 31 at most, or --generate 33 or more");
   // Less than a byte is no size (1e-30 B was timed at 50 ns).
-  expect_input_error(hml_run({"lab", "--size", "1e-30B"}), "--size: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
-  expect_input_error(hml_run({"sweep", "--size", "0.5B,1kB"}), "--size: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
+  expect_input_error(hml_run({"lab", "--size", "1e-30B"}), "--size: a kernel moves 0 B or at least 1 B in all (less than a byte moves as none");
+  expect_input_error(hml_run({"sweep", "--size", "0.5B,1kB"}), "--size: a kernel moves 0 B or at least 1 B in all (less than a byte moves as none");
   expect_input_error(hml_run({"tiers", "--tier", "A:10GB:100GB/s", "--tier", "B:100GB:20GB/s", "--footprint", "50GB",
                               "--hot-bytes", "1e-30", "--hot-accesses", "1"}),
                      "--hot-bytes, --footprint: a hot share of 1e-30 of 50 GB is less than a byte; give a larger share");
@@ -1367,10 +1367,10 @@ TEST(HostileInput, AThirteenthTrialsFindingsAreRefusedOrSaid) {
   // A fraction of a byte is no kernel's traffic in roofline and analyze either, as in lab and sweep.
   expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
                               dir.file("frac.csv", "name,flops,memory_bytes\na,1.5,0.5\n").string()}),
-                     "frac.csv:2: memory_bytes: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
+                     "frac.csv:2: memory_bytes: a kernel moves 0 B or at least 1 B in all (less than a byte moves as none");
   expect_input_error(hml_run({"analyze", "--peak-compute", "1TFLOP/s", "--peak-bandwidth", "100GB/s", "--flops", "1", "--bytes",
                               "0.5", "--time", "1ns"}),
-                     "--bytes: a kernel moves 0 B or at least 1 B, not a fraction of a byte");
+                     "--bytes: a kernel moves 0 B or at least 1 B in all (less than a byte moves as none");
 }
 
 TEST(HostileInput, AFourteenthTrialsFindingsAreRefusedOrSaid) {
@@ -3081,7 +3081,8 @@ TEST(HostileInput, ASeventyEighthTrialsFindingsAreRefusedOrSaid) {
   expect_input_error(hml_run({"devices", dir.file("sp.yaml", replaced(snb, "name: L2", "name: \"L1 \"")).string()}),
                      "memory[1].name: \"L1 \" names memory[0] too; give each level a name of its own");
   expect_input_error(hml_run({"tiers", "--tier", "A:64GiB:1TB/s", "--tier", "A\u200b:512GiB:100GB/s", "--footprint", "1GiB"}),
-                     "hml: error: --tier: two tiers are named alike, 'A' and 'A\\u200b'; give each its own name");
+                     "hml: error: --tier: two tiers are named alike, 'A' and 'A\\u200b' (character 2 is the end in one, U+200B in the "
+                     "other); give each its own name");
   // A character past U+FFFF (a tag) is shown whole, as \U and eight digits.
   expect_input_error(hml_run({"tiers", "--tier", "A:64GiB:1TB/s", "--tier", "A\U000E0041:512GiB:100GB/s", "--footprint", "1GiB"}),
                      "two tiers are named alike, 'A' and 'A\\U000e0041'");
@@ -3337,4 +3338,37 @@ TEST(HostileInput, AnEightySecondTrialsFindingsAreRefusedOrSaid) {
                                  (dir.path / "ck.svg").string()});
   EXPECT_NE(chart.err.find("hml: note: 2 names are given to more than one kernel, or printed alike ('k ': 2 kernels)"), std::string::npos)
       << chart.err;
+}
+
+TEST(HostileInput, AnEightyThirdTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // A system whose letter is another script's, drawn alike (a Cyrillic "е"), is the run of the line before:
+  // it counted twice in the mean error.
+  const std::string header =
+      "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const std::string row = "mistral-7b,h100_sxm,1,,fp8,fp8,fp8,1,128,1,6.5 ms,,,,TensorRT-LLM 0.9.0,src\n";
+  const fs::path runs = dir.file("runs.csv", header + row + replaced(row, "TensorRT", "T\u0435nsorRT"));
+  expect_input_error(hml_run({"llm", "--compare", runs.string()}),
+                     "runs.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
+  // Tiers named alike in another script, or in full width, are refused with where they differ.
+  for (const auto& [name, where] : {std::pair{"HB\u041c", "character 3 is U+004D in one, U+041C in the other"},
+                                    std::pair{"\uff28BM", "character 1 is U+0048 in one, U+FF28 in the other"}})
+    expect_input_error(hml_run({"tiers", "--footprint", "1GiB", "--tier", "HBM:64GiB:1638.4GB/s", "--tier",
+                                std::string{name} + ":512GiB:307.2GB/s"}),
+                       "--tier: two tiers are named alike, 'HBM' and '" + std::string{name} + "' (" + where + "); give each its own name");
+  // A kernel file's access given twice was two loads in the core's time, where C's is one.
+  const std::string kernel = "name: square\nloops: [10000000]\narrays:\n  - {name: a}\n  - {name: b}\naccesses:\n"
+                             "  - {array: b, kind: read}\n  - {array: b, kind: read, offset: [0]}\n  - {array: a, kind: write}\n"
+                             "flops: {mul: 1}\n";
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("square.yml", kernel).string()}),
+                     "square.yml:8: accesses[1]: the access of accesses[0] again; an element read twice in an iteration is one read "
+                     "(as C's are counted): list it once");
+  const std::string written = replaced(kernel, "  - {array: b, kind: read, offset: [0]}\n", "");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
+                              dir.file("twice.yml", replaced(written, "  - {array: a, kind: write}\n",
+                                                             "  - {array: a, kind: write}\n  - {array: a, kind: write}\n"))
+                                  .string()}),
+                     "accesses[2]: the access of accesses[1] again; an element written twice in an iteration is one write");
+  const outcome once = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("once.yml", written).string()});
+  EXPECT_EQ(once.status, 0) << once.err;
 }
