@@ -9,6 +9,7 @@
 #include <exception>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <ranges>
 #include <regex>
 #include <string>
@@ -30,6 +31,13 @@ std::vector<std::string> pending_notes;
 // A note said once: a run that reads the same machine or link many times (hml llm --compare) says it once.
 void note(std::string line) {
   if (std::find(pending_notes.begin(), pending_notes.end(), line) == pending_notes.end()) pending_notes.push_back(std::move(line));
+}
+
+void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose) {
+  std::error_code unreadable;  // a name too long for a path is none
+  if (name.find('/') != std::string_view::npos || !std::filesystem::exists(std::filesystem::path{name}, unreadable)) return;
+  note(std::string{option} + " " + hml::message_text(name) + " is " + std::string{whose} + "; a file of that name lies here too: give ./" +
+       hml::message_text(name) + " for the file");
 }
 
 void print_notes() {

@@ -66,6 +66,10 @@ std::string one_of(const Range& choices) {
 void note(std::string line);
 void print_notes();
 
+// A name the catalog or the built-in list takes first ("h100_sxm", "triad") is theirs even where a file of
+// that name lies in the working folder: said in a note, with the path that reads the file ("./h100_sxm").
+void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose);
+
 // Standard input is one stream: two options that would read it ("--machine - --ops -") are an error before
 // either reads it (the first would take what the second was given). Returns the message, or "" where none.
 std::string standard_input_taken_twice(int argc, const char* const* argv);

@@ -322,6 +322,10 @@ void run(const devices_options& o) {
     one = hml::find_machine(which);
     if (one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
     if (one == nullptr && system == nullptr) link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
+    if (one != nullptr || system != nullptr || link != nullptr)
+      note_file_passed_over("NAME", which, one != nullptr      ? "the catalog's machine " + std::string{one->id}
+                                           : system != nullptr ? "the catalog's system " + std::string{system->id}
+                                                               : "the catalog's link " + std::string{link->id});
     if (one == nullptr && system == nullptr && link == nullptr) {
       if (o.file.empty() && !machine_files::looks_like_a_path(which)) throw unknown_entry(which);
       // The positional's errors are the command's: "name:" would read as a machine file's field.

@@ -257,7 +257,7 @@ void run(const ecm_options& o) {
   files.use(figures_basis(o.figures));
   files.take_stream_mixes();
   const hml::machine_description* machine = &files.machine("--machine", o.machine);
-  if (!machine_files::looks_like_a_path(o.machine)) refuse_catalog_gaps(o, *machine);
+  if (hml::find_machine(o.machine) != nullptr) refuse_catalog_gaps(o, *machine);
   // A probe's file without the ECM model's figures lacks them all (its sets stopped short of main memory, or no clock):
   // the fix is the probe run again, not one field.
   if (const hml::figure<hml::data_rate>& memory = hml::main_memory(*machine).bandwidth;
@@ -360,6 +360,7 @@ void run(const ecm_options& o) {
         const std::int64_t size = o.kernel == "stencil2d5" && !o.size_given ? stencil_row_default : o.size;
         std::optional<hml::loop_kernel> k = builtin_kernel(o.kernel, size, o.rows);
         if (k) hml::validate(*k);
+        if (k) note_file_passed_over("--kernel", o.kernel, "the built-in kernel");
         return k;
       });
   const bool from_c = o.kernel.ends_with(".c");

@@ -23,12 +23,12 @@ char letter(hml::provenance p) {
 }
 
 template <class Quantity>
-std::string value(Quantity q) {
-  return hml::to_string(q, {.number = hml::general(6), .prefixes = hml::prefix_system::decimal});
+std::string value(Quantity q, hml::information_unit information = hml::information_unit::bytes) {
+  return hml::to_string(q, {.number = hml::general(6), .prefixes = hml::prefix_system::decimal, .information = information});
 }
 
 // A per-cycle rate (a path between two caches) has no unit text of the library's: bytes a cycle.
-std::string value(hml::bytes_per_cycle q) {
+std::string value(hml::bytes_per_cycle q, hml::information_unit = hml::information_unit::bytes) {
   return std::string{hml::format_number(q.value(), hml::general(6)).view()} + " B/cy";
 }
 
@@ -40,9 +40,10 @@ std::string cell(const hml::figure<Quantity>& f) {
 
 // One row of the figures table: device, figure, value, kind, source key.
 template <class Quantity>
-void figure_row(const hml::device& d, const std::string& what, const hml::figure<Quantity>& f) {
+void figure_row(const hml::device& d, const std::string& what, const hml::figure<Quantity>& f,
+                hml::information_unit information = hml::information_unit::bytes) {
   if (!f.published()) return;
-  put("| " + std::string{d.id} + " | " + what + " | " + value(f.value) + " | " + std::string{hml::to_string(f.kind)} +
+  put("| " + std::string{d.id} + " | " + what + " | " + value(f.value, information) + " | " + std::string{hml::to_string(f.kind)} +
       " | " + (f.source.empty() ? "—" : "`" + std::string{f.source} + "`") + " |\n");
 }
 
@@ -59,7 +60,7 @@ void figure_rows(const hml::device& d) {
     figure_row(d, name + " write bandwidth", l.write_bandwidth);
     figure_row(d, name + " bandwidth, measured", l.measured_bandwidth);
     figure_row(d, name + " latency", l.latency);
-    figure_row(d, name + " pin rate", l.interface.pin_rate);
+    figure_row(d, name + " pin rate", l.interface.pin_rate, hml::information_unit::bits);  // as datasheets give it
     if (hml::published(l.interface)) {
       figure_row(d,
                  name + " bandwidth = " + (l.interface.channels > 1 ? std::to_string(l.interface.channels) + " x " : "") +

@@ -96,10 +96,12 @@ struct [[gsl::Pointer]] kernel {  // its name views text it does not own
   access_pattern pattern = sequential_access;
 };
 
-// A kernel moves whole bytes: a fraction of one moves as none or as a whole line, not as the fraction.
+// Less than a byte moves as none or as a whole line, not as the part. A total past one need not be whole: a
+// kernel's bytes may be a mean over runs, or of 4-bit elements (1.5 B is three of them).
 constexpr void validate_kernel_bytes(data_size bytes) {
   expects(bytes.value() >= 0 && bytes.value() <= largest_finite, "hml: a kernel's bytes must be finite and >= 0");
-  expects(bytes.value() == 0 || bytes.value() >= 1, "hml: a kernel moves 0 B or at least 1 B, not a fraction of a byte; give 0 B or at least 1 B");
+  expects(bytes.value() == 0 || bytes.value() >= 1,
+          "hml: a kernel moves 0 B or at least 1 B in all (less than a byte moves as none or as a whole line); give 0 B or at least 1 B");
 }
 
 constexpr void validate(const kernel& k) {

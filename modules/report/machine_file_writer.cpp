@@ -180,7 +180,8 @@ private:
       json interface = json::object();
       if (l.interface.channels != 1) interface["channels"] = l.interface.channels;
       if (l.interface.bus_bits != 0) interface["bus_bits"] = l.interface.bus_bits;
-      put(interface, "pin_rate", l.interface.pin_rate, [](data_rate r) { return round_trip_text(r); });
+      // A pin's rate in bits, as datasheets and JEDEC give it (6.4 Gbit/s, not 800 MB/s).
+      put(interface, "pin_rate", l.interface.pin_rate, [](data_rate r) { return round_trip_text(r, information_unit::bits); });
       out["interface"] = std::move(interface);
     }
     if (!(l.upstream == level_transfer{})) {

@@ -23,13 +23,17 @@ bool reads_back_as(const std::string& text, Q q) {
   }
 }
 
+// In bits where `information` says so and some text in bits reads back ("5.24 Gbit/s", a pin's rate as
+// datasheets give it), else in bytes.
 template <class Q>
-std::string round_trip_text(Q q) {
+std::string round_trip_text(Q q, information_unit information = information_unit::bytes) {
   const prefix_system prefixes = std::is_same_v<Q, data_size> ? prefix_system::automatic : prefix_system::decimal;
   // From 3 digits: %g-style general formatting writes 50 as "5e+01" at fewer, and a prefixed number is below 1000.
-  for (int digits = 3; digits <= 17; ++digits) {
-    std::string text = to_string(q, {.number = general(digits), .prefixes = prefixes});
-    if (reads_back_as(text, q)) return text;
+  for (const information_unit unit : {information, information_unit::bytes}) {
+    for (int digits = 3; digits <= 17; ++digits) {
+      std::string text = to_string(q, {.number = general(digits), .prefixes = prefixes, .information = unit});
+      if (reads_back_as(text, q)) return text;
+    }
   }
   return to_string(q, {.number = general(17), .unit = base_unit_symbol(dimension_of<Q>)});
 }

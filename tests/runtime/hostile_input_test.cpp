@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
@@ -661,7 +662,7 @@ TEST(HostileInput, ASeventhTrialsFindingsAreRefusedOrSaid) {
                  "compute[4].measured: 9 PFLOP/s is more than 1.5x the datasheet's 989 TFLOP/s");
   edited_refused("sparse: {value: 989 TFLOP/s", "sparse: {value: 100 TFLOP/s",
                  "compute[3].sparse: below the dense peak 494.7 TFLOP/s");
-  edited_refused("pin_rate: {value: 655 MB/s", "pin_rate: {value: 6.55 GB/s",
+  edited_refused("pin_rate: {value: 5.24 Gbit/s", "pin_rate: {value: 52.4 Gbit/s",
                  "(channels x bus_bits x pin_rate), where the level's bandwidth is 3.35 TB/s");
   edited_refused("capacity: {value: 80 GB", "capacity: {value: 80 Gb",
                  "memory[2].capacity.value: cannot read \"80 Gb\" as a data size: \"Gb\" at position 3 is bits (10 GB); a size "
@@ -3371,4 +3372,40 @@ TEST(HostileInput, AnEightyThirdTrialsFindingsAreRefusedOrSaid) {
                      "accesses[2]: the access of accesses[1] again; an element written twice in an iteration is one write");
   const outcome once = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("once.yml", written).string()});
   EXPECT_EQ(once.status, 0) << once.err;
+
+  // A catalog id, or a built-in kernel's name, is the catalog's beside a file of that name in the working
+  // folder: said, with the path that reads the file (and the catalog entry's own checks still made).
+  (void)dir.file("h100_sxm", "not read");
+  (void)dir.file("triad", "not read");
+  (void)dir.file("snb_e5_2680", "not read");
+  const auto in_folder = [&](const std::string& arguments) {
+    const std::string run = "cd " + shell_quoted(dir.path.string()) + " && " + shell_quoted(HML_CLI) + " " + arguments + " 2>&1 >/dev/null";
+    std::string err;
+    if (FILE* pipe = ::popen(run.c_str(), "r")) {
+      for (int c = 0; (c = std::fgetc(pipe)) != EOF;) err += static_cast<char>(c);
+      ::pclose(pipe);
+    }
+    return err;
+  };
+  const fs::path ops = dir.file("ops.csv", "name,flops,memory_bytes\nthree,1,1.5\n");
+  EXPECT_NE(in_folder("roofline --machine h100_sxm --precision fp16 --ops ops.csv")
+                .find("hml: note: --machine h100_sxm is the catalog's machine h100_sxm; a file of that name lies here too: give "
+                      "./h100_sxm for the file"),
+            std::string::npos);
+  EXPECT_NE(in_folder("devices h100_sxm").find("hml: note: NAME h100_sxm is the catalog's machine h100_sxm"), std::string::npos);
+  EXPECT_NE(in_folder("ecm --machine snb_e5_2680 --kernel triad")
+                .find("hml: note: --kernel triad is the built-in kernel; a file of that name lies here too"),
+            std::string::npos);
+  EXPECT_NE(in_folder("ecm --machine h100_sxm --kernel triad").find("hml: error: --machine: h100_sxm: the ECM model needs"), std::string::npos);
+
+  // A total past a byte need not be whole (three 4-bit elements); less than a byte is refused (above).
+  const outcome three = hml_run({"roofline", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--ops", ops.string()});
+  EXPECT_EQ(three.status, 0) << three.err;
+  // NVLS past 8 devices is no measured figure, not "2 to 4 H100s".
+  expect_input_error(hml_run({"llm", "--model", "llama-3-70b", "--machine", "h100_sxm", "--tp", "16", "--link", "nvlink4", "--all-reduce",
+                              "nvls"}),
+                     "--all-reduce, --tp: NVLS is measured on 8 devices (--tp 8) alone; no figure is measured on 16: give --all-reduce ring");
+  // A pin's rate is written in bits, and reads back as the same machine.
+  const outcome yaml = hml_run({"devices", "h100_sxm", "--format", "yaml"});
+  EXPECT_NE(yaml.out.find("pin_rate: {value: 5.24 Gbit/s"), std::string::npos) << yaml.out;
 }
