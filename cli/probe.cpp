@@ -164,6 +164,12 @@ void run(const probe_command_options& o, bool save_given) {
     });
   }
   emit(o.output, format == output_format::table ? machine_text(m) : render(ceilings_of(m), format));
+  // Sets left out of every level before the first: the level they would be may be missing (the eighty-third
+  // trial: at --min-time 1ms, L1's sets varied by more than a quarter and the table began at L2).
+  if (const auto left_out = hml::sets_before_first_level(m.schoenauer_triad, m.levels))
+    note(counted(left_out->count, "working set", "working sets") + " from " + size_text(left_out->span.smallest) + " to " +
+         size_text(left_out->span.largest) + " fall in no level: from one to the next their bandwidths differ by more than a quarter "
+         "(passes too short to hide the loop's start-up, or noise), so a level there may be missing; a longer --min-time steadies them");
   if (saved) write_for_option("--save", [&] { saved->commit(); });
   // The slowest level probed is called DRAM; say so when it cannot be.
   if (const hml::data_size cache = hml::last_level_cache(); !(cache < options.working_sets.back())) {

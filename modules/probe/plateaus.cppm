@@ -6,7 +6,7 @@
 // dropped (the first group too: at the smallest sizes a lone sample is timing overhead more often than a
 // level). Noise can still cut one level in two, so while there are more groups than a machine has
 // levels, the two neighbours with the closest bandwidths are merged; neighbours wholly inside one cache
-// the system reports are merged first. The last group is served by the slowest level probed: DRAM, if the
+// the system reports are merged first, before transitions are dropped. The last group is served by the slowest level probed: DRAM, if the
 // largest working sets are well beyond the last cache.
 module;
 #include <algorithm>
@@ -120,11 +120,6 @@ namespace detail {
       groups.push_back({s.working_set, s.working_set, {s.bandwidth}});
     }
   }
-  // Short groups before the last are transitions (see the top of the file); the last group always stays.
-  for (std::size_t g = groups.size(); g-- > 1;) {
-    if (groups[g - 1].rates.size() < options.min_samples) groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g) - 1);
-  }
-
   // Two neighbours wholly inside one reported cache are that cache.
   const auto inside_one_cache = [&](const group& a, const group& b) {
     return std::ranges::any_of(options.inside_caches, [&](const working_set_span& c) {
@@ -138,6 +133,11 @@ namespace detail {
   };
   for (std::size_t g = groups.size(); g-- > 1;) {
     if (inside_one_cache(groups[g - 1], groups[g])) merge_next(g - 1);
+  }
+  // Short groups before the last are transitions (see the top of the file); the last group always stays.
+  // After the merge above: sets wholly inside one cache, however their bandwidths vary, are no transition.
+  for (std::size_t g = groups.size(); g-- > 1;) {
+    if (groups[g - 1].rates.size() < options.min_samples) groups.erase(groups.begin() + static_cast<std::ptrdiff_t>(g) - 1);
   }
 
   // Noise can split a level in two: merge the two neighbours closest in bandwidth until few enough remain.
@@ -160,6 +160,25 @@ namespace detail {
     levels.push_back({{name, median(groups[g].rates)}, groups[g].smallest, groups[g].largest, groups[g].rates.size()});
   }
   return levels;
+}
+
+// The probed working sets smaller than the first level's, left out of every level: from one to the next their
+// bandwidths differed too much to form one (a pass too short to hide the loop's start-up, or noise), so the
+// fastest level may be missing. Their span and how many; none where the first level starts at the smallest.
+struct sets_in_no_level {
+  working_set_span span;
+  std::size_t count = 0;
+};
+[[nodiscard]] inline std::optional<sets_in_no_level> sets_before_first_level(std::span<const bandwidth_sample> samples,
+                                                                             std::span<const bandwidth_plateau> levels) {
+  if (levels.empty()) return std::nullopt;
+  std::vector<data_size> before;
+  for (const bandwidth_sample& s : samples)
+    if (s.working_set < levels.front().smallest && std::ranges::find(before, s.working_set) == before.end())
+      before.push_back(s.working_set);
+  if (before.empty()) return std::nullopt;
+  const auto [smallest, largest] = std::ranges::minmax(before);
+  return sets_in_no_level{{smallest, largest}, before.size()};
 }
 
 }  // namespace hml

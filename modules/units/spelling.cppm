@@ -89,8 +89,8 @@ export namespace hml {
 
 // The key by which two names are one to a reader: printed_alike's form with each character as the one it is
 // drawn like (Unicode's compatibility form and confusables, NFKC and the skeleton of UTS #39, by ICU):
-// "TensorRT" with a Cyrillic "е", "ＨBM" in full width and "HBM" are one. A key to compare names by, never a text to show: it draws "1" as "l", "m" as
-// "rn". Of a text that is not UTF-8, printed_alike's form.
+// "TensorRT" with a Cyrillic "е", "ＨBM" in full width and "HBM" are one. A key to compare names by, never a
+// text to show: it draws "1" as "l", "m" as "rn". Of a text that is not UTF-8, printed_alike's form.
 [[nodiscard]] std::string look_alike(std::string_view text);
 
 // Where two names differ, for a message that shows two that look alike: "character 3 is U+004D in one,

@@ -112,6 +112,29 @@ TEST(Plateaus, GroupsWhollyInsideOneReportedCacheAreThatCache) {
   EXPECT_EQ(hml::find_plateaus(samples, {.inside_caches = small}).size(), 3u);
 }
 
+// The eighty-third trial: at --min-time 1ms, L1's sets varied by more than a quarter from one to the next, each
+// a group of one, dropped as transitions, and the table began past L1, unsaid.
+TEST(Plateaus, SetsInsideOneCacheAreNoTransitionAndSetsLeftOutAreSaid) {
+  const std::vector<hml::bandwidth_sample> samples{{16_KiB, 150_GBps}, {22.5_KiB, 100_GBps}, {32_KiB, 160_GBps},
+                                                   {45_KiB, 230_GBps}, {64_KiB, 94_GBps},    {128_KiB, 95_GBps},
+                                                   {1_MiB, 93_GBps},   {64_MiB, 12_GBps},    {128_MiB, 12_GBps}};
+  const auto unaware = hml::find_plateaus(samples);
+  ASSERT_EQ(unaware.size(), 2u);
+  EXPECT_EQ(unaware[0].smallest, 64_KiB);
+  const auto left_out = hml::sets_before_first_level(samples, unaware);
+  ASSERT_TRUE(left_out.has_value());
+  EXPECT_EQ(left_out->count, 4u);
+  EXPECT_EQ(left_out->span.smallest, 16_KiB);
+  EXPECT_EQ(left_out->span.largest, 45_KiB);
+  // L1 48 KiB, L2 2 MiB: the four sets inside L1 are L1.
+  const auto levels = hml::find_plateaus(samples, {.inside_caches = {{0_B, 48_KiB}, {48_KiB, 2_MiB}}});
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[0].ceiling.name, "L1");
+  EXPECT_EQ(levels[0].samples, 4u);
+  EXPECT_EQ(levels[0].ceiling.bandwidth, 155_GBps);  // the middle two's mean
+  EXPECT_FALSE(hml::sets_before_first_level(samples, levels).has_value());
+}
+
 TEST(Plateaus, RejectsBadSamplesAndOptions) {
   const std::vector<hml::bandwidth_sample> zero{{1_KiB, 0_GBps}};
   EXPECT_THROW((void)hml::find_plateaus(zero), std::invalid_argument);
