@@ -33,11 +33,16 @@ void note(std::string line) {
   if (std::find(pending_notes.begin(), pending_notes.end(), line) == pending_notes.end()) pending_notes.push_back(std::move(line));
 }
 
-void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose) {
+void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose, const std::filesystem::path& folder) {
   std::error_code unreadable;  // a name too long for a path is none
-  if (name.find('/') != std::string_view::npos || !std::filesystem::exists(std::filesystem::path{name}, unreadable)) return;
-  note(std::string{option} + " " + hml::message_text(name) + " is " + std::string{whose} + "; a file of that name lies here too: give ./" +
-       hml::message_text(name) + " for the file");
+  const std::filesystem::file_status status = std::filesystem::status(folder / std::filesystem::path{name}, unreadable);
+  // A folder of that name is no file the option could read.
+  if (name.find('/') != std::string_view::npos || !std::filesystem::exists(status) || std::filesystem::is_directory(status)) return;
+  const std::string shown = hml::message_text(name);
+  const std::string quoted = name.find(' ') != std::string_view::npos ? "'" + shown + "'" : shown;
+  note(std::string{option} + " " + quoted + " is " + std::string{whose} + "; a file of that name lies " +
+       (folder.empty() ? std::string{"here"} : "in " + hml::message_text(folder.string())) + " too: give " +
+       (name.find(' ') != std::string_view::npos ? "'./" + shown + "'" : "./" + shown) + " for the file");
 }
 
 void print_notes() {

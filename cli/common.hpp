@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <deque>
 #include <exception>
+#include <filesystem>
 #include <functional>
 #include <iterator>
 #include <mutex>
@@ -67,8 +68,10 @@ void note(std::string line);
 void print_notes();
 
 // A name the catalog or the built-in list takes first ("h100_sxm", "triad") is theirs even where a file of
-// that name lies in the working folder: said in a note, with the path that reads the file ("./h100_sxm").
-void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose);
+// that name lies in the folder its paths are read from (the working folder, or `folder`): said in a note,
+// with the path that reads the file ("./h100_sxm").
+void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose,
+                           const std::filesystem::path& folder = {});
 
 // Standard input is one stream: two options that would read it ("--machine - --ops -") are an error before
 // either reads it (the first would take what the second was given). Returns the message, or "" where none.
@@ -444,6 +447,8 @@ class machine_files {
   void use(hml::basis figures) noexcept { figures_ = figures; }
   // The ECM's view: main memory by its stream mixes where it has them, which the notes then name.
   void take_stream_mixes() noexcept { stream_mixes_ = true; }
+  // Paths are read from `folder` (a runs file's): a catalog name's file twin is looked for there.
+  void paths_from(std::filesystem::path folder) { folder_ = std::move(folder); }
   // Whether --figures stated was chosen.
   [[nodiscard]] bool stated() const noexcept { return figures_ == hml::basis::datasheet; }
   // A file whole, for `hml devices FILE`: a machine file as it is (several machines, links and systems, as
@@ -469,6 +474,7 @@ class machine_files {
   std::deque<std::pair<hml::machine_description, const hml::machine_description*>> views_;  // view, machine
   std::optional<hml::basis> figures_;
   bool stream_mixes_ = false;
+  std::filesystem::path folder_;
 };
 
 // A roofline needs main memory's bandwidth: a machine (file) without one is its option's fault, not the

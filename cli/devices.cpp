@@ -319,9 +319,12 @@ void run(const devices_options& o) {
   const hml::system_description* system = nullptr;
   std::span<const hml::source> sources;  // a file's own; the catalog's are found without them
   if (!which.empty()) {
-    one = hml::find_machine(which);
-    if (one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
-    if (one == nullptr && system == nullptr) link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
+    // --file names a file, whatever the catalog holds under that name; NAME looks the catalog up first.
+    const bool file_named = !o.file.empty();
+    if (!file_named) one = hml::find_machine(which);
+    if (!file_named && one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
+    if (!file_named && one == nullptr && system == nullptr)
+      link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
     if (one != nullptr || system != nullptr || link != nullptr)
       note_file_passed_over("NAME", which, one != nullptr      ? "the catalog's machine " + std::string{one->id}
                                            : system != nullptr ? "the catalog's system " + std::string{system->id}

@@ -192,6 +192,7 @@ void run_compare(const run_options& o) {
   const std::string text = input.read_whole(largest_runs_file);
   machine_files files;
   files.use(figures_basis(o.figures));
+  files.paths_from(std::filesystem::path{o.compare}.parent_path());
   run_machines machines{files, std::filesystem::path{o.compare}.parent_path()};
   std::vector<hml::measured_run> runs;
   try {

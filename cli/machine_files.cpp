@@ -198,7 +198,7 @@ const hml::machine_description& machine_files::own_of(const hml::machine_descrip
 
 const hml::machine_description& machine_files::resolve(std::string_view option, const std::string& text) {
   if (const hml::machine_description* m = hml::find_machine(text)) {
-    note_file_passed_over(option, text, "the catalog's machine " + std::string{m->id});
+    note_file_passed_over(option, text, "the catalog's machine " + std::string{m->id}, folder_);
     return *m;
   }
   const loaded l = load(option, text);

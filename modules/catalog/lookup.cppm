@@ -126,10 +126,11 @@ template <class Entry>
 }
 
 // What a text names among a file's own entries and the catalog's (a machine or link a file's system names,
-// a --link beside machine files): the file's entry of that id or name (folded as find_named folds them, names
-// that print alike one), else the catalog's, in whose place a file's entry of the catalog entry's id stands
-// under either of its names. `ambiguous` is a file's entry the text names beside a catalog entry of another
-// id: the text is two entries, for the caller to refuse.
+// a --link beside machine files): the file's entry of that id or name (folded as find_named folds them; one
+// that looks like it, hml::alike_key, where none is), else the catalog's, in whose place a file's entry of the
+// catalog entry's id (as find_named folds it) stands under either of its names. `ambiguous` is a file's entry
+// the text names, or looks like, beside a catalog entry of another id: the text is two entries, for the
+// caller to refuse (a file's link cx12x8 beside the catalog's cxl2x8 took --link cxl2x8, unsaid).
 template <class Entry>
 struct entry_choice {
   const Entry* entry = nullptr;
@@ -139,25 +140,32 @@ struct entry_choice {
 template <class Entry>
 [[nodiscard]] entry_choice<Entry> choose_entry(std::string_view text, std::span<const Entry* const> own,
                                                std::span<const Entry* const> catalog) {
-  const auto key = alike_key;
   const Entry* from_catalog = find_named(text, catalog);
-  const Entry* named = nullptr;
+  const Entry* named = find_named(text, own);
+  const Entry* looks_named = nullptr;
   const Entry* in_its_place = nullptr;
   for (const Entry* e : own) {
-    if (key(e->id) == key(text) || key(e->name) == key(text)) named = e;
-    if (from_catalog != nullptr && key(e->id) == key(from_catalog->id)) in_its_place = e;
+    if (alike_key(e->id) == alike_key(text) || alike_key(e->name) == alike_key(text)) looks_named = e;
+    if (from_catalog != nullptr && name_key(e->id) == name_key(from_catalog->id)) in_its_place = e;
   }
-  if (from_catalog == nullptr) return {.entry = named};
-  if (named != nullptr && named != in_its_place) return {.ambiguous = named, .catalog = from_catalog};
+  if (from_catalog == nullptr) return {.entry = named != nullptr ? named : looks_named};
+  for (const Entry* e : {named, looks_named})
+    if (e != nullptr && e != in_its_place) return {.ambiguous = e, .catalog = from_catalog};
   return {.entry = in_its_place != nullptr ? in_its_place : from_catalog, .catalog = from_catalog};
 }
 
 // Why a text that names a file's entry and a catalog entry of another id (choose_entry's `ambiguous`) is
-// refused: `own` says whose the first is ("the file's link").
+// refused: `own` says whose the first is ("the file's link"). Where the text is an id, their ids look alike,
+// and their names tell them apart.
 template <class Entry>
 [[nodiscard]] std::string ambiguity_problem(std::string_view text, const entry_choice<Entry>& chosen, std::string_view own) {
-  return "\"" + message_text(text) + "\" names " + std::string{own} + " " + std::string{chosen.ambiguous->id} + " and the catalog's " +
-         std::string{chosen.catalog->id} + "; give the id of the one you mean";
+  const Entry& mine = *chosen.ambiguous;
+  const Entry& catalogs = *chosen.catalog;
+  const std::string both = "\"" + message_text(text) + "\" names " + std::string{own} + " " + std::string{mine.id} + " and the catalog's " +
+                           std::string{catalogs.id};
+  if (name_key(text) != name_key(mine.id) && name_key(text) != name_key(catalogs.id)) return both + "; give the id of the one you mean";
+  return both + ", ids that look alike (" + first_difference(mine.id, catalogs.id) + "); give the name of the one you mean, \"" +
+         message_text(mine.name) + "\" or \"" + std::string{catalogs.name} + "\" (or rename the file's id)";
 }
 
 // What tells `name` apart in `list`: the id of the entry it names, folded, so that an id and a full name are

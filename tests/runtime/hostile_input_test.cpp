@@ -3409,3 +3409,41 @@ TEST(HostileInput, AnEightyThirdTrialsFindingsAreRefusedOrSaid) {
   const outcome yaml = hml_run({"devices", "h100_sxm", "--format", "yaml"});
   EXPECT_NE(yaml.out.find("pin_rate: {value: 5.24 Gbit/s"), std::string::npos) << yaml.out;
 }
+
+TEST(HostileInput, AnEightyFourthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // A file's link whose id looks like a catalog link's (a digit one for an l) took the catalog's id, unsaid
+  // (cx12x8 at 1 GB/s for --link cxl2x8, 31.5 GB/s): the id is two links, told apart by their names.
+  std::string grace = hml_run({"devices", "gh200", "--format", "yaml"}).out;
+  grace.erase(grace.find("  - id: gh200_hopper"), grace.find("links:") - grace.find("  - id: gh200_hopper"));
+  grace = replaced(grace, "device: gh200_hopper", "device: h100_sxm");
+  const fs::path lookalike = dir.file("cx.yaml", replaced(grace, "links:\n", "links:\n  - {id: cx12x8, name: My link, bandwidth: 1 GB/s}\n"));
+  const std::vector<std::string> offload = {"offload", "--host", lookalike.string(), "--device", "h100_sxm", "--in", "1GB", "--out", "1GB",
+                                            "--flops", "1TFLOP", "--link"};
+  expect_input_error(hml_run_with(offload, {"cxl2x8"}),
+                     "--link: \"cxl2x8\" names the files' link cx12x8 and the catalog's cxl2x8, ids that look alike (character 3 is "
+                     "U+0031 in one, U+006C in the other); give the name of the one you mean, \"My link\" or \"CXL 2.0 x8\"");
+  for (const auto& [link, rate] : {std::pair{"cx12x8", "1 GB/s per direction"}, std::pair{"My link", "1 GB/s per direction"},
+                                   std::pair{"CXL 2.0 x8", "31.51 GB/s per direction"}}) {
+    const outcome run = hml_run_with(offload, {link});
+    EXPECT_EQ(run.status, 0) << run.err;
+    EXPECT_NE(run.out.find(rate), std::string::npos) << link << "\n" << run.out;
+  }
+
+  // The note on a file beside a catalog name looks where the paths are read from: a runs file's folder;
+  // a folder of that name is no file; --file names a file, whatever the catalog calls so.
+  const fs::path beside = dir.path / "runs";
+  fs::create_directories(beside / "h100_sxm" / "inside");
+  const auto notes_of = [](const outcome& o) { return o.err; };
+  const std::string runs = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,"
+                           "system,source\nmistral-7b,h100_sxm,1,,fp8,fp8,fp8,1,128,1,6.5 ms,,,,TensorRT-LLM 0.9.0,src\n";
+  (void)dir.file("runs/runs.csv", runs);
+  EXPECT_EQ(notes_of(hml_run({"llm", "--compare", (beside / "runs.csv").string()})).find("a file of that name"), std::string::npos);
+  fs::remove_all(beside / "h100_sxm");
+  (void)dir.file("runs/h100_sxm", "not read");
+  const std::string noted = notes_of(hml_run({"llm", "--compare", (beside / "runs.csv").string()}));
+  EXPECT_NE(noted.find("runs.csv:2: machine h100_sxm is the catalog's machine h100_sxm; a file of that name lies in /"), std::string::npos)
+      << noted;
+  EXPECT_NE(noted.find(" too: give ./h100_sxm for the file"), std::string::npos) << noted;
+  expect_input_error(hml_run({"devices", "--file", "h100_sxm"}), "--file: cannot read 'h100_sxm'");
+}
