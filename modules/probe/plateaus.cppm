@@ -6,8 +6,8 @@
 // dropped (the first group too: at the smallest sizes a lone sample is timing overhead more often than a
 // level). Noise can still cut one level in two, so while there are more groups than a machine has
 // levels, the two neighbours with the closest bandwidths are merged; neighbours wholly inside one cache
-// the system reports are merged first, before transitions are dropped. The last group is served by the slowest level probed: DRAM, if the
-// largest working sets are well beyond the last cache.
+// the system reports are merged first, before transitions are dropped. The last group is served by the
+// slowest level probed: DRAM, if the largest working sets are well beyond the last cache.
 module;
 #include <algorithm>
 #include <array>
