@@ -39,10 +39,10 @@ void note_file_passed_over(std::string_view option, std::string_view name, std::
   // A folder of that name is no file the option could read.
   if (name.find('/') != std::string_view::npos || !std::filesystem::exists(status) || std::filesystem::is_directory(status)) return;
   const std::string shown = hml::message_text(name);
-  const std::string quoted = name.find(' ') != std::string_view::npos ? "'" + shown + "'" : shown;
-  note(std::string{option} + " " + quoted + " is " + std::string{whose} + "; a file of that name lies " +
-       (folder.empty() ? std::string{"here"} : "in " + hml::message_text(folder.string())) + " too: give " +
-       (name.find(' ') != std::string_view::npos ? "'./" + shown + "'" : "./" + shown) + " for the file");
+  const auto quoted = [&](const std::string& text) { return name.find(' ') != std::string_view::npos ? "'" + text + "'" : text; };
+  note(std::string{option} + " " + quoted(shown) + " is " + std::string{whose} + "; a file of that name lies " +
+       (folder.empty() ? std::string{"here"} : "in " + hml::message_text(folder.string())) + " too: give " + quoted("./" + shown) +
+       " for the file");
 }
 
 void print_notes() {

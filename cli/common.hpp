@@ -44,14 +44,14 @@ inline std::string counted(std::uint64_t n, std::string_view one, std::string_vi
   return std::to_string(n) + " " + std::string{n == 1 ? one : many};
 }
 
-// Choices as a message lists them: "1", "1 or 2", "1, 2, 4 or 8".
+// Choices as a message lists them: "1", "1 or 2", "1, 2, 4 or 8"; items all of which hold, with `last` " and ".
 template <class Range>
-std::string one_of(const Range& choices) {
+std::string one_of(const Range& choices, std::string_view last = " or ") {
   std::string text;
   const auto n = static_cast<std::size_t>(std::ranges::distance(choices));
   std::size_t k = 0;
   for (const auto& choice : choices) {
-    text += k == 0 ? "" : k + 1 == n ? " or " : ", ";
+    text += k == 0 ? std::string_view{} : k + 1 == n ? last : std::string_view{", "};
     if constexpr (std::is_arithmetic_v<std::remove_cvref_t<decltype(choice)>>) {
       text += std::to_string(choice);
     } else {

@@ -177,8 +177,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     if (t.kv_heads % a != 0 && t.kv_heads != t.heads) parts.push_back(std::to_string(t.kv_heads) + " kv heads");
     if (t.ffn % hml::expert_split(i) != 0) parts.push_back("FFN size of " + std::to_string(t.ffn));
     if (t.dense_ffn % a != 0) parts.push_back("dense layers' FFN size of " + std::to_string(t.dense_ffn));
-    std::string what;
-    for (std::size_t k = 0; k < parts.size(); ++k) what += (k == 0 ? "" : k + 1 == parts.size() ? " and " : ", ") + parts[k];
+    const std::string what = one_of(parts, " and ");
     const std::string whose = o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ";
     // Past a dozen (data-parallel attention leaves the FFN's divisors), the first ten and the last.
     std::string choices = one_of(counts);

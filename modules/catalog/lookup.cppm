@@ -144,8 +144,9 @@ template <class Entry>
   const Entry* named = find_named(text, own);
   const Entry* looks_named = nullptr;
   const Entry* in_its_place = nullptr;
+  const std::string looks = alike_key(text);  // once: each key is a pass of ICU's
   for (const Entry* e : own) {
-    if (alike_key(e->id) == alike_key(text) || alike_key(e->name) == alike_key(text)) looks_named = e;
+    if (alike_key(e->id) == looks || alike_key(e->name) == looks) looks_named = e;
     if (from_catalog != nullptr && name_key(e->id) == name_key(from_catalog->id)) in_its_place = e;
   }
   if (from_catalog == nullptr) return {.entry = named != nullptr ? named : looks_named};
