@@ -1,6 +1,7 @@
 // hml.spelling's look-alike keys, on ICU's spoof checker: Unicode's table of characters drawn alike (its
 // confusables, thousands of them, kept with each Unicode release) is ICU's to keep, not this library's.
 module;
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -66,6 +67,27 @@ std::string skeleton(std::string text) {
   return out;
 }
 
+bool is_ascii(std::string_view text) {
+  return std::ranges::all_of(text, [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+// `text` with each character drawn unlike any ASCII one in Unicode's case fold ("Σ" is "σ", "ß" is "ss"): one
+// drawn as an ASCII letter keeps its case for the skeleton to read (a Cyrillic "М" is drawn as "M", its
+// small letter as no Latin one). Of UTF-8.
+std::string folded_where_drawn_unlike_ascii(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const std::string character{text.substr(i, utf8_character_at(text, i).length)};
+    i += character.size();
+    if (is_ascii(character) || is_ascii(skeleton(character))) {
+      out += character;
+      continue;
+    }
+    icu::UnicodeString::fromUTF8(character).foldCase().toUTF8String(out);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string look_alike(std::string_view text) {
@@ -75,14 +97,14 @@ std::string look_alike(std::string_view text) {
 
 std::string look_alike_in_either_case(std::string_view text) {
   // The skeleton is of one case ("I" is drawn as "l", "i" as itself; a Cyrillic "М" as "M", "m" as "rn"): the
-  // letters are made small first, and again after, until the key stands (twice at most: the skeleton's
-  // capitals are ASCII, whose small letters' skeletons are small). In ASCII, as options take names: a small
-  // Cyrillic "м" is drawn as no "m".
+  // ASCII letters are made small first, and again after, until the key stands. A letter drawn as no ASCII one
+  // is case-folded before the skeleton reads it ("Σ" as "σ", which is drawn as "o"); one drawn as an ASCII
+  // letter is read in its own case (a Greek "Β" is "B", so "b", while "β" is drawn as "ß": two letters here).
   std::string key = printed_alike(text);
   if (!is_utf8(key)) return ascii_lowercase(key);
   key = ascii_lowercase(compatible(key));
-  for (int round = 0; round < 3; ++round) {
-    std::string next = ascii_lowercase(skeleton(key));
+  for (int round = 0; round < 4; ++round) {
+    std::string next = ascii_lowercase(skeleton(folded_where_drawn_unlike_ascii(key)));
     if (next == key) break;
     key = std::move(next);
   }

@@ -119,8 +119,9 @@ export namespace hml {
   return {};
 }
 
-// look_alike's key, letters in either case one (as options take names): "MI300X" and "mi300x", a capital
-// Cyrillic "М" and "m".
+// look_alike's key, letters in either case one: "MI300X" and "mi300x", a capital Cyrillic "М" and "m", "ΣΣ"
+// and "σσ". A capital drawn as a Latin letter is that letter, whatever its small one looks like (a Greek "Β"
+// is "b"; "β" is drawn as "ß").
 [[nodiscard]] std::string look_alike_in_either_case(std::string_view text);
 
 // The edit distance of `typed` from `name` with letters compared in either case and invisible characters left

@@ -100,6 +100,14 @@ TEST(Spelling, NamesThatLookAlikeShareOneKey) {
   EXPECT_EQ(hml::alike_key("T\u0435nsorRT-LLM 0.9.0"), hml::alike_key("tensorrt-llm  0.9.0"));  // a Cyrillic ie
   EXPECT_EQ(hml::alike_key("MI300X"), hml::alike_key("\u041cI300x"));
   EXPECT_NE(hml::alike_key("vLLM 0.5.1"), hml::alike_key("vLLM 0.5.2"));
+  // Letters in either case beyond ASCII: Greek and Cyrillic capitals and their small letters, and a full fold.
+  EXPECT_EQ(hml::alike_key("ΣGLANG"), hml::alike_key("σglang"));  // Greek sigma
+  EXPECT_EQ(hml::alike_key("ДДР"), hml::alike_key("ддр"));  // Cyrillic de, er
+  EXPECT_EQ(hml::alike_key("ЯЯ"), hml::alike_key("яя"));  // Cyrillic ya
+  EXPECT_EQ(hml::alike_key("ΔΩ"), hml::alike_key("δω"));  // Greek delta, omega
+  EXPECT_EQ(hml::alike_key("Straße"), hml::alike_key("STRASSE"));
+  EXPECT_EQ(hml::alike_key("HBМ"), hml::alike_key("hbm"));  // a Cyrillic capital drawn as a Latin one
+  EXPECT_NE(hml::alike_key("ΔΔ"), hml::alike_key("ΔΛ"));  // delta, lambda
   // The catalog's own names stay apart, so no catalog entry is taken for another.
   const auto apart = []<class Entry>(std::span<const Entry* const> list) {
     for (std::size_t i = 0; i < list.size(); ++i)
