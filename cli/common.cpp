@@ -322,14 +322,18 @@ bool reads_as_an_option(const CLI::App& command, std::string_view value) {
 // as "-- draft --" for a title now must be, which CLI11 took as it was.
 std::string value_is_an_option(const CLI::App& command, std::string_view name, const CLI::Option& option,
                                std::string_view value) {
-  if (!reads_as_an_option(command, value)) return {};
+  // "--" after an option is a value to CLI11 only where nothing follows it: before a word it ends the options,
+  // and the word would be blamed as a stray one (`--size -- 1MiB`).
+  const bool ends_options = value == "--";
+  if (!ends_options && !reads_as_an_option(command, value)) return {};
   const bool an_option = option_named(command, value) != nullptr;
   const std::string type = value_shown(option);
   const std::string as_value = type.find("FILE") != std::string::npos ? " (./" + hml::message_text(value) + " for a file of that name)"
                                : type == "TEXT"                         ? " (" + in_one_word(option, value) + " for a text of it)"
                                                                         : "";
   return std::string{name} + ": needs a value (" + type + "), and '" + hml::message_text(value) + "' " +
-         (an_option ? "is an option" : "looks like an option") + "; give " + std::string{name} + " " + type + as_value;
+         (ends_options ? "ends the options" : an_option ? "is an option" : "looks like an option") + "; give " +
+         std::string{name} + " " + type + as_value;
 }
 
 // A list's empty item (--shares 0.5,,0.5): CLI11 drops it, and the list would be read one item short.

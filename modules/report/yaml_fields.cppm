@@ -206,9 +206,10 @@ public:
       if (!entry.first.IsScalar()) fail(entry.first, field, "a field name must be text; write a plain name before the colon");
       const std::string name = entry.first.Scalar();
       if (std::ranges::find(known, name) == known.end()) {
-        // No field's name opens with a digit: one that does is a decimal comma's second half (`{value: 2,7 GHz}`
-        // is value 2 and a field "7 GHz").
-        const bool decimal_comma = !name.empty() && name.front() >= '0' && name.front() <= '9';
+        // No field's name opens with a digit: one with no value in a flow mapping is a decimal comma's second
+        // half (`{value: 2,7 GHz}` is value 2 and a field "7 GHz").
+        const bool decimal_comma = node.Style() == YAML::EmitterStyle::Flow && entry.second.IsNull() && !name.empty() &&
+                                   name.front() >= '0' && name.front() <= '9';
         fail(entry.first, path(field, message_text(name)),
              "unknown field; " + (decimal_comma ? std::string{"a decimal comma? a comma ends a value in {...}: write decimals with a point, as 2.7"}
                                                 : spelling_hint(name, known)));

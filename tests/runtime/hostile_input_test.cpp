@@ -3447,3 +3447,35 @@ TEST(HostileInput, AnEightyFourthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_NE(noted.find(" too: give ./h100_sxm for the file"), std::string::npos) << noted;
   expect_input_error(hml_run({"devices", "--file", "h100_sxm"}), "--file: cannot read 'h100_sxm'");
 }
+
+TEST(HostileInput, AnEightyFifthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string h100 = catalog_file("h100_sxm");
+  // A field named by a number in block style, or given a value in a flow mapping, is no decimal comma's half.
+  const fs::path kernels = dir.file("k.csv", "name,flops,memory_bytes\nk,1e9,1e9\n");
+  const auto roofline = [&](const fs::path& file) {
+    return hml_run({"roofline", "--machine", file.string(), "--precision", "fp32", "--ops", kernels.string()});
+  };
+  for (const auto& [edited, field] : {std::pair{replaced(h100, "cores: 132", "132: cores"), "132: unknown field; "},
+                                      std::pair{replaced(h100, "kind: measured, source: azure", "kind: measured, 7: x, source: azure"),
+                                                "bandwidth.7: unknown field; "}}) {
+    const outcome o = roofline(dir.file("numbered.yaml", edited));
+    EXPECT_EQ(o.status, 2);
+    EXPECT_NE(o.err.find(field), std::string::npos) << o.err;
+    EXPECT_EQ(o.err.find("decimal comma"), std::string::npos) << o.err;
+  }
+  // "--" where a value is due ends the options: the option lacks its value, whatever follows.
+  for (const std::vector<std::string>& more : {std::vector<std::string>{"--"}, std::vector<std::string>{"--", "1MiB"}})
+    expect_input_error(hml_run_with({"lab", "--size"}, more), "--size: needs a value (SIZE), and '--' ends the options; give --size SIZE");
+  // Capitals beyond ASCII's are one name with their small letters: one run in Greek capitals and small
+  // letters counted twice in the mean, and two links of one name, case aside, were two.
+  const std::string header =
+      "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const std::string row = "mistral-7b,h100_sxm,1,,fp8,fp8,fp8,1,128,1,6.5 ms,,,,\u03a3GLANG,src\n";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", header + row + replaced(row, "\u03a3GLANG", "\u03c3glang")).string()}),
+                     "runs.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
+  const outcome links = hml_run({"devices", dir.file("sigma.yaml", with_links(h100, "{id: s1, name: \u03a3\u03a3, bandwidth: 10 GB/s}\n"
+                                                                                    "  - {id: s2, name: \u03c3\u03c3, bandwidth: 100 GB/s}")).string()});
+  EXPECT_EQ(links.status, 2) << links.out;
+  EXPECT_NE(links.err.find("names links[0] (s1) too"), std::string::npos) << links.err;
+}
