@@ -38,6 +38,17 @@ inline std::string key(std::string_view name) {
   return out;
 }
 
+// Whether key(name) is `wanted`, without making it: a lookup compares every entry of its list.
+constexpr bool has_key(std::string_view name, std::string_view wanted) noexcept {
+  std::size_t matched = 0;
+  for (const char c : name) {
+    if (is_separator(c)) continue;
+    if (matched == wanted.size() || folded(c) != wanted[matched]) return false;
+    ++matched;
+  }
+  return matched == wanted.size();
+}
+
 inline std::string joined(const std::vector<std::string_view>& names) {
   std::string out;
   for (std::string_view n : names) out += (out.empty() ? "" : ", ") + std::string{n};
@@ -120,7 +131,7 @@ template <class Entry>
   const std::string wanted = detail::lookup::key(name);
   if (wanted.empty()) return nullptr;
   for (const Entry* e : list) {
-    if (detail::lookup::key(detail::lookup::id_of(*e)) == wanted || detail::lookup::key(e->name) == wanted) return e;
+    if (detail::lookup::has_key(detail::lookup::id_of(*e), wanted) || detail::lookup::has_key(e->name, wanted)) return e;
   }
   return nullptr;
 }
@@ -145,9 +156,10 @@ template <class Entry>
   const Entry* looks_named = nullptr;
   const Entry* in_its_place = nullptr;
   const std::string looks = alike_key(text);  // once: each key is a pass of ICU's
+  const std::string catalog_id = from_catalog != nullptr ? name_key(from_catalog->id) : std::string{};
   for (const Entry* e : own) {
     if (alike_key(e->id) == looks || alike_key(e->name) == looks) looks_named = e;
-    if (from_catalog != nullptr && name_key(e->id) == name_key(from_catalog->id)) in_its_place = e;
+    if (from_catalog != nullptr && detail::lookup::has_key(e->id, catalog_id)) in_its_place = e;
   }
   if (from_catalog == nullptr) return {.entry = named != nullptr ? named : looks_named};
   for (const Entry* e : {named, looks_named})

@@ -9,6 +9,7 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 module hml.report:machine_checks;
 import hml.units;
@@ -222,23 +223,26 @@ using memory_levels = decltype(machine_description::memory);
 }
 
 // Options name a machine, link or system by its id or its name, case, spaces, - and _ aside (hml::find_named):
-// of an entry against those before it in its list (`list`: "links"), the part ("id" or "name") one text would
-// take for an earlier entry's, names that print alike one; nothing where none is.
+// of an entry against those before it in its list (`list`: "links"), whose ids' and names' keys
+// (hml::alike_key, names that print alike one) `keys` holds with each one's index, the part ("id" or "name")
+// one text would take for an earlier entry's; nothing where none is. Looked up, not compared with each
+// earlier entry: a file's 256 links of long names were seconds a pair.
 struct entry_part_problem {
   std::string_view part;
   std::string problem;
 };
 template <class Entry>
-[[nodiscard]] entry_part_problem entry_name_problem(std::span<const Entry* const> earlier, const Entry& e, std::string_view list) {
-  const auto key = alike_key;
-  for (std::size_t i = 0; i < earlier.size(); ++i) {
-    for (const std::string_view part : {std::string_view{"id"}, std::string_view{"name"}}) {
-      const std::string_view mine = part == "id" ? e.id : e.name;
-      if (key(mine) != key(earlier[i]->id) && key(mine) != key(earlier[i]->name)) continue;
-      return {part, "\"" + message_text(mine) + "\" names " + std::string{list} + "[" + std::to_string(i) + "] (" +
-                        std::string{earlier[i]->id} + ") too, as options take ids and names (case, spaces, - and _ aside); "
-                        "give each its own " + std::string{part}};
-    }
+[[nodiscard]] entry_part_problem entry_name_problem(std::span<const Entry* const> earlier,
+                                                    const std::unordered_map<std::string, std::size_t>& keys, const Entry& e,
+                                                    std::string_view list) {
+  for (const std::string_view part : {std::string_view{"id"}, std::string_view{"name"}}) {
+    const std::string_view mine = part == "id" ? e.id : e.name;
+    const auto found = keys.find(alike_key(mine));
+    if (found == keys.end()) continue;
+    const std::size_t i = found->second;
+    return {part, "\"" + message_text(mine) + "\" names " + std::string{list} + "[" + std::to_string(i) + "] (" +
+                      std::string{earlier[i]->id} + ") too, as options take ids and names (case, spaces, - and _ aside); "
+                      "give each its own " + std::string{part}};
   }
   return {};
 }

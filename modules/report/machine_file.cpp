@@ -8,12 +8,14 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -226,8 +228,10 @@ private:
   template <class Entry>
   void refuse_alike(const std::vector<const Entry*>& earlier, const Entry& e, const YAML::Node& node, const std::string& field,
                     std::string_view list) {
-    if (const auto [part, problem] = detail::entry_name_problem(std::span<const Entry* const>{earlier}, e, list); !problem.empty())
+    std::unordered_map<std::string, std::size_t>& keys = alike_keys_[std::string{list}];
+    if (const auto [part, problem] = detail::entry_name_problem(std::span<const Entry* const>{earlier}, keys, e, list); !problem.empty())
       r_.fail(node[std::string{part}], fields::path(field, part), problem);
+    for (const std::string_view part : {e.id, e.name}) keys.emplace(alike_key(part), earlier.size());  // its index to be
   }
 
   void add_machine(const YAML::Node& node, const std::string& field) {
@@ -557,6 +561,7 @@ private:
 
   fields r_;
   machine_file::storage& out_;
+  std::map<std::string, std::unordered_map<std::string, std::size_t>> alike_keys_;  // each list's, for refuse_alike
 };
 
 }  // namespace

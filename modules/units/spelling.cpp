@@ -7,6 +7,7 @@ module;
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unicode/normalizer2.h>
 #include <unicode/unistr.h>
 #include <unicode/uspoof.h>
@@ -88,14 +89,25 @@ std::string folded_where_drawn_unlike_ascii(std::string_view text) {
   return out;
 }
 
-}  // namespace
-
-std::string look_alike(std::string_view text) {
-  std::string seen = printed_alike(text);
-  return is_utf8(seen) ? skeleton(compatible(seen)) : seen;
+// `key` of `text`, remembered: one file's names are keyed against each other's, entry by entry, and each key
+// is passes of ICU's (a file of 256 links with names of 1,500 Greek letters took minutes, every pair keyed
+// again). Each thread's own; forgotten past a few megabytes, so that what it holds is bounded too.
+std::string remembered(std::string_view text, std::string (*key)(std::string_view)) {
+  thread_local std::unordered_map<std::string, std::string> keys;
+  thread_local std::size_t held = 0;
+  std::string given{text};
+  if (const auto known = keys.find(given); known != keys.end()) return known->second;
+  std::string made = key(text);
+  if (held > std::size_t{8} << 20) {
+    keys.clear();
+    held = 0;
+  }
+  held += given.size() + made.size();
+  keys.emplace(std::move(given), made);
+  return made;
 }
 
-std::string look_alike_in_either_case(std::string_view text) {
+std::string either_case_key(std::string_view text) {
   // The skeleton is of one case ("I" is drawn as "l", "i" as itself; a Cyrillic "М" as "M", "m" as "rn"): the
   // ASCII letters are made small first, and again after, until the key stands. A letter drawn as no ASCII one
   // is case-folded before the skeleton reads it ("Σ" as "σ", which is drawn as "o"); one drawn as an ASCII
@@ -110,5 +122,14 @@ std::string look_alike_in_either_case(std::string_view text) {
   }
   return key;
 }
+
+}  // namespace
+
+std::string look_alike(std::string_view text) {
+  std::string seen = printed_alike(text);
+  return is_utf8(seen) ? skeleton(compatible(seen)) : seen;
+}
+
+std::string look_alike_in_either_case(std::string_view text) { return remembered(text, either_case_key); }
 
 }  // namespace hml
