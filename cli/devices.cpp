@@ -325,6 +325,12 @@ void run(const devices_options& o) {
     if (!file_named && one == nullptr) system = hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all});
     if (!file_named && one == nullptr && system == nullptr)
       link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
+    // One id the catalog gives two kinds of entry (mi300a: a machine, and the system of it alone): the machine
+    // is shown, and how to reach the other said.
+    if (const hml::system_description* also = one != nullptr ? hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all})
+                                                             : nullptr)
+      note("NAME " + hml::message_text(which) + " is the catalog's machine " + std::string{one->id} + " and its system " +
+           std::string{also->id} + " too: shown is the machine; `hml devices \"" + std::string{also->name} + "\"` shows the system");
     if (one != nullptr || system != nullptr || link != nullptr)
       note_file_passed_over("NAME", which, one != nullptr      ? "the catalog's machine " + std::string{one->id}
                                            : system != nullptr ? "the catalog's system " + std::string{system->id}
@@ -397,7 +403,7 @@ void add_devices_command(CLI::App& hml) {
       "         hml devices --format json   (the whole catalog as one machine file: machines, links, systems)");
   auto o = std::make_shared<devices_options>();
   auto* name = command->add_option("NAME", o->name, "one machine, link or system: its id (h100_sxm) or name, any "
-                                                    "case; or a machine file");
+                                                    "case (the machine, where a system has its id: mi300a); or a machine file");
   command->add_option("--file", o->file, "a machine file (or - for standard input); the older way of giving "
                                          "one as NAME, kept until the first release")
       ->type_name("FILE")

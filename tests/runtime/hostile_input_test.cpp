@@ -3479,3 +3479,16 @@ TEST(HostileInput, AnEightyFifthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_EQ(links.status, 2) << links.out;
   EXPECT_NE(links.err.find("names links[0] (s1) too"), std::string::npos) << links.err;
 }
+
+TEST(HostileInput, AnEightySeventhTrialsFindingIsSaid) {
+  // An id the catalog gives a machine and a system (mi300a) showed the machine, unsaid: the note names the other.
+  const outcome shown = hml_run({"devices", "mi300a", "--format", "yaml"});
+  ASSERT_EQ(shown.status, 0) << shown.err;
+  EXPECT_NE(shown.out.find("name: AMD Instinct MI300A (one HBM3 pool)"), std::string::npos) << shown.out;
+  EXPECT_EQ(shown.err, "hml: note: NAME mi300a is the catalog's machine mi300a and its system mi300a too: shown is the machine; "
+                       "`hml devices \"AMD Instinct MI300A\"` shows the system\n");
+  const outcome system = hml_run({"devices", "AMD Instinct MI300A"});
+  ASSERT_EQ(system.status, 0) << system.err;
+  EXPECT_NE(system.out.find("joined by: - (one pool)"), std::string::npos) << system.out;
+  EXPECT_EQ(hml_run({"devices", "h100_sxm"}).err, "");
+}
