@@ -142,14 +142,18 @@ inline std::size_t display_width(std::string_view text) {
 }
 
 // The aligned text table, written row by row: columns separated by two spaces; numbers right-aligned (and
-// their headers), text left-aligned; a dashed rule under the header; no trailing spaces. Every row goes
+// their headers), text left-aligned; a dashed rule under the header; no trailing spaces. A column is at most
+// widest_aligned columns wide: a longer cell runs past it, unpadded, rather than pad every row to its width (a
+// kernel named by a megabyte made each of a table's rows a megabyte). Every row goes
 // through measure() first (a first pass), which sets each column's width and alignment; then header() and
 // row() write. Streaming a table therefore takes two passes over its rows, and no memory for them.
+inline constexpr std::size_t widest_aligned = 120;
+
 class table_layout {
 public:
   explicit table_layout(std::vector<std::string> columns, number_format numbers = general(6))
       : columns_{std::move(columns)}, numbers_{numbers}, widths_(columns_.size()), numeric_(columns_.size(), false) {
-    for (std::size_t c = 0; c < columns_.size(); ++c) widths_[c] = display_width(visible(columns_[c]));
+    for (std::size_t c = 0; c < columns_.size(); ++c) widths_[c] = std::min(display_width(visible(columns_[c])), widest_aligned);
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return columns_.size(); }
@@ -159,7 +163,7 @@ public:
     expects(row.size() == columns_.size(), "hml: a table row needs one cell per column");
     for (std::size_t c = 0; c < row.size(); ++c) {
       if (cell_number(row[c])) numeric_[c] = true;
-      widths_[c] = std::max(widths_[c], display_width(text_of(row[c])));
+      widths_[c] = std::max(widths_[c], std::min(display_width(text_of(row[c])), widest_aligned));
     }
   }
 

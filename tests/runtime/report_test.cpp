@@ -261,6 +261,18 @@ TEST(Report, TextTableAlignsWideAndCombiningCharacters) {
   EXPECT_EQ(hml::display_width("\u00e9\u4e2d\U0001F600"), 5U);
 }
 
+// A cell wider than hml::widest_aligned runs past its column rather than widen it: a kernel named by a
+// megabyte padded every row of its table to a megabyte.
+TEST(Report, TextTableColumnsStopWidening) {
+  hml::table t{{"name", "FLOP"}, {}};
+  const std::string wide(hml::widest_aligned + 80, 'k');
+  t.add_row({wide, 1.0});
+  t.add_row({std::string{"short"}, 2.0});
+  const std::string padded = "short" + std::string(hml::widest_aligned - 5, ' ');
+  EXPECT_EQ(hml::format_table(t), "name" + std::string(hml::widest_aligned - 4, ' ') + "  FLOP\n" +
+                                      std::string(hml::widest_aligned, '-') + "  ----\n" + wide + "     1\n" + padded + "     2\n");
+}
+
 hml::roofline_chart example_chart() {
   return {"A <two-ceiling> roofline & points",
           {{"DRAM", 100_GBps}, {"L2", 1_TBps}},
