@@ -6,6 +6,7 @@ module;
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <cmath>
 #include <cstddef>
@@ -351,6 +352,11 @@ class layout {
   }
 
   void add(const polygon& corners, bool solid) {
+    // A shape drawn again (the markers of kernels at one point) meets what it met: kept once, or every label
+    // near N such kernels is tested against N shapes (3,000 at one point took a minute).
+    std::vector<double> key{solid ? 1.0 : 0.0};
+    for (const point2& c : corners) key.insert(key.end(), {c.x, c.y});
+    if (!drawn_.insert(std::move(key)).second) return;
     const box b = bounds_of(corners);
     const bool aligned = axis_aligned(corners);
     if (solid && aligned) cover(b);
@@ -446,6 +452,7 @@ class layout {
   }
 
   std::vector<shape> shapes_;
+  std::set<std::vector<double>> drawn_;             // each shape's solidity and corners, as add() keeps them once
   std::vector<std::vector<std::uint32_t>> cells_;  // row by row: the shapes whose box covers each cell
   std::vector<std::uint32_t> seen_;                // per shape: the last query that tested it
   std::uint32_t query_ = 0;
