@@ -327,8 +327,9 @@ void run(const devices_options& o) {
       link = hml::find_named(which, std::span<const hml::link_description* const>{hml::systems::links});
     // One id the catalog gives two kinds of entry (mi300a: a machine, and the system of it alone): the machine
     // is shown, and how to reach the other said.
-    if (const hml::system_description* also = one != nullptr ? hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all})
-                                                             : nullptr)
+    const hml::system_description* also =
+        one != nullptr ? hml::find_named(which, std::span<const hml::system_description* const>{hml::systems::all}) : nullptr;
+    if (also != nullptr)
       note("NAME " + hml::message_text(which) + " is the catalog's machine " + std::string{one->id} + " and its system " +
            std::string{also->id} + " too: shown is the machine; `hml devices \"" + std::string{also->name} + "\"` shows the system");
     if (one != nullptr || system != nullptr || link != nullptr)

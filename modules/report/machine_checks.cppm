@@ -226,7 +226,7 @@ using memory_levels = decltype(machine_description::memory);
 // of an entry against those before it in its list (`list`: "links"), whose ids' and names' keys
 // (hml::alike_key, names that print alike one) `keys` holds with each one's index, the part ("id" or "name")
 // one text would take for an earlier entry's; nothing where none is. Looked up, not compared with each
-// earlier entry: a file's 256 links of long names were seconds a pair.
+// earlier entry (a file of 256 links with long names took minutes so).
 struct entry_part_problem {
   std::string_view part;
   std::string problem;
