@@ -104,10 +104,16 @@ export namespace hml {
 // ("H100-SXM" and "h100_sxm" are "h100sxm"), as every lookup compares them.
 [[nodiscard]] inline std::string name_key(std::string_view name) { return detail::lookup::key(name); }
 
-// The form in which two names are one to a reader as well: name_key of the name as it looks (hml::look_alike:
-// "NVLink\u00a04" is "nvlink4", and so is "NVLіnk 4" with a Cyrillic "і"). Files' entries and run logs are
-// told apart by it.
-[[nodiscard]] inline std::string alike_key(std::string_view name) { return name_key(look_alike_in_either_case(name)); }
+// The forms in which two names are one to a reader as well: name_key of the name as it looks, and of its small
+// letters as they look (hml::look_alike_in_either_case, hml::look_alike_folded: "NVLink\u00a04" is "nvlink4",
+// and so is "NVLіnk 4" with a Cyrillic "і"; "ΙNTEL" with a Greek iota is "INTEL"). Two names are one where
+// either form is (hml::alike); files' entries and run logs are told apart so.
+using alike_keys = std::array<std::string, 2>;
+[[nodiscard]] inline alike_keys alike_keys_of(std::string_view name) {
+  return {name_key(look_alike_in_either_case(name)), name_key(look_alike_folded(name))};
+}
+[[nodiscard]] inline bool alike(const alike_keys& a, const alike_keys& b) { return a[0] == b[0] || a[1] == b[1]; }
+[[nodiscard]] inline bool alike(std::string_view a, std::string_view b) { return alike(alike_keys_of(a), alike_keys_of(b)); }
 
 // The device's id ("h100_sxm"), its entry's own.
 [[nodiscard]] constexpr std::string_view id_of(const device& d) noexcept { return d.id; }
@@ -138,7 +144,7 @@ template <class Entry>
 
 // What a text names among a file's own entries and the catalog's (a machine or link a file's system names,
 // a --link beside machine files): the file's entry of that id or name (folded as find_named folds them; one
-// that looks like it, hml::alike_key, where none is), else the catalog's, in whose place a file's entry of the
+// that looks like it, hml::alike, where none is), else the catalog's, in whose place a file's entry of the
 // catalog entry's id (as find_named folds it) stands under either of its names. `ambiguous` is a file's entry
 // the text names, or looks like, beside a catalog entry of another id: the text is two entries, for the
 // caller to refuse (a file's link cx12x8 beside the catalog's cxl2x8 took --link cxl2x8, unsaid).
@@ -155,10 +161,10 @@ template <class Entry>
   const Entry* named = find_named(text, own);
   const Entry* looks_named = nullptr;
   const Entry* in_its_place = nullptr;
-  const std::string looks = alike_key(text);  // once: each key is a pass of ICU's
+  const alike_keys looks = alike_keys_of(text);  // once: each key is a pass of ICU's
   const std::string catalog_id = from_catalog != nullptr ? name_key(from_catalog->id) : std::string{};
   for (const Entry* e : own) {
-    if (alike_key(e->id) == looks || alike_key(e->name) == looks) looks_named = e;
+    if (alike(alike_keys_of(e->id), looks) || alike(alike_keys_of(e->name), looks)) looks_named = e;
     if (from_catalog != nullptr && detail::lookup::has_key(e->id, catalog_id)) in_its_place = e;
   }
   if (from_catalog == nullptr) return {.entry = named != nullptr ? named : looks_named};

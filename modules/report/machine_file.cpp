@@ -231,7 +231,10 @@ private:
     std::unordered_map<std::string, std::size_t>& keys = alike_keys_[std::string{list}];
     if (const auto [part, problem] = detail::entry_name_problem(std::span<const Entry* const>{earlier}, keys, e, list); !problem.empty())
       r_.fail(node[std::string{part}], fields::path(field, part), problem);
-    for (const std::string_view part : {e.id, e.name}) keys.emplace(alike_key(part), earlier.size());  // its index to be
+    for (const std::string_view part : {e.id, e.name}) {
+      const alike_keys both = alike_keys_of(part);
+      for (const std::size_t which : {0U, 1U}) keys.emplace(detail::indexed_key(which, both), earlier.size());  // its index to be
+    }
   }
 
   void add_machine(const YAML::Node& node, const std::string& field) {

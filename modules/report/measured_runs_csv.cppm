@@ -42,7 +42,7 @@ module;
 #include <vector>
 export module hml.report:measured_runs_csv;
 import hml.serving_comparison;
-import hml.catalog.lookup;  // name_key, alike_key
+import hml.catalog.lookup;  // name_key, alike_keys_of
 import hml.continuous_batching;  // batching_limits, fewest_batching_steps
 import hml.spelling;
 import :kernels_csv;  // the record reader, kernels_csv_error, byte_source
@@ -259,7 +259,8 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
 // values, not their text, and names as lookups take them (FP16 is fp16, H100_SXM h100_sxm, "NVIDIA A100 SXM4
 // 80GB" a100_sxm_80gb, "TensorRT-LLM  0.9.0" tensorrt-llm 0.9.0; no all_reduce is the ring, no max_tokens
 // the default); a machine as `machine` tells it.
-inline std::string run_key(const measured_run& run, const std::function<std::string(std::string_view)>& machine) {
+inline std::string run_key(const measured_run& run, const std::function<std::string(std::string_view)>& machine,
+                           std::size_t system_key) {
   std::string key;
   const auto add = [&](std::string_view field) { (key += field) += '\x1f'; };  // a unit separator: in no field
   const auto add_count = [&](std::optional<std::uint64_t> n) { add(n ? std::to_string(*n) : std::string{}); };
@@ -269,8 +270,9 @@ inline std::string run_key(const measured_run& run, const std::function<std::str
   for (const std::string* name : {&run.weights, &run.activations, &run.kv}) add(name_key(*name));
   add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
   // One run measured by two systems is two runs; one cited from two sources is one. A system as it prints:
-  // "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM" and "TRT\u200b-LLM" are one.
-  add(alike_key(run.system));
+  // "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM" and "TRT\u200b-LLM" are one; by either of its alike_keys
+  // (`system_key`: 0 or 1), as two names are one where either is.
+  add(alike_keys_of(run.system)[system_key]);
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
   // A continuous batch's max tokens left out are the default's (hml::batching_limits), as if written.
@@ -332,16 +334,22 @@ using machine_identity = std::function<std::string(std::string_view machine)>;
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold); split the file"};
     }
     runs.push_back(m::read_run(record, at));
-    // The same run however its fields are written (tp 01, 0.02 s beside 20 ms): whole, or one of its figures.
-    const std::string run = m::run_key(runs.back(), machine);
+    // The same run however its fields are written (tp 01, 0.02 s beside 20 ms): whole, or one of its figures;
+    // its system by either of its keys.
     std::vector<std::pair<serving_metric, std::string>> figures;
-    std::string row;
-    for (const serving_metric metric : serving_metrics) {
-      if (const auto& figure = runs.back().figure(metric)) row += figures.emplace_back(metric, m::figure_key(run, metric, *figure)).second;
+    std::array<std::string, 2> rows;
+    for (const std::size_t system_key : {0U, 1U}) {
+      const std::string run = m::run_key(runs.back(), machine, system_key);
+      for (const serving_metric metric : serving_metrics) {
+        if (const auto& figure = runs.back().figure(metric))
+          rows[system_key] += figures.emplace_back(metric, m::figure_key(run, metric, *figure)).second;
+      }
     }
-    if (const auto first = line_of_row.find(row); first != line_of_row.end()) {
-      throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) +
-                                              " again, figure for figure; give each run once (it would count twice)"};
+    for (const std::string& row : rows) {
+      if (const auto first = line_of_row.find(row); first != line_of_row.end()) {
+        throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) +
+                                                " again, figure for figure; give each run once (it would count twice)"};
+      }
     }
     for (const auto& [metric, figure] : figures) {
       if (const auto first = line_of_figure.find(figure); first != line_of_figure.end()) {
@@ -350,7 +358,7 @@ using machine_identity = std::function<std::string(std::string_view machine)>;
                                                 "would count twice)"};
       }
     }
-    line_of_row.emplace(std::move(row), record.line);
+    for (std::string& row : rows) line_of_row.emplace(std::move(row), record.line);
     for (auto& [metric, figure] : figures) line_of_figure.emplace(std::move(figure), record.line);
     steps += m::fewest_steps(runs.back());
     if (steps > max_measured_steps) {

@@ -114,7 +114,8 @@ std::string folded_where_drawn_unlike_ascii(std::string_view text) {
 // `key` of `text`, remembered: one file's names are keyed against each other's, entry by entry, and each key
 // is passes of ICU's (a file of 256 links with names of 1,500 Greek letters took minutes, every pair keyed
 // again). Each thread's own; forgotten past a few megabytes, so that what it holds is bounded too.
-std::string remembered(std::string_view text, std::string (*key)(std::string_view)) {
+template <std::string (*key)(std::string_view)>
+std::string remembered(std::string_view text) {
   thread_local std::unordered_map<std::string, std::string> keys;
   thread_local std::size_t held = 0;
   std::string given{text};
@@ -145,6 +146,15 @@ std::string either_case_key(std::string_view text) {
   return key;
 }
 
+// either_case_key of the text's small letters, Unicode's full case fold ("ΙNTEL" with a Greek iota is
+// "ιntel", drawn as "intel").
+std::string folded_key(std::string_view text) {
+  if (!is_utf8(text)) return either_case_key(text);
+  std::string folded;
+  icu::UnicodeString::fromUTF8(text).foldCase().toUTF8String(folded);
+  return either_case_key(folded);
+}
+
 }  // namespace
 
 std::string look_alike(std::string_view text) {
@@ -152,6 +162,8 @@ std::string look_alike(std::string_view text) {
   return is_utf8(seen) ? skeleton(compatible(stream_safe(seen))) : seen;
 }
 
-std::string look_alike_in_either_case(std::string_view text) { return remembered(text, either_case_key); }
+std::string look_alike_in_either_case(std::string_view text) { return remembered<either_case_key>(text); }
+
+std::string look_alike_folded(std::string_view text) { return remembered<folded_key>(text); }
 
 }  // namespace hml

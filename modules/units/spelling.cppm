@@ -124,6 +124,12 @@ export namespace hml {
 // is "b"; "β" is drawn as "ß").
 [[nodiscard]] std::string look_alike_in_either_case(std::string_view text);
 
+// look_alike_in_either_case of the text's small letters (Unicode's full case fold): "ΙNTEL" with a Greek iota,
+// drawn as "INTEL", is "intel" this way (its iota as "ι"), and "ΑΘΗΝΑ" is "αθηνα". Two keys, as a capital and
+// its small letter may each look like a Latin letter of their own (a Cyrillic "М" like "M", "м" like none):
+// two names are one where either key is (hml::alike_keys).
+[[nodiscard]] std::string look_alike_folded(std::string_view text);
+
 // The edit distance of `typed` from `name` with letters compared in either case and invisible characters left
 // out, a name that differs in case or in them alone one edit from it ("TTFT" for ttft, "FLOPs" for flops: a
 // whole word in capitals is one slip, not four); or past the tolerance where their lengths alone are further

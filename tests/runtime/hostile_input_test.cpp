@@ -3492,3 +3492,25 @@ TEST(HostileInput, AnEightySeventhTrialsFindingIsSaid) {
   EXPECT_NE(system.out.find("joined by: - (one pool)"), std::string::npos) << system.out;
   EXPECT_EQ(hml_run({"devices", "h100_sxm"}).err, "");
 }
+
+TEST(HostileInput, AnEightyNinthTrialsFindingsAreRefused) {
+  const scratch_directory dir;
+  // A Greek capital iota drawn as the Latin I, in a name taken in either case: two links and two runs of one
+  // name, each its own (34.9 ms to first token by one, 8.72 ms by the other; a run counted twice).
+  const std::string h100 = catalog_file("h100_sxm");
+  const outcome links = hml_run({"devices", dir.file("iota.yaml", with_links(h100, "{id: s1, name: INTEL, bandwidth: 10 GB/s}\n"
+                                                                                  "  - {id: s2, name: \u0399NTEL, bandwidth: 400 GB/s}")).string()});
+  EXPECT_EQ(links.status, 2) << links.out;
+  EXPECT_NE(links.err.find("names links[0] (s1) too"), std::string::npos) << links.err;
+  const std::string header =
+      "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const std::string row = "mistral-7b,h100_sxm,1,,fp8,fp8,fp8,1,128,1,6.5 ms,,,,INTEL-LLM,src\n";
+  for (const std::string& other : {std::string{"\u0399NTEL-LLM"}, std::string{"\u0399ntel-llm"}})
+    expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", header + row + replaced(row, "INTEL-LLM", other)).string()}),
+                       "runs.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
+  // A Greek word in capitals drawn as Latin letters and in its small letters is one name.
+  const outcome athena = hml_run({"devices", dir.file("athena.yaml", with_links(h100, "{id: s1, name: \u0391\u0398\u0397\u039d\u0391, bandwidth: 10 GB/s}\n"
+                                                                                      "  - {id: s2, name: \u03b1\u03b8\u03b7\u03bd\u03b1, bandwidth: 400 GB/s}")).string()});
+  EXPECT_EQ(athena.status, 2) << athena.out;
+  EXPECT_NE(athena.err.find("names links[0] (s1) too"), std::string::npos) << athena.err;
+}
