@@ -13,6 +13,7 @@ module;
 #include <string>
 #include <string_view>
 #include <span>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 export module hml.catalog.lookup;
@@ -104,15 +105,20 @@ export namespace hml {
 // ("H100-SXM" and "h100_sxm" are "h100sxm"), as every lookup compares them.
 [[nodiscard]] inline std::string name_key(std::string_view name) { return detail::lookup::key(name); }
 
-// The forms in which two names are one to a reader as well: name_key of the name as it looks, and of its small
-// letters as they look (hml::look_alike_in_either_case, hml::look_alike_folded: "NVLink\u00a04" is "nvlink4",
-// and so is "NVLіnk 4" with a Cyrillic "і"; "ΙNTEL" with a Greek iota is "INTEL"). Two names are one where
-// either form is (hml::alike); files' entries and run logs are told apart so.
-using alike_keys = std::array<std::string, 2>;
+// The forms in which two names are one to a reader as well: name_key of the name as it looks, of its small
+// letters as they look, and of it as it looks in its own case with its other letters as capitals
+// (hml::look_alike_in_either_case, hml::look_alike_folded, hml::look_alike_as_capitals: "NVLink\u00a04" is
+// "nvlink4", and so is "NVLіnk 4" with a Cyrillic "і"; "ΙNTEL" with a Greek iota is "INTEL", and so is
+// "lNTEL"). Two names are one where any form is (hml::alike); files' entries and run logs are told apart so.
+using alike_keys = std::array<std::string, 3>;
 [[nodiscard]] inline alike_keys alike_keys_of(std::string_view name) {
-  return {name_key(look_alike_in_either_case(name)), name_key(look_alike_folded(name))};
+  return {name_key(look_alike_in_either_case(name)), name_key(look_alike_folded(name)), name_key(look_alike_as_capitals(name))};
 }
-[[nodiscard]] inline bool alike(const alike_keys& a, const alike_keys& b) { return a[0] == b[0] || a[1] == b[1]; }
+[[nodiscard]] inline bool alike(const alike_keys& a, const alike_keys& b) {
+  for (std::size_t form = 0; form < a.size(); ++form)
+    if (a[form] == b[form]) return true;
+  return false;
+}
 [[nodiscard]] inline bool alike(std::string_view a, std::string_view b) { return alike(alike_keys_of(a), alike_keys_of(b)); }
 
 // The device's id ("h100_sxm"), its entry's own.
@@ -142,49 +148,114 @@ template <class Entry>
   return nullptr;
 }
 
+// A list's ids and names by their keys (name_key and hml::alike_keys), each key with the place in the list of
+// the first entry that has it: what a text names, or looks like, looked up rather than keyed against every entry
+// (a file of 256 systems naming its 256 machines of long names took seconds so).
+class name_index {
+public:
+  void add(std::string_view id_or_name, std::size_t place) {
+    exact_.emplace(name_key(id_or_name), place);
+    const alike_keys keys = alike_keys_of(id_or_name);
+    for (std::size_t form = 0; form < keys.size(); ++form) alike_[form].emplace(keys[form], place);
+  }
+  // The place of the entry a text names (find_named's), if any.
+  [[nodiscard]] std::optional<std::size_t> named(std::string_view text) const {
+    const auto found = exact_.find(name_key(text));
+    return found != exact_.end() && !found->first.empty() ? std::optional{found->second} : std::nullopt;
+  }
+  // The places of the entries that look like a text of these keys, each once, in the order of the forms.
+  [[nodiscard]] std::vector<std::size_t> alike(const alike_keys& keys) const {
+    std::vector<std::size_t> places;
+    for (std::size_t form = 0; form < keys.size(); ++form) {
+      if (const auto found = alike_[form].find(keys[form]); found != alike_[form].end() && std::ranges::find(places, found->second) == places.end())
+        places.push_back(found->second);
+    }
+    return places;
+  }
+
+private:
+  std::unordered_map<std::string, std::size_t> exact_;
+  std::array<std::unordered_map<std::string, std::size_t>, std::tuple_size_v<alike_keys>> alike_;
+};
+
 // What a text names among a file's own entries and the catalog's (a machine or link a file's system names,
-// a --link beside machine files): the file's entry of that id or name (folded as find_named folds them; one
-// that looks like it, hml::alike, where none is), else the catalog's, in whose place a file's entry of the
-// catalog entry's id (as find_named folds it) stands under either of its names. `ambiguous` is a file's entry
-// the text names, or looks like, beside a catalog entry of another id: the text is two entries, for the
-// caller to refuse (a file's link cx12x8 beside the catalog's cxl2x8 took --link cxl2x8, unsaid).
+// a --link beside machine files): the file's entry of that id or name (folded as find_named folds them; else
+// the one that looks like it, hml::alike), else the catalog's, in whose place a file's entry of the catalog
+// entry's id (as find_named folds it) stands under either of its names. `ambiguous` is a file's entry the text
+// names, or looks like, beside another it names or looks like too (`other`: the catalog's of another id, or the
+// file's), for the caller to refuse: a file's link cx12x8 beside the catalog's cxl2x8 took --link cxl2x8, a
+// Greek "ΝUMA" the file's "VUMA" beside its "NUMA" (the capital drawn as "N", its small letter as "v"), unsaid.
+// A catalog entry that only looks like the text is no choice of its own, as the catalog's lookups take names
+// as they are written. `own_names`, where given, is `own`'s name_index (a file's reader keeps one), else
+// every entry of `own` is keyed.
 template <class Entry>
 struct entry_choice {
   const Entry* entry = nullptr;
   const Entry* ambiguous = nullptr;
-  const Entry* catalog = nullptr;  // the catalog's entry the text names, if any
+  const Entry* other = nullptr;
+  bool other_is_the_catalogs = false;
 };
 template <class Entry>
 [[nodiscard]] entry_choice<Entry> choose_entry(std::string_view text, std::span<const Entry* const> own,
-                                               std::span<const Entry* const> catalog) {
+                                               std::span<const Entry* const> catalog, const name_index* own_names = nullptr) {
+  const alike_keys looks = alike_keys_of(text);  // once: each key is passes of ICU's
+  const auto looks_like_it = [&](const Entry* e) { return alike(alike_keys_of(e->id), looks) || alike(alike_keys_of(e->name), looks); };
   const Entry* from_catalog = find_named(text, catalog);
-  const Entry* named = find_named(text, own);
-  const Entry* looks_named = nullptr;
-  const Entry* in_its_place = nullptr;
-  const alike_keys looks = alike_keys_of(text);  // once: each key is a pass of ICU's
-  const std::string catalog_id = from_catalog != nullptr ? name_key(from_catalog->id) : std::string{};
-  for (const Entry* e : own) {
-    if (alike(alike_keys_of(e->id), looks) || alike(alike_keys_of(e->name), looks)) looks_named = e;
-    if (from_catalog != nullptr && detail::lookup::has_key(e->id, catalog_id)) in_its_place = e;
+  const Entry* catalog_alike = from_catalog;
+  if (catalog_alike == nullptr) {
+    if (const auto found = std::ranges::find_if(catalog, looks_like_it); found != catalog.end()) catalog_alike = *found;
   }
-  if (from_catalog == nullptr) return {.entry = named != nullptr ? named : looks_named};
-  for (const Entry* e : {named, looks_named})
-    if (e != nullptr && e != in_its_place) return {.ambiguous = e, .catalog = from_catalog};
-  return {.entry = in_its_place != nullptr ? in_its_place : from_catalog, .catalog = from_catalog};
+  // The file's entry standing in the place of the catalog's that the text names, or looks like.
+  const Entry* in_its_place = nullptr;
+  if (catalog_alike != nullptr) {
+    const std::string catalog_id = name_key(catalog_alike->id);
+    for (const Entry* e : own)
+      if (detail::lookup::has_key(e->id, catalog_id)) in_its_place = e;
+  }
+  const Entry* named = nullptr;
+  std::vector<const Entry*> own_alike;
+  if (own_names != nullptr) {
+    if (const std::optional<std::size_t> place = own_names->named(text)) named = own[*place];
+    std::vector<std::size_t> places = own_names->alike(looks);
+    std::ranges::sort(places);
+    for (const std::size_t place : places)
+      if (own[place] != named) own_alike.push_back(own[place]);
+  } else {
+    named = find_named(text, own);
+    for (const Entry* e : own)
+      if (e != named && looks_like_it(e)) own_alike.push_back(e);
+  }
+  const auto beside_the_catalogs = [&](const Entry* e) {
+    return entry_choice<Entry>{.ambiguous = e, .other = catalog_alike, .other_is_the_catalogs = true};
+  };
+  if (from_catalog != nullptr) {
+    if (named != nullptr && named != in_its_place) return beside_the_catalogs(named);
+    for (const Entry* e : own_alike)
+      if (e != in_its_place) return beside_the_catalogs(e);
+    return {.entry = in_its_place != nullptr ? in_its_place : from_catalog};
+  }
+  if (named != nullptr) return {.entry = named};
+  if (own_alike.size() > 1) return {.ambiguous = own_alike[0], .other = own_alike[1]};
+  if (own_alike.empty()) return {};
+  if (catalog_alike != nullptr && own_alike[0] != in_its_place) return beside_the_catalogs(own_alike[0]);
+  return {.entry = own_alike[0]};
 }
 
-// Why a text that names a file's entry and a catalog entry of another id (choose_entry's `ambiguous`) is
-// refused: `own` says whose the first is ("the file's link"). Where the text is an id, their ids look alike,
-// and their names tell them apart.
+// Why a text that names two entries (choose_entry's `ambiguous` and `other`) is refused: `own` says whose the
+// file's are ("the file's link", "the file's links" for two of them). Where the text is an id and the other
+// the catalog's, their ids look alike, and their names tell them apart.
 template <class Entry>
 [[nodiscard]] std::string ambiguity_problem(std::string_view text, const entry_choice<Entry>& chosen, std::string_view own) {
   const Entry& mine = *chosen.ambiguous;
-  const Entry& catalogs = *chosen.catalog;
+  const Entry& other = *chosen.other;
+  if (!chosen.other_is_the_catalogs)
+    return "\"" + message_text(text) + "\" looks like " + std::string{own} + "s " + std::string{mine.id} + " (\"" + message_text(mine.name) +
+           "\") and " + std::string{other.id} + " (\"" + message_text(other.name) + "\"); give the id of the one you mean";
   const std::string both = "\"" + message_text(text) + "\" names " + std::string{own} + " " + std::string{mine.id} + " and the catalog's " +
-                           std::string{catalogs.id};
-  if (name_key(text) != name_key(mine.id) && name_key(text) != name_key(catalogs.id)) return both + "; give the id of the one you mean";
-  return both + ", ids that look alike (" + first_difference(mine.id, catalogs.id) + "); give the name of the one you mean, \"" +
-         message_text(mine.name) + "\" or \"" + std::string{catalogs.name} + "\" (or rename the file's id)";
+                           std::string{other.id};
+  if (name_key(text) != name_key(mine.id) && name_key(text) != name_key(other.id)) return both + "; give the id of the one you mean";
+  return both + ", ids that look alike (" + first_difference(mine.id, other.id) + "); give the name of the one you mean, \"" +
+         message_text(mine.name) + "\" or \"" + std::string{other.name} + "\" (or rename the file's id)";
 }
 
 // What tells `name` apart in `list`: the id of the entry it names, folded, so that an id and a full name are

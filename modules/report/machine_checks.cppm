@@ -9,8 +9,8 @@ module;
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
+#include <vector>
 module hml.report:machine_checks;
 import hml.units;
 import hml.machine_description;
@@ -223,32 +223,24 @@ using memory_levels = decltype(machine_description::memory);
 }
 
 // Options name a machine, link or system by its id or its name, case, spaces, - and _ aside (hml::find_named):
-// of an entry against those before it in its list (`list`: "links"), whose ids' and names' keys (hml::alike_keys,
-// either of which makes two names one; each kept as its index and the key) `keys` holds with each one's index,
-// the part ("id" or "name") one text would take for an earlier entry's; nothing where none is. Looked up, not
-// compared with each earlier entry (a file of 256 links with long names took minutes so).
+// of an entry against those before it in its list (`list`: "links"), the part ("id" or "name") one text would
+// take for an earlier entry's; nothing where none is. `earlier_names` indexes the earlier entries' ids and
+// names: looked up, not compared with each earlier entry (a file of 256 links with long names took minutes so).
 struct entry_part_problem {
   std::string_view part;
   std::string problem;
 };
-// One of a name's alike_keys as one index holds both: its index, then the key.
-[[nodiscard]] inline std::string indexed_key(std::size_t which, const alike_keys& keys) {
-  return static_cast<char>('0' + which) + keys[which];
-}
 template <class Entry>
-[[nodiscard]] entry_part_problem entry_name_problem(std::span<const Entry* const> earlier,
-                                                    const std::unordered_map<std::string, std::size_t>& keys, const Entry& e,
-                                                    std::string_view list) {
+[[nodiscard]] entry_part_problem entry_name_problem(std::span<const Entry* const> earlier, const name_index& earlier_names,
+                                                    const Entry& e, std::string_view list) {
   for (const std::string_view part : {std::string_view{"id"}, std::string_view{"name"}}) {
     const std::string_view mine = part == "id" ? e.id : e.name;
-    const alike_keys mine_keys = alike_keys_of(mine);
-    auto found = keys.find(indexed_key(0, mine_keys));
-    if (found == keys.end()) found = keys.find(indexed_key(1, mine_keys));
-    if (found == keys.end()) continue;
-    const std::size_t i = found->second;
-    return {part, "\"" + message_text(mine) + "\" names " + std::string{list} + "[" + std::to_string(i) + "] (" +
-                      std::string{earlier[i]->id} + ") too, as options take ids and names (case, spaces, - and _ aside); "
-                      "give each its own " + std::string{part}};
+    if (const std::vector<std::size_t> places = earlier_names.alike(alike_keys_of(mine)); !places.empty()) {
+      const std::size_t i = places.front();
+      return {part, "\"" + message_text(mine) + "\" names " + std::string{list} + "[" + std::to_string(i) + "] (" +
+                        std::string{earlier[i]->id} + ") too, as options take ids and names (case, spaces, - and _ aside); "
+                        "give each its own " + std::string{part}};
+    }
   }
   return {};
 }

@@ -228,13 +228,10 @@ private:
   template <class Entry>
   void refuse_alike(const std::vector<const Entry*>& earlier, const Entry& e, const YAML::Node& node, const std::string& field,
                     std::string_view list) {
-    std::unordered_map<std::string, std::size_t>& keys = alike_keys_[std::string{list}];
-    if (const auto [part, problem] = detail::entry_name_problem(std::span<const Entry* const>{earlier}, keys, e, list); !problem.empty())
+    name_index& names = names_[std::string{list}];
+    if (const auto [part, problem] = detail::entry_name_problem(std::span<const Entry* const>{earlier}, names, e, list); !problem.empty())
       r_.fail(node[std::string{part}], fields::path(field, part), problem);
-    for (const std::string_view part : {e.id, e.name}) {
-      const alike_keys both = alike_keys_of(part);
-      for (const std::size_t which : {0U, 1U}) keys.emplace(detail::indexed_key(which, both), earlier.size());  // its index to be
-    }
+    for (const std::string_view part : {e.id, e.name}) names.add(part, earlier.size());  // its place to be
   }
 
   void add_machine(const YAML::Node& node, const std::string& field) {
@@ -540,7 +537,7 @@ private:
     const auto entry = [&]<class Entry>(std::string_view part, const std::vector<const Entry*>& own, std::span<const Entry* const> catalog,
                                         std::string_view what) -> const Entry* {
       const std::string text = r_.scalar(node, field, part, true);
-      const auto chosen = choose_entry(text, std::span<const Entry* const>{own}, catalog);
+      const auto chosen = choose_entry(text, std::span<const Entry* const>{own}, catalog, &names_[std::string{what} + "s"]);
       if (chosen.ambiguous != nullptr)
         r_.fail(node[std::string{part}], fields::path(field, part), ambiguity_problem(text, chosen, "the file's " + std::string{what}));
       if (chosen.entry == nullptr)
@@ -564,7 +561,7 @@ private:
 
   fields r_;
   machine_file::storage& out_;
-  std::map<std::string, std::unordered_map<std::string, std::size_t>> alike_keys_;  // each list's, for refuse_alike
+  std::map<std::string, name_index> names_;  // each list's, kept by refuse_alike
 };
 
 }  // namespace

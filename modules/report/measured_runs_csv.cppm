@@ -260,7 +260,7 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
 // 80GB" a100_sxm_80gb, "TensorRT-LLM  0.9.0" tensorrt-llm 0.9.0; no all_reduce is the ring, no max_tokens
 // the default); a machine as `machine` tells it.
 inline std::string run_key(const measured_run& run, const std::function<std::string(std::string_view)>& machine,
-                           std::size_t system_key) {
+                           std::string_view system_key) {
   std::string key;
   const auto add = [&](std::string_view field) { (key += field) += '\x1f'; };  // a unit separator: in no field
   const auto add_count = [&](std::optional<std::uint64_t> n) { add(n ? std::to_string(*n) : std::string{}); };
@@ -270,9 +270,9 @@ inline std::string run_key(const measured_run& run, const std::function<std::str
   for (const std::string* name : {&run.weights, &run.activations, &run.kv}) add(name_key(*name));
   add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
   // One run measured by two systems is two runs; one cited from two sources is one. A system as it prints:
-  // "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM" and "TRT\u200b-LLM" are one; by either of its alike_keys
-  // (`system_key`: 0 or 1), as two names are one where either is.
-  add(alike_keys_of(run.system)[system_key]);
+  // "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM" and "TRT\u200b-LLM" are one: `system_key` is one of its
+  // alike_keys, as two names are one where any is.
+  add(system_key);
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
   // A continuous batch's max tokens left out are the default's (hml::batching_limits), as if written.
@@ -325,42 +325,40 @@ using machine_identity = std::function<std::string(std::string_view machine)>;
   const std::size_t at_line_of_header = record.line;
   const std::size_t fields = record.fields.size();
   std::vector<measured_run> runs;
-  // A measurement given twice would count twice in a mean: the line of each run's figure, and of its whole row.
-  std::unordered_map<std::string, std::size_t> line_of_row, line_of_figure;
+  // A measurement given twice would count twice in a mean: the line of each run's figure, and of its whole row,
+  // a map for each form of its system's alike_keys.
+  std::array<std::unordered_map<std::string, std::size_t>, std::tuple_size_v<alike_keys>> line_of_row, line_of_figure;
   std::uint64_t steps = 0;
   while (records.next(record)) {
     if (record.fields.size() != fields) throw kernels_csv_error{record.line, detail::kernels_csv::field_count_problem(record, fields)};
     if (runs.size() == max_measured_runs) {
       throw kernels_csv_error{record.line, "more than " + std::to_string(max_measured_runs) + " runs (the most a file may hold); split the file"};
     }
-    runs.push_back(m::read_run(record, at));
-    // The same run however its fields are written (tp 01, 0.02 s beside 20 ms): whole, or one of its figures;
-    // its system by either of its keys.
-    std::vector<std::pair<serving_metric, std::string>> figures;
-    std::array<std::string, 2> rows;
-    for (const std::size_t system_key : {0U, 1U}) {
-      const std::string run = m::run_key(runs.back(), machine, system_key);
+    const measured_run& run = runs.emplace_back(m::read_run(record, at));
+    // The same run however its fields are written (tp 01, 0.02 s beside 20 ms): whole, or one of its figures.
+    const alike_keys systems = alike_keys_of(run.system);
+    for (std::size_t form = 0; form < systems.size(); ++form) {
+      const std::string key = m::run_key(run, machine, systems[form]);
+      std::vector<std::pair<serving_metric, std::string>> figures;
+      std::string row;
       for (const serving_metric metric : serving_metrics) {
-        if (const auto& figure = runs.back().figure(metric))
-          rows[system_key] += figures.emplace_back(metric, m::figure_key(run, metric, *figure)).second;
+        if (const auto& figure = run.figure(metric)) row += figures.emplace_back(metric, m::figure_key(key, metric, *figure)).second;
       }
-    }
-    for (const std::string& row : rows) {
-      if (const auto first = line_of_row.find(row); first != line_of_row.end()) {
+      if (const auto first = line_of_row[form].find(row); first != line_of_row[form].end()) {
         throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) +
                                                 " again, figure for figure; give each run once (it would count twice)"};
       }
-    }
-    for (const auto& [metric, figure] : figures) {
-      if (const auto first = line_of_figure.find(figure); first != line_of_figure.end()) {
-        throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) + " again, with its " +
-                                                std::string{field_name(metric)} + " as that line gives it; give each measurement once (it "
-                                                "would count twice)"};
+      for (const auto& [metric, figure] : figures) {
+        if (const auto first = line_of_figure[form].find(figure); first != line_of_figure[form].end()) {
+          throw kernels_csv_error{record.line, "the run of line " + std::to_string(first->second) + " again, with its " +
+                                                  std::string{field_name(metric)} + " as that line gives it; give each measurement once "
+                                                  "(it would count twice)"};
+        }
       }
+      line_of_row[form].emplace(std::move(row), record.line);
+      for (auto& [metric, figure] : figures) line_of_figure[form].emplace(std::move(figure), record.line);
     }
-    for (std::string& row : rows) line_of_row.emplace(std::move(row), record.line);
-    for (auto& [metric, figure] : figures) line_of_figure.emplace(std::move(figure), record.line);
-    steps += m::fewest_steps(runs.back());
+    steps += m::fewest_steps(run);
     if (steps > max_measured_steps) {
       throw kernels_csv_error{record.line, "the runs so far take more than " + std::to_string(max_measured_steps) +
                                               " steps in all (the most a file may ask to predict; a run of requests takes "

@@ -153,7 +153,7 @@ class table_layout {
 public:
   explicit table_layout(std::vector<std::string> columns, number_format numbers = general(6))
       : columns_{std::move(columns)}, numbers_{numbers}, widths_(columns_.size()), numeric_(columns_.size(), false) {
-    for (std::size_t c = 0; c < columns_.size(); ++c) widths_[c] = std::min(display_width(visible(columns_[c])), widest_aligned);
+    for (std::size_t c = 0; c < columns_.size(); ++c) widths_[c] = aligned_width(visible(columns_[c]));
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return columns_.size(); }
@@ -163,7 +163,7 @@ public:
     expects(row.size() == columns_.size(), "hml: a table row needs one cell per column");
     for (std::size_t c = 0; c < row.size(); ++c) {
       if (cell_number(row[c])) numeric_[c] = true;
-      widths_[c] = std::max(widths_[c], std::min(display_width(text_of(row[c])), widest_aligned));
+      widths_[c] = std::max(widths_[c], aligned_width(text_of(row[c])));
     }
   }
 
@@ -187,6 +187,7 @@ public:
   }
 
 private:
+  [[nodiscard]] static std::size_t aligned_width(std::string_view shown) { return std::min(display_width(shown), widest_aligned); }
   [[nodiscard]] static std::string visible(std::string_view text) {
     std::string out;
     append_visible(out, text);

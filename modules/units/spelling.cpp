@@ -5,6 +5,7 @@ module;
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -51,6 +52,29 @@ std::string compatible(const std::string& text) {
   return out;
 }
 
+// `text` without a combining dot above (U+0307) on a letter that has its dot already (Unicode's Soft_Dotted:
+// "i", "j"), where it is drawn as that dot: "i\u0307ntel" is "intel" (and "İ" folds to "i\u0307"). Of UTF-8 in
+// canonical order, as a skeleton is, so that marks below come before it.
+std::string without_dot_on_dotted(const std::string& text) {
+  constexpr char32_t dot_above = 0x307;
+  std::string out;
+  bool dotted = false;  // the last base letter has its dot, and no mark above has come since
+  for (std::size_t i = 0; i < text.size();) {
+    const utf8_character c = utf8_character_at(text, i);
+    const std::size_t length = std::max<std::size_t>(1, c.length);
+    const auto code = static_cast<UChar32>(c.code);
+    const std::uint8_t combining = c.length == 0 ? 0 : u_getCombiningClass(code);
+    if (!(dotted && c.code == dot_above)) out.append(text, i, length);
+    if (combining == 0) {
+      dotted = c.length != 0 && u_hasBinaryProperty(code, UCHAR_SOFT_DOTTED);
+    } else if (combining >= 230) {
+      dotted = false;  // a mark above: a dot after it is drawn above the mark
+    }
+    i += length;
+  }
+  return out;
+}
+
 // UTS #39's skeleton of `text`; `text` itself where ICU cannot make one (a text that is not UTF-8).
 std::string skeleton(std::string text) {
   const USpoofChecker* checker = spoof_checker();
@@ -66,7 +90,7 @@ std::string skeleton(std::string text) {
   }
   if (U_FAILURE(status)) return text;
   out.resize(static_cast<std::size_t>(written));
-  return out;
+  return without_dot_on_dotted(out);
 }
 
 // `text` in Unicode's Stream-Safe Text Format (UAX #15): a combining grapheme joiner after every 30 marks in a
@@ -94,10 +118,28 @@ bool is_ascii(std::string_view text) {
   return std::ranges::all_of(text, [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
-// `text` with each character drawn unlike any ASCII one in Unicode's case fold ("Σ" is "σ", "ß" is "ss"): one
-// drawn as an ASCII letter keeps its case for the skeleton to read (a Cyrillic "М" is drawn as "M", its
-// small letter as no Latin one). Of UTF-8.
-std::string folded_where_drawn_unlike_ascii(std::string_view text) {
+// The capital a small capital is drawn as, by Unicode's names for both ("LATIN LETTER SMALL CAPITAL H" is
+// "LATIN CAPITAL LETTER H"), which no case mapping has: small capitals are small letters of no capital.
+std::optional<UChar32> capital_of_small_capital(UChar32 c) {
+  char name[128];
+  UErrorCode status = U_ZERO_ERROR;
+  const int32_t length = u_charName(c, U_UNICODE_CHAR_NAME, name, sizeof name, &status);
+  if (U_FAILURE(status) || length <= 0 || length >= static_cast<int32_t>(sizeof name)) return std::nullopt;
+  const std::string_view named{name, static_cast<std::size_t>(length)};
+  constexpr std::string_view small_capital = " LETTER SMALL CAPITAL ";  // "LATIN", "GREEK", "CYRILLIC" before it
+  const std::size_t at = named.find(small_capital);
+  if (at == std::string_view::npos) return std::nullopt;
+  const std::string capital_name = std::string{named.substr(0, at)} + " CAPITAL LETTER " + std::string{named.substr(at + small_capital.size())};
+  status = U_ZERO_ERROR;
+  const UChar32 capital = u_charFromName(U_UNICODE_CHAR_NAME, capital_name.c_str(), &status);
+  return U_SUCCESS(status) ? std::optional{capital} : std::nullopt;
+}
+
+// `text` with each character drawn unlike any ASCII one in the other case `to` makes (Unicode's case fold, "Σ"
+// is "σ" and "ß" is "ss"; or the capital, "н" is "Н", and a small capital's, "ʜ" is "H"): one drawn as an ASCII character keeps its
+// case for the skeleton to read (a Cyrillic "М" is drawn as "M", its small letter as no Latin one). Of UTF-8.
+enum class other_case { folded, capital };
+std::string cased_where_drawn_unlike_ascii(std::string_view text, other_case to) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     const std::string character{text.substr(i, utf8_character_at(text, i).length)};
@@ -106,9 +148,29 @@ std::string folded_where_drawn_unlike_ascii(std::string_view text) {
       out += character;
       continue;
     }
-    icu::UnicodeString::fromUTF8(character).foldCase().toUTF8String(out);
+    icu::UnicodeString letter = icu::UnicodeString::fromUTF8(character);
+    if (to == other_case::folded) {
+      letter.foldCase();
+    } else if (const icu::UnicodeString upper = icu::UnicodeString{letter}.toUpper(); upper != letter) {
+      letter = upper;
+    } else if (const std::optional<UChar32> capital = capital_of_small_capital(letter.char32At(0))) {
+      letter = icu::UnicodeString{*capital};
+    }
+    letter.toUTF8String(out);
   }
   return out;
+}
+
+// `step` of `key` again until the key stands: a character the skeleton draws as another may be one that the
+// case changes again ("ʜ" to "н", to "Н", to "H"); a few rounds are all any takes.
+template <class Step>
+std::string settled(std::string key, Step step) {
+  for (int round = 0; round < 4; ++round) {
+    std::string next = step(key);
+    if (next == key) break;
+    key = std::move(next);
+  }
+  return key;
 }
 
 // `key` of `text`, remembered: one file's names are keyed against each other's, entry by entry, and each key
@@ -137,13 +199,9 @@ std::string either_case_key(std::string_view text) {
   // letter is read in its own case (a Greek "Β" is "B", so "b", while "β" is drawn as "ß": two letters here).
   std::string key = printed_alike(text);
   if (!is_utf8(key)) return ascii_lowercase(key);
-  key = ascii_lowercase(compatible(stream_safe(key)));
-  for (int round = 0; round < 4; ++round) {
-    std::string next = ascii_lowercase(skeleton(folded_where_drawn_unlike_ascii(key)));
-    if (next == key) break;
-    key = std::move(next);
-  }
-  return key;
+  return settled(ascii_lowercase(compatible(stream_safe(key))), [](const std::string& k) {
+    return ascii_lowercase(skeleton(cased_where_drawn_unlike_ascii(k, other_case::folded)));
+  });
 }
 
 // either_case_key of the text's small letters, Unicode's full case fold ("ΙNTEL" with a Greek iota is
@@ -153,6 +211,16 @@ std::string folded_key(std::string_view text) {
   std::string folded;
   icu::UnicodeString::fromUTF8(text).foldCase().toUTF8String(folded);
   return either_case_key(folded);
+}
+
+std::string capitals_key(std::string_view text) {
+  // The skeleton in the text's own case, a letter it draws unlike ASCII read as its capital first (the
+  // skeleton draws a small capital "ᴍ" as "ʍ", which has none), until the key stands; then the ASCII letters
+  // small, as options take names.
+  std::string key = printed_alike(text);
+  if (!is_utf8(key)) return ascii_lowercase(key);
+  return ascii_lowercase(settled(compatible(stream_safe(key)),
+                                 [](const std::string& k) { return skeleton(cased_where_drawn_unlike_ascii(k, other_case::capital)); }));
 }
 
 }  // namespace
@@ -165,5 +233,7 @@ std::string look_alike(std::string_view text) {
 std::string look_alike_in_either_case(std::string_view text) { return remembered<either_case_key>(text); }
 
 std::string look_alike_folded(std::string_view text) { return remembered<folded_key>(text); }
+
+std::string look_alike_as_capitals(std::string_view text) { return remembered<capitals_key>(text); }
 
 }  // namespace hml

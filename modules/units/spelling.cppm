@@ -130,6 +130,12 @@ export namespace hml {
 // two names are one where either key is (hml::alike_keys).
 [[nodiscard]] std::string look_alike_folded(std::string_view text);
 
+// look_alike's key in its own case but with each letter drawn unlike any ASCII one read as its capital, ASCII
+// letters made small at the end: "INTEL" and "lNTEL" are one this way (a capital "I" is drawn as "l", where
+// either-case keys make it "i"), and so are "HBM" and small capitals "ʜʙᴍ" or Cyrillic "нвм", drawn as the
+// capitals of "НВМ". A third of hml::alike_keys.
+[[nodiscard]] std::string look_alike_as_capitals(std::string_view text);
+
 // The edit distance of `typed` from `name` with letters compared in either case and invisible characters left
 // out, a name that differs in case or in them alone one edit from it ("TTFT" for ttft, "FLOPs" for flops: a
 // whole word in capitals is one slip, not four); or past the tolerance where their lengths alone are further

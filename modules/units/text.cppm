@@ -244,14 +244,16 @@ inline std::size_t append_escaped(std::string& out, std::string_view text, std::
 
 // Characters drawn as nothing or as a plain space: no-break and typographic spaces, the line and paragraph
 // separators, and Unicode's default-ignorable code points (the zero-width ones, the soft hyphen, direction
-// marks and overrides, the word joiner, variation selectors, the byte-order mark, tags). In a message they
+// marks and overrides, the word joiner, variation selectors, the byte-order mark, tags), and format characters
+// that are no default-ignorable ones but are drawn as nothing too (the interlinear annotation marks, Egyptian
+// hieroglyph format controls, the Khitan filler). In a message they
 // make "cores\u200b" look like "cores", and "25\u00ad6 KiB" like a size that could not be read.
 [[nodiscard]] constexpr bool is_invisible(char32_t c) {
   constexpr std::pair<char32_t, char32_t> ranges[] = {
       {0xA0, 0xA0},     {0xAD, 0xAD},       {0x34F, 0x34F},     {0x61C, 0x61C},     {0x115F, 0x1160},   {0x1680, 0x1680},
       {0x17B4, 0x17B5}, {0x180B, 0x180F},   {0x2000, 0x200F},   {0x2028, 0x202F},   {0x205F, 0x206F},   {0x3000, 0x3000},
-      {0x2800, 0x2800}, {0x3164, 0x3164}, {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFF8},   {0x1BCA0, 0x1BCA3},
-      {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
+      {0x2800, 0x2800}, {0x3164, 0x3164}, {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},   {0xFFA0, 0xFFA0},   {0xFFF0, 0xFFFB},   {0x13430, 0x1343F},
+      {0x16FE4, 0x16FE4}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
   return std::ranges::any_of(ranges, [c](const auto& r) { return c >= r.first && c <= r.second; });
 }
 
@@ -304,6 +306,7 @@ inline std::size_t append_escaped(std::string& out, std::string_view text, std::
 static_assert(is_blank("") && is_blank(" \t") && is_blank("\xC2\xA0") && is_blank("\xE2\x80\x8B") && is_blank("\xEF\xBB\xBF"));
 static_assert(!is_blank("a") && !is_blank(" \xC2\xA0x") && !is_blank("\xC3"));
 static_assert(is_invisible(0xAD) && is_invisible(0x202E) && is_invisible(0xE0041) && is_invisible(0x2028));  // soft hyphen, RLO, tag A, LS
+static_assert(is_invisible(0xFFF9) && is_invisible(0x13430) && is_invisible(0x16FE4));  // annotation anchor, Egyptian joiner, filler
 static_assert(!is_invisible(0xE9) && !is_invisible(0x2010) && !is_invisible(0x2212));  // é, hyphen, minus: drawn
 static_assert(is_space_like(0xA0) && is_space_like(0x2800) && !is_space_like(0x200B) && !is_space_like(' '));
 

@@ -113,6 +113,13 @@ TEST(Spelling, NamesThatLookAlikeShareOneKey) {
   EXPECT_TRUE(hml::alike("PCIe 5.0 x16", "\u0420\u0421\u0406e 5.0 \u044516"));  // Cyrillic er, es, i, ha
   EXPECT_TRUE(hml::alike("\u0391\u0398\u0397\u039d\u0391", "\u03b1\u03b8\u03b7\u03bd\u03b1"));  // ΑΘΗΝΑ, αθηνα
   EXPECT_TRUE(hml::alike("HB\u041c", "hb\u043c"));                              // Cyrillic em in either case
+  // A capital drawn as a small letter, small capitals, a dot drawn twice, a mark drawn as nothing.
+  EXPECT_TRUE(hml::alike("INTEL", "lNTEL"));
+  EXPECT_TRUE(hml::alike("HBM", "\u029c\u0299\u1d0d"));          // small capitals H, B, M
+  EXPECT_TRUE(hml::alike("intel", "i\u0307ntel"));                // a combining dot above on the i
+  EXPECT_TRUE(hml::alike("DDR", "D\ufff9DR"));                    // an interlinear annotation anchor
+  EXPECT_FALSE(hml::alike("NUMA", "VUMA"));
+  EXPECT_NE(hml::look_alike("INTEL"), hml::look_alike("\u0130NTEL"));  // a capital I with its dot, where case counts
   // The catalog's own names stay apart, so no catalog entry is taken for another.
   const auto apart = []<class Entry>(std::span<const Entry* const> list) {
     for (std::size_t i = 0; i < list.size(); ++i)

@@ -3514,3 +3514,35 @@ TEST(HostileInput, AnEightyNinthTrialsFindingsAreRefused) {
   EXPECT_EQ(athena.status, 2) << athena.out;
   EXPECT_NE(athena.err.find("names links[0] (s1) too"), std::string::npos) << athena.err;
 }
+
+// The ninetieth trial (held out, names): a Greek capital nu is drawn as "N" and its small letter as "v", so
+// "\u039dUMA" looks like the file's NUMA and VUMA both, and took VUMA's 100 GB/s, unsaid; a file's VVLink beside
+// the catalog's NVLink 4 took "\u039dVLink 4" as the file's (37x slower); and names that look alike stayed two:
+// "INTEL" beside "lNTEL" (a capital I is drawn as l), "HBM" beside small capitals, "intel" beside an i with its
+// dot drawn twice, "DDR" beside one with an invisible annotation mark.
+TEST(HostileInput, ANinetiethTrialsFindingsAreRefused) {
+  const scratch_directory dir;
+  const std::string h100 = catalog_file("h100_sxm");
+  const std::string numa = dir.file("numa.yaml", with_links(h100, "{id: s1, name: NUMA, bandwidth: 10 GB/s}\n"
+                                                                  "  - {id: s2, name: VUMA, bandwidth: 100 GB/s}")).string();
+  EXPECT_EQ(hml_run({"devices", numa}).status, 0);  // two names apart, as they are drawn
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", numa, "--link", "\u039dUMA"}),
+                     "--link: \"\u039dUMA\" looks like the files' links s1 (\"NUMA\") and s2 (\"VUMA\"); give the id of the one you mean");
+  const outcome by_id = hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", numa, "--link", "s2"});
+  EXPECT_EQ(by_id.status, 0) << by_id.err;
+  const std::string vv = dir.file("vv.yaml", with_links(h100, "{id: vv, name: \"VVLink 4 (H100, 18 links)\", bandwidth: 10 GB/s}")).string();
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", vv, "--link", "\u039dVLink 4 (H100, 18 links)"}),
+                     "--link: \"\u039dVLink 4 (H100, 18 links)\" names the files' link vv and the catalog's nvlink4; give the id of the one you mean");
+  for (const auto& [one, other] : {std::pair<std::string, std::string>{"INTEL", "lNTEL"}, {"HBM", "\u029c\u0299\u1d0d"},
+                                   {"intel", "i\u0307ntel"}, {"DDR", "D\ufff9DR"}}) {
+    const outcome two = hml_run({"devices", dir.file("two.yaml", with_links(h100, "{id: s1, name: \"" + one + "\", bandwidth: 10 GB/s}\n"
+                                                                                  "  - {id: s2, name: \"" + other + "\", bandwidth: 400 GB/s}")).string()});
+    EXPECT_EQ(two.status, 2) << one << ": " << two.out;
+    EXPECT_NE(two.err.find("names links[0] (s1) too"), std::string::npos) << two.err;
+  }
+  const std::string header =
+      "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const std::string row = "mistral-7b,h100_sxm,1,,fp8,fp8,fp8,1,128,1,6.5 ms,,,,INTEL-LLM,src\n";
+  expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", header + row + replaced(row, "INTEL-LLM", "lNTEL-LLM")).string()}),
+                     "runs.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
+}
