@@ -118,6 +118,7 @@ CLI::Validator name_text() {
   return CLI::Validator(
       [](const std::string& text) -> std::string {
         if (hml::is_blank(text)) return "a blank text; give one the output can show";
+        if (text.size() > hml::max_name_bytes) return "longer than " + std::to_string(hml::max_name_bytes) + " bytes; shorten it";
         return hml::is_printable_utf8(text) ? std::string{} : unprintable(text);
       },
       "");

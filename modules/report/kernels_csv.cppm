@@ -71,6 +71,10 @@ inline constexpr std::string_view kernels_csv_header = "name,flops,memory_bytes"
 // a longer "line" is binary data or a missing closing quote, and reading on would hold it all in memory).
 inline constexpr std::size_t max_kernels_csv_record = std::size_t{1} << 20;
 
+// The longest name a kernel, a run's system or a citation may have, in bytes: a label to read, not data (a
+// chart of kernels named by a megabyte each took over half a second and 5 MB of memory a name).
+inline constexpr std::size_t max_name_bytes = 1'000;
+
 // The most kernels a list holds: `hml roofline` streams 10^7 in under a second as CSV and in about seven as
 // an aligned table (release build), which is as long as a run may take; an endless stream ends there.
 inline constexpr std::size_t max_kernels_csv_records = 10'000'000;
@@ -489,6 +493,8 @@ public:
     if (!is_printable_utf8(out.name)) throw kernels_csv_error{record_.line, "name: " + unprintable_part(out.name) + "; write printable UTF-8 text, on one line"};
     // Rows, labels and JSON name each kernel: a blank one could not be told from a row without a name.
     if (is_blank(out.name)) throw kernels_csv_error{record_.line, "name: empty; every kernel needs a name"};
+    if (out.name.size() > max_name_bytes)
+      throw kernels_csv_error{record_.line, "name: longer than " + std::to_string(max_name_bytes) + " bytes; shorten it"};
     out.line = record_.line;
     return true;
   }

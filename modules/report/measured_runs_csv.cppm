@@ -119,12 +119,12 @@ inline positions read_header(const kernels_csv::record& header) {
   return at;
 }
 
-// Text that goes into tables and JSON: printable UTF-8, at most 1,000 bytes (a name or a citation).
+// Text that goes into tables and JSON: printable UTF-8, at most max_name_bytes (a name or a citation).
 inline std::string text_field(const kernels_csv::record& r, std::string_view field, column c, bool required) {
   const std::string_view text = trimmed(field);
   const std::string name{column_names[c]};
   if (!is_printable_utf8(text)) throw kernels_csv_error{r.line, name + ": " + unprintable_part(text) + "; write printable UTF-8 text, on one line"};
-  if (text.size() > 1'000) throw kernels_csv_error{r.line, name + ": longer than 1000 bytes; shorten it"};
+  if (text.size() > max_name_bytes) throw kernels_csv_error{r.line, name + ": longer than " + std::to_string(max_name_bytes) + " bytes; shorten it"};
   if (required && text.empty()) throw kernels_csv_error{r.line, name + ": empty; every run needs one"};
   return std::string{text};
 }

@@ -3546,3 +3546,20 @@ TEST(HostileInput, ANinetiethTrialsFindingsAreRefused) {
   expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", header + row + replaced(row, "INTEL-LLM", "lNTEL-LLM")).string()}),
                      "runs.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
 }
+
+// What the eighty-eighth trial left: a chart's time and memory grew with its kernels' names' bytes (64 names of
+// a megabyte: 40 s and 324 MB); a name is a label of at most hml::max_name_bytes.
+TEST(HostileInput, ANameIsALabelOfBoundedLength) {
+  const scratch_directory dir;
+  const auto named = [&](std::size_t bytes) {
+    return dir.file("k.csv", "name,flops,memory_bytes\n" + std::string(bytes, 'k') + ",1e9,1e9\n").string();
+  };
+  EXPECT_EQ(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", named(hml::max_name_bytes)}).status, 0);
+  const std::string longer = "k.csv:2: name: longer than 1000 bytes; shorten it";
+  expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops", named(hml::max_name_bytes + 1)}), longer);
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops", named(hml::max_name_bytes + 1),
+                              "-o", dir.file("c.svg", "").string()}), longer);
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops", named(1), "--title",
+                              std::string(hml::max_name_bytes + 1, 't'), "-o", dir.file("c.svg", "").string()}),
+                     "--title: longer than 1000 bytes; shorten it");
+}

@@ -390,10 +390,10 @@ TEST(Streaming, NulInAFieldIsRefusedOnItsLine) {
             "line 3: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
   EXPECT_EQ(error_of("name,flops,memory_bytes\n\"a\"\0,1,2\n"sv), "line 2: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
   EXPECT_EQ(error_of("name,flops,memory_bytes\na,1,2\0"sv), "line 2: a NUL byte: this is binary data, not CSV text; give a CSV file (UTF-8 text)");
-  // A record just under the bound is read; one byte more is refused.
-  const std::string name(hml::max_kernels_csv_record - std::string_view{",1,2\n"}.size(), 'n');
-  EXPECT_EQ(hml::read_kernels_csv("name,flops,memory_bytes\n" + name + ",1,2\n").at(0).name, name);
-  EXPECT_TRUE(error_of("name,flops,memory_bytes\n" + name + "n,1,2\n").starts_with("line 2: a record longer than"));
+  // A record just under the bound is read; one byte more is refused (a name is far shorter: spaces pad a figure).
+  const std::string padding(hml::max_kernels_csv_record - std::string_view{"n,1,2\n"}.size(), ' ');
+  EXPECT_EQ(hml::read_kernels_csv("name,flops,memory_bytes\nn," + padding + "1,2\n").at(0).flops.value(), 1.0);
+  EXPECT_TRUE(error_of("name,flops,memory_bytes\nn, " + padding + "1,2\n").starts_with("line 2: a record longer than"));
 }
 
 }  // namespace
