@@ -46,6 +46,7 @@ struct link_options {
   std::string_view latency_option;
   const std::string& latency;
   std::string_view example;  // a link to name where one is missing
+  bool a_compared_run = false;  // a run of --compare's file: the link is its `link` column, and no option gives a latency
 };
 
 // The link with the latency given for it (none given: its own).
@@ -74,8 +75,9 @@ hml::link link_between(machine_files& files, const link_options& o) {
   }
   const hml::link l = with_latency_given(files.link(o.link_option, o.link), o.latency_option, o.latency);
   if (l.latency.value() == 0 && o.latency.empty())  // none paid ranked PCIe 4.0 above NVLink 4 at --tp 8
-    note(std::string{o.link_option} + ": " + o.link + " publishes no latency: its messages are taken at 0 s, where a link "
-         "that publishes one pays it (nvlink4: 1.93 us a message); give " + std::string{o.latency_option} + " to weigh them alike");
+    note((o.a_compared_run ? "link" : std::string{o.link_option}) + ": " + o.link + " publishes no latency: its messages are taken "
+         "at 0 s, where a link that publishes one pays it (nvlink4: 1.93 us a message); give " +
+         (o.a_compared_run ? "the link a latency in a machine file (its links' `latency`)" : std::string{o.latency_option}) + " to weigh them alike");
   return l;
 }
 
@@ -194,7 +196,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
                ? nvls_link(files, o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",
-                                      o.link_latency, "nvlink4"});
+                                      o.link_latency, "nvlink4", o.a_compared_run});
   i.pipeline = {.stages = o.pp, .micro_batches = o.micro_batches};
   i.pipeline.link =
       link_between(files, {"--pp", "pipeline stages", o.pp, "--pp-link", o.pp_link, "--pp-link-latency",

@@ -57,6 +57,7 @@ struct run_options {
   bool tied_embeddings = false;
   std::string as_kernels;
   std::string compare;  // a measured-runs CSV: each run predicted beside its measurement
+  bool a_compared_run = false;  // a run of --compare's file, whose columns stand for the options
   std::optional<std::uint64_t> requests;  // continuous batching of this many requests of --prompt and --generate
   std::optional<std::uint64_t> max_batch;   // the scheduler's limits, where given (else batching_limits')
   std::optional<std::uint64_t> max_tokens;

@@ -137,6 +137,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
                              machine_files& files, const std::string& where, std::vector<std::string>& unfit) {
   run_options o = base;
   o.compare.clear();
+  o.a_compared_run = true;
   o.model = r.model;
   o.tp = static_cast<unsigned>(r.tp);
   o.link = r.link;

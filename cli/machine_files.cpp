@@ -154,7 +154,10 @@ const hml::link_description* machine_files::find_link(std::string_view option, s
   const auto chosen = hml::choose_entry(id_or_name, std::span<const hml::link_description* const>{own},
                                         std::span<const hml::link_description* const>{hml::systems::links});
   if (chosen.ambiguous != nullptr)
-    throw input_error(std::string{option} + ": " + hml::ambiguity_problem(id_or_name, chosen, "the files' link"));
+    throw input_error(std::string{option} + ": " +
+                      hml::ambiguity_problem(id_or_name, chosen, std::ranges::count_if(files_, [](const auto& file) {
+                                                                   return std::holds_alternative<hml::machine_file>(file);
+                                                                 }) > 1 ? "the files' link" : "the file's link"));
   return chosen.entry;
 }
 

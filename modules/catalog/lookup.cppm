@@ -179,12 +179,14 @@ private:
 };
 
 // What a text names among a file's own entries and the catalog's (a machine or link a file's system names,
-// a --link beside machine files): the file's entry of that id or name (folded as find_named folds them; else
-// the one that looks like it, hml::alike), else the catalog's, in whose place a file's entry of the catalog
-// entry's id (as find_named folds it) stands under either of its names. `ambiguous` is a file's entry the text
-// names, or looks like, beside another it names or looks like too (`other`: the catalog's of another id, or the
-// file's), for the caller to refuse: a file's link cx12x8 beside the catalog's cxl2x8 took --link cxl2x8, a
-// Greek "ΝUMA" the file's "VUMA" beside its "NUMA" (the capital drawn as "N", its small letter as "v"), unsaid.
+// a --link beside machine files): the file's entry of that id or name (folded as find_named folds them) or
+// that looks like it (hml::alike), else the catalog's, in whose place a file's entry of the catalog entry's id
+// (as find_named folds it) stands under either of its names. `ambiguous` is a file's entry the text names, or
+// looks like, beside another it names or looks like too (`other`: the catalog's of another id, or the file's),
+// for the caller to refuse: a file's link cx12x8 beside the catalog's cxl2x8 took --link cxl2x8, a Greek
+// "ΝUMA" the file's "VUMA" beside its "NUMA" (the capital drawn as "N", its small letter as "v"), and "NUMA"
+// the first of two files' links of that name, unsaid. Where the catalog names none, a text written as one of
+// the file's entries byte for byte is that entry.
 // A catalog entry that only looks like the text is no choice of its own, as the catalog's lookups take names
 // as they are written. `own_names`, where given, is `own`'s name_index (a file's reader keeps one), else
 // every entry of `own` is keyed.
@@ -212,33 +214,36 @@ template <class Entry>
     for (const Entry* e : own)
       if (detail::lookup::has_key(e->id, catalog_id)) in_its_place = e;
   }
-  const Entry* named = nullptr;
-  std::vector<const Entry*> own_alike;
+  // The file's entries the text names, as written first, then by look (two files given may each hold one).
+  std::vector<const Entry*> taken;
+  const auto take = [&](const Entry* e) { if (std::ranges::find(taken, e) == taken.end()) taken.push_back(e); };
   if (own_names != nullptr) {
-    if (const std::optional<std::size_t> place = own_names->named(text)) named = own[*place];
+    if (const std::optional<std::size_t> place = own_names->named(text)) take(own[*place]);
     std::vector<std::size_t> places = own_names->alike(looks);
     std::ranges::sort(places);
-    for (const std::size_t place : places)
-      if (own[place] != named) own_alike.push_back(own[place]);
+    for (const std::size_t place : places) take(own[place]);
   } else {
-    named = find_named(text, own);
     for (const Entry* e : own)
-      if (e != named && looks_like_it(e)) own_alike.push_back(e);
+      if (find_named(text, std::span<const Entry* const>{&e, 1}) != nullptr) take(e);
+    for (const Entry* e : own)
+      if (looks_like_it(e)) take(e);
   }
   const auto beside_the_catalogs = [&](const Entry* e) {
     return entry_choice<Entry>{.ambiguous = e, .other = catalog_alike, .other_is_the_catalogs = true};
   };
   if (from_catalog != nullptr) {
-    if (named != nullptr && named != in_its_place) return beside_the_catalogs(named);
-    for (const Entry* e : own_alike)
+    for (const Entry* e : taken)
       if (e != in_its_place) return beside_the_catalogs(e);
     return {.entry = in_its_place != nullptr ? in_its_place : from_catalog};
   }
-  if (named != nullptr) return {.entry = named};
-  if (own_alike.size() > 1) return {.ambiguous = own_alike[0], .other = own_alike[1]};
-  if (own_alike.empty()) return {};
-  if (catalog_alike != nullptr && own_alike[0] != in_its_place) return beside_the_catalogs(own_alike[0]);
-  return {.entry = own_alike[0]};
+  if (taken.empty()) return {};
+  // A text written as one of them, byte for byte, is that one: the reader copied it (a file's cx12x8 beside the
+  // catalog's cxl2x8).
+  const auto as_written = [&](const Entry* e) { return e->id == text || e->name == text; };
+  if (std::ranges::count_if(taken, as_written) == 1) return {.entry = *std::ranges::find_if(taken, as_written)};
+  if (taken.size() > 1) return {.ambiguous = taken[0], .other = taken[1]};
+  if (catalog_alike != nullptr && taken[0] != in_its_place) return beside_the_catalogs(taken[0]);
+  return {.entry = taken[0]};
 }
 
 // Why a text that names two entries (choose_entry's `ambiguous` and `other`) is refused: `own` says whose the
@@ -248,11 +253,17 @@ template <class Entry>
 [[nodiscard]] std::string ambiguity_problem(std::string_view text, const entry_choice<Entry>& chosen, std::string_view own) {
   const Entry& mine = *chosen.ambiguous;
   const Entry& other = *chosen.other;
-  if (!chosen.other_is_the_catalogs)
-    return "\"" + message_text(text) + "\" looks like " + std::string{own} + "s " + std::string{mine.id} + " (\"" + message_text(mine.name) +
-           "\") and " + std::string{other.id} + " (\"" + message_text(other.name) + "\"); give the id of the one you mean";
-  const std::string both = "\"" + message_text(text) + "\" names " + std::string{own} + " " + std::string{mine.id} + " and the catalog's " +
-                           std::string{other.id};
+  const auto named = [&](const Entry& e) { return name_key(text) == name_key(e.id) || name_key(text) == name_key(e.name); };
+  if (!chosen.other_is_the_catalogs) {
+    const auto said = [&](const Entry& e) { return std::string{e.id} + " (\"" + message_text(e.name) + "\")"; };
+    const std::string verb = named(mine) ? "names " : "looks like ";
+    const std::string both = named(mine) == named(other) ? verb + std::string{own} + "s " + said(mine) + " and " + said(other)
+                                                         : verb + std::string{own} + " " + said(mine) + " and " +
+                                                               (named(other) ? "names " : "looks like ") + std::string{own} + " " + said(other);
+    return "\"" + message_text(text) + "\" " + both + "; give the id of the one you mean";
+  }
+  const std::string both = "\"" + message_text(text) + (named(mine) || named(other) ? "\" names " : "\" looks like ") + std::string{own} +
+                           " " + std::string{mine.id} + " and the catalog's " + std::string{other.id};
   if (name_key(text) != name_key(mine.id) && name_key(text) != name_key(other.id)) return both + "; give the id of the one you mean";
   return both + ", ids that look alike (" + first_difference(mine.id, other.id) + "); give the name of the one you mean, \"" +
          message_text(mine.name) + "\" or \"" + std::string{other.name} + "\" (or rename the file's id)";
@@ -310,6 +321,17 @@ inline std::string_view other_kind(std::string_view what, std::string_view name)
   if (what != "system" && find_named(name, std::span<const system_description* const>{systems::all})) return "a system";
   return {};
 }
+
+// Of a name no list holds that looks like a suggestion (a Cyrillic "і" in "pcіe5x16"), where it is not ASCII
+// (its place: the characters that begin before it, and it): the message prints the two alike otherwise.
+inline std::string drawn_alike(std::string_view name, const std::vector<std::string_view>& suggestions) {
+  const auto other = std::ranges::find_if(name, [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  if (other == name.end() || std::ranges::none_of(suggestions, [&](std::string_view s) { return alike(name, s); })) return {};
+  std::string shown;
+  append_escaped(shown, name, static_cast<std::size_t>(other - name.begin()));
+  const auto character = std::count_if(name.begin(), other, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }) + 1;
+  return " (its character " + std::to_string(character) + " is " + shown + ", no ASCII letter)";
+}
 }  // namespace detail::lookup
 
 // "unknown machine 'h10'; did you mean h100_sxm, h100_pcie?", "...; known links: pcie3x16, ...", or
@@ -330,7 +352,7 @@ private:
       return "'" + message_text(name) + "' is " + std::string{other} + ", not a " + std::string{what} + "; known " +
              std::string{what} + "s: " + detail::lookup::joined(known);
     std::string text = "unknown " + std::string{what} + " '" + message_text(name) + "'; ";
-    if (!suggestions.empty()) return text + "did you mean " + detail::lookup::joined(suggestions) + "?";
+    if (!suggestions.empty()) return text + "did you mean " + detail::lookup::joined(suggestions) + detail::lookup::drawn_alike(name, suggestions) + "?";
     return text + "known " + std::string{what} + "s: " + detail::lookup::joined(known);
   }
   std::vector<std::string_view> suggestions_;
@@ -505,7 +527,7 @@ inline std::string precision_ids() {
                                   ids + ", or a rate per direction such as 63GB/s");
     if (const std::vector<std::string_view> close = closest_ids(text, links); !close.empty())
       throw std::invalid_argument("unknown link '" + message_text(text) + "'; did you mean " + detail::lookup::joined(close) +
-                                  ", or a rate per direction such as 63GB/s?");
+                                  detail::lookup::drawn_alike(text, close) + ", or a rate per direction such as 63GB/s?");
     throw std::invalid_argument("unknown link '" + message_text(text) + "'; expected one of " + ids +
                                 ", or a rate per direction such as 63GB/s");
   }

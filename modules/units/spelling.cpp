@@ -121,6 +121,7 @@ bool is_ascii(std::string_view text) {
 // The capital a small capital is drawn as, by Unicode's names for both ("LATIN LETTER SMALL CAPITAL H" is
 // "LATIN CAPITAL LETTER H"), which no case mapping has: small capitals are small letters of no capital.
 std::optional<UChar32> capital_of_small_capital(UChar32 c) {
+  if (c < 0x80) return std::nullopt;
   char name[128];
   UErrorCode status = U_ZERO_ERROR;
   const int32_t length = u_charName(c, U_UNICODE_CHAR_NAME, name, sizeof name, &status);
@@ -144,19 +145,17 @@ std::string cased_where_drawn_unlike_ascii(std::string_view text, other_case to)
   for (std::size_t i = 0; i < text.size();) {
     const std::string character{text.substr(i, utf8_character_at(text, i).length)};
     i += character.size();
+    icu::UnicodeString letter = icu::UnicodeString::fromUTF8(character);
+    // A small capital first: the skeleton draws some as small letters ("ɪ" as "i", where it is drawn as "I").
+    if (const std::optional<UChar32> capital = to == other_case::capital ? capital_of_small_capital(letter.char32At(0)) : std::nullopt) {
+      icu::UnicodeString{*capital}.toUTF8String(out);
+      continue;
+    }
     if (is_ascii(character) || is_ascii(skeleton(character))) {
       out += character;
       continue;
     }
-    icu::UnicodeString letter = icu::UnicodeString::fromUTF8(character);
-    if (to == other_case::folded) {
-      letter.foldCase();
-    } else if (const icu::UnicodeString upper = icu::UnicodeString{letter}.toUpper(); upper != letter) {
-      letter = upper;
-    } else if (const std::optional<UChar32> capital = capital_of_small_capital(letter.char32At(0))) {
-      letter = icu::UnicodeString{*capital};
-    }
-    letter.toUTF8String(out);
+    (to == other_case::folded ? letter.foldCase() : letter.toUpper()).toUTF8String(out);
   }
   return out;
 }

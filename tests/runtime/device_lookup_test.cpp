@@ -116,6 +116,7 @@ TEST(Spelling, NamesThatLookAlikeShareOneKey) {
   // A capital drawn as a small letter, small capitals, a dot drawn twice, a mark drawn as nothing.
   EXPECT_TRUE(hml::alike("INTEL", "lNTEL"));
   EXPECT_TRUE(hml::alike("HBM", "\u029c\u0299\u1d0d"));          // small capitals H, B, M
+  EXPECT_TRUE(hml::alike("INTEL", "\u026a\u0274\u1d1b\u1d07\u029f"));  // small capitals, an I the skeleton draws as "i"
   EXPECT_TRUE(hml::alike("intel", "i\u0307ntel"));                // a combining dot above on the i
   EXPECT_TRUE(hml::alike("DDR", "D\ufff9DR"));                    // an interlinear annotation anchor
   EXPECT_FALSE(hml::alike("NUMA", "VUMA"));

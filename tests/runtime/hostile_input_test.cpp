@@ -3263,7 +3263,7 @@ TEST(HostileInput, AnEightyFirstTrialsFindingsAreRefusedOrSaid) {
                                                        "stated, source: nvidia-h100-datasheet}}\n"));
   const std::vector<std::string> offload{"offload", "--host", pcie.string(), "--device", "h100_sxm", "--in", "1GB", "--out", "1GB", "--link"};
   expect_input_error(hml_run_with(offload, {"PCIe 5.0 x16"}),
-                     "hml: error: --link: \"PCIe 5.0 x16\" names the files' link lb and the catalog's pcie5x16; give the id of the one you mean");
+                     "hml: error: --link: \"PCIe 5.0 x16\" names the file's link lb and the catalog's pcie5x16; give the id of the one you mean");
   EXPECT_EQ(hml_run_with(offload, {"lb"}).status, 0);
 
   // A chart's kernels of one name: their labels cannot tell them apart, said.
@@ -3300,7 +3300,7 @@ TEST(HostileInput, AnEightySecondTrialsFindingsAreRefusedOrSaid) {
                                                                               "source: nvidia-h100-datasheet}}\n"));
   expect_input_error(hml_run({"offload", "--host", alike.string(), "--device", "h100_sxm", "--link", "NVLink 4 (H100, 18 links)",
                               "--in", "1GB", "--out", "1GB", "--flops", "1TFLOP"}),
-                     "--link: \"NVLink 4 (H100, 18 links)\" names the files' link mylink and the catalog's nvlink4; give the id");
+                     "--link: \"NVLink 4 (H100, 18 links)\" names the file's link mylink and the catalog's nvlink4; give the id");
 
   // A file's system named the catalog's machine over the file's own of that name (or id), and its round trip
   // through the writer, which writes the id, named another machine.
@@ -3421,7 +3421,7 @@ TEST(HostileInput, AnEightyFourthTrialsFindingsAreRefusedOrSaid) {
   const std::vector<std::string> offload = {"offload", "--host", lookalike.string(), "--device", "h100_sxm", "--in", "1GB", "--out", "1GB",
                                             "--flops", "1TFLOP", "--link"};
   expect_input_error(hml_run_with(offload, {"cxl2x8"}),
-                     "--link: \"cxl2x8\" names the files' link cx12x8 and the catalog's cxl2x8, ids that look alike (character 3 is "
+                     "--link: \"cxl2x8\" names the file's link cx12x8 and the catalog's cxl2x8, ids that look alike (character 3 is "
                      "U+0031 in one, U+006C in the other); give the name of the one you mean, \"My link\" or \"CXL 2.0 x8\"");
   for (const auto& [link, rate] : {std::pair{"cx12x8", "1 GB/s per direction"}, std::pair{"My link", "1 GB/s per direction"},
                                    std::pair{"CXL 2.0 x8", "31.51 GB/s per direction"}}) {
@@ -3527,12 +3527,12 @@ TEST(HostileInput, ANinetiethTrialsFindingsAreRefused) {
                                                                   "  - {id: s2, name: VUMA, bandwidth: 100 GB/s}")).string();
   EXPECT_EQ(hml_run({"devices", numa}).status, 0);  // two names apart, as they are drawn
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", numa, "--link", "\u039dUMA"}),
-                     "--link: \"\u039dUMA\" looks like the files' links s1 (\"NUMA\") and s2 (\"VUMA\"); give the id of the one you mean");
+                     "--link: \"\u039dUMA\" looks like the file's links s1 (\"NUMA\") and s2 (\"VUMA\"); give the id of the one you mean");
   const outcome by_id = hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", numa, "--link", "s2"});
   EXPECT_EQ(by_id.status, 0) << by_id.err;
   const std::string vv = dir.file("vv.yaml", with_links(h100, "{id: vv, name: \"VVLink 4 (H100, 18 links)\", bandwidth: 10 GB/s}")).string();
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", vv, "--link", "\u039dVLink 4 (H100, 18 links)"}),
-                     "--link: \"\u039dVLink 4 (H100, 18 links)\" names the files' link vv and the catalog's nvlink4; give the id of the one you mean");
+                     "--link: \"\u039dVLink 4 (H100, 18 links)\" looks like the file's link vv and the catalog's nvlink4; give the id of the one you mean");
   for (const auto& [one, other] : {std::pair<std::string, std::string>{"INTEL", "lNTEL"}, {"HBM", "\u029c\u0299\u1d0d"},
                                    {"intel", "i\u0307ntel"}, {"DDR", "D\ufff9DR"}}) {
     const outcome two = hml_run({"devices", dir.file("two.yaml", with_links(h100, "{id: s1, name: \"" + one + "\", bandwidth: 10 GB/s}\n"
@@ -3562,4 +3562,37 @@ TEST(HostileInput, ANameIsALabelOfBoundedLength) {
   expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--precision", "fp32", "--ops", named(1), "--title",
                               std::string(hml::max_name_bytes + 1, 't'), "-o", dir.file("c.svg", "").string()}),
                      "--title: longer than 1000 bytes; shorten it");
+}
+
+// The ninety-second trial (held out, on the ninetieth's fixes): two machine files that each hold a link named
+// NUMA gave --link NUMA to the first file given (swapping --host and --device changed the result 10x); a file's
+// "intel" and "lNTEL" gave --link INTEL to "intel", though it looks like "lNTEL"; small capitals "ɪɴᴛᴇʟ" and
+// "INTEL" were two links; and --compare's note on a link of no latency offered --link-latency, which it refuses.
+TEST(HostileInput, ANinetySecondTrialsFindingsAreRefused) {
+  const scratch_directory dir;
+  const std::string numa = "{id: a, name: NUMA, bandwidth: 10 GB/s}";
+  const std::string host = dir.file("host.yaml", with_links(catalog_file("grace"), numa)).string();
+  const std::string device = dir.file("device.yaml", with_links(catalog_file("h100_pcie"), replaced(replaced(numa, "a,", "b,"), "10 GB", "100 GB"))).string();
+  expect_input_error(hml_run({"offload", "--host", host, "--device", device, "--link", "NUMA", "--in", "40GB", "--out", "20GB", "--flops", "1TFLOP"}),
+                     "--link: \"NUMA\" names the files' links a (\"NUMA\") and b (\"NUMA\"); give the id of the one you mean");
+  const std::string h100 = catalog_file("h100_sxm");
+  const std::string intel = dir.file("intel.yaml", with_links(h100, "{id: s1, name: intel, bandwidth: 10 GB/s}\n"
+                                                                    "  - {id: s2, name: lNTEL, bandwidth: 100 GB/s}")).string();
+  EXPECT_EQ(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", intel, "--link", "lNTEL"}).status, 0);  // as written
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", intel, "--link", "INTEL"}),
+                     "--link: \"INTEL\" names the file's link s1 (\"intel\") and looks like the file's link s2 (\"lNTEL\"); give the id of the one "
+                     "you mean");
+  const outcome small_capitals = hml_run({"devices", dir.file("caps.yaml", with_links(h100, "{id: s1, name: INTEL, bandwidth: 10 GB/s}\n"
+                                                                                            "  - {id: s2, name: \u026a\u0274\u1d1b\u1d07\u029f, bandwidth: 100 GB/s}")).string()});
+  EXPECT_EQ(small_capitals.status, 2) << small_capitals.out;
+  EXPECT_NE(small_capitals.err.find("names links[0] (s1) too"), std::string::npos) << small_capitals.err;
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", "h100_sxm", "--link", "pc\u0456e5x16"}),
+                     "--link: unknown link 'pc\u0456e5x16'; did you mean pcie5x16 (its character 3 is \\u0456, no ASCII letter), or a rate");
+  const std::string header =
+      "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const outcome compared = hml_run({"llm", "--compare", dir.file("runs.csv", header + "llama-3-8b,h100_pcie,2,pcie4x16,fp16,fp16,fp16,1,128,2,,20 ms,,,S,src\n").string()});
+  EXPECT_EQ(compared.status, 0) << compared.err;
+  EXPECT_NE(compared.err.find("hml: note: link: pcie4x16 publishes no latency: its messages are taken at 0 s, where a link that publishes one pays "
+                              "it (nvlink4: 1.93 us a message); give the link a latency in a machine file (its links' `latency`) to weigh them alike"),
+            std::string::npos) << compared.err;
 }
