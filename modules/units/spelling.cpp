@@ -137,8 +137,9 @@ std::optional<UChar32> capital_of_small_capital(UChar32 c) {
 }
 
 // `text` with each character drawn unlike any ASCII one in the other case `to` makes (Unicode's case fold, "Σ"
-// is "σ" and "ß" is "ss"; or the capital, "н" is "Н", and a small capital's, "ʜ" is "H"): one drawn as an ASCII character keeps its
-// case for the skeleton to read (a Cyrillic "М" is drawn as "M", its small letter as no Latin one). Of UTF-8.
+// is "σ" and "ß" is "ss"; or the capital, "н" is "Н", and a small capital's, "ʜ" is "H"): one drawn as an
+// ASCII character keeps its case for the skeleton to read (a Cyrillic "М" is drawn as "M", its small letter as
+// no Latin one). Of UTF-8.
 enum class other_case { folded, capital };
 std::string cased_where_drawn_unlike_ascii(std::string_view text, other_case to) {
   std::string out;
