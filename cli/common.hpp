@@ -212,7 +212,8 @@ std::string render(const hml::table& t, output_format format, hml::number_format
 
 // Where a command's output goes as it is produced: standard output, or a file written atomically (-o). Text
 // is appended to buffer() and handed on in blocks of output_block bytes (flush_if_full), so memory does not
-// grow with the output. Nothing is written before the first block is full: a run that fails early leaves
+// grow with the output; a text table's output shows its characters drawn as nothing as their codes
+// (hml::escape_drawn_as_nothing), in its headings as in its cells. Nothing is written before the first block is full: a run that fails early leaves
 // no output at all. A file appears at finish(), whole; a run that fails leaves none (on standard output,
 // blocks already written stay written, as with any filter).
 //
@@ -233,6 +234,7 @@ class output_stream {
   std::string& buffer() noexcept { return buffer_; }
   void flush_if_full() {
     if (buffer_.size() < output_block) return;
+    if (text_) hml::escape_drawn_as_nothing(buffer_);
     if (to_regular_file_) {
       hand_on();
     } else {
@@ -249,6 +251,7 @@ class output_stream {
   void stop_writing() noexcept;
 
   std::string path_;
+  bool text_ = false;  // a text table and its headings: characters drawn as nothing are shown as their codes
   bool to_regular_file_ = false;
   std::string buffer_;
   std::optional<hml::atomic_file> file_;
@@ -443,6 +446,10 @@ class machine_files {
   // (Two files given that describe one id differently are refused under `option`.)
   [[nodiscard]] const hml::link_description* find_link(std::string_view option, std::string_view id_or_name) const;
   hml::link link_of(const hml::link_description& own);
+  // From here on, link() and find_link() take the links of the file that holds `machine` alone (none where it
+  // is the catalog's), not those of every file read: a compared run's own, where another run's file gave a
+  // run after it its nvlink4 at 10 GB/s.
+  void links_beside(const hml::machine_description& machine);
   // The models' figures (`--figures`); without it a machine is taken as it is, every figure its own.
   void use(hml::basis figures) noexcept { figures_ = figures; }
   // The ECM's view: main memory by its stream mixes where it has them, which the notes then name.
@@ -470,7 +477,9 @@ class machine_files {
  private:
   const hml::machine_description& resolve(std::string_view option, const std::string& name_or_path);
   loaded load(std::string_view option, const std::string& path);
+  [[nodiscard]] std::vector<const hml::machine_file*> files_of_links() const;  // the files whose links link() takes
   std::deque<std::variant<hml::machine_file, hml::loaded_device, hml::loaded_cpu>> files_;
+  std::optional<const hml::machine_file*> links_only_of_;  // links_beside's file (nullptr: none); unset: every file
   std::deque<std::pair<hml::machine_description, const hml::machine_description*>> views_;  // view, machine
   std::optional<hml::basis> figures_;
   bool stream_mixes_ = false;

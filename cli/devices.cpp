@@ -162,8 +162,12 @@ std::string device_text(const hml::device& d, std::span<const hml::source> sourc
   }
   out += "memory, fastest first (the last is main memory):\n";
   for (const hml::level_description& l : d.memory) out += level_text(l, cite);
-  out += "compute, dense (ridge = peak / main-memory bandwidth; measured peaks over measured bandwidth):\n";
-  for (const hml::ceiling_description& c : d.compute) out += ceiling_text(d, c, cite);
+  if (d.compute.empty()) {
+    out += "compute, dense: no peak given\n";  // a heading over nothing read as a cut-off listing
+  } else {
+    out += "compute, dense (ridge = peak / main-memory bandwidth; measured peaks over measured bandwidth):\n";
+    for (const hml::ceiling_description& c : d.compute) out += ceiling_text(d, c, cite);
+  }
   if (const std::string ridges = measured_ridges(d, cite); !ridges.empty()) {
     out += "measured hierarchical roofline (ridge = measured peak / the level's measured bandwidth):\n" + ridges;
   }

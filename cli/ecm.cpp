@@ -371,7 +371,11 @@ void run(const ecm_options& o) {
   const bool compile = from_c && !o.t_ol && !machine->llvm_cpu.empty();
   std::optional<hml::compiled_in_core> compiled;
   const std::vector<hml::c_define> defines = defines_of(o);
-  if (!o.defines.empty() && !from_c) throw input_error("-D: only a kernel in C takes -D; give --kernel FILE.c, or leave -D out");
+  // (A kernel that is no built-in is said to be unknown or unreadable first: that, not -D, is the slip.)
+  const auto refuse_defines = [&] {
+    if (!o.defines.empty() && !from_c) throw input_error("-D: only a kernel in C takes -D; give --kernel FILE.c, or leave -D out");
+  };
+  if (kernel) refuse_defines();
   if (from_c && (o.size_given || o.rows_given))
     throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
                       ": a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
@@ -386,6 +390,7 @@ void run(const ecm_options& o) {
       throw input_error("--kernel: the file's name has " + hml::unprintable_part(o.kernel) + "; rename the file");
     std::string kernel_file;
     const std::string kernel_text = read_text("--kernel", o.kernel, kernel_file);
+    refuse_defines();
     // A kernel file's loops give its extents (said once the file is read: a misspelt built-in is its own fault).
     if (o.size_given)
       throw input_error("--size: a kernel file states its sizes (its loops' extents); give them there, or leave --size out");
@@ -405,7 +410,7 @@ void run(const ecm_options& o) {
       // A CPU clang does not know is the machine's llvm_cpu, however well formed its name (it is the one -march).
       const std::string what = e.what();
       if (compile && what.find("unknown target CPU '" + std::string{machine->llvm_cpu} + "'") != std::string::npos)
-        throw input_error("--machine: " + o.machine + ": llvm_cpu: clang knows no CPU '" + std::string{machine->llvm_cpu} +
+        throw input_error("--machine: " + files.where(o.machine, *machine, "llvm_cpu") + ": clang knows no CPU '" + std::string{machine->llvm_cpu} +
                           "'; give one `clang -print-supported-cpus` lists (x86: skylake-avx512, znver4, ...)");
       throw input_error("--kernel: " + what);
     }

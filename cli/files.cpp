@@ -179,7 +179,7 @@ void check_output_format(const output_options& options, std::string_view option)
                     (takes_it ? ", or give --format " + std::string{said->format} : ""));
 }
 
-output_stream::output_stream(const output_options& options) : path_{options.path} {
+output_stream::output_stream(const output_options& options) : path_{options.path}, text_{options.format == "table"} {
   refuse_output_over_input("-o", path_);  // first: no advice on a name that would replace the input
   check_output_format(options);
   if (path_ == "-") {
@@ -268,6 +268,7 @@ void output_stream::finish() {
     stop_writing();
     if (failure_) std::rethrow_exception(failure_);
   }
+  if (text_) hml::escape_drawn_as_nothing(buffer_);
   write_out(buffer_);
   buffer_.clear();
   if (file_) write_for_option("--output", [&] { file_->commit(); });

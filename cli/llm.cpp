@@ -197,6 +197,11 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
                ? nvls_link(files, o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",
                                       o.link_latency, "nvlink4", o.a_compared_run});
+  // Said before the link between stages, which a count past the layers does not need.
+  if (o.pp > t.layers) {
+    throw input_error("--pp: " + std::to_string(o.pp) + " stages for " + std::to_string(t.layers) +
+                      " layers, where a stage holds at least one layer; give --pp " + std::to_string(t.layers) + " or fewer");
+  }
   i.pipeline = {.stages = o.pp, .micro_batches = o.micro_batches};
   i.pipeline.link =
       link_between(files, {"--pp", "pipeline stages", o.pp, "--pp-link", o.pp_link, "--pp-link-latency",
@@ -221,10 +226,6 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.estimate = llm::estimate_of(o);
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
   check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
-  if (o.pp > t.layers) {
-    throw input_error("--pp: " + std::to_string(o.pp) + " stages for " + std::to_string(t.layers) +
-                      " layers, where a stage holds at least one layer; give --pp " + std::to_string(t.layers) + " or fewer");
-  }
   check_option("--tp", [&] { hml::validate(t, i); });
   return i;
 }

@@ -158,6 +158,7 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
   // of that name, on the file's line.
   try {
     const hml::machine_description& d = machines(where, r.machine);
+    files.links_beside(d);  // the run's link is the catalog's or its own machine file's, not an earlier run's file's
     require_main_memory_bandwidth("--machine", r.machine, d);
     require_compute_peak("--machine", r.machine, d);
     const hml::transformer t = model_of(o);

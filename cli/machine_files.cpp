@@ -136,12 +136,29 @@ hml::link machine_files::link_of(const hml::link_description& own) {
   return chosen;
 }
 
+std::vector<const hml::machine_file*> machine_files::files_of_links() const {
+  std::vector<const hml::machine_file*> files;
+  for (const auto& file : files_) {
+    if (const auto* f = std::get_if<hml::machine_file>(&file); f != nullptr && (!links_only_of_ || *links_only_of_ == f)) files.push_back(f);
+  }
+  return files;
+}
+
+void machine_files::links_beside(const hml::machine_description& view) {
+  const hml::machine_description& m = own_of(view);
+  links_only_of_ = nullptr;
+  for (const auto& file : files_) {
+    if (const auto* f = std::get_if<hml::machine_file>(&file); f != nullptr && std::ranges::find(f->machines(), &m) != f->machines().end())
+      links_only_of_ = f;
+  }
+}
+
 const hml::link_description* machine_files::find_link(std::string_view option, std::string_view id_or_name) const {
   // The files' links, each once: two files may hold one link, alike.
   std::vector<const hml::link_description*> own;
-  for (const auto& file : files_) {
-    const auto* f = std::get_if<hml::machine_file>(&file);
-    for (const hml::link_description* l : f != nullptr ? f->links() : std::span<const hml::link_description* const>{}) {
+  const std::vector<const hml::machine_file*> files = files_of_links();
+  for (const hml::machine_file* f : files) {
+    for (const hml::link_description* l : f->links()) {
       const auto same_id = std::ranges::find_if(own, [&](const hml::link_description* o) { return o->id == l->id; });
       if (same_id == own.end()) {
         own.push_back(l);
@@ -155,9 +172,7 @@ const hml::link_description* machine_files::find_link(std::string_view option, s
                                         std::span<const hml::link_description* const>{hml::systems::links});
   if (chosen.ambiguous != nullptr)
     throw input_error(std::string{option} + ": " +
-                      hml::ambiguity_problem(id_or_name, chosen, std::ranges::count_if(files_, [](const auto& file) {
-                                                                   return std::holds_alternative<hml::machine_file>(file);
-                                                                 }) > 1 ? "the files' link" : "the file's link"));
+                      hml::ambiguity_problem(id_or_name, chosen, files.size() > 1 ? "the files' link" : "the file's link"));
   return chosen.entry;
 }
 
@@ -165,10 +180,8 @@ hml::link machine_files::link(std::string_view option, const std::string& text) 
   if (const hml::link_description* l = find_link(option, text)) return link_of(*l);
   // The links of the files given are choices too: an unknown one names them beside the catalog's.
   std::string own;
-  for (const auto& file : files_) {
-    if (const auto* f = std::get_if<hml::machine_file>(&file))
-      for (const hml::link_description* l : f->links()) own += (own.empty() ? "" : ", ") + std::string{l->id};
-  }
+  for (const hml::machine_file* f : files_of_links())
+    for (const hml::link_description* l : f->links()) own += (own.empty() ? "" : ", ") + std::string{l->id};
   try {
     return hml::link_named(text);
   } catch (const std::invalid_argument& e) {

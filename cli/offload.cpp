@@ -105,6 +105,10 @@ void run(const offload_options& o) {
   if (host == nullptr) throw input_error("--system, --host: missing; give --system NAME, or --host NAME or --host-bandwidth and --host-peak");
   if (device == nullptr) throw input_error("--system, --device: missing; give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
   if (!link) throw input_error("--system, --link: missing; give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
+  // Two files' machines of one id, described differently, are two machines under one name: the id is wrong.
+  if (host != device && !host->id.empty() && host->id == device->id && !(*host == *device))
+    throw input_error("--host, --device: two machines of one id, " + std::string{host->id} + " (\"" + hml::message_text(host->name) +
+                      "\" and \"" + hml::message_text(device->name) + "\"); give one of them another id");
   // One machine at both ends is one memory pool, as a system of one machine is: nothing crosses the link.
   if (host == device || (!host->id.empty() && host->id == device->id))
     throw input_error("--host, --device: " + std::string{host->id.empty() ? host->name : host->id} +

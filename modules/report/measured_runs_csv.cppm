@@ -258,9 +258,9 @@ inline measured_run read_run(const kernels_csv::record& r, const positions& at) 
 // What tells runs apart: every field as read but its figures, its line and its source: numbers as their
 // values, not their text, and names as lookups take them (FP16 is fp16, H100_SXM h100_sxm, "NVIDIA A100 SXM4
 // 80GB" a100_sxm_80gb, "TensorRT-LLM  0.9.0" tensorrt-llm 0.9.0; no all_reduce is the ring, no max_tokens
-// the default); a machine as `machine` tells it.
-inline std::string run_key(const measured_run& run, const std::function<std::string(std::string_view)>& machine,
-                           std::string_view system_key) {
+// the default); a machine as `machine` tells it. Its system is not in it: the caller appends one key of it
+// (system_key) a form, as two names are one where any of their alike_keys is.
+inline std::string run_key(const measured_run& run, const std::function<std::string(std::string_view)>& machine) {
   std::string key;
   const auto add = [&](std::string_view field) { (key += field) += '\x1f'; };  // a unit separator: in no field
   const auto add_count = [&](std::optional<std::uint64_t> n) { add(n ? std::to_string(*n) : std::string{}); };
@@ -269,10 +269,6 @@ inline std::string run_key(const measured_run& run, const std::function<std::str
   add(entry_key(run.link, std::span<const link_description* const>{systems::links}));
   for (const std::string* name : {&run.weights, &run.activations, &run.kv}) add(name_key(*name));
   add(run.all_reduce.empty() ? "ring" : name_key(run.all_reduce));
-  // One run measured by two systems is two runs; one cited from two sources is one. A system as it prints:
-  // "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM" and "TRT\u200b-LLM" are one: `system_key` is one of its
-  // alike_keys, as two names are one where any is.
-  add(system_key);
   for (const std::uint64_t n : {run.tp, run.batch, run.prompt, run.generate}) add_count(n);
   add_count(run.requests);
   // A continuous batch's max tokens left out are the default's (hml::batching_limits), as if written.
@@ -281,6 +277,14 @@ inline std::string run_key(const measured_run& run, const std::function<std::str
   add(run.dp_attention ? "dp" : "");
   add(run.ep ? "ep" : "");
   return key;
+}
+
+// A run's key with its system's, in one of the system's look-alike forms. One run measured by two systems is
+// two runs; one cited from two sources is one. A system as it prints: "TRT-LLM", "TRT\u2010LLM", "TRT\u00a0LLM"
+// and "TRT\u200b-LLM" are one.
+inline std::string with_system(std::string run_key, std::string_view system_key) {
+  (run_key += system_key) += '\x1f';
+  return run_key;
 }
 
 // A run's figure as a key beside its run's: the same value however it is written (0.02 s, 20 ms).
@@ -336,9 +340,10 @@ using machine_identity = std::function<std::string(std::string_view machine)>;
     }
     const measured_run& run = runs.emplace_back(m::read_run(record, at));
     // The same run however its fields are written (tp 01, 0.02 s beside 20 ms): whole, or one of its figures.
+    const std::string but_its_system = m::run_key(run, machine);
     const alike_keys systems = alike_keys_of(run.system);
     for (std::size_t form = 0; form < systems.size(); ++form) {
-      const std::string key = m::run_key(run, machine, systems[form]);
+      const std::string key = m::with_system(but_its_system, systems[form]);
       std::vector<std::pair<serving_metric, std::string>> figures;
       std::string row;
       for (const serving_metric metric : serving_metrics) {

@@ -93,22 +93,30 @@ struct table {
 
 export namespace hml {
 
+// A character as its code, as JSON and C++ write it: \u and four digits; past U+FFFF (a tag character), \U and eight.
+inline void append_code(std::string& out, char32_t code) {
+  constexpr std::string_view hex = "0123456789abcdef";
+  const bool wide = code > 0xFFFF;
+  out += wide ? "\\U" : "\\u";
+  for (int shift = wide ? 28 : 12; shift >= 0; shift -= 4) out += hex[(code >> shift) & 0xF];
+}
+
+// An invisible character drawn as nothing, where the others are drawn as a space (hml::is_space_like).
+[[nodiscard]] constexpr bool is_drawn_as_nothing(char32_t c) { return is_invisible(c) && !is_space_like(c); }
+
 // Text as a table or a one-line message shows it: a control character (a line break, a NUL, an ESC, a C1,
 // a direction override) would break the lines, hide the rest, move a terminal's cursor or reorder the text,
 // and a byte that is not part of UTF-8 shows as garbage, so each is written as an escape (append_escaped:
-// \n, \xHH, \u202e). A message escapes the invisible characters too (\u200b), where a table shows a name as
-// it is given.
-enum class invisible_characters { shown, escaped };
+// \n, \xHH, \u202e). A message escapes the invisible characters too (\u200b, \u00a0); a text table those
+// drawn as nothing (`drawn_as_nothing`: "E\u200bF" printed as "EF", a soft hyphen a column wide in one
+// terminal and none in another), and shows those drawn as a space as they are.
+enum class invisible_characters { drawn_as_nothing_escaped, escaped };
 inline void append_visible(std::string& out, std::string_view text,
-                           invisible_characters invisible = invisible_characters::shown) {
-  constexpr std::string_view hex = "0123456789abcdef";
+                           invisible_characters invisible = invisible_characters::drawn_as_nothing_escaped) {
   for (std::size_t i = 0; i < text.size();) {
     if (const utf8_character shown = utf8_character_at(text, i); shown.length > 0 && !is_control(shown.code)) {
-      if (invisible == invisible_characters::escaped && is_invisible(shown.code)) {
-        // \u and four digits, as JSON and C++ write it; past U+FFFF (a tag character), \U and eight.
-        const bool wide = shown.code > 0xFFFF;
-        out += wide ? "\\U" : "\\u";
-        for (int shift = wide ? 28 : 12; shift >= 0; shift -= 4) out += hex[(shown.code >> shift) & 0xF];
+      if (invisible == invisible_characters::escaped ? is_invisible(shown.code) : is_drawn_as_nothing(shown.code)) {
+        append_code(out, shown.code);
       } else {
         out.append(text.substr(i, shown.length));
       }
@@ -117,6 +125,32 @@ inline void append_visible(std::string& out, std::string_view text,
     }
     i += append_escaped(out, text, i);
   }
+}
+
+// Text output with its characters drawn as nothing written as their codes, and nothing else changed (its line
+// breaks kept): what a text table does to its cells, done to the rest of a text output, its headings and
+// notes (a machine "My\u200bGPU" in `roofline on ...`, a --title).
+inline void escape_drawn_as_nothing(std::string& text) {
+  const auto drawn_as_nothing_from = [&](std::size_t i) {
+    for (; i < text.size(); ++i) {
+      if (static_cast<unsigned char>(text[i]) < 0x80) continue;
+      const utf8_character c = utf8_character_at(text, i);
+      if (c.length > 0 && is_drawn_as_nothing(c.code)) return i;
+      if (c.length > 1) i += c.length - 1;
+    }
+    return text.size();
+  };
+  std::size_t at = drawn_as_nothing_from(0);
+  if (at == text.size()) return;  // as nearly every output: no copy
+  std::string out{text.substr(0, at)};
+  while (at < text.size()) {
+    const utf8_character c = utf8_character_at(text, at);
+    append_code(out, c.code);
+    const std::size_t next = drawn_as_nothing_from(at + c.length);
+    out.append(text, at + c.length, next - at - c.length);
+    at = next;
+  }
+  text = std::move(out);
 }
 
 }  // namespace hml

@@ -119,13 +119,26 @@ public:
       if (problem) throw Error(std::string{file_} + ":" + std::to_string(problem->line) + ": " + problem->what);
     };
     refuse(encoding_problem(text));
+    // JSON is YAML, read by the same parser, which takes more than JSON's grammar (`{"a": 1,}`, a trailing
+    // comma): text that opens as JSON is held to JSON's, and named so ("not YAML" misled there), its error
+    // nlohmann's, which knows that grammar.
+    const bool json = opens_as_json(text);
     if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
       const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
-      throw Error(std::string{file_} + ":" + std::to_string(line) +
-                  ": not YAML: a NUL byte (binary data, or UTF-16?); give a text file in UTF-8");
+      throw Error(std::string{file_} + ":" + std::to_string(line) + (json ? ": not JSON" : ": not YAML") +
+                  ": a NUL byte (binary data, or UTF-16?); give a text file in UTF-8");
     }
     refuse(nesting_or_bare_return(text));
     refuse(other_yaml_version(text));
+    const auto not_readable = [&](const syntax_problem& problem, bool tab) {
+      return Error(std::string{file_} + (problem.line > 0 ? ":" + std::to_string(problem.line) : std::string{}) +
+                   (json ? ": not JSON: " : ": not YAML: ") + problem.what +
+                   (tab                                           ? "; the line is indented with a tab, and YAML indents with spaces"
+                    : problem.what.find("; ") == std::string::npos ? (json ? "; correct the JSON there" : "; correct the YAML there")
+                                                                   : ""));
+    };
+    // (The text as given: its surrogate pairs joined are YAML's \U escapes, which JSON has not.)
+    if (const std::optional<syntax_problem> json_problem = json ? json_syntax_problem(given) : std::nullopt) throw not_readable(*json_problem, false);
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
     try {
@@ -143,25 +156,14 @@ public:
       }
       root = YAML::Load(std::string{text});
     } catch (const YAML::Exception& e) {
-      // JSON is YAML, read by the same parser: text that opens as JSON is named so ("not YAML" misled there),
-      // and its error is nlohmann's, which knows JSON's grammar.
-      const bool json = opens_as_json(text);
-      const std::optional<syntax_problem> json_problem = json ? json_syntax_problem(text) : std::nullopt;
       // Nesting by indentation or "- - -" past yaml-cpp's depth guard (its message: "bad file").
       const bool deep = dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr;
-      const syntax_problem problem =
-          json_problem ? *json_problem
-          : deep       ? syntax_problem{e.mark.line + 1, "nested deeper than the YAML reader follows; a machine "
-                                                             "file nests a few levels"}
-                       : yaml_syntax_said(text, e.msg, e.mark.line + 1);
+      const syntax_problem problem = deep ? syntax_problem{e.mark.line + 1, "nested deeper than the YAML reader follows; a machine "
+                                                                            "file nests a few levels"}
+                                          : yaml_syntax_said(text, e.msg, e.mark.line + 1);
       // yaml-cpp says "illegal block entry" (or "end of map not found") for a tab that indents: say so.
       const std::string_view line = line_at(text, e.mark.line);
-      const bool tab = !json && line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos;
-      throw Error(std::string{file_} + (problem.line > 0 ? ":" + std::to_string(problem.line) : std::string{}) +
-                  (json ? ": not JSON: " : ": not YAML: ") + problem.what +
-                  (tab                                           ? "; the line is indented with a tab, and YAML indents with spaces"
-                   : problem.what.find("; ") == std::string::npos ? (json ? "; correct the JSON there" : "; correct the YAML there")
-                                                                  : ""));
+      throw not_readable(problem, !json && line.substr(0, line.find_first_not_of(" \t")).find('\t') != std::string_view::npos);
     }
     if (second_document > 0) {
       throw Error(std::string{file_} + ":" + std::to_string(second_document) +

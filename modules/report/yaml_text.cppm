@@ -14,8 +14,10 @@ import :syntax_errors;
 
 namespace hml::detail {
 
-// JSON quotes its keys: "{format: ...}" (a plain key) is YAML's flow style, '{"format": ...}' JSON.
+// JSON quotes its keys: "{format: ...}" (a plain key) is YAML's flow style, '{"format": ...}' JSON. A
+// byte-order mark before it is no part of either (a JSON file with one and a trailing comma was read as YAML).
 [[nodiscard]] inline bool opens_as_json(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return false;
   if (text[first] == '[') return true;

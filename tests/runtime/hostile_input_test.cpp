@@ -72,6 +72,14 @@ std::string with_links(const std::string& machine, std::string_view links) {
   return listed + "links:\n  - " + std::string{links} + "\n" + machine.substr(sources);
 }
 
+// Two links of one file named `one` and `other` are refused as one name (the second "names links[0] (s1) too").
+void expect_one_link_name(const scratch_directory& dir, const std::string& machine, const std::string& one, const std::string& other) {
+  const outcome two = hml_run({"devices", dir.file("two.yaml", with_links(machine, "{id: s1, name: \"" + one + "\", bandwidth: 10 GB/s}\n"
+                                                                                    "  - {id: s2, name: \"" + other + "\", bandwidth: 400 GB/s}")).string()});
+  EXPECT_EQ(two.status, 2) << one << " and " << other << ": " << two.out;
+  EXPECT_NE(two.err.find("names links[0] (s1) too"), std::string::npos) << two.err;
+}
+
 // hml run with a command's fixed arguments and then `more`.
 outcome hml_run_with(std::vector<std::string> command, const std::vector<std::string>& more) {
   command.insert(command.end(), more.begin(), more.end());
@@ -950,8 +958,9 @@ TEST(HostileInput, AFifthTrialsFindingsAreRefusedWhereTheyWereTakenSilently) {
   std::string unknown = written.out;
   unknown.replace(unknown.find("llvm_cpu: sandybridge"), 21, "llvm_cpu: pentium9000");
   const fs::path unknown_file = dir.file("p9000.yaml", unknown);
+  const auto llvm_cpu_line = 1 + std::count(unknown.begin(), unknown.begin() + static_cast<std::ptrdiff_t>(unknown.find("llvm_cpu: pentium9000")), '\n');
   expect_input_error(hml_run({"ecm", "--machine", unknown_file.string(), "--kernel", triad, "-D", "N=1000000"}),
-                     "--machine: " + unknown_file.string() + ": llvm_cpu: clang knows no CPU 'pentium9000'");
+                     ":" + std::to_string(llvm_cpu_line) + ": llvm_cpu: clang knows no CPU 'pentium9000'");
 }
 
 TEST(HostileInput, AKilledWriterLeavesNoTemporaryFile) {
@@ -3281,20 +3290,24 @@ TEST(HostileInput, AnEightyFirstTrialsFindingsAreRefusedOrSaid) {
 
 TEST(HostileInput, AnEightySecondTrialsFindingsAreRefusedOrSaid) {
   const scratch_directory dir;
-  // A file's link of a catalog id stands in its place under the catalog's name too (the name gave the
-  // catalog's 370 GB/s, the id the file's 10 GB/s); one whose name prints as a catalog link's is ambiguous.
+  // A file's link of a catalog id stands in its place by that id and its own name (the name gave the
+  // catalog's 370 GB/s, the id the file's 10 GB/s); the catalog's name of it names two, refused (the ninety-third
+  // trial: the file's took it, unsaid); one whose name prints as a catalog link's is ambiguous.
   std::string h100 = hml_run({"devices", "gh200", "--format", "yaml"}).out;
   h100.erase(h100.find("  - id: gh200_hopper"), h100.find("links:") - h100.find("  - id: gh200_hopper"));
   h100 = replaced(h100, "device: gh200_hopper", "device: h100_sxm");
   const std::string slow = "links:\n  - {id: nvlink4, name: My Slow NVLink, bandwidth: {value: 10 GB/s, kind: stated, source: "
                            "nvidia-h100-datasheet}}\n";
   const fs::path with_id = dir.file("id.yaml", replaced(h100, "links:\n", slow));
-  for (const std::string_view link : {"nvlink4", "NVLink 4 (H100, 18 links)", "my slow nvlink"}) {
+  for (const std::string_view link : {"nvlink4", "my slow nvlink"}) {
     const outcome run = hml_run({"offload", "--host", with_id.string(), "--device", "h100_sxm", "--link", std::string{link}, "--in",
                                  "1GB", "--out", "1GB", "--flops", "1TFLOP"});
     EXPECT_EQ(run.status, 0) << run.err;
     EXPECT_NE(run.out.find("10 GB/s per direction"), std::string::npos) << link << "\n" << run.out;
   }
+  expect_input_error(hml_run({"offload", "--host", with_id.string(), "--device", "h100_sxm", "--link", "NVLink 4 (H100, 18 links)", "--in",
+                              "1GB", "--out", "1GB", "--flops", "1TFLOP"}),
+                     "--link: \"NVLink 4 (H100, 18 links)\" names the catalog's nvlink4, and the file's link nvlink4 (\"My Slow NVLink\") takes its id");
   const fs::path alike = dir.file("alike.yaml", replaced(h100, "links:\n", "links:\n  - {id: mylink, name: \"NVLink\\u00a04 (H100,  18 "
                                                                               "links)\", bandwidth: {value: 50 GB/s, kind: stated, "
                                                                               "source: nvidia-h100-datasheet}}\n"));
@@ -3303,12 +3316,16 @@ TEST(HostileInput, AnEightySecondTrialsFindingsAreRefusedOrSaid) {
                      "--link: \"NVLink 4 (H100, 18 links)\" names the file's link mylink and the catalog's nvlink4; give the id");
 
   // A file's system named the catalog's machine over the file's own of that name (or id), and its round trip
-  // through the writer, which writes the id, named another machine.
+  // through the writer, which writes the id, named another machine: the catalog's name of a machine whose id
+  // the file's takes names two, refused; the file's by its id is the file's.
   const std::string gh200 = hml_run({"devices", "gh200", "--format", "yaml"}).out;
   const std::string in_place = replaced(replaced(gh200, "  - id: gh200_hopper\n    name: NVIDIA H100 of a GH200 (96 GB HBM3)\n",
                                                  "  - id: h100_sxm\n    name: My H100\n"),
                                         "device: gh200_hopper", "device: NVIDIA H100 SXM5 80GB");
-  const outcome shown = hml_run({"devices", dir.file("place.yaml", in_place).string()});
+  expect_input_error(hml_run({"devices", dir.file("place.yaml", in_place).string()}),
+                     "place.yaml:70: systems[0].device: \"NVIDIA H100 SXM5 80GB\" names the catalog's h100_sxm, and the file's machine "
+                     "h100_sxm (\"My H100\") takes its id; give the id h100_sxm for the file's machine");
+  const outcome shown = hml_run({"devices", dir.file("place.yaml", replaced(in_place, "device: NVIDIA H100 SXM5 80GB", "device: h100_sxm")).string()});
   EXPECT_EQ(shown.status, 0) << shown.err;
   EXPECT_NE(shown.out.find("device: h100_sxm (My H100)"), std::string::npos) << shown.out;
   const std::string named_alike = replaced(replaced(gh200, "    name: NVIDIA H100 of a GH200 (96 GB HBM3)\n",
@@ -3474,10 +3491,7 @@ TEST(HostileInput, AnEightyFifthTrialsFindingsAreRefusedOrSaid) {
   const std::string row = "mistral-7b,h100_sxm,1,,fp8,fp8,fp8,1,128,1,6.5 ms,,,,\u03a3GLANG,src\n";
   expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", header + row + replaced(row, "\u03a3GLANG", "\u03c3glang")).string()}),
                      "runs.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
-  const outcome links = hml_run({"devices", dir.file("sigma.yaml", with_links(h100, "{id: s1, name: \u03a3\u03a3, bandwidth: 10 GB/s}\n"
-                                                                                    "  - {id: s2, name: \u03c3\u03c3, bandwidth: 100 GB/s}")).string()});
-  EXPECT_EQ(links.status, 2) << links.out;
-  EXPECT_NE(links.err.find("names links[0] (s1) too"), std::string::npos) << links.err;
+  expect_one_link_name(dir, h100, "\u03a3\u03a3", "\u03c3\u03c3");
 }
 
 TEST(HostileInput, AnEightySeventhTrialsFindingIsSaid) {
@@ -3498,10 +3512,7 @@ TEST(HostileInput, AnEightyNinthTrialsFindingsAreRefused) {
   // A Greek capital iota drawn as the Latin I, in a name taken in either case: two links and two runs of one
   // name, each its own (34.9 ms to first token by one, 8.72 ms by the other; a run counted twice).
   const std::string h100 = catalog_file("h100_sxm");
-  const outcome links = hml_run({"devices", dir.file("iota.yaml", with_links(h100, "{id: s1, name: INTEL, bandwidth: 10 GB/s}\n"
-                                                                                  "  - {id: s2, name: \u0399NTEL, bandwidth: 400 GB/s}")).string()});
-  EXPECT_EQ(links.status, 2) << links.out;
-  EXPECT_NE(links.err.find("names links[0] (s1) too"), std::string::npos) << links.err;
+  expect_one_link_name(dir, h100, "INTEL", "\u0399NTEL");
   const std::string header =
       "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
   const std::string row = "mistral-7b,h100_sxm,1,,fp8,fp8,fp8,1,128,1,6.5 ms,,,,INTEL-LLM,src\n";
@@ -3509,10 +3520,7 @@ TEST(HostileInput, AnEightyNinthTrialsFindingsAreRefused) {
     expect_input_error(hml_run({"llm", "--compare", dir.file("runs.csv", header + row + replaced(row, "INTEL-LLM", other)).string()}),
                        "runs.csv:3: the run of line 2 again, figure for figure; give each run once (it would count twice)");
   // A Greek word in capitals drawn as Latin letters and in its small letters is one name.
-  const outcome athena = hml_run({"devices", dir.file("athena.yaml", with_links(h100, "{id: s1, name: \u0391\u0398\u0397\u039d\u0391, bandwidth: 10 GB/s}\n"
-                                                                                      "  - {id: s2, name: \u03b1\u03b8\u03b7\u03bd\u03b1, bandwidth: 400 GB/s}")).string()});
-  EXPECT_EQ(athena.status, 2) << athena.out;
-  EXPECT_NE(athena.err.find("names links[0] (s1) too"), std::string::npos) << athena.err;
+  expect_one_link_name(dir, h100, "\u0391\u0398\u0397\u039d\u0391", "\u03b1\u03b8\u03b7\u03bd\u03b1");
 }
 
 // The ninetieth trial (held out, names): a Greek capital nu is drawn as "N" and its small letter as "v", so
@@ -3535,10 +3543,7 @@ TEST(HostileInput, ANinetiethTrialsFindingsAreRefused) {
                      "--link: \"\u039dVLink 4 (H100, 18 links)\" looks like the file's link vv and the catalog's nvlink4; give the id of the one you mean");
   for (const auto& [one, other] : {std::pair<std::string, std::string>{"INTEL", "lNTEL"}, {"HBM", "\u029c\u0299\u1d0d"},
                                    {"intel", "i\u0307ntel"}, {"DDR", "D\ufff9DR"}}) {
-    const outcome two = hml_run({"devices", dir.file("two.yaml", with_links(h100, "{id: s1, name: \"" + one + "\", bandwidth: 10 GB/s}\n"
-                                                                                  "  - {id: s2, name: \"" + other + "\", bandwidth: 400 GB/s}")).string()});
-    EXPECT_EQ(two.status, 2) << one << ": " << two.out;
-    EXPECT_NE(two.err.find("names links[0] (s1) too"), std::string::npos) << two.err;
+    expect_one_link_name(dir, h100, one, other);
   }
   const std::string header =
       "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
@@ -3582,10 +3587,7 @@ TEST(HostileInput, ANinetySecondTrialsFindingsAreRefused) {
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", intel, "--link", "INTEL"}),
                      "--link: \"INTEL\" names the file's link s1 (\"intel\") and looks like the file's link s2 (\"lNTEL\"); give the id of the one "
                      "you mean");
-  const outcome small_capitals = hml_run({"devices", dir.file("caps.yaml", with_links(h100, "{id: s1, name: INTEL, bandwidth: 10 GB/s}\n"
-                                                                                            "  - {id: s2, name: \u026a\u0274\u1d1b\u1d07\u029f, bandwidth: 100 GB/s}")).string()});
-  EXPECT_EQ(small_capitals.status, 2) << small_capitals.out;
-  EXPECT_NE(small_capitals.err.find("names links[0] (s1) too"), std::string::npos) << small_capitals.err;
+  expect_one_link_name(dir, h100, "INTEL", "\u026a\u0274\u1d1b\u1d07\u029f");
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--tp", "2", "--machine", "h100_sxm", "--link", "pc\u0456e5x16"}),
                      "--link: unknown link 'pc\u0456e5x16'; did you mean pcie5x16 (its character 3 is \\u0456, no ASCII letter), or a rate");
   const std::string header =
@@ -3595,4 +3597,98 @@ TEST(HostileInput, ANinetySecondTrialsFindingsAreRefused) {
   EXPECT_NE(compared.err.find("hml: note: link: pcie4x16 publishes no latency: its messages are taken at 0 s, where a link that publishes one pays "
                               "it (nvlink4: 1.93 us a message); give the link a latency in a machine file (its links' `latency`) to weigh them alike"),
             std::string::npos) << compared.err;
+}
+
+// The ninety-third trial (held out): a file's link of a catalog link's id, under a name of its own, took the
+// catalog link's name (`--link "NVLink 4 (H100, 18 links)"` ran at the file's 10 GB/s, unsaid); a name's
+// zero-width space or soft hyphen went into a text table and its headings as they are ("E\u200bF" printed as
+// "EF"); two files' machines of one id were "one memory pool"; a JSON file's trailing comma was read.
+TEST(HostileInput, ANinetyThirdTrialsFindingsAreRefused) {
+  const scratch_directory dir;
+  const std::string h100 = catalog_file("h100_sxm");
+  const std::vector<std::string> llm = {"llm", "--model", "llama-2-7b", "--tp", "2", "--context", "100", "--bound", "--link"};
+  const auto with_link = [&](const std::string& link, const std::string& file, const std::string& text) {
+    std::vector<std::string> args = llm;
+    args.push_back(text);
+    args.insert(args.end(), {"--machine", dir.file(file, with_links(h100, link)).string()});
+    return hml_run(args);
+  };
+  expect_input_error(with_link("{id: nvlink4, name: My NV, bandwidth: 10 GB/s}", "mine.yaml", "NVLink 4 (H100, 18 links)"),
+                     "--link: \"NVLink 4 (H100, 18 links)\" names the catalog's nvlink4, and the file's link nvlink4 (\"My NV\") takes its id; "
+                     "give the id nvlink4 for the file's link, or give the file's link another id to take the catalog's");
+  EXPECT_EQ(with_link("{id: nvlink4, name: My NV, bandwidth: 10 GB/s}", "mine.yaml", "nvlink4").status, 0);  // the file's, by its id
+  // A copy of the catalog's link, edited, is named as the catalog's is.
+  EXPECT_EQ(with_link("{id: nvlink4, name: \"NVLink 4 (H100, 18 links)\", bandwidth: 10 GB/s}", "copy.yaml", "NVLink 4 (H100, 18 links)").status, 0);
+
+  const std::string kernels = dir.file("k.csv", "name,flops,memory_bytes\nEF,1MFLOP,1MB\nE\u200bF,2MFLOP,1MB\nC\u00adD,3MFLOP,1MB\n").string();
+  const std::vector<std::string> roofline = {"roofline", "--peak-compute", "5.3TFLOP/s", "--peak-bandwidth", "205GB/s", "--ops", kernels};
+  const outcome table = hml_run(roofline);
+  EXPECT_EQ(table.status, 0) << table.err;
+  // Each name escaped and padded as its escape prints: the next column starts in its row where it does in EF's.
+  const auto next_column = [&](const std::string& name) {
+    const std::size_t row = table.out.find("\n" + name + " ");
+    return row == std::string::npos ? row : table.out.find("FLOP/B", row) - row;
+  };
+  EXPECT_NE(next_column("EF"), std::string::npos) << table.out;
+  for (const std::string name : {"E\\u200bF", "C\\u00adD"}) EXPECT_EQ(next_column(name), next_column("EF")) << table.out;
+  std::vector<std::string> as_csv = roofline;
+  as_csv.insert(as_csv.end(), {"--format", "csv"});
+  EXPECT_NE(hml_run(as_csv).out.find("\nE\u200bF,"), std::string::npos);  // data keeps the name as given
+  EXPECT_NE(hml_run({"lab", "--title", "T\u200bX"}).out.find("T\\u200bX"), std::string::npos);
+  const std::string my_gpu = dir.file("gpu.yaml", replaced(h100, "name: NVIDIA H100 SXM5 80GB", "name: \"My\\u200bGPU\"")).string();
+  const outcome heading = hml_run({"roofline", "--machine", my_gpu, "--precision", "fp16", "--ops", kernels});
+  EXPECT_TRUE(heading.out.starts_with("roofline on My\\u200bGPU")) << heading.out;
+
+  const std::string host = dir.file("host.yaml", replaced(catalog_file("grace"), "id: grace", "id: hosta")).string();
+  const std::string device = dir.file("device.yaml", replaced(catalog_file("h100_pcie"), "id: h100_pcie", "id: hosta")).string();
+  expect_input_error(hml_run({"offload", "--host", host, "--device", device, "--link", "pcie5x16", "--in", "1GiB", "--out", "1GiB", "--flops", "1TFLOP"}),
+                     "hml: error: --host, --device: two machines of one id, hosta (\"NVIDIA Grace (GH200 CPU)\" and \"NVIDIA H100 PCIe 80GB\"); give one "
+                     "of them another id");
+
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--pp", "33"}),  // not "--pp-link: ... needs"
+                     "hml: error: --pp: 33 stages for 32 layers, where a stage holds at least one layer; give --pp 32 or fewer");
+
+  const std::string json = hml_run({"devices", "h100_sxm", "--format", "json"}).out;
+  const std::size_t last = json.rfind('}');
+  const std::size_t lines = static_cast<std::size_t>(std::ranges::count(json.substr(0, last), '\n'));
+  expect_input_error(hml_run({"devices", dir.file("comma.json", json.substr(0, last) + ",\n}\n").string()}),
+                     "comma.json:" + std::to_string(lines + 2) + ": not JSON: ");
+}
+
+// The ninety-fourth trial (held out): in `hml llm --compare`, a run's machine file's links were every later
+// run's too (a catalog run's nvlink4 ran at the file's 10 GB/s where an earlier row named the file: its result
+// turned on the rows' order); a byte-order mark before JSON let a trailing comma through; -D was blamed for a
+// --kernel that names no kernel.
+TEST(HostileInput, ANinetyFourthTrialsFindingsAreRefused) {
+  const scratch_directory dir;
+  static_cast<void>(dir.file("mine.yaml", with_links(catalog_file("h100_sxm"), "{id: nvlink4, name: My NV, bandwidth: 10 GB/s}")));
+  const std::string header =
+      "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const std::string catalogs = "llama-2-7b,h100_sxm,2,nvlink4,fp16,fp16,fp16,1,128,2,10 ms,,,,S,catalog\n";
+  const std::string files = "llama-2-7b,mine.yaml,2,nvlink4,fp16,fp16,fp16,1,128,2,10 ms,,,,S,file\n";
+  const auto catalog_row = [&](const std::string& name, const std::string& rows) {
+    const outcome o = hml_run({"llm", "--compare", dir.file(name, header + rows).string(), "--format", "csv"});
+    EXPECT_EQ(o.status, 0) << o.err;
+    const std::size_t row = o.out.find("llama-2-7b,h100_sxm,");
+    return row == std::string::npos ? std::string{} : o.out.substr(row, o.out.find('\n', row) - row);
+  };
+  const std::string alone = catalog_row("alone.csv", catalogs);
+  EXPECT_FALSE(alone.empty());
+  EXPECT_EQ(catalog_row("after.csv", files + catalogs), alone);
+  EXPECT_EQ(catalog_row("before.csv", catalogs + files), alone);
+  expect_input_error(hml_run({"llm", "--compare", dir.file("leak.csv", header + replaced(files, "nvlink4,", "My NV,") +
+                                                                          replaced(catalogs, "nvlink4,", "My NV,")).string()}),
+                     "leak.csv:3: link: unknown link 'My NV'");
+
+  const std::string json = hml_run({"devices", "h100_sxm", "--format", "json"}).out;
+  expect_input_error(hml_run({"devices", dir.file("bom.json", "\xEF\xBB\xBF" + json.substr(0, json.rfind('}')) + ",}\n").string()}),
+                     ": not JSON: a ',' before '}'");
+  expect_input_error(hml_run({"devices", dir.file("nul.json", std::string{"{\"format\": \"hml-machine/1\"\0}", 28}).string()}),
+                     "nul.json:1: not JSON: a NUL byte");
+
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "nonexist", "-D", "N=5"}),
+                     "hml: error: --kernel: no kernel named \"nonexist\"");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.path.string(), "-D", "N=5"}),
+                     "hml: error: --kernel: cannot read");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "-D", "N=5"}), "hml: error: -D: only a kernel in C takes -D");
 }
