@@ -26,8 +26,8 @@ struct analyze_options {
 
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 std::string rate(hml::data_rate r) { return quantity_text(r); }
-std::string percent(double x) { return hml::percent_text(x, hml::general(3)); }
-std::string percent_number(double x) { return std::string{hml::format_number(x, hml::general(3)).view()}; }
+std::string percent(double x) { return hml::percent_text(x, hml::percent_format(x, 3)); }
+std::string percent_number(double x) { return std::string{hml::format_number(x, hml::percent_format(x, 3)).view()}; }
 
 // The machine's datasheet roof at the precision asked, where it publishes one: what a kernel past a measured
 // roof is held against. None for given peaks, which are the figures themselves.

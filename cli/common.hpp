@@ -213,9 +213,9 @@ std::string render(const hml::table& t, output_format format, hml::number_format
 // Where a command's output goes as it is produced: standard output, or a file written atomically (-o). Text
 // is appended to buffer() and handed on in blocks of output_block bytes (flush_if_full), so memory does not
 // grow with the output; a text table's output shows its characters drawn as nothing as their codes
-// (hml::escape_drawn_as_nothing), in its headings as in its cells. Nothing is written before the first block is full: a run that fails early leaves
-// no output at all. A file appears at finish(), whole; a run that fails leaves none (on standard output,
-// blocks already written stay written, as with any filter).
+// (hml::escape_drawn_as_nothing), in its headings as in its cells. Nothing is written before the first block
+// is full: a run that fails early leaves no output at all. A file appears at finish(), whole; a run that
+// fails leaves none (on standard output, blocks already written stay written, as with any filter).
 //
 // Into a regular file (-o FILE, or standard output redirected to one), full blocks are written by a second
 // thread while this one goes on filling the next (two blocks at most), so the kernel's time to copy 10^8

@@ -203,7 +203,9 @@ void output_stream::write_out(const std::string& text) {
     // A full disk is an error too, not a silently short output. (A closed pipe ends the process with
     // SIGPIPE first, as it does any Unix filter: `hml ... | head` stops quietly.)
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
-      throw input_error(std::string{"cannot write to standard output: "} + std::strerror(errno) + "; give a file with -o");
+      // Closed by the shell (>&-), as -o /dev/stdout says it, not in the system's words ("Bad file descriptor").
+      throw input_error(errno == EBADF ? std::string{"standard output is closed (the shell closed it); give a file with -o"}
+                                       : std::string{"cannot write to standard output: "} + std::strerror(errno) + "; give a file with -o");
     }
   } else {
     write_for_option("--output", [&] {

@@ -108,8 +108,8 @@ inline void append_code(std::string& out, char32_t code) {
 // a direction override) would break the lines, hide the rest, move a terminal's cursor or reorder the text,
 // and a byte that is not part of UTF-8 shows as garbage, so each is written as an escape (append_escaped:
 // \n, \xHH, \u202e). A message escapes the invisible characters too (\u200b, \u00a0); a text table those
-// drawn as nothing (`drawn_as_nothing`: "E\u200bF" printed as "EF", a soft hyphen a column wide in one
-// terminal and none in another), and shows those drawn as a space as they are.
+// drawn as nothing ("E\u200bF" printed as "EF", a soft hyphen a column wide in one terminal and none in
+// another), and shows those drawn as a space as they are.
 enum class invisible_characters { drawn_as_nothing_escaped, escaped };
 inline void append_visible(std::string& out, std::string_view text,
                            invisible_characters invisible = invisible_characters::drawn_as_nothing_escaped) {

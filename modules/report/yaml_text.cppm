@@ -14,10 +14,21 @@ import :syntax_errors;
 
 namespace hml::detail {
 
-// JSON quotes its keys: "{format: ...}" (a plain key) is YAML's flow style, '{"format": ...}' JSON. A
-// byte-order mark before it is no part of either (a JSON file with one and a trailing comma was read as YAML).
+// JSON quotes its keys: "{format: ...}" (a plain key) is YAML's flow style, '{"format": ...}' JSON. Byte-order
+// marks and comments before it (`//`, `/* */`, which JSON has not and YAML writes otherwise) are no part of either:
+// a JSON file with a mark and a trailing comma was read as YAML, and one with a comment told to mend its YAML.
 [[nodiscard]] inline bool opens_as_json(std::string_view text) {
-  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  for (bool skipped = true; skipped;) {
+    const std::size_t start = text.find_first_not_of(" \t\r\n");
+    text.remove_prefix(start == std::string_view::npos ? text.size() : start);
+    const std::size_t close = text.starts_with("/*") ? text.find("*/", 2) : std::string_view::npos;
+    const std::size_t past = text.starts_with("\xEF\xBB\xBF") ? 3
+                             : text.starts_with("//")          ? text.find('\n')
+                             : text.starts_with("/*")          ? (close == std::string_view::npos ? close : close + 2)
+                                                               : 0;
+    skipped = past != 0;
+    text.remove_prefix(std::min(past, text.size()));  // npos: to the end
+  }
   const std::size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos) return false;
   if (text[first] == '[') return true;

@@ -326,7 +326,7 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
   const hml::measured_point fast = hml::analyze_measured(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_ns,
                                                 hml::roof_named(hml::machine_named("m1_pro"), hml::precision::fp32));
   const auto note = [](double percent, std::string_view roof) {
-    return "hml: note: the kernel reached " + std::string{hml::format_number(percent, hml::general(3)).view()} +
+    return "hml: note: the kernel reached " + std::string{hml::format_number(percent, hml::percent_format(percent, 3)).view()} +
            " % of the " + std::string{roof} + "; check --time and its unit\n";
   };
   EXPECT_EQ(slip.err, note(fast.percent_of_peak_compute, "peak compute") +

@@ -3692,3 +3692,18 @@ TEST(HostileInput, ANinetyFourthTrialsFindingsAreRefused) {
                      "hml: error: --kernel: cannot read");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "-D", "N=5"}), "hml: error: -D: only a kernel in C takes -D");
 }
+
+// The ninety-fifth trial (held out): a .json machine file with a `//` comment or a second byte-order mark before
+// its brace was told to mend its YAML; a share past 1000 % printed as 1e+03 %.
+TEST(HostileInput, ANinetyFifthTrialsFindingsAreSaid) {
+  const scratch_directory dir;
+  const std::string json = hml_run({"devices", "h100_sxm", "--format", "json"}).out;
+  for (const auto& [name, before] : {std::pair<std::string, std::string>{"comment.json", "// mine\n"}, {"boms.json", "\xEF\xBB\xBF\xEF\xBB\xBF"}}) {
+    const outcome o = hml_run({"devices", dir.file(name, before + json).string()});
+    expect_input_error(o, name + ":1: not JSON: ");
+  }
+  const outcome beyond = hml_run({"analyze", "--flops", "1e9", "--bytes", "1e11", "--time", "1ms", "--machine", "h100_sxm", "--precision", "fp32"});
+  EXPECT_EQ(beyond.status, 0) << beyond.err;
+  EXPECT_EQ(beyond.out.find("e+0"), std::string::npos) << beyond.out;
+  EXPECT_NE(beyond.err.find("the kernel reached 3367 % of the memory bandwidth"), std::string::npos) << beyond.err;
+}

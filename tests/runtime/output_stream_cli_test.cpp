@@ -96,7 +96,7 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
   const std::string hml = shell_quoted(HML_CLI), roofline = " roofline --machine h100_sxm --precision fp32 --ops -";
   const auto [closed_out, closed_out_err] = shell("cat " + kernels + " | " + hml + roofline + " >&-");
   EXPECT_EQ(closed_out, 2);
-  EXPECT_EQ(closed_out_err, "hml: error: cannot write to standard output: Bad file descriptor; give a file with -o\n");
+  EXPECT_EQ(closed_out_err, "hml: error: standard output is closed (the shell closed it); give a file with -o\n");
   const auto [closed_in, closed_in_err] = shell(hml + roofline + " <&-");
   EXPECT_EQ(closed_in, 2);
   EXPECT_EQ(closed_in_err, "hml: error: --ops: standard input is closed (the shell closed it); give a file, or open standard input\n");
