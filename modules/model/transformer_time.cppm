@@ -126,12 +126,15 @@ inline constexpr std::uint64_t split_depth = 1024;
 
 // Whether an expected time reads this operator's weights at the machine's INT4 weight rate: a weight-only
 // INT4 product (wider activations: not W4A4 on INT4 tensor units), of any rows, on a machine that publishes
-// one. The rate is one row's; more rows take longer still (tinygemm turns compute-bound at about 30 TFLOP/s
-// from 4 rows on an H100), which the expected time does not know: docs/explanation/transformer-conventions.md.
+// one below main memory's bandwidth as the machine is viewed (a rate between the measured and the datasheet's
+// bandwidth binds on the datasheet's figures alone; efficiencies scale both alike). The rate is one row's;
+// more rows take longer still (tinygemm turns compute-bound at about 30 TFLOP/s from 4 rows on an H100), which
+// the expected time does not know: docs/explanation/transformer-conventions.md.
 [[nodiscard]] constexpr bool at_int4_weight_rate(const operator_cost& op, const machine_description& m,
                                                  const precisions& types) noexcept {
   return types.weights == precision::int4 && op.compute.type != precision::int4 && op.gemm.count > 0 &&
-         m.int4_weight_rate.published();
+         m.int4_weight_rate.published() && !m.memory.empty() &&
+         m.int4_weight_rate.value < bandwidth_of(main_memory(m), basis::datasheet).value;
 }
 
 enum class limit { compute, memory, link };
@@ -197,10 +200,9 @@ namespace detail {
       r.compute_time = r.compute_time * tiling_factor(op.gemm, m.cores);
     }
     if (at_int4_weight_rate(op, m, o.types)) {
-      // Its weights at the rate where that is slower than the memory (scaled as every roof is); the rest of its
-      // bytes at the memory's.
+      // Its weights at the rate (scaled as every roof is), the rest of its bytes at the memory's.
       const data_rate rate = m.int4_weight_rate.value * o.achieved.memory;
-      if (rate < streaming.bandwidth) r.memory_time += op.weights / rate - op.weights / streaming.bandwidth;
+      r.memory_time += op.weights / rate - op.weights / streaming.bandwidth;
     }
     if (op.link_messages == 0) r.overhead = op.repeats * kernel_overhead_of(m);  // one kernel a run
   }
