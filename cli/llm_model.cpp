@@ -75,12 +75,25 @@ hml::transformer llm::model_of(const llm_options& o) {
   } else if (o.model.empty() || every_head_keyed) {
     t.kv_heads = t.heads;
   }
+  // Two counts held against each other, one given and the other the preset's: the given one first, the
+  // other with the value it took ("--heads, --hidden (4096, llama-2-7b's)"); neither given, the preset's.
+  const auto held_against = [&](std::string_view first, bool first_given, std::uint64_t first_value, std::string_view second,
+                                bool second_given, std::uint64_t second_value) {
+    const auto named = [&](std::string_view option, bool given, std::uint64_t value) {
+      return given || o.model.empty() ? std::string{option}
+                                      : std::string{option} + " (" + std::to_string(value) + ", " + hml::message_text(o.model) + "'s)";
+    };
+    if (!first_given && !second_given) return std::string{"--model"};
+    if (!first_given) return named(second, true, second_value) + ", " + named(first, false, first_value);
+    return named(first, true, first_value) + ", " + named(second, second_given, second_value);
+  };
   if (o.head_dim) {
     t.head_dim = *o.head_dim;
   } else if (o.model.empty() || ((o.hidden || o.heads) && !own_head_size)) {
     // The head size is the hidden size per head; a remainder would drop part of the model without a word.
     if (t.heads > 0 && t.hidden % t.heads != 0) {
-      throw input_error("--hidden, --heads: " + std::to_string(t.hidden) + " is not a multiple of " +
+      throw input_error(held_against("--hidden", o.hidden.has_value(), t.hidden, "--heads", o.heads.has_value(), t.heads) + ": " +
+                        std::to_string(t.hidden) + " is not a multiple of " +
                         std::to_string(t.heads) + " heads; give --head-dim for a head size of its own");
     }
     t.head_dim = t.heads > 0 ? t.hidden / t.heads : 0;
@@ -115,7 +128,8 @@ hml::transformer llm::model_of(const llm_options& o) {
   };
   // Latent attention gives every head its keys (kv heads = heads), which no other count changes.
   if (hml::has_latent_attention(t) && t.kv_heads != t.heads)
-    throw input_error(blamed({"--heads", "--kv-heads"}) + ": latent attention gives every head its keys: kv heads = heads (" +
+    throw input_error(held_against("--heads", o.heads.has_value(), t.heads, "--kv-heads", o.kv_heads.has_value(), t.kv_heads) +
+                      ": latent attention gives every head its keys: kv heads = heads (" +
                       std::to_string(t.heads) + "); give no other kv heads");
   // Each key-value head serves as many heads as the others: where the counts do not divide, the ones that would.
   if (t.heads > 0 && t.kv_heads > 0 && (t.kv_heads > t.heads || t.heads % t.kv_heads != 0)) {
@@ -124,7 +138,8 @@ hml::transformer llm::model_of(const llm_options& o) {
       if (t.heads % n == 0) divisors.insert(divisors.end(), {n, t.heads / n});
     std::ranges::sort(divisors);
     divisors.erase(std::ranges::unique(divisors).begin(), divisors.end());
-    throw input_error(blamed({"--heads", "--kv-heads"}) + ": " + std::to_string(t.kv_heads) + " key-value heads for " +
+    throw input_error(held_against("--heads", o.heads.has_value(), t.heads, "--kv-heads", o.kv_heads.has_value(), t.kv_heads) +
+                      ": " + std::to_string(t.kv_heads) + " key-value heads for " +
                       std::to_string(t.heads) + " heads" + (t.kv_heads > t.heads ? ", more key-value heads than heads" : "") +
                       ", where each key-value head serves as many heads as the others; give key-value heads that divide the heads: " +
                       (divisors.size() <= 12 ? one_of(divisors) : "a divisor of " + std::to_string(t.heads)));

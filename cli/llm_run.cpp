@@ -145,6 +145,15 @@ llm::rates_taken rates_taken_by(const hml::step_analysis& prefill, const hml::st
   return {.attention = a.attention || b.attention, .int4_weights = a.int4_weights || b.int4_weights};
 }
 
+// A model's size as its makers say it, in billions ("6.738 B"), a small one's in millions or whole
+// ("41280", where "4.128e-05 B" was printed).
+std::string parameters_text(std::uint64_t parameters) {
+  const auto count = static_cast<double>(parameters);
+  if (parameters >= 1'000'000'000) return number(count / 1e9) + " B";
+  if (parameters >= 1'000'000) return number(count / 1e6) + " M";
+  return std::to_string(parameters);
+}
+
 // The run's first lines: the model and machine, what is run, the precisions and efficiencies, and the memory
 // per device (`memory`, at `context` tokens) against its capacity; `rates`: the machine's measured rates a step
 // takes, which the time's line then names.
@@ -154,7 +163,7 @@ std::string heading(const llm_options& o, const hml::transformer& t, const hml::
   const auto precision = [](hml::precision p) { return std::string{hml::to_string(p)}; };
   const bool capacity_known = hml::main_memory(d).capacity.published();
   const unsigned devices = i.tensor_parallel * i.pipeline.stages;
-  return model_title(o, t) + " (" + number(static_cast<double>(hml::parameters(t)) / 1e9) + " B parameters) on " +
+  return model_title(o, t) + " (" + parameters_text(hml::parameters(t)) + " parameters) on " +
          std::string{d.name} + (devices > 1 ? " x " + std::to_string(devices) : "") + ": batch " +
          std::to_string(o.batch) + ", " + what + "\n" + pipeline_line(t, i, o.batch) + experts_line(t, i) +
          "precisions: weights " + precision(i.types.weights) +

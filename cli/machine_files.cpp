@@ -299,10 +299,10 @@ std::string machine_files::where(const std::string& name_or_path, const hml::mac
   for (const auto& file : files_) {
     if (const auto* f = std::get_if<hml::machine_file>(&file)) {
       if (const int line = f->line_of(own, field); line > 0)
-        return hml::message_text(input_name(name_or_path)) + ":" + std::to_string(line) + ": " + std::string{field};
+        return hml::path_shown(input_name(name_or_path)) + ":" + std::to_string(line) + ": " + std::string{field};
     }
   }
-  return hml::message_text(input_name(name_or_path)) + ": " + std::string{field};
+  return hml::path_shown(input_name(name_or_path)) + ": " + std::string{field};
 }
 
 std::span<const hml::source> machine_files::sources_of(const hml::machine_description& view) const {

@@ -35,14 +35,20 @@ struct outcome {
 
 // A machine's tiers are its main memory and its addressable levels (hml::tiers_of): each needs a capacity and
 // a bandwidth on the figures asked for, where one without was left out without a word, and a cache between
-// two of them is a level no placement can go around.
-void check_tier_levels(const hml::machine_description& m, const std::string& option, const std::string& figures) {
+// two of them is a level no placement can go around. Said at the level's line where a file gives it
+// (`files.where`), and under --figures stated as that option's doing too.
+void check_tier_levels(const machine_files& files, const std::string& name_or_path, const hml::machine_description& m,
+                       const std::string& option, bool stated) {
   // Without an addressable level there is main memory alone, one tier, which the caller refuses as such.
   if (std::ranges::none_of(m.memory, &hml::level_description::addressable)) return;
-  const auto level = [&](std::size_t i) { return "memory[" + std::to_string(i) + "] (" + std::string{m.memory[i].name} + ")"; };
+  const auto level = [&](std::size_t i, std::string_view field) {
+    const std::string at = "memory[" + std::to_string(i) + "]";
+    return files.where(name_or_path, m, field.empty() ? at : at + "." + std::string{field}) + " (" +
+           hml::message_text(m.memory[i].name) + ")";
+  };
   // A machine file says so at its line when read; a catalog machine is checked here.
   if (const std::size_t i = hml::cache_between_tiers(m); i < m.memory.size())
-    throw input_error(option + ": " + level(i) + " is a cache between two tiers, which hml tiers does not model; " +
+    throw input_error(option + ": " + level(i, "") + " is a cache between two tiers, which hml tiers does not model; " +
                       "mark it addressable: true, or leave it out");
   for (std::size_t i = 0; i < m.memory.size(); ++i) {
     const hml::level_description& l = m.memory[i];
@@ -50,10 +56,13 @@ void check_tier_levels(const hml::machine_description& m, const std::string& opt
     if (!l.addressable && !last) continue;
     const std::string what = last ? "main memory" : "addressable";
     if (!l.capacity.published())
-      throw input_error(option + ": " + level(i) + " is " + what + " but states no capacity; give its capacity");
+      throw input_error(option + ": " + level(i, "capacity") + " is " + what + " but states no capacity; give its capacity");
+    if (!l.bandwidth.published() && stated)
+      throw input_error(option + ", --figures stated: " + level(i, "bandwidth") + " is " + what +
+                        " but states no datasheet bandwidth, which --figures stated takes; give its stated bandwidth, "
+                        "or leave --figures stated out");
     if (!l.bandwidth.published())
-      throw input_error(option + ": " + level(i) + " is " + what + " but states no bandwidth" +
-                        (figures.empty() ? std::string{} : " on --figures " + figures) + "; give its bandwidth");
+      throw input_error(option + ": " + level(i, "bandwidth") + " is " + what + " but states no bandwidth; give its bandwidth");
   }
 }
 
@@ -70,7 +79,8 @@ void run(const tiers_options& o) {
     m = &files.machine("--machine", o.machine);
   }
   if (m != nullptr) {
-    check_tier_levels(*m, o.system.empty() ? "--machine" : "--system", o.figures);
+    check_tier_levels(files, o.system.empty() ? o.machine : o.system, *m, o.system.empty() ? "--machine" : "--system",
+                      files.stated());
     memory.tiers = hml::tiers_of(*m).tiers;
     title = std::string{m->name};
   }
@@ -102,7 +112,7 @@ void run(const tiers_options& o) {
   }
   // A message about a machine's or system's tiers names it, as a reader's message names its file.
   const std::string tiers_source =
-      tiers_from == "--tier" ? tiers_from : tiers_from + ": " + hml::message_text(input_name(tiers_from == "--system" ? o.system : o.machine));
+      tiers_from == "--tier" ? tiers_from : tiers_from + ": " + hml::path_shown(input_name(tiers_from == "--system" ? o.system : o.machine));
   if (memory.tiers.size() < 2) {
     throw input_error(tiers_source + ": one tier; a tiered memory has two or more: " +
                       (tiers_from == "--tier" ? std::string{"give --tier NAME:CAPACITY:BANDWIDTH[:WRITE] twice or more"}

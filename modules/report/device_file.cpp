@@ -345,7 +345,7 @@ loaded_device read_device_json(std::string_view text, std::string_view file) {
     throw device_file_error(std::string{file} + (problem && problem->line > 0 ? ":" + std::to_string(problem->line) : "") +
                             ": not JSON: " + (problem ? problem->what : std::string{"unreadable"}));
   }
-  const YAML::Node tree = lines.load(text);
+  const YAML::Node tree = lines.load(text, detail::yaml_fields<device_file_error>::json_checked::by_caller);
   lines.refuse_repeated_keys(tree, "");
   auto state = std::make_unique<loaded_device::storage>();
   try {

@@ -167,6 +167,16 @@ template <class Q>
   return {};
 }
 
+// Whether `outer` is slower than `inner`, by rates of one kind only: the two levels' bandwidths (a chip's),
+// else their upstream rates (a core's); none where the two state no rate of one kind.
+[[nodiscard]] inline std::optional<bool> slower(const level_description& outer, const level_description& inner) {
+  const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
+  const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
+  if (inner_rate.published() && outer_rate.published()) return outer_rate.value < inner_rate.value;
+  if (inner.upstream.rate.published() && outer.upstream.rate.published()) return outer.upstream.rate.value < inner.upstream.rate.value;
+  return std::nullopt;
+}
+
 // Levels go fastest first, and the last of `levels` is checked against those inside it: one smaller and no
 // slower than a level inside it is the list out of order (a slower, smaller level outside, as CXL memory
 // beyond DDR or Apple's system cache beyond its L2, is not), and would make a cache main memory. Main memory
@@ -179,19 +189,10 @@ using memory_levels = decltype(machine_description::memory);
   const auto smaller_than = [&](const level_description& inner) {
     return inner.capacity.published() && outer.capacity.published() && outer.capacity.value < inner.capacity.value;
   };
-  // Rates of one kind only: the two levels' bandwidths (a chip's), else their upstream rates (a core's).
-  const auto slower = [&](const level_description& inner) -> std::optional<bool> {
-    const auto inner_rate = bandwidth_of(inner, basis::measured_where_published);
-    const auto outer_rate = bandwidth_of(outer, basis::measured_where_published);
-    if (inner_rate.published() && outer_rate.published()) return outer_rate.value < inner_rate.value;
-    if (inner.upstream.rate.published() && outer.upstream.rate.published())
-      return outer.upstream.rate.value < inner.upstream.rate.value;
-    return std::nullopt;
-  };
   for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
     const level_description& inner = levels[j];
     // Where the two state no rate of one kind, nothing shows the smaller level outside to be slower.
-    const std::optional<bool> outer_slower = slower(inner);
+    const std::optional<bool> outer_slower = slower(outer, inner);
     const bool rates = outer_slower.has_value();
     if (smaller_than(inner) && !outer_slower.value_or(false)) {
       return "\"" + std::string{outer.name} + "\" is smaller" + (rates ? " and no slower" : "") + " than " + item(j) +
@@ -248,8 +249,9 @@ template <class Entry>
 // A core's own caches lie inside those the cores share (L1 and L2 each core's, L3 the chip's): a shared
 // level inside one of each core describes no machine. Said of the shared one (a level is shared unless its
 // file says otherwise: a forgotten scope), with `per_core` the file's words for a core's own; of a cache
-// only (one without a capacity may be main memory listed first, which the order's rules say), and not of main
-// memory outside (its own rule says it).
+// only: one with a capacity, or without (a datasheet often states none for a GPU's L1) where its rate shows
+// it faster than the level outside (one slower, or of no rate to compare, may be main memory listed first,
+// which the order's and the ECM's rules say); and not of main memory outside (its own rule says it).
 struct level_problem {
   std::size_t level = 0;
   std::string problem;
@@ -259,7 +261,7 @@ struct level_problem {
   const level_description& outer = levels.back();
   if (is_main || outer.scope != sharing::per_core) return {};
   for (std::size_t j = 0; j + 1 < levels.size(); ++j) {
-    if (levels[j].scope == sharing::shared && levels[j].capacity.published())
+    if (levels[j].scope == sharing::shared && (levels[j].capacity.published() || slower(outer, levels[j]).value_or(false)))
       return {j, "\"" + std::string{levels[j].name} + "\" is shared by the cores, and " + std::string{memory_field} + "[" +
                      std::to_string(levels.size() - 1) + "] (\"" + std::string{outer.name} + "\") outside it is each core's own, where a "
                      "core's own caches lie inside the shared ones; give it " + std::string{per_core} +

@@ -112,7 +112,9 @@ public:
   // there, so the rest would be dropped unseen) and a second document after "---" are errors, not silently
   // ignored. So is an alias (*name): one that names its own node makes a cycle, nested ones grow tenfold a
   // level ("billion laughs"), and every walk of the tree would follow them; no field of hml's files needs one.
-  YAML::Node load(std::string_view given) const {
+  // A caller that parsed the text as JSON already (`json_checked::by_caller`) spares the second parse.
+  enum class json_checked : bool { here, by_caller };
+  YAML::Node load(std::string_view given, json_checked checked = json_checked::here) const {
     const std::string joined = surrogate_pairs_joined(given);
     const std::string_view text = joined;
     const auto refuse = [&](const std::optional<syntax_problem>& problem) {
@@ -138,7 +140,8 @@ public:
                                                                    : ""));
     };
     // (The text as given: its surrogate pairs joined are YAML's \U escapes, which JSON has not.)
-    if (const std::optional<syntax_problem> json_problem = json ? json_syntax_problem(given) : std::nullopt) throw not_readable(*json_problem, false);
+    if (const std::optional<syntax_problem> json_problem = json && checked == json_checked::here ? json_syntax_problem(given) : std::nullopt)
+      throw not_readable(*json_problem, false);
     YAML::Node root;
     int second_document = 0;  // its line, 1-based; 0: none
     try {

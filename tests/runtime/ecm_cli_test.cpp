@@ -1293,7 +1293,7 @@ TEST(EcmCli, BadInputIsOneLineAndExitTwo) {
                                         "  - {name: L1, capacity: 32 KiB, scope: per core}\n  - {name: L2, capacity: 1 MiB, upstream: {rate: 64 B/cy}}\n"
                                         "  - {name: L3, capacity: 28 MiB}\n  - {name: MEM, bandwidth: 100 GB/s}\n";
   expect_input_error(hml_run({"ecm", "--machine", (dir / "norate.yaml").string(), "--kernel", "triad"}),
-                     "--machine: " + hml::message_text((dir / "norate.yaml").string()) +
+                     "--machine: " + (dir / "norate.yaml").string() +
                          ":9: memory[2].upstream: L3 gives no rate for its path into L2; give it an upstream rate (B/cy) or a bandwidth");
   fs::remove_all(dir);
 }

@@ -263,7 +263,7 @@ TEST(HostileInput, WhatWouldBeIgnoredIsRefusedOrSaid) {
   EXPECT_TRUE(fewer_layers.out.starts_with("llama-2-7b with --layers 4, --no-gated (")) << fewer_layers.out;
   EXPECT_TRUE(llm_with({}).out.starts_with("llama-2-7b (6.738 B parameters)"));
   expect_input_error(llm_with({"--heads", "33", "--kv-heads", "33"}),
-                     "--hidden, --heads: 4096 is not a multiple of 33 heads; give --head-dim for a head size of its own");
+                     "--heads, --hidden (4096, llama-2-7b's): 4096 is not a multiple of 33 heads; give --head-dim for a head size of its own");
   EXPECT_EQ(llm_with({"--heads", "33", "--kv-heads", "33", "--head-dim", "128"}).status, 0);
 
   // The kernels are a step's FLOP and bytes: what sets only its time, memory or the run around it is refused.
@@ -1584,7 +1584,7 @@ TEST(HostileInput, ATwentiethTrialsFindingsAreCountedOrRefused) {
                                           "memory:\n", "memory:\n" + mem));
   const outcome order = hml_run({"ecm", "--machine", first.string(), "--kernel", "triad"});
   EXPECT_EQ(order.status, 2);
-  EXPECT_NE(order.err.find("--machine: " + hml::message_text(first.string()) + ":11: memory[0].capacity: MEM states none: the ECM model needs every cache "
+  EXPECT_NE(order.err.find("--machine: " + first.string() + ":11: memory[0].capacity: MEM states none: the ECM model needs every cache "
                            "level's, all but the last level (main memory); give its capacity, or, if it is main memory, list it last"),
             std::string::npos)
       << order.err;
@@ -2817,7 +2817,7 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
                      "hml: error: --heads, --kv-heads: 3 key-value heads for 4 heads, where each key-value head serves as many "
                      "heads as the others; give key-value heads that divide the heads: 1, 2 or 4");
   expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--kv-heads", "2"}),
-                     "hml: error: --kv-heads: latent attention gives every head its keys: kv heads = heads (128); give no other kv heads");
+                     "hml: error: --kv-heads, --heads (128, deepseek-v3's): latent attention gives every head its keys: kv heads = heads (128); give no other kv heads");
 
   // Every other message the trial found without what to do.
   expect_input_error(hml_run_with(llama, {"--weights", "int4", "--weight-group", "7"}), "; give a group that divides them");
@@ -3345,9 +3345,9 @@ TEST(HostileInput, AnEightySecondTrialsFindingsAreRefusedOrSaid) {
                      "hml: error: --tp: 4 devices do not divide deepseek-v3's dense layers' FFN size of 18430; give --tp 1 or 2");
   // Latent attention takes no other kv heads, said before any count is listed; more kv heads than heads said so.
   expect_input_error(hml_run({"llm", "--model", "deepseek-v3", "--machine", "h200", "--kv-heads", "5"}),
-                     "hml: error: --kv-heads: latent attention gives every head its keys: kv heads = heads (128); give no other kv heads");
+                     "hml: error: --kv-heads, --heads (128, deepseek-v3's): latent attention gives every head its keys: kv heads = heads (128); give no other kv heads");
   expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h200", "--heads", "4"}),
-                     "hml: error: --heads: 8 key-value heads for 4 heads, more key-value heads than heads, where each key-value head "
+                     "hml: error: --heads, --kv-heads (8, llama-3-8b's): 8 key-value heads for 4 heads, more key-value heads than heads, where each key-value head "
                      "serves as many heads as the others; give key-value heads that divide the heads: 1, 2 or 4");
 
   // A chart's names that print alike are one in its note.
@@ -3725,4 +3725,30 @@ TEST(HostileInput, ANinetySixthTrialsRateIsNamedWhereItBinds) {
   // The machine's own rate, below both, binds on either.
   EXPECT_NE(hml_run({"llm", "--model", "llama-2-7b", "--weights", "int4", "--machine", "h100_sxm"}).out.find("INT4 weights at 1.924 TB/s"),
             std::string::npos);
+}
+
+// The ninety-sixth trial's other findings: a shared L1 with no capacity inside a per-core L2 was taken (the
+// check asked a capacity); an addressable level without a datasheet bandwidth under --figures stated named
+// neither file, line nor option; a preset's size held against a given one was blamed as given.
+TEST(HostileInput, ANinetySixthTrialsLevelsAndSizesAreSaid) {
+  const scratch_directory dir;
+  const std::string h100 = catalog_file("h100_sxm");
+  const std::string l2_per_core =
+      replaced(replaced(h100, "    scope: per core\n", ""), "    measured_bandwidth: {value: 11.26 TB/s, kind: measured, source: hml-gpu-h100-sxm}\n",
+               "    measured_bandwidth: {value: 11.26 TB/s, kind: measured, source: hml-gpu-h100-sxm}\n    scope: per core\n");
+  expect_input_error(hml_run({"devices", dir.file("l2.yaml", l2_per_core).string()}),
+                     "l2.yaml:11: memory[0].scope: \"L1\" is shared by the cores, and memory[1] (\"L2\") outside it is each core's own");
+  const std::string addressable_l2 = replaced(h100, "  - name: L2\n", "  - name: L2\n    addressable: true\n");
+  const std::string tiers = dir.file("tiers.yaml", addressable_l2).string();
+  expect_input_error(hml_run({"tiers", "--machine", tiers, "--footprint", "10GB", "--figures", "stated"}),
+                     "hml: error: --machine, --figures stated: " + tiers + ":14: memory[1].bandwidth (L2) is addressable but states no "
+                     "datasheet bandwidth, which --figures stated takes; give its stated bandwidth, or leave --figures stated out");
+  EXPECT_EQ(hml_run({"tiers", "--machine", tiers, "--footprint", "10GB"}).status, 0);
+  expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--hidden", "4100"}),
+                     "hml: error: --hidden, --heads (32, llama-2-7b's): 4100 is not a multiple of 32 heads");
+  expect_input_error(hml_run({"llm", "--machine", "h100_sxm", "--model", "llama-2-7b", "--kv-heads", "64"}),
+                     "hml: error: --kv-heads, --heads (32, llama-2-7b's): 64 key-value heads for 32 heads, more key-value heads than heads");
+  // A small model's size is whole, not "4.128e-05 B": attention 16384, gated MLP 24576, norms 192, embedding and head 64 each.
+  const outcome small = hml_run({"llm", "--machine", "h100_sxm", "--layers", "1", "--hidden", "64", "--ffn", "128", "--heads", "4", "--vocab", "1"});
+  EXPECT_TRUE(small.out.starts_with("custom (41280 parameters) on NVIDIA H100 SXM5 80GB")) << small.out;
 }

@@ -550,10 +550,10 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--efficiency-memory", "1.5"},
                         "--efficiency-memory: the memory efficiency must be within (0, 1]");
   expect_one_line_error({"--model", "llama-3-8b", "--device", "h100_sxm", "--heads", "12", "--head-dim", "128"},
-                        "--heads: 8 key-value heads for 12 heads, where each key-value head serves as many heads as the others; give "
+                        "--heads, --kv-heads (8, llama-3-8b's): 8 key-value heads for 12 heads, where each key-value head serves as many heads as the others; give "
                         "key-value heads that divide the heads: 1, 2, 3, 4, 6 or 12");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--heads", "33"},
-                        "--hidden, --heads: 4096 is not a multiple of 33 heads");
+                        "--heads, --hidden (4096, llama-2-7b's): 4096 is not a multiple of 33 heads");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "-1"}, "--batch: '-1' has a minus sign; give a whole number from 1 to 1000000000");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--prompt", "1.5"}, "--prompt: '1.5' is not a whole number; give a whole number from 1");
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--batch", "1000000000", "--prompt",
@@ -666,7 +666,7 @@ TEST(LlmCli, LatentAttentionAndSharedExperts) {
   expect_one_line_error({"--model", "llama-2-7b", "--shared-experts", "1", "--machine", "h200"},
                         "--shared-experts: shared experts, dense first layers and router biases belong to a mixture of experts");
   expect_one_line_error({"--model", "deepseek-v3", "--kv-heads", "8", "--machine", "h200"},
-                        "--kv-heads: latent attention gives every head its keys: kv heads = heads");
+                        "--kv-heads, --heads (128, deepseek-v3's): latent attention gives every head its keys: kv heads = heads");
   expect_one_line_error({"--model", "deepseek-v3", "--dense-layers", "61", "--machine", "h200"},
                         "--dense-layers: dense first layers leave at least one layer of experts");
   expect_one_line_error({"--model", "deepseek-v3", "--shared-experts", "-1", "--machine", "h200"}, "--shared-experts: ");

@@ -121,7 +121,7 @@ TEST(MachineCli, AProbedFileIsTakenByEveryCommand) {
   }
   // Its caches are measured levels, but caches: hml tiers takes none as a tier, and says so.
   expect_input_error(hml_run({"tiers", "--machine", host.string(), "--footprint", "1MiB"}),
-                     "--machine: " + hml::message_text(host.string()) + ": one tier; a tiered memory has two or more: its caches are no tiers");
+                     "--machine: " + host.string() + ": one tier; a tiered memory has two or more: its caches are no tiers");
 }
 
 TEST(MachineCli, OlderFilesAreReadWithOneNote) {
