@@ -126,6 +126,10 @@ void run(const tiers_options& o) {
   const auto footprint = quantity_of<hml::data_size>("--footprint", o.footprint);
   const hml::working_set w{.footprint = footprint, .skew = {o.hot_bytes, o.hot_accesses}, .write_share = o.write_share};
   check_option("--footprint", [&] { hml::validate_footprint(footprint); });
+  // A placement places bytes: below one, the hot share's check blamed --hot-bytes where none was given.
+  if (footprint.value() > 0 && footprint.value() < 1)
+    throw input_error("--footprint: " + hml::to_string(footprint, {.number = hml::general(4)}) +
+                      " is less than a byte; give a footprint of a byte or more");
   check_option("--hot-bytes", [&] { hml::validate_share(o.hot_bytes); });
   check_option("--hot-accesses", [&] { hml::validate_share(o.hot_accesses); });
   check_option("--hot-bytes, --hot-accesses", [&] { hml::validate(w.skew); });

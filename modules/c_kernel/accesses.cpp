@@ -82,8 +82,10 @@ void kernel_reader::read_data(CXCursor expression, int depth) {
       return;
     case CXCursor_UnaryOperator: {
       const CXUnaryOperatorKind op = clang().getCursorUnaryOperatorKind(e);
+      // Said as a unary operator: "'*' is outside (+ - * / only)" read as if multiplication were.
       if (op != CXUnaryOperator_Minus && op != CXUnaryOperator_Plus)
-        fail(e, "'" + text_of(clang().getUnaryOperatorKindSpelling(op)) + "' is outside the kernel subset (+ - * / only)");
+        fail(e, "a unary '" + text_of(clang().getUnaryOperatorKindSpelling(op)) + "' is outside the kernel subset (unary + and - only" +
+                    (op == CXUnaryOperator_Deref ? "; write an element as a[i], not *(a + i))" : ")"));
       read_data(children(e).front(), depth + 1);
       return;
     }

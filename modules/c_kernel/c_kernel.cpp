@@ -393,6 +393,10 @@ c_define parse_c_define(std::string_view text) {
   const std::string_view name = text.substr(0, equals);
   if (std::ranges::find(keywords, name) != keywords.end())
     refuse("'" + message_text(name) + "' is C's own word, not a size the kernel names; -D gives the sizes");
+  // The function the kernel is compiled in: defined, it turned the wrapper into a number, and clang's error
+  // blamed the file's line 1.
+  if (name == detail::kernel_function)
+    refuse("'" + message_text(name) + "' names the function hml compiles the kernel in, not a size the kernel names; -D gives the sizes");
   // Names reserved to the implementation (C 7.1.3): the compiler defines them itself (__GNUC__, __x86_64__).
   if (name.starts_with("__") || (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1])) != 0))
     refuse("'" + message_text(name) + "' is a name C reserves to the compiler (two underscores, or one and a capital), not a size "
@@ -487,7 +491,10 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   if (const std::string error = first_error(unit.get(), source, file, defines); !error.empty()) refuse(error);
   check_defines_used(unit.get(), virtual_name, wrapping.size(), text, defines, file);
 
-  kernel_reader reader{file, unit.get()};
+  std::vector<std::string> zero_defines;
+  for (const c_define& d : defines)
+    if (d.value == 0) zero_defines.push_back(d.name);
+  kernel_reader reader{file, unit.get(), std::move(zero_defines)};
   CXCursor kernel_body = clang().getNullCursor();
   for (const CXCursor c : children(clang().getTranslationUnitCursor(unit.get()))) {
     if (!clang().Location_isFromMainFile(clang().getCursorLocation(c))) continue;

@@ -212,7 +212,8 @@ affine_form kernel_reader::affine(CXCursor expression, int depth) {
   const auto not_affine = [&] { return "'" + snippet(e) + "' is not a loop index plus a constant; write each subscript so (a[i + 1], b[j][i - 1])"; };
   affine_form f{};
   switch (kind_of(e)) {
-    case CXCursor_IntegerLiteral: {
+    case CXCursor_IntegerLiteral:
+    case CXCursor_CharacterLiteral: {  // 'a' is an int constant in C
       const CXEvalResult r = clang().Cursor_Evaluate(e);
       const bool whole = r && clang().EvalResult_getKind(r) == CXEval_Int;
       const bool too_large = whole && clang().EvalResult_isUnsignedInt(r) &&

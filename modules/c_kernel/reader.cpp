@@ -223,6 +223,9 @@ void kernel_reader::declare(CXCursor d) {
     if (a.rank == most_declared_dimensions)
       fail(d, "'" + name + "' has more than " + std::to_string(most_declared_dimensions) + " dimensions; declare it with fewer");
     const long long extent = clang().getArraySize(element);
+    if (extent == 0 && !zero_defines_.empty())
+      fail(d, "'" + name + "' has an extent of 0 (given -D " + zero_defines_.front() + "=0); give -D " + zero_defines_.front() +
+                  " a size above 0");
     if (extent < 1)  // C's int arithmetic: M * N past 2^31 wraps, to 0 at 2^32
       fail(d, "'" + name + "' has an extent of " + std::to_string(extent) +
                   ": give each extent at least 1 (where it is a product of int sizes, C wraps it past 2^31: "

@@ -40,8 +40,10 @@ const libclang_api& clang();
 // that sums and products of two of them never overflow 64 bits before they are checked.
 inline constexpr std::int64_t largest_number = std::int64_t{1} << 40;
 // Expressions nest at most this deep: the reader recurses over them, and a hostile file must not take the
-// stack (a sum of 10^5 terms is a tree 10^5 deep).
-inline constexpr int deepest_expression = 256;
+// stack (a sum of 10^5 terms is a tree 10^5 deep). Deeper than a statement of 1,024 operators and parentheses
+// nests (a flat sum of them is a tree as deep), so that bound, said before clang reads the file, binds
+// first: at 256, a sum of 258 terms was "nested more than 256 deep".
+inline constexpr int deepest_expression = 1100;
 inline constexpr std::int64_t largest_offset = (std::int64_t{1} << 16) - 1;
 // An array may have more dimensions than the loop nest has loops, the extra ones leading and subscripted by
 // constants (kerncraft's 3d-7pt-varcoef.c: coeffs[6][M][N][N]); so many at most.
@@ -192,7 +194,9 @@ struct loop {
 // (file:line: construct: why) whatever falls outside the subset.
 class kernel_reader {
 public:
-  kernel_reader(std::string_view file, CXTranslationUnit unit) : file_{file}, unit_{unit} {}
+  // `zero_defines`: the -D given 0 ("-D N=0"), named where an extent comes to 0, as a negative one is.
+  kernel_reader(std::string_view file, CXTranslationUnit unit, std::vector<std::string> zero_defines = {})
+      : file_{file}, unit_{unit}, zero_defines_{std::move(zero_defines)} {}
 
   // The wrapper function's body: declarations, then one loop nest.
   void read_statements(CXCursor body);
@@ -237,6 +241,7 @@ private:
   std::string file_;
   std::size_t loop_begin_ = 0;
   CXTranslationUnit unit_;
+  std::vector<std::string> zero_defines_;
   std::vector<declared_array> arrays_;
   std::vector<CXCursor> scalars_;
   std::vector<loop> loops_;

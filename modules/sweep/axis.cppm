@@ -74,12 +74,18 @@ constexpr double natural_exp(double y) noexcept {
   return e_r * power_of_two(k);
 }
 
-// ratio^k as k products: exact for 10^k up to 10^22 and for every 2^k a double holds.
+// ratio^k as k products: exact for 10^k up to 10^22 and for every 2^k a double holds; 10^k up to 10^44 as
+// 10^22 times 10^(k-22), two exact factors and one rounding: the double nearest 10^k, as "1e30" reads (k
+// products drifted past 10^22, and a log axis to 1e30 missed its decades by an ulp or more).
 constexpr double whole_power(double ratio, int k) noexcept {
+  if (ratio == 10.0 && k > 22 && k <= 44) return whole_power(10.0, 22) * whole_power(10.0, k - 22);
   double p = 1.0;
   for (int j = 0; j < k; ++j) p *= ratio;
   return p;
 }
+
+// The largest k for which whole_power(ratio, k) is the double nearest ratio^k.
+constexpr int largest_whole_power(double ratio) noexcept { return ratio == 10.0 ? 44 : 1023; }
 
 }  // namespace hml::detail
 
@@ -160,11 +166,10 @@ struct log_axis {
     log_step = point_count > 1 ? (log_last - log_first) / static_cast<double>(point_count - 1) : 0.0;
     // Ends a whole number of decades (or doublings) apart: the points on a decade (a doubling) are exact.
     for (const double ratio : {10.0, 2.0}) {
-      const int most = ratio == 10.0 ? 22 : 1023;  // 10^22 is the largest power of ten a double holds exactly
-      double power = 1.0;
-      for (int k = 1; k <= most && lattice_steps == 0 && number_of(first) * power < number_of(last); ++k) {
-        power *= ratio;
-        if (number_of(first) * power == number_of(last)) std::tie(lattice_ratio, lattice_steps) = std::tuple{ratio, k};
+      for (int k = 1; k <= detail::largest_whole_power(ratio) && lattice_steps == 0 &&
+                      number_of(first) * detail::whole_power(ratio, k - 1) < number_of(last);
+           ++k) {
+        if (number_of(first) * detail::whole_power(ratio, k) == number_of(last)) std::tie(lattice_ratio, lattice_steps) = std::tuple{ratio, k};
       }
     }
   }

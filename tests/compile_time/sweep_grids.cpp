@@ -24,6 +24,8 @@ static_assert(gbps.size() == 5 && gbps[0] == 1_Gbps && gbps[4] == 100_Gbps);
 static_assert(gbps[2] == 10_Gbps);  // on a decade: FROM x 10, exact
 static_assert(hml::log_axis(1_Gbps, 1000_Gbps, 7)[2] == 10_Gbps && hml::log_axis(1_Gbps, 1000_Gbps, 7)[4] == 100_Gbps);
 static_assert(hml::log_axis(1_KiB, 1_MiB, 11)[3] == 8_KiB);  // on a doubling: FROM x 2^3
+// Past 10^22, where no power of ten is a double: the one nearest it, as the literal reads (k products drifted).
+static_assert(hml::log_axis(1.0, 1e30, 31)[23] == 1e23 && hml::log_axis(1.0, 1e30, 31)[29] == 1e29);
 static_assert(hml::log_axis(1_Gbps, 1000_Gbps, 7)[1] > 3.16_Gbps && hml::log_axis(1_Gbps, 1000_Gbps, 7)[1] < 3.17_Gbps);
 static_assert(gbps[1] > 1_Gbps && gbps[1] < 10_Gbps);
 constexpr auto ratios = hml::linear_axis(0.0, 1.0, 5);

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <initializer_list>
+#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -804,7 +805,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_NE(measured.out.find("| 4.74 | 1.28} cy/CL"), std::string::npos) << measured.out;
 
   // Kernels in C: an array whose values the compiler knows (its loads folded away, the traffic counted); an
-  // extent of 0 was blamed on a product of ints wrapping.
+  // extent of 0 from -D N=0 was blamed on a product of ints wrapping (now on the -D).
   const std::string triad = source + "/examples/ecm/triad.c";
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
                               dir.file("const.c", "const double b[N] = {0};\ndouble a[N];\nfor (int i = 0; i < N; ++i)\n"
@@ -813,7 +814,7 @@ TEST(HostileInput, AnEighthTrialsFindingsAreRefusedOrSaid) {
                               "-D", "N=1000000"}),
                      "'b' is const or initialized: clang folds known values into the loop");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", triad, "-D", "N=0"}),
-                     "'a' has an extent of 0: give each extent at least 1");
+                     "'a' has an extent of 0 (given -D N=0); give -D N a size above 0");
 
   // Sizes in bits where bytes are wanted; a kernel row of nothing.
   expect_input_error(hml_run({"tiers", "--tier", "A:1Gb:1GB/s", "--tier", "B:2GiB:1GB/s", "--footprint", "0.5GiB"}),
@@ -3751,4 +3752,40 @@ TEST(HostileInput, ANinetySixthTrialsLevelsAndSizesAreSaid) {
   // A small model's size is whole, not "4.128e-05 B": attention 16384, gated MLP 24576, norms 192, embedding and head 64 each.
   const outcome small = hml_run({"llm", "--machine", "h100_sxm", "--layers", "1", "--hidden", "64", "--ffn", "128", "--heads", "4", "--vocab", "1"});
   EXPECT_TRUE(small.out.starts_with("custom (41280 parameters) on NVIDIA H100 SXM5 80GB")) << small.out;
+}
+
+// The ninety-seventh trial (held out): a -D of the kernel's wrapper blamed the file's line 1; -D N=0 the
+// file's extent; --t-ol -1 --t-nol 1 both; a dereference was "outside (+ - * / only)"; 'a' in a subscript
+// was no constant; a footprint below a byte blamed --hot-bytes, not given; a log axis past 10^22 missed its
+// decades (10.000000000000046).
+TEST(HostileInput, ANinetySeventhTrialsFindingsAreSaid) {
+  const scratch_directory dir;
+  const std::string copy = dir.file("copy.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i)\n  a[i] = b[i];\n").string();
+  const auto ecm = [&](const std::string& kernel, std::vector<std::string> more) {
+    std::vector<std::string> args = {"ecm", "--machine", "snb_e5_2680", "--kernel", kernel};
+    args.insert(args.end(), more.begin(), more.end());
+    return hml_run(args);
+  };
+  expect_input_error(ecm(copy, {"-D", "N=1000", "-D", "hml_kernel=1"}),
+                     "hml: error: -D: 'hml_kernel' names the function hml compiles the kernel in, not a size the kernel names");
+  expect_input_error(ecm(copy, {"-D", "N=0"}), ":1: 'a' has an extent of 0 (given -D N=0); give -D N a size above 0");
+  expect_input_error(ecm(copy, {"-D", "N=1000", "--t-ol", "-1", "--t-nol", "1"}), "hml: error: --t-ol: a negative number of cycles");
+  expect_input_error(ecm(copy, {"-D", "N=1000", "--t-ol", "1", "--t-nol", "-1"}), "hml: error: --t-nol: a negative number of cycles");
+  const std::string deref = dir.file("deref.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i)\n  a[i] = *(b + i);\n").string();
+  expect_input_error(ecm(deref, {"-D", "N=1000"}),
+                     ":3: a unary '*' is outside the kernel subset (unary + and - only; write an element as a[i], not *(a + i))");
+  const std::string letter = dir.file("letter.c", "double a[N], b[2 * N];\nfor (int i = 0; i < N; ++i)\n  a[i] = b[i + 'a'];\n").string();
+  const outcome constant = ecm(letter, {"-D", "N=1000"});
+  EXPECT_EQ(constant.status, 0) << constant.err;
+  expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB:1638.4GB/s", "--tier", "DDR5:512GiB:307.2GB/s", "--footprint", "0.5B"}),
+                     "hml: error: --footprint: 0.5 B is less than a byte; give a footprint of a byte or more");
+  const outcome decades = hml_run({"sweep", "--size", "1B:1e30B:31:log", "--format", "csv"});
+  ASSERT_EQ(decades.status, 0) << decades.err;
+  std::istringstream rows{decades.out};
+  std::string row;
+  std::getline(rows, row);  // the heading
+  for (int decade = 0; std::getline(rows, row); ++decade) {
+    const std::string size = row.substr(0, row.find(','));
+    EXPECT_EQ(std::stod(size), std::stod("1e" + std::to_string(decade))) << size;
+  }
 }
