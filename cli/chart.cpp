@@ -136,7 +136,10 @@ void add_chart_command(CLI::App& hml) {
   command->add_option("--title", o->title, "the chart's title")->check(name_text());
   add_output_options(*command, o->output, false);
   o->output.format = "svg";  // what the writer's check holds -o's name to (check_output_name, first, to .svg alone)
-  command->get_option("--output")->required();
+  command->get_option("--output")
+      ->required()
+      ->description("write the SVG to FILE (atomically), or to standard output (-); a FILE named other than .svg (or "
+                    "without an extension) is refused, as it would not hold what its name says");
   command->callback([o] { run(*o); });
 }
 

@@ -213,8 +213,14 @@ std::string links_and_systems_text() {
          "\nsystems (hml offload --system ID, hml tiers --system ID):\n" + hml::format_table(systems);
 }
 
+// A figure of the list with its kind where it is not stated: "44.42 GB/s (measured)".
+std::string marked(std::string text, hml::provenance kind) {
+  return kind == hml::provenance::stated ? text : text + " (" + std::string{hml::to_string(kind)} + ")";
+}
+
 // The catalog at a glance: main memory, and the peak of each common precision (vector units where
-// published, else tensor; "t" marks tensor); every figure's kind and source is in `hml devices NAME`.
+// published, else tensor; "t" marks tensor), each marked with its kind where not stated; every figure's
+// source is in `hml devices NAME`.
 std::string catalog_text() {
   hml::table figures{{"id", "name", "main memory", "bandwidth", "FP64", "FP32", "TF32", "FP16", "INT8"}, {}};
   for (const hml::machine_description* d : hml::machines::all) {
@@ -222,14 +228,13 @@ std::string catalog_text() {
     std::vector<hml::cell> row{std::string{d->id}, std::string{d->name},
                                (main.capacity.published() ? capacity_text(main.capacity.value) + " " : "") +
                                    std::string{main.name},
-                               quantity_text(main.bandwidth.value)};
+                               marked(quantity_text(main.bandwidth.value), main.bandwidth.kind)};
     for (hml::precision p : {hml::precision::fp64, hml::precision::fp32, hml::precision::tf32, hml::precision::fp16,
                              hml::precision::int8}) {
       const hml::compute_kind k = hml::kind_for(*d, p);
       const hml::figure<hml::compute_rate> peak = hml::peak(*d, k);
       row.emplace_back(peak.published()
-                           ? quantity_text(peak.value) + (k.unit == hml::compute_unit::tensor ? " t" : "") +
-                                 (peak.kind == hml::provenance::stated ? "" : " (" + std::string{hml::to_string(peak.kind)} + ")")
+                           ? marked(quantity_text(peak.value) + (k.unit == hml::compute_unit::tensor ? " t" : ""), peak.kind)
                            : std::string{"-"});
     }
     figures.add_row(std::move(row));
@@ -247,7 +252,7 @@ std::string link_text(const hml::link_description& l) {
   const auto rate = [&](const hml::figure<hml::per_direction>& f) { return cited(quantity_text(f.value.rate), f); };
   std::string out = std::string{l.id} + ": " + std::string{l.name} + "\n";
   out += "per direction: " + rate(l.bandwidth) + ", " + std::string{hml::to_string(l.mode)} + "\n";
-  if (l.latency.published()) out += "latency: " + quantity_text(l.latency.value) + "\n";
+  if (l.latency.published()) out += "latency: " + cited(quantity_text(l.latency.value), l.latency) + "\n";
   if (l.measured_to_device.published()) out += "measured to the device: " + rate(l.measured_to_device) + "\n";
   if (l.measured_from_device.published()) out += "measured from the device: " + rate(l.measured_from_device) + "\n";
   if (l.nvls_bus_bandwidth.published()) {

@@ -1,7 +1,7 @@
 // `hml llm`: a transformer's inference on a catalog device: prefill and decode per operator on the roofline,
 // the time to first token, the time per token and tokens/s, the ridge batch, and the memory against the
 // device's capacity. Every figure comes from hml.transformer. This file reads the options into a run's
-// settings (llm_model.cpp: its model); llm_run.cpp runs it and prints.
+// settings (llm_model.cpp: its model and its precisions' checks); llm_run.cpp runs it and prints.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -30,8 +30,8 @@ using llm::number, llm::percent, llm::text;
 
 std::string llm::percent(double share) { return hml::percent_text(share * 100, hml::general(3)); }
 
-std::string llm::token_rate_text(double per_second) {
-  return std::string{hml::format_number(per_second, per_second >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
+std::string llm::count_text(double count) {
+  return std::string{hml::format_number(count, count >= 1000 ? hml::fixed(0) : hml::general(4)).view()};
 }
 
 namespace {
@@ -548,52 +548,6 @@ void add_llm_command(CLI::App& hml) {
     o->format_given = format->count() > 0;
     llm::run(*o);
   });
-}
-
-namespace {
-
-// The precision options that chose an operator's precision: each whose change alone changes it (--activations
-// fp8 on an A100 is --activations' fault, not --weights' left at FP16); all that equal it where none does alone.
-std::string options_choosing(const hml::transformer& t, const hml::step_shape& s, const hml::inference_options& i,
-                             const hml::operator_cost& op) {
-  const hml::precision p = op.compute.type;
-  std::string alone, equal;
-  for (const auto& [option, field] : {std::pair{"--weights", &hml::precisions::weights},
-                                      std::pair{"--activations", &hml::precisions::activations},
-                                      std::pair{"--kv", &hml::precisions::kv_cache}}) {
-    if (i.types.*field != p) continue;
-    equal += (equal.empty() ? "" : ", ") + std::string{option};
-    hml::inference_options other = i;
-    other.types.*field = p == hml::precision::fp16 ? hml::precision::bf16 : hml::precision::fp16;
-    other.types.weight_group = 0;  // a group is INT8's or INT4's
-    for (const hml::operator_cost& changed : hml::step_operators(t, s, other))
-      if (changed.name == op.name && changed.compute.type != p) alone += (alone.empty() ? "" : ", ") + std::string{option};
-  }
-  return alone.empty() ? equal : alone;
-}
-
-}  // namespace
-
-void llm::check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
-                                const hml::inference_options& i) {
-  // A machine without any peak is --machine's fault, said where it is read (require_compute_peak).
-  for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
-    if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
-    const hml::precision p = op.compute.type;
-    if (p != i.types.weights && p != i.types.activations && p != i.types.kv_cache)  // no option would change it
-      throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
-                        " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
-                        hml::kinds_it_has(d) + "; give a machine with one");
-    throw input_error(options_choosing(t, s, i, op) + ": " + std::string{d.name} + " publishes no " +
-                      std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
-                      hml::kinds_it_has(d) + "; give precisions it has");
-  }
-}
-
-void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
-                           const hml::inference_options& i) {
-  check_step_precisions(t, hml::prefill_step(g.batch, g.prompt), d, i);
-  check_step_precisions(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
 }
 
 }  // namespace hml_cli

@@ -80,9 +80,9 @@ inline std::string number(double x, int digits = 4) {
 }
 // A share (0.25) as the output prints it: "25 %", three digits.
 std::string percent(double share);
-// Tokens a second as the output prints them: whole tokens from a thousand up (19854, not 1.985e+04), else
-// four digits.
-std::string token_rate_text(double per_second);
+// A count that may have a fraction, tokens a second or a ridge batch, as the output prints it: whole from a
+// thousand up (19854, not 1.985e+04), else four digits.
+std::string count_text(double count);
 // The model: a preset, with any of its sizes overridden, or all of them given.
 hml::transformer model_of(const run_options& o);
 // The model's name as the output says it: a preset with sizes changed says which, so that the title does not

@@ -30,7 +30,7 @@ std::string signed_percent(double share) { return (share >= 0 ? "+" : "") + perc
 // A measured or predicted figure as the table prints it: a time with its unit, or tokens a second.
 std::string figure_text(hml::serving_metric m, double value) {
   if (hml::is_time(m)) return quantity_text(hml::duration::from_value(value));
-  return token_rate_text(value);
+  return count_text(value);
 }
 
 }  // namespace

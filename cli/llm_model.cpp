@@ -1,5 +1,6 @@
 // `hml llm`'s model: a preset, or one described by its sizes (--layers, --hidden, ...), changed by the options
-// given, each fault of it blamed on the options of the part at fault.
+// given, each fault of it blamed on the options of the part at fault; and its operators' precisions against the
+// machine's peaks, a missing one blamed on the precision options that chose it, or on the machine.
 #include <algorithm>
 #include <array>
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -77,12 +79,14 @@ hml::transformer llm::model_of(const llm_options& o) {
   }
   // Two counts held against each other, one given and the other the preset's: the given one first, the
   // other with the value it took ("--heads, --hidden (4096, llama-2-7b's)"); neither given, the preset's.
+  // An option as a message names it: given, alone; not given, with the value it took, the preset's or the default.
+  const auto named = [&](std::string_view option, bool given, std::uint64_t value) {
+    return given ? std::string{option}
+                 : std::string{option} + " (" + std::to_string(value) + ", " +
+                       (o.model.empty() ? std::string{"the default"} : hml::message_text(o.model) + "'s") + ")";
+  };
   const auto held_against = [&](std::string_view first, bool first_given, std::uint64_t first_value, std::string_view second,
                                 bool second_given, std::uint64_t second_value) {
-    const auto named = [&](std::string_view option, bool given, std::uint64_t value) {
-      return given || o.model.empty() ? std::string{option}
-                                      : std::string{option} + " (" + std::to_string(value) + ", " + hml::message_text(o.model) + "'s)";
-    };
     if (!first_given && !second_given) return std::string{"--model"};
     if (!first_given) return named(second, true, second_value) + ", " + named(first, false, first_value);
     return named(first, true, first_value) + ", " + named(second, second_given, second_value);
@@ -151,16 +155,22 @@ hml::transformer llm::model_of(const llm_options& o) {
                                           : blamed({"--experts", "--active-experts", "--shared-experts", "--dense-layers", "--dense-ffn"},
                                                    {{"--router-biases", o.router_biases}}),
                [&] { hml::validate_experts(t); });
-  // Of dense layers and their FFN size, the one left out is the one to give.
-  check_option(t.dense_layers > 0 ? "--dense-ffn" : "--dense-layers", [&] { hml::validate_dense_layers(t); });
-  // Latent attention's parts left out are theirs to give: blamed, the parts given were told to change.
+  // Of dense layers and their FFN size, the one given is blamed, and the other with the value it took.
+  check_option(held_against("--dense-layers", o.dense_layers.has_value(), t.dense_layers, "--dense-ffn", o.dense_ffn.has_value(), t.dense_ffn),
+               [&] { hml::validate_dense_layers(t); });
+  // Latent attention's parts left out are the ones to give, named with the value they took after the KV rank
+  // given that asks for them (blamed alone, the parts given were told to change).
   if (hml::has_latent_attention(t)) {
-    std::string missing;
-    for (const auto& [option, size] : {std::pair{"--q-lora-rank", t.latent.q_rank}, {"--rope-head-dim", t.latent.rope_dim},
-                                       {"--value-head-dim", t.latent.value_dim}})
-      if (size == 0) missing += (missing.empty() ? "" : ", ") + std::string{option};
+    std::string missing, blamed_options = o.kv_lora_rank ? "--kv-lora-rank" : "";
+    for (const auto& [option, size, given] : {std::tuple{"--q-lora-rank", t.latent.q_rank, o.q_lora_rank.has_value()},
+                                              {"--rope-head-dim", t.latent.rope_dim, o.rope_head_dim.has_value()},
+                                              {"--value-head-dim", t.latent.value_dim, o.value_head_dim.has_value()}}) {
+      if (size != 0) continue;
+      missing += (missing.empty() ? "" : ", ") + std::string{option};
+      blamed_options += (blamed_options.empty() ? "" : ", ") + named(option, given, size);
+    }
     if (!missing.empty())
-      throw input_error(missing + ": latent attention (a KV rank) needs its query rank, rotary dimension and value dimension >= 1; give " +
+      throw input_error(blamed_options + ": latent attention (a KV rank) needs its query rank, rotary dimension and value dimension >= 1; give " +
                         missing + " with --kv-lora-rank");
   }
   check_option(blamed({"--kv-lora-rank", "--q-lora-rank", "--rope-head-dim", "--value-head-dim", "--kv-heads", "--learned-positions"},
@@ -192,6 +202,60 @@ std::string llm::model_title(const llm_options& o, const hml::transformer& t) {
     flag(t.router_biases != preset.router_biases, "--router-biases");
   }
   return std::string{t.name} + changed;
+}
+
+namespace {
+
+// The precision options that chose an operator's precision: each whose change alone changes it (--activations
+// fp8 on an A100 is --activations' fault, not --weights' left at FP16); all that equal it where none does alone
+// and together they do; none where not even together (an RMSNorm's FP32 with --weights and --activations fp32).
+std::string options_choosing(const hml::transformer& t, const hml::step_shape& s, const hml::inference_options& i,
+                             const hml::operator_cost& op) {
+  const hml::precision p = op.compute.type;
+  const hml::precision elsewhere = p == hml::precision::fp16 ? hml::precision::bf16 : hml::precision::fp16;
+  const auto changes = [&](const hml::inference_options& other) {
+    return std::ranges::any_of(hml::step_operators(t, s, other),
+                               [&](const hml::operator_cost& changed) { return changed.name == op.name && changed.compute.type != p; });
+  };
+  std::string alone, equal;
+  hml::inference_options together = i;
+  together.types.weight_group = 0;  // a group is INT8's or INT4's
+  for (const auto& [option, field] : {std::pair{"--weights", &hml::precisions::weights},
+                                      std::pair{"--activations", &hml::precisions::activations},
+                                      std::pair{"--kv", &hml::precisions::kv_cache}}) {
+    if (i.types.*field != p) continue;
+    equal += (equal.empty() ? "" : ", ") + std::string{option};
+    together.types.*field = elsewhere;
+    hml::inference_options other = i;
+    other.types.*field = elsewhere;
+    other.types.weight_group = 0;
+    if (changes(other)) alone += (alone.empty() ? "" : ", ") + std::string{option};
+  }
+  return !alone.empty() ? alone : changes(together) ? equal : std::string{};
+}
+
+}  // namespace
+
+void llm::check_step_precisions(const hml::transformer& t, const hml::step_shape& s, const hml::machine_description& d,
+                                const hml::inference_options& i) {
+  // A machine without any peak is --machine's fault, said where it is read (require_compute_peak).
+  for (const hml::operator_cost& op : hml::step_operators(t, s, i)) {
+    if (op.flops.value() == 0 || hml::peak(d, op.compute).published()) continue;
+    const std::string options = options_choosing(t, s, i, op);
+    if (options.empty())  // no option would change it
+      throw input_error("--machine: " + std::string{d.name} + " publishes no " + std::string{to_string(op.compute)} +
+                        " peak, which the " + std::string{op.name} + " takes whatever the precisions; " +
+                        hml::kinds_it_has(d) + "; give a machine with one");
+    throw input_error(options + ": " + std::string{d.name} + " publishes no " +
+                      std::string{to_string(op.compute)} + " peak (for the " + std::string{op.name} + "); " +
+                      hml::kinds_it_has(d) + "; give precisions it has");
+  }
+}
+
+void llm::check_precisions(const hml::transformer& t, const hml::generation& g, const hml::machine_description& d,
+                           const hml::inference_options& i) {
+  check_step_precisions(t, hml::prefill_step(g.batch, g.prompt), d, i);
+  check_step_precisions(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
 }
 
 }  // namespace hml_cli

@@ -230,7 +230,7 @@ std::string ridge_line(const hml::transformer& t, const hml::machine_description
   if (ridge.batch() <= 1)
     return "decode is compute-bound from batch 1" + at + " (at the ideal bound; the times cross at batch " +
            number(ridge.batch()) + ")\n";
-  return "decode turns compute-bound at batch " + number(ridge.batch()) + at + " (at the ideal bound)\n";
+  return "decode turns compute-bound at batch " + llm::count_text(ridge.batch()) + at + " (at the ideal bound)\n";
 }
 
 // A number of the JSON summary, or null where there is none.
@@ -280,7 +280,7 @@ std::string bound_line(const std::optional<hml::serving_figures>& b, bool decode
   if (!b) return {};
   return "ideal bound (--bound): TTFT " + text(b->time_to_first_token.value) +
          (decodes ? ", TPOT " + text(b->time_per_output_token.value) : std::string{}) + ", end-to-end " +
-         text(b->end_to_end.value) + ", output " + llm::token_rate_text(b->output_throughput.per_second) + " tokens/s\n";
+         text(b->end_to_end.value) + ", output " + llm::count_text(b->output_throughput.per_second) + " tokens/s\n";
 }
 
 // With --draft, the summary's speculative-decoding figures at the first decode step.
@@ -305,7 +305,7 @@ std::string continuous_line(const llm_options& o, const hml::inference_options& 
          std::to_string(llm::batching_limits_of(o).max_batch) + ", max tokens " +
          std::to_string(llm::batching_limits_of(o).max_tokens) + "): on average TTFT " + text(c->mean_time_to_first_token.value) +
          (o.generate > 1 ? ", TPOT " + text(c->mean_time_per_output_token.value) : std::string{}) + ", end-to-end " +
-         text(c->mean_end_to_end.value) + "; output " + llm::token_rate_text(c->output_throughput.per_second) + " tokens/s over " +
+         text(c->mean_end_to_end.value) + "; output " + llm::count_text(c->output_throughput.per_second) + " tokens/s over " +
          text(c->makespan.value) + " (" + std::to_string(c->prefill_steps) + " prefill and " + std::to_string(c->decode_steps) +
          " decode steps)\n";
 }
@@ -355,6 +355,15 @@ std::string lengths_against_table(const llm_options& o, std::string_view lengths
   return (o.learned_positions ? "--learned-positions, " : "") + std::string{lengths};
 }
 
+// CSV is the operator rows alone: what --requests, --chunk and --draft add has no place in it, and went
+// without a word (a --context run's speculative figures did).
+void refuse_csv_beside_additions(const llm_options& o) {
+  if (o.output.chosen() == output_format::csv && (o.requests || o.chunk || !o.draft.empty())) {
+    throw input_error("--format csv: the operator rows alone, without what --requests, --chunk and --draft add; "
+                      "give --format json (their figures beside the rows) or no --format");
+  }
+}
+
 // --context N: one decode step of the batch over N tokens each (the N-th token's step: its attention reads
 // N tokens of cache), the question "how fast is decode at this length" without a prefill to run first.
 void run_decode_step(const llm_options& o, const hml::transformer& t, const hml::machine_description& d,
@@ -371,6 +380,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
     emit_as_kernels(o, step);
     return;
   }
+  refuse_csv_beside_additions(o);
   // Every request makes one token a step: the step's time is each request's time per output token.
   const hml::time_per_token each = hml::per_token(step.time, hml::tokens{1});
   const hml::token_rate rate = hml::throughput(step.time, step.produced());
@@ -403,9 +413,9 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
   emit(o.output, heading(o, t, d, i, "one decode step at context " + std::to_string(n), n, memory, draft, rates_taken_by(step, d, i)) + "decode step (batch " +
                      std::to_string(o.batch) + ", context " + std::to_string(n) + "):\n" + hml::format_table(rows) +
                      "\n" + "time per output token (each request's; the step): " + text(each.value) + ", output " +
-                     llm::token_rate_text(rate.per_second) + " tokens/s\n" +
+                     llm::count_text(rate.per_second) + " tokens/s\n" +
                      (bound ? "ideal bound (--bound): " + text(bound->time.value) + ", output " +
-                                  llm::token_rate_text(hml::throughput(bound->time, bound->produced()).per_second) +
+                                  llm::count_text(hml::throughput(bound->time, bound->produced()).per_second) +
                                   " tokens/s\n"
                             : std::string{}) +
                      speculation_line(o, speculative, n) + ridge_line(t, d, i, n));
@@ -425,6 +435,8 @@ void llm::run(const run_options& o) {
   const hml::machine_description& d = files.machine("--machine", o.device);
   if (o.as_kernels.empty()) require_main_memory_bandwidth("--machine", o.device, d);  // the kernels need none
   require_compute_peak("--machine", o.device, d);  // a machine without any: no precision would find one
+  if (o.memory_utilization < 1 && !hml::main_memory(d).capacity.published())  // a share of nothing: said, not dropped unseen
+    note("--memory-utilization: " + std::string{d.name} + " publishes no capacity, of which it would take a share; not used");
   const hml::transformer t = llm::model_of(o);
   const hml::inference_options i = llm::inference_of(o, t, files);
   if (o.context) {
@@ -441,10 +453,7 @@ void llm::run(const run_options& o) {
     emit_as_kernels(o, o.as_kernels == "prefill" ? prefill : decode);
     return;
   }
-  if (o.output.chosen() == output_format::csv && (o.requests || o.chunk || !o.draft.empty())) {
-    throw input_error("--format csv: the operator rows alone, without what --requests, --chunk and --draft add; "
-                      "give --format json (their figures beside the rows) or no --format");
-  }
+  refuse_csv_beside_additions(o);
   // The scheduler runs the model alone: a draft beside it would take memory and steps it does not count.
   if (o.requests && !o.draft.empty())
     throw input_error("--requests, --draft: not together; continuous batching is modelled without speculative decoding "
@@ -522,13 +531,13 @@ void llm::run(const run_options& o) {
     out += "decode: " + text(run.decode.value) + " for " + counted(g.generate - 1, "step", "steps") + ", " +
            // Per token of all the batch's sequences: a sequence's own, TPOT below, is batch times as long.
            text(run.decode_per_token.value) + " per token" + (g.batch > 1 ? " (over the batch of " + std::to_string(g.batch) + ")" : "") + ", " +
-           llm::token_rate_text(run.decode_throughput.per_second) +
+           llm::count_text(run.decode_throughput.per_second) +
            " tokens/s\n";
   }
   out += "total: " + text(run.total.value) + "\n";
   out += "as serving benchmarks report it (vLLM's): TTFT " + text(serving.time_to_first_token.value) +
          (g.generate > 1 ? ", TPOT " + text(serving.time_per_output_token.value) : std::string{}) + ", end-to-end " +
-         text(serving.end_to_end.value) + ", output " + llm::token_rate_text(serving.output_throughput.per_second) + " tokens/s\n";
+         text(serving.end_to_end.value) + ", output " + llm::count_text(serving.output_throughput.per_second) + " tokens/s\n";
   out += bound_line(bound, g.generate > 1);
   if (chunked) {
     out += "chunked prefill (" + counted(*o.chunk, "token", "tokens") + " a step): time to first token " + text(chunked->time.value) +

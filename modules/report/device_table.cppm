@@ -96,7 +96,7 @@ export namespace hml {
     const level_description& main = main_memory(*d);
     std::vector<cell> row{std::string{d->id},
                           std::string{d->name},
-                          static_cast<double>(d->cores),
+                          d->cores > 0 ? cell{static_cast<double>(d->cores)} : cell{no_value{}},  // 0: not known
                           detail::value_cell(d->clock),
                           detail::kind_text(d->clock),
                           std::string{main.name},

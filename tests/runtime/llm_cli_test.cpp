@@ -659,7 +659,8 @@ TEST(LlmCli, LatentAttentionAndSharedExperts) {
   // --dense-layers 0 takes the dense layers' size with them; the model is one of experts throughout.
   EXPECT_EQ(llm({"--model", "deepseek-v3", "--dense-layers", "0", "--machine", "h200", "--context", "64"}).status, 0);
   expect_one_line_error({"--model", "llama-2-7b", "--kv-lora-rank", "512", "--machine", "h200"},
-                        "--q-lora-rank, --rope-head-dim, --value-head-dim: latent attention (a KV rank) needs its query rank, rotary "
+                        "--kv-lora-rank, --q-lora-rank (0, llama-2-7b's), --rope-head-dim (0, llama-2-7b's), --value-head-dim (0, "
+                        "llama-2-7b's): latent attention (a KV rank) needs its query rank, rotary "
                         "dimension and value dimension >= 1");
   expect_one_line_error({"--model", "llama-2-7b", "--rope-head-dim", "64", "--machine", "h200"},
                         "--rope-head-dim: a query rank, rotary dimension or value dimension needs latent attention's KV rank");
