@@ -204,8 +204,10 @@ void output_stream::write_out(const std::string& text) {
     // SIGPIPE first, as it does any Unix filter: `hml ... | head` stops quietly.)
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
       // Closed by the shell (>&-), as -o /dev/stdout says it, not in the system's words ("Bad file descriptor").
-      throw input_error(errno == EBADF ? std::string{"standard output is closed (the shell closed it); give a file with -o"}
-                                       : std::string{"cannot write to standard output: "} + std::strerror(errno) + "; give a file with -o");
+      // Named as -o with its value, given or the default, as every error names its option (-o FILE says "-o: ").
+      throw input_error(errno == EBADF ? std::string{"-o (-): standard output is closed (the shell closed it); give a file with -o"}
+                                       : std::string{"-o (-): cannot write to standard output: "} + std::strerror(errno) +
+                                             "; give a file with -o");
     }
   } else {
     write_for_option("--output", [&] {

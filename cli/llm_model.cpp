@@ -77,14 +77,14 @@ hml::transformer llm::model_of(const llm_options& o) {
   } else if (o.model.empty() || every_head_keyed) {
     t.kv_heads = t.heads;
   }
-  // Two counts held against each other, one given and the other the preset's: the given one first, the
-  // other with the value it took ("--heads, --hidden (4096, llama-2-7b's)"); neither given, the preset's.
   // An option as a message names it: given, alone; not given, with the value it took, the preset's or the default.
   const auto named = [&](std::string_view option, bool given, std::uint64_t value) {
     return given ? std::string{option}
                  : std::string{option} + " (" + std::to_string(value) + ", " +
                        (o.model.empty() ? std::string{"the default"} : hml::message_text(o.model) + "'s") + ")";
   };
+  // Two counts held against each other, one given and the other the preset's: the given one first, the
+  // other with the value it took ("--heads, --hidden (4096, llama-2-7b's)"); neither given, the preset's.
   const auto held_against = [&](std::string_view first, bool first_given, std::uint64_t first_value, std::string_view second,
                                 bool second_given, std::uint64_t second_value) {
     if (!first_given && !second_given) return std::string{"--model"};
@@ -158,8 +158,8 @@ hml::transformer llm::model_of(const llm_options& o) {
   // Of dense layers and their FFN size, the one given is blamed, and the other with the value it took.
   check_option(held_against("--dense-layers", o.dense_layers.has_value(), t.dense_layers, "--dense-ffn", o.dense_ffn.has_value(), t.dense_ffn),
                [&] { hml::validate_dense_layers(t); });
-  // Latent attention's parts left out are the ones to give, named with the value they took after the KV rank
-  // given that asks for them (blamed alone, the parts given were told to change).
+  // Latent attention's parts left out are the ones to give: named with the value they took, after the KV rank
+  // given that asks for them (named alone, they read as given; the parts given alone, as told to change).
   if (hml::has_latent_attention(t)) {
     std::string missing, blamed_options = o.kv_lora_rank ? "--kv-lora-rank" : "";
     for (const auto& [option, size, given] : {std::tuple{"--q-lora-rank", t.latent.q_rank, o.q_lora_rank.has_value()},

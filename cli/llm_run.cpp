@@ -46,10 +46,11 @@ void add_rows(hml::table& table, std::string_view phase, const hml::step_analysi
                      op.time.value(), s.share(op)});
     }
   }
-  // A pipeline's stage waits for the others and for the hand-offs: a row of time without FLOP or bytes.
+  // A pipeline's stage waits for the others and for the hand-offs: a row of time, of no FLOP or bytes (0 in
+  // every format; its intensity and bound do not apply).
   if (s.pipeline_wait.value() > 0 && human) {
-    table.add_row({std::string{"pipeline wait"}, std::string{}, std::string{}, std::string{}, std::string{}, std::string{},
-                   text(s.pipeline_wait), percent(s.pipeline_wait / s.time.value)});
+    table.add_row({std::string{"pipeline wait"}, text(hml::work{}), text(hml::data_size{}), text(hml::data_size{}), std::string{},
+                   std::string{}, text(s.pipeline_wait), percent(s.pipeline_wait / s.time.value)});
   } else if (s.pipeline_wait.value() > 0) {
     table.add_row({std::string{phase}, std::string{"pipeline wait"}, 0.0, 0.0, 0.0, hml::no_value{}, hml::no_value{}, 0.0, 0.0,
                    0.0, 0.0, s.pipeline_wait.value(), s.pipeline_wait / s.time.value});

@@ -92,7 +92,9 @@ int run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) {  // --help, --version: on standard output, which may be full or closed
       app.exit(e);
-      if (!std::cout.flush()) return hml_cli::fail(std::string{"cannot write to standard output: "} + std::strerror(errno));
+      if (!std::cout.flush())
+        return hml_cli::fail(std::string{e.get_name() == "CallForVersion" ? "--version" : "--help"} + ": cannot write to standard output: " +
+                             std::strerror(errno));
       return 0;
     }
     return hml_cli::fail(hml_cli::as_given(app, hml_cli::parse_error_message(app, e), argc, argv));

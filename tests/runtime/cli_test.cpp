@@ -1032,7 +1032,7 @@ TEST(Cli, UnwritableOrFailedOutputLeavesNoFile) {
         shell_quoted(HML_CLI) + " devices >/dev/full 2>" + shell_quoted((dir.path / "err").string());
     const int raw = std::system(command.c_str());
     EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
-    EXPECT_TRUE(read_file(dir.path / "err").starts_with("hml: error: cannot write to standard output: "));
+    EXPECT_TRUE(read_file(dir.path / "err").starts_with("hml: error: -o (-): cannot write to standard output: "));
     fs::remove(dir.path / "err");
   }
   expect_input_error(hml_run({"devices", "-o", ""}), "-o: an empty value (an unset variable?); give FILE (see `hml devices --help`)");

@@ -77,7 +77,7 @@ TEST(OutputStream, AFullDiskIsOneErrorLine) {
     const int raw = std::system(command.c_str());
     EXPECT_EQ(WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, 2);
     const std::string err = read_file(dir.path / "err");
-    EXPECT_TRUE(err.starts_with(to_file ? "hml: error: -o: cannot write '/dev/full': " : "hml: error: cannot write to standard output: "))
+    EXPECT_TRUE(err.starts_with(to_file ? "hml: error: -o: cannot write '/dev/full': " : "hml: error: -o (-): cannot write to standard output: "))
         << err;
     EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
   }
@@ -96,7 +96,7 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
   const std::string hml = shell_quoted(HML_CLI), roofline = " roofline --machine h100_sxm --precision fp32 --ops -";
   const auto [closed_out, closed_out_err] = shell("cat " + kernels + " | " + hml + roofline + " >&-");
   EXPECT_EQ(closed_out, 2);
-  EXPECT_EQ(closed_out_err, "hml: error: standard output is closed (the shell closed it); give a file with -o\n");
+  EXPECT_EQ(closed_out_err, "hml: error: -o (-): standard output is closed (the shell closed it); give a file with -o\n");
   const auto [closed_in, closed_in_err] = shell(hml + roofline + " <&-");
   EXPECT_EQ(closed_in, 2);
   EXPECT_EQ(closed_in_err, "hml: error: --ops: standard input is closed (the shell closed it); give a file, or open standard input\n");
@@ -107,10 +107,10 @@ TEST(OutputStream, ClosedOrFullStandardStreamsAreErrors) {
   EXPECT_EQ(shell(hml + " sweep --format csv -o /dev/stdout >&-").second,
             "hml: error: -o: cannot write '/dev/stdout': standard output is closed (the shell closed it); give a file\n");
   EXPECT_EQ(std::system(("sh -c " + shell_quoted(hml + " sweep --format csv -o /dev/fd/2 2>&-")).c_str()), 2 << 8);
-  for (const std::string request : {" --help", " --version", " roofline --help"}) {
+  for (const auto& [request, flag] : {std::pair<std::string, std::string>{" --help", "--help"}, {" --version", "--version"}, {" roofline --help", "--help"}}) {
     const auto [status, err] = shell(hml + request + " >&-");
     EXPECT_EQ(status, 2) << request;
-    EXPECT_TRUE(err.starts_with("hml: error: cannot write to standard output: ")) << request << ": " << err;
+    EXPECT_TRUE(err.starts_with("hml: error: " + flag + ": cannot write to standard output: ")) << request << ": " << err;
     if (fs::exists("/dev/full")) EXPECT_EQ(shell(hml + request + " >/dev/full").first, 2) << request;
   }
   fs::create_symlink("loop_b", dir.path / "loop_a");
