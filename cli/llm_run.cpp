@@ -120,15 +120,25 @@ bool fits_beside(const hml::transformer& t, const hml::transformer* draft, std::
   return draft != nullptr ? hml::fits(t, *draft, batch, context, d, i) : hml::fits(t, batch, context, d, i);
 }
 // The largest batch that fits, up to the most --batch takes: past it the sizes stop being exact counts and
-// the library's search stops short (a capacity of 10^30 B gave 2,759,558,595), so that is said as "or more".
-std::uint64_t largest_beside(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
-                             const hml::machine_description& d, const hml::inference_options& i) {
-  return std::min(draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i),
-                  llm::most_sequences);
+// the library's search stops short (a capacity of 10^30 B gave 2,759,558,595), so that is said as "or more";
+// so is a batch one more of which the model counts no longer exactly, where memory would hold more (1 EB held
+// 249,700,578 sequences of 1000 tokens "at most", where it holds 1.2 x 10^9).
+struct largest_fit {
+  std::uint64_t sequences = 0;
+  bool or_more = false;  // memory holds more than the counts reach
+};
+largest_fit largest_beside(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
+                           const hml::machine_description& d, const hml::inference_options& i) {
+  const std::uint64_t found = std::min(draft != nullptr ? hml::largest_batch(t, *draft, context, d, i) : hml::largest_batch(t, context, d, i),
+                                       llm::most_sequences);
+  const std::uint64_t slots = hml::kv_slots(context, i.memory);
+  const auto counted_exactly = [&](const hml::transformer& m) { return hml::counts_are_exact(m, found + 1, context, slots); };
+  return {found, found == llm::most_sequences || !counted_exactly(t) || (draft != nullptr && !counted_exactly(*draft))};
 }
-std::string largest_text(std::uint64_t largest, std::uint64_t context) {
-  const std::string of = " of " + counted(context, "token", "tokens");
-  return largest == llm::most_sequences ? "10^9 sequences" + of + " or more" : counted(largest, "sequence", "sequences") + of + " at most";
+std::string largest_text(largest_fit largest, std::uint64_t context) {
+  return (largest.sequences == llm::most_sequences ? std::string{"10^9 sequences"} : counted(largest.sequences, "sequence", "sequences")) +
+         " of " + counted(context, "token", "tokens") +
+         (largest.or_more ? " or more" : " at most");
 }
 
 // The machine's measured rates a step's operators take: the attention rate (a fused 16-bit prefill's), the INT4
@@ -254,7 +264,7 @@ hml::cell capacity_cell(const hml::machine_description& d, const hml::inference_
 hml::cell largest_batch_cell(const hml::transformer& t, const hml::transformer* draft, std::uint64_t context,
                              const hml::machine_description& d, const hml::inference_options& i) {
   const bool known = hml::main_memory(d).capacity.published();
-  return number_or_none(known, known ? static_cast<double>(largest_beside(t, draft, context, d, i)) : 0.0);
+  return number_or_none(known, known ? static_cast<double>(largest_beside(t, draft, context, d, i).sequences) : 0.0);
 }
 
 // Beside an expected time, the same run at the ideal bound; none where the run is the bound.

@@ -112,11 +112,11 @@ const hml::machine_description& machine_files::machine(std::string_view option, 
   const hml::level_description& main = hml::main_memory(own);
   if (figures_ == hml::basis::datasheet && !main.bandwidth.published() && main.measured_bandwidth.published() &&
       own.memory_bandwidths.empty()) {
-    // A file is named, and the level by its index, as the reader names a field.
-    throw input_error(std::string{option} + ", --figures stated: " + file_named(text) +
-                      std::string{own.name} + " states no bandwidth for " + std::string{main.name} + " (memory[" +
-                      std::to_string(own.memory.size() - 1) +
-                      "]), only a measured one; give its stated bandwidth, or leave --figures stated out");
+    // Said at the field's line (its level's, where it is left out), as the reader names a field.
+    throw input_error(std::string{option} + ", --figures stated: " +
+                      where(text, own, "memory[" + std::to_string(own.memory.size() - 1) + "].bandwidth") + ": " +
+                      std::string{own.name} + " states no bandwidth for " + hml::message_text(main.name) +
+                      ", only a measured one; give its stated bandwidth, or leave --figures stated out");
   }
   return view_of(own);
 }

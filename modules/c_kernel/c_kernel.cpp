@@ -118,11 +118,14 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
                                                 " defines " + name + " as well; give its value in one place"));
     }
     if (message.ends_with("file not found")) return where + ": #include is outside the kernel subset; a kernel is one file: write what it needs in it";
-    // An extent of a negative size given on the command line: the -D's fault as much as the file's.
+    // An extent of a negative size given on the command line: the -D's fault as much as the file's; one the
+    // file's arithmetic makes of the -D values (N - 1000 of -D N=999) names those too.
     if (message.ends_with("with a negative size")) {
-      for (const c_define& given : defines)
-        if (given.value < 0)
-          message += " (given -D " + given.name + "=" + std::to_string(given.value) + "); give -D " + given.name + " a size above 0";
+      const auto negative = std::ranges::find_if(defines, [](const c_define& given) { return given.value < 0; });
+      if (negative != defines.end())
+        message += " (given -D " + negative->name + "=" + std::to_string(negative->value) + "); give -D " + negative->name + " a size above 0";
+      else if (!defines.empty())
+        message += " (given " + detail::defines_text(defines) + "); give -D values that make each extent at least 1";
     }
     // C computes a constant in its type: int's M * N past 2^31 wraps, to a size or a bound that is not the one
     // written (clang's "result is 1'000 with type 'int'").
@@ -494,7 +497,7 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   std::vector<std::string> zero_defines;
   for (const c_define& d : defines)
     if (d.value == 0) zero_defines.push_back(d.name);
-  kernel_reader reader{file, unit.get(), std::move(zero_defines)};
+  kernel_reader reader{file, unit.get(), std::move(zero_defines), defines.empty() ? std::string{} : detail::defines_text(defines)};
   CXCursor kernel_body = clang().getNullCursor();
   for (const CXCursor c : children(clang().getTranslationUnitCursor(unit.get()))) {
     if (!clang().Location_isFromMainFile(clang().getCursorLocation(c))) continue;

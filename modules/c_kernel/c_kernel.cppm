@@ -115,6 +115,13 @@ namespace hml::detail {
 // The function kerncraft's statements are wrapped in, for clang to read and to compile them.
 inline constexpr std::string_view kernel_function = "hml_kernel";
 
+// The -D values given, as a message names them: "-D N=1000, -D M=8".
+inline std::string defines_text(std::span<const c_define> defines) {
+  std::string text;
+  for (const c_define& d : defines) text += (text.empty() ? "-D " : ", -D ") + d.name + "=" + std::to_string(d.value);
+  return text;
+}
+
 // The reader's result, with where the loop nest begins in the text, for the compiler.
 struct parsed_c_kernel {
   std::unique_ptr<loaded_kernel::storage> storage;

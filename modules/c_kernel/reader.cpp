@@ -227,9 +227,9 @@ void kernel_reader::declare(CXCursor d) {
       fail(d, "'" + name + "' has an extent of 0 (given -D " + zero_defines_.front() + "=0); give -D " + zero_defines_.front() +
                   " a size above 0");
     if (extent < 1)  // C's int arithmetic: M * N past 2^31 wraps, to 0 at 2^32
-      fail(d, "'" + name + "' has an extent of " + std::to_string(extent) +
-                  ": give each extent at least 1 (where it is a product of int sizes, C wraps it past 2^31: "
-                  "write (long)M * N)");
+      fail(d, "'" + name + "' has an extent of " + std::to_string(extent) + (defines_given_.empty() ? "" : " (given " + defines_given_ + ")") +
+                  ": give each extent at least 1" + (defines_given_.empty() ? "" : ", by the -D values or the file's arithmetic of them") +
+                  " (where it is a product of int sizes, C wraps it past 2^31: write (long)M * N)");
     if (extent >= largest_number) fail(d, "'" + name + "' has an extent outside [1, 2^40)");
     a.extents[a.rank++] = extent;
     a.subscripts = a.rank;

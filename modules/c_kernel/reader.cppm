@@ -194,9 +194,10 @@ struct loop {
 // (file:line: construct: why) whatever falls outside the subset.
 class kernel_reader {
 public:
-  // `zero_defines`: the -D given 0 ("-D N=0"), named where an extent comes to 0, as a negative one is.
-  kernel_reader(std::string_view file, CXTranslationUnit unit, std::vector<std::string> zero_defines = {})
-      : file_{file}, unit_{unit}, zero_defines_{std::move(zero_defines)} {}
+  // `zero_defines`: the -D given 0 ("-D N=0"), named where an extent comes to 0, as a negative one is;
+  // `defines_given` all of them ("-D N=1000"), named where the file's arithmetic of them does (N - 1000).
+  kernel_reader(std::string_view file, CXTranslationUnit unit, std::vector<std::string> zero_defines = {}, std::string defines_given = {})
+      : file_{file}, unit_{unit}, zero_defines_{std::move(zero_defines)}, defines_given_{std::move(defines_given)} {}
 
   // The wrapper function's body: declarations, then one loop nest.
   void read_statements(CXCursor body);
@@ -242,6 +243,7 @@ private:
   std::size_t loop_begin_ = 0;
   CXTranslationUnit unit_;
   std::vector<std::string> zero_defines_;
+  std::string defines_given_;
   std::vector<declared_array> arrays_;
   std::vector<CXCursor> scalars_;
   std::vector<loop> loops_;

@@ -164,8 +164,12 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
   for (std::size_t i = 0; i < mix.size(); ++i) {
     fewest_steps += fewest_batching_steps(mix[i].count, mix[i].generate, std::min(r.concurrency, prefill_cap[i]), r.concurrency);
   }
-  expects(fewest_steps <= max_batching_steps,
-          "hml: the request mix needs more than 10^6 steps; give fewer requests, or a larger batch or max tokens");
+  // Said of what holds the sequences at once: a larger batch cannot help where memory holds fewer.
+  const char* const too_many_steps =
+      r.limited_by == concurrency_limit::memory
+          ? "hml: the request mix needs more than 10^6 steps at the sequences memory holds at once; give fewer requests, or more memory"
+          : "hml: the request mix needs more than 10^6 steps; give fewer requests, or a larger batch or max tokens";
+  expects(fewest_steps <= max_batching_steps, too_many_steps);
 
   // Requests admitted in one prefill step run in step with each other: a cohort.
   struct cohort {
@@ -182,8 +186,7 @@ inline constexpr std::uint64_t max_batching_steps = 1'000'000;
     if (c.generate > 1) tpot_sum = tpot_sum + (now - c.first_token) * (static_cast<double>(c.size) / static_cast<double>(c.generate - 1));
   };
   while (waiting_of_kind > 0 || !running.empty()) {
-    expects(r.prefill_steps + r.decode_steps < max_batching_steps,
-            "hml: the request mix needs more than 10^6 steps; give fewer requests, or a larger batch or max tokens");
+    expects(r.prefill_steps + r.decode_steps < max_batching_steps, too_many_steps);
     const request_class& kind = mix[next_kind];
     if (waiting_of_kind > 0 && sequences < r.concurrency) {
       std::uint64_t admitted = r.concurrency - sequences;

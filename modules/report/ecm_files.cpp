@@ -313,7 +313,7 @@ loaded_kernel kernel_from_yaml(std::string_view text, std::string_view file) {
         const YAML::Node given = arrays[a]["extents"];
         r.fail(given.IsDefined() ? given : arrays[a], yaml_reader::item(yaml_reader::item("arrays", a) + ".extents", d),
                "array \"" + std::string{k.arrays[a].name} + "\" has " + std::to_string(k.arrays[a].extents[d]) +
-                   " elements here, but the loop's " + std::to_string(k.extents[d]) + " iterations" +
+                   (k.arrays[a].extents[d] == 1 ? " element" : " elements") + " here, but the loop's " + std::to_string(k.extents[d]) + " iterations" +
                    (loop_start(k, d) > 0 ? " from index " + std::to_string(loop_start(k, d)) + " (its most negative offset's)" : "") +
                    " with its offsets reach " + std::to_string(reached) + "; make the array larger or the loop shorter");
       }

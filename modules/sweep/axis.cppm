@@ -4,7 +4,8 @@
 // so the compile-time and the run-time paths see bit-identical points. A logarithmic axis is a linear axis
 // of natural logarithms mapped through exp, with both ends snapped back to the values given; where the ends
 // are a whole number of decades (or doublings) apart, each point on a decade (doubling) is FROM times that
-// power of ten (two), one rounding. std::exp and std::log are not constexpr before C++26, so this partition
+// power of ten (two), one rounding, or, where both ends are decades themselves (1e-5 and 1e5), that decade as
+// its literal reads. std::exp and std::log are not constexpr before C++26, so this partition
 // has its own (within a few ulps).
 module;
 #include <array>
@@ -14,6 +15,7 @@ module;
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -86,6 +88,23 @@ constexpr double whole_power(double ratio, int k) noexcept {
 
 // The largest k for which whole_power(ratio, k) is the double nearest ratio^k.
 constexpr int largest_whole_power(double ratio) noexcept { return ratio == 10.0 ? 44 : 1023; }
+
+// The doubles nearest 10^-30 ... 10^30, as their literals read: the decades of hml's figures (a quantity's
+// magnitude lies within them), where a product or quotient of powers misses some by an ulp (1e-5 x 10^5 is
+// 1.0000000000000002, and 1e-30 x 10 is 1.0000000000000001e-29).
+inline constexpr int lowest_decade = -30;
+inline constexpr std::array<double, 61> decades{
+    1e-30, 1e-29, 1e-28, 1e-27, 1e-26, 1e-25, 1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16,
+    1e-15, 1e-14, 1e-13, 1e-12, 1e-11, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0, 1e1, 1e2,
+    1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21,
+    1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30};
+
+// The exponent of the decade `x` is (the double its literal reads), or none.
+constexpr std::optional<int> decade_of(double x) noexcept {
+  for (std::size_t e = 0; e < decades.size(); ++e)
+    if (decades[e] == x) return static_cast<int>(e) + lowest_decade;
+  return std::nullopt;
+}
 
 }  // namespace hml::detail
 
@@ -172,6 +191,11 @@ struct log_axis {
         if (number_of(first) * detail::whole_power(ratio, k) == number_of(last)) std::tie(lattice_ratio, lattice_steps) = std::tuple{ratio, k};
       }
     }
+    // Ends that are both decades (1e-5 and 1e5): each point on a decade is that decade, as its literal reads.
+    if (const auto from = detail::decade_of(number_of(first)), to = detail::decade_of(number_of(last)); from && to && *to > *from) {
+      std::tie(lattice_ratio, lattice_steps) = std::tuple{10.0, *to - *from};
+      first_decade = *from;
+    }
   }
 
   [[nodiscard]] constexpr std::size_t size() const noexcept { return count; }
@@ -184,8 +208,11 @@ struct log_axis {
   [[nodiscard]] constexpr T operator[](std::size_t i) const noexcept {
     if (i == 0) return first;
     if (i + 1 == count) return last;
-    if (const std::uint64_t steps = i * static_cast<std::uint64_t>(lattice_steps); steps % (count - 1) == 0 && lattice_steps > 0)
-      return from_number<T>(number_of(first) * detail::whole_power(lattice_ratio, static_cast<int>(steps / (count - 1))));
+    if (const std::uint64_t steps = i * static_cast<std::uint64_t>(lattice_steps); steps % (count - 1) == 0 && lattice_steps > 0) {
+      const auto k = static_cast<int>(steps / (count - 1));
+      if (first_decade) return from_number<T>(detail::decades[static_cast<std::size_t>(*first_decade + k - detail::lowest_decade)]);
+      return from_number<T>(number_of(first) * detail::whole_power(lattice_ratio, k));
+    }
     return from_logarithm(log_last - log_step * static_cast<double>(static_cast<std::int64_t>(count - 1 - i)));
   }
 
@@ -197,6 +224,7 @@ struct log_axis {
   double log_step = 0.0;
   double lattice_ratio = 0.0;  // 10 or 2 where last = first x lattice_ratio^lattice_steps exactly; else 0
   int lattice_steps = 0;
+  std::optional<int> first_decade;  // where both ends are decades (detail::decades), the first's exponent
 };
 
 // Values spelled out: `values(0.1, 0.5, 0.95)`, `values(1_Gbps, 10_Gbps)`. Any copyable type will do.

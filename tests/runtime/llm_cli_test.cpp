@@ -670,7 +670,7 @@ TEST(LlmCli, LatentAttentionAndSharedExperts) {
   expect_one_line_error({"--model", "deepseek-v3", "--kv-heads", "8", "--machine", "h200"},
                         "--kv-heads, --heads (128, deepseek-v3's): latent attention gives every head its keys: kv heads = heads");
   expect_one_line_error({"--model", "deepseek-v3", "--dense-layers", "61", "--machine", "h200"},
-                        "--dense-layers: dense first layers leave at least one layer of experts");
+                        "--dense-layers, --layers (61, deepseek-v3's): dense first layers leave at least one layer of experts");
   expect_one_line_error({"--model", "deepseek-v3", "--shared-experts", "-1", "--machine", "h200"}, "--shared-experts: ");
 }
 
