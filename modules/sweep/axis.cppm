@@ -90,8 +90,8 @@ constexpr double whole_power(double ratio, int k) noexcept {
 constexpr int largest_whole_power(double ratio) noexcept { return ratio == 10.0 ? 44 : 1023; }
 
 // The doubles nearest 10^-30 ... 10^30, as their literals read: the decades of hml's figures (a quantity's
-// magnitude lies within them), where a product or quotient of powers misses some by an ulp (1e-5 x 10^5 is
-// 1.0000000000000002, and 1e-30 x 10 is 1.0000000000000001e-29).
+// magnitude lies within them), where a product of powers misses some by an ulp (1e-5 x 10^7 is
+// 100.00000000000001, and 1e-30 x 10 is 1.0000000000000001e-29).
 inline constexpr int lowest_decade = -30;
 inline constexpr std::array<double, 61> decades{
     1e-30, 1e-29, 1e-28, 1e-27, 1e-26, 1e-25, 1e-24, 1e-23, 1e-22, 1e-21, 1e-20, 1e-19, 1e-18, 1e-17, 1e-16,

@@ -26,8 +26,8 @@ static_assert(hml::log_axis(1_Gbps, 1000_Gbps, 7)[2] == 10_Gbps && hml::log_axis
 static_assert(hml::log_axis(1_KiB, 1_MiB, 11)[3] == 8_KiB);  // on a doubling: FROM x 2^3
 // Past 10^22, where no power of ten is a double: the one nearest it, as the literal reads (k products drifted).
 static_assert(hml::log_axis(1.0, 1e30, 31)[23] == 1e23 && hml::log_axis(1.0, 1e30, 31)[29] == 1e29);
-// Ends that are decades below one: each decade as its literal reads (1e-5 x 10^5 is 1.0000000000000002).
-static_assert(hml::log_axis(1e-5, 1e5, 11)[5] == 1.0 && hml::log_axis(1e-5, 1e5, 11)[4] == 0.1 &&
+// Ends that are decades below one: each decade as its literal reads (1e-5 x 10^7 is 100.00000000000001).
+static_assert(hml::log_axis(1e-5, 1e5, 11)[5] == 1.0 && hml::log_axis(1e-5, 1e5, 11)[7] == 100.0 &&
               hml::log_axis(1e-30, 1e-18, 13)[1] == 1e-29);
 static_assert(hml::log_axis(1_Gbps, 1000_Gbps, 7)[1] > 3.16_Gbps && hml::log_axis(1_Gbps, 1000_Gbps, 7)[1] < 3.17_Gbps);
 static_assert(gbps[1] > 1_Gbps && gbps[1] < 10_Gbps);
