@@ -116,6 +116,16 @@ std::string ceiling_text(const hml::device& d, const hml::ceiling_description& c
       out += ", ridge " + quantity_text(hml::ridge_point(hml::roof{memory.value, peak.value}));
     }
   }
+  // --figures measured (the default of every command) takes each figure measured where it is: where one of
+  // the two alone is, its ridge is neither of those above, and is the one `hml roofline` prints.
+  const bool peak_measured = hml::peak(c, hml::basis::measured).published();
+  const bool memory_measured = hml::bandwidth_of(main, hml::basis::measured).published();
+  const auto mixed_peak = hml::peak(c, hml::basis::measured_where_published);
+  const auto mixed_memory = hml::bandwidth_of(main, hml::basis::measured_where_published);
+  if (peak_measured != memory_measured && mixed_peak.published() && mixed_memory.published()) {
+    out += std::string{"; as --figures measured takes it ("} + (peak_measured ? "measured peak, datasheet bandwidth" : "datasheet peak, measured bandwidth") +
+           "), ridge " + quantity_text(hml::ridge_point(hml::roof{mixed_memory.value, mixed_peak.value}));
+  }
   return out + "\n";
 }
 

@@ -285,6 +285,9 @@ void run(const ecm_options& o) {
                       "memory)" + (sized_after ? "; give its capacity, or, if it is main memory, list it last (memory runs fastest first)"
                                              : "; give its capacity"));
   }
+  if (machine->memory.size() < 2)
+    throw input_error("--machine: " + files.where(o.machine, *machine, "memory") + ": holds main memory alone, and the ECM model needs "
+                      "a cache level and main memory; describe the caches from L1, main memory last");
   if (!machine->clock.published())
     throw input_error("--machine: " + o.machine + ": states no clock, which the ECM model needs (it counts cycles); give the cores' clock "
                       "(clock: 2.7 GHz)");

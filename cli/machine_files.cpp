@@ -395,7 +395,9 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
         throw input_error("--machine: " + before + " and " + name +
                           " both have the id '" + roofs[k].label + "', which names a machine on the chart; give each its own id");
       }
-      throw input_error("--machine: '" + roofs[k].label + "' is given twice; give each machine once");
+      // The same machine twice: by one text, or by two (a catalog id and its exported file), both named.
+      if (before == name) throw input_error("--machine: '" + roofs[k].label + "' is given twice; give each machine once");
+      throw input_error("--machine: " + before + " and " + name + " are one machine (id '" + roofs[k].label + "'); give each machine once");
     }
     require_main_memory_bandwidth("--machine", name, d);
     // A peak that only a measurement gives is gone under --figures stated, which is then the cause.

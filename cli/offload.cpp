@@ -212,10 +212,14 @@ void run(const offload_options& o) {
   // A break-even below one run (the copies pay for themselves in one): runs are whole and at least one; at
   // one, the first run ties.
   const double runs_from = plan.break_even_runs;
+  const auto runs_text = [&](double runs) {
+    const std::string shown = number(runs, hml::general(3));
+    return shown + (shown == "1" ? " run" : " runs");
+  };
   s += "serial offloading pays from " +
        (runs_from == std::numeric_limits<double>::infinity() ? std::string{"no number of runs"}
         : hml::detail::clearly_below(runs_from, 1.0) ? "the first run (break-even " + number(runs_from, hml::general(3)) + " runs)"
-                           : number(runs_from, hml::general(3)) + " runs") +
+                           : runs_text(runs_from)) +
        " on the transferred data, or " + intensity_range(break_even) + "\n";
   emit(o.output, s);
 }

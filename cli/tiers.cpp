@@ -21,8 +21,6 @@ struct tiers_options {
   std::string footprint;
   double hot_bytes = 1.0;
   double hot_accesses = 1.0;
-  bool hot_bytes_given = false;  // a share left at its default is named with its value where it is at fault
-  bool hot_accesses_given = false;
   double write_share = 0.0;
   std::vector<double> shares;
   bool sequential = false;
@@ -134,13 +132,9 @@ void run(const tiers_options& o) {
                       " is less than a byte; give a footprint of a byte or more");
   check_option("--hot-bytes", [&] { hml::validate_share(o.hot_bytes); });
   check_option("--hot-accesses", [&] { hml::validate_share(o.hot_accesses); });
-  // No hot bytes is --hot-bytes' fault alone; all of them hot with a share of the accesses, both shares', the
-  // one left at its default named with its value.
-  const auto share_named = [](std::string_view option, bool given) { return std::string{option} + (given ? "" : " (1, the default)"); };
-  check_option(o.hot_bytes == 0 ? std::string{"--hot-bytes"}
-               : o.hot_bytes_given ? "--hot-bytes, " + share_named("--hot-accesses", o.hot_accesses_given)
-                                   : "--hot-accesses, " + share_named("--hot-bytes", false),
-               [&] { hml::validate(w.skew); });
+  // No hot bytes is --hot-bytes' fault alone; all of them hot with a share of the accesses, both shares' (one
+  // left at its default is named with its value, as every option's is).
+  check_option(o.hot_bytes == 0 ? "--hot-bytes" : "--hot-bytes, --hot-accesses", [&] { hml::validate(w.skew); });
   if (const double hot = o.hot_bytes * footprint.value(); hot > 0 && hot < 1)
     throw input_error("--hot-bytes, --footprint: a hot share of " +
                       std::string{hml::format_number(o.hot_bytes, hml::general(4)).view()} + " of " +
@@ -261,17 +255,13 @@ void add_tiers_command(CLI::App& hml) {
       ->excludes(machine)
       ->excludes(figures);
   command->add_option("--footprint", o->footprint, "the working set's size, e.g. 200GiB")->type_name("SIZE")->required();
-  CLI::Option* hot_bytes = command->add_option("--hot-bytes", o->hot_bytes, "share of the bytes that is hot (default 1: uniform)");
-  CLI::Option* hot_accesses = command->add_option("--hot-accesses", o->hot_accesses, "share of the accesses the hot bytes take (default 1)");
-  command->add_option("--write-share", o->write_share, "share of the traffic that writes (default 0)");
+  command->add_option("--hot-bytes", o->hot_bytes, "share of the bytes that is hot (1: uniform)")->capture_default_str();
+  command->add_option("--hot-accesses", o->hot_accesses, "share of the accesses the hot bytes take")->capture_default_str();
+  command->add_option("--write-share", o->write_share, "share of the traffic that writes")->capture_default_str();
   command->add_option("--shares", o->shares, "flat mode's share of the bytes per tier, e.g. 0.32,0.68")->delimiter(',');
   command->add_flag("--sequential", o->sequential, "tiers serve one after the other (default: at once)");
   add_output_options(*command, o->output);
-  command->callback([o, hot_bytes, hot_accesses] {
-    o->hot_bytes_given = hot_bytes->count() > 0;
-    o->hot_accesses_given = hot_accesses->count() > 0;
-    run(*o);
-  });
+  command->callback([o] { run(*o); });
 }
 
 }  // namespace hml_cli

@@ -319,7 +319,9 @@ struct serial_break_even {
   const double c = (copy_time(path, resident * job.in) + copy_time(path, resident * job.out)).value() / job.runs;
   const double ph = core_of(host, kind_for(host, p)).peak.value();
   const double pd = device_core.peak.value();
-  const auto gain = [&](double f) { return (h > f / ph ? h : f / ph) - c - (d > f / pd ? d : f / pd); };  // host - serial
+  const auto on_host = [&](double f) { return h > f / ph ? h : f / ph; };
+  const auto serial = [&](double f) { return c + (d > f / pd ? d : f / pd); };
+  const auto gain = [&](double f) { return on_host(f) - serial(f); };
   // The gain is linear between 0, the two ridges and the tail past them (slope 1/P_h - 1/P_d a FLOP): with
   // the roots of each piece, it keeps its sign between neighbouring points.
   double points[6] = {0.0, h * ph, d * pd};  // and a root on each of the two pieces and on the tail
@@ -332,9 +334,12 @@ struct serial_break_even {
     points[n++] = points[2] - gain(points[2]) / tail;
   std::sort(points, points + n);
   n = static_cast<std::size_t>(std::unique(points, points + n) - points);
-  // Whether serial offloading pays on the stretch after points[i] (to the next, or on for the last).
+  // Whether serial offloading pays on the stretch after points[i] (to the next, or on for the last). A tie
+  // goes to the host, as in the plan's verdict: where both are memory-bound at the same time, the stretch
+  // ties all along, and counting it paid said "from 0 FLOP/B" where offloading pays from the next break.
   const auto pays_after = [&](std::size_t i) {
-    return gain(i + 1 < n ? (points[i] + points[i + 1]) / 2 : 2 * points[i] + 1) >= 0;
+    const double f = i + 1 < n ? (points[i] + points[i + 1]) / 2 : 2 * points[i] + 1;
+    return detail::clearly_below(serial(f), on_host(f));
   };
   constexpr double never = std::numeric_limits<double>::infinity();
   double from = never;

@@ -217,6 +217,14 @@ private:
     return out_.keep(value);
   }
 
+  // A name is a label, bounded as a kernel's (100 kB was printed whole in a roofline's heading and a chart's title).
+  std::string_view a_name(const YAML::Node& node, const std::string& field) {
+    const std::string_view name = text(node, field, "name", true);
+    if (name.size() > max_name_bytes)
+      r_.fail(node["name"], fields::path(field, "name"), "longer than " + std::to_string(max_name_bytes) + " bytes; shorten it");
+    return name;
+  }
+
   // A machine's, link's or system's id, as options name it (a link "400GB/s" took --link's rate from it).
   std::string_view an_id(const YAML::Node& node, const std::string& field) {
     const std::string_view id = text(node, field, "id", true);
@@ -240,7 +248,7 @@ private:
     }
     machine_description m{};
     m.id = an_id(node, field);
-    m.name = text(node, field, "name", true);
+    m.name = a_name(node, field);
     m.note = text(node, field, "note", false);
     for (const machine_description* other : out_.machines) {
       if (other->id == m.id) r_.fail(node["id"], fields::path(field, "id"), "two machines with this id");
@@ -390,7 +398,7 @@ private:
       const YAML::Node x = domains[i];
       const std::string at = fields::item(domains_field, i);
       r_.expect_map(x, at, {"name", "count", "cores", "last_cache", "memory_bandwidth"});
-      m.domains.push_back({.name = text(x, at, "name", true),
+      m.domains.push_back({.name = a_name(x, at),
                            .count = static_cast<unsigned>(r_.integer(x, at, "count", 1, 1, most_cores)),
                            .cores = static_cast<unsigned>(r_.integer(x, at, "cores", 0, 1, most_cores)),
                            .last_cache = a_figure<data_size>(x, at, "last_cache"),
@@ -415,7 +423,7 @@ private:
   level_description level(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"name", "capacity", "bandwidth", "write_bandwidth", "measured_bandwidth", "latency",
                                 "scope", "interface", "upstream", "victim", "addressable"});
-    level_description l{.name = text(node, field, "name", true)};
+    level_description l{.name = a_name(node, field)};
     l.capacity = a_figure<data_size>(node, field, "capacity");
     l.bandwidth = a_memory_bandwidth(node, field, "bandwidth");
     l.write_bandwidth = a_memory_bandwidth(node, field, "write_bandwidth");
@@ -493,7 +501,7 @@ private:
   void add_link(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"id", "name", "bandwidth", "mode", "latency", "measured_to_device",
                                 "measured_from_device", "nvls_bus_bandwidth", "note"});
-    link_description l{.id = an_id(node, field), .name = text(node, field, "name", true)};
+    link_description l{.id = an_id(node, field), .name = a_name(node, field)};
     for (const link_description* other : out_.links) {
       if (other->id == l.id) r_.fail(node["id"], fields::path(field, "id"), "two links with this id");
     }
@@ -527,7 +535,7 @@ private:
 
   void add_system(const YAML::Node& node, const std::string& field) {
     r_.expect_map(node, field, {"id", "name", "host", "device", "joined_by", "note"});
-    system_description s{.id = an_id(node, field), .name = text(node, field, "name", true)};
+    system_description s{.id = an_id(node, field), .name = a_name(node, field)};
     for (const system_description* other : out_.systems) {
       if (other->id == s.id) r_.fail(node["id"], fields::path(field, "id"), "two systems with this id");
     }

@@ -398,14 +398,21 @@ public:
     const std::string text = at.Scalar();
     std::size_t used = 0;
     long long value = 0;
+    const auto outside = [&](const std::string& shown_value) {
+      fail(at, field, shown_value + " is outside [" + std::to_string(low) + ", " + std::to_string(high) + "]; write a whole number within it");
+    };
     try {
       value = std::stoll(text, &used);
+    } catch (const std::out_of_range&) {
+      // Digits past 64 bits are still a whole number, out of range as a smaller one is.
+      const std::size_t sign = text.starts_with('-') || text.starts_with('+') ? 1 : 0;
+      if (text.size() > sign && text.find_first_not_of("0123456789", sign) == std::string::npos) outside(message_text(text));
+      fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
     } catch (const std::exception&) {
       fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
     }
     if (used != text.size()) fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
-    if (value < low || value > high)
-      fail(at, field, std::to_string(value) + " is outside [" + std::to_string(low) + ", " + std::to_string(high) + "]; write a whole number within it");
+    if (value < low || value > high) outside(std::to_string(value));
     return value;
   }
 

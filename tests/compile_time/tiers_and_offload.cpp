@@ -156,6 +156,24 @@ static_assert(oversubscribed.best == "zero-copy");
 static_assert(near(hml::break_even_of(oversubscribed_job, q1::host, q1::device, q1::pcie5, hml::precision::fp32).from.value(),
                    2e12 * (80e9 / 63.01538461538461e9 + oversubscribed.device.value()) / 180e9));
 
+// A tie goes to the host, in the break-even as in the verdict. 2 GB through a 1 TB/s, 1 TFLOP/s host against
+// a 2 TB/s, 2 TFLOP/s device holding 1 GB of them, over a 1 TB/s link: serial is 1 ms of copies and 1 ms of
+// the device (half its bytes at 2 TB/s, half over the link), the host's 2 ms, up to the device's ridge at
+// 2 GFLOP; then the host's F/1e12 against 1 ms + F/2e12 gain from 2 GFLOP, 1 FLOP/B. (It said "pays from 0
+// FLOP/B", taking the tie below as paying, where the plan's verdict said run on the host.)
+namespace tie_below_the_ridge {
+constexpr hml::machine_description host = hml::describe(hml::memory{0_s, 1_TBps}, hml::compute_core{1_TFLOPS}, hml::precision::fp32);
+constexpr hml::machine_description device = [] {
+  hml::machine_description d = hml::describe(hml::memory{0_s, 2_TBps}, hml::compute_core{2_TFLOPS}, hml::precision::fp32);
+  d.memory[0].capacity = hml::stated(1_GB);
+  return d;
+}();
+constexpr hml::offload_job job = hml::offload_of(hml::streaming(2_GB, 0.5 * hml::flop_per_byte), 1_GB, 1_GB);
+constexpr hml::offload_plan plan = hml::plan_offload(job, host, device, hml::link{{1_TBps}}, hml::precision::fp32);
+static_assert(near(plan.host / 1_ms, 2.0) && near(plan.serial / 1_ms, 2.0) && !plan.offload);
+static_assert(near(hml::break_even_of(job, host, device, hml::link{{1_TBps}}, hml::precision::fp32).from.value(), 1.0));
+}  // namespace tie_below_the_ridge
+
 // The device's memory carries a pipelined chunk's copies and the kernel's bytes in the same period: 10 GB in
 // and 10 GB out, a kernel reading 20 GB twice, on a 120 GB/s device: 60 GB through it, no less than 500 ms,
 // where the host's 100 GB/s take 400 ms. (The pipeline was 345 ms, each stage with the memory to itself: the

@@ -991,7 +991,7 @@ TEST(Cli, ChartRefusesADeviceGivenTwiceOrTooManyDevices) {
   const fs::path svg = dir.path / "c.svg";
   expect_input_error(hml_run({"chart", "--device", "h100_sxm", "--precision", "fp32", "--device", "mi300x", "--device", "H100-SXM", "--ops",
                               operations.string(), "-o", svg.string()}),
-                     "hml: error: --device: 'h100_sxm' is given twice; give each machine once\n");
+                     "hml: error: --device: h100_sxm and H100-SXM are one machine (id 'h100_sxm'); give each machine once\n");
   expect_input_error(
       hml_run({"chart", "--device", "mi300x", "--precision", "fp32", "--device", "mi300x", "--ops", operations.string(), "-o", svg.string()}),
       "--device: 'mi300x' is given twice");

@@ -2637,12 +2637,15 @@ TEST(HostileInput, ASixtySixthAndSixtySeventhTrialsValuesAndMachinesAreTakenAsGi
                      "before.yaml and " + halved.string() + " both have the id 'genoa_epyc_9654', which names a machine on the "
                      "chart; give each its own id");
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
-  // One file twice, or a file and the catalog id it was written from, is one machine given twice.
-  for (const std::string& again : {before.string(), std::string{"genoa_epyc_9654"}}) {
-    expect_input_error(hml_run({"chart", "--machine", before.string(), "--machine", again, "--precision", "fp64", "--ops",
-                                std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()}),
-                       "--machine: 'genoa_epyc_9654' is given twice; give each machine once");
-  }
+  // One file twice is one machine given twice; a file and the catalog id it was written from, one machine
+  // by two names, both named.
+  const auto chart_of = [&](const std::string& again) {
+    return hml_run({"chart", "--machine", before.string(), "--machine", again, "--precision", "fp64", "--ops",
+                    std::string{HML_SOURCE_DIR} + "/cli/kernels.csv", "-o", (dir.path / "c.svg").string()});
+  };
+  expect_input_error(chart_of(before.string()), "--machine: 'genoa_epyc_9654' is given twice; give each machine once");
+  expect_input_error(chart_of("genoa_epyc_9654"),
+                     "--machine: " + before.string() + " and genoa_epyc_9654 are one machine (id 'genoa_epyc_9654'); give each machine once");
   // DeepSeek's heads keep their width when --hidden changes too; a multi-head preset's key-value heads follow --heads.
   expect_same_output({"llm", "--model", "deepseek-v2", "--hidden", "4096", "--machine", "h200", "--format", "json"},
                      {"--head-dim", "128"});
@@ -2701,12 +2704,13 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
                      "self.c:2: use of undeclared identifier 'X': the file's #define of it gives no number; define it as one");
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("commented.c", "// #define N 100\n" + copy).string()}),
                      "commented.c:2: use of undeclared identifier 'N'; define it with -D N=VALUE");
-  // A text of 200,000 digits, written back as YAML (std::regex asked whether a reader takes it for a number).
-  const fs::path digits = dir.file("digits.yaml", "format: hml-machine/1\nid: x\nname: \"" + std::string(200000, '1') +
+  // A text of 200,000 digits, written back as YAML (std::regex asked whether a reader takes it for a number);
+  // a note, as a name is a label of at most 1,000 bytes.
+  const fs::path digits = dir.file("digits.yaml", "format: hml-machine/1\nid: x\nname: x\nnote: \"" + std::string(200000, '1') +
                                                       "\"\nmemory:\n  - {name: M, bandwidth: 1 GB/s}\n");
   const outcome written = hml_run({"devices", digits.string(), "--format", "yaml"});
   ASSERT_EQ(written.status, 0) << written.err;
-  EXPECT_NE(written.out.find("name: \"111"), std::string::npos);  // quoted: a number to a YAML 1.1 reader
+  EXPECT_NE(written.out.find("note: \"111"), std::string::npos);  // quoted: a number to a YAML 1.1 reader
   // A row short of the header's fields is told to give each column its field, not to quote a comma.
   expect_input_error(hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp32", "--ops",
                               dir.file("short.csv", "name,flops,memory_bytes\nt,1e9\n").string()}),
@@ -3851,7 +3855,7 @@ TEST(HostileInput, ANinetyNinthTrialsFindingsAreSaid) {
     more.insert(more.begin(), tiers.begin(), tiers.end());
     return hml_run(more);
   };
-  expect_input_error(tiers_with({"--hot-accesses", "0"}), "hml: error: --hot-accesses, --hot-bytes (1, the default): all the bytes are hot");
+  expect_input_error(tiers_with({"--hot-accesses", "0"}), "hml: error: --hot-bytes (1, the default), --hot-accesses: all the bytes are hot");
   expect_input_error(tiers_with({"--hot-bytes", "0"}), "hml: error: --hot-bytes: the hot part of an access skew must hold some bytes");
   expect_input_error(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--active-experts", "9"}),
                      "hml: error: --active-experts, --experts (8, mixtral-8x7b's): a mixture of experts needs 1 <= active experts <= experts");
@@ -3861,4 +3865,47 @@ TEST(HostileInput, ANinetyNinthTrialsFindingsAreSaid) {
   const std::string one = dir.file("one.yml", "name: one\nloops: [1000, 10]\narrays:\n  - {name: a, extents: [1, 10]}\n"
                                               "accesses:\n  - {array: a, kind: read}\nflops: {add: 1, mul: 0, fma: 0, div: 0}\n").string();
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", one}), "array \"a\" has 1 element here, but the loop's 1000 iterations");
+}
+
+TEST(HostileInput, AHundredthTrialsFindingsAreSaid) {
+  const scratch_directory dir;
+  // Half the 2 GB fit the device: up to its ridge, serial offloading ties the host (2 ms each), which the
+  // verdict gives the host; from 2 GFLOP (1 FLOP/B) the device's twice the peak gains.
+  const outcome tie = hml_run({"offload", "--host-bandwidth", "1TB/s", "--host-peak", "1TFLOP/s", "--device-bandwidth", "2TB/s",
+                               "--device-peak", "2TFLOP/s", "--device-capacity", "1GB", "--link", "1TB/s", "--in", "1GB", "--out", "1GB",
+                               "--flops", "1GFLOP"});
+  ASSERT_EQ(tie.status, 0) << tie.err;
+  EXPECT_NE(tie.out.find("verdict: run on the host (fastest offload: serial, speed-up 1x)\n"
+                         "serial offloading pays from 1 run on the transferred data, or from 1 FLOP/B\n"),
+            std::string::npos)
+      << tie.out;
+
+  // hml devices shows the ridge the roofline takes by default where one figure alone is measured.
+  const std::string h100 = hml_run({"devices", "h100_sxm"}).out;
+  EXPECT_NE(h100.find("INT8 tensor: 1.979 PFLOP/s [3] (sparse 3.958 PFLOP/s [3]), ridge 590.7 FLOP/B; as --figures measured takes it "
+                      "(datasheet peak, measured bandwidth), ridge 666.3 FLOP/B\n"),
+            std::string::npos)
+      << h100;
+  const fs::path ops = dir.file("ops.csv", "name,flops,memory_bytes\nmid,1e9,5e7\n");
+  const outcome int8 = hml_run({"roofline", "--machine", "h100_sxm", "--precision", "int8", "--ops", ops.string()});
+  ASSERT_EQ(int8.status, 0) << int8.err;
+  EXPECT_NE(int8.out.find("1.979 PFLOP/s, 2.97 TB/s, ridge 666.3 FLOP/B"), std::string::npos) << int8.out;
+
+  // A machine file's faults, each at its field: main memory alone for the ECM model, a count past 64 bits,
+  // a name past a label's bound.
+  const std::string box = "format: hml-machine/1\nid: box\nname: Box\ncores: 8\nclock: 3 GHz\nmemory:\n"
+                          "  - {name: DRAM, capacity: 64 GB, bandwidth: 100 GB/s}\n"
+                          "compute:\n  - {precision: fp64, unit: vector, dense: 384 GFLOP/s}\n";
+  const fs::path alone = dir.file("alone.yaml", box);
+  expect_input_error(hml_run({"ecm", "--machine", alone.string(), "--kernel", "triad"}),
+                     "alone.yaml:7: memory: holds main memory alone, and the ECM model needs a cache level and main memory");
+  expect_input_error(hml_run({"devices", dir.file("cores.yaml", replaced(box, "cores: 8", "cores: 99999999999999999999999")).string()}),
+                     "cores.yaml:4: cores: 99999999999999999999999 is outside [1, 65536]; write a whole number within it");
+  expect_input_error(hml_run({"devices", dir.file("cores.yaml", replaced(box, "cores: 8", "cores: 99999999999999999999x")).string()}),
+                     "cores.yaml:4: cores: \"99999999999999999999x\" is not an integer");
+  expect_input_error(hml_run({"roofline", "--machine", dir.file("long.yaml", replaced(box, "name: Box", "name: " + std::string(1001, 'x'))).string(),
+                              "--precision", "fp64", "--ops", ops.string()}),
+                     "long.yaml:3: name: longer than 1000 bytes; shorten it");
+  const outcome at_bound = hml_run({"devices", dir.file("bound.yaml", replaced(box, "name: Box", "name: " + std::string(1000, 'x'))).string()});
+  EXPECT_EQ(at_bound.status, 0) << at_bound.err;
 }
