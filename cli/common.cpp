@@ -159,6 +159,31 @@ CLI::Validator finite_number() {
       "");
 }
 
+constexpr std::string_view bounded_name = "bounded plain number";
+
+CLI::Validator bounded_by(void (*validate)(double)) {
+  const CLI::Validator plain = finite_number();
+  CLI::Validator bounded(
+      [validate, plain](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double x = std::strtod(text.c_str(), &end);
+        // A number, finite or past a double's range (1e400), held to the rule; "inf", "nan" and what is no
+        // number are finite_number's to say.
+        if (!text.empty() && end == text.c_str() + text.size() && (std::isfinite(x) || errno == ERANGE)) {
+          try {
+            validate(x);
+          } catch (const std::invalid_argument& e) {
+            return std::string{hml::without_hml_prefix(e.what())};
+          }
+        }
+        return plain(text);
+      },
+      "");
+  bounded.name(std::string{bounded_name});
+  return bounded;
+}
+
 namespace {
 template <class Visit>
 void for_each_option(CLI::App& hml, Visit visit) {
@@ -189,7 +214,14 @@ void check_plain_numbers(CLI::App& hml) {
   for_each_option(hml, [](CLI::Option& option) {
     // Transforms, not checks: they write a negative zero as 0, and "010" as 10, before CLI11 converts.
     const std::string type = option.get_type_name();
-    if (type.starts_with("FLOAT")) option.transform(finite_number());
+    const bool bounded = [&] {
+      try {
+        return option.get_validator(std::string{bounded_name}) != nullptr;
+      } catch (const CLI::OptionNotFound&) {
+        return false;
+      }
+    }();
+    if (type.starts_with("FLOAT") && !bounded) option.transform(finite_number());
     if (type.starts_with("UINT") || type.starts_with("INT")) option.transform(decimal_count());
   });
 }

@@ -180,6 +180,10 @@ CLI::Validator whole_number_checked_later(std::uint64_t advised_low, std::uint64
 // quantity's text must be (hml::largest_magnitude): every option CLI11 reads as a number (type FLOAT) takes
 // this check (check_plain_numbers), so none lets "nan", "inf" or an overflow into a model.
 CLI::Validator finite_number();
+// ...and one the library bounds more tightly (runs, a share): its own rule first, so that a value past it is
+// told that rule (1e300 runs were told a magnitude up to 1e30, then 1e29 was refused as past 1e15); an option
+// given it takes no other finite_number().
+CLI::Validator bounded_by(void (*validate)(double));
 // a text that goes into the output (a title, a kernel's name) is UTF-8 without control characters, as a
 // name in a file must be (hml::is_printable_utf8): an ESC would drive the terminal, a NUL cut the SVG.
 CLI::Validator printable_text();

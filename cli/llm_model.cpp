@@ -150,17 +150,14 @@ hml::transformer llm::model_of(const llm_options& o) {
   }
   check_option(blamed({"--heads", "--kv-heads", "--head-dim"}), [&] { hml::validate(hml::attention_of(t)); });
   check_option(blamed({"--layers", "--hidden", "--ffn", "--vocab"}), [&] { hml::validate_sizes(t); });
-  // In validate_experts' order: active experts against experts, and dense layers against layers, each pair
-  // the one given and the other with its value; the parts of a mixture without one, those given.
-  const bool experts_counted = t.experts >= 1 && t.active_experts >= 1 && t.active_experts <= t.experts;
-  const bool parts_of_experts = t.experts > 1 || (t.shared_experts == 0 && t.dense_layers == 0 && !t.router_biases);
-  check_option(!experts_counted ? held_against("--experts", o.experts.has_value(), t.experts, "--active-experts", o.active_experts.has_value(),
-                                               t.active_experts)
-               : !parts_of_experts ? blamed({"--experts", "--active-experts", "--shared-experts", "--dense-layers", "--dense-ffn"},
-                                            {{"--router-biases", o.router_biases}})
-                                   : held_against("--layers", o.layers.has_value(), t.layers, "--dense-layers", o.dense_layers.has_value(),
-                                                  t.dense_layers),
-               [&] { hml::validate_experts(t); });
+  // validate_experts' rules in its order: active experts against experts, and dense layers against layers,
+  // each pair the one given and the other with its value; the parts of a mixture without one, those given.
+  check_option(held_against("--experts", o.experts.has_value(), t.experts, "--active-experts", o.active_experts.has_value(), t.active_experts),
+               [&] { hml::validate_expert_counts(t); });
+  check_option(blamed({"--experts", "--active-experts", "--shared-experts", "--dense-layers", "--dense-ffn"}, {{"--router-biases", o.router_biases}}),
+               [&] { hml::validate_expert_parts(t); });
+  check_option(held_against("--layers", o.layers.has_value(), t.layers, "--dense-layers", o.dense_layers.has_value(), t.dense_layers),
+               [&] { hml::validate_dense_layer_count(t); });
   // Of dense layers and their FFN size, the one given is blamed, and the other with the value it took.
   check_option(held_against("--dense-layers", o.dense_layers.has_value(), t.dense_layers, "--dense-ffn", o.dense_ffn.has_value(), t.dense_ffn),
                [&] { hml::validate_dense_layers(t); });

@@ -38,7 +38,7 @@ void add_model_options(CLI::App& command, model_options& o, bool axes) {
       command.add_option("--line", o.line, "cache line of random access")->type_name("SIZE")->capture_default_str(),
       command.add_option("--outstanding", o.outstanding,
                          "requests in flight in random access, on average (Little's law: 1.5 is taken)")
-          ->transform(finite_number())
+          ->transform(bounded_by(hml::validate_outstanding))
           ->type_name("NUMBER")
           ->capture_default_str()};
   command.add_option("--overlap", o.overlap, "none: total = memory + compute (the toy lab); full: the larger")

@@ -36,6 +36,7 @@ struct offload_options {
   std::string flops = "0FLOP";
   double runs = 1.0;
   unsigned chunks = 16;
+  bool chunks_given = false;  // the default is fewer where a copy has fewer bytes
   output_options output;
 };
 
@@ -45,7 +46,8 @@ std::string number(double x, hml::number_format f) { return std::string{hml::for
 // Where serial offloading pays by intensity: from a point on, below one, or both (the device's memory wins
 // at low intensity, its compute at high), or nowhere.
 std::string intensity_range(const hml::serial_break_even& b) {
-  const auto at = [](hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(3)}); };
+  // Four digits, as the roofline's table prints an intensity (4003 FLOP/B; three gave 4e+03).
+  const auto at = [](hml::arithmetic_intensity i) { return hml::to_string(i, {.number = hml::general(4)}); };
   const std::string below = b.below.value() > 0 ? "below " + at(b.below) : std::string{};
   if (!hml::isfinite(b.from)) return below.empty() ? "at no intensity" : below + " only";
   return below.empty() ? "from " + at(b.from) : below + " and from " + at(b.from);
@@ -62,6 +64,14 @@ void run(const offload_options& o) {
   std::optional<hml::link> link;
   machine_files files;
   files.use(figures_basis(o.figures));
+  // A capacity is the given device's: a catalog's or a file's states its own (three refusals in turn told
+  // to add --device-bandwidth, then to drop --device).
+  if (!o.device_capacity.empty() && o.device_bandwidth.empty()) {
+    const std::string named = !o.device.empty() ? "--device" : !o.system.empty() ? "--system" : "";
+    if (named.empty()) throw input_error("--device-capacity: needs a device given by its figures; give --device-bandwidth and --device-peak too");
+    throw input_error("--device-capacity, " + named + ": a capacity is a device's given by --device-bandwidth and --device-peak; a catalog's "
+                      "or a file's device states its own: give it in a file (hml devices NAME --format yaml writes the catalog's)");
+  }
   if (!o.system.empty()) {
     const hml::system_description& s = check_option("--system", [&]() -> const hml::system_description& {
       return hml::system_named(o.system);
@@ -128,10 +138,14 @@ void run(const offload_options& o) {
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
   check_option("--runs", [&] { hml::validate_runs(o.runs); });
   check_option("--in, --out, --flops", [&] { hml::validate(job); });
-  if (const unsigned most = hml::most_chunks(job); o.chunks > most) {
+  // 16 chunks by default, fewer where a copy has fewer bytes (a reduction's 4 B out was refused with every
+  // option at its default); chunks given are the user's, refused past a byte each.
+  const unsigned most = hml::most_chunks(job);
+  const unsigned chunks = o.chunks_given ? o.chunks : std::min(o.chunks, most);
+  if (chunks > most) {
     const hml::data_size fewest = hml::fewest_bytes_copied(job);
-    throw input_error("--chunks: " + std::to_string(o.chunks) + " chunks of " + (fewest.value() == in.value() ? "--in " : "--out ") + hml::to_string(fewest) +
-                      " leave a fraction of a byte to each; give --chunks at most " + std::to_string(most));
+    throw input_error("--chunks: " + std::to_string(chunks) + " chunks of " + (fewest.value() == in.value() ? "--in " : "--out ") + hml::to_string(fewest) +
+                      " leave less than a byte to each; give --chunks at most " + std::to_string(most));
   }
   // Machines given by their figures have one peak, whatever the precision: naming one would change nothing.
   if (o.precision_given && given_host && given_device)
@@ -160,7 +174,7 @@ void run(const offload_options& o) {
     }
   }
   const hml::offload_plan plan = check_option("--precision", [&] {
-    return hml::plan_offload(job, *host, *device, *link, p, {.chunks = o.chunks});
+    return hml::plan_offload(job, *host, *device, *link, p, {.chunks = chunks});
   });
   const hml::serial_break_even break_even =
       check_option("--precision", [&] { return hml::break_even_of(job, *host, *device, *link, p); });
@@ -201,7 +215,7 @@ void run(const offload_options& o) {
   row("kernel on device", plan.device);
   row("copy out", plan.copy_out);
   row("serial", plan.serial);
-  row("pipelined (" + std::to_string(o.chunks) + ")", plan.pipelined);
+  row("pipelined (" + std::to_string(chunks) + ")", plan.pipelined);
   row("zero-copy", plan.zero_copy);
   if (plan.resident < 1.0) {
     s += "oversubscribed: " + hml::percent_text(100 * plan.resident, hml::fixed(1)) +
@@ -256,9 +270,8 @@ void add_offload_command(CLI::App& hml) {
           ->type_name("RATE");
   auto* device_peak =
       command->add_option("--device-peak", o->device_peak, "the device's peak compute, e.g. 51TFLOP/s")->type_name("RATE");
-  command->add_option("--device-capacity", o->device_capacity, "the device's memory, e.g. 80GB (default: unlimited)")
-      ->type_name("SIZE")
-      ->needs(device_bandwidth);
+  command->add_option("--device-capacity", o->device_capacity, "with --device-bandwidth, the device's memory, e.g. 80GB (default: unlimited)")
+      ->type_name("SIZE");
   device_bandwidth->needs(device_peak)->excludes(device)->excludes(system);
   device_peak->needs(device_bandwidth);
   command->add_option("--link", o->link, "pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., or a rate per direction")
@@ -270,13 +283,14 @@ void add_offload_command(CLI::App& hml) {
   command->add_option("--in", o->in, "bytes copied to the device, e.g. 2GiB")->type_name("SIZE")->required();
   command->add_option("--out", o->out, "bytes copied back, e.g. 1GiB")->type_name("SIZE")->required();
   command->add_option("--flops", o->flops, "the kernel's work, e.g. 1TFLOP (default 0)")->type_name("WORK");
-  command->add_option("--runs", o->runs, "runs of the kernel on the transferred data (default 1)");
-  command->add_option("--chunks", o->chunks, "chunks of the pipelined offload")
+  command->add_option("--runs", o->runs, "runs of the kernel on the transferred data (default 1)")->transform(bounded_by(hml::validate_runs));
+  CLI::Option* chunks = command->add_option("--chunks", o->chunks, "chunks of the pipelined offload (fewer by default where a copy has fewer bytes)")
       ->check(whole_number(1, hml::max_chunks))
       ->capture_default_str();
   add_output_options(*command, o->output);
-  command->callback([o, precision, figures] {
+  command->callback([o, precision, figures, chunks] {
     o->precision_given = precision->count() > 0;
+    o->chunks_given = chunks->count() > 0;
     o->figures_given = figures->count() > 0;
     run(*o);
   });

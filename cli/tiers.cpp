@@ -255,9 +255,9 @@ void add_tiers_command(CLI::App& hml) {
       ->excludes(machine)
       ->excludes(figures);
   command->add_option("--footprint", o->footprint, "the working set's size, e.g. 200GiB")->type_name("SIZE")->required();
-  command->add_option("--hot-bytes", o->hot_bytes, "share of the bytes that is hot (1: uniform)")->capture_default_str();
-  command->add_option("--hot-accesses", o->hot_accesses, "share of the accesses the hot bytes take")->capture_default_str();
-  command->add_option("--write-share", o->write_share, "share of the traffic that writes")->capture_default_str();
+  command->add_option("--hot-bytes", o->hot_bytes, "share of the bytes that is hot (1: uniform)")->transform(bounded_by(hml::validate_share))->capture_default_str();
+  command->add_option("--hot-accesses", o->hot_accesses, "share of the accesses the hot bytes take")->transform(bounded_by(hml::validate_share))->capture_default_str();
+  command->add_option("--write-share", o->write_share, "share of the traffic that writes")->transform(bounded_by(hml::validate_share))->capture_default_str();
   command->add_option("--shares", o->shares, "flat mode's share of the bytes per tier, e.g. 0.32,0.68")->delimiter(',');
   command->add_flag("--sequential", o->sequential, "tiers serve one after the other (default: at once)");
   add_output_options(*command, o->output);

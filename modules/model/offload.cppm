@@ -114,7 +114,7 @@ constexpr void validate_chunks(unsigned chunks) {
 
 constexpr void validate_chunks(unsigned chunks, const offload_job& j) {
   validate_chunks(chunks);
-  expects(chunks <= most_chunks(j), "hml: a chunk would copy a fraction of a byte; give at most as many chunks as the bytes copied");
+  expects(chunks <= most_chunks(j), "hml: a chunk would copy less than a byte; give at most as many chunks as the bytes copied");
 }
 
 // One run of the kernel on this machine: the time model on its main memory and its peak for the precision.

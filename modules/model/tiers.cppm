@@ -100,7 +100,7 @@ struct working_set {
 }
 
 constexpr void validate_capacity(data_size c) {
-  expects(isfinite(c) && c.value() > 0, "hml: tier capacity must be finite and > 0; give the bytes the tier holds, as 64GiB");
+  expects(isfinite(c) && c.value() > 0, "hml: a memory's capacity must be finite and > 0; give the bytes it holds, as 64GiB");
 }
 constexpr void validate_share(double share) {
   expects(share >= 0.0 && share <= 1.0, "hml: a share must be within [0, 1]; give a part of the whole, as 0.25 for a quarter");  // false for NaN

@@ -68,13 +68,23 @@ constexpr void validate_sizes(const transformer& t) {
   validate(attention_shape{t.heads, t.kv_heads, t.head_dim});
 }
 
-constexpr void validate_experts(const transformer& t) {
+// A mixture's experts, each rule apart for a caller to say whose counts break it (validate_experts: all three).
+constexpr void validate_expert_counts(const transformer& t) {
   expects(t.experts >= 1 && t.active_experts >= 1 && t.active_experts <= t.experts,
           "hml: a mixture of experts needs 1 <= active experts <= experts; give no more active experts than experts");
+}
+constexpr void validate_expert_parts(const transformer& t) {
   expects(t.experts > 1 || (t.shared_experts == 0 && t.dense_layers == 0 && !t.router_biases),
           "hml: shared experts, dense first layers and router biases belong to a mixture of experts; give experts too, or "
           "leave them out");
+}
+constexpr void validate_dense_layer_count(const transformer& t) {
   expects(t.dense_layers < t.layers, "hml: dense first layers leave at least one layer of experts; give fewer dense layers than layers");
+}
+constexpr void validate_experts(const transformer& t) {
+  validate_expert_counts(t);
+  validate_expert_parts(t);
+  validate_dense_layer_count(t);
 }
 
 // Dense first layers and their FFN size come together (checked once the experts hold).

@@ -87,7 +87,7 @@ public:
     const YAML::Node root = r_.load(text);
     out_.tree = root;
     if (!root.IsMap()) r_.fail(root, "", "expected a mapping of fields (a machine, or machines, links and systems); write `name: value` lines (`hml devices NAME --format yaml` writes one)");
-    const std::string format = r_.scalar(root, "", "format", true);
+    const std::string format = r_.scalar(root, "", "format", true, "missing; add `format: " + std::string{machine_file_format} + "` as its first line");
     if (format != machine_file_format) {
       r_.fail(root["format"], "format",
               "\"" + format + "\" is not a format this hml reads; expected " + std::string{machine_file_format});
@@ -143,6 +143,7 @@ private:
     if (!node.IsDefined()) return {};
     const std::string field = fields::path(parent, name);
     if (node.IsScalar()) return {read_value(map, parent, name), provenance::stated, {}};
+    if (!node.IsMap()) r_.fail(node, field, "expected a figure; write a quantity (2 TB/s) or {value: 2 TB/s, kind: measured, source: KEY}");
     r_.expect_map(node, field, {"value", "kind", "source"});
     figure<Q> f{read_value(node, field, "value")};
     const std::string kind = r_.optional_value(node, field, "kind");
@@ -220,8 +221,7 @@ private:
   // A name is a label, bounded as a kernel's (100 kB was printed whole in a roofline's heading and a chart's title).
   std::string_view a_name(const YAML::Node& node, const std::string& field) {
     const std::string_view name = text(node, field, "name", true);
-    if (name.size() > max_name_bytes)
-      r_.fail(node["name"], fields::path(field, "name"), "longer than " + std::to_string(max_name_bytes) + " bytes; shorten it");
+    if (name.size() > max_name_bytes) r_.fail(node["name"], fields::path(field, "name"), "longer than " + std::to_string(max_name_bytes) + " bytes; shorten it");
     return name;
   }
 

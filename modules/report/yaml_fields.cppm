@@ -252,8 +252,9 @@ public:
     return node;
   }
 
-  // The field's scalar text, or "" when it is absent and not required.
-  std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required) const {
+  // The field's scalar text, or "" when it is absent and not required (and where required, `missing` said).
+  std::string scalar(const YAML::Node& map, const std::string& parent, std::string_view name, bool required,
+                     std::string_view missing = "missing; add it") const {
     const YAML::Node node = field(map, parent, name);
     if (!node.IsDefined()) {
       if (!required) return {};
@@ -262,7 +263,7 @@ public:
         for (const auto& entry : map)
           if (entry.first.IsScalar() && without_invisible(entry.first.Scalar()) == name)
             fail(entry.first, path(parent, message_text(entry.first.Scalar())), "an invisible character in the name; delete it");
-      fail(map, path(parent, name), "missing; add it");
+      fail(map, path(parent, name), missing);
     }
     if (!node.IsScalar()) fail(node, path(parent, name), "expected a single value; write one after the colon");
     // A required field left blank ("", "  ") is as good as missing: a name, a key or a figure that says nothing.

@@ -1435,17 +1435,17 @@ TEST(HostileInput, AFourteenthTrialsFindingsAreRefusedOrSaid) {
 TEST(HostileInput, AFifteenthTrialsFindingsAreRefusedOrSaid) {
   // Serial offloading can pay below an intensity and lose above it (the device's memory wins, the host's
   // compute): it printed "from 0 FLOP/B" where the run itself lost at 5 FLOP/B. Each range is the job's, as the
-  // serial and host times of the same tool cross (by hand: 1.63; 8.33 and 16.7 FLOP/B).
+  // serial and host times of the same tool cross (by hand: 1.631; 8.333 and 16.67 FLOP/B).
   const outcome only_below = hml_run({"offload", "--host", "grace", "--device", "rtx_4090", "--link", "pcie4x16", "--precision", "fp64",
                                       "--runs", "40", "--in", "10GB", "--out", "10GB", "--flops", "100GFLOP"});
   ASSERT_EQ(only_below.status, 0) << only_below.err;
-  EXPECT_TRUE(only_below.out.ends_with("on the transferred data, or below 1.63 FLOP/B only\n")) << only_below.out;
+  EXPECT_TRUE(only_below.out.ends_with("on the transferred data, or below 1.631 FLOP/B only\n")) << only_below.out;
   const std::vector<std::string> split{"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth",
                                        "2TB/s", "--device-peak", "2.5TFLOP/s", "--link", "200GB/s", "--in", "1GB", "--out", "1GB",
                                        "--runs", "3", "--flops", "25GFLOP"};
   const outcome text = hml_run(split);
   ASSERT_EQ(text.status, 0) << text.err;
-  EXPECT_TRUE(text.out.ends_with("below 8.33 FLOP/B and from 16.7 FLOP/B\n")) << text.out;
+  EXPECT_TRUE(text.out.ends_with("below 8.333 FLOP/B and from 16.67 FLOP/B\n")) << text.out;
   const outcome json = hml_run_with(split, {"--format", "json"});
   ASSERT_EQ(json.status, 0) << json.err;
   const nlohmann::json row = nlohmann::json::parse(json.out)[0];
@@ -2785,9 +2785,15 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   const std::vector<std::string> offload{"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device", "h100_pcie",
                                          "--link", "pcie5x16", "--out", "0B"};
   expect_input_error(hml_run_with(offload, {"--in", "10B", "--chunks", "1000000"}),
-                     "hml: error: --chunks: 1000000 chunks of --in 10 B leave a fraction of a byte to each; give --chunks at most 10");
+                     "hml: error: --chunks: 1000000 chunks of --in 10 B leave less than a byte to each; give --chunks at most 10");
   EXPECT_EQ(hml_run_with(offload, {"--in", "10B", "--chunks", "10"}).status, 0);
-  expect_input_error(hml_run_with(offload, {"--in", "8B"}), "hml: error: --chunks (16, the default): 16 chunks of --in 8 B leave a fraction of a byte");
+  // The default's 16 are fewer where a copy has fewer bytes (the hundred-and-second trial: a reduction's 4 B
+  // out was refused with every option at its default); 1.5 B a chunk is a byte at least.
+  const outcome eight = hml_run_with(offload, {"--in", "8B"});
+  ASSERT_EQ(eight.status, 0) << eight.err;
+  EXPECT_NE(eight.out.find("\npipelined (8) "), std::string::npos) << eight.out;
+  EXPECT_EQ(hml_run_with(offload, {"--in", "24B", "--chunks", "16"}).status, 0);
+  expect_input_error(hml_run_with(offload, {"--in", "8B", "--chunks", "16"}), "hml: error: --chunks: 16 chunks of --in 8 B leave less than a byte");
   expect_input_error(hml_run_with(offload, {"--in", "1e-30B"}), "hml: error: --in, --out: 1e-30 B in all is a fraction of a byte; give 0 B or at least 1 B");
 
   // A decode step's time per token is of the whole batch's tokens, and said so beside a sequence's TPOT.
@@ -3908,4 +3914,39 @@ TEST(HostileInput, AHundredthTrialsFindingsAreSaid) {
                      "long.yaml:3: name: longer than 1000 bytes; shorten it");
   const outcome at_bound = hml_run({"devices", dir.file("bound.yaml", replaced(box, "name: Box", "name: " + std::string(1000, 'x'))).string()});
   EXPECT_EQ(at_bound.status, 0) << at_bound.err;
+  // A figure written as a list is told both forms a figure takes.
+  expect_input_error(hml_run({"devices", dir.file("list.yaml", replaced(box, "bandwidth: 100 GB/s", "bandwidth: [100 GB/s]")).string()}),
+                     "list.yaml:7: memory[0].bandwidth: expected a figure; write a quantity (2 TB/s) or {value: 2 TB/s, kind: measured, source: KEY}");
+}
+
+TEST(HostileInput, AHundredAndSecondTrialsFindingsAreSaid) {
+  const std::vector<std::string> offload{"offload", "--host-bandwidth", "100GB/s", "--host-peak", "1TFLOP/s", "--device-bandwidth", "1TB/s",
+                                         "--device-peak", "2TFLOP/s", "--link", "50GB/s", "--in", "1GB", "--out", "1GB"};
+  // An option the library bounds more tightly than every figure is told its own range, past a double's too.
+  for (const char* runs : {"1e300", "1e400", "1e29", "0"})
+    expect_input_error(hml_run_with(offload, {"--runs", runs}), "hml: error: --runs: runs must be within [1, 1e15); give how many times the job runs");
+  expect_input_error(hml_run_with(offload, {"--runs", "nan"}), "hml: error: --runs: 'nan' is not a finite number");
+  expect_input_error(hml_run_with(offload, {"--runs", "1e-300"}), "hml: error: --runs: runs must be within [1, 1e15)");
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "1e300"}),
+                     "hml: error: --hot-bytes: a share must be within [0, 1]");
+  expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--write-share", "1e-40"}),
+                     "hml: error: --write-share: '1e-40' is too small");
+  // A capacity is the given device's: with a catalog device, one message says so.
+  expect_input_error(hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device", "h100_pcie", "--link", "pcie5x16",
+                              "--in", "1GB", "--out", "1GB", "--device-capacity", "40GB"}),
+                     "hml: error: --device-capacity, --device: a capacity is a device's given by --device-bandwidth and --device-peak");
+  expect_input_error(hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--link", "pcie5x16", "--in", "1GB", "--out",
+                              "1GB", "--device-capacity", "40GB"}),
+                     "hml: error: --device-capacity: needs a device given by its figures; give --device-bandwidth and --device-peak too");
+  // A reduction's 4 B out takes 4 chunks by default. An intensity past 1000 FLOP/B keeps its digits: NVLink 4's
+  // copies of 1 kB each way (1.93 us + 1 kB at the host's 200 GB/s) against F/2e12 - F/50e12 s: 8.0625 MFLOP
+  // over 2 kB.
+  const outcome reduction = hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth", "2TB/s",
+                                     "--device-peak", "50TFLOP/s", "--link", "64GB/s", "--in", "2GB", "--out", "4B", "--flops", "1GFLOP"});
+  ASSERT_EQ(reduction.status, 0) << reduction.err;
+  EXPECT_NE(reduction.out.find("\npipelined (4) "), std::string::npos) << reduction.out;
+  const outcome small = hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth", "2TB/s",
+                                 "--device-peak", "50TFLOP/s", "--link", "nvlink4", "--in", "1kB", "--out", "1kB", "--flops", "1MFLOP"});
+  ASSERT_EQ(small.status, 0) << small.err;
+  EXPECT_NE(small.out.find(" on the transferred data, or from 4031 FLOP/B\n"), std::string::npos) << small.out;
 }

@@ -117,7 +117,7 @@ TEST(MachineFile, QuantitiesAreWrittenWithTheirUnitsAndStatedBesideMeasured) {
 }
 
 TEST(MachineFile, AMachineNeedsTheFormatAndItsNameIdAndMemory) {
-  EXPECT_EQ(error_of("id: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "m.yaml:1: format: missing; add it");
+  EXPECT_EQ(error_of("id: x\nname: X\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "m.yaml:1: format: missing; add `format: hml-machine/1` as its first line");
   EXPECT_EQ(error_of("format: hml-machine/2\nid: x\n"),
             "m.yaml:1: format: \"hml-machine/2\" is not a format this hml reads; expected hml-machine/1");
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: X\n"), "m.yaml:1: memory: missing; see docs/reference/machine-file.md");
