@@ -82,6 +82,11 @@ CLI::Validator whole_number_advising(std::uint64_t low, std::uint64_t advised_lo
         const std::string shown = "'" + hml::message_text(text) + "'";
         const std::string_view digits = std::string_view{text}.substr(text.starts_with('-') ? 1 : 0);
         if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
+          // 1e9 is whole, written with an exponent: counts are read in digits, as files read them.
+          char* end = nullptr;
+          const double x = std::strtod(text.c_str(), &end);
+          if (end == text.c_str() + text.size() && std::isfinite(x) && x == std::floor(x) && text.find_first_of("eE") != std::string::npos)
+            return shown + " is written with an exponent; write a count in digits: " + range;
           return shown + " is not a whole number; " + range;
         }
         if (text.starts_with('-')) return shown + " has a minus sign; " + range;

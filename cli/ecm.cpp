@@ -368,7 +368,7 @@ void run(const ecm_options& o) {
       });
   const bool from_c = o.kernel.ends_with(".c");
   if (o.t_ol.has_value() != o.t_nol.has_value())
-    throw input_error("--t-ol, --t-nol: one in-core time given without the other; give both, or neither (then the port model's)");
+    throw input_error("--t-ol, --t-nol: one in-core time given without the other; give both, or neither (then the compiled loop's or the port model's)");
   for (const auto& [option, cycles] : {std::pair{"--t-ol", o.t_ol}, std::pair{"--t-nol", o.t_nol}})
     if (cycles && !(*cycles >= 0)) throw input_error(std::string{option} + ": a negative number of cycles; give cycles >= 0");
   // A kernel in C on a machine that names its LLVM CPU takes its in-core time from the compiled loop.

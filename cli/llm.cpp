@@ -435,8 +435,10 @@ void add_llm_command(CLI::App& hml) {
                       "latency of a hand-off between stages, e.g. 5us (default: the catalog link's, else 0 s)")
       ->type_name("TIME");
   command->add_option("--efficiency-compute", o->efficiency_compute, "achieved share of peak compute, (0, 1]")
+      ->transform(bounded_by([](double e) { hml::validate(hml::efficiency{.compute = e}); }))
       ->capture_default_str();
   command->add_option("--efficiency-memory", o->efficiency_memory, "achieved share of bandwidth, (0, 1]")
+      ->transform(bounded_by([](double e) { hml::validate(hml::efficiency{.memory = e}); }))
       ->capture_default_str();
   command->add_flag("--bound", o->bound,
                     "the ideal bound: every operator at its roofline (default: the expected time, matrix products "
@@ -451,13 +453,15 @@ void add_llm_command(CLI::App& hml) {
       ->check(whole_number(1, hml::max_lookahead))
       ->needs(draft)
       ->capture_default_str();
-  command->add_option("--acceptance", o->acceptance, "the share of drafted tokens the model accepts, [0, 1]");
+  command->add_option("--acceptance", o->acceptance, "the share of drafted tokens the model accepts, [0, 1]")
+      ->transform(bounded_by([](double a) { (void)hml::expected_tokens_per_step(a, 1); }));
   command->add_option("--kv-block", o->kv_block,
                       "paged KV cache: tokens a block, a sequence taking whole blocks (vLLM's default: 16; 0: contiguous)")
       ->check(whole_number(0, std::uint64_t{1} << 20))
       ->capture_default_str();
   command->add_option("--memory-utilization", o->memory_utilization,
                       "share of the device's memory the run may take, (0, 1] (vLLM's gpu_memory_utilization: 0.9)")
+      ->transform(bounded_by([](double u) { hml::validate(hml::memory_policy{.memory_utilization = u}); }))
       ->capture_default_str();
   command->add_option("--layers", o->layers, "layers")->check(count);
   command->add_option("--hidden", o->hidden, "hidden size")->check(count);

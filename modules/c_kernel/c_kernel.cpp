@@ -118,6 +118,10 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
                                                 " defines " + name + " as well; give its value in one place"));
     }
     if (message.ends_with("file not found")) return where + ": #include is outside the kernel subset; a kernel is one file: write what it needs in it";
+    // hml puts the file inside a function of its own: a function the file defines is nested in it.
+    if (message == "function definition is not allowed here")
+      return where + ": a function in the kernel file; a kernel is the declarations and the loop nest alone, which hml puts in a "
+                     "function of its own: write them without a function around them";
     // An extent of a negative size given on the command line: the -D's fault as much as the file's; one the
     // file's arithmetic makes of the -D values (N - 1000 of -D N=999) names those too.
     if (message.ends_with("with a negative size")) {

@@ -725,7 +725,7 @@ TEST(CKernel, WhatIsOutsideTheSubsetIsOneLineNamingFileLineAndConstruct) {
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a = 1;", "k.c:2:"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) a[i] = (double)(long)a;", "'a' is an array without its subscripts"},
       {"double a[9];\nfor (int i = 0; i < 9; ++i) if (i) a[i] = 1;", "k.c:2: 'if(i)a[i]=1': the innermost loop's statements are assignments"},
-      {"int f(void) { return 1; }\n} void g(void) {\ndouble a[9];", "k.c:1: function definition is not allowed here"},
+      {"int f(void) { return 1; }\n} void g(void) {\ndouble a[9];", "k.c:1: a function in the kernel file; a kernel is the declarations and the loop nest alone"},
       {"double a[9];", "k.c: no loop nest"},
       {"", "k.c: no loop nest"},
       {"garbage {{{", "k.c:1:"},

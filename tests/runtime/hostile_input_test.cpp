@@ -3950,3 +3950,33 @@ TEST(HostileInput, AHundredAndSecondTrialsFindingsAreSaid) {
   ASSERT_EQ(small.status, 0) << small.err;
   EXPECT_NE(small.out.find(" on the transferred data, or from 4031 FLOP/B\n"), std::string::npos) << small.out;
 }
+
+TEST(HostileInput, AHundredAndThirdTrialsFindingsAreSaid) {
+  // The final norm is a kernel of its own: one layer's MLP norm and the final norm pay two overheads, as the
+  // residual adds' two runs do.
+  const outcome one_layer = hml_run({"llm", "--layers", "1", "--hidden", "4096", "--ffn", "11008", "--heads", "32", "--vocab", "32000",
+                                     "--machine", "h200", "--context", "100", "--format", "csv"});
+  ASSERT_EQ(one_layer.status, 0) << one_layer.err;
+  const auto row_of = [&](std::string_view start) {
+    const std::size_t at = one_layer.out.find(start);
+    return at == std::string::npos ? std::string{} : one_layer.out.substr(at + 1, one_layer.out.find('\n', at + 1) - at - 1);
+  };
+  const std::string norms = row_of("\ndecode,\"norms (MLP, final)\",");
+  const std::string adds = row_of("\ndecode,residual add,");
+  EXPECT_NE(adds.find(",8.28e-06,"), std::string::npos) << adds;
+  EXPECT_NE(norms.find(",8.28e-06,"), std::string::npos) << norms;
+  // Ranges of the transformer's plain numbers are their own, past a double's too.
+  const std::vector<std::string> llm{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "100"};
+  expect_input_error(hml_run_with(llm, {"--efficiency-compute", "1e300"}), "hml: error: --efficiency-compute: the compute efficiency must be within (0, 1]");
+  expect_input_error(hml_run_with(llm, {"--efficiency-memory", "1e400"}), "hml: error: --efficiency-memory: the memory efficiency must be within (0, 1]");
+  expect_input_error(hml_run_with(llm, {"--memory-utilization", "1e300"}), "hml: error: --memory-utilization: the memory utilization must be within (0, 1]");
+  expect_input_error(hml_run_with(llm, {"--draft", "llama-2-7b", "--acceptance", "1e400"}),
+                     "hml: error: --acceptance: the acceptance rate must be within [0, 1]");
+  // A model by its sizes with one left out names it.
+  expect_input_error(hml_run({"llm", "--layers", "1", "--hidden", "4096", "--ffn", "11008", "--heads", "32", "--machine", "h200"}),
+                     "hml: error: --vocab: missing; a model by its sizes takes --layers, --hidden, --ffn, --heads and --vocab (given: --layers, "
+                     "--hidden, --ffn, --heads), or give a preset with --model");
+  // A count with an exponent is whole, written otherwise.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "1e9"}),
+                     "hml: error: --size: '1e9' is written with an exponent; write a count in digits");
+}
