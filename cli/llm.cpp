@@ -114,9 +114,13 @@ hml::parallel_experts parallel_experts_of(const llm_options& o, const hml::trans
     if (o.tp <= 1) throw input_error("--ep: spreads the experts over the --tp devices; give --tp 2 or more with it");
     if (t.experts <= 1)
       throw input_error("--ep: " + std::string{t.name} + " is dense: expert parallelism spreads a mixture of experts' experts; leave --ep out");
-    if (t.experts % o.tp != 0)
+    if (t.experts % o.tp != 0) {
+      std::vector<std::uint64_t> divisors;  // the device counts past one that take whole experts
+      for (std::uint64_t n = 2; n <= std::min<std::uint64_t>(t.experts, llm::most_tensor_parallel) && divisors.size() < 13; ++n)
+        if (t.experts % n == 0) divisors.push_back(n);
       throw input_error("--ep, --tp: " + std::to_string(t.experts) + " experts do not divide over " + std::to_string(o.tp) +
-                        " devices; give a --tp that divides them");
+                        " devices; give a --tp that divides them" + (divisors.size() <= 12 ? ": " + one_of(divisors) : std::string{}));
+    }
   }
   if (!o.dp_attention) return {.expert_parallel = o.ep};
   if (o.tp <= 1) throw input_error("--dp-attention: spreads the sequences over the --tp devices; give --tp 2 or more with it");

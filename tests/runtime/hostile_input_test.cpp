@@ -3976,6 +3976,9 @@ TEST(HostileInput, AHundredAndThirdTrialsFindingsAreSaid) {
   expect_input_error(hml_run({"llm", "--layers", "1", "--hidden", "4096", "--ffn", "11008", "--heads", "32", "--machine", "h200"}),
                      "hml: error: --vocab: missing; a model by its sizes takes --layers, --hidden, --ffn, --heads and --vocab (given: --layers, "
                      "--hidden, --ffn, --heads), or give a preset with --model");
+  // Expert parallelism over devices that do not divide the experts lists the counts that do.
+  expect_input_error(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--ep", "--tp", "16", "--link", "nvlink4"}),
+                     "hml: error: --ep, --tp: 8 experts do not divide over 16 devices; give a --tp that divides them: 2, 4 or 8");
   // A count with an exponent is whole, written otherwise.
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "1e9"}),
                      "hml: error: --size: '1e9' is written with an exponent; write a count in digits");
