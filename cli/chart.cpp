@@ -138,8 +138,8 @@ void add_chart_command(CLI::App& hml) {
   o->output.format = "svg";  // what the writer's check holds -o's name to (check_output_name, first, to .svg alone)
   command->get_option("--output")
       ->required()
-      ->description("write the SVG to FILE (atomically), or to standard output (-); a FILE named other than .svg (or "
-                    "without an extension) is refused, as it would not hold what its name says");
+      ->description("write the SVG to FILE (atomically), or to standard output (-); a FILE named for another format "
+                    "(.txt, .png) is refused, as it would not hold what its name says (one without an extension takes the SVG)");
   command->callback([o] { run(*o); });
 }
 

@@ -173,9 +173,10 @@ CLI::Validator bounded_by(void (*validate)(double)) {
         char* end = nullptr;
         errno = 0;
         const double x = std::strtod(text.c_str(), &end);
-        // A number, finite or past a double's range (1e400), held to the rule; "inf", "nan" and what is no
-        // number are finite_number's to say.
-        if (!text.empty() && end == text.c_str() + text.size() && (std::isfinite(x) || errno == ERANGE)) {
+        // A decimal number, finite or past a double's range (1e400), held to the rule; "inf", "nan", " 2",
+        // 0x10 and what is no number are finite_number's to say, whatever their value.
+        const bool decimal = !text.empty() && text.find_first_not_of("0123456789.eE+-") == std::string::npos;  // no space, no 0x
+        if (decimal && end == text.c_str() + text.size() && (std::isfinite(x) || errno == ERANGE)) {
           try {
             validate(x);
           } catch (const std::invalid_argument& e) {

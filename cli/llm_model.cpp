@@ -60,15 +60,15 @@ hml::transformer llm::model_of(const llm_options& o) {
   if (!o.model.empty()) {
     t = check_option("--model", [&]() -> const hml::transformer& { return hml::model_named(o.model); });
   } else if (!o.layers || !o.hidden || !o.ffn || !o.heads || !o.vocab) {
-    // A model by its sizes with some left out names those (--vocab alone was told of every size and presets).
-    std::string given, missing;
-    const std::pair<std::string_view, bool> sizes[] = {{"--layers", o.layers.has_value()}, {"--hidden", o.hidden.has_value()},
-                                                       {"--ffn", o.ffn.has_value()},       {"--heads", o.heads.has_value()},
-                                                       {"--vocab", o.vocab.has_value()}};
-    for (const auto& [option, set] : sizes) {
-      std::string& list = set ? given : missing;
-      list += (list.empty() ? "" : ", ") + std::string{option};
-    }
+    // A model by its sizes with some left out names those, and the sizes given (--vocab alone left out was
+    // told of every size and the presets, as --kv-heads alone given was).
+    const std::string given = given_size_options(o, [](std::string_view) { return true; });
+    std::string missing;
+    const std::pair<std::string_view, bool> required[] = {{"--layers", o.layers.has_value()}, {"--hidden", o.hidden.has_value()},
+                                                          {"--ffn", o.ffn.has_value()},       {"--heads", o.heads.has_value()},
+                                                          {"--vocab", o.vocab.has_value()}};
+    for (const auto& [option, set] : required)
+      if (!set) missing += (missing.empty() ? "" : ", ") + std::string{option};
     if (given.empty())
       throw input_error("--model: no model given; give a preset (see `hml llm --help`), or --layers, --hidden, --ffn, --heads and --vocab");
     throw input_error(missing + ": missing; a model by its sizes takes --layers, --hidden, --ffn, --heads and --vocab (given: " + given +

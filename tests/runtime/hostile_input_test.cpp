@@ -3927,6 +3927,10 @@ TEST(HostileInput, AHundredAndSecondTrialsFindingsAreSaid) {
     expect_input_error(hml_run_with(offload, {"--runs", runs}), "hml: error: --runs: runs must be within [1, 1e15); give how many times the job runs");
   expect_input_error(hml_run_with(offload, {"--runs", "nan"}), "hml: error: --runs: 'nan' is not a finite number");
   expect_input_error(hml_run_with(offload, {"--runs", "1e-300"}), "hml: error: --runs: runs must be within [1, 1e15)");
+  // A number written otherwise is said so whatever its value (the hundred-and-fourth trial: ' 0.5' and 0x0.8
+  // were told the range, ' 2' and 0x10 the writing).
+  for (const char* written : {" 0.5", " 2", "0x0.8", "0x10", "0x1p60"})
+    expect_input_error(hml_run_with(offload, {"--runs", written}), "is not a decimal number");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--hot-bytes", "1e300"}),
                      "hml: error: --hot-bytes: a share must be within [0, 1]");
   expect_input_error(hml_run({"tiers", "--system", "xeon_max", "--footprint", "200GiB", "--write-share", "1e-40"}),
@@ -3972,7 +3976,10 @@ TEST(HostileInput, AHundredAndThirdTrialsFindingsAreSaid) {
   expect_input_error(hml_run_with(llm, {"--memory-utilization", "1e300"}), "hml: error: --memory-utilization: the memory utilization must be within (0, 1]");
   expect_input_error(hml_run_with(llm, {"--draft", "llama-2-7b", "--acceptance", "1e400"}),
                      "hml: error: --acceptance: the acceptance rate must be within [0, 1]");
-  // A model by its sizes with one left out names it.
+  // A model by its sizes with one left out names it; sizes given without the required ones are named too.
+  expect_input_error(hml_run({"llm", "--kv-heads", "8", "--machine", "h200"}),
+                     "hml: error: --layers, --hidden, --ffn, --heads, --vocab: missing; a model by its sizes takes --layers, --hidden, --ffn, "
+                     "--heads and --vocab (given: --kv-heads), or give a preset with --model");
   expect_input_error(hml_run({"llm", "--layers", "1", "--hidden", "4096", "--ffn", "11008", "--heads", "32", "--machine", "h200"}),
                      "hml: error: --vocab: missing; a model by its sizes takes --layers, --hidden, --ffn, --heads and --vocab (given: --layers, "
                      "--hidden, --ffn, --heads), or give a preset with --model");
