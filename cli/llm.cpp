@@ -229,7 +229,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   i.achieved = llm::efficiency_of(o);
   i.estimate = llm::estimate_of(o);
   i.memory = {.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization};
-  check_option("--memory-utilization", [&] { hml::validate(i.memory); });  // --kv-block's range: its validator
+  // --memory-utilization's range and --kv-block's are held as they are read (bounded_by, whole_number).
   check_option("--tp", [&] { hml::validate(t, i); });
   return i;
 }

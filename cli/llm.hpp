@@ -122,8 +122,8 @@ std::optional<hml::continuous_batching_result> continuous_run(const run_options&
                                                               const hml::machine_description& d,
                                                               const hml::inference_options& i,
                                                               const batching_names& names = {});
-// --efficiency-compute and --efficiency-memory, each checked under its own name.
-hml::efficiency efficiency_of(const run_options& o);
+// --efficiency-compute and --efficiency-memory (their ranges held as they are read: bounded_by).
+inline hml::efficiency efficiency_of(const run_options& o) { return {o.efficiency_compute, o.efficiency_memory}; }
 // --bound: the ideal bound; else the expected time.
 inline hml::estimate estimate_of(const run_options& o) { return o.bound ? hml::estimate::bound : hml::estimate::expected; }
 // The JSON summary's `estimate` column: which time the run computed, "expected" or "bound".

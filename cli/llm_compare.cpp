@@ -33,16 +33,6 @@ std::string figure_text(hml::serving_metric m, double value) {
   return count_text(value);
 }
 
-}  // namespace
-
-hml::efficiency efficiency_of(const run_options& o) {
-  check_option("--efficiency-compute", [&] { hml::validate(hml::efficiency{.compute = o.efficiency_compute}); });
-  check_option("--efficiency-memory", [&] { hml::validate(hml::efficiency{.memory = o.efficiency_memory}); });
-  return {o.efficiency_compute, o.efficiency_memory};
-}
-
-namespace {
-
 struct comparison {
   const hml::measured_run* run;
   hml::serving_metric metric;
@@ -185,11 +175,8 @@ hml::serving_figures predict(const run_options& base, const hml::measured_run& r
 }  // namespace
 
 void run_compare(const run_options& o) {
-  // The options every run takes are checked once, here, so that their errors are not blamed on a run.
-  static_cast<void>(efficiency_of(o));
-  check_option("--memory-utilization", [&] {
-    hml::validate(hml::memory_policy{.kv_block_tokens = o.kv_block, .memory_utilization = o.memory_utilization});
-  });
+  // The options every run takes (efficiencies, memory utilization, KV block) are held to their ranges as they
+  // are read, so that their errors are not blamed on a run.
   input_file input{"--compare", o.compare};
   const std::string text = input.read_whole(largest_runs_file);
   machine_files files;

@@ -206,7 +206,6 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
     throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
                       std::to_string(t.vocab) + ": a draft shares its target's; give a draft of the same family");
   if (!o.acceptance) throw input_error("--acceptance: missing, and --draft needs the share of its tokens the target accepts; give it, e.g. --acceptance 0.8");
-  check_option("--acceptance", [&] { (void)hml::expected_tokens_per_step(*o.acceptance, o.lookahead); });
   if (i.experts.data_parallel_attention && draft.experts <= 1)  // the draft runs as the target does
     throw input_error("--draft, --dp-attention: " + o.draft + " is dense, and data-parallel attention is modelled for a "
                       "mixture of experts; give a mixture-of-experts draft, or leave --dp-attention out");

@@ -110,7 +110,6 @@ model_space space_of(const model_options& o, bool axes) {
   const auto line = quantity_of<hml::data_size>("--line", o.line);
   check_option("--element", [&] { hml::validate_element_size(element); });
   check_option("--line", [&] { hml::validate_line_size(line); });
-  check_option("--outstanding", [&] { hml::validate_outstanding(o.outstanding); });
   for (const CLI::Option* option : o.random_only) {
     if (option->count() > 0 && o.pattern != "random") {
       throw input_error(option->get_name() + ": only with --pattern random; give --pattern random, or leave " + option->get_name() + " out");

@@ -136,7 +136,6 @@ void run(const offload_options& o) {
     throw input_error("--in, --out: both 0 B; give the bytes the kernel reads from and writes to the host");
   const hml::kernel k{"kernel", flops, in + out};
   const hml::offload_job job = hml::offload_of(k, in, out, o.runs);
-  check_option("--runs", [&] { hml::validate_runs(o.runs); });
   check_option("--in, --out, --flops", [&] { hml::validate(job); });
   // 16 chunks by default, fewer where a copy has fewer bytes (a reduction's 4 B out was refused with every
   // option at its default); chunks given are the user's, refused past a byte each.

@@ -130,8 +130,6 @@ void run(const tiers_options& o) {
   if (footprint.value() > 0 && footprint.value() < 1)
     throw input_error("--footprint: " + hml::to_string(footprint, {.number = hml::general(4)}) +
                       " is less than a byte; give a footprint of a byte or more");
-  check_option("--hot-bytes", [&] { hml::validate_share(o.hot_bytes); });
-  check_option("--hot-accesses", [&] { hml::validate_share(o.hot_accesses); });
   // No hot bytes is --hot-bytes' fault alone; all of them hot with a share of the accesses, both shares' (one
   // left at its default is named with its value, as every option's is).
   check_option(o.hot_bytes == 0 ? "--hot-bytes" : "--hot-bytes, --hot-accesses", [&] { hml::validate(w.skew); });
@@ -139,7 +137,6 @@ void run(const tiers_options& o) {
     throw input_error("--hot-bytes, --footprint: a hot share of " +
                       std::string{hml::format_number(o.hot_bytes, hml::general(4)).view()} + " of " +
                       hml::to_string(footprint, {.number = hml::general(4)}) + " is less than a byte; give a larger share");
-  check_option("--write-share", [&] { hml::validate_share(o.write_share); });
   if (!hml::any_placement_fits(memory, w)) {
     throw input_error("--footprint: the working set does not fit the tiers (" +
                       hml::to_string(hml::total_capacity(memory), {.number = hml::general(4)}) +
