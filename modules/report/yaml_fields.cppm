@@ -399,6 +399,7 @@ public:
     const std::string text = at.Scalar();
     std::size_t used = 0;
     long long value = 0;
+    const auto not_an_integer = [&] { fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8"); };
     const auto outside = [&](const std::string& shown_value) {
       fail(at, field, shown_value + " is outside [" + std::to_string(low) + ", " + std::to_string(high) + "]; write a whole number within it");
     };
@@ -408,11 +409,11 @@ public:
       // Digits past 64 bits are still a whole number, out of range as a smaller one is.
       const std::size_t sign = text.starts_with('-') || text.starts_with('+') ? 1 : 0;
       if (text.size() > sign && text.find_first_not_of("0123456789", sign) == std::string::npos) outside(message_text(text));
-      fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
+      not_an_integer();
     } catch (const std::exception&) {
-      fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
+      not_an_integer();
     }
-    if (used != text.size()) fail(at, field, "\"" + message_text(text) + "\" is not an integer; write a whole number in decimal, as 8");
+    if (used != text.size()) not_an_integer();
     if (value < low || value > high) outside(std::to_string(value));
     return value;
   }
