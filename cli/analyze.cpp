@@ -26,8 +26,8 @@ struct analyze_options {
 
 std::string rate(hml::compute_rate r) { return hml::to_string(r, {.number = hml::general(4)}); }
 std::string rate(hml::data_rate r) { return quantity_text(r); }
-std::string percent(double x) { return hml::percent_text(x, hml::percent_format(x, 3)); }
-std::string percent_number(double x) { return std::string{hml::format_number(x, hml::percent_format(x, 3)).view()}; }
+std::string percent(double x) { return hml::percent_text(x, hml::significant_format(x, 3)); }
+std::string percent_number(double x) { return std::string{hml::format_number(x, hml::significant_format(x, 3)).view()}; }
 
 // The machine's datasheet roof at the precision asked, where it publishes one: what a kernel past a measured
 // roof is held against. None for given peaks, which are the figures themselves.
@@ -83,9 +83,10 @@ void run(const analyze_options& o) {
     emit(o.output, render(hml::measured_table({&m, 1}), format));
     return;
   }
+  const std::string intensity = hml::to_string(m.intensity, {.number = hml::significant_format(m.intensity.value(), 3)});
   emit(o.output, o.name + ": " + hml::to_string(k.flops) + ", " +
-                     hml::to_string(k.bytes, {.prefixes = hml::prefix_system::decimal}) + ", " +
-                     hml::to_string(m.intensity) + ", " + hml::to_string(time, {.number = hml::general(6)}) + " on " +
+                     hml::to_string(k.bytes, {.prefixes = hml::prefix_system::decimal}) + ", " + intensity + ", " +
+                     hml::to_string(time, {.number = hml::general(6)}) + " on " +
                      roof.title + " (" + roof_text(roof.roof) + ")\n" +
                      "achieved compute:   " + rate(m.achieved_compute) + " (" + percent(m.percent_of_peak_compute) +
                      " of " + rate(roof.roof.peak) + ")\n" + "achieved bandwidth: " + rate(m.achieved_bandwidth) +

@@ -78,23 +78,24 @@ std::string_view without_leading_zeros(std::string_view digits) {
 CLI::Validator whole_number_advising(std::uint64_t low, std::uint64_t advised_low, std::uint64_t most) {
   return CLI::Validator(
       [low, advised_low, most](const std::string& text) -> std::string {
-        const std::string range = "give a whole number from " + std::to_string(advised_low) + " to " + std::to_string(most);
+        const std::string range = "a whole number from " + std::to_string(advised_low) + " to " + std::to_string(most);
         const std::string shown = "'" + hml::message_text(text) + "'";
         const std::string_view digits = std::string_view{text}.substr(text.starts_with('-') ? 1 : 0);
+        if (text.starts_with('+')) return shown + " has a plus sign; write the count without it, " + range;
         if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos) {
           // 1e9 is whole, written with an exponent: counts are read in digits, as files read them.
           char* end = nullptr;
           const double x = std::strtod(text.c_str(), &end);
           if (end == text.c_str() + text.size() && std::isfinite(x) && x == std::floor(x) && text.find_first_of("eE") != std::string::npos)
-            return shown + " is written with an exponent; write a count in digits: " + range;
-          return shown + " is not a whole number; " + range;
+            return shown + " is written with an exponent; write a count in digits, " + range;
+          return shown + " is not a whole number; give " + range;
         }
-        if (text.starts_with('-')) return shown + " has a minus sign; " + range;
+        if (text.starts_with('-')) return shown + " has a minus sign; give " + range;
         const std::string_view significant = without_leading_zeros(digits);
         // Past 19 digits it is past any bound (and past what stoull reads).
         const std::uint64_t n = significant.size() <= 19 ? std::stoull(std::string{significant}) : UINT64_MAX;
-        if (n < low) return shown + " is below " + std::to_string(low) + "; " + range;
-        if (n > most) return shown + " is above " + std::to_string(most) + "; " + range;
+        if (n < low) return shown + " is below " + std::to_string(low) + "; give " + range;
+        if (n > most) return shown + " is above " + std::to_string(most) + "; give " + range;
         return {};
       },
       "");  // no text in --help: the type stays UINT, the bound is in docs/reference/limits.md
@@ -289,18 +290,20 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
   return said + message.substr(colon);
 }
 
-std::string standard_input_taken_twice(int argc, const char* const* argv) {
+bool is_standard_input(std::string_view path) {
   // "-", and any path to the pipe, socket or file standard input is (/dev/stdin, //dev/./stdin, a link to
-  // it): a second reader of a stream found it empty, and of a file (`< m.yaml`) read one description as two
-  // inputs (a machine file as a kernels CSV). A terminal or /dev/null is no input two options could share.
+  // it). A terminal or /dev/null is no input two readers could share.
+  if (path == "-") return true;
   struct stat input {};
-  const bool readable = ::fstat(STDIN_FILENO, &input) == 0 &&
-                      (S_ISFIFO(input.st_mode) || S_ISSOCK(input.st_mode) || S_ISREG(input.st_mode));
-  const auto standard_input = [&](std::string_view path) {
-    struct stat named {};
-    return path == "-" || (readable && ::stat(std::string{path}.c_str(), &named) == 0 && named.st_dev == input.st_dev &&
-                           named.st_ino == input.st_ino);
-  };
+  struct stat named {};
+  return ::fstat(STDIN_FILENO, &input) == 0 && (S_ISFIFO(input.st_mode) || S_ISSOCK(input.st_mode) || S_ISREG(input.st_mode)) &&
+         ::stat(std::string{path}.c_str(), &named) == 0 && named.st_dev == input.st_dev && named.st_ino == input.st_ino;
+}
+
+std::string standard_input_taken_twice(int argc, const char* const* argv) {
+  // A second reader of a stream found it empty, and of a file (`< m.yaml`) read one description as two inputs
+  // (a machine file as a kernels CSV).
+  const auto standard_input = [](std::string_view path) { return is_standard_input(path); };
   std::string reader;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];

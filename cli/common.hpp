@@ -73,6 +73,9 @@ void print_notes();
 void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose,
                            const std::filesystem::path& folder = {});
 
+// Whether `path` reads standard input: "-", or a path to the pipe, socket or file it is (/dev/stdin, a link).
+bool is_standard_input(std::string_view path);
+
 // Standard input is one stream: two options that would read it ("--machine - --ops -") are an error before
 // either reads it (the first would take what the second was given). Returns the message, or "" where none.
 std::string standard_input_taken_twice(int argc, const char* const* argv);
@@ -469,9 +472,10 @@ class machine_files {
     const hml::machine_file* file = nullptr;
     const hml::machine_description* machine = nullptr;
   };
-  loaded whole_file(std::string_view option, const std::string& path);
+  loaded whole_file(std::string_view option, const std::string& path, bool a_file = false);
   // "-", a name with a slash or a dot, or one the file system holds: read as a file, not looked up.
   static bool looks_like_a_path(const std::string& text);
+  static bool is_there(const std::string& path);
   // Where a field of a machine is, for a check made after reading it: "my.yaml:12: memory[0].scope" for a
   // machine file's machine (the field's line, or its level's where it is left out), "NAME: memory[0].scope"
   // for a catalog machine or an older format's file (which has no such field).
@@ -480,7 +484,7 @@ class machine_files {
 
  private:
   const hml::machine_description& resolve(std::string_view option, const std::string& name_or_path);
-  loaded load(std::string_view option, const std::string& path);
+  loaded load(std::string_view option, const std::string& path, bool a_file = false);  // a_file: never the catalog's
   [[nodiscard]] std::vector<const hml::machine_file*> files_of_links() const;  // the files whose links link() takes
   std::deque<std::variant<hml::machine_file, hml::loaded_device, hml::loaded_cpu>> files_;
   std::optional<const hml::machine_file*> links_only_of_;  // links_beside's file (nullptr: none); unset: every file

@@ -358,7 +358,7 @@ void run(const devices_options& o) {
     if (one == nullptr && system == nullptr && link == nullptr) {
       if (o.file.empty() && !machine_files::looks_like_a_path(which)) throw unknown_entry(which);
       // The positional's errors are the command's: "name:" would read as a machine file's field.
-      const machine_files::loaded read = files.whole_file(o.file.empty() ? "NAME" : "--file", which);
+      const machine_files::loaded read = files.whole_file(o.file.empty() ? "NAME" : "--file", which, !o.file.empty());
       if (read.file != nullptr &&
           (read.machine == nullptr || !read.file->links().empty() || !read.file->systems().empty())) {
         show_document(o, *read.file);  // a system's file, as `hml devices SYSTEM --format yaml` writes it

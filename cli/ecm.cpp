@@ -529,7 +529,7 @@ void run(const ecm_options& o) {
                                               .prefixes = hml::prefix_system::decimal}) +
            "): " +
            // Every line in cache moves no byte from main memory: an intensity without bound, said in words.
-           (std::isfinite(roof->intensity.value()) ? hml::to_string(roof->intensity, {.number = hml::general(3)})
+           (std::isfinite(roof->intensity.value()) ? hml::to_string(roof->intensity, {.number = hml::significant_format(roof->intensity.value(), 3)})
                                                     : std::string{"no main-memory traffic"}) +
            ", " + rate(roof->attainable) + ", " +
            std::string{hml::to_string(roof->bound)} + "\n";

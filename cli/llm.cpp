@@ -156,47 +156,17 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   hml::inference_options i{};
   i.types = {llm::inference_type_of("--weights", o.weights), llm::inference_type_of("--activations", o.activations),
              llm::inference_type_of("--kv", o.kv), o.weight_group};
-  check_option("--weight-group", [&] { hml::validate_weight_group(t, i); });
+  llm::check_weight_group(t, i, "--weight-group");
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
-  // Whether the model splits over the devices, before the link between them is asked for: where it does
-  // not, what does not divide and every device count --tp takes that would split it.
-  const auto splits_over = [&](unsigned devices) {
-    hml::inference_options at = i;
-    at.tensor_parallel = devices;
-    try {
-      hml::validate_tensor_split(t, at);
-      return true;
-    } catch (const std::invalid_argument&) {
-      return false;
-    }
-  };
-  if (t.heads > 0 && t.kv_heads > 0 && t.ffn > 0 && !splits_over(o.tp)) {
-    std::vector<unsigned> counts;
-    for (unsigned n = 1; n <= most_tensor_parallel; ++n)
-      if (splits_over(n)) counts.push_back(n);
-    const std::uint64_t a = hml::attention_split(i);
-    std::vector<std::string> parts;  // what does not divide
-    if (t.heads % a != 0) parts.push_back(std::to_string(t.heads) + " heads");
-    if (t.kv_heads % a != 0 && t.kv_heads != t.heads) parts.push_back(std::to_string(t.kv_heads) + " kv heads");
-    if (t.ffn % hml::expert_split(i) != 0) parts.push_back("FFN size of " + std::to_string(t.ffn));
-    if (t.dense_ffn % a != 0) parts.push_back("dense layers' FFN size of " + std::to_string(t.dense_ffn));
-    const std::string what = one_of(parts, " and ");
-    const std::string whose = o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ";
-    // Past a dozen (data-parallel attention leaves the FFN's divisors), the first ten and the last.
-    std::string choices = one_of(counts);
-    if (counts.size() > 12) {
-      choices.clear();
-      for (std::size_t k = 0; k < 10; ++k) choices += std::to_string(counts[k]) + ", ";
-      choices += "... or " + std::to_string(counts.back()) + " (" + std::to_string(counts.size()) + " counts)";
-    }
-    throw input_error("--tp: " + std::to_string(o.tp) + " devices do not divide " + whose + what + "; give --tp " + choices);
-  }
+  // Whether the model splits over the devices, before the link between them is asked for.
+  if (t.heads > 0 && t.kv_heads > 0 && t.ffn > 0)
+    llm::check_tensor_split(t, i, "--tp", o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ");
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.
-  if (o.tp > 1) check_option("--weight-group, --tp", [&] { hml::validate_weight_group(t, i); });
+  if (o.tp > 1) llm::check_weight_group(t, i, "--weight-group, --tp");
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
                ? nvls_link(files, o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",

@@ -100,6 +100,13 @@ void check_generation(const hml::transformer& t, const hml::generation& g, const
 // A context past a learned position table (GPT-2's 1024 rows) has no position to take: refused, naming
 // `lengths` (the options or columns that set the context) and the table's size.
 void check_learned_positions(const hml::transformer& t, std::uint64_t context, std::string_view lengths);
+// A model that does not split over --tp's devices (i.tensor_parallel): `option` names what does not divide
+// (of `whose`: "llama-3-70b's ") and the counts that split it, and the model it drafts for where it is a draft.
+void check_tensor_split(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
+                        std::string_view whose, const hml::transformer* drafted_for = nullptr);
+// A weight group that does not divide every projection's rows on a device: `option` names the groups (powers
+// of two) that would.
+void check_weight_group(const hml::transformer& t, const hml::inference_options& i, std::string_view option);
 // --weights, --activations or --kv: a type inference keeps data in (not FP64 or TF32); else input_error.
 hml::precision inference_type_of(std::string_view option, const std::string& text);
 // A context past the positions the model's configuration gives: a note, since the counts still hold.

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <sys/stat.h>
@@ -21,6 +22,14 @@
 namespace hml_cli::llm {
 
 namespace {
+
+// A path as a table shows its cells, whole: control characters, bytes that are not UTF-8 and invisible ones
+// escaped (a file named with an ESC turned the terminal red).
+std::string visible(std::string_view path) {
+  std::string shown;
+  hml::append_visible(shown, path, hml::invisible_characters::escaped);
+  return shown;
+}
 
 // The largest measured-runs file read (a table of published runs is a few kilobytes).
 constexpr std::size_t largest_runs_file = std::size_t{16} << 20;
@@ -40,8 +49,9 @@ struct comparison {
 };
 
 // The runs' machines, each read once: a catalog name, or a machine file (a relative path is the runs file's
-// neighbour, as the runs file is usually shipped with the machine files it names; a name that is not a
-// path, such as a catalog name with a slip, is left to the catalog's did-you-mean).
+// neighbour, as the runs file is usually shipped with the machine files it names, and so is a name without a
+// dot or a slash where that neighbour exists: never a file of the working folder, which made one runs file
+// two sets of predictions; any other name, such as a catalog name with a slip, is the catalog's did-you-mean).
 class run_machines {
  public:
   run_machines(machine_files& files, std::filesystem::path folder) : files_{files}, folder_{std::move(folder)} {}
@@ -49,6 +59,10 @@ class run_machines {
   const hml::machine_description& operator()(const std::string& where, const std::string& name) {
     if (name == "-")  // standard input is the runs file's, or no file's: a run names a machine or a machine file
       throw input_error(where + "machine: - would be standard input; give a machine or a machine file");
+    if (is_standard_input(path_of(name)))  // however it is spelt (/dev/stdin, /dev/fd/0)
+      throw input_error(where + "machine: " + hml::message_text(name) + " is standard input; give a machine or a machine file");
+    if (hml::find_machine(name) == nullptr && !looks_like_a_path(name))
+      check_option(where + "machine", [&] { (void)hml::machine_named(name); });
     // A file is read once however its runs spell it (m.yaml, ./m.yaml): read again, a file replaced between
     // two runs gave them two machines.
     const std::string key = identity(name);
@@ -68,7 +82,10 @@ class run_machines {
   }
 
  private:
-  static bool looks_like_a_path(std::string_view name) { return name.find_first_of("/.") != std::string_view::npos; }
+  bool looks_like_a_path(std::string_view name) const {
+    std::error_code error;
+    return name.find_first_of("/.") != std::string_view::npos || std::filesystem::exists(std::filesystem::symlink_status(folder_ / name, error));
+  }
   std::string path_of(std::string_view name) const {
     const bool relative_file = hml::find_machine(name) == nullptr && looks_like_a_path(name) && std::filesystem::path{name}.is_relative();
     return relative_file ? (folder_ / name).string() : std::string{name};
@@ -275,7 +292,7 @@ void run_compare(const run_options& o) {
     emit(o.output, hml::to_json_object(parts));
     return;
   }
-  std::string out = counted(runs.size(), "measured run", "measured runs") + " of " + input_name(o.compare) +
+  std::string out = counted(runs.size(), "measured run", "measured runs") + " of " + visible(input_name(o.compare)) +
                     ", predicted " +
                     (o.bound ? std::string{"at the ideal bound"}
                              : std::string{"as expected times (tiles in waves over each machine's SMs, its kernel overhead; "

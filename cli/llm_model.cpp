@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -271,6 +272,67 @@ void llm::check_precisions(const hml::transformer& t, const hml::generation& g, 
                            const hml::inference_options& i) {
   check_step_precisions(t, hml::prefill_step(g.batch, g.prompt), d, i);
   check_step_precisions(t, hml::decode_step(g.batch, g.prompt + 1), d, i);
+}
+
+namespace {
+
+// Whether the model passes `check` (a library validator) with `change` made to a copy of the options.
+template <class Change, class Check>
+bool holds_with(const hml::inference_options& i, Change change, Check check) {
+  hml::inference_options at = i;
+  change(at);
+  try {
+    check(at);
+    return true;
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+void llm::check_tensor_split(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
+                             std::string_view whose, const hml::transformer* drafted_for) {
+  const auto splits = [&](const hml::transformer& m, unsigned devices) {
+    return holds_with(i, [&](hml::inference_options& at) { at.tensor_parallel = devices; },
+                      [&](const hml::inference_options& at) { hml::validate_tensor_split(m, at); });
+  };
+  if (splits(t, i.tensor_parallel)) return;
+  std::vector<unsigned> counts;
+  for (unsigned n = 1; n <= most_tensor_parallel; ++n)
+    if (splits(t, n) && (drafted_for == nullptr || splits(*drafted_for, n))) counts.push_back(n);
+  const std::uint64_t a = hml::attention_split(i);
+  std::vector<std::string> parts;  // what does not divide
+  if (t.heads % a != 0) parts.push_back(std::to_string(t.heads) + " heads");
+  if (t.kv_heads % a != 0 && t.kv_heads != t.heads) parts.push_back(std::to_string(t.kv_heads) + " kv heads");
+  if (t.ffn % hml::expert_split(i) != 0) parts.push_back("FFN size of " + std::to_string(t.ffn));
+  if (t.dense_ffn % a != 0) parts.push_back("dense layers' FFN size of " + std::to_string(t.dense_ffn));
+  // Past a dozen (data-parallel attention leaves the FFN's divisors), the first ten and the last.
+  std::string choices = one_of(counts);
+  if (counts.size() > 12) {
+    choices.clear();
+    for (std::size_t k = 0; k < 10; ++k) choices += std::to_string(counts[k]) + ", ";
+    choices += "... or " + std::to_string(counts.back()) + " (" + std::to_string(counts.size()) + " counts)";
+  }
+  throw input_error(std::string{option} + ": " + std::to_string(i.tensor_parallel) + " devices do not divide " +
+                    std::string{whose} + one_of(parts, " and ") + "; give --tp " + choices +
+                    (drafted_for != nullptr ? ", or another draft" : ""));
+}
+
+void llm::check_weight_group(const hml::transformer& t, const hml::inference_options& i, std::string_view option) {
+  check_option(option, [&] { hml::validate(i.types); });  // a group is INT8's or INT4's: said as it is
+  const auto divides = [&](std::uint64_t group) {
+    return holds_with(i, [&](hml::inference_options& at) { at.types.weight_group = group; },
+                      [&](const hml::inference_options& at) { hml::validate_weight_group(t, at); });
+  };
+  if (divides(i.types.weight_group)) return;
+  std::vector<std::uint64_t> groups;
+  for (std::uint64_t g = 2; g <= hml::max_weight_group; g *= 2)
+    if (divides(g)) groups.push_back(g);
+  throw input_error(std::string{option} + ": a group of " + std::to_string(i.types.weight_group) +
+                    " does not divide every projection's rows (the hidden size, and the heads' width and the FFN size per "
+                    "device); " + (groups.empty() ? std::string{"no power of two does: leave --weight-group out"}
+                                                  : "give --weight-group " + one_of(groups)));
 }
 
 }  // namespace hml_cli

@@ -212,6 +212,7 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
   if (i.experts.expert_parallel && draft.experts <= 1)
     throw input_error("--draft, --ep: " + o.draft + " is dense, and expert parallelism spreads a mixture of experts' "
                       "experts; give a mixture-of-experts draft, or leave --ep out");
+  llm::check_tensor_split(draft, i, "--draft, --tp", o.draft + "'s ", &t);
   check_option("--draft", [&] { hml::validate(draft, i); });
   return check_option("--draft, --lookahead", [&] {
     return hml::speculative_decoding(t, draft, o.batch, context, o.lookahead, *o.acceptance, d, i);
@@ -235,7 +236,8 @@ std::string ridge_line(const hml::transformer& t, const hml::machine_description
   const hml::decode_ridge ridge = hml::ridge_batch(t, context, d, i);
   const std::string at = " at context " + std::to_string(context);
   if (!ridge.reached())
-    return "decode never turns compute-bound" + at + ": each sequence's KV cache takes longer to read than its FLOP\n";
+    return "decode never turns compute-bound" + at + ": each sequence's bytes (its KV cache and activations) take longer to "
+           "move than its FLOP\n";
   // The affine times cross below one sequence where the machine's compute is slow for its memory.
   if (ridge.batch() <= 1)
     return "decode is compute-bound from batch 1" + at + " (at the ideal bound; the times cross at batch " +

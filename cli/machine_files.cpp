@@ -26,8 +26,10 @@ namespace {
 constexpr std::size_t largest_machine_file = std::size_t{1} << 20;
 
 void note_older_format(const std::string& path, std::string_view format) {
-  note(input_name(path) + " is " + std::string{format} +
-       " (an older format), read as such; `hml devices " + path + " --format yaml` writes it as a machine file");
+  std::string shown;  // whole, its control characters escaped, as a message shows a name
+  hml::append_visible(shown, path, hml::invisible_characters::escaped);
+  note((path == "-" ? std::string{"standard input"} : shown) + " is " + std::string{format} +
+       " (an older format), read as such; `hml devices " + shown + " --format yaml` writes it as a machine file");
 }
 
 // "PATH: " where a machine came from a file, for a message about it; nothing for a catalog machine, whose
@@ -228,25 +230,29 @@ const hml::machine_description& machine_files::resolve(std::string_view option, 
   return *l.machine;
 }
 
-machine_files::loaded machine_files::whole_file(std::string_view option, const std::string& text) {
-  loaded l = load(option, text);
+machine_files::loaded machine_files::whole_file(std::string_view option, const std::string& text, bool a_file) {
+  loaded l = load(option, text, a_file);
   if (l.file != nullptr && l.file->machines().size() == 1) l.machine = &view_of(*l.file->machines().front());
   if (l.file == nullptr) l.machine = &view_of(*l.machine);
   return l;
 }
 
-bool machine_files::looks_like_a_path(const std::string& text) {
+// Something of that name is there: a file, or a link that leads nowhere or round in a loop, which reading says.
+bool machine_files::is_there(const std::string& path) {
   std::error_code error;
-  return text == "-" || text.find_first_of("/.") != std::string::npos || std::filesystem::exists(text, error);
+  return std::filesystem::exists(std::filesystem::symlink_status(path, error));
 }
 
-machine_files::loaded machine_files::load(std::string_view option, const std::string& text) {
+bool machine_files::looks_like_a_path(const std::string& text) {
+  return text == "-" || text.find_first_of("/.") != std::string::npos || is_there(text);
+}
+
+machine_files::loaded machine_files::load(std::string_view option, const std::string& text, bool a_file) {
   // Unknown, or no file of that name: the did-you-mean, or what else of the catalog's it names ("PCIe 5.0 x16"
   // reads as a path for its dot, and is a link).
-  std::error_code error;
-  const bool another_kinds = text != "-" && !std::filesystem::exists(text, error) &&
+  const bool another_kinds = text != "-" && !is_there(text) &&
                              !hml::detail::lookup::other_kind("machine", text).empty();
-  if (!looks_like_a_path(text) || another_kinds) {
+  if (!a_file && (!looks_like_a_path(text) || another_kinds)) {
     check_option(option, [&] { (void)hml::machine_named(text); });
   }
   input_file input{option, text};
@@ -377,12 +383,16 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     return {{"given", "the given peaks", {bandwidth, compute}}};
   }
   // A machine has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
+  // Those the first machine has are named (a Sandy Bridge told "e.g. fp32" was then told it has fp64 alone).
+  options.files.use(figures_basis(options.figures));
   if (options.precision.empty()) {
-    throw input_error("--precision: missing, and a machine has a roof for each precision; give the one the kernels run at, e.g. --precision fp32");
+    const hml::machine_description& first = options.files.machine("--machine", options.machines.front());
+    const std::string has = hml::kinds_it_has(first, hml::basis::datasheet, false);  // "it has fp64, fp32"
+    throw input_error("--precision: missing, and a machine has a roof for each precision; give the one the kernels run at" +
+                      (has.starts_with("it has no ") ? std::string{} : " (" + std::string{first.name} + ": " + has + ")"));
   }
   const hml::precision_choice precision =
       check_option("--precision", [&] { return hml::precision_named(options.precision); });
-  options.files.use(figures_basis(options.figures));
   std::vector<named_roof> roofs;
   for (const std::string& name : options.machines) {
     const hml::machine_description& d = options.files.machine("--machine", name);
@@ -390,8 +400,9 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     for (std::size_t k = 0; k < roofs.size(); ++k) {
       if (roofs[k].label != d.id) continue;
       const std::string& before = options.machines[k];
-      // Two files of one id (a machine and its edited copy) are two machines that a chart cannot tell apart.
-      if (roofs[k].machine != nullptr && !(*roofs[k].machine == d)) {
+      // Two files of one id (a machine and its edited copy) are two machines that a chart cannot tell apart,
+      // told apart as they state their figures: on the figures chosen, an edited datasheet figure hid.
+      if (roofs[k].machine != nullptr && !(options.files.own_of(*roofs[k].machine) == options.files.own_of(d))) {
         throw input_error("--machine: " + before + " and " + name +
                           " both have the id '" + roofs[k].label + "', which names a machine on the chart; give each its own id");
       }

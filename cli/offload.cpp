@@ -116,7 +116,7 @@ void run(const offload_options& o) {
   if (device == nullptr) throw input_error("--system, --device: missing; give --system NAME, or --device NAME or --device-bandwidth and --device-peak");
   if (!link) throw input_error("--system, --link: missing; give --system NAME or --link pcie5x16|nvlink4|c2c|RATE");
   // Two files' machines of one id, described differently, are two machines under one name: the id is wrong.
-  if (host != device && !host->id.empty() && host->id == device->id && !(*host == *device))
+  if (host != device && !host->id.empty() && host->id == device->id && !(files.own_of(*host) == files.own_of(*device)))
     throw input_error("--host, --device: two machines of one id, " + std::string{host->id} + " (\"" + hml::message_text(host->name) +
                       "\" and \"" + hml::message_text(device->name) + "\"); give one of them another id");
   // One machine at both ends is one memory pool, as a system of one machine is: nothing crosses the link.
@@ -127,9 +127,10 @@ void run(const offload_options& o) {
   const auto in = quantity_of<hml::data_size>("--in", o.in);
   const auto out = quantity_of<hml::data_size>("--out", o.out);
   const auto flops = quantity_of<hml::work>("--flops", o.flops);
-  // The kernel's bytes are those it copies: a fraction of a byte in all is --in's and --out's, not --flops's.
-  if (const double bytes = (in + out).value(); bytes > 0 && bytes < 1)
-    throw input_error("--in, --out: " + hml::to_string(in + out) + " in all is a fraction of a byte; give 0 B or at least 1 B");
+  // Each copy moves whole bytes (the kernel's bytes are those it copies: the fault is --in's or --out's).
+  for (const auto& [option, bytes] : {std::pair{"--in", in}, {"--out", out}})
+    if (!hml::is_a_copy(bytes))
+      throw input_error(std::string{option} + ": " + hml::to_string(bytes) + " is a fraction of a byte, and a copy moves 0 B or at least 1 B; give one");
   // The question is whether moving the data pays: with none to move there is no transfer to weigh (said
   // before the job's own check, whose "bytes or work" would send the user to --flops).
   if (in.value() == 0 && out.value() == 0)

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
@@ -123,9 +124,22 @@ void check_save(const probe_command_options& o, bool given) {
     throw input_error("--save, -o: both name " + o.save + "; give the machine file and the table each their own");
 }
 
+// A file the probe could not write is said before it measures, as every other command's is, not after its
+// minutes: opened (an unnamed temporary, gone with it) and let go. A FIFO or a device is written in place.
+void check_writable(std::string_view option, const std::string& path) {
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (path.empty() || path == "-" || (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status) &&
+                                      !std::filesystem::is_directory(status)))
+    return;
+  write_for_option(option, [&] { static_cast<void>(hml::atomic_file{path}); });
+}
+
 void run(const probe_command_options& o, bool save_given) {
   check_output_format(o.output);  // before the probe runs its minutes
   check_save(o, save_given);
+  check_writable("--save", o.save);
+  check_writable("--output", o.output.path);
   const hml::probe_options options = probe_options_of(o);
   const hml::host_machine m = hml::probe(options);
   const output_format format = o.output.chosen();

@@ -4,6 +4,7 @@ module;
 #include <algorithm>
 #include <cctype>
 #include <array>
+#include <charconv>
 #include <csignal>
 #include <cstddef>
 #include <cstdint>
@@ -99,7 +100,8 @@ bool defines_name(std::string_view source, std::string_view name) {
 // The first error clang reports, as one line, in the reader's words where it has them: a name it does not
 // know is one to give with -D, an #include one the kernel cannot have, a define the file makes again a
 // c_define_error.
-std::string first_error(CXTranslationUnit unit, std::string_view source, std::string_view file, std::span<const c_define> defines) {
+std::string first_error(CXTranslationUnit unit, std::string_view source, std::string_view file, unsigned file_lines,
+                        std::span<const c_define> defines) {
   for (unsigned i = 0, n = clang().getNumDiagnostics(unit); i < n; ++i) {
     const CXDiagnostic d = clang().getDiagnostic(unit, i);
     const CXDiagnosticSeverity severity = clang().getDiagnosticSeverity(d);
@@ -109,7 +111,9 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
     clang().getExpansionLocation(clang().getDiagnosticLocation(d), nullptr, nullptr, nullptr, &offset);
     clang().disposeDiagnostic(d);
     if (severity < CXDiagnostic_Error) continue;
-    const std::string where = std::string{file} + ":" + std::to_string(line);
+    // Past the file's lines is the function hml closes around it: the file ended before its C did.
+    const bool at_the_end = line > file_lines;
+    const std::string where = std::string{file} + ":" + std::to_string(at_the_end ? file_lines : line);
     if (message.ends_with("' macro redefined")) {
       const std::string name = quoted_name(message);
       for (const c_define& given : defines)
@@ -159,13 +163,18 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
       const bool defined_in_file = defines_name(source, name);
       const std::string shown = message_text(name);  // a name of 100 KB is shown shortened, and the advice kept
       message = std::string{undeclared} + shown + "'";
-      message += name.ends_with("_t") ? ": a type of the C library's headers, which a kernel does not include; use int, long or unsigned"
+      // A character outside C's names (a zero-width space, a full-width plus) is no size -D takes either.
+      const bool c_name = std::ranges::all_of(name, [](char c) { return is_word(c); });
+      message += !c_name ? ": a character outside ASCII's letters, digits and _ (an invisible one, or a look-alike of an "
+                           "operator); delete it, or type it in ASCII"
+                 : name.ends_with("_t") ? ": a type of the C library's headers, which a kernel does not include; use int, long or unsigned"
                  : subscripted        ? ": no array of that name is declared; declare it (double " + shown + "[N];) or correct the name"
                  : given              ? ", which -D defines: the file undefines it (#undef); leave the #undef out"
                  : defined_in_file    ? ": the file's #define of it gives no number; define it as one (#define " + shown + " 1000)"
                                       : "; define it with -D " + shown + "=VALUE";
     }
     // clang's own message says what is wrong; where is in the file.
+    if (at_the_end) message += " at the end of the file";
     return where + ": " + message + (message.find("; ") == std::string::npos ? "; correct the C there" : "");
   }
   return {};
@@ -253,12 +262,24 @@ void check_statement_sizes(std::string_view text, std::string_view file, bool ex
   std::size_t nesting = 0;  // loops, branches, labels and ternaries
   std::size_t statements = 0;
   std::size_t line = 1;
-  const auto where = [&] { return std::string{file} + (expanded ? "" : ":" + std::to_string(line)) + ": "; };
+  const auto where = [&] { return std::string{file} + ":" + std::to_string(line) + ": "; };
   const auto expansion = [&] { return expanded ? " once its macros are expanded" : ""; };
   const bool pragmas_judged_here = expanded || !may_hold_directives(text);  // see below
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') ++line;
+    // The preprocessor's line marker, `# N "file"`: the next line is the file's line N (the kernel's own from
+    // the wrapper's #line 1 on), so that what the expansion holds is placed as the file's text is.
+    if (expanded && c == '#' && (i == 0 || text[i - 1] == '\n') && text.substr(i).starts_with("# ") && i + 2 < text.size() &&
+        std::isdigit(static_cast<unsigned char>(text[i + 2])) != 0) {
+      std::size_t next = 0;
+      std::from_chars(text.data() + i + 2, text.data() + text.size(), next);
+      line = next - 1;  // the marker's own line break counts it
+      const std::size_t end = text.find('\n', i);
+      if (end == std::string_view::npos) break;
+      i = end - 1;
+      continue;
+    }
     // Comments hold no operators (a banner of dashes or stars is no expression).
     if (c == '/' && i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*')) {
       const bool block = text[i + 1] == '*';
@@ -351,7 +372,8 @@ void check_expansion(const std::string& source, std::span<const c_define> define
                      std::string_view file) {
   const unnamed_file input{source};
   const unnamed_file output;
-  std::vector<std::string> arguments{HML_CLANG, "-E", "-P", "-x", "c", "-std=c11", "-nostdinc", "-w", "-ivfsoverlay", overlay.path()};
+  // With line markers (no -P): what the expansion refuses is placed at its line of the file.
+  std::vector<std::string> arguments{HML_CLANG, "-E", "-x", "c", "-std=c11", "-nostdinc", "-w", "-ivfsoverlay", overlay.path()};
   for (const c_define& d : defines) arguments.push_back(detail::define_argument(d));
   arguments.push_back("-");
   const clang_exit e = run_clang({.arguments = std::move(arguments),
@@ -495,7 +517,8 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   const std::unique_ptr<CXTranslationUnitImpl, unit_deleter> unit{raw};
   if (parsed != CXError_Success || !unit)
     refuse(std::string{file} + ": clang could not read it" + (parsed == CXError_Crashed ? " (clang crashed)" : ""));
-  if (const std::string error = first_error(unit.get(), source, file, defines); !error.empty()) refuse(error);
+  const auto file_lines = static_cast<unsigned>(std::ranges::count(text, '\n') + (text.empty() || text.back() == '\n' ? 0 : 1));
+  if (const std::string error = first_error(unit.get(), source, file, std::max(file_lines, 1U), defines); !error.empty()) refuse(error);
   check_defines_used(unit.get(), virtual_name, wrapping.size(), text, defines, file);
 
   std::vector<std::string> zero_defines;

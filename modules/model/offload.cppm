@@ -85,10 +85,15 @@ constexpr void validate_runs(double runs) {
 
 // A job copies bytes or does work: one that does neither takes no time anywhere, and its speed-up (0 s / 0 s)
 // would be no number.
+// The bytes of one copy, in or out: none, or at least a byte.
+[[nodiscard]] constexpr bool is_a_copy(data_size bytes) noexcept { return bytes.value() == 0 || bytes.value() >= 1; }
+
 constexpr void validate(const offload_job& j) {
   validate(j.work);
   expects(isfinite(j.in) && j.in.value() >= 0 && isfinite(j.out) && j.out.value() >= 0,
           "hml: bytes copied in and out must be finite and >= 0");
+  // A link copies whole bytes: half a byte is no copy (a chunk of it was told "less than a byte").
+  expects(is_a_copy(j.in) && is_a_copy(j.out), "hml: a copy moves 0 B or at least 1 B");
   validate_runs(j.runs);
   expects(j.in.value() + j.out.value() > 0 || j.work.flops.value() > 0 || j.work.bytes.value() > 0,
           "hml: the job copies no bytes and does no work, so there is nothing to compare; give bytes or work");
@@ -109,7 +114,7 @@ constexpr void validate_chunks(unsigned chunks) {
 // million chunks is no copy a link makes. Its fewest bytes copied, capped at max_chunks.
 [[nodiscard]] constexpr unsigned most_chunks(const offload_job& j) {
   const double fewest = fewest_bytes_copied(j).value();
-  return fewest == 0 || fewest >= max_chunks ? max_chunks : fewest < 1 ? 1U : static_cast<unsigned>(fewest);
+  return fewest == 0 || fewest >= max_chunks ? max_chunks : static_cast<unsigned>(fewest);
 }
 
 constexpr void validate_chunks(unsigned chunks, const offload_job& j) {

@@ -5,7 +5,8 @@
 // operation for operation: ridge = peak / bandwidth; intensity = FLOP / B (infinite when no bytes move);
 // attainable = min(peak, intensity x bandwidth); compute-bound when intensity >= ridge (a kernel exactly at
 // the ridge counts as compute-bound); efficiency = attainable / peak x 100; time = FLOP / attainable
-// (infinite when attainable is 0).
+// (infinite when attainable is 0). One difference: from the ridge on, attainable is the peak itself, where
+// the seed's doubles can leave it an ulp below (a compute-bound kernel short of its compute roof).
 module;
 #include <array>
 #include <cstddef>
@@ -44,10 +45,12 @@ constexpr void validate_intensity(arithmetic_intensity ai) {
   expects(ai.value() >= 0, "hml: an arithmetic intensity must be >= 0 (inf where no bytes move)");  // false for NaN
 }
 
-// min(peak, intensity x bandwidth); an infinite intensity reaches the peak.
+// min(peak, intensity x bandwidth); an infinite intensity reaches the peak, and so does one at or past the
+// ridge: the ridge is peak / bandwidth rounded, and its product with the bandwidth can fall an ulp short
+// (H100 FP16: 295.22... FLOP/B x 3.35 TB/s = 988999999999999.9 FLOP/s), a compute-bound kernel below its roof.
 [[nodiscard]] constexpr compute_rate attainable(arithmetic_intensity ai, const roof& r) {
   validate_intensity(ai);
-  validate(r);
+  if (ai >= ridge_point(r)) return r.peak;
   const compute_rate memory_roof = ai * r.bandwidth;
   return memory_roof < r.peak ? memory_roof : r.peak;
 }

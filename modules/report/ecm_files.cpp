@@ -117,7 +117,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
       r.fail(l["size"], yaml_reader::path(field, "size"), problem);
     level.bandwidth = stated(r.memory_bandwidth(l, field, "bandwidth", false));
     level.scope = r.boolean(l, field, "shared", last) ? sharing::shared : sharing::per_core;
-    level.upstream = {.rate = stated(r.per_cycle_rate(l, field, "upstream throughput")),
+    level.upstream = {.rate = stated(r.per_cycle_rate(l, field, "upstream throughput", detail::path_rate_range)),
                       .overlaps = r.boolean(l, field, "transfers overlap", false),
                       .full_duplex = r.boolean(l, field, "full duplex", false)};
     if (i == 0 && level.upstream.rate.published())

@@ -124,12 +124,14 @@ struct field_problem {
 
 // A path's rate into the level inside it is one core's: held to the window a core moves a cycle (the
 // catalog's run from 16 B a cycle to 64).
+inline constexpr std::string_view path_rate_range = "what one core's path moves, 1/65536 to 1024 B a cycle";
+
 [[nodiscard]] inline std::string path_rate_problem(const figure<bytes_per_cycle>& rate) {
   if (!rate.published()) return {};
   const double per_cycle = in(rate.value, byte_per_cycle);
   if (per_cycle <= hml::most_bytes_per_core_cycle && per_cycle >= hml::least_bytes_per_core_cycle) return {};
-  return std::string{format_number(per_cycle, general(6)).view()} +
-         " B/cy is outside what one core's path moves, 1/65536 to 1024 B a cycle: check the figure and its unit";
+  return std::string{format_number(per_cycle, general(6)).view()} + " B/cy is outside " + std::string{path_rate_range} +
+         ": check the figure and its unit";
 }
 
 // A measurement runs at most at the datasheet's peak, give or take a clock above its stated one, and at more
@@ -339,7 +341,10 @@ struct level_problem {
 // A machine's domains divide its cores: together they hold no more than it has (3 x 100 on an 8-core
 // machine is a typo). Either count not given: nothing to hold them against.
 [[nodiscard]] inline std::string domain_problem(unsigned machine_cores, const domain_description& d) {
-  if (machine_cores == 0 || d.cores == 0 || std::uint64_t{d.count} * d.cores <= machine_cores) return {};
+  // A domain's cores are what it is (and what its bandwidth is held against): one without was written back as
+  // `cores: 0`, which no reader takes.
+  if (d.cores == 0) return "missing; add each domain's cores";
+  if (machine_cores == 0 || std::uint64_t{d.count} * d.cores <= machine_cores) return {};
   return std::to_string(d.count) + " x " + std::to_string(d.cores) + " cores are more than the machine's " +
          std::to_string(machine_cores) + "; domains divide the machine's cores";
 }

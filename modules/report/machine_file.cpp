@@ -62,8 +62,8 @@ int machine_file::line_of(const machine_description& m, std::string_view field) 
 
 const machine_description& machine_file::machine() const {
   if (state_->machines.size() != 1) {
-    throw machine_file_error(state_->file + ": holds " + std::to_string(state_->machines.size()) +
-                             " machines where one is wanted; `hml devices FILE` shows them: give the one wanted a file of its own");
+    throw machine_file_error(state_->file + (state_->machines.empty() ? std::string{": holds no machine, only links or systems; give a file of one"}
+        : ": holds " + std::to_string(state_->machines.size()) + " machines where one is wanted; `hml devices FILE` shows them: give the one wanted a file of its own"));
   }
   return *state_->machines.front();
 }
@@ -125,8 +125,8 @@ private:
     for (std::size_t i = 0; i < list.size(); ++i) {
       const std::string field = fields::item("sources", i);
       r_.expect_map(list[i], field, {"key", "title", "where"});
-      const source s{.key = text(list[i], field, "key", true), .title = text(list[i], field, "title", false),
-                     .where = text(list[i], field, "where", false)};
+      const source s{.key = text(list[i], field, "key", true), .title = text(list[i], field, "title", true),
+                     .where = text(list[i], field, "where", true)};  // written back whole: none is left out
       for (const source& other : out_.sources) {
         if (other.key == s.key) r_.fail(list[i]["key"], fields::path(field, "key"), "two sources with this key");
       }
@@ -199,7 +199,7 @@ private:
 
   figure<bytes_per_cycle> a_per_cycle_figure(const YAML::Node& map, const std::string& parent, std::string_view name) {
     return a_figure<bytes_per_cycle>(map, parent, name, [&](const YAML::Node& m, const std::string& p, std::string_view n) {
-      return r_.per_cycle_rate(m, p, n);
+      return r_.per_cycle_rate(m, p, n, detail::path_rate_range);
     });
   }
 

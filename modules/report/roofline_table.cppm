@@ -170,12 +170,12 @@ struct roofline_rounding {
 inline constexpr std::array<std::string_view, 6> roofline_text_fields{
     "name", "arithmetic intensity", "attainable", "bound", "efficiency", "estimated time"};
 
-// A share in percent to `digits` significant digits, and in whole digits from where those print an exponent
-// (1000 % for three: a measured run past its roof, noted) to a million, where general(3) printed 1e+03.
-[[nodiscard]] constexpr number_format percent_format(double percent, int digits) noexcept {
+// `digits` significant digits, and whole digits from where those print an exponent to a million: general(3)
+// printed a share of 1000 % (a measured run past its roof, noted) as 1e+03, and an intensity of 1000 FLOP/B.
+[[nodiscard]] constexpr number_format significant_format(double x, int digits) noexcept {
   double exponent_from = 1.0;  // 10^digits
   for (int d = 0; d < digits; ++d) exponent_from *= 10.0;
-  return percent >= exponent_from - 0.5 && percent < 1e6 ? fixed(0) : general(digits);
+  return x >= exponent_from - 0.5 && x < 1e6 ? fixed(0) : general(digits);
 }
 
 [[nodiscard]] inline std::string percent_text(double percent, number_format numbers = general(4)) {

@@ -330,8 +330,10 @@ public:
     return quantity<data_rate>(map, parent, name, required, {.sizes_in_bytes = true, .rates_in_bytes = true});
   }
 
-  // "32 B/cy": a number and the unit B/cy.
-  bytes_per_cycle per_cycle_rate(const YAML::Node& map, const std::string& parent, std::string_view name) const {
+  // "32 B/cy": a number and the unit B/cy. `range` is the one the caller holds it to, told where the number
+  // is past what any figure keeps (0 B/cy was told "1e-30 to 1e30", and 1e-20 then refused by the caller).
+  bytes_per_cycle per_cycle_rate(const YAML::Node& map, const std::string& parent, std::string_view name,
+                                 std::string_view range) const {
     const std::string text = optional_value(map, parent, name);
     if (text.empty()) return {};
     const std::string field = path(parent, name);
@@ -344,7 +346,7 @@ public:
     const double value = number_in(map[std::string{name}], field, text.substr(0, unit));
     // The magnitudes every figure read from text keeps (1e-300 B/cy made an ECM time of 2.6e302 cycles).
     if (!(value >= smallest_magnitude && value <= largest_magnitude)) {
-      fail(map[std::string{name}], field, shown(value) + " B/cy is outside 1e-30 to 1e30; write a rate within them");
+      fail(map[std::string{name}], field, shown(value) + " B/cy is outside " + std::string{range} + "; write a rate within it");
     }
     return value * byte_per_cycle;
   }

@@ -46,6 +46,7 @@ namespace hml::detail {
     std::string_view line = text.substr(start, end - start);
     ++number;
     start = end + 1;
+    if (number == 1 && line.starts_with("\xEF\xBB\xBF")) line.remove_prefix(3);  // a byte-order mark opens the file
     line.remove_prefix(std::min(line.size(), line.find_first_not_of(" \t\r")));
     if (line.starts_with("---")) {  // a document's marker, and what follows it on its line
       line.remove_prefix(3);
@@ -126,10 +127,12 @@ inline constexpr int max_nesting = 64;
 // Counts [ and { outside quoted scalars and comments; a quote opens a scalar only where YAML's can
 // begin (after a space, [, {, a comma or a colon, or at a line's start), so an apostrophe in plain text
 // ("Intel's") is not taken for one.
-// Nesting past max_nesting, and a carriage return alone outside comments and quoted values: YAML counts
+// Nesting past max_nesting, and a carriage return alone outside quoted values: YAML counts
 // one as a line break, but yaml-cpp reads the file as one line (and fails at its second field's colon, or
-// takes "\r" into a field's name), so an old Mac's line endings are said as such. In a comment yaml-cpp
-// skips it; in a quoted value the value's check says it is a control character. And a value's quote left
+// takes "\r" into a field's name), so an old Mac's line endings are said as such, in a comment too where no
+// line break follows (a file that opens with one read as that comment alone: "empty"); in a quoted value the value's check says it is a
+// control character. JSON's grammar takes it for white space, but yaml-cpp reads a JSON file after
+// nlohmann-json has checked it, and takes no line break there either: said alike. And a value's quote left
 // open at the end of the file: yaml-cpp reads it as closed there (`note: "open` took "open ").
 [[nodiscard]] inline std::optional<syntax_problem> nesting_or_bare_return(std::string_view text) {
   int depth = 0;
@@ -138,6 +141,7 @@ inline constexpr int max_nesting = 64;
   int quote_line = 0;  // where the open quote opened a value (after `key:`, `-`, [, { or a comma); 0: elsewhere
   bool comment = false;
   char before = '\n';
+  const bool json = opens_as_json(text);
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (c == '\n') {
@@ -145,6 +149,13 @@ inline constexpr int max_nesting = 64;
       comment = false;
       before = c;
       continue;
+    }
+    // In a comment too where no line break follows: a file of an old Mac's lines that opens with a comment is
+    // that comment alone (one in a comment of a file of LF lines is no line the file needs).
+    const bool bare_return = c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
+    if (bare_return && quote == 0 && (!comment || text.find('\n', i) == std::string_view::npos)) {
+      return syntax_problem{line, "a line ends with a carriage return alone (an old Mac's line endings), which this "
+                                  "reader takes for no line break; save the file with LF or CRLF line endings"};
     }
     if (comment) continue;
     if (quote != 0) {
@@ -157,10 +168,6 @@ inline constexpr int max_nesting = 64;
       }
       before = c;
       continue;
-    }
-    if (c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
-      return syntax_problem{line, "a line ends with a carriage return alone (an old Mac's line endings), which this "
-                                  "reader takes for no line break; save the file with LF or CRLF line endings"};
     }
     const bool scalar_may_begin = before == '\n' || before == ' ' || before == '\t' || before == '[' ||
                                   before == '{' || before == ',' || before == ':';
@@ -182,7 +189,7 @@ inline constexpr int max_nesting = 64;
     }
     before = c;
   }
-  if (quote != 0 && quote_line > 0 && !opens_as_json(text)) {  // JSON's parser says so in its words
+  if (quote != 0 && quote_line > 0 && !json) {  // JSON's parser says so in its words
     return syntax_problem{quote_line, std::string{"not YAML: a value opened with "} + quote +
                                           " is not closed; end it with " + quote + " (or leave the quotes out)"};
   }

@@ -291,6 +291,7 @@ private:
       if (text_.substr(first_).starts_with(minus))
         fail(first_, quoted(minus), " is a minus sign", "a number >= 0 (quantities are magnitudes)");
     }
+    if (text_.substr(first_).starts_with('+')) fail(first_, quoted("+"), " is a plus sign", "the number without it");
     if (const std::optional<written_number> number = scan_number(text_.substr(0, last_), first_)) return *number;
     if (const std::size_t length = non_finite_word_length(text_, first_)) {
       fail(first_, quoted(text_.substr(first_, length)), " is not a finite number", "a finite number");

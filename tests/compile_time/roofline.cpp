@@ -67,6 +67,16 @@ static_assert(points[5].estimated_time.value() == inf && points[5].efficiency_pe
 static_assert(points[5].bound == hml::regime::memory_bound);
 static_assert(points[6].intensity.value() == inf && points[6].estimated_time.value() == 0);
 
+// At the ridge the seed's doubles can leave a compute-bound kernel an ulp below its peak (H100 SXM FP16 as
+// stated: 989 TFLOP/s over 3.35 TB/s, 988999999999999.9 FLOP/s); the library gives the peak it is bound by.
+constexpr hml::roof h100_fp16{3.35_TBps, 989_TFLOPS};
+constexpr hml::kernel on_h100_ridge{"at the ridge", 989_GFLOP, 3.35_GB};
+static_assert(roofline_analysis(989e9, 3.35e9, 989e12, 3.35e12).compute_bound &&
+              roofline_analysis(989e9, 3.35e9, 989e12, 3.35e12).attainable < 989e12);
+constexpr hml::roofline_point at_h100_ridge = hml::analyze(on_h100_ridge, h100_fp16);
+static_assert(at_h100_ridge.intensity == hml::ridge_point(h100_fp16) && at_h100_ridge.bound == hml::regime::compute_bound);
+static_assert(at_h100_ridge.attainable == 989_TFLOPS && at_h100_ridge.efficiency_percent == 100.0);
+
 // Printed with seed 002's rounding (4 / 4 / 2 / 8 decimals).
 static_assert(hml::format_number(points[0].intensity.value(), hml::fixed(4)) == "0.0833");
 static_assert(hml::format_number(points[0].attainable.value(), hml::fixed(4)) == "83333333333.3333");

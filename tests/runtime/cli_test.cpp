@@ -326,7 +326,7 @@ TEST(Cli, AnalyzeJsonEqualsMeasure) {
   const hml::measured_point fast = hml::analyze_measured(hml::kernel{"kernel", 10_MFLOP, 120_MB}, 660.713_ns,
                                                 hml::roof_named(hml::machine_named("m1_pro"), hml::precision::fp32));
   const auto note = [](double percent, std::string_view roof) {
-    return "hml: note: the kernel reached " + std::string{hml::format_number(percent, hml::percent_format(percent, 3)).view()} +
+    return "hml: note: the kernel reached " + std::string{hml::format_number(percent, hml::significant_format(percent, 3)).view()} +
            " % of the " + std::string{roof} + "; check --time and its unit\n";
   };
   EXPECT_EQ(slip.err, note(fast.percent_of_peak_compute, "peak compute") +
@@ -526,7 +526,8 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()}),
-                     "hml: error: --precision: missing, and a machine has a roof for each precision; give the one the kernels run at, e.g. --precision fp32\n");
+                     "hml: error: --precision: missing, and a machine has a roof for each precision; give the one the kernels run at "
+                     "(NVIDIA H100 SXM5 80GB: it has fp64, fp32, tf32, bf16, fp16, fp8, int8)\n");
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
                      "--precision: missing, and a machine has a roof for each precision; give the one");
   const outcome fp16 = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--ops", operations.string()});

@@ -558,7 +558,7 @@ TEST(HostileInput, AFourthTrialsFindingsAreReadAsWrittenAndBlameWhatIsWrong) {
   const std::vector<std::string> grouped{"--tp", "8", "--weights", "int4", "--weight-group", "512"};
   EXPECT_EQ(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--weights", "int4", "--weight-group", "512"}).status,
             0);
-  expect_input_error(hml_run_with(mixtral, grouped), "--weight-group, --tp: a weight group divides");
+  expect_input_error(hml_run_with(mixtral, grouped), "--weight-group, --tp: a group of 512 does not divide every projection's rows");
   std::vector<std::string> whole = grouped;
   whole.insert(whole.end(), {"--dp-attention", "--ep"});
   const outcome whole_experts = hml_run_with(mixtral, whole);
@@ -2681,9 +2681,9 @@ TEST(HostileInput, ASeventySecondTrialsFindingsAreRefused) {
   const std::string copy = "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n";
   // {file, its text, the message}: each compiles another loop than the one the output names.
   const std::string another_loop[][3] = {
-      {"off.c", "#pragma clang optimize off\n" + copy, "off.c: a pragma once its macros are expanded: it changes how clang compiles"},
-      {"spaced.c", "#  pragma STDC FP_CONTRACT ON\n" + copy, "spaced.c: a pragma"},
-      {"macro.c", "#define SIMD _Pragma(\"omp simd\")\nSIMD\n" + copy, "macro.c: a pragma"},
+      {"off.c", "#pragma clang optimize off\n" + copy, "off.c:1: a pragma once its macros are expanded: it changes how clang compiles"},
+      {"spaced.c", "#  pragma STDC FP_CONTRACT ON\n" + copy, "spaced.c:1: a pragma"},
+      {"macro.c", "#define SIMD _Pragma(\"omp simd\")\nSIMD\n" + copy, "macro.c:2: a pragma"},
       {"bare.c", "double a[N], b[N];\n_Pragma(\"omp simd\") for (int i = 0; i < N; ++i) a[i] = b[i];\n", "bare.c:2: a pragma"},
       {"va.c", "volatile double a[N]; double b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i];\n",
        "va.c:1: 'a' is volatile: clang loads and stores it at every access"},
@@ -2794,7 +2794,8 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   EXPECT_NE(eight.out.find("\npipelined (8) "), std::string::npos) << eight.out;
   EXPECT_EQ(hml_run_with(offload, {"--in", "24B", "--chunks", "16"}).status, 0);
   expect_input_error(hml_run_with(offload, {"--in", "8B", "--chunks", "16"}), "hml: error: --chunks: 16 chunks of --in 8 B leave less than a byte");
-  expect_input_error(hml_run_with(offload, {"--in", "1e-30B"}), "hml: error: --in, --out: 1e-30 B in all is a fraction of a byte; give 0 B or at least 1 B");
+  expect_input_error(hml_run_with(offload, {"--in", "1e-30B"}),
+                     "hml: error: --in: 1e-30 B is a fraction of a byte, and a copy moves 0 B or at least 1 B; give one");
 
   // A decode step's time per token is of the whole batch's tokens, and said so beside a sequence's TPOT.
   EXPECT_NE(hml_run({"llm", "--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--batch", "3"}).out.find(" per token (over the batch of 3), "),
@@ -2832,7 +2833,7 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
                      "hml: error: --kv-heads, --heads (128, deepseek-v3's): latent attention gives every head its keys: kv heads = heads (128); give no other kv heads");
 
   // Every other message the trial found without what to do.
-  expect_input_error(hml_run_with(llama, {"--weights", "int4", "--weight-group", "7"}), "; give a group that divides them");
+  expect_input_error(hml_run_with(llama, {"--weights", "int4", "--weight-group", "7"}), "; give --weight-group 2, 4, ");
   expect_input_error(hml_run_with(llama, {"--tp", "8", "--link", "nvlink3", "--all-reduce", "nvls"}), "; give the ring, or a link with NVLS");
   expect_input_error(hml_run_with(llama, {"--weights", "fp16tensor"}),
                      "hml: error: --weights: 'fp16tensor' names a compute unit (tensor or vector): the model chooses the units it runs on; give the precision alone, fp16");
@@ -3989,4 +3990,147 @@ TEST(HostileInput, AHundredAndThirdTrialsFindingsAreSaid) {
   // A count with an exponent is whole, written otherwise.
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "1e9"}),
                      "hml: error: --size: '1e9' is written with an exponent; write a count in digits");
+}
+
+// The hundred-and-sixth trial (every reader and output, held out): machine files hml wrote and could not read
+// back (a domain without cores, a source without a title), a runs file's machine read from the working
+// folder or from standard input, links that lead nowhere taken for catalog names, a probe that measured
+// before it found it could not write, a C kernel's error past its file's end or blamed on -D, an old Mac's
+// lines after a comment called empty, a path printed raw, a plus sign called no number.
+TEST(HostileInput, AHundredAndSixthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  // What the reader takes, the writer writes and the reader takes again: a domain has its cores, a source
+  // its title and where.
+  const std::string genoa = catalog_file("genoa_epyc_9654");
+  ASSERT_NE(genoa.find("count: 12\n    cores: 8\n"), std::string::npos) << genoa;
+  expect_input_error(hml_run({"devices", dir.file("domain.yaml", replaced(genoa, "count: 12\n    cores: 8\n", "count: 12\n")).string()}),
+                     ": domains[0].cores: missing; add each domain's cores");
+  const std::string base = "format: hml-machine/1\nid: t\nname: T\ncores: 100\nclock: 1 GHz\nmemory:\n  - name: HBM\n"
+                           "    capacity: 80 GB\n    bandwidth: 2 TB/s\ncompute:\n  - precision: fp32\n    unit: vector\n"
+                           "    dense: {value: 20 TFLOP/s, source: s}\n";
+  expect_input_error(hml_run({"devices", dir.file("key.yaml", base + "sources:\n  - {key: s, where: w}\n").string()}),
+                     "key.yaml:15: sources[0].title: missing; add it");
+  expect_input_error(hml_run({"devices", dir.file("where.yaml", base + "sources:\n  - {key: s, title: t}\n").string()}),
+                     "where.yaml:15: sources[0].where: missing; add it");
+  // An old Mac's lines after a comment (and in JSON, which yaml-cpp reads after its grammar is checked), and a
+  // byte-order mark alone, say what they are.
+  std::string cr = base;
+  std::ranges::replace(cr, '\n', '\r');
+  expect_input_error(hml_run({"devices", dir.file("cr.yaml", "# a comment\r" + cr).string()}), "cr.yaml:1: a line ends with a carriage return alone");
+  expect_input_error(hml_run({"devices", dir.file("bom.yaml", "\xEF\xBB\xBF\n\n").string()}), "bom.yaml:1: the file is empty; write its fields");
+  const outcome json = hml_run({"devices", "h100_sxm", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  std::string cr_json = json.out;
+  std::ranges::replace(cr_json, '\n', '\r');
+  expect_input_error(hml_run({"devices", dir.file("cr.json", cr_json).string()}),
+                     "cr.json:1: a line ends with a carriage return alone");
+  // A file of links alone holds no machine, said so.
+  expect_input_error(hml_run({"ecm", "--kernel", "triad", "--machine",
+                              dir.file("links.yaml", "format: hml-machine/1\nlinks:\n  - {id: l, name: L, bandwidth: 50 GB/s}\n").string()}),
+                     "links.yaml: holds no machine, only links or systems; give a file of one");
+  // --file is a file, whatever its name; a link that leads nowhere is a file that cannot be read.
+  expect_input_error(hml_run({"devices", "--file", "no_such_file_here"}), "--file: cannot read 'no_such_file_here': No such file or directory");
+  const fs::path was = fs::current_path();
+  fs::current_path(dir.path);
+  fs::create_symlink("loop_b", "loop_a");
+  fs::create_symlink("loop_a", "loop_b");
+  const outcome loop = hml_run({"ecm", "--machine", "loop_a", "--kernel", "triad"});
+  // A runs file's machine named without a dot or a slash is its neighbour, never the working folder's.
+  static_cast<void>(dir.file("hm3", "not a machine"));
+  fs::create_directory(dir.path / "runs");
+  static_cast<void>(dir.file("runs/hm3", catalog_file("h100_sxm")));
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  static_cast<void>(dir.file("runs/runs.csv", header + "llama-2-7b,hm3,1,,fp16,fp16,fp16,1,128,32,10 ms,,,,vLLM,s\n"));
+  const outcome neighbour = hml_run({"llm", "--compare", "runs/runs.csv"});
+  fs::current_path(was);
+  expect_input_error(loop, "--machine: cannot read 'loop_a': Too many levels of symbolic links");
+  EXPECT_EQ(neighbour.status, 0) << neighbour.err;
+  // Standard input, however it is spelt, is no run's machine.
+  const fs::path stdin_runs = dir.file("stdin.csv", header + "llama-2-7b,/dev/stdin,1,,fp16,fp16,fp16,1,128,32,10 ms,,,,vLLM,s\n");
+  expect_input_error(hml_run({"llm", "--compare", stdin_runs.string()}, (dir.path / "runs" / "hm3").string()),
+                     "stdin.csv:2: machine: /dev/stdin is standard input; give a machine or a machine file");
+  // The runs file's path is printed as a message prints it.
+  const fs::path escape = dir.file("\x1b[31mred.csv", header + "llama-2-7b,h100_sxm,1,,fp16,fp16,fp16,1,128,32,10 ms,,,,vLLM,s\n");
+  const outcome escaped = hml_run({"llm", "--compare", escape.string()});
+  ASSERT_EQ(escaped.status, 0) << escaped.err;
+  EXPECT_EQ(escaped.out.find('\x1b'), std::string::npos) << escaped.out;
+  EXPECT_NE(escaped.out.find("\\x1b[31mred.csv"), std::string::npos) << escaped.out;
+  // An edited copy of a catalog machine beside it is told its id, as its figures differ as stated.
+  const std::string h100 = catalog_file("h100_sxm");
+  ASSERT_NE(h100.find("value: 3.35 TB/s"), std::string::npos) << h100;
+  const fs::path edited = dir.file("edited.yaml", replaced(h100, "value: 3.35 TB/s", "value: 4 TB/s"));
+  const fs::path ops = dir.file("k.csv", "name,flops,memory_bytes\na,1e9,1e9\n");
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--machine", edited.string(), "--precision", "fp32", "--ops", ops.string(),
+                              "-o", (dir.path / "x.svg").string()}),
+                     "both have the id 'h100_sxm', which names a machine on the chart; give each its own id");
+  // The probe says it cannot write before it measures.
+  expect_input_error(hml_run({"probe", "--save", (dir.path / "nowhere" / "h.yaml").string()}), "--save: cannot write '");
+  expect_input_error(hml_run({"probe", "-o", (dir.path / "nowhere" / "t.txt").string()}), "does not exist; create it");
+  // A C kernel's errors: at its last line where it ends too soon, a stray character said as one, a pragma at its line.
+  const std::vector<std::string> ecm{"ecm", "--machine", "snb_e5_2680", "-D", "N=1000", "--kernel"};
+  expect_input_error(hml_run_with(ecm, {dir.file("open.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i) { a[i] = b[i];\n").string()}),
+                     "open.c:2: expected '}' at the end of the file; correct the C there");
+  expect_input_error(hml_run_with(ecm, {dir.file("zwsp.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i]; \xe2\x80\x8b\n").string()}),
+                     "zwsp.c:2: use of undeclared identifier '\\u200b': a character outside ASCII's letters, digits and _");
+  expect_input_error(hml_run_with(ecm, {dir.file("pragma.c", "double a[N], b[N];\n\n\n\nfor (int i = 0; i < N; ++i)\n#pragma GCC ivdep\n  a[i] = b[i];\n").string()}),
+                     "pragma.c:6: a pragma once its macros are expanded");
+  // A plus sign is said as one.
+  expect_input_error(hml_run({"lab", "--size", "+10MiB"}), "\"+\" at position 0 is a plus sign; expected the number without it");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "triad", "--size", "+1000"}),
+                     "--size: '+1000' has a plus sign; write the count without it, a whole number from ");
+}
+
+// The hundred-and-seventh trial (figures by hand in llm, ecm, analyze and the roofline family): a fix told
+// that the next check refuses (a path's rate, a weight group under --tp, a precision the machine lacks), a
+// draft's split blamed on --draft alone, a half-byte copy run in one chunk, a compute-bound kernel an ulp
+// below its roof, a ridge never reached blamed on the KV cache alone, and 1000 FLOP/B written 1e+03.
+TEST(HostileInput, AHundredAndSeventhTrialsFindingsAreSaid) {
+  const scratch_directory dir;
+  // A path's rate past what any figure keeps is told the range the path is held to.
+  const std::string snb = catalog_file("snb_e5_2680");
+  ASSERT_NE(snb.find("rate: {value: 32 B/cy"), std::string::npos) << snb;
+  for (const std::string rate : {"0", "-5"}) {
+    const fs::path file = dir.file("snb" + rate + ".yaml", replaced(snb, "rate: {value: 32 B/cy", "rate: {value: " + rate + " B/cy"));
+    expect_input_error(hml_run({"ecm", "--machine", file.string(), "--kernel", "triad"}),
+                       ": " + rate + " B/cy is outside what one core's path moves, 1/65536 to 1024 B a cycle; write a rate within it");
+  }
+  // A weight group that does not divide a device's rows is told the groups that do, and the largest runs.
+  const std::vector<std::string> llama{"llm", "--model", "llama-2-7b", "--machine", "h100_sxm", "--context", "10", "--weights", "int4"};
+  expect_input_error(hml_run_with(llama, {"--weight-group", "128", "--tp", "4", "--link", "nvlink4"}),
+                     "hml: error: --weight-group, --tp: a group of 128 does not divide every projection's rows (the hidden size, and the "
+                     "heads' width and the FFN size per device); give --weight-group 2, 4, 8, 16, 32 or 64");
+  EXPECT_EQ(hml_run_with(llama, {"--weight-group", "64", "--tp", "4", "--link", "nvlink4"}).status, 0);
+  // A draft that does not split over --tp names it and the counts that split both models.
+  expect_input_error(hml_run({"llm", "--model", "qwen2.5-72b", "--machine", "h100_sxm", "--tp", "8", "--link", "nvlink4", "--draft",
+                              "qwen2.5-7b", "--acceptance", "0.7", "--context", "100"}),
+                     "hml: error: --draft, --tp: 8 devices do not divide qwen2.5-7b's 28 heads and 4 kv heads; give --tp 1, 2 or 4, "
+                     "or another draft");
+  // A missing precision is told those of the machine given, and the one told runs.
+  const std::vector<std::string> analyze{"analyze", "--flops", "1TFLOP", "--bytes", "1GB", "--time", "2ms", "--machine", "snb_e5_2680"};
+  expect_input_error(hml_run(analyze), "hml: error: --precision: missing, and a machine has a roof for each precision; give the one the "
+                                       "kernels run at (Intel Xeon E5-2680 (Sandy Bridge EP): it has fp64)");
+  const outcome fp64 = hml_run_with(analyze, {"--precision", "fp64"});
+  ASSERT_EQ(fp64.status, 0) << fp64.err;
+  // 1000 FLOP/B in digits, as the ridge beside it.
+  EXPECT_TRUE(fp64.out.starts_with("kernel: 1 TFLOP, 1 GB, 1000 FLOP/B, 2 ms on ")) << fp64.out;
+  // Half a byte is no copy, in one chunk or in two.
+  expect_input_error(hml_run({"offload", "--host-bandwidth", "200GB/s", "--host-peak", "2TFLOP/s", "--device-bandwidth", "2TB/s",
+                              "--device-peak", "50TFLOP/s", "--link", "50GB/s", "--in", "0.5B", "--out", "1GB", "--chunks", "1"}),
+                     "hml: error: --in: 0.5 B is a fraction of a byte, and a copy moves 0 B or at least 1 B; give one");
+  // A kernel at the ridge is compute-bound at the peak itself.
+  const outcome ridge = hml_run({"roofline", "--machine", "h100_sxm", "--precision", "fp16", "--figures", "stated", "--format", "csv", "--ops",
+                                 dir.file("ridge.csv", "name,flops,memory_bytes\nr1,989e9,3.35e9\n").string()});
+  ASSERT_EQ(ridge.status, 0) << ridge.err;
+  EXPECT_NE(ridge.out.find("\nr1,295.2238805970149,9.89e+14,compute-bound,100,0.001\r\n"), std::string::npos) << ridge.out;
+  // Where decode never turns compute-bound, the reason names every byte a sequence adds.
+  const outcome tiny = hml_run({"llm", "--layers", "1", "--hidden", "64", "--ffn", "64", "--heads", "1", "--vocab", "64", "--machine", "b200",
+                                "--context", "1", "--bound"});
+  ASSERT_EQ(tiny.status, 0) << tiny.err;
+  EXPECT_NE(tiny.out.find("decode never turns compute-bound at context 1: each sequence's bytes (its KV cache and activations) take "
+                          "longer to move than its FLOP\n"),
+            std::string::npos)
+      << tiny.out;
+  // A count with an exponent: one instruction.
+  expect_input_error(hml_run_with(llama, {"--batch", "1e3"}),
+                     "hml: error: --batch: '1e3' is written with an exponent; write a count in digits, a whole number from 1 to 1000000000");
 }

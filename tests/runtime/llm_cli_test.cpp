@@ -517,7 +517,7 @@ TEST(LlmCli, BadInputsGiveOneLineAndExit2) {
                         "--weight-group: '1' is below 2; give a whole number from 2 to 1048576");
   // A group divides every projection's rows: 3000 divides neither 4096 nor 11008.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "h100_sxm", "--weights", "int4", "--weight-group", "3000"},
-                        "--weight-group: a weight group divides every projection's rows");
+                        "--weight-group: a group of 3000 does not divide every projection's rows");
   // A precision the device lacks: named, with what the device has, as --precision spells them everywhere.
   expect_one_line_error({"--model", "llama-2-7b", "--device", "a100_sxm_80gb", "--weights", "fp8", "--activations", "fp8"},
                         "publishes no FP8 tensor peak (for the QKV projection); it has fp64_vector, fp64_tensor, fp32_vector, "

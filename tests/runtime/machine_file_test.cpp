@@ -363,8 +363,8 @@ TEST(MachineFile, PerCycleRatesKeepTheMagnitudesOfEveryFigure) {
     std::string text = machine;
     return error_of(text.replace(text.find("RATE"), 4, rate));
   };
-  EXPECT_EQ(with_rate("1e-307 B/cy"), "m.yaml:7: memory[1].upstream.rate: 1e-307 B/cy is outside 1e-30 to 1e30; write a rate within them");
-  EXPECT_EQ(with_rate("1e31 B/cy"), "m.yaml:7: memory[1].upstream.rate: 1e+31 B/cy is outside 1e-30 to 1e30; write a rate within them");
+  EXPECT_EQ(with_rate("1e-307 B/cy"), "m.yaml:7: memory[1].upstream.rate: 1e-307 B/cy is outside what one core's path moves, 1/65536 to 1024 B a cycle; write a rate within it");
+  EXPECT_EQ(with_rate("1e31 B/cy"), "m.yaml:7: memory[1].upstream.rate: 1e+31 B/cy is outside what one core's path moves, 1/65536 to 1024 B a cycle; write a rate within it");
   EXPECT_EQ(with_rate("16 B/cy"), "accepted");
 }
 
