@@ -291,13 +291,23 @@ std::string as_given(const CLI::App& hml, const std::string& message, int argc, 
 }
 
 bool is_standard_input(std::string_view path) {
-  // "-", and any path to the pipe, socket or file standard input is (/dev/stdin, //dev/./stdin, a link to
-  // it). A terminal or /dev/null is no input two readers could share.
+  // "-", or a name of descriptor 0 (/dev/stdin, //dev/./stdin, /dev/fd/0, /proc/self/fd/0, a link to one):
+  // not a file standard input is redirected from, named as itself, which is read on its own (a runs file's
+  // machine h100.yaml was refused as standard input under `< h100.yaml`).
   if (path == "-") return true;
-  struct stat input {};
-  struct stat named {};
-  return ::fstat(STDIN_FILENO, &input) == 0 && (S_ISFIFO(input.st_mode) || S_ISSOCK(input.st_mode) || S_ISREG(input.st_mode)) &&
-         ::stat(std::string{path}.c_str(), &named) == 0 && named.st_dev == input.st_dev && named.st_ino == input.st_ino;
+  namespace fs = std::filesystem;
+  const std::string own = "/proc/" + std::to_string(::getpid()) + "/fd/0";
+  fs::path at{path};
+  for (int hops = 0; hops < 40; ++hops) {
+    const fs::path plain = at.lexically_normal();
+    if (plain == "/dev/stdin" || plain == "/dev/fd/0" || plain == "/proc/self/fd/0" || plain == own) return true;
+    std::error_code error;
+    if (!fs::is_symlink(fs::symlink_status(at, error))) return false;
+    const fs::path to = fs::read_symlink(at, error);
+    if (error) return false;
+    at = to.is_absolute() ? to : at.parent_path() / to;
+  }
+  return false;
 }
 
 std::string standard_input_taken_twice(int argc, const char* const* argv) {

@@ -298,6 +298,9 @@ void emit(const output_options& options, const std::string& content);
 
 // How errors and notes name an input: "standard input" for -, else the path.
 std::string input_name(const std::string& path);
+// A path or name printed whole in an output or a note: control characters, bytes that are not UTF-8 and
+// invisible characters escaped, as a table's cells are (a file named with an ESC turned the terminal red).
+std::string visible_whole(std::string_view text);
 
 // An input file, or standard input for "-", read in blocks by a kernels reader; errors name the option and
 // the file. A command that reads its input twice (a text table measures its columns first) asks for
@@ -500,6 +503,9 @@ void require_main_memory_bandwidth(std::string_view option, const std::string& n
                                    const hml::machine_description& m);
 // ...nor one without any compute peak: no precision would find one.
 void require_compute_peak(std::string_view option, const std::string& name_or_path, const hml::machine_description& m);
+// What --precision may be for every one of `machines` (a datasheet peak on each, widest first), for a
+// message's "what to do": chart and offload told one machine's, which the other lacked.
+std::vector<std::string> precisions_in_common(std::span<const hml::machine_description* const> machines);
 
 // --figures stated|measured, the same in every subcommand that takes a machine: which of a machine's
 // figures the models use where it publishes a measurement beside its datasheet's. The default, measured, is

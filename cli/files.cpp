@@ -287,6 +287,12 @@ void emit(const output_options& options, const std::string& content) {
 
 std::string input_name(const std::string& path) { return path == "-" ? "standard input" : path; }
 
+std::string visible_whole(std::string_view text) {
+  std::string shown;
+  hml::append_visible(shown, text, hml::invisible_characters::escaped);
+  return shown;
+}
+
 input_file::input_file(std::string_view option, const std::string& path)
     : option_{option},
       path_{path},

@@ -156,7 +156,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   hml::inference_options i{};
   i.types = {llm::inference_type_of("--weights", o.weights), llm::inference_type_of("--activations", o.activations),
              llm::inference_type_of("--kv", o.kv), o.weight_group};
-  llm::check_weight_group(t, i, "--weight-group");
+  llm::check_weight_group(t, i, "--weight-group", o.tp);
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
@@ -166,7 +166,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
     llm::check_tensor_split(t, i, "--tp", o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ");
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.
-  if (o.tp > 1) llm::check_weight_group(t, i, "--weight-group, --tp");
+  if (o.tp > 1) llm::check_weight_group(t, i, "--weight-group, --tp", o.tp);
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
                ? nvls_link(files, o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",

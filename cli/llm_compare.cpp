@@ -23,14 +23,6 @@ namespace hml_cli::llm {
 
 namespace {
 
-// A path as a table shows its cells, whole: control characters, bytes that are not UTF-8 and invisible ones
-// escaped (a file named with an ESC turned the terminal red).
-std::string visible(std::string_view path) {
-  std::string shown;
-  hml::append_visible(shown, path, hml::invisible_characters::escaped);
-  return shown;
-}
-
 // The largest measured-runs file read (a table of published runs is a few kilobytes).
 constexpr std::size_t largest_runs_file = std::size_t{16} << 20;
 
@@ -292,7 +284,7 @@ void run_compare(const run_options& o) {
     emit(o.output, hml::to_json_object(parts));
     return;
   }
-  std::string out = counted(runs.size(), "measured run", "measured runs") + " of " + visible(input_name(o.compare)) +
+  std::string out = counted(runs.size(), "measured run", "measured runs") + " of " + visible_whole(input_name(o.compare)) +
                     ", predicted " +
                     (o.bound ? std::string{"at the ideal bound"}
                              : std::string{"as expected times (tiles in waves over each machine's SMs, its kernel overhead; "

@@ -26,10 +26,8 @@ namespace {
 constexpr std::size_t largest_machine_file = std::size_t{1} << 20;
 
 void note_older_format(const std::string& path, std::string_view format) {
-  std::string shown;  // whole, its control characters escaped, as a message shows a name
-  hml::append_visible(shown, path, hml::invisible_characters::escaped);
-  note((path == "-" ? std::string{"standard input"} : shown) + " is " + std::string{format} +
-       " (an older format), read as such; `hml devices " + shown + " --format yaml` writes it as a machine file");
+  note(visible_whole(input_name(path)) + " is " + std::string{format} + " (an older format), read as such; `hml devices " +
+       visible_whole(path) + " --format yaml` writes it as a machine file");
 }
 
 // "PATH: " where a machine came from a file, for a message about it; nothing for a catalog machine, whose
@@ -385,12 +383,16 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
   // A machine has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
   // Those the first machine has are named (a Sandy Bridge told "e.g. fp32" was then told it has fp64 alone).
   options.files.use(figures_basis(options.figures));
-  if (options.precision.empty()) {
-    const hml::machine_description& first = options.files.machine("--machine", options.machines.front());
-    const std::string has = hml::kinds_it_has(first, hml::basis::datasheet, false);  // "it has fp64, fp32"
-    throw input_error("--precision: missing, and a machine has a roof for each precision; give the one the kernels run at" +
-                      (has.starts_with("it has no ") ? std::string{} : " (" + std::string{first.name} + ": " + has + ")"));
-  }
+  // What to do, where --precision is missing or a machine lacks it: a precision every machine has.
+  const auto precisions_of_each = [&] {
+    std::vector<const hml::machine_description*> given;
+    for (const std::string& name : options.machines) given.push_back(&options.files.machine("--machine", name));
+    const std::vector<std::string> common = precisions_in_common(given);
+    return common.empty() ? std::string{"no precision has a peak on each machine: give them one at a time"}
+                          : "give --precision " + one_of(common) + (given.size() > 1 ? " (a peak on each machine)" : "");
+  };
+  if (options.precision.empty())
+    throw input_error("--precision: missing, and a machine has a roof for each precision; " + precisions_of_each());
   const hml::precision_choice precision =
       check_option("--precision", [&] { return hml::precision_named(options.precision); });
   std::vector<named_roof> roofs;
@@ -424,13 +426,28 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
       try {
         return hml::roof_named(d, precision);
       } catch (const std::invalid_argument& e) {
-        throw input_error("--precision: " + std::string{hml::without_hml_prefix(e.what())} + "; give --precision with one of those");
+        // One machine says what it has, by unit where one was asked for (fp16_vector); several, what each has.
+        const std::string error{hml::without_hml_prefix(e.what())};
+        throw input_error("--precision: " + (options.machines.size() == 1 ? error + "; give --precision with one of those"
+                                                                         : error.substr(0, error.find("; ")) + "; " + precisions_of_each()));
       }
     }();
     roofs.push_back({std::string{d.id},
                      std::string{d.name} + ", " + std::string{hml::to_string(hml::kind_for(d, precision))}, roof, &d});
   }
   return roofs;
+}
+
+std::vector<std::string> precisions_in_common(std::span<const hml::machine_description* const> machines) {
+  std::vector<std::string> common;
+  for (const hml::compute_kind& kind : hml::published_kinds(*machines.front())) {
+    const std::string id{hml::id_of(kind.type)};
+    const bool everywhere = std::ranges::all_of(machines, [&](const hml::machine_description* m) {
+      return std::ranges::any_of(hml::published_kinds(*m), [&](const hml::compute_kind& k) { return k.type == kind.type; });
+    });
+    if (everywhere && std::ranges::find(common, id) == common.end()) common.push_back(id);
+  }
+  return common;
 }
 
 void require_main_memory_bandwidth(std::string_view option, const std::string& name_or_path,

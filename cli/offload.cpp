@@ -1,5 +1,6 @@
 // `hml offload`: a kernel whose data is in the host's memory, run there or on a device over a link: copy
 // in, compute, copy out (serially and pipelined), zero-copy, the verdict and the break-even (hml.offload).
+#include <array>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -169,8 +170,13 @@ void run(const offload_options& o) {
     try {
       (void)hml::roof_named(*m, p);
     } catch (const std::invalid_argument& e) {
-      throw input_error(std::string{o.precision_given ? "--precision" : "--precision (fp32, the default)"} + ": " +
-                        std::string{hml::without_hml_prefix(e.what())} + "; give --precision with one of those");
+      const std::array<const hml::machine_description*, 2> both{host, device};
+      std::string error{hml::without_hml_prefix(e.what())};
+      error = error.substr(0, error.find("; "));  // what it has is told as what both have
+      const std::vector<std::string> common = precisions_in_common(both);
+      throw input_error(std::string{o.precision_given ? "--precision" : "--precision (fp32, the default)"} + ": " + error + "; " +
+                        (common.empty() ? std::string{"no precision has a peak on both machines: give another host or device"}
+                                        : "give --precision " + one_of(common) + " (a peak on both)"));
     }
   }
   const hml::offload_plan plan = check_option("--precision", [&] {

@@ -51,7 +51,10 @@ std::vector<column> columns_of(const model_space& s) {
                        as_text(&model_point::bandwidth), s.bandwidth.size() > 1});
   }
   columns.push_back({"ops_per_byte", "ops per byte", [](const model_point& p) { return p.ops_per_byte.value(); },
-                     as_text(&model_point::ops_per_byte), s.ops_per_byte.size() > 1});
+                     [](const model_point& p) {  // 1000 FLOP/B in digits, as the roofline's table writes it
+                       return hml::to_string(p.ops_per_byte, {.number = hml::significant_format(p.ops_per_byte.value(), 3)});
+                     },
+                     s.ops_per_byte.size() > 1});
   columns.push_back({"latency_s", "latency", [](const model_point& p) { return p.latency.value(); },
                      as_text(&model_point::latency), s.latency.size() > 1});
   columns.push_back({"peak_FLOP_per_s", "peak", [](const model_point& p) { return p.peak.value(); },

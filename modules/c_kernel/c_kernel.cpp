@@ -173,8 +173,21 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
                  : defined_in_file    ? ": the file's #define of it gives no number; define it as one (#define " + shown + " 1000)"
                                       : "; define it with -D " + shown + "=VALUE";
     }
-    // clang's own message says what is wrong; where is in the file.
+    // clang's own message says what is wrong; where is in the file. A character outside C's on the line (a
+    // full-width plus after an operand read as "expected ';'") is named beside it, as the cause it likely is.
     if (at_the_end) message += " at the end of the file";
+    if (const std::size_t start = source.rfind('\n', std::min<std::size_t>(offset, source.size()) - (offset > 0 ? 1 : 0));
+        !at_the_end && offset <= source.size() && message.find("outside ASCII") == std::string::npos) {
+      std::string_view row = source.substr(start == std::string_view::npos ? 0 : start + 1);
+      row = row.substr(0, std::min(row.find('\n'), row.find("//")));
+      if (const auto odd = std::ranges::find_if(row, [](char c) { return static_cast<unsigned char>(c) >= 0x80; }); odd != row.end()) {
+        const utf8_character c = utf8_character_at(row, static_cast<std::size_t>(odd - row.begin()));
+        std::string code = "U+";
+        for (int shift = 20; shift >= 0; shift -= 4)
+          if (shift < 16 || (c.code >> shift) != 0) code += "0123456789ABCDEF"[(c.code >> shift) & 0xF];
+        message += " (the line holds " + code + ", outside C's characters; delete it, or type it in ASCII)";
+      }
+    }
     return where + ": " + message + (message.find("; ") == std::string::npos ? "; correct the C there" : "");
   }
   return {};
@@ -431,6 +444,9 @@ c_define parse_c_define(std::string_view text) {
     refuse("'" + message_text(name) + "' is a name C reserves to the compiler (two underscores, or one and a capital), not a size "
            "the kernel names; -D gives the sizes");
   std::string_view digits = text.substr(equals + 1);
+  if (digits.starts_with('+'))
+    refuse("'" + message_text(text) + "' has a plus sign; write the value without it (" + std::string{name} + "=" +
+           message_text(digits.substr(1)) + ")");
   const bool negative = digits.starts_with('-');
   if (negative) digits.remove_prefix(1);
   // As the C preprocessor reads an integer constant: 0x1F is hexadecimal, 010 octal (8), 09 no number.
@@ -517,7 +533,12 @@ parsed_c_kernel parse_c_kernel(std::string_view text, std::string_view file, std
   const std::unique_ptr<CXTranslationUnitImpl, unit_deleter> unit{raw};
   if (parsed != CXError_Success || !unit)
     refuse(std::string{file} + ": clang could not read it" + (parsed == CXError_Crashed ? " (clang crashed)" : ""));
-  const auto file_lines = static_cast<unsigned>(std::ranges::count(text, '\n') + (text.empty() || text.back() == '\n' ? 0 : 1));
+  // Lines as clang counts them: a line feed, a carriage return and line feed, or a carriage return alone.
+  std::size_t breaks = 0;
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n'))) ++breaks;
+  const bool ends_a_line = !text.empty() && (text.back() == '\n' || text.back() == '\r');
+  const auto file_lines = static_cast<unsigned>(breaks + (ends_a_line || text.empty() ? 0 : 1));
   if (const std::string error = first_error(unit.get(), source, file, std::max(file_lines, 1U), defines); !error.empty()) refuse(error);
   check_defines_used(unit.get(), virtual_name, wrapping.size(), text, defines, file);
 

@@ -136,9 +136,10 @@ inline std::uint64_t count_field(const kernels_csv::record& r, std::string_view 
   std::uint64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (text.empty() || error != std::errc{} || end != text.data() + text.size() || value < least || value > most) {
-    throw kernels_csv_error{r.line, std::string{column_names[c]} + ": \"" + std::string{text.substr(0, 64)} +
-                                        "\" is not a whole number from " + std::to_string(least) + " to " + std::to_string(most) +
-                                        "; write one"};
+    const std::string range = "a whole number from " + std::to_string(least) + " to " + std::to_string(most);
+    throw kernels_csv_error{r.line, std::string{column_names[c]} + ": \"" + message_text(text.substr(0, 64)) + "\"" +
+                                        (text.starts_with('+') ? " has a plus sign; write " + range + " without it"
+                                                               : " is not " + range + "; write one")};
   }
   return value;
 }

@@ -129,8 +129,8 @@ inline constexpr int max_nesting = 64;
 // ("Intel's") is not taken for one.
 // Nesting past max_nesting, and a carriage return alone outside quoted values: YAML counts
 // one as a line break, but yaml-cpp reads the file as one line (and fails at its second field's colon, or
-// takes "\r" into a field's name), so an old Mac's line endings are said as such, in a comment too where no
-// line break follows (a file that opens with one read as that comment alone: "empty"); in a quoted value the value's check says it is a
+// takes "\r" into a field's name), so an old Mac's line endings are said as such, in a comment too (where
+// yaml-cpp takes the line after it for more of the comment); in a quoted value the value's check says it is a
 // control character. JSON's grammar takes it for white space, but yaml-cpp reads a JSON file after
 // nlohmann-json has checked it, and takes no line break there either: said alike. And a value's quote left
 // open at the end of the file: yaml-cpp reads it as closed there (`note: "open` took "open ").
@@ -150,10 +150,9 @@ inline constexpr int max_nesting = 64;
       before = c;
       continue;
     }
-    // In a comment too where no line break follows: a file of an old Mac's lines that opens with a comment is
-    // that comment alone (one in a comment of a file of LF lines is no line the file needs).
-    const bool bare_return = c == '\r' && (i + 1 == text.size() || text[i + 1] != '\n');
-    if (bare_return && quote == 0 && (!comment || text.find('\n', i) == std::string_view::npos)) {
+    // In a comment too: yaml-cpp reads what follows it as more of the comment (`# note` CR `cores: 132` lost
+    // the cores), and a file of an old Mac's lines that opens with a comment is that comment alone.
+    if (c == '\r' && quote == 0 && (i + 1 == text.size() || text[i + 1] != '\n')) {
       return syntax_problem{line, "a line ends with a carriage return alone (an old Mac's line endings), which this "
                                   "reader takes for no line break; save the file with LF or CRLF line endings"};
     }

@@ -526,10 +526,10 @@ TEST(Cli, ADeviceNeedsAPrecision) {
   const scratch_directory dir;
   const fs::path operations = dir.file("ops.csv", seed_operations_csv());
   expect_input_error(hml_run({"roofline", "--device", "h100_sxm", "--ops", operations.string()}),
-                     "hml: error: --precision: missing, and a machine has a roof for each precision; give the one the kernels run at "
-                     "(NVIDIA H100 SXM5 80GB: it has fp64, fp32, tf32, bf16, fp16, fp8, int8)\n");
+                     "hml: error: --precision: missing, and a machine has a roof for each precision; give "
+                     "--precision fp64, fp32, tf32, bf16, fp16, fp8 or int8\n");
   expect_input_error(hml_run({"analyze", "--flops", "1GFLOP", "--bytes", "1GB", "--time", "1s", "--device", "h100_sxm"}),
-                     "--precision: missing, and a machine has a roof for each precision; give the one");
+                     "--precision: missing, and a machine has a roof for each precision; give --precision fp64, ");
   const outcome fp16 = hml_run({"roofline", "--device", "h100_sxm", "--precision", "fp16", "--ops", operations.string()});
   EXPECT_TRUE(fp16.out.starts_with("roofline on NVIDIA H100 SXM5 80GB, FP16 tensor: 794.5 TFLOP/s, 2.97 TB/s, ridge 267.5 FLOP/B\n"))
       << fp16.out << fp16.err;

@@ -203,15 +203,16 @@ TEST(HeteroCli, BadInputIsOneLine) {
   expect_input_error(with({"offload", "--system", "gh200", "--out", "1GB"}, {"--in", "2GB/s"}), "--in: ");
   expect_input_error(hml_run({"offload", "--system", "mi300a", "--in", "1GB", "--out", "1GB"}), "one memory pool");
   expect_input_error(hml_run({"offload", "--system", "nope", "--in", "1GB", "--out", "1GB"}), "--system: unknown system");
-  // The default precision, fp32, on a CPU whose file has only FP64: the machine and what it has are named.
+  // The default precision, fp32, on a CPU whose file has only FP64: the machine and what both machines have
+  // are named.
   expect_input_error(hml_run({"offload", "--host", "snb_e5_2680", "--device", "h100_sxm", "--link", "pcie5x16", "--in", "1GB",
                               "--out", "1GB", "--flops", "1TFLOP"}),
                      "--precision (fp32, the default): Intel Xeon E5-2680 (Sandy Bridge EP) publishes no FP32 (vector or tensor) "
-                     "peak; it has fp64; give --precision with one of those");
+                     "peak; give --precision fp64 (a peak on both)");
   // The sixteenth trial: the catalog's own system failed at the default and offered fp64_vector, which
   // offload refuses (it takes a precision alone); it offers fp64, which runs.
   expect_input_error(hml_run({"offload", "--system", "h100_pcie_host", "--in", "1GB", "--out", "1GB"}),
-                     "Intel Xeon Platinum 8480+ (one socket) publishes no FP32 (vector or tensor) peak; it has fp64; give");
+                     "Intel Xeon Platinum 8480+ (one socket) publishes no FP32 (vector or tensor) peak; give --precision fp64");
   EXPECT_EQ(hml_run({"offload", "--system", "h100_pcie_host", "--in", "1GB", "--out", "1GB", "--precision", "fp64"}).status, 0);
   expect_input_error(hml_run({"tiers", "--tier", "HBM:64GiB", "--tier", "D:1TiB:1GB/s", "--footprint", "1GiB"}),
                         "--tier: a tier is NAME:CAPACITY:BANDWIDTH");

@@ -2852,7 +2852,7 @@ TEST(HostileInput, ASeventyFourthTrialsFindingsAreRefusedOrSaid) {
   const fs::path kernels = dir.file("k.csv", "name,flops,bytes\nk,1e9,1e9\n");
   expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--machine", "epyc_9654", "--precision", "fp32", "--ops", kernels.string(), "-o",
                               (dir.path / "c.svg").string()}),
-                     "; it has fp64; give --precision with one of those");
+                     "publishes no FP32 (vector or tensor) peak; give --precision fp64 (a peak on each machine)");
   EXPECT_FALSE(fs::exists(dir.path / "c.svg"));
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel",
                               dir.file("wide.c", "double a[N][N][N][N], b[M];\nfor (int i = 0; i < M; i++) b[i] = a[0][0][0][i];\n").string(),
@@ -4107,8 +4107,8 @@ TEST(HostileInput, AHundredAndSeventhTrialsFindingsAreSaid) {
                      "or another draft");
   // A missing precision is told those of the machine given, and the one told runs.
   const std::vector<std::string> analyze{"analyze", "--flops", "1TFLOP", "--bytes", "1GB", "--time", "2ms", "--machine", "snb_e5_2680"};
-  expect_input_error(hml_run(analyze), "hml: error: --precision: missing, and a machine has a roof for each precision; give the one the "
-                                       "kernels run at (Intel Xeon E5-2680 (Sandy Bridge EP): it has fp64)");
+  expect_input_error(hml_run(analyze), "hml: error: --precision: missing, and a machine has a roof for each precision; give "
+                                       "--precision fp64\n");
   const outcome fp64 = hml_run_with(analyze, {"--precision", "fp64"});
   ASSERT_EQ(fp64.status, 0) << fp64.err;
   // 1000 FLOP/B in digits, as the ridge beside it.
@@ -4133,4 +4133,48 @@ TEST(HostileInput, AHundredAndSeventhTrialsFindingsAreSaid) {
   // A count with an exponent: one instruction.
   expect_input_error(hml_run_with(llama, {"--batch", "1e3"}),
                      "hml: error: --batch: '1e3' is written with an exponent; write a count in digits, a whole number from 1 to 1000000000");
+}
+
+// The hundred-and-eighth trial (the two trials' mends tried again, and the rest): a carriage return after a
+// comment lost the next field silently; a C kernel of an old Mac's lines placed at its end; groups and
+// precisions offered that the next run refused; a file standard input was redirected from refused as
+// standard input by its name; a full-width plus after an operand left to clang's words; plus signs and
+// 1000 FLOP/B elsewhere.
+TEST(HostileInput, AHundredAndEighthTrialsFindingsAreRefusedOrSaid) {
+  const scratch_directory dir;
+  const std::string h100 = catalog_file("h100_sxm");
+  ASSERT_NE(h100.find("\ncores: 132\n"), std::string::npos) << h100;
+  expect_input_error(hml_run({"devices", dir.file("comment.yaml", replaced(h100, "\ncores: 132\n", "\n# a comment\rcores: 132\n")).string()}),
+                     "comment.yaml:5: a line ends with a carriage return alone");
+  // A C kernel's lines as clang counts them, an old Mac's too; a character outside C's named beside clang's words.
+  const std::vector<std::string> ecm{"ecm", "--machine", "snb_e5_2680", "-D", "N=1000", "--kernel"};
+  expect_input_error(hml_run_with(ecm, {dir.file("mac.c", "double a[N], b[N];\r\rfor (int i = 0; i < N; ++i)\r  a[i] = c[i];\r").string()}),
+                     "mac.c:4: use of undeclared identifier 'c'");
+  expect_input_error(hml_run_with(ecm, {dir.file("plus.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i) a[i] = b[i] \xef\xbc\x8b 1;\n").string()}),
+                     "plus.c:2: expected ';' after expression (the line holds U+FF0B, outside C's characters; delete it, or type it in ASCII)");
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", (fs::path{HML_SOURCE_DIR} / "examples/ecm/copy.c").string(), "-D", "N=+1000"}),
+                     "-D: 'N=+1000' has a plus sign; write the value without it (N=1000)");
+  // Groups offered are those that divide a device's rows under --tp.
+  expect_input_error(hml_run({"llm", "--model", "llama-3-8b", "--machine", "h100_sxm", "--tp", "4", "--link", "nvlink4", "--weights", "int4",
+                              "--weight-group", "100", "--context", "10"}),
+                     "give --weight-group 2, 4, 8, 16, 32, 64, 128, 256 or 512");
+  // Precisions offered are those of every machine given.
+  const fs::path ops = dir.file("k.csv", "name,flops,memory_bytes\na,1e9,1e9\n");
+  expect_input_error(hml_run({"chart", "--machine", "h100_sxm", "--machine", "snb_e5_2680", "--ops", ops.string(), "-o", (dir.path / "c.svg").string()}),
+                     "; give --precision fp64 (a peak on each machine)");
+  expect_input_error(hml_run({"offload", "--host", "snb_e5_2680", "--device", "h100_sxm", "--link", "pcie5x16", "--in", "1GB", "--out", "1GB",
+                              "--flops", "1GFLOP"}),
+                     "; give --precision fp64 (a peak on both)");
+  // A file standard input is redirected from is read by its name.
+  const fs::path machine = dir.file("m.yaml", h100);
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const outcome named = hml_run({"llm", "--compare", dir.file("runs.csv", header + "llama-2-7b," + machine.string() + ",1,,fp16,fp16,fp16,1,128,32,10 ms,,,,x,s\n").string()},
+                                machine.string());
+  EXPECT_EQ(named.status, 0) << named.err;
+  // Plus signs, said as such; 1000 FLOP/B in digits.
+  expect_input_error(hml_run({"llm", "--compare", dir.file("plus.csv", header + "llama-2-7b,h100_sxm,+1,,fp16,fp16,fp16,1,128,32,10 ms,,,,x,s\n").string()}),
+                     "plus.csv:2: tp: \"+1\" has a plus sign; write a whole number from 1 to 4096 without it");
+  const outcome sweep = hml_run({"sweep", "--ops-per-byte", "999.4,999.6,1234.5"});
+  ASSERT_EQ(sweep.status, 0) << sweep.err;
+  for (const std::string_view shown : {"\n999 FLOP/B ", "\n1000 FLOP/B ", "\n1234 FLOP/B "}) EXPECT_NE(sweep.out.find(shown), std::string::npos) << sweep.out;
 }

@@ -268,14 +268,14 @@ TEST(MachineFile, ASecondDocumentAndBinaryDataAreRefused) {
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\rname: X\r"),
             "m.yaml:2: a line ends with a carriage return alone (an old Mac's line endings), which this reader takes for "
             "no line break; save the file with LF or CRLF line endings");
-  // ... where the reader fails on one: a carriage return in a comment is no line the file needs, and one in a
-  // value is a control character, said as such.
-  EXPECT_EQ(error_of(machine.substr(0, machine.size() - 1) + " # a\rb\n"), "accepted");
+  // ... in a comment too, where yaml-cpp reads the line after it as more of the comment (the hundred-and-eighth
+  // trial: `# comment` CR `cores: 132` lost the cores); one in a value is a control character, said as such.
+  EXPECT_EQ(error_of(machine.substr(0, machine.size() - 1) + " # a\rb\n").substr(0, 50), "m.yaml:4: a line ends with a carriage return alone");
   // ... wherever the parser would not fail on it: a JSON file's last byte, a YAML file's last line (it took
   // "\r" for a second document and for a field's name), or beside another fault, said at its own line.
   EXPECT_EQ(error_of("{\"format\": \"hml-machine/1\", \"id\": \"x\"}\r").substr(0, 50), "m.yaml:1: a line ends with a carriage return alone");
   EXPECT_EQ(error_of(machine + "\r").substr(0, 50), "m.yaml:5: a line ends with a carriage return alone");
-  EXPECT_EQ(error_of(machine + "  bad: [\n# a\rb\n").substr(0, 41), "m.yaml:5: not YAML: a '[' is not closed b");
+  EXPECT_EQ(error_of(machine + "  bad: [\n# a\rb\n").substr(0, 41), "m.yaml:6: a line ends with a carriage ret");
   EXPECT_EQ(error_of("format: hml-machine/1\nid: x\nname: \"X\rY\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n").substr(0, 31),
             "m.yaml:3: name: a control chara");
   std::string crlf = machine;
