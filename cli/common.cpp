@@ -17,7 +17,6 @@
 #include <utility>
 #include <vector>
 #include <CLI/CLI.hpp>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common.hpp"
@@ -311,17 +310,16 @@ bool is_standard_input(std::string_view path) {
 }
 
 std::string standard_input_taken_twice(int argc, const char* const* argv) {
-  // A second reader of a stream found it empty, and of a file (`< m.yaml`) read one description as two inputs
-  // (a machine file as a kernels CSV).
-  const auto standard_input = [](std::string_view path) { return is_standard_input(path); };
+  // A second reader of a stream found it empty, and of a file (`< m.yaml`, read as /dev/stdin and as -) read
+  // one description as two inputs (a machine file as a kernels CSV).
   std::string reader;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     std::string option;
     if (const std::size_t equals = arg.find('='); arg.starts_with("--") && equals != std::string_view::npos &&
-                                                  standard_input(arg.substr(equals + 1))) {
+                                                  is_standard_input(arg.substr(equals + 1))) {
       option = arg.substr(0, equals);
-    } else if (arg.starts_with("-") && arg != "-" && i + 1 < argc && standard_input(argv[i + 1])) {
+    } else if (arg.starts_with("-") && arg != "-" && i + 1 < argc && is_standard_input(argv[i + 1])) {
       option = arg;
     }
     // -o - is standard output, and the probe's --save a file it writes.
