@@ -73,7 +73,8 @@ void print_notes();
 void note_file_passed_over(std::string_view option, std::string_view name, std::string_view whose,
                            const std::filesystem::path& folder = {});
 
-// Whether `path` reads standard input: "-", or a path to the pipe, socket or file it is (/dev/stdin, a link).
+// Whether `path` reads standard input: "-", or a name of descriptor 0 (/dev/stdin, /dev/fd/0, a link to one);
+// a file standard input was redirected from, named by its own path, is that file.
 bool is_standard_input(std::string_view path);
 
 // Standard input is one stream: two options that would read it ("--machine - --ops -") are an error before

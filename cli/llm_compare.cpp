@@ -11,7 +11,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <system_error>
 #include <vector>
 
 #include <sys/stat.h>
@@ -75,8 +74,7 @@ class run_machines {
 
  private:
   bool looks_like_a_path(std::string_view name) const {
-    std::error_code error;
-    return name.find_first_of("/.") != std::string_view::npos || std::filesystem::exists(std::filesystem::symlink_status(folder_ / name, error));
+    return name.find_first_of("/.") != std::string_view::npos || machine_files::is_there((folder_ / name).string());
   }
   std::string path_of(std::string_view name) const {
     const bool relative_file = hml::find_machine(name) == nullptr && looks_like_a_path(name) && std::filesystem::path{name}.is_relative();

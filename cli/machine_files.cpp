@@ -381,9 +381,9 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
     return {{"given", "the given peaks", {bandwidth, compute}}};
   }
   // A machine has a roof per precision (FP32 on an H100: ridge 20 FLOP/B; FP16 tensor: 295): never assumed.
-  // Those the first machine has are named (a Sandy Bridge told "e.g. fp32" was then told it has fp64 alone).
   options.files.use(figures_basis(options.figures));
-  // What to do, where --precision is missing or a machine lacks it: a precision every machine has.
+  // What to do, where --precision is missing or a machine lacks it: a precision every machine has (a Sandy
+  // Bridge told "e.g. fp32" was then told it has fp64 alone; a chart told its first machine's).
   const auto precisions_of_each = [&] {
     std::vector<const hml::machine_description*> given;
     for (const std::string& name : options.machines) given.push_back(&options.files.machine("--machine", name));
