@@ -158,6 +158,7 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
              llm::inference_type_of("--kv", o.kv), o.weight_group};
   llm::check_weight_group(t, i, "--weight-group", o.tp);
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
+  i.elementwise = llm::elementwise_of(o);
   i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
@@ -305,13 +306,21 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
                       [&] { return hml::continuous_batching(t, mix, limits, d, i); });
 }
 
-void llm::add_estimate(hml::table& summary, hml::estimate e) {
-  summary.columns.emplace_back("estimate");
+void llm::add_estimate(hml::table& summary, hml::estimate e, hml::elementwise_kernels k) {
+  summary.columns.insert(summary.columns.end(), {"estimate", "elementwise"});
   summary.rows.back().emplace_back(std::string{e == hml::estimate::bound ? "bound" : "expected"});
+  summary.rows.back().emplace_back(std::string{k == hml::elementwise_kernels::fused ? "fused" : "separate"});
+}
+
+std::string llm::elementwise_text(hml::elementwise_kernels k) {
+  return k == hml::elementwise_kernels::fused
+             ? "; element-wise operations fused (rotary and cache store in attention, residual adds in the norms, the "
+               "MLP's activation in its up projection: --elementwise fused)"
+             : std::string{};
 }
 
 std::string llm::estimate_text(const hml::machine_description& d, const hml::inference_options& i, rates_taken taken) {
-  if (i.estimate == hml::estimate::bound) return "ideal bound (--bound)";
+  if (i.estimate == hml::estimate::bound) return "ideal bound (--bound)" + elementwise_text(i.elementwise);
   // Tiles are a GPU's: a product on tensor units, over the machine's SMs.
   const bool tensor_units = std::ranges::any_of(
       d.compute, [](const hml::ceiling_description& c) { return c.unit == hml::compute_unit::tensor; });
@@ -325,7 +334,7 @@ std::string llm::estimate_text(const hml::machine_description& d, const hml::inf
   const std::string rates =
       (taken.attention ? ", prefill attention at " + text(d.attention_rate.value) + " on its causal tiles" : "") +
       (taken.int4_weights ? ", INT4 weights at " + text(d.int4_weight_rate.value) : std::string{});
-  return "expected (" + tiles + ", " + overhead + rates + "; --bound for the ideal bound)";
+  return "expected (" + tiles + ", " + overhead + rates + "; --bound for the ideal bound)" + elementwise_text(i.elementwise);
 }
 
 void add_llm_command(CLI::App& hml) {
@@ -374,6 +383,11 @@ void add_llm_command(CLI::App& hml) {
       ->check(CLI::IsMember({"fused", "unfused"}))
       ->capture_default_str()
       ->excludes("--context");
+  command->add_option("--elementwise", o->elementwise,
+                      "element-wise operations (rotary, cache store, residual adds, the MLP's activation): separate, "
+                      "each a kernel, or fused into their neighbours as inference engines run them")
+      ->check(CLI::IsMember({"separate", "fused"}))
+      ->capture_default_str();
   command->add_option("--tp", o->tp, "tensor-parallel devices")->check(whole_number(1, llm::most_tensor_parallel))->capture_default_str();
   command->add_option("--link", o->link,
                       "the link between the --tp devices: pcie3x16 ... pcie6x16, nvlink3/4/5, c2c, cxl2x8 ..., "
@@ -497,7 +511,7 @@ void add_llm_command(CLI::App& hml) {
   for (const CLI::Option* option : command->get_options()) {
     const std::string name = option->get_name();
     const bool for_every_run = name == "--compare" || name == "--help" || name == "--figures" || name == "--attention" ||
-                               name.starts_with("--efficiency") || name == "--kv-block" || name == "--memory-utilization" ||
+                               name == "--elementwise" || name.starts_with("--efficiency") || name == "--kv-block" || name == "--memory-utilization" ||
                                name == "--bound";
     if (!for_every_run) one_run.push_back(option);
   }
@@ -517,7 +531,7 @@ void add_llm_command(CLI::App& hml) {
     for (const CLI::Option* option : one_run)
       if (compare->count() > 0 && option->count() > 0)
         throw input_error(option->get_name() + ", --compare: not together; the file gives each run's settings (beside "
-                          "--compare: --figures, --efficiency-*, --attention, --kv-block, --memory-utilization, --bound)");
+                          "--compare: --figures, --efficiency-*, --attention, --elementwise, --kv-block, --memory-utilization, --bound)");
     for (const CLI::Option* option : beside_kernels)
       if (as_kernels->count() > 0 && option->count() > 0)
         throw input_error(option->get_name() + ", --as-kernels: not together; the kernels are the step's FLOP and bytes, "

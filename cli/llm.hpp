@@ -24,6 +24,7 @@ struct run_options {
   std::uint64_t weight_group = 0;  // INT8/INT4 weights in groups sharing a scale and a zero point (0: none)
   std::string attention = "fused";
   bool attention_given = false;  // --attention on the command line (its default is no choice of the user's)
+  std::string elementwise = "separate";  // the element-wise operations' kernels: separate or fused
   bool format_given = false;     // --format on the command line
   unsigned tp = 1;
   std::string link;
@@ -134,8 +135,15 @@ std::optional<hml::continuous_batching_result> continuous_run(const run_options&
 inline hml::efficiency efficiency_of(const run_options& o) { return {o.efficiency_compute, o.efficiency_memory}; }
 // --bound: the ideal bound; else the expected time.
 inline hml::estimate estimate_of(const run_options& o) { return o.bound ? hml::estimate::bound : hml::estimate::expected; }
-// The JSON summary's `estimate` column: which time the run computed, "expected" or "bound".
-void add_estimate(hml::table& summary, hml::estimate e);
+// --elementwise: the element-wise operations each a kernel (separate) or fused into their neighbours.
+inline hml::elementwise_kernels elementwise_of(const run_options& o) {
+  return o.elementwise == "fused" ? hml::elementwise_kernels::fused : hml::elementwise_kernels::separate;
+}
+// The JSON summary's `estimate` and `elementwise` columns: which time the run computed, "expected" or
+// "bound", and how its element-wise operations ran, "separate" or "fused".
+void add_estimate(hml::table& summary, hml::estimate e, hml::elementwise_kernels k);
+// What a heading says of fused element-wise operations ("" where they are separate, the default).
+std::string elementwise_text(hml::elementwise_kernels k);
 // The machine's measured rates a run's steps take: its attention rate, its INT4 weight rate.
 struct rates_taken {
   bool attention = false;

@@ -268,7 +268,7 @@ void run_compare(const run_options& o) {
   if (format == output_format::json) {
     hml::table summary{{"figures", "mean_absolute_percentage_error"}, {}};
     summary.add_row({static_cast<double>(all.size()), mape * 100});
-    add_estimate(summary, estimate_of(o));
+    add_estimate(summary, estimate_of(o), elementwise_of(o));
     for (const hml::serving_metric m : hml::serving_metrics) {
       const std::vector<double> errors = errors_of(m);
       if (errors.empty()) continue;
@@ -287,8 +287,8 @@ void run_compare(const run_options& o) {
                     (o.bound ? std::string{"at the ideal bound"}
                              : std::string{"as expected times (tiles in waves over each machine's SMs, its kernel overhead; "
                                            "--bound: the ideal bound)"}) +
-                    " at efficiency: compute " + percent(o.efficiency_compute) + ", memory " +
-                    percent(o.efficiency_memory) + " (error: predicted / measured - 1)\n\n" + hml::format_table(table) +
+                    elementwise_text(elementwise_of(o)) + " at efficiency: compute " + percent(o.efficiency_compute) +
+                    ", memory " + percent(o.efficiency_memory) + " (error: predicted / measured - 1)\n\n" + hml::format_table(table) +
                     "\nmean absolute percentage error: " + percent(mape) + " over " + std::to_string(all.size()) +
                     (all.size() == 1 ? " figure" : " figures");
   std::string each;

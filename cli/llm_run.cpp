@@ -409,7 +409,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                         "largest_batch"},
                        {}};
     summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d, i), largest_batch_cell(t, draft, n, d, i)});
-    llm::add_estimate(summary, i.estimate);
+    llm::add_estimate(summary, i.estimate, i.elementwise);
     if (bound) {
       summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
       summary.rows.back().insert(summary.rows.back().end(),
@@ -519,7 +519,7 @@ void llm::run(const run_options& o) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
     }
-    llm::add_estimate(summary, i.estimate);
+    llm::add_estimate(summary, i.estimate, i.elementwise);
     add_bound(summary, bound, g.generate > 1);
     add_speculation(summary, speculative);
     add_continuous(summary, continuous);

@@ -59,6 +59,15 @@ constexpr void validate(const precisions& p) {
 
 enum class attention_kernel { fused, unfused };
 
+// How the element-wise operations of a layer run: each a kernel of its own that reads its inputs from memory
+// and writes its output back (separate; LLM-Viewer counts them so), or fused into their neighbours as
+// inference engines run them (TensorRT-LLM, FasterTransformer; llm-analysis counts them so): the rotary
+// embedding and the cache store in the attention kernel, a residual add in the norm after it, the MLP's
+// activation in its up projection's epilogue. Fused, they move no bytes of their own but the cache's writes,
+// the norm reads and writes the residual too, the up projection writes its activated half, and each takes
+// its FLOP into the kernel it joins: docs/explanation/transformer-conventions.md.
+enum class elementwise_kernels { separate, fused };
+
 // Achieved share of the compute peak and of the memory bandwidth, in (0, 1].
 struct efficiency {
   double compute = 1.0;
@@ -155,6 +164,7 @@ struct parallel_experts {
 struct inference_options {
   precisions types{};
   attention_kernel attention = attention_kernel::fused;
+  elementwise_kernels elementwise = elementwise_kernels::separate;
   unsigned tensor_parallel = 1;  // devices each stage is split over
   hml::link link{};              // joins them (needed when tensor_parallel > 1): per direction, latency, duplex
   // How their all-reduces run; with NVLS, `link` is the link's NVLS bus bandwidth (nvls_link_of).
@@ -446,7 +456,19 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     positions.weights = bytes_of(rows * t.hidden, w);
     ops.push_back(positions);
   }
-  ops.push_back(repeated(normalization_layer(rows, t.hidden, t.norm, act, w), L));
+  // Fused, a layer's two residual adds run in the norms after them, each norm reading and writing the
+  // residual beside its rows: L in the input norms (the first layer's takes the last layer's MLP add, the same
+  // bytes), L in the MLP norms.
+  const bool fused = o.elementwise == elementwise_kernels::fused;
+  const operator_cost residual_add = elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act);
+  const auto with_residual = [&](operator_cost norm) {
+    if (!fused) return norm;
+    norm.flops += residual_add.flops;
+    norm.activations_read += bytes_of(rows * t.hidden, act);
+    norm.activations_written += bytes_of(rows * t.hidden, act);
+    return norm;
+  };
+  ops.push_back(repeated(with_residual(normalization_layer(rows, t.hidden, t.norm, act, w)), L));
   if (latent) {  // the query and KV latents in one product (vLLM's fused_qkv_a_proj), their norms, then up
     ops.push_back(repeated(linear("QKV latent projection"sv, rows, t.hidden, l.q_rank + l.kv_rank + l.rope_dim, act, w), L));
     operator_cost norms = normalization_layer(rows, l.q_rank + l.kv_rank, t.norm, act, w);
@@ -458,20 +480,24 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     const std::uint64_t qkv = (a.heads + 2 * a.kv_heads) * a.head_dim;
     ops.push_back(repeated(with_bias(t.biases || t.qkv_biases, linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
   }
-  if (t.learned_positions == 0) {  // latent attention rotates each head's rotary part and the shared rotary key
-    ops.push_back(repeated(rotary(rows, latent ? attention_shape{a.heads, 1, l.rope_dim} : a, act), L));
-  }
-  ops.push_back(repeated(kv_cache_store(rows, cached, act, kv), L));
-  if (s.kind == phase::decode) {
-    ops.push_back(repeated(attention_decode(batch, s.context, a, act, kv, s.new_tokens), L));
-  } else if (o.attention == attention_kernel::fused) {
-    ops.push_back(repeated(attention_prefill_fused(batch, s.new_tokens, a, act), L));
+  // Latent attention rotates each head's rotary part and the shared rotary key; learned positions need none.
+  const operator_cost rope =
+      t.learned_positions == 0 ? rotary(rows, latent ? attention_shape{a.heads, 1, l.rope_dim} : a, act) : operator_cost{};
+  const operator_cost store = kv_cache_store(rows, cached, act, kv);
+  operator_cost attention = s.kind == phase::decode ? attention_decode(batch, s.context, a, act, kv, s.new_tokens)
+                            : o.attention == attention_kernel::fused ? attention_prefill_fused(batch, s.new_tokens, a, act)
+                                                                     : attention_prefill_unfused(batch, s.new_tokens, a, act);
+  if (fused) {  // rotated and stored by the attention kernel, on the queries and keys it reads anyway
+    attention.flops += rope.flops;
+    attention.kv_written += store.kv_written;
   } else {
-    ops.push_back(repeated(attention_prefill_unfused(batch, s.new_tokens, a, act), L));
+    if (t.learned_positions == 0) ops.push_back(repeated(rope, L));
+    ops.push_back(repeated(store, L));
   }
+  ops.push_back(repeated(attention, L));
   const std::uint64_t heads_out = a.heads * (latent ? l.value_dim : a.head_dim);
   ops.push_back(repeated(biased(linear("O projection"sv, rows, heads_out, t.hidden, act, w), rows, t.hidden), L));
-  ops.push_back(repeated(elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act), 2 * L));
+  if (!fused) ops.push_back(repeated(residual_add, 2 * L));
   const std::uint64_t expert_L = t.experts > 1 ? L - stage.dense_layers : L;
   if (data_parallel) {  // every device's tokens to the experts and back, once a mixture-of-experts layer
     ops.push_back(repeated(gather_and_scatter(bytes_of(all_rows * t.hidden, act), o.tensor_parallel), expert_L));
@@ -491,9 +517,15 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
       return op;
     };
     const std::uint64_t up = (gated ? 2 : 1) * ffn;
-    ops.push_back(repeated(grouped(biased(linear(up_name, pairs, t.hidden, up, act, w), pairs, up)), layers));
-    ops.push_back(repeated(gated ? elementwise(act_name, pairs * ffn, 2, 5.0, act)
-                                 : elementwise(act_name, pairs * ffn, 1, 8.0, act), layers));
+    const operator_cost activation = gated ? elementwise(act_name, pairs * ffn, 2, 5.0, act)
+                                           : elementwise(act_name, pairs * ffn, 1, 8.0, act);
+    operator_cost up_projection = biased(linear(up_name, pairs, t.hidden, up, act, w), pairs, up);
+    if (fused) {  // activated in the epilogue: the product writes the activation's output, not its inputs
+      up_projection.flops += activation.flops;
+      up_projection.activations_written = activation.activations_written;
+    }
+    ops.push_back(repeated(grouped(up_projection), layers));
+    if (!fused) ops.push_back(repeated(activation, layers));
     ops.push_back(repeated(grouped(biased(linear(down_name, pairs, ffn, t.hidden, act, w), pairs, t.hidden)), layers));
   };
   if (expert_L > 0) {
@@ -523,8 +555,7 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
         t.dense_ffn / split, rows, 1.0, stage.dense_layers);
   }
   // The norms after attention and after the last layer, and the LM head on each sequence's last token.
-  operator_cost norms = normalization_layer(rows, t.hidden, t.norm, act, w);
-  norms = repeated(norms, L);
+  operator_cost norms = repeated(with_residual(normalization_layer(rows, t.hidden, t.norm, act, w)), L);
   if (stage.last) {
     // Runs of one row together: the final norm's run a kernel of its own (its overhead was left out).
     norms = together(norms, normalization_layer(batch, t.hidden, t.norm, act, w));

@@ -161,6 +161,47 @@ TEST(LlmCli, TheTimeLineSaysWhichEstimate) {
             std::string::npos);
 }
 
+// --elementwise fused runs rotary, the cache store, the residual adds and the MLP's activation inside their
+// neighbours' kernels (llm-analysis's convention): their rows leave the table, the time line and the JSON say
+// so, the figures are the library's with elementwise_kernels::fused, a step's FLOP stay, and --compare takes it
+// for every run.
+TEST(LlmCli, ElementwiseFusedFoldsThoseOperatorsIntoTheirNeighbours) {
+  const std::initializer_list<std::string> run{"--model", "llama-2-7b", "--machine", "a100_sxm_80gb", "--bound", "--figures", "stated"};
+  const outcome separate = llm(run);
+  const outcome fused = llm(run, {"--elementwise", "fused"});
+  ASSERT_EQ(fused.status, 0) << fused.err;
+  for (const char* row : {"\nrotary ", "\nKV cache store ", "\nresidual add ", "\nSwiGLU "}) {
+    EXPECT_NE(separate.out.find(row), std::string::npos) << row;
+    EXPECT_EQ(fused.out.find(row), std::string::npos) << row;
+  }
+  EXPECT_NE(fused.out.find("\ntime: ideal bound (--bound); element-wise operations fused (rotary and cache store in "
+                           "attention, residual adds in the norms, the MLP's activation in its up projection: "
+                           "--elementwise fused)\n"),
+            std::string::npos)
+      << fused.out;
+  const hml::inference_options fused_bound{.elementwise = hml::elementwise_kernels::fused};
+  const hml::generation g{1, 512, 32};
+  const auto library = hml::serving(hml::analyze_generation(hml::models::llama_2_7b, g, hml::devices::a100_sxm_80gb, fused_bound), g);
+  const auto json = nlohmann::json::parse(llm(run, {"--elementwise", "fused", "--format", "json"}).out);
+  EXPECT_EQ(json["summary"]["elementwise"], "fused");
+  EXPECT_EQ(json["summary"]["time_to_first_token_s"].get<double>(), library.time_to_first_token.value.value());
+  EXPECT_EQ(json["summary"]["time_per_output_token_s"].get<double>(), library.time_per_output_token.value.value());
+  EXPECT_EQ(nlohmann::json::parse(llm(run, {"--format", "json"}).out)["summary"]["elementwise"], "separate");
+  // The prefill's FLOP are the same either way: each fused operation's join the kernel it runs in.
+  const auto prefill_flops = [](const nlohmann::json& parsed) {
+    double sum = 0;
+    for (const auto& row : parsed["operators"])
+      if (row["phase"] == "prefill" && row["operator"] != "total") sum += row["flops"].get<double>();
+    return sum;
+  };
+  EXPECT_NEAR(prefill_flops(json) / prefill_flops(nlohmann::json::parse(llm(run, {"--format", "json"}).out)), 1.0, 1e-12);
+  expect_input_error(llm(run, {"--elementwise", "fuse"}), "--elementwise: 'fuse' is not one of separate, fused; did you mean fused?");
+  const std::string runs = (fs::path{HML_SOURCE_DIR} / "examples/llm/held-out-runs.csv").string();
+  const outcome compared = llm({"--compare", runs, "--elementwise", "fused"});
+  ASSERT_EQ(compared.status, 0) << compared.err;
+  EXPECT_NE(compared.out.find("the ideal bound); element-wise operations fused ("), std::string::npos) << compared.out;
+}
+
 // --context N is one decode step over N tokens: the generation's decode step at that context (prompt N - 1),
 // each request's time per output token the step's time, the batch's tokens over it the output rate.
 TEST(LlmCli, ContextIsOneDecodeStep) {
