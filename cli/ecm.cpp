@@ -384,11 +384,11 @@ void run(const ecm_options& o) {
     throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
                       ": a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
   if (!kernel) {
-    std::error_code unreadable;  // a name too long for a path is none
+    // A file of that name (a link that leads nowhere too, which reading it says) is read as ./NAME.
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + hml::message_text(o.kernel) + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML" +
-                        (std::filesystem::exists(o.kernel, unreadable) ? " (a file's name has a . or a /: ./" + o.kernel + ")" : ""));
+                        (machine_files::is_there(o.kernel) ? " (a file's name has a . or a /: ./" + o.kernel + ")" : ""));
     // A C kernel is named after its file, and every message names the file: its name must print as itself.
     if (!hml::is_printable_utf8(o.kernel))
       throw input_error("--kernel: the file's name has " + hml::unprintable_part(o.kernel) + "; rename the file");
@@ -416,7 +416,10 @@ void run(const ecm_options& o) {
       if (compile && what.find("unknown target CPU '" + std::string{machine->llvm_cpu} + "'") != std::string::npos)
         throw input_error("--machine: " + files.where(o.machine, *machine, "llvm_cpu") + ": clang knows no CPU '" + std::string{machine->llvm_cpu} +
                           "'; give one `clang -print-supported-cpus` lists (x86: skylake-avx512, znver4, ...)");
-      throw input_error("--kernel: " + what);
+      // C loops read as YAML (from standard input, or a file named otherwise) fail as YAML: say how C is read.
+      const bool c_loops = !from_c && kernel_text.find(';') != std::string::npos &&
+                           (kernel_text.find("for (") != std::string::npos || kernel_text.find("for(") != std::string::npos);
+      throw input_error("--kernel: " + what + (c_loops ? "; a kernel in C is read from a file whose name ends in .c" : ""));
     }
     kernel = loaded_kernel->kernel();
   }

@@ -156,18 +156,22 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   hml::inference_options i{};
   i.types = {llm::inference_type_of("--weights", o.weights), llm::inference_type_of("--activations", o.activations),
              llm::inference_type_of("--kv", o.kv), o.weight_group};
-  llm::check_weight_group(t, i, "--weight-group", o.tp);
   i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
   i.elementwise = llm::elementwise_of(o);
-  i.tensor_parallel = o.tp;
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
+  // A group must divide the rows whole; the groups offered divide each device's under --tp, --ep and
+  // --dp-attention as given, and a draft's too (a misspelt draft is said where the draft is read).
+  const hml::transformer* draft =
+      o.draft.empty() ? nullptr : hml::find_named(o.draft, std::span<const hml::transformer* const>{hml::models::all});
+  llm::check_weight_group(t, i, "--weight-group", o.tp, draft);
+  i.tensor_parallel = o.tp;
   // Whether the model splits over the devices, before the link between them is asked for.
   if (t.heads > 0 && t.kv_heads > 0 && t.ffn > 0)
     llm::check_tensor_split(t, i, "--tp", o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ");
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.
-  if (o.tp > 1) llm::check_weight_group(t, i, "--weight-group, --tp", o.tp);
+  if (o.tp > 1) llm::check_weight_group(t, i, "--weight-group, --tp", o.tp, draft);
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
                ? nvls_link(files, o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",

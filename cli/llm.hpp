@@ -106,9 +106,10 @@ void check_learned_positions(const hml::transformer& t, std::uint64_t context, s
 void check_tensor_split(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
                         std::string_view whose, const hml::transformer* drafted_for = nullptr);
 // A weight group that does not divide every projection's rows on a device: `option` names the groups (powers
-// of two) that would on each of `devices` (--tp's, also where i splits over none yet).
+// of two) that would on each of `devices` (--tp's, also where i splits over none yet), for `also` too where
+// another model runs beside (a draft and its target).
 void check_weight_group(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
-                        unsigned devices);
+                        unsigned devices, const hml::transformer* also = nullptr);
 // --weights, --activations or --kv: a type inference keeps data in (not FP64 or TF32); else input_error.
 hml::precision inference_type_of(std::string_view option, const std::string& text);
 // A context past the positions the model's configuration gives: a note, since the counts still hold.

@@ -188,8 +188,12 @@ void run_compare(const run_options& o) {
   const std::string text = input.read_whole(largest_runs_file);
   machine_files files;
   files.use(figures_basis(o.figures));
-  files.paths_from(std::filesystem::path{o.compare}.parent_path());
-  run_machines machines{files, std::filesystem::path{o.compare}.parent_path()};
+  // The runs' machine files lie beside the runs file; one read from standard input, however spelt, has no
+  // folder but the working one (/dev/stdin's runs named /dev/h100.yaml).
+  const std::filesystem::path folder =
+      is_standard_input(o.compare) ? std::filesystem::path{} : std::filesystem::path{o.compare}.parent_path();
+  files.paths_from(folder);
+  run_machines machines{files, folder};
   std::vector<hml::measured_run> runs;
   try {
     runs = hml::read_measured_runs_csv(text, [&](std::string_view machine) { return machines.identity(machine); });

@@ -320,17 +320,18 @@ void llm::check_tensor_split(const hml::transformer& t, const hml::inference_opt
 }
 
 void llm::check_weight_group(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
-                             unsigned devices) {
+                             unsigned devices, const hml::transformer* also) {
   check_option(option, [&] { hml::validate(i.types); });  // a group is INT8's or INT4's: said as it is
-  const auto divides = [&](std::uint64_t group, unsigned over) {
+  const auto divides = [&](const hml::transformer& model, std::uint64_t group, unsigned over) {
     return holds_with(i, [&](hml::inference_options& at) { at.types.weight_group = group; at.tensor_parallel = over; },
-                      [&](const hml::inference_options& at) { hml::validate_weight_group(t, at); });
+                      [&](const hml::inference_options& at) { hml::validate_weight_group(model, at); });
   };
-  if (divides(i.types.weight_group, i.tensor_parallel)) return;
-  // Those that divide a device's rows (and so the whole rows): a group offered for one device was refused at --tp 4.
+  if (divides(t, i.types.weight_group, i.tensor_parallel)) return;
+  // Those that divide a device's rows (and so the whole rows), of both models where two run: a group offered
+  // for one device was refused at --tp 4, one offered for a target refused for its draft.
   std::vector<std::uint64_t> groups;
   for (std::uint64_t g = 2; g <= hml::max_weight_group; g *= 2)
-    if (divides(g, devices)) groups.push_back(g);
+    if (divides(t, g, devices) && (also == nullptr || divides(*also, g, devices))) groups.push_back(g);
   throw input_error(std::string{option} + ": a group of " + std::to_string(i.types.weight_group) +
                     " does not divide every projection's rows (the hidden size, and the heads' width and the FFN size per "
                     "device); " + (groups.empty() ? std::string{"no power of two does: leave --weight-group out"}

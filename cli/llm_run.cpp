@@ -213,6 +213,7 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
     throw input_error("--draft, --ep: " + o.draft + " is dense, and expert parallelism spreads a mixture of experts' "
                       "experts; give a mixture-of-experts draft, or leave --ep out");
   llm::check_tensor_split(draft, i, "--draft, --tp", o.draft + "'s ", &t);
+  llm::check_weight_group(draft, i, "--draft, --weight-group", i.tensor_parallel, &t);  // offered for both models
   check_option("--draft", [&] { hml::validate(draft, i); });
   return check_option("--draft, --lookahead", [&] {
     return hml::speculative_decoding(t, draft, o.batch, context, o.lookahead, *o.acceptance, d, i);

@@ -386,7 +386,10 @@ std::vector<named_roof> roofs_of(const roof_options& options) {
   // Bridge told "e.g. fp32" was then told it has fp64 alone; a chart told its first machine's).
   const auto precisions_of_each = [&] {
     std::vector<const hml::machine_description*> given;
-    for (const std::string& name : options.machines) given.push_back(&options.files.machine("--machine", name));
+    for (const std::string& name : options.machines) {
+      given.push_back(&options.files.machine("--machine", name));
+      require_compute_peak("--machine", name, *given.back());  // none at all is the machine's fault, not --precision's
+    }
     const std::vector<std::string> common = precisions_in_common(given);
     return common.empty() ? std::string{"no precision has a peak on each machine: give them one at a time"}
                           : "give --precision " + one_of(common) + (given.size() > 1 ? " (a peak on each machine)" : "");

@@ -170,13 +170,16 @@ void run(const offload_options& o) {
     try {
       (void)hml::roof_named(*m, p);
     } catch (const std::invalid_argument& e) {
-      const std::array<const hml::machine_description*, 2> both{host, device};
+      // A machine given by its peak holds it at any precision: the precisions to offer are the named ones'.
+      std::vector<const hml::machine_description*> named;
+      if (given_host == std::nullopt) named.push_back(host);
+      if (given_device == std::nullopt) named.push_back(device);
       std::string error{hml::without_hml_prefix(e.what())};
       error = error.substr(0, error.find("; "));  // what it has is told as what both have
-      const std::vector<std::string> common = precisions_in_common(both);
+      const std::vector<std::string> common = precisions_in_common(named);
       throw input_error(std::string{o.precision_given ? "--precision" : "--precision (fp32, the default)"} + ": " + error + "; " +
                         (common.empty() ? std::string{"no precision has a peak on both machines: give another host or device"}
-                                        : "give --precision " + one_of(common) + " (a peak on both)"));
+                                        : "give --precision " + one_of(common) + (named.size() > 1 ? " (a peak on both)" : "")));
     }
   }
   const hml::offload_plan plan = check_option("--precision", [&] {

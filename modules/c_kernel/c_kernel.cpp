@@ -21,6 +21,7 @@ module;
 #include "libclang_functions.h"
 module hml.c_kernel;
 import :reader;
+import hml.spelling;  // code_point_text
 
 namespace hml {
 
@@ -95,6 +96,31 @@ bool defines_name(std::string_view source, std::string_view name) {
     if (start + name.size() == source.size() || !is_word(source[start + name.size()])) return true;
   }
   return false;
+}
+
+// The code of the line that starts at `start`: its characters outside comments, // to the line's end and /* */
+// wherever it opened (read from the file's start, so a comment begun lines before is one), string literals
+// taken as code.
+std::string code_on_line(std::string_view source, std::size_t start) {
+  std::string code;
+  bool in_comment = false;
+  const std::size_t end = std::min(source.find('\n', start), source.size());
+  for (std::size_t i = 0; i < end; ++i) {
+    if (in_comment) {
+      if (source.compare(i, 2, "*/") != 0) continue;
+      in_comment = false;
+      ++i;
+    } else if (source.compare(i, 2, "/*") == 0) {
+      in_comment = true;
+      ++i;
+    } else if (source.compare(i, 2, "//") == 0) {
+      if (i >= start) break;
+      i = source.find('\n', i);  // the comment's own line, which ends before `start`
+    } else if (i >= start) {
+      code += source[i];
+    }
+  }
+  return code;
 }
 
 // The first error clang reports, as one line, in the reader's words where it has them: a name it does not
@@ -178,14 +204,10 @@ std::string first_error(CXTranslationUnit unit, std::string_view source, std::st
     if (at_the_end) message += " at the end of the file";
     if (const std::size_t start = source.rfind('\n', std::min<std::size_t>(offset, source.size()) - (offset > 0 ? 1 : 0));
         !at_the_end && offset <= source.size() && message.find("outside ASCII") == std::string::npos) {
-      std::string_view row = source.substr(start == std::string_view::npos ? 0 : start + 1);
-      row = row.substr(0, std::min(row.find('\n'), row.find("//")));
+      const std::string row = code_on_line(source, start == std::string_view::npos ? 0 : start + 1);
       if (const auto odd = std::ranges::find_if(row, [](char c) { return static_cast<unsigned char>(c) >= 0x80; }); odd != row.end()) {
         const utf8_character c = utf8_character_at(row, static_cast<std::size_t>(odd - row.begin()));
-        std::string code = "U+";
-        for (int shift = 20; shift >= 0; shift -= 4)
-          if (shift < 16 || (c.code >> shift) != 0) code += "0123456789ABCDEF"[(c.code >> shift) & 0xF];
-        message += " (the line holds " + code + ", outside C's characters; delete it, or type it in ASCII)";
+        message += " (the line holds " + code_point_text(c.code) + ", outside C's characters; delete it, or type it in ASCII)";
       }
     }
     return where + ": " + message + (message.find("; ") == std::string::npos ? "; correct the C there" : "");

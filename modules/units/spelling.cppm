@@ -93,18 +93,24 @@ export namespace hml {
 // text to show: it draws "1" as "l", "m" as "rn". Of a text that is not UTF-8, printed_alike's form.
 [[nodiscard]] std::string look_alike(std::string_view text);
 
+// A code point as Unicode writes it, "U+" and four hexadecimal digits at least: U+00E9, U+FF0B, U+1F600.
+[[nodiscard]] inline std::string code_point_text(char32_t code) {
+  const auto value = static_cast<std::uint32_t>(code);
+  std::string hex = "U+";
+  int shift = 12;
+  while (shift < 28 && value >> (shift + 4) != 0) shift += 4;
+  for (; shift >= 0; shift -= 4) hex += "0123456789ABCDEF"[(value >> shift) & 0xF];
+  return hex;
+}
+
 // Where two names differ, for a message that shows two that look alike: "character 3 is U+004D in one,
 // U+041C in the other" ("the end" where one is shorter); empty where they are one text.
 [[nodiscard]] inline std::string first_difference(std::string_view a, std::string_view b) {
   const auto code_point = [](std::string_view text, std::size_t i) {
     if (i >= text.size()) return std::string{"the end"};
     const utf8_character c = utf8_character_at(text, i);
-    const auto code = static_cast<std::uint32_t>(c.length == 0 ? static_cast<unsigned char>(text[i]) : c.code);
-    std::string hex = "U+";
-    int shift = 12;  // four digits at least, as Unicode writes them
-    while (shift < 20 && code >> (shift + 4) != 0) shift += 4;
-    for (; shift >= 0; shift -= 4) hex += "0123456789ABCDEF"[(code >> shift) & 0xF];
-    return c.length == 0 && i < text.size() ? "byte 0x" + hex.substr(hex.size() - 2) : hex;
+    if (c.length == 0) return "byte 0x" + code_point_text(static_cast<unsigned char>(text[i])).substr(4);
+    return code_point_text(c.code);
   };
   std::size_t i = 0;
   std::size_t j = 0;

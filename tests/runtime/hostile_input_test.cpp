@@ -4178,3 +4178,57 @@ TEST(HostileInput, AHundredAndEighthTrialsFindingsAreRefusedOrSaid) {
   ASSERT_EQ(sweep.status, 0) << sweep.err;
   for (const std::string_view shown : {"\n999 FLOP/B ", "\n1000 FLOP/B ", "\n1234 FLOP/B "}) EXPECT_NE(sweep.out.find(shown), std::string::npos) << sweep.out;
 }
+
+// Trial 109's messages: each said of its real cause.
+TEST(HostileInput, AHundredAndNinthTrialsMessagesNameTheirCause) {
+  const scratch_directory dir;
+  // A character outside C's in a comment is no cause of clang's error on its line; one in the code is.
+  const std::vector<std::string> ecm{"ecm", "--machine", "snb_e5_2680", "-D", "N=1000", "--kernel"};
+  expect_input_error(hml_run_with(ecm, {dir.file("inline.c", "double a[N], b[N];\nfor (int i = 0; i < N; ++i)\n  a[i] = b[i] /* \xc3\x97 2 */ 1;\n").string()}),
+                     "inline.c:3: expected ';' after expression; correct the C there");
+  expect_input_error(hml_run_with(ecm, {dir.file("opened.c", "double a[N], b[N]; /* \xc3\x97\n \xc3\x97 */ for (int i = 0; i < N; ++i) a[i] = b[i] 1;\n").string()}),
+                     "opened.c:2: expected ';' after expression; correct the C there");
+  expect_input_error(hml_run_with(ecm, {dir.file("code.c", "double a[N], b[N]; /* x */\nfor (int i = 0; i < N; ++i) a[i] = b[i] \xef\xbc\x8b 1; // \xc3\xa9\n").string()}),
+                     "code.c:2: expected ';' after expression (the line holds U+FF0B, outside C's characters;");
+  // C loops from standard input are read as YAML: said how C is read.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "-"},
+                             dir.file("k.c", "double a[1000], b[1000];\nfor (int i = 0; i < 1000; ++i) a[i] = b[i];\n").string()),
+                     "; a kernel in C is read from a file whose name ends in .c");
+  // Groups offered divide a device's rows as --ep splits them (the experts whole), and a draft's beside its target's.
+  expect_input_error(hml_run({"llm", "--model", "mixtral-8x7b", "--machine", "h100_sxm", "--tp", "4", "--link", "nvlink4", "--ep",
+                              "--weights", "int4", "--weight-group", "4096", "--context", "10"}),
+                     "give --weight-group 2, 4, 8, 16, 32, 64, 128, 256, 512 or 1024");
+  const std::vector<std::string> drafted{"llm", "--model", "llama-2-13b", "--machine", "h100_sxm", "--weights", "int4",
+                                         "--draft", "llama-2-7b", "--acceptance", "0.8", "--weight-group"};
+  expect_input_error(hml_run_with(drafted, {"512"}),
+                     "--draft, --weight-group: a group of 512 does not divide every projection's rows (the hidden size, and the "
+                     "heads' width and the FFN size per device); give --weight-group 2, 4, 8, 16, 32, 64, 128 or 256");
+  expect_input_error(hml_run_with(drafted, {"1024"}), "--weight-group: a group of 1024 does not divide every projection's rows (the "
+                                                      "hidden size, and the heads' width and the FFN size per device); give "
+                                                      "--weight-group 2, 4, 8, 16, 32, 64, 128 or 256");
+  // A machine given by its peak holds it at any precision: the precisions offered are the named machine's.
+  expect_input_error(hml_run({"offload", "--host", "snb_e5_2680", "--device-bandwidth", "2TB/s", "--device-peak", "50TFLOP/s", "--link",
+                              "pcie5x16", "--in", "1GB", "--out", "1GB", "--flops", "1GFLOP"}),
+                     "; give --precision fp64\n");
+  // A machine without any peak is the machine's fault where --precision is missing too.
+  const std::string snb = catalog_file("snb_e5_2680");
+  ASSERT_LT(snb.find("compute:"), snb.find("memory_bandwidths:")) << snb;
+  const std::string peakless = snb.substr(0, snb.find("compute:")) + snb.substr(snb.find("memory_bandwidths:"));
+  const fs::path ops = dir.file("ops.csv", "name,flops,memory_bytes\na,1e9,1e9\n");
+  expect_input_error(hml_run({"roofline", "--machine", dir.file("p.yaml", peakless).string(), "--ops", ops.string()}),
+                     "states no compute peak; give it one (compute:), or another --machine");
+  // Runs read from standard input, however spelt, name their machine files from the working folder, not /dev.
+  const std::string header = "model,machine,tp,link,weights,activations,kv,batch,prompt,generate,ttft,tpot,e2e,output_tokens_per_s,system,source\n";
+  const fs::path runs = dir.file("runs.csv", header + "llama-2-7b,m.yaml,1,,fp16,fp16,fp16,1,128,32,10 ms,,,,x,s\n");
+  static_cast<void>(dir.file("m.yaml", catalog_file("h100_sxm")));
+  const fs::path was = fs::current_path();
+  fs::current_path(dir.path);
+  const outcome from_stdin = hml_run({"llm", "--compare", "/dev/stdin"}, runs.string());
+  // A name without a dot or a slash that a dangling link holds is a file to name as ./NAME, not a misspelt kernel.
+  fs::create_symlink("nowhere.yaml", "kern");
+  const outcome dangling = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "kern"});
+  fs::current_path(was);
+  EXPECT_EQ(from_stdin.status, 0) << from_stdin.err;
+  expect_input_error(dangling, "--kernel: no kernel named \"kern\"; built in: ");
+  EXPECT_NE(dangling.err.find(" (a file's name has a . or a /: ./kern)"), std::string::npos) << dangling.err;
+}
