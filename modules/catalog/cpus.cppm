@@ -53,10 +53,10 @@ constexpr data_rate gbps(double n) { return n * giga(byte_per_second); }
 constexpr bytes_per_cycle per_cy(double n) { return n * byte_per_cycle; }
 // Sandy and Ivy Bridge issue one 256-bit FP addition (port 1) and one multiplication (port 0) a cycle and
 // have no FMA (Intel 64 and IA-32 Architectures Optimization Reference Manual, the Sandy Bridge chapter); the
-// port model counts an FMA there as an addition and a multiplication's single port each. Loads and stores as
-// examples/ecm/sandy_bridge_ep.yml states them: two 32 B loads and one store a cycle.
+// port model runs an FMA there as an addition and a multiplication, one on each port (fma_per_cycle 0).
+// Loads and stores as examples/ecm/sandy_bridge_ep.yml states them: two 32 B loads and one store a cycle.
 inline constexpr port_model sandy_bridge_ports{
-    .loads_per_cycle = 2, .stores_per_cycle = 1, .fma_per_cycle = 1, .add_per_cycle = 1, .mul_per_cycle = 1, .vector_bytes = 32};
+    .loads_per_cycle = 2, .stores_per_cycle = 1, .fma_per_cycle = 0, .add_per_cycle = 1, .mul_per_cycle = 1, .vector_bytes = 32};
 }  // namespace detail
 
 // Sandy Bridge EP, 2.7 GHz, 8 cores per socket; L1 64 sets x 8 ways x 64 B, L2 512 x 8 x 64, L3 20480 x 16 x

@@ -87,9 +87,10 @@ constexpr void validate_ecm(const machine_description& c) {
     expects(m.bandwidth.published() && isfinite(m.bandwidth.value), "hml: a measured stream mix needs its bandwidth");
   }
   const port_model& p = c.ports;
-  expects(p.loads_per_cycle > 0 && p.stores_per_cycle > 0 && p.fma_per_cycle > 0 && p.add_per_cycle > 0 &&
-              p.mul_per_cycle > 0 && p.vector_bytes > 0,
-          "hml: every port throughput and the vector width must be > 0");
+  expects(p.loads_per_cycle > 0 && p.stores_per_cycle > 0 && p.add_per_cycle > 0 && p.mul_per_cycle > 0 &&
+              p.vector_bytes > 0,
+          "hml: every port throughput but the FMA's and the vector width must be > 0");
+  expects(p.fma_per_cycle >= 0, "hml: the FMAs per cycle must be >= 0 (0: no FMA unit)");
   expects(p.memory_ops_per_cycle >= 0, "hml: the loads and stores per cycle together must be >= 0 (0: no shared limit)");
 }
 
@@ -115,11 +116,13 @@ constexpr void validate_ecm(const machine_description& c) {
         a.stride == 1 ? instructions_per_access : static_cast<double>(c.cacheline_bytes) / static_cast<double>(a.element_bytes);
     (x.kind == access_kind::read ? loads : stores) += instructions;
   }
+  // Without an FMA unit an FMA is a multiplication and an addition, each on its own port.
+  const bool fused = p.fma_per_cycle > 0;
   const double fma = k.flops.fma * instructions_per_access;
-  const double add = k.flops.add * instructions_per_access;
-  const double mul = (k.flops.mul + k.flops.div) * instructions_per_access;
-  const double overlapping = std::max({stores / p.stores_per_cycle, fma / p.fma_per_cycle, add / p.add_per_cycle,
-                                       mul / p.mul_per_cycle});
+  const double add = (k.flops.add + (fused ? 0 : k.flops.fma)) * instructions_per_access;
+  const double mul = (k.flops.mul + k.flops.div + (fused ? 0 : k.flops.fma)) * instructions_per_access;
+  const double overlapping = std::max({stores / p.stores_per_cycle, fused ? fma / p.fma_per_cycle : 0.0,
+                                       add / p.add_per_cycle, mul / p.mul_per_cycle});
   const double l1_busy = p.memory_ops_per_cycle > 0 ? (loads + stores) / p.memory_ops_per_cycle : 0.0;
   return {overlapping * cycle, std::max(loads / p.loads_per_cycle, l1_busy) * cycle};
 }

@@ -158,7 +158,7 @@ struct ceiling_description {
 // 2.1 to 2.3 accesses), memory_ops_per_cycle caps them: the L1 is busy (loads + stores) /
 // memory_ops_per_cycle cycles, and the loads wait for it. The defaults are a generic AVX2 core.
 struct port_model {
-  // The rates it takes, instructions per cycle (memory_ops_per_cycle may also be 0): a machine file outside
+  // The rates it takes, instructions per cycle (memory_ops_per_cycle and fma_per_cycle may also be 0): a machine file outside
   // them is refused, and the probe keeps a default where a measurement falls outside (a loaded host).
   static constexpr double least_rate = 1e-3;
   static constexpr double most_rate = 64;
@@ -166,7 +166,7 @@ struct port_model {
   double loads_per_cycle = 2;
   double stores_per_cycle = 1;
   double memory_ops_per_cycle = 0;  // loads and stores together; 0: no shared limit
-  double fma_per_cycle = 2;
+  double fma_per_cycle = 2;         // 0: no FMA unit (Sandy and Ivy Bridge), an FMA runs as an ADD and a MUL
   double add_per_cycle = 2;
   double mul_per_cycle = 2;
   std::size_t vector_bytes = 32;  // AVX2: 32 B per instruction

@@ -91,7 +91,7 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     };
     m.ports.loads_per_cycle = rate("loads", m.ports.loads_per_cycle);
     m.ports.stores_per_cycle = rate("stores", m.ports.stores_per_cycle);
-    m.ports.fma_per_cycle = rate("FMA", m.ports.fma_per_cycle);
+    m.ports.fma_per_cycle = rate("FMA", m.ports.fma_per_cycle, 0);  // 0: no FMA unit
     m.ports.add_per_cycle = rate("ADD", m.ports.add_per_cycle);
     m.ports.mul_per_cycle = rate("MUL", m.ports.mul_per_cycle);
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));

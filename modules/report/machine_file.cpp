@@ -285,7 +285,7 @@ private:
       p.loads_per_cycle = rate("loads_per_cycle", p.loads_per_cycle);
       p.stores_per_cycle = rate("stores_per_cycle", p.stores_per_cycle);
       p.memory_ops_per_cycle = rate("memory_ops_per_cycle", p.memory_ops_per_cycle, 0);
-      p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle);
+      p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle, 0);  // 0: no FMA unit
       p.add_per_cycle = rate("add_per_cycle", p.add_per_cycle);
       p.mul_per_cycle = rate("mul_per_cycle", p.mul_per_cycle);
       p.vector_bytes = r_.power_of_two_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);

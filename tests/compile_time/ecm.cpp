@@ -61,6 +61,31 @@ static_assert(hml::in_core(strided_scale, my_machine).non_overlapping == 4 * hml
 static_assert(hml::in_core(strided_scale, my_machine).overlapping == 2 * hml::cycle);
 static_assert(hml::ecm(strided_scale, my_machine).transfers[0].time == 4 * hml::cycle);
 
+// A core without an FMA unit (fma_per_cycle 0, Sandy Bridge) runs an FMA as an addition and a multiplication,
+// each on its own port: 3 additions, 1 multiplication and 2 FMAs an element, 2 vectors a CL of doubles at 32 B,
+// are (3 + 2) x 2 = 10 additions at 1 a cycle and (1 + 2) x 2 = 6 multiplications: T_OL = 10 cy, where an FMA
+// unit of 1 a cycle would take them apart (max(6, 2, 4) = 6 cy). A kernel of FMAs alone takes as long either
+// way (STREAM's triad: 2 of each, 2 cy).
+constexpr hml::loop_kernel mixed_flops = [] {
+  hml::loop_kernel k = strided_scale;
+  k.arrays[1].stride = 1;
+  k.flops = {.add = 3, .mul = 1, .fma = 2};
+  return k;
+}();
+constexpr hml::machine_description no_fma = [] {
+  hml::machine_description c = my_machine;
+  c.ports = {.loads_per_cycle = 2, .stores_per_cycle = 1, .fma_per_cycle = 0, .add_per_cycle = 1, .mul_per_cycle = 1, .vector_bytes = 32};
+  return c;
+}();
+static_assert(hml::in_core(mixed_flops, no_fma).overlapping == 10 * hml::cycle);
+static_assert(hml::in_core(mixed_flops, [] {
+                hml::machine_description c = no_fma;
+                c.ports.fma_per_cycle = 1;
+                return c;
+              }()).overlapping == 6 * hml::cycle);
+static_assert(hml::in_core(triad, no_fma).overlapping == 2 * hml::cycle);
+static_assert(hml::cpus::sandy_bridge_ep_e5_2680.ports.fma_per_cycle == 0);
+
 // The in-core time can be given instead of the port model: {10 || 2 | ...} gives max(10, 30) = 30.
 static_assert(hml::ecm(triad, my_machine, {10 * hml::cycle, 2 * hml::cycle}).time == 30 * hml::cycle);
 
