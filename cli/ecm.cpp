@@ -416,9 +416,9 @@ void run(const ecm_options& o) {
       if (compile && what.find("unknown target CPU '" + std::string{machine->llvm_cpu} + "'") != std::string::npos)
         throw input_error("--machine: " + files.where(o.machine, *machine, "llvm_cpu") + ": clang knows no CPU '" + std::string{machine->llvm_cpu} +
                           "'; give one `clang -print-supported-cpus` lists (x86: skylake-avx512, znver4, ...)");
-      // C loops read as YAML (from standard input, or a file named otherwise) fail as YAML: say how C is read.
-      const bool c_loops = !from_c && kernel_text.find(';') != std::string::npos &&
-                           (kernel_text.find("for (") != std::string::npos || kernel_text.find("for(") != std::string::npos);
+      // C read as YAML (from standard input, or a file named otherwise) fails as YAML: say how C is read.
+      const bool c_loops = !from_c && (kernel_text.find(';') != std::string::npos || kernel_text.starts_with("#include") ||
+                                       kernel_text.starts_with("#define"));
       throw input_error("--kernel: " + what + (c_loops ? "; a kernel in C is read from a file whose name ends in .c" : ""));
     }
     kernel = loaded_kernel->kernel();

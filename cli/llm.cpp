@@ -156,14 +156,19 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   hml::inference_options i{};
   i.types = {llm::inference_type_of("--weights", o.weights), llm::inference_type_of("--activations", o.activations),
              llm::inference_type_of("--kv", o.kv), o.weight_group};
-  i.attention = o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
+  i.attention = llm::attention_of(o);
   i.elementwise = llm::elementwise_of(o);
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
-  // A group must divide the rows whole; the groups offered divide each device's under --tp, --ep and
-  // --dp-attention as given, and a draft's too (a misspelt draft is said where the draft is read).
+  // A draft that cannot serve is said first (a misspelt one where it is read); then a group must divide the
+  // rows whole, and the groups offered divide each device's under --tp, --ep and --dp-attention, and a draft's.
   const hml::transformer* draft =
       o.draft.empty() ? nullptr : hml::find_named(o.draft, std::span<const hml::transformer* const>{hml::models::all});
+  if (draft != nullptr) {
+    hml::inference_options over = i;
+    over.tensor_parallel = o.tp;
+    llm::check_draft(o, t, *draft, over);
+  }
   llm::check_weight_group(t, i, "--weight-group", o.tp, draft);
   i.tensor_parallel = o.tp;
   // Whether the model splits over the devices, before the link between them is asked for.
@@ -310,10 +315,11 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
                       [&] { return hml::continuous_batching(t, mix, limits, d, i); });
 }
 
-void llm::add_estimate(hml::table& summary, hml::estimate e, hml::elementwise_kernels k) {
-  summary.columns.insert(summary.columns.end(), {"estimate", "elementwise"});
+void llm::add_estimate(hml::table& summary, hml::estimate e, hml::elementwise_kernels k, hml::attention_kernel a) {
+  summary.columns.insert(summary.columns.end(), {"estimate", "elementwise", "attention"});
   summary.rows.back().emplace_back(std::string{e == hml::estimate::bound ? "bound" : "expected"});
   summary.rows.back().emplace_back(std::string{k == hml::elementwise_kernels::fused ? "fused" : "separate"});
+  summary.rows.back().emplace_back(std::string{a == hml::attention_kernel::unfused ? "unfused" : "fused"});
 }
 
 std::string llm::elementwise_text(hml::elementwise_kernels k) {

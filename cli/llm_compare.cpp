@@ -128,6 +128,15 @@ std::string as_columns(const std::string& message) {
   return text;
 }
 
+// What the options every run takes change from their defaults, as the heading says it (the efficiencies and
+// the element-wise kernels are said on their own).
+std::string every_run_text(const run_options& o) {
+  return (attention_of(o) == hml::attention_kernel::unfused ? "; prefill attention unfused (--attention unfused)" : "") +
+         (o.kv_block > 0 ? "; the KV cache in blocks of " + std::to_string(o.kv_block) + " tokens (--kv-block)" : std::string{}) +
+         (o.memory_utilization < 1 ? "; " + percent(o.memory_utilization) + " of each machine's memory (--memory-utilization)"
+                                   : std::string{});
+}
+
 // One run predicted: its serving figures, as `hml llm` with the row's options would print them. A run whose
 // memory does not fit its machine is predicted all the same (as `hml llm` does), with a note.
 hml::serving_figures predict(const run_options& base, const hml::measured_run& r, run_machines& machines,
@@ -272,7 +281,7 @@ void run_compare(const run_options& o) {
   if (format == output_format::json) {
     hml::table summary{{"figures", "mean_absolute_percentage_error"}, {}};
     summary.add_row({static_cast<double>(all.size()), mape * 100});
-    add_estimate(summary, estimate_of(o), elementwise_of(o));
+    add_estimate(summary, estimate_of(o), elementwise_of(o), attention_of(o));
     for (const hml::serving_metric m : hml::serving_metrics) {
       const std::vector<double> errors = errors_of(m);
       if (errors.empty()) continue;
@@ -291,7 +300,7 @@ void run_compare(const run_options& o) {
                     (o.bound ? std::string{"at the ideal bound"}
                              : std::string{"as expected times (tiles in waves over each machine's SMs, its kernel overhead; "
                                            "--bound: the ideal bound)"}) +
-                    elementwise_text(elementwise_of(o)) + " at efficiency: compute " + percent(o.efficiency_compute) +
+                    elementwise_text(elementwise_of(o)) + every_run_text(o) + " at efficiency: compute " + percent(o.efficiency_compute) +
                     ", memory " + percent(o.efficiency_memory) + " (error: predicted / measured - 1)\n\n" + hml::format_table(table) +
                     "\nmean absolute percentage error: " + percent(mape) + " over " + std::to_string(all.size()) +
                     (all.size() == 1 ? " figure" : " figures");

@@ -319,6 +319,20 @@ void llm::check_tensor_split(const hml::transformer& t, const hml::inference_opt
                     (drafted_for != nullptr ? ", or another draft" : ""));
 }
 
+void llm::check_draft(const run_options& o, const hml::transformer& t, const hml::transformer& draft,
+                      const hml::inference_options& i) {
+  if (draft.vocab != t.vocab)
+    throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
+                      std::to_string(t.vocab) + ": a draft shares its target's; give a draft of the same family");
+  if (i.experts.data_parallel_attention && draft.experts <= 1)  // the draft runs as the target does
+    throw input_error("--draft, --dp-attention: " + o.draft + " is dense, and data-parallel attention is modelled for a "
+                      "mixture of experts; give a mixture-of-experts draft, or leave --dp-attention out");
+  if (i.experts.expert_parallel && draft.experts <= 1)
+    throw input_error("--draft, --ep: " + o.draft + " is dense, and expert parallelism spreads a mixture of experts' "
+                      "experts; give a mixture-of-experts draft, or leave --ep out");
+  llm::check_tensor_split(draft, i, "--draft, --tp", o.draft + "'s ", &t);
+}
+
 void llm::check_weight_group(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
                              unsigned devices, const hml::transformer* also) {
   check_option(option, [&] { hml::validate(i.types); });  // a group is INT8's or INT4's: said as it is

@@ -202,17 +202,8 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
   }
   const hml::transformer& draft = check_option("--draft", [&]() -> const hml::transformer& { return hml::model_named(o.draft); });
   // A draft that cannot serve is said before the figure it would need.
-  if (draft.vocab != t.vocab)
-    throw input_error("--draft: " + o.draft + " has a vocabulary of " + std::to_string(draft.vocab) + " tokens, the model " +
-                      std::to_string(t.vocab) + ": a draft shares its target's; give a draft of the same family");
+  llm::check_draft(o, t, draft, i);
   if (!o.acceptance) throw input_error("--acceptance: missing, and --draft needs the share of its tokens the target accepts; give it, e.g. --acceptance 0.8");
-  if (i.experts.data_parallel_attention && draft.experts <= 1)  // the draft runs as the target does
-    throw input_error("--draft, --dp-attention: " + o.draft + " is dense, and data-parallel attention is modelled for a "
-                      "mixture of experts; give a mixture-of-experts draft, or leave --dp-attention out");
-  if (i.experts.expert_parallel && draft.experts <= 1)
-    throw input_error("--draft, --ep: " + o.draft + " is dense, and expert parallelism spreads a mixture of experts' "
-                      "experts; give a mixture-of-experts draft, or leave --ep out");
-  llm::check_tensor_split(draft, i, "--draft, --tp", o.draft + "'s ", &t);
   llm::check_weight_group(draft, i, "--draft, --weight-group", i.tensor_parallel, &t);  // offered for both models
   check_option("--draft", [&] { hml::validate(draft, i); });
   return check_option("--draft, --lookahead", [&] {
@@ -410,7 +401,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                         "largest_batch"},
                        {}};
     summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d, i), largest_batch_cell(t, draft, n, d, i)});
-    llm::add_estimate(summary, i.estimate, i.elementwise);
+    llm::add_estimate(summary, i.estimate, i.elementwise, i.attention);
     if (bound) {
       summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
       summary.rows.back().insert(summary.rows.back().end(),
@@ -520,7 +511,7 @@ void llm::run(const run_options& o) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
     }
-    llm::add_estimate(summary, i.estimate, i.elementwise);
+    llm::add_estimate(summary, i.estimate, i.elementwise, i.attention);
     add_bound(summary, bound, g.generate > 1);
     add_speculation(summary, speculative);
     add_continuous(summary, continuous);

@@ -107,14 +107,18 @@ constexpr void validate_memory_counts(const transformer& t, std::uint64_t batch,
 // What one device holds: its share of its stage's weights (detail::device_parameters), the KV cache of its
 // layers for batch x context, and the activations: the largest live set of one operator (its activations
 // read and written) of the prefill of the whole context by a micro-batch (the whole batch without a
-// pipeline), the heaviest step. Of a pipeline, the stage that needs the most.
+// pipeline), the heaviest step. Of a pipeline, the stage that needs the most. The live sets are the separate
+// element-wise operators' whatever o.elementwise: fused kernels move fewer bytes, but an engine's fused add and
+// norm works in place, so fusing would otherwise count a norm's four passes as four buffers.
 [[nodiscard]] constexpr memory_use memory_needed(const transformer& t, std::uint64_t batch, std::uint64_t context,
                                                  const inference_options& o = {}) {
   validate(t, o);
   validate_memory_counts(t, batch, context, o);
   memory_use r{};
   const std::uint64_t largest_micro_batch = detail::ceil_div(batch, micro_batches_of(o.pipeline, batch));
-  for (const operator_cost& op : step_operators(t, prefill_step(largest_micro_batch, context), o)) {
+  inference_options separate = o;
+  separate.elementwise = elementwise_kernels::separate;
+  for (const operator_cost& op : step_operators(t, prefill_step(largest_micro_batch, context), separate)) {
     if (op.link_messages > 0) continue;  // a collective holds no live set of its own here
     // An operator summed over its runs (once or twice per layer) holds one run's buffers at a time.
     const data_size live = (op.activations_read + op.activations_written) / op.repeats;

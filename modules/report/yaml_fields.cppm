@@ -161,8 +161,8 @@ public:
     } catch (const YAML::Exception& e) {
       // Nesting by indentation or "- - -" past yaml-cpp's depth guard (its message: "bad file").
       const bool deep = dynamic_cast<const YAML::DeepRecursion*>(&e) != nullptr;
-      const syntax_problem problem = deep ? syntax_problem{e.mark.line + 1, "nested deeper than the YAML reader follows; a machine "
-                                                                            "file nests a few levels"}
+      const syntax_problem problem = deep ? syntax_problem{e.mark.line + 1, "nested deeper than the YAML reader follows; a machine or "
+                                                                            "kernel file nests a few levels"}
                                           : yaml_syntax_said(text, e.msg, e.mark.line + 1);
       // yaml-cpp says "illegal block entry" (or "end of map not found") for a tab that indents: say so.
       const std::string_view line = line_at(text, e.mark.line);

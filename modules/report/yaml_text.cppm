@@ -181,7 +181,7 @@ inline constexpr int max_nesting = 64;
     } else if (c == '[' || c == '{') {
       if (++depth > max_nesting) {
         return syntax_problem{line, "nested more than " + std::to_string(max_nesting) +
-                                        " levels deep ([ and {); a machine file nests a few"};
+                                        " levels deep ([ and {); a machine or kernel file nests a few"};
       }
     } else if ((c == ']' || c == '}') && depth > 0) {
       --depth;

@@ -535,6 +535,17 @@ static_assert(near((prefill_separate.bytes - prefill_fused.bytes) / 1_B,
                    512.0 * (2 * 64 * 128 + 2 * 32 * 128 + 2 * 4096 + 4 * 11008) * 2 * 32, 1e-12));
 static_assert(2 * 64 * 128 + 2 * 32 * 128 + 2 * 4096 + 4 * 11008 == 76'800);
 static_assert(near((prefill_separate.bytes - prefill_fused.bytes) / 1_GB, 2.517, 0.0002));
+// The memory a step needs is the separate operators' live sets either way: an engine's fused add and norm
+// works in place (counted as four buffers, it made fewer of DeepSeek-V3's sequences fit, fused, under --ep).
+constexpr hml::inference_options fused_ep{.elementwise = hml::elementwise_kernels::fused,
+                                          .tensor_parallel = 8,
+                                          .link = {450_GBps},
+                                          .experts = {.expert_parallel = true}};
+constexpr hml::inference_options separate_ep{.tensor_parallel = 8, .link = {450_GBps}, .experts = {.expert_parallel = true}};
+static_assert(hml::memory_needed(models::deepseek_v3, 16, 4096, fused_ep).total() ==
+              hml::memory_needed(models::deepseek_v3, 16, 4096, separate_ep).total());
+static_assert(hml::memory_needed(models::llama_2_7b, 4, 2048, fused_elementwise).total() ==
+              hml::memory_needed(models::llama_2_7b, 4, 2048).total());
 constexpr hml::inference_options expected_fused{.elementwise = hml::elementwise_kernels::fused,
                                                 .estimate = hml::estimate::expected};
 constexpr hml::inference_options expected_separate{.estimate = hml::estimate::expected};

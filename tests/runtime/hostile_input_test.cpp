@@ -4232,3 +4232,40 @@ TEST(HostileInput, AHundredAndNinthTrialsMessagesNameTheirCause) {
   expect_input_error(dangling, "--kernel: no kernel named \"kern\"; built in: ");
   EXPECT_NE(dangling.err.find(" (a file's name has a . or a /: ./kern)"), std::string::npos) << dangling.err;
 }
+
+// Trial 110's findings: each said where it belongs.
+TEST(HostileInput, AHundredAndTenthTrialsFindingsAreSaid) {
+  const scratch_directory dir;
+  // Fusing the element-wise operations moves fewer bytes and needs no more memory (the same sequences fit).
+  const std::vector<std::string> v3{"llm", "--model", "deepseek-v3", "--machine", "h200", "--weights", "fp8", "--tp", "8",
+                                    "--link", "nvlink4", "--ep", "--batch", "16"};
+  const outcome separate = hml_run(v3);
+  const outcome fused = hml_run_with(v3, {"--elementwise", "fused"});
+  ASSERT_EQ(fused.status, 0) << fused.err;
+  const auto memory_line = [](const std::string& out) { return out.substr(out.find("\nmemory per device"), out.find("\n\n") - out.find("\nmemory per device")); };
+  EXPECT_EQ(memory_line(fused.out), memory_line(separate.out));
+  // A draft that cannot draft is said before the weight groups it would need.
+  expect_input_error(hml_run({"llm", "--model", "mixtral-8x7b", "--tp", "8", "--link", "nvlink4", "--ep", "--draft", "mistral-7b",
+                              "--acceptance", "0.7", "--weights", "int4", "--weight-group", "96", "--machine", "h200", "--context", "100"}),
+                     "--draft, --ep: mistral-7b is dense");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--vocab", "50257", "--draft", "gpt2-xl", "--tp", "2", "--link", "nvlink4",
+                              "--weights", "int4", "--weight-group", "96", "--acceptance", "0.8", "--machine", "h100_sxm"}),
+                     "--draft, --tp: 2 devices do not divide gpt2-xl's 25 heads");
+  // --compare says the options every run takes where they are not the defaults, and the JSON its attention kernel.
+  const std::string runs = (fs::path{HML_SOURCE_DIR} / "examples/llm/held-out-runs.csv").string();
+  const outcome compared = hml_run({"llm", "--compare", runs, "--attention", "unfused", "--kv-block", "16", "--memory-utilization", "0.9"});
+  ASSERT_EQ(compared.status, 0) << compared.err;
+  EXPECT_NE(compared.out.find("; prefill attention unfused (--attention unfused); the KV cache in blocks of 16 tokens (--kv-block); "
+                              "90 % of each machine's memory (--memory-utilization) at efficiency"),
+            std::string::npos)
+      << compared.out.substr(0, 400);
+  const outcome json = hml_run({"llm", "--compare", runs, "--attention", "unfused", "--format", "json"});
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find("\"attention\": \"unfused\""), std::string::npos);
+  // C read as YAML from standard input is told how C is read, a directive alone too.
+  expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "-"}, dir.file("include.c", "#include <x.h>\n").string()),
+                     "; a kernel in C is read from a file whose name ends in .c");
+  // Sandy Bridge has no FMA unit: an FMA is an addition and a multiplication on their ports.
+  const outcome snb = hml_run({"devices", "snb_e5_2680", "--format", "yaml"});
+  EXPECT_NE(snb.out.find("fma_per_cycle: 0.0"), std::string::npos) << snb.out;
+}

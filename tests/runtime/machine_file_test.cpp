@@ -150,12 +150,12 @@ TEST(MachineFile, DuplicateKeysUnknownFieldsAndNonFiniteNumbersAreRefusedWithThe
   // Nesting: yaml-cpp recursed 100,000 levels into its own "bad file"; quoted brackets do not count, and an
   // apostrophe inside plain text opens no quote.
   EXPECT_EQ(error_of(head + "note: " + std::string(100'000, '[') + std::string(100'000, ']') + "\n"),
-            "m.yaml:4: nested more than 64 levels deep ([ and {); a machine file nests a few");
+            "m.yaml:4: nested more than 64 levels deep ([ and {); a machine or kernel file nests a few");
   // Nesting by indentation reached yaml-cpp's own depth guard, whose message was "bad file" (the
   // forty-second trial).
   std::string indented = head + "note:\n";
   for (int level = 1; level <= 600; ++level) indented += std::string(static_cast<std::size_t>(level), ' ') + "-\n";
-  EXPECT_TRUE(error_of(indented).ends_with(": not YAML: nested deeper than the YAML reader follows; a machine file nests a few levels"))
+  EXPECT_TRUE(error_of(indented).ends_with(": not YAML: nested deeper than the YAML reader follows; a machine or kernel file nests a few levels"))
       << error_of(indented);
   EXPECT_EQ(error_of(head + "note: \"" + std::string(100, '[') + "\"\nmemory: [{name: M, bandwidth: 1 GB/s}]\n"), "accepted");
   EXPECT_EQ(error_of(head + "note: Intel's " + std::string(100, '{') + "\nmemory: [{name: M, bandwidth: 1 GB/s}]\n")
