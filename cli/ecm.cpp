@@ -384,7 +384,7 @@ void run(const ecm_options& o) {
     throw input_error(std::string{o.size_given ? "--size" : "--rows"} +
                       ": a kernel in C states its sizes; give the names it uses with -D NAME=VALUE");
   if (!kernel) {
-    // A file of that name (a link that leads nowhere too, which reading it says) is read as ./NAME.
+    // A file of that name (a link that leads nowhere too, which reading it would say) is named ./NAME to be read.
     if (o.kernel.find('.') == std::string::npos && o.kernel.find('/') == std::string::npos && o.kernel != "-")
       throw input_error("--kernel: no kernel named \"" + hml::message_text(o.kernel) + "\"; built in: " + std::string{kernel_names} +
                         ", or a kernel file in C (.c) or YAML" +
@@ -417,8 +417,8 @@ void run(const ecm_options& o) {
         throw input_error("--machine: " + files.where(o.machine, *machine, "llvm_cpu") + ": clang knows no CPU '" + std::string{machine->llvm_cpu} +
                           "'; give one `clang -print-supported-cpus` lists (x86: skylake-avx512, znver4, ...)");
       // C read as YAML (from standard input, or a file named otherwise) fails as YAML: say how C is read.
-      const bool c_loops = !from_c && (kernel_text.find(';') != std::string::npos || kernel_text.starts_with("#include") ||
-                                       kernel_text.starts_with("#define"));
+      const bool c_loops = !from_c && (kernel_text.find("for (") != std::string::npos || kernel_text.find("for(") != std::string::npos ||
+                                       kernel_text.starts_with("#include") || kernel_text.starts_with("#define"));
       throw input_error("--kernel: " + what + (c_loops ? "; a kernel in C is read from a file whose name ends in .c" : ""));
     }
     kernel = loaded_kernel->kernel();

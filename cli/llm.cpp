@@ -156,27 +156,25 @@ hml::inference_options llm::inference_of(const llm_options& o, const hml::transf
   hml::inference_options i{};
   i.types = {llm::inference_type_of("--weights", o.weights), llm::inference_type_of("--activations", o.activations),
              llm::inference_type_of("--kv", o.kv), o.weight_group};
-  i.attention = llm::attention_of(o);
+  i.attention = llm::attention_kernel_of(o);
   i.elementwise = llm::elementwise_of(o);
   i.all_reduce = all_reduce_of(o);
   i.experts = parallel_experts_of(o, t);
   // A draft that cannot serve is said first (a misspelt one where it is read); then a group must divide the
-  // rows whole, and the groups offered divide each device's under --tp, --ep and --dp-attention, and a draft's.
+  // rows whole, and the groups offered divide each device's under --tp, --ep and --dp-attention, and a draft's
+  // where it splits over them (whether it does is said after the model's own split).
   const hml::transformer* draft =
       o.draft.empty() ? nullptr : hml::find_named(o.draft, std::span<const hml::transformer* const>{hml::models::all});
-  if (draft != nullptr) {
-    hml::inference_options over = i;
-    over.tensor_parallel = o.tp;
-    llm::check_draft(o, t, *draft, over);
-  }
-  llm::check_weight_group(t, i, "--weight-group", o.tp, draft);
+  if (draft != nullptr) llm::check_draft(o, t, *draft, i);
+  const hml::transformer* offered_beside = draft != nullptr && llm::splits_over(*draft, i, o.tp) ? draft : nullptr;
+  llm::check_weight_group(t, i, "--weight-group", o.tp, offered_beside);
   i.tensor_parallel = o.tp;
   // Whether the model splits over the devices, before the link between them is asked for.
   if (t.heads > 0 && t.kv_heads > 0 && t.ffn > 0)
     llm::check_tensor_split(t, i, "--tp", o.model.empty() ? std::string{"the model's "} : std::string{t.name} + "'s ");
   check_option("--tp", [&] { hml::validate_tensor_split(t, i); });
   // A group that divides the rows whole may not divide a device's share of them.
-  if (o.tp > 1) llm::check_weight_group(t, i, "--weight-group, --tp", o.tp, draft);
+  if (o.tp > 1) llm::check_weight_group(t, i, "--weight-group, --tp", o.tp, offered_beside);
   i.link = i.all_reduce == hml::all_reduce_algorithm::nvls
                ? nvls_link(files, o)
                : link_between(files, {"--tp", "tensor-parallel devices", o.tp, "--link", o.link, "--link-latency",
@@ -315,11 +313,14 @@ std::optional<hml::continuous_batching_result> llm::continuous_run(const run_opt
                       [&] { return hml::continuous_batching(t, mix, limits, d, i); });
 }
 
-void llm::add_estimate(hml::table& summary, hml::estimate e, hml::elementwise_kernels k, hml::attention_kernel a) {
-  summary.columns.insert(summary.columns.end(), {"estimate", "elementwise", "attention"});
+void llm::add_time_choices(hml::table& summary, hml::estimate e, hml::elementwise_kernels k,
+                           std::optional<hml::attention_kernel> a) {
+  summary.columns.insert(summary.columns.end(), {"estimate", "elementwise"});
   summary.rows.back().emplace_back(std::string{e == hml::estimate::bound ? "bound" : "expected"});
   summary.rows.back().emplace_back(std::string{k == hml::elementwise_kernels::fused ? "fused" : "separate"});
-  summary.rows.back().emplace_back(std::string{a == hml::attention_kernel::unfused ? "unfused" : "fused"});
+  if (!a) return;
+  summary.columns.emplace_back("attention");
+  summary.rows.back().emplace_back(std::string{*a == hml::attention_kernel::unfused ? "unfused" : "fused"});
 }
 
 std::string llm::elementwise_text(hml::elementwise_kernels k) {

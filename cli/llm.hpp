@@ -105,10 +105,12 @@ void check_learned_positions(const hml::transformer& t, std::uint64_t context, s
 // (of `whose`: "llama-3-70b's ") and the counts that split it, and the model it drafts for where it is a draft.
 void check_tensor_split(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
                         std::string_view whose, const hml::transformer* drafted_for = nullptr);
-// A draft that cannot draft for `t` run as `i`: a vocabulary not t's, a dense draft where the experts are whole
-// or attention data-parallel, heads and sizes that do not split over i's devices; said before what it would need.
+// A draft that cannot draft for `t` run as `i`, whatever the devices: a vocabulary not t's, a dense draft where
+// the experts are whole or attention data-parallel; said before the weight groups it would need.
 void check_draft(const run_options& o, const hml::transformer& t, const hml::transformer& draft,
                  const hml::inference_options& i);
+// Whether `t`'s heads and sizes split over `devices` run as `i` (check_tensor_split says how they do not).
+bool splits_over(const hml::transformer& t, const hml::inference_options& i, unsigned devices);
 // A weight group that does not divide every projection's rows on a device: `option` names the groups (powers
 // of two) that would on each of `devices` (--tp's, also where i splits over none yet), for `also` too where
 // another model runs beside (a draft and its target).
@@ -145,13 +147,14 @@ inline hml::elementwise_kernels elementwise_of(const run_options& o) {
   return o.elementwise == "fused" ? hml::elementwise_kernels::fused : hml::elementwise_kernels::separate;
 }
 // --attention: the prefill's attention kernel, fused (FlashAttention's) or unfused.
-inline hml::attention_kernel attention_of(const run_options& o) {
+inline hml::attention_kernel attention_kernel_of(const run_options& o) {
   return o.attention == "unfused" ? hml::attention_kernel::unfused : hml::attention_kernel::fused;
 }
 // The JSON summary's `estimate`, `elementwise` and `attention` columns: which time the run computed,
 // "expected" or "bound", how its element-wise operations ran, "separate" or "fused", and its prefill's
-// attention kernel, "fused" or "unfused".
-void add_estimate(hml::table& summary, hml::estimate e, hml::elementwise_kernels k, hml::attention_kernel a);
+// attention kernel, "fused" or "unfused" (none where no prefill runs: one decode step).
+void add_time_choices(hml::table& summary, hml::estimate e, hml::elementwise_kernels k,
+                      std::optional<hml::attention_kernel> a);
 // What a heading says of fused element-wise operations ("" where they are separate, the default).
 std::string elementwise_text(hml::elementwise_kernels k);
 // The machine's measured rates a run's steps take: its attention rate, its INT4 weight rate.

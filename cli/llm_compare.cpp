@@ -128,10 +128,10 @@ std::string as_columns(const std::string& message) {
   return text;
 }
 
-// What the options every run takes change from their defaults, as the heading says it (the efficiencies and
-// the element-wise kernels are said on their own).
+// The heading's words for the options every run takes, where they are not their defaults (the efficiencies
+// and the element-wise kernels have words of their own there).
 std::string every_run_text(const run_options& o) {
-  return (attention_of(o) == hml::attention_kernel::unfused ? "; prefill attention unfused (--attention unfused)" : "") +
+  return (attention_kernel_of(o) == hml::attention_kernel::unfused ? "; prefill attention unfused (--attention unfused)" : "") +
          (o.kv_block > 0 ? "; the KV cache in blocks of " + std::to_string(o.kv_block) + " tokens (--kv-block)" : std::string{}) +
          (o.memory_utilization < 1 ? "; " + percent(o.memory_utilization) + " of each machine's memory (--memory-utilization)"
                                    : std::string{});
@@ -281,7 +281,7 @@ void run_compare(const run_options& o) {
   if (format == output_format::json) {
     hml::table summary{{"figures", "mean_absolute_percentage_error"}, {}};
     summary.add_row({static_cast<double>(all.size()), mape * 100});
-    add_estimate(summary, estimate_of(o), elementwise_of(o), attention_of(o));
+    add_time_choices(summary, estimate_of(o), elementwise_of(o), attention_kernel_of(o));
     for (const hml::serving_metric m : hml::serving_metrics) {
       const std::vector<double> errors = errors_of(m);
       if (errors.empty()) continue;

@@ -330,7 +330,11 @@ void llm::check_draft(const run_options& o, const hml::transformer& t, const hml
   if (i.experts.expert_parallel && draft.experts <= 1)
     throw input_error("--draft, --ep: " + o.draft + " is dense, and expert parallelism spreads a mixture of experts' "
                       "experts; give a mixture-of-experts draft, or leave --ep out");
-  llm::check_tensor_split(draft, i, "--draft, --tp", o.draft + "'s ", &t);
+}
+
+bool llm::splits_over(const hml::transformer& t, const hml::inference_options& i, unsigned devices) {
+  return holds_with(i, [&](hml::inference_options& at) { at.tensor_parallel = devices; },
+                    [&](const hml::inference_options& at) { hml::validate_tensor_split(t, at); });
 }
 
 void llm::check_weight_group(const hml::transformer& t, const hml::inference_options& i, std::string_view option,

@@ -201,9 +201,10 @@ std::optional<hml::speculative_step> speculation(const llm_options& o, const hml
     return std::nullopt;
   }
   const hml::transformer& draft = check_option("--draft", [&]() -> const hml::transformer& { return hml::model_named(o.draft); });
-  // A draft that cannot serve is said before the figure it would need.
-  llm::check_draft(o, t, draft, i);
+  // A draft that cannot serve is said before the figure it would need (its vocabulary and experts with the
+  // options: llm::inference_of).
   if (!o.acceptance) throw input_error("--acceptance: missing, and --draft needs the share of its tokens the target accepts; give it, e.g. --acceptance 0.8");
+  llm::check_tensor_split(draft, i, "--draft, --tp", o.draft + "'s ", &t);
   llm::check_weight_group(draft, i, "--draft, --weight-group", i.tensor_parallel, &t);  // offered for both models
   check_option("--draft", [&] { hml::validate(draft, i); });
   return check_option("--draft, --lookahead", [&] {
@@ -401,7 +402,7 @@ void run_decode_step(const llm_options& o, const hml::transformer& t, const hml:
                         "largest_batch"},
                        {}};
     summary.add_row({each.value.value(), rate.per_second, memory.total().value(), capacity_cell(d, i), largest_batch_cell(t, draft, n, d, i)});
-    llm::add_estimate(summary, i.estimate, i.elementwise, i.attention);
+    llm::add_time_choices(summary, i.estimate, i.elementwise, std::nullopt);  // one decode step: no prefill
     if (bound) {
       summary.columns.insert(summary.columns.end(), {"bound_time_per_output_token_s", "bound_output_tokens_per_s"});
       summary.rows.back().insert(summary.rows.back().end(),
@@ -442,6 +443,10 @@ void llm::run(const run_options& o) {
   if (o.memory_utilization < 1 && !hml::main_memory(d).capacity.published())  // a share of nothing: said, not dropped unseen
     note("--memory-utilization: " + std::string{d.name} + " publishes no capacity, of which it would take a share; not used");
   const hml::transformer t = llm::model_of(o);
+  // The scheduler runs the model alone: a draft beside it would take memory and steps it does not count.
+  if (o.requests && !o.draft.empty())
+    throw input_error("--requests, --draft: not together; continuous batching is modelled without speculative decoding "
+                      "(the draft's weights, its KV cache and its steps); give one of them");
   const hml::inference_options i = llm::inference_of(o, t, files);
   if (o.context) {
     run_decode_step(o, t, d, i);
@@ -458,10 +463,6 @@ void llm::run(const run_options& o) {
     return;
   }
   refuse_csv_beside_additions(o);
-  // The scheduler runs the model alone: a draft beside it would take memory and steps it does not count.
-  if (o.requests && !o.draft.empty())
-    throw input_error("--requests, --draft: not together; continuous batching is modelled without speculative decoding "
-                      "(the draft's weights, its KV cache and its steps); give one of them");
   // Its scheduler takes each prompt whole in a step (its --max-tokens): a chunk beside it changed nothing.
   if (o.requests && o.chunk)
     throw input_error("--requests, --chunk: not together; continuous batching takes each prompt whole in a step "
@@ -511,7 +512,7 @@ void llm::run(const run_options& o) {
       summary.columns.emplace_back("chunked_time_to_first_token_s");
       summary.rows.back().emplace_back(chunked->time.value.value());
     }
-    llm::add_estimate(summary, i.estimate, i.elementwise, i.attention);
+    llm::add_time_choices(summary, i.estimate, i.elementwise, i.attention);
     add_bound(summary, bound, g.generate > 1);
     add_speculation(summary, speculative);
     add_continuous(summary, continuous);

@@ -98,9 +98,8 @@ bool defines_name(std::string_view source, std::string_view name) {
   return false;
 }
 
-// The code of the line that starts at `start`: its characters outside comments, // to the line's end and /* */
-// wherever it opened (read from the file's start, so a comment begun lines before is one), string literals
-// taken as code.
+// The code of the line that starts at `start` (a line's first character): its characters outside // and /* */
+// comments, read from the file's start (a comment begun lines before is one; one in a string literal too).
 std::string code_on_line(std::string_view source, std::size_t start) {
   std::string code;
   bool in_comment = false;
@@ -116,6 +115,7 @@ std::string code_on_line(std::string_view source, std::size_t start) {
     } else if (source.compare(i, 2, "//") == 0) {
       if (i >= start) break;
       i = source.find('\n', i);  // the comment's own line, which ends before `start`
+      if (i == std::string_view::npos) break;
     } else if (i >= start) {
       code += source[i];
     }

@@ -117,11 +117,11 @@ constexpr void validate_ecm(const machine_description& c) {
     (x.kind == access_kind::read ? loads : stores) += instructions;
   }
   // Without an FMA unit an FMA is a multiplication and an addition, each on its own port.
-  const bool fused = p.fma_per_cycle > 0;
+  const bool has_fma = p.fma_per_cycle > 0;
   const double fma = k.flops.fma * instructions_per_access;
-  const double add = (k.flops.add + (fused ? 0 : k.flops.fma)) * instructions_per_access;
-  const double mul = (k.flops.mul + k.flops.div + (fused ? 0 : k.flops.fma)) * instructions_per_access;
-  const double overlapping = std::max({stores / p.stores_per_cycle, fused ? fma / p.fma_per_cycle : 0.0,
+  const double add = (k.flops.add + (has_fma ? 0 : k.flops.fma)) * instructions_per_access;
+  const double mul = (k.flops.mul + k.flops.div + (has_fma ? 0 : k.flops.fma)) * instructions_per_access;
+  const double overlapping = std::max({stores / p.stores_per_cycle, has_fma ? fma / p.fma_per_cycle : 0.0,
                                        add / p.add_per_cycle, mul / p.mul_per_cycle});
   const double l1_busy = p.memory_ops_per_cycle > 0 ? (loads + stores) / p.memory_ops_per_cycle : 0.0;
   return {overlapping * cycle, std::max(loads / p.loads_per_cycle, l1_busy) * cycle};

@@ -158,10 +158,14 @@ struct ceiling_description {
 // 2.1 to 2.3 accesses), memory_ops_per_cycle caps them: the L1 is busy (loads + stores) /
 // memory_ops_per_cycle cycles, and the loads wait for it. The defaults are a generic AVX2 core.
 struct port_model {
-  // The rates it takes, instructions per cycle (memory_ops_per_cycle and fma_per_cycle may also be 0): a machine file outside
-  // them is refused, and the probe keeps a default where a measurement falls outside (a loaded host).
+  // The rates it takes, instructions per cycle (memory_ops_per_cycle and fma_per_cycle may also be 0): a
+  // machine file outside them is refused, and the probe keeps a default where a measurement falls outside (a
+  // loaded host).
   static constexpr double least_rate = 1e-3;
   static constexpr double most_rate = 64;
+  // An FMA rate between none and the least rate (1e-300 made a core of 10^300 cycles a line).
+  static constexpr std::string_view fma_rate_advice =
+      "is between 0 and 0.001 a cycle; give 0 (no FMA unit) or a rate from 0.001 to 64";
 
   double loads_per_cycle = 2;
   double stores_per_cycle = 1;

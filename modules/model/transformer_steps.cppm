@@ -459,10 +459,10 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
   // Fused, a layer's two residual adds run in the norms after them, each norm reading and writing the
   // residual beside its rows: L in the input norms (the first layer's takes the last layer's MLP add, the same
   // bytes), L in the MLP norms.
-  const bool fused = o.elementwise == elementwise_kernels::fused;
+  const bool fused_elementwise = o.elementwise == elementwise_kernels::fused;
   const operator_cost residual_add = elementwise("residual add"sv, rows * t.hidden, 2, 1.0, act);
   const auto with_residual = [&](operator_cost norm) {
-    if (!fused) return norm;
+    if (!fused_elementwise) return norm;
     norm.flops += residual_add.flops;
     norm.activations_read += bytes_of(rows * t.hidden, act);
     norm.activations_written += bytes_of(rows * t.hidden, act);
@@ -481,23 +481,27 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     ops.push_back(repeated(with_bias(t.biases || t.qkv_biases, linear("QKV projection"sv, rows, t.hidden, qkv, act, w), rows, qkv), L));
   }
   // Latent attention rotates each head's rotary part and the shared rotary key; learned positions need none.
-  const operator_cost rope =
-      t.learned_positions == 0 ? rotary(rows, latent ? attention_shape{a.heads, 1, l.rope_dim} : a, act) : operator_cost{};
+  const bool rotates = t.learned_positions == 0;
+  const operator_cost rope = rotates ? rotary(rows, latent ? attention_shape{a.heads, 1, l.rope_dim} : a, act) : operator_cost{};
   const operator_cost store = kv_cache_store(rows, cached, act, kv);
   operator_cost attention = s.kind == phase::decode ? attention_decode(batch, s.context, a, act, kv, s.new_tokens)
                             : o.attention == attention_kernel::fused ? attention_prefill_fused(batch, s.new_tokens, a, act)
                                                                      : attention_prefill_unfused(batch, s.new_tokens, a, act);
-  if (fused) {  // rotated and stored by the attention kernel, on the queries and keys it reads anyway
+  if (fused_elementwise) {
+    // Rotated and stored by the attention kernel: the rotation's FLOP join its own (at its rate), the cache's
+    // writes stay, and the store's read of the new keys and values goes (a prefill's attention reads them as
+    // activations, a decode step's from the cache; latent attention's latents, which its expanded prefill does
+    // not read, are then read by none: a small undercount).
     attention.flops += rope.flops;
     attention.kv_written += store.kv_written;
   } else {
-    if (t.learned_positions == 0) ops.push_back(repeated(rope, L));
+    if (rotates) ops.push_back(repeated(rope, L));
     ops.push_back(repeated(store, L));
   }
   ops.push_back(repeated(attention, L));
   const std::uint64_t heads_out = a.heads * (latent ? l.value_dim : a.head_dim);
   ops.push_back(repeated(biased(linear("O projection"sv, rows, heads_out, t.hidden, act, w), rows, t.hidden), L));
-  if (!fused) ops.push_back(repeated(residual_add, 2 * L));
+  if (!fused_elementwise) ops.push_back(repeated(residual_add, 2 * L));
   const std::uint64_t expert_L = t.experts > 1 ? L - stage.dense_layers : L;
   if (data_parallel) {  // every device's tokens to the experts and back, once a mixture-of-experts layer
     ops.push_back(repeated(gather_and_scatter(bytes_of(all_rows * t.hidden, act), o.tensor_parallel), expert_L));
@@ -520,12 +524,12 @@ using operator_list = fixed_list<operator_cost, max_step_operators>;
     const operator_cost activation = gated ? elementwise(act_name, pairs * ffn, 2, 5.0, act)
                                            : elementwise(act_name, pairs * ffn, 1, 8.0, act);
     operator_cost up_projection = biased(linear(up_name, pairs, t.hidden, up, act, w), pairs, up);
-    if (fused) {  // activated in the epilogue: the product writes the activation's output, not its inputs
+    if (fused_elementwise) {  // activated in the epilogue: the product writes the activation's output, not its inputs
       up_projection.flops += activation.flops;
       up_projection.activations_written = activation.activations_written;
     }
     ops.push_back(repeated(grouped(up_projection), layers));
-    if (!fused) ops.push_back(repeated(activation, layers));
+    if (!fused_elementwise) ops.push_back(repeated(activation, layers));
     ops.push_back(repeated(grouped(biased(linear(down_name, pairs, ffn, t.hidden, act, w), pairs, t.hidden)), layers));
   };
   if (expert_L > 0) {

@@ -91,7 +91,9 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
     };
     m.ports.loads_per_cycle = rate("loads", m.ports.loads_per_cycle);
     m.ports.stores_per_cycle = rate("stores", m.ports.stores_per_cycle);
-    m.ports.fma_per_cycle = rate("FMA", m.ports.fma_per_cycle, 0);  // 0: no FMA unit
+    m.ports.fma_per_cycle = rate("FMA", m.ports.fma_per_cycle, 0);  // 0: no FMA unit, else a rate as the others
+    if (m.ports.fma_per_cycle > 0 && m.ports.fma_per_cycle < port_model::least_rate)
+      r.fail(ports["FMA"], "ports.FMA", port_model::fma_rate_advice);
     m.ports.add_per_cycle = rate("ADD", m.ports.add_per_cycle);
     m.ports.mul_per_cycle = rate("MUL", m.ports.mul_per_cycle);
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));

@@ -285,12 +285,12 @@ private:
       p.loads_per_cycle = rate("loads_per_cycle", p.loads_per_cycle);
       p.stores_per_cycle = rate("stores_per_cycle", p.stores_per_cycle);
       p.memory_ops_per_cycle = rate("memory_ops_per_cycle", p.memory_ops_per_cycle, 0);
-      p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle, 0);  // 0: no FMA unit
+      p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle, 0);  // 0: no FMA unit, else a rate as the others
+      if (p.fma_per_cycle > 0 && p.fma_per_cycle < port_model::least_rate) r_.fail(ports["fma_per_cycle"], at + ".fma_per_cycle", port_model::fma_rate_advice);
       p.add_per_cycle = rate("add_per_cycle", p.add_per_cycle);
       p.mul_per_cycle = rate("mul_per_cycle", p.mul_per_cycle);
       p.vector_bytes = r_.power_of_two_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);
     }
-
     const std::string memory_field = fields::path(field, "memory");
     const YAML::Node levels = r_.sequence(node, field, "memory", true, max_memory_levels);
     if (levels.size() == 0) r_.fail(levels, memory_field, "needs at least main memory");

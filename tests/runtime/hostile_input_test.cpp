@@ -4248,9 +4248,17 @@ TEST(HostileInput, AHundredAndTenthTrialsFindingsAreSaid) {
   expect_input_error(hml_run({"llm", "--model", "mixtral-8x7b", "--tp", "8", "--link", "nvlink4", "--ep", "--draft", "mistral-7b",
                               "--acceptance", "0.7", "--weights", "int4", "--weight-group", "96", "--machine", "h200", "--context", "100"}),
                      "--draft, --ep: mistral-7b is dense");
-  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--vocab", "50257", "--draft", "gpt2-xl", "--tp", "2", "--link", "nvlink4",
-                              "--weights", "int4", "--weight-group", "96", "--acceptance", "0.8", "--machine", "h100_sxm"}),
-                     "--draft, --tp: 2 devices do not divide gpt2-xl's 25 heads");
+  // A draft that does not split over the devices offers nothing of its own, and is said after the model's groups.
+  const std::vector<std::string> gpt2_drafted{"llm", "--model", "llama-2-7b", "--vocab", "50257", "--draft", "gpt2-xl", "--tp", "2", "--link",
+                                              "nvlink4", "--weights", "int4", "--acceptance", "0.8", "--machine", "h100_sxm", "--weight-group"};
+  expect_input_error(hml_run_with(gpt2_drafted, {"96"}), "give --weight-group 2, 4, 8, 16, 32, 64 or 128");
+  expect_input_error(hml_run_with(gpt2_drafted, {"128"}), "--draft, --tp: 2 devices do not divide gpt2-xl's 25 heads");
+  // The model's own split is said before its draft's; options that do not go together before either.
+  expect_input_error(hml_run({"llm", "--model", "llama-2-13b", "--draft", "llama-2-7b", "--acceptance", "0.8", "--tp", "3", "--link",
+                              "nvlink4", "--machine", "h100_sxm"}),
+                     "--tp: 3 devices do not divide llama-2-13b's 40 heads");
+  expect_input_error(hml_run({"llm", "--model", "llama-2-7b", "--draft", "gpt2-xl", "--requests", "10", "--machine", "h100_sxm"}),
+                     "--requests, --draft: not together");
   // --compare says the options every run takes where they are not the defaults, and the JSON its attention kernel.
   const std::string runs = (fs::path{HML_SOURCE_DIR} / "examples/llm/held-out-runs.csv").string();
   const outcome compared = hml_run({"llm", "--compare", runs, "--attention", "unfused", "--kv-block", "16", "--memory-utilization", "0.9"});
@@ -4265,7 +4273,17 @@ TEST(HostileInput, AHundredAndTenthTrialsFindingsAreSaid) {
   // C read as YAML from standard input is told how C is read, a directive alone too.
   expect_input_error(hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", "-"}, dir.file("include.c", "#include <x.h>\n").string()),
                      "; a kernel in C is read from a file whose name ends in .c");
-  // Sandy Bridge has no FMA unit: an FMA is an addition and a multiplication on their ports.
+  // A YAML kernel file's own faults are not told how C is read, a ; in a comment notwithstanding.
+  const outcome yaml_kernel = hml_run({"ecm", "--machine", "snb_e5_2680", "--kernel", dir.file("k.yml", "# bytes; doubles\nname: k\nsurprise: 1\n").string()});
+  EXPECT_EQ(yaml_kernel.status, 2) << yaml_kernel.err;
+  EXPECT_EQ(yaml_kernel.err.find("a kernel in C"), std::string::npos) << yaml_kernel.err;
+  // Sandy Bridge has no FMA unit: an FMA is an addition and a multiplication on their ports; 0 is none, and a
+  // rate between none and the least is refused.
   const outcome snb = hml_run({"devices", "snb_e5_2680", "--format", "yaml"});
   EXPECT_NE(snb.out.find("fma_per_cycle: 0.0"), std::string::npos) << snb.out;
+  expect_input_error(hml_run({"ecm", "--kernel", "triad", "--machine", dir.file("tiny.yaml", replaced(snb.out, "fma_per_cycle: 0.0", "fma_per_cycle: 1e-300")).string()}),
+                     "ports.fma_per_cycle: is between 0 and 0.001 a cycle; give 0 (no FMA unit) or a rate from 0.001 to 64");
+  const std::string older = read_file(fs::path{HML_SOURCE_DIR} / "tests/fuzz/corpus/ecm_machine_file/sandy_bridge_ep.yml");
+  expect_input_error(hml_run({"ecm", "--kernel", "triad", "--machine", dir.file("older.yml", replaced(older, "FMA: 0", "FMA: 1e-300")).string()}),
+                     "ports.FMA: is between 0 and 0.001 a cycle; give 0 (no FMA unit) or a rate from 0.001 to 64");
 }
