@@ -293,14 +293,10 @@ bool holds_with(const hml::inference_options& i, Change change, Check check) {
 
 void llm::check_tensor_split(const hml::transformer& t, const hml::inference_options& i, std::string_view option,
                              std::string_view whose, const hml::transformer* drafted_for) {
-  const auto splits = [&](const hml::transformer& m, unsigned devices) {
-    return holds_with(i, [&](hml::inference_options& at) { at.tensor_parallel = devices; },
-                      [&](const hml::inference_options& at) { hml::validate_tensor_split(m, at); });
-  };
-  if (splits(t, i.tensor_parallel)) return;
+  if (splits_over(t, i, i.tensor_parallel)) return;
   std::vector<unsigned> counts;
   for (unsigned n = 1; n <= most_tensor_parallel; ++n)
-    if (splits(t, n) && (drafted_for == nullptr || splits(*drafted_for, n))) counts.push_back(n);
+    if (splits_over(t, i, n) && (drafted_for == nullptr || splits_over(*drafted_for, i, n))) counts.push_back(n);
   const std::uint64_t a = hml::attention_split(i);
   std::vector<std::string> parts;  // what does not divide
   if (t.heads % a != 0) parts.push_back(std::to_string(t.heads) + " heads");
