@@ -16,6 +16,7 @@
 module;
 #include <array>
 #include <cstddef>
+#include <string>
 #include <string_view>
 export module hml.machine_description;
 export import hml.vocabulary;
@@ -163,9 +164,12 @@ struct port_model {
   // loaded host).
   static constexpr double least_rate = 1e-3;
   static constexpr double most_rate = 64;
-  // An FMA rate between none and the least rate (1e-300 made a core of 10^300 cycles a line).
-  static constexpr std::string_view fma_rate_advice =
-      "is between 0 and 0.001 a cycle; give 0 (no FMA unit) or a rate from 0.001 to 64";
+  // A rate that may be 0 but lies between none and the least rate (an FMA rate of 1e-300 made a core of
+  // 10^300 cycles a line, a loads-and-stores rate so its L1).
+  static constexpr bool between_none_and_least(double rate) { return rate > 0 && rate < least_rate; }
+  static std::string none_or_rate_advice(std::string_view none) {
+    return "is between 0 and 0.001 a cycle; give 0 (" + std::string{none} + ") or a rate from 0.001 to 64";
+  }
 
   double loads_per_cycle = 2;
   double stores_per_cycle = 1;

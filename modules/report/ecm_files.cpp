@@ -86,21 +86,22 @@ loaded_cpu machine_from_yaml(std::string_view text, std::string_view file) {
 
   if (const YAML::Node ports = r.field(root, "", "ports"); ports.IsDefined()) {
     r.expect_map(ports, "ports", {"loads", "stores", "FMA", "ADD", "MUL", "vector bytes", "loads and stores"});
-    const auto rate = [&](std::string_view name, double fallback, double least = port_model::least_rate) {
-      return r.number(ports, "ports", name, fallback, least, port_model::most_rate);
+    const auto rate = [&](std::string_view name, double fallback, std::string_view none = {}) {  // none: 0 means it
+      const double value = r.number(ports, "ports", name, fallback, none.empty() ? port_model::least_rate : 0, port_model::most_rate);
+      if (port_model::between_none_and_least(value))
+        r.fail(ports[std::string{name}], "ports." + std::string{name}, port_model::none_or_rate_advice(none));
+      return value;
     };
     m.ports.loads_per_cycle = rate("loads", m.ports.loads_per_cycle);
     m.ports.stores_per_cycle = rate("stores", m.ports.stores_per_cycle);
-    m.ports.fma_per_cycle = rate("FMA", m.ports.fma_per_cycle, 0);  // 0: no FMA unit, else a rate as the others
-    if (m.ports.fma_per_cycle > 0 && m.ports.fma_per_cycle < port_model::least_rate)
-      r.fail(ports["FMA"], "ports.FMA", port_model::fma_rate_advice);
+    m.ports.fma_per_cycle = rate("FMA", m.ports.fma_per_cycle, "no FMA unit");
     m.ports.add_per_cycle = rate("ADD", m.ports.add_per_cycle);
     m.ports.mul_per_cycle = rate("MUL", m.ports.mul_per_cycle);
     m.ports.vector_bytes = static_cast<std::size_t>(r.integer(ports, "ports", "vector bytes", 32, 1, 4096));
     if (!std::has_single_bit(m.ports.vector_bytes))  // as a machine file's `vector`: it converts to one
       r.fail(ports["vector bytes"], "ports.vector bytes",
              detail::not_a_power_of_two(m.ports.vector_bytes, ""));
-    m.ports.memory_ops_per_cycle = rate("loads and stores", 0, 0);
+    m.ports.memory_ops_per_cycle = rate("loads and stores", 0, "no shared limit");
   }
 
   const YAML::Node levels = r.sequence(root, "", "memory hierarchy", true, max_memory_levels);

@@ -75,9 +75,8 @@ using detail::round_trip_text;
 namespace {
 
 using fields = detail::yaml_fields<machine_file_error>;
-
-constexpr std::int64_t most_cores = max_cores;
 using detail::machine_fields;
+constexpr std::int64_t most_cores = max_cores;
 
 class machine_reader {
 public:
@@ -279,14 +278,15 @@ private:
       r_.expect_map(ports, at, {"loads_per_cycle", "stores_per_cycle", "memory_ops_per_cycle", "fma_per_cycle",
                                 "add_per_cycle", "mul_per_cycle", "vector"});
       port_model& p = m.ports;
-      const auto rate = [&](std::string_view name, double fallback, double least = port_model::least_rate) {
-        return r_.number(ports, at, name, fallback, least, port_model::most_rate);
+      const auto rate = [&](std::string_view name, double fallback, std::string_view none = {}) {  // none: 0 means it
+        const double r = r_.number(ports, at, name, fallback, none.empty() ? port_model::least_rate : 0, port_model::most_rate);
+        if (port_model::between_none_and_least(r)) r_.fail(ports[std::string{name}], fields::path(at, name), port_model::none_or_rate_advice(none));
+        return r;
       };
       p.loads_per_cycle = rate("loads_per_cycle", p.loads_per_cycle);
       p.stores_per_cycle = rate("stores_per_cycle", p.stores_per_cycle);
-      p.memory_ops_per_cycle = rate("memory_ops_per_cycle", p.memory_ops_per_cycle, 0);
-      p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle, 0);  // 0: no FMA unit, else a rate as the others
-      if (p.fma_per_cycle > 0 && p.fma_per_cycle < port_model::least_rate) r_.fail(ports["fma_per_cycle"], at + ".fma_per_cycle", port_model::fma_rate_advice);
+      p.memory_ops_per_cycle = rate("memory_ops_per_cycle", p.memory_ops_per_cycle, "no shared limit");
+      p.fma_per_cycle = rate("fma_per_cycle", p.fma_per_cycle, "no FMA unit");
       p.add_per_cycle = rate("add_per_cycle", p.add_per_cycle);
       p.mul_per_cycle = rate("mul_per_cycle", p.mul_per_cycle);
       p.vector_bytes = r_.power_of_two_bytes(ports, at, "vector", p.vector_bytes, 1, 4096);

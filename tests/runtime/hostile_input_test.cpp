@@ -4286,4 +4286,9 @@ TEST(HostileInput, AHundredAndTenthTrialsFindingsAreSaid) {
   const std::string older = read_file(fs::path{HML_SOURCE_DIR} / "tests/fuzz/corpus/ecm_machine_file/sandy_bridge_ep.yml");
   expect_input_error(hml_run({"ecm", "--kernel", "triad", "--machine", dir.file("older.yml", replaced(older, "FMA: 0", "FMA: 1e-300")).string()}),
                      "ports.FMA: is between 0 and 0.001 a cycle; give 0 (no FMA unit) or a rate from 0.001 to 64");
+  // So is a shared loads-and-stores rate between none (no shared limit) and the least, in either format.
+  expect_input_error(hml_run({"ecm", "--kernel", "triad", "--machine", dir.file("shared.yaml", replaced(snb.out, "memory_ops_per_cycle: 0.0", "memory_ops_per_cycle: 1e-300")).string()}),
+                     "ports.memory_ops_per_cycle: is between 0 and 0.001 a cycle; give 0 (no shared limit) or a rate from 0.001 to 64");
+  expect_input_error(hml_run({"ecm", "--kernel", "triad", "--machine", dir.file("shared.yml", replaced(older, "FMA: 0", "FMA: 0, loads and stores: 1e-300")).string()}),
+                     "ports.loads and stores: is between 0 and 0.001 a cycle; give 0 (no shared limit) or a rate from 0.001 to 64");
 }
