@@ -58,9 +58,12 @@ int fail(std::string_view message) {
   const std::string_view kept_end =
       message.size() > longest && advice != std::string_view::npos && message.size() - advice < longest / 2 ? message.substr(advice)
                                                                                                            : std::string_view{};
+  std::string_view kept = message.substr(0, message.size() > longest ? longest - kept_end.size() : longest);
+  // A list cut ends at a whole entry ("mi300a, ..."), not mid-name ("xeon_max_9...").
+  if (const std::size_t entry = kept.rfind(", "); message.size() > longest && entry != std::string_view::npos && kept.size() - entry < 40)
+    kept = kept.substr(0, entry + 2);
   std::string line;
-  hml::append_visible(line, message.substr(0, message.size() > longest ? longest - kept_end.size() : longest),
-                      hml::invisible_characters::escaped);
+  hml::append_visible(line, kept, hml::invisible_characters::escaped);
   if (message.size() > longest) line += "...";
   hml::append_visible(line, kept_end, hml::invisible_characters::escaped);
   std::fprintf(stderr, "hml: error: %s\n", line.c_str());

@@ -4292,3 +4292,20 @@ TEST(HostileInput, AHundredAndTenthTrialsFindingsAreSaid) {
   expect_input_error(hml_run({"ecm", "--kernel", "triad", "--machine", dir.file("shared.yml", replaced(older, "FMA: 0", "FMA: 0, loads and stores: 1e-300")).string()}),
                      "ports.loads and stores: is between 0 and 0.001 a cycle; give 0 (no shared limit) or a rate from 0.001 to 64");
 }
+
+TEST(HostileInput, AMessageCutShortEndsAListAtAWholeEntry) {
+  // A compared run's unknown machine lists the catalog's after its file and line: past 400 characters the line
+  // is cut, at a name's end ("mi300a, ..."), never mid-name.
+  const scratch_directory dir;
+  const std::string runs = read_file(fs::path{HML_SOURCE_DIR} / "examples/llm/held-out-runs.csv");
+  const std::size_t first_row = runs.find('\n') + 1;
+  const std::string one_row = runs.substr(0, runs.find('\n', first_row) + 1);
+  const outcome unknown = hml_run({"llm", "--compare", dir.file("runs.csv", replaced(one_row, ",h100_sxm,", ",qqqqqqq,")).string()});
+  EXPECT_EQ(unknown.status, 2) << unknown.err;
+  EXPECT_NE(unknown.err.find("known machines: h100_sxm, "), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find(", ...\n"), std::string::npos) << unknown.err;
+  // Every name before the cut is whole: a catalog id, each.
+  const std::string listed = unknown.err.substr(unknown.err.find("known machines: ") + 16);
+  for (std::size_t at = 0, comma = 0; (comma = listed.find(", ", at)) != std::string::npos; at = comma + 2)
+    EXPECT_EQ(hml_run({"devices", listed.substr(at, comma - at)}).status, 0) << listed.substr(at, comma - at);
+}
