@@ -300,7 +300,7 @@ export namespace hml {
 [[nodiscard]] constexpr compute_core core_of(const machine_description& m, compute_kind k, basis b = basis::datasheet) {
   expects(bandwidth_of(main_memory(m), b).published(), "hml: the machine publishes no main-memory bandwidth; give main memory's bandwidth");
   const figure<compute_rate> f = peak(m, k, b);
-  expects(f.published(), "hml: the machine publishes no peak for this precision and unit");
+  expects(f.published(), no_peak_message(k));
   return {f.value};
 }
 

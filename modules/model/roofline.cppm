@@ -164,7 +164,7 @@ template <std::size_t Levels, std::size_t Units>
   const figure<data_rate> memory_roof = bandwidth_of(main_memory(m), b);
   const figure<compute_rate> compute_roof = peak(m, k, b);
   expects(memory_roof.published(), "hml: the machine publishes no main-memory bandwidth; give main memory's bandwidth");
-  expects(compute_roof.published(), "hml: the machine publishes no peak for this precision and unit");
+  expects(compute_roof.published(), no_peak_message(k));
   return {memory_roof.value, compute_roof.value};
 }
 

@@ -231,21 +231,30 @@ template <class TimeAt>
 }  // namespace detail
 
 // The memory efficiency at which the model's step takes `measured` (the compute efficiency as given), by
-// bisection: the step's time falls as the memory efficiency grows. Fails if no efficiency in [10^-6, 1]
-// gives that time (the measurement is faster than the model at full bandwidth, or compute-bound throughout).
+// bisection: the step's time falls as the memory efficiency grows. Fails on a step that is compute-bound at
+// full bandwidth, and where no efficiency in [10^-6, 1] gives that time (the measurement is faster than the
+// model at full bandwidth).
 [[nodiscard]] constexpr double fit_memory_efficiency(const transformer& t, const step_shape& s,
                                                      const machine_description& m, step_time measured,
                                                      inference_options o = {}) {
+  o.achieved.memory = 1;
+  expects(analyze_step(t, s, m, o).bound() != limit::compute,
+          "hml: the step is compute-bound at full bandwidth, so its time says nothing of the memory efficiency; "
+          "fit the compute efficiency (fit_compute_efficiency), or fit a memory-bound step (a decode step)");
   return detail::fitted_efficiency([&](double memory) {
     o.achieved.memory = memory;
     return step_time_of(t, s, m, o).value;
   }, measured, "hml: the measured time is shorter than the model's at full bandwidth");
 }
 
-// The same for the compute efficiency (the memory efficiency as given).
+// The same for the compute efficiency (the memory efficiency as given), of a step not memory-bound at full compute.
 [[nodiscard]] constexpr double fit_compute_efficiency(const transformer& t, const step_shape& s,
                                                       const machine_description& m, step_time measured,
                                                       inference_options o = {}) {
+  o.achieved.compute = 1;
+  expects(analyze_step(t, s, m, o).bound() != limit::memory,
+          "hml: the step is memory-bound at full compute, so its time says nothing of the compute efficiency; "
+          "fit the memory efficiency (fit_memory_efficiency), or fit a compute-bound step (a large prefill)");
   return detail::fitted_efficiency([&](double compute) {
     o.achieved.compute = compute;
     return step_time_of(t, s, m, o).value;

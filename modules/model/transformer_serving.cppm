@@ -34,14 +34,31 @@ struct serving_figures {
   token_rate output_throughput{};
 };
 
-[[nodiscard]] constexpr serving_figures serving(const generation_analysis& r, const generation& g) {
+namespace detail {
+[[nodiscard]] constexpr std::uint64_t tokens_produced(const generation& g) {
   expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
   std::uint64_t produced = 0;
   expects(!__builtin_mul_overflow(g.batch, g.generate, &produced), "hml: batch x generate tokens are too many to count");
+  return produced;
+}
+}  // namespace detail
+
+// The serving figures of the generation `r` analysed (r.run).
+[[nodiscard]] constexpr serving_figures serving(const generation_analysis& r) {
+  const std::uint64_t produced = detail::tokens_produced(r.run);
   serving_figures s{.time_to_first_token = r.prefill, .end_to_end = r.total};
-  if (g.generate > 1) s.time_per_output_token = per_token(r.decode, tokens{g.generate - 1});
+  if (r.run.generate > 1) s.time_per_output_token = per_token(r.decode, tokens{r.run.generate - 1});
   s.output_throughput = throughput(r.total, tokens{produced});
   return s;
+}
+
+// The same, given the generation again: it must be the one analysed, since another (an edited copy) would
+// spread r's decode time over its own tokens.
+[[nodiscard]] constexpr serving_figures serving(const generation_analysis& r, const generation& g) {
+  (void)detail::tokens_produced(g);
+  expects(g == r.run, "hml: serving's generation is not the one analysed (batch, prompt and generate differ); "
+                      "give the same, or call serving(r)");
+  return serving(r);
 }
 
 // --- Chunked prefill -------------------------------------------------------------------------------------

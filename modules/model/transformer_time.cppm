@@ -4,6 +4,7 @@ module;
 #include <algorithm>
 #include <array>
 #include <compare>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -46,6 +47,25 @@ struct time_per_token {
   }
 };
 #pragma clang diagnostic pop
+namespace detail {
+template <class>
+inline constexpr bool never = false;
+}  // namespace detail
+// A step's time against a time per token, said in hml's words: clang called it ambiguous between the two
+// comparisons with a duration, and a deleted overload's diagnostic lists every candidate. An exact match,
+// these are picked over both and fail as they are instantiated.
+template <std::same_as<time_per_token> Other>
+constexpr bool operator==(step_time, Other) {
+  static_assert(detail::never<Other>, "hml: a step's time is not a time per token: compare step.time.value with t.value, "
+                                      "or per_token(step.time, step.produced()) with t");
+  return false;
+}
+template <std::same_as<time_per_token> Other>
+constexpr std::partial_ordering operator<=>(step_time, Other) {
+  static_assert(detail::never<Other>, "hml: a step's time is not a time per token: compare step.time.value with t.value, "
+                                      "or per_token(step.time, step.produced()) with t");
+  return std::partial_ordering::unordered;
+}
 // Tokens per second.
 struct token_rate {
   double per_second = 0;
@@ -473,6 +493,7 @@ struct generation {
   std::uint64_t batch = 1;
   std::uint64_t prompt = 1;
   std::uint64_t generate = 1;
+  friend constexpr bool operator==(const generation&, const generation&) noexcept = default;
 };
 
 struct generation_analysis {
@@ -483,6 +504,7 @@ struct generation_analysis {
   token_rate decode_throughput{};
   step_analysis first_decode{};
   step_analysis last_decode{};
+  generation run{};  // what was analysed, which serving(r) reports on
 };
 
 [[nodiscard]] constexpr generation_analysis analyze_generation(const transformer& t, const generation& g,
@@ -490,7 +512,7 @@ struct generation_analysis {
                                                                const inference_options& o = {}) {
   expects(g.batch > 0 && g.prompt > 0 && g.generate > 0, "hml: batch, prompt and generate must be >= 1");
   expects(g.generate <= max_generated_tokens, "hml: generate at most 10^6 tokens (a decode step each)");
-  generation_analysis r{};
+  generation_analysis r{.run = g};
   r.prefill = analyze_step(t, prefill_step(g.batch, g.prompt), m, o).time;
   // Each step is kept only where it is the first or the last: the others' operators would cost a long
   // generation more constexpr steps than their times.

@@ -167,4 +167,32 @@ struct compute_kind {
   return tensor[static_cast<std::size_t>(k.type)];
 }
 
+// "hml: the machine publishes no FP8 tensor peak; ...": one literal a kind, as `expects` takes one, so that a
+// constant expression's note names the kind, not its enumerators ({5, 1}).
+[[nodiscard]] constexpr const char* no_peak_message(compute_kind k) noexcept {
+  constexpr std::array<const char*, all_precisions.size()> vector{
+      "hml: the machine publishes no FP64 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no FP32 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no TF32 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no BF16 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no FP16 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no FP8 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no INT8 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no INT4 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no NVFP4 peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no MXFP4 peak; give a kind its compute ceilings list, or a machine with one"};
+  constexpr std::array<const char*, all_precisions.size()> tensor{
+      "hml: the machine publishes no FP64 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no FP32 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no TF32 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no BF16 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no FP16 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no FP8 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no INT8 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no INT4 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no NVFP4 tensor peak; give a kind its compute ceilings list, or a machine with one",
+      "hml: the machine publishes no MXFP4 tensor peak; give a kind its compute ceilings list, or a machine with one"};
+  return (k.unit == compute_unit::vector ? vector : tensor)[static_cast<std::size_t>(k.type)];
+}
+
 }  // namespace hml

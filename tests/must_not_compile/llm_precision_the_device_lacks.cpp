@@ -2,7 +2,7 @@
 // The compute ceiling follows the precision. Run at FP16 (or INT8 for W8A8), or pick a device with FP8
 // tensor units (h200).
 // expected-error: constexpr variable 'step' must be initialized by a constant expression
-// expected-note: in call to 'expects\(false, &"hml: the machine publishes no peak for this precision and unit"
+// expected-note: in call to 'expects\(false, &"hml: the machine publishes no FP8 tensor peak; give a kind its compute ceilings list
 import hml;
 
 namespace {

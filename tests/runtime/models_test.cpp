@@ -321,3 +321,40 @@ TEST(Models, AFortyEighthTrialsHostileValuesAreRefused) {
   EXPECT_EQ(invalid_argument_message([] { (void)hml::iterations_per_second(hml::ecm_result{}, 1U, 1_GHz); }),
             "hml: a rate needs cycles per cache line > 0 (an ECM result's, not a default one)");
 }
+
+TEST(Models, AHundredAndTwelfthTrialsLibraryFindingsAreRefusedOrRight) {
+  const hml::transformer& llama = hml::models::llama_2_7b;
+  const hml::machine_description& h100 = hml::devices::h100_sxm;
+  // A fit of the compute efficiency: a compute-bound prefill run at 60 % of the peak is fitted back to 0.6;
+  // a memory-bound decode step's time says nothing of it, nor a prefill's of the memory efficiency.
+  hml::inference_options at_sixty{};
+  at_sixty.achieved.compute = 0.6;
+  const hml::step_time prefill = hml::analyze_step(llama, hml::prefill_step(1, 2048), h100, at_sixty).time;
+  EXPECT_NEAR(hml::fit_compute_efficiency(llama, hml::prefill_step(1, 2048), h100, prefill), 0.6, 1e-9);
+  EXPECT_EQ(invalid_argument_message([&] {
+              (void)hml::fit_compute_efficiency(llama, hml::decode_step(1, 512), h100, hml::step_time{5 * hml::millisecond});
+            }),
+            "hml: the step is memory-bound at full compute, so its time says nothing of the compute efficiency; fit the "
+            "memory efficiency (fit_memory_efficiency), or fit a compute-bound step (a large prefill)");
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::fit_memory_efficiency(llama, hml::prefill_step(1, 2048), h100, prefill); }),
+            "hml: the step is compute-bound at full bandwidth, so its time says nothing of the memory efficiency; fit "
+            "the compute efficiency (fit_compute_efficiency), or fit a memory-bound step (a decode step)");
+  // Serving figures are of the generation analysed: another one given again is refused, the same one agrees.
+  const hml::generation four{1, 128, 4};
+  const hml::generation_analysis run = hml::analyze_generation(llama, four, h100);
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::serving(run, {1, 128, 100}); }),
+            "hml: serving's generation is not the one analysed (batch, prompt and generate differ); give the same, or "
+            "call serving(r)");
+  EXPECT_EQ(hml::serving(run, four).time_per_output_token, hml::serving(run).time_per_output_token);
+  EXPECT_EQ(hml::serving(run).time_per_output_token.value, run.decode.value / 3.0);
+  // A precision the device lacks is named, with its unit.
+  hml::inference_options fp8{};
+  fp8.types = {hml::precision::fp8, hml::precision::fp8, hml::precision::fp8};
+  EXPECT_EQ(invalid_argument_message([&] { (void)hml::analyze_step(llama, hml::decode_step(1, 512), hml::devices::a100_sxm_80gb, fp8); }),
+            "hml: the machine publishes no FP8 tensor peak; give a kind its compute ceilings list, or a machine with one");
+  for (const hml::precision p : hml::all_precisions)  // each literal of the table is its kind's
+    for (const hml::compute_unit u : {hml::compute_unit::vector, hml::compute_unit::tensor})
+      EXPECT_TRUE(std::string{hml::no_peak_message({p, u})}.starts_with("hml: the machine publishes no " +
+                                                                         std::string{hml::to_string(hml::compute_kind{p, u})} + " peak;"))
+          << hml::no_peak_message({p, u});
+}
